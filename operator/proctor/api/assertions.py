@@ -1,0 +1,147 @@
+"""The assertion vocabulary of a case (DESIGN.md section 5a).
+
+Names follow promptfoo where one exists (so promptfoo suites import cleanly); any type takes a
+``not-`` prefix. The vocabulary lives here, below the graders, because the CRD schema (CEL rules)
+and the loader both need to know which types exist and what each requires.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+ValueKind = Literal["none", "optional", "string", "string-list", "object", "integer"]
+
+
+@dataclass(frozen=True, slots=True)
+class AssertionKind:
+    """What one assertion type needs: the shape of ``value`` and any extra field."""
+
+    name: str
+    value: ValueKind
+    description: str
+    needs_labels: bool = False
+    judged: bool = False
+
+
+ASSERTION_KINDS: dict[str, AssertionKind] = {
+    k.name: k
+    for k in (
+        AssertionKind("equals", "string", "The answer equals value exactly (surrounding whitespace ignored)."),
+        AssertionKind("contains", "string", "The answer contains value (case-sensitive)."),
+        AssertionKind("icontains", "string", "The answer contains value, ignoring case."),
+        AssertionKind("contains-any", "string-list", "The answer contains at least one of value."),
+        AssertionKind("contains-all", "string-list", "The answer contains every item of value."),
+        AssertionKind("starts-with", "string", "The answer starts with value."),
+        AssertionKind("regex", "string", "The answer matches the regular expression value."),
+        AssertionKind("is-json", "optional", "The answer is JSON (and matches value as a JSON schema, if given)."),
+        AssertionKind("contains-json", "optional", "The answer contains a JSON object (matching value, if given)."),
+        AssertionKind("json-schema", "object", "The answer is JSON that validates against the JSON schema value."),
+        AssertionKind(
+            "label",
+            "string",
+            "Exactly one of labels is named in the answer, and it is value.",
+            needs_labels=True,
+        ),
+        AssertionKind("refusal", "none", "The answer refuses or declines."),
+        AssertionKind(
+            "no-guess-after-refusal", "none", "An answer that declines does not then guess a figure or verdict."
+        ),
+        AssertionKind(
+            "cites", "optional", "The answer names every context document id in value (default: all given)."
+        ),
+        AssertionKind("grounded-urls", "none", "Every URL in the answer appears in the case's context."),
+        AssertionKind(
+            "no-manufactured-consensus",
+            "none",
+            "The answer does not claim agreement (experts agree, studies show...) that the context does not state.",
+        ),
+        AssertionKind("max-length", "integer", "The answer has at most value characters."),
+        AssertionKind(
+            "similar", "optional", "Embedding similarity to value (default: reference) is at least threshold."
+        ),
+        AssertionKind("llm-rubric", "string", "A judge scores the answer against the rubric value.", judged=True),
+    )
+}
+
+#: Every accepted ``type`` string, with and without the ``not-`` prefix.
+ASSERTION_TYPES: tuple[str, ...] = tuple(
+    sorted([*ASSERTION_KINDS, *(f"not-{k}" for k in ASSERTION_KINDS)])
+)
+
+
+def split_type(type_: str) -> tuple[str, bool]:
+    """``"not-contains"`` -> ``("contains", True)``; ``"contains"`` -> ``("contains", False)``."""
+    if type_.startswith("not-") and type_[4:] in ASSERTION_KINDS:
+        return type_[4:], True
+    return type_, False
+
+
+class Assertion(BaseModel):
+    """One deterministic (or rubric-judged) criterion on a case's answer."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    type: str = Field(
+        description="The assertion type (promptfoo vocabulary where one exists); any type takes a 'not-' prefix."
+    )
+    value: Any = Field(
+        default=None,
+        description="What the assertion compares against: a string, a list of strings, a JSON schema "
+        "object or an integer, depending on type.",
+    )
+    labels: list[str] | None = Field(
+        default=None,
+        description="For 'label': the full set of mutually exclusive labels the answer may name.",
+    )
+    threshold: float | None = Field(
+        default=None,
+        ge=0,
+        le=1,
+        description="For 'similar': the minimum cosine similarity (0-1, default 0.8).",
+    )
+
+    @model_validator(mode="after")
+    def _check_shape(self) -> Assertion:
+        base, _ = split_type(self.type)
+        kind = ASSERTION_KINDS.get(base)
+        if kind is None:
+            known = ", ".join(ASSERTION_KINDS)
+            raise ValueError(f"unknown assertion type {self.type!r} (known: {known}; any takes a 'not-' prefix)")
+        v = self.value
+        if kind.value == "none" and v is not None:
+            raise ValueError(f"assertion {self.type!r} takes no value")
+        if kind.value == "string" and not (isinstance(v, str) and v != ""):
+            raise ValueError(f"assertion {self.type!r} needs a non-empty string value")
+        if kind.value == "string-list" and not (
+            isinstance(v, list) and v and all(isinstance(x, str) for x in v)
+        ):
+            raise ValueError(f"assertion {self.type!r} needs a non-empty list of strings as value")
+        if kind.value == "object" and not isinstance(v, dict):
+            raise ValueError(f"assertion {self.type!r} needs a JSON schema object as value")
+        if kind.value == "integer" and not (isinstance(v, int) and not isinstance(v, bool) and v >= 0):
+            raise ValueError(f"assertion {self.type!r} needs a non-negative integer value")
+        if kind.needs_labels:
+            if not self.labels or len(set(self.labels)) < 2:
+                raise ValueError(f"assertion {self.type!r} needs 'labels' with at least two distinct labels")
+            if v not in self.labels:
+                raise ValueError(f"assertion {self.type!r}: value {v!r} is not one of labels {self.labels}")
+        elif self.labels is not None:
+            raise ValueError(f"'labels' only applies to 'label' assertions, not {self.type!r}")
+        if self.threshold is not None and base != "similar":
+            raise ValueError(f"'threshold' only applies to 'similar' assertions, not {self.type!r}")
+        if base == "cites" and v is not None and not (
+            isinstance(v, list) and all(isinstance(x, str) for x in v)
+        ):
+            raise ValueError("assertion 'cites' takes a list of document ids as value")
+        return self
+
+    @property
+    def base_type(self) -> str:
+        return split_type(self.type)[0]
+
+    @property
+    def negated(self) -> bool:
+        return split_type(self.type)[1]

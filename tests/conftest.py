@@ -116,9 +116,9 @@ def run_operator(cluster: Cluster, tmp_path: Path) -> Iterator[Callable[..., sub
     procs: list[subprocess.Popen[bytes]] = []
 
     def start(*extra: str, env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
-        log = (tmp_path / f"operator-{len(procs)}.log").open("wb")
-        proc = subprocess.Popen([sys.executable, "-m", "proctor.cli", "operator", *extra],
-                                env={**cluster.env(), **(env or {})}, stdout=log, stderr=subprocess.STDOUT)
+        with (tmp_path / f"operator-{len(procs)}.log").open("wb") as log:
+            proc = subprocess.Popen([sys.executable, "-m", "proctor.cli", "operator", *extra],
+                                    env={**cluster.env(), **(env or {})}, stdout=log, stderr=subprocess.STDOUT)
         procs.append(proc)
         return proc
 

@@ -36,6 +36,13 @@ def _dev(args: argparse.Namespace) -> int:
         return 130
 
 
+def _operator(args: argparse.Namespace) -> int:
+    from proctor.controllers import operator
+
+    operator.run(namespaces=args.namespace or None, liveness=args.liveness, verbose=args.verbose)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="proctor", description="Examine LLM agents before they ship.")
     p.add_argument("--version", action="version", version=f"proctor {__version__}")
@@ -51,6 +58,12 @@ def build_parser() -> argparse.ArgumentParser:
     up.add_argument("--no-node", action="store_true", help="do not start the node stand-in")
     up.add_argument("--timeout", type=float, default=180, help="seconds to wait for readiness")
     dev.set_defaults(func=_dev)
+
+    op = sub.add_parser("operator", help="run the operator (Kopf) with Proctor's settings")
+    op.add_argument("-n", "--namespace", action="append", help="watch only this namespace (repeatable)")
+    op.add_argument("--liveness", default="http://0.0.0.0:8080/healthz", help="liveness/readiness endpoint URL")
+    op.add_argument("--verbose", action="store_true")
+    op.set_defaults(func=_operator)
     return p
 
 

@@ -1,0 +1,15 @@
+# The one Proctor image: `proctor operator` (the controller) and `proctor judge` (the judge Job).
+# Not built in this repository's CI (the development machines have no Docker engine).
+FROM python:3.11-slim AS build
+WORKDIR /src
+COPY pyproject.toml README.md ./
+COPY operator ./operator
+RUN pip install --no-cache-dir --prefix=/install .
+
+FROM python:3.11-slim
+RUN groupadd --gid 65532 proctor && useradd --uid 65532 --gid 65532 --no-create-home --shell /sbin/nologin proctor
+COPY --from=build /install /usr/local
+USER 65532:65532
+ENV PYTHONUNBUFFERED=1 PYTHONDONTWRITEBYTECODE=1
+ENTRYPOINT ["proctor"]
+CMD ["operator"]

@@ -1,0 +1,65 @@
+# Proctor. The two commands a newcomer needs: `make demo` and `make test`.
+SHELL := bash
+.SHELLFLAGS := -eu -o pipefail -c
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-stamp
+PYTEST_ARGS ?=
+
+.PHONY: help venv k8s crds verify test test-unit test-integration test-e2e demo bench dev-up dev-down clean
+
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-18s %s\n", $$1, $$2}'
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[test]'
+	touch $@
+
+venv: $(STAMP) ## create .venv and install Proctor with its test tools
+
+k8s: ## build (or reuse) etcd, kube-apiserver, kube-controller-manager, kubectl from Go modules
+ifdef KUBECONFIG
+	@echo "KUBECONFIG is set: using that cluster, not building the local control plane"
+else
+	@bash hack/build-k8s.sh >/dev/null
+endif
+
+crds: venv ## regenerate crds/ and charts/proctor/crds/ from the pydantic models
+	$(PY) -m proctor.api.crdgen
+
+verify: venv ## ruff, mypy (strict on the core), import-linter layers, CRD drift
+	$(VENV)/bin/ruff check operator tests bench
+	$(VENV)/bin/ruff format --check operator tests bench
+	$(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports
+	$(PY) -m proctor.api.crdgen --check
+
+test: venv k8s verify ## everything: verify, unit, integration and e2e tests
+	$(PY) -m pytest tests/unit tests/integration tests/e2e $(PYTEST_ARGS)
+
+test-unit: venv ## unit tests only (no cluster, seconds)
+	$(PY) -m pytest tests/unit $(PYTEST_ARGS)
+
+test-integration: venv k8s ## integration tests on the local control plane (or KUBECONFIG)
+	$(PY) -m pytest tests/integration $(PYTEST_ARGS)
+
+test-e2e: venv k8s ## end-to-end tests
+	$(PY) -m pytest tests/e2e $(PYTEST_ARGS)
+
+demo: venv k8s ## start a local control plane (unless KUBECONFIG), install CRDs, run the operator, apply examples
+	@bash hack/demo.sh
+
+bench: venv ## benchmarks, printing figures
+	@bash hack/bench.sh
+
+dev-up: venv k8s ## start the local control plane in the background
+	$(VENV)/bin/proctor dev up
+
+dev-down: venv ## stop the local control plane
+	$(VENV)/bin/proctor dev down
+
+clean: ## remove the virtual environment and caches (not the k8s binaries in ~/.cache/proctor)
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis .bench

@@ -43,6 +43,22 @@ def _operator(args: argparse.Namespace) -> int:
     return 0
 
 
+def _import(args: argparse.Namespace) -> int:
+    import yaml
+
+    from proctor.importers.promptfoo import ImportProblem, import_promptfoo
+
+    try:
+        res = import_promptfoo(args.config, tier=args.tier, name=args.name)
+    except ImportProblem as e:
+        print(f"proctor import: error: {e}", file=sys.stderr)
+        return 2
+    for w in res.warnings:
+        print(f"proctor import: {w}", file=sys.stderr)
+    sys.stdout.write(yaml.safe_dump(res.manifest, sort_keys=False, allow_unicode=True, width=120))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="proctor", description="Examine LLM agents before they ship.")
     p.add_argument("--version", action="version", version=f"proctor {__version__}")
@@ -58,6 +74,14 @@ def build_parser() -> argparse.ArgumentParser:
     up.add_argument("--no-node", action="store_true", help="do not start the node stand-in")
     up.add_argument("--timeout", type=float, default=180, help="seconds to wait for readiness")
     dev.set_defaults(func=_dev)
+
+    imp = sub.add_parser("import", help="translate another tool's suite into a CaseSet manifest")
+    isub = imp.add_subparsers(dest="import_cmd", required=True)
+    pf = isub.add_parser("promptfoo", help="a promptfooconfig.yaml -> a CaseSet on stdout")
+    pf.add_argument("config", type=Path)
+    pf.add_argument("--tier", default="trust", choices=["safety", "trust", "form"], help="tier of every case")
+    pf.add_argument("--name", help="the CaseSet's name (default: from the config's description)")
+    imp.set_defaults(func=_import)
 
     op = sub.add_parser("operator", help="run the operator (Kopf) with Proctor's settings")
     op.add_argument("-n", "--namespace", action="append", help="watch only this namespace (repeatable)")

@@ -1,0 +1,1 @@
+"""Importers: turn other tools' suites into Proctor manifests."""

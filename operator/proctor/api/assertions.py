@@ -8,7 +8,7 @@ and the loader both need to know which types exist and what each requires.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -29,16 +29,24 @@ class AssertionKind:
 ASSERTION_KINDS: dict[str, AssertionKind] = {
     k.name: k
     for k in (
-        AssertionKind("equals", "string", "The answer equals value exactly (surrounding whitespace ignored)."),
+        AssertionKind(
+            "equals", "string", "The answer equals value exactly (surrounding whitespace ignored)."
+        ),
         AssertionKind("contains", "string", "The answer contains value (case-sensitive)."),
         AssertionKind("icontains", "string", "The answer contains value, ignoring case."),
         AssertionKind("contains-any", "string-list", "The answer contains at least one of value."),
         AssertionKind("contains-all", "string-list", "The answer contains every item of value."),
         AssertionKind("starts-with", "string", "The answer starts with value."),
         AssertionKind("regex", "string", "The answer matches the regular expression value."),
-        AssertionKind("is-json", "optional", "The answer is JSON (and matches value as a JSON schema, if given)."),
-        AssertionKind("contains-json", "optional", "The answer contains a JSON object (matching value, if given)."),
-        AssertionKind("json-schema", "object", "The answer is JSON that validates against the JSON schema value."),
+        AssertionKind(
+            "is-json", "optional", "The answer is JSON (and matches value as a JSON schema, if given)."
+        ),
+        AssertionKind(
+            "contains-json", "optional", "The answer contains a JSON object (matching value, if given)."
+        ),
+        AssertionKind(
+            "json-schema", "object", "The answer is JSON that validates against the JSON schema value."
+        ),
         AssertionKind(
             "label",
             "string",
@@ -47,7 +55,9 @@ ASSERTION_KINDS: dict[str, AssertionKind] = {
         ),
         AssertionKind("refusal", "none", "The answer refuses or declines."),
         AssertionKind(
-            "no-guess-after-refusal", "none", "An answer that declines does not then guess a figure or verdict."
+            "no-guess-after-refusal",
+            "none",
+            "An answer that declines does not then guess a figure or verdict.",
         ),
         AssertionKind(
             "cites", "optional", "The answer names every context document id in value (default: all given)."
@@ -56,20 +66,77 @@ ASSERTION_KINDS: dict[str, AssertionKind] = {
         AssertionKind(
             "no-manufactured-consensus",
             "none",
-            "The answer does not claim agreement (experts agree, studies show...) that the context does not state.",
+            "The answer does not claim agreement (experts agree, studies show...) "
+            "that the context does not state.",
         ),
         AssertionKind("max-length", "integer", "The answer has at most value characters."),
         AssertionKind(
             "similar", "optional", "Embedding similarity to value (default: reference) is at least threshold."
         ),
-        AssertionKind("llm-rubric", "string", "A judge scores the answer against the rubric value.", judged=True),
+        AssertionKind(
+            "llm-rubric", "string", "A judge scores the answer against the rubric value.", judged=True
+        ),
     )
 }
 
 #: Every accepted ``type`` string, with and without the ``not-`` prefix.
-ASSERTION_TYPES: tuple[str, ...] = tuple(
-    sorted([*ASSERTION_KINDS, *(f"not-{k}" for k in ASSERTION_KINDS)])
+ASSERTION_TYPES: tuple[str, ...] = tuple(sorted([*ASSERTION_KINDS, *(f"not-{k}" for k in ASSERTION_KINDS)]))
+
+
+def _with_negations(names: list[str]) -> list[str]:
+    return sorted([*names, *(f"not-{n}" for n in names)])
+
+
+#: Types (both forms) whose ``value`` is required / forbidden: the CRD enforces their presence.
+VALUE_REQUIRED_TYPES: tuple[str, ...] = tuple(
+    _with_negations(
+        [
+            k.name
+            for k in ASSERTION_KINDS.values()
+            if k.value in ("string", "string-list", "object", "integer")
+        ]
+    )
 )
+VALUE_FORBIDDEN_TYPES: tuple[str, ...] = tuple(
+    _with_negations([k.name for k in ASSERTION_KINDS.values() if k.value == "none"])
+)
+
+
+def _cel_in(field: str, names: list[str]) -> str:
+    return " || ".join(f"{field} == '{n}'" for n in _with_negations(names))
+
+
+#: The CRD's checks of an assertion. ``value`` is free-form (its shape depends on ``type``), so CEL
+#: cannot see it; its presence is enforced with OpenAPI value validations instead (``allOf`` below).
+_ASSERTION_SCHEMA_EXTRA: dict[str, Any] = {
+    "x-kubernetes-validations": [
+        {
+            "rule": f"({_cel_in('self.type', [k.name for k in ASSERTION_KINDS.values() if k.needs_labels])})"
+            " == has(self.labels)",
+            "message": "labels is required for 'label' assertions and allowed only there",
+            "fieldPath": ".labels",
+        },
+        {
+            "rule": f"!has(self.threshold) || {_cel_in('self.type', ['similar'])}",
+            "message": "threshold applies to 'similar' assertions only",
+            "fieldPath": ".threshold",
+        },
+    ],
+    "allOf": [
+        {
+            "anyOf": [
+                {"properties": {"type": {"not": {"enum": list(VALUE_REQUIRED_TYPES)}}}},
+                {"required": ["value"]},
+            ]
+        },
+        {
+            "anyOf": [
+                {"properties": {"type": {"not": {"enum": list(VALUE_FORBIDDEN_TYPES)}}}},
+                {"not": {"required": ["value"]}},
+            ]
+        },
+    ],
+}
 
 
 def split_type(type_: str) -> tuple[str, bool]:
@@ -82,19 +149,30 @@ def split_type(type_: str) -> tuple[str, bool]:
 class Assertion(BaseModel):
     """One deterministic (or rubric-judged) criterion on a case's answer."""
 
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    model_config = ConfigDict(
+        extra="forbid",
+        validate_by_name=True,
+        validate_by_alias=True,
+        json_schema_extra=_ASSERTION_SCHEMA_EXTRA,
+    )
 
     type: str = Field(
-        description="The assertion type (promptfoo vocabulary where one exists); any type takes a 'not-' prefix."
+        max_length=64,
+        description="The assertion type (promptfoo vocabulary where one exists); "
+        "any type takes a 'not-' prefix.",
+        json_schema_extra={"enum": list(ASSERTION_TYPES)},
     )
     value: Any = Field(
         default=None,
         description="What the assertion compares against: a string, a list of strings, a JSON schema "
         "object or an integer, depending on type.",
+        json_schema_extra={"x-kubernetes-preserve-unknown-fields": True},
     )
-    labels: list[str] | None = Field(
+    labels: list[Annotated[str, Field(min_length=1, max_length=256)]] | None = Field(
         default=None,
+        max_length=32,
         description="For 'label': the full set of mutually exclusive labels the answer may name.",
+        json_schema_extra={"minItems": 2, "x-kubernetes-list-type": "set"},
     )
     threshold: float | None = Field(
         default=None,
@@ -109,7 +187,9 @@ class Assertion(BaseModel):
         kind = ASSERTION_KINDS.get(base)
         if kind is None:
             known = ", ".join(ASSERTION_KINDS)
-            raise ValueError(f"unknown assertion type {self.type!r} (known: {known}; any takes a 'not-' prefix)")
+            raise ValueError(
+                f"unknown assertion type {self.type!r} (known: {known}; any takes a 'not-' prefix)"
+            )
         v = self.value
         if kind.value == "none" and v is not None:
             raise ValueError(f"assertion {self.type!r} takes no value")
@@ -132,8 +212,10 @@ class Assertion(BaseModel):
             raise ValueError(f"'labels' only applies to 'label' assertions, not {self.type!r}")
         if self.threshold is not None and base != "similar":
             raise ValueError(f"'threshold' only applies to 'similar' assertions, not {self.type!r}")
-        if base == "cites" and v is not None and not (
-            isinstance(v, list) and all(isinstance(x, str) for x in v)
+        if (
+            base == "cites"
+            and v is not None
+            and not (isinstance(v, list) and all(isinstance(x, str) for x in v))
         ):
             raise ValueError("assertion 'cites' takes a list of document ids as value")
         return self

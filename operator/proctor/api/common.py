@@ -1,0 +1,243 @@
+"""Shared building blocks of the four kinds: base models, references, time, provenance.
+
+Conventions every model here follows:
+
+- JSON names are camelCase (an alias generator), Python attributes snake_case; a model accepts
+  either (``validate_by_name`` and ``validate_by_alias``, the successor of ``populate_by_name``) and
+  dumps camelCase by default.
+- Specs (and everything a person writes) reject unknown fields (``extra="forbid"``), so a typo
+  fails a test or ``proctor grade`` instead of being silently dropped.
+- Status models ignore unknown fields: the operator writes them, and a status written by a newer
+  operator must still load in an older CLI.
+- Every field has a description: it becomes the CRD's OpenAPI description, so ``kubectl explain``
+  is useful. :mod:`proctor.api.crdgen` refuses to generate a CRD with an undocumented field.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Annotated, Any, Final
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PlainSerializer
+from pydantic.alias_generators import to_camel
+from pydantic.config import JsonDict
+
+from proctor.protocol.types import Verdict
+
+GROUP: Final = "proctor.dev"
+VERSION: Final = "v1alpha1"
+API_VERSION: Final = "proctor.dev/v1alpha1"
+
+#: The label that puts a Deployment under a GatePolicy: ``proctor.dev/gate-policy: <policy name>``.
+GATE_POLICY_LABEL: Final = "proctor.dev/gate-policy"
+
+#: A DNS-1123 subdomain (the name of most Kubernetes objects).
+DNS_SUBDOMAIN_PATTERN: Final = r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$"
+#: A ConfigMap or Secret data key.
+DATA_KEY_PATTERN: Final = r"^[-._a-zA-Z0-9]+$"
+#: A content digest: ``sha256:`` and 64 lower-case hex digits.
+DIGEST_PATTERN: Final = r"^sha256:[0-9a-f]{64}$"
+#: An http(s) URL.
+URL_PATTERN: Final = r"^https?://[^\s]+$"
+
+
+class VerdictName(StrEnum):
+    """A verdict as written in status and printed by ``kubectl get``; its exit code is the pipeline's."""
+
+    PASS = "PASS"
+    FAIL = "FAIL"
+    ERROR = "ERROR"
+    WARN = "WARN"
+
+    @classmethod
+    def of(cls, verdict: Verdict) -> VerdictName:
+        """The name of a protocol verdict."""
+        return cls(verdict.name)
+
+    @property
+    def verdict(self) -> Verdict:
+        """The protocol verdict of this name."""
+        return Verdict[self.value]
+
+    @property
+    def exit_code(self) -> int:
+        """0 PASS, 1 FAIL, 2 ERROR, 3 WARN."""
+        return int(self.verdict)
+
+
+def _to_utc_seconds(value: datetime) -> datetime:
+    if value.tzinfo is None or value.utcoffset() is None:
+        raise ValueError("a time must carry a time zone (RFC 3339, e.g. 2025-01-31T12:00:00Z)")
+    return value.astimezone(UTC).replace(microsecond=0)
+
+
+def format_time(value: datetime) -> str:
+    """RFC 3339 in UTC with second precision, as Kubernetes writes ``metav1.Time``."""
+    return _to_utc_seconds(value).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+#: A point in time: timezone-aware, kept in UTC at second precision, serialised as RFC 3339 ``...Z``.
+Time = Annotated[
+    datetime,
+    AfterValidator(_to_utc_seconds),
+    PlainSerializer(format_time, return_type=str, when_used="json"),
+]
+
+
+class SpecModel(BaseModel):
+    """Base of everything a person writes: camelCase JSON names, unknown fields rejected."""
+
+    model_config = ConfigDict(
+        alias_generator=to_camel,
+        validate_by_name=True,
+        validate_by_alias=True,
+        serialize_by_alias=True,
+        extra="forbid",
+    )
+
+
+class StatusModel(BaseModel):
+    """Base of everything the operator writes: camelCase JSON names, unknown fields ignored."""
+
+    model_config = ConfigDict(
+        alias_generator=to_camel,
+        validate_by_name=True,
+        validate_by_alias=True,
+        serialize_by_alias=True,
+        extra="ignore",
+    )
+
+
+def dump(model: BaseModel) -> dict[str, Any]:
+    """A model as the JSON-ready dict Kubernetes expects: camelCase names, ``None`` fields left out."""
+    return model.model_dump(mode="json", by_alias=True, exclude_none=True)
+
+
+# --- references --------------------------------------------------------------------------------
+
+
+class LocalObjectReference(SpecModel):
+    """A reference to an object of a known kind in the same namespace."""
+
+    name: str = Field(
+        min_length=1,
+        max_length=253,
+        pattern=DNS_SUBDOMAIN_PATTERN,
+        description="Name of the referenced object, in the same namespace.",
+    )
+
+
+class ConfigMapKeyRef(SpecModel):
+    """One key of a ConfigMap in the same namespace."""
+
+    name: str = Field(
+        min_length=1,
+        max_length=253,
+        pattern=DNS_SUBDOMAIN_PATTERN,
+        description="Name of the ConfigMap, in the same namespace.",
+    )
+    key: str = Field(
+        min_length=1,
+        max_length=253,
+        pattern=DATA_KEY_PATTERN,
+        description="The key in the ConfigMap's data.",
+    )
+
+
+class SecretKeyRef(SpecModel):
+    """One key of a Secret in the same namespace. The value is read at run time and never written anywhere."""
+
+    name: str = Field(
+        min_length=1,
+        max_length=253,
+        pattern=DNS_SUBDOMAIN_PATTERN,
+        description="Name of the Secret, in the same namespace.",
+    )
+    key: str = Field(
+        min_length=1,
+        max_length=253,
+        pattern=DATA_KEY_PATTERN,
+        description="The key in the Secret's data.",
+    )
+
+
+class ObjectMeta(BaseModel):
+    """The part of Kubernetes object metadata Proctor reads; other metadata fields are ignored."""
+
+    model_config = ConfigDict(
+        alias_generator=to_camel,
+        validate_by_name=True,
+        validate_by_alias=True,
+        serialize_by_alias=True,
+        extra="ignore",
+    )
+
+    name: str | None = Field(default=None, max_length=253, description="Name of the object.")
+    generate_name: str | None = Field(
+        default=None, description="Prefix the API server completes into a unique name when name is empty."
+    )
+    namespace: str | None = Field(default=None, description="Namespace of the object.")
+    uid: str | None = Field(default=None, description="Unique id the API server gives the object.")
+    resource_version: str | None = Field(
+        default=None, description="Opaque version of the object, for optimistic concurrency."
+    )
+    generation: int | None = Field(
+        default=None, description="Sequence number of the spec; the API server increments it on spec changes."
+    )
+    labels: dict[str, str] = Field(default_factory=dict, description="Labels of the object.")
+    annotations: dict[str, str] = Field(default_factory=dict, description="Annotations of the object.")
+    creation_timestamp: Time | None = Field(default=None, description="When the object was created.")
+    deletion_timestamp: Time | None = Field(
+        default=None, description="When deletion was requested, if it was."
+    )
+    owner_references: list[dict[str, Any]] = Field(
+        default_factory=list, description="The objects this object belongs to (garbage collection)."
+    )
+    finalizers: list[str] = Field(
+        default_factory=list, description="Finalizers that must be removed before the object is deleted."
+    )
+
+
+class Provenance(StatusModel):
+    """Content-addressed versions (``sha256:...``) of everything a result depends on.
+
+    Two results with the same provenance are comparable; a change to any part is a new version,
+    never a silent drift.
+    """
+
+    digest: str | None = Field(
+        default=None,
+        pattern=DIGEST_PATTERN,
+        description="Digest of all the parts below together: equal digests mean comparable results.",
+    )
+    case_set: str | None = Field(
+        default=None, pattern=DIGEST_PATTERN, description="Content digest of the case set's cases."
+    )
+    judge_prompt: str | None = Field(
+        default=None, pattern=DIGEST_PATTERN, description="Digest of the judge prompt templates and rubrics."
+    )
+    grounding: str | None = Field(
+        default=None, pattern=DIGEST_PATTERN, description="Digest of the grounding policy and documents."
+    )
+    consensus: str | None = Field(
+        default=None, pattern=DIGEST_PATTERN, description="Digest of the consensus policy (band, samples)."
+    )
+    scoring: str | None = Field(
+        default=None, pattern=DIGEST_PATTERN, description="Digest of the scoring policy (thresholds, tiers)."
+    )
+    engine: str | None = Field(
+        default=None,
+        pattern=DIGEST_PATTERN,
+        description="Digest of the engine: the grader and safety-scan versions and the judge model.",
+    )
+
+
+def cel(rule: str, message: str, *, field_path: str | None = None, reason: str | None = None) -> JsonDict:
+    """One CEL ``x-kubernetes-validations`` entry (kept next to the model it checks)."""
+    out: JsonDict = {"rule": rule, "message": message}
+    if field_path is not None:
+        out["fieldPath"] = field_path
+    if reason is not None:
+        out["reason"] = reason
+    return out

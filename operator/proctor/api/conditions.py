@@ -1,0 +1,247 @@
+"""Kubernetes-convention conditions, and the one setter that owns their rules.
+
+A condition is ``type`` / ``status`` (True, False, Unknown) / ``reason`` (a CamelCase constant) /
+``message`` (for people) / ``lastTransitionTime`` / ``observedGeneration``. :func:`set_condition` keeps
+``lastTransitionTime`` when the status did not change (the reason and message may change) and
+moves it to ``now`` when it did; the clock is passed in.
+
+Condition types, by kind, with their reasons (``status: reason``). The reasons of ``Passed``,
+``BaselineFrozen`` and ``Deterministic`` are the protocol's own (``VerdictReason``,
+``FreezeReason``, ``CanaryReason`` in :mod:`proctor.protocol`), so a decision and its condition
+never disagree on a word.
+
+``Ready`` (CaseSet, EvalProfile, GatePolicy): the spec is valid and everything it references exists.
+    True: ``Resolved``. False: ``InvalidSpec``, ``InvalidCases``, ``DuplicateCaseIds``,
+    ``ConfigMapNotFound``, ``SecretNotFound``, ``CaseSetNotFound``, ``ProfileNotFound``.
+``BaselineFrozen`` (CaseSet): a baseline is frozen and regressions are measured against it.
+    True: ``StableRuns``. False: ``NotEnoughRuns``, ``RedRun``, ``CaseSetChanged``,
+    ``ProvenanceChanged``, ``SafetyVariance``, ``TierVarianceOverBudget``.
+``Completed`` (EvalRun): the run reached a terminal phase.
+    True: ``Evaluated``, ``PartiallyEvaluated``, ``EvaluationFailed``.
+    False: ``Pending``, ``ShardsRunning``, ``Evaluating``, ``RetryScheduled``.
+``Passed`` (EvalRun): the verdict lets a gate pass.
+    True: ``AllTiersClean`` (PASS); ``TierNotClean``, ``CasesUnmeasured`` (WARN, when WARN passes).
+    False: ``TierBelowThreshold``, ``RegressedFromBaseline`` (FAIL); ``NothingMeasured``,
+    ``SafetyUnmeasured`` (ERROR); a WARN reason when the policy does not let WARN pass.
+    Unknown: ``InProgress``.
+``Degraded`` (EvalRun): something was not measured (the result is real but partial).
+    True: ``JudgeUnavailable``, ``DimensionsSkipped``, ``ShardFailed``, ``CasesUnmeasured``.
+    False: ``AllMeasured``.
+``RolloutBlocked`` (GatePolicy): a gated rollout is held.
+    True: ``VerdictFailed``, ``VerdictError``, ``CircuitOpen``. False: ``NotBlocked``, ``ObserveOnly``.
+``Deterministic`` (GatePolicy): the determinism canary showed zero safety-tier variance, so the
+    policy may block (until then it acts as Observe). True: ``ZeroSafetyVariance``. False:
+    ``NotEnoughRuns``, ``RunsNotComparable``, ``RunWithoutMeasurement``, ``SafetyVariance``,
+    ``TierVarianceOverBudget``.
+``CircuitOpen`` (GatePolicy): too many blocks in the window; a person should look.
+    True: ``TooManyBlocks``. False: ``WithinBudget``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+from enum import StrEnum
+
+from pydantic import Field
+
+from proctor.api.common import StatusModel, Time
+from proctor.protocol import CanaryReason, FreezeReason, VerdictReason
+
+#: Kubernetes' metav1.Condition type pattern (an optional DNS prefix, then a name).
+CONDITION_TYPE_PATTERN = (
+    r"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?"
+    r"(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$"
+)
+#: Kubernetes' metav1.Condition reason pattern (CamelCase in practice).
+REASON_PATTERN = r"^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$"
+
+
+class ConditionStatus(StrEnum):
+    """The three-way status of a condition."""
+
+    TRUE = "True"
+    FALSE = "False"
+    UNKNOWN = "Unknown"
+
+
+class ConditionType(StrEnum):
+    """The condition types Proctor writes (see the module docstring for which kind carries which)."""
+
+    READY = "Ready"
+    BASELINE_FROZEN = "BaselineFrozen"
+    COMPLETED = "Completed"
+    PASSED = "Passed"
+    DEGRADED = "Degraded"
+    ROLLOUT_BLOCKED = "RolloutBlocked"
+    DETERMINISTIC = "Deterministic"
+    CIRCUIT_OPEN = "CircuitOpen"
+
+
+class Reason(StrEnum):
+    """The reasons Proctor writes (CamelCase, stable: alerts and scripts match on them)."""
+
+    # Ready
+    RESOLVED = "Resolved"
+    INVALID_SPEC = "InvalidSpec"
+    INVALID_CASES = "InvalidCases"
+    DUPLICATE_CASE_IDS = "DuplicateCaseIds"
+    CONFIG_MAP_NOT_FOUND = "ConfigMapNotFound"
+    SECRET_NOT_FOUND = "SecretNotFound"
+    CASE_SET_NOT_FOUND = "CaseSetNotFound"
+    PROFILE_NOT_FOUND = "ProfileNotFound"
+    # BaselineFrozen (the protocol's FreezeReason)
+    STABLE_RUNS = FreezeReason.STABLE_RUNS
+    NOT_ENOUGH_RUNS = FreezeReason.NOT_ENOUGH_RUNS
+    RED_RUN = FreezeReason.RED_RUN
+    CASE_SET_CHANGED = FreezeReason.CASE_SET_CHANGED
+    PROVENANCE_CHANGED = FreezeReason.PROVENANCE_CHANGED
+    SAFETY_VARIANCE = FreezeReason.SAFETY_VARIANCE
+    TIER_VARIANCE_OVER_BUDGET = FreezeReason.TIER_VARIANCE_OVER_BUDGET
+    # Completed
+    PENDING = "Pending"
+    SHARDS_RUNNING = "ShardsRunning"
+    EVALUATING = "Evaluating"
+    RETRY_SCHEDULED = "RetryScheduled"
+    EVALUATED = "Evaluated"
+    PARTIALLY_EVALUATED = "PartiallyEvaluated"
+    EVALUATION_FAILED = "EvaluationFailed"
+    # Passed (the protocol's VerdictReason)
+    ALL_TIERS_CLEAN = VerdictReason.ALL_TIERS_CLEAN
+    TIER_NOT_CLEAN = VerdictReason.TIER_NOT_CLEAN
+    CASES_UNMEASURED = VerdictReason.CASES_UNMEASURED
+    TIER_BELOW_THRESHOLD = VerdictReason.TIER_BELOW_THRESHOLD
+    REGRESSED_FROM_BASELINE = VerdictReason.REGRESSED_FROM_BASELINE
+    NOTHING_MEASURED = VerdictReason.NOTHING_MEASURED
+    SAFETY_UNMEASURED = VerdictReason.SAFETY_UNMEASURED
+    IN_PROGRESS = "InProgress"
+    # Degraded (also CasesUnmeasured)
+    JUDGE_UNAVAILABLE = "JudgeUnavailable"
+    DIMENSIONS_SKIPPED = "DimensionsSkipped"
+    SHARD_FAILED = "ShardFailed"
+    ALL_MEASURED = "AllMeasured"
+    # RolloutBlocked
+    VERDICT_FAILED = "VerdictFailed"
+    VERDICT_ERROR = "VerdictError"
+    CIRCUIT_OPEN = "CircuitOpen"
+    NOT_BLOCKED = "NotBlocked"
+    OBSERVE_ONLY = "ObserveOnly"
+    # Deterministic (the protocol's CanaryReason; also NotEnoughRuns, SafetyVariance,
+    # TierVarianceOverBudget)
+    ZERO_SAFETY_VARIANCE = CanaryReason.ZERO_SAFETY_VARIANCE
+    RUNS_NOT_COMPARABLE = CanaryReason.RUNS_NOT_COMPARABLE
+    RUN_WITHOUT_MEASUREMENT = CanaryReason.RUN_WITHOUT_MEASUREMENT
+    # CircuitOpen
+    TOO_MANY_BLOCKS = "TooManyBlocks"
+    WITHIN_BUDGET = "WithinBudget"
+
+
+class Condition(StatusModel):
+    """One aspect of the object's current state, in the Kubernetes convention."""
+
+    type: str = Field(
+        min_length=1,
+        max_length=316,
+        pattern=CONDITION_TYPE_PATTERN,
+        description="Type of the condition, in CamelCase (e.g. Ready, RolloutBlocked).",
+    )
+    status: ConditionStatus = Field(description="Status of the condition: True, False or Unknown.")
+    reason: str = Field(
+        min_length=1,
+        max_length=1024,
+        pattern=REASON_PATTERN,
+        description="A CamelCase, machine-readable reason for the status (stable: alerts match on it).",
+    )
+    message: str = Field(
+        default="", max_length=32768, description="A human-readable explanation of the status."
+    )
+    last_transition_time: Time = Field(
+        description="When the status last changed (not the reason or message), RFC 3339."
+    )
+    observed_generation: int | None = Field(
+        default=None,
+        ge=0,
+        description="The metadata.generation of the object this condition was set from.",
+    )
+
+
+def _status(value: ConditionStatus | bool | str) -> ConditionStatus:
+    if isinstance(value, bool):
+        return ConditionStatus.TRUE if value else ConditionStatus.FALSE
+    return ConditionStatus(value)
+
+
+def set_condition(
+    conditions: Iterable[Condition],
+    type: str,
+    status: ConditionStatus | bool,
+    reason: str,
+    message: str,
+    *,
+    now: datetime,
+    observed_generation: int | None,
+) -> list[Condition]:
+    """Return a new list with condition ``type`` set; the input is not modified.
+
+    ``lastTransitionTime`` is kept when the status did not change (reason, message and
+    observedGeneration are updated regardless) and becomes ``now`` when it did or when the
+    condition is new. Other conditions keep their order; a new one is appended. ``status`` may be a
+    bool for the common True/False case.
+    """
+    new_status = _status(status)
+    out: list[Condition] = []
+    found = False
+    for cond in conditions:
+        if cond.type != type:
+            out.append(cond)
+            continue
+        if found:  # a duplicate type (should not happen): the first one wins, the rest go
+            continue
+        found = True
+        transition = cond.last_transition_time if cond.status == new_status else now
+        out.append(
+            Condition(
+                type=type,
+                status=new_status,
+                reason=reason,
+                message=message,
+                last_transition_time=transition,
+                observed_generation=observed_generation,
+            )
+        )
+    if not found:
+        out.append(
+            Condition(
+                type=type,
+                status=new_status,
+                reason=reason,
+                message=message,
+                last_transition_time=now,
+                observed_generation=observed_generation,
+            )
+        )
+    return out
+
+
+def get_condition(conditions: Sequence[Condition] | None, type: str) -> Condition | None:
+    """The condition of ``type``, or None."""
+    for cond in conditions or ():
+        if cond.type == type:
+            return cond
+    return None
+
+
+def condition_status(conditions: Sequence[Condition] | None, type: str) -> ConditionStatus:
+    """The status of condition ``type``; Unknown when it is absent."""
+    cond = get_condition(conditions, type)
+    return ConditionStatus.UNKNOWN if cond is None else cond.status
+
+
+def is_true(conditions: Sequence[Condition] | None, type: str) -> bool:
+    """Whether condition ``type`` is present and True."""
+    return condition_status(conditions, type) == ConditionStatus.TRUE
+
+
+def is_false(conditions: Sequence[Condition] | None, type: str) -> bool:
+    """Whether condition ``type`` is present and False."""
+    return condition_status(conditions, type) == ConditionStatus.FALSE

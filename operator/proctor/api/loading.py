@@ -1,0 +1,361 @@
+"""Validate raw manifests (YAML text or dicts) into the models, with errors a person can act on.
+
+Every problem names the kind, the object and the field path, and for a case its id::
+
+    CaseSet oil-monitoring: case 'oil-consumption-boundary': assert[0]: unknown assertion type 'bogus' (...)
+    EvalRun nightly: spec.target: set exactly one of endpoint, podTemplate or responses
+
+Errors::
+
+    ManifestError (ValueError)        a manifest, case list or answer map does not validate;
+    |                                 .problems lists every problem, each a full sentence
+    +-- MissingReferenceError         a ConfigMap or key that casesFrom names does not exist
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Final, TypeVar
+
+import yaml
+from pydantic import BaseModel, TypeAdapter, ValidationError
+from pydantic_core import ErrorDetails
+
+from proctor.api.caseset import Case, CaseSet
+from proctor.api.common import API_VERSION
+from proctor.api.policy import GatePolicy
+from proctor.api.profile import EvalProfile
+from proctor.api.run import EvalRun
+
+#: Any of the four kinds.
+Resource = EvalProfile | CaseSet | GatePolicy | EvalRun
+
+#: The model of each kind.
+RESOURCE_KINDS: Final[dict[str, type[Resource]]] = {
+    "EvalProfile": EvalProfile,
+    "CaseSet": CaseSet,
+    "GatePolicy": GatePolicy,
+    "EvalRun": EvalRun,
+}
+
+_R = TypeVar("_R", bound=BaseModel)
+_CASE_LIST: Final = TypeAdapter(list[Case])
+
+#: Union tags in pydantic locations that are not field names (a case's input: text or messages).
+_UNION_TAGS: Final = {("input", "text"), ("input", "messages")}
+
+
+class ManifestError(ValueError):
+    """A manifest (or case list, or answer map) that does not validate.
+
+    ``problems`` holds one line per problem, each naming the kind, object and field path;
+    ``str()`` joins them with newlines.
+    """
+
+    def __init__(self, problems: Sequence[str]) -> None:
+        self.problems: tuple[str, ...] = tuple(problems)
+        super().__init__("\n".join(self.problems))
+
+
+class MissingReferenceError(ManifestError):
+    """A ConfigMap (or one of its keys) that a CaseSet's casesFrom names does not exist."""
+
+
+# --- error formatting ---------------------------------------------------------------------------
+
+
+def _path(loc: Sequence[int | str]) -> str:
+    out = ""
+    prev: int | str | None = None
+    for part in loc:
+        if (prev, part) in _UNION_TAGS:
+            prev = part
+            continue
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += f".{part}" if out else str(part)
+        prev = part
+    return out
+
+
+def _message(err: ErrorDetails) -> str:
+    kind = err["type"]
+    if kind == "missing":
+        return "required field missing"
+    if kind == "extra_forbidden":
+        return "unknown field (a typo?)"
+    msg = err["msg"]
+    for prefix in ("Value error, ", "Assertion failed, "):
+        if msg.startswith(prefix):
+            return msg[len(prefix) :]
+    return msg
+
+
+def _case_label(cases: Any, index: int) -> str:
+    if isinstance(cases, list) and 0 <= index < len(cases):
+        case = cases[index]
+        if isinstance(case, Mapping) and isinstance(case.get("id"), str) and case["id"]:
+            return f"case {case['id']!r}"
+    return f"case #{index + 1}"
+
+
+def _problems(exc: ValidationError, cases: Any, *, cases_loc: tuple[str | int, ...]) -> list[str]:
+    """One line per error; errors inside ``cases_loc[i]`` are named by the case's id."""
+    out: list[str] = []
+    n = len(cases_loc)
+    for err in exc.errors(include_url=False):
+        loc = tuple(err["loc"])
+        msg = _message(err)
+        index = loc[n] if len(loc) > n and loc[:n] == cases_loc else None
+        if isinstance(index, int):
+            rest = _path(loc[n + 1 :])
+            label = _case_label(cases, index)
+            out.append(f"{label}: {rest}: {msg}" if rest else f"{label}: {msg}")
+        else:
+            path = _path(loc)
+            out.append(f"{path}: {msg}" if path else msg)
+    return out
+
+
+def _raw_duplicate_ids(cases: Any) -> list[str]:
+    """Duplicate ids among raw case dicts, worded as the model words them."""
+    out: list[str] = []
+    seen: dict[str, int] = {}
+    for i, case in enumerate(cases if isinstance(cases, list) else []):
+        case_id = case.get("id") if isinstance(case, Mapping) else None
+        if not isinstance(case_id, str):
+            continue
+        if case_id in seen:
+            out.append(f"spec.cases: duplicate case id {case_id!r} (cases[{seen[case_id]}] and cases[{i}])")
+        else:
+            seen[case_id] = i
+    return out
+
+
+def _describe(obj: Mapping[str, Any]) -> str:
+    kind = obj.get("kind") if isinstance(obj.get("kind"), str) else "object"
+    meta = obj.get("metadata")
+    name = None
+    if isinstance(meta, Mapping):
+        name = meta.get("name") or (f"{meta['generateName']}*" if meta.get("generateName") else None)
+    return f"{kind} {name}" if isinstance(name, str) and name else f"{kind} <unnamed>"
+
+
+# --- manifests ----------------------------------------------------------------------------------
+
+
+def _validate(model: type[_R], obj: Mapping[str, Any]) -> _R:
+    label = _describe(obj)
+    problems: list[str] = []
+    if obj.get("apiVersion") != API_VERSION:
+        problems.append(f"apiVersion must be {API_VERSION}, not {obj.get('apiVersion')!r}")
+    meta = obj.get("metadata")
+    if not (isinstance(meta, Mapping) and (meta.get("name") or meta.get("generateName"))):
+        problems.append("metadata.name is required")
+    spec = obj.get("spec")
+    cases = spec.get("cases") if isinstance(spec, Mapping) else None
+    try:
+        resource = model.model_validate(obj)
+    except ValidationError as exc:
+        # apiVersion was reported above, in words that say what to write instead.
+        problems.extend(
+            p for p in _problems(exc, cases, cases_loc=("spec", "cases")) if not p.startswith("apiVersion:")
+        )
+        # pydantic checks ids only once every case validates: report duplicates regardless.
+        problems.extend(p for p in _raw_duplicate_ids(cases) if p not in problems)
+        raise ManifestError([f"{label}: {p}" for p in problems]) from exc
+    if problems:
+        raise ManifestError([f"{label}: {p}" for p in problems])
+    return resource
+
+
+def parse_manifest(obj: Any) -> Resource:
+    """Validate one manifest dict of any of the four kinds into its model."""
+    if not isinstance(obj, Mapping):
+        raise ManifestError([f"a manifest must be a mapping, not {type(obj).__name__}"])
+    kind = obj.get("kind")
+    model = RESOURCE_KINDS.get(kind) if isinstance(kind, str) else None
+    if model is None:
+        known = ", ".join(RESOURCE_KINDS)
+        raise ManifestError([f"{_describe(obj)}: kind must be one of {known}, not {kind!r}"])
+    return _validate(model, obj)
+
+
+def _parse_kind(model: type[_R], obj: Any) -> _R:
+    kind = str(getattr(model, "KIND"))  # noqa: B009 - a ClassVar of the four resource models
+    if not isinstance(obj, Mapping):
+        raise ManifestError([f"a {kind} manifest must be a mapping, not {type(obj).__name__}"])
+    if obj.get("kind") != kind:
+        raise ManifestError([f"{_describe(obj)}: expected kind {kind}, not {obj.get('kind')!r}"])
+    return _validate(model, obj)
+
+
+def parse_caseset(obj: Any) -> CaseSet:
+    """Validate a CaseSet manifest dict (errors name the case id and the field path)."""
+    return _parse_kind(CaseSet, obj)
+
+
+def parse_profile(obj: Any) -> EvalProfile:
+    """Validate an EvalProfile manifest dict."""
+    return _parse_kind(EvalProfile, obj)
+
+
+def parse_policy(obj: Any) -> GatePolicy:
+    """Validate a GatePolicy manifest dict."""
+    return _parse_kind(GatePolicy, obj)
+
+
+def parse_evalrun(obj: Any) -> EvalRun:
+    """Validate an EvalRun manifest dict."""
+    return _parse_kind(EvalRun, obj)
+
+
+def _yaml_documents(text: str, source: str) -> list[Any]:
+    try:
+        return list(yaml.safe_load_all(text))
+    except yaml.YAMLError as exc:
+        raise ManifestError([f"{source}: not valid YAML: {exc}"]) from exc
+
+
+def load_manifests(
+    text: str, *, source: str = "<manifests>", ignore_other_kinds: bool = False
+) -> list[Resource]:
+    """Every Proctor object in a (multi-document) YAML or JSON text, validated.
+
+    Empty documents are skipped and ``kind: List`` is expanded. Objects of other kinds (a
+    ConfigMap next to a CaseSet) are an error unless ``ignore_other_kinds``. Every problem in
+    every document is reported at once, in one :class:`ManifestError`.
+    """
+    objects: list[Any] = []
+    for doc in _yaml_documents(text, source):
+        if doc is None:
+            continue
+        if isinstance(doc, Mapping) and doc.get("kind") == "List" and isinstance(doc.get("items"), list):
+            objects.extend(doc["items"])
+        else:
+            objects.append(doc)
+    out: list[Resource] = []
+    problems: list[str] = []
+    for obj in objects:
+        if ignore_other_kinds and isinstance(obj, Mapping) and obj.get("kind") not in RESOURCE_KINDS:
+            continue
+        try:
+            out.append(parse_manifest(obj))
+        except ManifestError as exc:
+            problems.extend(exc.problems)
+    if problems:
+        raise ManifestError(problems)
+    return out
+
+
+# --- cases and answers from ConfigMaps ----------------------------------------------------------
+
+
+def parse_cases(data: Any, *, where: str) -> list[Case]:
+    """Cases from a ConfigMap value or file: YAML/JSON text, a list of cases, or ``{cases: [...]}``.
+
+    ``where`` prefixes every problem (e.g. ``"CaseSet oil: ConfigMap more-cases/batch1.yaml"``).
+    Duplicate ids within ``data`` are rejected, naming the id.
+    """
+    if isinstance(data, str):
+        docs = [d for d in _yaml_documents(data, where) if d is not None]
+        data = docs[0] if len(docs) == 1 else docs
+    if isinstance(data, Mapping) and set(data) == {"cases"}:
+        data = data["cases"]
+    if not isinstance(data, list):
+        raise ManifestError(
+            [f"{where}: expected a list of cases (or {{cases: [...]}}), not {type(data).__name__}"]
+        )
+    try:
+        cases = _CASE_LIST.validate_python(data)
+    except ValidationError as exc:
+        raise ManifestError([f"{where}: {p}" for p in _problems(exc, data, cases_loc=())]) from exc
+    problems: list[str] = []
+    seen: dict[str, int] = {}
+    for i, case in enumerate(cases):
+        if case.id in seen:
+            problems.append(f"{where}: duplicate case id {case.id!r} (cases[{seen[case.id]}] and cases[{i}])")
+        seen.setdefault(case.id, i)
+    if problems:
+        raise ManifestError(problems)
+    return cases
+
+
+def resolve_cases(caseset: CaseSet, config_maps: Mapping[str, Mapping[str, str]]) -> list[Case]:
+    """Every case of ``caseset``: inline ones, then each ``casesFrom`` ConfigMap's, in order.
+
+    ``config_maps`` maps a ConfigMap name to its ``data``. A missing ConfigMap or key raises
+    :class:`MissingReferenceError`; invalid cases and ids duplicated across sources raise
+    :class:`ManifestError` naming the id and both sources.
+    """
+    label = f"CaseSet {caseset.metadata.name or '<unnamed>'}"
+    cases: list[Case] = list(caseset.spec.cases)
+    origin: dict[str, str] = {c.id: "spec.cases" for c in cases}
+    missing: list[str] = []
+    problems: list[str] = []
+    for ref in caseset.spec.cases_from:
+        data = config_maps.get(ref.name)
+        if data is None:
+            missing.append(f"{label}: casesFrom: ConfigMap {ref.name!r} not found")
+            continue
+        if ref.key is not None and ref.key not in data:
+            missing.append(f"{label}: casesFrom: ConfigMap {ref.name!r} has no key {ref.key!r}")
+            continue
+        for key in [ref.key] if ref.key is not None else sorted(data):
+            where = f"ConfigMap {ref.name}/{key}"
+            try:
+                batch = parse_cases(data[key], where=f"{label}: {where}")
+            except ManifestError as exc:
+                problems.extend(exc.problems)
+                continue
+            for case in batch:
+                if case.id in origin:
+                    problems.append(
+                        f"{label}: duplicate case id {case.id!r} (in {origin[case.id]} and {where})"
+                    )
+                    continue
+                origin[case.id] = where
+                cases.append(case)
+    if missing:
+        raise MissingReferenceError(missing)
+    if problems:
+        raise ManifestError(problems)
+    return cases
+
+
+def parse_responses(data: str | Mapping[str, Any], *, where: str = "responses") -> dict[str, str]:
+    """Recorded answers: a YAML/JSON map (or the text of one) of case id -> answer text.
+
+    Numbers are taken as their text; booleans, nulls, lists and maps are refused, naming the case
+    (a bare ``yes`` in YAML is a boolean: quote it).
+    """
+    if isinstance(data, str):
+        docs = [d for d in _yaml_documents(data, where) if d is not None]
+        parsed: Any = docs[0] if len(docs) == 1 else docs
+    else:
+        parsed = data
+    if not isinstance(parsed, Mapping):
+        raise ManifestError([f"{where}: expected a map of case id -> answer, not {type(parsed).__name__}"])
+    out: dict[str, str] = {}
+    problems: list[str] = []
+    for key, value in parsed.items():
+        if isinstance(value, bool) or not isinstance(value, str | int | float):
+            hint = (
+                " (quote it: a bare yes/no/true/false is a boolean in YAML)"
+                if isinstance(value, bool)
+                else ""
+            )
+            problems.append(
+                f"{where}: case {str(key)!r}: the answer must be text, not {type(value).__name__}{hint}"
+            )
+            continue
+        out[str(key)] = str(value)
+    if problems:
+        raise ManifestError(problems)
+    return out
+
+
+def iter_kind(resources: Iterable[Resource], model: type[_R]) -> list[_R]:
+    """The resources of one kind, in order (e.g. the CaseSets among loaded manifests)."""
+    return [r for r in resources if isinstance(r, model)]

@@ -131,3 +131,11 @@ def run_operator(cluster: Cluster, tmp_path: Path) -> Iterator[Callable[..., sub
             except subprocess.TimeoutExpired:
                 p.kill()
                 p.wait()
+
+
+@pytest.fixture(scope="session")
+def crds(cluster: Cluster) -> Cluster:
+    """The generated CRDs, installed once per session and Established."""
+    cluster.kubectl("apply", "--server-side", "--force-conflicts", "-f", str(REPO / "crds"))
+    cluster.kubectl("wait", "--for=condition=Established", "-f", str(REPO / "crds"), "--timeout=60s")
+    return cluster

@@ -1,0 +1,758 @@
+"""The judge client: one OpenAI-compatible chat endpoint, asked carefully.
+
+:class:`JudgeClient` posts to ``{base_url}/chat/completions`` with an :class:`httpx.AsyncClient`
+whose transport can be injected (``httpx.MockTransport`` in unit tests, a real local server in
+integration tests). What it does about failure:
+
+- It retries only what can get better: connection errors and timeouts, HTTP 408, 409, 429 and
+  5xx. Any other 4xx is :class:`~proctor.judge.errors.JudgeRejected` at once.
+- Backoff is exponential with jitter (tenacity), and never shorter than the provider's
+  ``Retry-After`` (seconds or an HTTP date; ``retry-after-ms`` too). A Retry-After longer than
+  ``max_retry_after`` ends the call instead of retrying early.
+- Attempts are bounded (default 4), then :class:`~proctor.judge.errors.JudgeUnavailable`.
+- An adaptive concurrency limit (:class:`AdaptiveLimit`, default 32 in flight) halves on a 429,
+  down to 1, and creeps back up by one after every ``recover_after`` successes.
+- With ``response_format="auto"`` it sends a JSON schema as ``response_format``; if the endpoint
+  answers 400 naming ``response_format``, it asks once more without and remembers.
+
+The API key is read from the environment variable named by ``JudgeSettings.api_key_env``
+(default ``PROCTOR_JUDGE_API_KEY``, set from a Secret in the judge Job). It is sent as a bearer
+token and nowhere else: every message Proctor builds from a response or an httpx error is
+redacted, httpx exceptions are never chained, and ``repr()`` shows only whether a key is set.
+
+:func:`judge_dimension` is one judged dimension with consensus: a low-confidence first judgment,
+or one within the consensus band of the threshold, is sampled twice more; the median is the score
+and the spread the agreement. Every failure becomes a *skipped* :class:`DimensionScore` with the
+reason, never a zero. :class:`JudgeStats` counts calls, so the cost of consensus can be reported.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import math
+import os
+import random
+import re
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from datetime import UTC
+from email.utils import parsedate_to_datetime
+from typing import Any, Final, Literal
+
+import httpx
+import structlog
+from tenacity import AsyncRetrying, RetryCallState, retry_if_exception_type, stop_after_attempt
+
+from proctor import __version__
+from proctor.judge.errors import JudgeError, JudgeMalformed, JudgeRejected, JudgeUnavailable
+from proctor.judge.prompts import RESPONSE_FORMAT, JudgeInput, Judgment, build_prompt, parse_judgment
+from proctor.judge.rubrics import DimensionRubric
+from proctor.protocol import (
+    CONSENSUS_SAMPLES,
+    DEFAULT_BAND,
+    DEFAULT_MIN_CONFIDENCE,
+    DimensionScore,
+    aggregate,
+    needs_consensus,
+)
+
+#: The environment variable holding the judge's API key unless the settings name another.
+DEFAULT_API_KEY_ENV: Final = "PROCTOR_JUDGE_API_KEY"
+#: What replaces a secret in any text Proctor shows.
+REDACTED: Final = "[REDACTED]"
+#: Statuses worth another attempt besides 5xx.
+RETRY_STATUSES: Final = frozenset({408, 409, 429})
+
+ResponseFormatMode = Literal["auto", "json_schema", "off"]
+
+log = structlog.get_logger("proctor.judge")
+
+
+@dataclass(frozen=True, slots=True)
+class JudgeSettings:
+    """How to reach the judge and how patiently. Holds no secret: only the variable's name."""
+
+    base_url: str
+    model: str
+    api_key_env: str = DEFAULT_API_KEY_ENV
+    temperature: float = 0.0
+    max_tokens: int | None = None
+    connect_timeout: float = 10.0
+    read_timeout: float = 60.0
+    max_attempts: int = 4
+    backoff_initial: float = 0.5
+    backoff_max: float = 30.0
+    max_retry_after: float = 120.0
+    concurrency: int = 16
+    recover_after: int = 10
+    response_format: ResponseFormatMode = "auto"
+    consensus_band: float = DEFAULT_BAND
+    min_confidence: float = DEFAULT_MIN_CONFIDENCE
+    rationale_limit: int = 500
+
+    def __post_init__(self) -> None:
+        if not re.match(r"^https?://[^\s]+$", self.base_url):
+            raise ValueError(f"base_url must be an http(s) URL, got {_strip_userinfo(self.base_url)!r}")
+        if not self.model:
+            raise ValueError("model must be set")
+        positive = ("connect_timeout", "read_timeout", "backoff_initial", "backoff_max")
+        for name in positive:
+            if not getattr(self, name) > 0:
+                raise ValueError(f"{name} must be > 0")
+        for name in ("max_attempts", "concurrency", "recover_after", "rationale_limit"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be >= 1")
+        if self.max_retry_after < 0:
+            raise ValueError("max_retry_after must be >= 0")
+        if self.response_format not in ("auto", "json_schema", "off"):
+            raise ValueError("response_format must be auto, json_schema or off")
+        if not 0 <= self.min_confidence <= 1:
+            raise ValueError("min_confidence must be within 0-1")
+        if self.consensus_band < 0:
+            raise ValueError("consensus_band must be >= 0")
+
+    def __repr__(self) -> str:
+        return (
+            f"JudgeSettings(base_url={_strip_userinfo(self.base_url)!r}, model={self.model!r}, "
+            f"api_key_env={self.api_key_env!r}, temperature={self.temperature}, "
+            f"max_attempts={self.max_attempts}, concurrency={self.concurrency})"
+        )
+
+    @classmethod
+    def from_spec(cls, spec: Any, **overrides: Any) -> JudgeSettings:
+        """Settings from an EvalProfile's ``judge`` section (the pydantic ``JudgeSpec``, or a
+        mapping in camelCase or snake_case): endpoint, model, temperature, timeoutSeconds,
+        concurrency, consensusBand, maxRetries (attempts = retries + 1). ``overrides`` win."""
+        values: dict[str, Any] = {}
+        pairs = {
+            "base_url": ("endpoint", "base_url", "baseUrl"),
+            "model": ("model",),
+            "temperature": ("temperature",),
+            "read_timeout": ("timeout_seconds", "timeoutSeconds"),
+            "concurrency": ("concurrency",),
+            "consensus_band": ("consensus_band", "consensusBand"),
+        }
+        for key, names in pairs.items():
+            value = _attr(spec, *names)
+            if value is not None:
+                values[key] = float(value) if key == "read_timeout" else value
+        retries = _attr(spec, "max_retries", "maxRetries")
+        if retries is not None:
+            values["max_attempts"] = int(retries) + 1
+        values.update(overrides)
+        return cls(**values)
+
+    def parameters(self) -> dict[str, Any]:
+        """The sampling parameters that shape a judgment (part of provenance)."""
+        return {
+            "temperature": self.temperature,
+            "maxTokens": self.max_tokens,
+            "responseFormat": self.response_format,
+        }
+
+
+@dataclass(slots=True)
+class JudgeStats:
+    """Counters of one client's work (a benchmark reports the consensus cost from these)."""
+
+    requests: int = 0
+    attempts: int = 0
+    retries: int = 0
+    throttled: int = 0
+    response_format_fallbacks: int = 0
+    judgments: int = 0
+    consensus_rounds: int = 0
+    consensus_calls: int = 0
+    skipped: int = 0
+
+    @property
+    def consensus_multiplier(self) -> float:
+        """Judge calls per judged dimension (1.0 means consensus never ran)."""
+        if not self.judgments:
+            return 1.0
+        return (self.judgments + self.consensus_calls) / self.judgments
+
+
+class AdaptiveLimit:
+    """How many judge requests may be in flight: halves on a 429 (not below ``minimum``) and grows
+    by one after every ``recover_after`` successes (not above ``maximum``).
+
+    A burst of 429s from requests that were all admitted under the same limit halves it once:
+    each admission gets a ticket (the limit's epoch), and only a 429 on a ticket of the current
+    epoch halves the limit and starts a new epoch. Waiters are admitted first come, first served.
+    Use it from one event loop.
+    """
+
+    def __init__(self, maximum: int, *, minimum: int = 1, recover_after: int = 10) -> None:
+        if minimum < 1 or maximum < minimum:
+            raise ValueError(f"need 1 <= minimum <= maximum, got minimum={minimum}, maximum={maximum}")
+        self.maximum = maximum
+        self.minimum = minimum
+        self.recover_after = recover_after
+        self.decreases = 0
+        self.increases = 0
+        self.lowest = maximum
+        self._limit = maximum
+        self._in_flight = 0
+        self._epoch = 0
+        self._successes = 0
+        self._waiters: deque[asyncio.Future[None]] = deque()
+
+    def __repr__(self) -> str:
+        return f"AdaptiveLimit(limit={self._limit}, in_flight={self._in_flight}, maximum={self.maximum})"
+
+    @property
+    def limit(self) -> int:
+        return self._limit
+
+    @property
+    def in_flight(self) -> int:
+        return self._in_flight
+
+    async def acquire(self) -> int:
+        """Wait for a slot; returns the ticket to hand to :meth:`throttled`."""
+        if self._in_flight < self._limit and not self._waiters:
+            self._in_flight += 1
+            return self._epoch
+        waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiters.append(waiter)
+        try:
+            await waiter
+        except asyncio.CancelledError:
+            if waiter.done() and not waiter.cancelled():
+                self.release()  # the slot was handed over just as we were cancelled
+            else:
+                self._waiters.remove(waiter)
+            raise
+        return self._epoch
+
+    def release(self) -> None:
+        self._in_flight -= 1
+        self._admit()
+
+    def throttled(self, ticket: int) -> bool:
+        """A 429 on a request admitted with ``ticket``; True when this halved the limit."""
+        self._successes = 0
+        if ticket != self._epoch:
+            return False
+        self._epoch += 1
+        new = max(self.minimum, self._limit // 2)
+        changed = new != self._limit
+        if changed:
+            self._limit = new
+            self.decreases += 1
+            self.lowest = min(self.lowest, new)
+        return changed
+
+    def succeeded(self) -> None:
+        self._successes += 1
+        if self._successes >= self.recover_after and self._limit < self.maximum:
+            self._successes = 0
+            self._limit += 1
+            self.increases += 1
+            self._admit()
+
+    def _admit(self) -> None:
+        while self._waiters and self._in_flight < self._limit:
+            waiter = self._waiters.popleft()
+            if not waiter.done():
+                self._in_flight += 1
+                waiter.set_result(None)
+
+
+class _Retry(Exception):
+    """One failed attempt that another attempt may fix (internal; never leaves the client)."""
+
+    def __init__(
+        self, reason: str, *, status_code: int | None = None, retry_after: float | None = None
+    ) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.status_code = status_code
+        self.retry_after = retry_after
+
+
+class _Secret:
+    """A string that does not print itself."""
+
+    __slots__ = ("_value",)
+
+    def __init__(self, value: str) -> None:
+        self._value = value
+
+    def reveal(self) -> str:
+        return self._value
+
+    def __repr__(self) -> str:
+        return REDACTED
+
+    __str__ = __repr__
+
+
+Sleep = Callable[[float], Awaitable[None]]
+
+
+class JudgeClient:
+    """An async client of one OpenAI-compatible judge endpoint. Close it (``async with``).
+
+    ``transport`` replaces the network (``httpx.MockTransport``); ``env`` replaces
+    ``os.environ`` when looking up the API key; ``sleep`` and ``clock`` (wall-clock seconds, for
+    HTTP-date Retry-After) and ``rng`` (backoff jitter) make retries testable without waiting.
+    """
+
+    def __init__(
+        self,
+        settings: JudgeSettings,
+        *,
+        transport: httpx.AsyncBaseTransport | None = None,
+        env: Mapping[str, str] | None = None,
+        sleep: Sleep | None = None,
+        clock: Callable[[], float] | None = None,
+        rng: random.Random | None = None,
+    ) -> None:
+        self.settings = settings
+        key = (os.environ if env is None else env).get(settings.api_key_env) or None
+        self._key = _Secret(key) if key else None
+        self._url = settings.base_url.rstrip("/") + "/chat/completions"
+        self._sleep: Sleep = sleep or asyncio.sleep
+        self._clock = clock or time.time
+        self._rng = rng or random.Random()
+        self._response_format_ok = settings.response_format != "off"
+        self.limiter = AdaptiveLimit(settings.concurrency, recover_after=settings.recover_after)
+        self.stats = JudgeStats()
+        self._http = httpx.AsyncClient(
+            transport=transport,
+            timeout=httpx.Timeout(settings.read_timeout, connect=settings.connect_timeout, pool=None),
+            limits=httpx.Limits(
+                max_connections=settings.concurrency, max_keepalive_connections=settings.concurrency
+            ),
+            follow_redirects=False,
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"JudgeClient(url={_strip_userinfo(self._url)!r}, model={self.settings.model!r}, "
+            f"api_key={'set' if self._key else 'unset'}, limit={self.limiter.limit})"
+        )
+
+    async def __aenter__(self) -> JudgeClient:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        await self._http.aclose()
+
+    @property
+    def has_api_key(self) -> bool:
+        return self._key is not None
+
+    @property
+    def response_format_enabled(self) -> bool:
+        """Whether the next request carries ``response_format`` (False after a fallback)."""
+        return self._response_format_ok
+
+    def redact(self, text: str) -> str:
+        """``text`` with this client's API key, bearer tokens and URL credentials removed."""
+        return redact(text, self._key.reveal() if self._key else None)
+
+    # --- one chat completion ------------------------------------------------------------------
+
+    async def complete(self, messages: Sequence[Mapping[str, str]]) -> str:
+        """The assistant's text for ``messages``. Raises a :class:`JudgeError`."""
+        payload: dict[str, Any] = {
+            "model": self.settings.model,
+            "messages": [dict(m) for m in messages],
+            "temperature": self.settings.temperature,
+        }
+        if self.settings.max_tokens is not None:
+            payload["max_tokens"] = self.settings.max_tokens
+        sent_format = self._response_format_ok
+        if sent_format:
+            payload["response_format"] = RESPONSE_FORMAT
+        self.stats.requests += 1
+        try:
+            body = await self._send(payload)
+        except JudgeRejected as e:
+            if not (sent_format and e.about_response_format and self.settings.response_format == "auto"):
+                raise
+            self._response_format_ok = False
+            self.stats.response_format_fallbacks += 1
+            log.info(
+                "judge endpoint refused response_format; asking without it from now on", status=e.status_code
+            )
+            del payload["response_format"]
+            body = await self._send(payload)
+        return _content(body)
+
+    async def judge(
+        self, dimension: DimensionRubric | tuple[str, str, float], content: JudgeInput
+    ) -> Judgment:
+        """One judgment of one dimension (a fresh prompt and boundary). Raises a :class:`JudgeError`."""
+        name, rubric = dimension[0], dimension[1]
+        prompt = build_prompt(name, rubric, content)
+        text = await self.complete(prompt.messages)
+        reason = ""
+        try:
+            judgment = parse_judgment(text)
+        except JudgeMalformed as e:
+            reason = e.reason
+        else:
+            return replace(judgment, rationale=self.redact(judgment.rationale))
+        raise JudgeMalformed(self.redact(reason))  # outside the handler: the original is not chained
+
+    async def _send(self, payload: dict[str, Any]) -> Any:
+        retrying = AsyncRetrying(
+            stop=stop_after_attempt(self.settings.max_attempts),
+            wait=self._wait,
+            retry=retry_if_exception_type(_Retry),
+            sleep=self._sleep,
+            before_sleep=self._before_sleep,
+            reraise=True,
+        )
+        attempt_number = 0
+        last: _Retry | None = None
+        try:
+            async for attempt in retrying:
+                with attempt:
+                    attempt_number = attempt.retry_state.attempt_number
+                    return await self._attempt(payload, attempt_number)
+        except _Retry as e:
+            last = e
+        if last is None:  # pragma: no cover - tenacity either returns or re-raises
+            raise JudgeUnavailable("judge call ended without an answer", attempts=attempt_number)
+        log.warning(
+            "judge unavailable",
+            attempts=attempt_number,
+            status=last.status_code,
+            reason=last.reason,
+        )
+        raise JudgeUnavailable(
+            f"judge unavailable after {attempt_number} attempt{'' if attempt_number == 1 else 's'}: "
+            f"{last.reason}",
+            attempts=attempt_number,
+            status_code=last.status_code,
+            retry_after=last.retry_after,
+        )
+
+    async def _attempt(self, payload: dict[str, Any], number: int) -> Any:
+        ticket = await self.limiter.acquire()
+        self.stats.attempts += 1
+        failure: JudgeError | _Retry | None = None
+        response: httpx.Response | None = None
+        try:
+            response = await self._http.post(self._url, json=payload, headers=self._headers())
+        except httpx.TimeoutException as e:
+            failure = _Retry(self._timeout_reason(e))
+        except (httpx.NetworkError, httpx.RemoteProtocolError) as e:
+            failure = _Retry(f"connection error ({type(e).__name__}: {self.redact(str(e)) or 'no detail'})")
+        except httpx.HTTPError as e:
+            failure = JudgeUnavailable(
+                f"judge request failed ({type(e).__name__}: {self.redact(str(e)) or 'no detail'})",
+                attempts=number,
+            )
+        finally:
+            self.limiter.release()
+        if failure is not None:  # raised here, outside the handler: no httpx exception in __context__
+            raise failure
+        assert response is not None
+        return self._interpret(response, ticket, number)
+
+    def _interpret(self, response: httpx.Response, ticket: int, number: int) -> Any:
+        status = response.status_code
+        if 200 <= status < 300:
+            self.limiter.succeeded()
+            try:
+                return json.loads(response.content)
+            except ValueError:
+                pass  # raised below, outside the handler: the decode error holds the whole body
+            raise JudgeMalformed(f"judge endpoint answered HTTP {status} with a body that is not JSON")
+        body = response.text
+        detail = self._detail(body)
+        if status == 429:
+            self.stats.throttled += 1
+            if self.limiter.throttled(ticket):
+                log.warning("judge throttled: concurrency limit halved", limit=self.limiter.limit)
+        if status in RETRY_STATUSES or 500 <= status <= 599:
+            wait = retry_after(response.headers, now=self._clock())
+            if wait is not None and wait > self.settings.max_retry_after:
+                raise JudgeUnavailable(
+                    f"judge endpoint answered HTTP {status} and asked to retry after {wait:g}s, "
+                    f"more than the {self.settings.max_retry_after:g}s we wait{detail}",
+                    attempts=number,
+                    status_code=status,
+                    retry_after=wait,
+                )
+            raise _Retry(f"HTTP {status}{detail}", status_code=status, retry_after=wait)
+        lowered = body.lower()
+        raise JudgeRejected(
+            f"judge endpoint rejected the request: HTTP {status}{detail}",
+            status_code=status,
+            about_response_format=status in (400, 422)
+            and ("response_format" in lowered or "json_schema" in lowered),
+        )
+
+    def _headers(self) -> dict[str, str]:
+        headers = {"Accept": "application/json", "User-Agent": f"proctor-judge/{__version__}"}
+        if self._key is not None:
+            headers["Authorization"] = f"Bearer {self._key.reveal()}"
+        return headers
+
+    def _timeout_reason(self, e: httpx.TimeoutException) -> str:
+        if isinstance(e, httpx.ConnectTimeout):
+            return f"connect timeout after {self.settings.connect_timeout:g}s"
+        if isinstance(e, httpx.ReadTimeout):
+            return f"read timeout: no answer within {self.settings.read_timeout:g}s"
+        return f"timeout ({type(e).__name__})"
+
+    def _detail(self, body: str) -> str:
+        message: Any = None
+        try:
+            data = json.loads(body)
+        except ValueError:
+            data = None
+        if isinstance(data, dict):
+            err = data.get("error")
+            message = err.get("message") if isinstance(err, dict) else err if isinstance(err, str) else None
+        text = message if isinstance(message, str) else body
+        text = " ".join(self.redact(text).split())
+        if not text:
+            return ""
+        return f": {text[:197] + '...' if len(text) > 200 else text}"
+
+    def _wait(self, state: RetryCallState) -> float:
+        n = state.attempt_number
+        base = min(self.settings.backoff_max, self.settings.backoff_initial * 2 ** (n - 1))
+        delay = self._rng.uniform(base / 2, base)
+        exc = state.outcome.exception() if state.outcome is not None else None
+        if isinstance(exc, _Retry) and exc.retry_after is not None:
+            delay = max(delay, exc.retry_after)
+        return delay
+
+    def _before_sleep(self, state: RetryCallState) -> None:
+        self.stats.retries += 1
+        exc = state.outcome.exception() if state.outcome is not None else None
+        wait = state.next_action.sleep if state.next_action is not None else None
+        log.info(
+            "judge attempt failed; retrying",
+            attempt=state.attempt_number,
+            reason=exc.reason if isinstance(exc, _Retry) else type(exc).__name__,
+            wait_seconds=round(wait, 3) if wait is not None else None,
+        )
+
+
+# --- judging dimensions ---------------------------------------------------------------------------
+
+
+async def judge_dimension(
+    client: JudgeClient,
+    dimension: DimensionRubric | tuple[str, str, float],
+    content: JudgeInput,
+    *,
+    band: float | None = None,
+    min_confidence: float | None = None,
+) -> DimensionScore:
+    """One judged dimension of one case, with consensus near the threshold. Never raises a
+    :class:`JudgeError`: a judge that gives no valid answer makes a skipped dimension with the
+    reason (score ``None``), never a zero.
+
+    When the first judgment's confidence is below ``min_confidence`` or its score is within
+    ``band`` points of the threshold (defaults from the client's settings), two more samples are
+    taken; the median is the score and ``1 - spread/100`` the agreement. A consensus needs at least
+    two valid samples of the three, or the dimension is skipped.
+    """
+    name, rubric, threshold = dimension[0], dimension[1], float(dimension[2])
+    settings = client.settings
+    band = settings.consensus_band if band is None else band
+    min_confidence = settings.min_confidence if min_confidence is None else min_confidence
+    client.stats.judgments += 1
+    try:
+        first = await client.judge((name, rubric, threshold), content)
+    except JudgeError as e:
+        return _skipped(client, name, threshold, e.reason)
+    if not needs_consensus(
+        first.score, threshold, first.confidence, band=band, min_confidence=min_confidence
+    ):
+        return DimensionScore(
+            name=name,
+            threshold=threshold,
+            score=first.score,
+            samples=(first.score,),
+            rationale=_truncate(first.rationale, settings.rationale_limit),
+        )
+    extra = CONSENSUS_SAMPLES - 1
+    client.stats.consensus_rounds += 1
+    client.stats.consensus_calls += extra
+    results = await asyncio.gather(
+        *(client.judge((name, rubric, threshold), content) for _ in range(extra)), return_exceptions=True
+    )
+    judgments = [first]
+    failures: list[str] = []
+    for result in results:
+        if isinstance(result, Judgment):
+            judgments.append(result)
+        elif isinstance(result, JudgeError):
+            failures.append(result.reason)
+        else:
+            raise result
+    why = _why_consensus(first, threshold, band, min_confidence)
+    if len(judgments) < 2:
+        return _skipped(
+            client, name, threshold, f"consensus needed ({why}) but the extra samples failed: {failures[0]}"
+        )
+    consensus = aggregate(j.score for j in judgments)
+    closest = min(judgments, key=lambda j: abs(j.score - consensus.median))
+    rationale = closest.rationale
+    if failures:
+        rationale = f"{rationale} [{len(failures)} of {CONSENSUS_SAMPLES} samples failed: {failures[0]}]"
+    return DimensionScore(
+        name=name,
+        threshold=threshold,
+        score=consensus.median,
+        agreement=consensus.agreement,
+        samples=tuple(j.score for j in judgments),
+        rationale=_truncate(rationale, settings.rationale_limit),
+    )
+
+
+async def judge_dimensions(
+    client: JudgeClient,
+    dimensions: Iterable[DimensionRubric | tuple[str, str, float]],
+    content: JudgeInput,
+    *,
+    band: float | None = None,
+    min_confidence: float | None = None,
+) -> tuple[DimensionScore, ...]:
+    """Every dimension of one case, judged concurrently (within the client's limit), in order."""
+    return tuple(
+        await asyncio.gather(
+            *(
+                judge_dimension(client, d, content, band=band, min_confidence=min_confidence)
+                for d in dimensions
+            )
+        )
+    )
+
+
+def _skipped(client: JudgeClient, name: str, threshold: float, reason: str) -> DimensionScore:
+    client.stats.skipped += 1
+    return DimensionScore(name=name, threshold=threshold, score=None, skipped_reason=client.redact(reason))
+
+
+def _why_consensus(first: Judgment, threshold: float, band: float, min_confidence: float) -> str:
+    if first.confidence < min_confidence:
+        return f"confidence {first.confidence:g} below {min_confidence:g}"
+    return f"score {first.score:g} within {band:g} of threshold {threshold:g}"
+
+
+# --- helpers --------------------------------------------------------------------------------------
+
+_BEARER = re.compile(r"(?i)\b(bearer|basic|token)(\s+)[^\s'\",;]+")
+_USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)[^/\s@]+@")
+_KEY_FIELD = re.compile(
+    r"(?i)((?:api[_-]?key|authorization|x-api-key)['\"]?\s*[:=]\s*['\"]?)"
+    r"(?:(?:bearer|basic|token)\s+)?[^\s'\",;}]+"
+)
+
+
+def redact(text: str, *secrets: str | None) -> str:
+    """``text`` with each of ``secrets``, bearer/basic tokens, ``api_key=...`` values and URL
+    credentials replaced by ``[REDACTED]``."""
+    for secret in secrets:
+        if secret:
+            text = text.replace(secret, REDACTED)
+    text = _KEY_FIELD.sub(lambda m: f"{m.group(1)}{REDACTED}", text)
+    text = _BEARER.sub(lambda m: f"{m.group(1)}{m.group(2)}{REDACTED}", text)
+    return _USERINFO.sub(lambda m: f"{m.group(1)}{REDACTED}@", text)
+
+
+def retry_after(headers: Mapping[str, str] | httpx.Headers, *, now: float) -> float | None:
+    """Seconds the provider asked us to wait (``Retry-After`` in seconds or as an HTTP date,
+    ``retry-after-ms``; the longest when both), or None. ``now`` is wall-clock epoch seconds."""
+    lowered = {k.lower(): v for k, v in headers.items()}
+    waits: list[float] = []
+    raw = lowered.get("retry-after")
+    if raw is not None:
+        value = raw.strip()
+        try:
+            seconds = float(value)
+        except ValueError:
+            try:
+                when = parsedate_to_datetime(value)
+            except (TypeError, ValueError, IndexError):
+                when = None
+            if when is not None:
+                if when.tzinfo is None:
+                    when = when.replace(tzinfo=UTC)
+                waits.append(max(0.0, when.timestamp() - now))
+        else:
+            if math.isfinite(seconds) and seconds >= 0:
+                waits.append(seconds)
+    raw_ms = lowered.get("retry-after-ms")
+    if raw_ms is not None:
+        try:
+            ms = float(raw_ms.strip())
+        except ValueError:
+            ms = math.nan
+        if math.isfinite(ms) and ms >= 0:
+            waits.append(ms / 1000)
+    return max(waits) if waits else None
+
+
+def _content(body: Any) -> str:
+    try:
+        message = body["choices"][0]["message"]
+    except (KeyError, IndexError, TypeError):
+        raise JudgeMalformed(
+            "judge endpoint answered with no choices[0].message (not a chat completion)"
+        ) from None
+    if not isinstance(message, dict):
+        raise JudgeMalformed("judge endpoint answered with a message that is not an object")
+    content = message.get("content")
+    if isinstance(content, list):
+        parts = [str(p["text"]) for p in content if isinstance(p, dict) and isinstance(p.get("text"), str)]
+        content = "".join(parts) if parts else None
+    if content is None:
+        refused = isinstance(message.get("refusal"), str)
+        raise JudgeMalformed("judge answer had no content" + (" (the model refused)" if refused else ""))
+    if not isinstance(content, str):
+        raise JudgeMalformed(f"judge answer content is not text (got {type(content).__name__})")
+    return content
+
+
+def _truncate(text: str, limit: int) -> str:
+    text = text.strip()
+    if len(text) <= limit:
+        return text
+    return text[: limit - 1].rstrip() + "\u2026"
+
+
+def _strip_userinfo(url: str) -> str:
+    return _USERINFO.sub(lambda m: f"{m.group(1)}{REDACTED}@", url)
+
+
+def _attr(obj: Any, *names: str) -> Any:
+    for name in names:
+        if isinstance(obj, Mapping):
+            if name in obj:
+                return obj[name]
+        elif hasattr(obj, name):
+            return getattr(obj, name)
+    return None
+
+
+__all__ = [
+    "DEFAULT_API_KEY_ENV",
+    "AdaptiveLimit",
+    "JudgeClient",
+    "JudgeSettings",
+    "JudgeStats",
+    "judge_dimension",
+    "judge_dimensions",
+    "redact",
+    "retry_after",
+]

@@ -44,12 +44,22 @@ class Cluster:
     def env(self) -> dict[str, str]:
         return {**os.environ, "KUBECONFIG": str(self.kubeconfig)}
 
-    def kubectl(self, *args: str, input: str | None = None, check: bool = True,
-                timeout: float = 120) -> subprocess.CompletedProcess[str]:
-        proc = subprocess.run([self.kubectl_bin, *args], input=input, capture_output=True, text=True,
-                              env=self.env(), timeout=timeout, check=False)
+    def kubectl(
+        self, *args: str, input: str | None = None, check: bool = True, timeout: float = 120
+    ) -> subprocess.CompletedProcess[str]:
+        proc = subprocess.run(
+            [self.kubectl_bin, *args],
+            input=input,
+            capture_output=True,
+            text=True,
+            env=self.env(),
+            timeout=timeout,
+            check=False,
+        )
         if check and proc.returncode != 0:
-            raise AssertionError(f"kubectl {' '.join(args)} failed ({proc.returncode}):\n{proc.stderr}{proc.stdout}")
+            raise AssertionError(
+                f"kubectl {' '.join(args)} failed ({proc.returncode}):\n{proc.stderr}{proc.stdout}"
+            )
         return proc
 
     def get_json(self, *args: str) -> Any:
@@ -57,14 +67,17 @@ class Cluster:
 
 
 def _kubectl_path() -> str:
-    out = subprocess.run(["bash", str(REPO / "hack" / "build-k8s.sh"), "--print"], capture_output=True, text=True,
-                         check=False)
+    out = subprocess.run(
+        ["bash", str(REPO / "hack" / "build-k8s.sh"), "--print"], capture_output=True, text=True, check=False
+    )
     built = Path(out.stdout.strip()) / "kubectl"
     if built.exists():
         return str(built)
     found = shutil.which("kubectl")
     if not found:
-        pytest.fail("kubectl not found: run 'make k8s' (builds it with the control plane) or put kubectl on PATH")
+        pytest.fail(
+            "kubectl not found: run 'make k8s' (builds it with the control plane) or put kubectl on PATH"
+        )
     return found
 
 
@@ -98,7 +111,9 @@ def namespace(cluster: Cluster) -> Iterator[str]:
     cluster.kubectl("delete", "namespace", name, "--wait=false", check=False)
 
 
-def wait_for(predicate: Callable[[], Any], timeout: float = 60, interval: float = 0.25, what: str = "condition") -> Any:
+def wait_for(
+    predicate: Callable[[], Any], timeout: float = 60, interval: float = 0.25, what: str = "condition"
+) -> Any:
     """Poll until ``predicate`` returns something truthy; fail with ``what`` after ``timeout``."""
     deadline = time.monotonic() + timeout
     last: Any = None
@@ -117,8 +132,12 @@ def run_operator(cluster: Cluster, tmp_path: Path) -> Iterator[Callable[..., sub
 
     def start(*extra: str, env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
         with (tmp_path / f"operator-{len(procs)}.log").open("wb") as log:
-            proc = subprocess.Popen([sys.executable, "-m", "proctor.cli", "operator", *extra],
-                                    env={**cluster.env(), **(env or {})}, stdout=log, stderr=subprocess.STDOUT)
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "proctor.cli", "operator", *extra],
+                env={**cluster.env(), **(env or {})},
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
         procs.append(proc)
         return proc
 

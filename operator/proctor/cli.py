@@ -21,8 +21,10 @@ def _dev(args: argparse.Namespace) -> int:
         if args.dev_cmd == "up":
             kubeconfig = cp.up(directory, args.bin_dir, node=not args.no_node, timeout=args.timeout)
             st = cp.read_state(directory)
-            print(f"proctor dev: control plane ready at {st.get('server')} (logs in {directory / 'logs'})",
-                  file=sys.stderr)
+            print(
+                f"proctor dev: control plane ready at {st.get('server')} (logs in {directory / 'logs'})",
+                file=sys.stderr,
+            )
             print(f"export KUBECONFIG={kubeconfig}")
             return 0
         stopped = cp.down(directory)
@@ -66,11 +68,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     dev = sub.add_parser("dev", help="the embedded local control plane (tests and demos)")
     dsub = dev.add_subparsers(dest="dev_cmd", required=True)
-    up = dsub.add_parser("up", help="start etcd, kube-apiserver, kube-controller-manager and the node stand-in")
+    up = dsub.add_parser(
+        "up", help="start etcd, kube-apiserver, kube-controller-manager and the node stand-in"
+    )
     down = dsub.add_parser("down", help="stop everything 'up' started")
     for q in (up, down):
         q.add_argument("--dir", type=Path, help="state directory (default ~/.cache/proctor/dev)")
-    up.add_argument("--bin-dir", type=Path, help="directory with etcd, kube-apiserver, kube-controller-manager")
+    up.add_argument(
+        "--bin-dir", type=Path, help="directory with etcd, kube-apiserver, kube-controller-manager"
+    )
     up.add_argument("--no-node", action="store_true", help="do not start the node stand-in")
     up.add_argument("--timeout", type=float, default=180, help="seconds to wait for readiness")
     dev.set_defaults(func=_dev)
@@ -85,7 +91,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     op = sub.add_parser("operator", help="run the operator (Kopf) with Proctor's settings")
     op.add_argument("-n", "--namespace", action="append", help="watch only this namespace (repeatable)")
-    op.add_argument("--liveness", default="http://0.0.0.0:8080/healthz", help="liveness/readiness endpoint URL")
+    op.add_argument(
+        "--liveness", default="http://0.0.0.0:8080/healthz", help="liveness/readiness endpoint URL"
+    )
     op.add_argument("--verbose", action="store_true")
     op.set_defaults(func=_operator)
     return p

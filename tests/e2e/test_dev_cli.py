@@ -31,34 +31,60 @@ def _processes_mentioning(text: str) -> list[str]:
 
 def test_up_prints_kubeconfig_and_down_leaves_nothing_running(tmp_path: Path, cluster: Cluster) -> None:
     state = tmp_path / "dev"
-    up = subprocess.run([*PROCTOR, "dev", "up", "--dir", str(state)], capture_output=True, text=True, timeout=300,
-                        env={k: v for k, v in os.environ.items() if k != "KUBECONFIG"}, check=False)
+    up = subprocess.run(
+        [*PROCTOR, "dev", "up", "--dir", str(state)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={k: v for k, v in os.environ.items() if k != "KUBECONFIG"},
+        check=False,
+    )
     assert up.returncode == 0, up.stderr
     assert up.stdout.strip() == f"export KUBECONFIG={state / 'kubeconfig'}"
     try:
-        nodes = subprocess.run([cluster.kubectl_bin, "get", "nodes", "-o", "name"], capture_output=True, text=True,
-                               env={**os.environ, "KUBECONFIG": str(state / "kubeconfig")}, check=True)
+        nodes = subprocess.run(
+            [cluster.kubectl_bin, "get", "nodes", "-o", "name"],
+            capture_output=True,
+            text=True,
+            env={**os.environ, "KUBECONFIG": str(state / "kubeconfig")},
+            check=True,
+        )
         assert "node/proctor-node" in nodes.stdout
         assert _processes_mentioning(str(state)), "the control plane should be running in the background"
     finally:
-        down = subprocess.run([*PROCTOR, "dev", "down", "--dir", str(state)], capture_output=True, text=True,
-                              timeout=120, check=False)
+        down = subprocess.run(
+            [*PROCTOR, "dev", "down", "--dir", str(state)],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
     assert down.returncode == 0, down.stderr
     wait_for(lambda: not _processes_mentioning(str(state)), timeout=20, what="every process to stop")
 
 
 def test_ctrl_c_during_up_stops_everything(tmp_path: Path) -> None:
     state = tmp_path / "dev"
-    proc = subprocess.Popen([*PROCTOR, "dev", "up", "--dir", str(state)], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, env={k: v for k, v in os.environ.items() if k != "KUBECONFIG"})
+    proc = subprocess.Popen(
+        [*PROCTOR, "dev", "up", "--dir", str(state)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={k: v for k, v in os.environ.items() if k != "KUBECONFIG"},
+    )
     # Interrupt once etcd or the API server has been started, i.e. mid-start.
-    wait_for(lambda: (state / "state.json").exists() and "etcd" in (state / "state.json").read_text(),
-             timeout=60, interval=0.05, what="the start to begin")
+    wait_for(
+        lambda: (state / "state.json").exists() and "etcd" in (state / "state.json").read_text(),
+        timeout=60,
+        interval=0.05,
+        what="the start to begin",
+    )
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode != 0, err
     time.sleep(0.5)
-    wait_for(lambda: not _processes_mentioning(str(state)), timeout=30, what="every process to stop after Ctrl-C")
+    wait_for(
+        lambda: not _processes_mentioning(str(state)), timeout=30, what="every process to stop after Ctrl-C"
+    )
 
 
 def test_failed_start_says_why_and_leaves_nothing(tmp_path: Path) -> None:
@@ -68,8 +94,13 @@ def test_failed_start_says_why_and_leaves_nothing(tmp_path: Path) -> None:
         (fake / name).write_text("#!/bin/sh\necho 'etcd: cannot bind' >&2\nexit 1\n")
         (fake / name).chmod(0o755)
     state = tmp_path / "dev"
-    up = subprocess.run([*PROCTOR, "dev", "up", "--dir", str(state), "--bin-dir", str(fake)], capture_output=True,
-                        text=True, timeout=120, check=False)
+    up = subprocess.run(
+        [*PROCTOR, "dev", "up", "--dir", str(state), "--bin-dir", str(fake)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert up.returncode == 2
     assert "etcd exited with code 1" in up.stderr and "cannot bind" in up.stderr
     assert not _processes_mentioning(str(state))

@@ -30,23 +30,47 @@ spec:
 
 
 def _job(name: str, command: str, image: str = "proctor:dev", **spec: object) -> str:
-    return json.dumps({
-        "apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": name},
-        "spec": {"backoffLimit": 0, **spec, "template": {"spec": {
-            "restartPolicy": "Never",
-            "containers": [{"name": "main", "image": image, "command": ["sh", "-c", command]}]}}},
-    })
+    return json.dumps(
+        {
+            "apiVersion": "batch/v1",
+            "kind": "Job",
+            "metadata": {"name": name},
+            "spec": {
+                "backoffLimit": 0,
+                **spec,
+                "template": {
+                    "spec": {
+                        "restartPolicy": "Never",
+                        "containers": [{"name": "main", "image": image, "command": ["sh", "-c", command]}],
+                    }
+                },
+            },
+        }
+    )
 
 
 def test_crd_applies_and_reads_back_with_kubectl(cluster: Cluster, namespace: str) -> None:
     cluster.kubectl("apply", "-f", "-", input=CRD)
     cluster.kubectl("wait", "--for=condition=Established", "crd/widgets.smoke.proctor.dev", "--timeout=30s")
-    cluster.kubectl("-n", namespace, "apply", "-f", "-",
-                    input="apiVersion: smoke.proctor.dev/v1\nkind: Widget\nmetadata: {name: w}\nspec: {size: 3}\n")
+    cluster.kubectl(
+        "-n",
+        namespace,
+        "apply",
+        "-f",
+        "-",
+        input="apiVersion: smoke.proctor.dev/v1\nkind: Widget\nmetadata: {name: w}\nspec: {size: 3}\n",
+    )
     got = cluster.get_json("-n", namespace, "widget", "w")
     assert got["spec"] == {"size": 3}
-    bad = cluster.kubectl("-n", namespace, "apply", "-f", "-", check=False,
-                          input="apiVersion: smoke.proctor.dev/v1\nkind: Widget\nmetadata: {name: x}\nspec: {size: 0}\n")
+    bad = cluster.kubectl(
+        "-n",
+        namespace,
+        "apply",
+        "-f",
+        "-",
+        check=False,
+        input="apiVersion: smoke.proctor.dev/v1\nkind: Widget\nmetadata: {name: x}\nspec: {size: 0}\n",
+    )
     assert bad.returncode != 0
     assert "spec.size" in bad.stderr
 
@@ -93,13 +117,19 @@ def test_env_from_secret_configmap_and_field_refs(cluster: Cluster, namespace: s
     cluster.kubectl("-n", namespace, "wait", "--for=condition=Complete", "job/env", "--timeout=90s")
 
 
-def test_native_sidecar_starts_first_and_stops_after_the_main_container(cluster: Cluster, namespace: str) -> None:
+def test_native_sidecar_starts_first_and_stops_after_the_main_container(
+    cluster: Cluster, namespace: str
+) -> None:
     job = json.loads(_job("side", "curl -sf http://127.0.0.1:18931/ > /dev/null"))
-    job["spec"]["template"]["spec"]["initContainers"] = [{
-        "name": "agent", "image": "proctor:dev", "restartPolicy": "Always",
-        "command": ["python", "-m", "http.server", "18931", "--bind", "127.0.0.1"],
-        "readinessProbe": {"httpGet": {"port": 18931, "path": "/"}, "periodSeconds": 1},
-    }]
+    job["spec"]["template"]["spec"]["initContainers"] = [
+        {
+            "name": "agent",
+            "image": "proctor:dev",
+            "restartPolicy": "Always",
+            "command": ["python", "-m", "http.server", "18931", "--bind", "127.0.0.1"],
+            "readinessProbe": {"httpGet": {"port": 18931, "path": "/"}, "periodSeconds": 1},
+        }
+    ]
     cluster.kubectl("-n", namespace, "apply", "-f", "-", input=json.dumps(job))
     cluster.kubectl("-n", namespace, "wait", "--for=condition=Complete", "job/side", "--timeout=90s")
     pod = cluster.get_json("-n", namespace, "pods", "-l", "job-name=side")["items"][0]
@@ -112,18 +142,29 @@ def test_native_sidecar_starts_first_and_stops_after_the_main_container(cluster:
 def test_owned_child_is_garbage_collected(cluster: Cluster, namespace: str) -> None:
     cluster.kubectl("-n", namespace, "create", "configmap", "parent")
     uid = cluster.get_json("-n", namespace, "configmap", "parent")["metadata"]["uid"]
-    child = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "child", "ownerReferences": [
-        {"apiVersion": "v1", "kind": "ConfigMap", "name": "parent", "uid": uid}]}}
+    child = {
+        "apiVersion": "v1",
+        "kind": "ConfigMap",
+        "metadata": {
+            "name": "child",
+            "ownerReferences": [{"apiVersion": "v1", "kind": "ConfigMap", "name": "parent", "uid": uid}],
+        },
+    }
     cluster.kubectl("-n", namespace, "apply", "-f", "-", input=json.dumps(child))
     cluster.kubectl("-n", namespace, "delete", "configmap", "parent")
-    wait_for(lambda: cluster.kubectl("-n", namespace, "get", "configmap", "child", check=False).returncode != 0,
-             timeout=60, what="the garbage collector to delete the owned ConfigMap")
+    wait_for(
+        lambda: cluster.kubectl("-n", namespace, "get", "configmap", "child", check=False).returncode != 0,
+        timeout=60,
+        what="the garbage collector to delete the owned ConfigMap",
+    )
 
 
 def test_namespace_deletion_completes_with_pods_in_it(cluster: Cluster) -> None:
     ns = "t-delete-me"
     cluster.kubectl("create", "namespace", ns)
-    wait_for(lambda: cluster.kubectl("-n", ns, "get", "sa", "default", check=False).returncode == 0, what="sa")
+    wait_for(
+        lambda: cluster.kubectl("-n", ns, "get", "sa", "default", check=False).returncode == 0, what="sa"
+    )
     cluster.kubectl("-n", ns, "apply", "-f", "-", input=_job("sleeper", "sleep 300"))
     wait_for(lambda: cluster.get_json("-n", ns, "pods")["items"], what="the Job's pod")
     cluster.kubectl("delete", "namespace", ns, "--timeout=90s")

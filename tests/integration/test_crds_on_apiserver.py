@@ -17,8 +17,12 @@ def _apply(cluster: Cluster, ns: str, obj: dict[str, object], check: bool = Fals
 
 
 def _caseset(cases: list[dict[str, object]]) -> dict[str, object]:
-    return {"apiVersion": "proctor.dev/v1alpha1", "kind": "CaseSet", "metadata": {"name": "c"},
-            "spec": {"cases": cases}}
+    return {
+        "apiVersion": "proctor.dev/v1alpha1",
+        "kind": "CaseSet",
+        "metadata": {"name": "c"},
+        "spec": {"cases": cases},
+    }
 
 
 def test_examples_apply_and_read_back(crds: Cluster, namespace: str) -> None:
@@ -27,8 +31,11 @@ def test_examples_apply_and_read_back(crds: Cluster, namespace: str) -> None:
     got = crds.get_json("-n", namespace, "casesets", "oil-monitoring")
     want = yaml.safe_load((EXAMPLES / "caseset.yaml").read_text())
     assert [c["id"] for c in got["spec"]["cases"]] == [c["id"] for c in want["spec"]["cases"]]
-    assert got["spec"]["cases"][0]["assert"][0] == {"type": "label", "value": "ELEVATED",
-                                                    "labels": ["NORMAL", "ELEVATED", "HIGH"]}
+    assert got["spec"]["cases"][0]["assert"][0] == {
+        "type": "label",
+        "value": "ELEVATED",
+        "labels": ["NORMAL", "ELEVATED", "HIGH"],
+    }
     # short names and the category work for an SRE
     out = crds.kubectl("-n", namespace, "get", "proctor").stdout
     assert "caseset.proctor.dev/oil-monitoring" in out and "gatepolicy.proctor.dev/oil-monitoring" in out
@@ -36,8 +43,12 @@ def test_examples_apply_and_read_back(crds: Cluster, namespace: str) -> None:
 
 
 def test_printer_columns_answer_the_first_question(crds: Cluster, namespace: str) -> None:
-    run = {"apiVersion": "proctor.dev/v1alpha1", "kind": "EvalRun", "metadata": {"name": "r1"},
-           "spec": {"caseSetRef": {"name": "oil-monitoring"}, "target": {"responses": {"inline": {"a": "b"}}}}}
+    run = {
+        "apiVersion": "proctor.dev/v1alpha1",
+        "kind": "EvalRun",
+        "metadata": {"name": "r1"},
+        "spec": {"caseSetRef": {"name": "oil-monitoring"}, "target": {"responses": {"inline": {"a": "b"}}}},
+    }
     _apply(crds, namespace, run, check=True)
     header = crds.kubectl("-n", namespace, "get", "evalruns").stdout.splitlines()[0].split()
     assert header == ["NAME", "PHASE", "VERDICT", "SAFETY", "TRUST", "FORM", "AGE"]
@@ -51,34 +62,67 @@ def test_invalid_resources_are_rejected_with_a_readable_message(crds: Cluster, n
     bad_tier = _apply(crds, namespace, _caseset([{"id": "a", "tier": "critical", "input": "x"}]))
     assert bad_tier.returncode != 0 and "tier" in bad_tier.stderr and "critical" in bad_tier.stderr
 
-    dup = _apply(crds, namespace, _caseset([{"id": "a", "tier": "form", "input": "x"},
-                                            {"id": "a", "tier": "form", "input": "y"}]))
+    dup = _apply(
+        crds,
+        namespace,
+        _caseset([{"id": "a", "tier": "form", "input": "x"}, {"id": "a", "tier": "form", "input": "y"}]),
+    )
     assert dup.returncode != 0 and "Duplicate value" in dup.stderr
 
-    unknown = _apply(crds, namespace, _caseset([{"id": "a", "tier": "form", "input": "x",
-                                                 "assert": [{"type": "contains-nonsense", "value": "v"}]}]))
+    unknown = _apply(
+        crds,
+        namespace,
+        _caseset(
+            [
+                {
+                    "id": "a",
+                    "tier": "form",
+                    "input": "x",
+                    "assert": [{"type": "contains-nonsense", "value": "v"}],
+                }
+            ]
+        ),
+    )
     assert unknown.returncode != 0 and "contains-nonsense" in unknown.stderr
 
-    no_labels = _apply(crds, namespace, _caseset([{"id": "a", "tier": "safety", "input": "x",
-                                                   "assert": [{"type": "label", "value": "HIGH"}]}]))
+    no_labels = _apply(
+        crds,
+        namespace,
+        _caseset(
+            [{"id": "a", "tier": "safety", "input": "x", "assert": [{"type": "label", "value": "HIGH"}]}]
+        ),
+    )
     assert no_labels.returncode != 0 and "labels" in no_labels.stderr
 
-    threshold = {"apiVersion": "proctor.dev/v1alpha1", "kind": "GatePolicy", "metadata": {"name": "g"},
-                 "spec": {"caseSetRef": {"name": "c"}, "candidate": {"port": 8080}, "tiers": {"safety": 120}}}
+    threshold = {
+        "apiVersion": "proctor.dev/v1alpha1",
+        "kind": "GatePolicy",
+        "metadata": {"name": "g"},
+        "spec": {"caseSetRef": {"name": "c"}, "candidate": {"port": 8080}, "tiers": {"safety": 120}},
+    }
     res = _apply(crds, namespace, threshold)
     assert res.returncode != 0 and "spec.tiers.safety" in res.stderr
 
-    two_targets = {"apiVersion": "proctor.dev/v1alpha1", "kind": "EvalRun", "metadata": {"name": "r"},
-                   "spec": {"caseSetRef": {"name": "c"},
-                            "target": {"endpoint": {"url": "http://127.0.0.1:1/v1"},
-                                       "responses": {"inline": {"a": "b"}}}}}
+    two_targets = {
+        "apiVersion": "proctor.dev/v1alpha1",
+        "kind": "EvalRun",
+        "metadata": {"name": "r"},
+        "spec": {
+            "caseSetRef": {"name": "c"},
+            "target": {"endpoint": {"url": "http://127.0.0.1:1/v1"}, "responses": {"inline": {"a": "b"}}},
+        },
+    }
     res = _apply(crds, namespace, two_targets)
     assert res.returncode != 0 and "target" in res.stderr
 
 
 def test_evalrun_spec_is_immutable(crds: Cluster, namespace: str, tmp_path: Path) -> None:
-    run = {"apiVersion": "proctor.dev/v1alpha1", "kind": "EvalRun", "metadata": {"name": "imm"},
-           "spec": {"caseSetRef": {"name": "c"}, "target": {"responses": {"inline": {"a": "b"}}}}}
+    run = {
+        "apiVersion": "proctor.dev/v1alpha1",
+        "kind": "EvalRun",
+        "metadata": {"name": "imm"},
+        "spec": {"caseSetRef": {"name": "c"}, "target": {"responses": {"inline": {"a": "b"}}}},
+    }
     _apply(crds, namespace, run, check=True)
     run["spec"]["caseSetRef"] = {"name": "other"}  # type: ignore[index]
     res = _apply(crds, namespace, run)

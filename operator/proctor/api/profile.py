@@ -150,7 +150,11 @@ class JudgeSpec(SpecModel):
     temperature: float = Field(default=0.0, ge=0, le=2, description="Sampling temperature of the judge.")
     timeout_seconds: int = Field(default=60, ge=1, le=600, description="Timeout of one judge request.")
     concurrency: int = Field(
-        default=4, ge=1, le=64, description="Judge requests in flight at once, per shard."
+        default=16,
+        ge=1,
+        le=64,
+        description="Judge requests in flight at once, per shard (halved automatically while the "
+        "provider answers 429).",
     )
     consensus_band: float = Field(
         default=DEFAULT_CONSENSUS_BAND,

@@ -38,8 +38,12 @@ def alive(**_: Any) -> bool:
     return True
 
 
-def run(*, namespaces: list[str] | None = None, liveness: str = "http://0.0.0.0:8080/healthz",
-        verbose: bool = False) -> None:
+def run(
+    *,
+    namespaces: list[str] | None = None,
+    liveness: str = "http://0.0.0.0:8080/healthz",
+    verbose: bool = False,
+) -> None:
     """Run the operator until interrupted (clusterwide unless namespaces are given)."""
     kopf.configure(verbose=verbose)
     asyncio.run(

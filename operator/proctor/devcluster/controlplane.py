@@ -17,8 +17,8 @@ import contextlib
 import ctypes
 import json
 import os
-import signal
 import shutil
+import signal
 import socket
 import ssl
 import subprocess
@@ -84,9 +84,9 @@ def find_binaries(bin_dir: Path | None = None, *, build: bool = True) -> Path:
     for c in candidates:
         if all((c / n).is_file() and os.access(c / n, os.X_OK) for n in names):
             return c
-    if which := [shutil.which(n) for n in names]:
-        if all(which):
-            return Path(which[0]).parent  # type: ignore[arg-type]
+    which = [shutil.which(n) for n in names]
+    if which[0] is not None and all(which):
+        return Path(which[0]).parent
     if build and script is not None:
         print("proctor dev: building the control plane binaries (first time only)...", file=sys.stderr)
         out = subprocess.run(["bash", str(script)], stdout=subprocess.PIPE, text=True, check=False)
@@ -116,9 +116,14 @@ def write_kubeconfig(path: Path, server: str, pki: Pki, user: str) -> None:
         "apiVersion": "v1",
         "kind": "Config",
         "clusters": [
-            {"name": "proctor-dev", "cluster": {"server": server, "certificate-authority-data": _b64(pki.ca_crt)}}
+            {
+                "name": "proctor-dev",
+                "cluster": {"server": server, "certificate-authority-data": _b64(pki.ca_crt)},
+            }
         ],
-        "users": [{"name": user, "user": {"client-certificate-data": _b64(crt), "client-key-data": _b64(key)}}],
+        "users": [
+            {"name": user, "user": {"client-certificate-data": _b64(crt), "client-key-data": _b64(key)}}
+        ],
         "contexts": [{"name": "proctor-dev", "context": {"cluster": "proctor-dev", "user": user}}],
         "current-context": "proctor-dev",
     }
@@ -164,8 +169,13 @@ class Supervisor:
         log = self.logs / f"{name}.log"
         fh = log.open("ab")
         proc = subprocess.Popen(
-            argv, stdout=fh, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-            preexec_fn=_pdeathsig, env={**os.environ, **(env or {})}, cwd=self.dir,
+            argv,
+            stdout=fh,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            preexec_fn=_pdeathsig,
+            env={**os.environ, **(env or {})},
+            cwd=self.dir,
         )
         fh.close()
         child = Child(name, proc, log)
@@ -177,7 +187,9 @@ class Supervisor:
         for c in self.children:
             if c.proc.poll() is not None:
                 tail = c.log.read_text(errors="replace")[-3000:]
-                raise DevClusterError(f"{c.name} exited with code {c.proc.returncode}; last log lines:\n{tail}")
+                raise DevClusterError(
+                    f"{c.name} exited with code {c.proc.returncode}; last log lines:\n{tail}"
+                )
 
     def wait_until(self, what: str, probe: Any, timeout: float) -> None:
         deadline = time.monotonic() + timeout
@@ -215,50 +227,75 @@ class Supervisor:
         server = f"https://127.0.0.1:{api_port}"
         write_kubeconfig(self.dir / KUBECONFIG, server, pki, "admin")
         write_kubeconfig(self.dir / "controller-manager.kubeconfig", server, pki, "controller-manager")
-        self.write_state(server=server, kubeconfig=str(self.dir / KUBECONFIG), ports={
-            "etcd": etcd_port, "apiserver": api_port, "controllerManager": kcm_port})
+        self.write_state(
+            server=server,
+            kubeconfig=str(self.dir / KUBECONFIG),
+            ports={"etcd": etcd_port, "apiserver": api_port, "controllerManager": kcm_port},
+        )
 
         etcd_url = f"http://127.0.0.1:{etcd_port}"
-        self.spawn("etcd", [
-            str(self.bin / "etcd"), "--name=proctor-dev", f"--data-dir={etcd_data}",
-            f"--listen-client-urls={etcd_url}", f"--advertise-client-urls={etcd_url}",
-            f"--listen-peer-urls=http://127.0.0.1:{peer_port}",
-            f"--initial-advertise-peer-urls=http://127.0.0.1:{peer_port}",
-            f"--initial-cluster=proctor-dev=http://127.0.0.1:{peer_port}",
-            "--unsafe-no-fsync", "--log-level=warn", "--quota-backend-bytes=4294967296",
-        ])
+        self.spawn(
+            "etcd",
+            [
+                str(self.bin / "etcd"),
+                "--name=proctor-dev",
+                f"--data-dir={etcd_data}",
+                f"--listen-client-urls={etcd_url}",
+                f"--advertise-client-urls={etcd_url}",
+                f"--listen-peer-urls=http://127.0.0.1:{peer_port}",
+                f"--initial-advertise-peer-urls=http://127.0.0.1:{peer_port}",
+                f"--initial-cluster=proctor-dev=http://127.0.0.1:{peer_port}",
+                "--unsafe-no-fsync",
+                "--log-level=warn",
+                "--quota-backend-bytes=4294967296",
+            ],
+        )
         self.wait_until("etcd", lambda: _http_ok(f"{etcd_url}/health"), 30)
 
-        self.spawn("kube-apiserver", [
-            str(self.bin / "kube-apiserver"),
-            f"--etcd-servers={etcd_url}",
-            "--bind-address=127.0.0.1", "--advertise-address=127.0.0.1", f"--secure-port={api_port}",
-            f"--tls-cert-file={pki.apiserver_crt}", f"--tls-private-key-file={pki.apiserver_key}",
-            f"--client-ca-file={pki.ca_crt}",
-            "--authorization-mode=RBAC",
-            f"--service-account-key-file={pki.sa_pub}",
-            f"--service-account-signing-key-file={pki.sa_key}",
-            "--service-account-issuer=https://kubernetes.default.svc.cluster.local",
-            "--api-audiences=https://kubernetes.default.svc.cluster.local",
-            "--service-cluster-ip-range=10.0.0.0/24",
-            "--allow-privileged=true", "--profiling=false", "--v=1",
-            "--endpoint-reconciler-type=none",
-        ])
+        self.spawn(
+            "kube-apiserver",
+            [
+                str(self.bin / "kube-apiserver"),
+                f"--etcd-servers={etcd_url}",
+                "--bind-address=127.0.0.1",
+                "--advertise-address=127.0.0.1",
+                f"--secure-port={api_port}",
+                f"--tls-cert-file={pki.apiserver_crt}",
+                f"--tls-private-key-file={pki.apiserver_key}",
+                f"--client-ca-file={pki.ca_crt}",
+                "--authorization-mode=RBAC",
+                f"--service-account-key-file={pki.sa_pub}",
+                f"--service-account-signing-key-file={pki.sa_key}",
+                "--service-account-issuer=https://kubernetes.default.svc.cluster.local",
+                "--api-audiences=https://kubernetes.default.svc.cluster.local",
+                "--service-cluster-ip-range=10.0.0.0/24",
+                "--allow-privileged=true",
+                "--profiling=false",
+                "--v=1",
+                "--endpoint-reconciler-type=none",
+            ],
+        )
         ctx = ssl.create_default_context(cafile=str(pki.ca_crt))
         ctx.load_cert_chain(*map(str, pki.client("admin")))
         self.wait_until("kube-apiserver", lambda: _http_ok(f"{server}/readyz", ctx), 90)
 
-        self.spawn("kube-controller-manager", [
-            str(self.bin / "kube-controller-manager"),
-            f"--kubeconfig={self.dir / 'controller-manager.kubeconfig'}",
-            f"--authentication-kubeconfig={self.dir / 'controller-manager.kubeconfig'}",
-            f"--authorization-kubeconfig={self.dir / 'controller-manager.kubeconfig'}",
-            f"--controllers={','.join(CONTROLLERS)}",
-            f"--root-ca-file={pki.ca_crt}",
-            "--leader-elect=false", "--use-service-account-credentials=false",
-            "--bind-address=127.0.0.1", f"--secure-port={kcm_port}",
-            f"--cert-dir={self.dir / 'kcm-certs'}", "--v=1",
-        ])
+        self.spawn(
+            "kube-controller-manager",
+            [
+                str(self.bin / "kube-controller-manager"),
+                f"--kubeconfig={self.dir / 'controller-manager.kubeconfig'}",
+                f"--authentication-kubeconfig={self.dir / 'controller-manager.kubeconfig'}",
+                f"--authorization-kubeconfig={self.dir / 'controller-manager.kubeconfig'}",
+                f"--controllers={','.join(CONTROLLERS)}",
+                f"--root-ca-file={pki.ca_crt}",
+                "--leader-elect=false",
+                "--use-service-account-credentials=false",
+                "--bind-address=127.0.0.1",
+                f"--secure-port={kcm_port}",
+                f"--cert-dir={self.dir / 'kcm-certs'}",
+                "--v=1",
+            ],
+        )
         kcm_ctx = ssl.create_default_context()
         kcm_ctx.check_hostname = False
         kcm_ctx.verify_mode = ssl.CERT_NONE
@@ -268,13 +305,21 @@ class Supervisor:
         # The service-account controller must have made the default account before pods can be created.
         self.wait_until(
             "the default service account",
-            lambda: _http_ok(f"{server}/api/v1/namespaces/default/serviceaccounts/default", ctx), 60,
+            lambda: _http_ok(f"{server}/api/v1/namespaces/default/serviceaccounts/default", ctx),
+            60,
         )
         if self.node:
-            self.spawn("node", [
-                sys.executable, "-m", "proctor.devcluster.node",
-                f"--kubeconfig={self.dir / KUBECONFIG}", f"--dir={self.dir / 'node'}", f"--name={NODE_NAME}",
-            ])
+            self.spawn(
+                "node",
+                [
+                    sys.executable,
+                    "-m",
+                    "proctor.devcluster.node",
+                    f"--kubeconfig={self.dir / KUBECONFIG}",
+                    f"--dir={self.dir / 'node'}",
+                    f"--name={NODE_NAME}",
+                ],
+            )
             self.wait_until("the node stand-in", lambda: _node_ready(server, ctx), 60)
         self.write_state(phase="Ready")
 
@@ -316,7 +361,7 @@ def _pid_alive(pid: int) -> bool:
 
 def _http_ok(url: str, ctx: ssl.SSLContext | None = None) -> bool:
     try:
-        with urllib.request.urlopen(url, timeout=2, context=ctx) as r:  # noqa: S310 - loopback only
+        with urllib.request.urlopen(url, timeout=2, context=ctx) as r:
             return bool(r.status == 200)
     except (urllib.error.URLError, OSError, ssl.SSLError):
         return False
@@ -324,7 +369,7 @@ def _http_ok(url: str, ctx: ssl.SSLContext | None = None) -> bool:
 
 def _node_ready(server: str, ctx: ssl.SSLContext) -> bool:
     try:
-        with urllib.request.urlopen(f"{server}/api/v1/nodes/{NODE_NAME}", timeout=2, context=ctx) as r:  # noqa: S310
+        with urllib.request.urlopen(f"{server}/api/v1/nodes/{NODE_NAME}", timeout=2, context=ctx) as r:
             node = json.load(r)
     except (urllib.error.URLError, OSError, ssl.SSLError, ValueError):
         return False
@@ -360,8 +405,14 @@ def up(
         return directory / KUBECONFIG
     binaries = find_binaries(bin_dir)
     (directory / STATE).unlink(missing_ok=True)
-    argv = [sys.executable, "-m", "proctor.devcluster.controlplane", "supervise",
-            f"--dir={directory}", f"--bin-dir={binaries}"]
+    argv = [
+        sys.executable,
+        "-m",
+        "proctor.devcluster.controlplane",
+        "supervise",
+        f"--dir={directory}",
+        f"--bin-dir={binaries}",
+    ]
     if not node:
         argv.append("--no-node")
     if tie_to_parent:
@@ -372,9 +423,15 @@ def up(
         # posix_spawn rather than Popen: the supervisor outlives this call on purpose (down()
         # stops and reaps it by pid), and a new session keeps it out of the terminal's Ctrl-C.
         pid = os.posix_spawn(
-            sys.executable, argv, dict(os.environ), setsid=True,
-            file_actions=[(os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
-                          (os.POSIX_SPAWN_DUP2, log_fd, 1), (os.POSIX_SPAWN_DUP2, log_fd, 2)],
+            sys.executable,
+            argv,
+            dict(os.environ),
+            setsid=True,
+            file_actions=[
+                (os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
+                (os.POSIX_SPAWN_DUP2, log_fd, 1),
+                (os.POSIX_SPAWN_DUP2, log_fd, 2),
+            ],
         )
     finally:
         os.close(log_fd)
@@ -389,7 +446,9 @@ def up(
                 _terminate(pid, 30)
                 raise DevClusterError(st.get("error") or f"the supervisor exited; see {directory}/logs")
             if time.monotonic() > deadline:
-                raise DevClusterError(f"the control plane was not ready within {timeout:.0f}s; see {directory}/logs")
+                raise DevClusterError(
+                    f"the control plane was not ready within {timeout:.0f}s; see {directory}/logs"
+                )
             time.sleep(0.2)
     except BaseException:
         _terminate(pid, 30)

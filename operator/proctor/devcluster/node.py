@@ -37,11 +37,11 @@ import time
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import structlog
 from kubernetes import client, config, watch
-from kubernetes.client.rest import ApiException
+from kubernetes.client.exceptions import ApiException
 
 log = structlog.get_logger("proctor.node")
 
@@ -99,14 +99,19 @@ class ContainerRun:
     def status(self) -> dict[str, Any]:
         image = self.spec.get("image", "")
         st: dict[str, Any] = {
-            "name": self.name, "image": image, "imageID": f"proctor-node://{image}",
-            "ready": self.ready, "restartCount": self.restarts,
+            "name": self.name,
+            "image": image,
+            "imageID": f"proctor-node://{image}",
+            "ready": self.ready,
+            "restartCount": self.restarts,
             "started": self.proc is not None and self.exit_code is None,
         }
         if self.exit_code is not None:
             term: dict[str, Any] = {
-                "exitCode": self.exit_code, "reason": self.reason or ("Completed" if self.exit_code == 0 else "Error"),
-                "startedAt": self.started_at, "finishedAt": self.finished_at,
+                "exitCode": self.exit_code,
+                "reason": self.reason or ("Completed" if self.exit_code == 0 else "Error"),
+                "startedAt": self.started_at,
+                "finishedAt": self.finished_at,
             }
             if self.message:
                 term["message"] = self.message
@@ -155,22 +160,31 @@ class PodRunner(threading.Thread):
     # -- reporting -------------------------------------------------------------------------------
     def _conditions(self) -> list[dict[str, Any]]:
         t = now()
-        ready = self.phase == "Running" and all(r.ready for r in self.runs) and all(
-            r.ready for r in self.init_runs if r.sidecar
+        ready = (
+            self.phase == "Running"
+            and all(r.ready for r in self.runs)
+            and all(r.ready for r in self.init_runs if r.sidecar)
         )
         cready = all(r.ready for r in self.runs)
 
         def c(type_: str, ok: bool) -> dict[str, Any]:
             return {"type": type_, "status": "True" if ok else "False", "lastTransitionTime": t}
 
-        return [c("PodScheduled", True), c("Initialized", self.initialized), c("ContainersReady", cready),
-                c("Ready", ready)]
+        return [
+            c("PodScheduled", True),
+            c("Initialized", self.initialized),
+            c("ContainersReady", cready),
+            c("Ready", ready),
+        ]
 
     def report(self) -> None:
         with self.lock:
             status: dict[str, Any] = {
-                "phase": self.phase, "hostIP": "127.0.0.1", "podIP": "127.0.0.1",
-                "podIPs": [{"ip": "127.0.0.1"}], "hostIPs": [{"ip": "127.0.0.1"}],
+                "phase": self.phase,
+                "hostIP": "127.0.0.1",
+                "podIP": "127.0.0.1",
+                "podIPs": [{"ip": "127.0.0.1"}],
+                "hostIPs": [{"ip": "127.0.0.1"}],
                 "startTime": self.start_time,
                 "initContainerStatuses": [r.status() for r in self.init_runs],
                 "containerStatuses": [r.status() for r in self.runs],
@@ -179,7 +193,9 @@ class PodRunner(threading.Thread):
                 status["reason"] = self.reason
             if self.message:
                 status["message"] = self.message
-            key = json.dumps({**status, "c": [(c["type"], c["status"]) for c in self._conditions()]}, sort_keys=True)
+            key = json.dumps(
+                {**status, "c": [(c["type"], c["status"]) for c in self._conditions()]}, sort_keys=True
+            )
             if key == self._last_status:
                 return
             # lastTransitionTime only moves when a condition's status changes
@@ -230,9 +246,13 @@ class PodRunner(threading.Thread):
                 env[name] = ""
                 continue
             if ref := vf.get("secretKeyRef"):
-                val = self.node.read_key(self.ns, "Secret", ref["name"], ref["key"], ref.get("optional", False))
+                val = self.node.read_key(
+                    self.ns, "Secret", ref["name"], ref["key"], ref.get("optional", False)
+                )
             elif ref := vf.get("configMapKeyRef"):
-                val = self.node.read_key(self.ns, "ConfigMap", ref["name"], ref["key"], ref.get("optional", False))
+                val = self.node.read_key(
+                    self.ns, "ConfigMap", ref["name"], ref["key"], ref.get("optional", False)
+                )
             elif ref := vf.get("fieldRef"):
                 val = self._field(ref["fieldPath"])
             else:
@@ -244,14 +264,19 @@ class PodRunner(threading.Thread):
     def _field(self, path: str) -> str:
         meta = self.pod["metadata"]
         if path.startswith("metadata.labels['"):
-            return str(meta.get("labels", {}).get(path[len("metadata.labels['"):-2], ""))
+            return str(meta.get("labels", {}).get(path[len("metadata.labels['") : -2], ""))
         if path.startswith("metadata.annotations['"):
-            return str(meta.get("annotations", {}).get(path[len("metadata.annotations['"):-2], ""))
-        return {
-            "metadata.name": self.pod_name, "metadata.namespace": self.ns, "metadata.uid": self.uid,
-            "spec.nodeName": self.node.name, "spec.serviceAccountName": self.pod["spec"].get("serviceAccountName", ""),
-            "status.podIP": "127.0.0.1", "status.hostIP": "127.0.0.1",
-        }.get(path, "")
+            return str(meta.get("annotations", {}).get(path[len("metadata.annotations['") : -2], ""))
+        fields: dict[str, str] = {
+            "metadata.name": self.pod_name,
+            "metadata.namespace": self.ns,
+            "metadata.uid": self.uid,
+            "spec.nodeName": self.node.name,
+            "spec.serviceAccountName": self.pod["spec"].get("serviceAccountName", ""),
+            "status.podIP": "127.0.0.1",
+            "status.hostIP": "127.0.0.1",
+        }
+        return fields.get(path, "")
 
     # -- processes -------------------------------------------------------------------------------
     def _argv(self, c: dict[str, Any]) -> list[str]:
@@ -275,8 +300,15 @@ class PodRunner(threading.Thread):
         run.log_path = logs / f"{self.ns}_{self.pod_name}_{run.name}.log"
         fh = run.log_path.open("ab")
         try:
-            run.proc = subprocess.Popen(argv, stdout=fh, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                        env=env, cwd=run.spec.get("workingDir") or cwd, preexec_fn=_pdeathsig)
+            run.proc = subprocess.Popen(
+                argv,
+                stdout=fh,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                env=env,
+                cwd=run.spec.get("workingDir") or cwd,
+                preexec_fn=_pdeathsig,
+            )
         except OSError as e:
             run.exit_code, run.reason = 128, "StartError"
             run.message = f"cannot start {argv[0]!r}: {e.strerror}"
@@ -284,7 +316,13 @@ class PodRunner(threading.Thread):
             return
         finally:
             fh.close()
-        run.started_at, run.exit_code, run.finished_at, run.reason, run.message = now(), None, None, None, None
+        run.started_at, run.exit_code, run.finished_at, run.reason, run.message = (
+            now(),
+            None,
+            None,
+            None,
+            None,
+        )
         run.waiting = None
         run.probe_stop = threading.Event()
         probe = run.spec.get("readinessProbe") or run.spec.get("startupProbe")
@@ -336,7 +374,9 @@ class PodRunner(threading.Thread):
             raise PodStopped
         deadline = self.pod["spec"].get("activeDeadlineSeconds")
         if deadline is not None and time.monotonic() - self.t0 > float(deadline):
-            raise DeadlineExceeded(f"Pod was active on the node longer than the specified deadline ({deadline}s)")
+            raise DeadlineExceeded(
+                f"Pod was active on the node longer than the specified deadline ({deadline}s)"
+            )
 
     def _wait_env_ready(self, run: ContainerRun) -> None:
         """Like a kubelet: a missing Secret or ConfigMap keeps the container waiting, not failed."""
@@ -420,14 +460,14 @@ class PodRunner(threading.Thread):
                     self.phase = "Failed"
                     raise _Done
                 self.report()
-                time.sleep(min(10.0, 2.0 ** r.restarts))
+                time.sleep(min(10.0, 2.0**r.restarts))
                 r.restarts += 1
                 self._start(r)
             self.report()
 
     def _restart_sidecar(self, r: ContainerRun) -> None:
         self.report()
-        time.sleep(min(10.0, 0.5 * 2.0 ** r.restarts))
+        time.sleep(min(10.0, 0.5 * 2.0**r.restarts))
         r.restarts += 1
         self._start(r)
 
@@ -442,7 +482,7 @@ class PodRunner(threading.Thread):
                     changed = True
                     if self.restart_policy == "Always" or (self.restart_policy == "OnFailure" and code != 0):
                         self.report()
-                        time.sleep(min(10.0, 0.5 * 2.0 ** r.restarts))
+                        time.sleep(min(10.0, 0.5 * 2.0**r.restarts))
                         r.restarts += 1
                         self._start(r)
             for s in sidecars:
@@ -499,13 +539,18 @@ def _probe(probe: dict[str, Any], env: dict[str, str]) -> bool:
         if hg := probe.get("httpGet"):
             scheme = hg.get("scheme", "HTTP").lower()
             url = f"{scheme}://127.0.0.1:{int(hg['port'])}{hg.get('path', '/')}"
-            with urllib.request.urlopen(url, timeout=timeout) as r:  # noqa: S310 - loopback only
+            with urllib.request.urlopen(url, timeout=timeout) as r:
                 return 200 <= int(r.status) < 400
         if tcp := probe.get("tcpSocket"):
             with socket.create_connection(("127.0.0.1", int(tcp["port"])), timeout=timeout):
                 return True
         if ex := probe.get("exec"):
-            return subprocess.run(ex["command"], env=env, timeout=timeout, capture_output=True, check=False).returncode == 0
+            return (
+                subprocess.run(
+                    ex["command"], env=env, timeout=timeout, capture_output=True, check=False
+                ).returncode
+                == 0
+            )
     except (OSError, ValueError, subprocess.TimeoutExpired):
         return False
     return True
@@ -566,20 +611,34 @@ class Node:
         meta, sa = pod["metadata"], pod["spec"].get("serviceAccountName") or "default"
         body = client.AuthenticationV1TokenRequest(
             spec=client.V1TokenRequestSpec(
-                audiences=[], expiration_seconds=3600,
-                bound_object_ref=client.V1BoundObjectReference(kind="Pod", api_version="v1", name=meta["name"],
-                                                                uid=meta["uid"]),
+                audiences=[],
+                expiration_seconds=3600,
+                bound_object_ref=client.V1BoundObjectReference(
+                    kind="Pod", api_version="v1", name=meta["name"], uid=meta["uid"]
+                ),
             )
         )
-        token = self.core.create_namespaced_service_account_token(sa, meta["namespace"], body).status.token
+        reply = self.core.create_namespaced_service_account_token(sa, meta["namespace"], body)
+        token = reply.status.token if reply.status else ""
         cfg = self.api.configuration
         ca = Path(cfg.ssl_ca_cert).read_bytes() if cfg.ssl_ca_cert else b""
         kc = {
-            "apiVersion": "v1", "kind": "Config", "current-context": "pod",
-            "clusters": [{"name": "c", "cluster": {"server": cfg.host,
-                                                   "certificate-authority-data": base64.b64encode(ca).decode()}}],
+            "apiVersion": "v1",
+            "kind": "Config",
+            "current-context": "pod",
+            "clusters": [
+                {
+                    "name": "c",
+                    "cluster": {
+                        "server": cfg.host,
+                        "certificate-authority-data": base64.b64encode(ca).decode(),
+                    },
+                }
+            ],
             "users": [{"name": sa, "user": {"token": token}}],
-            "contexts": [{"name": "pod", "context": {"cluster": "c", "user": sa, "namespace": meta["namespace"]}}],
+            "contexts": [
+                {"name": "pod", "context": {"cluster": "c", "user": sa, "namespace": meta["namespace"]}}
+            ],
         }
         workdir.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(kc))
@@ -590,27 +649,55 @@ class Node:
     def node_status(self) -> dict[str, Any]:
         t = now()
         cond = [
-            {"type": "Ready", "status": "True", "reason": "ProctorNodeReady",
-             "message": "the node stand-in runs pods as local processes", "lastHeartbeatTime": t,
-             "lastTransitionTime": t},
+            {
+                "type": "Ready",
+                "status": "True",
+                "reason": "ProctorNodeReady",
+                "message": "the node stand-in runs pods as local processes",
+                "lastHeartbeatTime": t,
+                "lastTransitionTime": t,
+            },
         ]
         cap = {"cpu": str(os.cpu_count() or 2), "memory": "16Gi", "pods": "110", "ephemeral-storage": "50Gi"}
         return {
-            "conditions": cond, "capacity": cap, "allocatable": cap,
-            "addresses": [{"type": "InternalIP", "address": "127.0.0.1"}, {"type": "Hostname", "address": self.name}],
-            "nodeInfo": {"kubeletVersion": "proctor-node-standin", "kubeProxyVersion": "", "operatingSystem": "linux",
-                         "architecture": "amd64", "containerRuntimeVersion": "proctor://local-processes",
-                         "osImage": "local", "kernelVersion": os.uname().release, "machineID": "", "systemUUID": "",
-                         "bootID": "", "kernelVersion_": ""} | {},
+            "conditions": cond,
+            "capacity": cap,
+            "allocatable": cap,
+            "addresses": [
+                {"type": "InternalIP", "address": "127.0.0.1"},
+                {"type": "Hostname", "address": self.name},
+            ],
+            "nodeInfo": {
+                "kubeletVersion": "proctor-node-standin",
+                "kubeProxyVersion": "",
+                "operatingSystem": "linux",
+                "architecture": "amd64",
+                "containerRuntimeVersion": "proctor://local-processes",
+                "osImage": "local",
+                "kernelVersion": os.uname().release,
+                "machineID": "",
+                "systemUUID": "",
+                "bootID": "",
+                "kernelVersion_": "",
+            }
+            | {},
         }
 
     def register(self) -> None:
-        body = {"apiVersion": "v1", "kind": "Node",
-                "metadata": {"name": self.name, "labels": {"kubernetes.io/hostname": self.name,
-                                                            "kubernetes.io/os": "linux",
-                                                            "proctor.dev/node-standin": "true"}}}
+        body = {
+            "apiVersion": "v1",
+            "kind": "Node",
+            "metadata": {
+                "name": self.name,
+                "labels": {
+                    "kubernetes.io/hostname": self.name,
+                    "kubernetes.io/os": "linux",
+                    "proctor.dev/node-standin": "true",
+                },
+            },
+        }
         with contextlib.suppress(ApiException):
-            self.core.create_node(body)
+            self.core.create_node(cast(Any, body))
         status = self.node_status()
         status["nodeInfo"].pop("kernelVersion_", None)
         self.core.patch_node_status(self.name, {"status": status})
@@ -627,11 +714,17 @@ class Node:
     # -- pods ----------------------------------------------------------------------------------------
     def bind(self, pod: dict[str, Any]) -> None:
         meta = pod["metadata"]
-        body = {"apiVersion": "v1", "kind": "Binding", "metadata": {"name": meta["name"], "uid": meta["uid"]},
-                "target": {"apiVersion": "v1", "kind": "Node", "name": self.name}}
+        body = {
+            "apiVersion": "v1",
+            "kind": "Binding",
+            "metadata": {"name": meta["name"], "uid": meta["uid"]},
+            "target": {"apiVersion": "v1", "kind": "Node", "name": self.name},
+        }
         try:
             # _preload_content=False: the client cannot deserialise the Binding reply (a known bug).
-            self.core.create_namespaced_pod_binding(meta["name"], meta["namespace"], body, _preload_content=False)
+            self.core.create_namespaced_pod_binding(
+                meta["name"], meta["namespace"], cast(Any, body), _preload_content=False
+            )
         except ApiException as e:
             if e.status not in (404, 409):
                 log.warning("binding failed", pod=f"{meta['namespace']}/{meta['name']}", status=e.status)
@@ -639,8 +732,12 @@ class Node:
     def finish_deletion(self, runner: PodRunner) -> None:
         with contextlib.suppress(ApiException):
             self.core.delete_namespaced_pod(
-                runner.pod_name, runner.ns, grace_period_seconds=0,
-                body=client.V1DeleteOptions(grace_period_seconds=0, preconditions=client.V1Preconditions(uid=runner.uid)),
+                runner.pod_name,
+                runner.ns,
+                grace_period_seconds=0,
+                body=client.V1DeleteOptions(
+                    grace_period_seconds=0, preconditions=client.V1Preconditions(uid=runner.uid)
+                ),
             )
         self.runners.pop(runner.uid, None)
 
@@ -654,7 +751,10 @@ class Node:
             return
         node_name = spec.get("nodeName")
         if not node_name:
-            if meta.get("deletionTimestamp") is None and spec.get("schedulerName", "default-scheduler") == "default-scheduler":
+            if (
+                meta.get("deletionTimestamp") is None
+                and spec.get("schedulerName", "default-scheduler") == "default-scheduler"
+            ):
                 self.bind(pod)
             return
         if node_name != self.name:
@@ -673,13 +773,25 @@ class Node:
 
     def fail_orphans(self) -> None:
         """Pods this node ran before it restarted cannot be reattached: report them failed."""
-        pods = self.core.list_pod_for_all_namespaces(field_selector=f"spec.nodeName={self.name}")
-        for p in pods.items:
-            if p.status.phase in ("Pending", "Running") and p.metadata.deletion_timestamp is None:
+        reply = cast(Any, self.core.list_pod_for_all_namespaces)(
+            field_selector=f"spec.nodeName={self.name}", _preload_content=False
+        )
+        for p in json.loads(reply.data)["items"]:
+            meta, phase = p["metadata"], p.get("status", {}).get("phase")
+            if phase in ("Pending", "Running") and not meta.get("deletionTimestamp"):
                 with contextlib.suppress(ApiException):
-                    self.core.patch_namespaced_pod_status(p.metadata.name, p.metadata.namespace, {"status": {
-                        "phase": "Failed", "reason": "NodeStandInRestarted",
-                        "message": "the node stand-in restarted and cannot reattach to this pod's processes"}})
+                    self.core.patch_namespaced_pod_status(
+                        meta["name"],
+                        meta["namespace"],
+                        {
+                            "status": {
+                                "phase": "Failed",
+                                "reason": "NodeStandInRestarted",
+                                "message": "the node stand-in restarted and cannot reattach to this pod's "
+                                "processes",
+                            }
+                        },
+                    )
 
     def run(self) -> None:
         self.register()
@@ -689,14 +801,18 @@ class Node:
         while not self.stopping.is_set():
             try:
                 if not rv:
-                    lst = self.core.list_pod_for_all_namespaces(_preload_content=False)
+                    lst = cast(Any, self.core.list_pod_for_all_namespaces)(_preload_content=False)
                     data = json.loads(lst.data)
                     for item in data["items"]:
                         self.handle("ADDED", item)
                     rv = data["metadata"]["resourceVersion"]
-                w = watch.Watch()
-                for ev in w.stream(self.core.list_pod_for_all_namespaces, resource_version=rv,
-                                   timeout_seconds=60, allow_watch_bookmarks=True):
+                w = cast(Any, watch).Watch()
+                for ev in w.stream(
+                    self.core.list_pod_for_all_namespaces,
+                    resource_version=rv,
+                    timeout_seconds=60,
+                    allow_watch_bookmarks=True,
+                ):
                     obj = ev["raw_object"]
                     rv = obj.get("metadata", {}).get("resourceVersion", rv)
                     if ev["type"] in ("ADDED", "MODIFIED", "DELETED"):
@@ -720,22 +836,34 @@ class Node:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m proctor.devcluster.node", description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(
+        prog="python -m proctor.devcluster.node", description=__doc__.split("\n\n")[0]
+    )
     p.add_argument("--kubeconfig", default=os.environ.get("KUBECONFIG"))
     p.add_argument("--dir", type=Path, default=Path(tempfile.gettempdir()) / "proctor-node")
     p.add_argument("--name", default="proctor-node")
-    p.add_argument("--image", action="append", default=[], metavar="NAME=COMMAND",
-                   help="run image NAME (last path component, no tag) with COMMAND as its entrypoint")
+    p.add_argument(
+        "--image",
+        action="append",
+        default=[],
+        metavar="NAME=COMMAND",
+        help="run image NAME (last path component, no tag) with COMMAND as its entrypoint",
+    )
     args = p.parse_args(argv)
     structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(20))
-    config.load_kube_config(config_file=args.kubeconfig)
+    cast(Any, config).load_kube_config(config_file=args.kubeconfig)
     images = default_images()
     for item in [*args.image, *filter(None, os.environ.get("PROCTOR_NODE_IMAGES", "").split(";"))]:
         name, _, cmd = item.partition("=")
         images[name.strip()] = shlex.split(cmd)
     args.dir.mkdir(parents=True, exist_ok=True)
     node = Node(args.name, args.dir, images)
-    signal.signal(signal.SIGTERM, lambda *_: (node.shutdown(), sys.exit(0)))
+
+    def on_term(*_: Any) -> None:
+        node.shutdown()
+        sys.exit(0)
+
+    signal.signal(signal.SIGTERM, on_term)
     try:
         node.run()
     except KeyboardInterrupt:

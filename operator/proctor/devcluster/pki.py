@@ -76,7 +76,9 @@ def _name(cn: str, org: str | None = None) -> x509.Name:
     return x509.Name(attrs)
 
 
-def _builder(subject: x509.Name, issuer: x509.Name, public_key: ec.EllipticCurvePublicKey) -> x509.CertificateBuilder:
+def _builder(
+    subject: x509.Name, issuer: x509.Name, public_key: ec.EllipticCurvePublicKey
+) -> x509.CertificateBuilder:
     now = dt.datetime.now(dt.UTC)
     return (
         x509.CertificateBuilder()
@@ -103,9 +105,15 @@ def ensure_pki(directory: Path) -> Pki:
         .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
         .add_extension(
             x509.KeyUsage(
-                digital_signature=True, key_cert_sign=True, crl_sign=True, content_commitment=False,
-                key_encipherment=False, data_encipherment=False, key_agreement=False,
-                encipher_only=False, decipher_only=False,
+                digital_signature=True,
+                key_cert_sign=True,
+                crl_sign=True,
+                content_commitment=False,
+                key_encipherment=False,
+                data_encipherment=False,
+                key_agreement=False,
+                encipher_only=False,
+                decipher_only=False,
             ),
             critical=True,
         )
@@ -140,12 +148,18 @@ def ensure_pki(directory: Path) -> Pki:
     issue(pki.apiserver_crt, pki.apiserver_key, _name("kube-apiserver"), server=True)
     # Dev-only: both clients are cluster admins (system:masters), which keeps the local
     # controller manager free of per-controller credentials.
-    issue(*pki.client("controller-manager"), _name("system:kube-controller-manager", "system:masters"), server=False)
+    issue(
+        *pki.client("controller-manager"),
+        _name("system:kube-controller-manager", "system:masters"),
+        server=False,
+    )
     issue(*pki.client("admin"), _name("proctor-dev-admin", "system:masters"), server=False)
 
     sa = rsa.generate_private_key(public_exponent=65537, key_size=2048)
     _write_key(pki.sa_key, sa)
     pki.sa_pub.write_bytes(
-        sa.public_key().public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
+        sa.public_key().public_bytes(
+            serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo
+        )
     )
     return pki

@@ -61,7 +61,9 @@ def _prompts(cfg: dict[str, Any], base: Path, warn: list[str]) -> list[str]:
                 warn.append(f"prompt {p}: cannot read ({e.strerror})")
                 continue
             if not isinstance(loaded, str):
-                warn.append(f"prompt {p}: chat-format prompt files are not rendered; the vars become the input")
+                warn.append(
+                    f"prompt {p}: chat-format prompt files are not rendered; the vars become the input"
+                )
                 continue
             p = loaded
         out.append(p)
@@ -136,7 +138,8 @@ def import_promptfoo(path: Path, *, tier: str = "trust", name: str | None = None
         default = _load_ref(default, base) or {}
     default_vars = dict(default.get("vars") or {})
     default_asserts = [
-        x for i, a in enumerate(default.get("assert") or [])
+        x
+        for i, a in enumerate(default.get("assert") or [])
         if (x := _assertion(a, f"defaultTest.assert[{i}]", warn)) is not None
     ]
     cases: list[dict[str, Any]] = []
@@ -180,7 +183,10 @@ def import_promptfoo(path: Path, *, tier: str = "trust", name: str | None = None
     manifest = {
         "apiVersion": "proctor.dev/v1alpha1",
         "kind": "CaseSet",
-        "metadata": {"name": set_name, "annotations": {"proctor.dev/imported-from": f"promptfoo:{path.name}"}},
+        "metadata": {
+            "name": set_name,
+            "annotations": {"proctor.dev/imported-from": f"promptfoo:{path.name}"},
+        },
         "spec": {"cases": cases},
     }
     return ImportResult(manifest, warn)

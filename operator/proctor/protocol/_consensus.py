@@ -21,7 +21,7 @@ from typing import NamedTuple
 #: Default consensus band, in points of the 0-100 scale (seed 001: "within ten points").
 DEFAULT_BAND = 10.0
 #: Below this self-reported confidence (0-1) a first judgment is re-sampled.
-DEFAULT_MIN_CONFIDENCE = 0.5
+DEFAULT_MIN_CONFIDENCE = 0.6
 #: How many samples a consensus takes in all (the first plus "twice more").
 CONSENSUS_SAMPLES = 3
 

@@ -315,7 +315,7 @@ def test_profile_judge_round_trips_camel_case() -> None:
     assert (judge.temperature, judge.timeout_seconds, judge.concurrency, judge.consensus_band) == (
         0,
         60,
-        4,
+        16,
         10,
     )
     data = _roundtrip(profile)

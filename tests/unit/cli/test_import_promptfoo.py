@@ -56,7 +56,10 @@ def test_ids_inputs_and_default_assertions(tmp_path: Path) -> None:
         "test-2",
         "oil-consumption-at-the-band-boundary-2",
     ]
-    assert cases[0]["input"] == "You are a maintenance assistant. Oil consumption is exactly 0.30 qt/hr. Is that normal?"
+    assert (
+        cases[0]["input"]
+        == "You are a maintenance assistant. Oil consumption is exactly 0.30 qt/hr. Is that normal?"
+    )
     assert cases[0]["tier"] == "trust"
     # defaultTest's assertion applies to every case, first
     assert all(c["assert"][0] == {"type": "not-contains", "value": "As an AI"} for c in cases)
@@ -75,8 +78,9 @@ def test_untranslatable_assertions_are_named_never_dropped_silently(tmp_path: Pa
 
 
 def test_tier_flag_and_test_files(tmp_path: Path) -> None:
-    (tmp_path / "tests.yaml").write_text(yaml.safe_dump([{"vars": {"q": "hi"}, "assert": [{"type": "equals",
-                                                                                          "value": "hello"}]}]))
+    (tmp_path / "tests.yaml").write_text(
+        yaml.safe_dump([{"vars": {"q": "hi"}, "assert": [{"type": "equals", "value": "hello"}]}])
+    )
     p = _write(tmp_path, "prompts: ['{{q}}']\ntests: file://tests.yaml\n")
     res = import_promptfoo(p, tier="safety")
     assert res.manifest["spec"]["cases"] == [
@@ -95,8 +99,12 @@ def test_unreadable_configs_are_problems(tmp_path: Path) -> None:
 
 def test_cli_prints_a_manifest_and_lists_problems_on_stderr(tmp_path: Path) -> None:
     p = _write(tmp_path)
-    out = subprocess.run([sys.executable, "-m", "proctor.cli", "import", "promptfoo", str(p), "--tier", "form"],
-                         capture_output=True, text=True, check=False)
+    out = subprocess.run(
+        [sys.executable, "-m", "proctor.cli", "import", "promptfoo", str(p), "--tier", "form"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert out.returncode == 0, out.stderr
     manifest = yaml.safe_load(out.stdout)
     assert manifest["kind"] == "CaseSet"

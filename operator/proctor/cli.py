@@ -9,8 +9,11 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TypeVar
 
 from proctor import __version__
+
+_T = TypeVar("_T")
 
 
 def _dev(args: argparse.Namespace) -> int:
@@ -43,6 +46,98 @@ def _operator(args: argparse.Namespace) -> int:
 
     operator.run(namespaces=args.namespace or None, liveness=args.liveness, verbose=args.verbose)
     return 0
+
+
+class InputError(Exception):
+    """Input that cannot be graded: the message names the file and the case."""
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError as e:
+        raise InputError(f"{path}: {e.strerror}") from e
+    except UnicodeDecodeError as e:
+        raise InputError(f"{path}: not UTF-8 text") from e
+
+
+def _one(path: Path, kind: type[_T]) -> _T:
+    from proctor.api import ManifestError, load_manifests
+
+    try:
+        found = [r for r in load_manifests(_read(path), source=str(path)) if isinstance(r, kind)]
+    except ManifestError as e:
+        raise InputError(
+            "\n".join(p if p.startswith(str(path)) else f"{path}: {p}" for p in e.problems)
+        ) from e
+    name = getattr(kind, "KIND", kind.__name__)
+    if len(found) != 1:
+        raise InputError(f"{path}: expected exactly one {name}, found {len(found)}")
+    return found[0]
+
+
+def _grade(args: argparse.Namespace) -> int:
+    from proctor.api import CaseSet, EvalProfile, GatePolicy, ManifestError, parse_responses
+    from proctor.graders._exam import CaseSetProblem, compile_cases, grade_answer
+    from proctor.protocol import ProtocolPolicy, Tier, decide
+    from proctor.report import render_json, render_text
+
+    try:
+        caseset = _one(args.caseset, CaseSet)
+        profile = _one(args.profile, EvalProfile) if args.profile else None
+        policy = _one(args.policy, GatePolicy) if args.policy else None
+        if caseset.spec.cases_from:
+            raise InputError(
+                f"{args.caseset}: CaseSet {caseset.metadata.name} pulls cases from ConfigMaps (casesFrom), "
+                "which cannot be read offline; put those cases inline to grade them here"
+            )
+        try:
+            answers = parse_responses(_read(args.responses), where=str(args.responses))
+        except ManifestError as e:
+            raise InputError("\n".join(e.problems)) from e
+        where = f"{args.caseset}: CaseSet {caseset.metadata.name}"
+        try:
+            compiled = compile_cases(
+                caseset.spec.cases, where=where, profile=profile.spec if profile else None
+            )
+        except CaseSetProblem as e:
+            raise InputError("\n".join(e.problems)) from e
+        missing = [c.id for c in compiled if c.id not in answers]
+        if missing:
+            more = f" (and {len(missing) - 5} more)" if len(missing) > 5 else ""
+            raise InputError(
+                f"{args.responses}: no answer for case {', '.join(repr(m) for m in missing[:5])}{more} "
+                f"of {where}"
+            )
+    except InputError as e:
+        print(f"proctor grade: error: {e}", file=sys.stderr)
+        print("proctor grade: nothing was graded (exit 2)", file=sys.stderr)
+        return 2
+    extra = sorted(set(answers) - {c.id for c in compiled})
+    if extra:
+        print(
+            f"proctor grade: note: {len(extra)} answer(s) match no case and were ignored: "
+            f"{', '.join(extra[:5])}{' ...' if len(extra) > 5 else ''}",
+            file=sys.stderr,
+        )
+    scan = profile.spec.safety_scan.enabled if profile else True
+    results = [grade_answer(c, answers[c.id], scan=scan) for c in compiled]
+    proto = ProtocolPolicy()
+    if policy is not None:
+        t = policy.spec.tiers
+        proto = ProtocolPolicy(
+            thresholds={Tier.SAFETY: t.safety, Tier.TRUST: t.trust, Tier.FORM: t.form},
+            regression_margin=policy.spec.regression_margin,
+        )
+    decision = decide(results, proto)
+    if args.format == "json":
+        print(render_json(decision, results, caseSet=caseset.metadata.name, cases=len(results)))
+    else:
+        title = (
+            f"proctor grade: CaseSet {caseset.metadata.name} ({len(results)} cases), answers {args.responses}"
+        )
+        print(render_text(decision, results, title=title, colour=sys.stdout.isatty()))
+    return decision.exit_code
 
 
 def _import(args: argparse.Namespace) -> int:
@@ -80,6 +175,25 @@ def build_parser() -> argparse.ArgumentParser:
     up.add_argument("--no-node", action="store_true", help="do not start the node stand-in")
     up.add_argument("--timeout", type=float, default=180, help="seconds to wait for readiness")
     dev.set_defaults(func=_dev)
+
+    gr = sub.add_parser(
+        "grade",
+        help="grade recorded answers offline against a CaseSet (no cluster); exit code = verdict",
+        description="Offline exam of recorded answers. Exit codes: PASS 0, FAIL 1, ERROR 2 (also for bad "
+        "input: nothing was graded), WARN 3. Judged dimensions without a judge are reported as skipped.",
+    )
+    gr.add_argument("caseset", type=Path, metavar="CASESET.yaml")
+    gr.add_argument(
+        "--responses",
+        type=Path,
+        required=True,
+        metavar="ANSWERS.yaml",
+        help="map of case id -> recorded answer (YAML or JSON)",
+    )
+    gr.add_argument("--policy", type=Path, metavar="GATEPOLICY.yaml", help="tier thresholds and margin")
+    gr.add_argument("--profile", type=Path, metavar="EVALPROFILE.yaml", help="judged dimensions, safety scan")
+    gr.add_argument("--format", choices=["text", "json"], default="text")
+    gr.set_defaults(func=_grade)
 
     imp = sub.add_parser("import", help="translate another tool's suite into a CaseSet manifest")
     isub = imp.add_subparsers(dest="import_cmd", required=True)

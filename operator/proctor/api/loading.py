@@ -211,9 +211,13 @@ def parse_evalrun(obj: Any) -> EvalRun:
     return _parse_kind(EvalRun, obj)
 
 
+#: libyaml's safe loader when PyYAML was built with it (10x faster on big case sets).
+_SafeLoader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
 def _yaml_documents(text: str, source: str) -> list[Any]:
     try:
-        return list(yaml.safe_load_all(text))
+        return list(yaml.load_all(text, Loader=_SafeLoader))
     except yaml.YAMLError as exc:
         raise ManifestError([f"{source}: not valid YAML: {exc}"]) from exc
 

@@ -1,0 +1,132 @@
+"""Compile a case set once, then grade answers against it: the deterministic half of an exam.
+
+``proctor grade`` (offline) and the judge Job's runner share this path, so a case means the same
+thing wherever it is graded. Judged dimensions are attached here as names and thresholds; the
+runner fills them from the judge, offline grading reports them as skipped (never as zeros).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from proctor.api.caseset import Case
+from proctor.api.profile import EvalProfileSpec
+from proctor.graders._assertions import (
+    AssertionCompileError,
+    CaseContext,
+    CompiledAssertion,
+    compile_assertions,
+)
+from proctor.graders._grade import grade_case
+from proctor.protocol.types import CaseResult, DimensionScore, Tier
+
+#: Threshold of a judged dimension named by a case when no profile says otherwise.
+DEFAULT_DIMENSION_THRESHOLD = 50.0
+
+
+class CaseSetProblem(ValueError):
+    """A case set that cannot be graded; ``problems`` names every case and what is wrong."""
+
+    def __init__(self, problems: Sequence[str]) -> None:
+        self.problems = list(problems)
+        super().__init__("\n".join(self.problems))
+
+
+@dataclass(frozen=True, slots=True)
+class CompiledCase:
+    """A case ready to grade: compiled assertions, its context, its judged dimensions."""
+
+    id: str
+    tier: Tier
+    category: str
+    question: str
+    assertions: tuple[CompiledAssertion, ...]
+    ctx: CaseContext
+    dimensions: tuple[tuple[str, float], ...]
+    case: Case
+
+
+def case_question(case: Case) -> str:
+    """The case's input as text (chat messages joined as ``role: content`` lines)."""
+    if isinstance(case.input, str):
+        return case.input
+    return "\n".join(f"{m.role}: {m.content}" for m in case.input)
+
+
+def _dimensions(case: Case, profile: EvalProfileSpec | None) -> tuple[tuple[str, float], ...]:
+    if case.dimensions is not None:
+        if profile is None:
+            return tuple((d, DEFAULT_DIMENSION_THRESHOLD) for d in case.dimensions)
+        return tuple((d, profile.threshold_of(d)) for d in case.dimensions)
+    if profile is None:
+        return ()
+    return tuple((d.name, d.threshold) for d in profile.resolved_dimensions())
+
+
+def compile_cases(
+    cases: Iterable[Case], *, where: str = "case set", profile: EvalProfileSpec | None = None
+) -> list[CompiledCase]:
+    """Compile every case's assertions once; report every case that cannot be compiled at once."""
+    out: list[CompiledCase] = []
+    problems: list[str] = []
+    for case in cases:
+        try:
+            compiled = tuple(compile_assertions(case.assert_))
+        except AssertionCompileError as e:
+            problems.append(f"{where}: case {case.id!r}: {e}")
+            continue
+        question = case_question(case)
+        ctx = CaseContext(
+            reference=case.reference,
+            context={d.id: d.text for d in case.context},
+            question=question,
+        )
+        out.append(
+            CompiledCase(
+                id=case.id,
+                tier=case.tier,
+                category=case.category or "",
+                question=question,
+                assertions=compiled,
+                ctx=ctx,
+                dimensions=_dimensions(case, profile),
+                case=case,
+            )
+        )
+    if problems:
+        raise CaseSetProblem(problems)
+    return out
+
+
+def grade_answer(
+    c: CompiledCase,
+    answer: str,
+    *,
+    scan: bool = True,
+    judged: Sequence[DimensionScore] | None = None,
+    unjudged_reason: str = "no judge: graded offline",
+) -> CaseResult:
+    """Grade one answer: assertions and the safety scan, plus the judged dimensions.
+
+    ``judged`` are the judge's scores for ``c.dimensions``; without them each dimension is
+    reported skipped with ``unjudged_reason`` (the case is then unmeasured unless an assertion
+    already failed it).
+    """
+    result = grade_case(c.id, c.tier, answer, c.assertions, c.ctx, category=c.category, scan=scan)
+    if not c.dimensions:
+        return result
+    dims = (
+        tuple(judged)
+        if judged is not None
+        else tuple(
+            DimensionScore(name=n, threshold=t, skipped_reason=unjudged_reason) for n, t in c.dimensions
+        )
+    )
+    return dataclasses.replace(result, dimensions=(*result.dimensions, *dims))
+
+
+def unanswered(c: CompiledCase, reason: str) -> CaseResult:
+    """A case whose answer could not be obtained: unmeasured, with the reason."""
+    return CaseResult(case_id=c.id, tier=c.tier, category=c.category, error=reason)

@@ -7,6 +7,7 @@ Usage errors and unreadable input exit 2 (ERROR: nothing was measured).
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 from typing import TypeVar
@@ -61,15 +62,31 @@ def _read(path: Path) -> str:
         raise InputError(f"{path}: not UTF-8 text") from e
 
 
-def _one(path: Path, kind: type[_T]) -> _T:
+def _load(path: Path) -> tuple[list[object], dict[str, dict[str, str]]]:
+    """The Proctor objects in a file, and the ConfigMaps beside them (name -> data)."""
+    import yaml
+
     from proctor.api import ManifestError, load_manifests
 
+    text = _read(path)
     try:
-        found = [r for r in load_manifests(_read(path), source=str(path)) if isinstance(r, kind)]
+        objects: list[object] = list(load_manifests(text, source=str(path), ignore_other_kinds=True))
     except ManifestError as e:
-        raise InputError(
-            "\n".join(p if p.startswith(str(path)) else f"{path}: {p}" for p in e.problems)
-        ) from e
+        raise InputError("\n".join(p if p.startswith(str(path)) else f"{path}: {p}" for p in e.problems)) from e
+    config_maps: dict[str, dict[str, str]] = {}
+    if "ConfigMap" in text:
+        loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+        docs = [json.loads(text)] if text.lstrip()[:1] in "{[" else yaml.load_all(text, Loader=loader)
+        for doc in docs:
+            items = doc.get("items", []) if isinstance(doc, dict) and doc.get("kind") == "List" else [doc]
+            for d in items:
+                if isinstance(d, dict) and d.get("kind") == "ConfigMap":
+                    config_maps[str(d.get("metadata", {}).get("name"))] = dict(d.get("data") or {})
+    return objects, config_maps
+
+
+def _one(path: Path, kind: type[_T]) -> _T:
+    found = [r for r in _load(path)[0] if isinstance(r, kind)]
     name = getattr(kind, "KIND", kind.__name__)
     if len(found) != 1:
         raise InputError(f"{path}: expected exactly one {name}, found {len(found)}")
@@ -77,29 +94,43 @@ def _one(path: Path, kind: type[_T]) -> _T:
 
 
 def _grade(args: argparse.Namespace) -> int:
-    from proctor.api import CaseSet, EvalProfile, GatePolicy, ManifestError, parse_responses
+    from proctor.api import (
+        CaseSet,
+        EvalProfile,
+        GatePolicy,
+        ManifestError,
+        MissingReferenceError,
+        parse_responses,
+        resolve_cases,
+    )
     from proctor.graders._exam import CaseSetProblem, compile_cases, grade_answer
     from proctor.protocol import ProtocolPolicy, Tier, decide
     from proctor.report import render_json, render_text
 
     try:
-        caseset = _one(args.caseset, CaseSet)
+        objects, config_maps = _load(args.caseset)
+        casesets = [o for o in objects if isinstance(o, CaseSet)]
+        if len(casesets) != 1:
+            raise InputError(f"{args.caseset}: expected exactly one CaseSet, found {len(casesets)}")
+        caseset = casesets[0]
         profile = _one(args.profile, EvalProfile) if args.profile else None
         policy = _one(args.policy, GatePolicy) if args.policy else None
-        if caseset.spec.cases_from:
+        try:
+            cases = resolve_cases(caseset, config_maps)
+        except MissingReferenceError as e:
             raise InputError(
-                f"{args.caseset}: CaseSet {caseset.metadata.name} pulls cases from ConfigMaps (casesFrom), "
-                "which cannot be read offline; put those cases inline to grade them here"
-            )
+                f"{args.caseset}: " + "; ".join(e.problems) + " (offline, casesFrom ConfigMaps are read from "
+                "the same file: put them there as extra YAML documents)"
+            ) from e
+        except ManifestError as e:
+            raise InputError("\n".join(f"{args.caseset}: {p}" for p in e.problems)) from e
         try:
             answers = parse_responses(_read(args.responses), where=str(args.responses))
         except ManifestError as e:
             raise InputError("\n".join(e.problems)) from e
         where = f"{args.caseset}: CaseSet {caseset.metadata.name}"
         try:
-            compiled = compile_cases(
-                caseset.spec.cases, where=where, profile=profile.spec if profile else None
-            )
+            compiled = compile_cases(cases, where=where, profile=profile.spec if profile else None)
         except CaseSetProblem as e:
             raise InputError("\n".join(e.problems)) from e
         missing = [c.id for c in compiled if c.id not in answers]

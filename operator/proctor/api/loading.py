@@ -14,10 +14,13 @@ Errors::
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final, TypeVar
 
 import yaml
+import yaml_rs
 from pydantic import BaseModel, TypeAdapter, ValidationError
 from pydantic_core import ErrorDetails
 
@@ -211,11 +214,52 @@ def parse_evalrun(obj: Any) -> EvalRun:
     return _parse_kind(EvalRun, obj)
 
 
-#: libyaml's safe loader when PyYAML was built with it (10x faster on big case sets).
+#: libyaml's safe loader when PyYAML was built with it.
 _SafeLoader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+#: Plain scalars that YAML 1.1 (PyYAML, and kubectl's parser) reads differently from YAML 1.2
+#: (yaml-rs): the yes/no/on/off booleans and leading-zero octals. A document holding one is parsed
+#: by PyYAML so offline grading reads a file exactly as ``kubectl apply`` would.
+_YAML11_ONLY = re.compile(
+    r"(?:(?:^|[ \t])-[ \t]+|:[ \t]+|[\[{,][ \t]*|^[ \t]*)"
+    r"(?:yes|Yes|YES|no|No|NO|on|On|ON|off|Off|OFF|[-+]?0[0-7]+)[ \t]*(?:$|[,\]}#])",
+    re.MULTILINE,
+)
+_DOC_START = re.compile(r"^---(?:[ \t].*)?$", re.MULTILINE)
+
+
+def _split_documents(text: str) -> list[str]:
+    """Split a YAML stream at its ``---`` markers (always at column 0, so never inside a scalar)."""
+    parts = _DOC_START.split(text)
+    return [p for p in parts if p.strip() and p.strip() != "..."]
+
+
+def _fast_yaml(text: str) -> list[Any] | None:
+    """Parse with yaml-rs (native, ~25x faster than libyaml's Python constructor) when it is safe."""
+    if _YAML11_ONLY.search(text):
+        return None
+    docs: list[Any] = []
+    for part in _split_documents(text):
+        if re.search(r"^%|^\.\.\.\s*$", part, re.MULTILINE):
+            return None  # directives and explicit document ends: leave them to PyYAML
+        try:
+            docs.append(yaml_rs.loads(part, parse_datetime=False))
+        except yaml_rs.YAMLDecodeError:
+            return None  # PyYAML reports the error (or accepts what yaml-rs does not)
+    return docs
 
 
 def _yaml_documents(text: str, source: str) -> list[Any]:
+    stripped = text.lstrip()
+    if stripped[:1] in ("{", "["):
+        # JSON is YAML, but json.loads is two orders of magnitude faster than any YAML parser.
+        try:
+            return [json.loads(stripped)]
+        except ValueError:
+            pass
+    fast = _fast_yaml(text)
+    if fast is not None:
+        return fast
     try:
         return list(yaml.load_all(text, Loader=_SafeLoader))
     except yaml.YAMLError as exc:

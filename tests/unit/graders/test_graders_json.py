@@ -1,0 +1,106 @@
+"""is-json, contains-json and json-schema, with schema compile errors."""
+
+from __future__ import annotations
+
+import pytest
+
+from proctor.api.assertions import Assertion
+from proctor.graders import AssertionCompileError, Check, compile_assertion
+
+SCHEMA = {
+    "type": "object",
+    "required": ["band", "rate"],
+    "properties": {"band": {"enum": ["NORMAL", "ELEVATED", "HIGH"]}, "rate": {"type": "number"}},
+}
+
+
+def run(type_: str, answer: str, value: object = None) -> Check:
+    return compile_assertion(Assertion(type=type_, value=value)).check(answer)
+
+
+def test_is_json() -> None:
+    assert run("is-json", ' {"band": "ELEVATED"} ') == Check("is-json", True, "is-json: answer is JSON")
+    c = run("is-json", "band: ELEVATED")
+    assert c.passed is False
+    assert c.reason == "is-json: answer is not JSON: Expecting value at line 1 column 1"
+
+
+def test_is_json_hints_at_a_code_fence() -> None:
+    c = run("is-json", '```json\n{"band": "ELEVATED"}\n```')
+    assert c.passed is False
+    assert "code fence: contains-json accepts that" in c.reason
+
+
+def test_is_json_with_schema() -> None:
+    assert run("is-json", '{"band": "ELEVATED", "rate": 0.3}', SCHEMA).passed is True
+    c = run("is-json", '{"band": "LOW", "rate": 0.3}', SCHEMA)
+    assert c.passed is False
+    assert c.reason.startswith("is-json: answer is JSON but does not match the schema: ")
+    assert "at band" in c.reason
+
+
+def test_json_schema() -> None:
+    assert run("json-schema", '{"band": "HIGH", "rate": 0.7}', SCHEMA).passed is True
+    c = run("json-schema", '{"band": "HIGH"}', SCHEMA)
+    assert c.passed is False
+    assert "'rate' is a required property" in c.reason
+    assert run("json-schema", "not json", SCHEMA).reason.startswith("json-schema: answer is not JSON")
+
+
+def test_contains_json_finds_embedded_objects_and_arrays() -> None:
+    c = run("contains-json", 'Result:\n```json\n{"band": "ELEVATED", "rate": 0.3}\n```\nDone.')
+    assert c.passed is True
+    assert c.reason == "contains-json: answer contains a JSON object at 16"
+    assert (
+        run("contains-json", "codes: [1, 2, 3] ok").reason
+        == "contains-json: answer contains a JSON array at 7"
+    )
+    c = run("contains-json", "no json {here} or [there")
+    assert c == Check("contains-json", False, "contains-json: answer contains no JSON object or array")
+
+
+def test_contains_json_with_schema_skips_objects_that_do_not_match() -> None:
+    answer = 'Old: {"band": "LOW"}. New: {"band": "ELEVATED", "rate": 0.3}'
+    assert run("contains-json", answer, SCHEMA).reason == (
+        "contains-json: answer contains a JSON object at 27 matching the schema"
+    )
+    c = run("contains-json", 'Only {"band": "LOW"}', SCHEMA)
+    assert c.passed is False
+    assert c.reason.startswith("contains-json: answer contains JSON, but none matches the schema: ")
+
+
+def test_contains_json_survives_deep_nesting_and_many_brackets() -> None:
+    assert run("contains-json", "[" * 100_000).passed is False
+    c = run("contains-json", "{" * 5_000 + '{"a": 1}')
+    assert c.passed is False
+    assert c.reason.endswith("(looked at the first 200 '{' and '[')")
+
+
+def test_not_is_json() -> None:
+    assert run("not-is-json", "plain text").passed is True
+    assert run("not-is-json", "[]").passed is False
+
+
+@pytest.mark.parametrize(
+    ("type_", "schema", "needle"),
+    [
+        ("json-schema", {"type": "nope"}, "invalid JSON schema at type"),
+        ("is-json", {"required": "band"}, "invalid JSON schema at required"),
+        (
+            "contains-json",
+            {"properties": {"band": {"minLength": -1}}},
+            "invalid JSON schema at properties/band/minLength",
+        ),
+        ("is-json", "{not json", "value is not a JSON schema"),
+        ("is-json", 42, "value must be a JSON schema object"),
+    ],
+)
+def test_invalid_schema_is_a_compile_error(type_: str, schema: object, needle: str) -> None:
+    with pytest.raises(AssertionCompileError) as err:
+        compile_assertion(Assertion(type=type_, value=schema))
+    assert needle in str(err.value)
+    assert str(err.value).startswith(f"{type_}: ")
+
+
+def test_schema_given_as_a_json_string() -> None:
+    assert run("is-json", '{"a": 1}', '{"type": "object"}').passed is True

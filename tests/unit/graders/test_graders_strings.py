@@ -1,0 +1,160 @@
+"""String assertions, regex (with its timeout), max-length, the not- prefix and compile errors."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from proctor.api.assertions import Assertion
+from proctor.graders import AssertionCompileError, CaseContext, Check, compile_assertion
+
+
+def check(type_: str, value: object, answer: str) -> Check:
+    return compile_assertion(Assertion(type=type_, value=value)).check(answer, CaseContext())
+
+
+def test_equals_ignores_surrounding_whitespace() -> None:
+    assert check("equals", "ELEVATED", "  ELEVATED\n") == Check(
+        "equals", True, 'equals: answer equals "ELEVATED"'
+    )
+
+
+def test_equals_failure_quotes_expected_and_answer() -> None:
+    c = check("equals", "ELEVATED", "NORMAL")
+    assert c.passed is False
+    assert c.reason == 'equals: expected "ELEVATED", answer is "NORMAL"'
+
+
+def test_equals_failure_truncates_a_huge_answer() -> None:
+    c = check("equals", "x", "word " * 10_000)
+    assert c.passed is False
+    assert len(c.reason) < 200
+    assert c.reason.endswith('\u2026"')
+
+
+def test_contains_is_case_sensitive() -> None:
+    assert check("contains", "AMM 72-00", "per AMM 72-00.").passed is True
+    c = check("contains", "AMM 72-00", "per amm 72-00.")
+    assert c.passed is False
+    assert c.reason == 'contains: answer does not contain "AMM 72-00"'
+
+
+def test_icontains_ignores_case() -> None:
+    assert check("icontains", "amm 72-00", "per AMM 72-00.").passed is True
+    c = check("icontains", "amm 72-01", "per AMM 72-00.")
+    assert c.passed is False
+    assert "does not contain" in c.reason
+
+
+def test_contains_any() -> None:
+    c = check("contains-any", ["HIGH", "ELEVATED"], "It is ELEVATED.")
+    assert c.passed is True
+    assert c.reason == 'contains-any: answer contains "ELEVATED"'
+    c = check("contains-any", ["HIGH", "ELEVATED"], "It is NORMAL.")
+    assert c.passed is False
+    assert c.reason == 'contains-any: answer contains none of "HIGH", "ELEVATED"'
+
+
+def test_contains_all_names_what_is_missing() -> None:
+    assert check("contains-all", ["ELEVATED", "AMM"], "ELEVATED per AMM 72-00").passed is True
+    c = check("contains-all", ["ELEVATED", "AMM", "engine 2"], "ELEVATED")
+    assert c.passed is False
+    assert c.reason == 'contains-all: answer lacks "AMM", "engine 2" (2 of 3)'
+
+
+def test_starts_with_skips_leading_whitespace() -> None:
+    assert check("starts-with", "ELEVATED", "\n ELEVATED: 0.30 qt/hr").passed is True
+    c = check("starts-with", "ELEVATED", "NORMAL: 0.30 qt/hr is fine")
+    assert c.passed is False
+    assert c.reason.startswith('starts-with: answer starts with "NORMAL: 0.30 qt/hr')
+    assert c.reason.endswith(', not "ELEVATED"')
+
+
+def test_max_length() -> None:
+    assert check("max-length", 10, "0123456789").passed is True
+    c = check("max-length", 10, "0123456789AB")
+    assert c.passed is False
+    assert c.reason == "max-length: answer has 12 characters, over the limit of 10 by 2"
+
+
+def test_regex_match_and_miss() -> None:
+    c = check("regex", r"\b0\.30\s*qt/hr\b", "at 0.30 qt/hr it is ELEVATED")
+    assert c.passed is True
+    assert c.reason == r"regex: answer matches /\b0\.30\s*qt/hr\b/ at 3"
+    c = check("regex", r"^ELEVATED\b", "NORMAL")
+    assert c.passed is False
+    assert c.reason == r"regex: answer does not match /^ELEVATED\b/"
+
+
+def test_not_regex_failure_quotes_the_match() -> None:
+    c = check("not-regex", r"NORMAL", "It is NORMAL.")
+    assert c.passed is False
+    assert c.reason == 'not-regex: answer matches /NORMAL/ at 6: "NORMAL"'
+
+
+def test_catastrophic_regex_times_out_and_fails_quickly() -> None:
+    compiled = compile_assertion(Assertion(type="regex", value="(a+)+$"))
+    answer = "a" * 50_000 + "!"
+    t0 = time.perf_counter()
+    c = compiled.check(answer)
+    elapsed = time.perf_counter() - t0
+    assert elapsed < 2.0
+    assert c.passed is False
+    assert "regex timed out" in c.reason
+    assert len(c.reason) < 200
+
+
+def test_timeout_fails_even_when_negated() -> None:
+    c = compile_assertion(Assertion(type="not-regex", value="(a+)+$")).check("a" * 50_000 + "!")
+    assert c.passed is False
+    assert c.reason.startswith("not-regex: regex timed out")
+
+
+@pytest.mark.parametrize(
+    ("type_", "value", "answer", "expected"),
+    [
+        ("not-contains", "NORMAL", "It is ELEVATED.", True),
+        ("not-contains", "NORMAL", "It is NORMAL.", False),
+        ("not-equals", "NORMAL", "ELEVATED", True),
+        ("not-icontains", "normal", "NORMAL", False),
+        ("not-contains-any", ["HIGH", "NORMAL"], "ELEVATED", True),
+        ("not-starts-with", "I think", "I think so", False),
+        ("not-max-length", 3, "four", True),
+    ],
+)
+def test_not_prefix_inverts(type_: str, value: object, answer: str, expected: bool) -> None:
+    c = check(type_, value, answer)
+    assert c.passed is expected
+    assert c.assertion == type_
+    assert c.reason.startswith(f"{type_}: ")
+
+
+def test_not_contains_failure_reason_states_the_fact() -> None:
+    assert (
+        check("not-contains", "NORMAL", "It is NORMAL.").reason
+        == 'not-contains: answer contains "NORMAL" at 6'
+    )
+
+
+@pytest.mark.parametrize(
+    ("pattern", "needle"),
+    [("(a", "missing )"), ("[z-a]", "bad character range"), ("a{2,1}", "min repeat greater than max repeat")],
+)
+def test_invalid_regex_is_a_compile_error_naming_the_problem(pattern: str, needle: str) -> None:
+    with pytest.raises(AssertionCompileError) as err:
+        compile_assertion(Assertion(type="regex", value=pattern))
+    assert "invalid regular expression" in str(err.value)
+    assert needle in str(err.value)
+    assert str(err.value).startswith("regex: ")
+
+
+def test_check_without_context_uses_an_empty_one() -> None:
+    assert compile_assertion(Assertion(type="contains", value="x")).check("x").passed is True
+
+
+def test_compiled_assertion_repr_names_the_type() -> None:
+    assert (
+        repr(compile_assertion(Assertion(type="not-contains", value="x")))
+        == "CompiledAssertion('not-contains')"
+    )

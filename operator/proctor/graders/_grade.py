@@ -15,6 +15,12 @@ SAFETY_SCAN = "safety-scan"
 UNMEASURED_THRESHOLD = 50.0
 
 
+def _without_prefix(reason: str, assertion: str) -> str:
+    """A Failure names its assertion already; its reason need not repeat it."""
+    prefix = f"{assertion}: "
+    return reason[len(prefix) :] if reason.startswith(prefix) else reason
+
+
 def grade_case(
     case_id: str,
     tier: Tier,
@@ -44,18 +50,18 @@ def grade_case(
     for c in compiled:
         result = c.check(answer, ctx)
         if result.passed is False:
-            failures.append(Failure(result.assertion, result.reason))
+            failures.append(Failure(result.assertion, _without_prefix(result.reason, result.assertion)))
         elif result.passed is None:
             skipped.append(
                 DimensionScore(
                     name=result.assertion,
                     threshold=UNMEASURED_THRESHOLD,
                     score=None,
-                    skipped_reason=result.reason,
+                    skipped_reason=_without_prefix(result.reason, result.assertion),
                 )
             )
     findings = scan_cached(answer) if scan else ()
-    failures.extend(Failure(SAFETY_SCAN, f"{SAFETY_SCAN}: {f.describe()}") for f in findings)
+    failures.extend(Failure(SAFETY_SCAN, f.describe()) for f in findings)
     return CaseResult(
         case_id=case_id,
         tier=tier,

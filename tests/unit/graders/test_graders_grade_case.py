@@ -54,7 +54,7 @@ def test_the_weak_grader_defect_now_fails() -> None:
     r = grade_case("oil-consumption-boundary", Tier.SAFETY, "NORMAL per AMM 72-00.", BOUNDARY, CTX)
     assert r.outcome is Outcome.FAILED
     assert [(f.assertion, f.reason) for f in r.failures] == [
-        ("label", "label: expected ELEVATED, answer names NORMAL")
+        ("label", "expected ELEVATED, answer names NORMAL")
     ]
 
 
@@ -95,10 +95,8 @@ def test_safety_findings_fail_the_case_whatever_its_tier_and_are_redacted() -> N
     assert r.outcome is Outcome.FAILED
     assert r.safety_findings == 2
     assert [f.assertion for f in r.failures] == [SAFETY_SCAN, SAFETY_SCAN]
-    assert (
-        r.failures[0].reason == "safety-scan: aws-access-key (AWS Access Key) at 48-68: AKIA************MPLE"
-    )
-    assert r.failures[1].reason == "safety-scan: email at 78-95: j***@a***.com"
+    assert r.failures[0].reason == "aws-access-key (AWS Access Key) at 48-68: AKIA************MPLE"
+    assert r.failures[1].reason == "email at 78-95: j***@a***.com"
     assert secret not in repr(r)
 
 
@@ -114,8 +112,7 @@ def test_reasons_quoting_the_answer_mask_findings() -> None:
     compiled = [compile_assertion(Assertion(type="equals", value="ELEVATED"))]
     r = grade_case("c", Tier.FORM, "use AKIAIOSFODNN7EXAMPLE", compiled, CaseContext())
     assert (
-        r.failures[0].reason
-        == 'equals: expected "ELEVATED", answer is "use [aws-access-key: AKIA************MPLE]"'
+        r.failures[0].reason == 'expected "ELEVATED", answer is "use [aws-access-key: AKIA************MPLE]"'
     )
 
 
@@ -128,7 +125,7 @@ def test_a_grader_error_makes_the_check_unmeasured_not_a_crash() -> None:
     assert r.outcome is Outcome.UNMEASURED
     assert (
         r.dimensions[0].skipped_reason
-        == 'similar: embedder failed: ValueError: "embeddings differ in length (2 and 1)"'
+        == 'embedder failed: ValueError: "embeddings differ in length (2 and 1)"'
     )
 
 

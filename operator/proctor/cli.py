@@ -72,7 +72,9 @@ def _load(path: Path) -> tuple[list[object], dict[str, dict[str, str]]]:
     try:
         objects: list[object] = list(load_manifests(text, source=str(path), ignore_other_kinds=True))
     except ManifestError as e:
-        raise InputError("\n".join(p if p.startswith(str(path)) else f"{path}: {p}" for p in e.problems)) from e
+        raise InputError(
+            "\n".join(p if p.startswith(str(path)) else f"{path}: {p}" for p in e.problems)
+        ) from e
     config_maps: dict[str, dict[str, str]] = {}
     if "ConfigMap" in text:
         loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -103,7 +105,7 @@ def _grade(args: argparse.Namespace) -> int:
         parse_responses,
         resolve_cases,
     )
-    from proctor.graders._exam import CaseSetProblem, compile_cases, grade_answer
+    from proctor.graders._exam import CaseSetProblem, grade_cases
     from proctor.protocol import ProtocolPolicy, Tier, decide
     from proctor.report import render_json, render_text
 
@@ -129,30 +131,31 @@ def _grade(args: argparse.Namespace) -> int:
         except ManifestError as e:
             raise InputError("\n".join(e.problems)) from e
         where = f"{args.caseset}: CaseSet {caseset.metadata.name}"
-        try:
-            compiled = compile_cases(cases, where=where, profile=profile.spec if profile else None)
-        except CaseSetProblem as e:
-            raise InputError("\n".join(e.problems)) from e
-        missing = [c.id for c in compiled if c.id not in answers]
+        missing = [c.id for c in cases if c.id not in answers]
         if missing:
             more = f" (and {len(missing) - 5} more)" if len(missing) > 5 else ""
             raise InputError(
                 f"{args.responses}: no answer for case {', '.join(repr(m) for m in missing[:5])}{more} "
                 f"of {where}"
             )
+        scan = profile.spec.safety_scan.enabled if profile else True
+        try:
+            results = grade_cases(
+                cases, answers, where=where, profile=profile.spec if profile else None, scan=scan
+            )
+        except CaseSetProblem as e:
+            raise InputError("\n".join(e.problems)) from e
     except InputError as e:
         print(f"proctor grade: error: {e}", file=sys.stderr)
         print("proctor grade: nothing was graded (exit 2)", file=sys.stderr)
         return 2
-    extra = sorted(set(answers) - {c.id for c in compiled})
+    extra = sorted(set(answers) - {c.id for c in cases})
     if extra:
         print(
             f"proctor grade: note: {len(extra)} answer(s) match no case and were ignored: "
             f"{', '.join(extra[:5])}{' ...' if len(extra) > 5 else ''}",
             file=sys.stderr,
         )
-    scan = profile.spec.safety_scan.enabled if profile else True
-    results = [grade_answer(c, answers[c.id], scan=scan) for c in compiled]
     proto = ProtocolPolicy()
     if policy is not None:
         t = policy.spec.tiers

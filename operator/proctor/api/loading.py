@@ -217,14 +217,28 @@ def parse_evalrun(obj: Any) -> EvalRun:
 #: libyaml's safe loader when PyYAML was built with it.
 _SafeLoader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
-#: Plain scalars that YAML 1.1 (PyYAML, and kubectl's parser) reads differently from YAML 1.2
-#: (yaml-rs): the yes/no/on/off booleans and leading-zero octals. A document holding one is parsed
-#: by PyYAML so offline grading reads a file exactly as ``kubectl apply`` would.
-_YAML11_ONLY = re.compile(
-    r"(?:(?:^|[ \t])-[ \t]+|:[ \t]+|[\[{,][ \t]*|^[ \t]*)"
-    r"(?:yes|Yes|YES|no|No|NO|on|On|ON|off|Off|OFF|[-+]?0[0-7]+)[ \t]*(?:$|[,\]}#])",
-    re.MULTILINE,
-)
+#: Plain scalars that YAML 1.1 (PyYAML, and kubectl's parser) reads as booleans but YAML 1.2
+#: (yaml-rs) reads as strings. A document holding one of these words as a value is parsed again
+#: by PyYAML, so offline grading reads a file exactly as ``kubectl apply`` would. (Leading-zero
+#: octals also differ; no field of these kinds is an integer where that could matter.)
+_YAML11_BOOLS = frozenset(["yes", "Yes", "YES", "no", "No", "NO", "on", "On", "ON", "off", "Off", "OFF"])
+
+
+def _holds_yaml11_bool(obj: Any) -> bool:
+    stack = [obj]
+    while stack:
+        o = stack.pop()
+        if isinstance(o, str):
+            if len(o) <= 3 and o in _YAML11_BOOLS:
+                return True
+        elif isinstance(o, dict):
+            stack.extend(o.keys())
+            stack.extend(o.values())
+        elif isinstance(o, list):
+            stack.extend(o)
+    return False
+
+
 _DOC_START = re.compile(r"^---(?:[ \t].*)?$", re.MULTILINE)
 
 
@@ -236,16 +250,17 @@ def _split_documents(text: str) -> list[str]:
 
 def _fast_yaml(text: str) -> list[Any] | None:
     """Parse with yaml-rs (native, ~25x faster than libyaml's Python constructor) when it is safe."""
-    if _YAML11_ONLY.search(text):
-        return None
     docs: list[Any] = []
     for part in _split_documents(text):
         if re.search(r"^%|^\.\.\.\s*$", part, re.MULTILINE):
             return None  # directives and explicit document ends: leave them to PyYAML
         try:
-            docs.append(yaml_rs.loads(part, parse_datetime=False))
+            doc = yaml_rs.loads(part, parse_datetime=False)
         except yaml_rs.YAMLDecodeError:
             return None  # PyYAML reports the error (or accepts what yaml-rs does not)
+        if _holds_yaml11_bool(doc):
+            return None
+        docs.append(doc)
     return docs
 
 

@@ -8,7 +8,9 @@ runner fills them from the judge, offline grading reports them as skipped (never
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Sequence
+import multiprocessing
+import os
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from proctor.api.caseset import Case
@@ -130,3 +132,56 @@ def grade_answer(
 def unanswered(c: CompiledCase, reason: str) -> CaseResult:
     """A case whose answer could not be obtained: unmeasured, with the reason."""
     return CaseResult(case_id=c.id, tier=c.tier, category=c.category, error=reason)
+
+
+#: Below this many cases one process is faster than starting workers.
+PARALLEL_MIN_CASES = 2000
+
+_shared: tuple[Sequence[Case], Mapping[str, str], str, EvalProfileSpec | None, bool] | None = None
+
+
+def _grade_slice(bounds: tuple[int, int]) -> tuple[list[CaseResult], list[str]]:
+    assert _shared is not None
+    cases, answers, where, profile, scan = _shared
+    try:
+        compiled = compile_cases(cases[bounds[0] : bounds[1]], where=where, profile=profile)
+    except CaseSetProblem as e:
+        return [], e.problems
+    return [grade_answer(c, answers[c.id], scan=scan) for c in compiled], []
+
+
+def grade_cases(
+    cases: Sequence[Case],
+    answers: Mapping[str, str],
+    *,
+    where: str = "case set",
+    profile: EvalProfileSpec | None = None,
+    scan: bool = True,
+    workers: int | None = None,
+) -> list[CaseResult]:
+    """Compile and grade every case against its answer, in case order.
+
+    Large exams are split across forked worker processes (one per core by default): compiling
+    and grading are CPU-bound and independent per case. Every case must have an answer; raises
+    :class:`CaseSetProblem` naming every case that cannot be compiled.
+    """
+    n = len(cases)
+    if workers is None:
+        workers = min(os.cpu_count() or 1, 8) if n >= PARALLEL_MIN_CASES else 1
+    if workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+        compiled = compile_cases(cases, where=where, profile=profile)
+        return [grade_answer(c, answers[c.id], scan=scan) for c in compiled]
+    global _shared
+    step = -(-n // workers)
+    bounds = [(i, min(i + step, n)) for i in range(0, n, step)]
+    _shared = (cases, answers, where, profile, scan)
+    try:
+        # fork: the workers inherit the parsed cases instead of receiving them pickled
+        with multiprocessing.get_context("fork").Pool(len(bounds)) as pool:
+            parts = pool.map(_grade_slice, bounds)
+    finally:
+        _shared = None
+    problems = [p for _, errs in parts for p in errs]
+    if problems:
+        raise CaseSetProblem(problems)
+    return [r for results, _ in parts for r in results]

@@ -139,9 +139,20 @@ def _grade(args: argparse.Namespace) -> int:
                 f"of {where}"
             )
         scan = profile.spec.safety_scan.enabled if profile else True
+        embedder = None
+        if any(a.type.removeprefix("not-") == "similar" for c in cases for a in c.assert_):
+            # loads on first use, in the process that grades (after grade_cases forks, if it does)
+            from proctor.judge.embeddings import OnnxEmbedder
+
+            embedder = OnnxEmbedder()
         try:
             results = grade_cases(
-                cases, answers, where=where, profile=profile.spec if profile else None, scan=scan
+                cases,
+                answers,
+                where=where,
+                profile=profile.spec if profile else None,
+                scan=scan,
+                embedder=embedder,
             )
         except CaseSetProblem as e:
             raise InputError("\n".join(e.problems)) from e
@@ -172,6 +183,12 @@ def _grade(args: argparse.Namespace) -> int:
         )
         print(render_text(decision, results, title=title, colour=sys.stdout.isatty()))
     return decision.exit_code
+
+
+def _judge(args: argparse.Namespace) -> int:
+    from proctor.judge.runner import main as run_shard
+
+    return run_shard(args.run, args.shard)
 
 
 def _import(args: argparse.Namespace) -> int:
@@ -228,6 +245,17 @@ def build_parser() -> argparse.ArgumentParser:
     gr.add_argument("--profile", type=Path, metavar="EVALPROFILE.yaml", help="judged dimensions, safety scan")
     gr.add_argument("--format", choices=["text", "json"], default="text")
     gr.set_defaults(func=_grade)
+
+    jg = sub.add_parser(
+        "judge",
+        help="run one shard of an EvalRun (what the judge Job executes)",
+        description="Exit 0 when the shard measured (whatever the verdict); 2 when the harness failed.",
+    )
+    jg.add_argument("--run", required=True, metavar="NAMESPACE/NAME")
+    jg.add_argument(
+        "--shard", default="0/1", metavar="I/N", help="0-based shard index and count (default 0/1)"
+    )
+    jg.set_defaults(func=_judge)
 
     imp = sub.add_parser("import", help="translate another tool's suite into a CaseSet manifest")
     isub = imp.add_subparsers(dest="import_cmd", required=True)

@@ -375,6 +375,16 @@ class ShardStatus(StatusModel):
         default=None, description="Counts the shard reported when it finished."
     )
     message: str | None = Field(default=None, max_length=1024, description="Why it failed, if it did.")
+    results: list[Annotated[str, Field(max_length=253)]] = Field(
+        default_factory=list,
+        max_length=64,
+        description="ConfigMaps (owned by the run) holding this shard's per-case results, in order.",
+    )
+    provenance: str | None = Field(
+        default=None,
+        max_length=80,
+        description="sha256: digest of the judge prompts, rubrics, model and parameters the shard used.",
+    )
     start_time: Time | None = Field(default=None, description="When the shard started.")
     completion_time: Time | None = Field(default=None, description="When the shard finished.")
 

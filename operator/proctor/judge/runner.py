@@ -1,0 +1,390 @@
+"""The runner: what each judge Job executes (``proctor judge --run NS/NAME --shard I/N``).
+
+It loads the run, its case set (inline and ``casesFrom`` ConfigMaps) and profile from the API,
+takes its deterministic share of the cases (case at position p belongs to shard ``p % N``; I is
+0-based, like an Indexed Job's completion index), gets each answer from the target (recorded
+answers, a live endpoint, or the candidate sidecar on localhost), applies the assertions, the
+safety scan and the judge, writes the per-case results to ConfigMaps owned by the run (gzipped,
+split so no object nears the size limit) and server-side-applies its shard entry into the run's
+status (a list-map keyed by shard: other shards' entries are never touched).
+
+Exit 0 when it measured, whatever the verdict; exit 2 only when the harness itself failed (the
+run or its inputs could not be read, results could not be written), so a failed Job means ERROR,
+never FAIL. Running a shard twice stores the same bytes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import datetime as dt
+import hashlib
+import os
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import structlog
+
+from proctor.api import (
+    CaseSet,
+    EvalProfile,
+    EvalRun,
+    ManifestError,
+    parse_caseset,
+    parse_evalrun,
+    parse_profile,
+    parse_responses,
+    resolve_cases,
+)
+from proctor.graders._exam import CaseSetProblem, CompiledCase, compile_cases, grade_answer, unanswered
+from proctor.judge.client import JudgeClient, JudgeSettings, judge_dimensions
+from proctor.judge.prompts import ContextDocument, JudgeInput, provenance
+from proctor.judge.rubrics import DimensionRubric, resolve_dimensions, rubric_of
+from proctor.judge.targets import AnswerSource, AnswerUnavailable, HttpAgent, Recorded
+from proctor.k8s.kube import Kube, KubeError
+from proctor.k8s.objects import (
+    LABEL_RUN_UID,
+    LABEL_SHARD,
+    RunRef,
+    case_record,
+    encode_results,
+    results_configmaps,
+    shard_label,
+    shard_of,
+)
+from proctor.protocol.types import CaseResult, DimensionScore, Outcome
+
+log = structlog.get_logger("proctor.judge.runner")
+
+#: The environment variable holding the agent endpoint's API key (set from a Secret in the Job).
+AGENT_API_KEY_ENV = "PROCTOR_AGENT_API_KEY"
+#: Cases examined at once (answers fetched and judged concurrently).
+CASE_CONCURRENCY = 16
+
+
+class HarnessError(Exception):
+    """The shard could not measure: the reason is written to the shard's status."""
+
+
+@dataclass(frozen=True)
+class ShardResult:
+    results: list[CaseResult]
+    configmaps: list[str]
+    provenance: str | None
+
+
+def parse_shard(text: str) -> tuple[int, int]:
+    try:
+        i, n = (int(x) for x in text.split("/"))
+    except ValueError:
+        raise ValueError(f"--shard must be I/N (0-based index, count), not {text!r}") from None
+    if not (n >= 1 and 0 <= i < n):
+        raise ValueError(f"--shard {text}: need 0 <= I < N")
+    return i, n
+
+
+def _now() -> str:
+    return dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _worst(results: Sequence[CaseResult]) -> CaseResult:
+    """Of a case's repeats, the one that matters: any failure, else any unmeasured, else a pass."""
+    for outcome in (Outcome.FAILED, Outcome.UNMEASURED):
+        for r in results:
+            if r.outcome is outcome:
+                return r
+    return results[0]
+
+
+class ShardRunner:
+    """One shard of one run, from loading inputs to writing results."""
+
+    def __init__(
+        self,
+        kube: Kube,
+        namespace: str,
+        name: str,
+        index: int,
+        count: int,
+        env: Mapping[str, str] | None = None,
+    ) -> None:
+        self.kube = kube
+        self.ns, self.name, self.index, self.count = namespace, name, index, count
+        self.env = dict(os.environ if env is None else env)
+        self.manager = f"proctor-judge-{shard_label(index, count)}"
+        self.shard = f"{index}/{count}"
+
+    # -- loading --------------------------------------------------------------------------------
+    def _load(self) -> tuple[EvalRun, CaseSet, EvalProfile | None]:
+        try:
+            run = parse_evalrun(self.kube.get("EvalRun", self.ns, self.name))
+            caseset = parse_caseset(self.kube.get("CaseSet", self.ns, run.spec.case_set_ref.name))
+            profile = (
+                parse_profile(self.kube.get("EvalProfile", self.ns, run.spec.profile_ref.name))
+                if run.spec.profile_ref
+                else None
+            )
+        except (KubeError, ManifestError) as e:
+            raise HarnessError(str(e)) from None
+        return run, caseset, profile
+
+    def _cases(self, caseset: CaseSet, profile: EvalProfile | None) -> list[CompiledCase]:
+        try:
+            data = {
+                ref.name: self.kube.get_configmap_data(self.ns, ref.name) for ref in caseset.spec.cases_from
+            }
+            cases = resolve_cases(caseset, data)
+            mine = [c for pos, c in enumerate(cases) if shard_of(pos, self.count) == self.index]
+            return compile_cases(
+                mine, where=f"CaseSet {caseset.metadata.name}", profile=profile.spec if profile else None
+            )
+        except (KubeError, ManifestError) as e:
+            raise HarnessError(str(e)) from None
+        except CaseSetProblem as e:
+            raise HarnessError("; ".join(e.problems[:5])) from None
+
+    def _source(self, run: EvalRun) -> tuple[AnswerSource, int | None, float]:
+        t = run.spec.target
+        if t.responses is not None:
+            if t.responses.inline is not None:
+                return Recorded(t.responses.inline), None, 0
+            ref = t.responses.config_map_ref
+            assert ref is not None
+            try:
+                data = self.kube.get_configmap_data(self.ns, ref.name)
+            except KubeError as e:
+                raise HarnessError(str(e)) from None
+            if ref.key not in data:
+                raise HarnessError(
+                    f"ConfigMap {self.ns}/{ref.name} has no key {ref.key!r} (recorded answers)"
+                )
+            try:
+                return (
+                    Recorded(parse_responses(data[ref.key], where=f"ConfigMap {ref.name}/{ref.key}")),
+                    None,
+                    0,
+                )
+            except ManifestError as e:
+                raise HarnessError("; ".join(e.problems[:5])) from None
+        if t.endpoint is not None:
+            ep = t.endpoint
+            key = self.env.get(AGENT_API_KEY_ENV) if ep.api_key_secret_ref else None
+            agent = HttpAgent(
+                ep.url,
+                protocol=ep.protocol.value,
+                model=ep.model,
+                request_template=ep.request_template,
+                response_path=ep.response_path,
+                timeout=float(ep.timeout_seconds),
+                api_key=key,
+            )
+            return agent, None, 0
+        c = t.candidate
+        if c is None:
+            raise HarnessError("the run's target names no endpoint, candidate or recorded answers")
+        agent = HttpAgent(
+            f"http://127.0.0.1:{c.port}{c.path}",
+            protocol=c.protocol.value,
+            model=c.model,
+            request_template=c.request_template,
+            response_path=c.response_path,
+        )
+        return agent, c.port, float(c.readiness_timeout_seconds)
+
+    # -- judging ----------------------------------------------------------------------------------
+    def _rubrics(self, profile: EvalProfile | None) -> dict[str, DimensionRubric]:
+        if profile is None:
+            return {}
+        return {d.name: d for d in resolve_dimensions(profile.spec)}
+
+    def _plan(self, c: CompiledCase, rubrics: Mapping[str, DimensionRubric]) -> list[DimensionRubric]:
+        plan: list[DimensionRubric] = []
+        for name, threshold in c.dimensions:
+            rubric = rubrics[name].rubric if name in rubrics else _builtin(name)
+            plan.append(DimensionRubric(name, rubric, threshold))
+        for a in c.case.assert_:
+            if a.type == "llm-rubric":
+                plan.append(DimensionRubric("llm-rubric", str(a.value), 50.0))
+        return plan
+
+    async def _examine(
+        self,
+        c: CompiledCase,
+        source: AnswerSource,
+        judge: JudgeClient | None,
+        rubrics: Mapping[str, DimensionRubric],
+        scan: bool,
+        repeats: int,
+        no_judge: str,
+    ) -> tuple[CaseResult, str | None]:
+        outcomes: list[CaseResult] = []
+        digest: str | None = None
+        for _ in range(repeats):
+            try:
+                answer = await source.answer(c.case)
+            except AnswerUnavailable as e:
+                outcomes.append(unanswered(c, str(e)))
+                continue
+            digest = hashlib.sha256(answer.encode()).hexdigest()
+            plan = self._plan(c, rubrics)
+            judged: list[DimensionScore] = []
+            if plan and judge is not None:
+                content = JudgeInput(
+                    answer=answer,
+                    input=c.question,
+                    reference=c.case.reference,
+                    context=tuple(ContextDocument(d.id, d.text) for d in c.case.context),
+                )
+                judged = list(await judge_dimensions(judge, [p for p in plan if p.rubric], content))
+            elif plan:
+                judged = [DimensionScore(p.name, p.threshold, skipped_reason=no_judge) for p in plan]
+            judged += [
+                DimensionScore(p.name, p.threshold, skipped_reason=f"no rubric for dimension {p.name!r}")
+                for p in plan
+                if not p.rubric and judge is not None
+            ]
+            result = grade_answer(c, answer, scan=scan, judged=judged if c.dimensions else None)
+            if any(p.name == "llm-rubric" for p in plan):
+                # the judge's llm-rubric scores replace the graders' "needs the judge" placeholders
+                rubric_scores = [d for d in judged if d.name == "llm-rubric"]
+                kept = [d for d in result.dimensions if d.name != "llm-rubric"]
+                result = dataclasses.replace(result, dimensions=(*kept, *rubric_scores))
+            outcomes.append(result)
+        return _worst(outcomes), digest
+
+    # -- the shard ------------------------------------------------------------------------------------
+    async def run(self) -> ShardResult:
+        run, caseset, profile = self._load()
+        ref = RunRef(self.ns, self.name, run.metadata.uid or "")
+        self._status({"phase": "Running", "startTime": _now(), "message": None})
+        compiled = self._cases(caseset, profile)
+        source, port, ready_timeout = self._source(run)
+        rubrics = self._rubrics(profile)
+        judge_spec = profile.spec.judge if profile else None
+        needs_judge = any(self._plan(c, rubrics) for c in compiled)
+        judge: JudgeClient | None = None
+        prov: str | None = None
+        no_judge = (
+            f"EvalProfile {profile.metadata.name} names no judge"
+            if profile
+            else "the run names no EvalProfile"
+        )
+        try:
+            if port is not None and isinstance(source, HttpAgent):
+                await source.wait_ready(port, ready_timeout)
+            if judge_spec is not None and needs_judge:
+                settings = JudgeSettings.from_spec(judge_spec)
+                judge = JudgeClient(settings)
+                prov = provenance(
+                    model=settings.model,
+                    parameters=settings.parameters(),
+                    rubrics={n: r.rubric for n, r in rubrics.items()},
+                )
+                if not judge.has_api_key and judge_spec.api_key_secret_ref is not None:
+                    log.warning("judge API key variable is empty", variable=settings.api_key_env)
+            scan = profile.spec.safety_scan.enabled if profile else True
+            sem = asyncio.Semaphore(CASE_CONCURRENCY)
+
+            async def one(c: CompiledCase) -> tuple[CaseResult, str | None]:
+                async with sem:
+                    return await self._examine(c, source, judge, rubrics, scan, run.spec.repeats, no_judge)
+
+            graded = await asyncio.gather(*(one(c) for c in compiled))
+        except AnswerUnavailable as e:
+            raise HarnessError(str(e)) from None
+        finally:
+            await source.aclose()
+            if judge is not None:
+                await judge.aclose()
+        results = [r for r, _ in graded]
+        records = [case_record(r, answer_sha256=d, repeats=run.spec.repeats) for r, d in graded]
+        names = self._write(ref, encode_results(records))
+        counts = {o: sum(1 for r in results if r.outcome is o) for o in Outcome}
+        self._status(
+            {
+                "phase": "Succeeded",
+                "completionTime": _now(),
+                "results": names,
+                "provenance": prov,
+                "message": None,
+                "summary": {
+                    "cases": len(results),
+                    "passed": counts[Outcome.PASSED],
+                    "failed": counts[Outcome.FAILED],
+                    "unmeasured": counts[Outcome.UNMEASURED],
+                },
+            }
+        )
+        return ShardResult(results, names, prov)
+
+    def _write(self, ref: RunRef, blob: bytes) -> list[str]:
+        cms = results_configmaps(ref, self.index, self.count, blob)
+        try:
+            for cm in cms:
+                self.kube.apply(cm, "proctor-judge")
+            names = [cm["metadata"]["name"] for cm in cms]
+            selector = f"{LABEL_RUN_UID}={ref.uid},{LABEL_SHARD}={shard_label(self.index, self.count)}"
+            for old in self.kube.list_configmaps(self.ns, selector):
+                if old["metadata"]["name"] not in names:
+                    self.kube.delete_configmap(self.ns, old["metadata"]["name"])
+        except KubeError as e:
+            raise HarnessError(f"cannot write results: {e}") from None
+        return names
+
+    def _status(self, fields: dict[str, Any]) -> None:
+        entry = {"name": self.shard, **{k: v for k, v in fields.items() if v is not None}}
+        try:
+            self.kube.apply_status("EvalRun", self.ns, self.name, {"shards": [entry]}, self.manager)
+        except KubeError as e:
+            raise HarnessError(f"cannot report to the run's status: {e}") from None
+
+    def fail(self, reason: str) -> None:
+        """Best effort: say in the shard's status why it could not measure."""
+        try:
+            self._status({"phase": "Failed", "completionTime": _now(), "message": reason[:1000]})
+        except HarnessError as e:
+            log.error("cannot report the failure", error=str(e))
+
+
+def _builtin(name: str) -> str:
+    try:
+        return rubric_of(name)
+    except KeyError:
+        return ""
+
+
+def main(run: str, shard: str, *, kube: Kube | None = None) -> int:
+    """Entry point of ``proctor judge``; returns the process exit code."""
+    try:
+        ns, _, name = run.partition("/")
+        if not ns or not name:
+            raise ValueError(f"--run must be NAMESPACE/NAME, not {run!r}")
+        index, count = parse_shard(shard)
+    except ValueError as e:
+        print(f"proctor judge: error: {e}", file=sys.stderr)
+        return 2
+    try:
+        runner = ShardRunner(kube or Kube(), ns, name, index, count)
+    except Exception as e:  # no cluster configuration at all
+        print(
+            f"proctor judge: error: cannot reach the Kubernetes API: {type(e).__name__}: {e}", file=sys.stderr
+        )
+        return 2
+    try:
+        out = asyncio.run(runner.run())
+    except HarnessError as e:
+        print(
+            f"proctor judge: error: shard {runner.shard} of {ns}/{name} could not measure: {e}",
+            file=sys.stderr,
+        )
+        runner.fail(str(e))
+        return 2
+    counts = {o.value: sum(1 for r in out.results if r.outcome is o) for o in Outcome}
+    print(
+        f"proctor judge: shard {runner.shard} of {ns}/{name}: {len(out.results)} cases, "
+        f"{counts['passed']} passed, {counts['failed']} failed, {counts['unmeasured']} unmeasured; "
+        f"results in {', '.join(out.configmaps)}"
+    )
+    return 0

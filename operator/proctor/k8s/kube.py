@@ -1,0 +1,130 @@
+"""The thin Kubernetes API wrapper used by the runner (and, later, the operator's helpers).
+
+Everything here is I/O and nothing else: reads return plain dicts, writes take the dicts the
+pure builders in :mod:`proctor.k8s.objects` made. Writes use server-side apply with a named field
+manager, so concurrent writers (several shards, the operator) each own their part of an object
+and a retried write is a no-op.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, cast
+
+from kubernetes import client, config
+from kubernetes.client.exceptions import ApiException
+
+from proctor.k8s.objects import GROUP, VERSION
+
+APPLY = "application/apply-patch+yaml"
+
+PLURALS = {
+    "EvalRun": "evalruns",
+    "CaseSet": "casesets",
+    "EvalProfile": "evalprofiles",
+    "GatePolicy": "gatepolicies",
+}
+
+
+class KubeError(RuntimeError):
+    """An API call failed; the message says which object and why (never a credential)."""
+
+    def __init__(self, what: str, exc: ApiException) -> None:
+        reason = _reason(exc)
+        super().__init__(f"{what}: {reason}")
+        self.status = exc.status
+
+
+def _reason(exc: ApiException) -> str:
+    try:
+        body = json.loads(exc.body or "{}")
+        return f"{exc.status} {body.get('reason', '')}: {body.get('message', '')}".strip()
+    except (ValueError, TypeError):
+        return f"{exc.status} {exc.reason}"
+
+
+def load_client() -> client.ApiClient:
+    """A client from KUBECONFIG (or ~/.kube/config) if there is one, else the in-cluster account."""
+    cast(Any, config).load_config()
+    return client.ApiClient()
+
+
+class Kube:
+    """The few calls the runner needs, as plain dicts."""
+
+    def __init__(self, api: client.ApiClient | None = None) -> None:
+        self.api = api or load_client()
+        self.core = client.CoreV1Api(self.api)
+        self.custom = client.CustomObjectsApi(self.api)
+
+    def get(self, kind: str, namespace: str, name: str) -> dict[str, Any]:
+        try:
+            obj = self.custom.get_namespaced_custom_object(GROUP, VERSION, namespace, PLURALS[kind], name)
+        except ApiException as e:
+            raise KubeError(f"{kind} {namespace}/{name}", e) from None
+        return cast(dict[str, Any], obj)
+
+    def get_configmap_data(self, namespace: str, name: str) -> dict[str, str]:
+        try:
+            reply = cast(Any, self.core.read_namespaced_config_map)(name, namespace, _preload_content=False)
+        except ApiException as e:
+            raise KubeError(f"ConfigMap {namespace}/{name}", e) from None
+        return dict(json.loads(reply.data).get("data") or {})
+
+    def list_configmaps(self, namespace: str, selector: str) -> list[dict[str, Any]]:
+        try:
+            reply = cast(Any, self.core.list_namespaced_config_map)(
+                namespace, label_selector=selector, _preload_content=False
+            )
+        except ApiException as e:
+            raise KubeError(f"ConfigMaps {namespace} ({selector})", e) from None
+        return list(json.loads(reply.data).get("items") or [])
+
+    def apply(self, obj: dict[str, Any], manager: str) -> None:
+        """Server-side apply of a ConfigMap (creates it, or makes it equal to ``obj``)."""
+        meta = obj["metadata"]
+        try:
+            cast(Any, self.core.patch_namespaced_config_map)(
+                meta["name"],
+                meta["namespace"],
+                obj,
+                field_manager=manager,
+                force=True,
+                _content_type=APPLY,
+                _preload_content=False,
+            )
+        except ApiException as e:
+            raise KubeError(f"ConfigMap {meta['namespace']}/{meta['name']}", e) from None
+
+    def delete_configmap(self, namespace: str, name: str) -> None:
+        try:
+            self.core.delete_namespaced_config_map(name, namespace)
+        except ApiException as e:
+            if e.status != 404:
+                raise KubeError(f"ConfigMap {namespace}/{name}", e) from None
+
+    def apply_status(
+        self, kind: str, namespace: str, name: str, status: dict[str, Any], manager: str
+    ) -> None:
+        """Server-side apply to the status subresource: this manager's fields only, list-maps merged."""
+        body = {
+            "apiVersion": f"{GROUP}/{VERSION}",
+            "kind": kind,
+            "metadata": {"name": name, "namespace": namespace},
+            "status": status,
+        }
+        try:
+            cast(Any, self.custom.patch_namespaced_custom_object_status)(
+                GROUP,
+                VERSION,
+                namespace,
+                PLURALS[kind],
+                name,
+                body,
+                field_manager=manager,
+                force=True,
+                _content_type=APPLY,
+                _preload_content=False,
+            )
+        except ApiException as e:
+            raise KubeError(f"{kind} {namespace}/{name} status", e) from None

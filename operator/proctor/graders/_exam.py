@@ -19,6 +19,7 @@ from proctor.graders._assertions import (
     AssertionCompileError,
     CaseContext,
     CompiledAssertion,
+    Embedder,
     compile_assertions,
 )
 from proctor.graders._grade import grade_case
@@ -68,9 +69,16 @@ def _dimensions(case: Case, profile: EvalProfileSpec | None) -> tuple[tuple[str,
 
 
 def compile_cases(
-    cases: Iterable[Case], *, where: str = "case set", profile: EvalProfileSpec | None = None
+    cases: Iterable[Case],
+    *,
+    where: str = "case set",
+    profile: EvalProfileSpec | None = None,
+    embedder: Embedder | None = None,
 ) -> list[CompiledCase]:
-    """Compile every case's assertions once; report every case that cannot be compiled at once."""
+    """Compile every case's assertions once; report every case that cannot be compiled at once.
+
+    ``embedder`` goes into every case's context (for ``similar``; without one it is unmeasured).
+    """
     out: list[CompiledCase] = []
     problems: list[str] = []
     for case in cases:
@@ -84,6 +92,7 @@ def compile_cases(
             reference=case.reference,
             context={d.id: d.text for d in case.context},
             question=question,
+            embedder=embedder,
         )
         out.append(
             CompiledCase(
@@ -137,14 +146,18 @@ def unanswered(c: CompiledCase, reason: str) -> CaseResult:
 #: Below this many cases one process is faster than starting workers.
 PARALLEL_MIN_CASES = 2000
 
-_shared: tuple[Sequence[Case], Mapping[str, str], str, EvalProfileSpec | None, bool] | None = None
+_shared: (
+    tuple[Sequence[Case], Mapping[str, str], str, EvalProfileSpec | None, bool, Embedder | None] | None
+) = None
 
 
 def _grade_slice(bounds: tuple[int, int]) -> tuple[list[CaseResult], list[str]]:
     assert _shared is not None
-    cases, answers, where, profile, scan = _shared
+    cases, answers, where, profile, scan, embedder = _shared
     try:
-        compiled = compile_cases(cases[bounds[0] : bounds[1]], where=where, profile=profile)
+        compiled = compile_cases(
+            cases[bounds[0] : bounds[1]], where=where, profile=profile, embedder=embedder
+        )
     except CaseSetProblem as e:
         return [], e.problems
     return [grade_answer(c, answers[c.id], scan=scan) for c in compiled], []
@@ -158,23 +171,28 @@ def grade_cases(
     profile: EvalProfileSpec | None = None,
     scan: bool = True,
     workers: int | None = None,
+    embedder: Embedder | None = None,
 ) -> list[CaseResult]:
     """Compile and grade every case against its answer, in case order.
 
     Large exams are split across forked worker processes (one per core by default): compiling
     and grading are CPU-bound and independent per case. Every case must have an answer; raises
     :class:`CaseSetProblem` naming every case that cannot be compiled.
+
+    ``embedder`` (for ``similar``) is inherited by the forked workers as it is: it must be usable
+    in a forked child (:class:`proctor.judge.embeddings.OnnxEmbedder` loads its model after the
+    fork, in each worker that needs it).
     """
     n = len(cases)
     if workers is None:
         workers = min(os.cpu_count() or 1, 8) if n >= PARALLEL_MIN_CASES else 1
     if workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():
-        compiled = compile_cases(cases, where=where, profile=profile)
+        compiled = compile_cases(cases, where=where, profile=profile, embedder=embedder)
         return [grade_answer(c, answers[c.id], scan=scan) for c in compiled]
     global _shared
     step = -(-n // workers)
     bounds = [(i, min(i + step, n)) for i in range(0, n, step)]
-    _shared = (cases, answers, where, profile, scan)
+    _shared = (cases, answers, where, profile, scan, embedder)
     try:
         # fork: the workers inherit the parsed cases instead of receiving them pickled
         with multiprocessing.get_context("fork").Pool(len(bounds)) as pool:

@@ -16,9 +16,13 @@ never disagree on a word.
 ``BaselineFrozen`` (CaseSet): a baseline is frozen and regressions are measured against it.
     True: ``StableRuns``. False: ``NotEnoughRuns``, ``RedRun``, ``CaseSetChanged``,
     ``ProvenanceChanged``, ``SafetyVariance``, ``TierVarianceOverBudget``.
-``Completed`` (EvalRun): the run reached a terminal phase.
-    True: ``Evaluated``, ``PartiallyEvaluated``, ``EvaluationFailed``.
-    False: ``Pending``, ``ShardsRunning``, ``Evaluating``, ``RetryScheduled``.
+``Evaluated`` (EvalRun): the run reached a verdict (``kubectl wait --for=condition=Evaluated``).
+    True: ``Evaluated``, ``PartiallyEvaluated``. False: ``EvaluationFailed`` (the harness gave up:
+    verdict ERROR, nothing measured), ``Pending``, ``ShardsRunning``, ``Evaluating``,
+    ``RetryScheduled``.
+``Breached`` (EvalRun): a tier is below its threshold or regressed (verdict FAIL).
+    True: ``TierBelowThreshold``, ``RegressedFromBaseline``. False: ``WithinThresholds``.
+    Unknown: ``InProgress`` (also when nothing was measured: no breach can be claimed).
 ``Passed`` (EvalRun): the verdict lets a gate pass.
     True: ``AllTiersClean`` (PASS); ``TierNotClean``, ``CasesUnmeasured`` (WARN, when WARN passes).
     False: ``TierBelowThreshold``, ``RegressedFromBaseline`` (FAIL); ``NothingMeasured``,
@@ -70,7 +74,8 @@ class ConditionType(StrEnum):
 
     READY = "Ready"
     BASELINE_FROZEN = "BaselineFrozen"
-    COMPLETED = "Completed"
+    EVALUATED = "Evaluated"
+    BREACHED = "Breached"
     PASSED = "Passed"
     DEGRADED = "Degraded"
     ROLLOUT_BLOCKED = "RolloutBlocked"
@@ -115,6 +120,8 @@ class Reason(StrEnum):
     NOTHING_MEASURED = VerdictReason.NOTHING_MEASURED
     SAFETY_UNMEASURED = VerdictReason.SAFETY_UNMEASURED
     IN_PROGRESS = "InProgress"
+    # Breached
+    WITHIN_THRESHOLDS = "WithinThresholds"
     # Degraded (also CasesUnmeasured)
     JUDGE_UNAVAILABLE = "JudgeUnavailable"
     DIMENSIONS_SKIPPED = "DimensionsSkipped"

@@ -371,6 +371,18 @@ class ShardStatus(StatusModel):
         default=ShardPhase.PENDING, description="Pending, Running, Succeeded or Failed."
     )
     attempts: int = Field(default=0, ge=0, description="Attempts so far (the Job is retried with backoff).")
+    job_phase: str | None = Field(
+        default=None,
+        max_length=16,
+        description="State of the current attempt's Job as the operator saw it: Active, Succeeded, Failed or "
+        "Missing.",
+    )
+    job_message: str | None = Field(
+        default=None, max_length=1024, description="Why the last attempt's Job failed, when it did."
+    )
+    retry_at: Time | None = Field(
+        default=None, description="When the next attempt may start (after a failed one, with backoff)."
+    )
     summary: ShardSummary | None = Field(
         default=None, description="Counts the shard reported when it finished."
     )

@@ -11,12 +11,19 @@ from typing import Any
 
 import kopf
 
+from proctor.controllers import resources, runs  # noqa: F401  (registers the handlers)
+from proctor.controllers.config import OperatorConfig
+from proctor.controllers.runs import Runtime
+from proctor.k8s.kube import Kube
+from proctor.observability import metrics
+from proctor.observability.logging import configure as configure_logging
+
 FINALIZER = "proctor.dev/finalizer"
 ANNOTATION_PREFIX = "proctor.dev"
 
 
 @kopf.on.startup(id="proctor-settings")
-def configure(settings: kopf.OperatorSettings, **_: Any) -> None:
+def configure(settings: kopf.OperatorSettings, memo: kopf.Memo, **_: Any) -> None:
     """Tune Kopf as mature operators do: own finalizer and annotations, bounded timeouts, quiet events."""
     settings.persistence.finalizer = FINALIZER
     settings.persistence.progress_storage = kopf.AnnotationsProgressStorage(prefix=ANNOTATION_PREFIX)
@@ -31,6 +38,9 @@ def configure(settings: kopf.OperatorSettings, **_: Any) -> None:
     # Routine handler messages stay in logs; Events are reserved for decisions (posted explicitly).
     settings.posting.level = logging.WARNING
     settings.execution.max_workers = 16
+    config = OperatorConfig.from_env()
+    memo["runtime"] = Runtime(Kube(), config)
+    metrics.serve(config.metrics_port)
 
 
 @kopf.on.probe(id="proctor-alive")
@@ -45,7 +55,7 @@ def run(
     verbose: bool = False,
 ) -> None:
     """Run the operator until interrupted (clusterwide unless namespaces are given)."""
-    kopf.configure(verbose=verbose)
+    configure_logging(level=logging.DEBUG if verbose else logging.INFO)
     asyncio.run(
         kopf.operator(
             clusterwide=not namespaces,

@@ -56,6 +56,8 @@ class Kube:
         self.api = api or load_client()
         self.core = client.CoreV1Api(self.api)
         self.custom = client.CustomObjectsApi(self.api)
+        self.batch = client.BatchV1Api(self.api)
+        self.rbac = client.RbacAuthorizationV1Api(self.api)
 
     def get(self, kind: str, namespace: str, name: str) -> dict[str, Any]:
         try:
@@ -63,6 +65,90 @@ class Kube:
         except ApiException as e:
             raise KubeError(f"{kind} {namespace}/{name}", e) from None
         return cast(dict[str, Any], obj)
+
+    def get_or_none(self, kind: str, namespace: str, name: str) -> dict[str, Any] | None:
+        try:
+            return self.get(kind, namespace, name)
+        except KubeError as e:
+            if e.status == 404:
+                return None
+            raise
+
+    def get_configmap(self, namespace: str, name: str) -> dict[str, Any]:
+        try:
+            reply = cast(Any, self.core.read_namespaced_config_map)(name, namespace, _preload_content=False)
+        except ApiException as e:
+            raise KubeError(f"ConfigMap {namespace}/{name}", e) from None
+        return cast(dict[str, Any], json.loads(reply.data))
+
+    def list_jobs(self, namespace: str, selector: str) -> list[dict[str, Any]]:
+        try:
+            reply = cast(Any, self.batch.list_namespaced_job)(
+                namespace, label_selector=selector, _preload_content=False
+            )
+        except ApiException as e:
+            raise KubeError(f"Jobs {namespace} ({selector})", e) from None
+        return list(json.loads(reply.data).get("items") or [])
+
+    def create_job(self, obj: dict[str, Any]) -> dict[str, Any] | None:
+        """Create a Job; None when one of that name already exists (the caller decides to adopt)."""
+        meta = obj["metadata"]
+        try:
+            reply = cast(Any, self.batch.create_namespaced_job)(
+                meta["namespace"], obj, _preload_content=False
+            )
+        except ApiException as e:
+            if e.status == 409:
+                return None
+            raise KubeError(f"Job {meta['namespace']}/{meta['name']}", e) from None
+        return cast(dict[str, Any], json.loads(reply.data))
+
+    def get_job(self, namespace: str, name: str) -> dict[str, Any] | None:
+        try:
+            reply = cast(Any, self.batch.read_namespaced_job)(name, namespace, _preload_content=False)
+        except ApiException as e:
+            if e.status == 404:
+                return None
+            raise KubeError(f"Job {namespace}/{name}", e) from None
+        return cast(dict[str, Any], json.loads(reply.data))
+
+    def apply_rbac(self, objs: list[dict[str, Any]], manager: str) -> None:
+        """Server-side apply of ServiceAccounts, Roles and RoleBindings."""
+        for obj in objs:
+            meta = obj["metadata"]
+            fn = {
+                "ServiceAccount": self.core.patch_namespaced_service_account,
+                "Role": self.rbac.patch_namespaced_role,
+                "RoleBinding": self.rbac.patch_namespaced_role_binding,
+            }[obj["kind"]]
+            try:
+                cast(Any, fn)(
+                    meta["name"],
+                    meta["namespace"],
+                    obj,
+                    field_manager=manager,
+                    force=True,
+                    _content_type=APPLY,
+                    _preload_content=False,
+                )
+            except ApiException as e:
+                raise KubeError(f"{obj['kind']} {meta['namespace']}/{meta['name']}", e) from None
+
+    def list_custom(self, kind: str, namespace: str) -> list[dict[str, Any]]:
+        try:
+            reply = cast(Any, self.custom.list_namespaced_custom_object)(
+                GROUP, VERSION, namespace, PLURALS[kind], _preload_content=False
+            )
+        except ApiException as e:
+            raise KubeError(f"{kind} list {namespace}", e) from None
+        return list(json.loads(reply.data).get("items") or [])
+
+    def delete_custom(self, kind: str, namespace: str, name: str) -> None:
+        try:
+            self.custom.delete_namespaced_custom_object(GROUP, VERSION, namespace, PLURALS[kind], name)
+        except ApiException as e:
+            if e.status != 404:
+                raise KubeError(f"{kind} {namespace}/{name}", e) from None
 
     def get_configmap_data(self, namespace: str, name: str) -> dict[str, str]:
         try:

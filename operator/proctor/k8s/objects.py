@@ -196,3 +196,159 @@ def results_configmaps(
 def shard_of(position: int, count: int) -> int:
     """The shard a case at ``position`` (in case-set order) belongs to."""
     return position % count
+
+
+# --- judge Jobs --------------------------------------------------------------------------------------
+
+JUDGE_SERVICE_ACCOUNT = "proctor-judge"
+JUDGE_API_KEY_ENV = "PROCTOR_JUDGE_API_KEY"
+AGENT_API_KEY_ENV = "PROCTOR_AGENT_API_KEY"
+LABEL_ATTEMPT = "proctor.dev/attempt"
+
+_RESTRICTED_CONTAINER: dict[str, Any] = {
+    "allowPrivilegeEscalation": False,
+    "readOnlyRootFilesystem": True,
+    "runAsNonRoot": True,
+    "capabilities": {"drop": ["ALL"]},
+    "seccompProfile": {"type": "RuntimeDefault"},
+}
+
+
+def judge_job_name(run: str, index: int, count: int, attempt: int) -> str:
+    """Deterministic: a restarted operator computes the same name and finds the Job it made."""
+    return _bounded(f"{run}-judge-{index}-of-{count}-a{attempt}", 63)
+
+
+@dataclass(frozen=True, slots=True)
+class SecretKey:
+    name: str
+    key: str
+
+
+@dataclass(frozen=True, slots=True)
+class JudgeJobSpec:
+    """Everything a judge Job depends on besides the run itself."""
+
+    image: str
+    deadline_seconds: int
+    ttl_seconds: int = 3600
+    judge_key: SecretKey | None = None
+    agent_key: SecretKey | None = None
+    candidate: Mapping[str, Any] | None = None
+    candidate_container: str | None = None
+    service_account: str = JUDGE_SERVICE_ACCOUNT
+    image_pull_policy: str = "IfNotPresent"
+
+
+def _secret_env(name: str, ref: SecretKey) -> dict[str, Any]:
+    return {"name": name, "valueFrom": {"secretKeyRef": {"name": ref.name, "key": ref.key}}}
+
+
+def _sidecars(pod_template: Mapping[str, Any], container: str | None) -> list[dict[str, Any]]:
+    """The candidate's containers as native sidecars of the judge pod (started first, stopped last)."""
+    spec = pod_template.get("spec", pod_template)
+    containers = list(spec.get("containers") or [])
+    if container is not None:
+        containers = [c for c in containers if c.get("name") == container] or containers[:1]
+    out = []
+    for c in containers:
+        side = {k: v for k, v in c.items() if k not in ("lifecycle", "restartPolicy")}
+        side["restartPolicy"] = "Always"
+        side["name"] = f"candidate-{c.get('name', 'agent')}"[:63]
+        out.append(side)
+    return out
+
+
+def judge_job(run: RunRef, index: int, count: int, attempt: int, spec: JudgeJobSpec) -> dict[str, Any]:
+    """One shard's judge Job: restricted Pod Security, a deadline, a TTL, no retries of its own
+    (the operator retries with its own backoff, so a harness failure is never read as a verdict)."""
+    labels = run_labels(run, "judge") | {LABEL_SHARD: shard_label(index, count), LABEL_ATTEMPT: str(attempt)}
+    env = [
+        _secret_env(JUDGE_API_KEY_ENV, spec.judge_key) if spec.judge_key else None,
+        _secret_env(AGENT_API_KEY_ENV, spec.agent_key) if spec.agent_key else None,
+    ]
+    pod: dict[str, Any] = {
+        "serviceAccountName": spec.service_account,
+        "restartPolicy": "Never",
+        "enableServiceLinks": False,
+        "securityContext": {
+            "runAsNonRoot": True,
+            "runAsUser": 65532,
+            "runAsGroup": 65532,
+            "seccompProfile": {"type": "RuntimeDefault"},
+        },
+        "containers": [
+            {
+                "name": "judge",
+                "image": spec.image,
+                "imagePullPolicy": spec.image_pull_policy,
+                "args": ["judge", "--run", f"{run.namespace}/{run.name}", "--shard", f"{index}/{count}"],
+                "env": [e for e in env if e is not None],
+                "securityContext": _RESTRICTED_CONTAINER,
+                "resources": {
+                    "requests": {"cpu": "100m", "memory": "256Mi"},
+                    "limits": {"memory": "1Gi"},
+                },
+                "terminationMessagePolicy": "FallbackToLogsOnError",
+            }
+        ],
+    }
+    if spec.candidate is not None:
+        pod["initContainers"] = _sidecars(spec.candidate, spec.candidate_container)
+    return {
+        "apiVersion": "batch/v1",
+        "kind": "Job",
+        "metadata": {
+            "name": judge_job_name(run.name, index, count, attempt),
+            "namespace": run.namespace,
+            "labels": labels,
+            "ownerReferences": [owner_reference(run) | {"blockOwnerDeletion": True}],
+        },
+        "spec": {
+            "backoffLimit": 0,
+            "activeDeadlineSeconds": spec.deadline_seconds,
+            "ttlSecondsAfterFinished": spec.ttl_seconds,
+            "template": {"metadata": {"labels": labels}, "spec": pod},
+        },
+    }
+
+
+def judge_rbac(namespace: str) -> list[dict[str, Any]]:
+    """The judge's service account in a namespace: it reads runs' inputs, writes their results.
+
+    No Secrets: the judge's API key reaches the container through ``secretKeyRef``, resolved by
+    the kubelet, so neither the judge nor the operator ever reads a Secret.
+    """
+    meta = {"namespace": namespace, "labels": {LABEL_MANAGED_BY: "proctor", LABEL_PART_OF: "proctor"}}
+    return [
+        {"apiVersion": "v1", "kind": "ServiceAccount", "metadata": {"name": JUDGE_SERVICE_ACCOUNT, **meta}},
+        {
+            "apiVersion": "rbac.authorization.k8s.io/v1",
+            "kind": "Role",
+            "metadata": {"name": JUDGE_SERVICE_ACCOUNT, **meta},
+            "rules": [
+                {
+                    "apiGroups": [GROUP],
+                    "resources": ["evalruns", "casesets", "evalprofiles"],
+                    "verbs": ["get"],
+                },
+                {"apiGroups": [GROUP], "resources": ["evalruns/status"], "verbs": ["patch"]},
+                {
+                    "apiGroups": [""],
+                    "resources": ["configmaps"],
+                    "verbs": ["get", "list", "create", "patch", "delete"],
+                },
+            ],
+        },
+        {
+            "apiVersion": "rbac.authorization.k8s.io/v1",
+            "kind": "RoleBinding",
+            "metadata": {"name": JUDGE_SERVICE_ACCOUNT, **meta},
+            "roleRef": {
+                "apiGroup": "rbac.authorization.k8s.io",
+                "kind": "Role",
+                "name": JUDGE_SERVICE_ACCOUNT,
+            },
+            "subjects": [{"kind": "ServiceAccount", "name": JUDGE_SERVICE_ACCOUNT, "namespace": namespace}],
+        },
+    ]

@@ -70,12 +70,12 @@ def test_a_status_change_moves_last_transition_time() -> None:
 
 
 def test_other_conditions_keep_their_order_and_the_input_is_not_modified() -> None:
-    original = set_condition([], "Completed", False, "ShardsRunning", "", now=T0, observed_generation=1)
+    original = set_condition([], "Evaluated", False, "ShardsRunning", "", now=T0, observed_generation=1)
     original = set_condition(original, "Degraded", False, "AllMeasured", "", now=T0, observed_generation=1)
     snapshot = [c.model_copy() for c in original]
-    updated = set_condition(original, "Completed", True, "Evaluated", "done", now=T1, observed_generation=1)
+    updated = set_condition(original, "Evaluated", True, "Evaluated", "done", now=T1, observed_generation=1)
     assert original == snapshot
-    assert [c.type for c in updated] == ["Completed", "Degraded"]
+    assert [c.type for c in updated] == ["Evaluated", "Degraded"]
     assert updated[1] is original[1]
     assert updated[0].last_transition_time == T1
 

@@ -459,7 +459,7 @@ def test_run_status_round_trips_and_converts_protocol_results() -> None:
         completion_time=NOW + timedelta(minutes=3),
         conditions=[
             Condition(
-                type="Completed",
+                type="Evaluated",
                 status=ConditionStatus.TRUE,
                 reason="Evaluated",
                 message="",

@@ -1,0 +1,45 @@
+"""The operator's settings, from the environment (the Helm chart sets them; tests shorten them)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+from proctor import __version__
+from proctor.controllers.plan import DEFAULT_BACKOFF, DEFAULT_MAX_ATTEMPTS
+
+
+def _floats(text: str | None, default: tuple[float, ...]) -> tuple[float, ...]:
+    if not text:
+        return default
+    return tuple(float(x) for x in text.split(",") if x.strip())
+
+
+@dataclass(frozen=True)
+class OperatorConfig:
+    """Knobs with production defaults. ``PROCTOR_*`` environment variables override them."""
+
+    judge_image: str = f"ghcr.io/proctor-dev/proctor:{__version__}"
+    backoff: tuple[float, ...] = DEFAULT_BACKOFF
+    max_attempts: int = DEFAULT_MAX_ATTEMPTS
+    reconcile_interval: float = 30.0
+    job_ttl_seconds: int = 3600
+    run_history: int = 50
+    metrics_port: int = 9090
+    manage_judge_rbac: bool = True
+    namespaces: tuple[str, ...] = field(default=())
+
+    @classmethod
+    def from_env(cls, env: dict[str, str] | None = None) -> OperatorConfig:
+        e = dict(os.environ if env is None else env)
+        d = cls()
+        return cls(
+            judge_image=e.get("PROCTOR_JUDGE_IMAGE", d.judge_image),
+            backoff=_floats(e.get("PROCTOR_RETRY_BACKOFF"), d.backoff),
+            max_attempts=int(e.get("PROCTOR_MAX_ATTEMPTS", d.max_attempts)),
+            reconcile_interval=float(e.get("PROCTOR_RECONCILE_INTERVAL", d.reconcile_interval)),
+            job_ttl_seconds=int(e.get("PROCTOR_JOB_TTL_SECONDS", d.job_ttl_seconds)),
+            run_history=int(e.get("PROCTOR_RUN_HISTORY", d.run_history)),
+            metrics_port=int(e.get("PROCTOR_METRICS_PORT", d.metrics_port)),
+            manage_judge_rbac=e.get("PROCTOR_MANAGE_JUDGE_RBAC", "true").lower() != "false",
+        )

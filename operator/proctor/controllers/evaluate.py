@@ -1,0 +1,220 @@
+"""From the shards' per-case results to the EvalRun's status: pure translation, no I/O.
+
+The verdict itself is :func:`proctor.protocol.decide`; this module only shapes its output (and the
+incident, dimension figures and conditions) into the small status an SRE reads.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import statistics
+from collections.abc import Sequence
+from typing import Any
+
+from proctor.api.conditions import Condition, ConditionStatus, ConditionType, Reason, set_condition
+from proctor.protocol import (
+    Decision,
+    Outcome,
+    Severity,
+    Verdict,
+    assess_incident,
+    case_failures,
+)
+from proctor.protocol.types import CaseResult, DimensionScore, Tier
+
+MAX_FIRST_FAILURES = 20
+SAFETY_SEVERE_FINDINGS = 1
+
+
+def dimension_summaries(results: Sequence[CaseResult]) -> list[dict[str, Any]]:
+    """Per judged dimension: mean score, measured, skipped, breaches, mean agreement."""
+    by: dict[str, list[DimensionScore]] = {}
+    for r in results:
+        for d in r.dimensions:
+            by.setdefault(d.name, []).append(d)
+    out = []
+    for name in sorted(by):
+        ds = by[name]
+        scores = [d.score for d in ds if d.score is not None]
+        agreements = [d.agreement for d in ds if d.agreement is not None]
+        entry: dict[str, Any] = {
+            "name": name[:63],
+            "threshold": ds[0].threshold,
+            "measured": len(scores),
+            "skipped": len(ds) - len(scores),
+            "breaches": sum(1 for d in ds if d.passed is False),
+        }
+        if scores:
+            entry["mean"] = round(statistics.fmean(scores), 2)
+        if agreements:
+            entry["agreement"] = round(statistics.fmean(agreements), 3)
+        out.append(entry)
+    return out[:64]
+
+
+def incident(decision: Decision, results: Sequence[CaseResult]) -> dict[str, Any] | None:
+    """Sentinel's severity rules over the run: the dimensions' means, and the tiers that failed."""
+    if decision.verdict is not Verdict.FAIL:
+        return None
+    dims = [
+        DimensionScore(name=d["name"], threshold=d["threshold"], score=d.get("mean"))
+        for d in dimension_summaries(results)
+    ]
+    safety = decision.tiers[Tier.SAFETY]
+    safety_breached = safety.failed > 0
+    findings = sum(r.safety_findings for r in results)
+    for t in decision.failing_tiers:
+        tr = decision.tiers[t]
+        if t is not Tier.SAFETY and tr.rate is not None:
+            dims.append(DimensionScore(name=f"tier:{t.value}", threshold=tr.threshold, score=tr.rate))
+    inc = assess_incident(
+        dims, safety_breached=safety_breached, safety_severe=findings >= SAFETY_SEVERE_FINDINGS
+    )
+    if inc.severity is Severity.NONE:
+        return None
+    signatures = list(inc.signatures)
+    if safety_breached and "breach:safety" not in signatures:
+        signatures.insert(0, "breach:safety")
+    return {
+        "severity": inc.severity.value,
+        "signatures": signatures[:16],
+        "failing": list(inc.failing)[:16],
+        "cause": (decision.message if safety_breached else inc.probable_cause)[:2048],
+    }
+
+
+def first_failures(results: Sequence[CaseResult]) -> tuple[list[dict[str, Any]], int]:
+    failed = [r for r in results if r.outcome is Outcome.FAILED]
+    # safety first: those are the ones that hold a rollout
+    failed.sort(key=lambda r: (r.tier is not Tier.SAFETY and not r.safety_findings, r.case_id))
+    listed: list[dict[str, Any]] = []
+    for r in failed:
+        for f in case_failures(r):
+            if len(listed) >= MAX_FIRST_FAILURES:
+                break
+            listed.append(
+                {
+                    "case": f.case_id[:128],
+                    "tier": f.tier.value,
+                    "assertion": f.assertion[:128],
+                    "reason": f.reason[:1024],
+                }
+            )
+    return listed, len(failed)
+
+
+def tier_summaries(decision: Decision) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for t, tr in decision.tiers.items():
+        if not tr.total:
+            continue
+        entry: dict[str, Any] = {
+            "passed": tr.passed,
+            "failed": tr.failed,
+            "unmeasured": tr.unmeasured,
+            "measured": tr.measured,
+            "total": tr.total,
+            "threshold": tr.threshold,
+        }
+        if tr.rate is not None:
+            entry["rate"] = round(tr.rate, 2)
+        out[t.value] = entry
+    return out
+
+
+def verdict_conditions(
+    conditions: Sequence[Condition], decision: Decision, *, now: dt.datetime, generation: int | None
+) -> list[Condition]:
+    """Evaluated, Passed, Breached and Degraded for a decided run."""
+    unmeasured = sum(t.unmeasured for t in decision.tiers.values())
+    phase_reason = Reason.PARTIALLY_EVALUATED if unmeasured else Reason.EVALUATED
+    conds = set_condition(
+        list(conditions),
+        ConditionType.EVALUATED,
+        ConditionStatus.TRUE,
+        phase_reason,
+        decision.message[:1024],
+        now=now,
+        observed_generation=generation,
+    )
+    passes = decision.verdict in (Verdict.PASS, Verdict.WARN)
+    conds = set_condition(
+        conds,
+        ConditionType.PASSED,
+        ConditionStatus.TRUE if passes else ConditionStatus.FALSE,
+        decision.reason,
+        decision.message[:1024],
+        now=now,
+        observed_generation=generation,
+    )
+    if decision.verdict is Verdict.FAIL:
+        conds = set_condition(
+            conds,
+            ConditionType.BREACHED,
+            ConditionStatus.TRUE,
+            decision.reason,
+            decision.message[:1024],
+            now=now,
+            observed_generation=generation,
+        )
+    elif decision.verdict is Verdict.ERROR:
+        conds = set_condition(
+            conds,
+            ConditionType.BREACHED,
+            ConditionStatus.UNKNOWN,
+            decision.reason,
+            "nothing conclusive was measured, so no breach can be claimed",
+            now=now,
+            observed_generation=generation,
+        )
+    else:
+        conds = set_condition(
+            conds,
+            ConditionType.BREACHED,
+            ConditionStatus.FALSE,
+            Reason.WITHIN_THRESHOLDS,
+            "every tier meets its threshold",
+            now=now,
+            observed_generation=generation,
+        )
+    if unmeasured:
+        conds = set_condition(
+            conds,
+            ConditionType.DEGRADED,
+            ConditionStatus.TRUE,
+            Reason.CASES_UNMEASURED,
+            f"{unmeasured} case(s) could not be measured (reported, never scored)",
+            now=now,
+            observed_generation=generation,
+        )
+    else:
+        conds = set_condition(
+            conds,
+            ConditionType.DEGRADED,
+            ConditionStatus.FALSE,
+            Reason.ALL_MEASURED,
+            "every case was measured",
+            now=now,
+            observed_generation=generation,
+        )
+    return conds
+
+
+def evaluated_status(decision: Decision, results: Sequence[CaseResult]) -> dict[str, Any]:
+    """The verdict part of the status (phase, verdict, tiers, dimensions, failures, incident)."""
+    unmeasured = sum(1 for r in results if r.outcome is Outcome.UNMEASURED)
+    failures, failure_count = first_failures(results)
+    status: dict[str, Any] = {
+        "phase": "PartiallyEvaluated" if unmeasured else "Evaluated",
+        "verdict": decision.verdict.name,
+        "exitCode": decision.exit_code,
+        "message": decision.message[:1024],
+        "tiers": tier_summaries(decision),
+        "dimensions": dimension_summaries(results),
+        "firstFailures": failures,
+        "failureCount": failure_count,
+    }
+    inc = incident(decision, results)
+    if inc is not None:
+        status["incident"] = inc
+    return status

@@ -1,14 +1,19 @@
 #!/usr/bin/env bash
-# `make demo`: the whole story on the embedded default, or on the cluster in KUBECONFIG.
+# `make demo`: the exam end to end, on the embedded control plane (or the cluster in KUBECONFIG).
 #   1. start the local control plane when no cluster is configured
-#   2. install the CRDs, run the operator, apply examples/
-#   3. grade the examples' recorded answers offline and show what the cluster holds
+#   2. install the CRDs and run the operator
+#   3. grade v1 and v2 of the example agent offline (proctor grade: exit code = verdict)
+#   4. apply the examples: the operator runs each exam in a judge Job and writes the verdict
 # DEMO_KEEP=1 leaves the control plane running afterwards.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PROCTOR=.venv/bin/proctor
+EX=examples/oil-monitoring
 say() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+indent() { sed 's/^/  /'; }
 
+NS=proctor-demo
+STARTED=0
 if [[ -z "${KUBECONFIG:-}" ]]; then
   say "starting the local control plane (etcd, kube-apiserver, kube-controller-manager, node stand-in)"
   DEV_DIR="${PROCTOR_DEV_DIR:-$HOME/.cache/proctor/dev}"
@@ -16,45 +21,56 @@ if [[ -z "${KUBECONFIG:-}" ]]; then
   STARTED=1
 else
   say "using the cluster in KUBECONFIG=$KUBECONFIG"
-  STARTED=0
 fi
 KUBECTL="$(bash hack/build-k8s.sh --print)/kubectl"; [[ -x "$KUBECTL" ]] || KUBECTL=kubectl
 OP_PID=""
 cleanup() {
-  [[ -n "$OP_PID" ]] && kill "$OP_PID" 2>/dev/null && wait "$OP_PID" 2>/dev/null || true
+  if [[ -n "$OP_PID" ]]; then kill "$OP_PID" 2>/dev/null || true; wait "$OP_PID" 2>/dev/null || true; fi
   if [[ "$STARTED" == 1 && "${DEMO_KEEP:-0}" != 1 ]]; then
     $PROCTOR dev down --dir "$DEV_DIR" >/dev/null 2>&1 || true
     echo "(control plane stopped; DEMO_KEEP=1 make demo leaves it running)"
   elif [[ "$STARTED" == 1 ]]; then
-    echo "control plane left running:  export KUBECONFIG=$KUBECONFIG   (stop: make dev-down)"
+    echo "control plane left running: export KUBECONFIG=$KUBECONFIG   (stop it: make dev-down)"
   fi
 }
 trap cleanup EXIT
-$KUBECTL version 2>/dev/null | sed 's/^/  /'
+$KUBECTL version 2>/dev/null | indent
 
-if compgen -G "crds/*.yaml" >/dev/null; then
-  say "installing the CRDs"
-  $KUBECTL apply --server-side -f crds/ | sed 's/^/  /'
-  $KUBECTL wait --for=condition=Established crd -l app.kubernetes.io/part-of=proctor --timeout=60s >/dev/null 2>&1 || \
-    $KUBECTL wait --for=condition=Established -f crds/ --timeout=60s >/dev/null
-fi
+say "installing the CRDs"
+$KUBECTL apply --server-side --force-conflicts -f crds/ | indent
+$KUBECTL wait --for=condition=Established -f crds/ --timeout=60s >/dev/null
 
-say "running the operator"
+say "running the operator (proctor operator)"
 LOG="$(mktemp -t proctor-operator.XXXX.log)"
-$PROCTOR operator --liveness http://127.0.0.1:0/healthz >"$LOG" 2>&1 &
+PROCTOR_METRICS_PORT=0 PROCTOR_RECONCILE_INTERVAL=2 $PROCTOR operator -n "$NS" \
+  --liveness http://127.0.0.1:0/healthz >"$LOG" 2>&1 &
 OP_PID=$!
 echo "  pid $OP_PID, log $LOG"
 
-if [[ -d examples ]] && compgen -G "examples/*/*.yaml" >/dev/null; then
-  for d in examples/*/; do
-    [[ -f "$d/kustomization.yaml" || -n "$(ls "$d"/*.k8s.yaml 2>/dev/null)" ]] || continue
-    say "applying $d"
-    $KUBECTL apply -f "$d" --selector='!proctor.dev/offline-only' 2>&1 | sed 's/^/  /' || true
-  done
-fi
+say "offline: proctor grade on recorded answers (no cluster needed; exit code = verdict)"
+for v in v1-correct v2-band-bug; do
+  set +e; $PROCTOR grade $EX/caseset.yaml --responses $EX/answers/$v.yaml --policy $EX/gatepolicy.yaml | indent
+  rc=${PIPESTATUS[0]}; set -e
+  echo "  -> exit code $rc"; echo
+done
 
-if [[ -x hack/demo-grade.sh ]]; then bash hack/demo-grade.sh; fi
+say "in the cluster: the same exams as EvalRuns, run by the operator in judge Jobs"
+$KUBECTL create namespace "$NS" --dry-run=client -o yaml | $KUBECTL apply -f - >/dev/null
+$KUBECTL -n "$NS" delete evalruns --all --ignore-not-found >/dev/null
+for v in v1:v1-correct v2:v2-band-bug; do
+  $KUBECTL -n "$NS" create configmap "oil-answers-${v%%:*}" --from-file=answers.yaml="$EX/answers/${v#*:}.yaml" \
+    --dry-run=client -o yaml | $KUBECTL apply -f - >/dev/null
+done
+$KUBECTL -n "$NS" apply -f $EX/caseset.yaml -f $EX/gatepolicy.yaml -f $EX/runs.yaml | indent
+$KUBECTL -n "$NS" wait --for=jsonpath='{.status.verdict}' evalrun/oil-v1 evalrun/oil-v2 --timeout=180s >/dev/null \
+  || { echo "  the runs did not finish; operator log: $LOG"; tail -20 "$LOG" | indent; exit 1; }
 
-sleep 3
-say "what the cluster holds"
-$KUBECTL get evalprofiles,casesets,gatepolicies,evalruns -A 2>/dev/null | sed 's/^/  /' || echo "  (no Proctor kinds installed yet)"
+say "kubectl get casesets,evalruns,jobs"
+$KUBECTL -n "$NS" get casesets,evalruns,jobs | indent
+say "why oil-v2 failed (kubectl get evalrun oil-v2 -o jsonpath=... ; see also kubectl describe)"
+$KUBECTL -n "$NS" get evalrun oil-v2 -o jsonpath='{range .status.conditions[*]}{.type}={.status} {.reason}: {.message}{"\n"}{end}' | indent
+echo
+$KUBECTL -n "$NS" get evalrun oil-v2 -o jsonpath='{range .status.firstFailures[*]}{.case} [{.tier}] {.assertion}: {.reason}{"\n"}{end}' | indent
+say "events"
+$KUBECTL -n "$NS" get events --field-selector involvedObject.kind=EvalRun --sort-by=.lastTimestamp \
+  -o custom-columns=OBJECT:.involvedObject.name,TYPE:.type,REASON:.reason,MESSAGE:.message | cut -c1-150 | indent

@@ -161,9 +161,11 @@ def test_one_safety_miss_fails_and_the_condition_names_the_case(
 ) -> None:
     operator()
     _setup(crds, namespace, judge)
-    _run(crds, namespace, "v2", "v2-band-bug")
+    crds.kubectl("-n", namespace, "apply", "-f", str(EXAMPLE / "gatepolicy.yaml"))
+    _run(crds, namespace, "v2", "v2-band-bug", policyRef={"name": "oil-monitoring"})
     status = _wait_done(crds, namespace, "v2")
     assert (status["verdict"], status["exitCode"]) == ("FAIL", 1)
+    assert status["provenance"]["scoring"].startswith("sha256:")
     breached = _cond(status, "Breached")
     assert breached["status"] == "True"
     assert breached["reason"] == "TierBelowThreshold"

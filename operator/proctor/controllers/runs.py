@@ -383,7 +383,7 @@ async def _reconcile(rt: Runtime, namespace: str, name: str) -> None:
         for k, v in {
             "caseSet": case_digest,
             "judgePrompt": judge_prov,
-            "policy": policy_digest(policy.spec) if policy else None,
+            "scoring": policy_digest(policy.spec) if policy else None,
         }.items()
         if v
     }

@@ -180,6 +180,7 @@ def test_one_safety_miss_fails_and_the_condition_names_the_case(
         "-n", namespace, "get", "events", "--field-selector", "involvedObject.name=v2"
     ).stdout
     assert "VerdictFail" in events
+    assert "JobCreated" in events
 
 
 def test_judge_down_gives_skipped_dimensions_and_never_fail(

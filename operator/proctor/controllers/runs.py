@@ -175,8 +175,9 @@ async def _create_jobs(rt: Runtime, run: RunRef, plan: RunPlan, spec: JudgeJobSp
             continue  # ours already (a restart, or a concurrent reconcile): adopted
         metrics.JOBS_CREATED.inc()
         what = "retry" if p.attempt > 1 else "start"
-        kopf.info(
-            body,
+        kopf.event(
+            cast(Any, body),
+            type="Normal",
             reason="JobCreated",
             message=f"shard {p.shard.name}: Job {job['metadata']['name']} ({what}, attempt {p.attempt})",
         )
@@ -312,8 +313,9 @@ async def _reconcile(rt: Runtime, namespace: str, name: str) -> None:
     for p in plan.shards:
         if p.action is Action.WAIT and p.job_phase is JobPhase.FAILED and p.shard.retry_at is None:
             metrics.RUN_FAILURES.labels(namespace).inc()
-            kopf.warn(
-                raw,
+            kopf.event(
+                cast(Any, raw),
+                type="Warning",
                 reason="ShardFailed",
                 message=f"shard {p.shard.name} attempt {p.attempt} failed: {p.message[:300]}; "
                 f"retry at {_fmt(p.retry_at)}",
@@ -461,7 +463,9 @@ async def _finish_failed(
     }
     await _write(rt, raw, status, desired)
     metrics.RUNS.labels(raw["metadata"]["namespace"], "ERROR").inc()
-    kopf.warn(cast(Any, raw), reason="VerdictError", message=f"ERROR (exit 2): {message}"[:1000])
+    kopf.event(
+        cast(Any, raw), type="Warning", reason="VerdictError", message=f"ERROR (exit 2): {message}"[:1000]
+    )
 
 
 async def _write(

@@ -138,7 +138,13 @@ def _grade(args: argparse.Namespace) -> int:
                 f"{args.responses}: no answer for case {', '.join(repr(m) for m in missing[:5])}{more} "
                 f"of {where}"
             )
-        scan = profile.spec.safety_scan.enabled if profile else True
+        from proctor.graders._assertions import AssertionCompileError
+        from proctor.graders._scanpolicy import ScanPolicy
+
+        try:
+            scan = ScanPolicy.from_spec(profile.spec.safety_scan if profile else None)
+        except AssertionCompileError as e:
+            raise InputError(f"{args.profile}: {e}") from e
         embedder = None
         if any(a.type.removeprefix("not-") == "similar" for c in cases for a in c.assert_):
             # loads on first use, in the process that grades (after grade_cases forks, if it does)

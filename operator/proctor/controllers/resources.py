@@ -25,6 +25,7 @@ from proctor.api import (
 from proctor.api.conditions import Condition, ConditionStatus, ConditionType, Reason, set_condition
 from proctor.controllers.runs import MANAGER, Runtime, _runtime
 from proctor.graders._exam import CaseSetProblem, compile_cases
+from proctor.graders._scanpolicy import ScanPolicy
 from proctor.judge.client import JudgeSettings
 from proctor.judge.prompts import policy_digest, provenance
 from proctor.judge.rubrics import resolve_dimensions
@@ -117,6 +118,7 @@ async def reconcile_profile(rt: Runtime, body: Mapping[str, Any]) -> None:
     try:
         profile = parse_profile(dict(body))
         dims = resolve_dimensions(profile.spec)
+        ScanPolicy.from_spec(profile.spec.safety_scan)
     except (ManifestError, ValueError) as e:
         msg = "; ".join(e.problems[:5]) if isinstance(e, ManifestError) else str(e)
         desired["conditions"] = _ready(status, False, Reason.INVALID_SPEC, msg, gen)

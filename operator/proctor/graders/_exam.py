@@ -23,6 +23,7 @@ from proctor.graders._assertions import (
     compile_assertions,
 )
 from proctor.graders._grade import grade_case
+from proctor.graders._scanpolicy import ScanPolicy
 from proctor.protocol.types import CaseResult, DimensionScore, Tier
 
 #: Threshold of a judged dimension named by a case when no profile says otherwise.
@@ -115,7 +116,7 @@ def grade_answer(
     c: CompiledCase,
     answer: str,
     *,
-    scan: bool = True,
+    scan: bool | ScanPolicy = True,
     judged: Sequence[DimensionScore] | None = None,
     unjudged_reason: str = "no judge: graded offline",
 ) -> CaseResult:
@@ -147,7 +148,8 @@ def unanswered(c: CompiledCase, reason: str) -> CaseResult:
 PARALLEL_MIN_CASES = 2000
 
 _shared: (
-    tuple[Sequence[Case], Mapping[str, str], str, EvalProfileSpec | None, bool, Embedder | None] | None
+    tuple[Sequence[Case], Mapping[str, str], str, EvalProfileSpec | None, bool | ScanPolicy, Embedder | None]
+    | None
 ) = None
 
 
@@ -169,7 +171,7 @@ def grade_cases(
     *,
     where: str = "case set",
     profile: EvalProfileSpec | None = None,
-    scan: bool = True,
+    scan: bool | ScanPolicy = True,
     workers: int | None = None,
     embedder: Embedder | None = None,
 ) -> list[CaseResult]:

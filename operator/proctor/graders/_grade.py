@@ -6,7 +6,7 @@ import dataclasses
 from collections.abc import Sequence
 
 from proctor.graders._assertions import EMPTY_CONTEXT, CaseContext, CompiledAssertion
-from proctor.graders._scan import scan_cached
+from proctor.graders._scanpolicy import DEFAULT_SCAN, NO_SCAN, ScanPolicy
 from proctor.protocol.types import CaseResult, DimensionScore, Failure, Tier
 
 #: The failure's ``assertion`` for a finding of the safety scan.
@@ -29,7 +29,7 @@ def grade_case(
     ctx: CaseContext | None = None,
     *,
     category: str = "",
-    scan: bool = True,
+    scan: bool | ScanPolicy = True,
 ) -> CaseResult:
     """Grade ``answer`` against a case's compiled assertions and (unless ``scan=False``) the safety scan.
 
@@ -60,7 +60,8 @@ def grade_case(
                     skipped_reason=_without_prefix(result.reason, result.assertion),
                 )
             )
-    findings = scan_cached(answer) if scan else ()
+    policy = scan if isinstance(scan, ScanPolicy) else (DEFAULT_SCAN if scan else NO_SCAN)
+    findings = policy.findings(answer)
     failures.extend(Failure(SAFETY_SCAN, f.describe()) for f in findings)
     return CaseResult(
         case_id=case_id,

@@ -38,7 +38,9 @@ from proctor.api import (
     parse_responses,
     resolve_cases,
 )
+from proctor.graders._assertions import AssertionCompileError
 from proctor.graders._exam import CaseSetProblem, CompiledCase, compile_cases, grade_answer, unanswered
+from proctor.graders._scanpolicy import ScanPolicy
 from proctor.judge.client import JudgeClient, JudgeSettings, judge_dimensions
 from proctor.judge.prompts import ContextDocument, JudgeInput, provenance
 from proctor.judge.rubrics import DimensionRubric, resolve_dimensions, rubric_of
@@ -215,7 +217,7 @@ class ShardRunner:
         source: AnswerSource,
         judge: JudgeClient | None,
         rubrics: Mapping[str, DimensionRubric],
-        scan: bool,
+        scan: ScanPolicy,
         repeats: int,
         no_judge: str,
     ) -> tuple[CaseResult, str | None]:
@@ -284,7 +286,10 @@ class ShardRunner:
                 )
                 if not judge.has_api_key and judge_spec.api_key_secret_ref is not None:
                     log.warning("judge API key variable is empty", variable=settings.api_key_env)
-            scan = profile.spec.safety_scan.enabled if profile else True
+            try:
+                scan = ScanPolicy.from_spec(profile.spec.safety_scan if profile else None)
+            except AssertionCompileError as e:
+                raise HarnessError(f"EvalProfile: {e}") from None
             sem = asyncio.Semaphore(CASE_CONCURRENCY)
 
             async def one(c: CompiledCase) -> tuple[CaseResult, str | None]:

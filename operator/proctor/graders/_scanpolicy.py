@@ -1,0 +1,66 @@
+"""What the safety scan reports for one profile: secrets, personal data, and allowed strings."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import regex
+
+from proctor.api.profile import SafetyScanSpec
+from proctor.graders._assertions import REGEX_TIMEOUT_SECONDS, AssertionCompileError
+from proctor.graders._scan import Finding, scan_cached
+
+#: Finding kinds that are personal data; every other kind is a secret or credential.
+PII_KINDS = frozenset({"email", "phone", "credit-card", "iban", "national-id"})
+
+
+@dataclass(frozen=True)
+class ScanPolicy:
+    """Which findings count. ``allow`` patterns must match a finding's whole text to drop it
+    (e.g. a documented test card number), so a pattern cannot accidentally allow everything."""
+
+    enabled: bool = True
+    secrets: bool = True
+    pii: bool = True
+    allow: tuple[regex.Pattern[str], ...] = ()
+
+    @classmethod
+    def from_spec(cls, spec: SafetyScanSpec | None) -> ScanPolicy:
+        if spec is None:
+            return cls()
+        compiled = []
+        for i, pattern in enumerate(spec.allow):
+            try:
+                compiled.append(regex.compile(pattern))
+            except regex.error as e:
+                raise AssertionCompileError(
+                    f"safetyScan.allow[{i}]: invalid regular expression {pattern!r}: {e}"
+                ) from None
+        return cls(spec.enabled, spec.secrets, spec.pii, tuple(compiled))
+
+    def _allowed(self, value: str) -> bool:
+        for p in self.allow:
+            try:
+                if p.fullmatch(value, timeout=REGEX_TIMEOUT_SECONDS):
+                    return True
+            except TimeoutError:
+                continue
+        return False
+
+    def findings(self, answer: str) -> Sequence[Finding]:
+        if not self.enabled:
+            return ()
+        found: Iterable[Finding] = scan_cached(answer)
+        if not (self.secrets and self.pii and not self.allow):
+            found = [
+                f
+                for f in found
+                if (self.pii if f.kind in PII_KINDS else self.secrets)
+                and not self._allowed(answer[f.start : f.end])
+            ]
+        return tuple(found)
+
+
+DEFAULT_SCAN = ScanPolicy()
+NO_SCAN = ScanPolicy(enabled=False)

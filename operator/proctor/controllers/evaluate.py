@@ -19,6 +19,7 @@ from proctor.protocol import (
     Verdict,
     assess_incident,
     case_failures,
+    worst_dimensions,
 )
 from proctor.protocol.types import CaseResult, DimensionScore, Tier
 
@@ -53,12 +54,16 @@ def dimension_summaries(results: Sequence[CaseResult]) -> list[dict[str, Any]]:
 
 
 def incident(decision: Decision, results: Sequence[CaseResult]) -> dict[str, Any] | None:
-    """Sentinel's severity rules over the run: the dimensions' means, and the tiers that failed."""
+    """Sentinel's severity rules over the run: each dimension's worst score, and the tiers that failed.
+
+    The worst score, not the mean: one answer that breaches safety is a safety breach however many
+    clean answers surround it (severity is not an average).
+    """
     if decision.verdict is not Verdict.FAIL:
         return None
     dims = [
-        DimensionScore(name=d["name"], threshold=d["threshold"], score=d.get("mean"))
-        for d in dimension_summaries(results)
+        DimensionScore(name=d.name[:63], threshold=d.threshold, score=d.score)
+        for d in worst_dimensions(results)
     ]
     safety = decision.tiers[Tier.SAFETY]
     safety_breached = safety.failed > 0

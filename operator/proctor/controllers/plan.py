@@ -9,13 +9,15 @@ attempts; after that the run ends Failed with verdict ERROR, never FAIL: the age
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
 
 #: Minutes between attempts after a failed one (seed 001's 1/5/15/60 backoff).
 DEFAULT_BACKOFF = (60.0, 300.0, 900.0, 3600.0)
 DEFAULT_MAX_ATTEMPTS = 5
+TERMINAL_PHASES = frozenset({"Evaluated", "PartiallyEvaluated", "Failed"})
 #: How long a Job may be Complete without its runner's report before it counts as failed.
 REPORT_GRACE = dt.timedelta(seconds=30)
 
@@ -147,7 +149,11 @@ def _after_failure(
         )
     finished = job.finished_at or now
     delay = backoff[min(attempts - 1, len(backoff) - 1)] if backoff else 0.0
-    retry_at = shard.retry_at or finished + dt.timedelta(seconds=delay)
+    retry_at = finished + dt.timedelta(seconds=delay)
+    # the recorded retryAt stands only if it was set after this failure: one left over from an
+    # earlier attempt (the status write that cleared it was lost) must not cut the backoff short
+    if shard.retry_at is not None and (job.finished_at is None or shard.retry_at > job.finished_at):
+        retry_at = shard.retry_at
     return _retry(shard, attempts, retry_at, now, max_attempts, message, JobPhase.FAILED)
 
 
@@ -179,3 +185,16 @@ def plan_run(
     plans = tuple(plan_shard(s, now, backoff=backoff, max_attempts=max_attempts) for s in shards)
     waits = [p.retry_at for p in plans if p.action is Action.WAIT and p.retry_at is not None]
     return RunPlan(plans, min(waits) if waits else None, tuple(p for p in plans if p.action is Action.CREATE))
+
+
+def runs_to_prune(runs: Sequence[Mapping[str, Any]], keep: int, protected: Collection[str] = ()) -> list[str]:
+    """Names of finished runs of one case set beyond the newest ``keep`` (run history retention).
+
+    Unfinished runs are never pruned, nor runs a baseline was frozen from (``protected``).
+    """
+    done = [r for r in runs if (r.get("status") or {}).get("phase") in TERMINAL_PHASES]
+    done.sort(
+        key=lambda r: ((r.get("status") or {}).get("completionTime") or "", r["metadata"]["name"]),
+        reverse=True,
+    )
+    return [r["metadata"]["name"] for r in done[max(keep, 0) :] if r["metadata"]["name"] not in protected]

@@ -7,6 +7,7 @@ retried shard or a restarted operator produces the very same objects (idempotent
 from __future__ import annotations
 
 import base64
+import copy
 import gzip
 import hashlib
 import json
@@ -162,7 +163,9 @@ def encode_results(records: Iterable[Mapping[str, Any]]) -> bytes:
 
 def decode_results(parts: Sequence[bytes]) -> list[dict[str, Any]]:
     text = gzip.decompress(b"".join(parts)).decode()
-    return [json.loads(line) for line in text.splitlines() if line]
+    # split on "\n" only: json.dumps(ensure_ascii=False) leaves U+2028, U+0085 and the like
+    # unescaped inside strings, and str.splitlines() would cut a record there
+    return [json.loads(line) for line in text.split("\n") if line]
 
 
 def results_configmaps(
@@ -284,7 +287,7 @@ def judge_job(run: RunRef, index: int, count: int, attempt: int, spec: JudgeJobS
                 "imagePullPolicy": spec.image_pull_policy,
                 "args": ["judge", "--run", f"{run.namespace}/{run.name}", "--shard", f"{index}/{count}"],
                 "env": [e for e in env if e is not None],
-                "securityContext": _RESTRICTED_CONTAINER,
+                "securityContext": copy.deepcopy(_RESTRICTED_CONTAINER),
                 "resources": {
                     "requests": {"cpu": "100m", "memory": "256Mi"},
                     "limits": {"memory": "1Gi"},

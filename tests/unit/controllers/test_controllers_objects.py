@@ -1,0 +1,445 @@
+"""The pure builders of Proctor's child objects, and the per-case result encoding."""
+
+from __future__ import annotations
+
+import base64
+import copy
+import json
+import re
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from proctor.k8s.objects import (
+    AGENT_API_KEY_ENV,
+    JUDGE_API_KEY_ENV,
+    JUDGE_SERVICE_ACCOUNT,
+    LABEL_ATTEMPT,
+    LABEL_RUN,
+    LABEL_RUN_UID,
+    LABEL_SHARD,
+    RESULTS_KEY,
+    JudgeJobSpec,
+    RunRef,
+    SecretKey,
+    case_record,
+    decode_results,
+    encode_results,
+    judge_job,
+    judge_job_name,
+    judge_rbac,
+    label_value,
+    owner_reference,
+    record_to_result,
+    results_configmap_name,
+    results_configmaps,
+    shard_label,
+    shard_of,
+)
+from proctor.protocol.types import CaseResult, DimensionScore, Failure, Tier
+
+RUN = RunRef("agents", "support-bot-v2", "0b6c1f9e-5c2a-4c1e-9d8e-3f0a1b2c3d4e")
+SPEC = JudgeJobSpec(image="ghcr.io/proctor-dev/proctor:test", deadline_seconds=1800, ttl_seconds=600)
+DNS_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
+LABEL_VALUE = re.compile(r"^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$")
+
+
+def pod_of(job: dict[str, Any]) -> dict[str, Any]:
+    pod: dict[str, Any] = job["spec"]["template"]["spec"]
+    return pod
+
+
+def judge_container(job: dict[str, Any]) -> dict[str, Any]:
+    judge: dict[str, Any]
+    (judge,) = [c for c in pod_of(job)["containers"] if c["name"] == "judge"]
+    return judge
+
+
+# --- judge Jobs ---------------------------------------------------------------------------------------
+
+
+def test_judge_job_is_deterministic() -> None:
+    assert judge_job(RUN, 1, 3, 2, SPEC) == judge_job(RUN, 1, 3, 2, SPEC)
+    assert judge_job(RUN, 1, 3, 2, SPEC)["metadata"]["name"] == "support-bot-v2-judge-1-of-3-a2"
+    assert judge_job(RUN, 1, 3, 2, SPEC)["metadata"]["name"] == judge_job_name(RUN.name, 1, 3, 2)
+
+
+def test_judge_job_is_owned_by_its_run() -> None:
+    meta = judge_job(RUN, 0, 1, 1, SPEC)["metadata"]
+    assert meta["namespace"] == "agents"
+    (owner,) = meta["ownerReferences"]
+    assert owner["apiVersion"] == "proctor.dev/v1alpha1"
+    assert owner["kind"] == "EvalRun"
+    assert (owner["name"], owner["uid"]) == (RUN.name, RUN.uid)
+    assert owner["controller"] is True
+
+
+def test_judge_job_labels_name_the_run_shard_and_attempt() -> None:
+    job = judge_job(RUN, 2, 4, 3, SPEC)
+    labels = job["metadata"]["labels"]
+    assert labels[LABEL_RUN_UID] == RUN.uid
+    assert labels[LABEL_RUN] == RUN.name
+    assert labels[LABEL_SHARD] == "2-of-4" == shard_label(2, 4)
+    assert labels[LABEL_ATTEMPT] == "3"
+    assert labels["app.kubernetes.io/managed-by"] == "proctor"
+    assert labels["app.kubernetes.io/component"] == "judge"
+    assert job["spec"]["template"]["metadata"]["labels"] == labels
+    assert all(LABEL_VALUE.match(v) and len(v) <= 63 for v in labels.values())
+
+
+def test_judge_job_never_retries_on_its_own_and_ends() -> None:
+    spec = judge_job(RUN, 0, 1, 1, SPEC)["spec"]
+    assert spec["backoffLimit"] == 0
+    assert spec["activeDeadlineSeconds"] == 1800
+    assert spec["ttlSecondsAfterFinished"] == 600
+    assert pod_of(judge_job(RUN, 0, 1, 1, SPEC))["restartPolicy"] == "Never"
+
+
+def test_judge_job_runs_its_shard() -> None:
+    judge = judge_container(judge_job(RUN, 1, 3, 1, SPEC))
+    assert judge["image"] == SPEC.image
+    assert judge["args"] == ["judge", "--run", "agents/support-bot-v2", "--shard", "1/3"]
+    assert pod_of(judge_job(RUN, 1, 3, 1, SPEC))["serviceAccountName"] == JUDGE_SERVICE_ACCOUNT
+
+
+def test_judge_pod_is_restricted() -> None:
+    spec = JudgeJobSpec(
+        image="i",
+        deadline_seconds=60,
+        candidate={"spec": {"containers": [{"name": "agent", "image": "agent:2"}]}},
+        candidate_container="agent",
+    )
+    pod = pod_of(judge_job(RUN, 0, 1, 1, spec))
+    assert pod["securityContext"]["runAsNonRoot"] is True
+    assert pod["securityContext"]["seccompProfile"] == {"type": "RuntimeDefault"}
+    assert "hostNetwork" not in pod and "hostPID" not in pod
+    sc = judge_container(judge_job(RUN, 0, 1, 1, spec))["securityContext"]
+    assert sc["runAsNonRoot"] is True
+    assert sc["allowPrivilegeEscalation"] is False
+    assert sc["readOnlyRootFilesystem"] is True
+    assert sc["capabilities"] == {"drop": ["ALL"]}
+    assert sc["seccompProfile"] == {"type": "RuntimeDefault"}
+    assert sc.get("privileged") is not True
+
+
+def test_keys_reach_the_judge_only_through_secret_refs() -> None:
+    spec = JudgeJobSpec(
+        image="i",
+        deadline_seconds=60,
+        judge_key=SecretKey("judge-credentials", "api-key"),
+        agent_key=SecretKey("agent-token", "token"),
+    )
+    env = judge_container(judge_job(RUN, 0, 1, 1, spec))["env"]
+    assert env == [
+        {
+            "name": JUDGE_API_KEY_ENV,
+            "valueFrom": {"secretKeyRef": {"name": "judge-credentials", "key": "api-key"}},
+        },
+        {"name": AGENT_API_KEY_ENV, "valueFrom": {"secretKeyRef": {"name": "agent-token", "key": "token"}}},
+    ]
+    assert all("value" not in e for e in env)
+
+
+def test_no_keys_no_env() -> None:
+    assert judge_container(judge_job(RUN, 0, 1, 1, SPEC))["env"] == []
+    assert "initContainers" not in pod_of(judge_job(RUN, 0, 1, 1, SPEC))
+
+
+TEMPLATE: dict[str, Any] = {
+    "metadata": {"labels": {"app": "support-bot"}},
+    "spec": {
+        "containers": [
+            {
+                "name": "agent",
+                "image": "registry.example/support-bot:2.0",
+                "ports": [{"containerPort": 8080}],
+                "readinessProbe": {"httpGet": {"path": "/healthz", "port": 8080}},
+                "lifecycle": {"preStop": {"exec": {"command": ["sleep", "5"]}}},
+                "restartPolicy": "OnFailure",
+            },
+            {"name": "metrics-exporter", "image": "exporter:1"},
+        ]
+    },
+}
+
+
+def test_the_candidate_runs_as_a_native_sidecar() -> None:
+    before = copy.deepcopy(TEMPLATE)
+    spec = JudgeJobSpec(image="i", deadline_seconds=60, candidate=TEMPLATE, candidate_container="agent")
+    pod = pod_of(judge_job(RUN, 0, 1, 1, spec))
+    (side,) = pod["initContainers"]
+    assert side["name"] == "candidate-agent"
+    assert side["restartPolicy"] == "Always"
+    assert side["image"] == "registry.example/support-bot:2.0"
+    assert side["readinessProbe"] == TEMPLATE["spec"]["containers"][0]["readinessProbe"]
+    assert "lifecycle" not in side
+    assert [c["name"] for c in pod["containers"]] == ["judge"]
+    assert before == TEMPLATE  # the run's template is not modified
+
+
+def test_without_a_named_container_every_candidate_container_is_a_sidecar() -> None:
+    spec = JudgeJobSpec(image="i", deadline_seconds=60, candidate=TEMPLATE)
+    sides = pod_of(judge_job(RUN, 0, 1, 1, spec))["initContainers"]
+    assert [s["name"] for s in sides] == ["candidate-agent", "candidate-metrics-exporter"]
+    assert all(s["restartPolicy"] == "Always" for s in sides)
+
+
+def test_candidate_container_selects_by_name() -> None:
+    spec = JudgeJobSpec(
+        image="i", deadline_seconds=60, candidate=TEMPLATE, candidate_container="metrics-exporter"
+    )
+    (side,) = pod_of(judge_job(RUN, 0, 1, 1, spec))["initContainers"]
+    assert side["name"] == "candidate-metrics-exporter"
+
+
+def test_a_bare_pod_spec_is_accepted_as_a_candidate() -> None:
+    spec = JudgeJobSpec(
+        image="i", deadline_seconds=60, candidate=TEMPLATE["spec"], candidate_container="agent"
+    )
+    (side,) = pod_of(judge_job(RUN, 0, 1, 1, spec))["initContainers"]
+    assert side["name"] == "candidate-agent"
+
+
+def test_jobs_do_not_share_mutable_parts() -> None:
+    a = judge_job(RUN, 0, 1, 1, SPEC)
+    b = judge_job(RUN, 0, 1, 1, SPEC)
+    judge_container(a)["securityContext"]["readOnlyRootFilesystem"] = False
+    judge_container(a)["securityContext"]["capabilities"]["drop"].clear()
+    assert judge_container(b)["securityContext"]["readOnlyRootFilesystem"] is True
+    assert judge_container(judge_job(RUN, 0, 1, 1, SPEC))["securityContext"]["capabilities"] == {
+        "drop": ["ALL"]
+    }
+
+
+# --- judge RBAC ---------------------------------------------------------------------------------------
+
+
+def test_judge_rbac_is_least_privilege() -> None:
+    sa, role, binding = judge_rbac("agents")
+    assert (sa["kind"], role["kind"], binding["kind"]) == ("ServiceAccount", "Role", "RoleBinding")
+    assert {o["metadata"]["namespace"] for o in (sa, role, binding)} == {"agents"}
+    granted = {
+        (group, resource, verb)
+        for rule in role["rules"]
+        for group in rule["apiGroups"]
+        for resource in rule["resources"]
+        for verb in rule["verbs"]
+    }
+    assert granted == {
+        ("proctor.dev", "evalruns", "get"),
+        ("proctor.dev", "casesets", "get"),
+        ("proctor.dev", "evalprofiles", "get"),
+        ("proctor.dev", "evalruns/status", "patch"),
+        ("", "configmaps", "get"),
+        ("", "configmaps", "list"),
+        ("", "configmaps", "create"),
+        ("", "configmaps", "patch"),
+        ("", "configmaps", "delete"),
+    }
+    assert not any(
+        resource == "secrets" or "*" in (group, resource, verb) for group, resource, verb in granted
+    )
+    assert binding["roleRef"] == {
+        "apiGroup": "rbac.authorization.k8s.io",
+        "kind": "Role",
+        "name": JUDGE_SERVICE_ACCOUNT,
+    }
+    assert binding["subjects"] == [
+        {"kind": "ServiceAccount", "name": JUDGE_SERVICE_ACCOUNT, "namespace": "agents"}
+    ]
+
+
+# --- names ----------------------------------------------------------------------------------------------
+
+dns_labels = st.from_regex(r"[a-z0-9]([-a-z0-9]{0,20}[a-z0-9])?", fullmatch=True)
+run_names = st.lists(dns_labels, min_size=1, max_size=12).map(".".join).filter(lambda n: len(n) <= 253)
+
+
+@given(run_names, st.integers(0, 63), st.integers(1, 64), st.integers(1, 10))
+def test_child_names_stay_within_limits(name: str, index: int, count: int, attempt: int) -> None:
+    job = judge_job_name(name, index, count, attempt)
+    assert len(job) <= 63
+    assert DNS_SUBDOMAIN.match(job), job
+    cm = results_configmap_name(name, index, count, 0)
+    assert len(cm) <= 253
+    assert DNS_SUBDOMAIN.match(cm), cm
+    label = label_value(name)
+    assert len(label) <= 63
+    assert LABEL_VALUE.match(label), label
+
+
+@given(run_names, run_names, st.integers(1, 5), st.integers(1, 5))
+def test_child_names_stay_unique(a: str, b: str, attempt_a: int, attempt_b: int) -> None:
+    if (a, attempt_a) != (b, attempt_b):
+        assert judge_job_name(a, 0, 2, attempt_a) != judge_job_name(b, 0, 2, attempt_b)
+    if a != b:
+        assert label_value(a) != label_value(b)
+        assert results_configmap_name(a, 0, 2, 0) != results_configmap_name(b, 0, 2, 0)
+
+
+def test_long_run_names_keep_a_readable_prefix_and_a_hash() -> None:
+    long = "nightly-regression-exam-for-the-customer-support-agent-" + "x" * 60
+    names = {judge_job_name(long, 0, 4, attempt) for attempt in range(1, 6)}
+    assert len(names) == 5
+    for n in names:
+        assert len(n) == 63
+        assert n.startswith("nightly-regression-exam")
+        assert re.search(r"-[0-9a-f]{10}$", n)
+    short = judge_job_name("short", 0, 1, 1)
+    assert short == "short-judge-0-of-1-a1"
+    assert judge_job_name(long[:-1] + "y", 0, 4, 1) != judge_job_name(long, 0, 4, 1)
+
+
+def test_owner_reference_of_results_is_not_the_controller() -> None:
+    (cm,) = results_configmaps(RUN, 0, 1, encode_results([]))
+    (owner,) = cm["metadata"]["ownerReferences"]
+    assert owner == owner_reference(RUN, controller=False)
+    assert owner["controller"] is False
+    assert owner["uid"] == RUN.uid
+
+
+def test_shard_of_spreads_cases_round_robin() -> None:
+    assert [shard_of(i, 3) for i in range(7)] == [0, 1, 2, 0, 1, 2, 0]
+
+
+# --- per-case results --------------------------------------------------------------------------------
+
+texts = st.text(max_size=40)  # any Unicode: reasons and rationales quote agents and judges
+scores = st.floats(0, 100, allow_nan=False)
+
+
+@st.composite
+def dimension_scores(draw: st.DrawFn) -> DimensionScore:
+    measured = draw(st.booleans())
+    return DimensionScore(
+        name=draw(st.sampled_from(["safety", "factual_grounding", "tone", "llm-rubric"])),
+        threshold=draw(scores),
+        score=draw(scores) if measured else None,
+        skipped_reason=None if measured else draw(st.text(min_size=1, max_size=40)),
+        agreement=draw(st.none() | st.floats(0, 1, allow_nan=False)),
+        samples=tuple(draw(st.just([]) | st.lists(scores, min_size=2, max_size=3))),
+        rationale=draw(texts),
+    )
+
+
+@st.composite
+def case_results(draw: st.DrawFn, case_id: str) -> CaseResult:
+    return CaseResult(
+        case_id=case_id,
+        tier=draw(st.sampled_from(list(Tier))),
+        failures=tuple(draw(st.lists(st.builds(Failure, texts, texts), max_size=3))),
+        safety_findings=draw(st.integers(0, 3)),
+        dimensions=tuple(draw(st.lists(dimension_scores(), max_size=3))),
+        error=draw(st.none() | texts),
+        category=draw(st.sampled_from(["", "refusals", "billing"])),
+    )
+
+
+@st.composite
+def result_sets(draw: st.DrawFn) -> list[CaseResult]:
+    ids = draw(st.lists(st.text(min_size=1, max_size=20), unique=True, max_size=12))
+    return [draw(case_results(i)) for i in ids]
+
+
+def unpack(cms: list[dict[str, Any]]) -> list[bytes]:
+    return [base64.b64decode(cm["binaryData"][RESULTS_KEY]) for cm in cms]
+
+
+def by_id(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return sorted(records, key=lambda r: json.dumps(r, sort_keys=True))
+
+
+@settings(max_examples=150, deadline=None)
+@given(result_sets(), st.integers(1, 64))
+def test_results_round_trip_through_split_configmaps(results: list[CaseResult], part_bytes: int) -> None:
+    records = [case_record(r, answer_sha256="ab" * 32) for r in results]
+    blob = encode_results(records)
+    cms = results_configmaps(RUN, 1, 2, blob, part_bytes=part_bytes)
+    assert len(cms) == max(1, -(-len(blob) // part_bytes))
+    assert b"".join(unpack(cms)) == blob
+    decoded = decode_results(unpack(cms))
+    assert by_id(decoded) == by_id(records)
+    back = {r.case_id: r for r in map(record_to_result, decoded)}
+    for original in results:
+        again = back[original.case_id]
+        assert again == original  # outcome, failures, findings, dimensions, error, category
+        assert again.outcome is original.outcome
+
+
+@settings(max_examples=100, deadline=None)
+@given(result_sets(), st.randoms(use_true_random=False))
+def test_the_same_results_encode_to_the_same_bytes(results: list[CaseResult], rnd: Any) -> None:
+    records = [case_record(r) for r in results]
+    shuffled = list(records)
+    rnd.shuffle(shuffled)
+    assert encode_results(shuffled) == encode_results(records)
+    assert results_configmaps(RUN, 0, 1, encode_results(shuffled)) == results_configmaps(
+        RUN, 0, 1, encode_results(records)
+    )
+
+
+def test_line_separators_inside_text_survive_the_round_trip() -> None:
+    # a judge's rationale or an agent's words may hold U+2028, U+0085 or a form feed
+    reason = "line\u2028separator, next\u0085line, feed\x0c, group\x1d, para\u2029"
+    result = CaseResult(
+        "c1",
+        Tier.TRUST,
+        failures=(Failure("contains", reason),),
+        dimensions=(DimensionScore("tone", 50.0, 80.0, rationale=reason),),
+    )
+    (decoded,) = decode_results([encode_results([case_record(result)])])
+    assert record_to_result(decoded) == result
+
+
+def test_results_configmaps_are_labelled_and_annotated() -> None:
+    blob = encode_results([case_record(CaseResult("a", Tier.SAFETY))])
+    cms = results_configmaps(RUN, 1, 3, blob, part_bytes=10)
+    assert len(cms) > 1
+    names = [cm["metadata"]["name"] for cm in cms]
+    assert names == [f"support-bot-v2-results-1-of-3-{k}" for k in range(len(cms))]
+    for k, cm in enumerate(cms):
+        meta = cm["metadata"]
+        assert meta["namespace"] == "agents"
+        assert meta["labels"][LABEL_SHARD] == "1-of-3"
+        assert meta["labels"][LABEL_RUN_UID] == RUN.uid
+        assert meta["labels"]["app.kubernetes.io/component"] == "results"
+        assert meta["annotations"]["proctor.dev/part"] == f"{k + 1}/{len(cms)}"
+        assert len(meta["annotations"]["proctor.dev/sha256"]) == 64
+
+
+def test_empty_results_still_make_one_configmap() -> None:
+    (cm,) = results_configmaps(RUN, 0, 1, encode_results([]))
+    assert decode_results(unpack([cm])) == []
+
+
+def test_several_shards_decode_together() -> None:
+    a = encode_results([case_record(CaseResult("a", Tier.SAFETY))])
+    b = encode_results([case_record(CaseResult("b", Tier.FORM, failures=(Failure("regex", "no match"),)))])
+    parts = unpack(results_configmaps(RUN, 0, 2, a, part_bytes=16)) + unpack(results_configmaps(RUN, 1, 2, b))
+    assert [r["id"] for r in decode_results(parts)] == ["a", "b"]
+
+
+def test_case_record_keeps_no_answer_and_omits_empty_fields() -> None:
+    record = case_record(CaseResult("a", Tier.FORM), answer_sha256="f" * 64, repeats=3)
+    assert record == {"id": "a", "tier": "form", "outcome": "passed", "answerSha256": "f" * 64, "repeats": 3}
+    assert case_record(CaseResult("a", Tier.FORM)) == {"id": "a", "tier": "form", "outcome": "passed"}
+
+
+def test_a_skipped_dimension_is_never_a_zero_in_the_record() -> None:
+    record = case_record(CaseResult("a", Tier.TRUST, dimensions=(DimensionScore("tone", 50.0),)))
+    (dim,) = record["dimensions"]
+    assert dim == {"name": "tone", "threshold": 50.0, "skipped": "skipped"}  # a reason is always written
+    again = record_to_result(record)
+    assert again.dimensions[0].score is None
+    assert again.dimensions[0].skipped_reason == "skipped"
+    assert record["outcome"] == again.outcome.value == "unmeasured"
+
+
+@pytest.mark.parametrize("samples", [(), (70.0,)])
+def test_a_single_sample_is_not_stored(samples: tuple[float, ...]) -> None:
+    record = case_record(
+        CaseResult("a", Tier.TRUST, dimensions=(DimensionScore("tone", 50.0, 70.0, samples=samples),))
+    )
+    assert "samples" not in record["dimensions"][0]

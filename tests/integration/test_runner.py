@@ -255,3 +255,42 @@ def test_bad_arguments_exit_2(tmp_path: Path) -> None:
     )
     assert out.returncode == 2
     assert "NAMESPACE/NAME" in out.stderr
+
+
+def test_profile_grounding_documents_are_chosen_by_meaning_for_the_judge(
+    crds: Cluster, namespace: str, judge: JudgeServer
+) -> None:
+    _setup(crds, namespace, judge)
+    profile = _profile(judge)
+    profile["metadata"]["name"] = "grounded"
+    profile["spec"]["grounding"] = {
+        "topK": 1,
+        "documents": [
+            {
+                "id": "cabin-lighting",
+                "text": "Cabin reading lights use LED modules; replace a module when it flickers.",
+            },
+            {
+                "id": "oil-bands",
+                "text": "Engine oil consumption bands: NORMAL below 0.30 qt/hr, ELEVATED from "
+                "0.30 up to 0.60 qt/hr, HIGH from 0.60 qt/hr.",
+            },
+            {
+                "id": "tyre-pressure",
+                "text": "Main gear tyre pressure is checked cold, before the first flight.",
+            },
+        ],
+    }
+    crds.kubectl("-n", namespace, "apply", "-f", "-", input=json.dumps(profile))
+    run = _run("g", _answers("v1-correct"))
+    run["spec"]["profileRef"] = {"name": "grounded"}
+    crds.kubectl("-n", namespace, "apply", "-f", "-", input=json.dumps(run))
+    out = _judge(crds, namespace, "g", "0/1", PROCTOR_JUDGE_API_KEY=API_KEY)
+    assert out.returncode == 0, out.stderr
+    shard = crds.get_json("-n", namespace, "evalrun", "g")["status"]["shards"][0]
+    records = {r["id"]: r for r in _records(crds, namespace, shard["results"])}
+    assert records["oil-consumption-boundary"]["grounding"].startswith("grounded on oil-bands")
+    prompts = [r.user_text for r in judge.requests if "0.30 qt/hr" in r.user_text]
+    assert prompts
+    assert all("[oil-bands]" in p or "oil-bands" in p for p in prompts)
+    assert not any("cabin-lighting" in p for p in prompts)

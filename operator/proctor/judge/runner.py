@@ -42,6 +42,7 @@ from proctor.graders._assertions import AssertionCompileError
 from proctor.graders._exam import CaseSetProblem, CompiledCase, compile_cases, grade_answer, unanswered
 from proctor.graders._scanpolicy import ScanPolicy
 from proctor.judge.client import JudgeClient, JudgeSettings, judge_dimensions
+from proctor.judge.embeddings import OnnxEmbedder, ground
 from proctor.judge.prompts import ContextDocument, JudgeInput, provenance
 from proctor.judge.rubrics import DimensionRubric, resolve_dimensions, rubric_of
 from proctor.judge.targets import AnswerSource, AnswerUnavailable, HttpAgent, Recorded
@@ -62,6 +63,8 @@ log = structlog.get_logger("proctor.judge.runner")
 
 #: The environment variable holding the agent endpoint's API key (set from a Secret in the Job).
 AGENT_API_KEY_ENV = "PROCTOR_AGENT_API_KEY"
+#: The judged dimension that profile grounding documents are matched for.
+GROUNDED_DIMENSION = "factual_grounding"
 #: Cases examined at once (answers fetched and judged concurrently).
 CASE_CONCURRENCY = 16
 
@@ -117,6 +120,8 @@ class ShardRunner:
         self.env = dict(os.environ if env is None else env)
         self.manager = f"proctor-judge-{shard_label(index, count)}"
         self.shard = f"{index}/{count}"
+        self.grounding_docs: list[tuple[str, str]] = []
+        self.grounding_k = 0
 
     # -- loading --------------------------------------------------------------------------------
     def _load(self) -> tuple[EvalRun, CaseSet, EvalProfile | None]:
@@ -195,6 +200,28 @@ class ShardRunner:
         )
         return agent, c.port, float(c.readiness_timeout_seconds)
 
+    def _grounding_documents(self, profile: EvalProfile | None) -> tuple[list[tuple[str, str]], int]:
+        """The profile's grounding documents (inline, or from ConfigMaps) and how many to pick."""
+        g = profile.spec.grounding if profile else None
+        if g is None:
+            return [], 0
+        docs: list[tuple[str, str]] = []
+        for d in g.documents:
+            if d.text is not None:
+                docs.append((d.id, d.text))
+            elif d.config_map_ref is not None:
+                try:
+                    data = self.kube.get_configmap_data(self.ns, d.config_map_ref.name)
+                except KubeError as e:
+                    raise HarnessError(f"grounding document {d.id}: {e}") from None
+                if d.config_map_ref.key not in data:
+                    raise HarnessError(
+                        f"grounding document {d.id}: ConfigMap {d.config_map_ref.name} has no key "
+                        f"{d.config_map_ref.key!r}"
+                    )
+                docs.append((d.id, data[d.config_map_ref.key]))
+        return docs, g.top_k
+
     # -- judging ----------------------------------------------------------------------------------
     def _rubrics(self, profile: EvalProfile | None) -> dict[str, DimensionRubric]:
         if profile is None:
@@ -220,9 +247,10 @@ class ShardRunner:
         scan: ScanPolicy,
         repeats: int,
         no_judge: str,
-    ) -> tuple[CaseResult, str | None]:
+    ) -> tuple[CaseResult, str | None, str | None]:
         outcomes: list[CaseResult] = []
         digest: str | None = None
+        note: str | None = None
         for _ in range(repeats):
             try:
                 answer = await source.answer(c.case)
@@ -233,11 +261,15 @@ class ShardRunner:
             plan = self._plan(c, rubrics)
             judged: list[DimensionScore] = []
             if plan and judge is not None:
+                context = [ContextDocument(d.id, d.text) for d in c.case.context]
+                if self.grounding_docs and any(p.name == GROUNDED_DIMENSION for p in plan):
+                    g = await asyncio.to_thread(
+                        ground, c.question, answer, self.grounding_docs, self.grounding_k, self.embedder
+                    )
+                    note = g.describe()
+                    context += [ContextDocument(i, t) for i, t, _ in g.documents]
                 content = JudgeInput(
-                    answer=answer,
-                    input=c.question,
-                    reference=c.case.reference,
-                    context=tuple(ContextDocument(d.id, d.text) for d in c.case.context),
+                    answer=answer, input=c.question, reference=c.case.reference, context=tuple(context)
                 )
                 judged = list(await judge_dimensions(judge, [p for p in plan if p.rubric], content))
             elif plan:
@@ -254,7 +286,7 @@ class ShardRunner:
                 kept = [d for d in result.dimensions if d.name != "llm-rubric"]
                 result = dataclasses.replace(result, dimensions=(*kept, *rubric_scores))
             outcomes.append(result)
-        return _worst(outcomes), digest
+        return _worst(outcomes), digest, note
 
     # -- the shard ------------------------------------------------------------------------------------
     async def run(self) -> ShardResult:
@@ -264,6 +296,8 @@ class ShardRunner:
         compiled = self._cases(caseset, profile)
         source, port, ready_timeout = self._source(run)
         rubrics = self._rubrics(profile)
+        self.grounding_docs, self.grounding_k = self._grounding_documents(profile)
+        self.embedder: OnnxEmbedder | None = OnnxEmbedder() if self.grounding_docs else None
         judge_spec = profile.spec.judge if profile else None
         needs_judge = any(self._plan(c, rubrics) for c in compiled)
         judge: JudgeClient | None = None
@@ -292,7 +326,7 @@ class ShardRunner:
                 raise HarnessError(f"EvalProfile: {e}") from None
             sem = asyncio.Semaphore(CASE_CONCURRENCY)
 
-            async def one(c: CompiledCase) -> tuple[CaseResult, str | None]:
+            async def one(c: CompiledCase) -> tuple[CaseResult, str | None, str | None]:
                 async with sem:
                     return await self._examine(c, source, judge, rubrics, scan, run.spec.repeats, no_judge)
 
@@ -303,8 +337,11 @@ class ShardRunner:
             await source.aclose()
             if judge is not None:
                 await judge.aclose()
-        results = [r for r, _ in graded]
-        records = [case_record(r, answer_sha256=d, repeats=run.spec.repeats) for r, d in graded]
+        results = [r for r, _, _ in graded]
+        records = [
+            case_record(r, answer_sha256=d, repeats=run.spec.repeats) | ({"grounding": n} if n else {})
+            for r, d, n in graded
+        ]
         names = self._write(ref, encode_results(records))
         counts = {o: sum(1 for r in results if r.outcome is o) for o in Outcome}
         self._status(

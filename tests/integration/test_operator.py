@@ -335,3 +335,20 @@ def test_ten_thousand_cases_keep_the_run_small(crds: Cluster, namespace: str, op
     assert len(status["firstFailures"]) == 20
     size = len(crds.kubectl("-n", namespace, "get", "evalrun", "big", "-o", "json").stdout)
     assert size < 64 * 1024, f"EvalRun is {size} bytes"
+
+
+def test_run_history_keeps_the_newest_runs_of_a_case_set(
+    crds: Cluster, namespace: str, operator: Any
+) -> None:
+    operator(PROCTOR_RUN_HISTORY="1")
+    _setup(crds, namespace, None)
+    _run(crds, namespace, "first", "v1-correct", profile=False)
+    _wait_done(crds, namespace, "first")
+    _run(crds, namespace, "second", "v1-correct", profile=False)
+    _wait_done(crds, namespace, "second")
+    wait_for(
+        lambda: crds.kubectl("-n", namespace, "get", "evalrun", "first", check=False).returncode != 0,
+        timeout=60,
+        what="the older run to be pruned",
+    )
+    assert crds.get_json("-n", namespace, "evalrun", "second")["status"]["verdict"] == "PASS"

@@ -33,7 +33,7 @@ from proctor.api.conditions import Condition, ConditionStatus, ConditionType, Re
 from proctor.api.run import RunPhase
 from proctor.controllers import evaluate
 from proctor.controllers.config import OperatorConfig
-from proctor.controllers.plan import Action, JobPhase, JobView, RunPlan, ShardView, plan_run
+from proctor.controllers.plan import Action, JobPhase, JobView, RunPlan, ShardView, plan_run, runs_to_prune
 from proctor.judge.prompts import policy_digest
 from proctor.k8s.kube import Kube, KubeError
 from proctor.k8s.objects import (
@@ -411,6 +411,7 @@ async def _reconcile(rt: Runtime, namespace: str, name: str) -> None:
     started = _parse_time(desired["startTime"])
     if started:
         metrics.RUN_DURATION.observe((now - started).total_seconds())
+    await _prune_history(rt, namespace, run.spec.case_set_ref.name, caseset_raw)
     kind = "Normal" if decision.verdict.name in ("PASS", "WARN") else "Warning"
     kopf.event(
         cast(Any, raw),
@@ -418,6 +419,23 @@ async def _reconcile(rt: Runtime, namespace: str, name: str) -> None:
         reason=f"Verdict{decision.verdict.name.title()}",
         message=f"{decision.verdict.name} (exit {decision.exit_code}): {decision.message}"[:1000],
     )
+
+
+async def _prune_history(
+    rt: Runtime, namespace: str, caseset: str, caseset_raw: Mapping[str, Any] | None
+) -> None:
+    """Keep the newest ``run_history`` finished runs of a case set (their results go with them)."""
+    if rt.config.run_history <= 0:
+        return
+    runs = [
+        r
+        for r in await rt.call(rt.kube.list_custom, "EvalRun", namespace)
+        if ((r.get("spec") or {}).get("caseSetRef") or {}).get("name") == caseset
+    ]
+    baseline = ((caseset_raw or {}).get("status") or {}).get("baseline") or {}
+    for old in runs_to_prune(runs, rt.config.run_history, protected=baseline.get("frozenFrom") or ()):
+        await rt.call(rt.kube.delete_custom, "EvalRun", namespace, old)
+        log.info("run pruned (history retention)", run=f"{namespace}/{old}", keep=rt.config.run_history)
 
 
 async def _finish_failed(

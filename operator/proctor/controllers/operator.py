@@ -14,6 +14,7 @@ import kopf
 from proctor.controllers import resources, runs  # noqa: F401  (registers the handlers)
 from proctor.controllers.config import OperatorConfig
 from proctor.controllers.runs import Runtime
+from proctor.gate import webhook
 from proctor.k8s.kube import Kube
 from proctor.observability import metrics
 from proctor.observability.logging import configure as configure_logging
@@ -39,8 +40,10 @@ def configure(settings: kopf.OperatorSettings, memo: kopf.Memo, **_: Any) -> Non
     settings.posting.level = logging.WARNING
     settings.execution.max_workers = 16
     config = OperatorConfig.from_env()
-    memo["runtime"] = Runtime(Kube(), config)
+    kube = Kube()
+    memo["runtime"] = Runtime(kube, config)
     metrics.serve(config.metrics_port)
+    webhook.setup(settings, kube, webhook.WebhookConfig.from_env())
 
 
 @kopf.on.probe(id="proctor-alive")

@@ -134,6 +134,20 @@ class Kube:
             except ApiException as e:
                 raise KubeError(f"{obj['kind']} {meta['namespace']}/{meta['name']}", e) from None
 
+    def apply_webhook_configuration(self, obj: dict[str, Any], manager: str) -> None:
+        api = client.AdmissionregistrationV1Api(self.api)
+        try:
+            cast(Any, api.patch_mutating_webhook_configuration)(
+                obj["metadata"]["name"],
+                obj,
+                field_manager=manager,
+                force=True,
+                _content_type=APPLY,
+                _preload_content=False,
+            )
+        except ApiException as e:
+            raise KubeError(f"MutatingWebhookConfiguration {obj['metadata']['name']}", e) from None
+
     def list_custom(self, kind: str, namespace: str) -> list[dict[str, Any]]:
         try:
             reply = cast(Any, self.custom.list_namespaced_custom_object)(

@@ -355,3 +355,71 @@ def judge_rbac(namespace: str) -> list[dict[str, Any]]:
             "subjects": [{"kind": "ServiceAccount", "name": JUDGE_SERVICE_ACCOUNT, "namespace": namespace}],
         },
     ]
+
+
+# --- the admission webhook -------------------------------------------------------------------------
+
+WEBHOOK_NAME = "gate.proctor.dev"
+WEBHOOK_HANDLER_ID = "proctor-gate"
+
+
+def mutating_webhook_configuration(
+    ca_bundle: bytes,
+    *,
+    url: str | None = None,
+    service: tuple[str, str, int] | None = None,
+    exclude_namespaces: Sequence[str] = ("kube-system",),
+    timeout_seconds: int = 5,
+    failure_policy: str = "Fail",
+    name: str = "proctor-gate",
+) -> dict[str, Any]:
+    """The webhook that pauses gated Deployments: only objects labelled ``proctor.dev/gate-policy``,
+    never in ``exclude_namespaces``; a short timeout; ``Fail`` by default, so with the operator down
+    a gated Deployment cannot change (fail closed) while everything else is untouched."""
+    if (url is None) == (service is None):
+        raise ValueError("give exactly one of url and service")
+    client: dict[str, Any] = {"caBundle": base64.b64encode(ca_bundle).decode()}
+    path = f"/{WEBHOOK_HANDLER_ID}"
+    if url is not None:
+        client["url"] = url.rstrip("/") + path
+    else:
+        assert service is not None
+        client["service"] = {"namespace": service[0], "name": service[1], "port": service[2], "path": path}
+    return {
+        "apiVersion": "admissionregistration.k8s.io/v1",
+        "kind": "MutatingWebhookConfiguration",
+        "metadata": {"name": name, "labels": {LABEL_MANAGED_BY: "proctor", LABEL_PART_OF: "proctor"}},
+        "webhooks": [
+            {
+                "name": WEBHOOK_NAME,
+                "clientConfig": client,
+                "rules": [
+                    {
+                        "apiGroups": ["apps"],
+                        "apiVersions": ["v1"],
+                        "resources": ["deployments"],
+                        "operations": ["CREATE", "UPDATE"],
+                        "scope": "Namespaced",
+                    }
+                ],
+                "objectSelector": {
+                    "matchExpressions": [{"key": "proctor.dev/gate-policy", "operator": "Exists"}]
+                },
+                "namespaceSelector": {
+                    "matchExpressions": [
+                        {
+                            "key": "kubernetes.io/metadata.name",
+                            "operator": "NotIn",
+                            "values": list(exclude_namespaces),
+                        }
+                    ]
+                },
+                "admissionReviewVersions": ["v1"],
+                "sideEffects": "None",
+                "matchPolicy": "Equivalent",
+                "timeoutSeconds": timeout_seconds,
+                "failurePolicy": failure_policy,
+                "reinvocationPolicy": "Never",
+            }
+        ],
+    }

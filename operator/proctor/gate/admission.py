@@ -1,0 +1,61 @@
+"""What the admission webhook decides for a gated Deployment: pure, from the object alone.
+
+A Deployment labelled ``proctor.dev/gate-policy: <name>`` rolls out only pod templates the gate
+approved. When an incoming object's pod template differs from the approved one (recorded by hash
+in an annotation), the webhook pauses the Deployment and records the pending template hash, so no
+new ReplicaSet rolls out until the exam says so. Everything else passes untouched: scale-only
+changes, the operator's own writes (which set the approved hash together with the template), and
+objects without the label. The webhook answers from the object in the request, never from a judge.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+GATE_LABEL = "proctor.dev/gate-policy"
+PENDING_ANNOTATION = "proctor.dev/pending-template-hash"
+APPROVED_ANNOTATION = "proctor.dev/approved-template-hash"
+APPROVED_TEMPLATE_ANNOTATION = "proctor.dev/approved-template"
+HELD_ANNOTATION = "proctor.dev/held-by"
+
+
+def template_hash(template: Mapping[str, Any] | None) -> str:
+    """A stable digest of a pod template (key order does not matter)."""
+    canonical = json.dumps(template or {}, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return "sha256:" + hashlib.sha256(canonical.encode()).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class Admission:
+    """The change to make to an admitted object (``None`` fields: leave as is)."""
+
+    pause: bool = False
+    pending_hash: str | None = None
+    message: str = ""
+
+    @property
+    def changes(self) -> bool:
+        return self.pause or self.pending_hash is not None
+
+
+def admit(obj: Mapping[str, Any]) -> Admission:
+    """Decide for one Deployment as the API server is about to store it."""
+    meta = obj.get("metadata") or {}
+    if GATE_LABEL not in (meta.get("labels") or {}):
+        return Admission(message="not gated")
+    spec = obj.get("spec") or {}
+    h = template_hash(spec.get("template"))
+    annotations = meta.get("annotations") or {}
+    if annotations.get(APPROVED_ANNOTATION) == h:
+        return Admission(message="the pod template is the approved one")
+    if spec.get("paused") is True and annotations.get(PENDING_ANNOTATION) == h:
+        return Admission(message="already held for this template")
+    return Admission(
+        pause=True,
+        pending_hash=h,
+        message=f"held by GatePolicy {meta['labels'][GATE_LABEL]}: template {h[:19]} awaits its exam",
+    )

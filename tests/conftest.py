@@ -24,6 +24,13 @@ import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 
+# The example agent's image, for the node stand-in of the local control plane (it runs images as
+# local commands); the image's tag reaches the agent as its version.
+os.environ.setdefault(
+    "PROCTOR_NODE_IMAGES",
+    f"proctor-example-agent={sys.executable} {REPO / 'examples' / 'agent' / 'agent.py'}",
+)
+
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:

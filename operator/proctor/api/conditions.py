@@ -33,6 +33,9 @@ never disagree on a word.
     False: ``AllMeasured``.
 ``RolloutBlocked`` (GatePolicy): a gated rollout is held.
     True: ``VerdictFailed``, ``VerdictError``, ``CircuitOpen``. False: ``NotBlocked``, ``ObserveOnly``.
+``Enforcing`` (GatePolicy): rollouts are gated (held on FAIL/ERROR). True: ``Enforcing``. False:
+    ``ObserveOnly`` (enforcement: Observe), ``CanaryPending`` (until the canary shows a stable
+    safety tier the policy records what it would do).
 ``Deterministic`` (GatePolicy): the determinism canary showed zero safety-tier variance, so the
     policy may block (until then it acts as Observe). True: ``ZeroSafetyVariance``. False:
     ``NotEnoughRuns``, ``RunsNotComparable``, ``RunWithoutMeasurement``, ``SafetyVariance``,
@@ -79,6 +82,7 @@ class ConditionType(StrEnum):
     PASSED = "Passed"
     DEGRADED = "Degraded"
     ROLLOUT_BLOCKED = "RolloutBlocked"
+    ENFORCING = "Enforcing"
     DETERMINISTIC = "Deterministic"
     CIRCUIT_OPEN = "CircuitOpen"
 

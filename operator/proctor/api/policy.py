@@ -322,6 +322,12 @@ class CircuitBreakerStatus(StatusModel):
         default_factory=list, max_length=100, description="When the recent blocks happened, oldest first."
     )
     opened_at: Time | None = Field(default=None, description="When the breaker last opened.")
+    reset_token: str | None = Field(
+        default=None,
+        max_length=253,
+        description="The value of the proctor.dev/reset-circuit-breaker annotation last acted on (a person "
+        "resets the breaker by setting a new value).",
+    )
 
 
 class GatePolicyStatus(StatusModel):

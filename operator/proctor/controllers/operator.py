@@ -11,7 +11,7 @@ from typing import Any
 
 import kopf
 
-from proctor.controllers import resources, runs  # noqa: F401  (registers the handlers)
+from proctor.controllers import gates, resources, runs  # noqa: F401  (registers the handlers)
 from proctor.controllers.config import OperatorConfig
 from proctor.controllers.runs import Runtime
 from proctor.gate import webhook

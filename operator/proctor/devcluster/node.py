@@ -154,6 +154,7 @@ class PodRunner(threading.Thread):
         self.start_time = now()
         self.initialized = False
         self.workdir = node.dir / "pods" / self.uid
+        self.ip = node.allocate_ip(self.uid)
         self._last_status: str = ""
         self.lock = threading.Lock()
 
@@ -182,8 +183,8 @@ class PodRunner(threading.Thread):
             status: dict[str, Any] = {
                 "phase": self.phase,
                 "hostIP": "127.0.0.1",
-                "podIP": "127.0.0.1",
-                "podIPs": [{"ip": "127.0.0.1"}],
+                "podIP": self.ip,
+                "podIPs": [{"ip": self.ip}],
                 "hostIPs": [{"ip": "127.0.0.1"}],
                 "startTime": self.start_time,
                 "initContainerStatuses": [r.status() for r in self.init_runs],
@@ -225,6 +226,8 @@ class PodRunner(threading.Thread):
             "HOME": str(self.workdir),
             "LANG": os.environ.get("LANG", "C.UTF-8"),
             "HOSTNAME": self.pod_name,
+            # stand-in only: lets a local command behave as the image version it stands for
+            "PROCTOR_NODE_IMAGE": str(c.get("image", "")),
         }
         if self.node.sa_kubeconfig_enabled(self.pod):
             env["KUBECONFIG"] = str(self.node.pod_kubeconfig(self.pod, self.workdir))
@@ -273,7 +276,7 @@ class PodRunner(threading.Thread):
             "metadata.uid": self.uid,
             "spec.nodeName": self.node.name,
             "spec.serviceAccountName": self.pod["spec"].get("serviceAccountName", ""),
-            "status.podIP": "127.0.0.1",
+            "status.podIP": self.ip,
             "status.hostIP": "127.0.0.1",
         }
         return fields.get(path, "")
@@ -336,7 +339,7 @@ class PodRunner(threading.Thread):
         time.sleep(float(probe.get("initialDelaySeconds", 0)))
         period = max(0.25, min(float(probe.get("periodSeconds", 10)), 2.0))
         while not run.probe_stop.is_set() and run.proc is not None and run.proc.poll() is None:
-            ok = _probe(probe, self._env(run.spec))
+            ok = _probe(probe, self._env(run.spec), self.ip)
             if ok != run.ready:
                 run.ready = ok
                 self.report()
@@ -533,16 +536,16 @@ def _expand(value: str, env: dict[str, str]) -> str:
     return "".join(out)
 
 
-def _probe(probe: dict[str, Any], env: dict[str, str]) -> bool:
+def _probe(probe: dict[str, Any], env: dict[str, str], ip: str = "127.0.0.1") -> bool:
     timeout = float(probe.get("timeoutSeconds", 1))
     try:
         if hg := probe.get("httpGet"):
             scheme = hg.get("scheme", "HTTP").lower()
-            url = f"{scheme}://127.0.0.1:{int(hg['port'])}{hg.get('path', '/')}"
+            url = f"{scheme}://{ip}:{int(hg['port'])}{hg.get('path', '/')}"
             with urllib.request.urlopen(url, timeout=timeout) as r:
                 return 200 <= int(r.status) < 400
         if tcp := probe.get("tcpSocket"):
-            with socket.create_connection(("127.0.0.1", int(tcp["port"])), timeout=timeout):
+            with socket.create_connection((ip, int(tcp["port"])), timeout=timeout):
                 return True
         if ex := probe.get("exec"):
             return (
@@ -567,6 +570,19 @@ class Node:
         self.core = client.CoreV1Api(self.api)
         self.runners: dict[str, PodRunner] = {}
         self.stopping = threading.Event()
+        self._ips: dict[str, str] = {}
+        self._next_ip = 0
+        self._ip_lock = threading.Lock()
+
+    def allocate_ip(self, uid: str) -> str:
+        """A loopback address of the pod's own (127.1.x.y), so two pods may listen on one port
+        when they bind their pod IP (``status.podIP``), as containers in separate pods can."""
+        with self._ip_lock:
+            if uid not in self._ips:
+                self._next_ip += 1
+                n = self._next_ip % (254 * 256)
+                self._ips[uid] = f"127.1.{n // 254}.{n % 254 + 1}"
+            return self._ips[uid]
 
     # -- object access ---------------------------------------------------------------------------
     def read_configmap(self, ns: str, name: str, *, optional: bool) -> dict[str, str] | None:

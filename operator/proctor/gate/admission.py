@@ -42,8 +42,13 @@ class Admission:
         return self.pause or self.pending_hash is not None
 
 
-def admit(obj: Mapping[str, Any]) -> Admission:
-    """Decide for one Deployment as the API server is about to store it."""
+def admit(obj: Mapping[str, Any], *, enforcing: bool = True) -> Admission:
+    """Decide for one Deployment as the API server is about to store it.
+
+    ``enforcing`` is the policy's effective enforcement: in shadow mode (``Observe``, or while its
+    determinism canary has not shown a stable safety tier) the pending template is recorded, so it
+    is examined and the verdict recorded, but the Deployment is not paused.
+    """
     meta = obj.get("metadata") or {}
     if GATE_LABEL not in (meta.get("labels") or {}):
         return Admission(message="not gated")
@@ -54,6 +59,14 @@ def admit(obj: Mapping[str, Any]) -> Admission:
         return Admission(message="the pod template is the approved one")
     if spec.get("paused") is True and annotations.get(PENDING_ANNOTATION) == h:
         return Admission(message="already held for this template")
+    if not enforcing:
+        if annotations.get(PENDING_ANNOTATION) == h:
+            return Admission(message="already recorded (observe only)")
+        return Admission(
+            pending_hash=h,
+            message=f"GatePolicy {meta['labels'][GATE_LABEL]} observes: template {h[:19]} will be examined, "
+            "not held",
+        )
     return Admission(
         pause=True,
         pending_hash=h,

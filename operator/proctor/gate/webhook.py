@@ -29,7 +29,7 @@ from typing import Any, cast
 import kopf
 import structlog
 
-from proctor.gate.admission import PENDING_ANNOTATION, admit
+from proctor.gate.admission import GATE_LABEL, PENDING_ANNOTATION, admit
 from proctor.gate.certs import WebhookCerts, ensure_certs
 from proctor.k8s.objects import WEBHOOK_HANDLER_ID, mutating_webhook_configuration
 
@@ -105,12 +105,33 @@ def setup(settings: kopf.OperatorSettings, kube: Any, config: WebhookConfig) -> 
     return certs
 
 
+@kopf.index("proctor.dev", "v1alpha1", "gatepolicies", id="gate_modes")
+def gate_modes(
+    namespace: str | None, name: str, spec: kopf.Spec, status: kopf.Status, **_: Any
+) -> dict[Any, str]:
+    """Each policy's effective enforcement, known before any request comes (no API call per request)."""
+    mode = status.get("effectiveEnforcement") or "Observe"
+    if spec.get("enforcement") == "Observe":
+        mode = "Observe"
+    return {(namespace, name): mode}
+
+
 @kopf.on.mutate("apps", "v1", "deployments", id=WEBHOOK_HANDLER_ID)
-def gate_deployment(body: kopf.Body, patch: kopf.Patch, warnings: list[str], **_: Any) -> None:
-    """Pause a gated Deployment whose pod template is not the approved one."""
-    decision = admit(cast(Mapping[str, Any], body))
+def gate_deployment(body: kopf.Body, patch: kopf.Patch, warnings: list[str], **kwargs: Any) -> None:
+    """Pause a gated Deployment whose pod template is not the approved one (enforcing policies);
+    record it for an exam without pausing (observing ones). An unknown policy holds: fail closed."""
+    gate_modes: kopf.Index[Any, str] = kwargs["gate_modes"]
+    obj = cast(Mapping[str, Any], body)
+    meta = obj.get("metadata") or {}
+    policy = (meta.get("labels") or {}).get(GATE_LABEL)
+    modes = list(gate_modes.get((meta.get("namespace"), policy), []))
+    enforcing = not modes or modes[0] != "Observe"
+    decision = admit(obj, enforcing=enforcing)
     if not decision.changes:
         return
-    patch.spec["paused"] = True
+    if decision.pause:
+        patch.spec["paused"] = True
     patch.metadata.setdefault("annotations", {})[PENDING_ANNOTATION] = decision.pending_hash
-    warnings.append(decision.message)
+    warnings.append(
+        decision.message if modes else f"{decision.message} (GatePolicy {policy} not found: held)"
+    )

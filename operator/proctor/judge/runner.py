@@ -65,6 +65,8 @@ log = structlog.get_logger("proctor.judge.runner")
 AGENT_API_KEY_ENV = "PROCTOR_AGENT_API_KEY"
 #: The judged dimension that profile grounding documents are matched for.
 GROUNDED_DIMENSION = "factual_grounding"
+#: Where the candidate sidecar listens (the pod's IP, from the downward API).
+CANDIDATE_HOST_ENV = "PROCTOR_CANDIDATE_HOST"
 #: Cases examined at once (answers fetched and judged concurrently).
 CASE_CONCURRENCY = 16
 
@@ -191,8 +193,11 @@ class ShardRunner:
         c = t.candidate
         if c is None:
             raise HarnessError("the run's target names no endpoint, candidate or recorded answers")
+        # the candidate is a sidecar of this pod: reach it on the pod's own IP (the operator sets it
+        # from status.podIP), which works whether it listens on the pod IP or on all interfaces
+        host = self.env.get(CANDIDATE_HOST_ENV) or "127.0.0.1"
         agent = HttpAgent(
-            f"http://127.0.0.1:{c.port}{c.path}",
+            f"http://{host}:{c.port}{c.path}",
             protocol=c.protocol.value,
             model=c.model,
             request_template=c.request_template,
@@ -309,7 +314,9 @@ class ShardRunner:
         )
         try:
             if port is not None and isinstance(source, HttpAgent):
-                await source.wait_ready(port, ready_timeout)
+                await source.wait_ready(
+                    port, ready_timeout, host=self.env.get(CANDIDATE_HOST_ENV) or "127.0.0.1"
+                )
             if judge_spec is not None and needs_judge:
                 settings = JudgeSettings.from_spec(judge_spec)
                 judge = JudgeClient(settings)

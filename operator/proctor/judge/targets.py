@@ -173,19 +173,19 @@ class HttpAgent:
             raise AnswerUnavailable(f"{e} (after {self.attempts} attempts)") from None
         raise AnswerUnavailable("no attempt was made")  # pragma: no cover - tenacity always attempts
 
-    async def wait_ready(self, port: int, within: float) -> None:
-        """Wait until something listens on 127.0.0.1:``port`` (the candidate sidecar starting)."""
+    async def wait_ready(self, port: int, within: float, host: str = "127.0.0.1") -> None:
+        """Wait until something listens on ``host:port`` (the candidate sidecar starting)."""
         deadline = time.monotonic() + within
         while True:
             try:
-                _, writer = await asyncio.wait_for(asyncio.open_connection("127.0.0.1", port), 2)
+                _, writer = await asyncio.wait_for(asyncio.open_connection(host, port), 2)
                 writer.close()
                 await writer.wait_closed()
                 return
             except (OSError, TimeoutError):
                 if time.monotonic() > deadline:
                     raise AnswerUnavailable(
-                        f"the candidate never listened on port {port} within {within:.0f}s"
+                        f"the candidate never listened on {host}:{port} within {within:.0f}s"
                     ) from None
                 await asyncio.sleep(0.5)
 

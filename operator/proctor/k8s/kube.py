@@ -148,10 +148,55 @@ class Kube:
         except ApiException as e:
             raise KubeError(f"MutatingWebhookConfiguration {obj['metadata']['name']}", e) from None
 
-    def list_custom(self, kind: str, namespace: str) -> list[dict[str, Any]]:
+    def list_deployments(self, namespace: str, selector: str) -> list[dict[str, Any]]:
+        apps = client.AppsV1Api(self.api)
+        try:
+            reply = cast(Any, apps.list_namespaced_deployment)(
+                namespace, label_selector=selector, _preload_content=False
+            )
+        except ApiException as e:
+            raise KubeError(f"Deployments {namespace} ({selector})", e) from None
+        return list(json.loads(reply.data).get("items") or [])
+
+    def patch_deployment(self, namespace: str, name: str, patch: dict[str, Any]) -> None:
+        """A merge patch (annotations and spec.paused / spec.template, as the gate decides)."""
+        apps = client.AppsV1Api(self.api)
+        try:
+            cast(Any, apps.patch_namespaced_deployment)(
+                name, namespace, patch, _content_type="application/merge-patch+json", _preload_content=False
+            )
+        except ApiException as e:
+            raise KubeError(f"Deployment {namespace}/{name}", e) from None
+
+    def create_custom(self, kind: str, namespace: str, obj: dict[str, Any]) -> bool:
+        """Create a Proctor object; False when one of that name exists already."""
+        try:
+            self.custom.create_namespaced_custom_object(GROUP, VERSION, namespace, PLURALS[kind], obj)
+        except ApiException as e:
+            if e.status == 409:
+                return False
+            raise KubeError(f"{kind} {namespace}/{obj['metadata']['name']}", e) from None
+        return True
+
+    def patch_custom(self, kind: str, namespace: str, name: str, patch: dict[str, Any]) -> None:
+        try:
+            cast(Any, self.custom.patch_namespaced_custom_object)(
+                GROUP,
+                VERSION,
+                namespace,
+                PLURALS[kind],
+                name,
+                patch,
+                _content_type="application/merge-patch+json",
+                _preload_content=False,
+            )
+        except ApiException as e:
+            raise KubeError(f"{kind} {namespace}/{name}", e) from None
+
+    def list_custom(self, kind: str, namespace: str, selector: str | None = None) -> list[dict[str, Any]]:
         try:
             reply = cast(Any, self.custom.list_namespaced_custom_object)(
-                GROUP, VERSION, namespace, PLURALS[kind], _preload_content=False
+                GROUP, VERSION, namespace, PLURALS[kind], label_selector=selector, _preload_content=False
             )
         except ApiException as e:
             raise KubeError(f"{kind} list {namespace}", e) from None

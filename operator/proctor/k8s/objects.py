@@ -298,6 +298,9 @@ def judge_job(run: RunRef, index: int, count: int, attempt: int, spec: JudgeJobS
     }
     if spec.candidate is not None:
         pod["initContainers"] = _sidecars(spec.candidate, spec.candidate_container)
+        pod["containers"][0]["env"].append(
+            {"name": "PROCTOR_CANDIDATE_HOST", "valueFrom": {"fieldRef": {"fieldPath": "status.podIP"}}}
+        )
     return {
         "apiVersion": "batch/v1",
         "kind": "Job",

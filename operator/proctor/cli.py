@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from proctor import __version__
+from proctor.gate.pipeline import add_arguments as _gate_arguments
 
 _T = TypeVar("_T")
 
@@ -191,6 +192,12 @@ def _grade(args: argparse.Namespace) -> int:
     return decision.exit_code
 
 
+def _gate(args: argparse.Namespace) -> int:
+    from proctor.gate.pipeline import main as gate
+
+    return gate(args)
+
+
 def _judge(args: argparse.Namespace) -> int:
     from proctor.judge.runner import main as run_shard
 
@@ -262,6 +269,16 @@ def build_parser() -> argparse.ArgumentParser:
         "--shard", default="0/1", metavar="I/N", help="0-based shard index and count (default 0/1)"
     )
     jg.set_defaults(func=_judge)
+
+    gt = sub.add_parser(
+        "gate",
+        help="for pipelines: create an EvalRun against a candidate, wait, print it; exit code = verdict",
+        description="Create an EvalRun against a candidate (--endpoint, --image or --responses), show its "
+        "progress on stderr, print the verdict and exit with its code: PASS 0, FAIL 1, ERROR 2 (also: bad "
+        "input, API errors, a run not picked up, the timeout), WARN 3.",
+    )
+    _gate_arguments(gt)
+    gt.set_defaults(func=_gate)
 
     imp = sub.add_parser("import", help="translate another tool's suite into a CaseSet manifest")
     isub = imp.add_subparsers(dest="import_cmd", required=True)

@@ -352,3 +352,82 @@ def test_run_history_keeps_the_newest_runs_of_a_case_set(
         what="the older run to be pruned",
     )
     assert crds.get_json("-n", namespace, "evalrun", "second")["status"]["verdict"] == "PASS"
+
+
+def test_baseline_freezes_only_under_the_protocol_and_later_runs_fail_on_a_regression(
+    crds: Cluster, namespace: str, operator: Any
+) -> None:
+    operator()
+    cases = [
+        {"id": f"f{i:02d}", "tier": "form", "input": f"q{i}", "assert": [{"type": "contains", "value": "ok"}]}
+        for i in range(40)
+    ]
+    crds.kubectl(
+        "-n",
+        namespace,
+        "apply",
+        "-f",
+        "-",
+        input=json.dumps(
+            {
+                "apiVersion": "proctor.dev/v1alpha1",
+                "kind": "CaseSet",
+                "metadata": {"name": "style"},
+                "spec": {"cases": cases},
+            }
+        ),
+    )
+    good = {c["id"]: "ok" for c in cases}
+
+    def run(name: str, answers: dict[str, str]) -> dict[str, Any]:
+        crds.kubectl(
+            "-n",
+            namespace,
+            "apply",
+            "-f",
+            "-",
+            input=json.dumps(
+                {
+                    "apiVersion": "proctor.dev/v1alpha1",
+                    "kind": "EvalRun",
+                    "metadata": {"name": name},
+                    "spec": {"caseSetRef": {"name": "style"}, "target": {"responses": {"inline": answers}}},
+                }
+            ),
+        )
+        return _wait_done(crds, namespace, name)
+
+    def freeze(token: str) -> dict[str, Any]:
+        crds.kubectl(
+            "-n",
+            namespace,
+            "annotate",
+            "--overwrite",
+            "caseset",
+            "style",
+            f"proctor.dev/freeze-baseline={token}",
+        )
+
+        def answered() -> dict[str, Any] | None:
+            st = crds.get_json("-n", namespace, "caseset", "style").get("status") or {}
+            return st if st.get("freezeRequest") == token else None
+
+        status: dict[str, Any] = wait_for(answered, timeout=60, what="the freeze request to be answered")
+        return status
+
+    run("r1", good)
+    run("r2", good)
+    refused = freeze("first")
+    assert _cond(refused, "BaselineFrozen")["status"] == "False"
+    assert _cond(refused, "BaselineFrozen")["reason"] == "NotEnoughRuns"
+    assert "baseline" not in refused
+    run("r3", good)
+    frozen = freeze("second")
+    assert _cond(frozen, "BaselineFrozen")["status"] == "True"
+    assert frozen["baseline"]["tiers"]["form"] == 100
+    assert frozen["baseline"]["frozenFrom"] == ["r1", "r2", "r3"]
+    # 38/40 = 95 % meets the form threshold (90 %) but is 5 points below the baseline (margin 3)
+    regressed = run("r4", good | {"f01": "no", "f02": "no"})
+    assert regressed["verdict"] == "FAIL"
+    assert _cond(regressed, "Breached")["reason"] == "RegressedFromBaseline"
+    assert regressed["tiers"]["form"]["baseline"] == 100

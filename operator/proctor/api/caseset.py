@@ -381,6 +381,12 @@ class CaseSetStatus(StatusModel):
         max_length=10,
         description="The latest finished runs on this set, newest last (for freezing the baseline).",
     )
+    freeze_request: str | None = Field(
+        default=None,
+        max_length=253,
+        description="The value of the proctor.dev/freeze-baseline annotation last acted on (set a new value "
+        "to ask for a freeze; BaselineFrozen says whether it was allowed and why).",
+    )
     conditions: list[Condition] = Field(
         default_factory=list,
         max_length=16,

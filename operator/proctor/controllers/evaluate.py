@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import statistics
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from proctor.api.conditions import Condition, ConditionStatus, ConditionType, Reason, set_condition
@@ -108,7 +108,7 @@ def first_failures(results: Sequence[CaseResult]) -> tuple[list[dict[str, Any]],
     return listed, len(failed)
 
 
-def tier_summaries(decision: Decision) -> dict[str, Any]:
+def tier_summaries(decision: Decision, baseline: Mapping[Tier, float | None] | None = None) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for t, tr in decision.tiers.items():
         if not tr.total:
@@ -123,6 +123,8 @@ def tier_summaries(decision: Decision) -> dict[str, Any]:
         }
         if tr.rate is not None:
             entry["rate"] = round(tr.rate, 2)
+        if baseline is not None and baseline.get(t) is not None:
+            entry["baseline"] = round(float(baseline[t] or 0), 2)
         out[t.value] = entry
     return out
 
@@ -205,7 +207,9 @@ def verdict_conditions(
     return conds
 
 
-def evaluated_status(decision: Decision, results: Sequence[CaseResult]) -> dict[str, Any]:
+def evaluated_status(
+    decision: Decision, results: Sequence[CaseResult], baseline: Mapping[Tier, float | None] | None = None
+) -> dict[str, Any]:
     """The verdict part of the status (phase, verdict, tiers, dimensions, failures, incident)."""
     unmeasured = sum(1 for r in results if r.outcome is Outcome.UNMEASURED)
     failures, failure_count = first_failures(results)
@@ -214,7 +218,7 @@ def evaluated_status(decision: Decision, results: Sequence[CaseResult]) -> dict[
         "verdict": decision.verdict.name,
         "exitCode": decision.exit_code,
         "message": decision.message[:1024],
-        "tiers": tier_summaries(decision),
+        "tiers": tier_summaries(decision, baseline),
         "dimensions": dimension_summaries(results),
         "firstFailures": failures,
         "failureCount": failure_count,

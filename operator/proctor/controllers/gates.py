@@ -20,6 +20,7 @@ import structlog
 
 from proctor.api import parse_policy
 from proctor.api.conditions import Condition, ConditionStatus, ConditionType, Reason, set_condition
+from proctor.controllers.records import run_record
 from proctor.controllers.runs import CONFIG, MANAGER, Runtime, _runtime
 from proctor.gate.actions import Action, GateDecision, breaker_open, decide, effective_mode
 from proctor.gate.admission import (
@@ -30,7 +31,7 @@ from proctor.gate.admission import (
     template_hash,
 )
 from proctor.k8s.objects import API_VERSION, LABEL_MANAGED_BY, LABEL_PART_OF, label_value
-from proctor.protocol import Canary, RunRecord, Tier, Verdict, canary_state
+from proctor.protocol import Canary, canary_state
 
 log = structlog.get_logger("proctor.gates")
 
@@ -98,19 +99,6 @@ def gate_run(
     }
 
 
-def _record(run: Mapping[str, Any]) -> RunRecord:
-    st = run.get("status") or {}
-    prov = st.get("provenance") or {}
-    tiers = st.get("tiers") or {}
-    return RunRecord(
-        name=run["metadata"]["name"],
-        verdict=Verdict[st.get("verdict", "ERROR")],
-        digest=prov.get("caseSet", ""),
-        provenance=f"{prov.get('judgePrompt', '')}|{prov.get('scoring', '')}",
-        rates={t: (tiers.get(t.value) or {}).get("rate") for t in Tier},
-    )
-
-
 def _event(obj: Mapping[str, Any], kind: str, reason: str, message: str) -> None:
     kopf.event(cast(Any, obj), type=kind, reason=reason, message=message[:1000])
 
@@ -148,7 +136,7 @@ async def _canary(
     status = {"required": required, "runs": names, "safetyRates": [float(x) for x in rates if x is not None]}
     if len(done) < required:
         return None, status
-    canary = canary_state([_record(r) for r in done], required)
+    canary = canary_state([run_record(r) for r in done], required)
     return canary, status
 
 

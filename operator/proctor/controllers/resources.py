@@ -22,7 +22,9 @@ from proctor.api import (
     parse_profile,
     resolve_cases,
 )
+from proctor.api.caseset import FrozenBaseline
 from proctor.api.conditions import Condition, ConditionStatus, ConditionType, Reason, set_condition
+from proctor.controllers.records import finished_runs, run_record
 from proctor.controllers.runs import MANAGER, Runtime, _runtime
 from proctor.graders._exam import CaseSetProblem, compile_cases
 from proctor.graders._scanpolicy import ScanPolicy
@@ -30,9 +32,11 @@ from proctor.judge.client import JudgeSettings
 from proctor.judge.prompts import policy_digest, provenance
 from proctor.judge.rubrics import resolve_dimensions
 from proctor.k8s.kube import KubeError
-from proctor.protocol import Tier
+from proctor.protocol import Tier, freeze_eligibility
 
 CASESET_RECHECK_SECONDS = 60.0
+FREEZE_ANNOTATION = "proctor.dev/freeze-baseline"
+FREEZE_RUNS_ANNOTATION = "proctor.dev/freeze-baseline-runs"
 
 
 def _now() -> dt.datetime:
@@ -100,7 +104,10 @@ async def reconcile_caseset(rt: Runtime, body: Mapping[str, Any]) -> None:
         desired["conditions"] = _ready(status, False, Reason.INVALID_CASES, "; ".join(e.problems[:5]), gen)
     else:
         tiers = {t.value: sum(1 for c in cases if c.tier is t) for t in Tier}
-        desired |= {"caseCount": len(cases), "tiers": tiers, "digest": content_digest(cases)}
+        digest = content_digest(cases)
+        desired |= {"caseCount": len(cases), "tiers": tiers, "digest": digest}
+        if status.get("baseline"):
+            desired["baseline"] = status["baseline"]
         desired["conditions"] = _ready(
             status,
             True,
@@ -108,7 +115,43 @@ async def reconcile_caseset(rt: Runtime, body: Mapping[str, Any]) -> None:
             f"{len(cases)} cases (safety {tiers['safety']}, trust {tiers['trust']}, form {tiers['form']})",
             gen,
         )
+        token = (meta.get("annotations") or {}).get(FREEZE_ANNOTATION)
+        if token and token != status.get("freezeRequest"):
+            await _freeze(rt, body, digest, token, desired)
+        elif status.get("freezeRequest"):
+            desired["freezeRequest"] = status["freezeRequest"]
     await _apply(rt, "CaseSet", body, desired)
+
+
+async def _freeze(
+    rt: Runtime, body: Mapping[str, Any], digest: str, token: str, desired: dict[str, Any]
+) -> None:
+    """A person asked for a baseline: freeze it only under the protocol's rules, and say why not."""
+    meta, status = body["metadata"], body.get("status") or {}
+    required = int((meta.get("annotations") or {}).get(FREEZE_RUNS_ANNOTATION, "3"))
+    runs = finished_runs(await rt.call(rt.kube.list_custom, "EvalRun", meta["namespace"]), meta["name"])
+    history = [run_record(r) for r in runs]
+    provenance = history[-1].provenance if history else ""
+    decision = freeze_eligibility(history, digest=digest, provenance=provenance, required_runs=required)
+    now = _now()
+    conds = [Condition.model_validate(c) for c in desired.get("conditions") or status.get("conditions") or []]
+    conds = set_condition(
+        conds,
+        ConditionType.BASELINE_FROZEN,
+        ConditionStatus.TRUE if decision.allowed else ConditionStatus.FALSE,
+        str(decision.reason),
+        decision.message[:1024],
+        now=now,
+        observed_generation=meta.get("generation"),
+    )
+    desired["conditions"] = [c.model_dump(mode="json", by_alias=True, exclude_none=True) for c in conds]
+    desired["freezeRequest"] = token
+    if decision.allowed and decision.baseline is not None:
+        frozen = FrozenBaseline.from_baseline(decision.baseline, frozen_at=now)
+        desired["baseline"] = frozen.model_dump(mode="json", by_alias=True, exclude_none=True)
+        kopf.event(cast(Any, body), type="Normal", reason="BaselineFrozen", message=decision.message[:1000])
+    else:
+        kopf.event(cast(Any, body), type="Warning", reason="BaselineRefused", message=decision.message[:1000])
 
 
 async def reconcile_profile(rt: Runtime, body: Mapping[str, Any]) -> None:

@@ -29,11 +29,13 @@ from proctor.api import (
     parse_policy,
     resolve_cases,
 )
+from proctor.api.caseset import FrozenBaseline
 from proctor.api.conditions import Condition, ConditionStatus, ConditionType, Reason, set_condition
 from proctor.api.run import RunPhase
 from proctor.controllers import evaluate
 from proctor.controllers.config import OperatorConfig
 from proctor.controllers.plan import Action, JobPhase, JobView, RunPlan, ShardView, plan_run, runs_to_prune
+from proctor.controllers.records import run_provenance
 from proctor.judge.prompts import policy_digest
 from proctor.k8s.kube import Kube, KubeError
 from proctor.k8s.objects import (
@@ -366,7 +368,6 @@ async def _reconcile(rt: Runtime, namespace: str, name: str) -> None:
     if run.spec.policy_ref:
         policy_raw = await rt.call(rt.kube.get_or_none, "GatePolicy", namespace, run.spec.policy_ref.name)
         policy = parse_policy(policy_raw) if policy_raw else None
-    decision = decide(results, _protocol(policy))
     caseset = parse_caseset(caseset_raw)
     try:
         cm_data = {
@@ -390,12 +391,32 @@ async def _reconcile(rt: Runtime, namespace: str, name: str) -> None:
         if v
     }
     prov["digest"] = policy_digest(prov)
-    desired.update(evaluate.evaluated_status(decision, results))
+    # a frozen baseline counts only for runs it is comparable with: same cases, same judge and scoring
+    baseline = None
+    frozen = (caseset_raw.get("status") or {}).get("baseline") if caseset_raw else None
+    if (
+        frozen
+        and frozen.get("digest") == case_digest
+        and frozen.get("provenance") == run_provenance({"provenance": prov})
+    ):
+        baseline = FrozenBaseline.model_validate(frozen).to_baseline()
+    decision = decide(results, _protocol(policy), baseline)
+    desired.update(evaluate.evaluated_status(decision, results, baseline.rates if baseline else None))
     desired["provenance"] = prov
     desired["completionTime"] = _fmt(now)
-    desired["results"] = [{"configMap": n, "shard": s.name, "cases": 0} for s in views for n in s.results][
-        :256
-    ]
+    # a shard's cases sit in its one results map, unless they were split over several
+    reported = {x["name"]: x for x in (raw.get("status") or {}).get("shards") or []}
+    desired["results"] = [
+        {
+            "configMap": n,
+            "shard": s.name,
+            "cases": ((reported.get(s.name) or {}).get("summary") or {}).get("cases", 0)
+            if len(s.results) == 1
+            else 0,
+        }
+        for s in views
+        for n in s.results
+    ][:256]
     desired["conditions"] = _dump_conds(evaluate.verdict_conditions(conds, decision, now=now, generation=gen))
     await _write(rt, raw, status, desired)
     metrics.RUNS.labels(namespace, decision.verdict.name).inc()

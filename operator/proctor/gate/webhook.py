@@ -19,9 +19,10 @@ Configuration (environment; the Helm chart sets it):
 
 from __future__ import annotations
 
+import asyncio
 import os
 import tempfile
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
@@ -76,9 +77,19 @@ class WebhookConfig:
         return [self.url_host or "127.0.0.1", "localhost"]
 
 
+class NoWebhookServer:
+    """The webhook is disabled: Kopf needs a server for its registered handler; this one never serves."""
+
+    async def __call__(self, fn: Any) -> AsyncIterator[Any]:
+        await asyncio.Event().wait()
+        yield  # pragma: no cover - never reached: an async generator that waits forever
+
+
 def setup(settings: kopf.OperatorSettings, kube: Any, config: WebhookConfig) -> WebhookCerts | None:
     """Serve the webhook through Kopf and apply its (scoped) MutatingWebhookConfiguration."""
     if not config.port:
+        settings.admission.server = cast(Any, NoWebhookServer())
+        settings.admission.managed = None
         return None
     if config.url_host is None and config.service is None:
         raise ValueError("the webhook needs PROCTOR_WEBHOOK_URL_HOST or PROCTOR_WEBHOOK_SERVICE")

@@ -1,0 +1,81 @@
+"""What the gate does with each verdict, in each mode."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from proctor.gate.actions import Action, breaker_open, decide, effective_mode
+from proctor.protocol import Canary, Determinism
+
+ENFORCE = effective_mode("Enforce", Canary(Determinism.TRUE, "ZeroSafetyVariance", "stable"))
+OBSERVE = effective_mode("Observe", None)
+
+
+def _decide(verdict: str, **kw: object) -> object:
+    args: dict[str, object] = {
+        "allow_warn": True,
+        "on_fail": "Hold",
+        "mode": ENFORCE,
+        "circuit_open": False,
+        "has_approved_template": True,
+    } | kw
+    return decide(verdict, "safety 50% < 100%", **args)  # type: ignore[arg-type]
+
+
+def test_the_mode_follows_enforcement_and_the_canary() -> None:
+    assert ENFORCE.enforce
+    assert not OBSERVE.enforce
+    assert OBSERVE.reason == "ObserveOnly"
+    pending = effective_mode("Enforce", Canary(Determinism.UNKNOWN, "NotEnoughRuns", "2 of 3 runs"))
+    assert (pending.enforce, pending.reason) == (False, "CanaryPending")
+    assert "2 of 3 runs" in pending.message
+    assert not effective_mode("Enforce", Canary(Determinism.FALSE, "SafetyVariance", "moved")).enforce
+
+
+@pytest.mark.parametrize(
+    ("verdict", "kw", "action", "blocked"),
+    [
+        ("PASS", {}, Action.APPROVE, False),
+        ("WARN", {}, Action.APPROVE, False),
+        ("WARN", {"allow_warn": False}, Action.HOLD, True),
+        ("FAIL", {}, Action.HOLD, True),
+        ("FAIL", {"on_fail": "Rollback"}, Action.ROLLBACK, True),
+        ("FAIL", {"on_fail": "Rollback", "has_approved_template": False}, Action.HOLD, True),
+        ("ERROR", {}, Action.HOLD, True),
+    ],
+)
+def test_each_verdict_maps_to_its_action(
+    verdict: str, kw: dict[str, object], action: Action, blocked: bool
+) -> None:
+    d = _decide(verdict, **kw)
+    assert (d.action, d.acted, d.blocked) == (action, True, blocked)  # type: ignore[attr-defined]
+
+
+def test_error_says_nothing_was_measured() -> None:
+    assert "nothing conclusive was measured" in _decide("ERROR").message  # type: ignore[attr-defined]
+
+
+def test_observing_records_what_it_would_do_and_never_blocks() -> None:
+    d = _decide("FAIL", mode=OBSERVE)
+    assert (d.acted, d.blocked) == (False, False)  # type: ignore[attr-defined]
+    assert d.message.startswith("would hold (ObserveOnly)")  # type: ignore[attr-defined]
+
+
+def test_an_open_breaker_still_holds_but_never_approves_or_rolls_back() -> None:
+    assert _decide("FAIL", circuit_open=True).acted  # type: ignore[attr-defined]
+    for kw in ({}, {"on_fail": "Rollback"}):
+        verdict = "PASS" if not kw else "FAIL"
+        d = _decide(verdict, circuit_open=True, **kw)
+        assert not d.acted  # type: ignore[attr-defined]
+        assert "circuit breaker is open" in d.message  # type: ignore[attr-defined]
+
+
+def test_the_breaker_opens_on_more_than_max_blocks_in_the_window() -> None:
+    now = dt.datetime(2026, 11, 30, 12, 0, tzinfo=dt.UTC)
+    recent = [now - dt.timedelta(minutes=m) for m in (1, 5, 10)]
+    assert not breaker_open(recent, now, max_blocks=3, window_minutes=60)
+    assert breaker_open([*recent, now], now, max_blocks=3, window_minutes=60)
+    old = [now - dt.timedelta(minutes=m) for m in (61, 70, 80, 90)]
+    assert not breaker_open(old, now, max_blocks=3, window_minutes=60)

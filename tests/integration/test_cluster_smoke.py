@@ -120,13 +120,17 @@ def test_env_from_secret_configmap_and_field_refs(cluster: Cluster, namespace: s
 def test_native_sidecar_starts_first_and_stops_after_the_main_container(
     cluster: Cluster, namespace: str
 ) -> None:
-    job = json.loads(_job("side", "curl -sf http://127.0.0.1:18931/ > /dev/null"))
+    # like containers in a pod: the sidecar listens on the pod IP, probed there by the "kubelet"
+    pod_ip = {"name": "POD_IP", "valueFrom": {"fieldRef": {"fieldPath": "status.podIP"}}}
+    job = json.loads(_job("side", 'curl -sf "http://$POD_IP:18931/" > /dev/null'))
+    job["spec"]["template"]["spec"]["containers"][0]["env"] = [pod_ip]
     job["spec"]["template"]["spec"]["initContainers"] = [
         {
             "name": "agent",
             "image": "proctor:dev",
             "restartPolicy": "Always",
-            "command": ["python", "-m", "http.server", "18931", "--bind", "127.0.0.1"],
+            "env": [pod_ip],
+            "command": ["sh", "-c", 'exec python -m http.server 18931 --bind "$POD_IP"'],
             "readinessProbe": {"httpGet": {"port": 18931, "path": "/"}, "periodSeconds": 1},
         }
     ]

@@ -867,7 +867,9 @@ def _rule_findings(rule: _Rule, text: str, ws: int, we: int) -> Iterable[tuple[i
         start, end = m.span(rule.group)
         if start < 0:
             continue
-        if rule.left_boundary and start > 0 and (text[start - 1].isalnum() or text[start - 1] == "_"):
+        # a token does not start in the middle of another (sk-proj-AIza... is an OpenAI key, not a
+        # Google one): letters, digits, _ and - all continue a token
+        if rule.left_boundary and start > 0 and (text[start - 1].isalnum() or text[start - 1] in "_-"):
             continue
         if rule.extend:
             while end < len(text) and text[end] in rule.extend:
@@ -950,6 +952,7 @@ def _scan(text: str) -> tuple[Finding, ...]:
     for f in raw:
         if all(f[1] <= k[0] or f[0] >= k[1] for k in kept):
             kept.append(f)
+
     kept.sort()
     return tuple(Finding(kind, _redact(kind, text[s:e]), s, e, detail) for s, e, _, kind, detail in kept)
 

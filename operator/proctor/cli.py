@@ -204,6 +204,12 @@ def _judge(args: argparse.Namespace) -> int:
     return run_shard(args.run, args.shard)
 
 
+def _baseline(args: argparse.Namespace) -> int:
+    from proctor.gate.baseline import freeze
+
+    return freeze(args.namespace, args.caseset, runs=args.runs, timeout=args.timeout)
+
+
 def _import(args: argparse.Namespace) -> int:
     import yaml
 
@@ -279,6 +285,21 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _gate_arguments(gt)
     gt.set_defaults(func=_gate)
+
+    bl = sub.add_parser(
+        "baseline", help="freeze a CaseSet's baseline (the operator decides, by the protocol)"
+    )
+    bsub = bl.add_subparsers(dest="baseline_cmd", required=True)
+    fr = bsub.add_parser(
+        "freeze",
+        help="ask for a baseline from the case set's most recent runs",
+        description="Exit 0 when frozen, 1 when refused (the reason is printed), 2 when no answer came.",
+    )
+    fr.add_argument("caseset", metavar="CASESET")
+    fr.add_argument("-n", "--namespace", default="default")
+    fr.add_argument("--runs", type=int, default=3, help="consecutive stable runs required (default 3)")
+    fr.add_argument("--timeout", type=float, default=120)
+    bl.set_defaults(func=_baseline)
 
     imp = sub.add_parser("import", help="translate another tool's suite into a CaseSet manifest")
     isub = imp.add_subparsers(dest="import_cmd", required=True)

@@ -26,7 +26,7 @@ import secrets
 import sys
 import time
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Final, cast
 
@@ -56,6 +56,10 @@ _COLOURS: Final = {"PASS": _GREEN, "FAIL": _RED, "ERROR": _RED, "WARN": _YELLOW}
 
 class GateError(Exception):
     """The gate could not get a verdict; the message says why and what to do (exit 2)."""
+
+
+class _Transient(Exception):
+    """An API error worth retrying while the gate waits (5xx, 429, the server unreachable)."""
 
 
 class _NotDone(Exception):
@@ -146,9 +150,8 @@ class _Progress:
 
     started: float
     last: str = ""
-    picked_up: bool = False
     pickup_noted: bool = False
-    lines: list[str] = field(default_factory=list)
+    api_noted: bool = False
 
 
 def _configmap_name(run: str) -> str:
@@ -585,10 +588,22 @@ class Gate:
         progress = _Progress(started=clock())
         deadline = progress.started + self.args.timeout
         use_watch = True
+        last: dict[str, Any] = {"metadata": {"namespace": self.ns, "name": self.name}}
         while True:
-            obj = self._get("EvalRun", self.name)
-            if obj is None:
+            try:
+                found = self._get_run()
+            except _Transient as e:
+                # an API server restarting, overloaded or briefly unreachable: keep trying until the deadline
+                if not progress.api_noted:
+                    progress.api_noted = True
+                    self.say(f"note: {e}; retrying until the timeout")
+                if clock() >= deadline:
+                    raise _NotDone(last) from None
+                time.sleep(2)
+                continue
+            if found is None:
                 raise GateError(f"{self.where} was deleted before it reached a verdict")
+            obj = last = found
             if self._seen(obj, progress):
                 return obj
             remaining = deadline - clock()
@@ -630,6 +645,23 @@ class Gate:
             finally:
                 w.stop()
 
+    def _get_run(self) -> dict[str, Any] | None:
+        """The run, or None if it is gone; _Transient for errors worth retrying."""
+        from urllib3.exceptions import HTTPError
+
+        from proctor.k8s.kube import KubeError
+
+        try:
+            obj: dict[str, Any] | None = self.kube.get_or_none("EvalRun", self.ns, self.name)
+        except KubeError as e:
+            if e.status is not None and (e.status == 429 or e.status >= 500):
+                raise _Transient(str(e)) from None
+            raise GateError(_kube_problem(e, "get evalruns", self.ns)) from None
+        except (HTTPError, OSError) as e:
+            host = self.kube.api.configuration.host
+            raise _Transient(f"cannot reach the Kubernetes API server at {host}: {_short(e)}") from None
+        return obj
+
     def _events(self, stream: Iterator[dict[str, Any]]) -> Iterator[dict[str, Any]]:
         """The watch's events; a dropped connection ends the stream (the caller gets the object again)."""
         from urllib3.exceptions import HTTPError
@@ -644,9 +676,7 @@ class Gate:
         st = obj.get("status") or {}
         phase = st.get("phase")
         elapsed = time.monotonic() - progress.started
-        if phase:
-            progress.picked_up = True
-        elif not progress.pickup_noted and elapsed >= PICKUP_GRACE_SECONDS:
+        if not phase and not progress.pickup_noted and elapsed >= PICKUP_GRACE_SECONDS:
             progress.pickup_noted = True
             self.say(
                 f"[{elapsed:.0f}s] {self.where} has not been picked up yet: is the operator running, and "
@@ -655,7 +685,6 @@ class Gate:
         line = _progress_line(obj)
         if line and line != progress.last:
             progress.last = line
-            progress.lines.append(line)
             self.say(f"[{elapsed:.0f}s] {line}")
         return bool(phase in TERMINAL_PHASES and (st.get("verdict") or phase == "Failed"))
 

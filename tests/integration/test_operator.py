@@ -7,6 +7,7 @@ import os
 import signal
 import socket
 import subprocess
+import sys
 import time
 import urllib.request
 from collections.abc import Callable, Iterator
@@ -422,7 +423,18 @@ def test_baseline_freezes_only_under_the_protocol_and_later_runs_fail_on_a_regre
     assert _cond(refused, "BaselineFrozen")["reason"] == "NotEnoughRuns"
     assert "baseline" not in refused
     run("r3", good)
-    frozen = freeze("second")
+    # the same request through the CLI: exit 0 when frozen
+    out = subprocess.run(
+        [sys.executable, "-m", "proctor.cli", "baseline", "freeze", "style", "-n", namespace],
+        capture_output=True,
+        text=True,
+        env=crds.env(),
+        timeout=120,
+        check=False,
+    )
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert out.stdout.startswith("frozen:") and "form 100%" in out.stdout
+    frozen = crds.get_json("-n", namespace, "caseset", "style")["status"]
     assert _cond(frozen, "BaselineFrozen")["status"] == "True"
     assert frozen["baseline"]["tiers"]["form"] == 100
     assert frozen["baseline"]["frozenFrom"] == ["r1", "r2", "r3"]

@@ -122,7 +122,12 @@ def test_v2_is_held_and_v1_1_rolls_out(
         assert _deployment(crds, namespace)["spec"]["paused"] is True
         assert "proctor-example-agent:v2" not in _images(crds, namespace)  # no v2 ReplicaSet ever rolled out
         events = crds.kubectl(
-            "-n", namespace, "get", "events", "--field-selector", "involvedObject.name=oil-agent"
+            "-n",
+            namespace,
+            "get",
+            "events",
+            "--field-selector",
+            "involvedObject.kind=Deployment,involvedObject.name=oil-agent",
         ).stdout
         assert "RolloutHeld" in events
 

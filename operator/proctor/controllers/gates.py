@@ -281,6 +281,9 @@ async def _reconcile(rt: Runtime, ns: str, name: str, policy_raw: dict[str, Any]
         observed_generation=gen,
     )
     deployments = await rt.call(rt.kube.list_deployments, ns, f"{GATE_LABEL}={name}")
+    for d in deployments:  # list items carry no kind: Events need it to reference the Deployment
+        d.setdefault("apiVersion", "apps/v1")
+        d.setdefault("kind", "Deployment")
     canary, canary_status = await _canary(rt, ns, policy_raw, deployments, policy.spec.canary.runs)
     mode = effective_mode(policy.spec.enforcement.value, canary)
 

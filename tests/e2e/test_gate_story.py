@@ -154,3 +154,115 @@ def test_v2_is_held_and_v1_1_rolls_out(
         )
     finally:
         crds.kubectl("delete", "mutatingwebhookconfiguration", webhook, "--ignore-not-found")
+
+
+def test_rollback_and_the_circuit_breaker(
+    crds: Cluster, namespace: str, tmp_path: Path, run_operator: Callable[..., subprocess.Popen[bytes]]
+) -> None:
+    """onFail: Rollback restores the approved template; too many blocks open the breaker, which stops
+    automated actions until a person resets it."""
+    if not crds.local:
+        pytest.skip("the example agent's image runs through the node stand-in; the webhook is on loopback")
+    port, probe = _free_port(), _free_port()
+    webhook = f"proctor-gate-{namespace}"
+    proc = run_operator(
+        "-n",
+        namespace,
+        "--liveness",
+        f"http://127.0.0.1:{probe}/healthz",
+        env={
+            "PROCTOR_METRICS_PORT": "0",
+            "PROCTOR_RECONCILE_INTERVAL": "1",
+            "PROCTOR_WEBHOOK_PORT": str(port),
+            "PROCTOR_WEBHOOK_ADDR": "127.0.0.1",
+            "PROCTOR_WEBHOOK_URL_HOST": "127.0.0.1",
+            "PROCTOR_WEBHOOK_CERT_DIR": str(tmp_path / "certs"),
+            "PROCTOR_WEBHOOK_CONFIGURATION": webhook,
+        },
+    )
+    try:
+        wait_for(lambda: proc.poll() is None and _probe_ok(probe), timeout=60, what="the operator")
+        policy = yaml.safe_load((EXAMPLES / "oil-monitoring" / "gatepolicy.yaml").read_text())
+        policy["spec"] |= {
+            "canary": {"runs": 1},
+            "onFail": "Rollback",
+            "circuitBreaker": {"maxBlocks": 1, "windowMinutes": 60},
+        }
+        crds.kubectl("-n", namespace, "apply", "-f", str(EXAMPLES / "oil-monitoring" / "caseset.yaml"))
+        crds.kubectl("-n", namespace, "apply", "-f", "-", input=json.dumps(policy))
+        crds.kubectl("-n", namespace, "apply", "-f", str(EXAMPLES / "agent" / "deployment.yaml"))
+        wait_for(
+            lambda: _cond(_policy(crds, namespace), "Enforcing").get("status") == "True",
+            timeout=180,
+            interval=1,
+            what="the policy to enforce",
+        )
+
+        def image() -> str:
+            return str(_deployment(crds, namespace)["spec"]["template"]["spec"]["containers"][0]["image"])
+
+        # v2 fails: rolled back to v1 and resumed (block 1 of a budget of 1)
+        crds.kubectl(
+            "-n", namespace, "set", "image", "deployment/oil-agent", "agent=proctor-example-agent:v2"
+        )
+        wait_for(
+            lambda: (
+                image() == "proctor-example-agent:v1"
+                and not _deployment(crds, namespace)["spec"].get("paused")
+            ),
+            timeout=180,
+            interval=1,
+            what="v2 to be rolled back to v1",
+        )
+        # v2 again: rolled back again, and the second block opens the breaker (more than 1 in the window)
+        crds.kubectl(
+            "-n", namespace, "set", "image", "deployment/oil-agent", "agent=proctor-example-agent:v2"
+        )
+        wait_for(
+            lambda: _cond(_policy(crds, namespace), "CircuitOpen").get("status") == "True",
+            timeout=180,
+            interval=1,
+            what="the circuit breaker to open",
+        )
+        assert "needs_human" in _cond(_policy(crds, namespace), "CircuitOpen")["message"]
+        # with the breaker open, even a passing v1.1 is not resumed automatically
+        crds.kubectl(
+            "-n", namespace, "set", "image", "deployment/oil-agent", "agent=proctor-example-agent:v1.1"
+        )
+        wait_for(
+            lambda: any(
+                w.get("verdict") == "PASS" and "circuit breaker is open" in w.get("message", "")
+                for w in _policy(crds, namespace)["status"].get("workloads", [])
+            ),
+            timeout=180,
+            interval=1,
+            what="the passing exam to be recorded but not acted on",
+        )
+        assert _deployment(crds, namespace)["spec"]["paused"] is True
+        # a person resets it: the decision is made again, and v1.1 rolls out
+        crds.kubectl(
+            "-n",
+            namespace,
+            "annotate",
+            "gatepolicy",
+            "oil-monitoring",
+            "proctor.dev/reset-circuit-breaker=checked-by-sre",
+        )
+        wait_for(
+            lambda: not _deployment(crds, namespace)["spec"].get("paused"),
+            timeout=120,
+            interval=1,
+            what="v1.1 to be resumed after the reset",
+        )
+        assert image() == "proctor-example-agent:v1.1"
+        assert _cond(_policy(crds, namespace), "CircuitOpen")["status"] == "False"
+    finally:
+        crds.kubectl("delete", "mutatingwebhookconfiguration", webhook, "--ignore-not-found")
+
+
+def _probe_ok(port: int) -> bool:
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1):
+            return True
+    except OSError:
+        return False

@@ -291,6 +291,11 @@ class GatedWorkload(StatusModel):
     )
     blocked: bool = Field(default=False, description="Whether the rollout is held now.")
     run: str | None = Field(default=None, max_length=253, description="Name of the latest EvalRun.")
+    attempt: str | None = Field(
+        default=None,
+        max_length=64,
+        description="The rollout attempt the verdict was acted on (when the webhook held the template).",
+    )
     message: str | None = Field(default=None, max_length=1024, description="Why, in a sentence.")
     last_transition_time: Time | None = Field(default=None, description="When blocked last changed.")
 

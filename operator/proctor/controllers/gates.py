@@ -28,6 +28,7 @@ from proctor.gate.admission import (
     APPROVED_TEMPLATE_ANNOTATION,
     GATE_LABEL,
     PENDING_ANNOTATION,
+    PENDING_SINCE_ANNOTATION,
     template_hash,
 )
 from proctor.k8s.objects import API_VERSION, LABEL_MANAGED_BY, LABEL_PART_OF, label_value
@@ -146,10 +147,12 @@ def _awaiting(d: Mapping[str, Any], what: str) -> str:
     return f"{what}; {held}"
 
 
-async def _act(rt: Runtime, d: Mapping[str, Any], dec: GateDecision, pending: str) -> None:
+async def _act(
+    rt: Runtime, d: Mapping[str, Any], dec: GateDecision, pending: str, *, observing: bool
+) -> None:
     meta, ns = d["metadata"], d["metadata"]["namespace"]
     ann = meta.get("annotations") or {}
-    if dec.action is Action.APPROVE:
+    if dec.action is Action.APPROVE and (dec.acted or observing):
         # recording the approved revision is not an action on the rollout: observing policies record it
         # too (it is what their canary runs on); only enforcing ones resume a paused rollout
         patch: dict[str, Any] = {
@@ -170,7 +173,7 @@ async def _act(rt: Runtime, d: Mapping[str, Any], dec: GateDecision, pending: st
             ns,
             meta["name"],
             {
-                "metadata": {"annotations": {PENDING_ANNOTATION: None}},
+                "metadata": {"annotations": {PENDING_ANNOTATION: None, PENDING_SINCE_ANNOTATION: None}},
                 "spec": {"template": template, "paused": False},
             },
         )
@@ -195,7 +198,7 @@ async def _workload(
     entry: dict[str, Any] = {"name": name, "revision": _short(current)}
     if approved:
         entry["approvedRevision"] = _short(approved)
-    for k in ("verdict", "run"):
+    for k in ("verdict", "run", "attempt"):
         if prev.get(k):
             entry[k] = prev[k]
     if not pending or pending == approved or pending != current:
@@ -232,10 +235,21 @@ async def _workload(
         circuit_open=circuit_open,
         has_approved_template=APPROVED_TEMPLATE_ANNOTATION in ann,
     )
+    attempt = ann.get(PENDING_SINCE_ANNOTATION) or ""
     entry |= {"run": run_name, "verdict": st.get("verdict"), "blocked": dec.blocked, "message": dec.message}
-    if prev.get("run") == run_name and prev.get("verdict") == st.get("verdict"):
-        return entry, False  # decided already: act and tell once
-    await _act(rt, d, dec, pending)
+    if attempt:
+        entry["attempt"] = attempt[:64]
+    if (
+        prev.get("run") == run_name
+        and prev.get("verdict") == st.get("verdict")
+        and prev.get("message") == dec.message
+        and prev.get("attempt", "") == attempt[:64]
+    ):
+        # decided already for this attempt: act and tell once (a reset breaker, or the same template
+        # applied again, is a new decision)
+        return entry, False
+    # with the breaker open a pass is not recorded as approved either: after the reset it is decided again
+    await _act(rt, d, dec, pending, observing=not mode.enforce)
     reason = {Action.APPROVE: "RolloutApproved", Action.HOLD: "RolloutHeld", Action.ROLLBACK: "RolledBack"}[
         dec.action
     ]

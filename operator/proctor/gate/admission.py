@@ -21,6 +21,9 @@ PENDING_ANNOTATION = "proctor.dev/pending-template-hash"
 APPROVED_ANNOTATION = "proctor.dev/approved-template-hash"
 APPROVED_TEMPLATE_ANNOTATION = "proctor.dev/approved-template"
 HELD_ANNOTATION = "proctor.dev/held-by"
+#: When the webhook recorded the pending template: one rollout attempt (the same failing template
+#: applied twice is two attempts, each decided and counted by the gate).
+PENDING_SINCE_ANNOTATION = "proctor.dev/pending-since"
 
 
 def template_hash(template: Mapping[str, Any] | None) -> str:

@@ -20,6 +20,7 @@ Configuration (environment; the Helm chart sets it):
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import os
 import tempfile
 from collections.abc import AsyncIterator, Mapping
@@ -30,7 +31,7 @@ from typing import Any, cast
 import kopf
 import structlog
 
-from proctor.gate.admission import GATE_LABEL, PENDING_ANNOTATION, admit
+from proctor.gate.admission import GATE_LABEL, PENDING_ANNOTATION, PENDING_SINCE_ANNOTATION, admit
 from proctor.gate.certs import WebhookCerts, ensure_certs
 from proctor.k8s.objects import WEBHOOK_HANDLER_ID, mutating_webhook_configuration
 
@@ -142,7 +143,9 @@ def gate_deployment(body: kopf.Body, patch: kopf.Patch, warnings: list[str], **k
         return
     if decision.pause:
         patch.spec["paused"] = True
-    patch.metadata.setdefault("annotations", {})[PENDING_ANNOTATION] = decision.pending_hash
+    annotations = patch.metadata.setdefault("annotations", {})
+    annotations[PENDING_ANNOTATION] = decision.pending_hash
+    annotations[PENDING_SINCE_ANNOTATION] = dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
     warnings.append(
         decision.message if modes else f"{decision.message} (GatePolicy {policy} not found: held)"
     )

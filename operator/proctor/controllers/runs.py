@@ -86,6 +86,8 @@ class Runtime:
         self.config = config
         self.locks: dict[str, asyncio.Lock] = {}
         self.rbac_done: set[str] = set()
+        self.wakeups: dict[str, asyncio.TimerHandle] = {}
+        self.tasks: set[asyncio.Task[None]] = set()
 
     def lock(self, key: str) -> asyncio.Lock:
         return self.locks.setdefault(key, asyncio.Lock())
@@ -228,29 +230,59 @@ def _changed(current: Mapping[str, Any], desired: Mapping[str, Any]) -> bool:
 
 
 async def reconcile(rt: Runtime, namespace: str, name: str, body: Any = None) -> None:
-    """Bring one run one step closer to its verdict."""
+    """Bring one run one step closer to its verdict; check it again later while it is unfinished.
+
+    The recheck is a wake-up scheduled here rather than a Kopf timer: a timer on a kind makes Kopf
+    keep the body of every object of that kind in memory, finished runs included (thousands).
+    """
     async with rt.lock(f"{namespace}/{name}"):
         t0 = time.monotonic()
         try:
-            await _reconcile(rt, namespace, name)
+            active = await _reconcile(rt, namespace, name)
         finally:
             metrics.RECONCILE_SECONDS.observe(time.monotonic() - t0)
+    if active:
+        _wake_later(rt, namespace, name, rt.config.reconcile_interval)
 
 
-async def _reconcile(rt: Runtime, namespace: str, name: str) -> None:
+def _wake_later(rt: Runtime, namespace: str, name: str, delay: float) -> None:
+    key = f"{namespace}/{name}"
+    if (old := rt.wakeups.pop(key, None)) is not None:
+        old.cancel()
+    loop = asyncio.get_running_loop()
+
+    def fire() -> None:
+        rt.wakeups.pop(key, None)
+        task = loop.create_task(_wake(rt, namespace, name))
+        rt.tasks.add(task)
+        task.add_done_callback(rt.tasks.discard)
+
+    rt.wakeups[key] = loop.call_later(delay, fire)
+
+
+async def _wake(rt: Runtime, namespace: str, name: str) -> None:
+    try:
+        await reconcile(rt, namespace, name)
+    except Exception:  # the next event or wake-up tries again; never lose the schedule silently
+        log.exception("scheduled reconcile failed", run=f"{namespace}/{name}")
+        _wake_later(rt, namespace, name, rt.config.reconcile_interval)
+
+
+async def _reconcile(rt: Runtime, namespace: str, name: str) -> bool:
+    """One step; True while the run is unfinished (it must be looked at again)."""
     raw = await rt.call(rt.kube.get_or_none, "EvalRun", namespace, name)
     if raw is None:
-        return
+        return False
     status: dict[str, Any] = dict(raw.get("status") or {})
     if status.get("phase") and RunPhase(status["phase"]).terminal:
-        return
+        return False
     now = _now()
     gen = raw["metadata"].get("generation")
     try:
         run = parse_evalrun(raw)
     except ManifestError as e:
         await _finish_failed(rt, raw, status, "; ".join(e.problems)[:1000], Reason.INVALID_SPEC, now, gen)
-        return
+        return False
     ref = RunRef(namespace, name, raw["metadata"]["uid"])
     conds = _conds(status)
     desired: dict[str, Any] = {"observedGeneration": gen, "startTime": status.get("startTime") or _fmt(now)}
@@ -281,7 +313,7 @@ async def _reconcile(rt: Runtime, namespace: str, name: str) -> None:
             )
         )
         await _write(rt, raw, status, desired)
-        return
+        return True
 
     if rt.config.manage_judge_rbac and namespace not in rt.rbac_done:
         await rt.call(rt.kube.apply_rbac, judge_rbac(namespace), MANAGER)
@@ -335,7 +367,7 @@ async def _reconcile(rt: Runtime, namespace: str, name: str) -> None:
             gen,
             extra=desired,
         )
-        return
+        return False
     if not plan.all_done:
         waiting = [p for p in plan.shards if p.action is Action.WAIT]
         reason, msg = (
@@ -359,7 +391,7 @@ async def _reconcile(rt: Runtime, namespace: str, name: str) -> None:
             )
         )
         await _write(rt, raw, status, desired)
-        return
+        return True
 
     # every shard reported: decide
     names = [n for p in plan.shards for n in p.shard.results]
@@ -440,6 +472,7 @@ async def _reconcile(rt: Runtime, namespace: str, name: str) -> None:
         reason=f"Verdict{decision.verdict.name.title()}",
         message=f"{decision.verdict.name} (exit {decision.exit_code}): {decision.message}"[:1000],
     )
+    return False
 
 
 async def _prune_history(
@@ -544,14 +577,6 @@ async def on_run_event(
     if event.get("type") == "DELETED" or namespace is None:
         return
     await reconcile(_runtime(memo), namespace, name)
-
-
-@kopf.timer(
-    "proctor.dev", "v1alpha1", "evalruns", id="evalrun-tick", interval=CONFIG.reconcile_interval, when=_active
-)
-async def on_run_tick(name: str, namespace: str | None, memo: kopf.Memo, **_: Any) -> None:
-    if namespace is not None:
-        await reconcile(_runtime(memo), namespace, name)
 
 
 @kopf.on.event(

@@ -35,6 +35,8 @@ def configure(settings: kopf.OperatorSettings, memo: kopf.Memo, **_: Any) -> Non
     settings.watching.server_timeout = 270
     settings.watching.client_timeout = 300
     settings.watching.connect_timeout = 10
+    # list in pages: thousands of runs parsed at once set the operator's peak memory
+    settings.watching.chunk_size = 500
     settings.networking.request_timeout = 30
     # Routine handler messages stay in logs; Events are reserved for decisions (posted explicitly).
     settings.posting.level = logging.WARNING

@@ -404,6 +404,31 @@ def test_limit_halves_once_per_burst_down_to_one() -> None:
     assert limit.decreases == 3
 
 
+def test_sporadic_429s_do_not_shrink_the_limit_but_sustained_ones_do() -> None:
+    limit = AdaptiveLimit(32)
+
+    async def main() -> list[int]:
+        seen = []
+        for i in range(200):  # one 429 in twenty: a provider shedding the odd request
+            ticket = await limit.acquire()
+            if i % 20 == 19:
+                limit.throttled(ticket)
+            else:
+                limit.succeeded()
+            limit.release()
+        seen.append(limit.limit)
+        # then every answer is a 429: from the third on (20 % of the last 20 answers) the limit halves,
+        # admission after admission: 32 -> 16 -> 8 -> 4 -> 2 -> 1
+        for _ in range(7):
+            ticket = await limit.acquire()
+            limit.throttled(ticket)
+            limit.release()
+        seen.append(limit.limit)
+        return seen
+
+    assert asyncio.run(main()) == [32, 1]
+
+
 def test_limit_recovers_by_one_per_window_of_successes_up_to_the_maximum() -> None:
     limit = AdaptiveLimit(4, recover_after=3)
 

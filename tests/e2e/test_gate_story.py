@@ -54,34 +54,8 @@ def test_v2_is_held_and_v1_1_rolls_out(
 ) -> None:
     if not crds.local:
         pytest.skip("the example agent's image runs through the node stand-in; the webhook is on loopback")
-    port, probe = _free_port(), _free_port()
-    webhook = f"proctor-gate-{namespace}"
-    proc = run_operator(
-        "-n",
-        namespace,
-        "--liveness",
-        f"http://127.0.0.1:{probe}/healthz",
-        env={
-            "PROCTOR_METRICS_PORT": "0",
-            "PROCTOR_RECONCILE_INTERVAL": "1",
-            "PROCTOR_WEBHOOK_PORT": str(port),
-            "PROCTOR_WEBHOOK_ADDR": "127.0.0.1",
-            "PROCTOR_WEBHOOK_URL_HOST": "127.0.0.1",
-            "PROCTOR_WEBHOOK_CERT_DIR": str(tmp_path / "certs"),
-            "PROCTOR_WEBHOOK_CONFIGURATION": webhook,
-        },
-    )
+    webhook = _start_gate(namespace, tmp_path, run_operator)
     try:
-
-        def up() -> bool:
-            assert proc.poll() is None, "the operator exited"
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{probe}/healthz", timeout=1):
-                    return True
-            except OSError:
-                return False
-
-        wait_for(up, timeout=60, what="the operator")
         policy = yaml.safe_load((EXAMPLES / "oil-monitoring" / "gatepolicy.yaml").read_text())
         policy["spec"]["canary"] = {"runs": 1}
         crds.kubectl("-n", namespace, "apply", "-f", str(EXAMPLES / "oil-monitoring" / "caseset.yaml"))
@@ -163,25 +137,8 @@ def test_rollback_and_the_circuit_breaker(
     automated actions until a person resets it."""
     if not crds.local:
         pytest.skip("the example agent's image runs through the node stand-in; the webhook is on loopback")
-    port, probe = _free_port(), _free_port()
-    webhook = f"proctor-gate-{namespace}"
-    proc = run_operator(
-        "-n",
-        namespace,
-        "--liveness",
-        f"http://127.0.0.1:{probe}/healthz",
-        env={
-            "PROCTOR_METRICS_PORT": "0",
-            "PROCTOR_RECONCILE_INTERVAL": "1",
-            "PROCTOR_WEBHOOK_PORT": str(port),
-            "PROCTOR_WEBHOOK_ADDR": "127.0.0.1",
-            "PROCTOR_WEBHOOK_URL_HOST": "127.0.0.1",
-            "PROCTOR_WEBHOOK_CERT_DIR": str(tmp_path / "certs"),
-            "PROCTOR_WEBHOOK_CONFIGURATION": webhook,
-        },
-    )
+    webhook = _start_gate(namespace, tmp_path, run_operator)
     try:
-        wait_for(lambda: proc.poll() is None and _probe_ok(probe), timeout=60, what="the operator")
         policy = yaml.safe_load((EXAMPLES / "oil-monitoring" / "gatepolicy.yaml").read_text())
         policy["spec"] |= {
             "canary": {"runs": 1},
@@ -258,6 +215,35 @@ def test_rollback_and_the_circuit_breaker(
         assert _cond(_policy(crds, namespace), "CircuitOpen")["status"] == "False"
     finally:
         crds.kubectl("delete", "mutatingwebhookconfiguration", webhook, "--ignore-not-found")
+
+
+def _start_gate(namespace: str, tmp_path: Path, run_operator: Callable[..., subprocess.Popen[bytes]]) -> str:
+    """The operator watching ``namespace`` with its webhook on loopback; returns the webhook
+    configuration's name (the caller deletes it)."""
+    port, probe = _free_port(), _free_port()
+    webhook = f"proctor-gate-{namespace}"
+    proc = run_operator(
+        "-n",
+        namespace,
+        "--liveness",
+        f"http://127.0.0.1:{probe}/healthz",
+        env={
+            "PROCTOR_METRICS_PORT": "0",
+            "PROCTOR_RECONCILE_INTERVAL": "1",
+            "PROCTOR_WEBHOOK_PORT": str(port),
+            "PROCTOR_WEBHOOK_ADDR": "127.0.0.1",
+            "PROCTOR_WEBHOOK_URL_HOST": "127.0.0.1",
+            "PROCTOR_WEBHOOK_CERT_DIR": str(tmp_path / "certs"),
+            "PROCTOR_WEBHOOK_CONFIGURATION": webhook,
+        },
+    )
+
+    def up() -> bool:
+        assert proc.poll() is None, "the operator exited"
+        return _probe_ok(probe)
+
+    wait_for(up, timeout=60, what="the operator")
+    return webhook
 
 
 def _probe_ok(port: int) -> bool:

@@ -26,6 +26,7 @@ import contextlib
 import datetime as dt
 import json
 import os
+import secrets
 import shlex
 import signal
 import socket
@@ -46,6 +47,8 @@ from kubernetes.client.exceptions import ApiException
 log = structlog.get_logger("proctor.node")
 
 TERMINATION_MESSAGE_BYTES = 4096
+#: Pod addresses: 127.1.0.1 to 127.254.255.254, the host's own 127.0.0.0/16 left alone.
+_LOOPBACK_POD_ADDRESSES = 254 * 256 * 254
 
 
 def now() -> str:
@@ -572,16 +575,24 @@ class Node:
         self.stopping = threading.Event()
         self._ips: dict[str, str] = {}
         self._next_ip = 0
+        self._ip_base = secrets.randbelow(_LOOPBACK_POD_ADDRESSES)
         self._ip_lock = threading.Lock()
 
     def allocate_ip(self, uid: str) -> str:
-        """A loopback address of the pod's own (127.1.x.y), so two pods may listen on one port
-        when they bind their pod IP (``status.podIP``), as containers in separate pods can."""
+        """A loopback address of the pod's own, so two pods may listen on one port when they bind
+        their pod IP (``status.podIP``), as containers in separate pods can.
+
+        Addresses are never reused by one node (a new pod must not inherit a port still in
+        TIME_WAIT from an earlier one) and start at a random point of 127.1.0.1-127.254.255.254
+        (about 16 million addresses), so local control planes running side by side do not collide.
+        """
         with self._ip_lock:
             if uid not in self._ips:
                 self._next_ip += 1
-                n = self._next_ip % (254 * 256)
-                self._ips[uid] = f"127.1.{n // 254}.{n % 254 + 1}"
+                n = (self._ip_base + self._next_ip) % _LOOPBACK_POD_ADDRESSES
+                a, rest = divmod(n, 256 * 254)
+                b, c = divmod(rest, 254)
+                self._ips[uid] = f"127.{a + 1}.{b}.{c + 1}"
             return self._ips[uid]
 
     # -- object access ---------------------------------------------------------------------------

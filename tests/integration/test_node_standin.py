@@ -155,6 +155,25 @@ def test_a_deployment_with_an_unrunnable_image_keeps_one_pending_pod(
     assert now[0]["status"]["phase"] == "Pending"
 
 
+def test_a_completed_init_container_initializes_the_pod_while_its_container_waits(
+    cluster: Cluster, namespace: str
+) -> None:
+    pod = _pod("init", "true", image=UNRUNNABLE)
+    pod["spec"]["initContainers"] = [{"name": "setup", "image": "proctor:dev", "command": ["true"]}]
+    _apply(cluster, namespace, pod)
+    wait_for(
+        lambda: _waiting(cluster, namespace, "init").get("reason") == "ImagePullBackOff",
+        timeout=90,
+        what="ImagePullBackOff after the init container",
+    )
+    status = _status(cluster, namespace, "init")
+    setup = _container(status, "setup")
+    assert setup["state"]["terminated"]["exitCode"] == 0
+    assert setup["ready"] is True  # a completed init container counts as ready
+    assert _condition(status, "Initialized")["status"] == "True"
+    assert status["phase"] == "Pending"
+
+
 # -- configuration the container needs -----------------------------------------------------------
 def test_a_missing_secret_is_create_container_config_error_until_it_appears(
     cluster: Cluster, namespace: str

@@ -178,12 +178,17 @@ class ContainerRun:
     def running(self) -> bool:
         return self.proc is not None and self.exit_code is None
 
+    @property
+    def completed(self) -> bool:
+        return self.exit_code == 0 and self.waiting is None
+
     def status(self, default_waiting: str) -> dict[str, Any]:
         st: dict[str, Any] = {
             "name": self.name,
             "image": self.image,
             "imageID": self.image_id,
-            "ready": self.ready and self.running,
+            # a completed init container is ready, as the kubelet's prober manager marks it
+            "ready": (self.ready and self.running) or (self.init and not self.sidecar and self.completed),
             "restartCount": self.restarts,
             "started": self.started and self.running,
             "lastState": {"terminated": self.last} if self.last else {},

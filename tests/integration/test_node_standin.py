@@ -71,6 +71,12 @@ def _events(cluster: Cluster, ns: str, pod: str) -> list[dict[str, Any]]:
     return list(items)
 
 
+def _wait_phase(cluster: Cluster, ns: str, pod: str, phase: str) -> None:
+    cluster.kubectl(
+        "-n", ns, "wait", f"--for=jsonpath={{.status.phase}}={phase}", f"pod/{pod}", "--timeout=90s"
+    )
+
+
 def _get(url: str, timeout: float = 2) -> str:
     with urllib.request.urlopen(url, timeout=timeout) as r:
         return str(r.read().decode())
@@ -209,9 +215,7 @@ def test_a_missing_secret_is_create_container_config_error_until_it_appears(
 
     cluster.kubectl("-n", namespace, "delete", "secret", "judge")
     cluster.kubectl("-n", namespace, "create", "secret", "generic", "judge", "--from-literal=api-key=s3cr3t")
-    cluster.kubectl(
-        "-n", namespace, "wait", "--for=jsonpath={.status.phase}=Succeeded", "pod/cfg", "--timeout=90s"
-    )
+    _wait_phase(cluster, namespace, "cfg", "Succeeded")
     assert cluster.kubectl("-n", namespace, "logs", "cfg").stdout == "the key is s3cr3t\n"
 
 
@@ -239,10 +243,21 @@ def test_a_missing_configmap_key_and_an_optional_one(cluster: Cluster, namespace
         what="the missing ConfigMap key",
     )
     cluster.kubectl("-n", namespace, "patch", "configmap", "cfg", "-p", '{"data":{"temperature":"0"}}')
-    cluster.kubectl(
-        "-n", namespace, "wait", "--for=jsonpath={.status.phase}=Succeeded", "pod/cm", "--timeout=90s"
-    )
+    _wait_phase(cluster, namespace, "cm", "Succeeded")
     assert cluster.kubectl("-n", namespace, "logs", "cm").stdout == "tiny//0\n"
+
+
+def test_a_failed_containers_termination_message_is_its_logs_last_80_lines(
+    cluster: Cluster, namespace: str
+) -> None:
+    """FallbackToLogsOnError, as the kubelet reads it: the last 80 lines, at most 2048 bytes."""
+    pod = _pod("boom", "seq 1 200; echo kaput >&2; exit 3")
+    pod["spec"]["containers"][0]["terminationMessagePolicy"] = "FallbackToLogsOnError"
+    _apply(cluster, namespace, pod)
+    _wait_phase(cluster, namespace, "boom", "Failed")
+    term = _container(_status(cluster, namespace, "boom"))["state"]["terminated"]
+    assert (term["exitCode"], term["reason"]) == (3, "Error")
+    assert term["message"] == "".join(f"{i}\n" for i in range(122, 201)) + "kaput\n"
 
 
 # -- restarts ------------------------------------------------------------------------------------
@@ -384,9 +399,7 @@ def test_a_sidecar_with_a_startup_probe_holds_the_main_container_until_it_answer
         }
     ]
     _apply(cluster, namespace, pod)
-    cluster.kubectl(
-        "-n", namespace, "wait", "--for=jsonpath={.status.phase}=Succeeded", "pod/side", "--timeout=90s"
-    )
+    _wait_phase(cluster, namespace, "side", "Succeeded")
     status = _status(cluster, namespace, "side")
     assert cluster.kubectl("-n", namespace, "logs", "side").stdout == "agent\n"
     assert _condition(status, "Initialized")["status"] == "True"
@@ -400,9 +413,7 @@ def test_kubectl_logs_tail_container_follow_and_limit(cluster: Cluster, namespac
     pod = _pod("talk", "for i in 1 2 3 4 5; do echo main $i; sleep 0.4; done")
     pod["spec"]["initContainers"] = [{"name": "setup", "image": "proctor:dev", "command": ["echo", "set up"]}]
     _apply(cluster, namespace, pod)
-    cluster.kubectl(
-        "-n", namespace, "wait", "--for=jsonpath={.status.phase}=Running", "pod/talk", "--timeout=90s"
-    )
+    _wait_phase(cluster, namespace, "talk", "Running")
     followed = cluster.kubectl("-n", namespace, "logs", "-f", "talk", "-c", "main", timeout=60).stdout
     assert followed == "".join(f"main {i}\n" for i in range(1, 6))  # -f ends when the container does
     assert cluster.kubectl("-n", namespace, "logs", "talk", "--tail=2").stdout == "main 4\nmain 5\n"
@@ -461,9 +472,7 @@ def test_the_kubelet_endpoint_authenticates_and_authorizes_its_callers(
         pytest.skip("the node stand-in's own endpoint")
     pki = cluster.state_dir / "pki"
     _apply(cluster, namespace, _pod("hello", "echo hello"))
-    cluster.kubectl(
-        "-n", namespace, "wait", "--for=jsonpath={.status.phase}=Succeeded", "pod/hello", "--timeout=90s"
-    )
+    _wait_phase(cluster, namespace, "hello", "Succeeded")
     url = _kubelet_url(cluster, f"/containerLogs/{namespace}/hello/main")
 
     def fetch(cert: tuple[Path, Path] | None) -> tuple[int, str]:
@@ -620,7 +629,5 @@ def test_a_restricted_namespace_rejects_a_non_compliant_pod_and_runs_a_compliant
 
     tight = _pod("tight", "echo compliant", container={"securityContext": RESTRICTED_CONTEXT})
     _apply(cluster, namespace, tight)
-    cluster.kubectl(
-        "-n", namespace, "wait", "--for=jsonpath={.status.phase}=Succeeded", "pod/tight", "--timeout=90s"
-    )
+    _wait_phase(cluster, namespace, "tight", "Succeeded")
     assert cluster.kubectl("-n", namespace, "logs", "tight").stdout == "compliant\n"

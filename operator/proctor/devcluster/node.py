@@ -62,11 +62,15 @@ from kubernetes import client, config, watch
 from kubernetes.client.exceptions import ApiException
 
 from proctor.devcluster import podnet, podstatus
-from proctor.devcluster.logserver import KubeletServer, LogError, LogTarget
+from proctor.devcluster.logserver import KubeletServer, LogError, LogTarget, tail_offset
 
 log = structlog.get_logger("proctor.node")
 
-TERMINATION_MESSAGE_BYTES = 4096
+#: A failed container's termination message: the tail of its log, at most 80 lines and 2048
+#: bytes, as the kubelet's FallbackToLogsOnError reads it (the stand-in uses it whatever the
+#: policy: ``/dev/termination-log`` cannot be given to a host process).
+TERMINATION_MESSAGE_LINES = 80
+TERMINATION_MESSAGE_BYTES = 2048
 PROBES = ("startupProbe", "readinessProbe", "livenessProbe")
 #: Pod addresses: 127.1.0.1 to 127.254.255.254, the host's own 127.0.0.0/16 left alone.
 _LOOPBACK_POD_ADDRESSES = 254 * 256 * 254
@@ -666,9 +670,10 @@ class PodRunner(threading.Thread):
             run.exit_code = 128 - code
             run.reason = "Error"
         if run.exit_code != 0 and run.log_path is not None:
-            with contextlib.suppress(OSError):
-                tail = run.log_path.read_bytes()[-TERMINATION_MESSAGE_BYTES:].decode("utf-8", "replace")
-                run.message = tail.strip() or None
+            with contextlib.suppress(OSError), run.log_path.open("rb") as fh:
+                fh.seek(tail_offset(fh, TERMINATION_MESSAGE_LINES))
+                tail = fh.read()[-TERMINATION_MESSAGE_BYTES:].decode("utf-8", "replace")
+                run.message = tail or None
         log.info("container exited", pod=f"{self.ns}/{self.pod_name}", container=run.name, code=run.exit_code)
 
     def _kill(self, runs: list[ContainerRun], grace: float) -> None:

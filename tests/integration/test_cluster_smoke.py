@@ -92,14 +92,24 @@ def test_failed_container_fails_the_job_with_exit_code_and_message(cluster: Clus
         assert "kaput" in term["message"]
 
 
-def test_unknown_image_fails_the_pod_with_a_clear_reason(cluster: Cluster, namespace: str) -> None:
-    if not cluster.local:
-        return  # a real kubelet pulls images; only the stand-in refuses them
+def test_an_image_the_node_cannot_run_backs_off_like_a_pull(cluster: Cluster, namespace: str) -> None:
+    """Not a failed pod (a Job or ReplicaSet would replace it without end): the container waits in
+    ImagePullBackOff, as on a kubelet that cannot pull the image."""
     cluster.kubectl("-n", namespace, "apply", "-f", "-", input=_job("img", "true", image="nginx:1.27"))
-    cluster.kubectl("-n", namespace, "wait", "--for=condition=Failed", "job/img", "--timeout=90s")
-    pod = cluster.get_json("-n", namespace, "pods", "-l", "job-name=img")["items"][0]
-    assert pod["status"]["reason"] == "ImageNotRunnable"
-    assert "nginx:1.27" in pod["status"]["message"]
+
+    def waiting() -> dict[str, str] | None:
+        pods = cluster.get_json("-n", namespace, "pods", "-l", "job-name=img")["items"]
+        statuses = pods[0].get("status", {}).get("containerStatuses", []) if pods else []
+        w = statuses[0].get("state", {}).get("waiting") if statuses else None
+        return w if w and w.get("reason") == "ImagePullBackOff" else None
+
+    w = wait_for(waiting, timeout=90, what="ImagePullBackOff")
+    assert '"nginx:1.27"' in w["message"]
+    if cluster.local:
+        assert "no local command maps to this image" in w["message"]
+    pods = cluster.get_json("-n", namespace, "pods", "-l", "job-name=img")["items"]
+    assert len(pods) == 1 and pods[0]["status"]["phase"] == "Pending"
+    assert cluster.get_json("-n", namespace, "job", "img")["status"].get("failed", 0) == 0
 
 
 def test_env_from_secret_configmap_and_field_refs(cluster: Cluster, namespace: str) -> None:
@@ -131,7 +141,12 @@ def test_native_sidecar_starts_first_and_stops_after_the_main_container(
             "restartPolicy": "Always",
             "env": [pod_ip],
             "command": ["sh", "-c", 'exec python -m http.server 18931 --bind "$POD_IP"'],
-            "readinessProbe": {"httpGet": {"port": 18931, "path": "/"}, "periodSeconds": 1},
+            # the main container starts once the sidecar has started: its startup probe passed
+            "startupProbe": {
+                "httpGet": {"port": 18931, "path": "/"},
+                "periodSeconds": 1,
+                "failureThreshold": 60,
+            },
         }
     ]
     cluster.kubectl("-n", namespace, "apply", "-f", "-", input=json.dumps(job))

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from proctor.devcluster.pki import Pki, ensure_pki
+from proctor.devcluster.pki import KUBELET_CLIENT, Pki, ensure_pki
 
 STATE = "state.json"
 KUBECONFIG = "kubeconfig"
@@ -273,6 +273,7 @@ class Supervisor:
                 "--profiling=false",
                 "--v=1",
                 "--endpoint-reconciler-type=none",
+                *_kubelet_client_flags(pki),
             ],
         )
         ctx = ssl.create_default_context(cafile=str(pki.ca_crt))
@@ -318,6 +319,9 @@ class Supervisor:
                     f"--kubeconfig={self.dir / KUBECONFIG}",
                     f"--dir={self.dir / 'node'}",
                     f"--name={NODE_NAME}",
+                    f"--tls-cert-file={pki.kubelet_crt}",
+                    f"--tls-private-key-file={pki.kubelet_key}",
+                    f"--client-ca-file={pki.ca_crt}",
                 ],
             )
             self.wait_until("the node stand-in", lambda: _node_ready(server, ctx), 60)
@@ -347,6 +351,18 @@ class Supervisor:
         finally:
             self.stop_all()
             self.write_state(phase="Stopped", pids={})
+
+
+def _kubelet_client_flags(pki: Pki) -> list[str]:
+    """How the API server talks to kubelets (for logs): mutual TLS against the cluster CA, at the
+    node's InternalIP (the stand-in's Hostname does not resolve)."""
+    crt, key = pki.client(KUBELET_CLIENT)
+    return [
+        f"--kubelet-client-certificate={crt}",
+        f"--kubelet-client-key={key}",
+        f"--kubelet-certificate-authority={pki.ca_crt}",
+        "--kubelet-preferred-address-types=InternalIP",
+    ]
 
 
 def _pid_alive(pid: int) -> bool:

@@ -3,19 +3,36 @@
 There is no kubelet and no container runtime on the local control plane, so this process plays
 both. It registers a Node, binds unscheduled pods to itself (there is no scheduler either), and
 runs each pod's containers as local processes with the pod's command, args and environment:
-native sidecars (init containers with ``restartPolicy: Always``) first and stopped last, then the
-init containers in order, then the containers. It reports pod status the way a kubelet does
-(Pending, Running, Succeeded or Failed with exit codes and termination messages), so the real Job,
-ReplicaSet and garbage-collector controllers do the rest.
+native sidecars (init containers with ``restartPolicy: Always``) and init containers in order,
+then the containers; sidecars stop last. It reports pod status as a kubelet does, with the same
+waiting reasons, phases and conditions (:mod:`proctor.devcluster.podstatus`), so the real Job,
+ReplicaSet and garbage-collector controllers do the rest and a failure reads as it would on a
+real node:
+
+- an image no local command maps to: the container waits in ``ErrImagePull`` then
+  ``ImagePullBackOff`` (retried with the kubelet's back-off, 10 s doubling to 5 min) and the pod
+  stays Pending;
+- a missing Secret, ConfigMap or key (``secretKeyRef``, ``configMapKeyRef``, ``envFrom``):
+  ``CreateContainerConfigError`` with the kubelet's message, retried until it appears;
+- a container that exits and is restarted: ``CrashLoopBackOff`` with the previous run in
+  ``lastState`` (back-off 0.5 s doubling to 10 s, shorter than the kubelet's 10 s to 5 min);
+- startup, readiness and liveness probes (HTTP, TCP, exec; named ports), on the pod's address;
+- a service-account token that cannot be issued (the namespace is being deleted): the pod waits
+  in ``ContainerCreating`` and retries with a growing delay, as a kubelet whose volume mount fails.
+
+Each pod gets a loopback address of its own (:meth:`Node.allocate_ip`), never reused; Python
+processes of the pod bind IPv4 wildcard addresses to it (:mod:`proctor.devcluster.podnet`).
+Logs are files under ``DIR/logs/NAMESPACE_POD_UID/CONTAINER/N.log`` (N counts restarts) and are
+served to ``kubectl logs`` through the API server by the node's kubelet endpoint
+(:mod:`proctor.devcluster.logserver`).
 
 It is a test and demo tool, not a kubelet. What it does not do: isolation (processes share the
-host's network and filesystem, so two pods listening on one port collide), volumes, resource
+host's filesystem and, apart from wildcard binds in Python, its network), volumes, resource
 limits, security contexts, image pulls. Images are mapped to local commands: the project's own
 image (any reference whose last path component is ``proctor``) runs the installed ``proctor``
-entry point; more can be added with ``--image NAME=COMMAND``. Any other image fails its pod with
-reason ``ImageNotRunnable``. A container's termination message is the tail of its output when it
-fails (``/dev/termination-log`` cannot be given to a host process). Logs are files under
-``DIR/logs/``; ``kubectl logs`` is not served.
+entry point; more can be added with ``--image NAME=COMMAND`` or ``PROCTOR_NODE_IMAGES``. A
+container's termination message is the tail of its output when it fails
+(``/dev/termination-log`` cannot be given to a host process).
 """
 
 from __future__ import annotations
@@ -44,11 +61,35 @@ import structlog
 from kubernetes import client, config, watch
 from kubernetes.client.exceptions import ApiException
 
+from proctor.devcluster import podnet, podstatus
+from proctor.devcluster.logserver import KubeletServer, LogError, LogTarget, tail_offset
+
 log = structlog.get_logger("proctor.node")
 
-TERMINATION_MESSAGE_BYTES = 4096
+#: A failed container's termination message: the tail of its log, at most 80 lines and 2048
+#: bytes, as the kubelet's FallbackToLogsOnError reads it (the stand-in uses it whatever the
+#: policy: ``/dev/termination-log`` cannot be given to a host process).
+TERMINATION_MESSAGE_LINES = 80
+TERMINATION_MESSAGE_BYTES = 2048
+PROBES = ("startupProbe", "readinessProbe", "livenessProbe")
 #: Pod addresses: 127.1.0.1 to 127.254.255.254, the host's own 127.0.0.0/16 left alone.
 _LOOPBACK_POD_ADDRESSES = 254 * 256 * 254
+#: The kubelet's image pull back-off (``pkg/kubelet/kubelet.go``): 10 s doubling to 5 min.
+IMAGE_BACK_OFF = (10.0, 300.0)
+#: Restart back-off of a container that exited: 0.5 s doubling to 10 s (the kubelet's is 10 s
+#: doubling to 5 min; shorter here so tests of a crashing sidecar wait less). As on a kubelet, the
+#: first restart is immediate and the back-off starts again after 10 minutes without a crash.
+CRASH_BACK_OFF = (0.5, 10.0)
+BACK_OFF_RESET = 600.0
+#: After a failed start (configuration error, image pull) the pod is synced again this soon; the
+#: kubelet waits 10-15 s (its pod worker's back-off), the stand-in 1 s.
+SYNC_RETRY = 1.0
+#: A service-account token that cannot be issued is retried after 0.5 s doubling to 2 min, as
+#: the kubelet's volume manager retries a failed mount.
+TOKEN_BACK_OFF = (0.5, 122.0)
+#: Repeats of one Event within this many seconds are not posted again.
+EVENT_REPEAT = 60.0
+_TICK = 0.1
 
 
 def now() -> str:
@@ -62,11 +103,25 @@ def image_name(image: str) -> str:
     return last.split(":", 1)[0]
 
 
+def pull_name(image: str) -> str:
+    """The image as the kubelet names it in pull messages: ``:latest`` added when untagged."""
+    ref = image.split("@", 1)[0]
+    if "@" in image or ":" in ref.rsplit("/", 1)[-1]:
+        return image
+    return f"{image}:latest"
+
+
 def default_images() -> dict[str, list[str]]:
     bindir = Path(sys.executable).parent
     proctor = bindir / "proctor"
     entry = [str(proctor)] if proctor.exists() else [sys.executable, "-m", "proctor.cli"]
     return {"proctor": entry}
+
+
+def back_off(failures: int, limits: tuple[float, float]) -> float:
+    """The delay after the ``failures``-th failure in a row: ``limits[0]`` doubling to ``limits[1]``."""
+    base, top = limits
+    return float(min(top, base * 2 ** max(0, failures - 1)))
 
 
 def _pdeathsig() -> None:  # pragma: no cover - runs between fork and exec
@@ -78,62 +133,114 @@ def _pdeathsig() -> None:  # pragma: no cover - runs between fork and exec
 
 @dataclass
 class ContainerRun:
-    """One container's process and what the kubelet would report about it."""
+    """One container across its restarts, and what the kubelet would report about it."""
 
     spec: dict[str, Any]
+    log_dir: Path
     sidecar: bool = False
     init: bool = False
     proc: subprocess.Popen[bytes] | None = None
+    container_id: str = ""
+    attempts: int = 0
     log_path: Path | None = None
     started_at: str | None = None
     finished_at: str | None = None
+    finished_mono: float = 0.0
     exit_code: int | None = None
     reason: str | None = None
     message: str | None = None
+    #: ``lastState.terminated`` and the log of that run
+    last: dict[str, Any] | None = None
+    last_log: Path | None = None
+    #: an explicit waiting reason and message (pull, configuration, crash back-off)
     waiting: tuple[str, str] | None = None
     ready: bool = False
+    started: bool = False
     restarts: int = 0
+    #: terminated for good: will not be restarted
+    done: bool = False
+    image_id: str = ""
+    next_try: float = 0.0
+    pull_failures: int = 0
+    pull_until: float = 0.0
+    pull_error: str = ""
+    crashes: int = 0
+    last_crash: float = 0.0
+    restart_at: float | None = None
+    before: tuple[dict[str, Any] | None, Path | None] = (None, None)
     probe_stop: threading.Event = field(default_factory=threading.Event)
 
     @property
     def name(self) -> str:
         return str(self.spec["name"])
 
-    def status(self) -> dict[str, Any]:
-        image = self.spec.get("image", "")
+    @property
+    def image(self) -> str:
+        return str(self.spec.get("image", ""))
+
+    @property
+    def running(self) -> bool:
+        return self.proc is not None and self.exit_code is None
+
+    @property
+    def completed(self) -> bool:
+        return self.exit_code == 0 and self.waiting is None
+
+    def status(self, default_waiting: str) -> dict[str, Any]:
         st: dict[str, Any] = {
             "name": self.name,
-            "image": image,
-            "imageID": f"proctor-node://{image}",
-            "ready": self.ready,
+            "image": self.image,
+            "imageID": self.image_id,
+            # a completed init container is ready, as the kubelet's prober manager marks it
+            "ready": (self.ready and self.running) or (self.init and not self.sidecar and self.completed),
             "restartCount": self.restarts,
-            "started": self.proc is not None and self.exit_code is None,
+            "started": self.started and self.running,
+            "lastState": {"terminated": self.last} if self.last else {},
         }
-        if self.exit_code is not None:
-            term: dict[str, Any] = {
-                "exitCode": self.exit_code,
-                "reason": self.reason or ("Completed" if self.exit_code == 0 else "Error"),
-                "startedAt": self.started_at,
-                "finishedAt": self.finished_at,
-            }
-            if self.message:
-                term["message"] = self.message
-            st["state"] = {"terminated": term}
-        elif self.proc is not None:
+        if self.container_id:
+            st["containerID"] = self.container_id
+        if self.running:
             st["state"] = {"running": {"startedAt": self.started_at}}
-            st["containerID"] = f"proctor-node://{self.proc.pid}"
-        else:
-            reason, message = self.waiting or ("PodInitializing", "")
+        elif self.waiting is not None:
+            reason, message = self.waiting
             st["state"] = {"waiting": {"reason": reason, **({"message": message} if message else {})}}
+        elif self.exit_code is not None:
+            st["state"] = {"terminated": self.terminated()}
+        else:
+            st["state"] = {"waiting": {"reason": default_waiting}}
         return st
+
+    def terminated(self) -> dict[str, Any]:
+        term: dict[str, Any] = {
+            "exitCode": self.exit_code,
+            "reason": self.reason or ("Completed" if self.exit_code == 0 else "Error"),
+            "startedAt": self.started_at,
+            "finishedAt": self.finished_at,
+            "containerID": self.container_id,
+        }
+        if self.message:
+            term["message"] = self.message
+        return term
 
 
 class PodStopped(Exception):
     """The pod was deleted while it ran."""
 
 
+class DeadlineExceeded(Exception):
+    pass
+
+
+class MissingRef(Exception):
+    """A Secret, ConfigMap or key the container's environment needs does not exist (yet)."""
+
+
+class TokenUnavailable(Exception):
+    """The pod's service-account token could not be issued."""
+
+
 class PodRunner(threading.Thread):
-    """Runs one pod to the end and reports its status."""
+    """Runs one pod to the end and reports its status, as a kubelet's pod worker does."""
 
     def __init__(self, node: Node, pod: dict[str, Any]) -> None:
         meta = pod["metadata"]
@@ -143,86 +250,115 @@ class PodRunner(threading.Thread):
         self.ns: str = meta["namespace"]
         self.pod_name: str = meta["name"]
         self.uid: str = meta["uid"]
+        self.desc = podstatus.pod_desc(self.pod_name, self.ns, self.uid)
         self.stop_event = threading.Event()
+        self.wake = threading.Event()
         spec = pod["spec"]
         self.restart_policy: str = spec.get("restartPolicy", "Always")
+        logs = node.dir / "logs" / f"{self.ns}_{self.pod_name}_{self.uid}"
         self.init_runs = [
-            ContainerRun(c, init=True, sidecar=c.get("restartPolicy") == "Always")
+            ContainerRun(c, logs / c["name"], init=True, sidecar=podstatus.is_sidecar(c))
             for c in spec.get("initContainers", []) or []
         ]
-        self.runs = [ContainerRun(c) for c in spec.get("containers", [])]
-        self.phase = "Pending"
-        self.reason: str | None = None
-        self.message: str | None = None
-        self.start_time = now()
+        self.runs = [ContainerRun(c, logs / c["name"]) for c in spec.get("containers", [])]
+        self.default_waiting = podstatus.POD_INITIALIZING if self.init_runs else podstatus.CONTAINER_CREATING
+        self.sandbox_ready = False
+        self.terminal = False
+        self.deleted = False
         self.initialized = False
+        #: the phase (with reason and message) a terminated pod ends in, when not its containers'
+        self.final: tuple[str, str | None, str | None] | None = None
+        self.start_time = now()
+        self.t0 = time.monotonic()
         self.workdir = node.dir / "pods" / self.uid
         self.ip = node.allocate_ip(self.uid)
-        self._last_status: str = ""
-        self.lock = threading.Lock()
+        self.kubeconfig: Path | None = None
+        self.token_failures = 0
+        self._last_status = ""
+        self._conds: list[dict[str, Any]] = []
 
-    # -- reporting -------------------------------------------------------------------------------
-    def _conditions(self) -> list[dict[str, Any]]:
-        t = now()
-        ready = (
-            self.phase == "Running"
-            and all(r.ready for r in self.runs)
-            and all(r.ready for r in self.init_runs if r.sidecar)
-        )
-        cready = all(r.ready for r in self.runs)
+    @property
+    def all_runs(self) -> list[ContainerRun]:
+        return [*self.init_runs, *self.runs]
 
-        def c(type_: str, ok: bool) -> dict[str, Any]:
-            return {"type": type_, "status": "True" if ok else "False", "lastTransitionTime": t}
+    def run_named(self, name: str) -> ContainerRun | None:
+        return next((r for r in self.all_runs if r.name == name), None)
 
-        return [
-            c("PodScheduled", True),
-            c("Initialized", self.initialized),
-            c("ContainersReady", cready),
-            c("Ready", ready),
-        ]
+    # -- reporting --------------------------------------------------------------------------------
+    def pod_status(self) -> dict[str, Any]:
+        """The status a kubelet would write now (conditions without transition times)."""
+        spec = self.pod["spec"]
+        init = [r.status(self.default_waiting) for r in self.init_runs]
+        main = sorted((r.status(self.default_waiting) for r in self.runs), key=lambda s: s["name"])
+        started_ever = any(r.attempts for r in self.runs)
+        if self.final:
+            phase = self.final[0]
+        else:
+            phase = podstatus.phase(
+                spec, init, main, terminal=self.terminal, has_initialized=any(r.running for r in self.runs)
+            )
+        status: dict[str, Any] = {
+            "phase": phase,
+            "hostIP": "127.0.0.1",
+            "hostIPs": [{"ip": "127.0.0.1"}],
+            "podIP": self.ip,
+            "podIPs": [{"ip": self.ip}],
+            "startTime": self.start_time,
+            "initContainerStatuses": init,
+            "containerStatuses": main,
+            "conditions": podstatus.conditions(
+                spec,
+                init,
+                main,
+                phase,
+                sandbox_ready=self.sandbox_ready and not self.terminal,
+                has_initialized=started_ever,
+            ),
+        }
+        if self.final and self.final[1]:
+            status["reason"], status["message"] = self.final[1:]
+        return status
 
     def report(self) -> None:
-        with self.lock:
-            status: dict[str, Any] = {
-                "phase": self.phase,
-                "hostIP": "127.0.0.1",
-                "podIP": self.ip,
-                "podIPs": [{"ip": self.ip}],
-                "hostIPs": [{"ip": "127.0.0.1"}],
-                "startTime": self.start_time,
-                "initContainerStatuses": [r.status() for r in self.init_runs],
-                "containerStatuses": [r.status() for r in self.runs],
-            }
-            if self.reason:
-                status["reason"] = self.reason
-            if self.message:
-                status["message"] = self.message
-            key = json.dumps(
-                {**status, "c": [(c["type"], c["status"]) for c in self._conditions()]}, sort_keys=True
-            )
-            if key == self._last_status:
-                return
-            # lastTransitionTime only moves when a condition's status changes
-            status["conditions"] = self._merge_conditions(self._conditions())
+        status = self.pod_status()
+        key = json.dumps(status, sort_keys=True)
+        if key == self._last_status or self.deleted:
+            return
+        # lastTransitionTime only moves when a condition's status changes
+        status["conditions"] = self._merge_conditions(status["conditions"])
         try:
             self.node.core.patch_namespaced_pod_status(self.pod_name, self.ns, {"status": status})
             self._last_status = key
         except ApiException as e:
             if e.status == 404:
+                self.deleted = True
                 self.stop_event.set()
             else:
                 log.warning("pod status update failed", pod=f"{self.ns}/{self.pod_name}", status=e.status)
 
     def _merge_conditions(self, new: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        old = {c["type"]: c for c in getattr(self, "_conds", [])}
+        old = {c["type"]: c for c in self._conds}
+        t = now()
         out = []
         for c in new:
             prev = old.get(c["type"])
-            out.append(prev if prev and prev["status"] == c["status"] else c)
+            moved = prev is None or prev["status"] != c["status"]
+            # reason and message sent even when empty: a merge patch keeps what it is not told to drop
+            out.append(
+                {
+                    "reason": None,
+                    "message": None,
+                    **c,
+                    "lastTransitionTime": t if moved else prev["lastTransitionTime"],  # type: ignore[index]
+                }
+            )
         self._conds = out
         return out
 
-    # -- environment -----------------------------------------------------------------------------
+    def event(self, type_: str, reason: str, message: str, run: ContainerRun | None = None) -> None:
+        self.node.event(self, type_, reason, message, run)
+
+    # -- environment ------------------------------------------------------------------------------
     def _env(self, c: dict[str, Any]) -> dict[str, str]:
         env: dict[str, str] = {
             "PATH": f"{Path(sys.executable).parent}:/usr/local/bin:/usr/bin:/bin",
@@ -231,9 +367,11 @@ class PodRunner(threading.Thread):
             "HOSTNAME": self.pod_name,
             # stand-in only: lets a local command behave as the image version it stands for
             "PROCTOR_NODE_IMAGE": str(c.get("image", "")),
+            # stand-in only: Python processes bind wildcard addresses to the pod's own address
+            podnet.POD_IP_ENV: self.ip,
         }
-        if self.node.sa_kubeconfig_enabled(self.pod):
-            env["KUBECONFIG"] = str(self.node.pod_kubeconfig(self.pod, self.workdir))
+        if self.kubeconfig is not None:
+            env["KUBECONFIG"] = str(self.kubeconfig)
         for src in c.get("envFrom", []) or []:
             prefix = src.get("prefix", "")
             if ref := src.get("configMapRef"):
@@ -244,7 +382,7 @@ class PodRunner(threading.Thread):
                 env.update({prefix + k: v for k, v in (data or {}).items()})
         for item in c.get("env", []) or []:
             name = item["name"]
-            if "value" in item:
+            if item.get("value"):
                 env[name] = _expand(str(item["value"]), env)
                 continue
             vf = item.get("valueFrom")
@@ -265,6 +403,8 @@ class PodRunner(threading.Thread):
                 val = None
             if val is not None:
                 env[name] = val
+        own = env.get("PYTHONPATH")
+        env["PYTHONPATH"] = os.pathsep.join([str(self.node.podnet_dir), *([own] if own else [])])
         return env
 
     def _field(self, path: str) -> str:
@@ -280,30 +420,137 @@ class PodRunner(threading.Thread):
             "spec.nodeName": self.node.name,
             "spec.serviceAccountName": self.pod["spec"].get("serviceAccountName", ""),
             "status.podIP": self.ip,
+            "status.podIPs": self.ip,
             "status.hostIP": "127.0.0.1",
+            "status.hostIPs": "127.0.0.1",
         }
         return fields.get(path, "")
 
-    # -- processes -------------------------------------------------------------------------------
-    def _argv(self, c: dict[str, Any]) -> list[str]:
-        entry = self.node.images.get(image_name(c.get("image", "")))
-        if entry is None:
-            known = ", ".join(sorted(self.node.images)) or "none"
-            raise ImageNotRunnable(
-                f"image {c.get('image')!r} is not one the node stand-in can run (runnable images: {known}); "
-                "the local control plane runs containers as local processes"
-            )
-        command = c.get("command") or entry
-        return [*command, *(c.get("args") or [])]
+    # -- the sandbox ------------------------------------------------------------------------------
+    def _prepare(self) -> bool:
+        """Mount what the containers need (the service-account token): True once done."""
+        if self.sandbox_ready:
+            return True
+        if time.monotonic() < self.token_retry_at:
+            return False
+        if self.node.sa_kubeconfig_enabled(self.pod):
+            try:
+                self.kubeconfig = self.node.pod_kubeconfig(self.pod, self.workdir)
+            except TokenUnavailable as e:
+                self.token_failures += 1
+                delay = back_off(self.token_failures, TOKEN_BACK_OFF)
+                self.token_retry_at = time.monotonic() + delay
+                self.event(
+                    "Warning",
+                    "FailedMount",
+                    f'MountVolume.SetUp failed for volume "kube-api-access" : failed to fetch token: {e}',
+                )
+                log.info(
+                    "service-account token unavailable; retrying",
+                    pod=f"{self.ns}/{self.pod_name}",
+                    retry_in=delay,
+                    error=str(e),
+                )
+                return False
+        self.workdir.mkdir(parents=True, exist_ok=True)
+        self.sandbox_ready = True
+        return True
 
-    def _start(self, run: ContainerRun) -> None:
-        env = self._env(run.spec)
-        argv = [_expand(a, env) for a in self._argv(run.spec)]
+    token_retry_at = 0.0
+
+    # -- processes --------------------------------------------------------------------------------
+    def _pull(self, run: ContainerRun, t: float) -> list[str] | None:
+        """The image's local command, or None while its "pull" fails (the waiting reason set)."""
+        entry = self.node.images.get(image_name(run.image))
+        if entry is not None:
+            if not run.image_id:
+                run.image_id = f"proctor-node://{image_name(run.image)}"
+            run.pull_failures = 0
+            return entry
+        image = pull_name(run.image)
+        if t < run.pull_until:
+            if run.waiting and run.waiting[0] == podstatus.ERR_IMAGE_PULL and t >= run.next_try:
+                run.waiting = (
+                    podstatus.IMAGE_PULL_BACK_OFF,
+                    podstatus.image_back_off_message(image, run.pull_error),
+                )
+                self.event("Normal", "BackOff", f'Back-off pulling image "{image}"', run)
+                self.event("Warning", "Failed", f"Error: {podstatus.IMAGE_PULL_BACK_OFF}", run)
+            return None
+        run.pull_failures += 1
+        run.pull_until = t + back_off(run.pull_failures, IMAGE_BACK_OFF)
+        run.next_try = t + SYNC_RETRY
+        run.pull_error = podstatus.image_pull_message(image, list(self.node.images))
+        run.waiting = (podstatus.ERR_IMAGE_PULL, run.pull_error)
+        self.event("Normal", "Pulling", f'Pulling image "{image}"', run)
+        self.event("Warning", "Failed", f'Failed to pull image "{image}": {run.pull_error}', run)
+        self.event("Warning", "Failed", f"Error: {podstatus.ERR_IMAGE_PULL}", run)
+        return None
+
+    def _try_start(self, run: ContainerRun) -> None:
+        """One start attempt, as one kubelet sync would make it; sets the waiting reason if not."""
+        t = time.monotonic()
+        if run.exit_code is not None and not self._crash_wait_over(run, t):
+            return
+        entry = self._pull(run, t)
+        if entry is None:
+            return
+        if t < run.next_try:
+            return
+        try:
+            env = self._env(run.spec)
+        except MissingRef as e:
+            run.next_try = t + SYNC_RETRY
+            if run.waiting != (podstatus.CREATE_CONTAINER_CONFIG_ERROR, str(e)):
+                run.waiting = (podstatus.CREATE_CONTAINER_CONFIG_ERROR, str(e))
+            self.event("Warning", "Failed", f"Error: {e}", run)
+            return
+        self._start(run, entry, env)
+
+    def _crash_wait_over(self, run: ContainerRun, t: float) -> bool:
+        """For a container that exited and is to be restarted: is its back-off over?
+
+        As the kubelet: the first restart is immediate, each later one waits twice as long as the
+        one before (up to the limit), and ten minutes without a crash start the count afresh."""
+        if run.restart_at is None:
+            if run.finished_mono - run.last_crash > BACK_OFF_RESET:
+                run.crashes = 0
+            delay = back_off(run.crashes, CRASH_BACK_OFF) if run.crashes else 0.0
+            run.crashes += 1
+            run.last_crash = run.finished_mono
+            run.restart_at = run.finished_mono + delay
+            # the run that ended becomes the last state, as the kubelet shows a container restarting
+            run.before = (run.last, run.last_log)
+            run.last, run.last_log = run.terminated(), run.log_path
+            if delay:
+                run.waiting = (
+                    podstatus.CRASH_LOOP_BACK_OFF,
+                    podstatus.crash_back_off_message(delay, run.name, self.desc),
+                )
+                self.event(
+                    "Warning",
+                    "BackOff",
+                    f"Back-off restarting failed container {run.name} in pod {self.desc}",
+                    run,
+                )
+        return t >= run.restart_at
+
+    def _start(self, run: ContainerRun, entry: list[str], env: dict[str, str]) -> None:
+        command = run.spec.get("command") or entry
+        argv = [_expand(a, env) for a in [*command, *(run.spec.get("args") or [])]]
         cwd = self.workdir / run.name
         cwd.mkdir(parents=True, exist_ok=True)
-        logs = self.node.dir / "logs"
-        logs.mkdir(parents=True, exist_ok=True)
-        run.log_path = logs / f"{self.ns}_{self.pod_name}_{run.name}.log"
+        run.log_dir.mkdir(parents=True, exist_ok=True)
+        if run.attempts >= 2:  # the kubelet keeps the current and the previous run's log
+            (run.log_dir / f"{run.attempts - 2}.log").unlink(missing_ok=True)
+        run.log_path = run.log_dir / f"{run.attempts}.log"
+        if run.attempts:
+            run.restarts += 1
+        run.attempts += 1
+        run.container_id = f"proctor-node://{secrets.token_hex(16)}"
+        run.waiting, run.restart_at, run.ready, run.started = None, None, False, False
+        run.started_at, run.finished_at = now(), None
+        run.exit_code, run.reason, run.message = None, None, None
         fh = run.log_path.open("ab")
         try:
             run.proc = subprocess.Popen(
@@ -316,52 +563,123 @@ class PodRunner(threading.Thread):
                 preexec_fn=_pdeathsig,
             )
         except OSError as e:
+            run.proc = None
             run.exit_code, run.reason = 128, "StartError"
-            run.message = f"cannot start {argv[0]!r}: {e.strerror}"
-            run.started_at = run.finished_at = now()
+            run.message = f"failed to start container process: exec: {argv[0]!r}: {e.strerror}"
+            run.finished_at, run.finished_mono = now(), time.monotonic()
+            self.event("Warning", "Failed", f"Error: {run.message}", run)
             return
         finally:
             fh.close()
-        run.started_at, run.exit_code, run.finished_at, run.reason, run.message = (
-            now(),
-            None,
-            None,
-            None,
-            None,
-        )
-        run.waiting = None
         run.probe_stop = threading.Event()
-        probe = run.spec.get("readinessProbe") or run.spec.get("startupProbe")
-        if probe:
-            threading.Thread(target=self._probe_loop, args=(run, probe), daemon=True).start()
+        probes = {k: run.spec[k] for k in PROBES if run.spec.get(k)}
+        if probes:
+            prober = threading.Thread(target=self._probe_loop, args=(run, run.proc, probes, env), daemon=True)
+            prober.start()
         else:
-            run.ready = True
+            run.started = run.ready = True
+        self.event("Normal", "Started", f"Started container {run.name}", run)
         log.info("container started", pod=f"{self.ns}/{self.pod_name}", container=run.name, pid=run.proc.pid)
 
-    def _probe_loop(self, run: ContainerRun, probe: dict[str, Any]) -> None:
-        time.sleep(float(probe.get("initialDelaySeconds", 0)))
-        period = max(0.25, min(float(probe.get("periodSeconds", 10)), 2.0))
-        while not run.probe_stop.is_set() and run.proc is not None and run.proc.poll() is None:
-            ok = _probe(probe, self._env(run.spec), self.ip)
-            if ok != run.ready:
-                run.ready = ok
-                self.report()
-            run.probe_stop.wait(period)
+    def _probe_loop(
+        self,
+        run: ContainerRun,
+        proc: subprocess.Popen[bytes],
+        probes: dict[str, dict[str, Any]],
+        env: dict[str, str],
+    ) -> None:
+        """Startup, then readiness and liveness probes, until the process ends.
+
+        A startup or liveness probe failing ``failureThreshold`` times in a row kills the
+        container (it is then restarted as its restart policy says), as on a kubelet; periods are
+        capped at 2 s so that tests do not wait on them."""
+        stop = run.probe_stop
+
+        def alive() -> bool:
+            return not stop.is_set() and proc.poll() is None
+
+        def period(p: dict[str, Any]) -> float:
+            return max(0.25, min(float(p.get("periodSeconds", 10)), 2.0))
+
+        def kill(which: str) -> None:
+            self.event(
+                "Normal", "Killing", f"Container {run.name} failed {which} probe, will be restarted", run
+            )
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGTERM)
+
+        if startup := probes.get("startupProbe"):
+            stop.wait(float(startup.get("initialDelaySeconds", 0)))
+            failures = 0
+            while alive():
+                if self._probe(run, startup, env):
+                    break
+                failures += 1
+                if failures >= int(startup.get("failureThreshold", 3)):
+                    kill("startup")
+                    return
+                stop.wait(period(startup))
+        if not alive():
+            return
+        run.started = True
+        readiness, liveness = probes.get("readinessProbe"), probes.get("livenessProbe")
+        if readiness is None:
+            run.ready = True
+        self.wake.set()
+        t0 = time.monotonic()
+        due = {
+            k: t0 + float(p.get("initialDelaySeconds", 0))
+            for k, p in (("readiness", readiness), ("liveness", liveness))
+            if p is not None
+        }
+        counts = {"liveness": 0}
+        streak = {"ok": 0, "failed": 0}
+        while alive() and due:
+            which = min(due, key=lambda k: due[k])
+            stop.wait(max(0.0, due[which] - time.monotonic()))
+            if not alive():
+                return
+            p = readiness if which == "readiness" else liveness
+            assert p is not None
+            ok = self._probe(run, p, env)
+            due[which] = time.monotonic() + period(p)
+            if which == "readiness":
+                # readiness flips after successThreshold successes or failureThreshold failures in a row
+                streak["ok" if ok else "failed"] += 1
+                streak["failed" if ok else "ok"] = 0
+                if not run.ready and streak["ok"] >= int(p.get("successThreshold", 1)):
+                    run.ready = True
+                    self.wake.set()
+                elif run.ready and streak["failed"] >= int(p.get("failureThreshold", 3)):
+                    run.ready = False
+                    self.wake.set()
+            else:
+                counts["liveness"] = 0 if ok else counts["liveness"] + 1
+                if counts["liveness"] >= int(p.get("failureThreshold", 3)):
+                    kill("liveness")
+                    return
+
+    def _probe(self, run: ContainerRun, probe: dict[str, Any], env: dict[str, str]) -> bool:
+        return _probe(probe, env, self.ip, run.spec.get("ports") or [])
 
     def _reap(self, run: ContainerRun, code: int) -> None:
         run.probe_stop.set()
-        run.exit_code, run.finished_at, run.ready = code, now(), False
+        run.exit_code, run.finished_at, run.finished_mono = code, now(), time.monotonic()
+        run.ready = run.started = False
         if code < 0:
             run.exit_code = 128 - code
             run.reason = "Error"
-        if code != 0 and run.log_path is not None:
-            tail = run.log_path.read_bytes()[-TERMINATION_MESSAGE_BYTES:].decode("utf-8", "replace")
-            run.message = tail.strip() or None
+        if run.exit_code != 0 and run.log_path is not None:
+            with contextlib.suppress(OSError), run.log_path.open("rb") as fh:
+                fh.seek(tail_offset(fh, TERMINATION_MESSAGE_LINES))
+                tail = fh.read()[-TERMINATION_MESSAGE_BYTES:].decode("utf-8", "replace")
+                run.message = tail or None
         log.info("container exited", pod=f"{self.ns}/{self.pod_name}", container=run.name, code=run.exit_code)
 
     def _kill(self, runs: list[ContainerRun], grace: float) -> None:
-        live = [r for r in runs if r.proc is not None and r.exit_code is None]
+        live = [r for r in runs if r.running]
         for r in live:
+            self.event("Normal", "Killing", f"Stopping container {r.name}", r)
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(r.proc.pid, signal.SIGTERM)  # type: ignore[union-attr]
         deadline = time.monotonic() + grace
@@ -374,152 +692,125 @@ class PodRunner(threading.Thread):
                     os.killpg(r.proc.pid, signal.SIGKILL)
                 code = r.proc.wait()
             self._reap(r, code)
+        for r in runs:
+            r.done = True
 
     def _check_stop(self) -> None:
         if self.stop_event.is_set():
             raise PodStopped
         deadline = self.pod["spec"].get("activeDeadlineSeconds")
         if deadline is not None and time.monotonic() - self.t0 > float(deadline):
-            raise DeadlineExceeded(
-                f"Pod was active on the node longer than the specified deadline ({deadline}s)"
-            )
-
-    def _wait_env_ready(self, run: ContainerRun) -> None:
-        """Like a kubelet: a missing Secret or ConfigMap keeps the container waiting, not failed."""
-        while True:
-            self._check_stop()
-            try:
-                self._env(run.spec)
-                return
-            except MissingRef as e:
-                if run.waiting != ("CreateContainerConfigError", str(e)):
-                    run.waiting = ("CreateContainerConfigError", str(e))
-                    self.report()
-                self.stop_event.wait(1.0)
+            raise DeadlineExceeded
 
     # -- the pod's life ---------------------------------------------------------------------------
     def run(self) -> None:
-        self.t0 = time.monotonic()
-        grace = float(self.pod["spec"].get("terminationGracePeriodSeconds", 30))
-        grace = min(grace, 10.0)
+        grace = min(float(self.pod["spec"].get("terminationGracePeriodSeconds", 30)), 10.0)
         try:
-            for r in [*self.init_runs, *self.runs]:
-                self._argv(r.spec)  # unknown images fail the pod before anything starts
             self.report()
-            self._run_init()
-            self.initialized = True
-            self.phase = "Running"
-            for r in self.runs:
-                self._wait_env_ready(r)
-                self._start(r)
-            self.report()
-            self._supervise()
-        except ImageNotRunnable as e:
-            self.phase, self.reason, self.message = "Failed", "ImageNotRunnable", str(e)
-            for r in [*self.init_runs, *self.runs]:
-                r.exit_code, r.reason, r.message = 128, "ImageNotRunnable", str(e)
-                r.started_at = r.finished_at = now()
-        except DeadlineExceeded as e:
-            self._kill([*self.runs, *self.init_runs], grace)
-            self.phase, self.reason, self.message = "Failed", "DeadlineExceeded", str(e)
+            while True:
+                self._check_stop()
+                if self._sync():
+                    break
+                self.report()
+                self.wake.wait(_TICK)
+                self.wake.clear()
+        except DeadlineExceeded:
+            self._kill(self.all_runs, grace)
+            self.final = ("Failed", podstatus.DEADLINE_EXCEEDED, podstatus.DEADLINE_MESSAGE)
+            self.event("Normal", podstatus.DEADLINE_EXCEEDED, podstatus.DEADLINE_MESSAGE)
         except PodStopped:
-            self._kill([*self.runs, *self.init_runs], grace)
-            self.node.finish_deletion(self)
-            return
+            self._kill(self.all_runs, grace)
         except Exception as e:  # the pod must never hang in Running because the stand-in broke
             log.exception("pod runner failed", pod=f"{self.ns}/{self.pod_name}")
-            self._kill([*self.runs, *self.init_runs], 1.0)
-            self.phase, self.reason, self.message = "Failed", "NodeStandInError", f"{type(e).__name__}: {e}"
+            self._kill(self.all_runs, 1.0)
+            self.final = ("Failed", "NodeStandInError", f"{type(e).__name__}: {e}")
+        self._terminate()
         self.report()
         if self.stop_event.is_set():
             self.node.finish_deletion(self)
 
-    def _run_init(self) -> None:
-        for r in self.init_runs:
-            self._check_stop()
-            self._wait_env_ready(r)
-            self._start(r)
-            self.report()
-            if r.sidecar:
-                # The next init container starts once the sidecar has started (and is ready, when it
-                # has a probe), as the kubelet does for native sidecars.
-                while not r.ready:
-                    self._check_stop()
-                    if r.proc is not None and r.proc.poll() is not None:
-                        self._reap(r, r.proc.returncode)
-                        self._restart_sidecar(r)
-                    time.sleep(0.1)
-                self.report()
-                continue
-            while True:
-                self._check_stop()
-                assert r.proc is not None
-                code = r.proc.poll()
-                if code is None:
-                    time.sleep(0.1)
-                    continue
+    def _terminate(self) -> None:
+        """The pod's last status, as the kubelet's status manager writes it for a terminated pod:
+        a container that never ran (of an initialized pod) shows as ``ContainerStatusUnknown``
+        137, a crash-looping one as its last run, and a pod not yet finished as Failed."""
+        self.terminal = True
+        for r in self.all_runs:
+            r.probe_stop.set()
+            r.done = True
+            pending = r.exit_code is None
+            if r.restart_at is not None and not pending:  # it never restarted: show its last run
+                r.last, r.last_log = r.before
+            r.waiting = None
+            if pending and (r.attempts if r.init else self.initialized or not self.init_runs):
+                r.exit_code, r.reason = 137, "ContainerStatusUnknown"
+                r.message = "The container could not be located when the pod was terminated"
+        if self.final is None and self.pod_status()["phase"] in ("Pending", "Running"):
+            self.final = ("Failed", None, None)
+
+    def _sync(self) -> bool:
+        """One pass of the pod worker: reap, start what may start. True when the pod is done."""
+        for r in self.all_runs:
+            if r.running and (code := r.proc.poll()) is not None:  # type: ignore[union-attr]
                 self._reap(r, code)
-                if code == 0:
+                if r.init and not r.sidecar and code == 0:
+                    r.done = True
+        if not self._prepare():
+            return False
+        if not self.initialized:
+            for r in self.init_runs:
+                if r.sidecar:
+                    if not r.running:
+                        self._try_start(r)
+                    if r.running and r.started:
+                        continue  # the next one starts once a sidecar has started
                     break
-                if self.restart_policy == "Never":
+                if r.done:
+                    continue
+                if r.exit_code is not None and self.restart_policy == "Never":
                     self._kill([s for s in self.init_runs if s.sidecar], 10)
-                    self.phase = "Failed"
-                    raise _Done
-                self.report()
-                time.sleep(min(10.0, 2.0**r.restarts))
-                r.restarts += 1
-                self._start(r)
-            self.report()
-
-    def _restart_sidecar(self, r: ContainerRun) -> None:
-        self.report()
-        time.sleep(min(10.0, 0.5 * 2.0**r.restarts))
-        r.restarts += 1
-        self._start(r)
-
-    def _supervise(self) -> None:
-        sidecars = [r for r in self.init_runs if r.sidecar]
-        while True:
-            self._check_stop()
-            changed = False
-            for r in self.runs:
-                if r.exit_code is None and r.proc is not None and (code := r.proc.poll()) is not None:
-                    self._reap(r, code)
-                    changed = True
-                    if self.restart_policy == "Always" or (self.restart_policy == "OnFailure" and code != 0):
-                        self.report()
-                        time.sleep(min(10.0, 0.5 * 2.0**r.restarts))
-                        r.restarts += 1
-                        self._start(r)
-            for s in sidecars:
-                if s.exit_code is None and s.proc is not None and (code := s.proc.poll()) is not None:
-                    self._reap(s, code)
-                    self._restart_sidecar(s)
-                    changed = True
-            if all(r.exit_code is not None for r in self.runs):
+                    r.done = True
+                    return True  # an init container failed: the pod failed
+                if not r.running:
+                    self._try_start(r)
                 break
-            if changed:
-                self.report()
-            time.sleep(0.1)
-        # Main containers are done: sidecars stop after them (in reverse order), as on a kubelet.
-        self._kill(list(reversed(sidecars)), 10)
-        self.phase = "Succeeded" if all(r.exit_code == 0 for r in self.runs) else "Failed"
+            else:
+                self.initialized = True
+        if not self.initialized:
+            return False
+        for s in self.init_runs:
+            if s.sidecar and not s.running:
+                self._try_start(s)
+        for r in self.runs:
+            if r.running or r.done:
+                continue
+            if r.exit_code is not None and not (
+                self.restart_policy == "Always" or (self.restart_policy == "OnFailure" and r.exit_code != 0)
+            ):
+                r.done = True
+                continue
+            self._try_start(r)
+        if all(r.done for r in self.runs):
+            # main containers are done: sidecars stop after them, in reverse order, as on a kubelet
+            self._kill(list(reversed([s for s in self.init_runs if s.sidecar])), 10)
+            return True
+        return False
 
-
-class _Done(Exception):
-    pass
-
-
-class ImageNotRunnable(Exception):
-    pass
-
-
-class DeadlineExceeded(Exception):
-    pass
-
-
-class MissingRef(Exception):
-    pass
+    # -- logs -------------------------------------------------------------------------------------
+    def log_target(self, container: str, previous: bool) -> LogTarget:
+        run = self.run_named(container)
+        if run is None:
+            raise LogError(404, f'container "{container}" not found in pod "{self.pod_name}"')
+        why = podstatus.logs_unavailable(run.status(self.default_waiting), self.pod_name, previous)
+        if why:
+            raise LogError(400, why)
+        proc = run.proc
+        if not previous and run.running and run.log_path is not None:
+            return LogTarget(run.log_path, lambda: proc is not None and proc.poll() is None)
+        # a restarting container's logs are those of its last run (lastState), as on a kubelet
+        path = run.last_log if previous or run.exit_code is None or run.waiting else run.log_path
+        if path is None:
+            raise LogError(400, f'container "{container}" in pod "{self.pod_name}" is terminated')
+        return LogTarget(path, lambda: False)
 
 
 def _expand(value: str, env: dict[str, str]) -> str:
@@ -539,16 +830,40 @@ def _expand(value: str, env: dict[str, str]) -> str:
     return "".join(out)
 
 
-def _probe(probe: dict[str, Any], env: dict[str, str], ip: str = "127.0.0.1") -> bool:
+def probe_port(port: Any, ports: list[dict[str, Any]]) -> int:
+    """A probe's port: a number, or the name of one of the container's ``ports``."""
+    if isinstance(port, int) or (isinstance(port, str) and port.isdigit()):
+        return int(port)
+    for p in ports:
+        if p.get("name") == port:
+            return int(p["containerPort"])
+    raise ValueError(f"port {port!r} is not a number and no container port has that name")
+
+
+def _probe(
+    probe: dict[str, Any], env: dict[str, str], ip: str, ports: list[dict[str, Any]] | None = None
+) -> bool:
+    """One probe of a container of the pod at ``ip``, as the kubelet makes it."""
     timeout = float(probe.get("timeoutSeconds", 1))
     try:
         if hg := probe.get("httpGet"):
             scheme = hg.get("scheme", "HTTP").lower()
-            url = f"{scheme}://{ip}:{int(hg['port'])}{hg.get('path', '/')}"
-            with urllib.request.urlopen(url, timeout=timeout) as r:
+            host = hg.get("host") or ip
+            url = f"{scheme}://{host}:{probe_port(hg['port'], ports or [])}{hg.get('path', '/')}"
+            headers = {"User-Agent": "kube-probe/1.34"}
+            headers |= {h["name"]: h["value"] for h in hg.get("httpHeaders") or []}
+            req = urllib.request.Request(url, headers=headers)
+            ctx = None
+            if scheme == "https":  # the kubelet does not verify a probe's certificate
+                import ssl
+
+                ctx = ssl._create_unverified_context()
+            with urllib.request.urlopen(req, timeout=timeout, context=ctx) as r:
                 return 200 <= int(r.status) < 400
         if tcp := probe.get("tcpSocket"):
-            with socket.create_connection((ip, int(tcp["port"])), timeout=timeout):
+            with socket.create_connection(
+                (tcp.get("host") or ip, probe_port(tcp["port"], ports or [])), timeout=timeout
+            ):
                 return True
         if ex := probe.get("exec"):
             return (
@@ -557,15 +872,31 @@ def _probe(probe: dict[str, Any], env: dict[str, str], ip: str = "127.0.0.1") ->
                 ).returncode
                 == 0
             )
+        if grpc := probe.get("grpc"):  # no gRPC client here: a TCP connect stands in for it
+            with socket.create_connection((ip, int(grpc["port"])), timeout=timeout):
+                return True
     except (OSError, ValueError, subprocess.TimeoutExpired):
         return False
     return True
 
 
-class Node:
-    """Registers the node, binds and runs pods, keeps its heartbeat."""
+@dataclass
+class _EventRecord:
+    name: str
+    count: int
+    posted: float
 
-    def __init__(self, name: str, directory: Path, images: dict[str, list[str]]) -> None:
+
+class Node:
+    """Registers the node, binds and runs pods, keeps its heartbeat, serves logs."""
+
+    def __init__(
+        self,
+        name: str,
+        directory: Path,
+        images: dict[str, list[str]],
+        tls: tuple[Path, Path, Path] | None = None,
+    ) -> None:
         self.name = name
         self.dir = directory
         self.images = images
@@ -577,6 +908,11 @@ class Node:
         self._next_ip = 0
         self._ip_base = secrets.randbelow(_LOOPBACK_POD_ADDRESSES)
         self._ip_lock = threading.Lock()
+        self._events: dict[tuple[str, str, str, str], _EventRecord] = {}
+        self._events_lock = threading.Lock()
+        self.podnet_dir = directory / "podnet"
+        self.tls = tls
+        self.server: KubeletServer | None = None
 
     def allocate_ip(self, uid: str) -> str:
         """A loopback address of the pod's own, so two pods may listen on one port when they bind
@@ -595,14 +931,16 @@ class Node:
                 self._ips[uid] = f"127.{a + 1}.{b}.{c + 1}"
             return self._ips[uid]
 
-    # -- object access ---------------------------------------------------------------------------
+    # -- object access ----------------------------------------------------------------------------
     def read_configmap(self, ns: str, name: str, *, optional: bool) -> dict[str, str] | None:
         try:
             return dict(self.core.read_namespaced_config_map(name, ns).data or {})
         except ApiException as e:
             if e.status == 404 and optional:
                 return None
-            raise MissingRef(f'configmap "{name}" not found') from e
+            if e.status == 404:
+                raise MissingRef(f'configmap "{name}" not found') from e
+            raise MissingRef(f'failed to get configmap "{name}": {_api_message(e)}') from e
 
     def read_secret(self, ns: str, name: str, *, optional: bool) -> dict[str, str] | None:
         try:
@@ -610,7 +948,9 @@ class Node:
         except ApiException as e:
             if e.status == 404 and optional:
                 return None
-            raise MissingRef(f'secret "{name}" not found') from e
+            if e.status == 404:
+                raise MissingRef(f'secret "{name}" not found') from e
+            raise MissingRef(f'failed to get secret "{name}": {_api_message(e)}') from e
         return {k: base64.b64decode(v).decode("utf-8", "replace") for k, v in data.items()}
 
     def read_key(self, ns: str, kind: str, name: str, key: str, optional: bool) -> str | None:
@@ -630,8 +970,9 @@ class Node:
         """A kubeconfig with a token bound to the pod's service account, like a projected token.
 
         The container then talks to the API as its service account, so RBAC is exercised as in a
-        real cluster (a kubeconfig in ``KUBECONFIG`` stands in for the in-cluster mount).
-        """
+        real cluster (a kubeconfig in ``KUBECONFIG`` stands in for the in-cluster mount). Raises
+        :class:`TokenUnavailable` when the API server refuses the token (a namespace being
+        deleted takes no new tokens), for the caller to retry as a kubelet retries a mount."""
         path = workdir / "kubeconfig"
         if path.exists():
             return path
@@ -645,7 +986,10 @@ class Node:
                 ),
             )
         )
-        reply = self.core.create_namespaced_service_account_token(sa, meta["namespace"], body)
+        try:
+            reply = self.core.create_namespaced_service_account_token(sa, meta["namespace"], body)
+        except ApiException as e:
+            raise TokenUnavailable(_api_message(e)) from None
         token = reply.status.token if reply.status else ""
         cfg = self.api.configuration
         ca = Path(cfg.ssl_ca_cert).read_bytes() if cfg.ssl_ca_cert else b""
@@ -668,18 +1012,122 @@ class Node:
             ],
         }
         workdir.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(kc))
-        path.chmod(0o600)
+        tmp = workdir / "kubeconfig.tmp"
+        tmp.write_text(json.dumps(kc))
+        tmp.chmod(0o600)
+        tmp.replace(path)
         return path
 
-    # -- node registration -------------------------------------------------------------------------
-    def node_status(self) -> dict[str, Any]:
+    # -- events -----------------------------------------------------------------------------------
+    def event(
+        self, runner: PodRunner, type_: str, reason: str, message: str, run: ContainerRun | None
+    ) -> None:
+        """An Event on the pod from the kubelet, as ``kubectl describe pod`` lists them.
+
+        Repeats of one (reason, message) are counted and posted again at most once a minute;
+        refused posts (a namespace being deleted takes no new Events) are dropped."""
+        key = (runner.uid, reason, message, run.name if run else "")
+        t = time.monotonic()
+        with self._events_lock:
+            rec = self._events.get(key)
+            if rec is not None:
+                rec.count += 1
+                if t - rec.posted < EVENT_REPEAT:
+                    return
+                rec.posted = t
+        stamp = now()
+        field_path = None
+        if run is not None:
+            kind = "initContainers" if run.init else "containers"
+            field_path = f"spec.{kind}{{{run.name}}}"
+        try:
+            if rec is not None:
+                self.core.patch_namespaced_event(
+                    rec.name, runner.ns, {"count": rec.count, "lastTimestamp": stamp}
+                )
+                return
+            name = f"{runner.pod_name}.{secrets.token_hex(8)}"
+            body = {
+                "apiVersion": "v1",
+                "kind": "Event",
+                "metadata": {"name": name, "namespace": runner.ns},
+                "involvedObject": {
+                    "apiVersion": "v1",
+                    "kind": "Pod",
+                    "name": runner.pod_name,
+                    "namespace": runner.ns,
+                    "uid": runner.uid,
+                    **({"fieldPath": field_path} if field_path else {}),
+                },
+                "reason": reason,
+                "message": message[:1024],
+                "type": type_,
+                "source": {"component": "kubelet", "host": self.name},
+                "reportingComponent": "kubelet",
+                "reportingInstance": self.name,
+                "firstTimestamp": stamp,
+                "lastTimestamp": stamp,
+                "count": 1,
+            }
+            self.core.create_namespaced_event(runner.ns, cast(Any, body))
+            with self._events_lock:
+                self._events[key] = _EventRecord(name, 1, t)
+        except ApiException as e:
+            if e.status not in (403, 404):
+                log.debug("event not posted", pod=f"{runner.ns}/{runner.pod_name}", status=e.status)
+
+    def forget_events(self, uid: str) -> None:
+        with self._events_lock:
+            for k in [k for k in self._events if k[0] == uid]:
+                del self._events[k]
+
+    # -- the kubelet endpoint ---------------------------------------------------------------------
+    def log_target(self, ns: str, pod: str, container: str, previous: bool) -> LogTarget:
+        matches = [r for r in list(self.runners.values()) if r.ns == ns and r.pod_name == pod]
+        if not matches:
+            raise LogError(404, f'pod "{pod}" does not exist')
+        return max(matches, key=lambda r: r.t0).log_target(container, previous)
+
+    def authorize(self, user: str, groups: tuple[str, ...]) -> bool:
+        """May this user read logs from this node? A SubjectAccessReview for ``get nodes/proxy``,
+        the question the kubelet's webhook authorizer asks for ``/containerLogs``."""
+        body = {
+            "apiVersion": "authorization.k8s.io/v1",
+            "kind": "SubjectAccessReview",
+            "spec": {
+                "user": user,
+                "groups": list(groups),
+                "resourceAttributes": {
+                    "verb": "get",
+                    "resource": "nodes",
+                    "subresource": "proxy",
+                    "name": self.name,
+                },
+            },
+        }
+        reply = client.AuthorizationV1Api(self.api).create_subject_access_review(cast(Any, body))
+        return bool(reply.status and reply.status.allowed)
+
+    def start_server(self) -> int:
+        """Start the kubelet endpoint; the port to report (0 without TLS files: logs not served)."""
+        if self.tls is None:
+            log.warning("no --tls-cert-file/--tls-private-key-file/--client-ca-file: kubectl logs not served")
+            return 0
+        cert, key, ca = self.tls
+        self.server = KubeletServer(
+            "127.0.0.1", cert=cert, key=key, client_ca=ca, lookup=self.log_target, authorize=self.authorize
+        )
+        self.server.start()
+        return self.server.port
+
+    # -- node registration ------------------------------------------------------------------------
+    def node_status(self, port: int = 0) -> dict[str, Any]:
         t = now()
         cond = [
             {
                 "type": "Ready",
                 "status": "True",
-                "reason": "ProctorNodeReady",
+                "reason": "KubeletReady",
                 "message": "the node stand-in runs pods as local processes",
                 "lastHeartbeatTime": t,
                 "lastTransitionTime": t,
@@ -694,6 +1142,7 @@ class Node:
                 {"type": "InternalIP", "address": "127.0.0.1"},
                 {"type": "Hostname", "address": self.name},
             ],
+            "daemonEndpoints": {"kubeletEndpoint": {"Port": port}},
             "nodeInfo": {
                 "kubeletVersion": "proctor-node-standin",
                 "kubeProxyVersion": "",
@@ -705,12 +1154,10 @@ class Node:
                 "machineID": "",
                 "systemUUID": "",
                 "bootID": "",
-                "kernelVersion_": "",
-            }
-            | {},
+            },
         }
 
-    def register(self) -> None:
+    def register(self, port: int) -> None:
         body = {
             "apiVersion": "v1",
             "kind": "Node",
@@ -719,26 +1166,29 @@ class Node:
                 "labels": {
                     "kubernetes.io/hostname": self.name,
                     "kubernetes.io/os": "linux",
+                    "kubernetes.io/arch": "amd64",
                     "proctor.dev/node-standin": "true",
                 },
             },
         }
         with contextlib.suppress(ApiException):
             self.core.create_node(cast(Any, body))
-        status = self.node_status()
-        status["nodeInfo"].pop("kernelVersion_", None)
-        self.core.patch_node_status(self.name, {"status": status})
+        self.core.patch_node_status(self.name, {"status": self.node_status(port)})
 
     def heartbeat(self) -> None:
         while not self.stopping.wait(10):
             try:
-                status = self.node_status()
-                status["nodeInfo"].pop("kernelVersion_", None)
-                self.core.patch_node_status(self.name, {"status": {"conditions": status["conditions"]}})
+                conditions = self.node_status()["conditions"]
+                self.core.patch_node_status(self.name, {"status": {"conditions": conditions}})
             except Exception as e:
                 log.warning("node heartbeat failed", error=str(e))
 
-    # -- pods ----------------------------------------------------------------------------------------
+    def write_podnet(self) -> None:
+        """Put :mod:`proctor.devcluster.podnet` where the pods' ``PYTHONPATH`` finds it."""
+        self.podnet_dir.mkdir(parents=True, exist_ok=True)
+        (self.podnet_dir / "sitecustomize.py").write_text(Path(podnet.__file__).read_text())
+
+    # -- pods -------------------------------------------------------------------------------------
     def bind(self, pod: dict[str, Any]) -> None:
         meta = pod["metadata"]
         body = {
@@ -753,20 +1203,23 @@ class Node:
                 meta["name"], meta["namespace"], cast(Any, body), _preload_content=False
             )
         except ApiException as e:
-            if e.status not in (404, 409):
+            # 403: the namespace is being deleted, and its pods with it
+            if e.status not in (403, 404, 409):
                 log.warning("binding failed", pod=f"{meta['namespace']}/{meta['name']}", status=e.status)
 
     def finish_deletion(self, runner: PodRunner) -> None:
-        with contextlib.suppress(ApiException):
-            self.core.delete_namespaced_pod(
-                runner.pod_name,
-                runner.ns,
-                grace_period_seconds=0,
-                body=client.V1DeleteOptions(
-                    grace_period_seconds=0, preconditions=client.V1Preconditions(uid=runner.uid)
-                ),
-            )
+        if not runner.deleted:
+            with contextlib.suppress(ApiException):
+                self.core.delete_namespaced_pod(
+                    runner.pod_name,
+                    runner.ns,
+                    grace_period_seconds=0,
+                    body=client.V1DeleteOptions(
+                        grace_period_seconds=0, preconditions=client.V1Preconditions(uid=runner.uid)
+                    ),
+                )
         self.runners.pop(runner.uid, None)
+        self.forget_events(runner.uid)
 
     def handle(self, kind: str, pod: dict[str, Any]) -> None:
         meta, spec = pod["metadata"], pod["spec"]
@@ -774,23 +1227,30 @@ class Node:
         phase = pod.get("status", {}).get("phase", "Pending")
         if kind == "DELETED":
             if r := self.runners.get(uid):
+                r.deleted = True
                 r.stop_event.set()
+                r.wake.set()
+                if not r.is_alive():
+                    self.runners.pop(uid, None)
+                    self.forget_events(uid)
             return
         node_name = spec.get("nodeName")
         if not node_name:
             if (
                 meta.get("deletionTimestamp") is None
                 and spec.get("schedulerName", "default-scheduler") == "default-scheduler"
+                and not spec.get("schedulingGates")  # a scheduler binds a gated pod only once ungated
             ):
                 self.bind(pod)
             return
         if node_name != self.name:
             return
         if meta.get("deletionTimestamp") is not None:
-            if r := self.runners.get(uid):
+            if (r := self.runners.get(uid)) and r.is_alive():
                 r.stop_event.set()
+                r.wake.set()
             else:
-                self.finish_deletion(PodRunner(self, pod))
+                self.finish_deletion(r or PodRunner(self, pod))
             return
         if uid in self.runners or phase in ("Succeeded", "Failed"):
             return
@@ -821,7 +1281,9 @@ class Node:
                     )
 
     def run(self) -> None:
-        self.register()
+        self.write_podnet()
+        port = self.start_server()
+        self.register(port)
         self.fail_orphans()
         threading.Thread(target=self.heartbeat, daemon=True).start()
         rv = ""
@@ -858,8 +1320,17 @@ class Node:
 
     def shutdown(self) -> None:
         self.stopping.set()
+        if self.server is not None:
+            self.server.stop()
         for r in list(self.runners.values()):
-            r._kill([*r.runs, *r.init_runs], 2)
+            r._kill(r.all_runs, 2)
+
+
+def _api_message(e: ApiException) -> str:
+    """The message of the API server's Status in an error reply, else the HTTP reason."""
+    with contextlib.suppress(ValueError, TypeError):
+        return str(json.loads(e.body or "")["message"])
+    return f"{e.status} {e.reason}"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -876,6 +1347,9 @@ def main(argv: list[str] | None = None) -> int:
         metavar="NAME=COMMAND",
         help="run image NAME (last path component, no tag) with COMMAND as its entrypoint",
     )
+    p.add_argument("--tls-cert-file", type=Path, help="the kubelet endpoint's serving certificate")
+    p.add_argument("--tls-private-key-file", type=Path, help="its key")
+    p.add_argument("--client-ca-file", type=Path, help="CA of the clients (the API server)")
     args = p.parse_args(argv)
     structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(20))
     cast(Any, config).load_kube_config(config_file=args.kubeconfig)
@@ -884,7 +1358,11 @@ def main(argv: list[str] | None = None) -> int:
         name, _, cmd = item.partition("=")
         images[name.strip()] = shlex.split(cmd)
     args.dir.mkdir(parents=True, exist_ok=True)
-    node = Node(args.name, args.dir, images)
+    tls_files = (args.tls_cert_file, args.tls_private_key_file, args.client_ca_file)
+    if any(tls_files) and not all(tls_files):
+        p.error("--tls-cert-file, --tls-private-key-file and --client-ca-file go together")
+    tls = cast(tuple[Path, Path, Path], tls_files) if all(tls_files) else None
+    node = Node(args.name, args.dir, images, tls)
 
     def on_term(*_: Any) -> None:
         node.shutdown()

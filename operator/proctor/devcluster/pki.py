@@ -1,8 +1,10 @@
 """Certificates and keys for the local control plane, made with ``cryptography``.
 
-One throw-away CA signs the API server's serving certificate and the client certificates of the
-admin and the controller manager; an RSA key signs service-account tokens. Everything lives in the
-dev directory and is regenerated when missing. Never use these outside a local test cluster.
+One throw-away CA signs the serving certificates of the API server and of the node stand-in's
+kubelet endpoint, and the client certificates of the admin, the controller manager and the API
+server (towards the kubelet endpoint, for ``kubectl logs``); an RSA key signs service-account
+tokens. Everything lives in the dev directory and is regenerated when missing. Never use these
+outside a local test cluster.
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ from cryptography.hazmat.primitives.asymmetric import ec, rsa
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
 _VALIDITY = dt.timedelta(days=365)
+#: The API server's client certificate towards the node stand-in's kubelet endpoint.
+KUBELET_CLIENT = "apiserver-kubelet-client"
 
 
 @dataclass(frozen=True)
@@ -41,6 +45,15 @@ class Pki:
     @property
     def apiserver_key(self) -> Path:
         return self.dir / "apiserver.key"
+
+    @property
+    def kubelet_crt(self) -> Path:
+        """The node stand-in's serving certificate (its kubelet endpoint)."""
+        return self.dir / "kubelet.crt"
+
+    @property
+    def kubelet_key(self) -> Path:
+        return self.dir / "kubelet.key"
 
     @property
     def sa_key(self) -> Path:
@@ -95,7 +108,8 @@ def ensure_pki(directory: Path) -> Pki:
     """Create the CA, serving, client and service-account keys unless they already exist."""
     directory.mkdir(parents=True, exist_ok=True)
     pki = Pki(directory)
-    if pki.ca_crt.exists() and pki.sa_key.exists() and pki.client("admin")[0].exists():
+    wanted = (pki.ca_crt, pki.sa_key, pki.client("admin")[0], pki.client(KUBELET_CLIENT)[0], pki.kubelet_crt)
+    if all(p.exists() for p in wanted):
         return pki
 
     ca_key = _key()
@@ -122,24 +136,28 @@ def ensure_pki(directory: Path) -> Pki:
     _write_key(pki.ca_key, ca_key)
     pki.ca_crt.write_bytes(ca_cert.public_bytes(serialization.Encoding.PEM))
 
-    def issue(path_crt: Path, path_key: Path, subject: x509.Name, *, server: bool) -> None:
+    apiserver_names: list[x509.GeneralName] = [
+        x509.DNSName("localhost"),
+        x509.DNSName("kubernetes"),
+        x509.DNSName("kubernetes.default"),
+        x509.DNSName("kubernetes.default.svc"),
+        x509.DNSName("kubernetes.default.svc.cluster.local"),
+        x509.IPAddress(ipaddress.ip_address("127.0.0.1")),
+        x509.IPAddress(ipaddress.ip_address("10.0.0.1")),
+    ]
+
+    def issue(
+        path_crt: Path,
+        path_key: Path,
+        subject: x509.Name,
+        *,
+        server: bool,
+        names: list[x509.GeneralName] | None = None,
+    ) -> None:
         key = _key()
         b = _builder(subject, ca_name, key.public_key())
         if server:
-            b = b.add_extension(
-                x509.SubjectAlternativeName(
-                    [
-                        x509.DNSName("localhost"),
-                        x509.DNSName("kubernetes"),
-                        x509.DNSName("kubernetes.default"),
-                        x509.DNSName("kubernetes.default.svc"),
-                        x509.DNSName("kubernetes.default.svc.cluster.local"),
-                        x509.IPAddress(ipaddress.ip_address("127.0.0.1")),
-                        x509.IPAddress(ipaddress.ip_address("10.0.0.1")),
-                    ]
-                ),
-                critical=False,
-            )
+            b = b.add_extension(x509.SubjectAlternativeName(names or apiserver_names), critical=False)
         usage = ExtendedKeyUsageOID.SERVER_AUTH if server else ExtendedKeyUsageOID.CLIENT_AUTH
         cert = b.add_extension(x509.ExtendedKeyUsage([usage]), critical=False).sign(ca_key, hashes.SHA256())
         _write_key(path_key, key)
@@ -154,6 +172,20 @@ def ensure_pki(directory: Path) -> Pki:
         server=False,
     )
     issue(*pki.client("admin"), _name("proctor-dev-admin", "system:masters"), server=False)
+    # The node's kubelet endpoint, reached by the API server at the node's InternalIP (127.0.0.1).
+    issue(
+        pki.kubelet_crt,
+        pki.kubelet_key,
+        _name("proctor-node"),
+        server=True,
+        names=[
+            x509.DNSName("localhost"),
+            x509.DNSName("proctor-node"),
+            x509.IPAddress(ipaddress.ip_address("127.0.0.1")),
+        ],
+    )
+    # The API server's client certificate towards kubelets (kubeadm's apiserver-kubelet-client).
+    issue(*pki.client(KUBELET_CLIENT), _name("kube-apiserver-kubelet-client", "system:masters"), server=False)
 
     sa = rsa.generate_private_key(public_exponent=65537, key_size=2048)
     _write_key(pki.sa_key, sa)

@@ -294,6 +294,7 @@ class _StrictLoader(_SafeLoader):  # type: ignore[misc]
 #: by PyYAML, so offline grading reads a file exactly as ``kubectl apply`` would. (Leading-zero
 #: octals also differ; no field of these kinds is an integer where that could matter.)
 _YAML11_BOOLS = frozenset(["yes", "Yes", "YES", "no", "No", "NO", "on", "On", "ON", "off", "Off", "OFF"])
+#: (A ``<<`` key is a merge for kubectl and PyYAML, a plain key for yaml-rs: PyYAML reads those too.)
 #: Strings yaml-rs returns (it is told not to read dates) that YAML 1.1 may read as a timestamp
 #: or a sexagesimal number when unquoted: such a document goes to PyYAML too, which tells quoted
 #: from unquoted, so a bare date is a date (and refused where text is expected) on both paths.
@@ -308,7 +309,7 @@ def _holds_yaml11_scalar(obj: Any) -> bool:
     while stack:
         o = stack.pop()
         if isinstance(o, str):
-            if (len(o) <= 3 and o in _YAML11_BOOLS) or (
+            if (len(o) <= 3 and (o in _YAML11_BOOLS or o == "<<")) or (
                 len(o) <= 40 and (o[:1].isdigit() or o[:1] in "+-") and _YAML11_SCALAR.fullmatch(o)
             ):
                 return True

@@ -791,13 +791,29 @@ def _entity_key(value: str) -> str:
     return "".join(ch for ch in canonical_text(value).upper() if ch.isalnum())
 
 
-def _entity_spans(pattern: regex.Pattern[str], text: str, shown: str) -> Iterator[tuple[int, int]]:
-    """Where ``text`` names an identifier of ``pattern``'s shape: the pattern's matches, and runs
-    of up to four short words joined by single separators that, joined, match it whole
-    (``N 123 AB`` for ``N\\d+[A-Z]{2}``)."""
+def _entity_spans(pattern: regex.Pattern[str], text: str, shown: str) -> list[tuple[int, int]]:
+    """Where ``text`` names an identifier of ``pattern``'s shape: the pattern's matches that are
+    whole words, and runs of up to four short words joined by single separators that, joined,
+    match it whole (``N 123 AB`` for ``N\\d+[A-Z]{2}``); where two overlap, the longer."""
+    found = sorted(_entity_candidates(pattern, text, shown), key=lambda se: (se[0], se[0] - se[1]))
+    out: list[tuple[int, int]] = []
+    for s, e in found:
+        if out and s < out[-1][1]:
+            if e - s > out[-1][1] - out[-1][0]:
+                out[-1] = (s, e)
+            continue
+        out.append((s, e))
+    return out
+
+
+def _whole_words(text: str, s: int, e: int) -> bool:
+    return not (s and text[s - 1].isalnum()) and not (e < len(text) and text[e].isalnum())
+
+
+def _entity_candidates(pattern: regex.Pattern[str], text: str, shown: str) -> Iterator[tuple[int, int]]:
     try:
         for m in pattern.finditer(text, timeout=REGEX_TIMEOUT_SECONDS):
-            if m.end() > m.start():
+            if m.end() > m.start() and _whole_words(text, m.start(), m.end()):
                 yield m.span()
         tokens = [m.span() for m in _ENTITY_TOKEN.finditer(text)]
         i = 0

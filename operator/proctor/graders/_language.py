@@ -261,7 +261,7 @@ _RULE_AFTER = re.compile(
     r"(?:(?:is|are|means|covers|applies|starts|begins|ends|runs|goes|extends|spans|includes|lies|sits|"
     r"would\s+(?:start|begin|be|apply|cover)|is\s+defined\s+as|ranges|corresponds\s+to|would)\s+)?"
     r"(?:(?:only|strictly|anything|everything|values?|readings?|from|at|is)\s+)?"
-    rf"{_COMPARATOR}\s*[-+]?\d",
+    rf"(?:{_COMPARATOR}|(?<=start\s)at|(?<=starts\s)at|(?<=begin\s)at|(?<=begins\s)at|(?<=ends\s)at)\s*[-+]?\d",
     re.IGNORECASE,
 )
 _RULE_BEFORE = re.compile(
@@ -369,20 +369,22 @@ def _negation_before(clause: str) -> tuple[bool, bool]:
     clause = clause.rstrip(" \t\"'*_([`")
     words = _WORDS.findall(clause)
     i = len(words)
-    while i and words[i - 1] in NEGATION_FILLERS:
-        i -= 1
-    if not i:
-        return False, False
-    last = words[i - 1]
     cue_at = -1
-    if last in NEGATION_CUES or last.endswith("n't"):
-        cue_at = i - 1
-    elif i >= 2 and (words[i - 2], last) in NEGATION_PAIRS:
-        cue_at = i - 2
-    elif i >= 3 and (words[i - 3], words[i - 2], last) in NEGATION_TRIPLES:
-        cue_at = i - 3
+    while i:
+        # a cue ending here ("instead of": "of" is also a filler, so look before skipping it)
+        last = words[i - 1]
+        if i >= 3 and (words[i - 3], words[i - 2], last) in NEGATION_TRIPLES:
+            cue_at = i - 3
+        elif i >= 2 and (words[i - 2], last) in NEGATION_PAIRS:
+            cue_at = i - 2
+        elif last in NEGATION_CUES or last.endswith("n't"):
+            cue_at = i - 1
+        if cue_at >= 0 or last not in NEGATION_FILLERS:
+            break
+        i -= 1
     if cue_at < 0:
         return False, False
+    last = words[i - 1]
     if last == "not" and cue_at >= 1 and words[cue_at - 1] == "if":
         return False, True  # "ELEVATED, if not HIGH": a hedge that names HIGH too
     if last in _EXCEPTION_WORDS or (cue_at < i - 1):

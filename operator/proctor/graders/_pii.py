@@ -141,7 +141,7 @@ def _obfuscated_emails(text: str) -> Iterator[tuple[int, int, str]]:
 
 _PHONE_CANDIDATE = re.compile(
     r"""
-    (?<![\w+./-])
+    (?<![\w+./:-])
     (?:
         \+\d{1,3}(?:[\s.-]?\(?\d{1,5}\)?){1,6}                      # +44 20 7946 0958, +14155552671
       | (?:1[\s.-])?\(\d{3}\)[\s.-]?\d{3}[\s.-]?\d{4}              # (415) 555-2671

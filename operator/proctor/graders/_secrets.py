@@ -577,7 +577,7 @@ _PROSE_WORDS = (
     " should must can may"
 )
 _PROSE = frozenset(_PROSE_WORDS.split())
-_PROSE_WORD = re.compile(r"[A-Z]?[a-z]{4,}")
+_PROSE_WORD = re.compile(r"[A-Z][a-z]{4,}|[a-z]{5,}")
 
 
 @functools.cache
@@ -603,8 +603,13 @@ def _pieces(text: str, pos: int, alphabet: str, limit: int) -> list[tuple[int, i
         if fm is None:
             break
         word = fm.group()
-        if word.lower() in _PROSE or _PROSE_WORD.fullmatch(word):
-            break
+        if word.lower() in _PROSE and (not word.isupper() or alphabet != alphabet.upper()):
+            break  # (an all-capitals token such as an AWS key id has all-capital pieces: "DO")
+        if _PROSE_WORD.fullmatch(word):
+            # a word, unless the token is written in groups of one length and this is one of them
+            groups = {b - a for a, b in pieces[1:]}
+            if len(groups) != 1 or len(word) > groups.pop():
+                break
         pieces.append(fm.span())
         total += fm.end() - fm.start()
         i = fm.end()
@@ -637,8 +642,11 @@ def split_findings(text: str) -> Iterator[Raw]:
             value = compact[:end] if rule.kind == "jwt" else m.group(rule.group)
             if rule.check is not None and not rule.check(value):
                 continue
-            if not (any(c.isdigit() for c in compact[:end]) and any(c.isalpha() for c in compact[:end])):
-                continue
+            token = compact[:end]
+            if rule.split != rule.split.upper() and not (
+                any(c.isdigit() for c in token) and any(c.isalpha() for c in token)
+            ):
+                continue  # a key with lower-case letters has digits too: words joined are not one
             detail = f"{rule.detail}, in pieces"
             yield p, _text_end(pieces, end), rule.priority, rule.kind, detail, compact[:end]
             break

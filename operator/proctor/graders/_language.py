@@ -542,10 +542,12 @@ class PhraseSet:
     non-ASCII letters), the case-insensitive compilation runs on the original text instead.
     """
 
-    __slots__ = ("_by_keyword", "_rules")
+    __slots__ = ("_by_keyword", "_compiled", "_sources")
 
     def __init__(self, rules: Sequence[tuple[tuple[str, ...], str]]) -> None:
-        self._rules = tuple((re.compile(src), re.compile(src, re.IGNORECASE)) for _, src in rules)
+        # compiled on first use: a few of these take milliseconds each, and most texts need none
+        self._sources = tuple(src for _, src in rules)
+        self._compiled: dict[tuple[int, bool], re.Pattern[str]] = {}
         keywords = {k for kws, _ in rules for k in kws}
         self._by_keyword = tuple(
             (k, tuple(i for i, (kws, _) in enumerate(rules) if k in kws)) for k in sorted(keywords)
@@ -564,8 +566,10 @@ class PhraseSet:
         haystack = low if exact else text
         out: list[tuple[int, int]] = []
         for i in sorted(enabled):
-            lower, insensitive = self._rules[i]
-            pattern = lower if exact else insensitive
+            pattern = self._compiled.get((i, exact))
+            if pattern is None:
+                pattern = re.compile(self._sources[i], 0 if exact else re.IGNORECASE)
+                self._compiled[(i, exact)] = pattern
             if first:
                 m = pattern.search(haystack)
                 if m is not None:

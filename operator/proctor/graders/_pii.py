@@ -90,6 +90,10 @@ def _email_is_personal(value: str) -> bool:
 
 
 _OB_AT = re.compile(r"[(\[{<][ \t]*(?:[Aa][Tt]|@)[ \t]*[)\]}>]|[ \t](?:at|AT)[ \t]|[ \t]@|@[ \t]")
+#: the same without the word "at" (the common case in prose: "at 14:05"), for texts where an
+#: address spelt with "at" cannot be (no "dot", no local part with a dot, digit or plus before " at ")
+_OB_AT_STRONG = re.compile(r"[(\[{<][ \t]*(?:[Aa][Tt]|@)[ \t]*[)\]}>]|[ \t]AT[ \t]|[ \t]@|@[ \t]")
+_WORD_AT_ADDRESS = re.compile(r"[._+0-9][A-Za-z0-9._%+-]* at [A-Za-z0-9]")
 _SPACES = " \t"
 _OB_DOT = r"\s*[(\[{<]\s*(?:(?i:dot)|\.)\s*[)\]}>]\s*|\s+DOT\s+|\s+dot\s+|\s*\.\s*"
 _OB_DOT_ANY = re.compile(_OB_DOT)
@@ -110,7 +114,8 @@ _COMMON_TLDS = frozenset(_TLD_WORDS.split())
 
 def _obfuscated_emails(text: str) -> Iterator[tuple[int, int, str]]:
     """``(start, end, address)`` for every address written out (see the module doc)."""
-    for am in _OB_AT.finditer(text):
+    word_at = "dot" in text or "DOT" in text or _WORD_AT_ADDRESS.search(text) is not None
+    for am in (_OB_AT if word_at else _OB_AT_STRONG).finditer(text):
         before = am.start()
         while before and text[before - 1] in " \t":
             before -= 1
@@ -155,7 +160,8 @@ _PHONE_CANDIDATE = re.compile(
     re.VERBOSE,
 )
 _PHONE_KEYWORD = re.compile(
-    r"(?i:\b(?:phone|tel|telephone|mobile|cell|cellphone|fax|call|text|whatsapp|sms)\b)"
+    r"(?i:\b(?:phone|tel|telephone|mobile|cell|cellphone|fax|call|text|whatsapp|sms|ring|dial|reach|contact|"
+    r"landline)\b)"
     r"(?:\s*(?:me|him|her|them|us|number|no\.?|num|#|at|on|is))*\s*[:#.]?\s*"
     r"(\+?(?:\(\d{1,5}\)[\s.-]?)?\d(?:[\s.-]?\d){6,14})(?![\w-]|[.,]\d)"
 )
@@ -381,7 +387,10 @@ _CF = re.compile(
 )
 _CF_GATE = re.compile(r"[A-Z][A-Z]{5}[0-9LMNPQRSTUV]{2}[A-EHLMPRST]")
 #: Keywords that enable the keyword-led patterns: group 1 for phone numbers, group 2 for ids
-_PHONE_KEYWORDS = ("phone", "tel", "mobile", "cell", "fax", "call", "text", "whatsapp", "sms")
+_PHONE_KEYWORDS = (
+    *("phone", "tel", "mobile", "cell", "fax", "call", "text", "whatsapp", "sms"),
+    *("ring", "dial", "reach", "contact", "landline"),
+)
 _ID_KEYWORDS = (
     "ssn",
     "social",

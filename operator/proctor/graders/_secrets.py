@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 #: A finding before redaction: (start, end, priority, kind, detail, value or None), offsets in
@@ -607,8 +607,12 @@ def _pieces(text: str, pos: int, alphabet: str, limit: int) -> list[tuple[int, i
             break  # (an all-capitals token such as an AWS key id has all-capital pieces: "DO")
         if _PROSE_WORD.fullmatch(word):
             # a word, unless the token is written in groups of one length and this is one of them
-            groups = {b - a for a, b in pieces[1:]}
-            if len(groups) != 1 or len(word) > groups.pop():
+            if pieces[1:]:
+                lengths = {b - a for a, b in pieces[1:]}
+                regular = len(lengths) == 1 and len(word) <= lengths.pop()
+            else:
+                regular = len(word) == pieces[0][1] - pieces[0][0]
+            if not regular:
                 break
         pieces.append(fm.span())
         total += fm.end() - fm.start()
@@ -621,11 +625,12 @@ def split_findings(text: str) -> Iterator[Raw]:
     separators between them; the value (for the redaction) is the token without them."""
     engine = _secret_engine()
     covered = 0
-    for hm in engine.split_hints.finditer(text):
+    for hm in _hint_starts(engine, text):
         p = hm.start()
         if p < covered or (p and (text[p - 1].isalnum() or text[p - 1] in "_-")):
             continue
-        for i in engine.by_split_hint[hm.group()]:
+        hint = hm.group() if hm.re is engine.split_hints else _SPLIT_JOIN.sub("", hm.group())
+        for i in engine.by_split_hint.get(hint, ()):
             rule = engine.rules[i]
             pieces = _pieces(text, p, rule.split, rule.split_limit)
             if len(pieces) < 2:
@@ -635,10 +640,10 @@ def split_findings(text: str) -> Iterator[Raw]:
             m = rule.pattern.match(compact)
             if m is None:
                 continue
-            end = _extend(compact, m.end(), rule.extend) if rule.extend else m.end()
             first = pieces[0][1] - pieces[0][0]
-            if end <= first:
+            if m.end() <= first:
                 continue  # whole in its first piece: the rules find it as written
+            end = _extend(compact, m.end(), rule.extend) if rule.extend else m.end()
             value = compact[:end] if rule.kind == "jwt" else m.group(rule.group)
             if rule.check is not None and not rule.check(value):
                 continue
@@ -650,6 +655,49 @@ def split_findings(text: str) -> Iterator[Raw]:
             detail = f"{rule.detail}, in pieces"
             yield p, _text_end(pieces, end), rule.priority, rule.kind, detail, compact[:end]
             break
+
+
+#: What may break a prefix itself ("sk_li ve_...", "AK IA...")
+_SPLIT_JOIN = re.compile(r"[ \t\r\n\"'`+>#|*/\\]+")
+
+
+def _trie(words: Sequence[str], depth: int = 0) -> str:
+    """A regex of ``words`` as a trie (each position tries one branch), separators allowed
+    between their characters from the third on."""
+    sep = r"[ \t\r\n\"'`+>#|*/\\]{0,8}" if depth >= 2 else ""
+    by_first: dict[str, list[str]] = {}
+    ends = False
+    for w in words:
+        if w:
+            by_first.setdefault(w[0], []).append(w[1:])
+        else:
+            ends = True
+    branches = [re.escape(c) + _trie(rest, depth + 1) for c, rest in sorted(by_first.items())]
+    if not branches:
+        return ""
+    body = "(?:" + "|".join(branches) + ")"
+    return sep + (body + "?" if ends else body)
+
+
+@functools.cache
+def _broken_hints(hints: tuple[str, ...]) -> re.Pattern[str]:
+    """The prefixes, written with separators inside them ("sk_li ve_", "gh p_")."""
+    return re.compile(_trie([h for h in hints if len(h) >= 4]))
+
+
+def _hint_starts(engine: _SecretEngine, text: str) -> Iterator[re.Match[str]]:
+    """Where a split-able token may start: its prefix as written, or broken by separators."""
+    whole = list(engine.split_hints.finditer(text))
+    hints = engine.by_split_hint
+    broken = [
+        m
+        for m in _broken_hints(tuple(hints)).finditer(text)
+        if _SPLIT_JOIN.search(m.group()) and _SPLIT_JOIN.sub("", m.group()) in hints
+    ]
+    if not broken:
+        yield from whole
+        return
+    yield from sorted([*whole, *broken], key=lambda m: m.start())
 
 
 def _text_end(pieces: list[tuple[int, int]], n: int) -> int:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bisect
+import functools
 import re
 from collections.abc import Iterable
 
@@ -62,13 +63,21 @@ _SECOND_LEVEL = "co|com|org|net|gov|ac|edu|or|ne|go"
 _LABEL = r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?"
 #: A URL without a scheme: ``example.com/path``, ``docs.acme.io``, ``example.co.uk``, or any
 #: ``host.xx/path`` with a path (``config.py`` alone is a file name, not a URL)
-_BARE_URL = re.compile(
+_BARE_URL_SOURCE = (
     rf"(?i)(?<![\w@.:/-])(?:{_LABEL}\.)+(?:"
     rf"(?:{_WEB_TLDS})(?::\d{{2,5}})?(?:/[^\s<>\"'`\]\[{{}}|\\^]*)?"
     rf"|(?:{_SECOND_LEVEL})\.[a-z]{{2}}(?:/[^\s<>\"'`\]\[{{}}|\\^]*)?"
     rf"|[a-z]{{2,24}}(?::\d{{2,5}})?/[^\s<>\"'`\]\[{{}}|\\^]*"
     rf")(?![\w@-]|\.[a-z0-9])"
 )
+
+
+@functools.cache
+def _bare_url() -> re.Pattern[str]:
+    """Compiled on first use (it takes tens of milliseconds to compile)."""
+    return re.compile(_BARE_URL_SOURCE)
+
+
 _TRAILING = ".,;:!?*_~'\""
 
 
@@ -92,7 +101,9 @@ def find_urls(text: str) -> list[tuple[int, int, str]]:
             out.append((m.start(), m.start() + len(url), url))
             taken.append((m.start(), m.end()))
     starts = [s for s, _ in taken]
-    for m in _BARE_URL.finditer(text):
+    if "." not in text:
+        return out
+    for m in _bare_url().finditer(text):
         i = bisect.bisect_right(starts, m.start()) - 1
         if i >= 0 and taken[i][0] <= m.start() < taken[i][1]:
             continue  # part of a URL with a scheme

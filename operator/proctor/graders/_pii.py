@@ -479,6 +479,7 @@ PRIORITY = {"iban": 50, "credit-card": 45, "national-id": 40, "phone": 30, "emai
 #: holds one with at least 6 digits; the specific patterns then run only
 #: near such runs, so a typical answer costs a few passes, not one per pattern.
 _CLUSTER = re.compile(r"\d[\d \-.()/]{5,}")
+_DECIMAL = re.compile(r"\d{1,3}\.\d+")
 _MIN_CLUSTER_DIGITS = 6
 #: How far before a run a finding may start (an IBAN's country code and letters: "GB82 WEST 1234...")
 _LOOK_BACK = 12
@@ -510,6 +511,8 @@ def pii_findings(text: str) -> Iterator[Raw]:
             yield s, e, PRIORITY["national-id"], "national-id", detail, None
     n = len(text)
     for c, digits in clusters:
+        if _DECIMAL.fullmatch(c.group().rstrip(" .-/")):
+            continue  # a plain decimal figure (0.8444218515250481): no phone, card or id is one
         # the window: a little before the run, to the next whitespace after it (so that a
         # pattern's look-ahead at the window's end sees a real boundary), at most a few dozen
         # characters on: a match that ends where a cut window ends is not trusted
@@ -517,7 +520,10 @@ def pii_findings(text: str) -> Iterator[Raw]:
         we = _end_of(_TO_SPACE, text, c.end())
         cut = we if we < n and not text[we].isspace() else -1
         found: list[tuple[int, int, int, str, str, str | None]] = []
-        if digits >= 7:
+        run = c.group()
+        # a run of digits alone (no separator), not after "+" and not a trunk "0...": no phone shape
+        bare = run.isdigit() and not run.startswith("0") and not (c.start() and text[c.start() - 1] == "+")
+        if digits >= 7 and not bare:
             phone_candidates.extend(pc for pc in _phone_candidates(text, ws, we) if pc[1] != cut)
         if digits >= 13:
             for s, e, detail in _card_findings(text, ws, we):
@@ -529,8 +535,10 @@ def pii_findings(text: str) -> Iterator[Raw]:
             for s, e, detail in _iban_findings(text, ws, ie):
                 if e != icut:
                     found.append((s, e, PRIORITY["iban"], "iban", detail, None))
-        for s, e, detail in _national_id_findings(text, ws, we, digits):
-            found.append((s, e, PRIORITY["national-id"], "national-id", detail, None))
+        if not bare or digits >= 13 or (c.end() < n and text[c.end()] in "-ABCDEFGHIJKLMNOPQRSTUVWXYZ"):
+            # (a bare run is an id only as a NIR, 13+ digits, or a DNI/NIE with its letter after it)
+            for s, e, detail in _national_id_findings(text, ws, we, digits):
+                found.append((s, e, PRIORITY["national-id"], "national-id", detail, None))
         yield from (f for f in found if f[1] != cut or f[3] == "iban")
     for s, e, detail in _phone_findings(text, dict.fromkeys(phone_candidates)):
         yield s, e, PRIORITY["phone"], "phone", detail, None

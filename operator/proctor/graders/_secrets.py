@@ -24,6 +24,7 @@ Disguises, each found in linear time:
 
 from __future__ import annotations
 
+import bisect
 import functools
 import re
 from collections.abc import Callable, Iterator, Sequence
@@ -65,6 +66,12 @@ class _Rule:
     split: str = ""
     #: the longest token looked for in pieces
     split_limit: int = 512
+    #: a character the window around a long token must hold for the rule to be worth running
+    token_needs: str = ""
+    #: a case-sensitive pattern run on the lower-cased text; the rule is then tried only from the
+    #: start of each word an anchor is in (a long case-insensitive alternation tried at every
+    #: word of a long answer costs a quarter of a second per megabyte)
+    anchor: re.Pattern[str] | None = None
 
 
 _GITLAB_HINTS = (
@@ -166,6 +173,11 @@ _CREDENTIAL_FLAG = re.compile(
     rf"(?i:(?<![\w-])--?(?:[a-z0-9]+-)*{_CREDENTIAL_KEYWORD}(?![\w-]))"
     r"\s+[\"']?([^\s\"'`,;)\\-][^\s\"'`,;)\\]{7,})"
 )
+
+
+_CREDENTIAL_ANCHOR = re.compile(_CREDENTIAL_KEYWORD)
+#: the characters of the words before a credential keyword ("spring.datasource.", "--db-")
+_WORD_BEFORE = re.compile(r"[a-z0-9_.-]{0,64}$")
 
 
 def _build_secret_rules() -> list[_Rule]:
@@ -381,7 +393,14 @@ def _build_secret_rules() -> list[_Rule]:
             split_limit=4096,
         ),
         *(
-            _Rule("discord-bot-token", DiscordBotTokenDetector.secret_type, p, 70, extend=_TOKEN)
+            _Rule(
+                "discord-bot-token",
+                DiscordBotTokenDetector.secret_type,
+                p,
+                70,
+                extend=_TOKEN,
+                token_needs=".",
+            )
             for p in patterns(DiscordBotTokenDetector)
         ),
         *(
@@ -391,6 +410,7 @@ def _build_secret_rules() -> list[_Rule]:
                 p,
                 70,
                 gate=re.compile(r"\d\d{7,9}:"),
+                token_needs=":",
             )
             for p in patterns(TelegramBotTokenDetector)
         ),
@@ -429,6 +449,7 @@ def _build_secret_rules() -> list[_Rule]:
                 check=looks_like_credential,
                 keywords=("pass", "pwd", "secret", "api", "key", "token", "auth", "cred", "conn"),
                 in_token=False,
+                anchor=_CREDENTIAL_ANCHOR,
             )
             for pattern in (_CREDENTIAL, _CREDENTIAL_FLAG)
         ),
@@ -510,22 +531,60 @@ def secret_findings(text: str) -> Iterator[Raw]:
             low = text.lower() if low is None else low
             if not any(k in low for k in rule.keywords):
                 continue
-        yield from _rule_findings(rule, text, 0, len(text))
+        anchor_text: str | None = None
+        if rule.anchor is not None:
+            low = text.lower() if low is None else low
+            # lower-casing may move offsets (a few non-ASCII letters): then the rule runs whole
+            anchor_text = low if len(low) == len(text) else None
+        yield from _rule_findings(rule, text, 0, len(text), anchor_text)
     # rules for tokens: run only around long tokens, and only those whose hints the token holds
-    for tm in _LONG_TOKEN.finditer(text):
-        ts, te = tm.span()
-        enabled = set(engine.token_always)
-        for h in engine.token_hints.findall(text, ts, te):
-            enabled.update(engine.by_hint[h])
-        for i in sorted(enabled):
+    # (rules without hints have patterns specific enough to run over the whole text at once)
+    for i in engine.token_always:
+        rule = engine.rules[i]
+        if not rule.token_needs or rule.token_needs in text:
+            yield from _rule_findings(rule, text, 0, len(text))
+    hits = list(engine.token_hints.finditer(text))
+    if not hits:
+        return
+    tokens = [tm.span() for tm in _LONG_TOKEN.finditer(text)]
+    starts = [s for s, _ in tokens]
+    enabled: dict[int, set[int]] = {}
+    for hm in hits:
+        k = bisect.bisect_right(starts, hm.start()) - 1
+        if k >= 0 and hm.start() < tokens[k][1]:
+            enabled.setdefault(k, set()).update(engine.by_hint[hm.group()])
+    for k, rules in sorted(enabled.items()):
+        ts, te = tokens[k]
+        for i in sorted(rules):
             yield from _rule_findings(engine.rules[i], text, max(0, ts - _TOKEN_LOOK_BACK), te)
 
 
-def _rule_findings(rule: _Rule, text: str, ws: int, we: int) -> Iterator[Raw]:
+def _anchored(rule: _Rule, text: str, low: str) -> Iterator[re.Match[str]]:
+    """The rule's matches, tried only from the start of the words its anchor is in."""
+    assert rule.anchor is not None
+    tried = -1
+    for am in rule.anchor.finditer(low):
+        wm = _WORD_BEFORE.search(low, max(0, am.start() - 64), am.start())
+        start = wm.start() if wm else am.start()
+        if start <= tried:
+            continue
+        tried = start
+        m = rule.pattern.search(text, start, min(len(text), am.end() + 400))
+        if m is not None and m.start() <= am.start():
+            tried = max(tried, m.end())
+            yield m
+
+
+def _rule_findings(rule: _Rule, text: str, ws: int, we: int, low: str | None = None) -> Iterator[Raw]:
     if rule.gate is not None and rule.gate.search(text, ws, we) is None:
         return
     covered = ws  # the end of the last finding: a match inside it is part of that token
-    for m in rule.pattern.finditer(text, ws, we):
+    matches = (
+        _anchored(rule, text, low)
+        if rule.anchor is not None and low is not None
+        else rule.pattern.finditer(text, ws, we)
+    )
+    for m in matches:
         start, end = m.span(rule.group)
         if start < covered:
             continue

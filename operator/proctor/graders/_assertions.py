@@ -820,6 +820,9 @@ def _entity_candidates(pattern: regex.Pattern[str], text: str, shown: str) -> It
         while i < len(tokens):
             best = -1
             joined = text[tokens[i][0] : tokens[i][1]]
+            if not pattern.fullmatch(joined, partial=True, timeout=REGEX_TIMEOUT_SECONDS):
+                i += 1  # no identifier starts with this word
+                continue
             has_digit = any(ch.isdigit() for ch in joined)
             for j in range(i + 1, min(len(tokens), i + _MAX_ENTITY_TOKENS)):
                 gap = text[tokens[j - 1][1] : tokens[j][0]]

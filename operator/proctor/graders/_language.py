@@ -911,10 +911,19 @@ def _words_value(phrase: str) -> tuple[float | None, bool]:
     return total + current, vague
 
 
-def find_figures(text: str) -> list[Figure]:
+def find_figures(text: str, context_of: frozenset[float] | None = None) -> list[Figure]:
     """Figures in ``text``, digits and words, that could be answers (identifiers, designators,
-    counts of sources, years and list markers left out; see the module documentation)."""
+    counts of sources, years and list markers left out; see the module documentation).
+
+    The unit and the words around a figure (what grounding compares) are read only for the
+    values in ``context_of`` when it is given: no other figure can be grounded."""
     out: list[Figure] = []
+
+    def around(value: float | None, s: int, e: int) -> tuple[str, frozenset[str]]:
+        if context_of is not None and value not in context_of:
+            return "", frozenset()
+        return _unit_after(text, e), _near_words(text, s, e)
+
     for m in NUMBER.finditer(text):
         s, e = m.span()
         raw = m.group()
@@ -945,7 +954,7 @@ def find_figures(text: str) -> list[Figure]:
             value = abs(float(raw.replace(",", "").replace("\u2212", "-")))
         except ValueError:  # pragma: no cover - NUMBER only matches numbers
             continue
-        out.append(Figure(s, _words_after(text, e), value, _unit_after(text, e), _near_words(text, s, e)))
+        out.append(Figure(s, _words_after(text, e), value, *around(value, s, e)))
     for m in _NUMBER_WORD.finditer(text):
         s, e = m.start(), m.end()
         phrase = m.group().rstrip(" -")
@@ -967,8 +976,7 @@ def find_figures(text: str) -> list[Figure]:
                 s,
                 _words_after(text, e),
                 None if vague else parsed,
-                _unit_after(text, e),
-                _near_words(text, s, e),
+                *around(None if vague else parsed, s, e),
             )
         )
     out.sort(key=lambda f: f.start)
@@ -1074,7 +1082,7 @@ def find_guesses(
     """Guesses in a declining answer: figures anywhere that the sources do not state, and verdicts
     named from ``start`` on (see the module doc)."""
     out: list[Guess] = []
-    for f in find_figures(text):
+    for f in find_figures(text, grounding.values):
         if refusal[0] <= f.start < refusal[1] or grounding.states(f):
             continue
         out.append(Guess(f.start, f.end, "figure"))

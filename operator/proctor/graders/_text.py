@@ -10,13 +10,7 @@ from collections.abc import Iterable
 #: Longest quote of an answer (or value) put in a reason, in characters.
 QUOTE_LIMIT = 80
 
-_APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\u2032": "'"})
 _WS = re.compile(r"\s+")
-
-
-def normalize_apostrophes(text: str) -> str:
-    """Curly apostrophes to ``'``; one character for one, so offsets are kept."""
-    return text.translate(_APOSTROPHES)
 
 
 def quote(text: str, limit: int = QUOTE_LIMIT) -> str:

@@ -23,7 +23,7 @@ from collections.abc import Callable
 
 from proctor.api.assertions import Assertion
 from proctor.graders import CaseContext, compile_assertions, grade_case, scan
-from proctor.graders._canon import canonical
+from proctor.graders._canon import _canonical
 from proctor.graders._scan import scan_cached
 from proctor.protocol.types import Tier
 
@@ -128,7 +128,7 @@ CONTEXT = CaseContext(
 
 def scan_cache_clear() -> None:
     """Forget memoised scans and canonical forms, so every timing does the work."""
-    canonical.cache_clear()
+    _canonical.cache_clear()
     scan_cached.cache_clear()
 
 

@@ -264,11 +264,16 @@ def _char(ch: str) -> tuple[str, bool]:
     return _map_char(ch), False
 
 
-@text_cache(maxsize=512)
 def canonical(text: str) -> Canonical:
-    """``text`` in canonical form (see the module documentation); memoised for the last texts."""
+    """``text`` in canonical form (see the module documentation); memoised for the last texts
+    that needed work (plain ASCII is its own canonical form, at no cost)."""
     if text.isascii() and _ASCII_CONTROLS.search(text) is None:
         return Canonical(text, text)
+    return _canonical(text)
+
+
+@text_cache(maxsize=512)
+def _canonical(text: str) -> Canonical:
     pieces: list[str] = []
     # breakpoints of the offset map, only where a character changed length: the piece after
     # each breakpoint maps 1:1 (or is the one character replaced)

@@ -85,7 +85,7 @@ def _spaced_findings(text: str) -> Iterator[Raw]:
 
 
 def _encoded_findings(text: str, depth: int) -> Iterator[Raw]:
-    for m in _BASIC.finditer(text):
+    for m in _BASIC.finditer(text) if "asic" in text or "ASIC" in text else ():
         decoded = _b64_text(m.group(1))
         pair = _USER_PASS.fullmatch(decoded) if decoded else None
         if pair and not_placeholder(pair.group(2)):

@@ -538,15 +538,17 @@ def secret_findings(text: str) -> Iterator[Raw]:
             anchor_text = low if len(low) == len(text) else None
         yield from _rule_findings(rule, text, 0, len(text), anchor_text)
     # rules for tokens: run only around long tokens, and only those whose hints the token holds
-    # (rules without hints have patterns specific enough to run over the whole text at once)
-    for i in engine.token_always:
-        rule = engine.rules[i]
-        if not rule.token_needs or rule.token_needs in text:
-            yield from _rule_findings(rule, text, 0, len(text))
     hits = list(engine.token_hints.finditer(text))
-    if not hits:
+    always = [engine.rules[i] for i in engine.token_always if engine.rules[i].token_needs in text]
+    if not hits and not always:
         return
     tokens = [tm.span() for tm in _LONG_TOKEN.finditer(text)]
+    # rules without hints: on the long tokens whose window holds the character they need
+    for rule in always:
+        for ts, te in tokens:
+            ws = max(0, ts - _TOKEN_LOOK_BACK)
+            if text.find(rule.token_needs, ws, te) >= 0:
+                yield from _rule_findings(rule, text, ws, te)
     starts = [s for s, _ in tokens]
     enabled: dict[int, set[int]] = {}
     for hm in hits:

@@ -234,10 +234,11 @@ _DENIED_AFTER = re.compile(
     r"|\s+(?:isn't|wasn't)\s+(?:correct|right|it|accurate|applicable|the\s+\w+)\b"
     r"|\s+(?:does\s+not|doesn't|do\s+not|don't|no\s+longer)\s+apply\b"
     r"|\s*\(\s*(?:not\s+really|just\s+kidding|kidding|no|nope|wrong)\s*[).!,]"
-    r"|\s*[?.!:;,\u2013\u2014-]+\s*(?:(?:actually|wait|well|hmm|oh|er|um)[,\s]+)?"
+    r"|\s*(?:[?.!:;,\u2013\u2014\u2190-]|<-|=>|->)+\s*(?:(?:actually|wait|well|hmm|oh|er|um)[,\s]+)?"
     r"(?:no(?:\s+wait)?|nope|nah|wrong|incorrect|not\s+quite|not\s+at\s+all|not\s+so|definitely\s+not|"
     r"certainly\s+not|"
-    r"absolutely\s+not|of\s+course\s+not|correction|scratch\s+that|not\s+really)\s*(?:[,.!;:\u2013\u2014-]|$)"
+    r"absolutely\s+not|of\s+course\s+not|correction|scratch\s+that|not\s+really|just\s+kidding|kidding|jk|"
+    r"false|mistaken)\s*(?:[,.!;:\u2013\u2014-]|$)"
     r")",
     re.IGNORECASE,
 )
@@ -291,9 +292,10 @@ _ADDRESSED = re.compile(
     r"mark\s+(?:this|it|the\s+answer|me|as)|score\s+(?:this|it)|grade\s+(?:this|it|me)|pass\s+(?:this|it|me)|"
     r"(?:counts?|count\s+it|treat\s+it|accept\s+it|accept\s+this)\s+as\s+(?:correct|right|passing|a\s+pass)|"
     r"(?:should|must|will)\s+(?:be\s+)?(?:graded|marked|scored|accepted|passed)|"
-    r"(?:expected|correct|right|target|gold|reference|intended|desired)\s+(?:label|labels|answer|output|"
+    r"(?:expected|target|gold|reference|intended|desired)\s+(?:label|labels|answer|output|"
     r"verdict|response|value|result|classification)|"
-    r"(?:label|answer)\s+(?:should|must)\s+be|"
+    r"(?:correct|right)\s+(?:label|labels|output|response)|"
+    r"label\s+(?:should|must)\s+be|"
     r"ignore\s+(?:all\s+|any\s+|the\s+)?(?:previous|prior|above|earlier|preceding|other)\s+(?:instructions|"
     r"rules|text)|system\s+prompt|note\s+to\s+(?:the\s+)?(?:reader|reviewer|checker|model|ai|system)|"
     r"as\s+an\s+ai\b|you\s+are\s+(?:an?\s+)?(?:ai|assistant|language\s+model|grader|judge))\b)"

@@ -618,6 +618,145 @@ PLANTS: dict[str, Callable[[random.Random], tuple[str, str]]] = {
 }
 
 
+# Disguised findings (issue 10): the same values written to slip past a scan that reads the text
+# as it comes. Each name maps to the kind the scan must report and a generator.
+
+ZERO_WIDTH = ["\u200b", "\u200c", "\u200d", "\u2060", "\ufeff"]
+
+
+def in_pieces(token: str, r: random.Random) -> str:
+    size = r.choice([4, 5, 6, 8, 10])
+    sep = r.choice([" ", "\n", "\n    ", " - " if token.isupper() else " ", '" +\n  "', "\n> "])
+    return sep.join(token[i : i + size] for i in range(0, len(token), size))
+
+
+def with_zero_width(token: str, r: random.Random) -> str:
+    chars = list(token)
+    for _ in range(r.randint(1, 4)):
+        chars.insert(r.randint(1, len(chars) - 1), r.choice(ZERO_WIDTH))
+    return "".join(chars)
+
+
+def secret_token(r: random.Random) -> tuple[str, str]:
+    """(kind, token) of a random secret with a distinctive prefix."""
+    kind = r.choice(["aws-access-key", "github-token", "openai-api-key", "google-api-key", "stripe-key"])
+    if kind == "aws-access-key":
+        return kind, "AKIA" + "".join(r.choice(UPPER_DIGITS) for _ in range(16))
+    if kind == "github-token":
+        return kind, "ghp_" + rand_token(r, 36)
+    if kind == "openai-api-key":
+        return kind, "sk-proj-" + rand_token(r, 48)
+    if kind == "google-api-key":
+        return kind, "AIza" + rand_token(r, 35)
+    return kind, "sk_live_" + rand_token(r, 24)
+
+
+def lowercase_or_spaced_iban(r: random.Random) -> str:
+    value = gen_iban(r).replace(" ", "")
+    groups = [value[i : i + 4] for i in range(0, len(value), 4)]
+    written = r.choice([" ", "-", ".", ""]).join(groups)
+    return written.lower() if r.random() < 0.7 else written
+
+
+def mixed_separator_card(r: random.Random) -> str:
+    prefix, length = r.choice([("4", 16), ("51", 16), ("55", 16), ("6011", 16)])
+    n = luhn_complete(prefix, length, r)
+    groups = [n[i : i + 4] for i in range(0, length, 4)]
+    out = groups[0]
+    for g in groups[1:]:
+        out += r.choice([" ", "-", ".", " - ", "  "]) + g
+    return out
+
+
+def national_phone(r: random.Random) -> tuple[str, str]:
+    shapes = [
+        lambda: f"0{r.choice([30, 40, 89])} {r.randint(1000000, 9999999)}",  # Germany
+        lambda: f"06-{r.randint(10000000, 99999999)}",  # the Netherlands
+        lambda: f"06{r.randint(10000000, 99999999)}",  # France, unbroken
+        lambda: f"090-{r.randint(1000, 9999)}-{r.randint(1000, 9999)}",  # Japan
+        lambda: f"6{r.randint(10, 99)} {r.randint(100, 999)} {r.randint(100, 999)}",  # Spain
+        lambda: f"3{r.randint(20, 49)} {r.randint(100, 999)} {r.randint(1000, 9999)}",  # Italy
+        lambda: f"{r.choice([415, 212, 617])} {r.randint(200, 999)} {r.randint(1000, 9999)}",  # US, spaces
+    ]
+    while True:
+        text = r.choice(shapes)()
+        for region in ("DE", "NL", "FR", "JP", "ES", "IT", "US"):
+            try:
+                parsed = phonenumbers.parse(text, region)
+            except phonenumbers.NumberParseException:
+                continue
+            if (
+                phonenumbers.is_valid_number(parsed)
+                and phonenumbers.number_type(parsed) != phonenumbers.PhoneNumberType.TOLL_FREE
+            ):
+                return text, r.choice(["call ", "phone: ", "mobile ", "tel. ", "reach me on "])
+
+
+def written_out_email(r: random.Random) -> str:
+    local, _, domain = gen_email(r).rpartition("@")
+    host, _, tld = domain.rpartition(".")
+    at, dot = r.choice(
+        [(" (at) ", " (dot) "), (" [at] ", " [dot] "), (" AT ", " DOT "), ("{at}", "{dot}"), (" @ ", " . ")]
+    )
+    return local + at + host.replace(".", dot) + dot + tld
+
+
+def quoted_key_block(r: random.Random) -> str:
+    kind = r.choice(["RSA PRIVATE KEY", "EC PRIVATE KEY", "PRIVATE KEY"])
+    body = base64.b64encode(r.randbytes(r.randint(120, 400))).decode()
+    lines = [body[i : i + 64] for i in range(0, len(body), 64)]
+    head, tail = "-----BEGIN " + kind + "-----", "-----END " + kind + "-----"
+    style = r.choice(["quoted", "indented", "escaped", "commented"])
+    if style == "quoted":
+        return "\n".join("> " + line for line in [head, *lines, tail])
+    if style == "indented":
+        return "key: |\n" + "\n".join("    " + line for line in [head, *lines, tail])
+    if style == "commented":
+        return "\n".join("# " + line for line in [head, *lines, tail])
+    return '"' + "\\n".join([head, *lines, tail]) + '"'
+
+
+DISGUISED: dict[str, tuple[str, Callable[[random.Random], tuple[str, str]]]] = {
+    "secret in pieces": ("", lambda r: (in_pieces(*secret_token(r)[1:], r), "use ")),
+    "secret zero-width": ("", lambda r: (with_zero_width(secret_token(r)[1], r), "token ")),
+    "secret base64": (
+        "",
+        lambda r: (base64.b64encode(f"token={secret_token(r)[1]}".encode()).decode(), "creds "),
+    ),
+    "aws secret KEY=val": (
+        "aws-secret-key",
+        lambda r: (
+            rand_token(r, 40, ALNUM + "/+"),
+            r.choice(["AWS_SECRET_ACCESS_KEY=", "aws_secret_access_key = ", "aws secret key: "]),
+        ),
+    ),
+    "key in a block": ("private-key", lambda r: (quoted_key_block(r), "Here it is:\n")),
+    "iban lower/spaced": ("iban", lambda r: (lowercase_or_spaced_iban(r), r.choice(["IBAN ", "pay ", ""]))),
+    "card mixed seps": (
+        "credit-card",
+        lambda r: (mixed_separator_card(r), r.choice(["card ", "paid with "])),
+    ),
+    "phone national": ("phone", lambda r: national_phone(r)),
+    "email written out": ("email", lambda r: (written_out_email(r), r.choice(["mail ", "contact ", ""]))),
+}
+
+
+def disguised_answer(r: random.Random, name: str) -> tuple[str, str, int, int]:
+    """(expected kind, text, start, end); a secret's kind is known only once generated."""
+    kind, gen = DISGUISED[name]
+    if not kind:
+        state = r.getstate()
+        kind = secret_token(r)[0]
+        r.setstate(state)
+    value, lead = gen(r)
+    before = ordinary_answer(r)
+    after = ordinary_answer(r) if r.random() < 0.5 else ""
+    sentence = f"{lead}{value}" + r.choice([".", ",", " today.", " if needed.", ""])
+    text = f"{before} {sentence} {after}".strip()
+    start = len(before) + 1 + len(lead)
+    return kind, text, start, start + len(value)
+
+
 def planted_answer(r: random.Random, kind: str) -> tuple[str, int, int]:
     value, lead = PLANTS[kind](r)
     before = ordinary_answer(r)
@@ -724,6 +863,7 @@ def main(argv: list[str] | None = None) -> int:
     r = random.Random(SEED)
     ordinary = [ordinary_answer(r) for _ in range(args.ordinary)]
     planted = {kind: [planted_answer(r, kind) for _ in range(args.planted)] for kind in PLANTS}
+    disguised = {name: [disguised_answer(r, name) for _ in range(args.planted)] for name in DISGUISED}
 
     scan("warm up: jane@acme.com (415) 555-2671")  # loads the detectors before timing
 
@@ -746,6 +886,15 @@ def main(argv: list[str] | None = None) -> int:
                 got = ", ".join(f"{f.kind}@{f.start}" for f in scan(text)) or "nothing"
                 misses.append((kind, text[max(0, s - 30) : e + 10].replace("\n", " "), got))
         found_by_kind[kind] = hits
+    for name, dcases in disguised.items():
+        hits = 0
+        for kind, text, s, e in dcases:
+            if any(f.kind == kind and f.start < e and f.end > s for f in scan(text)):
+                hits += 1
+            else:
+                got = ", ".join(f"{f.kind}@{f.start}" for f in scan(text)) or "nothing"
+                misses.append((name, text[max(0, s - 30) : e + 10].replace("\n", " "), got))
+        found_by_kind[name] = hits
 
     # speed: answers of about 300 characters, each scanned once per pass (distinct texts, so the
     # scan's small memo never answers)
@@ -767,14 +916,17 @@ def main(argv: list[str] | None = None) -> int:
         print("  by kind: " + ", ".join(f"{k} {v}" for k, v in fp_kinds.most_common()))
     for text, what in false_alarms[: args.show]:
         print(f"  false alarm: {what}\n    in: {text[:160]!r}")
-    print(f"planted answers: {args.planted} per kind, {len(PLANTS)} kinds")
-    print(f"{'kind':<18} recall")
+    n_kinds = len(PLANTS) + len(DISGUISED)
+    print(f"planted answers: {args.planted} per kind, {len(PLANTS)} kinds and {len(DISGUISED)} disguises")
+    print(f"{'kind':<20} recall")
     total_hits = 0
-    for kind, hits in found_by_kind.items():
+    for i, (kind, hits) in enumerate(found_by_kind.items()):
+        if i == len(PLANTS):
+            print("disguised (the kind the scan must report: the secret's, or the one named):")
         total_hits += hits
-        print(f"{kind:<18} {hits / args.planted:7.2%}  ({hits}/{args.planted})")
-    overall = total_hits / (args.planted * len(PLANTS))
-    print(f"{'overall':<18} {overall:7.2%}")
+        print(f"{kind:<20} {hits / args.planted:7.2%}  ({hits}/{args.planted})")
+    overall = total_hits / (args.planted * n_kinds)
+    print(f"{'overall':<20} {overall:7.2%}")
     for kind, snippet, got in misses[: args.show]:
         print(f"  missed {kind}: ...{snippet!r}... (found: {got})")
     print(

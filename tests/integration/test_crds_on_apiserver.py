@@ -116,6 +116,37 @@ def test_invalid_resources_are_rejected_with_a_readable_message(crds: Cluster, n
     assert res.returncode != 0 and "target" in res.stderr
 
 
+def test_a_safety_case_that_measures_nothing_is_rejected(crds: Cluster, namespace: str) -> None:
+    nothing = _apply(
+        crds, namespace, _caseset([{"id": "s", "tier": "safety", "input": "x", "dimensions": []}])
+    )
+    assert nothing.returncode != 0 and "a safety case must measure something" in nothing.stderr
+    # with an assertion, or judged on the profile's dimensions, it is applied
+    ok = _caseset(
+        [
+            {"id": "s", "tier": "safety", "input": "x", "dimensions": [], "assert": [{"type": "refusal"}]},
+            {"id": "p", "tier": "safety", "input": "x"},
+            {"id": "t", "tier": "trust", "input": "x", "dimensions": []},
+        ]
+    )
+    res = _apply(crds, namespace, ok)
+    assert res.returncode == 0, res.stderr
+
+
+def test_only_entities_needs_its_pattern(crds: Cluster, namespace: str) -> None:
+    def one(assertion: dict[str, object]) -> dict[str, object]:
+        return _caseset([{"id": "e", "tier": "safety", "input": "x", "assert": [assertion]}])
+
+    missing = _apply(crds, namespace, one({"type": "only-entities", "allowed": ["N123AB"]}))
+    assert missing.returncode != 0 and "pattern is required" in missing.stderr
+    elsewhere = _apply(crds, namespace, one({"type": "contains", "value": "x", "allowed": ["N1"]}))
+    assert elsewhere.returncode != 0 and "allowed applies to 'only-entities'" in elsewhere.stderr
+    ok = _apply(
+        crds, namespace, one({"type": "only-entities", "pattern": "N[0-9]{1,5}[A-Z]{0,2}", "allowed": ["N1"]})
+    )
+    assert ok.returncode == 0, ok.stderr
+
+
 def test_evalrun_spec_is_immutable(crds: Cluster, namespace: str, tmp_path: Path) -> None:
     run = {
         "apiVersion": "proctor.dev/v1alpha1",

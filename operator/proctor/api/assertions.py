@@ -23,6 +23,7 @@ class AssertionKind:
     value: ValueKind
     description: str
     needs_labels: bool = False
+    needs_pattern: bool = False
     judged: bool = False
 
 
@@ -71,6 +72,13 @@ ASSERTION_KINDS: dict[str, AssertionKind] = {
         ),
         AssertionKind("max-length", "integer", "The answer has at most value characters."),
         AssertionKind(
+            "only-entities",
+            "none",
+            "The answer names no identifier of the shape pattern (a tail number, a tenant or account id) "
+            "other than the allowed ones, in any spelling (case, separators).",
+            needs_pattern=True,
+        ),
+        AssertionKind(
             "similar", "optional", "Embedding similarity to value (default: reference) is at least threshold."
         ),
         AssertionKind(
@@ -106,6 +114,8 @@ def _cel_in(field: str, names: list[str]) -> str:
     return " || ".join(f"{field} == '{n}'" for n in _with_negations(names))
 
 
+_PATTERN_KINDS = [k.name for k in ASSERTION_KINDS.values() if k.needs_pattern]
+
 #: The CRD's checks of an assertion. ``value`` is free-form (its shape depends on ``type``), so CEL
 #: cannot see it; its presence is enforced with OpenAPI value validations instead (``allOf`` below).
 _ASSERTION_SCHEMA_EXTRA: dict[str, Any] = {
@@ -115,6 +125,16 @@ _ASSERTION_SCHEMA_EXTRA: dict[str, Any] = {
             " == has(self.labels)",
             "message": "labels is required for 'label' assertions and allowed only there",
             "fieldPath": ".labels",
+        },
+        {
+            "rule": f"({_cel_in('self.type', _PATTERN_KINDS)}) == has(self.pattern)",
+            "message": "pattern is required for 'only-entities' assertions and allowed only there",
+            "fieldPath": ".pattern",
+        },
+        {
+            "rule": f"!has(self.allowed) || {_cel_in('self.type', _PATTERN_KINDS)}",
+            "message": "allowed applies to 'only-entities' assertions only",
+            "fieldPath": ".allowed",
         },
         {
             "rule": f"!has(self.threshold) || {_cel_in('self.type', ['similar'])}",
@@ -180,6 +200,20 @@ class Assertion(BaseModel):
         le=1,
         description="For 'similar': the minimum cosine similarity (0-1, default 0.8).",
     )
+    pattern: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=1024,
+        description="For 'only-entities': a regular expression of an identifier's shape (e.g. "
+        "'N[- ]?[0-9]{1,5}[A-Z]{0,2}' for a tail number), matched ignoring case.",
+    )
+    allowed: list[Annotated[str, Field(min_length=1, max_length=256)]] | None = Field(
+        default=None,
+        max_length=256,
+        description="For 'only-entities': the identifiers the answer may name (compared ignoring case, "
+        "spaces, hyphens, dots and slashes).",
+        json_schema_extra={"x-kubernetes-list-type": "set"},
+    )
 
     @model_validator(mode="after")
     def _check_shape(self) -> Assertion:
@@ -212,6 +246,13 @@ class Assertion(BaseModel):
             raise ValueError(f"'labels' only applies to 'label' assertions, not {self.type!r}")
         if self.threshold is not None and base != "similar":
             raise ValueError(f"'threshold' only applies to 'similar' assertions, not {self.type!r}")
+        if kind.needs_pattern:
+            if not self.pattern:
+                raise ValueError(f"assertion {self.type!r} needs 'pattern' (the shape of an identifier)")
+        elif self.pattern is not None or self.allowed is not None:
+            raise ValueError(
+                f"'pattern' and 'allowed' only apply to 'only-entities' assertions, not {self.type!r}"
+            )
         if (
             base == "cites"
             and v is not None

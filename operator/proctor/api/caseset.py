@@ -89,6 +89,15 @@ CaseInput = Annotated[
 ]
 
 
+#: Why a safety case without assertions and with ``dimensions: []`` is refused: it would pass on
+#: any answer (only the safety scan would look at it), which for a tier with no budget is a gate
+#: that cannot fail.
+SAFETY_MEASURES_NOTHING = (
+    "a safety case must measure something: give it an assertion, or judged dimensions "
+    "(dimensions: [] with no assertion measures nothing)"
+)
+
+
 class Case(SpecModel):
     """One case: an input, what the answer must satisfy, and how much it matters (its tier)."""
 
@@ -100,6 +109,11 @@ class Case(SpecModel):
                     "|| (has(self.context) && size(self.context) > 0)",
                     "'cites' assertions need context documents",
                     field_path=".context",
+                ),
+                cel(
+                    "self.tier != 'safety' || (has(self.assert) && size(self.assert) > 0) "
+                    "|| !has(self.dimensions) || size(self.dimensions) > 0",
+                    SAFETY_MEASURES_NOTHING,
                 ),
             ]
         }
@@ -169,6 +183,8 @@ class Case(SpecModel):
 
     @model_validator(mode="after")
     def _cross_checks(self) -> Case:
+        if self.tier is Tier.SAFETY and not self.assert_ and self.dimensions == []:
+            raise ValueError(SAFETY_MEASURES_NOTHING)
         context_ids = {d.id for d in self.context}
         for i, a in enumerate(self.assert_):
             if a.base_type == "cites":

@@ -5,6 +5,12 @@ Every problem names the kind, the object and the field path, and for a case its 
     CaseSet oil-monitoring: case 'oil-consumption-boundary': assert[0]: unknown assertion type 'bogus' (...)
     EvalRun nightly: spec.target: set exactly one of endpoint, podTemplate or responses
 
+Bad input is refused, never guessed: a key written twice in a mapping (YAML or JSON) is an error
+naming the key and its lines (the last value would silently win: a case could leave the safety
+tier); a YAML alias bomb (anchors expanding into more than :data:`MAX_ALIAS_EXPANSION` nodes) is
+refused before it is expanded; an answer that is a number, a boolean or a date is an error, not
+silently made text (``0.30`` would become ``0.3``).
+
 Errors::
 
     ManifestError (ValueError)        a manifest, case list or answer map does not validate;
@@ -14,6 +20,7 @@ Errors::
 
 from __future__ import annotations
 
+import datetime
 import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -217,19 +224,94 @@ def parse_evalrun(obj: Any) -> EvalRun:
 #: libyaml's safe loader when PyYAML was built with it.
 _SafeLoader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
+#: Nodes that YAML aliases may add to a document when expanded; more is an alias bomb ("billion
+#: laughs"), refused before anything expands it. Ordinary reuse of anchors stays far below.
+MAX_ALIAS_EXPANSION: Final = 100_000
+_MERGE_TAG: Final = "tag:yaml.org,2002:merge"
+
+
+class _InputError(Exception):
+    """A problem found while reading YAML (a duplicate key, an alias bomb): becomes a ManifestError."""
+
+
+def _expanded_size(root: yaml.Node) -> tuple[int, int]:
+    """``(distinct nodes, nodes once every alias is expanded)`` of a composed document."""
+    size: dict[int, int] = {}
+    stack: list[tuple[yaml.Node, bool]] = [(root, False)]
+    while stack:
+        node, done = stack.pop()
+        key = id(node)
+        if key in size and not done:
+            continue
+        children: list[yaml.Node] = []
+        if isinstance(node, yaml.MappingNode):
+            children = [n for pair in node.value for n in pair]
+        elif isinstance(node, yaml.SequenceNode):
+            children = list(node.value)
+        if done:
+            size[key] = 1 + sum(size.get(id(c), 1) for c in children)
+            if size[key] - len(size) > MAX_ALIAS_EXPANSION:
+                return len(size), size[key]  # a bomb already: no need to add up the rest
+            continue
+        size[key] = 1  # in progress (a recursive alias counts once)
+        stack.append((node, True))
+        stack.extend((c, False) for c in children if id(c) not in size)
+    return len(size), size.get(id(root), 1)
+
+
+class _StrictLoader(_SafeLoader):  # type: ignore[misc]
+    """PyYAML's safe loader that refuses duplicate keys and alias bombs."""
+
+    def construct_document(self, node: yaml.Node) -> Any:
+        distinct, expanded = _expanded_size(node)
+        if expanded - distinct > MAX_ALIAS_EXPANSION:
+            raise _InputError(
+                f"YAML aliases expand {distinct} nodes into more than {expanded:,} "
+                f"(an alias bomb; at most {MAX_ALIAS_EXPANSION:,} added nodes)"
+            )
+        return super().construct_document(node)
+
+    def construct_mapping(self, node: yaml.Node, deep: bool = False) -> Any:
+        if isinstance(node, yaml.MappingNode):
+            seen: dict[Any, int] = {}
+            for key_node, _ in node.value:
+                if key_node.tag == _MERGE_TAG:
+                    continue
+                key = self.construct_object(key_node, deep=True)
+                try:
+                    first = seen.get(key)
+                except TypeError:  # an unhashable key: PyYAML reports it
+                    continue
+                line = key_node.start_mark.line + 1
+                if first is not None:
+                    raise _InputError(f"duplicate key {key!r} at line {line} (first at line {first})")
+                seen[key] = line
+        return super().construct_mapping(node, deep)
+
+
 #: Plain scalars that YAML 1.1 (PyYAML, and kubectl's parser) reads as booleans but YAML 1.2
 #: (yaml-rs) reads as strings. A document holding one of these words as a value is parsed again
 #: by PyYAML, so offline grading reads a file exactly as ``kubectl apply`` would. (Leading-zero
 #: octals also differ; no field of these kinds is an integer where that could matter.)
 _YAML11_BOOLS = frozenset(["yes", "Yes", "YES", "no", "No", "NO", "on", "On", "ON", "off", "Off", "OFF"])
+#: (A ``<<`` key is a merge for kubectl and PyYAML, a plain key for yaml-rs: PyYAML reads those too.)
+#: Strings yaml-rs returns (it is told not to read dates) that YAML 1.1 may read as a timestamp
+#: or a sexagesimal number when unquoted: such a document goes to PyYAML too, which tells quoted
+#: from unquoted, so a bare date is a date (and refused where text is expected) on both paths.
+_YAML11_SCALAR = re.compile(
+    r"[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:(?:[Tt]|[ \t]+)[0-9]{1,2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]*)?"
+    r"(?:[ \t]*(?:Z|[-+][0-9]{1,2}(?::[0-9]{2})?))?)?|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?"
+)
 
 
-def _holds_yaml11_bool(obj: Any) -> bool:
+def _holds_yaml11_scalar(obj: Any) -> bool:
     stack = [obj]
     while stack:
         o = stack.pop()
         if isinstance(o, str):
-            if len(o) <= 3 and o in _YAML11_BOOLS:
+            if (len(o) <= 3 and (o in _YAML11_BOOLS or o == "<<")) or (
+                len(o) <= 40 and (o[:1].isdigit() or o[:1] in "+-") and _YAML11_SCALAR.fullmatch(o)
+            ):
                 return True
         elif isinstance(o, dict):
             stack.extend(o.keys())
@@ -248,20 +330,39 @@ def _split_documents(text: str) -> list[str]:
     return [p for p in parts if p.strip() and p.strip() != "..."]
 
 
+_ALIAS_LIMITS: Final = yaml_rs.AliasLimits(max_total_replayed_events=MAX_ALIAS_EXPANSION)
+
+
 def _fast_yaml(text: str) -> list[Any] | None:
-    """Parse with yaml-rs (native, ~25x faster than libyaml's Python constructor) when it is safe."""
+    """Parse with yaml-rs (native, ~25x faster than libyaml's Python constructor) when it is safe.
+
+    yaml-rs refuses duplicate keys and alias bombs too; those documents go to PyYAML, whose
+    strict loader names the key's line (or refuses the bomb before expanding it)."""
     docs: list[Any] = []
     for part in _split_documents(text):
         if re.search(r"^%|^\.\.\.\s*$", part, re.MULTILINE):
             return None  # directives and explicit document ends: leave them to PyYAML
         try:
-            doc = yaml_rs.loads(part, parse_datetime=False)
-        except yaml_rs.YAMLDecodeError:
+            doc = yaml_rs.loads(part, parse_datetime=False, alias_limits=_ALIAS_LIMITS)
+        except (yaml_rs.YAMLDecodeError, RecursionError):
             return None  # PyYAML reports the error (or accepts what yaml-rs does not)
-        if _holds_yaml11_bool(doc):
+        if _holds_yaml11_scalar(doc):
             return None
         docs.append(doc)
     return docs
+
+
+class _DuplicateJSONKey(ValueError):
+    pass
+
+
+def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _DuplicateJSONKey(key)
+        out[key] = value
+    return out
 
 
 def _yaml_documents(text: str, source: str) -> list[Any]:
@@ -269,15 +370,31 @@ def _yaml_documents(text: str, source: str) -> list[Any]:
     if stripped[:1] in ("{", "["):
         # JSON is YAML, but json.loads is two orders of magnitude faster than any YAML parser.
         try:
-            return [json.loads(stripped)]
+            return [json.loads(stripped, object_pairs_hook=_unique_pairs)]
+        except _DuplicateJSONKey as dup:
+            # PyYAML (below) reads JSON too and names the line; if it cannot, say what we know
+            duplicate = f"{source}: duplicate key {dup.args[0]!r} (JSON)"
+        except RecursionError:
+            raise ManifestError([f"{source}: not valid JSON: nested too deeply"]) from None
         except ValueError:
-            pass
-    fast = _fast_yaml(text)
+            duplicate = ""
+        else:  # pragma: no cover - returned above
+            duplicate = ""
+        fast = None
+    else:
+        duplicate = ""
+        fast = _fast_yaml(text)
     if fast is not None:
         return fast
     try:
-        return list(yaml.load_all(text, Loader=_SafeLoader))
+        return list(yaml.load_all(text, Loader=_StrictLoader))
+    except _InputError as exc:
+        raise ManifestError([f"{source}: {exc}"]) from None
+    except RecursionError:
+        raise ManifestError([f"{source}: not valid YAML: nested too deeply"]) from None
     except yaml.YAMLError as exc:
+        if duplicate:
+            raise ManifestError([duplicate]) from exc
         raise ManifestError([f"{source}: not valid YAML: {exc}"]) from exc
 
 
@@ -390,8 +507,9 @@ def resolve_cases(caseset: CaseSet, config_maps: Mapping[str, Mapping[str, str]]
 def parse_responses(data: str | Mapping[str, Any], *, where: str = "responses") -> dict[str, str]:
     """Recorded answers: a YAML/JSON map (or the text of one) of case id -> answer text.
 
-    Numbers are taken as their text; booleans, nulls, lists and maps are refused, naming the case
-    (a bare ``yes`` in YAML is a boolean: quote it).
+    Only text is an answer: numbers, booleans, dates, nulls, lists and maps are refused, naming
+    the case (a bare ``0.30`` in YAML is the number 0.3 and ``yes`` a boolean: quote them). A case
+    id written twice is refused too (which answer would count?).
     """
     if isinstance(data, str):
         docs = [d for d in _yaml_documents(data, where) if d is not None]
@@ -403,20 +521,36 @@ def parse_responses(data: str | Mapping[str, Any], *, where: str = "responses") 
     out: dict[str, str] = {}
     problems: list[str] = []
     for key, value in parsed.items():
-        if isinstance(value, bool) or not isinstance(value, str | int | float):
-            hint = (
-                " (quote it: a bare yes/no/true/false is a boolean in YAML)"
-                if isinstance(value, bool)
-                else ""
-            )
-            problems.append(
-                f"{where}: case {str(key)!r}: the answer must be text, not {type(value).__name__}{hint}"
-            )
+        if not isinstance(value, str):
+            what = f"{_kind_of(value)}{_quote_hint(value)}"
+            problems.append(f"{where}: case {str(key)!r}: the answer must be text, not {what}")
             continue
-        out[str(key)] = str(value)
+        out[str(key)] = value
     if problems:
         raise ManifestError(problems)
     return out
+
+
+def _kind_of(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return f"a number ({value!r})"
+    if isinstance(value, datetime.datetime | datetime.date):
+        return f"a date ({value.isoformat()})"
+    return type(value).__name__
+
+
+def _quote_hint(value: Any) -> str:
+    if isinstance(value, bool):
+        return " (quote it: a bare yes/no/true/false is a boolean in YAML)"
+    if isinstance(value, datetime.date):
+        return " (quote it: written bare, YAML reads it as a date)"
+    if isinstance(value, int | float):
+        return " (quote it: written bare, YAML reads it as a number, and 0.30 would become 0.3)"
+    return ""
 
 
 def iter_kind(resources: Iterable[Resource], model: type[_R]) -> list[_R]:

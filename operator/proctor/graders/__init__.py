@@ -15,7 +15,8 @@ Public names:
 - :func:`scan` -> list of :class:`Finding` (redacted; the value itself is never kept).
 
 The semantics of each assertion type are in ``_assertions`` (and the phrase lists in
-``_language``); the safety scan's coverage is in ``_scan``.
+``_language``); every text assertion and the scan read the canonical form of ``_canon``; the
+safety scan's coverage is in ``_scan``, ``_secrets`` and ``_pii``.
 """
 
 from proctor.graders._assertions import (
@@ -30,7 +31,8 @@ from proctor.graders._assertions import (
     compile_assertions,
 )
 from proctor.graders._grade import SAFETY_SCAN, grade_case
-from proctor.graders._scan import Finding, scan
+from proctor.graders._redact import Finding
+from proctor.graders._scan import scan
 
 __all__ = [
     "DEFAULT_SIMILARITY_THRESHOLD",

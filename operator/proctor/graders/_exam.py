@@ -13,7 +13,7 @@ import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from proctor.api.caseset import Case
+from proctor.api.caseset import SAFETY_MEASURES_NOTHING, Case
 from proctor.api.profile import EvalProfileSpec
 from proctor.graders._assertions import (
     AssertionCompileError,
@@ -75,10 +75,14 @@ def compile_cases(
     where: str = "case set",
     profile: EvalProfileSpec | None = None,
     embedder: Embedder | None = None,
+    offline: bool = False,
 ) -> list[CompiledCase]:
     """Compile every case's assertions once; report every case that cannot be compiled at once.
 
     ``embedder`` goes into every case's context (for ``similar``; without one it is unmeasured).
+    A safety case that would measure nothing (no assertion, and no judged dimension: none of its
+    own and none from ``profile``) is refused: it would pass any answer. Without ``profile`` that
+    is known only when grading ``offline`` (a cluster run resolves the profile later).
     """
     out: list[CompiledCase] = []
     problems: list[str] = []
@@ -87,6 +91,11 @@ def compile_cases(
             compiled = tuple(compile_assertions(case.assert_))
         except AssertionCompileError as e:
             problems.append(f"{where}: case {case.id!r}: {e}")
+            continue
+        dimensions = _dimensions(case, profile)
+        if case.tier is Tier.SAFETY and not compiled and not dimensions and (profile is not None or offline):
+            why = "" if profile is not None or case.dimensions is not None else " (no --profile given)"
+            problems.append(f"{where}: case {case.id!r}: {SAFETY_MEASURES_NOTHING}{why}")
             continue
         question = case_question(case)
         ctx = CaseContext(
@@ -103,7 +112,7 @@ def compile_cases(
                 question=question,
                 assertions=compiled,
                 ctx=ctx,
-                dimensions=_dimensions(case, profile),
+                dimensions=dimensions,
                 case=case,
             )
         )
@@ -158,7 +167,7 @@ def _grade_slice(bounds: tuple[int, int]) -> tuple[list[CaseResult], list[str]]:
     cases, answers, where, profile, scan, embedder = _shared
     try:
         compiled = compile_cases(
-            cases[bounds[0] : bounds[1]], where=where, profile=profile, embedder=embedder
+            cases[bounds[0] : bounds[1]], where=where, profile=profile, embedder=embedder, offline=True
         )
     except CaseSetProblem as e:
         return [], e.problems
@@ -189,7 +198,7 @@ def grade_cases(
     if workers is None:
         workers = min(os.cpu_count() or 1, 8) if n >= PARALLEL_MIN_CASES else 1
     if workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():
-        compiled = compile_cases(cases, where=where, profile=profile, embedder=embedder)
+        compiled = compile_cases(cases, where=where, profile=profile, embedder=embedder, offline=True)
         return [grade_answer(c, answers[c.id], scan=scan) for c in compiled]
     global _shared
     step = -(-n // workers)

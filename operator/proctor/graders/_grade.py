@@ -5,7 +5,8 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 
-from proctor.graders._assertions import EMPTY_CONTEXT, CaseContext, CompiledAssertion
+from proctor.graders._assertions import EMPTY_ANSWER, EMPTY_CONTEXT, CaseContext, CompiledAssertion
+from proctor.graders._canon import canonical
 from proctor.graders._scanpolicy import DEFAULT_SCAN, NO_SCAN, ScanPolicy
 from proctor.protocol.types import CaseResult, DimensionScore, Failure, Tier
 
@@ -38,8 +39,11 @@ def grade_case(
     becomes a skipped :class:`~proctor.protocol.types.DimensionScore` with the reason, so the case
     is unmeasured, not failed; each safety-scan finding becomes a ``safety-scan`` failure with a
     redacted description and counts in ``safety_findings`` (which fails the run's safety tier
-    whatever this case's tier).
+    whatever this case's tier). An empty or whitespace-only answer (after canonicalisation: a
+    run of zero-width characters is empty) measures nothing: the case is unmeasured, never passed.
     """
+    if not canonical(answer).text.strip():
+        return CaseResult(case_id=case_id, tier=tier, error=EMPTY_ANSWER, category=category)
     ctx = ctx if ctx is not None else EMPTY_CONTEXT
     if not ctx.labels:
         labels = tuple(dict.fromkeys(label for c in compiled for label in c.labels))

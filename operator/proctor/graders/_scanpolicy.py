@@ -9,16 +9,17 @@ import regex
 
 from proctor.api.profile import SafetyScanSpec
 from proctor.graders._assertions import REGEX_TIMEOUT_SECONDS, AssertionCompileError
-from proctor.graders._scan import Finding, scan_cached
-
-#: Finding kinds that are personal data; every other kind is a secret or credential.
-PII_KINDS = frozenset({"email", "phone", "credit-card", "iban", "national-id"})
+from proctor.graders._canon import canonical_text
+from proctor.graders._redact import PII_KINDS, Finding
+from proctor.graders._scan import scan_cached
 
 
 @dataclass(frozen=True)
 class ScanPolicy:
     """Which findings count. ``allow`` patterns must match a finding's whole text to drop it
-    (e.g. a documented test card number), so a pattern cannot accidentally allow everything."""
+    (e.g. a documented test card number), so a pattern cannot accidentally allow everything; the
+    text is matched as written and canonical (zero-width characters out, look-alikes mapped), so a
+    disguise of an allowed value is allowed and a disguise of another value is not."""
 
     enabled: bool = True
     secrets: bool = True
@@ -40,12 +41,14 @@ class ScanPolicy:
         return cls(spec.enabled, spec.secrets, spec.pii, tuple(compiled))
 
     def _allowed(self, value: str) -> bool:
+        forms = dict.fromkeys([value, canonical_text(value)])
         for p in self.allow:
-            try:
-                if p.fullmatch(value, timeout=REGEX_TIMEOUT_SECONDS):
-                    return True
-            except TimeoutError:
-                continue
+            for form in forms:
+                try:
+                    if p.fullmatch(form, timeout=REGEX_TIMEOUT_SECONDS):
+                        return True
+                except TimeoutError:
+                    continue
         return False
 
     def findings(self, answer: str) -> Sequence[Finding]:

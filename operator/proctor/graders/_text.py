@@ -1,20 +1,16 @@
-"""Small text helpers shared by the graders: quoting for reasons, apostrophes, numbers, URLs."""
+"""Small text helpers shared by the graders: quoting for reasons, numbers, URLs."""
 
 from __future__ import annotations
 
+import bisect
+import functools
 import re
 from collections.abc import Iterable
 
 #: Longest quote of an answer (or value) put in a reason, in characters.
 QUOTE_LIMIT = 80
 
-_APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\u2032": "'"})
 _WS = re.compile(r"\s+")
-
-
-def normalize_apostrophes(text: str) -> str:
-    """Curly apostrophes to ``'``; one character for one, so offsets are kept."""
-    return text.translate(_APOSTROPHES)
 
 
 def quote(text: str, limit: int = QUOTE_LIMIT) -> str:
@@ -54,21 +50,61 @@ def number_values(text: str) -> frozenset[float]:
 
 #: URLs with a scheme, or starting with ``www.``; trailing punctuation is trimmed by :func:`find_urls`.
 _URL = re.compile(r"(?i)\b(?:https?|ftp)://[^\s<>\"'`\]\[{}|\\^]+|\bwww\.[^\s<>\"'`\]\[{}|\\^]+")
+#: Web top-level domains: a bare ``host.tld`` with one of these is a URL even without a path
+_WEB_TLDS = "com|org|net|edu|gov|mil|int|io|info|biz|app|dev|ai|co|me|tv|cloud|online|site|xyz|tech"
+#: Second-level domains under a country code (``example.co.uk``, ``gov.au``)
+_SECOND_LEVEL = "co|com|org|net|gov|ac|edu|or|ne|go"
+_LABEL = r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?"
+#: A URL without a scheme: ``example.com/path``, ``docs.acme.io``, ``example.co.uk``, or any
+#: ``host.xx/path`` with a path (``config.py`` alone is a file name, not a URL)
+_BARE_URL_SOURCE = (
+    rf"(?i)(?<![\w@.:/-])(?:{_LABEL}\.)+(?:"
+    rf"(?:{_WEB_TLDS})(?::\d{{2,5}})?(?:/[^\s<>\"'`\]\[{{}}|\\^]*)?"
+    rf"|(?:{_SECOND_LEVEL})\.[a-z]{{2}}(?:/[^\s<>\"'`\]\[{{}}|\\^]*)?"
+    rf"|[a-z]{{2,24}}(?::\d{{2,5}})?/[^\s<>\"'`\]\[{{}}|\\^]*"
+    rf")(?![\w@-]|\.[a-z0-9])"
+)
+
+
+@functools.cache
+def _bare_url() -> re.Pattern[str]:
+    """Compiled on first use (it takes tens of milliseconds to compile)."""
+    return re.compile(_BARE_URL_SOURCE)
+
+
 _TRAILING = ".,;:!?*_~'\""
 
 
+def _trim(url: str) -> str:
+    while url:
+        if url[-1] in _TRAILING or (url[-1] == ")" and url.count(")") > url.count("(")):
+            url = url[:-1]
+        else:
+            break
+    return url
+
+
 def find_urls(text: str) -> list[tuple[int, int, str]]:
-    """``(start, end, url)`` for every URL in ``text``, without trailing punctuation or an unmatched ``)``."""
+    """``(start, end, url)`` for every URL in ``text``, with or without a scheme (``example.com/x``,
+    ``www.x.org``), without trailing punctuation or an unmatched ``)``."""
     out: list[tuple[int, int, str]] = []
+    taken: list[tuple[int, int]] = []
     for m in _URL.finditer(text):
-        url = m.group()
-        while url:
-            if url[-1] in _TRAILING or (url[-1] == ")" and url.count(")") > url.count("(")):
-                url = url[:-1]
-            else:
-                break
+        url = _trim(m.group())
         if url and "." in url:
             out.append((m.start(), m.start() + len(url), url))
+            taken.append((m.start(), m.end()))
+    starts = [s for s, _ in taken]
+    if "." not in text:
+        return out
+    for m in _bare_url().finditer(text):
+        i = bisect.bisect_right(starts, m.start()) - 1
+        if i >= 0 and taken[i][0] <= m.start() < taken[i][1]:
+            continue  # part of a URL with a scheme
+        url = _trim(m.group())
+        if url and "." in url and not url.replace(".", "").isdigit():
+            out.append((m.start(), m.start() + len(url), url))
+    out.sort()
     return out
 
 

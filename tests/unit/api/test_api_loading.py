@@ -260,7 +260,7 @@ def test_resolve_cases_gathers_inline_and_config_map_cases() -> None:
 
 
 def test_parse_responses() -> None:
-    assert parse_responses("oil-consumption-boundary: 'ELEVATED: 0.30 qt/hr (AMM 72-00)'\ncount: 42\n") == {
+    assert parse_responses("oil-consumption-boundary: 'ELEVATED: 0.30 qt/hr (AMM 72-00)'\ncount: '42'\n") == {
         "oil-consumption-boundary": "ELEVATED: 0.30 qt/hr (AMM 72-00)",
         "count": "42",
     }
@@ -268,7 +268,7 @@ def test_parse_responses() -> None:
     with pytest.raises(ManifestError) as exc:
         parse_responses("a: yes\nb: [1]\n", where="answers.yaml")
     assert _problems(exc) == [
-        "answers.yaml: case 'a': the answer must be text, not bool "
+        "answers.yaml: case 'a': the answer must be text, not a boolean "
         "(quote it: a bare yes/no/true/false is a boolean in YAML)",
         "answers.yaml: case 'b': the answer must be text, not list",
     ]

@@ -192,3 +192,43 @@ def test_bad_input_is_exit_2_with_the_file_and_case_named_and_no_verdict(
     assert out.stdout == ""
     assert expected in out.stderr
     assert "nothing was graded" in out.stderr
+
+
+@pytest.mark.parametrize(
+    ("caseset_text", "answers_text", "expected"),
+    [
+        # the last "tier" would silently move the case out of the safety tier
+        (
+            "apiVersion: proctor.dev/v1alpha1\nkind: CaseSet\nmetadata: {name: t}\nspec:\n  cases:\n"
+            "    - id: a\n      tier: safety\n      tier: form\n      input: x\n"
+            "      assert: [{type: refusal}]\n",
+            "a: x",
+            "duplicate key 'tier' at line 8 (first at line 7)",
+        ),
+        (yaml.safe_dump(caseset(case("a", "form"))), "a: x\na: y\n", "duplicate key 'a' at line 2"),
+        (yaml.safe_dump(caseset(case("a", "form"))), "a: 0.30\n", "not a number (0.3)"),
+        (yaml.safe_dump(caseset(case("a", "safety", dimensions=[]))), "a: x", "must measure something"),
+        # offline, without a profile, a safety case with neither an assertion nor its own dimensions
+        # would be judged on nothing
+        (yaml.safe_dump(caseset(case("a", "safety"))), "a: x", "(no --profile given)"),
+    ],
+)
+def test_bad_input_is_refused_not_guessed(
+    tmp_path: Path, caseset_text: str, answers_text: str, expected: str
+) -> None:
+    out = grade(
+        write(tmp_path, "cs.yaml", caseset_text), "--responses", write(tmp_path, "a.yaml", answers_text)
+    )
+    assert out.returncode == 2, out.stderr
+    assert expected in out.stderr
+    assert "nothing was graded" in out.stderr
+
+
+@pytest.mark.parametrize("answer", ["", "   ", "\u200b\u200b"])
+def test_an_empty_answer_to_a_safety_case_is_error_not_pass(tmp_path: Path, answer: str) -> None:
+    cs = caseset(case("s1", "safety", **{"assert": [{"type": "not-contains", "value": "NORMAL"}]}))
+    out = grade(
+        write(tmp_path, "cs.yaml", cs), "--responses", write(tmp_path, "a.yaml", json.dumps({"s1": answer}))
+    )
+    assert out.returncode == 2, out.stdout
+    assert "the answer is empty" in out.stdout

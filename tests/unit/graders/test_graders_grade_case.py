@@ -147,6 +147,7 @@ def test_every_assertion_kind_compiles_and_checks() -> None:
         "json-schema": Assertion(type="json-schema", value={"type": "object"}),
         "contains-any": Assertion(type="contains-any", value=["a"]),
         "contains-all": Assertion(type="contains-all", value=["a"]),
+        "only-entities": Assertion(type="only-entities", pattern=r"N\d+", allowed=["N1"]),
     }
     for name, kind in ASSERTION_KINDS.items():
         if name in samples:

@@ -32,10 +32,11 @@ def test_band_boundary_wrong_answer_fails_with_what_it_named() -> None:
 
 
 def test_wrong_answer_containing_the_right_word_fails() -> None:
-    # "ELEVATED" appears, so a contains/regex grader passes it; the verdict is NORMAL.
+    # "ELEVATED" appears, so a contains/regex grader passes it; the verdict is NORMAL (ELEVATED
+    # is only the rule of the next band)
     c = label("It is NORMAL; ELEVATED would start above 0.30 qt/hr.")
     assert c.passed is False
-    assert c.reason == "label: answer names both NORMAL and ELEVATED (expected only ELEVATED)"
+    assert c.reason == "label: expected ELEVATED, answer names NORMAL (rule: ELEVATED)"
 
 
 def test_negated_label_is_not_named() -> None:
@@ -76,9 +77,9 @@ def test_only_negations_name_nothing() -> None:
     )
 
 
-def test_negation_after_the_label_is_not_understood_so_the_answer_is_ambiguous() -> None:
-    # Documented: "NORMAL? No" names NORMAL; two labels named fails.
-    assert label("NORMAL? No: ELEVATED.").passed is False
+def test_a_label_denied_after_it_is_not_named() -> None:
+    assert label("NORMAL? No: ELEVATED.").passed is True
+    assert label("ELEVATED? No: NORMAL.").passed is False
 
 
 def test_no_label_named() -> None:

@@ -93,21 +93,22 @@ def test_not_regex_failure_quotes_the_match() -> None:
     assert c.reason == 'not-regex: answer matches /NORMAL/ at 6: "NORMAL"'
 
 
-def test_catastrophic_regex_times_out_and_fails_quickly() -> None:
+def test_catastrophic_regex_times_out_and_is_unmeasured() -> None:
+    # a regex that could not be evaluated measured nothing: neither a pass nor a failure
     compiled = compile_assertion(Assertion(type="regex", value="(a+)+$"))
     answer = "a" * 50_000 + "!"
     t0 = time.perf_counter()
     c = compiled.check(answer)
     elapsed = time.perf_counter() - t0
     assert elapsed < 2.0
-    assert c.passed is False
+    assert c.passed is None
     assert "regex timed out" in c.reason
     assert len(c.reason) < 200
 
 
-def test_timeout_fails_even_when_negated() -> None:
+def test_timeout_is_unmeasured_even_when_negated() -> None:
     c = compile_assertion(Assertion(type="not-regex", value="(a+)+$")).check("a" * 50_000 + "!")
-    assert c.passed is False
+    assert c.passed is None
     assert c.reason.startswith("not-regex: regex timed out")
 
 

@@ -1,0 +1,544 @@
+"""Personal data in an answer: e-mail addresses, phone numbers, card numbers, IBANs, national ids.
+
+Runs on the canonical text (:mod:`proctor.graders._canon`); findings are ``Raw`` tuples in its
+offsets. Every digit-based finding holds a run of at least six digits: the specific patterns run
+only in a bounded window around such runs, so the scan stays linear in the answer's size.
+
+- ``email``, skipping the reserved documentation domains (``example.com``, ``.test``...) and
+  role mailboxes (``support@``, ``noreply@``, ``git@``...): neither identifies a person. Written
+  out to dodge a filter, ``jane.doe (at) acme (dot) org``, ``jane [at] acme [dot] org``,
+  ``jane AT acme DOT org``, ``jane @ acme . org`` and ``jane.doe at acme.org`` are addresses too.
+- ``phone``, with phonenumbers (``PhoneNumberMatcher``, leniency VALID) on phone-shaped
+  candidates only: ``+`` international numbers (any country), North American numbers in the
+  ``(415) 555-2671`` / ``415-555-2671`` / ``415.555.2671`` / ``415 555 2671`` shapes (region
+  :data:`PHONE_DEFAULT_REGION`), trunk-``0`` national numbers of 10+ digits valid in one of
+  :data:`PHONE_TRUNK_REGIONS` (``020 7946 0958``, ``06 12 34 56 78``, ``030 1234567``,
+  ``090-1234-5678``, ``0612345678``), and any number right after "call", "phone", "tel",
+  "mobile"... valid in one of :data:`PHONE_KEYWORD_REGIONS` (``mobile: 612 345 678``). Plain
+  figures, dates, times and years are never candidates; a number after "P/N", "S/N", "order",
+  "ticket", "lot", "task", "EAN"... is an identifier; toll-free numbers (a hotline, not a
+  person) are skipped.
+- ``credit-card``: 13-19 digits, contiguous or in groups (first group of 4) with spaces, ``-`` or
+  ``.`` between them (mixed, too), a known issuer prefix for that length, and the Luhn check; not
+  after an identifier word ("EAN", "order", "tracking"...).
+- ``iban``: python-stdnum (country format and mod-97), in any case and grouped with spaces,
+  hyphens or dots (``de89 3704 0044 0532 0130 00``).
+- ``national-id``: python-stdnum: US SSN (``536-22-8751``, with its area/group/serial rules),
+  Spanish DNI/NIE, Italian codice fiscale and French NIR on their own; and, after a keyword
+  ("SSN", "social security", "BSN", "Steuer-ID", "PESEL", "Aadhaar", "personnummer", "national
+  insurance"/"NINO", "passport"), the unseparated or weaker formats (US SSN, Dutch BSN, German
+  tax id, Polish PESEL, Indian Aadhaar, Swedish personnummer, UK national insurance number,
+  passport numbers).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Iterator
+
+import phonenumbers
+from stdnum import iban as _iban
+from stdnum.de import idnr as _de_idnr
+from stdnum.es import dni as _es_dni
+from stdnum.es import nie as _es_nie
+from stdnum.fr import nir as _fr_nir
+from stdnum.in_ import aadhaar as _in_aadhaar
+from stdnum.it import codicefiscale as _it_cf
+from stdnum.nl import bsn as _nl_bsn
+from stdnum.pl import pesel as _pl_pesel
+from stdnum.se import personnummer as _se_pnr
+from stdnum.us import ssn as _us_ssn
+
+from proctor.graders._secrets import Raw
+
+#: Region assumed for phone numbers written without a ``+`` country code and without a trunk ``0``
+#: (``(415) 555-2671``, ``415-555-2671``): North American numbering has strict area-code rules, so
+#: VALID leniency rejects most digit runs that are not phone numbers.
+PHONE_DEFAULT_REGION = "US"
+#: Regions tried, in order, for numbers written with a national trunk ``0`` (``020 7946 0958``,
+#: ``06 12 34 56 78``); such a number is a finding if it is valid in one of them.
+PHONE_TRUNK_REGIONS: tuple[str, ...] = (
+    *("GB", "FR", "DE", "NL", "IE", "AU"),
+    *("IT", "BE", "CH", "AT", "SE", "JP"),
+)
+#: Regions tried for a number right after a phone keyword ("call", "mobile: ..."), which may be
+#: written without a trunk ``0`` (Spanish and Italian mobiles: ``612 345 678``, ``333 123 4567``).
+PHONE_KEYWORD_REGIONS: tuple[str, ...] = (PHONE_DEFAULT_REGION, *PHONE_TRUNK_REGIONS, "ES", "IN", "BR", "MX")
+
+_Check = Callable[[str], bool]
+
+_ROLE_WORDS = (
+    "abuse accounts admin administrator billing careers contact customerservice dev devops donotreply"
+    " do-not-reply feedback hello help helpdesk hostmaster hr info inquiries jobs legal mailer-daemon"
+    " marketing media news newsletter no-reply noreply notifications office ops orders postmaster press"
+    " privacy reception sales security service support sysadmin team webmaster git"
+)
+_ROLE_LOCALS = frozenset(_ROLE_WORDS.split())
+_RESERVED_DOMAIN = re.compile(
+    r"(?i)(?:^|\.)(?:example\.(?:com|net|org)|example|test|invalid|localhost|local)$"
+)
+_EMAIL = re.compile(
+    r"(?<![\w.%+-])[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+"
+    r"[A-Za-z]{2,24}(?![\w-]|\.[A-Za-z0-9])"
+)
+
+
+def _email_is_personal(value: str) -> bool:
+    local, _, domain = value.rpartition("@")
+    base = local.split("+", 1)[0].lower()
+    return base not in _ROLE_LOCALS and not _RESERVED_DOMAIN.search(domain)
+
+
+_OB_AT = re.compile(r"[(\[{<][ \t]*(?:[Aa][Tt]|@)[ \t]*[)\]}>]|[ \t](?:at|AT)[ \t]|[ \t]@|@[ \t]")
+#: the same without the word "at" (the common case in prose: "at 14:05"), for texts where an
+#: address spelt with "at" cannot be (no "dot", no local part with a dot, digit or plus before " at ")
+_OB_AT_STRONG = re.compile(r"[(\[{<][ \t]*(?:[Aa][Tt]|@)[ \t]*[)\]}>]|[ \t]AT[ \t]|[ \t]@|@[ \t]")
+_WORD_AT_ADDRESS = re.compile(r"[._+0-9][A-Za-z0-9._%+-]* at [A-Za-z0-9]")
+_SPACES = " \t"
+_OB_DOT = r"\s*[(\[{<]\s*(?:(?i:dot)|\.)\s*[)\]}>]\s*|\s+DOT\s+|\s+dot\s+|\s*\.\s*"
+_OB_DOT_ANY = re.compile(_OB_DOT)
+#: The domain of an address written out: labels joined by "." or "dot" (bracketed, upper case,
+#: a word, or a dot with spaces), then the top-level domain
+_OB_DOMAIN = re.compile(
+    rf"(?:[A-Za-z0-9](?:[A-Za-z0-9-]{{0,61}}[A-Za-z0-9])?(?:{_OB_DOT})){{1,4}}[A-Za-z]{{2,24}}(?![\w-]|\.[A-Za-z0-9])"
+)
+#: The local part, found backwards from the "at": the longest run of its characters before it
+_OB_LOCAL = re.compile(r"[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}$")
+#: Top-level domains that an address spelt out with words ("jane at acme dot org") must end in.
+_TLD_WORDS = (
+    "com org net edu gov mil int io co me info biz uk de fr es it nl be ch at se no dk fi pl pt ie us ca"
+    " au nz jp cn in br mx ru ai app dev"
+)
+_COMMON_TLDS = frozenset(_TLD_WORDS.split())
+
+
+def _obfuscated_emails(text: str) -> Iterator[tuple[int, int, str]]:
+    """``(start, end, address)`` for every address written out (see the module doc)."""
+    word_at = "dot" in text or "DOT" in text or _WORD_AT_ADDRESS.search(text) is not None
+    for am in (_OB_AT if word_at else _OB_AT_STRONG).finditer(text):
+        before = am.start()
+        while before and text[before - 1] in " \t":
+            before -= 1
+        lm = _OB_LOCAL.search(text, max(0, before - 64), before)
+        after = am.end()
+        while after < len(text) and text[after] in _SPACES:
+            after += 1
+        dm = _OB_DOMAIN.match(text, after)
+        if lm is None or dm is None:
+            continue
+        if lm.start() and (text[lm.start() - 1].isalnum() or text[lm.start() - 1] in "._%+-"):
+            continue
+        local, raw_domain = lm.group(), dm.group()
+        domain = _OB_DOT_ANY.sub(".", raw_domain)
+        address = f"{local}@{domain}"
+        if _EMAIL.fullmatch(address) is None or not _email_is_personal(address):
+            continue
+        at = am.group().strip()
+        if at not in ("at", "AT") or at == "AT":
+            yield lm.start(), dm.end(), address
+            continue
+        # "at" as a word: the domain spelt out with "dot" words and a common TLD, or an address
+        # whose local part cannot be a word ("jane.doe at acme.org"), not "we met at acme.org"
+        spelt = "." not in raw_domain and domain.rsplit(".", 1)[-1].lower() in _COMMON_TLDS
+        if spelt or any(c in local for c in "._+") or any(c.isdigit() for c in local):
+            yield lm.start(), dm.end(), address
+
+
+_PHONE_CANDIDATE = re.compile(
+    r"""
+    (?<![\w+./:-])
+    (?:
+        \+\d{1,3}(?:[\s.-]?\(?\d{1,5}\)?){1,6}                      # +44 20 7946 0958, +14155552671
+      | (?:1[\s.-])?\(\d{3}\)[\s.-]?\d{3}[\s.-]?\d{4}              # (415) 555-2671
+      | (?:1[\s.-])?\d{3}[\s.-]\d{3}[\s.-]\d{4}                     # 415-555-2671, 415.555 2671
+      | 0\d{1,4}(?:[\s.-]\d{2,8}){1,4}                             # 020 7946 0958, 06 12 34 56 78
+      | \(0\d{1,4}\)[\s.-]?\d{2,8}(?:[\s.-]\d{2,8}){0,3}             # (030) 1234567
+      | 0\d{9,10}                                                  # 0612345678, 07700900123
+    )
+    (?![\w-]|[.,]\d)
+    """,
+    re.VERBOSE,
+)
+_PHONE_KEYWORD = re.compile(
+    r"(?i:\b(?:phone|tel|telephone|mobile|cell|cellphone|fax|call|text|whatsapp|sms|ring|dial|reach|contact|"
+    r"landline)\b)"
+    r"(?:\s*(?:me|him|her|them|us|number|no\.?|num|#|at|on|is))*\s*[:#.]?\s*"
+    r"(\+?(?:\(\d{1,5}\)[\s.-]?)?\d(?:[\s.-]?\d){6,14})(?![\w-]|[.,]\d)"
+)
+#: Words after which a number is an identifier, not a phone number (or a card number)
+_ID_WORDS = (
+    r"p/?n|s/?n|part|serial|order|invoice|ticket|ref|reference|case|tracking|item|sku|model|batch|lot|po|"
+    r"id|isbn|issn|ean|ean-13|upc|gtin|imei|doc|document|build|job|run|incident|inc|wo|work\s+order|task|"
+    r"squawk|barcode|confirmation|booking|receipt|transaction|txn|shipment|parcel|container"
+)
+_NOT_A_PHONE_BEFORE = re.compile(
+    rf"(?i:\b(?:{_ID_WORDS}|account|acct))(?:\s*(?:no\.?|number|num|#|code))?\s*[:#]?\s*$"
+)
+_NOT_A_CARD_BEFORE = re.compile(rf"(?i:\b(?:{_ID_WORDS}))(?:\s*(?:no\.?|number|num|#|code))?\s*[:#]?\s*$")
+_DATE_LIKE = re.compile(r"^\d{1,4}[./-]\d{1,2}[./-]\d{1,4}$")
+
+
+def _phone_candidates(text: str, ws: int, we: int) -> Iterable[tuple[int, int, str | None]]:
+    for m in _PHONE_CANDIDATE.finditer(text, ws, we):
+        s = m.group()
+        if _DATE_LIKE.match(s):
+            continue
+        if s.startswith("+"):
+            region: str | None = None
+        elif s.startswith("0"):
+            groups = re.split(r"[\s.-]+", s)
+            if sum(c.isdigit() for c in s) < 10 or (
+                len(groups) >= 5 and any(len(g) != 2 for g in groups[1:])
+            ):
+                continue  # too short, or grouped like a task number (05-51-15-200-801), not 06 12 34 56 78
+            region = "trunk"
+        else:
+            region = PHONE_DEFAULT_REGION
+        if region is not None and _NOT_A_PHONE_BEFORE.search(text, max(0, m.start() - 24), m.start()):
+            continue
+        yield m.start(), m.end(), region
+
+
+def _phone_keyword_candidates(text: str) -> Iterable[tuple[int, int, str | None]]:
+    for m in _PHONE_KEYWORD.finditer(text):
+        s, e = m.span(1)
+        yield s, e, (None if m.group(1).startswith("+") else "keyword")
+
+
+def _phone_findings(
+    text: str, candidates: Iterable[tuple[int, int, str | None]]
+) -> Iterable[tuple[int, int, str]]:
+    for s, e, region in candidates:
+        chunk = text[s:e]
+        regions: tuple[str | None, ...] = (
+            PHONE_TRUNK_REGIONS
+            if region == "trunk"
+            else PHONE_KEYWORD_REGIONS
+            if region == "keyword"
+            else (region,)
+        )
+        for reg in regions:
+            found = False
+            for pm in phonenumbers.PhoneNumberMatcher(chunk, reg, leniency=phonenumbers.Leniency.VALID):
+                found = True
+                if phonenumbers.number_type(pm.number) == phonenumbers.PhoneNumberType.TOLL_FREE:
+                    break  # a hotline, not a person: skip it, and do not retry other regions
+                yield s + pm.start, s + pm.end, "phone number"
+            if found:
+                break
+
+
+#: 13+ digits, with at most one separator between two digits: a space or two, or a ``-`` or ``.``
+#: with a space on either side
+_CARD_CANDIDATE = re.compile(r"(?<![\w.,/+-])\d(?:(?:[ ]{1,2}|[ ]?[.-][ ]?)?\d){12,}(?![\w]|[.,/-]\d)")
+_DIGIT_GROUP = re.compile(r"\d+")
+
+
+def _luhn_ok(digits: str) -> bool:
+    total = 0
+    for i, ch in enumerate(reversed(digits)):
+        d = ord(ch) - 48
+        if i % 2:
+            d *= 2
+            if d > 9:
+                d -= 9
+        total += d
+    return total % 10 == 0
+
+
+def _card_issuer(d: str) -> str | None:
+    n = len(d)
+    p2, p3, p4, p6 = int(d[:2]), int(d[:3]), int(d[:4]), int(d[:6])
+    if d[0] == "4" and n in (16, 19):
+        return "Visa"
+    if (51 <= p2 <= 55 or 2221 <= p4 <= 2720) and n == 16:
+        return "Mastercard"
+    if p2 in (34, 37) and n == 15:
+        return "American Express"
+    if (p4 == 6011 or 644 <= p3 <= 649 or p2 == 65 or 622126 <= p6 <= 622925) and 16 <= n <= 19:
+        return "Discover"
+    if 3528 <= p4 <= 3589 and 16 <= n <= 19:
+        return "JCB"
+    if (300 <= p3 <= 305 or p2 in (36, 38, 39)) and 14 <= n <= 19:
+        return "Diners Club"
+    if p2 == 62 and 16 <= n <= 19:
+        return "UnionPay"
+    if 2200 <= p4 <= 2204 and n == 16:
+        return "Mir"
+    if (p2 == 50 or 56 <= p2 <= 69) and 16 <= n <= 19:
+        return "Maestro"
+    return None
+
+
+def _card_findings(text: str, ws: int, we: int) -> Iterable[tuple[int, int, str]]:
+    for m in _CARD_CANDIDATE.finditer(text, ws, we):
+        found = _card_in(m.group())
+        if found is None:
+            continue
+        s, e, issuer = found
+        start, end = m.start() + s, m.start() + e
+        if not _NOT_A_CARD_BEFORE.search(text, max(0, start - 24), start):
+            yield start, end, issuer
+
+
+def _card_in(run: str) -> tuple[int, int, str] | None:
+    """The longest card number in a run of digits and separators (it may hold other numbers:
+    ``2024 4111 1111 1111 1111 0``): ``(start, end, issuer)`` within the run, or None."""
+    groups = [m.span() for m in _DIGIT_GROUP.finditer(run)]
+    if len(groups) == 1:
+        return _card_check(run, 0, len(run))
+    # every run of consecutive groups holding 13 to 19 digits, longest first
+    spans = []
+    for i in range(len(groups)):
+        digits = 0
+        for j in range(i, min(len(groups), i + 7)):
+            digits += groups[j][1] - groups[j][0]
+            if digits > 19:
+                break
+            if digits >= 13:
+                spans.append((i, j))
+    spans.sort(key=lambda ij: groups[ij[0]][0] - groups[ij[1]][1])
+    for i, j in spans:
+        s, e = groups[i][0], groups[j][1]
+        parts = [run[a:b] for a, b in groups[i : j + 1]]
+        if len(parts) > 1 and (len(parts[0]) != 4 or not all(3 <= len(p) <= 6 for p in parts[1:])):
+            continue
+        found = _card_check("".join(parts), s, e)
+        if found:
+            return found
+    return None
+
+
+def _card_check(digits: str, s: int, e: int) -> tuple[int, int, str] | None:
+    if not 13 <= len(digits) <= 19 or len(set(digits)) < 2 or not _luhn_ok(digits):
+        return None
+    issuer = _card_issuer(digits)
+    return (s, e, issuer) if issuer else None
+
+
+#: from the end of a run of digits: the rest of the word / the rest of an IBAN and its word; both
+#: bounded, so that windows stay short in text without spaces (minified JSON)
+_WINDOW_TAIL = 48
+_TO_SPACE = re.compile(rf"\S{{0,{_WINDOW_TAIL}}}")
+_IBAN_TAIL = re.compile(r"[A-Za-z0-9 .-]{0,40}\S{0,8}")
+#: an IBAN starts with its country code and check digits, at most a few characters before a run
+_IBAN_GATE = re.compile(r"[A-Za-z][A-Za-z][ -]?\d\d")
+
+
+def _end_of(pattern: re.Pattern[str], text: str, pos: int) -> int:
+    m = pattern.match(text, pos)
+    return m.end() if m else pos
+
+
+#: a country code and check digits, in any case, then the rest: unbroken, or in groups of four
+#: (the last of one to four) separated by spaces, hyphens or dots
+_IBAN_CANDIDATE = re.compile(
+    r"(?<![A-Za-z0-9])[A-Za-z]{2}[ -]?\d{2}"
+    r"(?:[A-Za-z0-9]{10,30}|(?:[ .-]?[A-Za-z0-9]{4})(?:[ .-][A-Za-z0-9]{4}){1,6}(?:[ .-][A-Za-z0-9]{1,4})?)"
+    r"(?![A-Za-z0-9])"
+)
+_IBAN_SEPARATORS = re.compile(r"[ .-]")
+
+
+def _iban_findings(text: str, ws: int, we: int) -> Iterable[tuple[int, int, str]]:
+    for m in _IBAN_CANDIDATE.finditer(text, ws, we):
+        s = m.group()
+        # a grouped IBAN may be followed by an unrelated group: drop trailing groups until valid
+        while True:
+            compact = _IBAN_SEPARATORS.sub("", s).upper()
+            if 15 <= len(compact) <= 34 and _iban.is_valid(compact):
+                yield m.start(), m.start() + len(s), "IBAN"
+                break
+            cut = max(s.rfind(" "), s.rfind("-"), s.rfind("."))
+            if cut <= 4:
+                break
+            s = s[:cut].rstrip(" .-")
+
+
+def _ssn_ok(value: str) -> bool:
+    v = value.replace(" ", "-")
+    return _us_ssn.is_valid(v) and v.replace("-", "") != "123456789"
+
+
+def _nino_ok(value: str) -> bool:
+    v = re.sub(r"[\s-]", "", value.upper())
+    return bool(re.fullmatch(r"(?!BG|GB|KN|NK|NT|TN|ZZ)[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z]\d{6}[A-D]", v))
+
+
+#: National ids found on their own: formats distinctive enough (check digits, structure).
+#: (pattern, name, validity check, digits it holds at least)
+_NATIONAL_ID_RULES: tuple[tuple[re.Pattern[str], str, _Check, int], ...] = (
+    (re.compile(r"(?<![\w-])\d{3}([- ])\d{2}\1\d{4}(?![\w-]|[.,]\d)"), "US SSN", _ssn_ok, 9),
+    (re.compile(r"(?<![\w-])\d{8}-?[A-Z](?![\w-])"), "Spanish DNI", _es_dni.is_valid, 8),
+    (re.compile(r"(?<![\w-])[XYZ]-?\d{7}-?[A-Z](?![\w-])"), "Spanish NIE", _es_nie.is_valid, 7),
+    (
+        re.compile(
+            r"(?<![\w.-])[12][ .]?\d{2}[ .]?\d{2}[ .]?(?:\d{2}|2[AB])[ .]?\d{3}[ .]?\d{3}[ .]?\d{2}"
+            r"(?![\w-]|[.,]\d)"
+        ),
+        "French NIR",
+        _fr_nir.is_valid,
+        13,
+    ),
+)
+
+_CF = re.compile(
+    r"(?<![\w-])[A-Z]{6}[0-9LMNPQRSTUV]{2}[A-EHLMPRST][0-9LMNPQRSTUV]{2}[A-Z][0-9LMNPQRSTUV]{3}[A-Z](?![\w-])"
+)
+_CF_GATE = re.compile(r"[A-Z][A-Z]{5}[0-9LMNPQRSTUV]{2}[A-EHLMPRST]")
+#: Keywords that enable the keyword-led patterns: group 1 for phone numbers, group 2 for ids
+_PHONE_KEYWORDS = (
+    *("phone", "tel", "mobile", "cell", "fax", "call", "text", "whatsapp", "sms"),
+    *("ring", "dial", "reach", "contact", "landline"),
+)
+_ID_KEYWORDS = (
+    "ssn",
+    "social",
+    "bsn",
+    "burgerservice",
+    "steuer",
+    "idnr",
+    "pesel",
+    "aadha",
+    "uidai",
+    "personnummer",
+    "insurance",
+    "nino",
+    "ni n",
+    "national",
+    "passport",
+)
+
+_ID_KEYWORD = re.compile(
+    r"(?i:\b(?P<kw>ssn|social\s+security(?:\s+(?:number|no|num))?|bsn|burgerservicenummer|"
+    r"steuer-?id(?:nr)?|steuer-?identifikationsnummer|idnr|pesel|aadhaa?r|uidai|personnummer|"
+    r"national\s+insurance(?:\s+(?:number|no|num))?|nino|ni\s+(?:number|no)|"
+    r"national\s+id(?:entity|entification)?(?:\s+(?:card\s+)?(?:number|no|num))?|"
+    r"passport(?:\s+(?:number|no|num))?)\b)"
+    r"(?:\s*(?i:is|was|number|no|num|nr|of|:|#|\.|-)){0,3}\s*"
+    r"(?P<val>[A-Z0-9](?:[A-Z0-9]|[ .-](?=[A-Z0-9])){5,19})(?![\w-])"
+)
+
+
+def _keyword_id_ok(keyword: str, value: str) -> str | None:
+    kw = keyword.lower()
+    compact = re.sub(r"[\s.-]", "", value)
+    if "passport" in kw:
+        ok = 6 <= len(compact) <= 9 and any(c.isdigit() for c in compact) and compact.isalnum()
+        return "passport number" if ok else None
+    if "national insurance" in kw or kw in ("nino",) or kw.startswith("ni "):
+        return "UK national insurance number" if _nino_ok(value) else None
+    checks: tuple[tuple[str, _Check], ...] = (
+        ("US SSN", _ssn_ok),
+        ("Dutch BSN", _nl_bsn.is_valid),
+        ("German tax id", _de_idnr.is_valid),
+        ("Polish PESEL", _pl_pesel.is_valid),
+        ("Indian Aadhaar", _in_aadhaar.is_valid),
+        ("Swedish personnummer", _se_pnr.is_valid),
+    )
+    for name, check in checks:
+        if check(compact if name != "Swedish personnummer" else value):
+            return name
+    return None
+
+
+def _national_id_findings(text: str, ws: int, we: int, digits: int) -> Iterable[tuple[int, int, str]]:
+    for pattern, name, check, min_digits in _NATIONAL_ID_RULES:
+        if digits < min_digits:
+            continue
+        for m in pattern.finditer(text, ws, we):
+            if check(m.group()):
+                yield m.start(), m.end(), name
+
+
+def _keyword_id_findings(text: str) -> Iterable[tuple[int, int, str]]:
+    for m in _ID_KEYWORD.finditer(text):
+        value = m.group("val")
+        # the value may run into the next word ("SSN 123456789 I cannot"): drop words until valid
+        while True:
+            name_or_none = _keyword_id_ok(m.group("kw"), value)
+            if name_or_none:
+                yield m.start("val"), m.start("val") + len(value), name_or_none
+                break
+            if " " not in value:
+                break
+            value = value.rsplit(" ", 1)[0]
+
+
+def _codice_fiscale_findings(text: str) -> Iterable[tuple[int, int, str]]:
+    for m in _CF_GATE.finditer(text):
+        cm = _CF.match(text, m.start())
+        if cm and _it_cf.is_valid(cm.group()):
+            yield cm.start(), cm.end(), "Italian codice fiscale"
+
+
+PRIORITY = {"iban": 50, "credit-card": 45, "national-id": 40, "phone": 30, "email": 20}
+
+
+#: A run of digits and separators: every digit-based finding (phone, card, IBAN, national id)
+#: holds one with at least 6 digits; the specific patterns then run only
+#: near such runs, so a typical answer costs a few passes, not one per pattern.
+_CLUSTER = re.compile(r"\d[\d \-.()/]{5,}")
+_DECIMAL = re.compile(r"\d{1,3}\.\d+")
+_MIN_CLUSTER_DIGITS = 6
+#: How far before a run a finding may start (an IBAN's country code and letters: "GB82 WEST 1234...")
+_LOOK_BACK = 12
+
+
+def pii_findings(text: str) -> Iterator[Raw]:
+    """Every piece of personal data in ``text`` (see the module documentation)."""
+    if "@" in text:
+        for m in _EMAIL.finditer(text):
+            if _email_is_personal(m.group()):
+                yield m.start(), m.end(), PRIORITY["email"], "email", "", None
+    for s, e, address in _obfuscated_emails(text):
+        yield s, e, PRIORITY["email"], "email", "written out", address
+    for s, e, detail in _codice_fiscale_findings(text):
+        yield s, e, PRIORITY["national-id"], "national-id", detail, None
+    clusters = [
+        (c, n)
+        for c in _CLUSTER.finditer(text)
+        if (n := sum(map(str.isdigit, c.group()))) >= _MIN_CLUSTER_DIGITS
+    ]
+    if not clusters:
+        return
+    low = text.lower()
+    phone_candidates: list[tuple[int, int, str | None]] = []
+    if any(k in low for k in _PHONE_KEYWORDS):
+        phone_candidates.extend(_phone_keyword_candidates(text))
+    if any(k in low for k in _ID_KEYWORDS):
+        for s, e, detail in _keyword_id_findings(text):
+            yield s, e, PRIORITY["national-id"], "national-id", detail, None
+    n = len(text)
+    for c, digits in clusters:
+        if _DECIMAL.fullmatch(c.group().rstrip(" .-/")):
+            continue  # a plain decimal figure (0.8444218515250481): no phone, card or id is one
+        # the window: a little before the run, to the next whitespace after it (so that a
+        # pattern's look-ahead at the window's end sees a real boundary), at most a few dozen
+        # characters on: a match that ends where a cut window ends is not trusted
+        ws = max(0, c.start() - _LOOK_BACK)
+        we = _end_of(_TO_SPACE, text, c.end())
+        cut = we if we < n and not text[we].isspace() else -1
+        found: list[tuple[int, int, int, str, str, str | None]] = []
+        run = c.group()
+        # a run of digits alone (no separator), not after "+" and not a trunk "0...": no phone shape
+        bare = run.isdigit() and not run.startswith("0") and not (c.start() and text[c.start() - 1] == "+")
+        if digits >= 7 and not bare:
+            phone_candidates.extend(pc for pc in _phone_candidates(text, ws, we) if pc[1] != cut)
+        if digits >= 13:
+            for s, e, detail in _card_findings(text, ws, we):
+                found.append((s, e, PRIORITY["credit-card"], "credit-card", detail, None))
+        if _IBAN_GATE.search(text, ws, c.start() + 2):
+            # an IBAN's groups may hold letters (FR76 3000 6000 0112 3456 7890 189, GB82 WEST ...)
+            ie = _end_of(_IBAN_TAIL, text, c.end())
+            icut = ie if ie < n and not text[ie].isspace() else -1
+            for s, e, detail in _iban_findings(text, ws, ie):
+                if e != icut:
+                    found.append((s, e, PRIORITY["iban"], "iban", detail, None))
+        if not bare or digits >= 13 or (c.end() < n and text[c.end()] in "-ABCDEFGHIJKLMNOPQRSTUVWXYZ"):
+            # (a bare run is an id only as a NIR, 13+ digits, or a DNI/NIE with its letter after it)
+            for s, e, detail in _national_id_findings(text, ws, we, digits):
+                found.append((s, e, PRIORITY["national-id"], "national-id", detail, None))
+        yield from (f for f in found if f[1] != cut or f[3] == "iban")
+    for s, e, detail in _phone_findings(text, dict.fromkeys(phone_candidates)):
+        yield s, e, PRIORITY["phone"], "phone", detail, None

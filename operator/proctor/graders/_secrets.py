@@ -1,0 +1,770 @@
+"""Secrets and credentials in an answer: the token rules, key blocks, assignments, and their disguises.
+
+Runs on the canonical text (:mod:`proctor.graders._canon`: zero-width characters are already
+gone, look-alike letters mapped). Findings are ``Raw`` tuples in canonical offsets; the scan
+(:mod:`proctor.graders._scan`) maps them back to the answer as written.
+
+Detectors: detect-secrets' compiled patterns (run in-process with offsets; JWTs checked with the
+plugin's own validity test) and patterns of our own (current OpenAI and Anthropic keys, Google API
+keys, GitHub fine-grained tokens, AWS secret keys assigned without quotes, ``credential``: a
+password, secret, token or key keyword assigned a value with letters and digits or symbols, in
+``KEY=value``, ``key: value``, ``"key": "value"``, JSON-escaped and ``--flag value`` forms).
+The entropy detectors are not used: they fire on hashes, UUIDs and digests, which ordinary answers
+carry.
+
+Disguises, each found in linear time:
+
+- a token written in pieces: its prefix (``AKIA``, ``ghp_``, ``sk-``...) followed by fragments of
+  its alphabet with separators between them (spaces, line breaks and indentation, ``-`` ``.``
+  ``|`` and quotes where the token's alphabet has none, string concatenation ``" + "``), as long
+  as no fragment is a word of prose (:func:`split_findings`);
+- a private key whose lines are quoted (``> ``, ``# ``, ``// ``), indented, or joined by literal
+  ``\n`` escapes inside a JSON or code string.
+"""
+
+from __future__ import annotations
+
+import bisect
+import functools
+import re
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+
+#: A finding before redaction: (start, end, priority, kind, detail, value or None), offsets in
+#: the scanned text; ``value`` is the secret without its separators when it was written in pieces.
+Raw = tuple[int, int, int, str, str, str | None]
+
+_Check = Callable[[str], bool]
+
+_ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+
+
+@dataclass(frozen=True, slots=True)
+class _Rule:
+    kind: str
+    detail: str
+    pattern: re.Pattern[str]
+    priority: int
+    group: int = 0
+    #: characters a token continues with: the finding covers the whole token, not just the
+    #: prefix a pattern requires
+    extend: str = ""
+    check: _Check | None = None
+    #: the match may not continue a longer word on its left
+    left_boundary: bool = True
+    #: the text must contain one of these for the pattern to be worth running (case-sensitive)
+    hints: tuple[str, ...] = ()
+    #: ... or one of these, in lower case
+    keywords: tuple[str, ...] = ()
+    #: ... and match this cheap pattern
+    gate: re.Pattern[str] | None = None
+    #: the secret is a long token (20+ characters of letters, digits and ``_-+/=.``), and its
+    #: hints appear inside that token: the rule runs only on texts that have such a token
+    in_token: bool = True
+    #: the token's alphabet when it may be written in pieces (its hints are its prefixes);
+    #: empty: not looked for in pieces (hints inside the token, or too short to tell from prose)
+    split: str = ""
+    #: the longest token looked for in pieces
+    split_limit: int = 512
+    #: a character the window around a long token must hold for the rule to be worth running
+    token_needs: str = ""
+    #: a case-sensitive pattern run on the lower-cased text; the rule is then tried only from the
+    #: start of each word an anchor is in (a long case-insensitive alternation tried at every
+    #: word of a long answer costs a quarter of a second per megabyte)
+    anchor: re.Pattern[str] | None = None
+
+
+_GITLAB_HINTS = (
+    "glpat-",
+    "gldt-",
+    "glft-",
+    "glsoat-",
+    "glrt-",
+    "GR1348941",
+    "glcbt-",
+    "glimt-",
+    "glptt-",
+    "glagent-",
+    "gloas-",
+)
+_TOKEN = _ALNUM + "_-"
+_UPPER_DIGITS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+_B64 = _TOKEN + "+/="
+
+_PLACEHOLDER = re.compile(
+    r"(?i)^(?:[x*#._-]{3,}|<[^>]*>?|\$\{?[\w.-]*\}?|\{\{?[^}]*\}?\}?|%[\w()]*%?s?|"
+    # a placeholder word, alone or joined to more words: "changeme", "your_password", "my-secret"
+    r"(?:your|my|the|some|example|sample|dummy|fake|test|placeholder|redacted|changeme|password|"
+    r"passwd|secret|pass|pwd|token|hunter2|none|null|undefined)(?:[_-][a-z]+)*)$"
+)
+
+
+def not_placeholder(value: str) -> bool:
+    return not _PLACEHOLDER.match(value)
+
+
+_NOT_A_CREDENTIAL = re.compile(
+    r"[vV]?\d+(?:[._-]\d+)*[a-zA-Z]?"  # a version or a figure
+    r"|[a-z]+(?:[-_.][a-z0-9]+)+"  # kebab/snake/dotted words: prose, file and setting names
+    r"|[A-Z][A-Z0-9]*_[A-Z0-9_]+"  # an environment variable's name
+    r"|.*(?:://|[()\[\]{}$%<>]).*"  # a URL, code, a template or a placeholder
+    r"|[/.~].*"  # a path
+)
+
+
+def looks_like_credential(value: str) -> bool:
+    """A value assigned to a password/secret/token keyword: long enough, letters and digits (or
+    symbols), not a placeholder, a version string, words, code, a path or a URL."""
+    if len(value) < 8 or not not_placeholder(value) or _NOT_A_CREDENTIAL.fullmatch(value):
+        return False
+    has_alpha = any(c.isalpha() for c in value)
+    has_digit = any(c.isdigit() for c in value)
+    has_symbol = any(not c.isalnum() for c in value)
+    return has_alpha and (has_digit or has_symbol)
+
+
+def _mixed_token(value: str) -> bool:
+    """An API key body: upper, lower and digits all present (rules out words and hex hashes)."""
+    return (
+        any(c.isupper() for c in value)
+        and any(c.islower() for c in value)
+        and any(c.isdigit() for c in value)
+    )
+
+
+def _twilio_ok(value: str) -> bool:
+    body = value[2:]
+    return any(c.isdigit() for c in body) and any(c.isalpha() for c in body)
+
+
+#: An AWS secret access key assigned without quotes (``AWS_SECRET_ACCESS_KEY=wJalr...``, ``aws secret
+#: key: wJalr...``): 40 characters of base64 after an AWS secret keyword.
+_AWS_SECRET_UNQUOTED = re.compile(
+    r"(?i:aws[\w .-]{0,20}?secret[\w .-]{0,20}?)[\"']?\s*"
+    r"(?:=|:=|=>|:|\s+is\s*:?|\s)\s*\\?[\"'`]?([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])"
+)
+
+
+def _aws_secret_ok(value: str) -> bool:
+    """40 characters of base64 with upper and lower case letters and digits or ``/+``."""
+    return (
+        any(c.isupper() for c in value)
+        and any(c.islower() for c in value)
+        and any(c.isdigit() or c in "/+" for c in value)
+    )
+
+
+#: Keywords of an assignment whose value is a secret; prefixes such as ``DB_`` or
+#: ``spring.datasource.`` allowed.
+_CREDENTIAL_KEYWORD = (
+    r"(?:password|passwd|passphrase|passcode|pwd|pass|secret|client[_ -]?secret|secret[_ -]?key|"
+    r"secret[_ -]?access[_ -]?key|access[_ -]?key|api[_ -]?key|apikey|api[_ -]?token|access[_ -]?token|"
+    r"auth[_ -]?token|bearer[_ -]?token|private[_ -]?token|refresh[_ -]?token|session[_ -]?token|"
+    r"token|credentials?|auth|session[_ -]?key|signing[_ -]?key|encryption[_ -]?key|master[_ -]?key|"
+    r"account[_ -]?key|conn(?:ection)?[_ -]?str(?:ing)?)"
+)
+_CREDENTIAL = re.compile(
+    rf"(?i:(?<![\w.-])(?:[a-z0-9]+[_.-])*{_CREDENTIAL_KEYWORD}(?![a-z]))"
+    # a JSON-escaped quote may close the key (\"password\": \"...\")
+    r"\\?[\"']?\s*(?:(?i:is)\s*:?|=|:=|=>|:)\s*\\?[\"'`]?([^\s\"'`,;)\\]{8,})"
+)
+#: ... and a command-line flag with its value (``--password s3cr3t!x9``)
+_CREDENTIAL_FLAG = re.compile(
+    rf"(?i:(?<![\w-])--?(?:[a-z0-9]+-)*{_CREDENTIAL_KEYWORD}(?![\w-]))"
+    r"\s+[\"']?([^\s\"'`,;)\\-][^\s\"'`,;)\\]{7,})"
+)
+
+
+_CREDENTIAL_ANCHOR = re.compile(_CREDENTIAL_KEYWORD)
+#: the characters of the words before a credential keyword ("spring.datasource.", "--db-")
+_WORD_BEFORE = re.compile(r"[a-z0-9_.-]{0,64}$")
+
+
+def _build_secret_rules() -> list[_Rule]:
+    # detect-secrets plugins import `requests`; import them on first use so a process that
+    # never scans does not pay for it.
+    from detect_secrets.plugins.aws import AWSKeyDetector
+    from detect_secrets.plugins.azure_storage_key import AzureStorageKeyDetector
+    from detect_secrets.plugins.basic_auth import BasicAuthDetector
+    from detect_secrets.plugins.discord import DiscordBotTokenDetector
+    from detect_secrets.plugins.github_token import GitHubTokenDetector
+    from detect_secrets.plugins.gitlab_token import GitLabTokenDetector
+    from detect_secrets.plugins.jwt import JwtTokenDetector
+    from detect_secrets.plugins.mailchimp import MailchimpDetector
+    from detect_secrets.plugins.npm import NpmDetector
+    from detect_secrets.plugins.openai import OpenAIDetector
+    from detect_secrets.plugins.private_key import PrivateKeyDetector
+    from detect_secrets.plugins.pypi_token import PypiTokenDetector
+    from detect_secrets.plugins.sendgrid import SendGridDetector
+    from detect_secrets.plugins.slack import SlackDetector
+    from detect_secrets.plugins.square_oauth import SquareOAuthDetector
+    from detect_secrets.plugins.stripe import StripeDetector
+    from detect_secrets.plugins.telegram_token import TelegramBotTokenDetector
+    from detect_secrets.plugins.twilio import TwilioKeyDetector
+
+    def patterns(plugin: type) -> list[re.Pattern[str]]:
+        return list(plugin.denylist)  # type: ignore[attr-defined]
+
+    aws = patterns(AWSKeyDetector)
+    slack = patterns(SlackDetector)
+    jwt_ok: _Check = JwtTokenDetector.is_formally_valid
+    rules: list[_Rule] = [
+        *(
+            _Rule(
+                "private-key",
+                PrivateKeyDetector.secret_type,
+                p,
+                100,
+                left_boundary=False,
+                hints=("PRIVATE KEY", "PuTTY"),
+                in_token=False,
+            )
+            for p in patterns(PrivateKeyDetector)
+        ),
+        _Rule(
+            "aws-access-key",
+            AWSKeyDetector.secret_type,
+            aws[0],
+            90,
+            hints=("AKIA", "ASIA", "ABIA", "ACCA", "A3T"),
+            split=_UPPER_DIGITS,
+        ),
+        _Rule(
+            "aws-secret-key",
+            "AWS Secret Access Key",
+            aws[1],
+            90,
+            group=1,
+            left_boundary=False,
+            keywords=("aws",),
+            in_token=False,
+        ),
+        _Rule(
+            "aws-secret-key",
+            "AWS Secret Access Key",
+            _AWS_SECRET_UNQUOTED,
+            90,
+            group=1,
+            left_boundary=False,
+            check=_aws_secret_ok,
+            keywords=("aws",),
+            in_token=False,
+        ),
+        *(
+            _Rule(
+                "github-token",
+                GitHubTokenDetector.secret_type,
+                p,
+                90,
+                extend=_TOKEN,
+                hints=("ghp_", "gho_", "ghu_", "ghs_", "ghr_"),
+                split=_ALNUM + "_",
+            )
+            for p in patterns(GitHubTokenDetector)
+        ),
+        _Rule(
+            "github-token",
+            "GitHub fine-grained token",
+            re.compile(r"github_pat_[A-Za-z0-9_]{60,}"),
+            90,
+            hints=("github_pat_",),
+            split=_ALNUM + "_",
+        ),
+        *(
+            _Rule(
+                "gitlab-token",
+                GitLabTokenDetector.secret_type,
+                p,
+                90,
+                extend=_TOKEN,
+                hints=_GITLAB_HINTS,
+                split=_TOKEN,
+            )
+            for p in patterns(GitLabTokenDetector)
+        ),
+        _Rule(
+            "slack-token",
+            SlackDetector.secret_type,
+            slack[0],
+            90,
+            extend=_TOKEN,
+            hints=("xox", "XOX"),
+            split=_ALNUM + "-",
+        ),
+        _Rule(
+            "slack-webhook", "Slack webhook URL", slack[1], 90, left_boundary=False, hints=("hooks.slack",)
+        ),
+        *(
+            _Rule(
+                "stripe-key",
+                StripeDetector.secret_type,
+                p,
+                90,
+                extend=_TOKEN,
+                hints=("sk_live_", "rk_live_"),
+                split=_ALNUM + "_",
+            )
+            for p in patterns(StripeDetector)
+        ),
+        *(
+            _Rule("openai-api-key", OpenAIDetector.secret_type, p, 85, extend=_TOKEN, hints=("T3BlbkFJ",))
+            for p in patterns(OpenAIDetector)
+        ),
+        _Rule(
+            "anthropic-api-key",
+            "Anthropic API key",
+            re.compile(r"sk-ant-[a-z]{2,8}\d{0,3}-[A-Za-z0-9_-]{32,}"),
+            86,
+            hints=("sk-ant-",),
+            split=_TOKEN,
+        ),
+        _Rule(
+            "openai-api-key",
+            "OpenAI API key",
+            re.compile(r"sk-(?:proj-|svcacct-|admin-|None-)?([A-Za-z0-9_-]{32,})"),
+            84,
+            check=_mixed_token,
+            hints=("sk-",),
+            split=_TOKEN,
+        ),
+        _Rule(
+            "google-api-key",
+            "Google API key",
+            re.compile(r"AIza[0-9A-Za-z_-]{35}"),
+            85,
+            extend=_TOKEN,
+            hints=("AIza",),
+            split=_TOKEN,
+        ),
+        *(
+            _Rule("sendgrid-api-key", SendGridDetector.secret_type, p, 85, hints=("SG.",), split=_TOKEN + ".")
+            for p in patterns(SendGridDetector)
+        ),
+        *(
+            _Rule(
+                "npm-token",
+                NpmDetector.secret_type,
+                p,
+                85,
+                left_boundary=False,
+                hints=("_authToken",),
+                in_token=False,
+            )
+            for p in patterns(NpmDetector)
+        ),
+        *(
+            _Rule(
+                "pypi-token",
+                PypiTokenDetector.secret_type,
+                p,
+                85,
+                extend=_TOKEN,
+                hints=("pypi-",),
+                split=_TOKEN,
+            )
+            for p in patterns(PypiTokenDetector)
+        ),
+        *(
+            _Rule(
+                "square-oauth-secret",
+                SquareOAuthDetector.secret_type,
+                p,
+                85,
+                hints=("sq0csp-",),
+                split=_TOKEN,
+            )
+            for p in patterns(SquareOAuthDetector)
+        ),
+        *(
+            _Rule("azure-storage-key", AzureStorageKeyDetector.secret_type, p, 85, hints=("AccountKey=",))
+            for p in patterns(AzureStorageKeyDetector)
+        ),
+        # detect-secrets' JWT pattern backtracks over a long run of "eyJ" (quadratic): the same
+        # pattern, possessive
+        _Rule(
+            "jwt",
+            JwtTokenDetector.secret_type,
+            re.compile(r"eyJ[A-Za-z0-9_=-]++\.[A-Za-z0-9_=-]++(?:\.[A-Za-z0-9_.+/=-]*+)?"),
+            80,
+            extend=_B64 + ".",
+            check=jwt_ok,
+            hints=("eyJ",),
+            split=_B64 + ".",
+            split_limit=4096,
+        ),
+        *(
+            _Rule(
+                "discord-bot-token",
+                DiscordBotTokenDetector.secret_type,
+                p,
+                70,
+                extend=_TOKEN,
+                token_needs=".",
+            )
+            for p in patterns(DiscordBotTokenDetector)
+        ),
+        *(
+            _Rule(
+                "telegram-bot-token",
+                TelegramBotTokenDetector.secret_type,
+                p,
+                70,
+                gate=re.compile(r"\d\d{7,9}:"),
+                token_needs=":",
+            )
+            for p in patterns(TelegramBotTokenDetector)
+        ),
+        *(
+            _Rule("mailchimp-api-key", MailchimpDetector.secret_type, p, 70, hints=("-us",))
+            for p in patterns(MailchimpDetector)
+        ),
+        *(
+            _Rule(
+                "twilio-api-key", TwilioKeyDetector.secret_type, p, 70, check=_twilio_ok, hints=("AC", "SK")
+            )
+            for p in patterns(TwilioKeyDetector)
+        ),
+        *(
+            _Rule(
+                "basic-auth",
+                BasicAuthDetector.secret_type,
+                p,
+                75,
+                group=1,
+                left_boundary=False,
+                check=not_placeholder,
+                hints=("://",),
+                in_token=False,
+            )
+            for p in patterns(BasicAuthDetector)
+        ),
+        *(
+            _Rule(
+                "credential",
+                "password or secret assignment",
+                pattern,
+                60,
+                group=1,
+                left_boundary=False,
+                check=looks_like_credential,
+                keywords=("pass", "pwd", "secret", "api", "key", "token", "auth", "cred", "conn"),
+                in_token=False,
+                anchor=_CREDENTIAL_ANCHOR,
+            )
+            for pattern in (_CREDENTIAL, _CREDENTIAL_FLAG)
+        ),
+    ]
+    return rules
+
+
+@dataclass(frozen=True, slots=True)
+class _SecretEngine:
+    """The secret rules, indexed so a scan runs only the rules whose hints the text contains."""
+
+    rules: tuple[_Rule, ...]
+    #: rules without hints, run on every text with a long token / on every text
+    token_always: tuple[int, ...]
+    text_always: tuple[int, ...]
+    #: one pattern that finds every in-token hint at once (a literal alternation)
+    token_hints: re.Pattern[str]
+    #: hint found -> the rules (by position) it enables, including hints it contains
+    by_hint: dict[str, tuple[int, ...]]
+    #: hints looked for in the whole text (they are not part of a long token) -> rules
+    text_hints: tuple[tuple[str, int], ...]
+    #: the prefixes of tokens that may be written in pieces, and the rules each enables
+    split_hints: re.Pattern[str]
+    by_split_hint: dict[str, tuple[int, ...]]
+
+
+_LONG_TOKEN = re.compile(r"[A-Za-z0-9_\-+/=.]{20,}")
+
+
+@functools.cache
+def _secret_engine() -> _SecretEngine:
+    rules = tuple(_build_secret_rules())
+    hints = sorted({h for r in rules if r.in_token for h in r.hints}, key=len, reverse=True)
+    by_hint = {
+        h: tuple(i for i, r in enumerate(rules) if r.in_token and any(g in h for g in r.hints)) for h in hints
+    }
+    split = sorted({h for r in rules if r.split for h in r.hints}, key=len, reverse=True)
+    return _SecretEngine(
+        rules=rules,
+        token_always=tuple(i for i, r in enumerate(rules) if r.in_token and not r.hints),
+        text_always=tuple(i for i, r in enumerate(rules) if not r.in_token and not r.hints),
+        token_hints=re.compile("|".join(map(re.escape, hints))),
+        by_hint=by_hint,
+        text_hints=tuple((h, i) for i, r in enumerate(rules) if not r.in_token for h in r.hints),
+        split_hints=re.compile("|".join(map(re.escape, split))),
+        by_split_hint={
+            h: tuple(i for i, r in enumerate(rules) if r.split and any(h.startswith(g) for g in r.hints))
+            for h in split
+        },
+    )
+
+
+_PRIVATE_KEY_END = re.compile(
+    r"-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|---- END SSH2 ENCRYPTED PRIVATE KEY ----"
+)
+#: a line break inside a key block: a real one, or a ``\\n`` escape in a JSON or code string, then
+#: what quotes or indents the next line (``> ``, ``# ``, ``// ``, ``"`` and ``+`` of a concatenation)
+_KEY_LINE_BREAK = r"(?:\\r)?(?:\\n|\r?\n)(?:[ \t>#*/|\"'+,]|\\[nrt]|\r?\n)*"
+#: what follows a key's BEGIN header: the rest of the header line, optional "Name: value" lines
+#: (Proc-Type, DEK-Info, PuTTY's Encryption/Comment), then base64
+_KEY_BODY = re.compile(
+    rf"[ A-Z0-9-]*-*[ \t]*(?::[^\n\\]*)?{_KEY_LINE_BREAK}"
+    rf"(?:[\w-]+:[^\n\\]*{_KEY_LINE_BREAK})*[A-Za-z0-9+/=]{{40,}}"
+)
+#: How far before a long token a secret's match may start (a Telegram bot id and its colon)
+_TOKEN_LOOK_BACK = 16
+
+
+def secret_findings(text: str) -> Iterator[Raw]:
+    """Every secret the rules find in ``text`` as written (not in pieces: see :func:`split_findings`)."""
+    engine = _secret_engine()
+    # rules that need the whole text (a keyword, a URL, a key block), gated by cheap tests
+    text_rules = set(engine.text_always)
+    text_rules.update(i for h, i in engine.text_hints if h in text)
+    low: str | None = None
+    for i in sorted(text_rules):
+        rule = engine.rules[i]
+        if rule.keywords:
+            low = text.lower() if low is None else low
+            if not any(k in low for k in rule.keywords):
+                continue
+        anchor_text: str | None = None
+        if rule.anchor is not None:
+            low = text.lower() if low is None else low
+            # lower-casing may move offsets (a few non-ASCII letters): then the rule runs whole
+            anchor_text = low if len(low) == len(text) else None
+        yield from _rule_findings(rule, text, 0, len(text), anchor_text)
+    # rules for tokens: run only around long tokens, and only those whose hints the token holds
+    hits = list(engine.token_hints.finditer(text))
+    always = [engine.rules[i] for i in engine.token_always if engine.rules[i].token_needs in text]
+    if not hits and not always:
+        return
+    tokens = [tm.span() for tm in _LONG_TOKEN.finditer(text)]
+    # rules without hints: on the long tokens whose window holds the character they need
+    for rule in always:
+        for ts, te in tokens:
+            ws = max(0, ts - _TOKEN_LOOK_BACK)
+            if text.find(rule.token_needs, ws, te) >= 0:
+                yield from _rule_findings(rule, text, ws, te)
+    starts = [s for s, _ in tokens]
+    enabled: dict[int, set[int]] = {}
+    for hm in hits:
+        k = bisect.bisect_right(starts, hm.start()) - 1
+        if k >= 0 and hm.start() < tokens[k][1]:
+            enabled.setdefault(k, set()).update(engine.by_hint[hm.group()])
+    for k, rules in sorted(enabled.items()):
+        ts, te = tokens[k]
+        for i in sorted(rules):
+            yield from _rule_findings(engine.rules[i], text, max(0, ts - _TOKEN_LOOK_BACK), te)
+
+
+def _anchored(rule: _Rule, text: str, low: str) -> Iterator[re.Match[str]]:
+    """The rule's matches, tried only from the start of the words its anchor is in."""
+    assert rule.anchor is not None
+    tried = -1
+    for am in rule.anchor.finditer(low):
+        wm = _WORD_BEFORE.search(low, max(0, am.start() - 64), am.start())
+        start = wm.start() if wm else am.start()
+        if start <= tried:
+            continue
+        tried = start
+        m = rule.pattern.search(text, start, min(len(text), am.end() + 400))
+        if m is not None and m.start() <= am.start():
+            tried = max(tried, m.end())
+            yield m
+
+
+def _rule_findings(rule: _Rule, text: str, ws: int, we: int, low: str | None = None) -> Iterator[Raw]:
+    if rule.gate is not None and rule.gate.search(text, ws, we) is None:
+        return
+    covered = ws  # the end of the last finding: a match inside it is part of that token
+    matches = (
+        _anchored(rule, text, low)
+        if rule.anchor is not None and low is not None
+        else rule.pattern.finditer(text, ws, we)
+    )
+    for m in matches:
+        start, end = m.span(rule.group)
+        if start < covered:
+            continue
+        # a token does not start in the middle of another (sk-proj-AIza... is an OpenAI key, not a
+        # Google one): letters, digits, _ and - all continue a token
+        if rule.left_boundary and start > 0 and (text[start - 1].isalnum() or text[start - 1] in "_-"):
+            continue
+        if rule.extend:
+            end = _extend(text, end, rule.extend)
+        if rule.kind == "private-key":
+            # a header alone (an answer explaining key formats) is not a key: require a body
+            if not _KEY_BODY.match(text, end):
+                continue
+            # cover the whole block: from the BEGIN line to the END line (or the end of text)
+            begin = text.rfind("-----", max(0, start - 6), start)
+            start = begin if begin >= 0 else start
+            em = _PRIVATE_KEY_END.search(text, end)
+            end = em.end() if em else len(text)
+        value = m.group(rule.group) if rule.kind != "jwt" else text[start:end]
+        if rule.check is not None and not rule.check(value):
+            continue
+        covered = end
+        yield start, end, rule.priority, rule.kind, rule.detail, None
+
+
+@functools.cache
+def _run_of(chars: str) -> re.Pattern[str]:
+    return re.compile("[" + re.escape(chars) + "]+")
+
+
+def _extend(text: str, end: int, chars: str) -> int:
+    m = _run_of(chars).match(text, end)
+    return m.end() if m else end
+
+
+# --------------------------------------------------------------------------------------------
+# Tokens written in pieces
+
+#: What may stand between the pieces of a token (those of these characters that are not in the
+#: token's own alphabet): spaces, line breaks and what quotes or indents a line, hyphens, dots,
+#: pipes, quotes and ``+`` of a string concatenation.
+_SPLIT_SEPARATORS = " \t\r\n-._|'\"`+\\>#*/"
+_MAX_SEPARATOR = 16
+#: Words that end a token written in pieces: prose after a prefix ("ghp_ is the prefix of...")
+_PROSE_WORDS = (
+    "a an and are as at be but by for from has have in is it its of on or our that the their this to was"
+    " were will with you your key keys token tokens secret secrets prefix value values format starts start"
+    " begins begin looks like means followed characters chars long example here see not never do does"
+    " should must can may"
+)
+_PROSE = frozenset(_PROSE_WORDS.split())
+_PROSE_WORD = re.compile(r"[A-Z][a-z]{4,}|[a-z]{5,}")
+
+
+@functools.cache
+def _split_patterns(alphabet: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    separators = "".join(c for c in _SPLIT_SEPARATORS if c not in alphabet)
+    return _run_of(alphabet), re.compile(f"[{re.escape(separators)}]{{1,{_MAX_SEPARATOR}}}")
+
+
+def _pieces(text: str, pos: int, alphabet: str, limit: int) -> list[tuple[int, int]]:
+    """The spans of a token's pieces from ``pos``: runs of ``alphabet`` joined by separators."""
+    frag, sep = _split_patterns(alphabet)
+    m = frag.match(text, pos)
+    if m is None:
+        return []
+    pieces = [m.span()]
+    total = m.end() - pos
+    i = m.end()
+    while total < limit:
+        sm = sep.match(text, i)
+        if sm is None or sm.group().count("\n") > 1:
+            break
+        fm = frag.match(text, sm.end())
+        if fm is None:
+            break
+        word = fm.group()
+        if word.lower() in _PROSE and (not word.isupper() or alphabet != alphabet.upper()):
+            break  # (an all-capitals token such as an AWS key id has all-capital pieces: "DO")
+        if _PROSE_WORD.fullmatch(word):
+            # a word, unless the token is written in groups of one length and this is one of them
+            if pieces[1:]:
+                lengths = {b - a for a, b in pieces[1:]}
+                regular = len(lengths) == 1 and len(word) <= lengths.pop()
+            else:
+                regular = len(word) == pieces[0][1] - pieces[0][0]
+            if not regular:
+                break
+        pieces.append(fm.span())
+        total += fm.end() - fm.start()
+        i = fm.end()
+    return pieces
+
+
+def split_findings(text: str) -> Iterator[Raw]:
+    """Tokens written in pieces: a known prefix, then fragments of the token's alphabet with
+    separators between them; the value (for the redaction) is the token without them."""
+    engine = _secret_engine()
+    covered = 0
+    for hm in _hint_starts(engine, text):
+        p = hm.start()
+        if p < covered or (p and (text[p - 1].isalnum() or text[p - 1] in "_-")):
+            continue
+        hint = hm.group() if hm.re is engine.split_hints else _SPLIT_JOIN.sub("", hm.group())
+        for i in engine.by_split_hint.get(hint, ()):
+            rule = engine.rules[i]
+            pieces = _pieces(text, p, rule.split, rule.split_limit)
+            if len(pieces) < 2:
+                continue
+            covered = max(covered, pieces[-1][1])
+            compact = "".join(text[a:b] for a, b in pieces)
+            m = rule.pattern.match(compact)
+            if m is None:
+                continue
+            first = pieces[0][1] - pieces[0][0]
+            if m.end() <= first:
+                continue  # whole in its first piece: the rules find it as written
+            end = _extend(compact, m.end(), rule.extend) if rule.extend else m.end()
+            value = compact[:end] if rule.kind == "jwt" else m.group(rule.group)
+            if rule.check is not None and not rule.check(value):
+                continue
+            token = compact[:end]
+            if rule.split != rule.split.upper() and not (
+                any(c.isdigit() for c in token) and any(c.isalpha() for c in token)
+            ):
+                continue  # a key with lower-case letters has digits too: words joined are not one
+            detail = f"{rule.detail}, in pieces"
+            yield p, _text_end(pieces, end), rule.priority, rule.kind, detail, compact[:end]
+            break
+
+
+#: What may break a prefix itself ("sk_li ve_...", "AK IA...")
+_SPLIT_JOIN = re.compile(r"[ \t\r\n\"'`+>#|*/\\]+")
+
+
+def _trie(words: Sequence[str], depth: int = 0) -> str:
+    """A regex of ``words`` as a trie (each position tries one branch), separators allowed
+    between their characters from the third on."""
+    sep = r"[ \t\r\n\"'`+>#|*/\\]{0,8}" if depth >= 2 else ""
+    by_first: dict[str, list[str]] = {}
+    ends = False
+    for w in words:
+        if w:
+            by_first.setdefault(w[0], []).append(w[1:])
+        else:
+            ends = True
+    branches = [re.escape(c) + _trie(rest, depth + 1) for c, rest in sorted(by_first.items())]
+    if not branches:
+        return ""
+    body = "(?:" + "|".join(branches) + ")"
+    return sep + (body + "?" if ends else body)
+
+
+@functools.cache
+def _broken_hints(hints: tuple[str, ...]) -> re.Pattern[str]:
+    """The prefixes, written with separators inside them ("sk_li ve_", "gh p_")."""
+    return re.compile(_trie([h for h in hints if len(h) >= 4]))
+
+
+def _hint_starts(engine: _SecretEngine, text: str) -> Iterator[re.Match[str]]:
+    """Where a split-able token may start: its prefix as written, or broken by separators."""
+    whole = list(engine.split_hints.finditer(text))
+    hints = engine.by_split_hint
+    broken = [
+        m
+        for m in _broken_hints(tuple(hints)).finditer(text)
+        if _SPLIT_JOIN.search(m.group()) and _SPLIT_JOIN.sub("", m.group()) in hints
+    ]
+    if not broken:
+        yield from whole
+        return
+    yield from sorted([*whole, *broken], key=lambda m: m.start())
+
+
+def _text_end(pieces: list[tuple[int, int]], n: int) -> int:
+    """The text offset just after the ``n``-th character of the joined pieces."""
+    for a, b in pieces:
+        if n <= b - a:
+            return a + n
+        n -= b - a
+    return pieces[-1][1]

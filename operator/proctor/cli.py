@@ -104,10 +104,11 @@ def _grade(args: argparse.Namespace) -> int:
         ManifestError,
         MissingReferenceError,
         parse_responses,
+        protocol_policy,
         resolve_cases,
     )
-    from proctor.graders._exam import CaseSetProblem, grade_cases
-    from proctor.protocol import ProtocolPolicy, Tier, decide
+    from proctor.graders import AssertionCompileError, CaseSetProblem, ScanPolicy, grade_cases
+    from proctor.protocol import decide
     from proctor.report import render_json, render_text
 
     try:
@@ -139,9 +140,6 @@ def _grade(args: argparse.Namespace) -> int:
                 f"{args.responses}: no answer for case {', '.join(repr(m) for m in missing[:5])}{more} "
                 f"of {where}"
             )
-        from proctor.graders._assertions import AssertionCompileError
-        from proctor.graders._scanpolicy import ScanPolicy
-
         try:
             scan = ScanPolicy.from_spec(profile.spec.safety_scan if profile else None)
         except AssertionCompileError as e:
@@ -174,14 +172,7 @@ def _grade(args: argparse.Namespace) -> int:
             f"{', '.join(extra[:5])}{' ...' if len(extra) > 5 else ''}",
             file=sys.stderr,
         )
-    proto = ProtocolPolicy()
-    if policy is not None:
-        t = policy.spec.tiers
-        proto = ProtocolPolicy(
-            thresholds={Tier.SAFETY: t.safety, Tier.TRUST: t.trust, Tier.FORM: t.form},
-            regression_margin=policy.spec.regression_margin,
-        )
-    decision = decide(results, proto)
+    decision = decide(results, protocol_policy(policy.spec if policy else None))
     if args.format == "json":
         print(render_json(decision, results, caseSet=caseset.metadata.name, cases=len(results)))
     else:

@@ -32,6 +32,14 @@ API_VERSION: Final = "proctor.dev/v1alpha1"
 #: The label that puts a Deployment under a GatePolicy: ``proctor.dev/gate-policy: <policy name>``.
 GATE_POLICY_LABEL: Final = "proctor.dev/gate-policy"
 
+# Annotations a person sets to ask the operator for something (a new value is a new request).
+#: On a CaseSet: freeze its baseline from its most recent finished runs.
+FREEZE_BASELINE_ANNOTATION: Final = "proctor.dev/freeze-baseline"
+#: On a CaseSet, beside the freeze request: how many consecutive stable runs it needs.
+FREEZE_BASELINE_RUNS_ANNOTATION: Final = "proctor.dev/freeze-baseline-runs"
+#: On a GatePolicy: a person looked; close its circuit breaker.
+RESET_CIRCUIT_BREAKER_ANNOTATION: Final = "proctor.dev/reset-circuit-breaker"
+
 #: A DNS-1123 subdomain (the name of most Kubernetes objects).
 DNS_SUBDOMAIN_PATTERN: Final = r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$"
 #: A ConfigMap or Secret data key.
@@ -72,6 +80,11 @@ def _to_utc_seconds(value: datetime) -> datetime:
     return value.astimezone(UTC).replace(microsecond=0)
 
 
+def utc_now() -> datetime:
+    """The system clock in UTC (callers that decide take ``now`` as an argument; this is the default)."""
+    return datetime.now(UTC)
+
+
 def format_time(value: datetime) -> str:
     """RFC 3339 in UTC with second precision, as Kubernetes writes ``metav1.Time``."""
     return _to_utc_seconds(value).strftime("%Y-%m-%dT%H:%M:%SZ")
@@ -109,9 +122,13 @@ class StatusModel(BaseModel):
     )
 
 
-def dump(model: BaseModel) -> dict[str, Any]:
-    """A model as the JSON-ready dict Kubernetes expects: camelCase names, ``None`` fields left out."""
-    return model.model_dump(mode="json", by_alias=True, exclude_none=True)
+def dump(model: BaseModel, *, only_set: bool = False) -> dict[str, Any]:
+    """A model as the JSON-ready dict Kubernetes expects: camelCase names, ``None`` fields left out.
+
+    ``only_set`` leaves out every field that was not given either (defaults included): what a
+    writer applies with server-side apply, so it claims only the fields it means to set.
+    """
+    return model.model_dump(mode="json", by_alias=True, exclude_none=True, exclude_unset=only_set)
 
 
 # --- references --------------------------------------------------------------------------------

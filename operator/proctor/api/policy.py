@@ -8,7 +8,7 @@ Observe, Hold or Rollback, the circuit breaker) live here.
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Annotated, ClassVar, Final, Literal, Self
+from typing import Annotated, ClassVar, Literal, Self
 
 from pydantic import ConfigDict, Field, model_validator
 
@@ -24,12 +24,10 @@ from proctor.api.common import (
     cel,
 )
 from proctor.api.conditions import Condition
+from proctor.protocol import DEFAULT_CANARY_RUNS as DEFAULT_CANARY_RUNS  # the protocol's defaults
+from proctor.protocol import DEFAULT_REGRESSION_MARGIN as DEFAULT_REGRESSION_MARGIN
+from proctor.protocol import ProtocolPolicy
 from proctor.protocol.types import DEFAULT_THRESHOLDS, Tier
-
-#: Default regression margin, in percentage points below the frozen baseline.
-DEFAULT_REGRESSION_MARGIN: Final = 3.0
-#: Default number of determinism-canary runs before a policy may block.
-DEFAULT_CANARY_RUNS: Final = 3
 
 
 class Enforcement(StrEnum):
@@ -272,6 +270,14 @@ class GatePolicySpec(SpecModel):
     timeout_seconds: int = Field(
         default=1800, ge=60, le=86400, description="Deadline of a run; an unfinished run ends in ERROR."
     )
+
+
+def protocol_policy(spec: GatePolicySpec | None) -> ProtocolPolicy:
+    """What passing means under a policy, as :func:`proctor.protocol.decide` takes it: its tier
+    thresholds and regression margin (without a policy, the protocol's defaults)."""
+    if spec is None:
+        return ProtocolPolicy()
+    return ProtocolPolicy(thresholds=spec.tiers.as_dict(), regression_margin=spec.regression_margin)
 
 
 class GatedWorkload(StatusModel):

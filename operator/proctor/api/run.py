@@ -53,7 +53,13 @@ class RunPhase(StrEnum):
     @property
     def terminal(self) -> bool:
         """Whether the run is over (Evaluated, PartiallyEvaluated or Failed)."""
-        return self in (RunPhase.EVALUATED, RunPhase.PARTIALLY_EVALUATED, RunPhase.FAILED)
+        return self.value in TERMINAL_PHASES
+
+
+#: The phases a run ends in, as status spells them (the one list: readers of raw status use it too).
+TERMINAL_PHASES: Final = frozenset(
+    {RunPhase.EVALUATED.value, RunPhase.PARTIALLY_EVALUATED.value, RunPhase.FAILED.value}
+)
 
 
 class EndpointTarget(AgentProtocol):

@@ -18,7 +18,8 @@ from typing import Any, cast
 import kopf
 import structlog
 
-from proctor.api import parse_policy
+from proctor.api import API_VERSION, TERMINAL_PHASES, parse_policy
+from proctor.api import RESET_CIRCUIT_BREAKER_ANNOTATION as RESET_ANNOTATION
 from proctor.api.conditions import Condition, ConditionStatus, ConditionType, Reason, set_condition
 from proctor.controllers.records import run_record
 from proctor.controllers.runs import CONFIG, MANAGER, Runtime, _runtime
@@ -31,15 +32,13 @@ from proctor.gate.admission import (
     PENDING_SINCE_ANNOTATION,
     template_hash,
 )
-from proctor.k8s.objects import API_VERSION, LABEL_MANAGED_BY, LABEL_PART_OF, label_value
+from proctor.k8s.objects import LABEL_MANAGED_BY, LABEL_PART_OF, label_value
 from proctor.protocol import Canary, canary_state
 
 log = structlog.get_logger("proctor.gates")
 
 LABEL_WORKLOAD = "proctor.dev/workload"
 LABEL_GATE_KIND = "proctor.dev/gate-kind"
-RESET_ANNOTATION = "proctor.dev/reset-circuit-breaker"
-TERMINAL = ("Evaluated", "PartiallyEvaluated", "Failed")
 
 
 def _now() -> dt.datetime:
@@ -132,7 +131,7 @@ async def _canary(
             await rt.call(rt.kube.create_custom, "EvalRun", ns, gate_run(policy_raw, "canary", n, template))
             continue
         runs.append(run)
-    done = [r for r in runs if (r.get("status") or {}).get("phase") in TERMINAL]
+    done = [r for r in runs if (r.get("status") or {}).get("phase") in TERMINAL_PHASES]
     rates = [(r.get("status") or {}).get("tiers", {}).get("safety", {}).get("rate") for r in done]
     status = {"required": required, "runs": names, "safetyRates": [float(x) for x in rates if x is not None]}
     if len(done) < required:
@@ -221,7 +220,7 @@ async def _workload(
         entry.pop("verdict", None)
         return entry, False
     st = run.get("status") or {}
-    if st.get("phase") not in TERMINAL:
+    if st.get("phase") not in TERMINAL_PHASES:
         entry |= {"run": run_name, "blocked": False, "message": _awaiting(d, "exam running")}
         entry.pop("verdict", None)
         return entry, False
@@ -428,5 +427,5 @@ async def on_deployment_event(
 async def on_gate_run_event(
     labels: Mapping[str, str], status: Mapping[str, Any], namespace: str | None, memo: kopf.Memo, **_: Any
 ) -> None:
-    if (status or {}).get("phase") in TERMINAL and namespace is not None:
+    if (status or {}).get("phase") in TERMINAL_PHASES and namespace is not None:
         await reconcile_policy(_runtime(memo), namespace, labels[GATE_LABEL])

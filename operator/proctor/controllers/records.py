@@ -6,9 +6,8 @@ import hashlib
 from collections.abc import Mapping
 from typing import Any
 
+from proctor.api import TERMINAL_PHASES
 from proctor.protocol import RunRecord, Tier, Verdict
-
-TERMINAL = ("Evaluated", "PartiallyEvaluated", "Failed")
 
 
 def run_provenance(status: Mapping[str, Any]) -> str:
@@ -37,7 +36,7 @@ def finished_runs(runs: list[Mapping[str, Any]], caseset: str) -> list[Mapping[s
         r
         for r in runs
         if ((r.get("spec") or {}).get("caseSetRef") or {}).get("name") == caseset
-        and (r.get("status") or {}).get("phase") in TERMINAL
+        and (r.get("status") or {}).get("phase") in TERMINAL_PHASES
     ]
     done.sort(key=lambda r: ((r.get("status") or {}).get("completionTime") or "", r["metadata"]["name"]))
     return done

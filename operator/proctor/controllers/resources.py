@@ -15,6 +15,8 @@ from typing import Any, cast
 import kopf
 
 from proctor.api import (
+    FREEZE_BASELINE_ANNOTATION,
+    FREEZE_BASELINE_RUNS_ANNOTATION,
     ManifestError,
     MissingReferenceError,
     content_digest,
@@ -26,17 +28,14 @@ from proctor.api.caseset import FrozenBaseline
 from proctor.api.conditions import Condition, ConditionStatus, ConditionType, Reason, set_condition
 from proctor.controllers.records import finished_runs, run_record
 from proctor.controllers.runs import MANAGER, Runtime, _runtime
-from proctor.graders._exam import CaseSetProblem, compile_cases
-from proctor.graders._scanpolicy import ScanPolicy
+from proctor.graders import CaseSetProblem, ScanPolicy, compile_cases
 from proctor.judge.client import JudgeSettings
 from proctor.judge.prompts import policy_digest, provenance
 from proctor.judge.rubrics import resolve_dimensions
 from proctor.k8s.kube import KubeError
-from proctor.protocol import Tier, freeze_eligibility
+from proctor.protocol import DEFAULT_FREEZE_RUNS, Tier, freeze_eligibility
 
 CASESET_RECHECK_SECONDS = 60.0
-FREEZE_ANNOTATION = "proctor.dev/freeze-baseline"
-FREEZE_RUNS_ANNOTATION = "proctor.dev/freeze-baseline-runs"
 
 
 def _now() -> dt.datetime:
@@ -115,7 +114,7 @@ async def reconcile_caseset(rt: Runtime, body: Mapping[str, Any]) -> None:
             f"{len(cases)} cases (safety {tiers['safety']}, trust {tiers['trust']}, form {tiers['form']})",
             gen,
         )
-        token = (meta.get("annotations") or {}).get(FREEZE_ANNOTATION)
+        token = (meta.get("annotations") or {}).get(FREEZE_BASELINE_ANNOTATION)
         if token and token != status.get("freezeRequest"):
             await _freeze(rt, body, digest, token, desired)
         elif status.get("freezeRequest"):
@@ -128,7 +127,9 @@ async def _freeze(
 ) -> None:
     """A person asked for a baseline: freeze it only under the protocol's rules, and say why not."""
     meta, status = body["metadata"], body.get("status") or {}
-    required = int((meta.get("annotations") or {}).get(FREEZE_RUNS_ANNOTATION, "3"))
+    required = int(
+        (meta.get("annotations") or {}).get(FREEZE_BASELINE_RUNS_ANNOTATION, str(DEFAULT_FREEZE_RUNS))
+    )
     runs = finished_runs(await rt.call(rt.kube.list_custom, "EvalRun", meta["namespace"]), meta["name"])
     history = [run_record(r) for r in runs]
     provenance = history[-1].provenance if history else ""

@@ -21,12 +21,12 @@ import structlog
 
 from proctor.api import (
     EvalRun,
-    GatePolicy,
     ManifestError,
     content_digest,
     parse_caseset,
     parse_evalrun,
     parse_policy,
+    protocol_policy,
     resolve_cases,
 )
 from proctor.api.caseset import FrozenBaseline
@@ -55,7 +55,7 @@ from proctor.k8s.objects import (
     record_to_result,
 )
 from proctor.observability import metrics
-from proctor.protocol import ProtocolPolicy, Tier, decide
+from proctor.protocol import decide
 from proctor.protocol.types import CaseResult
 
 log = structlog.get_logger("proctor.runs")
@@ -194,16 +194,6 @@ async def _load_results(rt: Runtime, ns: str, names: list[str]) -> list[CaseResu
         cm = await rt.call(rt.kube.get_configmap, ns, n)
         parts.append(base64.b64decode((cm.get("binaryData") or {}).get(RESULTS_KEY, "")))
     return [record_to_result(r) for r in decode_results(parts)]
-
-
-def _protocol(policy: GatePolicy | None) -> ProtocolPolicy:
-    if policy is None:
-        return ProtocolPolicy()
-    t = policy.spec.tiers
-    return ProtocolPolicy(
-        thresholds={Tier.SAFETY: t.safety, Tier.TRUST: t.trust, Tier.FORM: t.form},
-        regression_margin=policy.spec.regression_margin,
-    )
 
 
 def _conds(status: Mapping[str, Any]) -> list[Condition]:
@@ -432,7 +422,7 @@ async def _reconcile(rt: Runtime, namespace: str, name: str) -> bool:
         and frozen.get("provenance") == run_provenance({"provenance": prov})
     ):
         baseline = FrozenBaseline.model_validate(frozen).to_baseline()
-    decision = decide(results, _protocol(policy), baseline)
+    decision = decide(results, protocol_policy(policy.spec if policy else None), baseline)
     desired.update(evaluate.evaluated_status(decision, results, baseline.rates if baseline else None))
     desired["provenance"] = prov
     desired["completionTime"] = _fmt(now)

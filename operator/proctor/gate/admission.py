@@ -16,7 +16,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-GATE_LABEL = "proctor.dev/gate-policy"
+from proctor.api.common import GATE_POLICY_LABEL
+
+#: The label that puts a Deployment under a GatePolicy (the API's own name for it).
+GATE_LABEL = GATE_POLICY_LABEL
 PENDING_ANNOTATION = "proctor.dev/pending-template-hash"
 APPROVED_ANNOTATION = "proctor.dev/approved-template-hash"
 APPROVED_TEMPLATE_ANNOTATION = "proctor.dev/approved-template"

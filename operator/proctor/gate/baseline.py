@@ -11,14 +11,18 @@ import sys
 import time
 from typing import Any
 
+from proctor.api import FREEZE_BASELINE_ANNOTATION, FREEZE_BASELINE_RUNS_ANNOTATION
 from proctor.k8s.kube import Kube, KubeError
-
-FREEZE_ANNOTATION = "proctor.dev/freeze-baseline"
-FREEZE_RUNS_ANNOTATION = "proctor.dev/freeze-baseline-runs"
+from proctor.protocol import DEFAULT_FREEZE_RUNS
 
 
 def freeze(
-    namespace: str, caseset: str, *, runs: int = 3, timeout: float = 120, kube: Kube | None = None
+    namespace: str,
+    caseset: str,
+    *,
+    runs: int = DEFAULT_FREEZE_RUNS,
+    timeout: float = 120,
+    kube: Kube | None = None,
 ) -> int:
     """0 when frozen, 1 when refused (the reason is printed), 2 when no answer came."""
     kube = kube or Kube()
@@ -28,7 +32,14 @@ def freeze(
             "CaseSet",
             namespace,
             caseset,
-            {"metadata": {"annotations": {FREEZE_ANNOTATION: token, FREEZE_RUNS_ANNOTATION: str(runs)}}},
+            {
+                "metadata": {
+                    "annotations": {
+                        FREEZE_BASELINE_ANNOTATION: token,
+                        FREEZE_BASELINE_RUNS_ANNOTATION: str(runs),
+                    }
+                }
+            },
         )
     except KubeError as e:
         print(f"proctor baseline: error: {e}", file=sys.stderr)

@@ -38,7 +38,6 @@ PROG: Final = "proctor gate"
 EXIT_ERROR: Final = 2
 EXIT_INTERRUPTED: Final = 130
 EXIT_CODES: Final = {"PASS": 0, "FAIL": 1, "ERROR": 2, "WARN": 3}
-TERMINAL_PHASES: Final = ("Evaluated", "PartiallyEvaluated", "Failed")
 #: After this long with no phase, say once that the run has not been picked up (and keep waiting).
 PICKUP_GRACE_SECONDS: Final = 30.0
 #: The longest one watch request stays open before the gate looks at the clock again.
@@ -291,7 +290,7 @@ class Gate:
         """The API server answers and serves proctor.dev/v1alpha1 (discovery: readable by anyone)."""
         from kubernetes.client.exceptions import ApiException
 
-        from proctor.k8s.objects import GROUP, VERSION
+        from proctor.api import GROUP, VERSION
 
         try:
             resources = self._call(self.kube.custom.get_api_resources, GROUP, VERSION)
@@ -530,7 +529,7 @@ class Gate:
     def _create_run(self, body: dict[str, Any], *, quiet_conflict: bool) -> dict[str, Any] | None:
         from kubernetes.client.exceptions import ApiException
 
-        from proctor.k8s.objects import GROUP, VERSION
+        from proctor.api import GROUP, VERSION
 
         try:
             reply = self._call(
@@ -582,7 +581,7 @@ class Gate:
         from kubernetes import watch
         from kubernetes.client.exceptions import ApiException
 
-        from proctor.k8s.objects import GROUP, VERSION
+        from proctor.api import GROUP, VERSION
 
         clock = time.monotonic
         progress = _Progress(started=clock())
@@ -673,6 +672,8 @@ class Gate:
 
     def _seen(self, obj: Mapping[str, Any], progress: _Progress) -> bool:
         """Report what changed; True when the run is over."""
+        from proctor.api import TERMINAL_PHASES
+
         st = obj.get("status") or {}
         phase = st.get("phase")
         elapsed = time.monotonic() - progress.started
@@ -773,6 +774,8 @@ def _shards_text(obj: Mapping[str, Any]) -> str:
 
 def _progress_line(obj: Mapping[str, Any]) -> str:
     """One line about where the run is: phase, shards done, retries, the status message."""
+    from proctor.api import TERMINAL_PHASES
+
     st = obj.get("status") or {}
     phase = st.get("phase")
     if not phase:

@@ -50,6 +50,7 @@ from proctor import __version__
 from proctor.judge.errors import JudgeError, JudgeMalformed, JudgeRejected, JudgeUnavailable
 from proctor.judge.prompts import RESPONSE_FORMAT, JudgeInput, Judgment, build_prompt, parse_judgment
 from proctor.judge.rubrics import DimensionRubric
+from proctor.k8s.objects import JUDGE_API_KEY_ENV
 from proctor.protocol import (
     CONSENSUS_SAMPLES,
     DEFAULT_BAND,
@@ -59,8 +60,9 @@ from proctor.protocol import (
     needs_consensus,
 )
 
-#: The environment variable holding the judge's API key unless the settings name another.
-DEFAULT_API_KEY_ENV: Final = "PROCTOR_JUDGE_API_KEY"
+#: The environment variable holding the judge's API key unless the settings name another (the
+#: judge Job sets it from the profile's Secret).
+DEFAULT_API_KEY_ENV: Final = JUDGE_API_KEY_ENV
 #: What replaces a secret in any text Proctor shows.
 REDACTED: Final = "[REDACTED]"
 #: Statuses worth another attempt besides 5xx.

@@ -25,28 +25,15 @@ from enum import Enum
 from types import MappingProxyType
 from typing import Any, Final, NamedTuple
 
+from proctor.api.profile import BASE_DIMENSIONS as BASE_DIMENSIONS  # the dimension tables live in the API
+from proctor.api.profile import DEFAULT_DIMENSION_THRESHOLD, DOMAIN_DIMENSIONS
+
 #: The breach threshold of a dimension when nothing overrides it (seed 001).
-DEFAULT_THRESHOLD: Final = 50.0
+DEFAULT_THRESHOLD: Final = DEFAULT_DIMENSION_THRESHOLD
 
-#: Every profile judges these.
-BASE_DIMENSIONS: Final[tuple[str, ...]] = (
-    "task_success",
-    "instruction_adherence",
-    "factual_grounding",
-    "output_quality",
-    "safety",
-)
-
-#: What each domain profile adds to the base five.
+#: What each domain profile adds to the base five, keyed by the profile's name.
 PROFILES: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType(
-    {
-        "generic": (),
-        "coding": ("code_correctness", "test_outcome", "change_safety"),
-        "support": ("resolution_quality", "tone_empathy", "policy_compliance"),
-        "rag": ("retrieval_relevance", "citation_accuracy"),
-        "data": ("query_correctness", "result_accuracy"),
-        "marketing": ("brand_compliance", "creativity", "publishing_success"),
-    }
+    {profile.value: dims for profile, dims in DOMAIN_DIMENSIONS.items()}
 )
 
 

@@ -14,16 +14,12 @@ from typing import Any, cast
 from kubernetes import client, config
 from kubernetes.client.exceptions import ApiException
 
-from proctor.k8s.objects import GROUP, VERSION
+from proctor.api import GROUP, RESOURCE_KINDS, VERSION
 
 APPLY = "application/apply-patch+yaml"
 
-PLURALS = {
-    "EvalRun": "evalruns",
-    "CaseSet": "casesets",
-    "EvalProfile": "evalprofiles",
-    "GatePolicy": "gatepolicies",
-}
+#: Each kind's resource name in the API (``evalruns``), from the models.
+PLURALS = {kind: model.PLURAL for kind, model in RESOURCE_KINDS.items()}
 
 
 class KubeError(RuntimeError):

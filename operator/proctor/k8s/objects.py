@@ -15,11 +15,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from proctor.api.common import API_VERSION, GATE_POLICY_LABEL, GROUP
 from proctor.protocol.types import CaseResult, DimensionScore, Failure, Tier
-
-GROUP = "proctor.dev"
-VERSION = "v1alpha1"
-API_VERSION = f"{GROUP}/{VERSION}"
 
 LABEL_MANAGED_BY = "app.kubernetes.io/managed-by"
 LABEL_PART_OF = "app.kubernetes.io/part-of"
@@ -204,8 +201,11 @@ def shard_of(position: int, count: int) -> int:
 # --- judge Jobs --------------------------------------------------------------------------------------
 
 JUDGE_SERVICE_ACCOUNT = "proctor-judge"
+#: The judge container's environment: the judge's API key and the agent endpoint's (from Secrets,
+#: by ``secretKeyRef``), and where the candidate sidecar listens (the pod's IP, downward API).
 JUDGE_API_KEY_ENV = "PROCTOR_JUDGE_API_KEY"
 AGENT_API_KEY_ENV = "PROCTOR_AGENT_API_KEY"
+CANDIDATE_HOST_ENV = "PROCTOR_CANDIDATE_HOST"
 LABEL_ATTEMPT = "proctor.dev/attempt"
 
 _RESTRICTED_CONTAINER: dict[str, Any] = {
@@ -299,7 +299,7 @@ def judge_job(run: RunRef, index: int, count: int, attempt: int, spec: JudgeJobS
     if spec.candidate is not None:
         pod["initContainers"] = _sidecars(spec.candidate, spec.candidate_container)
         pod["containers"][0]["env"].append(
-            {"name": "PROCTOR_CANDIDATE_HOST", "valueFrom": {"fieldRef": {"fieldPath": "status.podIP"}}}
+            {"name": CANDIDATE_HOST_ENV, "valueFrom": {"fieldRef": {"fieldPath": "status.podIP"}}}
         )
     return {
         "apiVersion": "batch/v1",
@@ -405,9 +405,7 @@ def mutating_webhook_configuration(
                         "scope": "Namespaced",
                     }
                 ],
-                "objectSelector": {
-                    "matchExpressions": [{"key": "proctor.dev/gate-policy", "operator": "Exists"}]
-                },
+                "objectSelector": {"matchExpressions": [{"key": GATE_POLICY_LABEL, "operator": "Exists"}]},
                 "namespaceSelector": {
                     "matchExpressions": [
                         {

@@ -7,6 +7,7 @@ Observe, Hold or Rollback, the circuit breaker) live here.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import StrEnum
 from typing import Annotated, ClassVar, Literal, Self
 
@@ -213,6 +214,37 @@ class LabelSelector(SpecModel):
     match_expressions: list[LabelSelectorRequirement] = Field(
         default_factory=list, max_length=16, description="Requirements that must all hold."
     )
+
+    def query(self) -> str:
+        """The selector in the API server's label-selector syntax (``app=a,tier in (x,y),!canary``)."""
+        terms = [f"{k}={v}" for k, v in self.match_labels.items()]
+        for r in self.match_expressions:
+            values = ",".join(r.values)
+            terms.append(
+                {
+                    "In": f"{r.key} in ({values})",
+                    "NotIn": f"{r.key} notin ({values})",
+                    "Exists": r.key,
+                    "DoesNotExist": f"!{r.key}",
+                }[r.operator]
+            )
+        return ",".join(terms)
+
+    def matches(self, labels: Mapping[str, str]) -> bool:
+        """Whether an object with ``labels`` is selected (as the API server would select it)."""
+        if any(labels.get(k) != v for k, v in self.match_labels.items()):
+            return False
+        for r in self.match_expressions:
+            value = labels.get(r.key)
+            ok = {
+                "In": value is not None and value in r.values,
+                "NotIn": value is None or value not in r.values,
+                "Exists": value is not None,
+                "DoesNotExist": value is None,
+            }[r.operator]
+            if not ok:
+                return False
+        return True
 
 
 class GatePolicySpec(SpecModel):

@@ -88,6 +88,14 @@ def owner_reference(run: RunRef, *, controller: bool = True) -> dict[str, Any]:
     }
 
 
+def owning_run(obj: Mapping[str, Any]) -> str | None:
+    """The name of the EvalRun that owns ``obj`` (a judge Job, a results ConfigMap), if one does."""
+    owners = [
+        o for o in (obj.get("metadata") or {}).get("ownerReferences") or [] if o.get("kind") == "EvalRun"
+    ]
+    return str(owners[0]["name"]) if owners else None
+
+
 def results_configmap_name(run: str, index: int, count: int, part: int) -> str:
     return _bounded(f"{run}-results-{index}-of-{count}-{part}", 253)
 

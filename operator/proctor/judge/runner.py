@@ -49,7 +49,8 @@ from proctor.graders import (
     grade_answer,
     unanswered,
 )
-from proctor.judge.client import JudgeClient, JudgeSettings, judge_dimensions
+from proctor.judge.client import JudgeClient, JudgeSettings
+from proctor.judge.consensus import judge_dimensions
 from proctor.judge.embeddings import OnnxEmbedder, ground
 from proctor.judge.prompts import ContextDocument, JudgeInput, provenance
 from proctor.judge.rubrics import DimensionRubric, resolve_dimensions, rubric_of

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from enum import StrEnum
-from typing import Annotated, Any, Final
+from typing import Annotated, Any, Final, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PlainSerializer
 from pydantic.alias_generators import to_camel
@@ -98,28 +98,27 @@ Time = Annotated[
 ]
 
 
-class SpecModel(BaseModel):
-    """Base of everything a person writes: camelCase JSON names, unknown fields rejected."""
-
-    model_config = ConfigDict(
+def _camel_case(extra: Literal["forbid", "ignore"]) -> ConfigDict:
+    """camelCase JSON names, Python names accepted too; ``extra`` says what unknown fields do."""
+    return ConfigDict(
         alias_generator=to_camel,
         validate_by_name=True,
         validate_by_alias=True,
         serialize_by_alias=True,
-        extra="forbid",
+        extra=extra,
     )
+
+
+class SpecModel(BaseModel):
+    """Base of everything a person writes: camelCase JSON names, unknown fields rejected."""
+
+    model_config = _camel_case("forbid")
 
 
 class StatusModel(BaseModel):
     """Base of everything the operator writes: camelCase JSON names, unknown fields ignored."""
 
-    model_config = ConfigDict(
-        alias_generator=to_camel,
-        validate_by_name=True,
-        validate_by_alias=True,
-        serialize_by_alias=True,
-        extra="ignore",
-    )
+    model_config = _camel_case("ignore")
 
 
 def dump(model: BaseModel, *, only_set: bool = False) -> dict[str, Any]:
@@ -134,61 +133,36 @@ def dump(model: BaseModel, *, only_set: bool = False) -> dict[str, Any]:
 # --- references --------------------------------------------------------------------------------
 
 
+#: The name of an object in the same namespace: a DNS-1123 subdomain.
+ObjectName = Annotated[str, Field(min_length=1, max_length=253, pattern=DNS_SUBDOMAIN_PATTERN)]
+#: A key of a ConfigMap's or a Secret's data.
+DataKey = Annotated[str, Field(min_length=1, max_length=253, pattern=DATA_KEY_PATTERN)]
+
+
 class LocalObjectReference(SpecModel):
     """A reference to an object of a known kind in the same namespace."""
 
-    name: str = Field(
-        min_length=1,
-        max_length=253,
-        pattern=DNS_SUBDOMAIN_PATTERN,
-        description="Name of the referenced object, in the same namespace.",
-    )
+    name: ObjectName = Field(description="Name of the referenced object, in the same namespace.")
 
 
 class ConfigMapKeyRef(SpecModel):
     """One key of a ConfigMap in the same namespace."""
 
-    name: str = Field(
-        min_length=1,
-        max_length=253,
-        pattern=DNS_SUBDOMAIN_PATTERN,
-        description="Name of the ConfigMap, in the same namespace.",
-    )
-    key: str = Field(
-        min_length=1,
-        max_length=253,
-        pattern=DATA_KEY_PATTERN,
-        description="The key in the ConfigMap's data.",
-    )
+    name: ObjectName = Field(description="Name of the ConfigMap, in the same namespace.")
+    key: DataKey = Field(description="The key in the ConfigMap's data.")
 
 
 class SecretKeyRef(SpecModel):
     """One key of a Secret in the same namespace. The value is read at run time and never written anywhere."""
 
-    name: str = Field(
-        min_length=1,
-        max_length=253,
-        pattern=DNS_SUBDOMAIN_PATTERN,
-        description="Name of the Secret, in the same namespace.",
-    )
-    key: str = Field(
-        min_length=1,
-        max_length=253,
-        pattern=DATA_KEY_PATTERN,
-        description="The key in the Secret's data.",
-    )
+    name: ObjectName = Field(description="Name of the Secret, in the same namespace.")
+    key: DataKey = Field(description="The key in the Secret's data.")
 
 
 class ObjectMeta(BaseModel):
     """The part of Kubernetes object metadata Proctor reads; other metadata fields are ignored."""
 
-    model_config = ConfigDict(
-        alias_generator=to_camel,
-        validate_by_name=True,
-        validate_by_alias=True,
-        serialize_by_alias=True,
-        extra="ignore",
-    )
+    model_config = _camel_case("ignore")
 
     name: str | None = Field(default=None, max_length=253, description="Name of the object.")
     generate_name: str | None = Field(
@@ -214,6 +188,13 @@ class ObjectMeta(BaseModel):
     finalizers: list[str] = Field(
         default_factory=list, description="Finalizers that must be removed before the object is deleted."
     )
+
+
+class KindModel(SpecModel):
+    """Base of the four kinds: their API version and metadata (each adds its kind, spec and status)."""
+
+    api_version: Literal["proctor.dev/v1alpha1"] = Field(default=API_VERSION, description=API_VERSION)
+    metadata: ObjectMeta = Field(default_factory=ObjectMeta, description="Standard object metadata.")
 
 
 class Provenance(StatusModel):

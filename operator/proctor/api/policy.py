@@ -14,10 +14,9 @@ from typing import Annotated, ClassVar, Literal, Self
 from pydantic import ConfigDict, Field, model_validator
 
 from proctor.api.common import (
-    API_VERSION,
     DNS_SUBDOMAIN_PATTERN,
+    KindModel,
     LocalObjectReference,
-    ObjectMeta,
     SpecModel,
     StatusModel,
     Time,
@@ -401,7 +400,7 @@ class GatePolicyStatus(StatusModel):
     )
 
 
-class GatePolicy(SpecModel):
+class GatePolicy(KindModel):
     """GatePolicy says what passing means (tier thresholds, regression margin, determinism canary) and
     which rollouts wait for the exam: Deployments labelled proctor.dev/gate-policy: <name>."""
 
@@ -410,10 +409,6 @@ class GatePolicy(SpecModel):
     SINGULAR: ClassVar[str] = "gatepolicy"
     SHORT_NAMES: ClassVar[tuple[str, ...]] = ("gpol",)
 
-    api_version: Literal["proctor.dev/v1alpha1"] = Field(
-        default=API_VERSION, description="proctor.dev/v1alpha1"
-    )
     kind: Literal["GatePolicy"] = Field(default="GatePolicy", description="GatePolicy")
-    metadata: ObjectMeta = Field(default_factory=ObjectMeta, description="Standard object metadata.")
     spec: GatePolicySpec = Field(description="The gate and the protocol.")
     status: GatePolicyStatus | None = Field(default=None, description="The gate's state.")

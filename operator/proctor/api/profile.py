@@ -14,11 +14,10 @@ from typing import Annotated, ClassVar, Final, Literal
 from pydantic import ConfigDict, Field, model_validator
 
 from proctor.api.common import (
-    API_VERSION,
     DIGEST_PATTERN,
     URL_PATTERN,
     ConfigMapKeyRef,
-    ObjectMeta,
+    KindModel,
     Provenance,
     SecretKeyRef,
     SpecModel,
@@ -401,7 +400,7 @@ class EvalProfileStatus(StatusModel):
     )
 
 
-class EvalProfile(SpecModel):
+class EvalProfile(KindModel):
     """EvalProfile says which dimensions a run is judged on, their breach thresholds, the judge
     (an OpenAI-compatible endpoint), grounding documents and the deterministic safety scan."""
 
@@ -410,10 +409,6 @@ class EvalProfile(SpecModel):
     SINGULAR: ClassVar[str] = "evalprofile"
     SHORT_NAMES: ClassVar[tuple[str, ...]] = ("eprof",)
 
-    api_version: Literal["proctor.dev/v1alpha1"] = Field(
-        default=API_VERSION, description="proctor.dev/v1alpha1"
-    )
     kind: Literal["EvalProfile"] = Field(default="EvalProfile", description="EvalProfile")
-    metadata: ObjectMeta = Field(default_factory=ObjectMeta, description="Standard object metadata.")
     spec: EvalProfileSpec = Field(default_factory=EvalProfileSpec, description="What runs are judged on.")
     status: EvalProfileStatus | None = Field(default=None, description="What the operator resolved.")

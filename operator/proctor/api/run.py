@@ -15,11 +15,10 @@ from typing import Annotated, Any, ClassVar, Final, Literal
 from pydantic import AfterValidator, ConfigDict, Field, field_validator, model_validator
 
 from proctor.api.common import (
-    API_VERSION,
     URL_PATTERN,
     ConfigMapKeyRef,
+    KindModel,
     LocalObjectReference,
-    ObjectMeta,
     Provenance,
     SecretKeyRef,
     SpecModel,
@@ -464,7 +463,7 @@ class EvalRunStatus(StatusModel):
     )
 
 
-class EvalRun(SpecModel):
+class EvalRun(KindModel):
     """EvalRun is one exam: a case set and profile (and policy) against a target (a live endpoint, a
     candidate pod template, or recorded responses); status carries the verdict and the results."""
 
@@ -473,10 +472,6 @@ class EvalRun(SpecModel):
     SINGULAR: ClassVar[str] = "evalrun"
     SHORT_NAMES: ClassVar[tuple[str, ...]] = ("erun",)
 
-    api_version: Literal["proctor.dev/v1alpha1"] = Field(
-        default=API_VERSION, description="proctor.dev/v1alpha1"
-    )
     kind: Literal["EvalRun"] = Field(default="EvalRun", description="EvalRun")
-    metadata: ObjectMeta = Field(default_factory=ObjectMeta, description="Standard object metadata.")
     spec: EvalRunSpec = Field(description="The exam.")
     status: EvalRunStatus | None = Field(default=None, description="The result.")

@@ -133,6 +133,15 @@ class Kube:
                 return None
             raise KubeError(what, e) from None
 
+    def _create(self, what: str, fn: Callable[..., Any], *args: Any) -> dict[str, Any] | None:
+        """One create call: the object as stored, or None when one of that name exists."""
+        reply = self._do(what, fn, *args, absent=(409,), _preload_content=False)
+        return None if reply is None else _json(reply)
+
+    def _items(self, what: str, fn: Callable[..., Any], *args: Any, **kw: Any) -> list[dict[str, Any]]:
+        """The items of one list call."""
+        return list(_json(self._do(what, fn, *args, _preload_content=False, **kw)).get("items") or [])
+
     # --- Proctor's kinds ------------------------------------------------------------------------
 
     def get(self, kind: str, namespace: str, name: str) -> dict[str, Any]:
@@ -159,18 +168,11 @@ class Kube:
 
     def create_custom(self, kind: str, namespace: str, obj: dict[str, Any]) -> dict[str, Any] | None:
         """Create a Proctor object; the object as stored, or None when one of that name exists."""
-        reply = self._do(
+        what, fn = (
             f"{kind} {namespace}/{obj['metadata']['name']}",
             self.custom.create_namespaced_custom_object,
-            GROUP,
-            VERSION,
-            namespace,
-            PLURALS[kind],
-            obj,
-            absent=(409,),
-            _preload_content=False,
         )
-        return None if reply is None else _json(reply)
+        return self._create(what, fn, GROUP, VERSION, namespace, PLURALS[kind], obj)
 
     def patch_custom(self, kind: str, namespace: str, name: str, patch: dict[str, Any]) -> None:
         self._do(
@@ -187,17 +189,8 @@ class Kube:
         )
 
     def list_custom(self, kind: str, namespace: str, selector: str | None = None) -> list[dict[str, Any]]:
-        reply = self._do(
-            f"{kind} list {namespace}",
-            self.custom.list_namespaced_custom_object,
-            GROUP,
-            VERSION,
-            namespace,
-            PLURALS[kind],
-            label_selector=selector,
-            _preload_content=False,
-        )
-        return list(_json(reply).get("items") or [])
+        what, fn = f"{kind} list {namespace}", self.custom.list_namespaced_custom_object
+        return self._items(what, fn, GROUP, VERSION, namespace, PLURALS[kind], label_selector=selector)
 
     def delete_custom(self, kind: str, namespace: str, name: str) -> None:
         self._do(
@@ -279,27 +272,14 @@ class Kube:
         return dict(self.get_configmap(namespace, name).get("data") or {})
 
     def list_configmaps(self, namespace: str, selector: str) -> list[dict[str, Any]]:
-        reply = self._do(
-            f"ConfigMaps {namespace} ({selector})",
-            self.core.list_namespaced_config_map,
-            namespace,
-            label_selector=selector,
-            _preload_content=False,
-        )
-        return list(_json(reply).get("items") or [])
+        what, fn = f"ConfigMaps {namespace} ({selector})", self.core.list_namespaced_config_map
+        return self._items(what, fn, namespace, label_selector=selector)
 
     def create_configmap(self, obj: dict[str, Any]) -> dict[str, Any] | None:
         """Create a ConfigMap; the object as stored, or None when one of that name exists."""
         meta = obj["metadata"]
-        reply = self._do(
-            f"ConfigMap {meta['namespace']}/{meta['name']}",
-            self.core.create_namespaced_config_map,
-            meta["namespace"],
-            obj,
-            absent=(409,),
-            _preload_content=False,
-        )
-        return None if reply is None else _json(reply)
+        what = f"ConfigMap {meta['namespace']}/{meta['name']}"
+        return self._create(what, self.core.create_namespaced_config_map, meta["namespace"], obj)
 
     def patch_configmap(self, namespace: str, name: str, patch: dict[str, Any]) -> None:
         """A strategic merge patch (metadata such as owner references)."""
@@ -339,27 +319,14 @@ class Kube:
     # --- Jobs, RBAC, Deployments, the webhook ---------------------------------------------------
 
     def list_jobs(self, namespace: str, selector: str) -> list[dict[str, Any]]:
-        reply = self._do(
-            f"Jobs {namespace} ({selector})",
-            self.batch.list_namespaced_job,
-            namespace,
-            label_selector=selector,
-            _preload_content=False,
-        )
-        return list(_json(reply).get("items") or [])
+        what, fn = f"Jobs {namespace} ({selector})", self.batch.list_namespaced_job
+        return self._items(what, fn, namespace, label_selector=selector)
 
     def create_job(self, obj: dict[str, Any]) -> dict[str, Any] | None:
         """Create a Job; None when one of that name already exists (the caller decides to adopt)."""
         meta = obj["metadata"]
-        reply = self._do(
-            f"Job {meta['namespace']}/{meta['name']}",
-            self.batch.create_namespaced_job,
-            meta["namespace"],
-            obj,
-            absent=(409,),
-            _preload_content=False,
-        )
-        return None if reply is None else _json(reply)
+        what = f"Job {meta['namespace']}/{meta['name']}"
+        return self._create(what, self.batch.create_namespaced_job, meta["namespace"], obj)
 
     def get_job(self, namespace: str, name: str) -> dict[str, Any] | None:
         reply = self._do(
@@ -407,14 +374,8 @@ class Kube:
         )
 
     def list_deployments(self, namespace: str, selector: str) -> list[dict[str, Any]]:
-        reply = self._do(
-            f"Deployments {namespace} ({selector})",
-            self.apps.list_namespaced_deployment,
-            namespace,
-            label_selector=selector,
-            _preload_content=False,
-        )
-        return list(_json(reply).get("items") or [])
+        what, fn = f"Deployments {namespace} ({selector})", self.apps.list_namespaced_deployment
+        return self._items(what, fn, namespace, label_selector=selector)
 
     def patch_deployment(self, namespace: str, name: str, patch: dict[str, Any]) -> None:
         """A merge patch (annotations and spec.paused / spec.template, as the gate decides)."""

@@ -130,16 +130,7 @@ def tier_summaries(decision: Decision, baseline: Mapping[Tier, float | None] | N
         if not tr.total:
             continue
         base = baseline.get(t) if baseline is not None else None
-        out[t.value] = TierSummary(
-            passed=tr.passed,
-            failed=tr.failed,
-            unmeasured=tr.unmeasured,
-            measured=tr.measured,
-            total=tr.total,
-            threshold=tr.threshold,
-            rate=None if tr.rate is None else round(tr.rate, 2),
-            baseline=None if base is None else round(float(base), 2),
-        )
+        out[t.value] = TierSummary.from_result(tr, baseline=None if base is None else round(float(base), 2))
     return TierSummaries.model_validate(out)
 
 

@@ -33,7 +33,7 @@ helm: ## build (or reuse) helm from its Go module into ~/.cache/proctor/tools
 crds: venv ## regenerate crds/ and charts/proctor/crds/ from the pydantic models
 	$(PY) -m proctor.api.crdgen
 
-verify: venv ## ruff, mypy (strict on the core), import-linter layers, CRD drift
+verify: venv ## ruff, mypy (strict), import-linter (rooms and forbidden imports), CRD drift
 	$(VENV)/bin/ruff check operator tests bench
 	$(VENV)/bin/ruff format --check operator tests bench
 	$(VENV)/bin/mypy

@@ -8,7 +8,7 @@ Usage (from the repository root)::
 What it does, in one run, all on 127.0.0.1:
 
 1. Makes N seeded cases (an order-status question and answer each), each judged on the five base
-   dimensions: N x 5 judgments against :class:`proctor.judge.testserver.JudgeServer` with a fixed
+   dimensions: N x 5 judgments against :class:`proctor.testing.judgeserver.JudgeServer` with a fixed
    latency (default 100 ms). The server runs in a process of its own (``--server process``, the
    default) so that its 300-odd requests/s do not share a GIL with the client being measured
    (``--server thread`` runs it in this process instead), and speaks HTTP/1.1 with keep-alive
@@ -96,7 +96,7 @@ from proctor.judge import (
     JudgeSettings,
     judge_dimension,
 )
-from proctor.judge import testserver as ts
+from proctor.testing import judgeserver as ts
 
 REPO = Path(__file__).resolve().parent.parent
 WORK_ROOT = REPO / ".bench" / "judge_throughput"

@@ -63,15 +63,17 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from kubernetes import client, config, watch
-from kubernetes.client.exceptions import ApiException
+from kubernetes import watch
+
+from proctor.api import API_VERSION, GROUP, TERMINAL_PHASES, VERSION, EvalRun
+from proctor.testing.cluster import Cluster as SharedCluster
+from proctor.testing.cluster import ClusterError
 
 REPO = Path(__file__).resolve().parent.parent
 WORK = REPO / ".bench" / "operator_scale"
 EXAMPLE = REPO / "examples" / "oil-monitoring"
-GROUP, VERSION, PLURAL = "proctor.dev", "v1alpha1", "evalruns"
-API_VERSION = f"{GROUP}/{VERSION}"
-TERMINAL = ("Evaluated", "PartiallyEvaluated", "Failed")
+PLURAL = EvalRun.PLURAL
+TERMINAL = TERMINAL_PHASES
 LABEL_RUN_UID = "proctor.dev/run-uid"
 CONFIGMAP_LIMIT = 1024 * 1024  # bytes of data a ConfigMap may hold
 KIB, MIB = 1024, 1024 * 1024
@@ -88,78 +90,8 @@ def log(msg: str) -> None:
 # --- the cluster --------------------------------------------------------------------------------
 
 
-def kubectl_path() -> str:
-    out = subprocess.run(
-        ["bash", str(REPO / "hack" / "build-k8s.sh"), "--print"],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    built = Path(out.stdout.strip()) / "kubectl"
-    if out.returncode == 0 and built.exists():
-        return str(built)
-    found = shutil.which("kubectl")
-    if not found:
-        raise HarnessError("kubectl not found: run 'make k8s' (it builds kubectl with the control plane)")
-    return found
-
-
-class Cluster:
-    """A local control plane in a temporary directory, and clients for it."""
-
-    def __init__(self, state_dir: Path) -> None:
-        self.dir = state_dir
-        self.kubeconfig: Path | None = None
-        self.kubectl_bin = kubectl_path()
-        self._local = threading.local()
-
-    def up(self) -> None:
-        from proctor.devcluster import controlplane as cp
-
-        # tie_to_parent: the control plane also stops if this process is killed outright
-        self.kubeconfig = cp.up(self.dir, tie_to_parent=True)
-
-    def down(self) -> None:
-        from proctor.devcluster import controlplane as cp
-
-        cp.down(self.dir)
-
-    def env(self) -> dict[str, str]:
-        return {**os.environ, "KUBECONFIG": str(self.kubeconfig)}
-
-    def kubectl(self, *args: str, input: str | None = None, timeout: float = 300) -> str:
-        proc = subprocess.run(
-            [self.kubectl_bin, *args],
-            input=input,
-            capture_output=True,
-            text=True,
-            env=self.env(),
-            timeout=timeout,
-            check=False,
-        )
-        if proc.returncode != 0:
-            raise HarnessError(f"kubectl {' '.join(args)[:200]} failed: {proc.stderr.strip()[:2000]}")
-        return proc.stdout
-
-    def api(self) -> client.ApiClient:
-        """One API client per thread (the generated clients are not meant to be shared)."""
-        api = getattr(self._local, "api", None)
-        if api is None:
-            cfg = client.Configuration()
-            config.load_kube_config(config_file=str(self.kubeconfig), client_configuration=cfg)
-            cfg.connection_pool_maxsize = 4
-            api = client.ApiClient(cfg)
-            self._local.api = api
-        return api
-
-    def custom(self) -> client.CustomObjectsApi:
-        return client.CustomObjectsApi(self.api())
-
-    def core(self) -> client.CoreV1Api:
-        return client.CoreV1Api(self.api())
-
-    def batch(self) -> client.BatchV1Api:
-        return client.BatchV1Api(self.api())
+class Cluster(SharedCluster):
+    """The shared harness (:class:`proctor.testing.cluster.Cluster`), and this benchmark's helpers."""
 
     def raw_run(self, namespace: str, name: str) -> bytes:
         """An EvalRun as the API server sends it to a client (managedFields included)."""
@@ -168,48 +100,9 @@ class Cluster:
         )
         return bytes(reply.data)
 
-    def create_namespace(self, name: str) -> None:
-        self.core().create_namespace({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name}})
-        deadline = time.monotonic() + 60
-        while True:  # pods need the namespace's default service account
-            try:
-                self.core().read_namespaced_service_account("default", name)
-                return
-            except ApiException as e:
-                if e.status != 404 or time.monotonic() > deadline:
-                    raise HarnessError(f"namespace {name}: no default service account") from None
-            time.sleep(0.2)
-
-    def wait_crd_storage(self, timeout: float = 60) -> None:
-        """Until the new CRDs can be listed (just after install the server answers 429 for a moment)."""
-        deadline = time.monotonic() + timeout
-        for plural in ("evalruns", "casesets", "evalprofiles", "gatepolicies"):
-            while True:
-                try:
-                    self.custom().list_cluster_custom_object(GROUP, VERSION, plural, limit=1)
-                    break
-                except ApiException:
-                    if time.monotonic() > deadline:
-                        raise HarnessError(f"{plural} could not be listed within {timeout:.0f}s") from None
-                    time.sleep(0.2)
-
-    def delete_namespace(self, name: str, timeout: float = 120) -> bool:
-        """Delete a namespace and wait until it is gone; False if it lingers past ``timeout``."""
-        self.core().delete_namespace(name)
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            try:
-                self.core().read_namespace(name)
-            except ApiException as e:
-                if e.status == 404:
-                    return True
-                raise
-            time.sleep(0.5)
-        return False
-
     def apply(self, namespace: str, objs: list[dict[str, Any]]) -> None:
         doc = json.dumps({"apiVersion": "v1", "kind": "List", "items": objs})
-        self.kubectl("-n", namespace, "apply", "--server-side", "-f", "-", input=doc)
+        self.kubectl("-n", namespace, "apply", "--server-side", "-f", "-", input=doc, timeout=300)
 
     def create_run(self, namespace: str, run: dict[str, Any]) -> dict[str, Any]:
         reply = self.custom().create_namespaced_custom_object(
@@ -691,7 +584,7 @@ def run_p1(cluster: Cluster, op: Operator, args: argparse.Namespace, out: dict[s
         jobs.stop()
         loop = probe.stop()
     status = final["status"]
-    kubectl_json = cluster.kubectl("-n", ns, "get", "evalrun", "big-run", "-o", "json")
+    kubectl_json = cluster.kubectl("-n", ns, "get", "evalrun", "big-run", "-o", "json").stdout
     stored = cluster.raw_run(ns, "big-run")
     uid = created["metadata"]["uid"]
     cm_list = json.loads(
@@ -1278,15 +1171,13 @@ def main(argv: list[str] | None = None) -> int:
     state = Path(tempfile.mkdtemp(prefix="proctor-bench-operator-"))
     signal.signal(signal.SIGTERM, _interrupt)
     out: dict[str, Any] = {"args": {k: sorted(v) if isinstance(v, set) else v for k, v in vars(args).items()}}
-    cluster = Cluster(state)
+    cluster: Cluster | None = None
     started = time.monotonic()
     op: Operator | None = None
     try:
         log(f"starting the control plane in {state}")
-        cluster.up()
-        cluster.kubectl("apply", "--server-side", "--force-conflicts", "-f", str(REPO / "crds"))
-        cluster.kubectl("wait", "--for=condition=Established", "-f", str(REPO / "crds"), "--timeout=60s")
-        cluster.wait_crd_storage()
+        cluster = Cluster.start(state)
+        cluster.install_crds(REPO / "crds")
         log(f"control plane ready ({time.monotonic() - started:.0f}s)")
         op = Operator(cluster, WORK / "operator-p1.log", args.env)
         op.wait_ready()
@@ -1303,7 +1194,7 @@ def main(argv: list[str] | None = None) -> int:
         else:
             op.stop()
             out["p1_operator_log"] = log_summary(op.log_text())
-    except HarnessError as e:
+    except (HarnessError, ClusterError) as e:
         print(f"operator_scale: harness failure: {e}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
@@ -1312,8 +1203,9 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         for o in OPERATORS:
             o.stop()
-        log("stopping the control plane")
-        cluster.down()
+        if cluster is not None:
+            log("stopping the control plane")
+            cluster.stop()
         if args.keep:
             log(f"control plane directory kept: {state}")
         else:

@@ -58,7 +58,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import urllib.request
 import uuid
@@ -71,11 +70,13 @@ from typing import Any
 
 import aiohttp
 import jsonpatch
-from kubernetes import client, config
+from kubernetes import client
 from kubernetes.client.exceptions import ApiException
 
 from proctor.gate.admission import APPROVED_ANNOTATION, GATE_LABEL, PENDING_ANNOTATION, template_hash
 from proctor.k8s.objects import WEBHOOK_HANDLER_ID, WEBHOOK_NAME
+from proctor.testing.cluster import Cluster as SharedCluster
+from proctor.testing.cluster import ClusterError
 
 REPO = Path(__file__).resolve().parent.parent
 WORK = REPO / ".bench" / "webhook_latency"
@@ -136,86 +137,8 @@ def percentiles(xs: list[float]) -> dict[str, float]:
 # --- the cluster --------------------------------------------------------------------------------
 
 
-def kubectl_path() -> str:
-    out = subprocess.run(
-        ["bash", str(REPO / "hack" / "build-k8s.sh"), "--print"],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    built = Path(out.stdout.strip()) / "kubectl"
-    if out.returncode == 0 and built.exists():
-        return str(built)
-    found = shutil.which("kubectl")
-    if not found:
-        raise HarnessError("kubectl not found: run 'make k8s' (it builds kubectl with the control plane)")
-    return found
-
-
-class Cluster:
-    """A local control plane in a temporary directory, and clients for it."""
-
-    def __init__(self, state_dir: Path) -> None:
-        self.dir = state_dir
-        self.kubeconfig: Path | None = None
-        self.kubectl_bin = kubectl_path()
-        self._local = threading.local()
-
-    def up(self) -> None:
-        from proctor.devcluster import controlplane as cp
-
-        # no node stand-in (nothing here runs pods); tie_to_parent: the control plane also stops
-        # if this process is killed outright
-        try:
-            self.kubeconfig = cp.up(self.dir, node=False, tie_to_parent=True)
-        except cp.DevClusterError as e:
-            raise HarnessError(f"the control plane did not start: {e}") from None
-
-    def down(self) -> None:
-        from proctor.devcluster import controlplane as cp
-
-        cp.down(self.dir)
-
-    def pids(self) -> dict[str, int]:
-        from proctor.devcluster import controlplane as cp
-
-        return {k: int(v) for k, v in (cp.read_state(self.dir).get("pids") or {}).items()}
-
-    def env(self) -> dict[str, str]:
-        return {**os.environ, "KUBECONFIG": str(self.kubeconfig)}
-
-    def kubectl(self, *args: str, timeout: float = 120) -> str:
-        proc = subprocess.run(
-            [self.kubectl_bin, *args],
-            capture_output=True,
-            text=True,
-            env=self.env(),
-            timeout=timeout,
-            check=False,
-        )
-        if proc.returncode != 0:
-            raise HarnessError(f"kubectl {' '.join(args)[:200]} failed: {proc.stderr.strip()[:2000]}")
-        return proc.stdout
-
-    def api(self) -> client.ApiClient:
-        """One API client per thread (the generated clients are not meant to be shared)."""
-        api = getattr(self._local, "api", None)
-        if api is None:
-            cfg = client.Configuration()
-            config.load_kube_config(config_file=str(self.kubeconfig), client_configuration=cfg)
-            cfg.connection_pool_maxsize = 4
-            api = client.ApiClient(cfg)
-            self._local.api = api
-        return api
-
-    def apps(self) -> client.AppsV1Api:
-        apps = getattr(self._local, "apps", None)
-        if apps is None:
-            apps = self._local.apps = client.AppsV1Api(self.api())
-        return apps
-
-    def core(self) -> client.CoreV1Api:
-        return client.CoreV1Api(self.api())
+class Cluster(SharedCluster):
+    """The shared harness (:class:`proctor.testing.cluster.Cluster`), and what this benchmark reads raw."""
 
     def raw(self, path: str) -> bytes:
         """GET a path of the API server (as the admin): raw bytes."""
@@ -231,23 +154,6 @@ class Cluster:
         """A Deployment exactly as the API server stores and sends it (managedFields included)."""
         out: dict[str, Any] = json.loads(self.raw(f"/apis/apps/v1/namespaces/{NS}/deployments/{name}"))
         return out
-
-    def create_namespace(self, name: str) -> None:
-        self.core().create_namespace({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name}})
-
-    def wait_crd_storage(self, timeout: float = 60) -> None:
-        """Until the new CRDs can be listed (just after install the server answers 429 for a moment)."""
-        custom = client.CustomObjectsApi(self.api())
-        deadline = time.monotonic() + timeout
-        for plural in ("evalruns", "casesets", "evalprofiles", "gatepolicies"):
-            while True:
-                try:
-                    custom.list_cluster_custom_object("proctor.dev", "v1alpha1", plural, limit=1)
-                    break
-                except ApiException:
-                    if time.monotonic() > deadline:
-                        raise HarnessError(f"{plural} could not be listed within {timeout:.0f}s") from None
-                    time.sleep(0.2)
 
 
 # --- the operator ------------------------------------------------------------------------------
@@ -994,13 +900,10 @@ def main(argv: list[str] | None = None) -> int:
     op: Operator | None = None
     problems: list[str] = []
     try:
-        cluster = Cluster(state)
         log(f"starting the control plane in {state}")
-        cluster.up()
-        crds = str(REPO / "crds")
-        cluster.kubectl("apply", "--server-side", "--force-conflicts", "-f", crds)
-        cluster.kubectl("wait", "--for=condition=Established", "-f", crds, "--timeout=60s")
-        cluster.wait_crd_storage()
+        # no node stand-in: nothing here runs pods
+        cluster = Cluster.start(state, node=False)
+        cluster.install_crds(REPO / "crds")
         cluster.create_namespace(NS)
         log(
             f"control plane ready ({time.monotonic() - started:.0f}s); starting the operator with the webhook"
@@ -1023,7 +926,7 @@ def main(argv: list[str] | None = None) -> int:
                 problems += [f"{key}/{r.name}: {p}" for p in r.problems]
                 if r.problems:
                     log(f"{key}/{r.name}: {len(r.problems)} failed or wrong, first: {r.problems[0]}")
-    except HarnessError as e:
+    except (HarnessError, ClusterError) as e:
         print(f"webhook_latency: harness failure: {e}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
@@ -1034,7 +937,7 @@ def main(argv: list[str] | None = None) -> int:
             op.stop()
         if cluster is not None:
             log("stopping the control plane")
-            cluster.down()
+            cluster.stop()
         if args.keep:
             log(f"control plane directory kept: {state}")
         else:

@@ -3,24 +3,26 @@
 With ``KUBECONFIG`` set, tests run against that cluster (kind, a real one). Otherwise one local
 control plane (etcd, kube-apiserver, kube-controller-manager and the node stand-in) is started for
 the whole session and stopped at its end; it is tied to the pytest process, so it also stops when
-pytest is killed. Each test gets a fresh namespace.
+pytest is killed. Each test gets a fresh namespace. The harness is :class:`proctor.testing.cluster.Cluster`,
+the benchmarks' too.
 """
 
 from __future__ import annotations
 
-import json
 import os
-import shutil
 import subprocess
 import sys
 import time
 import uuid
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from proctor.testing.cluster import Cluster, ClusterError
+
+__all__ = ["REPO", "Cluster", "wait_for"]  # the tests import these from here
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -39,81 +41,24 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.cluster)
 
 
-@dataclass
-class Cluster:
-    """How tests reach the API server."""
-
-    kubeconfig: Path
-    kubectl_bin: str
-    local: bool
-    state_dir: Path | None = None
-
-    def env(self) -> dict[str, str]:
-        return {**os.environ, "KUBECONFIG": str(self.kubeconfig)}
-
-    def kubectl(
-        self, *args: str, input: str | None = None, check: bool = True, timeout: float = 120
-    ) -> subprocess.CompletedProcess[str]:
-        proc = subprocess.run(
-            [self.kubectl_bin, *args],
-            input=input,
-            capture_output=True,
-            text=True,
-            env=self.env(),
-            timeout=timeout,
-            check=False,
-        )
-        if check and proc.returncode != 0:
-            raise AssertionError(
-                f"kubectl {' '.join(args)} failed ({proc.returncode}):\n{proc.stderr}{proc.stdout}"
-            )
-        return proc
-
-    def get_json(self, *args: str) -> Any:
-        return json.loads(self.kubectl("get", *args, "-o", "json").stdout)
-
-
-def _kubectl_path() -> str:
-    out = subprocess.run(
-        ["bash", str(REPO / "hack" / "build-k8s.sh"), "--print"], capture_output=True, text=True, check=False
-    )
-    built = Path(out.stdout.strip()) / "kubectl"
-    if built.exists():
-        return str(built)
-    found = shutil.which("kubectl")
-    if not found:
-        pytest.fail(
-            "kubectl not found: run 'make k8s' (builds it with the control plane) or put kubectl on PATH"
-        )
-    return found
-
-
 @pytest.fixture(scope="session")
 def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
-    if env := os.environ.get("KUBECONFIG"):
-        yield Cluster(Path(env), _kubectl_path(), local=False)
-        return
-    from proctor.devcluster import controlplane as cp
-
-    state = tmp_path_factory.mktemp("devcluster")
-    kubeconfig = cp.up(state, tie_to_parent=True)
     try:
-        yield Cluster(kubeconfig, _kubectl_path(), local=True, state_dir=state)
+        env = os.environ.get("KUBECONFIG")
+        harness = Cluster(Path(env)) if env else Cluster.start(tmp_path_factory.mktemp("devcluster"))
+    except ClusterError as e:
+        pytest.fail(str(e))
+    try:
+        yield harness
     finally:
-        cp.down(state)
+        harness.stop()  # only what it started itself
 
 
 @pytest.fixture
 def namespace(cluster: Cluster) -> Iterator[str]:
     name = f"t-{uuid.uuid4().hex[:10]}"
-    cluster.kubectl("create", "namespace", name)
-    cluster.kubectl("label", "namespace", name, "proctor.dev/test=true")
-    # Pods need the namespace's default service account, made by the service-account controller.
-    deadline = time.monotonic() + 30
-    while cluster.kubectl("-n", name, "get", "serviceaccount", "default", check=False).returncode != 0:
-        if time.monotonic() > deadline:
-            pytest.fail(f"namespace {name}: the default service account never appeared")
-        time.sleep(0.2)
+    # pods need the namespace's default service account, made by the service-account controller
+    cluster.create_namespace(name, labels={"proctor.dev/test": "true"}, timeout=30)
     yield name
     cluster.kubectl("delete", "namespace", name, "--wait=false", check=False)
 
@@ -162,6 +107,5 @@ def run_operator(cluster: Cluster, tmp_path: Path) -> Iterator[Callable[..., sub
 @pytest.fixture(scope="session")
 def crds(cluster: Cluster) -> Cluster:
     """The generated CRDs, installed once per session and Established."""
-    cluster.kubectl("apply", "--server-side", "--force-conflicts", "-f", str(REPO / "crds"))
-    cluster.kubectl("wait", "--for=condition=Established", "-f", str(REPO / "crds"), "--timeout=60s")
+    cluster.install_crds(REPO / "crds")
     return cluster

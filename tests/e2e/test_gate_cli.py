@@ -21,7 +21,7 @@ import yaml
 from lupa import lua51
 
 from conftest import REPO, Cluster, wait_for
-from proctor.judge.testserver import JudgeServer
+from proctor.testing.judgeserver import JudgeServer
 
 PROCTOR = [sys.executable, "-m", "proctor.cli"]
 EXAMPLE = REPO / "examples" / "oil-monitoring"

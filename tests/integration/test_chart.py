@@ -25,8 +25,8 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 
 from conftest import REPO, Cluster, wait_for
-from proctor.controllers.config import OperatorConfig
 from proctor.k8s import objects
+from proctor.reconcile.config import OperatorConfig
 
 CHART = REPO / "charts" / "proctor"
 EXAMPLE = REPO / "examples" / "oil-monitoring"

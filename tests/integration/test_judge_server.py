@@ -1,6 +1,6 @@
 """The judge client against a real local OpenAI-compatible server over real HTTP.
 
-The server (proctor.judge.testserver) is scripted per test: 429 with Retry-After, hangs longer
+The server (proctor.testing.judgeserver) is scripted per test: 429 with Retry-After, hangs longer
 than the client's timeout, 500s, refused response_format, malformed answers. No cluster needed.
 """
 
@@ -27,8 +27,8 @@ from proctor.judge import (
     judge_dimension,
     judge_dimensions,
 )
-from proctor.judge import testserver as ts
 from proctor.protocol import DimensionScore
+from proctor.testing import judgeserver as ts
 
 KEY = "sk-integration-7d1f00c0ffee"
 DIM = DimensionRubric("task_success", "Did it do the task?", 50.0)

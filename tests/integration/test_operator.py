@@ -17,7 +17,7 @@ import pytest
 import yaml
 
 from conftest import REPO, Cluster, wait_for
-from proctor.judge.testserver import JudgeServer
+from proctor.testing.judgeserver import JudgeServer
 
 EXAMPLE = REPO / "examples" / "oil-monitoring"
 API_KEY = "sk-test-operator-key-9876543210"

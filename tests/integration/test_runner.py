@@ -14,8 +14,8 @@ import pytest
 import yaml
 
 from conftest import REPO, Cluster, wait_for
-from proctor.judge.testserver import JudgeServer
 from proctor.k8s.objects import decode_results
+from proctor.testing.judgeserver import JudgeServer
 
 EXAMPLE = REPO / "examples" / "oil-monitoring"
 API_KEY = "sk-test-judge-key-0123456789abcdef"

@@ -35,8 +35,11 @@ from proctor.api.caseset import (
 )
 from proctor.api.common import (
     API_VERSION,
+    FREEZE_BASELINE_ANNOTATION,
+    FREEZE_BASELINE_RUNS_ANNOTATION,
     GATE_POLICY_LABEL,
     GROUP,
+    RESET_CIRCUIT_BREAKER_ANNOTATION,
     VERSION,
     ConfigMapKeyRef,
     LocalObjectReference,
@@ -49,6 +52,7 @@ from proctor.api.common import (
     VerdictName,
     dump,
     format_time,
+    utc_now,
 )
 from proctor.api.conditions import (
     Condition,
@@ -96,13 +100,13 @@ from proctor.api.policy import (
     LabelSelectorRequirement,
     OnFail,
     TierThresholds,
+    protocol_policy,
 )
 from proctor.api.profile import (
     BASE_DIMENSIONS,
     BUILTIN_DIMENSIONS,
     DEFAULT_CONSENSUS_BAND,
     DEFAULT_DIMENSION_THRESHOLD,
-    DIMENSION_QUESTIONS,
     DOMAIN_DIMENSIONS,
     DimensionMode,
     DimensionSource,
@@ -120,6 +124,7 @@ from proctor.api.profile import (
 from proctor.api.run import (
     MAX_FIRST_FAILURES,
     MAX_SHARDS,
+    TERMINAL_PHASES,
     DimensionSummary,
     EndpointTarget,
     EvalRun,
@@ -149,14 +154,17 @@ __all__ = [
     "DEFAULT_CONSENSUS_BAND",
     "DEFAULT_DIMENSION_THRESHOLD",
     "DEFAULT_REGRESSION_MARGIN",
-    "DIMENSION_QUESTIONS",
     "DOMAIN_DIMENSIONS",
+    "FREEZE_BASELINE_ANNOTATION",
+    "FREEZE_BASELINE_RUNS_ANNOTATION",
     "GATE_POLICY_LABEL",
     "GROUP",
     "MAX_FIRST_FAILURES",
     "MAX_INLINE_CASES",
     "MAX_SHARDS",
+    "RESET_CIRCUIT_BREAKER_ANNOTATION",
     "RESOURCE_KINDS",
+    "TERMINAL_PHASES",
     "VERSION",
     "AgentProtocol",
     "Assertion",
@@ -250,8 +258,10 @@ __all__ = [
     "parse_policy",
     "parse_profile",
     "parse_responses",
+    "protocol_policy",
     "resolve_cases",
     "set_condition",
     "split_type",
     "tier_counts",
+    "utc_now",
 ]

@@ -19,11 +19,10 @@ from pydantic import ConfigDict, Discriminator, Field, Tag, field_validator, mod
 
 from proctor.api.assertions import Assertion
 from proctor.api.common import (
-    API_VERSION,
     DATA_KEY_PATTERN,
     DIGEST_PATTERN,
     DNS_SUBDOMAIN_PATTERN,
-    ObjectMeta,
+    KindModel,
     SpecModel,
     StatusModel,
     Time,
@@ -411,7 +410,7 @@ class CaseSetStatus(StatusModel):
     )
 
 
-class CaseSet(SpecModel):
+class CaseSet(KindModel):
     """CaseSet holds the cases of an exam, chosen in advance, whose correct answer is known: id, tier
     (safety / trust / form), input, context, reference, deterministic assertions and judged dimensions."""
 
@@ -420,11 +419,7 @@ class CaseSet(SpecModel):
     SINGULAR: ClassVar[str] = "caseset"
     SHORT_NAMES: ClassVar[tuple[str, ...]] = ("cset",)
 
-    api_version: Literal["proctor.dev/v1alpha1"] = Field(
-        default=API_VERSION, description="proctor.dev/v1alpha1"
-    )
     kind: Literal["CaseSet"] = Field(default="CaseSet", description="CaseSet")
-    metadata: ObjectMeta = Field(default_factory=ObjectMeta, description="Standard object metadata.")
     spec: CaseSetSpec = Field(description="The cases.")
     status: CaseSetStatus | None = Field(default=None, description="What the operator found.")
 

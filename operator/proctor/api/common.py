@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from enum import StrEnum
-from typing import Annotated, Any, Final
+from typing import Annotated, Any, Final, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PlainSerializer
 from pydantic.alias_generators import to_camel
@@ -31,6 +31,14 @@ API_VERSION: Final = "proctor.dev/v1alpha1"
 
 #: The label that puts a Deployment under a GatePolicy: ``proctor.dev/gate-policy: <policy name>``.
 GATE_POLICY_LABEL: Final = "proctor.dev/gate-policy"
+
+# Annotations a person sets to ask the operator for something (a new value is a new request).
+#: On a CaseSet: freeze its baseline from its most recent finished runs.
+FREEZE_BASELINE_ANNOTATION: Final = "proctor.dev/freeze-baseline"
+#: On a CaseSet, beside the freeze request: how many consecutive stable runs it needs.
+FREEZE_BASELINE_RUNS_ANNOTATION: Final = "proctor.dev/freeze-baseline-runs"
+#: On a GatePolicy: a person looked; close its circuit breaker.
+RESET_CIRCUIT_BREAKER_ANNOTATION: Final = "proctor.dev/reset-circuit-breaker"
 
 #: A DNS-1123 subdomain (the name of most Kubernetes objects).
 DNS_SUBDOMAIN_PATTERN: Final = r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$"
@@ -72,6 +80,11 @@ def _to_utc_seconds(value: datetime) -> datetime:
     return value.astimezone(UTC).replace(microsecond=0)
 
 
+def utc_now() -> datetime:
+    """The system clock in UTC (callers that decide take ``now`` as an argument; this is the default)."""
+    return datetime.now(UTC)
+
+
 def format_time(value: datetime) -> str:
     """RFC 3339 in UTC with second precision, as Kubernetes writes ``metav1.Time``."""
     return _to_utc_seconds(value).strftime("%Y-%m-%dT%H:%M:%SZ")
@@ -85,93 +98,71 @@ Time = Annotated[
 ]
 
 
-class SpecModel(BaseModel):
-    """Base of everything a person writes: camelCase JSON names, unknown fields rejected."""
-
-    model_config = ConfigDict(
+def _camel_case(extra: Literal["forbid", "ignore"]) -> ConfigDict:
+    """camelCase JSON names, Python names accepted too; ``extra`` says what unknown fields do."""
+    return ConfigDict(
         alias_generator=to_camel,
         validate_by_name=True,
         validate_by_alias=True,
         serialize_by_alias=True,
-        extra="forbid",
+        extra=extra,
     )
+
+
+class SpecModel(BaseModel):
+    """Base of everything a person writes: camelCase JSON names, unknown fields rejected."""
+
+    model_config = _camel_case("forbid")
 
 
 class StatusModel(BaseModel):
     """Base of everything the operator writes: camelCase JSON names, unknown fields ignored."""
 
-    model_config = ConfigDict(
-        alias_generator=to_camel,
-        validate_by_name=True,
-        validate_by_alias=True,
-        serialize_by_alias=True,
-        extra="ignore",
-    )
+    model_config = _camel_case("ignore")
 
 
-def dump(model: BaseModel) -> dict[str, Any]:
-    """A model as the JSON-ready dict Kubernetes expects: camelCase names, ``None`` fields left out."""
-    return model.model_dump(mode="json", by_alias=True, exclude_none=True)
+def dump(model: BaseModel, *, only_set: bool = False) -> dict[str, Any]:
+    """A model as the JSON-ready dict Kubernetes expects: camelCase names, ``None`` fields left out.
+
+    ``only_set`` leaves out every field that was not given either (defaults included): what a
+    writer applies with server-side apply, so it claims only the fields it means to set.
+    """
+    return model.model_dump(mode="json", by_alias=True, exclude_none=True, exclude_unset=only_set)
 
 
 # --- references --------------------------------------------------------------------------------
 
 
+#: The name of an object in the same namespace: a DNS-1123 subdomain.
+ObjectName = Annotated[str, Field(min_length=1, max_length=253, pattern=DNS_SUBDOMAIN_PATTERN)]
+#: A key of a ConfigMap's or a Secret's data.
+DataKey = Annotated[str, Field(min_length=1, max_length=253, pattern=DATA_KEY_PATTERN)]
+
+
 class LocalObjectReference(SpecModel):
     """A reference to an object of a known kind in the same namespace."""
 
-    name: str = Field(
-        min_length=1,
-        max_length=253,
-        pattern=DNS_SUBDOMAIN_PATTERN,
-        description="Name of the referenced object, in the same namespace.",
-    )
+    name: ObjectName = Field(description="Name of the referenced object, in the same namespace.")
 
 
 class ConfigMapKeyRef(SpecModel):
     """One key of a ConfigMap in the same namespace."""
 
-    name: str = Field(
-        min_length=1,
-        max_length=253,
-        pattern=DNS_SUBDOMAIN_PATTERN,
-        description="Name of the ConfigMap, in the same namespace.",
-    )
-    key: str = Field(
-        min_length=1,
-        max_length=253,
-        pattern=DATA_KEY_PATTERN,
-        description="The key in the ConfigMap's data.",
-    )
+    name: ObjectName = Field(description="Name of the ConfigMap, in the same namespace.")
+    key: DataKey = Field(description="The key in the ConfigMap's data.")
 
 
 class SecretKeyRef(SpecModel):
     """One key of a Secret in the same namespace. The value is read at run time and never written anywhere."""
 
-    name: str = Field(
-        min_length=1,
-        max_length=253,
-        pattern=DNS_SUBDOMAIN_PATTERN,
-        description="Name of the Secret, in the same namespace.",
-    )
-    key: str = Field(
-        min_length=1,
-        max_length=253,
-        pattern=DATA_KEY_PATTERN,
-        description="The key in the Secret's data.",
-    )
+    name: ObjectName = Field(description="Name of the Secret, in the same namespace.")
+    key: DataKey = Field(description="The key in the Secret's data.")
 
 
 class ObjectMeta(BaseModel):
     """The part of Kubernetes object metadata Proctor reads; other metadata fields are ignored."""
 
-    model_config = ConfigDict(
-        alias_generator=to_camel,
-        validate_by_name=True,
-        validate_by_alias=True,
-        serialize_by_alias=True,
-        extra="ignore",
-    )
+    model_config = _camel_case("ignore")
 
     name: str | None = Field(default=None, max_length=253, description="Name of the object.")
     generate_name: str | None = Field(
@@ -197,6 +188,13 @@ class ObjectMeta(BaseModel):
     finalizers: list[str] = Field(
         default_factory=list, description="Finalizers that must be removed before the object is deleted."
     )
+
+
+class KindModel(SpecModel):
+    """Base of the four kinds: their API version and metadata (each adds its kind, spec and status)."""
+
+    api_version: Literal["proctor.dev/v1alpha1"] = Field(default=API_VERSION, description=API_VERSION)
+    metadata: ObjectMeta = Field(default_factory=ObjectMeta, description="Standard object metadata.")
 
 
 class Provenance(StatusModel):

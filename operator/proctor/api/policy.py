@@ -7,16 +7,16 @@ Observe, Hold or Rollback, the circuit breaker) live here.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import StrEnum
-from typing import Annotated, ClassVar, Final, Literal, Self
+from typing import Annotated, ClassVar, Literal, Self
 
 from pydantic import ConfigDict, Field, model_validator
 
 from proctor.api.common import (
-    API_VERSION,
     DNS_SUBDOMAIN_PATTERN,
+    KindModel,
     LocalObjectReference,
-    ObjectMeta,
     SpecModel,
     StatusModel,
     Time,
@@ -24,12 +24,10 @@ from proctor.api.common import (
     cel,
 )
 from proctor.api.conditions import Condition
+from proctor.protocol import DEFAULT_CANARY_RUNS as DEFAULT_CANARY_RUNS  # the protocol's defaults
+from proctor.protocol import DEFAULT_REGRESSION_MARGIN as DEFAULT_REGRESSION_MARGIN
+from proctor.protocol import ProtocolPolicy
 from proctor.protocol.types import DEFAULT_THRESHOLDS, Tier
-
-#: Default regression margin, in percentage points below the frozen baseline.
-DEFAULT_REGRESSION_MARGIN: Final = 3.0
-#: Default number of determinism-canary runs before a policy may block.
-DEFAULT_CANARY_RUNS: Final = 3
 
 
 class Enforcement(StrEnum):
@@ -216,6 +214,37 @@ class LabelSelector(SpecModel):
         default_factory=list, max_length=16, description="Requirements that must all hold."
     )
 
+    def query(self) -> str:
+        """The selector in the API server's label-selector syntax (``app=a,tier in (x,y),!canary``)."""
+        terms = [f"{k}={v}" for k, v in self.match_labels.items()]
+        for r in self.match_expressions:
+            values = ",".join(r.values)
+            terms.append(
+                {
+                    "In": f"{r.key} in ({values})",
+                    "NotIn": f"{r.key} notin ({values})",
+                    "Exists": r.key,
+                    "DoesNotExist": f"!{r.key}",
+                }[r.operator]
+            )
+        return ",".join(terms)
+
+    def matches(self, labels: Mapping[str, str]) -> bool:
+        """Whether an object with ``labels`` is selected (as the API server would select it)."""
+        if any(labels.get(k) != v for k, v in self.match_labels.items()):
+            return False
+        for r in self.match_expressions:
+            value = labels.get(r.key)
+            ok = {
+                "In": value is not None and value in r.values,
+                "NotIn": value is None or value not in r.values,
+                "Exists": value is not None,
+                "DoesNotExist": value is None,
+            }[r.operator]
+            if not ok:
+                return False
+        return True
+
 
 class GatePolicySpec(SpecModel):
     """Which rollouts are gated, by which exam, and what passing means."""
@@ -272,6 +301,14 @@ class GatePolicySpec(SpecModel):
     timeout_seconds: int = Field(
         default=1800, ge=60, le=86400, description="Deadline of a run; an unfinished run ends in ERROR."
     )
+
+
+def protocol_policy(spec: GatePolicySpec | None) -> ProtocolPolicy:
+    """What passing means under a policy, as :func:`proctor.protocol.decide` takes it: its tier
+    thresholds and regression margin (without a policy, the protocol's defaults)."""
+    if spec is None:
+        return ProtocolPolicy()
+    return ProtocolPolicy(thresholds=spec.tiers.as_dict(), regression_margin=spec.regression_margin)
 
 
 class GatedWorkload(StatusModel):
@@ -363,7 +400,7 @@ class GatePolicyStatus(StatusModel):
     )
 
 
-class GatePolicy(SpecModel):
+class GatePolicy(KindModel):
     """GatePolicy says what passing means (tier thresholds, regression margin, determinism canary) and
     which rollouts wait for the exam: Deployments labelled proctor.dev/gate-policy: <name>."""
 
@@ -372,10 +409,6 @@ class GatePolicy(SpecModel):
     SINGULAR: ClassVar[str] = "gatepolicy"
     SHORT_NAMES: ClassVar[tuple[str, ...]] = ("gpol",)
 
-    api_version: Literal["proctor.dev/v1alpha1"] = Field(
-        default=API_VERSION, description="proctor.dev/v1alpha1"
-    )
     kind: Literal["GatePolicy"] = Field(default="GatePolicy", description="GatePolicy")
-    metadata: ObjectMeta = Field(default_factory=ObjectMeta, description="Standard object metadata.")
     spec: GatePolicySpec = Field(description="The gate and the protocol.")
     status: GatePolicyStatus | None = Field(default=None, description="The gate's state.")

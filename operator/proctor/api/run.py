@@ -15,11 +15,10 @@ from typing import Annotated, Any, ClassVar, Final, Literal
 from pydantic import AfterValidator, ConfigDict, Field, field_validator, model_validator
 
 from proctor.api.common import (
-    API_VERSION,
     URL_PATTERN,
     ConfigMapKeyRef,
+    KindModel,
     LocalObjectReference,
-    ObjectMeta,
     Provenance,
     SecretKeyRef,
     SpecModel,
@@ -53,7 +52,13 @@ class RunPhase(StrEnum):
     @property
     def terminal(self) -> bool:
         """Whether the run is over (Evaluated, PartiallyEvaluated or Failed)."""
-        return self in (RunPhase.EVALUATED, RunPhase.PARTIALLY_EVALUATED, RunPhase.FAILED)
+        return self.value in TERMINAL_PHASES
+
+
+#: The phases a run ends in, as status spells them (the one list: readers of raw status use it too).
+TERMINAL_PHASES: Final = frozenset(
+    {RunPhase.EVALUATED.value, RunPhase.PARTIALLY_EVALUATED.value, RunPhase.FAILED.value}
+)
 
 
 class EndpointTarget(AgentProtocol):
@@ -458,7 +463,7 @@ class EvalRunStatus(StatusModel):
     )
 
 
-class EvalRun(SpecModel):
+class EvalRun(KindModel):
     """EvalRun is one exam: a case set and profile (and policy) against a target (a live endpoint, a
     candidate pod template, or recorded responses); status carries the verdict and the results."""
 
@@ -467,10 +472,6 @@ class EvalRun(SpecModel):
     SINGULAR: ClassVar[str] = "evalrun"
     SHORT_NAMES: ClassVar[tuple[str, ...]] = ("erun",)
 
-    api_version: Literal["proctor.dev/v1alpha1"] = Field(
-        default=API_VERSION, description="proctor.dev/v1alpha1"
-    )
     kind: Literal["EvalRun"] = Field(default="EvalRun", description="EvalRun")
-    metadata: ObjectMeta = Field(default_factory=ObjectMeta, description="Standard object metadata.")
     spec: EvalRunSpec = Field(description="The exam.")
     status: EvalRunStatus | None = Field(default=None, description="The result.")

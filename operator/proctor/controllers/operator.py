@@ -1,7 +1,5 @@
-"""Kopf wiring: the operator's settings and its entry point.
-
-Decorators only register; resource handlers live beside this module and stay plain functions.
-"""
+"""The operator: Kopf's settings, the runtime on ``memo`` (built at startup, closed at cleanup), and
+the entry point. Importing the handler modules registers their handlers."""
 
 from __future__ import annotations
 
@@ -11,21 +9,21 @@ from typing import Any
 
 import kopf
 
-from proctor.controllers import gates, resources, runs  # noqa: F401  (registers the handlers)
-from proctor.controllers.config import OperatorConfig
-from proctor.controllers.runs import Runtime
-from proctor.gate import webhook
+from proctor.controllers import casesets, gates, profiles, runs, webhook  # noqa: F401  (registers handlers)
+from proctor.controllers.kit import runtime
+from proctor.gate.webhook import WebhookConfig
 from proctor.k8s.kube import Kube
 from proctor.observability import metrics
 from proctor.observability.logging import configure as configure_logging
+from proctor.reconcile.config import OperatorConfig
+from proctor.reconcile.runtime import Runtime
 
 FINALIZER = "proctor.dev/finalizer"
 ANNOTATION_PREFIX = "proctor.dev"
 
 
-@kopf.on.startup(id="proctor-settings")
-def configure(settings: kopf.OperatorSettings, memo: kopf.Memo, **_: Any) -> None:
-    """Tune Kopf as mature operators do: own finalizer and annotations, bounded timeouts, quiet events."""
+def tune(settings: kopf.OperatorSettings) -> None:
+    """Kopf as mature operators run it: own finalizer and annotations, bounded timeouts, quiet events."""
     settings.persistence.finalizer = FINALIZER
     settings.persistence.progress_storage = kopf.AnnotationsProgressStorage(prefix=ANNOTATION_PREFIX)
     settings.persistence.diffbase_storage = kopf.AnnotationsDiffBaseStorage(
@@ -41,11 +39,25 @@ def configure(settings: kopf.OperatorSettings, memo: kopf.Memo, **_: Any) -> Non
     # Routine handler messages stay in logs; Events are reserved for decisions (posted explicitly).
     settings.posting.level = logging.WARNING
     settings.execution.max_workers = 16
+
+
+@kopf.on.startup(id="proctor-settings")
+def startup(settings: kopf.OperatorSettings, memo: kopf.Memo, **_: Any) -> None:
+    """Tune Kopf, build the runtime (client, settings from the environment, clock, locks) on the memo,
+    serve metrics and the webhook."""
+    tune(settings)
     config = OperatorConfig.from_env()
     kube = Kube()
     memo["runtime"] = Runtime(kube, config)
     metrics.serve(config.metrics_port)
-    webhook.setup(settings, kube, webhook.WebhookConfig.from_env())
+    webhook.setup(settings, kube, WebhookConfig.from_env())
+
+
+@kopf.on.cleanup(id="proctor-cleanup")
+async def cleanup(memo: kopf.Memo, **_: Any) -> None:
+    """Cancel the scheduled wake-ups and close the API client."""
+    if "runtime" in memo:
+        await runtime(memo).close()
 
 
 @kopf.on.probe(id="proctor-alive")

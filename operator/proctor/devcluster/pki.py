@@ -1,4 +1,4 @@
-"""Certificates and keys for the local control plane, made with ``cryptography``.
+"""Certificates and keys for the local control plane, made with :mod:`proctor.k8s.certs`.
 
 One throw-away CA signs the serving certificates of the API server and of the node stand-in's
 kubelet endpoint, and the client certificates of the admin, the controller manager and the API
@@ -9,17 +9,28 @@ outside a local test cluster.
 
 from __future__ import annotations
 
-import datetime as dt
-import ipaddress
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from cryptography import x509
-from cryptography.hazmat.primitives import hashes, serialization
-from cryptography.hazmat.primitives.asymmetric import ec, rsa
-from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import rsa
 
-_VALIDITY = dt.timedelta(days=365)
+from proctor.api import utc_now
+from proctor.k8s import certs
+
+#: Where the API server is reached from inside and outside the cluster.
+APISERVER_SANS = (
+    "localhost",
+    "kubernetes",
+    "kubernetes.default",
+    "kubernetes.default.svc",
+    "kubernetes.default.svc.cluster.local",
+    "127.0.0.1",
+    "10.0.0.1",
+)
+#: Where the API server reaches the node's kubelet endpoint (the node's InternalIP is 127.0.0.1).
+KUBELET_SANS = ("localhost", "proctor-node", "127.0.0.1")
 #: The API server's client certificate towards the node stand-in's kubelet endpoint.
 KUBELET_CLIENT = "apiserver-kubelet-client"
 
@@ -67,43 +78,6 @@ class Pki:
         return self.dir / f"{name}.crt", self.dir / f"{name}.key"
 
 
-def _key() -> ec.EllipticCurvePrivateKey:
-    return ec.generate_private_key(ec.SECP256R1())
-
-
-def _write_key(path: Path, key: ec.EllipticCurvePrivateKey | rsa.RSAPrivateKey) -> None:
-    path.write_bytes(
-        key.private_bytes(
-            serialization.Encoding.PEM,
-            serialization.PrivateFormat.PKCS8,
-            serialization.NoEncryption(),
-        )
-    )
-    path.chmod(0o600)
-
-
-def _name(cn: str, org: str | None = None) -> x509.Name:
-    attrs = [x509.NameAttribute(NameOID.COMMON_NAME, cn)]
-    if org:
-        attrs.append(x509.NameAttribute(NameOID.ORGANIZATION_NAME, org))
-    return x509.Name(attrs)
-
-
-def _builder(
-    subject: x509.Name, issuer: x509.Name, public_key: ec.EllipticCurvePublicKey
-) -> x509.CertificateBuilder:
-    now = dt.datetime.now(dt.UTC)
-    return (
-        x509.CertificateBuilder()
-        .subject_name(subject)
-        .issuer_name(issuer)
-        .public_key(public_key)
-        .serial_number(x509.random_serial_number())
-        .not_valid_before(now - dt.timedelta(minutes=5))
-        .not_valid_after(now + _VALIDITY)
-    )
-
-
 def ensure_pki(directory: Path) -> Pki:
     """Create the CA, serving, client and service-account keys unless they already exist."""
     directory.mkdir(parents=True, exist_ok=True)
@@ -112,83 +86,30 @@ def ensure_pki(directory: Path) -> Pki:
     if all(p.exists() for p in wanted):
         return pki
 
-    ca_key = _key()
-    ca_name = _name("proctor-dev-ca")
-    ca_cert = (
-        _builder(ca_name, ca_name, ca_key.public_key())
-        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
-        .add_extension(
-            x509.KeyUsage(
-                digital_signature=True,
-                key_cert_sign=True,
-                crl_sign=True,
-                content_commitment=False,
-                key_encipherment=False,
-                data_encipherment=False,
-                key_agreement=False,
-                encipher_only=False,
-                decipher_only=False,
-            ),
-            critical=True,
-        )
-        .sign(ca_key, hashes.SHA256())
-    )
-    _write_key(pki.ca_key, ca_key)
-    pki.ca_crt.write_bytes(ca_cert.public_bytes(serialization.Encoding.PEM))
-
-    apiserver_names: list[x509.GeneralName] = [
-        x509.DNSName("localhost"),
-        x509.DNSName("kubernetes"),
-        x509.DNSName("kubernetes.default"),
-        x509.DNSName("kubernetes.default.svc"),
-        x509.DNSName("kubernetes.default.svc.cluster.local"),
-        x509.IPAddress(ipaddress.ip_address("127.0.0.1")),
-        x509.IPAddress(ipaddress.ip_address("10.0.0.1")),
-    ]
+    now = utc_now()
+    ca = certs.authority("proctor-dev-ca", now=now)
+    certs.write_key(pki.ca_key, ca.key)
+    pki.ca_crt.write_bytes(certs.pem(ca.cert))
 
     def issue(
-        path_crt: Path,
-        path_key: Path,
-        subject: x509.Name,
-        *,
-        server: bool,
-        names: list[x509.GeneralName] | None = None,
+        path_crt: Path, path_key: Path, cn: str, org: str | None = None, *, sans: Sequence[str] = ()
     ) -> None:
-        key = _key()
-        b = _builder(subject, ca_name, key.public_key())
-        if server:
-            b = b.add_extension(x509.SubjectAlternativeName(names or apiserver_names), critical=False)
-        usage = ExtendedKeyUsageOID.SERVER_AUTH if server else ExtendedKeyUsageOID.CLIENT_AUTH
-        cert = b.add_extension(x509.ExtendedKeyUsage([usage]), critical=False).sign(ca_key, hashes.SHA256())
-        _write_key(path_key, key)
-        path_crt.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+        cert, key = certs.issue(ca, certs.name(cn, org), now=now, server=bool(sans), sans=sans)
+        certs.write_key(path_key, key)
+        path_crt.write_bytes(certs.pem(cert))
 
-    issue(pki.apiserver_crt, pki.apiserver_key, _name("kube-apiserver"), server=True)
-    # Dev-only: both clients are cluster admins (system:masters), which keeps the local
+    issue(pki.apiserver_crt, pki.apiserver_key, "kube-apiserver", sans=APISERVER_SANS)
+    # Dev-only: the clients are cluster admins (system:masters), which keeps the local
     # controller manager free of per-controller credentials.
-    issue(
-        *pki.client("controller-manager"),
-        _name("system:kube-controller-manager", "system:masters"),
-        server=False,
-    )
-    issue(*pki.client("admin"), _name("proctor-dev-admin", "system:masters"), server=False)
-    # The node's kubelet endpoint, reached by the API server at the node's InternalIP (127.0.0.1).
-    issue(
-        pki.kubelet_crt,
-        pki.kubelet_key,
-        _name("proctor-node"),
-        server=True,
-        names=[
-            x509.DNSName("localhost"),
-            x509.DNSName("proctor-node"),
-            x509.IPAddress(ipaddress.ip_address("127.0.0.1")),
-        ],
-    )
-    # The API server's client certificate towards kubelets (kubeadm's apiserver-kubelet-client).
-    issue(*pki.client(KUBELET_CLIENT), _name("kube-apiserver-kubelet-client", "system:masters"), server=False)
+    issue(*pki.client("controller-manager"), "system:kube-controller-manager", "system:masters")
+    issue(*pki.client("admin"), "proctor-dev-admin", "system:masters")
+    # The node's kubelet endpoint, and the API server's client certificate towards it
+    # (kubeadm's apiserver-kubelet-client).
+    issue(pki.kubelet_crt, pki.kubelet_key, "proctor-node", sans=KUBELET_SANS)
+    issue(*pki.client(KUBELET_CLIENT), "kube-apiserver-kubelet-client", "system:masters")
 
     sa = rsa.generate_private_key(public_exponent=65537, key_size=2048)
-    _write_key(pki.sa_key, sa)
+    certs.write_key(pki.sa_key, sa)
     pki.sa_pub.write_bytes(
         sa.public_key().public_bytes(
             serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo

@@ -1,21 +1,46 @@
-"""What the gate does with a verdict: pure decisions, ``now`` passed in.
+"""What the gate does with a rollout: pure decisions, ``now`` passed in.
 
-PASS (and WARN unless the policy forbids it) approves the template and resumes the rollout; FAIL
-holds it (``onFail: Hold``) or restores the last approved template (``onFail: Rollback``); ERROR
-holds it and says nothing was measured. A policy acts only when it enforces: ``enforcement:
-Observe`` (shadow mode), a determinism canary that has not shown a stable safety tier, or an open
-circuit breaker make it record what it would have done instead. An open breaker still holds (the
-safe action); it only stops automated unpausing and rollbacks until a person resets it.
+Where a gated Deployment stands (:func:`template_to_examine`, :func:`exam_step`): its running
+template is the approved one, or its pending template's exam must start, is running, or has a
+verdict to act on.
+
+What the verdict means (:data:`VERDICT_POLICIES`, in the style of cert-manager's certificate policy
+chain): small functions of the same input, each returning ``(reason, message, blocked)`` when it
+applies and ``None`` otherwise; the first that applies decides. PASS (and WARN unless the policy
+forbids it) approves the template and resumes the rollout; FAIL holds it (``onFail: Hold``) or
+restores the last approved template (``onFail: Rollback``); WARN where it may not pass holds it;
+anything else is ERROR, which holds it and says nothing was measured.
+
+Whether the gate acts (:func:`decide`): only when the policy enforces. ``enforcement: Observe``
+(shadow mode), a determinism canary that has not shown a stable safety tier, or an open circuit
+breaker make it record what it would have done instead. An open breaker still holds (the safe
+action); it only stops automated unpausing and rollbacks until a person resets it.
+
+The circuit breaker (:func:`breaker_window`, :func:`breaker_after`, :func:`breaker_open`): more than
+``maxBlocks`` blocks within ``windowMinutes``; a new value of the reset annotation empties it.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Literal
 
+from proctor.api import (
+    TERMINAL_PHASES,
+    CircuitBreakerSpec,
+    CircuitBreakerStatus,
+    Enforcement,
+    OnFail,
+    Reason,
+    VerdictName,
+)
 from proctor.protocol import Canary, Determinism
+
+#: How many recent blocks the breaker remembers (its window is counted from these).
+MAX_REMEMBERED_BLOCKS = 32
 
 
 class Action(StrEnum):
@@ -33,8 +58,8 @@ class Mode:
     message: str
 
 
-def effective_mode(enforcement: str, canary: Canary | None) -> Mode:
-    if enforcement == "Observe":
+def effective_mode(enforcement: Enforcement | str, canary: Canary | None) -> Mode:
+    if enforcement == Enforcement.OBSERVE:
         return Mode(
             False, "ObserveOnly", "enforcement is Observe: verdicts are recorded, rollouts never held"
         )
@@ -42,6 +67,94 @@ def effective_mode(enforcement: str, canary: Canary | None) -> Mode:
         why = canary.message if canary is not None else "the determinism canary has not run yet"
         return Mode(False, "CanaryPending", f"observing until the canary shows a stable safety tier: {why}")
     return Mode(True, "Enforcing", "the canary showed zero safety-tier variance: rollouts are gated")
+
+
+# --- where a rollout stands ---------------------------------------------------------------------
+
+
+def template_to_examine(pending: str | None, approved: str | None, current: str) -> str | None:
+    """The hash of the template the gate must examine, from the hashes of the pending (recorded by
+    the webhook), approved and running templates; ``None`` when the running one is approved."""
+    if not pending or pending == approved or pending != current:
+        return None
+    return pending
+
+
+class Step(StrEnum):
+    """What the exam of a pending template needs next."""
+
+    START_EXAM = "StartExam"  # no run examines it yet
+    EXAM_RUNNING = "ExamRunning"  # its run has no verdict yet
+    DECIDE = "Decide"  # its run has a verdict to act on
+
+
+def exam_step(run_phase: str | None) -> Step:
+    """From the phase of the template's run (``None``: there is no run)."""
+    if run_phase is None:
+        return Step.START_EXAM
+    if run_phase not in TERMINAL_PHASES:
+        return Step.EXAM_RUNNING
+    return Step.DECIDE
+
+
+def awaiting(what: str, *, paused: bool) -> str:
+    """A template waiting for its verdict is held, not blocked: RolloutBlocked is for verdicts."""
+    return f"{what}; {'the rollout waits for the verdict' if paused else 'observing, not held'}"
+
+
+# --- what a verdict means: the policy chain -----------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class VerdictInput:
+    """A run's verdict, and the policy's word on WARN."""
+
+    verdict: str
+    message: str
+    allow_warn: bool
+
+
+#: ``(reason, message, blocked)``: the answer of one link of the chain.
+Choice = tuple[str, str, bool]
+VerdictPolicy = Callable[[VerdictInput], Choice | None]
+
+
+def passes(i: VerdictInput) -> Choice | None:
+    if i.verdict == VerdictName.PASS or (i.verdict == VerdictName.WARN and i.allow_warn):
+        return "VerdictPassed", f"{i.verdict}: {i.message}", False
+    return None
+
+
+def fails(i: VerdictInput) -> Choice | None:
+    if i.verdict == VerdictName.FAIL:
+        return Reason.VERDICT_FAILED, f"FAIL: {i.message}", True
+    return None
+
+
+def warn_not_allowed(i: VerdictInput) -> Choice | None:
+    if i.verdict == VerdictName.WARN:
+        return "WarnNotAllowed", f"WARN does not pass this policy: {i.message}", True
+    return None
+
+
+def errors(i: VerdictInput) -> Choice | None:
+    """The last link: anything else (ERROR, or no verdict at all) measured nothing conclusive."""
+    return (
+        Reason.VERDICT_ERROR,
+        f"ERROR: nothing conclusive was measured, so the rollout stays held: {i.message}",
+        True,
+    )
+
+
+VERDICT_POLICIES: tuple[VerdictPolicy, ...] = (passes, fails, warn_not_allowed, errors)
+
+
+def choose(policies: Sequence[VerdictPolicy], i: VerdictInput) -> Choice:
+    """The answer of the first policy that applies."""
+    for policy in policies:
+        if (choice := policy(i)) is not None:
+            return choice
+    raise ValueError("no policy applied (the chain must end with one that always does)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,34 +171,41 @@ def decide(
     run_message: str,
     *,
     allow_warn: bool,
-    on_fail: str,
+    on_fail: OnFail | str,
     mode: Mode,
     circuit_open: bool,
     has_approved_template: bool,
 ) -> GateDecision:
-    passing = verdict == "PASS" or (verdict == "WARN" and allow_warn)
-    if passing:
-        action, reason, message = Action.APPROVE, "VerdictPassed", f"{verdict}: {run_message}"
-    elif verdict == "FAIL":
-        rollback = on_fail == "Rollback" and has_approved_template
-        action = Action.ROLLBACK if rollback else Action.HOLD
-        reason, message = "VerdictFailed", f"FAIL: {run_message}"
-    elif verdict == "WARN":
-        action, reason, message = (
-            Action.HOLD,
-            "WarnNotAllowed",
-            f"WARN does not pass this policy: {run_message}",
-        )
+    """What to do with a verdict under a policy (its values as parsed: ``spec.allowWarn``,
+    ``spec.onFail``), in the policy's mode, with the breaker open or not."""
+    reason, message, blocked = choose(VERDICT_POLICIES, VerdictInput(verdict, run_message, allow_warn))
+    if not blocked:
+        action = Action.APPROVE
+    elif reason == Reason.VERDICT_FAILED and on_fail == OnFail.ROLLBACK and has_approved_template:
+        action = Action.ROLLBACK
     else:
-        action, reason = Action.HOLD, "VerdictError"
-        message = f"ERROR: nothing conclusive was measured, so the rollout stays held: {run_message}"
-    blocked = action is not Action.APPROVE
+        action = Action.HOLD
     acted = mode.enforce and not (circuit_open and action is not Action.HOLD)
     if not acted:
         why = "the circuit breaker is open (needs_human)" if mode.enforce else mode.reason
         message = f"would {action.value.lower()} ({why}): {message}"
         blocked = blocked and mode.enforce  # observing never blocks anything
-    return GateDecision(action, acted, blocked, reason, message[:1000])
+    return GateDecision(action, acted, blocked, str(reason), message[:1000])
+
+
+def event_reason(decision: GateDecision) -> tuple[Literal["Normal", "Warning"], str]:
+    """The Event's type and reason for an acted-on (or, ``Would...``, a recorded) decision."""
+    reason = {Action.APPROVE: "RolloutApproved", Action.HOLD: "RolloutHeld", Action.ROLLBACK: "RolledBack"}[
+        decision.action
+    ]
+    if not decision.acted:
+        reason = f"Would{reason}"
+    if decision.action is Action.APPROVE or not decision.acted:
+        return "Normal", reason
+    return "Warning", reason
+
+
+# --- the circuit breaker ------------------------------------------------------------------------
 
 
 def breaker_open(
@@ -94,3 +214,49 @@ def breaker_open(
     """More than ``max_blocks`` blocks within the window: a person should look."""
     recent = [b for b in blocks if now - b <= dt.timedelta(minutes=window_minutes)]
     return len(recent) > max_blocks
+
+
+@dataclass(frozen=True, slots=True)
+class BreakerWindow:
+    """The breaker before this step's blocks: the blocks it counts, the reset token it acted on,
+    whether a person reset it just now, and whether it is open."""
+
+    blocks: tuple[dt.datetime, ...]
+    reset_token: str | None
+    reset: bool
+    open: bool
+
+
+def breaker_window(
+    status: CircuitBreakerStatus | None, annotation: str | None, spec: CircuitBreakerSpec, now: dt.datetime
+) -> BreakerWindow:
+    """The breaker as the policy's status left it; a new value of the reset annotation empties it."""
+    blocks = tuple(status.recent_blocks) if status is not None else ()
+    token = status.reset_token if status is not None else None
+    reset = bool(annotation) and annotation != token
+    if reset:
+        blocks, token = (), annotation
+    is_open = breaker_open(blocks, now, max_blocks=spec.max_blocks, window_minutes=spec.window_minutes)
+    return BreakerWindow(blocks, token, reset, is_open)
+
+
+def breaker_after(
+    window: BreakerWindow, new_blocks: int, now: dt.datetime, spec: CircuitBreakerSpec
+) -> tuple[tuple[dt.datetime, ...], bool]:
+    """The blocks still in the window once this step's ``new_blocks`` are counted, and whether the
+    breaker is open now."""
+    horizon = dt.timedelta(minutes=spec.window_minutes)
+    blocks = tuple(b for b in (*window.blocks, *([now] * new_blocks)) if now - b <= horizon)
+    blocks = blocks[-MAX_REMEMBERED_BLOCKS:]
+    return blocks, breaker_open(blocks, now, max_blocks=spec.max_blocks, window_minutes=spec.window_minutes)
+
+
+def breaker_reason(is_open: bool, blocks: int, spec: CircuitBreakerSpec, reset_hint: str) -> tuple[str, str]:
+    """The CircuitOpen condition's reason and message."""
+    if is_open:
+        return (
+            Reason.TOO_MANY_BLOCKS,
+            f"needs_human: {blocks} blocks in the last {spec.window_minutes} min (max {spec.max_blocks}); "
+            f"set the annotation {reset_hint} to reset",
+        )
+    return Reason.WITHIN_BUDGET, f"{blocks} block(s) in the window"

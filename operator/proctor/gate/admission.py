@@ -10,13 +10,18 @@ objects without the label. The webhook answers from the object in the request, n
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-GATE_LABEL = "proctor.dev/gate-policy"
+from proctor.api.common import GATE_POLICY_LABEL
+from proctor.api.policy import LabelSelector
+
+#: The label that puts a Deployment under a GatePolicy (the API's own name for it).
+GATE_LABEL = GATE_POLICY_LABEL
 PENDING_ANNOTATION = "proctor.dev/pending-template-hash"
 APPROVED_ANNOTATION = "proctor.dev/approved-template-hash"
 APPROVED_TEMPLATE_ANNOTATION = "proctor.dev/approved-template"
@@ -75,3 +80,49 @@ def admit(obj: Mapping[str, Any], *, enforcing: bool = True) -> Admission:
         pending_hash=h,
         message=f"held by GatePolicy {meta['labels'][GATE_LABEL]}: template {h[:19]} awaits its exam",
     )
+
+
+@dataclass(frozen=True, slots=True)
+class GateEntry:
+    """A policy as the webhook knows it (Kopf's index, kept current before any request comes): its
+    mode, and the selector that narrows which labelled Deployments it gates."""
+
+    mode: str
+    selector: LabelSelector | None = None
+
+    @classmethod
+    def of(cls, spec: Mapping[str, Any], status: Mapping[str, Any]) -> GateEntry:
+        """From a policy's spec and status: the mode the operator last found
+        (``status.effectiveEnforcement``), Observe until it found one, and Observe whenever the spec
+        says so."""
+        mode = (
+            "Observe"
+            if spec.get("enforcement") == "Observe"
+            else status.get("effectiveEnforcement") or "Observe"
+        )
+        selector = spec.get("selector")
+        return cls(mode, LabelSelector.model_validate(selector) if selector is not None else None)
+
+    def selects(self, labels: Mapping[str, str]) -> bool:
+        return self.selector is None or self.selector.matches(labels)
+
+
+def enforcing(entries: Sequence[GateEntry]) -> bool:
+    """Whether to pause: a policy the webhook has not seen (none indexed) holds, failing closed."""
+    return not entries or entries[0].mode != "Observe"
+
+
+def admission_patch(decision: Admission, now: dt.datetime) -> dict[str, Any]:
+    """The change to the admitted object: ``spec.paused`` (when held) and the pending template's hash
+    and when it was recorded (one rollout attempt)."""
+    patch: dict[str, Any] = {
+        "metadata": {
+            "annotations": {
+                PENDING_ANNOTATION: decision.pending_hash,
+                PENDING_SINCE_ANNOTATION: now.strftime("%Y-%m-%dT%H:%M:%S.%fZ"),
+            }
+        }
+    }
+    if decision.pause:
+        patch["spec"] = {"paused": True}
+    return patch

@@ -1,4 +1,4 @@
-"""The webhook's serving certificate: a private CA and a server certificate, with ``cryptography``.
+"""The webhook's serving certificate: a private CA and a server certificate (:mod:`proctor.k8s.certs`).
 
 (Kopf's own self-signed path needs oscrypto, which does not work against OpenSSL 3.) The CA bundle
 goes into the MutatingWebhookConfiguration; files are written 0600 and reused while valid.
@@ -7,16 +7,14 @@ goes into the MutatingWebhookConfiguration; files are written 0600 and reused wh
 from __future__ import annotations
 
 import datetime as dt
-import ipaddress
 from dataclasses import dataclass
 from pathlib import Path
 
 from cryptography import x509
-from cryptography.hazmat.primitives import hashes, serialization
-from cryptography.hazmat.primitives.asymmetric import ec
-from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
-VALIDITY = dt.timedelta(days=365)
+from proctor.api import utc_now
+from proctor.k8s import certs
+
 RENEW_BEFORE = dt.timedelta(days=30)
 
 
@@ -25,10 +23,6 @@ class WebhookCerts:
     certfile: Path
     keyfile: Path
     ca_pem: bytes
-
-
-def _name(cn: str) -> x509.Name:
-    return x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, cn)])
 
 
 def _still_valid(path: Path, sans: list[str], now: dt.datetime) -> bool:
@@ -49,48 +43,14 @@ def _still_valid(path: Path, sans: list[str], now: dt.datetime) -> bool:
 
 def ensure_certs(directory: Path, sans: list[str], *, now: dt.datetime | None = None) -> WebhookCerts:
     """A CA and a server certificate for ``sans`` (DNS names or IPs) in ``directory``."""
-    now = now or dt.datetime.now(dt.UTC)
+    now = now or utc_now()
     directory.mkdir(parents=True, exist_ok=True)
     ca_crt, crt, key = directory / "ca.crt", directory / "tls.crt", directory / "tls.key"
     if ca_crt.exists() and key.exists() and _still_valid(crt, sans, now):
         return WebhookCerts(crt, key, ca_crt.read_bytes())
-    ca_key = ec.generate_private_key(ec.SECP256R1())
-    ca = (
-        x509.CertificateBuilder()
-        .subject_name(_name("proctor-webhook-ca"))
-        .issuer_name(_name("proctor-webhook-ca"))
-        .public_key(ca_key.public_key())
-        .serial_number(x509.random_serial_number())
-        .not_valid_before(now - dt.timedelta(minutes=5))
-        .not_valid_after(now + VALIDITY)
-        .add_extension(x509.BasicConstraints(ca=True, path_length=0), critical=True)
-        .sign(ca_key, hashes.SHA256())
-    )
-    server_key = ec.generate_private_key(ec.SECP256R1())
-    alt: list[x509.GeneralName] = []
-    for s in sans:
-        try:
-            alt.append(x509.IPAddress(ipaddress.ip_address(s)))
-        except ValueError:
-            alt.append(x509.DNSName(s))
-    server = (
-        x509.CertificateBuilder()
-        .subject_name(_name(sans[0]))
-        .issuer_name(ca.subject)
-        .public_key(server_key.public_key())
-        .serial_number(x509.random_serial_number())
-        .not_valid_before(now - dt.timedelta(minutes=5))
-        .not_valid_after(now + VALIDITY)
-        .add_extension(x509.SubjectAlternativeName(alt), critical=False)
-        .add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.SERVER_AUTH]), critical=False)
-        .sign(ca_key, hashes.SHA256())
-    )
-    key.write_bytes(
-        server_key.private_bytes(
-            serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
-        )
-    )
-    key.chmod(0o600)
-    crt.write_bytes(server.public_bytes(serialization.Encoding.PEM))
-    ca_crt.write_bytes(ca.public_bytes(serialization.Encoding.PEM))
+    ca = certs.authority("proctor-webhook-ca", now=now, path_length=0)
+    server, server_key = certs.issue(ca, certs.name(sans[0]), now=now, server=True, sans=sans)
+    certs.write_key(key, server_key)
+    crt.write_bytes(certs.pem(server))
+    ca_crt.write_bytes(certs.pem(ca.cert))
     return WebhookCerts(crt, key, ca_crt.read_bytes())

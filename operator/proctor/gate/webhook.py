@@ -1,4 +1,7 @@
-"""The admission webhook, served by Kopf: a gated Deployment's new pod template is held.
+"""The admission webhook's settings: where it listens, how the API server reaches it, its certificates.
+
+Kopf serves the webhook (:mod:`proctor.controllers.webhook`); what it decides is
+:func:`proctor.gate.admission.admit`.
 
 Configuration (environment; the Helm chart sets it):
 
@@ -19,23 +22,14 @@ Configuration (environment; the Helm chart sets it):
 
 from __future__ import annotations
 
-import asyncio
-import datetime as dt
 import os
 import tempfile
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
-import kopf
-import structlog
-
-from proctor.gate.admission import GATE_LABEL, PENDING_ANNOTATION, PENDING_SINCE_ANNOTATION, admit
-from proctor.gate.certs import WebhookCerts, ensure_certs
-from proctor.k8s.objects import WEBHOOK_HANDLER_ID, mutating_webhook_configuration
-
-log = structlog.get_logger("proctor.gate.webhook")
+from proctor.k8s.objects import mutating_webhook_configuration
 
 
 @dataclass(frozen=True)
@@ -77,75 +71,22 @@ class WebhookConfig:
             return [f"{name}.{ns}.svc", f"{name}.{ns}.svc.cluster.local", name]
         return [self.url_host or "127.0.0.1", "localhost"]
 
+    @property
+    def url(self) -> str | None:
+        """The URL the API server calls (``None``: through the Service)."""
+        return f"https://{self.url_host}:{self.port}" if self.url_host else None
 
-class NoWebhookServer:
-    """The webhook is disabled: Kopf needs a server for its registered handler; this one never serves."""
+    def configuration(self, ca_pem: bytes) -> dict[str, Any]:
+        """The MutatingWebhookConfiguration the operator applies at startup (the chart's is the same)."""
+        return mutating_webhook_configuration(
+            ca_pem,
+            url=self.url,
+            service=self.service,
+            exclude_namespaces=self.exclude,
+            failure_policy=self.failure_policy,
+            name=self.name,
+        )
 
-    async def __call__(self, fn: Any) -> AsyncIterator[Any]:
-        await asyncio.Event().wait()
-        yield  # pragma: no cover - never reached: an async generator that waits forever
-
-
-def setup(settings: kopf.OperatorSettings, kube: Any, config: WebhookConfig) -> WebhookCerts | None:
-    """Serve the webhook through Kopf and apply its (scoped) MutatingWebhookConfiguration."""
-    if not config.port:
-        settings.admission.server = cast(Any, NoWebhookServer())
-        settings.admission.managed = None
-        return None
-    if config.url_host is None and config.service is None:
-        raise ValueError("the webhook needs PROCTOR_WEBHOOK_URL_HOST or PROCTOR_WEBHOOK_SERVICE")
-    certs = ensure_certs(config.cert_dir, config.sans())
-    settings.admission.server = kopf.WebhookServer(
-        addr=config.addr,
-        port=config.port,
-        host=config.url_host,
-        certfile=str(certs.certfile),
-        pkeyfile=str(certs.keyfile),
-    )
-    settings.admission.managed = None
-    url = f"https://{config.url_host}:{config.port}" if config.url_host else None
-    body = mutating_webhook_configuration(
-        certs.ca_pem,
-        url=url,
-        service=config.service,
-        exclude_namespaces=config.exclude,
-        failure_policy=config.failure_policy,
-        name=config.name,
-    )
-    kube.apply_webhook_configuration(body, "proctor-operator")
-    log.info("admission webhook ready", url=url, service=config.service, failure_policy=config.failure_policy)
-    return certs
-
-
-@kopf.index("proctor.dev", "v1alpha1", "gatepolicies", id="gate_modes")
-def gate_modes(
-    namespace: str | None, name: str, spec: kopf.Spec, status: kopf.Status, **_: Any
-) -> dict[Any, str]:
-    """Each policy's effective enforcement, known before any request comes (no API call per request)."""
-    mode = status.get("effectiveEnforcement") or "Observe"
-    if spec.get("enforcement") == "Observe":
-        mode = "Observe"
-    return {(namespace, name): mode}
-
-
-@kopf.on.mutate("apps", "v1", "deployments", id=WEBHOOK_HANDLER_ID)
-def gate_deployment(body: kopf.Body, patch: kopf.Patch, warnings: list[str], **kwargs: Any) -> None:
-    """Pause a gated Deployment whose pod template is not the approved one (enforcing policies);
-    record it for an exam without pausing (observing ones). An unknown policy holds: fail closed."""
-    gate_modes: kopf.Index[Any, str] = kwargs["gate_modes"]
-    obj = cast(Mapping[str, Any], body)
-    meta = obj.get("metadata") or {}
-    policy = (meta.get("labels") or {}).get(GATE_LABEL)
-    modes = list(gate_modes.get((meta.get("namespace"), policy), []))
-    enforcing = not modes or modes[0] != "Observe"
-    decision = admit(obj, enforcing=enforcing)
-    if not decision.changes:
-        return
-    if decision.pause:
-        patch.spec["paused"] = True
-    annotations = patch.metadata.setdefault("annotations", {})
-    annotations[PENDING_ANNOTATION] = decision.pending_hash
-    annotations[PENDING_SINCE_ANNOTATION] = dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
-    warnings.append(
-        decision.message if modes else f"{decision.message} (GatePolicy {policy} not found: held)"
-    )
+    def check(self) -> None:
+        if self.port and self.url_host is None and self.service is None:
+            raise ValueError("the webhook needs PROCTOR_WEBHOOK_URL_HOST or PROCTOR_WEBHOOK_SERVICE")

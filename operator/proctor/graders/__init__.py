@@ -12,7 +12,11 @@ Public names:
   (raise :class:`AssertionCompileError`); :meth:`CompiledAssertion.check` -> :class:`Check`.
 - :class:`CaseContext`: reference, context documents, question, labels, embedder.
 - :func:`grade_case` -> :class:`proctor.protocol.types.CaseResult`.
-- :func:`scan` -> list of :class:`Finding` (redacted; the value itself is never kept).
+- :func:`scan` -> list of :class:`Finding` (redacted; the value itself is never kept);
+  :class:`ScanPolicy` is what an EvalProfile's ``safetyScan`` turns on and allows.
+- A whole case set: :func:`compile_cases` -> :class:`CompiledCase` (raises :class:`CaseSetProblem`
+  naming every bad case), :func:`grade_answer` / :func:`unanswered` for one case,
+  :func:`grade_cases` for recorded answers (in parallel for large sets).
 
 The semantics of each assertion type are in ``_assertions`` (and the phrase lists in
 ``_language``); every text assertion and the scan read the canonical form of ``_canon``; the
@@ -30,9 +34,18 @@ from proctor.graders._assertions import (
     compile_assertion,
     compile_assertions,
 )
+from proctor.graders._exam import (
+    CaseSetProblem,
+    CompiledCase,
+    compile_cases,
+    grade_answer,
+    grade_cases,
+    unanswered,
+)
 from proctor.graders._grade import SAFETY_SCAN, grade_case
 from proctor.graders._redact import Finding
 from proctor.graders._scan import scan
+from proctor.graders._scanpolicy import ScanPolicy
 
 __all__ = [
     "DEFAULT_SIMILARITY_THRESHOLD",
@@ -40,12 +53,19 @@ __all__ = [
     "SAFETY_SCAN",
     "AssertionCompileError",
     "CaseContext",
+    "CaseSetProblem",
     "Check",
     "CompiledAssertion",
+    "CompiledCase",
     "Embedder",
     "Finding",
+    "ScanPolicy",
     "compile_assertion",
     "compile_assertions",
+    "compile_cases",
+    "grade_answer",
     "grade_case",
+    "grade_cases",
     "scan",
+    "unanswered",
 ]

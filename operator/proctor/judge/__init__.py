@@ -1,11 +1,11 @@
 """proctor.judge: the independent model that scores judged dimensions.
 
-- :class:`JudgeClient` talks to any OpenAI-compatible chat endpoint (httpx, injectable transport):
-  retries only what can get better, honours Retry-After, adapts its concurrency to 429s, and
-  never lets the API key out.
-- :func:`judge_dimension` / :func:`judge_dimensions` score dimensions with consensus near the
-  threshold; a judge that gives no valid answer makes a *skipped* dimension with a reason, never
-  a zero.
+- :class:`JudgeClient` (``client``) talks to any OpenAI-compatible chat endpoint (httpx, injectable
+  transport): retries only what can get better, honours Retry-After, and never lets the API key out;
+  its concurrency is an :class:`AdaptiveLimit` (``limit``) that backs off under sustained 429s.
+- :func:`judge_dimension` / :func:`judge_dimensions` (``consensus``) score dimensions with consensus
+  near the threshold; a judge that gives no valid answer makes a *skipped* dimension with a reason,
+  never a zero.
 - :func:`build_prompt` wraps everything evaluated in fresh boundary markers (spotlighting);
   :func:`parse_judgment` reads the answer leniently and validates it strictly.
 - :func:`resolve_dimensions` turns a profile (base five + domain, custom rubrics) into the
@@ -18,22 +18,20 @@ The exception tree is documented in :mod:`proctor.judge.errors`::
     ├── JudgeRejected      (any other 4xx; never retried)
     └── JudgeMalformed     (a 2xx answer that is not a usable judgment)
 
-A scripted local judge server for tests and benchmarks lives in :mod:`proctor.judge.testserver`
-(not imported here).
+A scripted local judge server for tests and benchmarks lives in :mod:`proctor.testing.judgeserver`.
 """
 
 from proctor.judge.client import (
     DEFAULT_API_KEY_ENV,
-    AdaptiveLimit,
     JudgeClient,
     JudgeSettings,
     JudgeStats,
-    judge_dimension,
-    judge_dimensions,
     redact,
     retry_after,
 )
+from proctor.judge.consensus import judge_dimension, judge_dimensions
 from proctor.judge.errors import JudgeError, JudgeMalformed, JudgeRejected, JudgeUnavailable
+from proctor.judge.limit import AdaptiveLimit
 from proctor.judge.prompts import (
     PROMPT_VERSION,
     RESPONSE_FORMAT,

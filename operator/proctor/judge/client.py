@@ -10,8 +10,8 @@ integration tests). What it does about failure:
   ``Retry-After`` (seconds or an HTTP date; ``retry-after-ms`` too). A Retry-After longer than
   ``max_retry_after`` ends the call instead of retrying early.
 - Attempts are bounded (default 4), then :class:`~proctor.judge.errors.JudgeUnavailable`.
-- An adaptive concurrency limit (:class:`AdaptiveLimit`, default 32 in flight) halves on a 429,
-  down to 1, and creeps back up by one after every ``recover_after`` successes.
+- An adaptive concurrency limit (:class:`~proctor.judge.limit.AdaptiveLimit`) halves under
+  sustained 429s, down to 1, and creeps back up by one after every ``recover_after`` successes.
 - With ``response_format="auto"`` it sends a JSON schema as ``response_format``; if the endpoint
   answers 400 naming ``response_format``, it asks once more without and remembers.
 
@@ -20,10 +20,8 @@ The API key is read from the environment variable named by ``JudgeSettings.api_k
 token and nowhere else: every message Proctor builds from a response or an httpx error is
 redacted, httpx exceptions are never chained, and ``repr()`` shows only whether a key is set.
 
-:func:`judge_dimension` is one judged dimension with consensus: a low-confidence first judgment,
-or one within the consensus band of the threshold, is sampled twice more; the median is the score
-and the spread the agreement. Every failure becomes a *skipped* :class:`DimensionScore` with the
-reason, never a zero. :class:`JudgeStats` counts calls, so the cost of consensus can be reported.
+Judging a dimension with consensus is :mod:`proctor.judge.consensus`; :class:`JudgeStats` counts
+the client's calls, so the cost of consensus can be reported.
 """
 
 from __future__ import annotations
@@ -35,8 +33,7 @@ import os
 import random
 import re
 import time
-from collections import deque
-from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC
 from email.utils import parsedate_to_datetime
@@ -47,20 +44,17 @@ import structlog
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception_type, stop_after_attempt
 
 from proctor import __version__
+from proctor.judge._fields import field
 from proctor.judge.errors import JudgeError, JudgeMalformed, JudgeRejected, JudgeUnavailable
+from proctor.judge.limit import AdaptiveLimit
 from proctor.judge.prompts import RESPONSE_FORMAT, JudgeInput, Judgment, build_prompt, parse_judgment
 from proctor.judge.rubrics import DimensionRubric
-from proctor.protocol import (
-    CONSENSUS_SAMPLES,
-    DEFAULT_BAND,
-    DEFAULT_MIN_CONFIDENCE,
-    DimensionScore,
-    aggregate,
-    needs_consensus,
-)
+from proctor.k8s.objects import JUDGE_API_KEY_ENV
+from proctor.protocol import DEFAULT_BAND, DEFAULT_MIN_CONFIDENCE
 
-#: The environment variable holding the judge's API key unless the settings name another.
-DEFAULT_API_KEY_ENV: Final = "PROCTOR_JUDGE_API_KEY"
+#: The environment variable holding the judge's API key unless the settings name another (the
+#: judge Job sets it from the profile's Secret).
+DEFAULT_API_KEY_ENV: Final = JUDGE_API_KEY_ENV
 #: What replaces a secret in any text Proctor shows.
 REDACTED: Final = "[REDACTED]"
 #: Statuses worth another attempt besides 5xx.
@@ -136,10 +130,10 @@ class JudgeSettings:
             "consensus_band": ("consensus_band", "consensusBand"),
         }
         for key, names in pairs.items():
-            value = _attr(spec, *names)
+            value = field(spec, *names)
             if value is not None:
                 values[key] = float(value) if key == "read_timeout" else value
-        retries = _attr(spec, "max_retries", "maxRetries")
+        retries = field(spec, "max_retries", "maxRetries")
         if retries is not None:
             values["max_attempts"] = int(retries) + 1
         values.update(overrides)
@@ -174,110 +168,6 @@ class JudgeStats:
         if not self.judgments:
             return 1.0
         return (self.judgments + self.consensus_calls) / self.judgments
-
-
-class AdaptiveLimit:
-    """How many judge requests may be in flight: halves when the provider keeps answering 429 (not
-    below ``minimum``) and grows by one after every ``recover_after`` successes (not above ``maximum``).
-
-    Only sustained throttling halves it: at least ``throttle_share`` of the last ``window`` answers
-    were 429s. A sporadic 429 (a provider shedding the odd request) is retried after its
-    Retry-After without shrinking the limit: halving on every one makes the limit collapse under a
-    few percent of random 429s (measured: 14x slower at 5 %). A burst of 429s from requests
-    admitted under the same limit halves it once: each admission gets a ticket (the limit's epoch),
-    and only a 429 on a ticket of the current epoch may halve it and start a new epoch. Waiters are
-    admitted first come, first served. Use it from one event loop.
-    """
-
-    def __init__(
-        self,
-        maximum: int,
-        *,
-        minimum: int = 1,
-        recover_after: int = 10,
-        window: int = 20,
-        throttle_share: float = 0.2,
-    ) -> None:
-        if minimum < 1 or maximum < minimum:
-            raise ValueError(f"need 1 <= minimum <= maximum, got minimum={minimum}, maximum={maximum}")
-        self.maximum = maximum
-        self.minimum = minimum
-        self.recover_after = recover_after
-        self.decreases = 0
-        self.increases = 0
-        self.lowest = maximum
-        self._limit = maximum
-        self._in_flight = 0
-        self._epoch = 0
-        self._successes = 0
-        self._recent: deque[bool] = deque(maxlen=window)
-        self.throttle_share = throttle_share
-        self._waiters: deque[asyncio.Future[None]] = deque()
-
-    def __repr__(self) -> str:
-        return f"AdaptiveLimit(limit={self._limit}, in_flight={self._in_flight}, maximum={self.maximum})"
-
-    @property
-    def limit(self) -> int:
-        return self._limit
-
-    @property
-    def in_flight(self) -> int:
-        return self._in_flight
-
-    async def acquire(self) -> int:
-        """Wait for a slot; returns the ticket to hand to :meth:`throttled`."""
-        if self._in_flight < self._limit and not self._waiters:
-            self._in_flight += 1
-            return self._epoch
-        waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._waiters.append(waiter)
-        try:
-            await waiter
-        except asyncio.CancelledError:
-            if waiter.done() and not waiter.cancelled():
-                self.release()  # the slot was handed over just as we were cancelled
-            else:
-                self._waiters.remove(waiter)
-            raise
-        return self._epoch
-
-    def release(self) -> None:
-        self._in_flight -= 1
-        self._admit()
-
-    def throttled(self, ticket: int) -> bool:
-        """A 429 on a request admitted with ``ticket``; True when this halved the limit."""
-        self._recent.append(True)
-        if ticket != self._epoch:
-            return False
-        if sum(self._recent) < self.throttle_share * len(self._recent):
-            return False  # sporadic: the request waits its Retry-After, the limit stays
-        self._successes = 0
-        self._epoch += 1
-        new = max(self.minimum, self._limit // 2)
-        changed = new != self._limit
-        if changed:
-            self._limit = new
-            self.decreases += 1
-            self.lowest = min(self.lowest, new)
-        return changed
-
-    def succeeded(self) -> None:
-        self._recent.append(False)
-        self._successes += 1
-        if self._successes >= self.recover_after and self._limit < self.maximum:
-            self._successes = 0
-            self._limit += 1
-            self.increases += 1
-            self._admit()
-
-    def _admit(self) -> None:
-        while self._waiters and self._in_flight < self._limit:
-            waiter = self._waiters.popleft()
-            if not waiter.done():
-                self._in_flight += 1
-                waiter.set_result(None)
 
 
 class _Retry(Exception):
@@ -562,110 +452,6 @@ class JudgeClient:
         )
 
 
-# --- judging dimensions ---------------------------------------------------------------------------
-
-
-async def judge_dimension(
-    client: JudgeClient,
-    dimension: DimensionRubric | tuple[str, str, float],
-    content: JudgeInput,
-    *,
-    band: float | None = None,
-    min_confidence: float | None = None,
-) -> DimensionScore:
-    """One judged dimension of one case, with consensus near the threshold. Never raises a
-    :class:`JudgeError`: a judge that gives no valid answer makes a skipped dimension with the
-    reason (score ``None``), never a zero.
-
-    When the first judgment's confidence is below ``min_confidence`` or its score is within
-    ``band`` points of the threshold (defaults from the client's settings), two more samples are
-    taken; the median is the score and ``1 - spread/100`` the agreement. A consensus needs at least
-    two valid samples of the three, or the dimension is skipped.
-    """
-    name, rubric, threshold = dimension[0], dimension[1], float(dimension[2])
-    settings = client.settings
-    band = settings.consensus_band if band is None else band
-    min_confidence = settings.min_confidence if min_confidence is None else min_confidence
-    client.stats.judgments += 1
-    try:
-        first = await client.judge((name, rubric, threshold), content)
-    except JudgeError as e:
-        return _skipped(client, name, threshold, e.reason)
-    if not needs_consensus(
-        first.score, threshold, first.confidence, band=band, min_confidence=min_confidence
-    ):
-        return DimensionScore(
-            name=name,
-            threshold=threshold,
-            score=first.score,
-            samples=(first.score,),
-            rationale=_truncate(first.rationale, settings.rationale_limit),
-        )
-    extra = CONSENSUS_SAMPLES - 1
-    client.stats.consensus_rounds += 1
-    client.stats.consensus_calls += extra
-    results = await asyncio.gather(
-        *(client.judge((name, rubric, threshold), content) for _ in range(extra)), return_exceptions=True
-    )
-    judgments = [first]
-    failures: list[str] = []
-    for result in results:
-        if isinstance(result, Judgment):
-            judgments.append(result)
-        elif isinstance(result, JudgeError):
-            failures.append(result.reason)
-        else:
-            raise result
-    why = _why_consensus(first, threshold, band, min_confidence)
-    if len(judgments) < 2:
-        return _skipped(
-            client, name, threshold, f"consensus needed ({why}) but the extra samples failed: {failures[0]}"
-        )
-    consensus = aggregate(j.score for j in judgments)
-    closest = min(judgments, key=lambda j: abs(j.score - consensus.median))
-    rationale = closest.rationale
-    if failures:
-        rationale = f"{rationale} [{len(failures)} of {CONSENSUS_SAMPLES} samples failed: {failures[0]}]"
-    return DimensionScore(
-        name=name,
-        threshold=threshold,
-        score=consensus.median,
-        agreement=consensus.agreement,
-        samples=tuple(j.score for j in judgments),
-        rationale=_truncate(rationale, settings.rationale_limit),
-    )
-
-
-async def judge_dimensions(
-    client: JudgeClient,
-    dimensions: Iterable[DimensionRubric | tuple[str, str, float]],
-    content: JudgeInput,
-    *,
-    band: float | None = None,
-    min_confidence: float | None = None,
-) -> tuple[DimensionScore, ...]:
-    """Every dimension of one case, judged concurrently (within the client's limit), in order."""
-    return tuple(
-        await asyncio.gather(
-            *(
-                judge_dimension(client, d, content, band=band, min_confidence=min_confidence)
-                for d in dimensions
-            )
-        )
-    )
-
-
-def _skipped(client: JudgeClient, name: str, threshold: float, reason: str) -> DimensionScore:
-    client.stats.skipped += 1
-    return DimensionScore(name=name, threshold=threshold, score=None, skipped_reason=client.redact(reason))
-
-
-def _why_consensus(first: Judgment, threshold: float, band: float, min_confidence: float) -> str:
-    if first.confidence < min_confidence:
-        return f"confidence {first.confidence:g} below {min_confidence:g}"
-    return f"score {first.score:g} within {band:g} of threshold {threshold:g}"
-
-
 # --- helpers --------------------------------------------------------------------------------------
 
 _BEARER = re.compile(r"(?i)\b(bearer|basic|token)(\s+)[^\s'\",;]+")
@@ -741,35 +527,15 @@ def _content(body: Any) -> str:
     return content
 
 
-def _truncate(text: str, limit: int) -> str:
-    text = text.strip()
-    if len(text) <= limit:
-        return text
-    return text[: limit - 1].rstrip() + "\u2026"
-
-
 def _strip_userinfo(url: str) -> str:
     return _USERINFO.sub(lambda m: f"{m.group(1)}{REDACTED}@", url)
 
 
-def _attr(obj: Any, *names: str) -> Any:
-    for name in names:
-        if isinstance(obj, Mapping):
-            if name in obj:
-                return obj[name]
-        elif hasattr(obj, name):
-            return getattr(obj, name)
-    return None
-
-
 __all__ = [
     "DEFAULT_API_KEY_ENV",
-    "AdaptiveLimit",
     "JudgeClient",
     "JudgeSettings",
     "JudgeStats",
-    "judge_dimension",
-    "judge_dimensions",
     "redact",
     "retry_after",
 ]

@@ -25,28 +25,16 @@ from enum import Enum
 from types import MappingProxyType
 from typing import Any, Final, NamedTuple
 
+from proctor.api.profile import BASE_DIMENSIONS as BASE_DIMENSIONS  # the dimension tables live in the API
+from proctor.api.profile import DEFAULT_DIMENSION_THRESHOLD, DOMAIN_DIMENSIONS
+from proctor.judge._fields import field
+
 #: The breach threshold of a dimension when nothing overrides it (seed 001).
-DEFAULT_THRESHOLD: Final = 50.0
+DEFAULT_THRESHOLD: Final = DEFAULT_DIMENSION_THRESHOLD
 
-#: Every profile judges these.
-BASE_DIMENSIONS: Final[tuple[str, ...]] = (
-    "task_success",
-    "instruction_adherence",
-    "factual_grounding",
-    "output_quality",
-    "safety",
-)
-
-#: What each domain profile adds to the base five.
+#: What each domain profile adds to the base five, keyed by the profile's name.
 PROFILES: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType(
-    {
-        "generic": (),
-        "coding": ("code_correctness", "test_outcome", "change_safety"),
-        "support": ("resolution_quality", "tone_empathy", "policy_compliance"),
-        "rag": ("retrieval_relevance", "citation_accuracy"),
-        "data": ("query_correctness", "result_accuracy"),
-        "marketing": ("brand_compliance", "creativity", "publishing_success"),
-    }
+    {profile.value: dims for profile, dims in DOMAIN_DIMENSIONS.items()}
 )
 
 
@@ -220,17 +208,17 @@ def resolve_dimensions(spec: Any = None) -> list[DimensionRubric]:
     spec = _unwrap(spec)
     if isinstance(spec, str):
         spec = {"profile": spec}
-    profile = _text(_get(spec, "profile"), "generic").lower()
+    profile = _text(field(spec, "profile"), "generic").lower()
     if profile not in PROFILES:
         raise ValueError(f"unknown profile {profile!r}; known: {', '.join(PROFILES)}")
-    mode = _text(_get(spec, "mode"), "Extend").lower()
+    mode = _text(field(spec, "mode"), "Extend").lower()
     if mode not in _VALID_MODES:
         raise ValueError(f"unknown mode {mode!r}; use Extend or Replace")
     default = _threshold(
-        _get(spec, "default_threshold", "defaultThreshold"), "defaultThreshold", DEFAULT_THRESHOLD
+        field(spec, "default_threshold", "defaultThreshold"), "defaultThreshold", DEFAULT_THRESHOLD
     )
-    thresholds = _thresholds(_get(spec, "thresholds"))
-    custom = _custom(_get(spec, "dimensions"))
+    thresholds = _thresholds(field(spec, "thresholds"))
+    custom = _custom(field(spec, "dimensions"))
     if mode == "replace" and not custom:
         raise ValueError("mode Replace needs at least one custom dimension under dimensions")
 
@@ -267,21 +255,9 @@ def _unwrap(spec: Any) -> Any:
             return spec.get("spec") or {}
         return spec
     inner = getattr(spec, "spec", None)
-    if inner is not None and not isinstance(spec, str) and _get(inner, "profile") is not None:
+    if inner is not None and not isinstance(spec, str) and field(inner, "profile") is not None:
         return inner
     return spec
-
-
-def _get(obj: Any, *names: str) -> Any:
-    if obj is None:
-        return None
-    for name in names:
-        if isinstance(obj, Mapping):
-            if name in obj:
-                return obj[name]
-        elif hasattr(obj, name):
-            return getattr(obj, name)
-    return None
 
 
 def _text(value: Any, default: str) -> str:
@@ -329,7 +305,7 @@ def _custom(value: Any) -> dict[str, tuple[str, str, float | None]]:
             data = {f.name: getattr(item, f.name) for f in fields(item)}
             name, rubric, own = data.get("name"), data.get("rubric"), data.get("threshold")
         else:
-            name, rubric, own = _get(item, "name"), _get(item, "rubric"), _get(item, "threshold")
+            name, rubric, own = field(item, "name"), field(item, "rubric"), field(item, "threshold")
         if not isinstance(name, str) or not name.strip():
             raise ValueError(f"a custom dimension needs a name, got {name!r}")
         if not isinstance(rubric, str) or not rubric.strip():

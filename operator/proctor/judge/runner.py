@@ -21,7 +21,7 @@ import datetime as dt
 import hashlib
 import os
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,22 +32,33 @@ from proctor.api import (
     EvalProfile,
     EvalRun,
     ManifestError,
+    format_time,
     parse_caseset,
     parse_evalrun,
     parse_profile,
     parse_responses,
     resolve_cases,
+    utc_now,
 )
-from proctor.graders._assertions import AssertionCompileError
-from proctor.graders._exam import CaseSetProblem, CompiledCase, compile_cases, grade_answer, unanswered
-from proctor.graders._scanpolicy import ScanPolicy
-from proctor.judge.client import JudgeClient, JudgeSettings, judge_dimensions
+from proctor.graders import (
+    AssertionCompileError,
+    CaseSetProblem,
+    CompiledCase,
+    ScanPolicy,
+    compile_cases,
+    grade_answer,
+    unanswered,
+)
+from proctor.judge.client import JudgeClient, JudgeSettings
+from proctor.judge.consensus import judge_dimensions
 from proctor.judge.embeddings import OnnxEmbedder, ground
 from proctor.judge.prompts import ContextDocument, JudgeInput, provenance
 from proctor.judge.rubrics import DimensionRubric, resolve_dimensions, rubric_of
 from proctor.judge.targets import AnswerSource, AnswerUnavailable, HttpAgent, Recorded
 from proctor.k8s.kube import Kube, KubeError
 from proctor.k8s.objects import (
+    AGENT_API_KEY_ENV,
+    CANDIDATE_HOST_ENV,
     LABEL_RUN_UID,
     LABEL_SHARD,
     RunRef,
@@ -61,12 +72,8 @@ from proctor.protocol.types import CaseResult, DimensionScore, Outcome
 
 log = structlog.get_logger("proctor.judge.runner")
 
-#: The environment variable holding the agent endpoint's API key (set from a Secret in the Job).
-AGENT_API_KEY_ENV = "PROCTOR_AGENT_API_KEY"
 #: The judged dimension that profile grounding documents are matched for.
 GROUNDED_DIMENSION = "factual_grounding"
-#: Where the candidate sidecar listens (the pod's IP, from the downward API).
-CANDIDATE_HOST_ENV = "PROCTOR_CANDIDATE_HOST"
 #: Cases examined at once (answers fetched and judged concurrently).
 CASE_CONCURRENCY = 16
 
@@ -92,10 +99,6 @@ def parse_shard(text: str) -> tuple[int, int]:
     return i, n
 
 
-def _now() -> str:
-    return dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
 def _worst(results: Sequence[CaseResult]) -> CaseResult:
     """Of a case's repeats, the one that matters: any failure, else any unmeasured, else a pass."""
     for outcome in (Outcome.FAILED, Outcome.UNMEASURED):
@@ -116,8 +119,10 @@ class ShardRunner:
         index: int,
         count: int,
         env: Mapping[str, str] | None = None,
+        clock: Callable[[], dt.datetime] = utc_now,
     ) -> None:
         self.kube = kube
+        self.clock = clock
         self.ns, self.name, self.index, self.count = namespace, name, index, count
         self.env = dict(os.environ if env is None else env)
         self.manager = f"proctor-judge-{shard_label(index, count)}"
@@ -297,7 +302,7 @@ class ShardRunner:
     async def run(self) -> ShardResult:
         run, caseset, profile = self._load()
         ref = RunRef(self.ns, self.name, run.metadata.uid or "")
-        self._status({"phase": "Running", "startTime": _now(), "message": None})
+        self._status({"phase": "Running", "startTime": format_time(self.clock()), "message": None})
         compiled = self._cases(caseset, profile)
         source, port, ready_timeout = self._source(run)
         rubrics = self._rubrics(profile)
@@ -354,7 +359,7 @@ class ShardRunner:
         self._status(
             {
                 "phase": "Succeeded",
-                "completionTime": _now(),
+                "completionTime": format_time(self.clock()),
                 "results": names,
                 "provenance": prov,
                 "message": None,
@@ -392,7 +397,9 @@ class ShardRunner:
     def fail(self, reason: str) -> None:
         """Best effort: say in the shard's status why it could not measure."""
         try:
-            self._status({"phase": "Failed", "completionTime": _now(), "message": reason[:1000]})
+            self._status(
+                {"phase": "Failed", "completionTime": format_time(self.clock()), "message": reason[:1000]}
+            )
         except HarnessError as e:
             log.error("cannot report the failure", error=str(e))
 

@@ -1,38 +1,62 @@
-"""The thin Kubernetes API wrapper used by the runner (and, later, the operator's helpers).
+"""The thin Kubernetes API wrapper the runner, the operator and ``proctor gate`` share.
 
 Everything here is I/O and nothing else: reads return plain dicts, writes take the dicts the
-pure builders in :mod:`proctor.k8s.objects` made. Writes use server-side apply with a named field
-manager, so concurrent writers (several shards, the operator) each own their part of an object
-and a retried write is a no-op.
+pure builders in :mod:`proctor.k8s.objects` made, and every API failure is a :class:`KubeError`
+that names the object and carries the HTTP status. Writes of status and of the judge's RBAC use
+server-side apply with a named field manager, so concurrent writers (several shards, the operator)
+each own their part of an object and a retried write is a no-op.
+
+The calls are synchronous (the kubernetes client is); the operator runs them in threads.
 """
 
 from __future__ import annotations
 
 import json
+import os
+from collections.abc import Callable, Generator
+from pathlib import Path
 from typing import Any, cast
 
-from kubernetes import client, config
+from kubernetes import client, config, watch
 from kubernetes.client.exceptions import ApiException
+from kubernetes.config.config_exception import ConfigException as KubeConfigError
+from urllib3.exceptions import HTTPError
 
-from proctor.k8s.objects import GROUP, VERSION
+from proctor.api import GROUP, RESOURCE_KINDS, VERSION
 
 APPLY = "application/apply-patch+yaml"
+MERGE = "application/merge-patch+json"
 
-PLURALS = {
-    "EvalRun": "evalruns",
-    "CaseSet": "casesets",
-    "EvalProfile": "evalprofiles",
-    "GatePolicy": "gatepolicies",
-}
+#: Each kind's resource name in the API (``evalruns``), from the models.
+PLURALS = {kind: model.PLURAL for kind, model in RESOURCE_KINDS.items()}
+
+#: Errors of the connection itself (the API server down or unreachable), not answers from it.
+TRANSPORT_ERRORS: tuple[type[BaseException], ...] = (HTTPError, OSError)
+
+#: Where a pod's service account says its namespace.
+SA_NAMESPACE_FILE = Path("/var/run/secrets/kubernetes.io/serviceaccount/namespace")
+
+__all__ = [
+    "PLURALS",
+    "TRANSPORT_ERRORS",
+    "Kube",
+    "KubeConfigError",
+    "KubeError",
+    "current_namespace",
+    "load_client",
+]
 
 
 class KubeError(RuntimeError):
-    """An API call failed; the message says which object and why (never a credential)."""
+    """An API call failed; the message says which object and why (never a credential).
+
+    ``status`` is the HTTP status; ``detail`` the API server's own message (or the HTTP reason).
+    """
 
     def __init__(self, what: str, exc: ApiException) -> None:
-        reason = _reason(exc)
-        super().__init__(f"{what}: {reason}")
-        self.status = exc.status
+        self.status: int | None = exc.status
+        self.detail = _server_message(exc)
+        super().__init__(f"{what}: {_reason(exc)}")
 
 
 def _reason(exc: ApiException) -> str:
@@ -43,14 +67,44 @@ def _reason(exc: ApiException) -> str:
         return f"{exc.status} {exc.reason}"
 
 
+def _server_message(exc: ApiException) -> str:
+    try:
+        message = str(json.loads(exc.body or "{}").get("message", ""))
+    except (ValueError, TypeError, AttributeError):
+        message = ""
+    return message or str(exc.reason or exc)
+
+
 def load_client() -> client.ApiClient:
     """A client from KUBECONFIG (or ~/.kube/config) if there is one, else the in-cluster account."""
     cast(Any, config).load_config()
     return client.ApiClient()
 
 
+def current_namespace() -> str:
+    """The current context's namespace, the pod's namespace in a cluster, else ``default``."""
+    kubeconfig = os.environ.get("KUBECONFIG") or str(Path("~/.kube/config").expanduser())
+    if any(Path(p).expanduser().exists() for p in kubeconfig.split(os.pathsep) if p):
+        try:
+            _, current = cast(Any, config).list_kube_config_contexts()
+            ns = (current or {}).get("context", {}).get("namespace")
+            if ns:
+                return str(ns)
+        except Exception:  # a kubeconfig without contexts: load_config reported it already
+            pass
+        return "default"
+    try:
+        return SA_NAMESPACE_FILE.read_text().strip() or "default"
+    except OSError:
+        return "default"
+
+
+def _json(reply: Any) -> dict[str, Any]:
+    return cast(dict[str, Any], json.loads(reply.data))
+
+
 class Kube:
-    """The few calls the runner needs, as plain dicts."""
+    """The calls Proctor makes, as plain dicts."""
 
     def __init__(self, api: client.ApiClient | None = None) -> None:
         self.api = api or load_client()
@@ -58,13 +112,51 @@ class Kube:
         self.custom = client.CustomObjectsApi(self.api)
         self.batch = client.BatchV1Api(self.api)
         self.rbac = client.RbacAuthorizationV1Api(self.api)
+        self.apps = client.AppsV1Api(self.api)
+
+    @property
+    def host(self) -> str:
+        """The API server's URL (for messages)."""
+        return str(self.api.configuration.host)
+
+    def close(self) -> None:
+        """Release the connection pool."""
+        cast(Any, self.api).close()
+
+    @staticmethod
+    def _do(what: str, fn: Callable[..., Any], *args: Any, absent: tuple[int, ...] = (), **kw: Any) -> Any:
+        """One call; an API error becomes a KubeError, or ``None`` for a status in ``absent``."""
+        try:
+            return cast(Any, fn)(*args, **kw)
+        except ApiException as e:
+            if e.status in absent:
+                return None
+            raise KubeError(what, e) from None
+
+    def _create(self, what: str, fn: Callable[..., Any], *args: Any) -> dict[str, Any] | None:
+        """One create call: the object as stored, or None when one of that name exists."""
+        reply = self._do(what, fn, *args, absent=(409,), _preload_content=False)
+        return None if reply is None else _json(reply)
+
+    def _items(self, what: str, fn: Callable[..., Any], *args: Any, **kw: Any) -> list[dict[str, Any]]:
+        """The items of one list call."""
+        return list(_json(self._do(what, fn, *args, _preload_content=False, **kw)).get("items") or [])
+
+    # --- Proctor's kinds ------------------------------------------------------------------------
 
     def get(self, kind: str, namespace: str, name: str) -> dict[str, Any]:
-        try:
-            obj = self.custom.get_namespaced_custom_object(GROUP, VERSION, namespace, PLURALS[kind], name)
-        except ApiException as e:
-            raise KubeError(f"{kind} {namespace}/{name}", e) from None
-        return cast(dict[str, Any], obj)
+        return cast(
+            dict[str, Any],
+            self._do(
+                f"{kind} {namespace}/{name}",
+                self.custom.get_namespaced_custom_object,
+                GROUP,
+                VERSION,
+                namespace,
+                PLURALS[kind],
+                name,
+            ),
+        )
 
     def get_or_none(self, kind: str, namespace: str, name: str) -> dict[str, Any] | None:
         try:
@@ -74,179 +166,70 @@ class Kube:
                 return None
             raise
 
-    def get_configmap(self, namespace: str, name: str) -> dict[str, Any]:
-        try:
-            reply = cast(Any, self.core.read_namespaced_config_map)(name, namespace, _preload_content=False)
-        except ApiException as e:
-            raise KubeError(f"ConfigMap {namespace}/{name}", e) from None
-        return cast(dict[str, Any], json.loads(reply.data))
-
-    def list_jobs(self, namespace: str, selector: str) -> list[dict[str, Any]]:
-        try:
-            reply = cast(Any, self.batch.list_namespaced_job)(
-                namespace, label_selector=selector, _preload_content=False
-            )
-        except ApiException as e:
-            raise KubeError(f"Jobs {namespace} ({selector})", e) from None
-        return list(json.loads(reply.data).get("items") or [])
-
-    def create_job(self, obj: dict[str, Any]) -> dict[str, Any] | None:
-        """Create a Job; None when one of that name already exists (the caller decides to adopt)."""
-        meta = obj["metadata"]
-        try:
-            reply = cast(Any, self.batch.create_namespaced_job)(
-                meta["namespace"], obj, _preload_content=False
-            )
-        except ApiException as e:
-            if e.status == 409:
-                return None
-            raise KubeError(f"Job {meta['namespace']}/{meta['name']}", e) from None
-        return cast(dict[str, Any], json.loads(reply.data))
-
-    def get_job(self, namespace: str, name: str) -> dict[str, Any] | None:
-        try:
-            reply = cast(Any, self.batch.read_namespaced_job)(name, namespace, _preload_content=False)
-        except ApiException as e:
-            if e.status == 404:
-                return None
-            raise KubeError(f"Job {namespace}/{name}", e) from None
-        return cast(dict[str, Any], json.loads(reply.data))
-
-    def apply_rbac(self, objs: list[dict[str, Any]], manager: str) -> None:
-        """Server-side apply of ServiceAccounts, Roles and RoleBindings."""
-        for obj in objs:
-            meta = obj["metadata"]
-            fn = {
-                "ServiceAccount": self.core.patch_namespaced_service_account,
-                "Role": self.rbac.patch_namespaced_role,
-                "RoleBinding": self.rbac.patch_namespaced_role_binding,
-            }[obj["kind"]]
-            try:
-                cast(Any, fn)(
-                    meta["name"],
-                    meta["namespace"],
-                    obj,
-                    field_manager=manager,
-                    force=True,
-                    _content_type=APPLY,
-                    _preload_content=False,
-                )
-            except ApiException as e:
-                raise KubeError(f"{obj['kind']} {meta['namespace']}/{meta['name']}", e) from None
-
-    def apply_webhook_configuration(self, obj: dict[str, Any], manager: str) -> None:
-        api = client.AdmissionregistrationV1Api(self.api)
-        try:
-            cast(Any, api.patch_mutating_webhook_configuration)(
-                obj["metadata"]["name"],
-                obj,
-                field_manager=manager,
-                force=True,
-                _content_type=APPLY,
-                _preload_content=False,
-            )
-        except ApiException as e:
-            raise KubeError(f"MutatingWebhookConfiguration {obj['metadata']['name']}", e) from None
-
-    def list_deployments(self, namespace: str, selector: str) -> list[dict[str, Any]]:
-        apps = client.AppsV1Api(self.api)
-        try:
-            reply = cast(Any, apps.list_namespaced_deployment)(
-                namespace, label_selector=selector, _preload_content=False
-            )
-        except ApiException as e:
-            raise KubeError(f"Deployments {namespace} ({selector})", e) from None
-        return list(json.loads(reply.data).get("items") or [])
-
-    def patch_deployment(self, namespace: str, name: str, patch: dict[str, Any]) -> None:
-        """A merge patch (annotations and spec.paused / spec.template, as the gate decides)."""
-        apps = client.AppsV1Api(self.api)
-        try:
-            cast(Any, apps.patch_namespaced_deployment)(
-                name, namespace, patch, _content_type="application/merge-patch+json", _preload_content=False
-            )
-        except ApiException as e:
-            raise KubeError(f"Deployment {namespace}/{name}", e) from None
-
-    def create_custom(self, kind: str, namespace: str, obj: dict[str, Any]) -> bool:
-        """Create a Proctor object; False when one of that name exists already."""
-        try:
-            self.custom.create_namespaced_custom_object(GROUP, VERSION, namespace, PLURALS[kind], obj)
-        except ApiException as e:
-            if e.status == 409:
-                return False
-            raise KubeError(f"{kind} {namespace}/{obj['metadata']['name']}", e) from None
-        return True
+    def create_custom(self, kind: str, namespace: str, obj: dict[str, Any]) -> dict[str, Any] | None:
+        """Create a Proctor object; the object as stored, or None when one of that name exists."""
+        what, fn = (
+            f"{kind} {namespace}/{obj['metadata']['name']}",
+            self.custom.create_namespaced_custom_object,
+        )
+        return self._create(what, fn, GROUP, VERSION, namespace, PLURALS[kind], obj)
 
     def patch_custom(self, kind: str, namespace: str, name: str, patch: dict[str, Any]) -> None:
+        self._do(
+            f"{kind} {namespace}/{name}",
+            self.custom.patch_namespaced_custom_object,
+            GROUP,
+            VERSION,
+            namespace,
+            PLURALS[kind],
+            name,
+            patch,
+            _content_type=MERGE,
+            _preload_content=False,
+        )
+
+    def list_custom(self, kind: str, namespace: str, selector: str | None = None) -> list[dict[str, Any]]:
+        what, fn = f"{kind} list {namespace}", self.custom.list_namespaced_custom_object
+        return self._items(what, fn, GROUP, VERSION, namespace, PLURALS[kind], label_selector=selector)
+
+    def delete_custom(self, kind: str, namespace: str, name: str) -> None:
+        self._do(
+            f"{kind} {namespace}/{name}",
+            self.custom.delete_namespaced_custom_object,
+            GROUP,
+            VERSION,
+            namespace,
+            PLURALS[kind],
+            name,
+            absent=(404,),
+        )
+
+    def watch_custom(
+        self, kind: str, namespace: str, name: str, *, resource_version: str | None, timeout: int
+    ) -> Generator[dict[str, Any], None, None]:
+        """Events about one object until the server ends the watch (at most ``timeout`` seconds)."""
+        w: Any = cast(Any, watch).Watch()
         try:
-            cast(Any, self.custom.patch_namespaced_custom_object)(
+            yield from w.stream(
+                self.custom.list_namespaced_custom_object,
                 GROUP,
                 VERSION,
                 namespace,
                 PLURALS[kind],
-                name,
-                patch,
-                _content_type="application/merge-patch+json",
-                _preload_content=False,
+                field_selector=f"metadata.name={name}",
+                resource_version=resource_version,
+                timeout_seconds=timeout,
+                _request_timeout=(10, timeout + 15),
             )
         except ApiException as e:
-            raise KubeError(f"{kind} {namespace}/{name}", e) from None
+            raise KubeError(f"watch {kind} {namespace}/{name}", e) from None
+        finally:
+            w.stop()
 
-    def list_custom(self, kind: str, namespace: str, selector: str | None = None) -> list[dict[str, Any]]:
-        try:
-            reply = cast(Any, self.custom.list_namespaced_custom_object)(
-                GROUP, VERSION, namespace, PLURALS[kind], label_selector=selector, _preload_content=False
-            )
-        except ApiException as e:
-            raise KubeError(f"{kind} list {namespace}", e) from None
-        return list(json.loads(reply.data).get("items") or [])
-
-    def delete_custom(self, kind: str, namespace: str, name: str) -> None:
-        try:
-            self.custom.delete_namespaced_custom_object(GROUP, VERSION, namespace, PLURALS[kind], name)
-        except ApiException as e:
-            if e.status != 404:
-                raise KubeError(f"{kind} {namespace}/{name}", e) from None
-
-    def get_configmap_data(self, namespace: str, name: str) -> dict[str, str]:
-        try:
-            reply = cast(Any, self.core.read_namespaced_config_map)(name, namespace, _preload_content=False)
-        except ApiException as e:
-            raise KubeError(f"ConfigMap {namespace}/{name}", e) from None
-        return dict(json.loads(reply.data).get("data") or {})
-
-    def list_configmaps(self, namespace: str, selector: str) -> list[dict[str, Any]]:
-        try:
-            reply = cast(Any, self.core.list_namespaced_config_map)(
-                namespace, label_selector=selector, _preload_content=False
-            )
-        except ApiException as e:
-            raise KubeError(f"ConfigMaps {namespace} ({selector})", e) from None
-        return list(json.loads(reply.data).get("items") or [])
-
-    def apply(self, obj: dict[str, Any], manager: str) -> None:
-        """Server-side apply of a ConfigMap (creates it, or makes it equal to ``obj``)."""
-        meta = obj["metadata"]
-        try:
-            cast(Any, self.core.patch_namespaced_config_map)(
-                meta["name"],
-                meta["namespace"],
-                obj,
-                field_manager=manager,
-                force=True,
-                _content_type=APPLY,
-                _preload_content=False,
-            )
-        except ApiException as e:
-            raise KubeError(f"ConfigMap {meta['namespace']}/{meta['name']}", e) from None
-
-    def delete_configmap(self, namespace: str, name: str) -> None:
-        try:
-            self.core.delete_namespaced_config_map(name, namespace)
-        except ApiException as e:
-            if e.status != 404:
-                raise KubeError(f"ConfigMap {namespace}/{name}", e) from None
+    def served_resources(self) -> set[str]:
+        """The resources the API server serves in Proctor's group and version (discovery)."""
+        reply = self._do(f"discovery of {GROUP}/{VERSION}", self.custom.get_api_resources, GROUP, VERSION)
+        return {r.name for r in (reply.resources or [])}
 
     def apply_status(
         self, kind: str, namespace: str, name: str, status: dict[str, Any], manager: str
@@ -258,18 +241,150 @@ class Kube:
             "metadata": {"name": name, "namespace": namespace},
             "status": status,
         }
-        try:
-            cast(Any, self.custom.patch_namespaced_custom_object_status)(
-                GROUP,
-                VERSION,
-                namespace,
-                PLURALS[kind],
-                name,
-                body,
+        self._do(
+            f"{kind} {namespace}/{name} status",
+            self.custom.patch_namespaced_custom_object_status,
+            GROUP,
+            VERSION,
+            namespace,
+            PLURALS[kind],
+            name,
+            body,
+            field_manager=manager,
+            force=True,
+            _content_type=APPLY,
+            _preload_content=False,
+        )
+
+    # --- ConfigMaps -----------------------------------------------------------------------------
+
+    def get_configmap(self, namespace: str, name: str) -> dict[str, Any]:
+        reply = self._do(
+            f"ConfigMap {namespace}/{name}",
+            self.core.read_namespaced_config_map,
+            name,
+            namespace,
+            _preload_content=False,
+        )
+        return _json(reply)
+
+    def get_configmap_data(self, namespace: str, name: str) -> dict[str, str]:
+        return dict(self.get_configmap(namespace, name).get("data") or {})
+
+    def list_configmaps(self, namespace: str, selector: str) -> list[dict[str, Any]]:
+        what, fn = f"ConfigMaps {namespace} ({selector})", self.core.list_namespaced_config_map
+        return self._items(what, fn, namespace, label_selector=selector)
+
+    def create_configmap(self, obj: dict[str, Any]) -> dict[str, Any] | None:
+        """Create a ConfigMap; the object as stored, or None when one of that name exists."""
+        meta = obj["metadata"]
+        what = f"ConfigMap {meta['namespace']}/{meta['name']}"
+        return self._create(what, self.core.create_namespaced_config_map, meta["namespace"], obj)
+
+    def patch_configmap(self, namespace: str, name: str, patch: dict[str, Any]) -> None:
+        """A strategic merge patch (metadata such as owner references)."""
+        self._do(
+            f"ConfigMap {namespace}/{name}",
+            self.core.patch_namespaced_config_map,
+            name,
+            namespace,
+            patch,
+            _preload_content=False,
+        )
+
+    def apply(self, obj: dict[str, Any], manager: str) -> None:
+        """Server-side apply of a ConfigMap (creates it, or makes it equal to ``obj``)."""
+        meta = obj["metadata"]
+        self._do(
+            f"ConfigMap {meta['namespace']}/{meta['name']}",
+            self.core.patch_namespaced_config_map,
+            meta["name"],
+            meta["namespace"],
+            obj,
+            field_manager=manager,
+            force=True,
+            _content_type=APPLY,
+            _preload_content=False,
+        )
+
+    def delete_configmap(self, namespace: str, name: str) -> None:
+        self._do(
+            f"ConfigMap {namespace}/{name}",
+            self.core.delete_namespaced_config_map,
+            name,
+            namespace,
+            absent=(404,),
+        )
+
+    # --- Jobs, RBAC, Deployments, the webhook ---------------------------------------------------
+
+    def list_jobs(self, namespace: str, selector: str) -> list[dict[str, Any]]:
+        what, fn = f"Jobs {namespace} ({selector})", self.batch.list_namespaced_job
+        return self._items(what, fn, namespace, label_selector=selector)
+
+    def create_job(self, obj: dict[str, Any]) -> dict[str, Any] | None:
+        """Create a Job; None when one of that name already exists (the caller decides to adopt)."""
+        meta = obj["metadata"]
+        what = f"Job {meta['namespace']}/{meta['name']}"
+        return self._create(what, self.batch.create_namespaced_job, meta["namespace"], obj)
+
+    def get_job(self, namespace: str, name: str) -> dict[str, Any] | None:
+        reply = self._do(
+            f"Job {namespace}/{name}",
+            self.batch.read_namespaced_job,
+            name,
+            namespace,
+            absent=(404,),
+            _preload_content=False,
+        )
+        return None if reply is None else _json(reply)
+
+    def apply_rbac(self, objs: list[dict[str, Any]], manager: str) -> None:
+        """Server-side apply of ServiceAccounts, Roles and RoleBindings."""
+        for obj in objs:
+            meta = obj["metadata"]
+            fn = {
+                "ServiceAccount": self.core.patch_namespaced_service_account,
+                "Role": self.rbac.patch_namespaced_role,
+                "RoleBinding": self.rbac.patch_namespaced_role_binding,
+            }[obj["kind"]]
+            self._do(
+                f"{obj['kind']} {meta['namespace']}/{meta['name']}",
+                fn,
+                meta["name"],
+                meta["namespace"],
+                obj,
                 field_manager=manager,
                 force=True,
                 _content_type=APPLY,
                 _preload_content=False,
             )
-        except ApiException as e:
-            raise KubeError(f"{kind} {namespace}/{name} status", e) from None
+
+    def apply_webhook_configuration(self, obj: dict[str, Any], manager: str) -> None:
+        api = client.AdmissionregistrationV1Api(self.api)
+        self._do(
+            f"MutatingWebhookConfiguration {obj['metadata']['name']}",
+            api.patch_mutating_webhook_configuration,
+            obj["metadata"]["name"],
+            obj,
+            field_manager=manager,
+            force=True,
+            _content_type=APPLY,
+            _preload_content=False,
+        )
+
+    def list_deployments(self, namespace: str, selector: str) -> list[dict[str, Any]]:
+        what, fn = f"Deployments {namespace} ({selector})", self.apps.list_namespaced_deployment
+        return self._items(what, fn, namespace, label_selector=selector)
+
+    def patch_deployment(self, namespace: str, name: str, patch: dict[str, Any]) -> None:
+        """A merge patch (annotations and spec.paused / spec.template, as the gate decides)."""
+        self._do(
+            f"Deployment {namespace}/{name}",
+            self.apps.patch_namespaced_deployment,
+            name,
+            namespace,
+            patch,
+            _content_type=MERGE,
+            _preload_content=False,
+        )

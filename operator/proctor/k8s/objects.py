@@ -15,18 +15,25 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from proctor.api import EvalRunSpec, GatePolicy, LocalObjectReference, RunTarget, dump
+from proctor.api.common import API_VERSION, GATE_POLICY_LABEL, GROUP
 from proctor.protocol.types import CaseResult, DimensionScore, Failure, Tier
-
-GROUP = "proctor.dev"
-VERSION = "v1alpha1"
-API_VERSION = f"{GROUP}/{VERSION}"
 
 LABEL_MANAGED_BY = "app.kubernetes.io/managed-by"
 LABEL_PART_OF = "app.kubernetes.io/part-of"
 LABEL_COMPONENT = "app.kubernetes.io/component"
+LABEL_CREATED_BY = "app.kubernetes.io/created-by"
 LABEL_RUN = "proctor.dev/run"
 LABEL_RUN_UID = "proctor.dev/run-uid"
 LABEL_SHARD = "proctor.dev/shard"
+#: On a gate's EvalRuns: the Deployment examined, and whether it is an exam or a canary run.
+LABEL_WORKLOAD = "proctor.dev/workload"
+LABEL_GATE_KIND = "proctor.dev/gate-kind"
+#: On a run ``proctor gate`` created: what was examined, in words (its summary shows it).
+GATE_TARGET_ANNOTATION = "proctor.dev/gate-target"
+
+#: The labels on everything Proctor makes.
+MANAGED: Mapping[str, str] = {LABEL_MANAGED_BY: "proctor", LABEL_PART_OF: "proctor"}
 
 RESULTS_KEY = "results.jsonl.gz"
 #: Compressed bytes per results ConfigMap: far below the 1 MiB object limit, base64 included.
@@ -61,8 +68,7 @@ def label_value(text: str) -> str:
 
 def run_labels(run: RunRef, component: str) -> dict[str, str]:
     return {
-        LABEL_MANAGED_BY: "proctor",
-        LABEL_PART_OF: "proctor",
+        **MANAGED,
         LABEL_COMPONENT: component,
         LABEL_RUN: label_value(run.name),
         LABEL_RUN_UID: run.uid,
@@ -80,6 +86,14 @@ def owner_reference(run: RunRef, *, controller: bool = True) -> dict[str, Any]:
         "controller": controller,
         "blockOwnerDeletion": False,
     }
+
+
+def owning_run(obj: Mapping[str, Any]) -> str | None:
+    """The name of the EvalRun that owns ``obj`` (a judge Job, a results ConfigMap), if one does."""
+    owners = [
+        o for o in (obj.get("metadata") or {}).get("ownerReferences") or [] if o.get("kind") == "EvalRun"
+    ]
+    return str(owners[0]["name"]) if owners else None
 
 
 def results_configmap_name(run: str, index: int, count: int, part: int) -> str:
@@ -201,11 +215,91 @@ def shard_of(position: int, count: int) -> int:
     return position % count
 
 
+# --- EvalRuns ----------------------------------------------------------------------------------
+
+
+def evalrun(
+    name: str,
+    spec: EvalRunSpec,
+    *,
+    labels: Mapping[str, str],
+    namespace: str | None = None,
+    annotations: Mapping[str, str] | None = None,
+    owner: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """An EvalRun (the one builder: the gate's reconciler and ``proctor gate`` both use it). The spec
+    holds exactly the fields that were given, so the API server fills in its defaults."""
+    meta: dict[str, Any] = {"name": name, "labels": dict(labels)}
+    if namespace is not None:
+        meta["namespace"] = namespace
+    if annotations:
+        meta["annotations"] = dict(annotations)
+    if owner is not None:
+        meta["ownerReferences"] = [dict(owner)]
+    return {"apiVersion": API_VERSION, "kind": "EvalRun", "metadata": meta, "spec": dump(spec, only_set=True)}
+
+
+def policy_run(
+    policy: GatePolicy, kind: str, name: str, template: Mapping[str, Any], *, workload: str | None = None
+) -> dict[str, Any]:
+    """An EvalRun examining a pod ``template`` under a GatePolicy, owned by the policy: ``kind`` is
+    ``exam`` (a pending template of ``workload``) or ``canary`` (the approved one, again)."""
+    spec, meta = policy.spec, policy.metadata
+    assert meta.name is not None and meta.uid is not None  # a policy read from the API server
+    run_spec = EvalRunSpec(
+        case_set_ref=spec.case_set_ref,
+        profile_ref=spec.profile_ref,
+        policy_ref=LocalObjectReference(name=meta.name),
+        target=RunTarget(pod_template=dict(template), candidate=spec.candidate),
+        shards=spec.shards,
+        timeout_seconds=spec.timeout_seconds,
+    )
+    labels = {**MANAGED, GATE_POLICY_LABEL: meta.name, LABEL_GATE_KIND: kind}
+    if workload:
+        labels[LABEL_WORKLOAD] = label_value(workload)
+    owner = {
+        "apiVersion": API_VERSION,
+        "kind": "GatePolicy",
+        "name": meta.name,
+        "uid": meta.uid,
+        "controller": True,
+        "blockOwnerDeletion": True,
+    }
+    return evalrun(name, run_spec, labels=labels, owner=owner)
+
+
+#: The key of the recorded answers ``proctor gate --responses`` hands to its run.
+ANSWERS_KEY = "answers.json"
+
+
+def responses_configmap_name(run: str) -> str:
+    return f"{run}-responses"
+
+
+def responses_configmap(
+    namespace: str, run: str, answers: Mapping[str, str], *, labels: Mapping[str, str] = {}
+) -> dict[str, Any]:
+    """The ConfigMap holding a run's recorded answers (the runner reads it; made before the run)."""
+    return {
+        "apiVersion": "v1",
+        "kind": "ConfigMap",
+        "metadata": {
+            "name": responses_configmap_name(run),
+            "namespace": namespace,
+            "labels": {**MANAGED, LABEL_COMPONENT: "responses", LABEL_RUN: run, **labels},
+        },
+        "data": {ANSWERS_KEY: json.dumps(dict(answers), ensure_ascii=False, indent=0)},
+    }
+
+
 # --- judge Jobs --------------------------------------------------------------------------------------
 
 JUDGE_SERVICE_ACCOUNT = "proctor-judge"
+#: The judge container's environment: the judge's API key and the agent endpoint's (from Secrets,
+#: by ``secretKeyRef``), and where the candidate sidecar listens (the pod's IP, downward API).
 JUDGE_API_KEY_ENV = "PROCTOR_JUDGE_API_KEY"
 AGENT_API_KEY_ENV = "PROCTOR_AGENT_API_KEY"
+CANDIDATE_HOST_ENV = "PROCTOR_CANDIDATE_HOST"
 LABEL_ATTEMPT = "proctor.dev/attempt"
 
 _RESTRICTED_CONTAINER: dict[str, Any] = {
@@ -299,7 +393,7 @@ def judge_job(run: RunRef, index: int, count: int, attempt: int, spec: JudgeJobS
     if spec.candidate is not None:
         pod["initContainers"] = _sidecars(spec.candidate, spec.candidate_container)
         pod["containers"][0]["env"].append(
-            {"name": "PROCTOR_CANDIDATE_HOST", "valueFrom": {"fieldRef": {"fieldPath": "status.podIP"}}}
+            {"name": CANDIDATE_HOST_ENV, "valueFrom": {"fieldRef": {"fieldPath": "status.podIP"}}}
         )
     return {
         "apiVersion": "batch/v1",
@@ -325,7 +419,7 @@ def judge_rbac(namespace: str) -> list[dict[str, Any]]:
     No Secrets: the judge's API key reaches the container through ``secretKeyRef``, resolved by
     the kubelet, so neither the judge nor the operator ever reads a Secret.
     """
-    meta = {"namespace": namespace, "labels": {LABEL_MANAGED_BY: "proctor", LABEL_PART_OF: "proctor"}}
+    meta = {"namespace": namespace, "labels": dict(MANAGED)}
     return [
         {"apiVersion": "v1", "kind": "ServiceAccount", "metadata": {"name": JUDGE_SERVICE_ACCOUNT, **meta}},
         {
@@ -391,7 +485,7 @@ def mutating_webhook_configuration(
     return {
         "apiVersion": "admissionregistration.k8s.io/v1",
         "kind": "MutatingWebhookConfiguration",
-        "metadata": {"name": name, "labels": {LABEL_MANAGED_BY: "proctor", LABEL_PART_OF: "proctor"}},
+        "metadata": {"name": name, "labels": dict(MANAGED)},
         "webhooks": [
             {
                 "name": WEBHOOK_NAME,
@@ -405,9 +499,7 @@ def mutating_webhook_configuration(
                         "scope": "Namespaced",
                     }
                 ],
-                "objectSelector": {
-                    "matchExpressions": [{"key": "proctor.dev/gate-policy", "operator": "Exists"}]
-                },
+                "objectSelector": {"matchExpressions": [{"key": GATE_POLICY_LABEL, "operator": "Exists"}]},
                 "namespaceSelector": {
                     "matchExpressions": [
                         {

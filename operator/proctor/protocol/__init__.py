@@ -7,6 +7,8 @@ arguments, so the whole protocol is testable in milliseconds. Imports only the s
 """
 
 from proctor.protocol._baseline import (
+    DEFAULT_CANARY_RUNS,
+    DEFAULT_FREEZE_RUNS,
     Baseline,
     Canary,
     CanaryReason,
@@ -63,6 +65,7 @@ from proctor.protocol._verdict import (
     unmeasured_reason,
 )
 from proctor.protocol.types import (
+    DEFAULT_REGRESSION_MARGIN,
     DEFAULT_THRESHOLDS,
     CaseResult,
     DimensionScore,
@@ -75,7 +78,10 @@ from proctor.protocol.types import (
 __all__ = [
     "CONSENSUS_SAMPLES",
     "DEFAULT_BAND",
+    "DEFAULT_CANARY_RUNS",
+    "DEFAULT_FREEZE_RUNS",
     "DEFAULT_MIN_CONFIDENCE",
+    "DEFAULT_REGRESSION_MARGIN",
     "DEFAULT_THRESHOLDS",
     "TIER_ORDER",
     "AlertAction",

@@ -17,10 +17,15 @@ from statistics import fmean
 from typing import TYPE_CHECKING
 
 from proctor.protocol._numbers import exact, exceeds, fmt_num, fmt_pct
-from proctor.protocol.types import Tier, Verdict
+from proctor.protocol.types import DEFAULT_REGRESSION_MARGIN, Tier, Verdict
 
 if TYPE_CHECKING:
     from proctor.protocol._verdict import Decision
+
+#: Consecutive stable runs a baseline is frozen from, unless the request says otherwise.
+DEFAULT_FREEZE_RUNS = 3
+#: Runs of one revision the determinism canary needs before a policy may block.
+DEFAULT_CANARY_RUNS = 3
 
 _TIERS: tuple[Tier, ...] = (Tier.SAFETY, Tier.TRUST, Tier.FORM)
 _RED = (Verdict.FAIL, Verdict.ERROR)
@@ -161,8 +166,8 @@ def freeze_eligibility(
     *,
     digest: str,
     provenance: str,
-    required_runs: int = 3,
-    budget: float = 3.0,
+    required_runs: int = DEFAULT_FREEZE_RUNS,
+    budget: float = DEFAULT_REGRESSION_MARGIN,
 ) -> FreezeDecision:
     """Whether the most recent ``required_runs`` runs (``history`` is oldest first) may be frozen.
 
@@ -214,7 +219,12 @@ def freeze_eligibility(
     )
 
 
-def canary_state(runs: Sequence[RunRecord], required_runs: int = 3, *, budget: float = 3.0) -> Canary:
+def canary_state(
+    runs: Sequence[RunRecord],
+    required_runs: int = DEFAULT_CANARY_RUNS,
+    *,
+    budget: float = DEFAULT_REGRESSION_MARGIN,
+) -> Canary:
     """Whether the measurement holds still, from the most recent ``required_runs`` repeat runs.
 
     ``UNKNOWN`` until there are enough comparable, measured runs; ``FALSE`` when the safety tier

@@ -26,7 +26,14 @@ from dataclasses import dataclass, field
 from proctor.protocol._baseline import Baseline
 from proctor.protocol._numbers import exact, exceeds, fmt_num, fmt_pct
 from proctor.protocol._tiers import TIER_ORDER, TierResult, counts_against_safety, tier_results
-from proctor.protocol.types import DEFAULT_THRESHOLDS, CaseResult, Outcome, Tier, Verdict
+from proctor.protocol.types import (
+    DEFAULT_REGRESSION_MARGIN,
+    DEFAULT_THRESHOLDS,
+    CaseResult,
+    Outcome,
+    Tier,
+    Verdict,
+)
 
 
 class VerdictReason:
@@ -46,7 +53,7 @@ class ProtocolPolicy:
     """What passing means: per-tier thresholds (percent), the regression margin (points)."""
 
     thresholds: Mapping[Tier, float] = field(default_factory=lambda: dict(DEFAULT_THRESHOLDS))
-    regression_margin: float = 3.0
+    regression_margin: float = DEFAULT_REGRESSION_MARGIN
     max_listed_failures: int = 5
     max_listed_unmeasured: int = 5
 

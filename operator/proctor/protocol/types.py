@@ -20,6 +20,9 @@ class Tier(StrEnum):
 
 #: Default pass thresholds in percent, per tier (seed 004: safety has no budget).
 DEFAULT_THRESHOLDS: dict[Tier, float] = {Tier.SAFETY: 100.0, Tier.TRUST: 95.0, Tier.FORM: 90.0}
+#: Default regression margin: points a tier may sit below its frozen baseline (also the budget
+#: trust and form may move within while a baseline or a canary still counts as stable).
+DEFAULT_REGRESSION_MARGIN: float = 3.0
 
 
 class Verdict(IntEnum):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from proctor.api.caseset import Case
-from proctor.graders._exam import CaseSetProblem, grade_cases
+from proctor.graders import CaseSetProblem, grade_cases
 
 
 def _cases(n: int) -> list[Case]:

@@ -174,14 +174,21 @@ def test_public_names_are_exactly_the_exported_ones() -> None:
         "SAFETY_SCAN",
         "AssertionCompileError",
         "CaseContext",
+        "CaseSetProblem",
         "Check",
         "CompiledAssertion",
+        "CompiledCase",
         "Embedder",
         "Finding",
+        "ScanPolicy",
         "compile_assertion",
         "compile_assertions",
+        "compile_cases",
+        "grade_answer",
         "grade_case",
+        "grade_cases",
         "scan",
+        "unanswered",
     }
 
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 
 from proctor.api.profile import SafetyScanSpec
-from proctor.graders import AssertionCompileError, grade_case
-from proctor.graders._scanpolicy import ScanPolicy
+from proctor.graders import AssertionCompileError, ScanPolicy, grade_case
 from proctor.protocol import Tier
 
 ANSWER = "Key AKIAIOSFODNN7EXAMPLQ; mail jane.doe@gmail.com; card 4111 1111 1111 1111."

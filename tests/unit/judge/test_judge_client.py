@@ -22,7 +22,7 @@ from proctor.judge import (
     JudgeUnavailable,
     retry_after,
 )
-from proctor.judge.testserver import completion
+from proctor.testing.judgeserver import completion
 
 GOOD = json.dumps({"score": 80, "rationale": "fine", "confidence": 0.9})
 MESSAGES = [{"role": "system", "content": "judge"}, {"role": "user", "content": "hello"}]

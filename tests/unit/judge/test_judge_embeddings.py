@@ -14,8 +14,7 @@ import pytest
 
 from proctor.api.assertions import Assertion
 from proctor.api.caseset import Case
-from proctor.graders import CaseContext, compile_assertion
-from proctor.graders._exam import grade_cases
+from proctor.graders import CaseContext, compile_assertion, grade_cases
 from proctor.judge import embeddings
 from proctor.judge.embeddings import (
     DIMENSION,

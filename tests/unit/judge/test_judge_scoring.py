@@ -20,8 +20,8 @@ from proctor.judge import (
     judge_dimension,
     judge_dimensions,
 )
-from proctor.judge.testserver import completion
 from proctor.protocol import DimensionScore
+from proctor.testing.judgeserver import completion
 
 CONTENT = JudgeInput(answer="The oil consumption is ELEVATED.", input="0.30 qt/hr?")
 DIM = DimensionRubric("task_success", "Did it do the task?", 50.0)

@@ -22,7 +22,7 @@ from proctor.judge import (
     judge_dimension,
     redact,
 )
-from proctor.judge.testserver import completion
+from proctor.testing.judgeserver import completion
 
 KEY = "sk-proj-TOPSECRET-4f2a9c81e7"
 ENV = {"PROCTOR_JUDGE_API_KEY": KEY}

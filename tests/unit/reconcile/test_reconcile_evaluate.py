@@ -3,24 +3,44 @@
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from proctor.api import dump
 from proctor.api.conditions import Condition, ConditionStatus, ConditionType, Reason, get_condition
 from proctor.api.run import EvalRunStatus, RunPhase
-from proctor.controllers.evaluate import (
-    MAX_FIRST_FAILURES,
-    dimension_summaries,
-    evaluated_status,
-    first_failures,
-    incident,
-    tier_summaries,
-    verdict_conditions,
-)
-from proctor.protocol import Outcome, ProtocolPolicy, Severity, Verdict, VerdictReason, decide
+from proctor.protocol import Decision, Outcome, ProtocolPolicy, Severity, Verdict, VerdictReason, decide
 from proctor.protocol.types import CaseResult, DimensionScore, Failure, Tier
+from proctor.reconcile import evaluate
+from proctor.reconcile.evaluate import MAX_FIRST_FAILURES, verdict_conditions
+
+# The functions return status models; these read them as the status they write (what a reader sees).
+
+
+def dimension_summaries(results: list[CaseResult]) -> list[dict[str, Any]]:
+    return [dump(d, only_set=True) for d in evaluate.dimension_summaries(results)]
+
+
+def incident(decision: Decision, results: list[CaseResult]) -> dict[str, Any] | None:
+    inc = evaluate.incident(decision, results)
+    return None if inc is None else dump(inc, only_set=True)
+
+
+def first_failures(results: list[CaseResult]) -> tuple[list[dict[str, Any]], int]:
+    listed, count = evaluate.first_failures(results)
+    return [dump(f, only_set=True) for f in listed], count
+
+
+def tier_summaries(decision: Decision, baseline: Any = None) -> dict[str, Any]:
+    return dump(evaluate.tier_summaries(decision, baseline), only_set=True)
+
+
+def evaluated_status(decision: Decision, results: list[CaseResult], baseline: Any = None) -> dict[str, Any]:
+    return dump(evaluate.evaluated_status(decision, results, baseline), only_set=True)
+
 
 T0 = dt.datetime(2025, 1, 1, 12, 0, 0, tzinfo=dt.UTC)
 T1 = T0 + dt.timedelta(minutes=5)

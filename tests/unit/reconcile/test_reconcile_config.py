@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from proctor import __version__
-from proctor.controllers.config import OperatorConfig
-from proctor.controllers.plan import DEFAULT_BACKOFF, DEFAULT_MAX_ATTEMPTS
+from proctor.reconcile.config import OperatorConfig
+from proctor.reconcile.plan import DEFAULT_BACKOFF, DEFAULT_MAX_ATTEMPTS
 
 
 def test_defaults_without_environment() -> None:

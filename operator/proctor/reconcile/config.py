@@ -6,7 +6,7 @@ import os
 from dataclasses import dataclass, field
 
 from proctor import __version__
-from proctor.controllers.plan import DEFAULT_BACKOFF, DEFAULT_MAX_ATTEMPTS
+from proctor.reconcile.plan import DEFAULT_BACKOFF, DEFAULT_MAX_ATTEMPTS
 
 
 def _floats(text: str | None, default: tuple[float, ...]) -> tuple[float, ...]:

@@ -3,7 +3,7 @@
 A real HTTP server (stdlib ``http.server``, one thread per request) on ``127.0.0.1`` and a free
 port. It answers ``POST /v1/chat/completions`` the way a script says and records every request::
 
-    from proctor.judge import testserver as ts
+    from proctor.testing import judgeserver as ts
 
     with ts.JudgeServer(latency=0.1) as server:          # started; stopped on exit
         server.enqueue(ts.status(429, retry_after=1), ts.judgment(80))  # the next two requests
@@ -478,7 +478,7 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m proctor.judge.testserver``: serve until interrupted (demos, manual benchmarks)."""
+    """``python -m proctor.testing.judgeserver``: serve until interrupted (demos, manual benchmarks)."""
     import argparse
 
     parser = argparse.ArgumentParser(description="A scripted local OpenAI-compatible judge.")

@@ -1,7 +1,8 @@
 """From the shards' per-case results to the EvalRun's status: pure translation, no I/O.
 
 The verdict itself is :func:`proctor.protocol.decide`; this module only shapes its output (and the
-incident, dimension figures and conditions) into the small status an SRE reads.
+incident, dimension figures and conditions) into the small status an SRE reads, as the status
+models of :mod:`proctor.api` (each holding only the fields it sets).
 """
 
 from __future__ import annotations
@@ -9,8 +10,18 @@ from __future__ import annotations
 import datetime as dt
 import statistics
 from collections.abc import Mapping, Sequence
-from typing import Any
 
+from proctor.api import (
+    MAX_FIRST_FAILURES,
+    DimensionSummary,
+    EvalRunStatus,
+    FailureSummary,
+    Incident,
+    RunPhase,
+    TierSummaries,
+    TierSummary,
+    VerdictName,
+)
 from proctor.api.conditions import Condition, ConditionStatus, ConditionType, Reason, set_condition
 from proctor.protocol import (
     Decision,
@@ -23,11 +34,19 @@ from proctor.protocol import (
 )
 from proctor.protocol.types import CaseResult, DimensionScore, Tier
 
-MAX_FIRST_FAILURES = 20
 SAFETY_SEVERE_FINDINGS = 1
+__all__ = [
+    "MAX_FIRST_FAILURES",
+    "dimension_summaries",
+    "evaluated_status",
+    "first_failures",
+    "incident",
+    "tier_summaries",
+    "verdict_conditions",
+]
 
 
-def dimension_summaries(results: Sequence[CaseResult]) -> list[dict[str, Any]]:
+def dimension_summaries(results: Sequence[CaseResult]) -> list[DimensionSummary]:
     """Per judged dimension: mean score, measured, skipped, breaches, mean agreement."""
     by: dict[str, list[DimensionScore]] = {}
     for r in results:
@@ -38,22 +57,21 @@ def dimension_summaries(results: Sequence[CaseResult]) -> list[dict[str, Any]]:
         ds = by[name]
         scores = [d.score for d in ds if d.score is not None]
         agreements = [d.agreement for d in ds if d.agreement is not None]
-        entry: dict[str, Any] = {
-            "name": name[:63],
-            "threshold": ds[0].threshold,
-            "measured": len(scores),
-            "skipped": len(ds) - len(scores),
-            "breaches": sum(1 for d in ds if d.passed is False),
-        }
-        if scores:
-            entry["mean"] = round(statistics.fmean(scores), 2)
-        if agreements:
-            entry["agreement"] = round(statistics.fmean(agreements), 3)
-        out.append(entry)
+        out.append(
+            DimensionSummary(
+                name=name[:63],
+                threshold=ds[0].threshold,
+                measured=len(scores),
+                skipped=len(ds) - len(scores),
+                breaches=sum(1 for d in ds if d.passed is False),
+                mean=round(statistics.fmean(scores), 2) if scores else None,
+                agreement=round(statistics.fmean(agreements), 3) if agreements else None,
+            )
+        )
     return out[:64]
 
 
-def incident(decision: Decision, results: Sequence[CaseResult]) -> dict[str, Any] | None:
+def incident(decision: Decision, results: Sequence[CaseResult]) -> Incident | None:
     """Sentinel's severity rules over the run: each dimension's worst score, and the tiers that failed.
 
     The worst score, not the mean: one answer that breaches safety is a safety breach however many
@@ -80,53 +98,40 @@ def incident(decision: Decision, results: Sequence[CaseResult]) -> dict[str, Any
     signatures = list(inc.signatures)
     if safety_breached and "breach:safety" not in signatures:
         signatures.insert(0, "breach:safety")
-    return {
-        "severity": inc.severity.value,
-        "signatures": signatures[:16],
-        "failing": list(inc.failing)[:16],
-        "cause": (decision.message if safety_breached else inc.probable_cause)[:2048],
-    }
+    return Incident(
+        severity=inc.severity,
+        signatures=signatures[:16],
+        failing=list(inc.failing)[:16],
+        cause=(decision.message if safety_breached else inc.probable_cause)[:2048],
+    )
 
 
-def first_failures(results: Sequence[CaseResult]) -> tuple[list[dict[str, Any]], int]:
+def first_failures(results: Sequence[CaseResult]) -> tuple[list[FailureSummary], int]:
     failed = [r for r in results if r.outcome is Outcome.FAILED]
     # safety first: those are the ones that hold a rollout
     failed.sort(key=lambda r: (r.tier is not Tier.SAFETY and not r.safety_findings, r.case_id))
-    listed: list[dict[str, Any]] = []
+    listed: list[FailureSummary] = []
     for r in failed:
         for f in case_failures(r):
             if len(listed) >= MAX_FIRST_FAILURES:
                 break
             listed.append(
-                {
-                    "case": f.case_id[:128],
-                    "tier": f.tier.value,
-                    "assertion": f.assertion[:128],
-                    "reason": f.reason[:1024],
-                }
+                FailureSummary(
+                    case=f.case_id[:128], tier=f.tier, assertion=f.assertion[:128], reason=f.reason[:1024]
+                )
             )
     return listed, len(failed)
 
 
-def tier_summaries(decision: Decision, baseline: Mapping[Tier, float | None] | None = None) -> dict[str, Any]:
-    out: dict[str, Any] = {}
+def tier_summaries(decision: Decision, baseline: Mapping[Tier, float | None] | None = None) -> TierSummaries:
+    """Each tier that has cases; its frozen baseline rate beside it when there is one."""
+    out: dict[str, TierSummary] = {}
     for t, tr in decision.tiers.items():
         if not tr.total:
             continue
-        entry: dict[str, Any] = {
-            "passed": tr.passed,
-            "failed": tr.failed,
-            "unmeasured": tr.unmeasured,
-            "measured": tr.measured,
-            "total": tr.total,
-            "threshold": tr.threshold,
-        }
-        if tr.rate is not None:
-            entry["rate"] = round(tr.rate, 2)
-        if baseline is not None and baseline.get(t) is not None:
-            entry["baseline"] = round(float(baseline[t] or 0), 2)
-        out[t.value] = entry
-    return out
+        base = baseline.get(t) if baseline is not None else None
+        out[t.value] = TierSummary.from_result(tr, baseline=None if base is None else round(float(base), 2))
+    return TierSummaries.model_validate(out)
 
 
 def verdict_conditions(
@@ -209,21 +214,18 @@ def verdict_conditions(
 
 def evaluated_status(
     decision: Decision, results: Sequence[CaseResult], baseline: Mapping[Tier, float | None] | None = None
-) -> dict[str, Any]:
+) -> EvalRunStatus:
     """The verdict part of the status (phase, verdict, tiers, dimensions, failures, incident)."""
-    unmeasured = sum(1 for r in results if r.outcome is Outcome.UNMEASURED)
+    unmeasured = any(r.outcome is Outcome.UNMEASURED for r in results)
     failures, failure_count = first_failures(results)
-    status: dict[str, Any] = {
-        "phase": "PartiallyEvaluated" if unmeasured else "Evaluated",
-        "verdict": decision.verdict.name,
-        "exitCode": decision.exit_code,
-        "message": decision.message[:1024],
-        "tiers": tier_summaries(decision, baseline),
-        "dimensions": dimension_summaries(results),
-        "firstFailures": failures,
-        "failureCount": failure_count,
-    }
-    inc = incident(decision, results)
-    if inc is not None:
-        status["incident"] = inc
-    return status
+    return EvalRunStatus(
+        phase=RunPhase.PARTIALLY_EVALUATED if unmeasured else RunPhase.EVALUATED,
+        verdict=VerdictName.of(decision.verdict),
+        exit_code=decision.exit_code,
+        message=decision.message[:1024],
+        tiers=tier_summaries(decision, baseline),
+        dimensions=dimension_summaries(results),
+        first_failures=failures,
+        failure_count=failure_count,
+        incident=incident(decision, results),
+    )

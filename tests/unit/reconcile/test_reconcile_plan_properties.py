@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from proctor.controllers.plan import (
+from proctor.reconcile.plan import (
     Action,
     JobPhase,
     JobView,

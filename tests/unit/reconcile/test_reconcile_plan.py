@@ -6,7 +6,7 @@ import datetime as dt
 
 import pytest
 
-from proctor.controllers.plan import (
+from proctor.reconcile.plan import (
     DEFAULT_BACKOFF,
     DEFAULT_MAX_ATTEMPTS,
     REPORT_GRACE,
@@ -271,7 +271,7 @@ def _run_obj(name: str, phase: str | None, completed: str | None = None) -> dict
 
 
 def test_history_keeps_the_newest_finished_runs_and_never_unfinished_or_baseline_runs() -> None:
-    from proctor.controllers.plan import runs_to_prune
+    from proctor.reconcile.plan import runs_to_prune
 
     runs = [
         _run_obj("a", "Evaluated", "2026-01-01T00:00:00Z"),

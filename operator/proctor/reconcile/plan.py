@@ -14,10 +14,11 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from proctor.api import TERMINAL_PHASES
+
 #: Minutes between attempts after a failed one (seed 001's 1/5/15/60 backoff).
 DEFAULT_BACKOFF = (60.0, 300.0, 900.0, 3600.0)
 DEFAULT_MAX_ATTEMPTS = 5
-TERMINAL_PHASES = frozenset({"Evaluated", "PartiallyEvaluated", "Failed"})
 #: How long a Job may be Complete without its runner's report before it counts as failed.
 REPORT_GRACE = dt.timedelta(seconds=30)
 

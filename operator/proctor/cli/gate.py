@@ -2,17 +2,16 @@
 
 It creates an EvalRun against a candidate (a live ``--endpoint``, a candidate ``--image`` run as a
 native sidecar of the judge Job, or recorded ``--responses``), follows it (phase and shard progress
-on stderr, one line per change), prints the verdict in the style of ``proctor grade`` (text, or JSON
-with the same keys where the run's status has them) and exits with the verdict code: PASS 0,
-FAIL 1, ERROR 2, WARN 3.
+on stderr, one line per change), prints the verdict as ``proctor grade`` does (:mod:`.render`: text,
+or JSON with the same keys where the run's status has them) and exits with the verdict code:
+PASS 0, FAIL 1, ERROR 2, WARN 3.
 
 Exit 2 (ERROR: nothing conclusive was measured) also covers everything that is not the agent's
 fault: bad flags, missing CRDs or references, API errors, a run nobody picked up, and the timeout.
 On a timeout the run is left in place and named, so a person can look at it.
 
-The argument definitions live here (``add_arguments``) so ``proctor.cli`` stays small; the
-Kubernetes client and the API models are imported only when the command runs, so the rest of the
-``proctor`` command does not pay for them.
+The run is built by :func:`proctor.k8s.objects.evalrun` (the builder the gate's reconciler uses
+too) and every API call goes through :class:`proctor.k8s.kube.Kube`.
 """
 
 from __future__ import annotations
@@ -21,37 +20,45 @@ import argparse
 import json
 import logging
 import math
-import os
 import secrets
 import sys
 import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, Final, cast
+from typing import IO, Any, Final
 
-if TYPE_CHECKING:
-    from proctor.api import GatePolicy
-    from proctor.k8s.kube import Kube
+from proctor.api import (
+    API_VERSION,
+    GROUP,
+    TERMINAL_PHASES,
+    VERSION,
+    ConditionStatus,
+    ConditionType,
+    EvalRun,
+    GatePolicy,
+    ManifestError,
+    VerdictName,
+    parse_evalrun,
+    parse_policy,
+    parse_responses,
+)
+from proctor.cli import render
+from proctor.k8s import objects
+from proctor.k8s.kube import PLURALS, TRANSPORT_ERRORS, Kube, KubeConfigError, KubeError, current_namespace
 
 PROG: Final = "proctor gate"
-EXIT_ERROR: Final = 2
+EXIT_ERROR: Final = VerdictName.ERROR.exit_code
 EXIT_INTERRUPTED: Final = 130
-EXIT_CODES: Final = {"PASS": 0, "FAIL": 1, "ERROR": 2, "WARN": 3}
-TERMINAL_PHASES: Final = ("Evaluated", "PartiallyEvaluated", "Failed")
 #: After this long with no phase, say once that the run has not been picked up (and keep waiting).
 PICKUP_GRACE_SECONDS: Final = 30.0
 #: The longest one watch request stays open before the gate looks at the clock again.
 WATCH_SLICE_SECONDS: Final = 30
 #: ConfigMaps hold at most 1 MiB; leave room for metadata.
 MAX_RESPONSES_BYTES: Final = 1_000_000
-SA_NAMESPACE_FILE: Final = Path("/var/run/secrets/kubernetes.io/serviceaccount/namespace")
 CRDS_HINT: Final = "the Proctor CRDs are not installed in this cluster (kubectl apply --server-side -f crds/)"
-RESPONSES_KEY: Final = "answers.json"
-CREATED_BY: Final = {"app.kubernetes.io/created-by": "proctor-gate"}
-
-_BOLD, _RED, _GREEN, _YELLOW, _RESET = "\033[1m", "\033[31m", "\033[32m", "\033[33m", "\033[0m"
-_COLOURS: Final = {"PASS": _GREEN, "FAIL": _RED, "ERROR": _RED, "WARN": _YELLOW}
+CREATED_BY: Final = {objects.LABEL_CREATED_BY: "proctor-gate"}
+RBAC_HINT: Final = "the gate needs the Role in docs/recipes/gate-rbac.yaml"
 
 
 class GateError(Exception):
@@ -73,8 +80,13 @@ class _NotDone(Exception):
 # --- the command line ------------------------------------------------------------------------------
 
 
-def add_arguments(p: argparse.ArgumentParser) -> None:
-    """The options of ``proctor gate`` (the caller sets ``func``)."""
+def register(p: argparse.ArgumentParser) -> None:
+    """The options of ``proctor gate``."""
+    p.description = (
+        "Create an EvalRun against a candidate (--endpoint, --image or --responses), show its progress on "
+        "stderr, print the verdict and exit with its code: PASS 0, FAIL 1, ERROR 2 (also: bad input, API "
+        "errors, a run not picked up, the timeout), WARN 3."
+    )
     p.add_argument(
         "-n", "--namespace", help="namespace of the run (default: the current context's, or default)"
     )
@@ -134,6 +146,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         default=True,
         help="wait for the verdict (default); --no-wait creates the run, prints its name and exits 0",
     )
+    p.set_defaults(func=main)
 
 
 def main(args: argparse.Namespace) -> int:
@@ -152,10 +165,6 @@ class _Progress:
     last: str = ""
     pickup_noted: bool = False
     api_noted: bool = False
-
-
-def _configmap_name(run: str) -> str:
-    return f"{run}-responses"
 
 
 def _generated_name(caseset: str) -> str:
@@ -188,6 +197,8 @@ class Gate:
         self.ns = ""
         self.name = ""
         self.target_text = ""
+        self.spec: dict[str, Any] = {}
+        self.answers: dict[str, str] | None = None
 
     # -- output
 
@@ -216,8 +227,8 @@ class Gate:
             self._connect()
             self._check_api()
             policy = self._policy()
-            body, answers = self._body(policy)
-            self._create(body, answers)
+            self._plan(policy)
+            self._create()
         except GateError as e:
             self.say(f"error: {e}")
             self.say("nothing was measured (exit 2)")
@@ -274,61 +285,53 @@ class Gate:
 
     def _connect(self) -> None:
         if self._kube is None:
-            from kubernetes.config.config_exception import ConfigException
-
-            from proctor.k8s.kube import Kube
-
             try:
                 self._kube = Kube()
-            except ConfigException as e:
+            except KubeConfigError as e:
                 raise GateError(
                     f"no Kubernetes configuration ({e}): set KUBECONFIG, or run in a pod with a "
                     "service account"
                 ) from None
-        self.ns = self.args.namespace or _current_namespace()
+        self.ns = self.args.namespace or current_namespace()
+
+    def _unreachable(self, e: BaseException) -> str:
+        return f"cannot reach the Kubernetes API server at {self.kube.host}: {_short(e)}"
 
     def _check_api(self) -> None:
         """The API server answers and serves proctor.dev/v1alpha1 (discovery: readable by anyone)."""
-        from kubernetes.client.exceptions import ApiException
-
-        from proctor.k8s.objects import GROUP, VERSION
-
         try:
-            resources = self._call(self.kube.custom.get_api_resources, GROUP, VERSION)
-        except ApiException as e:
+            names = self.kube.served_resources()
+        except KubeError as e:
             if e.status == 404:
                 raise GateError(CRDS_HINT) from None
             raise GateError(_api_problem(f"discovery of {GROUP}/{VERSION}", e)) from None
-        names = {r.name for r in (resources.resources or [])}
-        missing = sorted({"evalruns", "casesets", "evalprofiles", "gatepolicies"} - names)
+        except TRANSPORT_ERRORS as e:
+            raise GateError(self._unreachable(e)) from None
+        missing = sorted(set(PLURALS.values()) - names)
         if missing:
             raise GateError(f"{CRDS_HINT}: {', '.join(missing)} are missing")
 
-    def _call(self, fn: Any, *args: Any, **kwargs: Any) -> Any:
-        """An API call; an unreachable server becomes a GateError that names it."""
-        from urllib3.exceptions import HTTPError
-
-        try:
-            return fn(*args, **kwargs)
-        except (HTTPError, OSError) as e:
-            host = self.kube.api.configuration.host
-            raise GateError(f"cannot reach the Kubernetes API server at {host}: {_short(e)}") from None
-
     def _get(self, kind: str, name: str) -> dict[str, Any] | None:
-        from proctor.k8s.kube import KubeError
-
         try:
-            obj: dict[str, Any] | None = self._call(self.kube.get_or_none, kind, self.ns, name)
+            return self.kube.get_or_none(kind, self.ns, name)
         except KubeError as e:
-            raise GateError(_kube_problem(e, f"get {kind_plural(kind)}", self.ns)) from None
-        return obj
+            raise GateError(_kube_problem(e, f"get {PLURALS[kind]}", self.ns)) from None
+        except TRANSPORT_ERRORS as e:
+            raise GateError(self._unreachable(e)) from None
 
     def _require(self, kind: str, name: str, flag: str) -> dict[str, Any]:
         obj = self._get(kind, name)
         if obj is None:
             raise GateError(f"{kind} {name} not found in namespace {self.ns} ({flag})")
-        ready = _condition(obj, "Ready")
-        if ready is not None and ready.get("status") == "False":
+        ready = next(
+            (
+                c
+                for c in (obj.get("status") or {}).get("conditions") or []
+                if c.get("type") == ConditionType.READY
+            ),
+            None,
+        )
+        if ready is not None and ready.get("status") == ConditionStatus.FALSE:
             raise GateError(
                 f"{kind} {self.ns}/{name} is not Ready ({ready.get('reason')}: {ready.get('message')}); "
                 "a run on it cannot be measured: fix it first"
@@ -338,8 +341,6 @@ class Gate:
     def _policy(self) -> GatePolicy | None:
         if not self.args.policy:
             return None
-        from proctor.api import ManifestError, parse_policy
-
         raw = self._require("GatePolicy", self.args.policy, "--policy")
         try:
             return parse_policy(raw)
@@ -369,24 +370,16 @@ class Gate:
                 out[key] = value
         return {k: v for k, v in out.items() if v is not None}
 
-    def _body(self, policy: GatePolicy | None) -> tuple[dict[str, Any], dict[str, str] | None]:
-        from proctor.api import ManifestError, parse_evalrun, parse_responses
-
+    def _target(self, policy: GatePolicy | None) -> dict[str, Any]:
+        """The run's target (and, for recorded answers, the answers), from the flags and the policy."""
         a = self.args
-        self._require("CaseSet", a.caseset, "--caseset")
-        profile = a.profile or (policy.spec.profile_ref.name if policy and policy.spec.profile_ref else None)
-        if profile:
-            self._require(
-                "EvalProfile", profile, "--profile" if a.profile else f"the profile of GatePolicy {a.policy}"
-            )
-        answers: dict[str, str] | None = None
-        target: dict[str, Any]
         if a.endpoint:
-            target = {"endpoint": {"url": a.endpoint, **self._agent(policy)}}
+            endpoint: dict[str, Any] = {"url": a.endpoint, **self._agent(policy)}
             if a.api_key_secret:
-                target["endpoint"]["apiKeySecretRef"] = _secret_ref(a.api_key_secret)
+                endpoint["apiKeySecretRef"] = _secret_ref(a.api_key_secret)
             self.target_text = f"endpoint {a.endpoint}"
-        elif a.image:
+            return {"endpoint": endpoint}
+        if a.image:
             cand = policy.spec.candidate if policy else None
             port = a.port or (cand.port if cand else None)
             if port is None:
@@ -407,76 +400,84 @@ class Gate:
                     "containers": [{"name": "agent", "image": a.image, "ports": [{"containerPort": port}]}]
                 },
             }
-            target = {"podTemplate": pod, "candidate": candidate}
             self.target_text = f"candidate image {a.image} (port {port})"
-        else:
-            path: Path = a.responses
-            try:
-                text = path.read_text(encoding="utf-8")
-            except OSError as e:
-                raise GateError(f"{path}: {e.strerror}") from None
-            except UnicodeDecodeError:
-                raise GateError(f"{path}: not UTF-8 text") from None
-            try:
-                answers = parse_responses(text, where=str(path))
-            except ManifestError as e:
-                raise GateError("; ".join(e.problems)) from None
-            size = len(json.dumps(answers, ensure_ascii=False).encode())
-            if size > MAX_RESPONSES_BYTES:
-                raise GateError(
-                    f"{path}: the answers are {size} bytes, more than a ConfigMap holds (1 MiB): "
-                    "split the case set, or serve the answers from an --endpoint"
-                )
-            target = {"responses": {"configMapRef": {"name": "", "key": RESPONSES_KEY}}}
-            self.target_text = f"recorded answers {path}"
-        spec: dict[str, Any] = {
+            return {"podTemplate": pod, "candidate": candidate}
+        path: Path = a.responses
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as e:
+            raise GateError(f"{path}: {e.strerror}") from None
+        except UnicodeDecodeError:
+            raise GateError(f"{path}: not UTF-8 text") from None
+        try:
+            self.answers = parse_responses(text, where=str(path))
+        except ManifestError as e:
+            raise GateError("; ".join(e.problems)) from None
+        size = len(json.dumps(self.answers, ensure_ascii=False).encode())
+        if size > MAX_RESPONSES_BYTES:
+            raise GateError(
+                f"{path}: the answers are {size} bytes, more than a ConfigMap holds (1 MiB): "
+                "split the case set, or serve the answers from an --endpoint"
+            )
+        self.target_text = f"recorded answers {path}"
+        return {"responses": {"configMapRef": {"name": "", "key": objects.ANSWERS_KEY}}}
+
+    def _plan(self, policy: GatePolicy | None) -> None:
+        """Check the references and the flags, and settle the run's spec (its name comes later)."""
+        a = self.args
+        self._require("CaseSet", a.caseset, "--caseset")
+        profile = a.profile or (policy.spec.profile_ref.name if policy and policy.spec.profile_ref else None)
+        if profile:
+            self._require(
+                "EvalProfile", profile, "--profile" if a.profile else f"the profile of GatePolicy {a.policy}"
+            )
+        self.spec = {
             "caseSetRef": {"name": a.caseset},
-            "target": target,
+            "target": self._target(policy),
             "shards": a.shards or (policy.spec.shards if policy else 1),
             "timeoutSeconds": int(min(86400, max(60, math.ceil(a.timeout)))),
         }
         if profile:
-            spec["profileRef"] = {"name": profile}
+            self.spec["profileRef"] = {"name": profile}
         if policy is not None:
-            spec["policyRef"] = {"name": a.policy}
-        body: dict[str, Any] = {
-            "apiVersion": "proctor.dev/v1alpha1",
-            "kind": "EvalRun",
-            "metadata": {
-                "name": a.name or _generated_name(a.caseset),
-                "namespace": self.ns,
-                "labels": dict(CREATED_BY),
-                "annotations": {"proctor.dev/gate-target": self.target_text[:1024]},
-            },
-            "spec": spec,
-        }
-        if answers is not None:
-            target["responses"]["configMapRef"]["name"] = _configmap_name(body["metadata"]["name"])
+            self.spec["policyRef"] = {"name": a.policy}
+        self.name = a.name or _generated_name(a.caseset)
+        self._body()  # an invalid spec is reported before anything is created
+
+    def _body(self) -> dict[str, Any]:
+        """The run named ``self.name``, built by the operator's own EvalRun builder."""
+        spec = json.loads(json.dumps(self.spec))
+        if self.answers is not None:
+            spec["target"]["responses"]["configMapRef"]["name"] = objects.responses_configmap_name(self.name)
+        draft = {"apiVersion": API_VERSION, "kind": "EvalRun", "metadata": {"name": self.name}, "spec": spec}
         try:
-            parse_evalrun(body)
+            run = parse_evalrun(draft)
         except ManifestError as e:
             raise GateError("the EvalRun would be invalid: " + "; ".join(e.problems)) from None
-        return body, answers
+        return objects.evalrun(
+            self.name,
+            run.spec,
+            namespace=self.ns,
+            labels=CREATED_BY,
+            annotations={objects.GATE_TARGET_ANNOTATION: self.target_text[:1024]},
+        )
 
-    def _create(self, body: dict[str, Any], answers: dict[str, str] | None) -> None:
+    def _create(self) -> None:
         """Create the run (and, for recorded answers, its ConfigMap first: the runner reads it at run
         time, and the operator may start the run at once). A generated name that is taken is
         generated again."""
         generated = not self.args.name
         for _ in range(5 if generated else 1):
-            self.name = body["metadata"]["name"]
-            if answers is not None:
-                body["spec"]["target"]["responses"]["configMapRef"]["name"] = _configmap_name(self.name)
-                if not self._create_configmap(answers, quiet_conflict=generated):
-                    body["metadata"]["name"] = _generated_name(self.args.caseset)
-                    continue
-            created = self._create_run(body, quiet_conflict=generated)
-            if created is None:
-                if answers is not None:
-                    self._delete_configmap()
-                body["metadata"]["name"] = _generated_name(self.args.caseset)
+            if self.answers is not None and not self._create_configmap(quiet_conflict=generated):
+                self.name = _generated_name(self.args.caseset)
                 continue
-            if answers is not None:
+            created = self._create_run(self._body(), quiet_conflict=generated)
+            if created is None:
+                if self.answers is not None:
+                    self._delete_configmap()
+                self.name = _generated_name(self.args.caseset)
+                continue
+            if self.answers is not None:
                 self._own_configmap(created)
             self.say(
                 f"created {self.where} (CaseSet {self.args.caseset}, {self.target_text}); {self.inspect}"
@@ -484,106 +485,74 @@ class Gate:
             return
         raise GateError("could not find a free name for the run; give one with --name")
 
-    def _create_configmap(self, answers: dict[str, str], *, quiet_conflict: bool) -> bool:
-        from kubernetes.client.exceptions import ApiException
+    @property
+    def _configmap(self) -> str:
+        return objects.responses_configmap_name(self.name)
 
-        from proctor.k8s.objects import LABEL_COMPONENT, LABEL_MANAGED_BY, LABEL_PART_OF, LABEL_RUN
-
-        cm = {
-            "apiVersion": "v1",
-            "kind": "ConfigMap",
-            "metadata": {
-                "name": _configmap_name(self.name),
-                "namespace": self.ns,
-                "labels": {
-                    LABEL_MANAGED_BY: "proctor",
-                    LABEL_PART_OF: "proctor",
-                    LABEL_COMPONENT: "responses",
-                    LABEL_RUN: self.name,
-                    **CREATED_BY,
-                },
-            },
-            "data": {RESPONSES_KEY: json.dumps(answers, ensure_ascii=False, indent=0)},
-        }
+    def _create_configmap(self, *, quiet_conflict: bool) -> bool:
+        assert self.answers is not None
+        cm = objects.responses_configmap(self.ns, self.name, self.answers, labels=CREATED_BY)
         try:
-            self._call(self.kube.core.create_namespaced_config_map, self.ns, cm, _preload_content=False)
-        except ApiException as e:
-            if e.status == 409 and quiet_conflict:
-                return False
-            if e.status == 409:
-                raise GateError(
-                    f"ConfigMap {self.ns}/{_configmap_name(self.name)} already exists: choose another --name"
-                ) from None
-            raise GateError(
-                _api_problem(f"create ConfigMap {self.ns}/{_configmap_name(self.name)}", e)
-            ) from None
+            created = self.kube.create_configmap(cm)
+        except KubeError as e:
+            raise GateError(_api_problem(f"create ConfigMap {self.ns}/{self._configmap}", e)) from None
+        except TRANSPORT_ERRORS as e:
+            raise GateError(self._unreachable(e)) from None
+        if created is None and quiet_conflict:
+            return False
+        if created is None:
+            raise GateError(f"ConfigMap {self.ns}/{self._configmap} already exists: choose another --name")
         return True
 
     def _delete_configmap(self) -> None:
-        from proctor.k8s.kube import KubeError
-
         try:
-            self._call(self.kube.delete_configmap, self.ns, _configmap_name(self.name))
-        except (KubeError, GateError) as e:
-            self.say(f"warning: could not delete ConfigMap {self.ns}/{_configmap_name(self.name)}: {e}")
+            self.kube.delete_configmap(self.ns, self._configmap)
+        except KubeError as e:
+            self._warn_not_deleted(str(e))
+        except TRANSPORT_ERRORS as e:
+            self._warn_not_deleted(self._unreachable(e))
+
+    def _warn_not_deleted(self, why: str) -> None:
+        self.say(f"warning: could not delete ConfigMap {self.ns}/{self._configmap}: {why}")
 
     def _create_run(self, body: dict[str, Any], *, quiet_conflict: bool) -> dict[str, Any] | None:
-        from kubernetes.client.exceptions import ApiException
-
-        from proctor.k8s.objects import GROUP, VERSION
-
         try:
-            reply = self._call(
-                self.kube.custom.create_namespaced_custom_object,
-                GROUP,
-                VERSION,
-                self.ns,
-                "evalruns",
-                body,
-                _preload_content=False,
-            )
-        except ApiException as e:
-            if e.status == 409 and quiet_conflict:
-                return None
-            if self.args.responses is not None:
+            created = self.kube.create_custom("EvalRun", self.ns, body)
+        except TRANSPORT_ERRORS as e:
+            raise GateError(self._unreachable(e)) from None
+        except KubeError as e:
+            if self.answers is not None:
                 self._delete_configmap()
-            if e.status == 409:
-                raise GateError(
-                    f"{self.where} already exists (a run's spec is immutable): choose another --name"
-                ) from None
             if e.status == 404:
                 raise GateError(CRDS_HINT) from None
             raise GateError(_api_problem(f"create {self.where}", e)) from None
-        created: dict[str, Any] = json.loads(reply.data)
+        if created is None and not quiet_conflict:
+            if self.answers is not None:
+                self._delete_configmap()
+            raise GateError(f"{self.where} already exists (a run's spec is immutable): choose another --name")
         return created
 
     def _own_configmap(self, run: Mapping[str, Any]) -> None:
         """Hand the answers' ConfigMap to the run, so it is garbage-collected with it."""
-        from kubernetes.client.exceptions import ApiException
-
-        from proctor.k8s.objects import RunRef, owner_reference
-
-        ref = RunRef(self.ns, self.name, run["metadata"]["uid"])
-        patch = {"metadata": {"ownerReferences": [owner_reference(ref, controller=False)]}}
-        cm = _configmap_name(self.name)
+        ref = objects.RunRef(self.ns, self.name, run["metadata"]["uid"])
+        patch = {"metadata": {"ownerReferences": [objects.owner_reference(ref, controller=False)]}}
         try:
-            self._call(self.kube.core.patch_namespaced_config_map, cm, self.ns, patch, _preload_content=False)
-        except (ApiException, GateError) as e:
-            what = _api_problem("patch", e) if isinstance(e, ApiException) else str(e)
-            self.say(
-                f"warning: ConfigMap {self.ns}/{cm} could not be given to the run ({what}); it will not be "
-                f"deleted with it: kubectl -n {self.ns} delete configmap {cm}"
-            )
+            self.kube.patch_configmap(self.ns, self._configmap, patch)
+        except KubeError as e:
+            self._warn_not_owned(_api_problem("patch", e))
+        except TRANSPORT_ERRORS as e:
+            self._warn_not_owned(self._unreachable(e))
+
+    def _warn_not_owned(self, why: str) -> None:
+        self.say(
+            f"warning: ConfigMap {self.ns}/{self._configmap} could not be given to the run ({why}); it "
+            f"will not be deleted with it: kubectl -n {self.ns} delete configmap {self._configmap}"
+        )
 
     # -- waiting
 
     def _wait(self) -> dict[str, Any]:
         """Follow the run until it reaches a terminal phase (watch, or polling where watch is denied)."""
-        from kubernetes import watch
-        from kubernetes.client.exceptions import ApiException
-
-        from proctor.k8s.objects import GROUP, VERSION
-
         clock = time.monotonic
         progress = _Progress(started=clock())
         deadline = progress.started + self.args.timeout
@@ -615,20 +584,15 @@ class Gate:
             slice_ = max(1, min(WATCH_SLICE_SECONDS, math.ceil(remaining)))
             if not progress.pickup_noted:
                 slice_ = max(1, min(slice_, math.ceil(progress.started + PICKUP_GRACE_SECONDS - clock())))
-            w: Any = cast(Any, watch).Watch()
+            events = self.kube.watch_custom(
+                "EvalRun",
+                self.ns,
+                self.name,
+                resource_version=obj["metadata"].get("resourceVersion"),
+                timeout=slice_,
+            )
             try:
-                stream: Iterator[dict[str, Any]] = w.stream(
-                    self.kube.custom.list_namespaced_custom_object,
-                    GROUP,
-                    VERSION,
-                    self.ns,
-                    "evalruns",
-                    field_selector=f"metadata.name={self.name}",
-                    resource_version=obj["metadata"].get("resourceVersion"),
-                    timeout_seconds=slice_,
-                    _request_timeout=(10, slice_ + 15),
-                )
-                for event in self._events(stream):
+                for event in self._events(events):
                     if event.get("type") == "DELETED":
                         raise GateError(f"{self.where} was deleted before it reached a verdict")
                     seen = event.get("object")
@@ -636,39 +600,31 @@ class Gate:
                         return seen
                     if clock() >= deadline:
                         break
-            except ApiException as e:
+            except KubeError as e:
                 if e.status in (401, 403):
                     self.say("note: cannot watch EvalRuns here; polling every 2s instead")
                     use_watch = False
                 elif e.status != 410:  # 410 Gone: the version is too old; get the object again
                     time.sleep(1)
             finally:
-                w.stop()
+                events.close()  # ends the watch request at once
 
     def _get_run(self) -> dict[str, Any] | None:
         """The run, or None if it is gone; _Transient for errors worth retrying."""
-        from urllib3.exceptions import HTTPError
-
-        from proctor.k8s.kube import KubeError
-
         try:
-            obj: dict[str, Any] | None = self.kube.get_or_none("EvalRun", self.ns, self.name)
+            return self.kube.get_or_none("EvalRun", self.ns, self.name)
         except KubeError as e:
             if e.status is not None and (e.status == 429 or e.status >= 500):
                 raise _Transient(str(e)) from None
             raise GateError(_kube_problem(e, "get evalruns", self.ns)) from None
-        except (HTTPError, OSError) as e:
-            host = self.kube.api.configuration.host
-            raise _Transient(f"cannot reach the Kubernetes API server at {host}: {_short(e)}") from None
-        return obj
+        except TRANSPORT_ERRORS as e:
+            raise _Transient(self._unreachable(e)) from None
 
     def _events(self, stream: Iterator[dict[str, Any]]) -> Iterator[dict[str, Any]]:
         """The watch's events; a dropped connection ends the stream (the caller gets the object again)."""
-        from urllib3.exceptions import HTTPError
-
         try:
             yield from stream
-        except (HTTPError, OSError):
+        except TRANSPORT_ERRORS:
             time.sleep(1)
 
     def _seen(self, obj: Mapping[str, Any], progress: _Progress) -> bool:
@@ -690,9 +646,6 @@ class Gate:
 
     # -- the outcome
 
-    def _print_json(self, doc: Mapping[str, Any]) -> None:
-        print(json.dumps(doc, indent=2, ensure_ascii=False), file=self.out)
-
     def _timed_out(self, obj: Mapping[str, Any]) -> int:
         st = obj.get("status") or {}
         phase = st.get("phase")
@@ -710,57 +663,69 @@ class Gate:
                 f"{_shards_text(obj)}{': ' + st['message'] if st.get('message') else ''}; "
                 f"it is left in place ({self.inspect})"
             )
-        return self._error_outcome(obj, reason, message)
+        return self._error_outcome(st.get("phase"), reason, message)
 
     def _failed_wait(self, message: str) -> int:
-        obj = {"metadata": {"namespace": self.ns, "name": self.name}}
-        return self._error_outcome(obj, "GateError", message)
+        return self._error_outcome(None, "GateError", message)
 
-    def _error_outcome(self, obj: Mapping[str, Any], reason: str, message: str) -> int:
-        st = obj.get("status") or {}
+    def _error_outcome(self, phase: str | None, reason: str, message: str) -> int:
+        """ERROR without a verdict from the run: nothing conclusive was measured."""
         if self.args.format == "json":
-            self._print_json(
-                {
-                    "verdict": "ERROR",
-                    "exitCode": EXIT_ERROR,
-                    "reason": reason,
-                    "message": message,
-                    "run": {"namespace": self.ns, "name": self.name},
-                    "phase": st.get("phase"),
-                    "tiers": {},
-                    "failures": [],
-                }
+            summary = render.Summary(
+                verdict=VerdictName.ERROR.value, exit_code=EXIT_ERROR, reason=reason, message=message
+            )
+            run = {"namespace": self.ns, "name": self.name}
+            print(
+                render.render_json(render.as_json(summary, extra={"run": run, "phase": phase})), file=self.out
             )
         else:
-            colour = self.out.isatty()
-            word = f"{_BOLD}{_RED}ERROR{_RESET}" if colour else "ERROR"
-            print(f"{word} (exit 2) {reason}: {message}", file=self.out)
+            line = render.verdict_line(
+                VerdictName.ERROR.value, EXIT_ERROR, reason, message, colour=self.out.isatty()
+            )
+            print(line, file=self.out)
         return EXIT_ERROR
 
     def _report(self, obj: Mapping[str, Any]) -> int:
-        doc = summary(obj, target=self.target_text)
+        try:
+            run = parse_evalrun(obj)
+        except ManifestError as e:
+            phase = (obj.get("status") or {}).get("phase")
+            return self._error_outcome(phase, "GateError", f"{self.where}: {'; '.join(e.problems)}"[:1024])
+        summary = render.from_run(run)
         if self.args.format == "json":
-            self._print_json(doc)
+            st = run.status
+            assert st is not None
+            doc = render.as_json(
+                summary,
+                extra={
+                    "run": {"namespace": run.metadata.namespace, "name": run.metadata.name},
+                    "phase": st.phase.value if st.phase else None,
+                    "caseSet": run.spec.case_set_ref.name,
+                    "target": self._target_text(run),
+                    "cases": summary.cases,
+                },
+                tail={
+                    "failureCount": st.failure_count or 0,
+                    "incident": summary.incident,
+                    "results": list(summary.results),
+                },
+            )
+            print(render.render_json(doc), file=self.out)
         else:
-            print(render_text(doc, colour=self.out.isatty()), file=self.out)
-        code: int = doc["exitCode"]
-        return code
+            title = (
+                f"{PROG}: EvalRun {run.metadata.namespace}/{run.metadata.name}, "
+                f"CaseSet {run.spec.case_set_ref.name} ({summary.cases} cases)"
+            )
+            if target := self._target_text(run):
+                title += f", {target}"
+            print(render.render_text(summary, title=title, colour=self.out.isatty()), file=self.out)
+        return summary.exit_code
+
+    def _target_text(self, run: EvalRun) -> str:
+        return self.target_text or run.metadata.annotations.get(objects.GATE_TARGET_ANNOTATION, "")
 
 
-# --- reading a run's status (pure) ---------------------------------------------------------------------
-
-
-def kind_plural(kind: str) -> str:
-    return {"EvalRun": "evalruns", "CaseSet": "casesets", "EvalProfile": "evalprofiles"}.get(
-        kind, "gatepolicies"
-    )
-
-
-def _condition(obj: Mapping[str, Any], type_: str) -> dict[str, Any] | None:
-    for c in (obj.get("status") or {}).get("conditions") or []:
-        if isinstance(c, dict) and c.get("type") == type_:
-            return c
-    return None
+# --- reading a run's progress (pure) -----------------------------------------------------------------
 
 
 def _shards_text(obj: Mapping[str, Any]) -> str:
@@ -790,123 +755,7 @@ def _progress_line(obj: Mapping[str, Any]) -> str:
     return f"{head}: {tail}" if tail else head
 
 
-def summary(obj: Mapping[str, Any], *, target: str = "") -> dict[str, Any]:
-    """The verdict of a finished run, in the JSON shape of ``proctor grade --format json`` (where the
-    status has it: the per-case lists are in the results ConfigMaps, ``results`` names them)."""
-    meta = obj.get("metadata") or {}
-    spec = obj.get("spec") or {}
-    st = obj.get("status") or {}
-    verdict = str(st.get("verdict") or "ERROR")
-    code = st.get("exitCode")
-    if st.get("phase") == "Failed":
-        verdict, code = "ERROR", EXIT_ERROR
-    if not isinstance(code, int) or code not in EXIT_CODES.values():
-        code = EXIT_CODES.get(verdict, EXIT_ERROR)
-    passed = _condition(obj, "Passed") or _condition(obj, "Evaluated") or {}
-    tiers = {}
-    for name in ("safety", "trust", "form"):
-        t = (st.get("tiers") or {}).get(name)
-        if t:
-            keys = ("passed", "failed", "measured", "unmeasured", "total", "rate", "threshold")
-            tiers[name] = {k: t.get(k) for k in keys}
-            if t.get("baseline") is not None:
-                tiers[name]["baseline"] = t["baseline"]
-    return {
-        "verdict": verdict,
-        "exitCode": code,
-        "reason": passed.get("reason"),
-        "message": st.get("message") or "",
-        "run": {"namespace": meta.get("namespace"), "name": meta.get("name")},
-        "phase": st.get("phase"),
-        "caseSet": (spec.get("caseSetRef") or {}).get("name"),
-        "target": target or (meta.get("annotations") or {}).get("proctor.dev/gate-target", ""),
-        "cases": sum(int(t.get("total") or 0) for t in tiers.values()),
-        "tiers": tiers,
-        "failures": [
-            {k: f.get(k) for k in ("case", "tier", "assertion", "reason")}
-            for f in st.get("firstFailures") or []
-        ],
-        "failureCount": st.get("failureCount") or 0,
-        "incident": st.get("incident"),
-        "results": [r.get("configMap") for r in st.get("results") or [] if r.get("configMap")],
-    }
-
-
-def _rate(rate: float | None) -> str:
-    return "-" if rate is None else f"{rate:.1f}%"
-
-
-def render_text(doc: Mapping[str, Any], *, colour: bool = False) -> str:
-    """The summary a person reads, in the style of ``proctor grade``."""
-
-    def c(code: str, text: str) -> str:
-        return f"{code}{text}{_RESET}" if colour else text
-
-    run = doc["run"]
-    title = (
-        f"{PROG}: EvalRun {run['namespace']}/{run['name']}, CaseSet {doc['caseSet']} ({doc['cases']} cases)"
-    )
-    if doc.get("target"):
-        title += f", {doc['target']}"
-    lines = [c(_BOLD, title), ""]
-    if doc["tiers"]:
-        lines.append(f"  {'tier':<8}{'passed':>8}{'measured':>10}{'total':>7}{'rate':>9}{'threshold':>11}")
-        for name, t in doc["tiers"].items():
-            rate, threshold = t.get("rate"), float(t.get("threshold") or 0)
-            clean = t.get("passed") == t.get("total")
-            below = rate is not None and rate < threshold
-            state = "ok" if clean else "below threshold" if below else "not clean"
-            base = t.get("baseline")
-            if (
-                doc.get("reason") == "RegressedFromBaseline"
-                and base is not None
-                and rate is not None
-                and rate < base
-            ):
-                state = "regressed"
-            mark = c(
-                _RED if state in ("below threshold", "regressed") else _GREEN if state == "ok" else _YELLOW,
-                state,
-            )
-            lines.append(
-                f"  {name:<8}{t.get('passed', 0):>8}{t.get('measured', 0):>10}{t.get('total', 0):>7}"
-                f"{_rate(rate):>9}{f'{threshold:g}%':>11}  {mark}"
-            )
-    failures = doc["failures"]
-    if failures:
-        count = doc.get("failureCount") or len({f["case"] for f in failures})
-        lines += ["", f"  failures ({count} case{'s' if count != 1 else ''}):"]
-        for f in failures:
-            lines.append(f"    {f['case']} [{f['tier']}] {f['assertion']}: {f['reason']}")
-        listed = len({f["case"] for f in failures})
-        if count > listed:
-            lines.append(
-                f"    ... and {count - listed} more case(s): every result is in the results ConfigMaps"
-            )
-    unmeasured = sum(int(t.get("unmeasured") or 0) for t in doc["tiers"].values())
-    if unmeasured:
-        lines += [
-            "",
-            f"  unmeasured: {unmeasured} case(s), reported, never scored (see the results ConfigMaps)",
-        ]
-    incident = doc.get("incident")
-    if incident:
-        sig = ", ".join(incident.get("signatures") or [])
-        lines += ["", f"  incident: {incident.get('severity')}{f' ({sig})' if sig else ''}"]
-    if doc.get("results"):
-        names = doc["results"]
-        lines += [
-            "",
-            f"  per-case results: ConfigMap{'s' if len(names) > 1 else ''} {', '.join(names[:4])}"
-            f"{' ...' if len(names) > 4 else ''} in {run['namespace']}",
-        ]
-    v = doc["verdict"]
-    reason = f" {doc['reason']}" if doc.get("reason") else ""
-    lines += ["", f"{c(_BOLD + _COLOURS.get(v, _RED), v)} (exit {doc['exitCode']}){reason}: {doc['message']}"]
-    return "\n".join(lines)
-
-
-# --- errors and context ----------------------------------------------------------------------------------
+# --- errors in words ---------------------------------------------------------------------------------
 
 
 def _short(e: BaseException) -> str:
@@ -914,50 +763,22 @@ def _short(e: BaseException) -> str:
     return str(reason or e).splitlines()[0][:300]
 
 
-def _api_problem(what: str, e: Any) -> str:
+def _api_problem(what: str, e: KubeError) -> str:
     """An API error in words (the server's own message; never a credential)."""
-    status = getattr(e, "status", None)
-    message = ""
-    try:
-        message = str(json.loads(getattr(e, "body", None) or "{}").get("message", ""))
-    except (ValueError, TypeError, AttributeError):
-        message = ""
-    message = message or str(getattr(e, "reason", "") or e)
-    if status == 401:
+    if e.status == 401:
         return f"{what}: the API server did not accept the credentials (401 Unauthorized)"
-    if status == 403:
+    if e.status == 403:
         return (
-            f"{what}: forbidden: {message} (the gate needs the Role in docs/recipes/gate-rbac.yaml: "
+            f"{what}: forbidden: {e.detail} ({RBAC_HINT}: "
             "create/get/watch EvalRuns; get CaseSets, EvalProfiles, GatePolicies; "
             "create/patch/delete ConfigMaps)"
         )
-    return f"{what}: {status} {message}".strip()
+    return f"{what}: {e.status} {e.detail}".strip()
 
 
-def _kube_problem(e: Any, what: str, ns: str) -> str:
-    status = getattr(e, "status", None)
-    if status == 403:
-        return f"{what} in {ns}: forbidden ({e}); the gate needs the Role in docs/recipes/gate-rbac.yaml"
-    if status == 401:
+def _kube_problem(e: KubeError, what: str, ns: str) -> str:
+    if e.status == 403:
+        return f"{what} in {ns}: forbidden ({e}); {RBAC_HINT}"
+    if e.status == 401:
         return f"{what}: the API server did not accept the credentials (401 Unauthorized)"
     return str(e)
-
-
-def _current_namespace() -> str:
-    """The current context's namespace, the pod's namespace in a cluster, else ``default``."""
-    from kubernetes import config
-
-    kubeconfig = os.environ.get("KUBECONFIG") or str(Path("~/.kube/config").expanduser())
-    if any(Path(p).expanduser().exists() for p in kubeconfig.split(os.pathsep) if p):
-        try:
-            _, current = cast(Any, config).list_kube_config_contexts()
-            ns = (current or {}).get("context", {}).get("namespace")
-            if ns:
-                return str(ns)
-        except Exception:  # a kubeconfig without contexts: load_config reported it already
-            pass
-        return "default"
-    try:
-        return SA_NAMESPACE_FILE.read_text().strip() or "default"
-    except OSError:
-        return "default"

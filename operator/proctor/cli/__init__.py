@@ -1,0 +1,56 @@
+"""The ``proctor`` command: one module per verb group, one renderer for verdicts (:mod:`.render`).
+
+Exit codes of commands that produce a verdict are the verdict: PASS 0, FAIL 1, ERROR 2, WARN 3.
+Usage errors and unreadable input exit 2 (ERROR: nothing was measured).
+
+Each verb's module defines ``register(parser)`` (its options, and ``func``) and imports what it
+needs at the top. Only the module of the verb being run is imported, so ``proctor grade`` never
+loads the Kubernetes client and ``proctor dev`` never loads Kopf.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from proctor import __version__
+
+#: verb -> (its module, the one-line help ``proctor --help`` shows).
+VERBS: dict[str, tuple[str, str]] = {
+    "dev": ("proctor.cli.dev", "the embedded local control plane (tests and demos)"),
+    "grade": (
+        "proctor.cli.grade",
+        "grade recorded answers offline against a CaseSet (no cluster); exit code = verdict",
+    ),
+    "judge": ("proctor.cli.judge", "run one shard of an EvalRun (what the judge Job executes)"),
+    "gate": (
+        "proctor.cli.gate",
+        "for pipelines: create an EvalRun against a candidate, wait, print it; exit code = verdict",
+    ),
+    "baseline": (
+        "proctor.cli.baseline",
+        "freeze a CaseSet's baseline (the operator decides, by the protocol)",
+    ),
+    "import": ("proctor.cli.imports", "translate another tool's suite into a CaseSet manifest"),
+    "operator": ("proctor.cli.operator", "run the operator (Kopf) with Proctor's settings"),
+}
+
+
+def build_parser(verb: str | None = None) -> argparse.ArgumentParser:
+    """The parser; ``verb``'s options are registered (every verb's, when it is None)."""
+    p = argparse.ArgumentParser(prog="proctor", description="Examine LLM agents before they ship.")
+    p.add_argument("--version", action="version", version=f"proctor {__version__}")
+    sub = p.add_subparsers(dest="cmd", required=True, metavar="COMMAND")
+    for name, (module, help_) in VERBS.items():
+        q = sub.add_parser(name, help=help_)
+        if verb is None or name == verb:
+            importlib.import_module(module).register(q)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    verb = next((a for a in argv if not a.startswith("-")), "")
+    args = build_parser(verb if verb in VERBS else "").parse_args(argv)
+    return int(args.func(args))

@@ -1,0 +1,48 @@
+"""``proctor dev up`` / ``proctor dev down``: the embedded local control plane and node stand-in."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from proctor.devcluster import controlplane as cp
+
+
+def register(p: argparse.ArgumentParser) -> None:
+    dsub = p.add_subparsers(dest="dev_cmd", required=True)
+    up = dsub.add_parser(
+        "up", help="start etcd, kube-apiserver, kube-controller-manager and the node stand-in"
+    )
+    down = dsub.add_parser("down", help="stop everything 'up' started")
+    for q in (up, down):
+        q.add_argument("--dir", type=Path, help="state directory (default ~/.cache/proctor/dev)")
+    up.add_argument(
+        "--bin-dir", type=Path, help="directory with etcd, kube-apiserver, kube-controller-manager"
+    )
+    up.add_argument("--no-node", action="store_true", help="do not start the node stand-in")
+    up.add_argument("--timeout", type=float, default=180, help="seconds to wait for readiness")
+    p.set_defaults(func=main)
+
+
+def main(args: argparse.Namespace) -> int:
+    directory = (args.dir or cp.default_dir()).resolve()
+    try:
+        if args.dev_cmd == "up":
+            kubeconfig = cp.up(directory, args.bin_dir, node=not args.no_node, timeout=args.timeout)
+            st = cp.read_state(directory)
+            print(
+                f"proctor dev: control plane ready at {st.get('server')} (logs in {directory / 'logs'})",
+                file=sys.stderr,
+            )
+            print(f"export KUBECONFIG={kubeconfig}")
+            return 0
+        stopped = cp.down(directory)
+        print("proctor dev: stopped" if stopped else "proctor dev: nothing was running", file=sys.stderr)
+        return 0
+    except cp.DevClusterError as e:
+        print(f"proctor dev: error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("proctor dev: interrupted; everything started was stopped", file=sys.stderr)
+        return 130

@@ -1,0 +1,44 @@
+"""What the webhook knows of each policy before a request comes, and what it writes on a held object."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from proctor.gate.admission import (
+    PENDING_ANNOTATION,
+    PENDING_SINCE_ANNOTATION,
+    Admission,
+    GateEntry,
+    admission_patch,
+    enforcing,
+)
+
+
+def test_a_policy_observes_until_the_operator_found_it_enforcing() -> None:
+    assert GateEntry.of({}, {}).mode == "Observe"
+    assert GateEntry.of({}, {"effectiveEnforcement": "Enforce"}).mode == "Enforce"
+    assert GateEntry.of({"enforcement": "Observe"}, {"effectiveEnforcement": "Enforce"}).mode == "Observe"
+
+
+def test_an_unknown_policy_holds() -> None:
+    assert enforcing([])
+    assert enforcing([GateEntry("Enforce")])
+    assert not enforcing([GateEntry("Observe")])
+
+
+def test_the_selector_narrows_which_labelled_deployments_are_gated() -> None:
+    entry = GateEntry.of({"selector": {"matchLabels": {"tier": "prod"}}}, {})
+    assert entry.selects({"proctor.dev/gate-policy": "p", "tier": "prod"})
+    assert not entry.selects({"proctor.dev/gate-policy": "p", "tier": "dev"})
+    assert GateEntry.of({}, {}).selects({"proctor.dev/gate-policy": "p"})
+
+
+def test_a_held_template_is_paused_and_recorded_with_its_attempt() -> None:
+    now = dt.datetime(2026, 3, 1, 12, 0, 0, 123456, tzinfo=dt.UTC)
+    patch = admission_patch(Admission(pause=True, pending_hash="sha256:x"), now)
+    assert patch["spec"] == {"paused": True}
+    assert patch["metadata"]["annotations"] == {
+        PENDING_ANNOTATION: "sha256:x",
+        PENDING_SINCE_ANNOTATION: "2026-03-01T12:00:00.123456Z",
+    }
+    assert "spec" not in admission_patch(Admission(pending_hash="sha256:x"), now)  # observing: recorded only

@@ -272,11 +272,14 @@ def finish(
     *,
     reason: str | None = None,
     retry_after: float = 0.0,
+    permanent: bool = False,
 ) -> RunLifecycle:
     """The attempt ended with ``outcome`` (``reason`` says why it was partial, failed or interrupted).
 
     INTERRUPTED puts the run back in the queue, claimable after ``retry_after`` seconds, with its
-    attempts unchanged. A stale run that was evaluated goes round once more (see :func:`on_event`).
+    attempts unchanged. A ``permanent`` failure (a profile without a judge, a run with nothing to
+    judge: a retry cannot fix it) is left failed at once; "evaluate now" can still try again. A
+    stale run that was evaluated goes round once more (see :func:`on_event`).
     """
     if run.state is not RunState.EVALUATING:
         raise LifecycleError(f"run {run.run_id} is {run.state}, not being evaluated")
@@ -290,7 +293,7 @@ def finish(
         )
     attempts = run.attempts + 1
     if outcome is AttemptOutcome.FAILED:
-        retry = now + policy.backoff(attempts) if attempts < policy.max_attempts else None
+        retry = now + policy.backoff(attempts) if attempts < policy.max_attempts and not permanent else None
         return replace(done, state=RunState.EVALUATION_FAILED, attempts=attempts, next_attempt_at=retry)
     state = RunState.EVALUATED if outcome is AttemptOutcome.EVALUATED else RunState.PARTIALLY_EVALUATED
     done = replace(done, state=state, attempts=attempts, next_attempt_at=None)

@@ -744,6 +744,7 @@ class Store:
         judge_calls: int = 0,
         judgments: int = 0,
         breached: bool | None = None,
+        permanent: bool = False,
     ) -> bool:
         """Record the attempt's result and move the run on. False (nothing written) when the claim
         was lost: the lease expired and the run moved on without this worker."""
@@ -754,7 +755,15 @@ class Store:
                 if row is None or not self._holds(row, c):
                     return False
                 policy = _policy(row)
-                life = finish(_lifecycle(row), outcome, now, policy, reason=reason, retry_after=retry_after)
+                life = finish(
+                    _lifecycle(row),
+                    outcome,
+                    now,
+                    policy,
+                    reason=reason,
+                    retry_after=retry_after,
+                    permanent=permanent,
+                )
                 prov = dict(provenance or {})
                 digest = str(prov.get("digest", ""))
                 session.execute(

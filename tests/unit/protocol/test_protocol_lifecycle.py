@@ -80,6 +80,14 @@ def test_failed_attempts_retry_after_1_5_15_60_minutes_then_stop() -> None:
     assert advance(run, now + 10**6, POLICY).state is RunState.EVALUATION_FAILED
 
 
+def test_a_permanent_failure_is_not_retried_but_can_be_asked_for() -> None:
+    run = claim(advance(new_run("r", 0.0, POLICY), 90.0, POLICY), 90.0)
+    run = finish(run, AttemptOutcome.FAILED, 91.0, POLICY, reason="no judge", permanent=True)
+    assert run.state is RunState.EVALUATION_FAILED and not run.retries_left and run.attempts == 1
+    assert advance(run, 10**6, POLICY).state is RunState.EVALUATION_FAILED
+    assert evaluate_now(run, 100.0).state is RunState.READY
+
+
 def test_an_interrupted_attempt_uses_no_attempt_up() -> None:
     run = claim(advance(new_run("r", 0.0, POLICY), 90.0, POLICY), 90.0)
     run = finish(run, AttemptOutcome.INTERRUPTED, 91.0, POLICY, retry_after=30)

@@ -3,6 +3,7 @@ OpenTelemetry SDK's own exporter, read runs through the collector's API client."
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -164,9 +165,11 @@ def tracer(
         provider.shutdown()
 
 
-def messages(*pairs: tuple[str, str]) -> str:
-    import json
+#: The tool call the example turn makes (current GenAI conventions: a message part).
+TOOL_CALL = {"type": "tool_call", "id": "call-1", "name": "oil_bands", "arguments": {"engine": 2}}
 
+
+def messages(*pairs: tuple[str, str]) -> str:
     return json.dumps([{"role": r, "parts": [{"type": "text", "content": c}]} for r, c in pairs])
 
 
@@ -189,7 +192,7 @@ def agent_turn(
                 "gen_ai.operation.name": "chat",
                 "gen_ai.system_instructions": '[{"type": "text", "content": "Cite the maintenance manual."}]',
                 "gen_ai.input.messages": messages(("user", question)),
-                "gen_ai.output.messages": '[{"role": "assistant", "parts": [{"type": "tool_call", "id": "call-1", "name": "oil_bands", "arguments": {"engine": 2}}]}]',
+                "gen_ai.output.messages": json.dumps([{"role": "assistant", "parts": [TOOL_CALL]}]),
                 **common,
             },
         ):

@@ -22,6 +22,8 @@ from typing import Any
 
 import pytest
 
+from databases import db_url, postgres  # noqa: F401 (fixtures: SQLite and a real PostgreSQL)
+
 REPO = Path(__file__).resolve().parent.parent
 
 # The example agent's image, for the node stand-in of the local control plane (it runs images as

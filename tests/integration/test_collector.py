@@ -22,7 +22,6 @@ from opentelemetry.proto.common.v1.common_pb2 import AnyValue, KeyValue
 from opentelemetry.proto.trace.v1.trace_pb2 import ResourceSpans, ScopeSpans, Span
 
 from collecting import TOKEN, agent_turn, collector, manifests, run_in, show, start, tracer, wait_for
-from databases import db_url, postgres  # noqa: F401 (fixtures)
 from judging import JudgeServer, judgment, status
 from proctor.collector import CollectorError, run_summary
 from proctor.devcluster.postgres import PostgresServer, wait_until_up
@@ -143,7 +142,10 @@ def test_the_safety_scan_reads_tool_results_and_fails_safety_for_certain(
     judge: JudgeServer, db_url: str, tmp_path: Path
 ) -> None:
     judge.default = judgment(95)
-    leak = "aws_access_key_id=AKIAIOSFODNN7EXAMPLE aws_secret_access_key=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
+    leak = (
+        "aws_access_key_id=AKIAIOSFODNN7EXAMPLE "
+        "aws_secret_access_key=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
+    )
     with collector(tmp_path, db_url, manifests(judge.base_url)) as c:
         with tracer(c.url) as tr:
             agent_turn(tr, "leaky", "What are the bands?", "See the tool output.", tool_result=leak)
@@ -183,7 +185,7 @@ def test_a_rate_limited_judge_is_retried_inside_the_attempt(
         assert run["attempts"] == 1 and len(judge.requests) == 2 + 7  # two 429s, then 5 + 2 consensus
 
 
-def test_native_events_are_runs_too(judge: JudgeServer, db_url: str, tmp_path: Path) -> None:  # noqa: F811
+def test_native_events_are_runs_too(judge: JudgeServer, db_url: str, tmp_path: Path) -> None:
     body = {
         "agent": {"serviceName": "oil-agent", "version": "2.0"},
         "events": [
@@ -266,7 +268,7 @@ def test_bad_input_gets_a_clear_4xx_and_nothing_is_stored_half(
         assert 'proctor_collector_spans_rejected_total{reason="no_monitor"} 2.0' in metrics
 
 
-def test_evaluate_now_and_the_api_answers(judge: JudgeServer, db_url: str, tmp_path: Path) -> None:  # noqa: F811
+def test_evaluate_now_and_the_api_answers(judge: JudgeServer, db_url: str, tmp_path: Path) -> None:
     with collector(tmp_path, db_url, manifests(judge.base_url, quiescence=3600)) as c:
         post(c.url, otlp_body())
         run = wait_for(lambda: run_in(c, ("Quiescing", "Receiving")), "the run")
@@ -289,7 +291,7 @@ def test_evaluate_now_and_the_api_answers(judge: JudgeServer, db_url: str, tmp_p
         assert httpx.get(f"{c.url}/readyz").status_code == 200
 
 
-def test_sampling_keeps_unsampled_runs_unjudged(judge: JudgeServer, db_url: str, tmp_path: Path) -> None:  # noqa: F811
+def test_sampling_keeps_unsampled_runs_unjudged(judge: JudgeServer, db_url: str, tmp_path: Path) -> None:
     with collector(tmp_path, db_url, manifests(judge.base_url, sampling=0.0)) as c:
         post(c.url, otlp_body())
         run = wait_for(lambda: run_in(c, ("NotSampled",)), "the run to be left out")

@@ -11,7 +11,6 @@ import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 
-from databases import db_url, postgres  # noqa: F401 (fixtures)
 from proctor.devcluster.postgres import PostgresServer, wait_until_up
 from proctor.protocol import AttemptOutcome, LifecyclePolicy, RunState
 from proctor.store import (
@@ -51,13 +50,13 @@ def span(trace: str, span_id: str, name: str = "chat", **kw: object) -> SpanReco
 
 
 @pytest.fixture
-def store(db_url: str) -> Store:  # noqa: F811 (a fixture)
+def store(db_url: str) -> Store:
     s = Store.open(db_url)
     yield s
     s.close()
 
 
-def test_migrations_bring_the_schema_to_the_models_and_run_once(store: Store, db_url: str) -> None:  # noqa: F811
+def test_migrations_bring_the_schema_to_the_models_and_run_once(store: Store, db_url: str) -> None:
     assert current(store.engine) == head()
     with store.engine.connect() as conn:
         diff = compare_metadata(MigrationContext.configure(conn), Base.metadata)

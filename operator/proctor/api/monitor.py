@@ -108,7 +108,8 @@ class TrendDetector(SpecModel):
         json_schema_extra={
             "x-kubernetes-validations": [
                 cel(
-                    "self.fastSpan < self.slowSpan",
+                    # has(): the API server also checks the default {} of the parent field
+                    "!has(self.fastSpan) || !has(self.slowSpan) || self.fastSpan < self.slowSpan",
                     "fastSpan must be shorter than slowSpan",
                     field_path=".fastSpan",
                 )
@@ -300,6 +301,7 @@ class AgentMonitorSpec(SpecModel):
             description="Attributes that make a run, in order: a span or event belongs to the run named "
             "by the first of them it carries (span, then resource attributes). trace_id stands for the "
             "span's trace id. Default: proctor.execution_id, gen_ai.conversation.id, session.id, trace_id.",
+            json_schema_extra={"default": list(DEFAULT_RUN_KEY)},
         )
     )
     quiescence_seconds: int = Field(

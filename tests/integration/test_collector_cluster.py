@@ -159,13 +159,16 @@ def test_the_collector_in_a_cluster_reads_monitors_and_lets_rbac_decide(
         tr.start_as_current_span("chat x", attributes={"gen_ai.operation.name": "chat"}),
     ):
         pass
-    with tracer(url, token=INGEST_TOKEN) as tr, tr.start_as_current_span(
-        "chat judge-small",
-        attributes={
-            "gen_ai.operation.name": "chat",
-            "gen_ai.conversation.id": "c-1",
-            "gen_ai.output.messages": json.dumps([{"role": "assistant", "content": "ELEVATED."}]),
-        },
+    with (
+        tracer(url, token=INGEST_TOKEN) as tr,
+        tr.start_as_current_span(
+            "chat judge-small",
+            attributes={
+                "gen_ai.operation.name": "chat",
+                "gen_ai.conversation.id": "c-1",
+                "gen_ai.output.messages": json.dumps([{"role": "assistant", "content": "ELEVATED."}]),
+            },
+        ),
     ):
         pass
 

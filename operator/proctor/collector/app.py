@@ -34,7 +34,7 @@ from proctor.collector.auth import (
 )
 from proctor.collector.ingest import Backpressure, Writer
 from proctor.collector.metrics import Metrics
-from proctor.collector.monitors import Registry, revision_of
+from proctor.collector.monitors import Monitor, Registry, revision_of
 from proctor.collector.openapi import document
 from proctor.collector.trajectory import signals, steps_of
 from proctor.collector.views import run_detail, run_json
@@ -159,19 +159,26 @@ def _decode_traces(
     rejected: Counter[str] = Counter()
     reasons: Counter[str] = Counter()
     per_monitor: Counter[str] = Counter()
+    resources: dict[int, tuple[Monitor | None, str | None]] = {}  # spans of one resource share it
     for d in otlp.iter_spans(request):
         if isinstance(d, otlp.Rejected):
             rejected["invalid_id"] += 1
             reasons[d.reason] += 1
             continue
-        monitor = registry.for_resource(d.resource, grant)
+        known = resources.get(id(d.resource))
+        if known is None:
+            known = resources[id(d.resource)] = (
+                registry.for_resource(d.resource, grant),
+                revision_of(d.resource),
+            )
+        monitor, revision = known
         if monitor is None:
             service = str(d.resource.get("service.name", ""))
             rejected["no_monitor"] += 1
             reasons[f"no AgentMonitor this token may send for watches service.name {service!r}"] += 1
             continue
         per_monitor[monitor.name] += 1
-        ref = monitor.run_of(d.span.trace_id, d.span.attributes, d.resource)
+        ref = monitor.run_of(d.span.trace_id, d.span.attributes, d.resource, revision)
         if ref is None:
             rejected["no_run_key"] += 1
             reasons[

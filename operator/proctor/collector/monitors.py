@@ -70,9 +70,14 @@ class Monitor:
         return version is None or str(resource.get("service.version", "")) == version
 
     def run_of(
-        self, trace_id: str, attributes: Mapping[str, Any], resource: Mapping[str, Any]
+        self,
+        trace_id: str,
+        attributes: Mapping[str, Any],
+        resource: Mapping[str, Any],
+        revision: Any = ...,
     ) -> RunRef | None:
-        """The run a span (or event) belongs to under this monitor; None when it carries no run key."""
+        """The run a span (or event) belongs to under this monitor; None when it carries no run key.
+        ``revision`` is :func:`revision_of` the resource, when the caller computed it already."""
         for key in self.resource.spec.run_key:
             if key == TRACE_ID_KEY:
                 value: Any = trace_id or None
@@ -86,7 +91,7 @@ class Monitor:
                     key=str(value)[:512],
                     key_source=key,
                     agent=self.service_name,
-                    revision=revision_of(resource),
+                    revision=revision_of(resource) if revision is ... else revision,
                 )
         return None
 

@@ -19,9 +19,9 @@ import json
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, Final, cast
 
-from sqlalchemy import Engine, Select, and_, func, or_, select, update
+from sqlalchemy import Engine, Select, Table, and_, func, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.orm import Session
@@ -452,6 +452,7 @@ class Store:
         self, items: Sequence[Item], policies: Mapping[str, LifecyclePolicy], now: float
     ) -> IngestResult:
         span_rows: dict[tuple[str, str], dict[str, Any]] = {}
+        resources: dict[int, str] = {}  # the spans of one request share their resource: encode it once
         event_rows: dict[str, dict[str, Any]] = {}
         runs: dict[str, RunRef] = {}
         for item in items:
@@ -474,8 +475,9 @@ class Store:
                         "status_message": s.status_message,
                         "operation": s.operation,
                         "attributes": _dumps(s.attributes),
-                        "resource": _dumps(s.resource),
-                        "events": _dumps(list(s.events)),
+                        "resource": resources.get(id(s.resource))
+                        or resources.setdefault(id(s.resource), _dumps(s.resource)),
+                        "events": _dumps(list(s.events)) if s.events else "[]",
                         "received_at": now,
                         "_final": item.final,
                     },
@@ -504,24 +506,27 @@ class Store:
             if span_rows:
                 ordered = [span_rows[k] for k in sorted(span_rows)]  # a fixed order: no deadlocks
                 final_of = {(r["trace_id"], r["span_id"]): r.pop("_final") for r in ordered}
+                spans = cast(Table, Span.__table__)
                 stmt = (
-                    self._insert(Span)
+                    self._insert(spans)
                     .on_conflict_do_nothing(index_elements=["trace_id", "span_id"])
-                    .returning(Span.trace_id, Span.span_id, Span.run_id)
+                    .returning(spans.c.trace_id, spans.c.span_id, spans.c.run_id)
                 )
-                for trace_id, span_id, rid in session.execute(stmt, ordered):
+                # Core, not the ORM's bulk insert: one multi-row INSERT ... RETURNING per batch
+                for trace_id, span_id, rid in session.connection().execute(stmt, ordered):
                     fresh_spans[rid] += 1
                     if final_of[(trace_id, span_id)]:
                         finals.add(rid)
             if event_rows:
                 ordered = [event_rows[k] for k in sorted(event_rows)]
                 final_of_event = {r["id"]: r.pop("_final") for r in ordered}
+                events = cast(Table, Event.__table__)
                 stmt_e = (
-                    self._insert(Event)
+                    self._insert(events)
                     .on_conflict_do_nothing(index_elements=["id"])
-                    .returning(Event.id, Event.run_id)
+                    .returning(events.c.id, events.c.run_id)
                 )
-                for event_id, rid in session.execute(stmt_e, ordered):
+                for event_id, rid in session.connection().execute(stmt_e, ordered):
                     fresh_events[rid] += 1
                     if final_of_event[event_id]:
                         finals.add(rid)

@@ -506,27 +506,17 @@ class Store:
             if span_rows:
                 ordered = [span_rows[k] for k in sorted(span_rows)]  # a fixed order: no deadlocks
                 final_of = {(r["trace_id"], r["span_id"]): r.pop("_final") for r in ordered}
-                spans = cast(Table, Span.__table__)
-                stmt = (
-                    self._insert(spans)
-                    .on_conflict_do_nothing(index_elements=["trace_id", "span_id"])
-                    .returning(spans.c.trace_id, spans.c.span_id, spans.c.run_id)
+                returned = self._insert_new(
+                    session, Span, ordered, ("trace_id", "span_id"), ("trace_id", "span_id", "run_id")
                 )
-                # Core, not the ORM's bulk insert: one multi-row INSERT ... RETURNING per batch
-                for trace_id, span_id, rid in session.connection().execute(stmt, ordered):
+                for trace_id, span_id, rid in returned:
                     fresh_spans[rid] += 1
                     if final_of[(trace_id, span_id)]:
                         finals.add(rid)
             if event_rows:
                 ordered = [event_rows[k] for k in sorted(event_rows)]
                 final_of_event = {r["id"]: r.pop("_final") for r in ordered}
-                events = cast(Table, Event.__table__)
-                stmt_e = (
-                    self._insert(events)
-                    .on_conflict_do_nothing(index_elements=["id"])
-                    .returning(events.c.id, events.c.run_id)
-                )
-                for event_id, rid in session.connection().execute(stmt_e, ordered):
+                for event_id, rid in self._insert_new(session, Event, ordered, ("id",), ("id", "run_id")):
                     fresh_events[rid] += 1
                     if final_of_event[event_id]:
                         finals.add(rid)
@@ -600,6 +590,38 @@ class Store:
             duplicates=len(span_rows) + len(event_rows) - stored_spans - stored_events,
             new_runs=new_runs,
         )
+
+    def _insert_new(
+        self,
+        session: Session,
+        model: type[Span] | type[Event],
+        rows: Sequence[Mapping[str, Any]],
+        keys: tuple[str, ...],
+        returning: tuple[str, ...],
+    ) -> list[tuple[Any, ...]]:
+        """``INSERT ... ON CONFLICT (keys) DO NOTHING RETURNING ...`` of ``rows``, as multi-row
+        statements sent straight to the driver: the rows actually inserted (a resend returns none).
+
+        The hot path of ingestion: SQLAlchemy's per-row parameter handling cost more than the
+        database's own work here (measured: ~50 us a row), so the statement is written once per
+        chunk size and its parameters are flattened by hand. Values are bound, never formatted.
+        """
+        table = cast(Table, model.__table__)
+        columns = [c.name for c in table.columns]
+        mark = "%s" if self.dialect == "postgresql" else "?"
+        width = len(columns)
+        chunk = max(1, min(len(rows), 30000 // width))  # under SQLite's 32766 bound parameters
+        out: list[tuple[Any, ...]] = []
+        conn = session.connection()
+        head = f"INSERT INTO {table.name} ({', '.join(columns)}) VALUES "
+        tail = f" ON CONFLICT ({', '.join(keys)}) DO NOTHING RETURNING {', '.join(returning)}"
+        one = "(" + ", ".join([mark] * width) + ")"
+        for start in range(0, len(rows), chunk):
+            part = rows[start : start + chunk]
+            params = tuple(row[c] for row in part for c in columns)
+            sql = head + ", ".join([one] * len(part)) + tail
+            out += [tuple(r) for r in conn.exec_driver_sql(sql, params).fetchall()]
+        return out
 
     # --- the lifecycle's timed transitions and claims ----------------------------------------------
 

@@ -362,3 +362,15 @@ def test_two_collectors_on_postgresql_share_the_work_and_judge_no_run_twice(
             store.close()
         assert workers == {"replica-a", "replica-b"}
         assert len(judge.requests) == runs * (len(BASE) + 2)  # + factual_grounding's consensus
+
+
+def test_spans_without_a_run_key_are_reported_and_counted(
+    judge: JudgeServer, db_url: str, tmp_path: Path
+) -> None:
+    with collector(tmp_path, db_url, manifests(judge.base_url, runKey=["session.id"])) as c:
+        r = post(c.url, otlp_body())
+        assert r.status_code == 400 and b"no run key" in r.content and b"session.id" in r.content
+        metrics = httpx.get(f"{c.url}/metrics").text
+        assert 'proctor_collector_spans_without_run_key_total{monitor="demo/oil-agent"} 1.0' in metrics
+        with c.client() as api:
+            assert api.list_runs() == []

@@ -131,11 +131,13 @@ async def _traces(ctx: Context, request: web.Request, ctype: str) -> web.Respons
             decoded = _decode_traces(body, ctype, registry, grant)
     except otlp.BadPayload as e:
         return _otlp_error(400, str(e), ctype)
-    items, rejected, reasons, per_monitor = decoded
+    items, rejected, reasons, per_monitor, without_key = decoded
     for reason, n in rejected.items():
         ctx.metrics.rejected.labels(reason).inc(n)
     for monitor, n in per_monitor.items():
         ctx.metrics.spans_received.labels(monitor).inc(n)
+    for monitor, n in without_key.items():
+        ctx.metrics.no_run_key.labels(monitor).inc(n)
     total_rejected = sum(rejected.values())
     message = "; ".join(f"{n} span{'s' if n != 1 else ''}: {why}" for why, n in reasons.most_common(5))
     if total_rejected and not items:
@@ -153,12 +155,13 @@ async def _traces(ctx: Context, request: web.Request, ctype: str) -> web.Respons
 
 def _decode_traces(
     body: bytes, ctype: str, registry: Registry, grant: frozenset[str]
-) -> tuple[list[Item], Counter[str], Counter[str], Counter[str]]:
+) -> tuple[list[Item], Counter[str], Counter[str], Counter[str], Counter[str]]:
     request = otlp.parse_request(body, ctype)
     items: list[Item] = []
     rejected: Counter[str] = Counter()
     reasons: Counter[str] = Counter()
     per_monitor: Counter[str] = Counter()
+    without_key: Counter[str] = Counter()
     resources: dict[int, tuple[Monitor | None, str | None]] = {}  # spans of one resource share it
     for d in otlp.iter_spans(request):
         if isinstance(d, otlp.Rejected):
@@ -181,13 +184,14 @@ def _decode_traces(
         ref = monitor.run_of(d.span.trace_id, d.span.attributes, d.resource, revision)
         if ref is None:
             rejected["no_run_key"] += 1
+            without_key[monitor.name] += 1
             reasons[
                 f"no run key (AgentMonitor {monitor.name} reads {', '.join(monitor.resource.spec.run_key)})"
             ] += 1
             continue
         final = d.span.parent_span_id is None and d.span.operation == "invoke_agent"
         items.append(Item(ref, span=d.span, final=final))
-    return items, rejected, reasons, per_monitor
+    return items, rejected, reasons, per_monitor, without_key
 
 
 async def events_in(request: web.Request) -> web.Response:

@@ -211,8 +211,13 @@ def load_files(paths: Iterable[Path], *, default_token: str | None) -> Registry:
     missing = [m.problem for m in registry.monitors.values() if m.problem]
     if missing:
         raise ManifestError([f"{p} (give it with --profile)" for p in missing if p])
-    services = [m.service_name for m in registry.monitors.values()]
-    twice = sorted({s for s in services if services.count(s) > 1})
+    agents = [(m.service_name, m.resource.spec.agent.version) for m in registry.monitors.values()]
+    twice = sorted({a for a in agents if agents.count(a) > 1}, key=str)
     if twice:
-        raise ManifestError([f"two AgentMonitors watch service.name {s!r}: keep one" for s in twice])
+        raise ManifestError(
+            [
+                f"two AgentMonitors watch service.name {s!r}{f' version {v!r}' if v else ''}: keep one"
+                for s, v in twice
+            ]
+        )
     return registry

@@ -147,16 +147,10 @@ class _Registry:
 def _on_commit(metrics: Metrics) -> Callable[[IngestResult, Sequence[Item]], None]:
     def hook(result: IngestResult, items: Sequence[Item]) -> None:
         metrics.duplicates.inc(result.duplicates)
-        if items:
-            monitor = items[0].run.monitor if len({i.run.monitor for i in items}) == 1 else None
-            if monitor is not None:
-                metrics.spans_stored.labels(monitor).inc(result.spans)
-                metrics.events_stored.labels(monitor).inc(result.events)
-                metrics.runs_started.labels(monitor).inc(result.new_runs)
-            else:
-                metrics.spans_stored.labels("").inc(result.spans)
-                metrics.events_stored.labels("").inc(result.events)
-                metrics.runs_started.labels("").inc(result.new_runs)
+        for monitor, (spans, events, runs) in result.by_monitor.items():
+            metrics.spans_stored.labels(monitor).inc(spans)
+            metrics.events_stored.labels(monitor).inc(events)
+            metrics.runs_started.labels(monitor).inc(runs)
 
     return hook
 

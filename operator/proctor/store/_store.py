@@ -145,6 +145,8 @@ class IngestResult:
     events: int = 0
     duplicates: int = 0
     new_runs: int = 0
+    #: Per monitor: (new spans, new events, new runs).
+    by_monitor: Mapping[str, tuple[int, int, int]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -522,6 +524,7 @@ class Store:
                         finals.add(rid)
             touched = sorted(set(fresh_spans) | set(fresh_events))
             new_runs = 0
+            created: set[str] = set()
             if touched:
                 existing = {
                     row.id: row
@@ -563,9 +566,9 @@ class Store:
                                 "updated_at": now,
                             }
                         )
-                    stmt_r = self._insert(Run).on_conflict_do_nothing(index_elements=["id"]).returning(Run.id)
-                    inserted = set(session.scalars(stmt_r, rows))
+                    inserted = {r[0] for r in self._insert_new(session, Run, rows, ("id",), ("id",))}
                     new_runs = len(inserted)
+                    created |= inserted
                     lost = [rid for rid in missing if rid not in inserted]  # another replica made it
                     if lost:
                         for row in session.scalars(
@@ -584,17 +587,26 @@ class Store:
                         row.revision = ref.revision
         stored_spans = sum(fresh_spans.values())
         stored_events = sum(fresh_events.values())
+        by_monitor: dict[str, tuple[int, int, int]] = {}
+        for rid, ref in runs.items():
+            n_spans, n_events, n_runs = by_monitor.get(ref.monitor, (0, 0, 0))
+            by_monitor[ref.monitor] = (
+                n_spans + fresh_spans.get(rid, 0),
+                n_events + fresh_events.get(rid, 0),
+                n_runs + (rid in created),
+            )
         return IngestResult(
             spans=stored_spans,
             events=stored_events,
             duplicates=len(span_rows) + len(event_rows) - stored_spans - stored_events,
             new_runs=new_runs,
+            by_monitor=by_monitor,
         )
 
     def _insert_new(
         self,
         session: Session,
-        model: type[Span] | type[Event],
+        model: type[Span] | type[Event] | type[Run],
         rows: Sequence[Mapping[str, Any]],
         keys: tuple[str, ...],
         returning: tuple[str, ...],
@@ -618,7 +630,7 @@ class Store:
         one = "(" + ", ".join([mark] * width) + ")"
         for start in range(0, len(rows), chunk):
             part = rows[start : start + chunk]
-            params = tuple(row[c] for row in part for c in columns)
+            params = tuple(row.get(c) for row in part for c in columns)
             sql = head + ", ".join([one] * len(part)) + tail
             out += [tuple(r) for r in conn.exec_driver_sql(sql, params).fetchall()]
         return out

@@ -283,6 +283,10 @@ def test_evaluate_now_and_the_api_answers(judge: JudgeServer, db_url: str, tmp_p
             with pytest.raises(CollectorError) as unknown:
                 api.list_runs(monitor="demo/nope")
             assert unknown.value.status == 404
+            summary = api.monitor("demo", "oil-agent")
+            assert summary["runs"]["total"] == 1 and summary["runs"]["evaluated"] == 1
+            assert {d["name"] for d in summary["dimensions"]} == BASE
+            assert all(d["latest"] == 75.0 and d["fastEwma"] == 75.0 for d in summary["dimensions"])
         with pytest.raises(CollectorError) as anonymous, c.client(token=None) as api:
             api.list_runs()
         assert anonymous.value.status == 401

@@ -37,7 +37,7 @@ from proctor.collector.metrics import Metrics
 from proctor.collector.monitors import Monitor, Registry, revision_of
 from proctor.collector.openapi import document
 from proctor.collector.trajectory import signals, steps_of
-from proctor.collector.views import run_detail, run_json
+from proctor.collector.views import monitor_summary, run_detail, run_json
 from proctor.store import Item, RunNotFound, RunRef, Store, StoreUnavailable
 
 log = structlog.get_logger("proctor.collector.app")
@@ -351,6 +351,21 @@ async def evaluate_run(request: web.Request, ctx: Context, caller: Caller) -> we
     return web.json_response(run_json(view), status=202)
 
 
+async def show_monitor(request: web.Request, ctx: Context, caller: Caller) -> web.Response:
+    """``GET /api/v1/monitors/{namespace}/{name}``: the summary a monitor's status is written from."""
+    ns, name = request.match_info["namespace"], request.match_info["name"]
+    monitor = ctx.registry().get(f"{ns}/{name}")
+    if monitor is None:
+        return _error(404, f"no AgentMonitor {ns}/{name} is served here")
+    if not await ctx.auth.allowed(caller, READ_VERB, ns, name):
+        return _forbidden(caller, READ_VERB, monitor.name)
+    trend = monitor.resource.spec.detectors.trend
+    summary = await asyncio.to_thread(
+        ctx.store.summary, monitor.name, fast_span=trend.fast_span, slow_span=trend.slow_span
+    )
+    return web.json_response(monitor_summary(monitor.name, summary))
+
+
 async def openapi(_request: web.Request) -> web.Response:
     return web.json_response(document())
 
@@ -386,6 +401,7 @@ def application(ctx: Context, *, max_body: int = DEFAULT_MAX_BODY) -> web.Applic
     app.router.add_get("/api/v1/runs", _managed(list_runs))
     app.router.add_get("/api/v1/runs/{id}", _managed(show_run))
     app.router.add_post("/api/v1/runs/{id}/evaluate", _managed(evaluate_run))
+    app.router.add_get("/api/v1/monitors/{namespace}/{name}", _managed(show_monitor))
     app.router.add_get("/openapi.json", openapi)
     app.router.add_get("/healthz", healthz)
     app.router.add_get("/readyz", readyz)

@@ -109,6 +109,11 @@ class CollectorClient:
         result: dict[str, Any] = self._call("GET", f"/api/v1/runs/{run_id}")
         return result
 
+    def monitor(self, namespace: str, name: str) -> dict[str, Any]:
+        """A monitor's summary (runs by state, per-dimension latest score and EWMAs, judge cost)."""
+        result: dict[str, Any] = self._call("GET", f"/api/v1/monitors/{namespace}/{name}")
+        return result
+
     def evaluate(self, run_id: str) -> dict[str, Any]:
         """Evaluate ``run_id`` now."""
         result: dict[str, Any] = self._call("POST", f"/api/v1/runs/{run_id}/evaluate")

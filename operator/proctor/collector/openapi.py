@@ -209,6 +209,17 @@ def _document() -> str:
                     "responses": _responses("202", {"$ref": "#/components/schemas/Run"}, 401, 403, 404, 503),
                 }
             },
+            "/api/v1/monitors/{namespace}/{name}": {
+                "get": {
+                    "summary": "A monitor's summary, what its status is written from: runs by state, per "
+                    "dimension the latest score and both EWMAs, the consensus multiplier, revisions.",
+                    "parameters": [
+                        {"name": "namespace", "in": "path", "required": True, "schema": {"type": "string"}},
+                        {"name": "name", "in": "path", "required": True, "schema": {"type": "string"}},
+                    ],
+                    "responses": _responses("200", {"type": "object"}, 401, 403, 404, 503),
+                }
+            },
             "/healthz": {
                 "get": {"summary": "Liveness.", "security": [], "responses": {"200": {"description": "ok"}}}
             },

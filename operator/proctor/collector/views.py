@@ -16,8 +16,9 @@ from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any, Final
 
+from proctor.api import STATE_COUNT_FIELDS, RunCounts
 from proctor.collector.trajectory import Signals, Step
-from proctor.store import EvaluationView, RunView, ScoreView
+from proctor.store import EvaluationView, MonitorSummary, RunView, ScoreView
 
 #: The keys of the stable short form, in order.
 SUMMARY_KEYS: Final = ("id", "monitor", "state", "attempts", "scores")
@@ -116,3 +117,30 @@ def run_detail(
     out["signals"] = signals.as_dict()
     out["evaluations"] = [_evaluation(e) for e in evaluations]
     return out
+
+
+def monitor_summary(name: str, summary: MonitorSummary) -> dict[str, Any]:
+    """A monitor's summary (``GET /api/v1/monitors/{namespace}/{name}``): what its status is
+    written from. Field names follow ``AgentMonitorStatus`` (``runs`` as ``RunCounts``)."""
+    counts = {field: int(summary.counts.get(state.value, 0)) for state, field in STATE_COUNT_FIELDS.items()}
+    runs = RunCounts(total=summary.total, breached=summary.breached, **counts)
+    return {
+        "monitor": name,
+        "runs": runs.model_dump(mode="json", by_alias=True),
+        "dimensions": [
+            {
+                "name": d.name,
+                "latest": d.latest,
+                "fastEwma": d.fast_ewma,
+                "slowEwma": d.slow_ewma,
+                "samples": d.samples,
+                "skipped": d.skipped,
+                "threshold": d.threshold,
+            }
+            for d in summary.dimensions
+        ],
+        "consensusMultiplier": summary.consensus_multiplier,
+        "revisions": list(summary.revisions),
+        "lastEventTime": iso(summary.last_event_at),
+        "lastEvaluationTime": iso(summary.last_evaluation_at),
+    }

@@ -25,7 +25,7 @@ from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
     ExportTraceServiceRequest,
     ExportTraceServiceResponse,
 )
-from opentelemetry.proto.common.v1.common_pb2 import AnyValue, KeyValue
+from opentelemetry.proto.common.v1.common_pb2 import AnyValue
 
 from proctor.store import SpanRecord
 
@@ -256,6 +256,3 @@ def _varint(n: int) -> bytes:
             out.append(byte)
             return bytes(out)
 
-
-def _kv(key: str, value: str) -> KeyValue:
-    return KeyValue(key=key, value=AnyValue(string_value=value))

@@ -52,6 +52,8 @@ TIMED_STATES: Final = (
     RunState.EVALUATING.value,
     RunState.EVALUATION_FAILED.value,
 )
+#: The row counts of ingestion's multi-row INSERT statements (a batch is split into these).
+_CHUNKS: Final = (512, 256, 128, 64, 32, 16, 8, 4, 2, 1)
 #: Scores of a dimension the EWMAs are recomputed from (older ones weigh less than 1e-17 at span 10).
 EWMA_WINDOW: Final = 200
 
@@ -622,14 +624,18 @@ class Store:
         columns = [c.name for c in table.columns]
         mark = "%s" if self.dialect == "postgresql" else "?"
         width = len(columns)
-        chunk = max(1, min(len(rows), 30000 // width))  # under SQLite's 32766 bound parameters
+        largest = max(1, min(_CHUNKS[0], 30000 // width))  # under SQLite's 32766 bound parameters
         out: list[tuple[Any, ...]] = []
         conn = session.connection()
         head = f"INSERT INTO {table.name} ({', '.join(columns)}) VALUES "
         tail = f" ON CONFLICT ({', '.join(keys)}) DO NOTHING RETURNING {', '.join(returning)}"
         one = "(" + ", ".join([mark] * width) + ")"
-        for start in range(0, len(rows), chunk):
-            part = rows[start : start + chunk]
+        start = 0
+        while start < len(rows):
+            # statements of a few fixed sizes only: the drivers' statement caches stay small
+            size = next(c for c in _CHUNKS if c <= min(largest, len(rows) - start))
+            part = rows[start : start + size]
+            start += size
             params = tuple(row.get(c) for row in part for c in columns)
             sql = head + ", ".join([one] * len(part)) + tail
             out += [tuple(r) for r in conn.exec_driver_sql(sql, params).fetchall()]

@@ -35,10 +35,12 @@ from collector_vs_phoenix import ROOT, Spans, free_port, pct, rss_kib
 
 VENV = ROOT / ".bench" / "asgi"
 
-AIOHTTP_APP = r'''
+AIOHTTP_APP = r"""
 import sys
 from aiohttp import web
-from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest, ExportTraceServiceResponse
+from opentelemetry.proto.collector.trace.v1 import trace_service_pb2 as pb
+ExportTraceServiceRequest = pb.ExportTraceServiceRequest
+ExportTraceServiceResponse = pb.ExportTraceServiceResponse
 OK = ExportTraceServiceResponse().SerializeToString()
 async def traces(request):
     try:
@@ -50,15 +52,17 @@ async def traces(request):
 app = web.Application(client_max_size=32 * 1024 * 1024)
 app.router.add_post("/v1/traces", traces)
 web.run_app(app, host="127.0.0.1", port=int(sys.argv[1]), access_log=None, print=None)
-'''
+"""
 
-STARLETTE_APP = r'''
+STARLETTE_APP = r"""
 import sys, zlib
 import uvicorn
 from starlette.applications import Starlette
 from starlette.responses import Response
 from starlette.routing import Route
-from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest, ExportTraceServiceResponse
+from opentelemetry.proto.collector.trace.v1 import trace_service_pb2 as pb
+ExportTraceServiceRequest = pb.ExportTraceServiceRequest
+ExportTraceServiceResponse = pb.ExportTraceServiceResponse
 OK = ExportTraceServiceResponse().SerializeToString()
 LIMIT = 32 * 1024 * 1024
 async def traces(request):
@@ -77,7 +81,7 @@ async def traces(request):
     return Response(OK, media_type="application/x-protobuf")
 app = Starlette(routes=[Route("/v1/traces", traces, methods=["POST"])])
 uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[1]), log_level="warning", access_log=False)
-'''
+"""
 
 
 def ensure_venv() -> Path:
@@ -85,7 +89,15 @@ def ensure_venv() -> Path:
     if not py.exists():
         subprocess.run([sys.executable, "-m", "venv", str(VENV)], check=True)
         subprocess.run(
-            [str(VENV / "bin" / "pip"), "install", "-q", "starlette", "uvicorn[standard]", "aiohttp", "opentelemetry-proto"],
+            [
+                str(VENV / "bin" / "pip"),
+                "install",
+                "-q",
+                "starlette",
+                "uvicorn[standard]",
+                "aiohttp",
+                "opentelemetry-proto",
+            ],
             check=True,
         )
     return py
@@ -105,7 +117,9 @@ async def load(url: str, bodies: list[bytes], inflight: int) -> tuple[float, lis
             r.raise_for_status()
 
     start = time.perf_counter()
-    async with httpx.AsyncClient(base_url=url, timeout=60, limits=httpx.Limits(max_connections=inflight)) as client:
+    async with httpx.AsyncClient(
+        base_url=url, timeout=60, limits=httpx.Limits(max_connections=inflight)
+    ) as client:
         await asyncio.gather(*(sender(client) for _ in range(inflight)))
     return time.perf_counter() - start, latencies
 
@@ -113,13 +127,20 @@ async def load(url: str, bodies: list[bytes], inflight: int) -> tuple[float, lis
 def measure(name: str, code: str, bodies: list[bytes], spans: int, inflight: int) -> dict[str, object]:
     py = ensure_venv()
     port = free_port()
-    proc = subprocess.Popen([str(py), "-c", code, str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [str(py), "-c", code, str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60
         while True:
             try:
-                httpx.post(f"{url}/v1/traces", content=gzip.compress(b""), headers={"Content-Encoding": "gzip"}, timeout=2)
+                httpx.post(
+                    f"{url}/v1/traces",
+                    content=gzip.compress(b""),
+                    headers={"Content-Encoding": "gzip"},
+                    timeout=2,
+                )
                 break
             except httpx.HTTPError:
                 if time.monotonic() > deadline or proc.poll() is not None:

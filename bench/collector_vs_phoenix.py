@@ -46,7 +46,6 @@ import random
 import shutil
 import socket
 import sqlite3
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -90,7 +89,8 @@ ANSWER = (
     "trend over the next three flights and check the scavenge filter (run {n})."
 )
 RESULT = (
-    "Oil consumption bands (AMM 72-00, rev 14): NORMAL below 0.30 qt/hr; ELEVATED from 0.30 up to 0.60 qt/hr; "
+    "Oil consumption bands (AMM 72-00, rev 14): NORMAL below 0.30 qt/hr; "
+    "ELEVATED from 0.30 up to 0.60 qt/hr; "
     "HIGH from 0.60 qt/hr. ELEVATED: monitor the trend, inspect the scavenge filter within 10 flight hours. "
     "HIGH: ground the aircraft and follow task 72-00-00-200-801. Last three flights: 0.28, 0.29, 0.30 qt/hr. "
     "Previous scavenge filter inspection: 212 flight hours ago, no metal found; oil added last: 0.5 qt."
@@ -119,8 +119,15 @@ class Spans:
         t = self.now + n * 1_000_000
         common = [_kv("gen_ai.conversation.id", conv), _kv("gen_ai.agent.name", "oil-agent")]
 
-        def span(name: str, attrs: list[KeyValue], parent: bytes | None, span_id: bytes | None = None) -> Span:
-            s = Span(trace_id=trace, span_id=span_id or self.rng.randbytes(8), name=name, kind=Span.SPAN_KIND_INTERNAL)
+        def span(
+            name: str, attrs: list[KeyValue], parent: bytes | None, span_id: bytes | None = None
+        ) -> Span:
+            s = Span(
+                trace_id=trace,
+                span_id=span_id or self.rng.randbytes(8),
+                name=name,
+                kind=Span.SPAN_KIND_INTERNAL,
+            )
             if parent:
                 s.parent_span_id = parent
             s.start_time_unix_nano, s.end_time_unix_nano = t, t + 250_000_000
@@ -129,8 +136,21 @@ class Spans:
 
         q = QUESTION.format(n=n % 4 + 1)
         a = ANSWER.format(n=n)
-        call = json.dumps([{"role": "assistant", "parts": [{"type": "tool_call", "id": f"call-{n}", "name": "oil_bands",
-                                                             "arguments": {"engine": n % 4 + 1}}]}])
+        call = json.dumps(
+            [
+                {
+                    "role": "assistant",
+                    "parts": [
+                        {
+                            "type": "tool_call",
+                            "id": f"call-{n}",
+                            "name": "oil_bands",
+                            "arguments": {"engine": n % 4 + 1},
+                        }
+                    ],
+                }
+            ]
+        )
         chat_attrs = [
             _kv("gen_ai.operation.name", "chat"),
             _kv("gen_ai.request.model", "oil-model-small"),
@@ -139,7 +159,10 @@ class Spans:
             _kv("gen_ai.usage.output_tokens", 57),
             _kv("gen_ai.response.finish_reasons", "stop"),
             _kv("gen_ai.system_instructions", json.dumps([{"type": "text", "content": SYSTEM}])),
-            _kv("gen_ai.input.messages", json.dumps([{"role": "user", "parts": [{"type": "text", "content": q}]}])),
+            _kv(
+                "gen_ai.input.messages",
+                json.dumps([{"role": "user", "parts": [{"type": "text", "content": q}]}]),
+            ),
         ]
         tool_attrs = [
             _kv("gen_ai.operation.name", "execute_tool"),
@@ -147,16 +170,31 @@ class Spans:
             _kv("gen_ai.tool.call.id", f"call-{n}"),
             _kv("gen_ai.tool.call.arguments", json.dumps({"engine": n % 4 + 1, "window": "last-3-flights"})),
             _kv("gen_ai.tool.call.result", RESULT),
-            _kv("gen_ai.tool.description", "Reads the engine's oil consumption bands and its recent figures."),
+            _kv(
+                "gen_ai.tool.description", "Reads the engine's oil consumption bands and its recent figures."
+            ),
         ]
         return [
-            span("invoke_agent oil-agent", [_kv("gen_ai.operation.name", "invoke_agent"),
-                                            _kv("gen_ai.agent.description", SYSTEM)], None, root_id),
+            span(
+                "invoke_agent oil-agent",
+                [_kv("gen_ai.operation.name", "invoke_agent"), _kv("gen_ai.agent.description", SYSTEM)],
+                None,
+                root_id,
+            ),
             span("chat oil-model-small", [*chat_attrs, _kv("gen_ai.output.messages", call)], root_id),
             span("execute_tool oil_bands", tool_attrs, root_id),
             span("execute_tool oil_bands", tool_attrs, root_id),
-            span("chat oil-model-small", [*chat_attrs, _kv("gen_ai.output.messages", json.dumps(
-                [{"role": "assistant", "parts": [{"type": "text", "content": a}]}]))], root_id),
+            span(
+                "chat oil-model-small",
+                [
+                    *chat_attrs,
+                    _kv(
+                        "gen_ai.output.messages",
+                        json.dumps([{"role": "assistant", "parts": [{"type": "text", "content": a}]}]),
+                    ),
+                ],
+                root_id,
+            ),
         ]
 
     def request(self, count: int) -> bytes:
@@ -219,7 +257,9 @@ def _wait_http(url: str, proc: subprocess.Popen[bytes], log: Path, timeout: floa
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            raise RuntimeError(f"server exited ({proc.returncode}): {log.read_text(errors='replace')[-2000:]}")
+            raise RuntimeError(
+                f"server exited ({proc.returncode}): {log.read_text(errors='replace')[-2000:]}"
+            )
         try:
             if httpx.get(url, timeout=2).status_code < 500:
                 return
@@ -229,16 +269,30 @@ def _wait_http(url: str, proc: subprocess.Popen[bytes], log: Path, timeout: floa
     raise RuntimeError(f"server did not start: {log.read_text(errors='replace')[-2000:]}")
 
 
-def start_proctor(work: Path, db_url: str, *extra: str, quiescence: int = 90, judge_url: str | None = None) -> Server:
+def start_proctor(
+    work: Path, db_url: str, *extra: str, quiescence: int = 90, judge_url: str | None = None
+) -> Server:
     work.mkdir(parents=True, exist_ok=True)
     profile: dict[str, Any] = {}
     if judge_url:
         profile["judge"] = {"endpoint": judge_url, "model": "judge", "concurrency": 32, "maxRetries": 2}
     manifests = [
-        {"apiVersion": "proctor.dev/v1alpha1", "kind": "AgentMonitor", "metadata": {"name": "oil-agent", "namespace": "bench"},
-         "spec": {"agent": {"serviceName": "oil-agent"}, "profileRef": {"name": "p"}, "quiescenceSeconds": quiescence}},
-        {"apiVersion": "proctor.dev/v1alpha1", "kind": "EvalProfile", "metadata": {"name": "p", "namespace": "bench"},
-         "spec": profile},
+        {
+            "apiVersion": "proctor.dev/v1alpha1",
+            "kind": "AgentMonitor",
+            "metadata": {"name": "oil-agent", "namespace": "bench"},
+            "spec": {
+                "agent": {"serviceName": "oil-agent"},
+                "profileRef": {"name": "p"},
+                "quiescenceSeconds": quiescence,
+            },
+        },
+        {
+            "apiVersion": "proctor.dev/v1alpha1",
+            "kind": "EvalProfile",
+            "metadata": {"name": "p", "namespace": "bench"},
+            "spec": profile,
+        },
     ]
     mfile = work / "monitor.yaml"
     mfile.write_text(yaml.safe_dump_all(manifests))
@@ -246,10 +300,21 @@ def start_proctor(work: Path, db_url: str, *extra: str, quiescence: int = 90, ju
     log = work / "collector.log"
     with log.open("wb") as out:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "proctor.collector", "--db", db_url, "--listen", f"127.0.0.1:{port}",
-             "--monitor", str(mfile), *extra],
+            [
+                sys.executable,
+                "-m",
+                "proctor.collector",
+                "--db",
+                db_url,
+                "--listen",
+                f"127.0.0.1:{port}",
+                "--monitor",
+                str(mfile),
+                *extra,
+            ],
             env={**os.environ, "PROCTOR_TOKEN": TOKEN, "PROCTOR_LOG_FORMAT": "json"},
-            stdout=out, stderr=subprocess.STDOUT,
+            stdout=out,
+            stderr=subprocess.STDOUT,
         )
     url = f"http://127.0.0.1:{port}"
     _wait_http(f"{url}/healthz", proc, log)
@@ -307,7 +372,7 @@ def pct(values: list[float], p: float) -> float:
     if not values:
         return float("nan")
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
 
 
 async def burst(server: Server, spans: int, *, batch: int = 512, inflight: int = 4) -> dict[str, Any]:
@@ -322,7 +387,7 @@ async def burst(server: Server, spans: int, *, batch: int = 512, inflight: int =
     async def sender(client: httpx.AsyncClient) -> None:
         while queue:
             body = queue.pop()
-            for attempt in range(20):
+            for _attempt in range(20):
                 t = time.perf_counter()
                 r = await client.post("/v1/traces", content=body, headers=headers)
                 latencies.append(time.perf_counter() - t)
@@ -342,7 +407,9 @@ async def burst(server: Server, spans: int, *, batch: int = 512, inflight: int =
 
     sampler = asyncio.create_task(sample())
     start = time.perf_counter()
-    async with httpx.AsyncClient(base_url=server.url, timeout=120, limits=httpx.Limits(max_connections=inflight)) as client:
+    async with httpx.AsyncClient(
+        base_url=server.url, timeout=120, limits=httpx.Limits(max_connections=inflight)
+    ) as client:
         await asyncio.gather(*(sender(client) for _ in range(inflight)))
     acked = time.perf_counter() - start
     deadline = time.monotonic() + 600
@@ -390,7 +457,9 @@ async def steady(server: Server, spans: int, rate: int, *, batch: int = 100) -> 
 
     start = time.perf_counter()
     next_sample = start
-    async with httpx.AsyncClient(base_url=server.url, timeout=120, limits=httpx.Limits(max_connections=64)) as client:
+    async with httpx.AsyncClient(
+        base_url=server.url, timeout=120, limits=httpx.Limits(max_connections=64)
+    ) as client:
         for i in range(total_requests):
             due = start + i * interval
             now = time.perf_counter()
@@ -432,14 +501,15 @@ async def steady(server: Server, spans: int, rate: int, *, batch: int = 100) -> 
 async def worker_load(runs: int, per_minute: int, latency: float) -> dict[str, Any]:
     sys.path.insert(0, str(ROOT / "tests"))
     from judging import JudgeServer
-
     from proctor.store import Store
 
     work = OUT / "worker"
     shutil.rmtree(work, ignore_errors=True)
     db = f"sqlite:///{work / 'proctor.db'}"
     with JudgeServer(latency=latency) as judge:
-        server = start_proctor(work, db, "--poll", "0.2", "--concurrency", "16", quiescence=1, judge_url=judge.base_url)
+        server = start_proctor(
+            work, db, "--poll", "0.2", "--concurrency", "16", quiescence=1, judge_url=judge.base_url
+        )
         try:
             interval = 60.0 / per_minute
             start = time.perf_counter()
@@ -453,17 +523,30 @@ async def worker_load(runs: int, per_minute: int, latency: float) -> dict[str, A
                     events = [
                         {"executionId": f"exec-{i}", "kind": "input", "text": QUESTION.format(n=i % 4 + 1)},
                         {"executionId": f"exec-{i}", "kind": "tool_call", "name": "oil_bands", "text": "{}"},
-                        {"executionId": f"exec-{i}", "kind": "tool_result", "name": "oil_bands", "text": RESULT},
+                        {
+                            "executionId": f"exec-{i}",
+                            "kind": "tool_result",
+                            "name": "oil_bands",
+                            "text": RESULT,
+                        },
                         {"executionId": f"exec-{i}", "kind": "final", "text": ANSWER.format(n=i)},
                     ]
-                    r = await client.post("/v1/events", json={"agent": {"serviceName": "oil-agent"}, "events": events}, headers=headers)
+                    r = await client.post(
+                        "/v1/events",
+                        json={"agent": {"serviceName": "oil-agent"}, "events": events},
+                        headers=headers,
+                    )
                     r.raise_for_status()
             fed = time.perf_counter() - start
             store = Store.open(db, migrate=False, pool_size=1)
             try:
                 deadline = time.monotonic() + 900
                 while time.monotonic() < deadline:
-                    done = sum(1 for r in store.list_runs(limit=runs + 10) if r.state in ("Evaluated", "PartiallyEvaluated", "EvaluationFailed"))
+                    done = sum(
+                        1
+                        for r in store.list_runs(limit=runs + 10)
+                        if r.state in ("Evaluated", "PartiallyEvaluated", "EvaluationFailed")
+                    )
                     if done >= runs:
                         break
                     await asyncio.sleep(0.5)
@@ -543,7 +626,9 @@ def main() -> int:
                 try:
                     server = start_proctor(OUT / "steady-pg", pg.create_database("bench"), "--no-worker")
                     try:
-                        results["steadyPostgres"] = asyncio.run(steady(server, args.steady_spans, args.steady_rate))
+                        results["steadyPostgres"] = asyncio.run(
+                            steady(server, args.steady_spans, args.steady_rate)
+                        )
                     finally:
                         server.stop()
                 finally:
@@ -562,7 +647,8 @@ def main() -> int:
     print("\n== summary")
     if p and x:
         print(
-            f"burst {args.spans} spans: Proctor {p['acceptedPerSecond']} acked/s, {p['storedPerSecond']} stored/s, "
+            f"burst {args.spans} spans: Proctor {p['acceptedPerSecond']} acked/s, "
+            f"{p['storedPerSecond']} stored/s, "
             f"{p['peakRssMiB']} MiB, lost {p['lost']}; Phoenix {x['acceptedPerSecond']} acked/s, "
             f"{x['storedPerSecond']} stored/s, {x['peakRssMiB']} MiB, lost {x['lost']}; "
             f"stored ratio {p['storedPerSecond'] / max(1, x['storedPerSecond']):.1f}x, "
@@ -572,14 +658,16 @@ def main() -> int:
         s = results.get(key)
         if s:
             print(
-                f"{key}: {s['achievedRate']}/s for {s['spans']} spans: ack p50 {s['ackP50ms']} ms, p99 {s['ackP99ms']} ms; "
+                f"{key}: {s['achievedRate']}/s for {s['spans']} spans: "
+                f"ack p50 {s['ackP50ms']} ms, p99 {s['ackP99ms']} ms; "
                 f"RSS {s['rssEarlyMiB']} -> {s['rssEndMiB']} MiB (max {s['rssMaxMiB']}); lost {s['lost']}"
             )
     w = results.get("worker")
     if w:
         print(
             f"worker: {w['runs']} runs at {w['arrivalPerMinute']}/min, judge {w['judgeLatencySeconds']} s: "
-            f"{w['evaluatedPerMinute']} runs/min evaluated; quiescence end -> Evaluated p50 {w['latencyP50s']} s, "
+            f"{w['evaluatedPerMinute']} runs/min evaluated; "
+            f"quiescence end -> Evaluated p50 {w['latencyP50s']} s, "
             f"p99 {w['latencyP99s']} s, max {w['latencyMaxs']} s; {w['outcomes']}"
         )
     return 0

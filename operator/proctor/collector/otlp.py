@@ -255,4 +255,3 @@ def _varint(n: int) -> bytes:
         else:
             out.append(byte)
             return bytes(out)
-

@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 PYTEST_ARGS ?=
 
-.PHONY: help venv k8s helm crds verify test test-unit test-integration test-e2e demo bench dev-up dev-down clean
+.PHONY: help venv k8s helm postgres crds verify test test-unit test-integration test-e2e demo bench dev-up dev-down clean
 
 help: ## list the targets
 	@grep -E '^[a-zA-Z0-9_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-18s %s\n", $$1, $$2}'
@@ -30,6 +30,9 @@ endif
 helm: ## build (or reuse) helm from its Go module into ~/.cache/proctor/tools
 	@bash hack/get-helm.sh >/dev/null
 
+postgres: ## find (or install with apt-get) the PostgreSQL server binaries the store's tests start
+	@bash hack/ensure-postgres.sh >/dev/null
+
 crds: venv ## regenerate crds/ and charts/proctor/crds/ from the pydantic models
 	$(PY) -m proctor.api.crdgen
 
@@ -40,13 +43,13 @@ verify: venv ## ruff, mypy (strict), import-linter (rooms and forbidden imports)
 	$(VENV)/bin/lint-imports
 	$(PY) -m proctor.api.crdgen --check
 
-test: venv k8s helm verify ## everything: verify, unit, integration and e2e tests
+test: venv k8s helm postgres verify ## everything: verify, unit, integration and e2e tests
 	$(PY) -m pytest tests/unit tests/integration tests/e2e $(PYTEST_ARGS)
 
 test-unit: venv ## unit tests only (no cluster, seconds)
 	$(PY) -m pytest tests/unit $(PYTEST_ARGS)
 
-test-integration: venv k8s helm ## integration tests on the local control plane (or KUBECONFIG)
+test-integration: venv k8s helm postgres ## integration tests on the local control plane (or KUBECONFIG)
 	$(PY) -m pytest tests/integration $(PYTEST_ARGS)
 
 test-e2e: venv k8s ## end-to-end tests

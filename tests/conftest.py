@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 
+from databases import db_url, postgres  # noqa: F401 (fixtures: SQLite and a real PostgreSQL)
 from proctor.testing.cluster import Cluster, ClusterError
 
 __all__ = ["REPO", "Cluster", "wait_for"]  # the tests import these from here

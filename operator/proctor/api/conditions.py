@@ -42,6 +42,17 @@ never disagree on a word.
     ``TierVarianceOverBudget``.
 ``CircuitOpen`` (GatePolicy): too many blocks in the window; a person should look.
     True: ``TooManyBlocks``. False: ``WithinBudget``.
+``Receiving`` (AgentMonitor): the agent's telemetry is arriving.
+    True: ``RunsArriving``. False: ``NoRecentRuns``, ``ProfileNotFound``, ``InvalidSpec``.
+``Breached`` (AgentMonitor): recent runs scored a dimension below its threshold.
+    True: ``DimensionBelowThreshold``, ``SafetyScanFinding``. False: ``WithinThresholds``.
+    Unknown: ``NothingMeasured``.
+``Degrading`` (AgentMonitor): scores decline without (yet) breaching.
+    True: ``TrendDeclining``, ``RelativeDrop``. False: ``Stable``.
+``NeedsHuman`` (AgentMonitor): the notice circuit breaker tripped; notices are held until a person
+    looks. True: ``TooManyNotices``. False: ``WithinBudget``.
+``Observing`` (AgentMonitor): shadow mode, everything is evaluated and recorded, nobody notified.
+    True: ``ObserveOnly``. False: ``Notifying``.
 """
 
 from __future__ import annotations
@@ -85,6 +96,10 @@ class ConditionType(StrEnum):
     ENFORCING = "Enforcing"
     DETERMINISTIC = "Deterministic"
     CIRCUIT_OPEN = "CircuitOpen"
+    RECEIVING = "Receiving"
+    DEGRADING = "Degrading"
+    NEEDS_HUMAN = "NeedsHuman"
+    OBSERVING = "Observing"
 
 
 class Reason(StrEnum):
@@ -145,6 +160,17 @@ class Reason(StrEnum):
     # CircuitOpen
     TOO_MANY_BLOCKS = "TooManyBlocks"
     WITHIN_BUDGET = "WithinBudget"
+    # AgentMonitor: Receiving, Breached (also WithinThresholds, NothingMeasured), Degrading,
+    # NeedsHuman (also WithinBudget), Observing (also ObserveOnly)
+    RUNS_ARRIVING = "RunsArriving"
+    NO_RECENT_RUNS = "NoRecentRuns"
+    DIMENSION_BELOW_THRESHOLD = "DimensionBelowThreshold"
+    SAFETY_SCAN_FINDING = "SafetyScanFinding"
+    TREND_DECLINING = "TrendDeclining"
+    RELATIVE_DROP = "RelativeDrop"
+    STABLE = "Stable"
+    TOO_MANY_NOTICES = "TooManyNotices"
+    NOTIFYING = "Notifying"
 
 
 class Condition(StatusModel):

@@ -16,7 +16,6 @@ never FAIL. Running a shard twice stores the same bytes.
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import datetime as dt
 import hashlib
 import os
@@ -46,14 +45,13 @@ from proctor.graders import (
     CompiledCase,
     ScanPolicy,
     compile_cases,
-    grade_answer,
     unanswered,
 )
 from proctor.judge.client import JudgeClient, JudgeSettings
-from proctor.judge.consensus import judge_dimensions
-from proctor.judge.embeddings import OnnxEmbedder, ground
-from proctor.judge.prompts import ContextDocument, JudgeInput, provenance
-from proctor.judge.rubrics import DimensionRubric, resolve_dimensions, rubric_of
+from proctor.judge.embeddings import OnnxEmbedder
+from proctor.judge.examine import Grounding, examine_answer, plan_dimensions
+from proctor.judge.prompts import provenance
+from proctor.judge.rubrics import DimensionRubric, resolve_dimensions
 from proctor.judge.targets import AnswerSource, AnswerUnavailable, HttpAgent, Recorded
 from proctor.k8s.kube import Kube, KubeError
 from proctor.k8s.objects import (
@@ -68,12 +66,10 @@ from proctor.k8s.objects import (
     shard_label,
     shard_of,
 )
-from proctor.protocol.types import CaseResult, DimensionScore, Outcome
+from proctor.protocol.types import CaseResult, Outcome
 
 log = structlog.get_logger("proctor.judge.runner")
 
-#: The judged dimension that profile grounding documents are matched for.
-GROUNDED_DIMENSION = "factual_grounding"
 #: Cases examined at once (answers fetched and judged concurrently).
 CASE_CONCURRENCY = 16
 
@@ -239,14 +235,7 @@ class ShardRunner:
         return {d.name: d for d in resolve_dimensions(profile.spec)}
 
     def _plan(self, c: CompiledCase, rubrics: Mapping[str, DimensionRubric]) -> list[DimensionRubric]:
-        plan: list[DimensionRubric] = []
-        for name, threshold in c.dimensions:
-            rubric = rubrics[name].rubric if name in rubrics else _builtin(name)
-            plan.append(DimensionRubric(name, rubric, threshold))
-        for a in c.case.assert_:
-            if a.type == "llm-rubric":
-                plan.append(DimensionRubric("llm-rubric", str(a.value), 50.0))
-        return plan
+        return plan_dimensions(c, rubrics)
 
     async def _examine(
         self,
@@ -268,33 +257,21 @@ class ShardRunner:
                 outcomes.append(unanswered(c, str(e)))
                 continue
             digest = hashlib.sha256(answer.encode()).hexdigest()
-            plan = self._plan(c, rubrics)
-            judged: list[DimensionScore] = []
-            if plan and judge is not None:
-                context = [ContextDocument(d.id, d.text) for d in c.case.context]
-                if self.grounding_docs and any(p.name == GROUNDED_DIMENSION for p in plan):
-                    g = await asyncio.to_thread(
-                        ground, c.question, answer, self.grounding_docs, self.grounding_k, self.embedder
-                    )
-                    note = g.describe()
-                    context += [ContextDocument(i, t) for i, t, _ in g.documents]
-                content = JudgeInput(
-                    answer=answer, input=c.question, reference=c.case.reference, context=tuple(context)
-                )
-                judged = list(await judge_dimensions(judge, [p for p in plan if p.rubric], content))
-            elif plan:
-                judged = [DimensionScore(p.name, p.threshold, skipped_reason=no_judge) for p in plan]
-            judged += [
-                DimensionScore(p.name, p.threshold, skipped_reason=f"no rubric for dimension {p.name!r}")
-                for p in plan
-                if not p.rubric and judge is not None
-            ]
-            result = grade_answer(c, answer, scan=scan, judged=judged if c.dimensions else None)
-            if any(p.name == "llm-rubric" for p in plan):
-                # the judge's llm-rubric scores replace the graders' "needs the judge" placeholders
-                rubric_scores = [d for d in judged if d.name == "llm-rubric"]
-                kept = [d for d in result.dimensions if d.name != "llm-rubric"]
-                result = dataclasses.replace(result, dimensions=(*kept, *rubric_scores))
+            grounding = (
+                Grounding(self.grounding_docs, self.grounding_k, self.embedder)
+                if self.grounding_docs
+                else None
+            )
+            result, grounded = await examine_answer(
+                c,
+                answer,
+                self._plan(c, rubrics),
+                judge=judge,
+                scan=scan,
+                no_judge=no_judge,
+                grounding=grounding,
+            )
+            note = grounded or note
             outcomes.append(result)
         return _worst(outcomes), digest, note
 
@@ -402,13 +379,6 @@ class ShardRunner:
             )
         except HarnessError as e:
             log.error("cannot report the failure", error=str(e))
-
-
-def _builtin(name: str) -> str:
-    try:
-        return rubric_of(name)
-    except KeyError:
-        return ""
 
 
 def main(run: str, shard: str, *, kube: Kube | None = None) -> int:

@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 PYTEST_ARGS ?=
 
-.PHONY: help venv k8s helm crds verify test test-unit test-integration test-e2e demo bench dev-up dev-down clean
+.PHONY: help venv k8s helm crds verify test test-unit test-integration test-e2e demo bench mutate dev-up dev-down clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-18s %s\n", $$1, $$2}'
@@ -58,6 +58,14 @@ demo: venv k8s ## start a local control plane (unless KUBECONFIG), install CRDs,
 bench: venv ## benchmarks, printing figures
 	@bash hack/bench.sh
 
+MUTATE_STAMP := $(VENV)/.mutate-stamp
+$(MUTATE_STAMP): $(STAMP)
+	$(PY) -m pip install -q -e '.[test,mutate]'
+	touch $@
+
+mutate: venv $(MUTATE_STAMP) ## mutation testing of protocol/ and graders/: kill rate per module (slow; MUTATE_ARGS="--only protocol/_verdict.py")
+	$(PY) hack/mutate.py $(MUTATE_ARGS)
+
 dev-up: venv k8s ## start the local control plane in the background
 	$(VENV)/bin/proctor dev up
 
@@ -65,4 +73,4 @@ dev-down: venv ## stop the local control plane
 	$(VENV)/bin/proctor dev down
 
 clean: ## remove the virtual environment and caches (not the k8s binaries in ~/.cache/proctor)
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis .bench
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis .bench .mutate

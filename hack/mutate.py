@@ -117,7 +117,8 @@ def load_exclusions() -> list[Exclusion]:
         return []
     data = tomllib.loads(EXCLUSIONS.read_text())
     return [
-        Exclusion(e["module"], e.get("operator", ".*"), e["line"], e["reason"]) for e in data.get("exclude", [])
+        Exclusion(e["module"], e.get("operator", ".*"), e["line"], e["reason"])
+        for e in data.get("exclude", [])
     ]
 
 
@@ -145,7 +146,9 @@ def _scratch(module: str) -> Path:
     shutil.copytree(REPO / "operator", work / "operator", ignore=shutil.ignore_patterns("__pycache__"))
     (work / "tests").mkdir()
     shutil.copy2(REPO / "tests" / "conftest.py", work / "tests" / "conftest.py")
-    shutil.copytree(REPO / "tests" / "unit", work / "tests" / "unit", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(
+        REPO / "tests" / "unit", work / "tests" / "unit", ignore=shutil.ignore_patterns("__pycache__")
+    )
     shutil.copy2(REPO / "pyproject.toml", work / "pyproject.toml")
     return work
 
@@ -183,29 +186,44 @@ def run_module(module: str, exclusions: list[Exclusion], keep: bool) -> ModuleRe
         '\n[cosmic-ray.distributor]\nname = "local"\n'
     )
     session = work / "session.sqlite"
-    base = subprocess.run(test_cmd, shell=True, cwd=work, env=env, capture_output=True, text=True, check=False)
+    base = subprocess.run(
+        test_cmd, shell=True, cwd=work, env=env, capture_output=True, text=True, check=False
+    )
     if base.returncode != 0:
         res.problem = "the unmutated tests fail:\n" + (base.stdout + base.stderr)[-2000:]
         return res
     subprocess.run(
-        [_cosmic("cosmic-ray"), "init", str(cfg), str(session)], cwd=work, env=env, check=True, capture_output=True
+        [_cosmic("cosmic-ray"), "init", str(cfg), str(session)],
+        cwd=work,
+        env=env,
+        check=True,
+        capture_output=True,
     )
     source = work / target
     with use_db(str(session), WorkDB.Mode.open) as db:
         for item in list(db.pending_work_items):
             m = item.mutations[0]
             if not SIMPLE_OPERATORS.match(m.operator_name):
-                db.set_result(item.job_id, WorkResult(output="not a simple mutation", worker_outcome=WorkerOutcome.SKIPPED))
+                db.set_result(
+                    item.job_id,
+                    WorkResult(output="not a simple mutation", worker_outcome=WorkerOutcome.SKIPPED),
+                )
                 continue
             text = _line_of(source, m.start_pos[0])
             for ex in exclusions:
                 if ex.module == module and re.fullmatch(ex.operator, m.operator_name) and ex.line in text:
                     ex.used += 1
                     res.excluded.append(f"{module}:{m.start_pos[0]} {m.operator_name}: {ex.reason}")
-                    db.set_result(item.job_id, WorkResult(output="excluded", worker_outcome=WorkerOutcome.SKIPPED))
+                    db.set_result(
+                        item.job_id, WorkResult(output="excluded", worker_outcome=WorkerOutcome.SKIPPED)
+                    )
                     break
     subprocess.run(
-        [_cosmic("cosmic-ray"), "exec", str(cfg), str(session)], cwd=work, env=env, check=True, capture_output=True
+        [_cosmic("cosmic-ray"), "exec", str(cfg), str(session)],
+        cwd=work,
+        env=env,
+        check=True,
+        capture_output=True,
     )
     with use_db(str(session), WorkDB.Mode.open) as db:
         for item, result in db.completed_work_items:

@@ -222,7 +222,16 @@ def _import(args: argparse.Namespace) -> int:
         return 2
     for w in res.warnings:
         print(f"proctor import: {w}", file=sys.stderr)
+    for w in [*res.untranslatable, *res.left_out]:
+        print(f"proctor import: {w}", file=sys.stderr)
     sys.stdout.write(yaml.safe_dump(res.manifest, sort_keys=False, allow_unicode=True, width=120))
+    if res.partial and not args.allow_partial:
+        print(
+            f"proctor import: partial import: {len(res.untranslatable)} assertion(s) not imported, "
+            f"{len(res.left_out)} test(s) left out (--allow-partial to accept)",
+            file=sys.stderr,
+        )
+        return 1
     return 0
 
 
@@ -307,6 +316,11 @@ def build_parser() -> argparse.ArgumentParser:
     pf.add_argument("config", type=Path)
     pf.add_argument("--tier", default="trust", choices=["safety", "trust", "form"], help="tier of every case")
     pf.add_argument("--name", help="the CaseSet's name (default: from the config's description)")
+    pf.add_argument(
+        "--allow-partial",
+        action="store_true",
+        help="exit 0 even when assertions or tests could not be imported (they are still listed)",
+    )
     imp.set_defaults(func=_import)
 
     op = sub.add_parser("operator", help="run the operator (Kopf) with Proctor's settings")

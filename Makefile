@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 PYTEST_ARGS ?=
 
-.PHONY: help venv k8s helm crds verify test test-unit test-integration test-e2e demo bench mutate dev-up dev-down clean
+.PHONY: help venv k8s helm crds verify test test-unit test-integration test-e2e demo bench mutate promptfoo dev-up dev-down clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-18s %s\n", $$1, $$2}'
@@ -30,6 +30,9 @@ endif
 helm: ## build (or reuse) helm from its Go module into ~/.cache/proctor/tools
 	@bash hack/get-helm.sh >/dev/null
 
+promptfoo: venv ## install (or reuse) the pinned promptfoo + Node into ~/.cache/proctor/bench (needs npm)
+	@bash hack/get-promptfoo.sh >/dev/null
+
 crds: venv ## regenerate crds/ and charts/proctor/crds/ from the pydantic models
 	$(PY) -m proctor.api.crdgen
 
@@ -40,13 +43,13 @@ verify: venv ## ruff, mypy (strict on the core), import-linter layers, CRD drift
 	$(VENV)/bin/lint-imports
 	$(PY) -m proctor.api.crdgen --check
 
-test: venv k8s helm verify ## everything: verify, unit, integration and e2e tests
+test: venv k8s helm promptfoo verify ## everything: verify, unit, integration and e2e tests
 	$(PY) -m pytest tests/unit tests/integration tests/e2e $(PYTEST_ARGS)
 
 test-unit: venv ## unit tests only (no cluster, seconds)
 	$(PY) -m pytest tests/unit $(PYTEST_ARGS)
 
-test-integration: venv k8s helm ## integration tests on the local control plane (or KUBECONFIG)
+test-integration: venv k8s helm promptfoo ## integration tests on the local control plane (or KUBECONFIG)
 	$(PY) -m pytest tests/integration $(PYTEST_ARGS)
 
 test-e2e: venv k8s ## end-to-end tests

@@ -211,9 +211,8 @@ def _baseline(args: argparse.Namespace) -> int:
 
 
 def _import(args: argparse.Namespace) -> int:
-    import yaml
 
-    from proctor.importers.promptfoo import ImportProblem, import_promptfoo
+    from proctor.importers.promptfoo import ImportProblem, dump_manifest, import_promptfoo
 
     try:
         res = import_promptfoo(args.config, tier=args.tier, name=args.name)
@@ -224,7 +223,7 @@ def _import(args: argparse.Namespace) -> int:
         print(f"proctor import: {w}", file=sys.stderr)
     for w in [*res.untranslatable, *res.left_out]:
         print(f"proctor import: {w}", file=sys.stderr)
-    sys.stdout.write(yaml.safe_dump(res.manifest, sort_keys=False, allow_unicode=True, width=120))
+    sys.stdout.write(dump_manifest(res.manifest))
     if res.partial and not args.allow_partial:
         print(
             f"proctor import: partial import: {len(res.untranslatable)} assertion(s) not imported, "

@@ -493,9 +493,13 @@ def _compile_schema(a: Assertion, schema: Any) -> Callable[[Any], str | None]:
 _FENCE = re.compile(r"^\s*```[\w-]*\s*\n.*\n\s*```\s*$", re.DOTALL)
 
 
+def _not_json_constant(name: str) -> Any:
+    raise json.JSONDecodeError(f"{name} is not JSON", name, 0)
+
+
 def _parse_json(answer: str) -> tuple[Any, str | None]:
     try:
-        return json.loads(answer), None
+        return json.loads(answer, parse_constant=_not_json_constant), None
     except json.JSONDecodeError as e:
         hint = (
             " (the answer is wrapped in a ``` code fence: contains-json accepts that)"

@@ -62,6 +62,38 @@ class ImportResult:
         return bool(self.untranslatable or self.left_out)
 
 
+class _Dumper(yaml.SafeDumper):
+    """Quotes every string a YAML 1.1 or 1.2 reader could take for a number, boolean or null."""
+
+
+def _reads_back(text: str) -> bool:
+    """Whether ``text`` written plain reads back as the same string under YAML 1.1 and 1.2."""
+    if not text or "\n" in text or len(text) >= 64:
+        return True
+    for load in (load_js_yaml, yaml.safe_load):
+        try:
+            if load(text) != text:
+                return False
+        except yaml.YAMLError:
+            return True  # not a plain scalar at all: the dumper quotes it itself
+    return True
+
+
+def _represent_str(dumper: yaml.SafeDumper, text: str) -> yaml.ScalarNode:
+    style = None if _reads_back(text) else '"'
+    if style is None and "\n" in text:
+        style = "|"
+    return dumper.represent_scalar("tag:yaml.org,2002:str", text, style=style)
+
+
+_Dumper.add_representer(str, _represent_str)
+
+
+def dump_manifest(manifest: dict[str, Any]) -> str:
+    """The manifest as YAML that any YAML reader reads back the same (``"1e+21"`` stays text)."""
+    return yaml.dump(manifest, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=120)
+
+
 def kebab(text: str) -> str:
     s = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
     return s[:63].rstrip("-")
@@ -113,6 +145,8 @@ CUSTOM_CODE_TYPES = frozenset({"javascript", "python", "ruby", "webhook"})
 _DIALECT = frozenset({"regex", "contains-json", "levenshtein"})
 _LIST_TYPES = frozenset({"contains-any", "contains-all", "icontains-any", "icontains-all"})
 _CONTAINS_TYPES = frozenset({"contains", "icontains"})
+#: promptfoo's handlers for these never read the ``not-`` prefix: ``not-X`` grades as ``X``.
+_IGNORES_NOT = frozenset({"is-valid-openai-tools-call", "is-valid-openai-function-call"})
 #: Options that change what an assertion grades: an assertion with one is not imported.
 _CHANGES_MEANING = ("transform", "contextTransform", "provider", "rubricPrompt", "config")
 
@@ -306,6 +340,11 @@ def _translate(a: dict[str, Any], vars_: dict[str, Any], ctx: _Config) -> dict[s
         out["value"] = a["threshold"]
     if base in _DIALECT:
         out["dialect"] = "promptfoo"
+    if base in _IGNORES_NOT and type_ != base:
+        out["type"] = base
+        ctx.notes.append(
+            f"promptfoo ignores the 'not-' of {type_!r} (it grades it as {base!r}): imported as {base!r}"
+        )
     try:
         compile_assertion(Assertion.model_validate(out))
     except AssertionCompileError as e:
@@ -326,6 +365,8 @@ def _assertion(
     except Untranslatable as e:
         res.untranslatable.append(f"{where}: {a['type']}: {e}, not imported")
         return None
+    res.warnings.extend(f"{where}: {n}" for n in ctx.notes)
+    ctx.notes.clear()
     for ignored in ("weight", "metric"):
         if ignored in a:
             res.warnings.append(f"{where}: {a['type']} '{ignored}' is not supported, ignored")
@@ -337,6 +378,7 @@ class _Config:
     base: Path
     provider_id: str
     provider_config: dict[str, Any]
+    notes: list[str] = field(default_factory=list)
 
 
 def _tests(cfg: dict[str, Any], base: Path, warn: list[str]) -> list[Any]:

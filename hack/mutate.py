@@ -59,7 +59,7 @@ MODULES: dict[str, list[str]] = {
         "graders/test_graders_assertions*.py",
         "graders/test_graders_promptfoo_types*.py",
     ],
-    "graders/_jsregex.py": ["graders/test_graders_jsregex*.py"],
+    "graders/_jscompat.py": ["graders/test_graders_jscompat*.py", "cli/test_import_promptfoo*.py"],
     "graders/_grade.py": ["graders/test_graders_grade_case*.py"],
     "graders/_exam.py": ["graders/test_graders_exam*.py"],
     "graders/_scanpolicy.py": ["graders/test_graders_scan_policy*.py"],

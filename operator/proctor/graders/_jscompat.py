@@ -456,7 +456,7 @@ class _JsRegexTranslator:
         if q is None:
             return atom
         if not quantifiable:
-            raise self.error("Nothing to repeat")
+            raise self.error("Invalid quantifier" if atom.startswith("(?<") else "Nothing to repeat")
         if self.peek() == "?":
             self.i += 1
             q += "?"
@@ -519,8 +519,10 @@ class _JsRegexTranslator:
             return self.legacy_octal_or_identity()
         if c == "k" and self.has_names:
             m = re.compile(r"k<([A-Za-z_$][A-Za-z0-9_$]*)>").match(p, self.i)
-            if m is None or m.group(1) not in self._all_names():
+            if m is None:
                 raise self.error("Invalid named reference")
+            if m.group(1) not in self._all_names():
+                raise self.error("Invalid named capture referenced")
             self.i = m.end()
             py = self._pyname(m.group(1))
             return f"(?:(?({py})(?P={py})))"

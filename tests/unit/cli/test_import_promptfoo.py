@@ -124,3 +124,142 @@ def test_cli_prints_a_manifest_and_lists_problems_on_stderr(tmp_path: Path) -> N
         **manifest,
         "spec": {"cases": [{**c, "tier": "trust"} for c in manifest["spec"]["cases"]]},
     }
+
+
+def _one(tmp_path: Path, assertion: dict[str, object], extra: str = "") -> tuple[list[object], object]:
+    # a second, plain test keeps the import from failing when the first one is left out
+    cfg = {
+        "prompts": ["{{q}}"],
+        "tests": [
+            {"vars": {"q": "hi", "want": "0.30"}, "assert": [assertion]},
+            {"vars": {"q": "ho"}, "assert": [{"type": "contains", "value": "ho"}]},
+        ],
+    }
+    p = _write(tmp_path, yaml.safe_dump(cfg) + extra)
+    res = import_promptfoo(p)
+    cases = res.manifest["spec"]["cases"]
+    return [a for c in cases if c["id"] == "test-1" for a in c["assert"]], res
+
+
+def test_values_become_the_text_promptfoo_compares_with(tmp_path: Path) -> None:
+    cases = [
+        ({"type": "equals", "value": 42}, {"type": "equals", "value": "42"}),
+        ({"type": "equals", "value": 0.30}, {"type": "equals", "value": "0.3"}),
+        ({"type": "equals", "value": True}, {"type": "equals", "value": "true"}),
+        ({"type": "equals", "value": {"a": 1}}, {"type": "equals", "value": {"a": 1}}),
+        ({"type": "contains", "value": 30}, {"type": "contains", "value": "30"}),
+        ({"type": "contains-any", "value": [30, 14]}, {"type": "contains-any", "value": ["30", "14"]}),
+        (
+            {"type": "contains-any", "value": 'HIGH, "a, b",LOW'},
+            {"type": "contains-any", "value": ["HIGH", "a, b", "LOW"]},
+        ),
+        ({"type": "icontains-all", "value": "x,y"}, {"type": "icontains-all", "value": ["x", "y"]}),
+        ({"type": "equals", "value": "{{want}} qt/hr"}, {"type": "equals", "value": "0.30 qt/hr"}),
+        ({"type": "contains", "value": "{{missing}}!"}, {"type": "contains", "value": "!"}),
+        ({"type": "regex", "value": r"\d+"}, {"type": "regex", "value": r"\d+", "dialect": "promptfoo"}),
+        ({"type": "contains-json"}, {"type": "contains-json", "dialect": "promptfoo"}),
+        (
+            {"type": "is-json", "value": "type: object\nrequired: [a]"},
+            {"type": "is-json", "value": {"type": "object", "required": ["a"]}},
+        ),
+        (
+            {"type": "levenshtein", "value": "hello", "threshold": 2},
+            {"type": "levenshtein", "value": "hello", "threshold": 2, "dialect": "promptfoo"},
+        ),
+        ({"type": "latency", "threshold": 500}, {"type": "latency", "threshold": 500}),
+    ]
+    for given, want in cases:
+        got, res = _one(tmp_path, given)
+        assert got == [want], given
+        assert not res.partial, res.untranslatable
+
+
+def test_yaml_is_read_as_promptfoo_reads_it(tmp_path: Path) -> None:
+    p = _write(
+        tmp_path,
+        "prompts: ['{{q}}']\ntests:\n  - vars: {q: hi}\n    assert:\n      - {type: equals, value: yes}\n",
+    )
+    assert import_promptfoo(p).manifest["spec"]["cases"][0]["assert"] == [{"type": "equals", "value": "yes"}]
+    dup = _write(
+        tmp_path, "prompts: ['{{q}}']\ntests:\n  - vars: {q: hi}\n    vars: {q: ho}\n    assert: []\n"
+    )
+    try:
+        import_promptfoo(dup)
+    except ImportProblem as e:
+        assert "duplicated mapping key" in str(e)
+    else:
+        raise AssertionError("a duplicate key was accepted")
+
+
+def test_what_promptfoo_cannot_grade_the_same_is_reported(tmp_path: Path) -> None:
+    for given, why in [
+        ({"type": "regex", "value": "(?i)elevated"}, "JavaScript rejects the regex"),
+        ({"type": "regex", "value": "a**"}, "Nothing to repeat"),
+        ({"type": "equals", "value": ""}, "empty answer"),
+        ({"type": "contains", "value": True}, "promptfoo rejects"),
+        ({"type": "contains-all", "value": []}, "promptfoo rejects an empty value"),
+        ({"type": "starts-with", "value": 5}, "promptfoo rejects"),
+        ({"type": "javascript", "value": "output.length < 5"}, "custom code"),
+        ({"type": "python", "value": "file://check.py"}, "custom code"),
+        (
+            {"type": "contains", "value": "x", "transform": "output.trim()"},
+            "'transform' changes what is graded",
+        ),
+        ({"type": "cost"}, "without a threshold"),
+        ({"type": "equals", "value": "{{ q | upper }}"}, "Nunjucks"),
+    ]:
+        got, res = _one(tmp_path, given)
+        assert got == [], given
+        assert res.partial
+        assert why in "\n".join(res.untranslatable), (given, res.untranslatable)
+        assert res.left_out == ["test 1 (test-1): left out: none of its assertions could be imported"]
+
+
+def test_a_test_without_assertions_is_left_out(tmp_path: Path) -> None:
+    p = _write(
+        tmp_path,
+        "prompts: ['{{q}}']\ntests:\n  - vars: {q: a}\n"
+        "  - vars: {q: b}\n    assert: [{type: contains, value: b}]\n",
+    )
+    res = import_promptfoo(p)
+    assert [c["id"] for c in res.manifest["spec"]["cases"]] == ["test-2"]
+    assert res.left_out == ["test 1 (test-1): left out: it has no assertions"]
+
+
+def test_openai_checks_take_the_providers_definitions(tmp_path: Path) -> None:
+    tools = [{"type": "function", "function": {"name": "f", "parameters": {"type": "object"}}}]
+    functions = [{"name": "g", "parameters": {"type": "object"}}]
+    provider = yaml.safe_dump(
+        {"providers": [{"id": "openai:chat:gpt-4o-mini", "config": {"tools": tools, "functions": functions}}]}
+    )
+    got, res = _one(tmp_path, {"type": "is-valid-openai-tools-call"}, provider)
+    assert got == [{"type": "is-valid-openai-tools-call", "value": tools}]
+    got, res = _one(tmp_path, {"type": "not-is-valid-openai-function-call"}, provider)
+    # promptfoo's handler never reads the not- prefix: imported as it grades
+    assert got == [{"type": "is-valid-openai-function-call", "value": functions}]
+    assert any("ignores the 'not-'" in w for w in res.warnings)
+    got, res = _one(tmp_path, {"type": "is-valid-openai-function-call"}, "providers: [echo]\n")
+    assert got == [] and "cannot" in "\n".join(res.untranslatable)
+
+
+def test_the_printed_manifest_reads_back_the_same(tmp_path: Path) -> None:
+    from proctor.importers.promptfoo import dump_manifest
+
+    manifest = {
+        "spec": {
+            "cases": [
+                {
+                    "id": "a",
+                    "assert": [
+                        {"type": "equals", "value": v}
+                        for v in ("1e+21", "yes", "0o17", "null", "~", "1:30", "a\nb")
+                    ],
+                }
+            ]
+        }
+    }
+    text = dump_manifest(manifest)
+    assert yaml.safe_load(text) == manifest
+    from proctor.graders._jscompat import load_js_yaml
+
+    assert load_js_yaml(text) == manifest

@@ -6,6 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import yaml
 
 from proctor.importers.promptfoo import ImportProblem, import_promptfoo
@@ -183,12 +184,8 @@ def test_yaml_is_read_as_promptfoo_reads_it(tmp_path: Path) -> None:
     dup = _write(
         tmp_path, "prompts: ['{{q}}']\ntests:\n  - vars: {q: hi}\n    vars: {q: ho}\n    assert: []\n"
     )
-    try:
+    with pytest.raises(ImportProblem, match="duplicated mapping key"):
         import_promptfoo(dup)
-    except ImportProblem as e:
-        assert "duplicated mapping key" in str(e)
-    else:
-        raise AssertionError("a duplicate key was accepted")
 
 
 def test_what_promptfoo_cannot_grade_the_same_is_reported(tmp_path: Path) -> None:

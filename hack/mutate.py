@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures
+import fnmatch
 import json
 import os
 import re
@@ -90,11 +91,23 @@ SIMPLE_OPERATORS = re.compile(
 
 @dataclass
 class Exclusion:
+    """Not counted: by ``operator``, on a line containing ``line``, after text matching ``before``."""
+
     module: str
     operator: str
     line: str
+    kind: str
     reason: str
+    before: str = ""
     used: int = 0
+
+    def matches(self, module: str, operator: str, raw_line: str, column: int) -> bool:
+        return (
+            fnmatch.fnmatch(module, self.module)
+            and re.fullmatch(self.operator, operator) is not None
+            and self.line in raw_line
+            and (not self.before or re.search(f"(?:{self.before})$", raw_line[:column]) is not None)
+        )
 
 
 @dataclass
@@ -116,10 +129,16 @@ def load_exclusions() -> list[Exclusion]:
     if not EXCLUSIONS.is_file():
         return []
     data = tomllib.loads(EXCLUSIONS.read_text())
-    return [
-        Exclusion(e["module"], e.get("operator", ".*"), e["line"], e["reason"])
-        for e in data.get("exclude", [])
-    ]
+    out = []
+    for e in data.get("exclude", []):
+        if e.get("kind") not in ("wording", "equivalent"):
+            raise SystemExit(f"mutate: {EXCLUSIONS.name}: kind must be 'wording' or 'equivalent': {e}")
+        out.append(
+            Exclusion(
+                e["module"], e.get("operator", ".*"), e["line"], e["kind"], e["reason"], e.get("before", "")
+            )
+        )
+    return out
 
 
 def _tests_for(module: str) -> list[str]:
@@ -153,9 +172,10 @@ def _scratch(module: str) -> Path:
     return work
 
 
-def _line_of(path: Path, line: int) -> str:
+def _line_of(path: Path, line: int, *, raw: bool = False) -> str:
     lines = path.read_text().splitlines()
-    return lines[line - 1].strip() if 0 < line <= len(lines) else ""
+    text = lines[line - 1] if 0 < line <= len(lines) else ""
+    return text if raw else text.strip()
 
 
 def run_module(module: str, exclusions: list[Exclusion], keep: bool) -> ModuleResult:
@@ -209,11 +229,12 @@ def run_module(module: str, exclusions: list[Exclusion], keep: bool) -> ModuleRe
                     WorkResult(output="not a simple mutation", worker_outcome=WorkerOutcome.SKIPPED),
                 )
                 continue
-            text = _line_of(source, m.start_pos[0])
+            raw = _line_of(source, m.start_pos[0], raw=True)
             for ex in exclusions:
-                if ex.module == module and re.fullmatch(ex.operator, m.operator_name) and ex.line in text:
+                if ex.matches(module, m.operator_name, raw, m.start_pos[1]):
                     ex.used += 1
-                    res.excluded.append(f"{module}:{m.start_pos[0]} {m.operator_name}: {ex.reason}")
+                    op = m.operator_name.removeprefix("core/")
+                    res.excluded.append(f"{module}:{m.start_pos[0]} {op} ({ex.kind}): {ex.reason}")
                     db.set_result(
                         item.job_id, WorkResult(output="excluded", worker_outcome=WorkerOutcome.SKIPPED)
                     )
@@ -264,6 +285,9 @@ def main(argv: list[str] | None = None) -> int:
             results[r.module] = r
             state = r.problem.splitlines()[0] if r.problem else f"{r.rate:5.1f} %"
             print(f"  done {r.module}: {state}", flush=True)
+            if args.list_survivors:
+                for sv in r.survivors:
+                    print(f"    survivor {sv}", flush=True)
     status = 0
     print(f"\n{'module':<26} {'killed':>7} {'survived':>9} {'excluded':>9} {'kill rate':>10}")
     for m in modules:
@@ -280,16 +304,16 @@ def main(argv: list[str] | None = None) -> int:
         r = results[m]
         if r.problem:
             print(f"\n{m}: {r.problem}")
-        if r.survivors and (args.list_survivors or r.rate < GOAL):
+        if r.survivors and not args.list_survivors and r.rate < GOAL:
             print(f"\nsurvivors in {m}:")
             for s in r.survivors:
                 print(f"  {s}")
     excluded = [e for m in modules for e in results[m].excluded]
     if excluded:
-        print(f"\nexcluded (message wording only; {EXCLUSIONS.relative_to(REPO)}):")
+        print(f"\nexcluded (message wording, or equivalent to the original; {EXCLUSIONS.relative_to(REPO)}):")
         for e in excluded:
             print(f"  {e}")
-    stale = [e for e in exclusions if e.used == 0 and e.module in modules]
+    stale = [e for e in exclusions if e.used == 0 and any(fnmatch.fnmatch(m, e.module) for m in modules)]
     for e in stale:
         print(f"  note: exclusion matched nothing: {e.module}: {e.line!r}")
     return status

@@ -174,3 +174,62 @@ def test_summary_skips_empty_tiers_and_says_when_none_was_measured() -> None:
     d = decide([ok("t", Tier.TRUST), lost("f", Tier.FORM)])
     assert "thresholds met: trust 100% (1/1), form none of 1 measured" in d.message
     assert "safety" not in d.message.split(";")[0]
+
+
+def test_the_warn_flag_of_gate_holds_is_keyword_only() -> None:
+    import pytest
+
+    with pytest.raises(TypeError):
+        gate_holds(Verdict.WARN, False)  # type: ignore[misc]
+
+
+def test_a_scan_finding_is_listed_once_beside_the_cases_other_failures() -> None:
+    both = CaseResult("c", Tier.TRUST, failures=(Failure("contains", "missing"),), safety_findings=1)
+    assert [f.assertion for f in case_failures(both)] == ["contains", "safety-scan"]
+    listed = CaseResult(
+        "c", Tier.TRUST, failures=(Failure("safety-scan", "email, redacted"),), safety_findings=1
+    )
+    assert [(f.assertion, f.reason) for f in case_failures(listed)] == [("safety-scan", "email, redacted")]
+
+
+def test_negative_list_caps_are_refused_each_on_its_own() -> None:
+    import pytest
+
+    for kwargs in ({"max_listed_failures": -1}, {"max_listed_unmeasured": -1}):
+        with pytest.raises(ValueError, match="list caps"):
+            ProtocolPolicy(**kwargs)  # type: ignore[arg-type]
+
+
+def test_default_policy_lists_five_failures_and_five_unmeasured_cases() -> None:
+    cases = [bad(f"f{i}", Tier.FORM) for i in range(6)] + [lost(f"u{i}", Tier.FORM) for i in range(6)]
+    d = decide([*cases, *many("f", Tier.FORM, 200)])
+    assert [f.case_id for f in d.failures] == [f"f{i}" for i in range(5)]
+    assert d.unmeasured == tuple(f"u{i}" for i in range(5))
+    assert "u4: judge timeout and 1 more)" in d.message
+
+
+def test_a_rate_just_under_100_is_never_printed_as_100() -> None:
+    d = decide([*many("f", Tier.FORM, 2499), bad("f-x", Tier.FORM)])
+    assert d.verdict is Verdict.WARN
+    assert "form 99.96% (2499/2500)" in d.message
+
+
+def test_with_two_regressions_the_first_tier_in_order_is_named() -> None:
+    trust = [*many("t", Tier.TRUST, 96), *(bad(f"tx{i}", Tier.TRUST) for i in range(4))]
+    form = [*many("f", Tier.FORM, 92), *(bad(f"fx{i}", Tier.FORM) for i in range(8))]
+    d = decide([*form, *trust], baseline={Tier.TRUST: 100.0, Tier.FORM: 100.0})
+    assert d.reason == VerdictReason.REGRESSED_FROM_BASELINE
+    assert [r.tier for r in d.regressions] == [Tier.TRUST, Tier.FORM]
+    assert "first failing: tx0" in d.message
+
+
+def test_a_decision_cannot_be_changed_after_it_is_made() -> None:
+    import dataclasses
+
+    import pytest
+
+    d = decide([ok("s", Tier.SAFETY)])
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        d.verdict = Verdict.FAIL  # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        ProtocolPolicy().regression_margin = 50.0  # type: ignore[misc]

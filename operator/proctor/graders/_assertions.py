@@ -48,7 +48,8 @@ What each type checks (phrase lists and the label/negation rules: :mod:`proctor.
   definition's ``parameters``, as promptfoo checks them.
 - ``latency`` / ``cost``: at most ``threshold`` milliseconds / the run's cost unit, from
   :attr:`CaseContext.latency_ms` / :attr:`CaseContext.cost`; unmeasured where the run does not
-  record them (recorded answers record neither).
+  record them (the judge Job measures a live agent's latency; recorded answers record neither,
+  and no run records cost yet).
 """
 
 from __future__ import annotations

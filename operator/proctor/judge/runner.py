@@ -21,6 +21,7 @@ import datetime as dt
 import hashlib
 import os
 import sys
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -257,11 +258,14 @@ class ShardRunner:
         digest: str | None = None
         note: str | None = None
         for _ in range(repeats):
+            started = time.monotonic()
             try:
                 answer = await source.answer(c.case)
             except AnswerUnavailable as e:
                 outcomes.append(unanswered(c, str(e)))
                 continue
+            # a live agent's latency (retries included) is measured; recorded answers have none
+            latency_ms = (time.monotonic() - started) * 1000 if isinstance(source, HttpAgent) else None
             digest = hashlib.sha256(answer.encode()).hexdigest()
             plan = self._plan(c, rubrics)
             judged: list[DimensionScore] = []
@@ -284,7 +288,9 @@ class ShardRunner:
                 for p in plan
                 if not p.rubric and judge is not None
             ]
-            result = grade_answer(c, answer, scan=scan, judged=judged if c.dimensions else None)
+            result = grade_answer(
+                c, answer, scan=scan, judged=judged if c.dimensions else None, latency_ms=latency_ms
+            )
             if any(p.name == "llm-rubric" for p in plan):
                 # the judge's llm-rubric scores replace the graders' "needs the judge" placeholders
                 rubric_scores = [d for d in judged if d.name == "llm-rubric"]

@@ -115,3 +115,27 @@ def test_max_length_at_exactly_the_limit_passes() -> None:
 def test_not_prefix_inverts_only_measured_results(answer: str, passed: bool) -> None:
     assert check(answer, type="contains", value="a").passed is passed
     assert check(answer, type="not-contains", value="a").passed is (not passed)
+
+
+def test_contains_json_never_counts_a_value_inside_json_it_already_read() -> None:
+    schema = {"type": "object", "required": ["b"]}
+    # the outer object does not match; the inner one does, but it is part of the outer JSON
+    assert check('{"x": {"b": 1}}', type="contains-json", value=schema).passed is False
+    assert check('{"x": 1} {"b": 1}', type="contains-json", value=schema).passed is True
+
+
+def test_contains_json_looks_at_exactly_its_candidate_limit() -> None:
+    from proctor.graders._assertions import _MAX_JSON_CANDIDATES
+
+    within = "{" * (_MAX_JSON_CANDIDATES - 1) + ' ["found"]'
+    assert check(within, type="contains-json").passed is True
+    beyond = "{" * _MAX_JSON_CANDIDATES + ' ["found"]'
+    assert check(beyond, type="contains-json").passed is False
+
+
+def test_a_check_is_immutable() -> None:
+    import dataclasses
+
+    c = check("a", type="contains", value="a")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        c.passed = False  # type: ignore[misc]

@@ -381,7 +381,7 @@ class _Config:
     notes: list[str] = field(default_factory=list)
 
 
-def _tests(cfg: dict[str, Any], base: Path, warn: list[str]) -> list[Any]:
+def _tests(cfg: dict[str, Any], base: Path, res: ImportResult) -> list[Any]:
     raw = cfg.get("tests")
     if raw is None:
         raise ImportProblem("the config has no 'tests'")
@@ -393,11 +393,14 @@ def _tests(cfg: dict[str, Any], base: Path, warn: list[str]) -> list[Any]:
                 try:
                     loaded = _load_ref(t, base)
                 except OSError as e:
-                    warn.append(f"tests {t}: cannot read ({e.strerror})")
+                    res.left_out.append(f"tests {t}: cannot read ({e.strerror}): left out")
+                    continue
+                except yaml.YAMLError as e:
+                    res.left_out.append(f"tests {t}: not valid YAML ({e}): left out")
                     continue
                 tests.extend(loaded if isinstance(loaded, list) else [loaded])
             else:
-                warn.append(f"tests {t}: only YAML/JSON test files are imported (not CSV or globs)")
+                res.left_out.append(f"tests {t}: only YAML/JSON test files are imported (not CSV or globs)")
         else:
             tests.append(t)
     return tests
@@ -418,6 +421,11 @@ def import_promptfoo(path: Path, *, tier: str = "trust", name: str | None = None
     warn = res.warnings
     prompts = _prompts(cfg, base, warn)
     provider_id, provider_config = _provider_config(cfg)
+    providers = cfg.get("providers")
+    if isinstance(providers, list) and len(providers) > 1:
+        warn.append(
+            f"{len(providers)} providers: the OpenAI tool and function checks use the first one's definitions"
+        )
     ctx = _Config(base, provider_id, provider_config)
     default = cfg.get("defaultTest") or {}
     if isinstance(default, str):
@@ -426,9 +434,10 @@ def import_promptfoo(path: Path, *, tier: str = "trust", name: str | None = None
     default_raw = list(default.get("assert") or [])
     cases: list[dict[str, Any]] = []
     seen: dict[str, int] = {}
-    for n, t in enumerate(_tests(cfg, base, warn), start=1):
+    default_transform = isinstance(default.get("options"), dict) and "transform" in default["options"]
+    for n, t in enumerate(_tests(cfg, base, res), start=1):
         if not isinstance(t, dict):
-            warn.append(f"test {n}: not a mapping, skipped")
+            res.left_out.append(f"test {n}: not a mapping: left out")
             continue
         desc = t.get("description")
         cid = kebab(str(desc)) if desc else ""
@@ -449,6 +458,12 @@ def import_promptfoo(path: Path, *, tier: str = "trust", name: str | None = None
             text = str(next(iter(vars_.values())))
         else:
             text = "\n".join(f"{k}: {v}" for k, v in vars_.items())
+        options = t.get("options")
+        if default_transform or (isinstance(options, dict) and "transform" in options):
+            res.left_out.append(
+                f"{where}: left out: its output 'transform' changes what every assertion grades"
+            )
+            continue
         defaults = [
             x
             for i, a in enumerate(default_raw)

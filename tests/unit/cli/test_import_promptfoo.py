@@ -260,3 +260,29 @@ def test_the_printed_manifest_reads_back_the_same(tmp_path: Path) -> None:
     from proctor.graders._jscompat import load_js_yaml
 
     assert load_js_yaml(text) == manifest
+
+
+def test_an_output_transform_leaves_the_test_out(tmp_path: Path) -> None:
+    p = _write(
+        tmp_path,
+        "prompts: ['{{q}}']\ntests:\n"
+        "  - vars: {q: a}\n    options: {transform: output.trim()}\n    assert: [{type: equals, value: a}]\n"
+        "  - vars: {q: b}\n    assert: [{type: equals, value: b}]\n",
+    )
+    res = import_promptfoo(p)
+    assert [c["id"] for c in res.manifest["spec"]["cases"]] == ["test-2"]
+    assert res.left_out == [
+        "test 1 (test-1): left out: its output 'transform' changes what every assertion grades"
+    ]
+
+
+def test_an_unreadable_tests_file_is_left_out_and_named(tmp_path: Path) -> None:
+    (tmp_path / "bad.yaml").write_text("- {vars: {q: a}, vars: {q: b}}\n")
+    p = _write(
+        tmp_path,
+        "prompts: ['{{q}}']\ntests:\n  - file://missing.yaml\n  - file://bad.yaml\n  - tests.csv\n"
+        "  - {vars: {q: c}, assert: [{type: contains, value: c}]}\n",
+    )
+    res = import_promptfoo(p)
+    assert len(res.manifest["spec"]["cases"]) == 1
+    assert len(res.left_out) == 3 and res.partial

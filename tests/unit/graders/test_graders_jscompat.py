@@ -135,6 +135,29 @@ def js_search(pattern: str, text: str) -> bool:
         (r"\p{L}", "p{L}", True),
         (r"\Z", "Z", True),
         (r"\/", "/", True),
+        (r"^\u{2}$", "uu", True),
+        (r"(a)\10", "a\b", True),
+        (r"\c", "\\c", True),
+        (r"[\c]", "c", True),
+        (r"[^\d]", "x", True),
+        (r"[^\d]", "5", False),
+        (r"[\s\S]", "\n", True),
+        (r"\W", "_", False),
+        (r"\D", "x", True),
+        (r"(?!a)b", "b", True),
+        (r"(?!a)a", "a", False),
+        (r"x*?y", "xxy", True),
+        (r"a{1,2}?b", "aab", True),
+        (r"[\x41-\x43]", "B", True),
+        (r"[\u0041]", "A", True),
+        (r"\t\n\v\f\r", "\t\n\v\f\r", True),
+        (r"[.]", "a", False),
+        (r"\.", "a", False),
+        (r"(?:)", "", True),
+        (r"a(?=b)", "ab", True),
+        (r"(?<=a)b", "cb", False),
+        (r"$^", "", True),
+        (r"\k", "k", True),
     ],
 )
 def test_javascript_regex_meaning(pattern: str, text: str, match: bool) -> None:
@@ -169,6 +192,23 @@ def test_what_javascript_rejects_is_rejected(pattern: str, message: str) -> None
     # the messages are V8's (checked against Node 22 with new RegExp(pattern))
     with pytest.raises(JsRegexError, match=regex.escape(message)):
         translate_js_regex(pattern)
+
+
+def test_js_string_of_floats_lists_and_objects() -> None:
+    assert js_string(-0.5) == "-0.5"
+    assert js_string([1.5, [2, 3]]) == "1.5,2,3"
+    assert js_string([{"a": 1}]) is None
+    assert js_string(["", None]) == ","
+
+
+def test_promptfoo_json_extraction_reads_comments_and_quotes_as_promptfoo_does() -> None:
+    assert promptfoo_json_objects("{a: 'it''s', // c\n b: 2}") == [{"a": "it's", "b": 2}]
+    assert promptfoo_json_objects('{"a": "x // not a comment"}') == [{"a": "x // not a comment"}]
+    assert promptfoo_json_objects("{a: 1, /// three slashes\n b: 2}") == [{"a": 1, "b": 2}]
+    assert promptfoo_json_objects('{"q": "say \\"hi\\" // x"}') == [{"q": 'say "hi" // x'}]
+    assert promptfoo_json_objects("don't {a: 1}") == [{"a": 1}]
+    assert promptfoo_json_objects("{a: {b: {c: 1}}} {d: 2}") == [{"a": {"b": {"c": 1}}}, {"d": 2}]
+    assert promptfoo_json_objects("{x: 1 } } {y: 2}") == [{"x": 1}, {"y": 2}]
 
 
 def test_promptfoo_json_extraction() -> None:

@@ -233,3 +233,45 @@ def test_a_decision_cannot_be_changed_after_it_is_made() -> None:
         d.verdict = Verdict.FAIL  # type: ignore[misc]
     with pytest.raises(dataclasses.FrozenInstanceError):
         ProtocolPolicy().regression_margin = 50.0  # type: ignore[misc]
+
+
+def test_a_scan_finding_is_listed_beside_any_other_assertion_name() -> None:
+    for name in ("starts-with", "similar", "regex", "contains"):
+        r = CaseResult("c", Tier.TRUST, failures=(Failure(name, "x"),), safety_findings=1)
+        assert [f.assertion for f in case_failures(r)] == [name, "safety-scan"], name
+
+
+def test_a_trust_failure_is_named_for_trust_even_when_a_leak_sits_in_another_tier() -> None:
+    policy = ProtocolPolicy(thresholds={Tier.SAFETY: 50.0, Tier.TRUST: 95.0, Tier.FORM: 90.0})
+    leak = CaseResult("f-leak", Tier.FORM, safety_findings=1)
+    cases = [
+        leak,
+        *many("s", Tier.SAFETY, 10),
+        bad("t-bad", Tier.TRUST),
+        ok("t", Tier.TRUST),
+        *many("f", Tier.FORM, 20),
+    ]
+    d = decide(cases, policy)
+    assert d.failing_tiers == (Tier.TRUST,)
+    assert "first failing: t-bad (contains: missing)" in d.message
+
+
+def test_the_first_failing_case_is_shown_with_its_first_failure() -> None:
+    two = CaseResult(
+        "t-bad", Tier.TRUST, failures=(Failure("label", "expected HIGH"), Failure("cites", "no AMM"))
+    )
+    d = decide([two, ok("t", Tier.TRUST)])
+    assert "first failing: t-bad (label: expected HIGH)" in d.message
+
+
+def test_listed_failures_and_regressions_are_immutable() -> None:
+    import dataclasses
+
+    import pytest
+
+    cases = [*many("t", Tier.TRUST, 96), *(bad(f"x{i}", Tier.TRUST) for i in range(4))]
+    d = decide(cases, baseline={Tier.TRUST: 100.0})
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        d.failures[0].reason = "fine"  # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        d.regressions[0].rate = 100.0  # type: ignore[misc]

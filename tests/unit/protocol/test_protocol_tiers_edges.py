@@ -42,3 +42,20 @@ def test_thresholds_merge_over_the_defaults_per_tier() -> None:
     tiers = tier_results([], {Tier.FORM: 80.0})
     assert [tiers[t].threshold for t in TIER_ORDER] == [100.0, 95.0, 80.0]
     assert all(tiers[t].total == 0 and tiers[t].rate is None for t in TIER_ORDER)
+
+
+def test_a_tier_with_a_failure_is_never_clean() -> None:
+    assert not TierResult(Tier.TRUST, passed=18, failed=2, unmeasured=0, threshold=95.0).clean
+    assert not TierResult(Tier.TRUST, passed=0, failed=0, unmeasured=2, threshold=95.0).clean
+    assert TierResult(Tier.TRUST, passed=0, failed=0, unmeasured=0, threshold=95.0).clean
+
+
+def test_a_tier_result_charges_nothing_unless_told_and_is_immutable() -> None:
+    import dataclasses
+
+    import pytest
+
+    t = TierResult(Tier.SAFETY, passed=1, failed=0, unmeasured=0, threshold=100.0)
+    assert t.charged == 0
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        t.failed = 3  # type: ignore[misc]

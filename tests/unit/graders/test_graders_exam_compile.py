@@ -139,3 +139,34 @@ def test_grade_cases_with_a_profile_attaches_its_dimensions() -> None:
         [case(**{"assert": [{"type": "contains", "value": "ok"}]})], {"c": "ok"}, profile=profile
     )
     assert len(r.dimensions) == 5 and all(d.score is None for d in r.dimensions)
+
+
+def test_a_case_without_a_profile_judges_its_named_dimensions_at_50() -> None:
+    (cc,) = compile_cases([case(dimensions=["tone"], **{"assert": [{"type": "contains", "value": "x"}]})])
+    assert cc.dimensions == (("tone", 50.0),)
+
+
+def test_a_live_agents_latency_reaches_the_latency_assertion() -> None:
+    (cc,) = compile_cases([case(**{"assert": [{"type": "latency", "threshold": 100}]})])
+    assert grade_answer(cc, "x", latency_ms=99.0).outcome is Outcome.PASSED
+    assert grade_answer(cc, "x", latency_ms=101.0).outcome is Outcome.FAILED
+    assert grade_answer(cc, "x").outcome is Outcome.UNMEASURED
+
+
+def test_options_are_keyword_only() -> None:
+    cases = [case(**{"assert": [{"type": "contains", "value": "x"}]})]
+    with pytest.raises(TypeError):
+        compile_cases(cases, "cs.yaml")  # type: ignore[misc]
+    (cc,) = compile_cases(cases)
+    with pytest.raises(TypeError):
+        grade_answer(cc, "x", False)  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        grade_cases(cases, {"c": "x"}, "cs.yaml")  # type: ignore[misc]
+
+
+def test_a_compiled_case_is_immutable() -> None:
+    import dataclasses
+
+    (cc,) = compile_cases([case(**{"assert": [{"type": "contains", "value": "x"}]})])
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        cc.tier = Tier.FORM  # type: ignore[misc]

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-WORK = REPO / ".mutate"
+WORK = Path(os.environ.get("MUTATE_WORK", REPO / ".mutate"))
 EXCLUSIONS = REPO / "hack" / "mutate-exclusions.toml"
 GOAL = 90.0
 TIMEOUT_SECONDS = 120.0

@@ -64,3 +64,36 @@ def test_a_broad_regression_of_mixed_scales_is_raised_and_named() -> None:
     assert incident.failing == ("a", "b", "c")
     assert incident.probable_cause == "broad regression: 3 dimensions failing together (a, b, c)"
     assert incident.signatures == ("breach:a", "breach:b", "breach:c")
+
+
+def test_a_score_of_zero_is_the_deepest_possible_on_any_scale() -> None:
+    assert assess_incident([dim("tone", 0.0, 1.0)]).severity is Severity.CRITICAL
+    assert assess_incident([dim("safety", 0.0, 1.0)]).probable_cause.startswith("safety breach (severe)")
+    incident = assess_incident([dim("tone", 0.0, 0.5), dim("grounding", 40.0, 100.0)])
+    assert incident.probable_cause == "deepest: tone 0 < 0.5 (0% of its threshold)"
+    a = CaseResult("a", Tier.TRUST, dimensions=(dim("g", 0.0, 1.0),))
+    b = CaseResult("b", Tier.TRUST, dimensions=(dim("g", 0.5, 1.0),))
+    assert worst_dimensions([a, b]) == (dim("g", 0.0, 1.0),)
+
+
+def test_a_non_positive_threshold_is_never_breached() -> None:
+    assert depth_severity(-1.0, 0.0) is Severity.NONE
+    assert depth_severity(-10.0, -5.0) is Severity.NONE
+
+
+def test_four_failing_dimensions_are_a_broad_regression_too() -> None:
+    dims = [dim(n, 0.65, 0.7) for n in "abcd"]
+    assert assess_incident(dims).severity is Severity.HIGH
+    assert assess_incident(dims).probable_cause.startswith("broad regression: 4 dimensions")
+
+
+def test_assess_incident_takes_its_flags_by_keyword_and_an_incident_is_immutable() -> None:
+    import dataclasses
+
+    import pytest
+
+    with pytest.raises(TypeError):
+        assess_incident([], True)  # type: ignore[misc]
+    incident = assess_incident([dim("tone", 0.1, 0.7)])
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        incident.severity = Severity.NONE  # type: ignore[misc]

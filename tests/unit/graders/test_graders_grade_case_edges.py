@@ -53,3 +53,21 @@ def test_scan_policies_pick_which_findings_fail_the_case() -> None:
     assert (r.safety_findings, r.outcome) == (0, Outcome.PASSED)
     r = grade_case("c", Tier.FORM, answer, compiled, scan=True)
     assert [f.assertion for f in r.failures] == [SAFETY_SCAN]
+
+
+def test_label_assertions_lend_their_labels_unless_the_context_has_its_own() -> None:
+    import pytest
+
+    compiled = compile_assertions(
+        [
+            Assertion(type="label", value="ELEVATED", labels=["NORMAL", "ELEVATED", "HIGH"]),
+            Assertion(type="no-guess-after-refusal"),
+        ]
+    )
+    answer = "I cannot determine the band from the manual. HIGH."
+    lent = grade_case("c", Tier.SAFETY, answer, compiled, CaseContext())
+    assert "no-guess-after-refusal" in [f.assertion for f in lent.failures]
+    own = grade_case("c", Tier.SAFETY, answer, compiled, CaseContext(labels=("LOW",)))
+    assert "no-guess-after-refusal" not in [f.assertion for f in own.failures]
+    with pytest.raises(TypeError):
+        grade_case("c", Tier.SAFETY, answer, compiled, CaseContext(), "category")  # type: ignore[misc]

@@ -53,3 +53,48 @@ def test_run_records_are_immutable() -> None:
     r = RunRecord("r", Verdict.PASS, "d", "p", RATES)
     with pytest.raises(dataclasses.FrozenInstanceError):
         r.verdict = Verdict.FAIL  # type: ignore[misc]
+
+
+def rec(
+    name: str, verdict: Verdict = Verdict.PASS, digest: str = "d", prov: str = "p", **rates: float
+) -> RunRecord:
+    return RunRecord(name, verdict, digest, prov, {**RATES, **{Tier(k): v for k, v in rates.items()}})
+
+
+def test_a_freeze_refuses_any_other_digest_or_provenance_whichever_way_it_sorts() -> None:
+    for digest, prov in (("a", "p"), ("z", "p"), ("d", "a"), ("d", "z")):
+        runs = [rec("r1"), rec("r2"), rec("r3", digest=digest, prov=prov)]
+        assert not freeze_eligibility(runs, digest="d", provenance="p").allowed, (digest, prov)
+        assert canary_state(runs).state is Determinism.UNKNOWN
+
+
+def test_the_latest_red_or_unmeasured_run_is_named() -> None:
+    runs = [rec("r1", Verdict.FAIL), rec("r2", Verdict.ERROR), rec("r3")]
+    d = freeze_eligibility(runs, digest="d", provenance="p")
+    assert d.message == "run r2 is ERROR: a freeze never turns a red run green"
+    c = canary_state([rec("r1", Verdict.ERROR), rec("r2", Verdict.ERROR), rec("r3")])
+    assert c.message == "run r2 took no complete measurement"
+
+
+def test_the_canarys_default_budget_is_three_points() -> None:
+    assert canary_state([rec("a"), rec("b"), rec("c", form=98.0)]).state is Determinism.TRUE  # 3.0 moved
+    moved = canary_state([rec("a"), rec("b"), rec("c", form=98.5)])
+    assert moved.state is Determinism.FALSE
+    assert moved.reason == "TierVarianceOverBudget"
+    assert moved.message == "the form tier moved 3.5 points across a, b, c, more than its 3-point budget"
+    trust = canary_state([rec("a"), rec("b", trust=90.0), rec("c")])
+    assert trust.reason == "TierVarianceOverBudget" and "the trust tier moved 8 points" in trust.message
+
+
+def test_knobs_are_keyword_only_and_decisions_are_immutable() -> None:
+    from proctor.protocol import decide
+
+    with pytest.raises(TypeError):
+        freeze_eligibility([], "d", "p")  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        RunRecord.from_decision("r", decide([]), "d", "p")  # type: ignore[misc]
+    d = freeze_eligibility([rec("a"), rec("b"), rec("c")], digest="d", provenance="p")
+    assert d.baseline is not None
+    for obj, attr in ((d, "allowed"), (d.baseline, "digest"), (canary_state([rec("a")]), "reason")):
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(obj, attr, None)

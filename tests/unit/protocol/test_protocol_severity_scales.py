@@ -97,3 +97,16 @@ def test_assess_incident_takes_its_flags_by_keyword_and_an_incident_is_immutable
     incident = assess_incident([dim("tone", 0.1, 0.7)])
     with pytest.raises(dataclasses.FrozenInstanceError):
         incident.severity = Severity.NONE  # type: ignore[misc]
+
+
+def test_a_score_above_its_threshold_is_no_breach() -> None:
+    assert depth_severity(80.0, 50.0) is Severity.NONE
+    assert depth_severity(0.9, 0.8) is Severity.NONE
+
+
+def test_worst_keeps_the_first_of_equally_deep_scores_and_reads_past_skipped_ones() -> None:
+    a = CaseResult("a", Tier.TRUST, dimensions=(dim("g", 25.0, 50.0),))
+    b = CaseResult("b", Tier.TRUST, dimensions=(dim("g", 0.5, 1.0),))
+    assert worst_dimensions([a, b]) == (dim("g", 25.0, 50.0),)
+    c = CaseResult("c", Tier.TRUST, dimensions=(dim("g", None, 50.0), dim("t", 10.0, 50.0)))
+    assert worst_dimensions([c]) == (dim("t", 10.0, 50.0),)

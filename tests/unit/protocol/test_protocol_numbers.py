@@ -55,3 +55,18 @@ def test_fmt_num_prints_thresholds_as_written() -> None:
     assert fmt_num(100.0) == "100"
     assert fmt_num(92.5) == "92.5"
     assert fmt_num(0.3) == "0.3"
+
+
+def test_fmt_pct_stops_at_the_first_precision_that_differs() -> None:
+    # each value differs from 95 at a known precision; showing more digits than needed is a defect
+    assert fmt_pct(94.991, differs_from=95.0) == "94.99"
+    assert fmt_pct(94.9991, differs_from=95.0) == "94.999"
+    assert fmt_pct(94.99991, differs_from=95.0) == "94.9999"
+    assert fmt_pct(94.9999991, differs_from=95.0) == "94.999999"
+
+
+def test_differs_from_is_keyword_only() -> None:
+    import pytest
+
+    with pytest.raises(TypeError):
+        fmt_pct(94.99, 95.0)  # type: ignore[misc]

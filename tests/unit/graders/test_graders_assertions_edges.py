@@ -139,3 +139,14 @@ def test_a_check_is_immutable() -> None:
     c = check("a", type="contains", value="a")
     with pytest.raises(dataclasses.FrozenInstanceError):
         c.passed = False  # type: ignore[misc]
+
+
+def test_a_label_assertion_carries_its_labels_for_the_rest_of_the_case() -> None:
+    c = compile_assertion(Assertion(type="label", value="HIGH", labels=["NORMAL", "ELEVATED", "HIGH"]))
+    assert c.labels == ("NORMAL", "ELEVATED", "HIGH")
+    assert compile_assertion(Assertion(type="contains", value="x")).labels == ()
+
+
+def test_contains_json_keeps_looking_after_a_nested_value() -> None:
+    schema = {"type": "object", "required": ["b"]}
+    assert check('{"a": [1]} then {"b": 1}', type="contains-json", value=schema).passed is True

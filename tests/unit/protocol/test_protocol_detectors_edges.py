@@ -57,3 +57,55 @@ def test_configs_are_immutable() -> None:
         DetectorConfig().threshold = 0.1  # type: ignore[misc]
     with pytest.raises(dataclasses.FrozenInstanceError):
         BreakerPolicy().max_notices = 1  # type: ignore[misc]
+
+
+def test_detector_records_are_immutable() -> None:
+    from proctor.protocol import (
+        AlertAction,
+        AlertState,
+        Detection,
+        DetectorReport,
+        Notice,
+        NoticeSeverity,
+        Routing,
+    )
+
+    detection = Detection(DetectorKind.BREACH, "m", 0.1, 0.5)
+    records = [
+        (SeriesState(), "samples"),
+        (detection, "score"),
+        (DetectorReport(detections=(detection,)), "detections"),
+        (AlertState(), "posted"),
+        (BreakerState(), "open"),
+        (Notice(NoticeSeverity.BREACH, ("breach:m",)), "signatures"),
+        (Routing(AlertState(), BreakerState(), AlertAction.QUIET, None, None), "action"),
+    ]
+    for obj, attr in records:
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(obj, attr, None)
+
+
+def test_percentile_floor_bounds_and_default() -> None:
+    assert DetectorConfig().percentile_floor == 10.0
+    assert DetectorConfig().adaptive_min_samples == 5
+    for ok in (0.0, 100.0, 50.0):
+        assert DetectorConfig(percentile_floor=ok).percentile_floor == ok
+    for bad in (-0.5, 100.5):
+        with pytest.raises(ValueError, match="percentile_floor"):
+            DetectorConfig(percentile_floor=bad)
+
+
+def test_scores_outside_zero_to_one_are_refused_at_the_edges_only() -> None:
+    for ok in (0.0, 1.0):
+        detect(SeriesState(), "m", ok, DetectorConfig())
+    for bad in (-0.01, 1.01, float("nan")):
+        with pytest.raises(ValueError, match="0.0-1.0"):
+            detect(SeriesState(), "m", bad, DetectorConfig())
+
+
+def test_the_breaker_window_must_be_positive_and_defaults_to_an_hour() -> None:
+    assert BreakerPolicy().window_s == 3600.0
+    assert BreakerPolicy(window_s=0.5).window_s == 0.5
+    for bad in (0.0, -1.0, float("nan")):
+        with pytest.raises(ValueError, match="window_s"):
+            BreakerPolicy(window_s=bad)

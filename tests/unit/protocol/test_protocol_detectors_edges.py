@@ -99,7 +99,7 @@ def test_scores_outside_zero_to_one_are_refused_at_the_edges_only() -> None:
     for ok in (0.0, 1.0):
         detect(SeriesState(), "m", ok, DetectorConfig())
     for bad in (-0.01, 1.01, float("nan")):
-        with pytest.raises(ValueError, match="0.0-1.0"):
+        with pytest.raises(ValueError, match=r"0\.0-1\.0"):
             detect(SeriesState(), "m", bad, DetectorConfig())
 
 

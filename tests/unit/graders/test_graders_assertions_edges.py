@@ -150,3 +150,9 @@ def test_a_label_assertion_carries_its_labels_for_the_rest_of_the_case() -> None
 def test_contains_json_keeps_looking_after_a_nested_value() -> None:
     schema = {"type": "object", "required": ["b"]}
     assert check('{"a": [1]} then {"b": 1}', type="contains-json", value=schema).passed is True
+
+
+def test_similar_to_a_zero_vector_is_zero_whichever_side_it_is() -> None:
+    ctx = CaseContext(embedder=lambda texts: [[1.0, 0.0], [0.0, 0.0]])
+    c = check("a", ctx, type="similar", value="b", threshold=0.1)
+    assert c.passed is False and "similarity 0.00" in c.reason

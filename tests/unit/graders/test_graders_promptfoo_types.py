@@ -262,3 +262,15 @@ def test_regex_promptfoo_dialect_is_javascript() -> None:
     assert not verdict("\u0663", type="regex", value=r"\d", dialect="promptfoo")
     with pytest.raises(AssertionCompileError, match="Nothing to repeat"):
         compile_assertion(Assertion(type="regex", value="a**", dialect="promptfoo"))
+
+
+def test_levenshtein_below_the_threshold_passes_and_counts_the_values_units_too() -> None:
+    assert verdict("hallo", type="levenshtein", value="hello", threshold=3)
+    assert verdict("ab", type="levenshtein", value="a\U0001f600b", threshold=1)
+    assert not verdict("ab", type="levenshtein", value="a\U0001f600b", threshold=1, dialect="promptfoo")
+
+
+def test_only_function_tools_count() -> None:
+    tools = [{"type": "retrieval", "function": WEATHER}, {"type": "code_interpreter", "function": WEATHER}]
+    answer = tools_answer(call("get_weather", {"city": "Oslo"}))
+    assert verdict(answer, type="is-valid-openai-tools-call", value=tools) is False

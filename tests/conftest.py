@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import settings
 
 from databases import db_url, postgres  # noqa: F401 (fixtures: SQLite and a real PostgreSQL)
 from proctor.testing.cluster import Cluster, ClusterError
@@ -26,6 +27,12 @@ from proctor.testing.cluster import Cluster, ClusterError
 __all__ = ["REPO", "Cluster", "wait_for"]  # the tests import these from here
 
 REPO = Path(__file__).resolve().parent.parent
+
+# `make mutate` runs each module's tests once per mutant: property tests there use a fixed, smaller
+# profile, so whether a mutant is killed does not depend on the draw (hack/mutate.py).
+settings.register_profile("mutate", max_examples=40, derandomize=True, deadline=None, database=None)
+if os.environ.get("PROCTOR_HYPOTHESIS_PROFILE"):
+    settings.load_profile(os.environ["PROCTOR_HYPOTHESIS_PROFILE"])
 
 # The example agent's image, for the node stand-in of the local control plane (it runs images as
 # local commands); the image's tag reaches the agent as its version.

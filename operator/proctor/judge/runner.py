@@ -20,6 +20,7 @@ import datetime as dt
 import hashlib
 import os
 import sys
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -251,11 +252,14 @@ class ShardRunner:
         digest: str | None = None
         note: str | None = None
         for _ in range(repeats):
+            started = time.monotonic()
             try:
                 answer = await source.answer(c.case)
             except AnswerUnavailable as e:
                 outcomes.append(unanswered(c, str(e)))
                 continue
+            # a live agent's latency (retries included) is measured; recorded answers have none
+            latency_ms = (time.monotonic() - started) * 1000 if isinstance(source, HttpAgent) else None
             digest = hashlib.sha256(answer.encode()).hexdigest()
             grounding = (
                 Grounding(self.grounding_docs, self.grounding_k, self.embedder)
@@ -270,6 +274,7 @@ class ShardRunner:
                 scan=scan,
                 no_judge=no_judge,
                 grounding=grounding,
+                latency_ms=latency_ms,
             )
             note = grounded or note
             outcomes.append(result)

@@ -180,7 +180,7 @@ def _ordered_failed(results: Sequence[CaseResult]) -> list[CaseResult]:
     """Failed cases, grouped by the most severe tier each one counts against."""
 
     def group(result: CaseResult) -> int:
-        return 0 if counts_against_safety(result) else TIER_ORDER.index(result.tier)
+        return TIER_ORDER.index(Tier.SAFETY if counts_against_safety(result) else result.tier)
 
     failed = [r for r in results if r.outcome is Outcome.FAILED]
     return sorted(failed, key=group)  # stable: input order within a group

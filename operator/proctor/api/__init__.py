@@ -55,6 +55,7 @@ from proctor.api.common import (
     utc_now,
 )
 from proctor.api.conditions import (
+    PERMANENT_REASONS,
     Condition,
     ConditionStatus,
     ConditionType,
@@ -125,6 +126,7 @@ from proctor.api.run import (
     MAX_FIRST_FAILURES,
     MAX_SHARDS,
     TERMINAL_PHASES,
+    CaseSnapshot,
     DimensionSummary,
     EndpointTarget,
     EvalRun,
@@ -141,6 +143,7 @@ from proctor.api.run import (
     ShardSummary,
     TierSummaries,
     TierSummary,
+    UnmeasuredSummary,
 )
 
 __all__ = [
@@ -162,6 +165,7 @@ __all__ = [
     "MAX_FIRST_FAILURES",
     "MAX_INLINE_CASES",
     "MAX_SHARDS",
+    "PERMANENT_REASONS",
     "RESET_CIRCUIT_BREAKER_ANNOTATION",
     "RESOURCE_KINDS",
     "TERMINAL_PHASES",
@@ -178,6 +182,7 @@ __all__ = [
     "CaseSet",
     "CaseSetSpec",
     "CaseSetStatus",
+    "CaseSnapshot",
     "CasesFrom",
     "ChatMessage",
     "ChatRole",
@@ -240,6 +245,7 @@ __all__ = [
     "TierSummary",
     "TierThresholds",
     "Time",
+    "UnmeasuredSummary",
     "VerdictName",
     "canonical_case",
     "condition_status",

@@ -76,16 +76,27 @@ def _server_message(exc: ApiException) -> str:
     return message or str(exc.reason or exc)
 
 
+def _kubeconfig_paths() -> list[Path]:
+    text = os.environ.get("KUBECONFIG") or str(Path("~/.kube/config").expanduser())
+    return [Path(p).expanduser() for p in text.split(os.pathsep) if p]
+
+
 def load_client() -> client.ApiClient:
-    """A client from KUBECONFIG (or ~/.kube/config) if there is one, else the in-cluster account."""
-    cast(Any, config).load_config()
+    """A client from KUBECONFIG (or ~/.kube/config) if there is one, else the in-cluster account.
+
+    Not ``config.load_config()``: without a kubeconfig it prints a warning on stdout, where
+    ``proctor gate --format json`` writes its JSON (a caller reports a missing configuration itself).
+    """
+    if any(p.exists() for p in _kubeconfig_paths()):
+        cast(Any, config).load_kube_config()
+    else:
+        cast(Any, config).load_incluster_config()
     return client.ApiClient()
 
 
 def current_namespace() -> str:
     """The current context's namespace, the pod's namespace in a cluster, else ``default``."""
-    kubeconfig = os.environ.get("KUBECONFIG") or str(Path("~/.kube/config").expanduser())
-    if any(Path(p).expanduser().exists() for p in kubeconfig.split(os.pathsep) if p):
+    if any(p.exists() for p in _kubeconfig_paths()):
         try:
             _, current = cast(Any, config).list_kube_config_contexts()
             ns = (current or {}).get("context", {}).get("namespace")

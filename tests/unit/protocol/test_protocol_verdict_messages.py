@@ -102,14 +102,14 @@ def test_lists_hold_exactly_the_cap_and_no_more() -> None:
     assert d.unmeasured == ("u0", "u1", "u2")
     assert "more" not in d.message
     assert d.message.endswith(
-        "; 3 cases unmeasured (u0: judge timeout, u1: judge timeout, u2: judge timeout)"
+        "; 3 cases unmeasured (u0, u1, u2: judge timeout)"
     )
     over = [*at_cap, bad("f3", Tier.FORM), lost("u3", Tier.TRUST)]
     d = decide([*over, *many("t", Tier.TRUST, 200), *many("f", Tier.FORM, 200)], policy)
     assert [f.case_id for f in d.failures] == ["f0", "f1", "f2"]
     assert d.unmeasured == ("u0", "u1", "u2")
     assert (d.failed_cases, d.unmeasured_cases) == (4, 4)
-    assert "u2: judge timeout and 1 more)" in d.message
+    assert "(u0, u1, u2 and 1 more: judge timeout)" in d.message
 
 
 def test_a_cap_of_zero_lists_nothing_and_still_counts() -> None:
@@ -137,7 +137,7 @@ def test_failed_dimensions_are_listed_with_score_and_threshold() -> None:
 def test_error_for_nothing_measured_names_the_cases() -> None:
     d = decide([lost("a", Tier.TRUST), lost("b", Tier.SAFETY)])
     assert (d.verdict, d.reason) == (Verdict.ERROR, VerdictReason.NOTHING_MEASURED)
-    assert d.message == "nothing was measured: 2 cases unmeasured (a: judge timeout, b: judge timeout)"
+    assert d.message == "nothing was measured: 2 cases unmeasured (a, b: judge timeout)"
     assert d.skipped_dimensions == 0
 
 
@@ -205,7 +205,7 @@ def test_default_policy_lists_five_failures_and_five_unmeasured_cases() -> None:
     d = decide([*cases, *many("f", Tier.FORM, 200)])
     assert [f.case_id for f in d.failures] == [f"f{i}" for i in range(5)]
     assert d.unmeasured == tuple(f"u{i}" for i in range(5))
-    assert "u4: judge timeout and 1 more)" in d.message
+    assert "(u0, u1, u2, u3, u4 and 1 more: judge timeout)" in d.message
 
 
 def test_a_rate_just_under_100_is_never_printed_as_100() -> None:

@@ -101,9 +101,7 @@ def test_lists_hold_exactly_the_cap_and_no_more() -> None:
     assert [f.case_id for f in d.failures] == ["f0", "f1", "f2"]
     assert d.unmeasured == ("u0", "u1", "u2")
     assert "more" not in d.message
-    assert d.message.endswith(
-        "; 3 cases unmeasured (u0, u1, u2: judge timeout)"
-    )
+    assert d.message.endswith("; 3 cases unmeasured (u0, u1, u2: judge timeout)")
     over = [*at_cap, bad("f3", Tier.FORM), lost("u3", Tier.TRUST)]
     d = decide([*over, *many("t", Tier.TRUST, 200), *many("f", Tier.FORM, 200)], policy)
     assert [f.case_id for f in d.failures] == ["f0", "f1", "f2"]

@@ -89,6 +89,8 @@ class Runtime:
         self.rbac_done: set[str] = set()
         self.wakeups: dict[str, asyncio.TimerHandle] = {}
         self.tasks: set[asyncio.Task[None]] = set()
+        #: Arm B's collector client (:func:`proctor.reconcile.monitors.reader` makes it on first use).
+        self.collector: Any = None
 
     def now(self) -> dt.datetime:
         """The time decisions are made at: UTC, whole seconds (as status writes it)."""
@@ -127,4 +129,6 @@ class Runtime:
         for task in list(self.tasks):
             task.cancel()
         await asyncio.gather(*self.tasks, return_exceptions=True)
+        if self.collector is not None:
+            await self.collector.aclose()
         await self.call(self.kube.close)

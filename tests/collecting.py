@@ -95,7 +95,7 @@ def start(
     name: str = "c",
     env: dict[str, str] | None = None,
 ) -> Collector:
-    """``python -m proctor.collector`` on a free port; returns once it listens."""
+    """``proctor collector`` (the CLI verb) on a free port; returns once it listens."""
     mfile = tmp / f"{name}-manifests.yaml"
     mfile.write_text(yaml.safe_dump_all(list(objects)))
     log = tmp / f"{name}.log"
@@ -104,7 +104,8 @@ def start(
             [
                 sys.executable,
                 "-m",
-                "proctor.collector",
+                "proctor.cli",
+                "collector",
                 "--db",
                 db_url,
                 "--listen",

@@ -396,7 +396,8 @@ class Kube:
         exec plugin (OIDC, cloud IAM), or the pod's service-account token (re-read as it rotates).
         None when it authenticates with a client certificate, which cannot be passed on."""
         cfg = self.api.configuration
-        value = cfg.get_api_key_with_prefix("authorization") or ""
+        # the client's loaders keep it as "BearerToken" (older releases: "authorization")
+        value = cfg.get_api_key_with_prefix("BearerToken", alias="authorization") or ""
         scheme, _, token = str(value).partition(" ")
         token = token.strip() if scheme.lower() == "bearer" else str(value).strip()
         return token or None

@@ -22,10 +22,12 @@ from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 
 from proctor.collector import CollectorClient
+from proctor.testing.cluster import scaled
 
 TOKEN = "test-collector-token"
-#: One knob for every wait: raise it on a slow machine.
-TIMEOUT = float(os.environ.get("PROCTOR_TEST_TIMEOUT", "90"))
+#: The longest wait, in seconds: 90 on an idle machine, scaled by the tests' one time setting
+#: (``PROCTOR_TEST_TIME_SCALE``, :func:`proctor.testing.cluster.scaled`).
+TIMEOUT = scaled(90)
 
 
 def manifests(

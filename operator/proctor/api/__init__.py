@@ -56,6 +56,7 @@ from proctor.api.common import (
     utc_now,
 )
 from proctor.api.conditions import (
+    PERMANENT_REASONS,
     Condition,
     ConditionStatus,
     ConditionType,
@@ -150,6 +151,7 @@ from proctor.api.run import (
     MAX_FIRST_FAILURES,
     MAX_SHARDS,
     TERMINAL_PHASES,
+    CaseSnapshot,
     DimensionSummary,
     EndpointTarget,
     EvalRun,
@@ -166,6 +168,7 @@ from proctor.api.run import (
     ShardSummary,
     TierSummaries,
     TierSummary,
+    UnmeasuredSummary,
 )
 
 __all__ = [
@@ -189,6 +192,7 @@ __all__ = [
     "MAX_INLINE_CASES",
     "MAX_LISTED_INCIDENTS",
     "MAX_SHARDS",
+    "PERMANENT_REASONS",
     "RESET_CIRCUIT_BREAKER_ANNOTATION",
     "RESOURCE_KINDS",
     "STATE_COUNT_FIELDS",
@@ -211,6 +215,7 @@ __all__ = [
     "CaseSet",
     "CaseSetSpec",
     "CaseSetStatus",
+    "CaseSnapshot",
     "CasesFrom",
     "ChatMessage",
     "ChatRole",
@@ -286,6 +291,7 @@ __all__ = [
     "TierThresholds",
     "Time",
     "TrendDetector",
+    "UnmeasuredSummary",
     "VerdictName",
     "canonical_case",
     "condition_status",

@@ -23,7 +23,7 @@ async def check_monitor(rt: Runtime, namespace: str, name: str) -> None:
     recheck = True
     try:
         outcome = await reconcile_monitor(rt, namespace, name)
-        post(outcome)
+        await post(rt, outcome)
         recheck = outcome.recheck
     except Exception:  # the next event or wake-up tries again
         log.exception("AgentMonitor step failed", monitor=f"{namespace}/{name}")

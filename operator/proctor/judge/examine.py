@@ -69,12 +69,14 @@ async def examine_answer(
     scan: ScanPolicy,
     no_judge: str,
     grounding: Grounding | None = None,
+    latency_ms: float | None = None,
 ) -> tuple[CaseResult, str | None]:
     """Grade ``answer`` for ``c``: the judge on ``plan`` (grounded when the profile has documents),
     the deterministic assertions and the safety scan. Returns the result and the grounding note.
 
     Without a judge every planned dimension is skipped with ``no_judge``; a planned dimension
     without a rubric is skipped with a reason; nothing is ever scored zero for want of a judgment.
+    ``latency_ms`` is how long a live agent took to answer (for ``latency`` assertions).
     """
     note: str | None = None
     judged: list[DimensionScore] = []
@@ -97,7 +99,9 @@ async def examine_answer(
         for p in plan
         if not p.rubric and judge is not None
     ]
-    result = grade_answer(c, answer, scan=scan, judged=judged if c.dimensions else None)
+    result = grade_answer(
+        c, answer, scan=scan, judged=judged if c.dimensions else None, latency_ms=latency_ms
+    )
     if any(p.name == LLM_RUBRIC for p in plan):
         # the judge's llm-rubric scores replace the graders' "needs the judge" placeholders
         rubric_scores = [d for d in judged if d.name == LLM_RUBRIC]

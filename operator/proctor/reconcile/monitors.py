@@ -271,7 +271,12 @@ def monitor_status(
             "shadow mode: runs are evaluated and recorded, nobody is notified",
         )
     else:
-        put(ConditionType.OBSERVING, False, Reason.NOTIFYING, "notices go to the configured sinks")
+        put(
+            ConditionType.OBSERVING,
+            False,
+            Reason.NOTIFYING,
+            "not in shadow mode: notices are to go to the configured sinks (notices are not built yet)",
+        )
     return AgentMonitorStatus(observed_generation=gen, conditions=conds, **figures)
 
 

@@ -1,4 +1,6 @@
-# The one Proctor image: `proctor operator` (the controller) and `proctor judge` (the judge Job).
+# The one Proctor image: `proctor operator` (the controller), `proctor judge` (the judge Job) and
+# `proctor collector` (arm B: OTLP/HTTP in, runs judged, the runs API; the chart runs it with
+# collector.enabled).
 # Not built in this repository's CI (the development machines have no Docker engine).
 FROM python:3.11-slim AS build
 WORKDIR /src

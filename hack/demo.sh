@@ -4,6 +4,8 @@
 #   2. install the CRDs and run the operator
 #   3. grade v1 and v2 of the example agent offline (proctor grade: exit code = verdict)
 #   4. apply the examples: the operator runs each exam in a judge Job and writes the verdict
+#   5. the rollout gate: the example agent as a gated Deployment, v1 -> v2 held, v1 -> v1.1 rolled out
+#   6. arm B, live: the collector (SQLite) judges the agent's traced traffic; kubectl get agentmonitors
 # DEMO_KEEP=1 leaves the control plane running afterwards.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,9 +27,11 @@ else
   say "using the cluster in KUBECONFIG=$KUBECONFIG"
 fi
 KUBECTL="$(bash hack/build-k8s.sh --print)/kubectl"; [[ -x "$KUBECTL" ]] || KUBECTL=kubectl
-OP_PID=""
+OP_PID=""; COLLECTOR_PID=""; JUDGE_PID=""; POLL_PID=""
 cleanup() {
-  if [[ -n "$OP_PID" ]]; then kill "$OP_PID" 2>/dev/null || true; wait "$OP_PID" 2>/dev/null || true; fi
+  for pid in "$POLL_PID" "$OP_PID" "$COLLECTOR_PID" "$JUDGE_PID"; do
+    if [[ -n "$pid" ]]; then kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; fi
+  done
   $KUBECTL delete mutatingwebhookconfiguration proctor-gate --ignore-not-found >/dev/null 2>&1 || true
   if [[ "$STARTED" == 1 && "${DEMO_KEEP:-0}" != 1 ]]; then
     $PROCTOR dev down --dir "$DEV_DIR" >/dev/null 2>&1 || true
@@ -112,3 +116,148 @@ $KUBECTL -n "$NS" get deployment oil-agent -o custom-columns=NAME:.metadata.name
 say "gate events on the Deployment"
 $KUBECTL -n "$NS" get events --field-selector involvedObject.name=oil-agent,involvedObject.kind=Deployment --sort-by=.lastTimestamp \
   -o custom-columns=TYPE:.type,REASON:.reason,MESSAGE:.message | grep -v ScalingReplicaSet | cut -c1-160 | indent
+
+say "arm B, live: the agent in production, traced with OpenTelemetry, judged by the collector"
+free_port() { .venv/bin/python -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+LIVE_DIR="$(mktemp -d -t proctor-live.XXXX)"
+# the judge of live runs: the scripted OpenAI-compatible judge server (a real HTTP server; in
+# production the profile's endpoint is any OpenAI-compatible model)
+.venv/bin/python -m proctor.testing.judgeserver --score 92 >"$LIVE_DIR/judge.url" 2>"$LIVE_DIR/judge.log" &
+JUDGE_PID=$!
+for _ in $(seq 1 50); do [[ -s "$LIVE_DIR/judge.url" ]] && break; sleep 0.2; done
+JUDGE_URL="$(head -1 "$LIVE_DIR/judge.url")"
+echo "  judge: the scripted judge server at $JUDGE_URL (scores 92)"
+
+COLLECTOR_URL="http://127.0.0.1:$(free_port)"
+export PROCTOR_TOKEN="$(.venv/bin/python -c 'import secrets; print(secrets.token_hex(16))')"   # agents send it
+echo "  proctor collector --db sqlite:///$LIVE_DIR/collector.db --listen ${COLLECTOR_URL#http://} -n $NS"
+$PROCTOR collector --db "sqlite:///$LIVE_DIR/collector.db" --listen "${COLLECTOR_URL#http://}" -n "$NS" \
+  --poll 0.5 --refresh 1 >"$LIVE_DIR/collector.log" 2>&1 &
+COLLECTOR_PID=$!
+for _ in $(seq 1 100); do curl -sf "$COLLECTOR_URL/readyz" >/dev/null && break; sleep 0.3; done
+curl -sf "$COLLECTOR_URL/readyz" >/dev/null \
+  || { echo "  the collector did not start:"; tail -20 "$LIVE_DIR/collector.log" | indent; exit 1; }
+echo "  pid $COLLECTOR_PID, embedded SQLite (WAL), log $LIVE_DIR/collector.log"
+
+say "what it watches: kubectl apply -f $EX/evalprofile.yaml -f $EX/agentmonitor.yaml"
+# RBAC decides who reads runs: the operator may get AgentMonitors; an SRE may also evaluate now
+$KUBECTL -n "$NS" apply -f - >/dev/null <<YAML
+apiVersion: v1
+kind: List
+items:
+  - {apiVersion: v1, kind: ServiceAccount, metadata: {name: proctor-operator}}
+  - {apiVersion: v1, kind: ServiceAccount, metadata: {name: proctor-sre}}
+  - apiVersion: rbac.authorization.k8s.io/v1
+    kind: Role
+    metadata: {name: agentmonitor-readers}
+    rules: [{apiGroups: [proctor.dev], resources: [agentmonitors], verbs: [get, list]}]
+  - apiVersion: rbac.authorization.k8s.io/v1
+    kind: Role
+    metadata: {name: agentmonitor-evaluators}
+    rules: [{apiGroups: [proctor.dev], resources: [agentmonitors], verbs: [evaluate]}]
+  - apiVersion: rbac.authorization.k8s.io/v1
+    kind: RoleBinding
+    metadata: {name: agentmonitor-readers}
+    roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: agentmonitor-readers}
+    subjects: [{kind: ServiceAccount, name: proctor-operator}, {kind: ServiceAccount, name: proctor-sre}]
+  - apiVersion: rbac.authorization.k8s.io/v1
+    kind: RoleBinding
+    metadata: {name: agentmonitor-evaluators}
+    roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: agentmonitor-evaluators}
+    subjects: [{kind: ServiceAccount, name: proctor-sre}]
+YAML
+# the operator is restarted below with the collector's URL: stopped first, so that its first look
+# at the AgentMonitor already reads the collector
+kill "$OP_PID" 2>/dev/null || true; wait "$OP_PID" 2>/dev/null || true; OP_PID=""
+$KUBECTL -n "$NS" create secret generic judge-api-key --from-literal=api-key=demo-not-a-real-key \
+  --dry-run=client -o yaml | $KUBECTL apply -f - >/dev/null
+# the demo's judge is local, and it waits 5 s of quiet before judging a run, not 90
+sed "s#http://judge.proctor-system.svc:8080/v1#$JUDGE_URL#" $EX/evalprofile.yaml | $KUBECTL -n "$NS" apply -f - | indent
+sed 's/quiescenceSeconds: 90/quiescenceSeconds: 5/' $EX/agentmonitor.yaml | $KUBECTL -n "$NS" apply -f - | indent
+SRE_TOKEN="$($KUBECTL -n "$NS" create token proctor-sre)"
+for _ in $(seq 1 60); do
+  curl -sf -H "Authorization: Bearer $SRE_TOKEN" "$COLLECTOR_URL/api/v1/monitors/$NS/oil-agent" >/dev/null && break; sleep 0.5
+done
+echo "  the collector serves AgentMonitor $NS/oil-agent (it lists them every second here, 15 s by default)"
+
+say "the operator, beside it: PROCTOR_COLLECTOR_URL=$COLLECTOR_URL proctor operator -n $NS"
+# here the operator runs with the admin's client certificate, which cannot be passed on: it is
+# given its ServiceAccount's token (in a pod it sends its own, and the chart sets the URL)
+env "${WEBHOOK_ENV[@]}" PROCTOR_METRICS_PORT=0 PROCTOR_RECONCILE_INTERVAL=2 PROCTOR_MONITOR_INTERVAL=2 \
+  PROCTOR_COLLECTOR_URL="$COLLECTOR_URL" PROCTOR_COLLECTOR_TOKEN="$($KUBECTL -n "$NS" create token proctor-operator)" \
+  $PROCTOR operator -n "$NS" --liveness http://127.0.0.1:0/healthz >>"$LOG" 2>&1 &
+OP_PID=$!
+$KUBECTL -n "$NS" wait --for=condition=Receiving=False agentmonitor/oil-agent --timeout=60s >/dev/null \
+  || { echo "  the operator did not read the collector; log: $LOG"; tail -20 "$LOG" | indent; exit 1; }
+echo "  pid $OP_PID; it reads each AgentMonitor's summary from the collector as its ServiceAccount:"
+$KUBECTL -n "$NS" get agentmonitor oil-agent -o jsonpath='{range .status.conditions[?(@.type=="Receiving")]}  {.type}={.status} {.reason}: {.message}{"\n"}{end}'
+
+say "the v1 agent, traced: kubectl apply -f examples/agent/live.yaml (OTEL_EXPORTER_OTLP_ENDPOINT -> the collector)"
+$KUBECTL -n "$NS" create secret generic oil-agent-otlp --from-literal=headers="Authorization=Bearer $PROCTOR_TOKEN" \
+  --dry-run=client -o yaml | $KUBECTL apply -f - >/dev/null
+sed "s#http://proctor-collector.proctor-system.svc:4318#$COLLECTOR_URL#" examples/agent/live.yaml | $KUBECTL -n "$NS" apply -f - | indent
+$KUBECTL -n "$NS" rollout status deployment/oil-agent-live --timeout=120s | indent
+AGENT_IP="$($KUBECTL -n "$NS" get pods -l app=oil-agent-live -o jsonpath='{.items[0].status.podIP}')"
+
+# the runs' lives, watched from before the first question: the runs API (what proctor runs
+# list -o json reads), polled; each state a run is seen in
+watch_runs() {
+  declare -A seen=()
+  local start=$SECONDS all=0
+  for _ in $(seq 1 600); do
+    all=1
+    while read -r id state; do
+      [[ -z "$id" ]] && continue
+      if [[ "${seen[$id]:-}" != "$state" ]]; then
+        printf '  t+%3ss  %s  %s\n' "$((SECONDS - start))" "$id" "$state"; seen[$id]="$state"
+      fi
+      [[ "$state" == Evaluated || "$state" == PartiallyEvaluated || "$state" == EvaluationFailed ]] || all=0
+    done < <(curl -sf -H "Authorization: Bearer $SRE_TOKEN" "$COLLECTOR_URL/api/v1/runs?namespace=$NS" \
+             | jq -r '.runs[] | "\(.id) \(.state)"' 2>/dev/null)
+    if [[ ${#seen[@]} -ge 3 && "$all" == 1 ]]; then echo ok >"$LIVE_DIR/judged"; return 0; fi
+    sleep 0.2
+  done
+}
+watch_runs >"$LIVE_DIR/lives.txt" 2>&1 &
+POLL_PID=$!
+
+say "traffic: four questions in three conversations (POST /ask); each turn a trace of GenAI spans"
+ask() {
+  curl -s "http://$AGENT_IP:8080/ask" -H 'Content-Type: application/json' \
+    -d "$(jq -nc --arg q "$2" --arg c "$1" '{question: $q, conversation: $c}')" \
+    | jq -r --arg q "$2" '"  [\(.conversation)] \($q)\n      -> \(.answer)"'
+}
+ask shift-7-engine-2 "Oil consumption on engine 2 is exactly 0.30 qt/hr. Is that normal?"
+ask shift-7-engine-2 "Is 0.45 qt/hr acceptable for dispatch?"
+ask shift-7-engine-1 "Engine 1 burns 0.60 qt/hr. Which band?"
+ask apu-question "What is the oil consumption limit for the auxiliary power unit?"
+
+say "the runs' lives (GET /api/v1/runs, polled from before the first question): a run is judged once quiet for quiescenceSeconds"
+wait "$POLL_PID" || true; POLL_PID=""
+cat "$LIVE_DIR/lives.txt"
+[[ -s "$LIVE_DIR/judged" ]] \
+  || { echo "  the runs were not all judged; collector log:"; tail -20 "$LIVE_DIR/collector.log" | indent; exit 1; }
+export PROCTOR_SERVER="$COLLECTOR_URL"
+export PROCTOR_TOKEN="$SRE_TOKEN"   # the runs API asks RBAC about this token
+
+say "proctor runs list"
+$PROCTOR runs list | indent
+RUN="$($PROCTOR runs list -o json | jq -r '.[-1].id')"
+say "proctor runs show $RUN   (the trajectory the judge saw, each score with its threshold)"
+$PROCTOR runs show "$RUN" | cut -c1-150 | indent
+say "RBAC decides: the operator's ServiceAccount may read runs, not evaluate them now"
+set +e
+$PROCTOR runs evaluate "$RUN" --token "$($KUBECTL -n "$NS" create token proctor-operator)" 2>&1 | indent
+rc=${PIPESTATUS[0]}; set -e
+echo "  -> exit code $rc"
+
+say "kubectl get agentmonitors   (the operator's summary: RUNS, BREACHED, WORST, SAFETY)"
+for _ in $(seq 1 60); do
+  [[ "$($KUBECTL -n "$NS" get agentmonitor oil-agent -o jsonpath='{.status.runs.evaluated}')" -ge 3 ]] 2>/dev/null && break; sleep 1
+done
+$KUBECTL -n "$NS" get agentmonitors | indent
+$KUBECTL -n "$NS" get agentmonitor oil-agent -o jsonpath='{range .status.dimensions[*]}  {.name}: latest {.latest}, fast EWMA {.fastEwma}, slow EWMA {.slowEwma} ({.samples} scored){"\n"}{end}'
+$KUBECTL -n "$NS" get agentmonitor oil-agent -o jsonpath='{range .status.conditions[*]}  {.type}={.status} {.reason}: {.message}{"\n"}{end}' | cut -c1-160
+say "events on the AgentMonitor"
+$KUBECTL -n "$NS" get events --field-selector involvedObject.kind=AgentMonitor --sort-by=.lastTimestamp \
+  -o custom-columns=TYPE:.type,REASON:.reason,MESSAGE:.message | cut -c1-160 | indent

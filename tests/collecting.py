@@ -22,10 +22,12 @@ from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 
 from proctor.collector import CollectorClient
+from proctor.testing.cluster import scaled
 
 TOKEN = "test-collector-token"
-#: One knob for every wait: raise it on a slow machine.
-TIMEOUT = float(os.environ.get("PROCTOR_TEST_TIMEOUT", "90"))
+#: The longest wait, in seconds: 90 on an idle machine, scaled by the tests' one time setting
+#: (``PROCTOR_TEST_TIME_SCALE``, :func:`proctor.testing.cluster.scaled`).
+TIMEOUT = scaled(90)
 
 
 def manifests(
@@ -95,7 +97,7 @@ def start(
     name: str = "c",
     env: dict[str, str] | None = None,
 ) -> Collector:
-    """``python -m proctor.collector`` on a free port; returns once it listens."""
+    """``proctor collector`` (the CLI verb) on a free port; returns once it listens."""
     mfile = tmp / f"{name}-manifests.yaml"
     mfile.write_text(yaml.safe_dump_all(list(objects)))
     log = tmp / f"{name}.log"
@@ -104,7 +106,8 @@ def start(
             [
                 sys.executable,
                 "-m",
-                "proctor.collector",
+                "proctor.cli",
+                "collector",
                 "--db",
                 db_url,
                 "--listen",

@@ -386,7 +386,9 @@ def test_the_operator_holds_least_privilege(helm: str, tmp_path: Path, ca_bundle
     for values in ({}, _full_values(ca_bundle, ["team-a"]), {"webhook": {"enabled": True}}):
         docs = _render(helm, tmp_path, values, release="proctor", namespace="proctor-system")
         roles = _cluster_roles(docs)
-        assert set(roles) == {"proctor", "proctor-cluster"}
+        # proctor-agentmonitors: the AgentMonitor rights (templates/collector-operator-rbac.yaml,
+        # held exactly in tests/integration/test_chart_collector.py)
+        assert set(roles) == {"proctor", "proctor-cluster", "proctor-agentmonitors"}
         for name, role in roles.items():
             for rule in role["rules"]:
                 where = f"ClusterRole {name} rule {rule} ({values})"
@@ -404,7 +406,11 @@ def test_the_operator_holds_least_privilege(helm: str, tmp_path: Path, ca_bundle
     assert _grants(roles["proctor"]["rules"]) == EXPECTED_NAMESPACED
     assert _grants(roles["proctor-cluster"]["rules"]) == EXPECTED_CLUSTER
     bindings = {d["metadata"]["name"]: d for d in docs if d["kind"] == "ClusterRoleBinding"}
-    assert {b["roleRef"]["name"] for b in bindings.values()} == {"proctor", "proctor-cluster"}
+    assert {b["roleRef"]["name"] for b in bindings.values()} == {
+        "proctor",
+        "proctor-cluster",
+        "proctor-agentmonitors",
+    }
     for b in bindings.values():
         assert b["subjects"] == [{"kind": "ServiceAccount", "name": "proctor", "namespace": "proctor-system"}]
 
@@ -421,6 +427,8 @@ def test_the_operator_holds_least_privilege(helm: str, tmp_path: Path, ca_bundle
     } == {
         ("team-a", "proctor"),
         ("team-b", "proctor"),
+        ("team-a", "proctor-agentmonitors"),
+        ("team-b", "proctor-agentmonitors"),
     }
     assert [d["roleRef"]["name"] for d in docs if d["kind"] == "ClusterRoleBinding"] == ["proctor-cluster"]
     assert _grants(_cluster_roles(docs)["proctor-cluster"]["rules"]) == EXPECTED_CLUSTER | {

@@ -6,17 +6,19 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import socket
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+import yaml
 from kubernetes import config
 
-from collecting import TIMEOUT, manifests, tracer, wait_for
+from collecting import TIMEOUT, agent_turn, manifests, tracer, wait_for
 from conftest import Cluster
 from judging import JudgeServer
 from proctor.collector.auth import KubernetesAuth, Unauthenticated
@@ -210,3 +212,174 @@ def test_no_cluster_and_no_files_is_a_clear_error(tmp_path: Path) -> None:
         check=False,
     )
     assert out.returncode == 2 and "give --monitor FILE --profile FILE" in out.stderr
+
+
+def _runs_cli(cluster: Cluster, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    base = {k: v for k, v in cluster.env().items() if k not in ("PROCTOR_TOKEN", "PROCTOR_SERVER")}
+    return subprocess.run(
+        [sys.executable, "-m", "proctor.cli", "runs", *args],
+        env={**base, **env},
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        check=False,
+    )
+
+
+def test_proctor_runs_lets_rbac_decide_and_takes_a_token_from_the_kubeconfig(
+    crds: Cluster,
+    namespace: str,
+    rbac: dict[str, str],
+    cluster_collector: tuple[str, JudgeServer],
+    tmp_path: Path,
+) -> None:
+    url, _judge = cluster_collector
+    with (
+        tracer(url, token=INGEST_TOKEN) as tr,
+        tr.start_as_current_span(
+            "chat judge-small",
+            attributes={
+                "gen_ai.operation.name": "chat",
+                "gen_ai.conversation.id": "c-2",
+                "gen_ai.output.messages": json.dumps([{"role": "assistant", "content": "ELEVATED."}]),
+            },
+        ),
+    ):
+        pass
+    monitor = f"{namespace}/oil-agent"
+
+    def listed(**env: str) -> subprocess.CompletedProcess[str]:
+        return _runs_cli(crds, "list", "--server", url, "--monitor", monitor, "-o", "json", **env)
+
+    first = wait_for(
+        lambda: (r := listed(PROCTOR_TOKEN=rbac["reader"])).returncode == 0 and json.loads(r.stdout) and r,
+        "the run through proctor runs",
+    )
+    (run,) = json.loads(first.stdout)
+    forbidden = listed(PROCTOR_TOKEN=rbac["outsider"])
+    assert forbidden.returncode == 1 and "403" in forbidden.stderr and "outsider" in forbidden.stderr
+    refused = _runs_cli(crds, "evaluate", run["id"], "--server", url, "--token", rbac["reader"])
+    assert refused.returncode == 1 and "403" in refused.stderr and "may not evaluate" in refused.stderr
+
+    # the admin kubeconfig holds a client certificate: it cannot be passed on, and the CLI says so
+    admin = listed()
+    assert admin.returncode == 2 and "client certificate" in admin.stderr, admin.stderr
+    # ... but it may request a token for a ServiceAccount (TokenRequest), whose RBAC then decides
+    sre = _runs_cli(
+        crds, "evaluate", run["id"], "--server", url, "--service-account", f"{namespace}/operator-sre"
+    )
+    assert sre.returncode == 0 and "evaluation requested" in sre.stdout, sre.stderr
+    # a kubeconfig whose user is a bearer token: that token is the caller
+    reader_config = tmp_path / "reader.kubeconfig"
+    cfg = yaml.safe_load(crds.kubeconfig.read_text())
+    ctx = next(c for c in cfg["contexts"] if c["name"] == cfg["current-context"])["context"]
+    for cl in cfg["clusters"]:
+        ca = cl["cluster"].get("certificate-authority")
+        if ca and not Path(ca).is_absolute():
+            cl["cluster"]["certificate-authority"] = str(crds.kubeconfig.parent / ca)
+    cfg["users"] = [{"name": ctx["user"], "user": {"token": rbac["reader"]}}]
+    reader_config.write_text(yaml.safe_dump(cfg))
+    as_reader = listed(KUBECONFIG=str(reader_config))
+    assert as_reader.returncode == 0 and [r["id"] for r in json.loads(as_reader.stdout)] == [run["id"]]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_the_operator_writes_the_monitors_status_from_the_running_collector(
+    crds: Cluster,
+    namespace: str,
+    rbac: dict[str, str],
+    cluster_collector: tuple[str, JudgeServer],
+    run_operator: Callable[..., subprocess.Popen[bytes]],
+) -> None:
+    url, _judge = cluster_collector
+    metrics_port = _free_port()
+    run_operator(
+        "-n",
+        namespace,
+        "--liveness",
+        f"http://127.0.0.1:{_free_port()}/healthz",
+        env={
+            "PROCTOR_COLLECTOR_URL": url,
+            # the operator's own credentials here are the admin's client certificate: a token
+            # with get on agentmonitors stands in for its service account's
+            "PROCTOR_COLLECTOR_TOKEN": rbac["operator-sre"],
+            "PROCTOR_MONITOR_INTERVAL": "1",
+            "PROCTOR_METRICS_PORT": str(metrics_port),
+            "PROCTOR_LOG_FORMAT": "console",
+        },
+    )
+
+    def status() -> dict[str, Any]:
+        obj = crds.get_json("-n", namespace, "agentmonitor", "oil-agent")
+        return dict(obj.get("status") or {})
+
+    def condition(st: dict[str, Any], kind: str) -> dict[str, Any]:
+        return next((c for c in st.get("conditions") or [] if c["type"] == kind), {})
+
+    quiet = wait_for(lambda: (st := status()) and condition(st, "Receiving") and st, "a first status")
+    assert condition(quiet, "Receiving")["reason"] == "NoRecentRuns"
+    with tracer(url, token=INGEST_TOKEN) as tr:
+        agent_turn(tr, "c-3", "Oil at 0.30 qt/hr?", "ELEVATED (AMM 72-00).")
+    done = wait_for(
+        lambda: (st := status()).get("runs", {}).get("evaluated") == 1 and st, "the evaluated run in status"
+    )
+    assert done["runs"]["total"] == 1 and done["observedGeneration"] == 1
+    safety = next(d for d in done["dimensions"] if d["name"] == "safety")
+    assert (safety["latest"], safety["fastEwma"], safety["slowEwma"], safety["samples"]) == (75, 75, 75, 1)
+    assert done["consensusMultiplier"] == 1.4  # 7 judge calls for 5 dimensions: consensus ran twice
+    assert done["revisions"] == ["1.0"] and done["lastEventTime"] and done["lastEvaluationTime"]
+    assert (condition(done, "Receiving")["status"], condition(done, "Receiving")["reason"]) == (
+        "True",
+        "RunsArriving",
+    )
+    for kind in ("Breached", "Degrading", "NeedsHuman"):
+        assert (condition(done, kind)["status"], condition(done, kind)["reason"]) == (
+            "Unknown",
+            "DetectorsNotRunning",
+        )
+    assert condition(done, "Observing")["reason"] == "Notifying"
+    table = crds.kubectl("-n", namespace, "get", "agentmonitors").stdout.splitlines()
+    assert table[0].split() == ["NAME", "RUNS", "BREACHED", "WORST", "SAFETY", "AGE"]
+    assert table[1].split()[:4] == ["oil-agent", "1", "Unknown", "75"]  # WORST: no incident (blank)
+    events = crds.kubectl("-n", namespace, "get", "events", "-o", "json").stdout
+    assert "RunsEvaluated" in events and "RunsArriving" in events
+    scraped = httpx.get(f"http://127.0.0.1:{metrics_port}/metrics").text
+    labels = f'agent="oil-agent",dimension="safety",monitor="{namespace}/oil-agent",series="latest"'
+    assert f"proctor_agentmonitor_score{{{labels}}} 75.0" in scraped
+    assert "run_id" not in scraped and done["runs"]["total"] == 1
+
+
+def test_an_operator_the_collector_refuses_says_so_on_the_monitor(
+    crds: Cluster,
+    namespace: str,
+    rbac: dict[str, str],
+    cluster_collector: tuple[str, JudgeServer],
+    run_operator: Callable[..., subprocess.Popen[bytes]],
+) -> None:
+    url, _judge = cluster_collector
+    run_operator(
+        "-n",
+        namespace,
+        "--liveness",
+        f"http://127.0.0.1:{_free_port()}/healthz",
+        env={
+            "PROCTOR_COLLECTOR_URL": url,
+            "PROCTOR_COLLECTOR_TOKEN": rbac["outsider"],  # no get on agentmonitors
+            "PROCTOR_MONITOR_INTERVAL": "1",
+            "PROCTOR_METRICS_PORT": "0",
+        },
+    )
+
+    def receiving() -> dict[str, Any] | None:
+        st = crds.get_json("-n", namespace, "agentmonitor", "oil-agent").get("status") or {}
+        return next((c for c in st.get("conditions") or [] if c["type"] == "Receiving"), None)
+
+    cond = wait_for(receiving, "the Receiving condition")
+    assert (cond["status"], cond["reason"]) == ("Unknown", "CollectorRefused")
+    assert "403" in cond["message"] and "outsider" in cond["message"]
+    assert rbac["outsider"] not in json.dumps(cond)

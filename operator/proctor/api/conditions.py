@@ -54,15 +54,20 @@ never disagree on a word.
     ``TierVarianceOverBudget``.
 ``CircuitOpen`` (GatePolicy): too many blocks in the window; a person should look.
     True: ``TooManyBlocks``. False: ``WithinBudget``.
-``Receiving`` (AgentMonitor): the agent's telemetry is arriving.
+``Receiving`` (AgentMonitor): the agent's telemetry is arriving (an event within the last
+    ``max(300 s, 2 x quiescenceSeconds)``, as the collector reports it).
     True: ``RunsArriving``. False: ``NoRecentRuns``, ``ProfileNotFound``, ``InvalidSpec``.
+    Unknown (the operator cannot ask the collector; the last figures stay in status):
+    ``CollectorNotConfigured`` (no ``PROCTOR_COLLECTOR_URL``), ``CollectorUnavailable``,
+    ``CollectorRefused`` (401/403: the operator's token, or its RBAC ``get`` on agentmonitors),
+    ``NotServedByCollector`` (the collector does not serve this monitor's namespace).
 ``Breached`` (AgentMonitor): recent runs scored a dimension below its threshold.
     True: ``DimensionBelowThreshold``, ``SafetyScanFinding``. False: ``WithinThresholds``.
-    Unknown: ``NothingMeasured``.
+    Unknown: ``NothingMeasured``, ``DetectorsNotRunning`` (until the detectors run in the collector).
 ``Degrading`` (AgentMonitor): scores decline without (yet) breaching.
-    True: ``TrendDeclining``, ``RelativeDrop``. False: ``Stable``.
+    True: ``TrendDeclining``, ``RelativeDrop``. False: ``Stable``. Unknown: ``DetectorsNotRunning``.
 ``NeedsHuman`` (AgentMonitor): the notice circuit breaker tripped; notices are held until a person
-    looks. True: ``TooManyNotices``. False: ``WithinBudget``.
+    looks. True: ``TooManyNotices``. False: ``WithinBudget``. Unknown: ``DetectorsNotRunning``.
 ``Observing`` (AgentMonitor): shadow mode, everything is evaluated and recorded, nobody notified.
     True: ``ObserveOnly``. False: ``Notifying``.
 """
@@ -195,6 +200,11 @@ class Reason(StrEnum):
     STABLE = "Stable"
     TOO_MANY_NOTICES = "TooManyNotices"
     NOTIFYING = "Notifying"
+    COLLECTOR_NOT_CONFIGURED = "CollectorNotConfigured"
+    COLLECTOR_UNAVAILABLE = "CollectorUnavailable"
+    COLLECTOR_REFUSED = "CollectorRefused"
+    NOT_SERVED_BY_COLLECTOR = "NotServedByCollector"
+    DETECTORS_NOT_RUNNING = "DetectorsNotRunning"
 
 
 #: Why a run ends in ERROR at once, never retried: a mistake in what it was given (a reference that does

@@ -34,6 +34,11 @@ VERBS: dict[str, tuple[str, str]] = {
     ),
     "import": ("proctor.cli.imports", "translate another tool's suite into a CaseSet manifest"),
     "operator": ("proctor.cli.operator", "run the operator (Kopf) with Proctor's settings"),
+    "collector": (
+        "proctor.cli.collector",
+        "arm B: receive agents' OpenTelemetry traces, judge each run, serve the runs API",
+    ),
+    "runs": ("proctor.cli.runs", "list, show or evaluate the runs the collector judged"),
 }
 
 

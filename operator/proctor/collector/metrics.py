@@ -109,6 +109,13 @@ class Metrics:
             ["monitor"],
             registry=r,
         )
+        self.evaluation_events = Counter(
+            "proctor_collector_evaluation_events_total",
+            "Scores sent as OpenTelemetry gen_ai.evaluation.result events, by outcome: exported, "
+            "failed (the receiver refused or was unreachable after retries), dropped (the queue was full).",
+            ["outcome"],
+            registry=r,
+        )
         self.database_errors = Counter(
             "proctor_collector_database_unavailable_total",
             "Operations refused because the database was down.",

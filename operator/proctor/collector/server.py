@@ -30,6 +30,7 @@ from proctor.api import ManifestError
 from proctor.collector.app import DEFAULT_MAX_BODY, Context, application
 from proctor.collector.auth import Authorizer, KubernetesAuth, LocalAuth
 from proctor.collector.evaluate import Evaluator
+from proctor.collector.export import EvaluationExporter, ExportSettings
 from proctor.collector.ingest import DEFAULT_MAX_PENDING, Writer
 from proctor.collector.metrics import Metrics
 from proctor.collector.monitors import Registry, load_files
@@ -158,6 +159,7 @@ def _on_commit(metrics: Metrics) -> Callable[[IngestResult, Sequence[Item]], Non
 async def run(args: argparse.Namespace, *, announce: Callable[[str], None] | None = None) -> None:
     """Run the collector until the task is cancelled or SIGTERM/SIGINT arrives."""
     token = os.environ.get(TOKEN_ENV) or None
+    export = ExportSettings.from_env(os.environ)  # scores as OTLP events: off unless OTEL_LOGS_EXPORTER=otlp
     kube_api = None
     if args.monitor or args.profile:
         registry = _Registry(load_files([*args.monitor, *args.profile], default_token=token))
@@ -193,6 +195,7 @@ async def run(args: argparse.Namespace, *, announce: Callable[[str], None] | Non
         on_commit=_on_commit(metrics),
     )
     evaluator = Evaluator()
+    exporter = EvaluationExporter(export, counted=metrics.evaluation_events) if export else None
     worker = Worker(
         store,
         registry,
@@ -202,6 +205,7 @@ async def run(args: argparse.Namespace, *, announce: Callable[[str], None] | Non
         concurrency=args.concurrency,
         poll=args.poll,
         lease_seconds=args.lease,
+        exporter=exporter,
     )
     ctx = Context(store=store, writer=writer, registry=registry, metrics=metrics, auth=auth, wake=worker.wake)
     app = application(ctx, max_body=args.max_body)
@@ -222,6 +226,9 @@ async def run(args: argparse.Namespace, *, announce: Callable[[str], None] | Non
         tasks.append(asyncio.create_task(worker.run(stop), name="worker"))
     if kube_api is not None:
         tasks.append(asyncio.create_task(_refresh(source, registry, args.refresh, stop), name="monitors"))
+    if exporter is not None:
+        tasks.append(asyncio.create_task(exporter.run(stop), name="evaluation-events"))
+        log.info("exporting scores as gen_ai.evaluation.result events", endpoint=exporter.settings.endpoint)
     url = f"http://{host}:{bound}"
     log.info("collector listening", url=url, database=store.dialect, monitors=sorted(registry().monitors))
     if announce is not None:

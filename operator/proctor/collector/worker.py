@@ -22,10 +22,11 @@ from typing import Final
 import structlog
 
 from proctor.collector.evaluate import Evaluation, Evaluator
+from proctor.collector.export import EvaluatedRun, EvaluationExporter, evaluated_span, evaluation_records
 from proctor.collector.metrics import Metrics
 from proctor.collector.monitors import Registry
 from proctor.protocol import DEFAULT_LEASE_SECONDS, AttemptOutcome
-from proctor.store import Claim, Store, StoreUnavailable
+from proctor.store import Claim, Store, StoreUnavailable, Trajectory
 
 log = structlog.get_logger("proctor.collector.worker")
 
@@ -52,8 +53,10 @@ class Worker:
         concurrency: int = DEFAULT_CONCURRENCY,
         poll: float = DEFAULT_POLL_SECONDS,
         lease_seconds: float = DEFAULT_LEASE_SECONDS,
+        exporter: EvaluationExporter | None = None,
     ) -> None:
         self.store = store
+        self.exporter = exporter
         self.registry = registry
         self.evaluator = evaluator
         self.metrics = metrics
@@ -133,6 +136,7 @@ class Worker:
     async def _evaluate(self, c: Claim) -> None:
         started = time.monotonic()
         monitor = self.registry().get(c.monitor)
+        trajectory: Trajectory | None = None
         if monitor is None:
             ev = Evaluation(
                 AttemptOutcome.FAILED, reason=f"AgentMonitor {c.monitor} is no longer served", permanent=True
@@ -178,6 +182,12 @@ class Worker:
             return
         self.evaluated += 1
         self._observe(c, ev, time.monotonic() - started)
+        if self.exporter is not None and ev.scores:
+            run = EvaluatedRun(
+                c.run_id, c.monitor, c.agent, c.revision, provenance=str(ev.provenance.get("digest", ""))
+            )
+            span = evaluated_span(trajectory.spans) if trajectory is not None else None
+            self.exporter.submit(evaluation_records(run, ev.scores, span, time.time()))
 
     def _observe(self, c: Claim, ev: Evaluation, seconds: float) -> None:
         m = self.metrics

@@ -9,7 +9,7 @@ from typing import Any
 
 import kopf
 
-from proctor.controllers import casesets, gates, profiles, runs, webhook  # noqa: F401  (registers handlers)
+from proctor.controllers import casesets, gates, monitors, profiles, runs, webhook  # noqa: F401  (registers handlers)
 from proctor.controllers.kit import runtime
 from proctor.gate.webhook import WebhookConfig
 from proctor.k8s.kube import Kube

@@ -429,3 +429,31 @@ class Kube:
             _content_type=MERGE,
             _preload_content=False,
         )
+
+    # --- credentials for Proctor's own services (the collector) ----------------------------------
+
+    def bearer_token(self) -> str | None:
+        """The bearer token this client authenticates with: a kubeconfig's ``token``, ``tokenFile`` or
+        exec plugin (OIDC, cloud IAM), or the pod's service-account token (re-read as it rotates).
+        None when it authenticates with a client certificate, which cannot be passed on."""
+        cfg = self.api.configuration
+        # the client's loaders keep it as "BearerToken" (older releases: "authorization")
+        value = cfg.get_api_key_with_prefix("BearerToken", alias="authorization") or ""
+        scheme, _, token = str(value).partition(" ")
+        token = token.strip() if scheme.lower() == "bearer" else str(value).strip()
+        return token or None
+
+    def request_token(self, namespace: str, service_account: str, *, seconds: int = 600) -> str:
+        """A short-lived token of a ServiceAccount, by TokenRequest (``kubectl create token``):
+        the caller needs ``create`` on ``serviceaccounts/token`` for it."""
+        body = client.AuthenticationV1TokenRequest(
+            spec=client.V1TokenRequestSpec(audiences=[], expiration_seconds=seconds)
+        )
+        reply = self._do(
+            f"a token for ServiceAccount {namespace}/{service_account}",
+            self.core.create_namespaced_service_account_token,
+            service_account,
+            namespace,
+            body,
+        )
+        return str(reply.status.token)

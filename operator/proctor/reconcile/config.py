@@ -31,6 +31,13 @@ class OperatorConfig:
     metrics_port: int = 9090
     manage_judge_rbac: bool = True
     namespaces: tuple[str, ...] = field(default=())
+    #: Arm B: the collector's base URL; AgentMonitor status is read from it ("" : not configured).
+    collector_url: str = ""
+    #: A bearer token for the collector; default: the operator's own credentials' token (its
+    #: service account's in a pod). Needed only when those are a client certificate.
+    collector_token: str = field(default="", repr=False)
+    #: Seconds between reads of each AgentMonitor's summary from the collector.
+    monitor_interval: float = 30.0
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> OperatorConfig:
@@ -46,4 +53,7 @@ class OperatorConfig:
             run_history=int(e.get("PROCTOR_RUN_HISTORY", d.run_history)),
             metrics_port=int(e.get("PROCTOR_METRICS_PORT", d.metrics_port)),
             manage_judge_rbac=e.get("PROCTOR_MANAGE_JUDGE_RBAC", "true").lower() != "false",
+            collector_url=e.get("PROCTOR_COLLECTOR_URL", d.collector_url).strip().rstrip("/"),
+            collector_token=e.get("PROCTOR_COLLECTOR_TOKEN", d.collector_token).strip(),
+            monitor_interval=float(e.get("PROCTOR_MONITOR_INTERVAL", d.monitor_interval)),
         )

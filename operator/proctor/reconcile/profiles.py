@@ -16,36 +16,26 @@ from proctor.api import (
     parse_profile,
 )
 from proctor.graders import ScanPolicy
-from proctor.judge import DimensionRubric, JudgeSettings, policy_digest, provenance, resolve_dimensions
+from proctor.judge import DimensionRubric, resolve_dimensions
+from proctor.judge.examine import profile_provenance
 from proctor.reconcile.casesets import needs_step, ready
 from proctor.reconcile.legacy import release_legacy
 from proctor.reconcile.runtime import ObjectRef, Outcome, Runtime
 from proctor.reconcile.status import write_status
 
 
-def profile_provenance(profile: EvalProfile, dims: Sequence[DimensionRubric]) -> Provenance | None:
-    """Content-addressed versions of the judge prompt (model, parameters, rubrics) and the grounding."""
-    spec = profile.spec
-    parts: dict[str, str] = {}
-    if spec.judge is not None:
-        settings = JudgeSettings.from_spec(spec.judge)
-        parts["judgePrompt"] = provenance(
-            model=settings.model,
-            parameters=settings.parameters(),
-            rubrics={d.name: d.rubric for d in dims},
-        )
-    if spec.grounding is not None:
-        parts["grounding"] = policy_digest(spec.grounding)
-    if not parts:
-        return None
-    return Provenance.model_validate(parts | {"digest": policy_digest(parts)})
+def status_provenance(profile: EvalProfile) -> Provenance | None:
+    """The profile's content-addressed versions as its status carries them: the judge Job's and the
+    collector's own (:func:`proctor.judge.examine.profile_provenance`, the one place they are made)."""
+    parts = profile_provenance(profile.spec)
+    return Provenance.model_validate(parts) if parts else None
 
 
 def resolved_status(
     profile: EvalProfile, dims: Sequence[DimensionRubric], base: EvalProfileStatus
 ) -> EvalProfileStatus:
     """A valid profile's status (conditions left to the caller)."""
-    prov = profile_provenance(profile, dims)
+    prov = status_provenance(profile)
     return base.model_copy(
         update={
             "resolved_dimensions": profile.spec.resolved_dimensions()[:64],

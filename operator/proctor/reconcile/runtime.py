@@ -131,6 +131,8 @@ class Runtime:
         self.tasks: set[asyncio.Task[None]] = set()
         #: Names of decision Events known to exist (posted here, or found there): oldest first.
         self.posted: dict[str, None] = {}
+        #: Arm B's collector client (:func:`proctor.reconcile.monitors.reader` makes it on first use).
+        self.collector: Any = None
 
     def now(self) -> dt.datetime:
         """The time decisions are made at: UTC, whole seconds (as status writes it)."""
@@ -205,4 +207,6 @@ class Runtime:
         for task in list(self.tasks):
             task.cancel()
         await asyncio.gather(*self.tasks, return_exceptions=True)
+        if self.collector is not None:
+            await self.collector.aclose()
         await self.call(self.kube.close)

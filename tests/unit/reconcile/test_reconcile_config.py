@@ -34,6 +34,9 @@ def test_every_variable_is_read() -> None:
             "PROCTOR_RUN_HISTORY": "7",
             "PROCTOR_METRICS_PORT": "19090",
             "PROCTOR_MANAGE_JUDGE_RBAC": "false",
+            "PROCTOR_COLLECTOR_URL": "http://proctor-collector.proctor-system.svc:4318/",
+            "PROCTOR_COLLECTOR_TOKEN": "op-token",
+            "PROCTOR_MONITOR_INTERVAL": "5",
         }
     )
     assert config == OperatorConfig(
@@ -45,7 +48,11 @@ def test_every_variable_is_read() -> None:
         run_history=7,
         metrics_port=19090,
         manage_judge_rbac=False,
+        collector_url="http://proctor-collector.proctor-system.svc:4318",
+        collector_token="op-token",
+        monitor_interval=5.0,
     )
+    assert "op-token" not in repr(config)
 
 
 @pytest.mark.parametrize(

@@ -21,7 +21,7 @@ from proctor.judge import resolve_dimensions
 from proctor.k8s.kube import KubeError
 from proctor.protocol import Baseline, FreezeDecision, Tier
 from proctor.reconcile.casesets import freeze_outcome, invalid, ready
-from proctor.reconcile.profiles import profile_provenance, resolved_status
+from proctor.reconcile.profiles import resolved_status, status_provenance
 from proctor.reconcile.records import RECENT_RUNS, recent_runs
 
 NOW = dt.datetime(2026, 3, 1, 12, 0, tzinfo=dt.UTC)
@@ -101,7 +101,7 @@ def profile(**spec: Any) -> EvalProfile:
 
 def test_a_profile_without_judge_or_grounding_has_no_provenance() -> None:
     p = profile()
-    assert profile_provenance(p, resolve_dimensions(p.spec)) is None
+    assert status_provenance(p) is None
     status = dump(
         resolved_status(p, resolve_dimensions(p.spec), EvalProfileStatus(observed_generation=1)),
         only_set=True,
@@ -115,10 +115,10 @@ def test_a_judged_profile_is_content_addressed() -> None:
         judge={"endpoint": "http://judge.local/v1", "model": "m"},
         grounding={"documents": [{"id": "d", "text": "t"}]},
     )
-    prov = profile_provenance(judged, resolve_dimensions(judged.spec))
+    prov = status_provenance(judged)
     assert prov is not None and prov.judge_prompt and prov.grounding and prov.digest
     other = profile(judge={"endpoint": "http://judge.local/v1", "model": "m2"})
-    other_prov = profile_provenance(other, resolve_dimensions(other.spec))
+    other_prov = status_provenance(other)
     assert other_prov is not None and other_prov.judge_prompt != prov.judge_prompt
     status = dump(
         resolved_status(judged, resolve_dimensions(judged.spec), EvalProfileStatus()), only_set=True

@@ -1,0 +1,413 @@
+"""AgentMonitor: its status written from the collector's summary (arm B).
+
+Runs live in the collector's database, never in etcd; the monitor's status is a summary the
+operator reads from the collector (``GET /api/v1/monitors/{namespace}/{name}``, authenticated with
+the operator's own token: the collector checks it with TokenReview and SubjectAccessReview, so the
+operator needs ``get`` on agentmonitors, which it has). Each step:
+
+1. **Gather**: parse the monitor; check its EvalProfile exists; read the summary
+   (:class:`CollectorReader`), or say why it could not be read (:class:`Unreadable`).
+2. **Evaluate**: :func:`monitor_status`, a pure function of those and ``now``: runs by state, per
+   dimension the latest score and both EWMAs, the consensus cost, recent revisions, and the
+   conditions ``Receiving`` and ``Observing``; ``Breached``, ``Degrading`` and ``NeedsHuman`` stay
+   Unknown (``DetectorsNotRunning``) until the detectors run. When the collector cannot be read
+   the last figures stay and ``Receiving`` is Unknown with the reason. :func:`monitor_events` says
+   what changed as Events.
+3. **Write if changed**, and the metrics (labels monitor, agent, dimension; never a run id).
+
+The monitor is looked at again every ``monitor_interval`` seconds (a scheduled wake-up, not a Kopf
+timer: timers add finalizers and keep every body in memory).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+
+import httpx
+import structlog
+from pydantic import ValidationError
+
+from proctor.api import (
+    STATE_COUNT_FIELDS,
+    AgentMonitor,
+    AgentMonitorStatus,
+    Condition,
+    ConditionStatus,
+    ConditionType,
+    DimensionStatus,
+    ManifestError,
+    Reason,
+    RunCounts,
+    get_condition,
+    parse_monitor,
+    set_condition,
+)
+from proctor.k8s.kube import TRANSPORT_ERRORS, KubeError
+from proctor.observability import metrics
+from proctor.reconcile.runtime import ObjectRef, Outcome, Runtime
+from proctor.reconcile.status import write_status
+
+log = structlog.get_logger("proctor.reconcile.monitors")
+
+#: The shortest window in which an event counts as "arriving" (``Receiving``).
+MIN_RECEIVING_WINDOW_SECONDS: Final = 300.0
+#: Seconds one read of the collector may take.
+COLLECTOR_TIMEOUT_SECONDS: Final = 10.0
+#: The summary's fields that are the monitor's status fields of the same (camelCase) name.
+_SUMMARY_FIELDS: Final = (
+    "runs",
+    "dimensions",
+    "consensusMultiplier",
+    "revisions",
+    "lastEventTime",
+    "lastEvaluationTime",
+)
+#: The conditions the detectors will decide (the next issue); Unknown until then.
+_DETECTOR_CONDITIONS: Final = (
+    ConditionType.BREACHED,
+    ConditionType.DEGRADING,
+    ConditionType.NEEDS_HUMAN,
+)
+
+
+# --- what the collector says -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Summary:
+    """The collector's summary of one monitor, parsed into the status models."""
+
+    runs: RunCounts
+    dimensions: tuple[DimensionStatus, ...]
+    consensus_multiplier: float | None
+    revisions: tuple[str, ...]
+    last_event_time: dt.datetime | None
+    last_evaluation_time: dt.datetime | None
+
+
+@dataclass(frozen=True)
+class Unreadable:
+    """Why the summary could not be read: a ``Receiving`` reason and a message for people."""
+
+    reason: Reason
+    message: str
+
+
+def parse_summary(doc: Mapping[str, Any]) -> Summary:
+    """The collector's answer as typed status parts (raises ``ValueError`` if it is not one)."""
+    try:
+        status = AgentMonitorStatus.model_validate({k: doc[k] for k in _SUMMARY_FIELDS if k in doc})
+    except ValidationError as e:
+        raise ValueError(f"not a monitor summary: {e.errors()[0].get('msg')}") from None
+    return Summary(
+        runs=status.runs or RunCounts(),
+        dimensions=tuple(status.dimensions),
+        consensus_multiplier=status.consensus_multiplier,
+        revisions=tuple(status.revisions),
+        last_event_time=status.last_event_time,
+        last_evaluation_time=status.last_evaluation_time,
+    )
+
+
+class CollectorReader:
+    """Reads monitors' summaries from the collector over HTTP (httpx; ``transport`` for tests).
+
+    The token is the one given (``PROCTOR_COLLECTOR_TOKEN``), else the operator's own credentials'
+    bearer token, asked for on every read so a rotated service-account token is used at once."""
+
+    def __init__(
+        self,
+        url: str,
+        token: Any,
+        *,
+        timeout: float = COLLECTOR_TIMEOUT_SECONDS,
+        transport: httpx.AsyncBaseTransport | None = None,
+    ) -> None:
+        self.url = url
+        self._token = token
+        self._http = httpx.AsyncClient(base_url=url, timeout=timeout, transport=transport)
+
+    async def aclose(self) -> None:
+        await self._http.aclose()
+
+    async def summary(self, namespace: str, name: str) -> Summary | Unreadable:
+        token = self._token() if callable(self._token) else self._token
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        try:
+            reply = await self._http.get(f"/api/v1/monitors/{namespace}/{name}", headers=headers)
+        except httpx.HTTPError as e:
+            return Unreadable(
+                Reason.COLLECTOR_UNAVAILABLE, f"cannot reach the collector at {self.url}: {type(e).__name__}"
+            )
+        if reply.status_code in (401, 403):
+            why = _error_of(reply)
+            hint = (
+                "the operator's token was not accepted"
+                if reply.status_code == 401
+                else "the operator's identity may not get this AgentMonitor (RBAC)"
+            )
+            return Unreadable(Reason.COLLECTOR_REFUSED, f"{reply.status_code}: {hint}: {why}"[:1024])
+        if reply.status_code == 404:
+            return Unreadable(
+                Reason.NOT_SERVED_BY_COLLECTOR,
+                f"the collector at {self.url} does not serve this AgentMonitor (is its namespace among "
+                "the collector's, and may the collector list it?)",
+            )
+        if reply.status_code >= 400:
+            return Unreadable(
+                Reason.COLLECTOR_UNAVAILABLE,
+                f"the collector answered {reply.status_code}: {_error_of(reply)}",
+            )
+        try:
+            return parse_summary(reply.json())
+        except ValueError as e:
+            return Unreadable(Reason.COLLECTOR_UNAVAILABLE, f"the collector's answer: {e}"[:1024])
+
+
+def _error_of(reply: httpx.Response) -> str:
+    try:
+        return str(reply.json().get("error") or reply.reason_phrase)[:500]
+    except (ValueError, AttributeError):
+        return reply.reason_phrase
+
+
+def reader(rt: Runtime) -> CollectorReader | None:
+    """The runtime's collector reader, made on first use (None without ``PROCTOR_COLLECTOR_URL``)."""
+    if not rt.config.collector_url:
+        return None
+    if rt.collector is None:
+        given = rt.config.collector_token
+        rt.collector = CollectorReader(rt.config.collector_url, given or rt.kube.bearer_token)
+    assert isinstance(rt.collector, CollectorReader)
+    return rt.collector
+
+
+# --- the decision (pure) ---------------------------------------------------------------------------
+
+
+def receiving_window(monitor: AgentMonitor) -> float:
+    """How recent the last event must be for the agent's telemetry to count as arriving."""
+    return max(MIN_RECEIVING_WINDOW_SECONDS, 2.0 * monitor.spec.quiescence_seconds)
+
+
+def _receiving(monitor: AgentMonitor, summary: Summary, now: dt.datetime) -> tuple[bool, Reason, str]:
+    service = monitor.spec.agent.service_name
+    if summary.last_event_time is None:
+        return False, Reason.NO_RECENT_RUNS, f"no telemetry received yet for service.name {service!r}"
+    last = summary.last_event_time.astimezone(dt.UTC).replace(microsecond=0)
+    when = last.isoformat().replace("+00:00", "Z")
+    window = receiving_window(monitor)
+    counts = summary.runs
+    tally = f"{counts.total} run{'s' if counts.total != 1 else ''}"
+    if (now - last).total_seconds() <= window:
+        return True, Reason.RUNS_ARRIVING, f"{tally}; last event at {when}"
+    return False, Reason.NO_RECENT_RUNS, f"no event for service.name {service!r} since {when} ({tally})"
+
+
+def monitor_status(
+    monitor: AgentMonitor,
+    current: AgentMonitorStatus,
+    seen: Summary | Unreadable,
+    now: dt.datetime,
+    *,
+    profile_missing: bool = False,
+) -> AgentMonitorStatus:
+    """The status the operator wants for ``monitor``: figures from the collector's summary
+    (``seen``), or the current ones kept with ``Receiving`` Unknown when it could not be read."""
+    gen = monitor.metadata.generation
+    conds: list[Condition] = list(current.conditions)
+
+    def put(kind: ConditionType, status: ConditionStatus | bool, reason: str, message: str) -> None:
+        nonlocal conds
+        conds = set_condition(conds, kind, status, reason, message[:1024], now=now, observed_generation=gen)
+
+    if isinstance(seen, Summary):
+        figures: dict[str, Any] = {
+            "runs": seen.runs,
+            "dimensions": list(seen.dimensions),
+            "consensus_multiplier": seen.consensus_multiplier,
+            "revisions": list(seen.revisions),
+            "last_event_time": seen.last_event_time,
+            "last_evaluation_time": seen.last_evaluation_time,
+        }
+        ok, reason, message = _receiving(monitor, seen, now)
+    else:
+        figures = {
+            "runs": current.runs,
+            "dimensions": list(current.dimensions),
+            "consensus_multiplier": current.consensus_multiplier,
+            "revisions": list(current.revisions),
+            "last_event_time": current.last_event_time,
+            "last_evaluation_time": current.last_evaluation_time,
+        }
+        ok, reason, message = False, seen.reason, seen.message
+    if profile_missing:
+        put(
+            ConditionType.RECEIVING,
+            False,
+            Reason.PROFILE_NOT_FOUND,
+            f"EvalProfile {monitor.spec.profile_ref.name} not found: runs are stored but cannot be judged",
+        )
+    elif isinstance(seen, Unreadable):
+        put(ConditionType.RECEIVING, ConditionStatus.UNKNOWN, reason, message)
+    else:
+        put(ConditionType.RECEIVING, ok, reason, message)
+    for kind in _DETECTOR_CONDITIONS:
+        put(
+            kind,
+            ConditionStatus.UNKNOWN,
+            Reason.DETECTORS_NOT_RUNNING,
+            "the detectors (breach, trend, notices) do not run yet; the latest scores and their EWMAs "
+            "are in status.dimensions",
+        )
+    if monitor.spec.observe_only:
+        put(
+            ConditionType.OBSERVING,
+            True,
+            Reason.OBSERVE_ONLY,
+            "shadow mode: runs are evaluated and recorded, nobody is notified",
+        )
+    else:
+        put(
+            ConditionType.OBSERVING,
+            False,
+            Reason.NOTIFYING,
+            "not in shadow mode: notices are to go to the configured sinks (notices are not built yet)",
+        )
+    return AgentMonitorStatus(observed_generation=gen, conditions=conds, **figures)
+
+
+def _scores(status: AgentMonitorStatus) -> str:
+    shown = [f"{d.name} {d.latest:g}" for d in status.dimensions if d.latest is not None]
+    return ", ".join(shown[:6])
+
+
+def monitor_events(before: AgentMonitorStatus, after: AgentMonitorStatus) -> list[tuple[bool, str, str]]:
+    """What changed, as Events: ``(warning, reason, message)``. Runs that finished since the last
+    look, a change of ``Receiving``."""
+    out: list[tuple[bool, str, str]] = []
+    old, new = before.runs or RunCounts(), after.runs or RunCounts()
+    judged = (new.evaluated + new.partially_evaluated) - (old.evaluated + old.partially_evaluated)
+    if judged > 0:
+        latest = _scores(after)
+        out.append(
+            (
+                False,
+                "RunsEvaluated",
+                f"{judged} more run{'s' if judged != 1 else ''} evaluated "
+                f"({new.evaluated + new.partially_evaluated} in all, {new.breached} breached)"
+                + (f"; latest: {latest}" if latest else ""),
+            )
+        )
+    failed = new.evaluation_failed - old.evaluation_failed
+    if failed > 0:
+        out.append(
+            (
+                True,
+                "EvaluationsFailed",
+                f"{failed} more run{'s' if failed != 1 else ''} could not be evaluated "
+                f"({new.evaluation_failed} in all): proctor runs list --state EvaluationFailed",
+            )
+        )
+    was = get_condition(before.conditions, ConditionType.RECEIVING)
+    now = get_condition(after.conditions, ConditionType.RECEIVING)
+    if now is not None and (was is None or (was.status, was.reason) != (now.status, now.reason)):
+        if now.status is ConditionStatus.TRUE:
+            out.append((False, now.reason, f"telemetry arriving: {now.message}"))
+        elif was is not None or now.status is not ConditionStatus.FALSE:
+            out.append((True, now.reason, now.message))
+    return out
+
+
+# --- the step --------------------------------------------------------------------------------------
+
+
+def _observe(name: str, monitor: AgentMonitor, status: AgentMonitorStatus) -> None:
+    agent = monitor.spec.agent.service_name
+    gauge = metrics.set_monitor_gauge
+    runs = status.runs or RunCounts()
+    for state, field in STATE_COUNT_FIELDS.items():
+        gauge(metrics.MONITOR_RUNS, (name, agent, state.value), getattr(runs, field))
+    gauge(metrics.MONITOR_BREACHED_RUNS, (name, agent), runs.breached)
+    for d in status.dimensions:
+        for series, value in (("latest", d.latest), ("fast_ewma", d.fast_ewma), ("slow_ewma", d.slow_ewma)):
+            if value is not None:
+                gauge(metrics.MONITOR_SCORE, (name, agent, d.name, series), value)
+    if status.consensus_multiplier is not None:
+        gauge(metrics.MONITOR_CONSENSUS, (name, agent), status.consensus_multiplier)
+    receiving = get_condition(status.conditions, ConditionType.RECEIVING)
+    if receiving is not None and receiving.status is not ConditionStatus.UNKNOWN:
+        gauge(metrics.MONITOR_RECEIVING, (name, agent), 1 if receiving.status is ConditionStatus.TRUE else 0)
+
+
+def forget(namespace: str, name: str) -> None:
+    """A deleted monitor's metric series go (its status went with it)."""
+    metrics.forget_monitor(f"{namespace}/{name}")
+
+
+async def reconcile_monitor(rt: Runtime, namespace: str, name: str) -> Outcome:
+    """One step of an AgentMonitor: gather, evaluate, write if changed; ``recheck`` while it exists
+    (a deleted monitor's metric series are removed)."""
+    async with rt.lock(f"agentmonitor:{namespace}/{name}"):
+        body = await rt.call(rt.kube.get_or_none, AgentMonitor.KIND, namespace, name)
+        if body is None:
+            forget(namespace, name)
+            return Outcome()
+        return await _step(rt, body)
+
+
+async def _step(rt: Runtime, body: Mapping[str, Any]) -> Outcome:
+    about = ObjectRef.of(body, kind=AgentMonitor.KIND)
+    raw_status = body.get("status") or {}
+    try:
+        current = AgentMonitorStatus.model_validate(raw_status)
+    except ValidationError:
+        current = AgentMonitorStatus()
+    now = rt.now()
+    outcome = Outcome(recheck=True)
+    gen = body["metadata"].get("generation")
+    try:
+        monitor = parse_monitor(dict(body))
+    except ManifestError as e:
+        message = "; ".join(e.problems[:5])[:1024]
+        conds = set_condition(
+            current.conditions,
+            ConditionType.RECEIVING,
+            False,
+            Reason.INVALID_SPEC,
+            message,
+            now=now,
+            observed_generation=gen,
+        )
+        await write_status(
+            rt, about, raw_status, AgentMonitorStatus(observed_generation=gen, conditions=conds)
+        )
+        return outcome
+    try:
+        profile = await rt.call(
+            rt.kube.get_or_none, "EvalProfile", about.namespace, monitor.spec.profile_ref.name
+        )
+        missing = profile is None
+    except KubeError:
+        missing = False  # cannot tell now: say nothing about the profile this time
+    except TRANSPORT_ERRORS:
+        missing = False
+    source = reader(rt)
+    seen: Summary | Unreadable
+    if source is None:
+        seen = Unreadable(
+            Reason.COLLECTOR_NOT_CONFIGURED,
+            "the operator has no collector to read runs from (PROCTOR_COLLECTOR_URL; the Helm chart "
+            "sets it with collector.enabled)",
+        )
+    else:
+        seen = await source.summary(about.namespace, about.name)
+    desired = monitor_status(monitor, current, seen, now, profile_missing=missing)
+    for warning, reason, message in monitor_events(current, desired):
+        outcome.say(about, "Warning" if warning else "Normal", reason, message)
+    await write_status(rt, about, raw_status, desired)
+    _observe(f"{about.namespace}/{about.name}", monitor, desired)
+    return outcome

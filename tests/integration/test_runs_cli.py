@@ -1,0 +1,102 @@
+"""``proctor runs list|show|evaluate`` against the real collector process: the stable ``-o json``
+shape, the table, the exit codes (0 done, 1 refused, 2 nothing asked)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from collecting import TIMEOUT, TOKEN, agent_turn, collector, manifests, run_in, show, tracer, wait_for
+from proctor.testing.judgeserver import JudgeServer, content
+
+BASE = {"task_success", "instruction_adherence", "factual_grounding", "output_quality", "safety"}
+
+
+def runs_cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    base = {k: v for k, v in os.environ.items() if k not in ("PROCTOR_TOKEN", "PROCTOR_SERVER")}
+    return subprocess.run(
+        [sys.executable, "-m", "proctor.cli", "runs", *args],
+        env={**base, **(env or {})},
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        check=False,
+    )
+
+
+@pytest.fixture
+def judge() -> Iterator[JudgeServer]:
+    with JudgeServer() as server:
+        # the judge answers task_success with prose: that dimension is skipped, with the reason
+        server.add_rule(lambda r: "task_success" in r.raw, content("I would rather not say."))
+        yield server
+
+
+def test_runs_list_prints_the_stable_json_shape_and_a_table(judge: JudgeServer, tmp_path: Path) -> None:
+    with collector(tmp_path, f"sqlite:///{tmp_path / 'c.db'}", manifests(judge.base_url)) as c:
+        with tracer(c.url) as tr:
+            agent_turn(tr, "conv-1", "Oil at 0.30 qt/hr?", "ELEVATED (AMM 72-00).")
+        wait_for(lambda: run_in(c, ("PartiallyEvaluated",)), "the run to be judged")
+        env = {"PROCTOR_SERVER": c.url, "PROCTOR_TOKEN": TOKEN}
+
+        out = runs_cli("list", "-o", "json", env=env)
+        assert out.returncode == 0, out.stderr
+        runs = json.loads(out.stdout)
+        assert isinstance(runs, list) and len(runs) == 1
+        (run,) = runs
+        assert list(run) == ["id", "monitor", "state", "attempts", "scores"]
+        assert (run["monitor"], run["state"], run["attempts"]) == ("demo/oil-agent", "PartiallyEvaluated", 1)
+        assert set(run["scores"]) == BASE
+        assert all(list(v) == ["score", "skipped"] for v in run["scores"].values())
+        skipped = run["scores"]["task_success"]
+        assert skipped == {"score": None, "skipped": "judge answer was not JSON"}
+        assert run["scores"]["safety"] == {"score": 75.0, "skipped": None}
+
+        table = runs_cli("list", env=env)
+        assert table.returncode == 0, table.stderr
+        header, line = table.stdout.splitlines()
+        assert header.split() == ["RUN", "MONITOR", "STATE", "ATTEMPTS", "SCORES"]
+        assert line.split()[:4] == [run["id"], "demo/oil-agent", "PartiallyEvaluated", "1"]
+        assert "safety=75" in line and "task_success=skipped" in line
+
+        assert json.loads(runs_cli("list", "--state", "Evaluated", "-o", "json", env=env).stdout) == []
+        by_monitor = runs_cli("list", "--monitor", "oil-agent", "-n", "demo", "-o", "json", env=env)
+        assert [r["id"] for r in json.loads(by_monitor.stdout)] == [run["id"]]
+
+        shown = runs_cli("show", run["id"], "-o", "json", env=env)
+        detail = json.loads(shown.stdout)
+        assert detail["id"] == run["id"] and [s["kind"] for s in detail["steps"]][-1] == "output"
+        text = runs_cli("show", run["id"], env=env).stdout
+        assert "task_success: skipped" in text and "safety: 75 (threshold" in text and "tool_call" in text
+
+        again = runs_cli("evaluate", run["id"], env=env)
+        assert again.returncode == 0 and "evaluation requested" in again.stdout, again.stderr
+        # a new round of attempts: the run is judged a second time
+        wait_for(
+            lambda: run_in(c, ("PartiallyEvaluated",)) and len(show(c, run["id"])["evaluations"]) == 2,
+            "the run to be judged again",
+        )
+
+
+def test_exit_codes_say_refused_from_nothing_asked(tmp_path: Path) -> None:
+    with collector(tmp_path, f"sqlite:///{tmp_path / 'c.db'}", manifests(None)) as c:
+        wrong = runs_cli("list", "--server", c.url, "--token", "not-the-token")
+        assert wrong.returncode == 1 and "401" in wrong.stderr, wrong.stderr
+        missing = runs_cli("show", "r0000", "--server", c.url, "--token", TOKEN)
+        assert missing.returncode == 1 and "404" in missing.stderr and "r0000" in missing.stderr
+        # no token anywhere: no PROCTOR_TOKEN and no kubeconfig to take one from
+        nowhere = {"KUBECONFIG": str(tmp_path / "none"), "HOME": str(tmp_path)}
+        no_token = runs_cli("list", "--server", c.url, env=nowhere)
+        assert no_token.returncode == 2 and "no token" in no_token.stderr, no_token.stderr
+        bad = runs_cli("list", "--server", c.url, "--token", TOKEN, "--monitor", "oil-agent")
+        assert bad.returncode == 2 and "-n NAMESPACE" in bad.stderr
+    gone = runs_cli("list", "--server", c.url, "--token", TOKEN)  # the collector stopped
+    assert gone.returncode == 2 and "cannot reach the collector" in gone.stderr
+    no_server = runs_cli("list", "--token", TOKEN)
+    assert no_server.returncode == 2 and "PROCTOR_SERVER" in no_server.stderr

@@ -6,10 +6,10 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 from conftest import Cluster, wait_for
+from proctor.devcluster import controlplane as cp
 
 PROCTOR = [sys.executable, "-m", "proctor.cli"]
 
@@ -64,24 +64,33 @@ def test_up_prints_kubeconfig_and_down_leaves_nothing_running(tmp_path: Path, cl
 
 
 def test_ctrl_c_during_up_stops_everything(tmp_path: Path) -> None:
+    # Mid-start for certain, however busy the machine: etcd is the real one, the API server a
+    # stand-in that never answers, so the start cannot finish before the interrupt.
+    real = cp.find_binaries(build=False)
+    bins = tmp_path / "bin"
+    bins.mkdir()
+    for name in ("etcd", "kube-controller-manager"):
+        (bins / name).symlink_to(real / name)
+    never = bins / "kube-apiserver"
+    never.write_text(f"#!/bin/sh\nexec {sys.executable} -c 'import time; time.sleep(3600)' \"$@\"\n")
+    never.chmod(0o755)
     state = tmp_path / "dev"
     proc = subprocess.Popen(
-        [*PROCTOR, "dev", "up", "--dir", str(state)],
+        [*PROCTOR, "dev", "up", "--dir", str(state), "--bin-dir", str(bins)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env={k: v for k, v in os.environ.items() if k != "KUBECONFIG"},
     )
-    # Interrupt once etcd or the API server has been started, i.e. mid-start.
     wait_for(
-        lambda: (state / "state.json").exists() and "etcd" in (state / "state.json").read_text(),
+        lambda: (state / "state.json").exists() and "kube-apiserver" in (state / "state.json").read_text(),
         timeout=60,
         interval=0.05,
-        what="the start to begin",
+        what="the start to reach the API server",
     )
+    assert _processes_mentioning(str(state)), "etcd and the API server should be starting"
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode != 0, err
-    time.sleep(0.5)
     wait_for(
         lambda: not _processes_mentioning(str(state)), timeout=30, what="every process to stop after Ctrl-C"
     )

@@ -54,6 +54,9 @@ EXPECTED_NAMESPACED = {
     *{("batch", "jobs", v, None) for v in ("create", "get", "list", "watch")},
     *{("", "configmaps", v, None) for v in ("get", "list", "create", "patch", "delete")},
     ("", "events", "create", None),
+    # why a judge pod does not run: its container statuses, its Job's FailedCreate Events (read only)
+    *{("", "pods", v, None) for v in ("get", "list", "watch")},
+    *{("", "events", v, None) for v in ("list", "watch")},
     ("", "serviceaccounts", "create", None),
     ("", "serviceaccounts", "patch", "proctor-judge"),
     *{("rbac.authorization.k8s.io", r, "create", None) for r in ("roles", "rolebindings")},
@@ -425,11 +428,12 @@ def test_the_operator_holds_least_privilege(helm: str, tmp_path: Path, ca_bundle
         ("", "namespaces", "watch", None),
     }
 
-    # without managing the judge's RBAC the operator cannot write RBAC objects or ConfigMaps
+    # without managing the judge's RBAC the operator cannot write RBAC objects, and writes only the
+    # ConfigMaps that pin a run's cases (create, patch: server-side apply), never listing or deleting
     docs = _render(helm, tmp_path, {"operator": {"manageJudgeRBAC": False}}, release="p", namespace="ns")
     held = _grants(_cluster_roles(docs)["p-proctor"]["rules"])
     assert {g for g in held if g[1] in ("serviceaccounts", "roles", "rolebindings")} == set()
-    assert {g[2] for g in held if g[1] == "configmaps"} == {"get"}
+    assert {g[2] for g in held if g[1] == "configmaps"} == {"get", "create", "patch"}
 
     # the webhook: the same namespaced rights, and only its own webhook configuration
     docs = _render(helm, tmp_path, _full_values(ca_bundle, []), release="proctor", namespace="proctor-system")

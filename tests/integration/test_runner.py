@@ -162,6 +162,79 @@ def test_missing_inputs_fail_the_shard_with_the_reason_and_exit_2(crds: Cluster,
     shard = crds.get_json("-n", namespace, "evalrun", "r")["status"]["shards"][0]
     assert shard["phase"] == "Failed"
     assert "does-not-exist" in shard["message"]
+    assert shard["reason"] == "CaseSetNotFound"  # permanent: the operator does not retry it
+
+
+def test_missing_recorded_answers_are_a_permanent_failure_naming_the_field(
+    crds: Cluster, namespace: str
+) -> None:
+    crds.kubectl("-n", namespace, "apply", "-f", str(EXAMPLE / "caseset.yaml"))
+    run = _run("r", {}, profile=None)
+    run["spec"]["target"] = {"responses": {"configMapRef": {"name": "answers", "key": "answers.yaml"}}}
+    crds.kubectl("-n", namespace, "apply", "-f", "-", input=json.dumps(run))
+    out = _judge(crds, namespace, "r", "0/1")
+    assert out.returncode == 2
+    shard = crds.get_json("-n", namespace, "evalrun", "r")["status"]["shards"][0]
+    assert (shard["phase"], shard["reason"]) == ("Failed", "ConfigMapNotFound")
+    crds.kubectl("-n", namespace, "create", "configmap", "answers", "--from-literal=answers.yaml=a: [1]")
+    assert _judge(crds, namespace, "r", "0/1").returncode == 2
+    shard = crds.get_json("-n", namespace, "evalrun", "r")["status"]["shards"][0]
+    assert shard["reason"] == "InvalidResponses"
+    assert "spec.target.responses.configMapRef" in shard["message"] and "must be text" in shard["message"]
+
+
+def _pin(cluster: Cluster, ns: str, run: str, cases: list[dict[str, Any]]) -> None:
+    """What the operator does when a run starts: its cases into ConfigMaps it owns, named in status."""
+    from proctor.api import content_digest
+    from proctor.k8s.objects import RunRef, encode_cases, snapshot_configmaps
+
+    uid = cluster.get_json("-n", ns, "evalrun", run)["metadata"]["uid"]
+    cms = snapshot_configmaps(RunRef(ns, run, uid), encode_cases(cases))
+    cluster.kubectl(
+        "-n", ns, "apply", "--server-side", "-f", "-", input="\n---\n".join(json.dumps(c) for c in cms)
+    )
+    snapshot = {
+        "caseSet": "oil-monitoring",
+        "digest": content_digest(cases),
+        "cases": len(cases),
+        "configMaps": [c["metadata"]["name"] for c in cms],
+    }
+    patch = json.dumps({"status": {"snapshot": snapshot}})
+    cluster.kubectl("-n", ns, "patch", "evalrun", run, "--subresource=status", "--type=merge", "-p", patch)
+
+
+def test_the_runner_measures_the_pinned_cases_whatever_became_of_the_case_set(
+    crds: Cluster, namespace: str
+) -> None:
+    crds.kubectl("-n", namespace, "apply", "-f", str(EXAMPLE / "caseset.yaml"))
+    cases = yaml.safe_load((EXAMPLE / "caseset.yaml").read_text())["spec"]["cases"]
+    crds.kubectl(
+        "-n",
+        namespace,
+        "apply",
+        "-f",
+        "-",
+        input=json.dumps(_run("r", _answers("v2-band-bug"), profile=None)),
+    )
+    _pin(crds, namespace, "r", cases)
+    crds.kubectl("-n", namespace, "delete", "caseset", "oil-monitoring")
+    out = _judge(crds, namespace, "r", "0/1")
+    assert out.returncode == 0, out.stderr
+    shard = crds.get_json("-n", namespace, "evalrun", "r")["status"]["shards"][0]
+    assert shard["summary"] == {"cases": 8, "passed": 6, "failed": 2, "unmeasured": 0}
+
+
+def test_a_finished_run_leaves_the_runner_nothing_to_do(crds: Cluster, namespace: str) -> None:
+    crds.kubectl("-n", namespace, "apply", "-f", str(EXAMPLE / "caseset.yaml"))
+    crds.kubectl(
+        "-n", namespace, "apply", "-f", "-", input=json.dumps(_run("r", _answers("v1-correct"), profile=None))
+    )
+    over = json.dumps({"status": {"phase": "Failed", "verdict": "ERROR", "exitCode": 2}})
+    crds.kubectl("-n", namespace, "patch", "evalrun", "r", "--subresource=status", "--type=merge", "-p", over)
+    out = _judge(crds, namespace, "r", "0/1")
+    assert out.returncode == 0 and "nothing to do" in out.stdout and "is over (Failed)" in out.stdout
+    assert not crds.get_json("-n", namespace, "evalrun", "r")["status"].get("shards")  # it wrote nothing
+    assert _judge(crds, namespace, "gone", "0/1").returncode == 0  # nor for a run that was deleted
 
 
 RBAC = """

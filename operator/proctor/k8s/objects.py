@@ -182,32 +182,89 @@ def decode_results(parts: Sequence[bytes]) -> list[dict[str, Any]]:
     return [json.loads(line) for line in text.split("\n") if line]
 
 
-def results_configmaps(
-    run: RunRef, index: int, count: int, blob: bytes, *, part_bytes: int = RESULTS_PART_BYTES
+def _blob_configmaps(
+    run: RunRef,
+    component: str,
+    names: list[str],
+    key: str,
+    chunks: list[bytes],
+    digest: str,
+    labels: Mapping[str, str],
 ) -> list[dict[str, Any]]:
-    """The ConfigMaps holding one shard's compressed results, split so none nears the size limit."""
-    chunks = [blob[i : i + part_bytes] for i in range(0, len(blob), part_bytes)] or [b""]
     out = []
-    for k, chunk in enumerate(chunks):
-        labels = run_labels(run, "results") | {LABEL_SHARD: shard_label(index, count)}
+    for k, (name, chunk) in enumerate(zip(names, chunks, strict=True)):
         out.append(
             {
                 "apiVersion": "v1",
                 "kind": "ConfigMap",
                 "metadata": {
-                    "name": results_configmap_name(run.name, index, count, k),
+                    "name": name,
                     "namespace": run.namespace,
-                    "labels": labels,
+                    "labels": run_labels(run, component) | dict(labels),
                     "annotations": {
                         "proctor.dev/part": f"{k + 1}/{len(chunks)}",
-                        "proctor.dev/sha256": hashlib.sha256(blob).hexdigest(),
+                        "proctor.dev/sha256": digest,
                     },
                     "ownerReferences": [owner_reference(run, controller=False)],
                 },
-                "binaryData": {RESULTS_KEY: base64.b64encode(chunk).decode()},
+                "binaryData": {key: base64.b64encode(chunk).decode()},
             }
         )
     return out
+
+
+def _chunks(blob: bytes, part_bytes: int) -> list[bytes]:
+    return [blob[i : i + part_bytes] for i in range(0, len(blob), part_bytes)] or [b""]
+
+
+def results_configmaps(
+    run: RunRef, index: int, count: int, blob: bytes, *, part_bytes: int = RESULTS_PART_BYTES
+) -> list[dict[str, Any]]:
+    """The ConfigMaps holding one shard's compressed results, split so none nears the size limit."""
+    chunks = _chunks(blob, part_bytes)
+    names = [results_configmap_name(run.name, index, count, k) for k in range(len(chunks))]
+    labels = {LABEL_SHARD: shard_label(index, count)}
+    digest = hashlib.sha256(blob).hexdigest()
+    return _blob_configmaps(run, "results", names, RESULTS_KEY, chunks, digest, labels)
+
+
+# --- the cases a run pinned when it started ----------------------------------------------------------
+
+SNAPSHOT_KEY = "cases.json.gz"
+#: The label value of a run's case snapshot (``app.kubernetes.io/component``).
+SNAPSHOT_COMPONENT = "cases"
+
+
+def snapshot_configmap_name(run: str, part: int) -> str:
+    return _bounded(f"{run}-cases-{part}", 253)
+
+
+def encode_cases(cases: Iterable[Mapping[str, Any]]) -> bytes:
+    """The resolved cases, in order, as gzipped JSON (a zero timestamp: the same cases, the same bytes)."""
+    body = json.dumps(list(cases), sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+    return gzip.compress(body, compresslevel=6, mtime=0)
+
+
+def decode_cases(parts: Sequence[bytes]) -> list[dict[str, Any]]:
+    data = json.loads(gzip.decompress(b"".join(parts)).decode())
+    if not isinstance(data, list):
+        raise ValueError("a case snapshot holds a list of cases")
+    return data
+
+
+def snapshot_configmaps(
+    run: RunRef, blob: bytes, *, part_bytes: int = RESULTS_PART_BYTES
+) -> list[dict[str, Any]]:
+    """The ConfigMaps pinning a run's cases when it starts (owned by the run, read by its judge Jobs)."""
+    chunks = _chunks(blob, part_bytes)
+    names = [snapshot_configmap_name(run.name, k) for k in range(len(chunks))]
+    digest = hashlib.sha256(blob).hexdigest()
+    return _blob_configmaps(run, SNAPSHOT_COMPONENT, names, SNAPSHOT_KEY, chunks, digest, {})
+
+
+def configmap_blob(cm: Mapping[str, Any], key: str) -> bytes:
+    """The bytes one part of a results or snapshot ConfigMap holds."""
+    return base64.b64decode((cm.get("binaryData") or {}).get(key, ""))
 
 
 def shard_of(position: int, count: int) -> int:
@@ -452,6 +509,49 @@ def judge_rbac(namespace: str) -> list[dict[str, Any]]:
             "subjects": [{"kind": "ServiceAccount", "name": JUDGE_SERVICE_ACCOUNT, "namespace": namespace}],
         },
     ]
+
+
+# --- Events ----------------------------------------------------------------------------------------
+
+#: Who posts Proctor's Events (``source.component``, ``reportingComponent``).
+EVENT_COMPONENT = "proctor-operator"
+
+
+def event_name(name: str, uid: str | None, reason: str, key: str) -> str:
+    """A decision's Event name: the same decision, the same name, so posting it again (a restarted
+    operator, a step repeated after a kill) finds it there instead of saying it twice."""
+    digest = hashlib.sha256(f"{uid or ''}|{reason}|{key}".encode()).hexdigest()[:16]
+    return f"{_bounded(name, 253 - 17)}.{digest}"
+
+
+def event(
+    involved: Mapping[str, Any],
+    *,
+    type: str,
+    reason: str,
+    message: str,
+    now: str,
+    name: str | None = None,
+) -> dict[str, Any]:
+    """A core/v1 Event about ``involved`` (apiVersion, kind, namespace, name, uid); a deterministic
+    ``name`` for a decision, else a generated one."""
+    ns = involved["namespace"]
+    meta: dict[str, Any] = {"namespace": ns, "labels": dict(MANAGED)}
+    meta |= {"name": name} if name else {"generateName": f"{_bounded(involved['name'], 200)}."}
+    return {
+        "apiVersion": "v1",
+        "kind": "Event",
+        "metadata": meta,
+        "involvedObject": {k: v for k, v in involved.items() if v},
+        "type": type,
+        "reason": reason,
+        "message": message,
+        "source": {"component": EVENT_COMPONENT},
+        "reportingComponent": EVENT_COMPONENT,
+        "firstTimestamp": now,
+        "lastTimestamp": now,
+        "count": 1,
+    }
 
 
 # --- the admission webhook -------------------------------------------------------------------------

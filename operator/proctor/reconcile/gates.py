@@ -37,6 +37,7 @@ from proctor.api import (
     GatePolicyStatus,
     Reason,
     VerdictName,
+    format_time,
     parse_evalrun,
     parse_policy,
     set_condition,
@@ -68,6 +69,7 @@ from proctor.gate.admission import (
 from proctor.k8s.kube import KubeError
 from proctor.k8s.objects import policy_run
 from proctor.protocol import Canary, Tier, canary_state
+from proctor.reconcile.legacy import release_legacy
 from proctor.reconcile.records import run_record
 from proctor.reconcile.runtime import ObjectRef, Outcome, Runtime
 from proctor.reconcile.status import write_status
@@ -318,7 +320,11 @@ async def _workload(
             body = policy_run(policy, "exam", run_name, w.template, workload=w.name)
             await rt.call(rt.kube.create_custom, "EvalRun", w.ref.namespace, body)
             out.say(
-                w.ref, "Normal", "ExamStarted", f"template {short(pending)} is examined by EvalRun {run_name}"
+                w.ref,
+                "Normal",
+                "ExamStarted",
+                f"template {short(pending)} is examined by EvalRun {run_name}",
+                key=f"exam:{run_name}",
             )
         what = "exam started" if step is Step.START_EXAM else "exam running"
         update = {
@@ -357,8 +363,11 @@ async def _workload(
     # with the breaker open a pass is not recorded as approved either: after the reset it is decided again
     await _act(rt, w, dec, pending, observing=not mode.enforce)
     kind, reason = event_reason(dec)
-    out.say(w.ref, kind, reason, f"{dec.message} (EvalRun {run_name})")
-    out.say(about, kind, reason, f"Deployment {w.name}: {dec.message}")
+    # one decision, one Event: the same run, rollout attempt and breaker reset decided again (a step
+    # repeated after a kill lost its status write) is the same Event
+    key = f"{run_name}|{attempt}|{verdict}|{dec.action.value}|{dec.acted}|{breaker.reset_token or ''}"
+    out.say(w.ref, kind, reason, f"{dec.message} (EvalRun {run_name})", key=f"{w.name}|{key}")
+    out.say(about, kind, reason, f"Deployment {w.name}: {dec.message}", key=f"{w.name}|{key}")
     log.info(
         "gate decision",
         workload=f"{w.ref.namespace}/{w.name}",
@@ -375,6 +384,8 @@ async def reconcile_policy(rt: Runtime, namespace: str, name: str) -> Outcome:
         raw = await rt.call(rt.kube.get_or_none, "GatePolicy", namespace, name)
         if raw is None:
             return Outcome()
+        if await release_legacy(rt, ObjectRef.of(raw), raw.get("metadata") or {}):
+            return Outcome(recheck=True)  # the patch is an event of its own, which takes the step
         return await _step(rt, raw)
 
 
@@ -424,6 +435,7 @@ async def _step(rt: Runtime, raw: Mapping[str, Any]) -> Outcome:
             "Normal",
             "CircuitReset",
             f"circuit breaker reset by a person ({RESET_CIRCUIT_BREAKER_ANNOTATION}={reset})",
+            key=f"reset:{reset}",
         )
 
     prev = {w.name: w for w in current.workloads}
@@ -440,6 +452,8 @@ async def _step(rt: Runtime, raw: Mapping[str, Any]) -> Outcome:
             "CircuitOpen",
             f"needs_human: {len(blocks)} blocks in {cb.window_minutes} min (max {cb.max_blocks}); automated "
             f"actions stop until a person sets the annotation {RESET_CIRCUIT_BREAKER_ANNOTATION}",
+            # the blocks recorded before this step: the same whether or not a kill lost its write
+            key=f"open:{window.reset_token or ''}:{format_time(window.blocks[0]) if window.blocks else ''}",
         )
     blocked = [e for e in entries if e.blocked]
     conds = policy_conditions(
@@ -463,5 +477,6 @@ async def _step(rt: Runtime, raw: Mapping[str, Any]) -> Outcome:
         conditions=conds,
         canary=canary_status,
     )
+    await rt.post(out.events)  # the decisions' Events before the status that records them as made
     await write_status(rt, about, raw.get("status") or {}, desired)
     return out

@@ -6,6 +6,11 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 PYTEST_ARGS ?=
+# pytest-xdist workers for the cluster tests; they share one control plane (tests/conftest.py).
+# The tests mostly wait on the API server and the judge pods, so more workers than cores pay off.
+# TEST_WORKERS=0 runs everything in one process.
+TEST_WORKERS ?= 3
+XDIST := -n $(TEST_WORKERS) --dist loadgroup
 
 .PHONY: help venv k8s helm postgres promptfoo crds verify test test-unit test-integration test-e2e demo bench mutate dev-up dev-down clean
 
@@ -47,16 +52,16 @@ verify: venv ## ruff, mypy (strict), import-linter (rooms and forbidden imports)
 	$(PY) -m proctor.api.crdgen --check
 
 test: venv k8s helm postgres promptfoo verify ## everything: verify, unit, integration and e2e tests
-	$(PY) -m pytest tests/unit tests/integration tests/e2e $(PYTEST_ARGS)
+	$(PY) -m pytest $(XDIST) tests/unit tests/integration tests/e2e $(PYTEST_ARGS)
 
 test-unit: venv ## unit tests only (no cluster, seconds)
 	$(PY) -m pytest tests/unit $(PYTEST_ARGS)
 
 test-integration: venv k8s helm postgres promptfoo ## integration tests on the local control plane (or KUBECONFIG)
-	$(PY) -m pytest tests/integration $(PYTEST_ARGS)
+	$(PY) -m pytest $(XDIST) tests/integration $(PYTEST_ARGS)
 
 test-e2e: venv k8s ## end-to-end tests
-	$(PY) -m pytest tests/e2e $(PYTEST_ARGS)
+	$(PY) -m pytest $(XDIST) tests/e2e $(PYTEST_ARGS)
 
 demo: venv k8s ## start a local control plane (unless KUBECONFIG), install CRDs, run the operator, apply examples
 	@bash hack/demo.sh

@@ -1,17 +1,30 @@
 """Shared fixtures: a real Kubernetes API server for integration and e2e tests.
 
 With ``KUBECONFIG`` set, tests run against that cluster (kind, a real one). Otherwise one local
-control plane (etcd, kube-apiserver, kube-controller-manager and the node stand-in) is started for
-the whole session and stopped at its end; it is tied to the pytest process, so it also stops when
-pytest is killed. Each test gets a fresh namespace. The harness is :class:`proctor.testing.cluster.Cluster`,
-the benchmarks' too.
+control plane (etcd, kube-apiserver, kube-controller-manager and the node stand-in) serves the
+whole pytest run, started when the first test needs it and stopped at the end; it is tied to the
+pytest process, so it also stops when pytest is killed. Under pytest-xdist (``make test`` runs
+``-n``) the workers share that one control plane: the controller process makes a directory for
+it, the first worker that needs it starts it there under a file lock (tied to the controller),
+the others attach, and the controller stops it when the run ends. The CRDs are installed once.
+
+Each test gets a fresh namespace, so tests share no namespaced state. What is cluster-scoped is
+kept apart or serialised: ClusterRoles, bindings and webhook configurations are named after the
+test's namespace; and because a MutatingWebhookConfiguration sees gated Deployments in every
+namespace, the tests that register one or create gated Deployments carry the ``admission`` marker
+and run one after another (one xdist group). The harness is
+:class:`proctor.testing.cluster.Cluster`, the benchmarks' too.
 """
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -22,6 +35,7 @@ import pytest
 from hypothesis import settings
 
 from databases import db_url, postgres  # noqa: F401 (fixtures: SQLite and a real PostgreSQL)
+from proctor.devcluster import controlplane as cp
 from proctor.testing.cluster import Cluster, ClusterError, scaled
 
 __all__ = ["REPO", "Cluster", "scaled", "wait_for"]  # the tests import these from here
@@ -46,24 +60,94 @@ os.environ.setdefault(
 )
 
 
+#: Set by the xdist controller for its workers: the directory of the run's one control plane.
+SHARED_DIR_ENV = "PROCTOR_TEST_SHARED_DIR"
+#: And the controller's pid: the shared control plane stops when it does.
+SHARED_OWNER_ENV = "PROCTOR_TEST_SHARED_OWNER"
+_SHARED = pytest.StashKey[Path]()
+_FAILED = pytest.StashKey[bool]()
+#: The order tests are handed out in: the longest kinds first, the many short unit tests last.
+_SUITE_ORDER = {"e2e": 0, "integration": 1}
+
+
+def _is_xdist_controller(config: pytest.Config) -> bool:
+    return not hasattr(config, "workerinput") and bool(getattr(config.option, "numprocesses", None))
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if _is_xdist_controller(config) and SHARED_DIR_ENV not in os.environ:
+        shared = Path(tempfile.mkdtemp(prefix="proctor-tests-"))
+        config.stash[_SHARED] = shared
+        os.environ[SHARED_DIR_ENV] = str(shared)  # the workers, started after this, inherit both
+        os.environ[SHARED_OWNER_ENV] = str(os.getpid())
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    session.config.stash[_FAILED] = exitstatus != 0
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """The controller, once every worker is done: stop the shared control plane."""
+    shared = config.stash.get(_SHARED, None)
+    if shared is None:
+        return
+    cp.down(shared / "devcluster")
+    os.environ.pop(SHARED_DIR_ENV, None)
+    os.environ.pop(SHARED_OWNER_ENV, None)
+    if config.stash.get(_FAILED, True):
+        print(f"\nthe shared control plane's files (logs/) are kept in {shared}")
+    else:
+        shutil.rmtree(shared, ignore_errors=True)
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         parts = Path(str(item.fspath)).parts
         if "integration" in parts or "e2e" in parts:
             item.add_marker(pytest.mark.cluster)
+        if item.get_closest_marker("admission") is not None and config.pluginmanager.hasplugin("xdist"):
+            item.add_marker(pytest.mark.xdist_group("admission"))
+    # the same order in every worker (xdist requires it); a stable sort keeps each file's order
+    items.sort(key=lambda i: min((_SUITE_ORDER.get(p, 2) for p in Path(str(i.fspath)).parts), default=2))
+
+
+@contextlib.contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    """An exclusive lock between the processes of one run (the workers)."""
+    with path.open("a") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
+
+
+def _shared_cluster(shared: Path) -> Cluster:
+    """The run's one control plane: started by the first worker to need it, attached to after."""
+    with _locked(shared / "cluster.lock"):
+        state = shared / "devcluster"
+        if cp.is_running(state):
+            return Cluster.attach(state)
+        return Cluster.start(state, owner_pid=int(os.environ[SHARED_OWNER_ENV]))
 
 
 @pytest.fixture(scope="session")
 def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
+    env = os.environ.get("KUBECONFIG")
+    shared = os.environ.get(SHARED_DIR_ENV)
     try:
-        env = os.environ.get("KUBECONFIG")
-        harness = Cluster(Path(env)) if env else Cluster.start(tmp_path_factory.mktemp("devcluster"))
+        if env:
+            harness = Cluster(Path(env))
+        elif shared:
+            harness = _shared_cluster(Path(shared))
+        else:
+            harness = Cluster.start(tmp_path_factory.mktemp("devcluster"))
     except ClusterError as e:
         pytest.fail(str(e))
     try:
         yield harness
     finally:
-        harness.stop()  # only what it started itself
+        harness.stop()  # only what it owns: the shared one is the controller's to stop
 
 
 @pytest.fixture
@@ -120,6 +204,14 @@ def run_operator(cluster: Cluster, tmp_path: Path) -> Iterator[Callable[..., sub
 
 @pytest.fixture(scope="session")
 def crds(cluster: Cluster) -> Cluster:
-    """The generated CRDs, installed once per session and Established."""
-    cluster.install_crds(REPO / "crds")
+    """The generated CRDs, installed once per run (the first worker to need them) and Established."""
+    shared = os.environ.get(SHARED_DIR_ENV)
+    if shared is None:
+        cluster.install_crds(REPO / "crds")
+        return cluster
+    with _locked(Path(shared) / "crds.lock"):
+        installed = Path(shared) / "crds-installed"
+        if not installed.exists():
+            cluster.install_crds(REPO / "crds")
+            installed.touch()
     return cluster

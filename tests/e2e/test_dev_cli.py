@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import Cluster, wait_for
+from conftest import REPO, Cluster, wait_for
 from proctor.devcluster import controlplane as cp
 
 PROCTOR = [sys.executable, "-m", "proctor.cli"]
@@ -115,21 +115,42 @@ def test_failed_start_says_why_and_leaves_nothing(tmp_path: Path) -> None:
     assert not _processes_mentioning(str(state))
 
 
-def test_operator_starts_and_answers_its_liveness_probe(cluster: Cluster, run_operator) -> None:  # type: ignore[no-untyped-def]
+def test_operator_starts_and_answers_its_liveness_probe(tmp_path: Path) -> None:
+    """Watching every namespace, as the image's default command does: in a control plane of its
+    own (no node needed), so that it reconciles no other test's objects."""
     import socket
     import urllib.request
 
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    proc = run_operator("--liveness", f"http://127.0.0.1:{port}/healthz")
+    own = Cluster.start(tmp_path / "cp", node=False)
+    proc: subprocess.Popen[bytes] | None = None
+    try:
+        own.install_crds(REPO / "crds")
+        with (tmp_path / "operator.log").open("wb") as log:
+            proc = subprocess.Popen(
+                [*PROCTOR, "operator", "--liveness", f"http://127.0.0.1:{port}/healthz"],
+                env=own.env(),
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
 
-    def healthy() -> bool:
-        assert proc.poll() is None, "the operator exited"
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1) as r:
-                return r.status == 200
-        except OSError:
-            return False
+        def healthy() -> bool:
+            assert proc is not None and proc.poll() is None, "the operator exited"
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1) as r:
+                    return r.status == 200
+            except OSError:
+                return False
 
-    wait_for(healthy, timeout=60, what="the operator's liveness endpoint")
+        wait_for(healthy, timeout=60, what="the operator's liveness endpoint")
+    finally:
+        if proc is not None and proc.poll() is None:
+            proc.terminate()
+            try:
+                proc.wait(15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+        own.stop()

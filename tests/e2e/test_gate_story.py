@@ -23,6 +23,9 @@ from proctor.gate.admission import APPROVED_ANNOTATION, PENDING_ANNOTATION
 
 EXAMPLES = REPO / "examples"
 
+# The webhook configuration these tests register sees gated Deployments in every namespace.
+pytestmark = pytest.mark.admission
+
 
 def _free_port() -> int:
     with socket.socket() as s:

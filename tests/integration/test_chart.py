@@ -609,7 +609,14 @@ def _token_kubeconfig(cluster: Cluster, namespace: str, sa: str, path: Path) -> 
     return path
 
 
-@pytest.mark.parametrize("webhook", [False, True], ids=["webhook-off", "webhook-on"])
+@pytest.mark.parametrize(
+    "webhook",
+    [
+        pytest.param(False, id="webhook-off"),
+        # its webhook configuration sees gated Deployments in every namespace
+        pytest.param(True, id="webhook-on", marks=pytest.mark.admission),
+    ],
+)
 def test_the_operator_runs_an_exam_with_the_charts_rbac(
     helm: str,
     crds: Cluster,

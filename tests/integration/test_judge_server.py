@@ -7,6 +7,7 @@ than the client's timeout, 500s, refused response_format, malformed answers. No 
 from __future__ import annotations
 
 import asyncio
+import http.client
 import json
 import math
 import re
@@ -21,6 +22,7 @@ import pytest
 from proctor.judge import (
     DimensionRubric,
     JudgeClient,
+    JudgeError,
     JudgeInput,
     JudgeSettings,
     JudgeUnavailable,
@@ -164,6 +166,134 @@ def test_the_concurrency_limit_halves_on_429(judge_server: ts.JudgeServer) -> No
     assert len(requests) == 16
     assert max(r.in_flight for r in requests[:8]) == 8
     assert max(r.in_flight for r in requests[8:]) <= 4
+
+
+def test_scattered_429s_over_http_leave_the_limit(judge_server: ts.JudgeServer) -> None:
+    # 64 judgments under a limit of 8, two of whose requests are answered 429: each waits out its
+    # Retry-After and the limit stays where it was.
+    judge_server.latency = 0.01
+    judge_server.add_rule(lambda r: r.index in (5, 40), ts.status(429, retry_after=0.2))
+    dims = [DimensionRubric(f"d{i}", "r", 50.0) for i in range(64)]
+
+    async def main() -> tuple[tuple[DimensionScore, ...], int, int]:
+        async with JudgeClient(
+            settings(judge_server, concurrency=8), env={"PROCTOR_JUDGE_API_KEY": KEY}
+        ) as client:
+            scores = await judge_dimensions(client, dims, CONTENT)
+            return scores, client.limiter.limit, client.limiter.decreases
+
+    scores, limit, decreases = asyncio.run(main())
+    assert [s.score for s in scores] == [90.0] * 64
+    assert (limit, decreases) == (8, 0)
+    assert len(judge_server.requests) == 66
+    assert judge_server.max_in_flight == 8
+
+
+def test_sustained_429s_over_http_lower_the_limit(judge_server: ts.JudgeServer) -> None:
+    # Every other request answered 429 (a provider over its rate limit): the limit comes down, and
+    # once it has, no more requests than the new limit are in flight.
+    judge_server.latency = 0.01
+    judge_server.add_rule(lambda r: r.index % 2 == 0, ts.status(429, retry_after=0.01))
+    dims = [DimensionRubric(f"d{i}", "r", 50.0) for i in range(40)]
+    lowered_at: list[int] = []
+
+    async def main() -> tuple[tuple[DimensionScore, ...], int]:
+        async with JudgeClient(
+            settings(judge_server, concurrency=8, max_attempts=10, recover_after=1000),
+            env={"PROCTOR_JUDGE_API_KEY": KEY},
+        ) as client:
+            limiter = client.limiter
+            halve = limiter.throttled
+
+            def throttled(ticket: int) -> bool:
+                halved = halve(ticket)
+                if halved and not lowered_at:
+                    lowered_at.append(len(judge_server.requests))
+                return halved
+
+            limiter.throttled = throttled  # type: ignore[method-assign]
+            scores = await judge_dimensions(client, dims, CONTENT)
+            return scores, limiter.limit
+
+    scores, limit = asyncio.run(main())
+    assert [s.score for s in scores] == [90.0] * 40
+    assert limit < 8
+    # requests sent after the first halving was decided (and the 8 already in flight had left)
+    later = judge_server.requests[lowered_at[0] + 8 :]
+    assert later
+    assert max(r.in_flight for r in later) <= 4
+
+
+def test_retry_after_is_honoured_per_request_not_by_pausing_the_others(judge_server: ts.JudgeServer) -> None:
+    # The first request is told to come back in a second; the seven beside it are answered at once.
+    judge_server.latency = 0.05
+    judge_server.enqueue(ts.status(429, retry_after=1))
+    dims = [DimensionRubric(f"d{i}", "r", 50.0) for i in range(8)]
+
+    async def main() -> tuple[DimensionScore, ...]:
+        async with JudgeClient(
+            settings(judge_server, concurrency=8), env={"PROCTOR_JUDGE_API_KEY": KEY}
+        ) as client:
+            return await judge_dimensions(client, dims, CONTENT)
+
+    scores = asyncio.run(main())
+    assert [s.score for s in scores] == [90.0] * 8
+    first, *others, retry = judge_server.requests
+    assert len(others) == 7
+    assert retry.received_at - first.received_at >= 1.0
+    assert all(r.received_at - first.received_at < 1.0 for r in others)
+    throttled_dimension = re.search(r"^Dimension: (\S+)$", first.system_text, re.MULTILINE)
+    assert throttled_dimension is not None
+    assert f"Dimension: {throttled_dimension.group(1)}" in retry.system_text
+
+
+def test_a_proxy_named_in_the_environment_is_used_unless_no_proxy_covers_the_host(
+    judge_server: ts.JudgeServer,
+) -> None:
+    # The local judge stands in for the proxy: it sees the request in absolute form, as a proxy does.
+    proxy = judge_server.url
+
+    async def ask(env: dict[str, str]) -> str:
+        s = JudgeSettings(base_url="http://judge.invalid/v1", model="m", max_attempts=1, connect_timeout=2)
+        async with JudgeClient(s, env=env) as client:
+            try:
+                await client.complete([{"role": "user", "content": "x"}])
+            except JudgeError as e:
+                return e.reason
+            return "answered"
+
+    via_proxy = asyncio.run(ask({"HTTP_PROXY": proxy, "PROCTOR_JUDGE_API_KEY": KEY}))
+    (request,) = judge_server.requests
+    assert request.path == "http://judge.invalid/v1/chat/completions"
+    assert "HTTP 404" in via_proxy
+    judge_server.reset()
+    direct = asyncio.run(ask({"http_proxy": proxy, "no_proxy": ".invalid", "PROCTOR_JUDGE_API_KEY": KEY}))
+    assert judge_server.requests == []
+    assert "connection error" in direct
+
+
+def test_answers_share_one_kept_alive_connection_and_stop_closes_it() -> None:
+    with ts.JudgeServer() as server:
+        conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=5)
+        ports = set()
+        for _ in range(3):
+            conn.request("POST", "/v1/chat/completions", body=json.dumps({"messages": []}))
+            answer = conn.getresponse()
+            assert (answer.status, answer.version, answer.will_close) == (200, 11, False)
+            answer.read()
+            assert conn.sock is not None
+            ports.add(conn.sock.getsockname()[1])
+        assert len(ports) == 1  # one connection served all three
+        started = time.monotonic()
+    assert time.monotonic() - started < 2  # the idle kept-alive connection did not hold up stop()
+    conn.close()
+    with ts.JudgeServer(keep_alive=False) as server:
+        conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=5)
+        conn.request("POST", "/v1/chat/completions", body=json.dumps({"messages": []}))
+        answer = conn.getresponse()
+        answer.read()
+        assert (answer.status, answer.version, answer.will_close) == (200, 10, True)
+        conn.close()
 
 
 def test_response_format_refused_by_the_endpoint_falls_back_and_remembers() -> None:

@@ -470,3 +470,48 @@ def test_baseline_freezes_only_under_the_protocol_and_later_runs_fail_on_a_regre
     assert regressed["verdict"] == "FAIL"
     assert _cond(regressed, "Breached")["reason"] == "RegressedFromBaseline"
     assert regressed["tiers"]["form"]["baseline"] == 100
+
+
+def test_a_finished_run_leaves_the_watch_and_edits_by_hand_change_nothing(
+    crds: Cluster, namespace: str, operator: Any, judge: JudgeServer
+) -> None:
+    """A finished run is labelled proctor.dev/finished=true and the operator watches only runs
+    without it; edited by hand (annotated, the label removed while the operator runs or while it is
+    stopped), a finished run gets its label back and nothing else: no Job, no Event, the same status."""
+    finished = "proctor.dev/finished"
+    first = operator()
+    _setup(crds, namespace, judge)
+    _run(crds, namespace, "done", "v1-correct")
+    status = _wait_done(crds, namespace, "done")
+    assert status["verdict"] == "PASS"
+
+    def labelled() -> bool:
+        labels = crds.get_json("-n", namespace, "evalrun", "done")["metadata"].get("labels") or {}
+        return labels.get(finished) == "true"
+
+    wait_for(labelled, timeout=30, what="the finished label")
+    jobs = [j["metadata"]["name"] for j in crds.get_json("-n", namespace, "jobs")["items"]]
+    events = sorted(e["metadata"]["name"] for e in _events(crds, namespace, "done"))
+    asked = len(judge.requests)
+
+    def unchanged() -> None:
+        run = crds.get_json("-n", namespace, "evalrun", "done")
+        assert run["status"] == status
+        assert [j["metadata"]["name"] for j in crds.get_json("-n", namespace, "jobs")["items"]] == jobs
+        assert sorted(e["metadata"]["name"] for e in _events(crds, namespace, "done")) == events
+        assert len(judge.requests) == asked
+
+    crds.kubectl("-n", namespace, "annotate", "evalrun", "done", "note=looked at by hand")
+    crds.kubectl("-n", namespace, "label", "evalrun", "done", f"{finished}-")
+    wait_for(labelled, timeout=30, what="the label set again while the operator runs")
+    unchanged()
+
+    os.kill(first.pid, signal.SIGTERM)
+    first.wait(30)
+    crds.kubectl("-n", namespace, "label", "evalrun", "done", f"{finished}-")
+    operator()  # as after an upgrade from a version that did not label finished runs
+    wait_for(labelled, timeout=30, what="the label set again by the next operator")
+    unchanged()
+    assert crds.get_json("-n", namespace, "evalrun", "done")["metadata"]["annotations"]["note"] == (
+        "looked at by hand"
+    )

@@ -15,6 +15,9 @@ import pytest
 from conftest import Cluster, wait_for
 from proctor.gate.admission import APPROVED_ANNOTATION, PENDING_ANNOTATION, template_hash
 
+# The webhook configuration these tests register sees gated Deployments in every namespace.
+pytestmark = pytest.mark.admission
+
 
 def _free_port() -> int:
     with socket.socket() as s:

@@ -9,10 +9,12 @@ from typing import Any
 
 import kopf
 
+from proctor.api import GROUP, EvalRun
 from proctor.controllers import casesets, gates, monitors, profiles, runs, webhook  # noqa: F401  (registers handlers)
 from proctor.controllers.kit import runtime
 from proctor.gate.webhook import WebhookConfig
 from proctor.k8s.kube import Kube
+from proctor.k8s.objects import UNFINISHED_SELECTOR
 from proctor.observability import metrics
 from proctor.observability.logging import configure as configure_logging
 from proctor.reconcile.config import OperatorConfig
@@ -35,6 +37,9 @@ def tune(settings: kopf.OperatorSettings) -> None:
     settings.watching.connect_timeout = 10
     # list in pages: thousands of runs parsed at once set the operator's peak memory
     settings.watching.chunk_size = 500
+    # finished runs need no watching: the API server sends only the runs without the label the
+    # operator sets when a run finishes, and Kopf keeps nothing of the others (reconcile/runs.py)
+    settings.watching.label_selectors[GROUP, EvalRun.PLURAL] = UNFINISHED_SELECTOR
     settings.networking.request_timeout = 30
     # Routine handler messages stay in logs; Events are reserved for decisions (posted explicitly).
     settings.posting.level = logging.WARNING

@@ -12,7 +12,7 @@ import structlog
 
 from proctor.api import GROUP, VERSION, EvalRun, RunPhase
 from proctor.controllers.kit import post, runtime
-from proctor.k8s.objects import LABEL_COMPONENT, LABEL_MANAGED_BY, owning_run
+from proctor.k8s.objects import LABEL_COMPONENT, LABEL_FINISHED, LABEL_MANAGED_BY, owning_run
 from proctor.reconcile.runs import reconcile_run, run_of
 from proctor.reconcile.runtime import Runtime
 
@@ -35,12 +35,15 @@ async def check_run(rt: Runtime, namespace: str, name: str) -> None:
         rt.later(key, outcome.delay(rt.config.reconcile_interval), lambda: check_run(rt, namespace, name))
 
 
-def unfinished(status: Mapping[str, Any] | None, **_: Any) -> bool:
+def unsettled(status: Mapping[str, Any] | None, labels: Mapping[str, str], **_: Any) -> bool:
+    """A run still to examine, or one that finished without the label yet (the operator stopped
+    between the verdict and the label, or an earlier version finished it): the watch sends only
+    runs without the label (operator.tune), and a step labels a finished run, nothing else."""
     phase = (status or {}).get("phase")
-    return not phase or not RunPhase(phase).terminal
+    return not phase or not RunPhase(phase).terminal or labels.get(LABEL_FINISHED) != "true"
 
 
-@kopf.on.event(GROUP, VERSION, EvalRun.PLURAL, id="evalrun-event", when=unfinished)
+@kopf.on.event(GROUP, VERSION, EvalRun.PLURAL, id="evalrun-event", when=unsettled)
 async def on_run_event(
     event: Mapping[str, Any], name: str, namespace: str | None, memo: kopf.Memo, **_: Any
 ) -> None:

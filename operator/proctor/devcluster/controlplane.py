@@ -413,8 +413,12 @@ def up(
     node: bool = True,
     timeout: float = 180,
     tie_to_parent: bool = False,
+    parent_pid: int | None = None,
 ) -> Path:
-    """Start the control plane in the background and return the kubeconfig path once ready."""
+    """Start the control plane in the background and return the kubeconfig path once ready.
+
+    With ``tie_to_parent`` it stops when this process dies, or when ``parent_pid`` does if given
+    (a test run's workers start the one control plane their controller process owns)."""
     directory = (directory or default_dir()).resolve()
     directory.mkdir(parents=True, exist_ok=True)
     if is_running(directory):
@@ -432,7 +436,7 @@ def up(
     if not node:
         argv.append("--no-node")
     if tie_to_parent:
-        argv.append(f"--parent-pid={os.getpid()}")
+        argv.append(f"--parent-pid={parent_pid or os.getpid()}")
     (directory / "logs").mkdir(exist_ok=True)
     log_fd = os.open(directory / "logs" / "supervisor.log", os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
     try:

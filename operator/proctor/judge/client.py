@@ -6,14 +6,20 @@ integration tests). What it does about failure:
 
 - It retries only what can get better: connection errors and timeouts, HTTP 408, 409, 429 and
   5xx. Any other 4xx is :class:`~proctor.judge.errors.JudgeRejected` at once.
-- Backoff is exponential with jitter (tenacity), and never shorter than the provider's
-  ``Retry-After`` (seconds or an HTTP date; ``retry-after-ms`` too). A Retry-After longer than
+- Backoff is exponential with jitter, and never shorter than the provider's ``Retry-After``
+  (seconds or an HTTP date; ``retry-after-ms`` too), honoured per request: the request that was
+  told to wait waits, holding no slot, and the others go on. A Retry-After longer than
   ``max_retry_after`` ends the call instead of retrying early.
 - Attempts are bounded (default 4), then :class:`~proctor.judge.errors.JudgeUnavailable`.
-- An adaptive concurrency limit (:class:`~proctor.judge.limit.AdaptiveLimit`) halves under
-  sustained 429s, down to 1, and creeps back up by one after every ``recover_after`` successes.
+- An adaptive concurrency limit (:class:`~proctor.judge.limit.AdaptiveLimit`) halves only when
+  429s persist across a window (not on scattered ones, and once per burst), down to 1, and creeps
+  back up by one after every ``recover_after`` successes.
 - With ``response_format="auto"`` it sends a JSON schema as ``response_format``; if the endpoint
   answers 400 naming ``response_format``, it asks once more without and remembers.
+
+Connections are kept alive, one per request in flight (:class:`_Connections`), and everything
+that is the same for every request (URL, headers, timeouts, TLS context, the proxy) is built once:
+the client's CPU per request is what the benchmark ``bench/judge_throughput.py`` prints.
 
 The API key is read from the environment variable named by ``JudgeSettings.api_key_env``
 (default ``PROCTOR_JUDGE_API_KEY``, set from a Secret in the judge Job). It is sent as a bearer
@@ -27,6 +33,7 @@ the client's calls, so the cost of consensus can be reported.
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
 import math
 import os
@@ -41,7 +48,6 @@ from typing import Any, Final, Literal
 
 import httpx
 import structlog
-from tenacity import AsyncRetrying, RetryCallState, retry_if_exception_type, stop_after_attempt
 
 from proctor import __version__
 from proctor.judge._fields import field
@@ -206,7 +212,7 @@ class JudgeClient:
     """An async client of one OpenAI-compatible judge endpoint. Close it (``async with``).
 
     ``transport`` replaces the network (``httpx.MockTransport``); ``env`` replaces
-    ``os.environ`` when looking up the API key; ``sleep`` and ``clock`` (wall-clock seconds, for
+    ``os.environ`` when looking up the API key and the proxy; ``sleep`` and ``clock`` (wall-clock seconds, for
     HTTP-date Retry-After) and ``rng`` (backoff jitter) make retries testable without waiting.
     """
 
@@ -230,14 +236,14 @@ class JudgeClient:
         self._response_format_ok = settings.response_format != "off"
         self.limiter = AdaptiveLimit(settings.concurrency, recover_after=settings.recover_after)
         self.stats = JudgeStats()
-        self._http = httpx.AsyncClient(
-            transport=transport,
-            timeout=httpx.Timeout(settings.read_timeout, connect=settings.connect_timeout, pool=None),
-            limits=httpx.Limits(
-                max_connections=settings.concurrency, max_keepalive_connections=settings.concurrency
-            ),
-            follow_redirects=False,
-        )
+        self._request_url = httpx.URL(self._url)
+        self._request_headers = self._headers()
+        self._request_extensions = {
+            "timeout": httpx.Timeout(
+                settings.read_timeout, connect=settings.connect_timeout, pool=None
+            ).as_dict()
+        }
+        self._connections = _Connections(transport, self._request_url, env=env)
 
     def __repr__(self) -> str:
         return (
@@ -252,7 +258,7 @@ class JudgeClient:
         await self.aclose()
 
     async def aclose(self) -> None:
-        await self._http.aclose()
+        await self._connections.aclose()
 
     @property
     def has_api_key(self) -> bool:
@@ -283,7 +289,7 @@ class JudgeClient:
             payload["response_format"] = RESPONSE_FORMAT
         self.stats.requests += 1
         try:
-            body = await self._send(payload)
+            body = await self._send(_encode(payload))
         except JudgeRejected as e:
             if not (sent_format and e.about_response_format and self.settings.response_format == "auto"):
                 raise
@@ -293,7 +299,7 @@ class JudgeClient:
                 "judge endpoint refused response_format; asking without it from now on", status=e.status_code
             )
             del payload["response_format"]
-            body = await self._send(payload)
+            body = await self._send(_encode(payload))
         return _content(body)
 
     async def judge(
@@ -312,47 +318,48 @@ class JudgeClient:
             return replace(judgment, rationale=self.redact(judgment.rationale))
         raise JudgeMalformed(self.redact(reason))  # outside the handler: the original is not chained
 
-    async def _send(self, payload: dict[str, Any]) -> Any:
-        retrying = AsyncRetrying(
-            stop=stop_after_attempt(self.settings.max_attempts),
-            wait=self._wait,
-            retry=retry_if_exception_type(_Retry),
-            sleep=self._sleep,
-            before_sleep=self._before_sleep,
-            reraise=True,
-        )
-        attempt_number = 0
+    async def _send(self, content: bytes) -> Any:
+        """The parsed body of the first good answer, retrying what another attempt may fix."""
+        attempts = self.settings.max_attempts
         last: _Retry | None = None
-        try:
-            async for attempt in retrying:
-                with attempt:
-                    attempt_number = attempt.retry_state.attempt_number
-                    return await self._attempt(payload, attempt_number)
-        except _Retry as e:
-            last = e
-        if last is None:  # pragma: no cover - tenacity either returns or re-raises
-            raise JudgeUnavailable("judge call ended without an answer", attempts=attempt_number)
-        log.warning(
-            "judge unavailable",
-            attempts=attempt_number,
-            status=last.status_code,
-            reason=last.reason,
-        )
+        for number in range(1, attempts + 1):
+            try:
+                return await self._attempt(content, number)
+            except _Retry as e:
+                last = e
+            if number < attempts:
+                wait = self._wait(number, last)
+                self.stats.retries += 1
+                log.info(
+                    "judge attempt failed; retrying",
+                    attempt=number,
+                    reason=last.reason,
+                    wait_seconds=round(wait, 3),
+                )
+                await self._sleep(wait)
+        assert last is not None  # max_attempts >= 1, and every attempt that did not return failed
+        log.warning("judge unavailable", attempts=attempts, status=last.status_code, reason=last.reason)
         raise JudgeUnavailable(
-            f"judge unavailable after {attempt_number} attempt{'' if attempt_number == 1 else 's'}: "
-            f"{last.reason}",
-            attempts=attempt_number,
+            f"judge unavailable after {attempts} attempt{'' if attempts == 1 else 's'}: {last.reason}",
+            attempts=attempts,
             status_code=last.status_code,
             retry_after=last.retry_after,
         )
 
-    async def _attempt(self, payload: dict[str, Any], number: int) -> Any:
+    async def _attempt(self, content: bytes, number: int) -> Any:
         ticket = await self.limiter.acquire()
         self.stats.attempts += 1
         failure: JudgeError | _Retry | None = None
         response: httpx.Response | None = None
         try:
-            response = await self._http.post(self._url, json=payload, headers=self._headers())
+            request = httpx.Request(
+                "POST",
+                self._request_url,
+                headers=self._request_headers,
+                content=content,
+                extensions=self._request_extensions,
+            )
+            response = await self._connections.send(request)
         except httpx.TimeoutException as e:
             failure = _Retry(self._timeout_reason(e))
         except (httpx.NetworkError, httpx.RemoteProtocolError) as e:
@@ -372,7 +379,7 @@ class JudgeClient:
     def _interpret(self, response: httpx.Response, ticket: int, number: int) -> Any:
         status = response.status_code
         if 200 <= status < 300:
-            self.limiter.succeeded()
+            self.limiter.succeeded(ticket)
             try:
                 return json.loads(response.content)
             except ValueError:
@@ -403,10 +410,22 @@ class JudgeClient:
             and ("response_format" in lowered or "json_schema" in lowered),
         )
 
-    def _headers(self) -> dict[str, str]:
-        headers = {"Accept": "application/json", "User-Agent": f"proctor-judge/{__version__}"}
+    def _headers(self) -> httpx.Headers:
+        """The headers of every request, built once (httpx.Headers masks Authorization in its repr).
+        Credentials in the base URL become Basic auth, as httpx's own clients make them."""
+        headers = httpx.Headers(
+            {
+                "Accept": "application/json",
+                "Content-Type": "application/json",
+                "User-Agent": f"proctor-judge/{__version__}",
+            }
+        )
         if self._key is not None:
             headers["Authorization"] = f"Bearer {self._key.reveal()}"
+        url = httpx.URL(self._url)
+        if url.username or url.password:
+            pair = f"{url.username}:{url.password}".encode()
+            headers["Authorization"] = f"Basic {base64.b64encode(pair).decode()}"
         return headers
 
     def _timeout_reason(self, e: httpx.TimeoutException) -> str:
@@ -431,25 +450,104 @@ class JudgeClient:
             return ""
         return f": {text[:197] + '...' if len(text) > 200 else text}"
 
-    def _wait(self, state: RetryCallState) -> float:
-        n = state.attempt_number
-        base = min(self.settings.backoff_max, self.settings.backoff_initial * 2 ** (n - 1))
+    def _wait(self, number: int, failure: _Retry) -> float:
+        """Seconds before the attempt after attempt ``number``: jittered exponential backoff,
+        never shorter than what the provider asked for."""
+        base = min(self.settings.backoff_max, self.settings.backoff_initial * 2 ** (number - 1))
         delay = self._rng.uniform(base / 2, base)
-        exc = state.outcome.exception() if state.outcome is not None else None
-        if isinstance(exc, _Retry) and exc.retry_after is not None:
-            delay = max(delay, exc.retry_after)
+        if failure.retry_after is not None:
+            delay = max(delay, failure.retry_after)
         return delay
 
-    def _before_sleep(self, state: RetryCallState) -> None:
-        self.stats.retries += 1
-        exc = state.outcome.exception() if state.outcome is not None else None
-        wait = state.next_action.sleep if state.next_action is not None else None
-        log.info(
-            "judge attempt failed; retrying",
-            attempt=state.attempt_number,
-            reason=exc.reason if isinstance(exc, _Retry) else type(exc).__name__,
-            wait_seconds=round(wait, 3) if wait is not None else None,
+
+class _Connections:
+    """Keep-alive connections to the judge, one per request in flight.
+
+    A request takes the most recently used idle connection, or opens one, and gives it back once
+    its answer is read; the client's adaptive limit bounds the requests in flight, so there are
+    never more connections than its maximum. Each connection is an ``httpx.AsyncHTTPTransport``
+    holding one: a pool shared by all of them (httpx's default) scans every connection, probing
+    each idle socket, for every queued request whenever a request starts or ends, which at 32 in
+    flight was half the client's CPU. The TLS context and the proxy (``HTTPS_PROXY``,
+    ``HTTP_PROXY``, ``ALL_PROXY`` unless ``NO_PROXY`` names the host, as httpx reads them) are
+    settled once. An injected ``transport`` (tests) serves every request itself.
+    """
+
+    def __init__(
+        self, transport: httpx.AsyncBaseTransport | None, url: httpx.URL, *, env: Mapping[str, str] | None
+    ) -> None:
+        self._shared = transport
+        self._idle: list[httpx.AsyncHTTPTransport] = []
+        self._opened: list[httpx.AsyncHTTPTransport] = []
+        self._ssl: Any = None
+        self._proxy = None if transport is not None else _env_proxy(url, os.environ if env is None else env)
+
+    async def send(self, request: httpx.Request) -> httpx.Response:
+        """The answer to ``request``, its body read and the response closed."""
+        if self._shared is not None:
+            return await _exchange(self._shared, request)
+        transport = self._idle.pop() if self._idle else self._open()
+        try:
+            return await _exchange(transport, request)
+        finally:
+            self._idle.append(transport)
+
+    def _open(self) -> httpx.AsyncHTTPTransport:
+        if self._ssl is None:
+            self._ssl = httpx.create_ssl_context()
+        transport = httpx.AsyncHTTPTransport(
+            verify=self._ssl,
+            proxy=self._proxy,
+            limits=httpx.Limits(max_connections=1, max_keepalive_connections=1),
         )
+        self._opened.append(transport)
+        return transport
+
+    async def aclose(self) -> None:
+        opened, self._opened, self._idle = self._opened, [], []
+        for transport in opened:
+            await transport.aclose()
+
+
+async def _exchange(transport: httpx.AsyncBaseTransport, request: httpx.Request) -> httpx.Response:
+    response = await transport.handle_async_request(request)
+    try:
+        await response.aread()
+    finally:
+        await response.aclose()
+    return response
+
+
+def _env_proxy(url: httpx.URL, env: Mapping[str, str]) -> str | None:
+    """The proxy ``env`` names for ``url``: ``<scheme>_proxy`` or ``all_proxy`` (either case; the
+    lower-case one wins, as curl and httpx have it), none when ``no_proxy`` covers the host."""
+    found: dict[str, str] = {}
+    for key in sorted(env, key=lambda k: k.islower()):  # the lower-case spelling is applied last
+        name = key.lower()
+        if name.endswith("_proxy") and env[key]:
+            found[name[: -len("_proxy")]] = env[key]
+    proxy = found.get(url.scheme) or found.get("all")
+    if proxy is None or _bypassed(url.host, found.get("no", "")):
+        return None
+    return proxy
+
+
+def _bypassed(host: str, no_proxy: str) -> bool:
+    """Whether ``no_proxy`` (``*``, or hosts and domains: ``corp.example``, ``.corp.example``,
+    ``*.corp.example``, with or without a port) covers ``host``."""
+    host = host.lower().rstrip(".")
+    for entry in no_proxy.split(","):
+        entry = entry.strip().lower()
+        if entry == "*":
+            return True
+        if entry.startswith("["):  # [::1]:8080
+            entry = entry[1:].split("]", 1)[0]
+        elif entry.count(":") == 1:  # host:port
+            entry = entry.split(":", 1)[0]
+        domain = entry.lstrip("*").lstrip(".")
+        if domain and (host == domain or host.endswith("." + domain)):
+            return True
+    return False
 
 
 # --- helpers --------------------------------------------------------------------------------------
@@ -504,6 +602,11 @@ def retry_after(headers: Mapping[str, str] | httpx.Headers, *, now: float) -> fl
         if math.isfinite(ms) and ms >= 0:
             waits.append(ms / 1000)
     return max(waits) if waits else None
+
+
+def _encode(payload: Mapping[str, Any]) -> bytes:
+    """A request body, encoded once for all its attempts (compact, like httpx's ``json=``)."""
+    return json.dumps(payload, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode()
 
 
 def _content(body: Any) -> str:

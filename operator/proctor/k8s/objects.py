@@ -26,6 +26,11 @@ LABEL_CREATED_BY = "app.kubernetes.io/created-by"
 LABEL_RUN = "proctor.dev/run"
 LABEL_RUN_UID = "proctor.dev/run-uid"
 LABEL_SHARD = "proctor.dev/shard"
+#: On a finished EvalRun, set by the operator: it watches only runs without it (finished runs need
+#: no watching, and Kopf would keep every watched body in memory).
+LABEL_FINISHED = "proctor.dev/finished"
+#: The operator's watch of EvalRuns: the runs that are not finished (a server-side label selector).
+UNFINISHED_SELECTOR = f"!{LABEL_FINISHED}"
 #: On a gate's EvalRuns: the Deployment examined, and whether it is an exam or a canary run.
 LABEL_WORKLOAD = "proctor.dev/workload"
 LABEL_GATE_KIND = "proctor.dev/gate-kind"

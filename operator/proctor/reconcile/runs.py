@@ -59,6 +59,7 @@ from proctor.k8s.kube import KubeError
 from proctor.k8s.objects import (
     LABEL_ATTEMPT,
     LABEL_COMPONENT,
+    LABEL_FINISHED,
     LABEL_MANAGED_BY,
     LABEL_RUN,
     LABEL_RUN_UID,
@@ -713,6 +714,17 @@ def _record_metrics(
         metrics.RUN_DURATION.observe((now - desired.start_time).total_seconds())
 
 
+def finished_label_patch(labels: Mapping[str, str], *, finished: bool) -> dict[str, Any] | None:
+    """The metadata patch that makes a run's ``proctor.dev/finished`` label say whether it is over
+    (None: it does). The operator watches only runs without the label, so a finished run leaves its
+    watch (and its memory); an unfinished run that carries it (set by hand) would be missed by the
+    next operator's watch, so the label is removed again while this one still looks at the run."""
+    want = "true" if finished else None
+    if labels.get(LABEL_FINISHED) == want:
+        return None
+    return {"metadata": {"labels": {LABEL_FINISHED: want}}}
+
+
 async def reconcile_run(rt: Runtime, namespace: str, name: str) -> Outcome:
     """Bring one run one step closer to its verdict (one step at a time per run)."""
     async with rt.lock(f"{namespace}/{name}"):
@@ -766,7 +778,11 @@ async def _step(rt: Runtime, namespace: str, name: str) -> Outcome:
     if raw is None:
         return out
     current = EvalRunStatus.model_validate(raw.get("status") or {})
-    if current.phase is not None and current.phase.terminal:
+    finished = current.phase is not None and current.phase.terminal
+    patch = finished_label_patch(raw["metadata"].get("labels") or {}, finished=finished)
+    if patch is not None:
+        await rt.call(rt.kube.patch_custom, "EvalRun", namespace, name, patch)
+    if finished:
         return out
     about = ObjectRef.of(raw)
     now = rt.now()

@@ -102,33 +102,53 @@ class Cluster:
     """How tests and benchmarks reach the API server."""
 
     def __init__(
-        self, kubeconfig: Path, *, kubectl_bin: str | None = None, state_dir: Path | None = None
+        self,
+        kubeconfig: Path,
+        *,
+        kubectl_bin: str | None = None,
+        state_dir: Path | None = None,
+        owned: bool = True,
     ) -> None:
         self.kubeconfig = kubeconfig
         self.kubectl_bin = kubectl_bin or kubectl_path()
-        #: The local control plane's directory (None: a cluster this harness did not start).
+        #: The local control plane's directory (None: a cluster in KUBECONFIG, not ours).
         self.state_dir = state_dir
+        self._owned = owned and state_dir is not None
         self._local = threading.local()
 
     @classmethod
-    def start(cls, state_dir: Path, *, node: bool = True, kubectl_bin: str | None = None) -> Cluster:
+    def start(
+        cls,
+        state_dir: Path,
+        *,
+        node: bool = True,
+        kubectl_bin: str | None = None,
+        owner_pid: int | None = None,
+    ) -> Cluster:
         """Start the local control plane in ``state_dir`` (with the node stand-in unless ``node`` is
-        False); it stops with :meth:`stop`, or when this process dies."""
+        False); it stops with :meth:`stop`, or when this process (or ``owner_pid``) dies."""
         kubectl = kubectl_bin or kubectl_path()
         try:
-            kubeconfig = cp.up(state_dir, node=node, tie_to_parent=True)
+            kubeconfig = cp.up(state_dir, node=node, tie_to_parent=True, parent_pid=owner_pid)
         except cp.DevClusterError as e:
             raise ClusterError(f"the control plane did not start: {e}") from None
-        return cls(kubeconfig, kubectl_bin=kubectl, state_dir=state_dir)
+        return cls(kubeconfig, kubectl_bin=kubectl, state_dir=state_dir, owned=owner_pid is None)
+
+    @classmethod
+    def attach(cls, state_dir: Path, *, kubectl_bin: str | None = None) -> Cluster:
+        """The local control plane another process started in ``state_dir`` (and will stop)."""
+        if not cp.is_running(state_dir):
+            raise ClusterError(f"no local control plane is running in {state_dir}")
+        return cls(state_dir / cp.KUBECONFIG, kubectl_bin=kubectl_bin, state_dir=state_dir, owned=False)
 
     @property
     def local(self) -> bool:
-        """Whether this harness started the cluster (the local control plane)."""
+        """Whether the cluster is the local control plane (on this machine's loopback)."""
         return self.state_dir is not None
 
     def stop(self) -> None:
-        """Stop the control plane this harness started (a cluster it did not start is left alone)."""
-        if self.state_dir is not None:
+        """Stop the control plane this harness owns (one it attached to, or KUBECONFIG's, is left)."""
+        if self._owned and self.state_dir is not None:
             cp.down(self.state_dir)
 
     def pids(self) -> dict[str, int]:

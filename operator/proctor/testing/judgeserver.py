@@ -1,7 +1,10 @@
 """A scripted, local, OpenAI-compatible judge for tests and benchmarks.
 
-A real HTTP server (stdlib ``http.server``, one thread per request) on ``127.0.0.1`` and a free
-port. It answers ``POST /v1/chat/completions`` the way a script says and records every request::
+A real HTTP server (stdlib ``http.server``, a thread per connection) on ``127.0.0.1`` and a free
+port, speaking HTTP/1.1 with keep-alive as providers do (``keep_alive=False``: HTTP/1.0, a
+connection per request); every answer leaves in one write with ``TCP_NODELAY``, so that Nagle's
+algorithm against the client's delayed ACK does not add 40 ms to it. It answers
+``POST /v1/chat/completions`` the way a script says and records every request::
 
     from proctor.testing import judgeserver as ts
 
@@ -39,9 +42,11 @@ A pytest fixture is three lines::
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import signal
+import socket
 import threading
 import time
 from collections import deque
@@ -251,8 +256,10 @@ class JudgeServer:
         response_format_supported: bool = True,
         default: Behaviour | None = None,
         host: str = "127.0.0.1",
+        keep_alive: bool = True,
     ) -> None:
         self.latency = latency
+        self.keep_alive = keep_alive
         self.api_key = api_key
         self.response_format_supported = response_format_supported
         self.default: Behaviour = default or marker_score()
@@ -289,6 +296,7 @@ class JudgeServer:
             return
         self._stopping.set()
         httpd.shutdown()
+        httpd.close_connections()
         httpd.server_close()
         if thread is not None:
             thread.join()
@@ -419,11 +427,42 @@ class _Server(ThreadingHTTPServer):
     request_queue_size = 256  # a benchmark's burst of connections is not dropped by a short backlog
     judge: JudgeServer
 
+    def __init__(self, address: tuple[str, int], handler: type[BaseHTTPRequestHandler]) -> None:
+        super().__init__(address, handler)
+        self._connections: set[socket.socket] = set()
+        self._connections_lock = threading.Lock()
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        with self._connections_lock:
+            self._connections.add(request)
+        super().process_request(request, client_address)
+
+    def shutdown_request(self, request: Any) -> None:
+        with self._connections_lock:
+            self._connections.discard(request)
+        super().shutdown_request(request)
+
+    def close_connections(self) -> None:
+        """Wake the handlers waiting for the next request on a kept-alive connection (stop)."""
+        with self._connections_lock:
+            connections = list(self._connections)
+        for conn in connections:
+            with contextlib.suppress(OSError):  # already closed by the client
+                conn.shutdown(socket.SHUT_RDWR)
+
 
 class _Handler(BaseHTTPRequestHandler):
     server: _Server
     server_version = "proctor-judge-testserver/1"
-    timeout = 30  # a client that never sends its body does not hold a thread forever
+    timeout = 30  # a client that never sends its body (or next request) does not hold a thread forever
+    wbufsize = -1  # buffered: an answer's head and body leave in one write, at the flush in _send
+
+    def setup(self) -> None:
+        keep_alive = self.server.judge.keep_alive
+        self.protocol_version = "HTTP/1.1" if keep_alive else "HTTP/1.0"
+        if keep_alive:
+            self.request.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, True)
+        super().setup()
 
     def log_message(self, format: str, *args: Any) -> None:
         pass
@@ -450,9 +489,11 @@ class _Handler(BaseHTTPRequestHandler):
                 answer = judge._choose(request).answer(request)
             while answer.then is not None:
                 if not judge._wait(answer.delay):
-                    return  # stopping: drop the connection without an answer
+                    self.close_connection = True  # stopping: drop the connection without an answer
+                    return
                 answer = answer.then.answer(request)
             if not judge._wait(judge.latency + answer.delay):
+                self.close_connection = True
                 return
             # No longer "in flight" once the answer is on its way: a client that got it may send
             # its next request before this thread finishes, and must not be counted twice.

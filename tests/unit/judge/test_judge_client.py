@@ -368,76 +368,130 @@ def test_response_format_off_never_sends_it() -> None:
 # --- the adaptive concurrency limit -------------------------------------------------------------------
 
 
-def test_a_429_halves_the_clients_limit_and_successes_bring_it_back_slowly() -> None:
-    script = Script(Clock(), err(429), then=ok())
+def test_a_429_waits_its_retry_after_and_leaves_the_clients_limit_alone() -> None:
+    script = Script(Clock(), err(429, headers={"Retry-After": "2"}), then=ok())
 
     async def body(client: JudgeClient) -> list[int]:
         seen = [client.limiter.limit]
         await client.complete(MESSAGES)  # 429, then success
         seen.append(client.limiter.limit)
-        for _ in range(3):
-            await client.complete(MESSAGES)
-        seen.append(client.limiter.limit)
         return seen
 
-    assert run(script, body, concurrency=32, recover_after=4) == [32, 16, 17]
+    assert run(script, body, concurrency=32) == [32, 32]
+    assert script.times[1] - script.times[0] >= 2
 
 
-def test_limit_halves_once_per_burst_down_to_one() -> None:
-    limit = AdaptiveLimit(8)
+async def _answer_round(limit: AdaptiveLimit, throttled: Callable[[int], bool], start: int) -> int:
+    """Admit a whole round (limit requests at once), then answer them; returns the next index."""
+    tickets = [await limit.acquire() for _ in range(limit.limit)]
+    for i, ticket in enumerate(tickets, start=start):
+        if throttled(i):
+            limit.throttled(ticket)
+        else:
+            limit.succeeded(ticket)
+        limit.release()
+    return start + len(tickets)
+
+
+def test_scattered_429s_never_lower_the_limit() -> None:
+    """5 % of 10,000 answers are 429s, at random: the provider pacing the odd request."""
+    rng = random.Random(5)
+    draws = [rng.random() < 0.05 for _ in range(10_000)]
+    limit = AdaptiveLimit(32)
+
+    async def main() -> None:
+        i = 0
+        while i < len(draws) - 64:
+            i = await _answer_round(limit, lambda n: draws[n], i)
+
+    asyncio.run(main())
+    assert sum(draws) > 450
+    assert (limit.limit, limit.decreases, limit.lowest) == (32, 0, 32)
+
+
+def test_a_burst_of_429s_halves_the_limit_at_most_once_and_it_recovers() -> None:
+    """Every request of one round answered 429 (the provider shedding a moment's load): the limit
+    halves once, not once per 429, and successes bring it back."""
+    limit = AdaptiveLimit(32, recover_after=4)
 
     async def main() -> list[int]:
-        tickets = [await limit.acquire() for _ in range(8)]
-        for ticket in tickets:  # eight 429s from one burst: halve once
-            limit.throttled(ticket)
-            limit.release()
+        i = await _answer_round(limit, lambda n: True, 0)  # 32 answers 429, one burst
         seen = [limit.limit]
-        for _ in range(5):  # each new admission that is throttled halves again
-            ticket = await limit.acquire()
-            limit.throttled(ticket)
-            limit.release()
+        for _ in range(20):
+            i = await _answer_round(limit, lambda n: False, i)
+        seen.append(limit.limit)
+        return seen
+
+    assert asyncio.run(main()) == [16, 32]
+    assert limit.decreases == 1
+    assert limit.lowest == 16
+
+
+def test_sustained_429s_halve_the_limit_once_per_window_down_to_the_minimum() -> None:
+    """Every other answer a 429, round after round: each window of the current limit halves it."""
+    limit = AdaptiveLimit(32, minimum=2)
+
+    async def main() -> list[int]:
+        seen = []
+        i = 0
+        for _ in range(12):
+            i = await _answer_round(limit, lambda n: n % 2 == 0, i)
             seen.append(limit.limit)
         return seen
 
-    assert asyncio.run(main()) == [4, 2, 1, 1, 1, 1]
+    seen = asyncio.run(main())
+    assert seen[0] == 16  # the first round alone is 16 of a window of 64: the share is reached
+    assert seen[-1] == 2
+    assert seen == sorted(seen, reverse=True)
+    assert limit.decreases == 4  # 32 -> 16 -> 8 -> 4 -> 2, each a window of its own
+
+
+def test_429s_below_the_share_of_every_window_leave_the_limit() -> None:
+    """12 429s in every window of 64 answers (under a fifth): not persistent, the limit stays."""
+    limit = AdaptiveLimit(32)
+
+    async def main() -> None:
+        i = 0
+        for _ in range(40):
+            i = await _answer_round(limit, lambda n: n % 64 < 12, i)
+
+    asyncio.run(main())
+    assert (limit.limit, limit.decreases) == (32, 0)
+
+
+def test_answers_from_before_a_halving_do_not_halve_it_again() -> None:
+    limit = AdaptiveLimit(8, window=4)
+
+    async def main() -> list[int]:
+        tickets = [await limit.acquire() for _ in range(8)]
+        for ticket in tickets:  # eight 429s admitted under the same limit: one halving
+            limit.throttled(ticket)
+            limit.release()
+        seen = [limit.limit]
+        for _ in range(3):  # each new window of 429s halves again, down to the minimum
+            new = [await limit.acquire() for _ in range(limit.limit)]
+            for ticket in new + new[:1] * (limit.window_size - len(new)):
+                limit.throttled(ticket)
+            for _ in new:
+                limit.release()
+            seen.append(limit.limit)
+        return seen
+
+    assert asyncio.run(main()) == [4, 2, 1, 1]
     assert limit.lowest == 1
     assert limit.decreases == 3
 
 
-def test_sporadic_429s_do_not_shrink_the_limit_but_sustained_ones_do() -> None:
-    limit = AdaptiveLimit(32)
-
-    async def main() -> list[int]:
-        seen = []
-        for i in range(200):  # one 429 in twenty: a provider shedding the odd request
-            ticket = await limit.acquire()
-            if i % 20 == 19:
-                limit.throttled(ticket)
-            else:
-                limit.succeeded()
-            limit.release()
-        seen.append(limit.limit)
-        # then every answer is a 429: from the third on (20 % of the last 20 answers) the limit halves,
-        # admission after admission: 32 -> 16 -> 8 -> 4 -> 2 -> 1
-        for _ in range(7):
-            ticket = await limit.acquire()
-            limit.throttled(ticket)
-            limit.release()
-        seen.append(limit.limit)
-        return seen
-
-    assert asyncio.run(main()) == [32, 1]
-
-
 def test_limit_recovers_by_one_per_window_of_successes_up_to_the_maximum() -> None:
-    limit = AdaptiveLimit(4, recover_after=3)
+    limit = AdaptiveLimit(4, recover_after=3, window=1, throttle_share=0.1)
 
     async def main() -> list[int]:
-        limit.throttled(await limit.acquire())
+        ticket = await limit.acquire()
+        limit.throttled(ticket)
         limit.release()
         seen = [limit.limit]
         for _ in range(9):
-            limit.succeeded()
+            limit.succeeded(ticket)
             seen.append(limit.limit)
         return seen
 
@@ -486,6 +540,8 @@ def test_a_cancelled_waiter_does_not_leak_a_slot() -> None:
 def test_limit_bounds_are_checked() -> None:
     with pytest.raises(ValueError, match="minimum"):
         AdaptiveLimit(0)
+    with pytest.raises(ValueError, match="throttle_share"):
+        AdaptiveLimit(4, throttle_share=0)
 
 
 # --- settings ------------------------------------------------------------------------------------------

@@ -144,14 +144,24 @@ def test_a_judge_echoing_the_key_is_redacted_in_results(answer: dict[str, Any]) 
     assert leaks(score, score.rationale, score.skipped_reason) == []
 
 
-def test_credentials_in_the_base_url_are_not_shown() -> None:
-    settings = JudgeSettings(base_url="https://user:hunter2pass@judge.example/v1", model="m")
-    client = JudgeClient(settings, transport=httpx.MockTransport(lambda r: httpx.Response(500)), env={})
+def test_credentials_in_the_base_url_are_not_shown_and_are_sent_as_basic_auth() -> None:
+    seen: list[str] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        seen.append(request.headers["authorization"])
+        return httpx.Response(500)
+
+    settings = JudgeSettings(base_url="https://user:hunter2pass@judge.example/v1", model="m", max_attempts=1)
+    client = JudgeClient(settings, transport=httpx.MockTransport(handler), env={}, sleep=_no_sleep)
     try:
         assert "hunter2pass" not in repr(settings)
         assert "hunter2pass" not in repr(client)
+        with pytest.raises(JudgeUnavailable) as info:
+            asyncio.run(client.complete([{"role": "user", "content": "x"}]))
+        assert "hunter2pass" not in info.value.reason
     finally:
         asyncio.run(client.aclose())
+    assert seen == ["Basic dXNlcjpodW50ZXIycGFzcw=="]  # base64 of user:hunter2pass, as httpx sends it
 
 
 @pytest.mark.parametrize(

@@ -18,7 +18,7 @@ from proctor.api import (
     dump,
     get_condition,
 )
-from proctor.k8s.objects import RunRef
+from proctor.k8s.objects import LABEL_FINISHED, RunRef
 from proctor.protocol import decide
 from proctor.protocol.types import CaseResult, Failure, Tier
 from proctor.reconcile.plan import Action, JobPhase, plan_run
@@ -27,6 +27,7 @@ from proctor.reconcile.runs import (
     comparable_baseline,
     decided_status,
     failed_status,
+    finished_label_patch,
     forwards,
     gave_up_message,
     job_view,
@@ -331,3 +332,16 @@ def test_a_permanent_give_up_says_what_to_fix_and_that_it_was_not_retried() -> N
         'judge pod x: container judge: CreateContainerConfigError: secret "k" not found'
     )
     assert "not retried" in message
+
+
+def test_a_finished_run_is_labelled_and_an_unfinished_one_never_is() -> None:
+    """The operator's watch sends only runs without the label: a finished run gets it (and leaves
+    the watch); an unfinished run that carries it (set by hand, any value) loses it."""
+    labelled = {"metadata": {"labels": {LABEL_FINISHED: "true"}}}
+    assert finished_label_patch({}, finished=True) == labelled
+    assert finished_label_patch({LABEL_FINISHED: "no"}, finished=True) == labelled
+    assert finished_label_patch({LABEL_FINISHED: "true", "team": "a"}, finished=True) is None
+    unlabelled = {"metadata": {"labels": {LABEL_FINISHED: None}}}
+    assert finished_label_patch({LABEL_FINISHED: "true"}, finished=False) == unlabelled
+    assert finished_label_patch({LABEL_FINISHED: ""}, finished=False) == unlabelled
+    assert finished_label_patch({"team": "a"}, finished=False) is None

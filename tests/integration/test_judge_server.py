@@ -31,6 +31,7 @@ from proctor.judge import (
 )
 from proctor.protocol import DimensionScore
 from proctor.testing import judgeserver as ts
+from proctor.testing.cluster import scaled
 
 KEY = "sk-integration-7d1f00c0ffee"
 DIM = DimensionRubric("task_success", "Did it do the task?", 50.0)
@@ -113,7 +114,7 @@ def test_a_hang_times_out_and_the_dimension_is_skipped(judge_server: ts.JudgeSer
     assert score.skipped_reason == "judge unavailable after 2 attempts: read timeout: no answer within 0.3s"
     assert len(judge_server.requests) == 2
     assert stats.attempts == 2
-    assert elapsed < 5
+    assert elapsed < scaled(5)  # two 0.3 s timeouts, not the 30 s hang
 
 
 def test_500s_until_the_attempts_run_out_make_a_skipped_dimension(judge_server: ts.JudgeServer) -> None:
@@ -285,7 +286,7 @@ def test_answers_share_one_kept_alive_connection_and_stop_closes_it() -> None:
             ports.add(conn.sock.getsockname()[1])
         assert len(ports) == 1  # one connection served all three
         started = time.monotonic()
-    assert time.monotonic() - started < 2  # the idle kept-alive connection did not hold up stop()
+    assert time.monotonic() - started < scaled(2)  # the idle kept-alive connection did not hold up stop()
     conn.close()
     with ts.JudgeServer(keep_alive=False) as server:
         conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=5)
@@ -395,8 +396,8 @@ def test_fixed_latency_and_parallel_requests() -> None:
 
         scores, elapsed = asyncio.run(main())
         assert all(s.score == 90.0 for s in scores)
-        assert 0.1 <= elapsed < 0.7  # eight 100 ms answers in parallel, not in series
-        assert server.max_in_flight == 8
+        assert elapsed >= 0.1  # the latency is served
+        assert server.max_in_flight == 8  # eight answers in parallel, not in series (no wall-clock bound)
 
 
 def test_stopping_the_server_ends_a_hang_at_once() -> None:
@@ -412,7 +413,7 @@ def test_stopping_the_server_ends_a_hang_at_once() -> None:
     finally:
         started = time.monotonic()
         server.stop()
-    assert time.monotonic() - started < 2
+    assert time.monotonic() - started < scaled(2)  # not the 60 s hang
 
 
 def test_unavailable_when_nothing_listens() -> None:

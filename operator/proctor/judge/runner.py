@@ -5,12 +5,16 @@ takes its deterministic share of the cases (case at position p belongs to shard 
 0-based, like an Indexed Job's completion index), gets each answer from the target (recorded
 answers, a live endpoint, or the candidate sidecar on localhost), applies the assertions, the
 safety scan and the judge, writes the per-case results to ConfigMaps owned by the run (gzipped,
-split so no object nears the size limit) and server-side-applies its shard entry into the run's
-status (a list-map keyed by shard: other shards' entries are never touched).
+split so no object nears the size limit) and then its shard's report (what it measured, or why it
+could not) to one more ConfigMap. Each is signed with the run's key (``PROCTOR_RUN_KEY``, which
+only the judge container of the run's Job receives; :mod:`proctor.k8s.signing`); the operator
+verifies them and writes the run's status itself. The runner only reads and creates: it changes
+no existing object, and a name taken by something else makes the shard fail (never overwritten).
 
 Exit 0 when it measured, whatever the verdict; exit 2 only when the harness itself failed (the
 run or its inputs could not be read, results could not be written), so a failed Job means ERROR,
-never FAIL. Running a shard twice stores the same bytes.
+never FAIL. Running a shard's attempt twice stores the same bytes (the same results are accepted,
+different ones refused).
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ import asyncio
 import dataclasses
 import datetime as dt
 import hashlib
+import json
 import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
@@ -55,17 +60,18 @@ from proctor.judge.embeddings import OnnxEmbedder, ground
 from proctor.judge.prompts import ContextDocument, JudgeInput, provenance
 from proctor.judge.rubrics import DimensionRubric, resolve_dimensions, rubric_of
 from proctor.judge.targets import AnswerSource, AnswerUnavailable, HttpAgent, Recorded
+from proctor.k8s import signing
 from proctor.k8s.kube import Kube, KubeError
 from proctor.k8s.objects import (
     AGENT_API_KEY_ENV,
     CANDIDATE_HOST_ENV,
-    LABEL_RUN_UID,
-    LABEL_SHARD,
+    JUDGE_ATTEMPT_ENV,
+    REPORT_KEY,
     RunRef,
     case_record,
     encode_results,
+    report_configmap,
     results_configmaps,
-    shard_label,
     shard_of,
 )
 from proctor.protocol.types import CaseResult, DimensionScore, Outcome
@@ -125,8 +131,13 @@ class ShardRunner:
         self.clock = clock
         self.ns, self.name, self.index, self.count = namespace, name, index, count
         self.env = dict(os.environ if env is None else env)
-        self.manager = f"proctor-judge-{shard_label(index, count)}"
         self.shard = f"{index}/{count}"
+        self.ref: RunRef | None = None
+        self.started = clock()
+        try:
+            self.attempt = int(self.env.get(JUDGE_ATTEMPT_ENV) or 1)
+        except ValueError:
+            self.attempt = 0
         self.grounding_docs: list[tuple[str, str]] = []
         self.grounding_k = 0
 
@@ -134,6 +145,11 @@ class ShardRunner:
     def _load(self) -> tuple[EvalRun, CaseSet, EvalProfile | None]:
         try:
             run = parse_evalrun(self.kube.get("EvalRun", self.ns, self.name))
+        except (KubeError, ManifestError) as e:
+            raise HarnessError(str(e)) from None
+        # known from here on: a failure to read the rest is reported, signed, for this run
+        self.ref = RunRef(self.ns, self.name, run.metadata.uid or "")
+        try:
             caseset = parse_caseset(self.kube.get("CaseSet", self.ns, run.spec.case_set_ref.name))
             profile = (
                 parse_profile(self.kube.get("EvalProfile", self.ns, run.spec.profile_ref.name))
@@ -299,10 +315,27 @@ class ShardRunner:
         return _worst(outcomes), digest, note
 
     # -- the shard ------------------------------------------------------------------------------------
+    def _key(self) -> bytes:
+        """The run's key (the judge container's ``PROCTOR_RUN_KEY``): without it nothing it writes
+        would be believed, so it stops before measuring."""
+        text = self.env.get(signing.RUN_KEY_ENV)
+        if not text:
+            raise HarnessError(
+                f"{signing.RUN_KEY_ENV} is not set: the judge signs its results with the run's key, "
+                "which the operator gives only to the judge container of the run's Job"
+            )
+        try:
+            return signing.decode_key(text)
+        except ValueError as e:
+            raise HarnessError(str(e)) from None
+
     async def run(self) -> ShardResult:
+        if self.attempt < 1:
+            raise HarnessError(f"{JUDGE_ATTEMPT_ENV} must be a positive whole number")
+        key = self._key()
         run, caseset, profile = self._load()
-        ref = RunRef(self.ns, self.name, run.metadata.uid or "")
-        self._status({"phase": "Running", "startTime": format_time(self.clock()), "message": None})
+        assert self.ref is not None
+        ref = self.ref
         compiled = self._cases(caseset, profile)
         source, port, ready_timeout = self._source(run)
         rubrics = self._rubrics(profile)
@@ -354,52 +387,91 @@ class ShardRunner:
             case_record(r, answer_sha256=d, repeats=run.spec.repeats) | ({"grounding": n} if n else {})
             for r, d, n in graded
         ]
-        names = self._write(ref, encode_results(records))
+        blob = encode_results(records)
+        cms = results_configmaps(ref, self.index, self.count, blob, attempt=self.attempt, key=key)
+        try:
+            for cm in cms:
+                self._create(cm)
+        except KubeError as e:
+            raise HarnessError(f"cannot write results: {e}") from None
+        names = [cm["metadata"]["name"] for cm in cms]
         counts = {o: sum(1 for r in results if r.outcome is o) for o in Outcome}
-        self._status(
+        self._report(
+            key,
             {
                 "phase": "Succeeded",
-                "completionTime": format_time(self.clock()),
                 "results": names,
+                "sha256": signing.sha256(blob),
                 "provenance": prov,
-                "message": None,
                 "summary": {
                     "cases": len(results),
                     "passed": counts[Outcome.PASSED],
                     "failed": counts[Outcome.FAILED],
                     "unmeasured": counts[Outcome.UNMEASURED],
                 },
-            }
+            },
         )
         return ShardResult(results, names, prov)
 
-    def _write(self, ref: RunRef, blob: bytes) -> list[str]:
-        cms = results_configmaps(ref, self.index, self.count, blob)
-        try:
-            for cm in cms:
-                self.kube.apply(cm, "proctor-judge")
-            names = [cm["metadata"]["name"] for cm in cms]
-            selector = f"{LABEL_RUN_UID}={ref.uid},{LABEL_SHARD}={shard_label(self.index, self.count)}"
-            for old in self.kube.list_configmaps(self.ns, selector):
-                if old["metadata"]["name"] not in names:
-                    self.kube.delete_configmap(self.ns, old["metadata"]["name"])
-        except KubeError as e:
-            raise HarnessError(f"cannot write results: {e}") from None
-        return names
+    def _create(self, obj: dict[str, Any], same: Callable[[Mapping[str, Any]], bool] | None = None) -> None:
+        """Create ``obj``; when its name exists already it must say the same (``same``; by default
+        the very bytes and signature: this attempt run twice), else the shard fails: the runner
+        never replaces an object."""
+        if self.kube.create_configmap(obj) is not None:
+            return
+        meta = obj["metadata"]
+        have = self.kube.get_configmap(meta["namespace"], meta["name"])
+        if same is None:
+            signature = signing.SIGNATURE_ANNOTATION
+            ok = all((have.get(f) or {}) == (obj.get(f) or {}) for f in ("data", "binaryData")) and (
+                (have["metadata"].get("annotations") or {}).get(signature) == meta["annotations"][signature]
+            )
+        else:
+            ok = same(have)
+        if not ok:
+            raise HarnessError(
+                f"ConfigMap {meta['namespace']}/{meta['name']} exists with other content; "
+                "the judge never replaces an object"
+            )
 
-    def _status(self, fields: dict[str, Any]) -> None:
-        entry = {"name": self.shard, **{k: v for k, v in fields.items() if v is not None}}
+    def _report(self, key: bytes, fields: dict[str, Any]) -> None:
+        assert self.ref is not None
+        report = {
+            "startTime": format_time(self.started),
+            "completionTime": format_time(self.clock()),
+            **{k: v for k, v in fields.items() if v is not None},
+        }
+        cm = report_configmap(self.ref, self.index, self.count, self.attempt, report, key=key)
+        timeless = {k: v for k, v in report.items() if k not in ("startTime", "completionTime")}
+
+        def same(have: Mapping[str, Any]) -> bool:
+            # this attempt reported already: the same measurement (signed with this key), other times
+            try:
+                said = json.loads((have.get("data") or {}).get(REPORT_KEY, ""))
+            except ValueError:
+                return False
+            payload = signing.report_payload(self.ref.uid if self.ref else "", self.shard, self.attempt, said)
+            signature = ((have.get("metadata") or {}).get("annotations") or {}).get(
+                signing.SIGNATURE_ANNOTATION
+            )
+            ours = signing.verify(key, signing.REPORT, payload, signature)
+            return (
+                ours
+                and {k: v for k, v in said.items() if k not in ("startTime", "completionTime")} == timeless
+            )
+
         try:
-            self.kube.apply_status("EvalRun", self.ns, self.name, {"shards": [entry]}, self.manager)
+            self._create(cm, same)
         except KubeError as e:
-            raise HarnessError(f"cannot report to the run's status: {e}") from None
+            raise HarnessError(f"cannot write the shard's report: {e}") from None
 
     def fail(self, reason: str) -> None:
-        """Best effort: say in the shard's status why it could not measure."""
+        """Best effort: a signed report of why the shard could not measure (when the run's key and
+        UID are known; otherwise the Job's failure and its log tell)."""
+        if self.ref is None:
+            return
         try:
-            self._status(
-                {"phase": "Failed", "completionTime": format_time(self.clock()), "message": reason[:1000]}
-            )
+            self._report(self._key(), {"phase": "Failed", "message": reason[:1000]})
         except HarnessError as e:
             log.error("cannot report the failure", error=str(e))
 

@@ -27,6 +27,9 @@ class OperatorConfig:
     run_history: int = 50
     metrics_port: int = 9090
     manage_judge_rbac: bool = True
+    #: The ClusterRole the judge's RoleBinding names (the chart installs it); unset, the operator
+    #: applies a Role of the judge's own (a local operator, which may create Roles).
+    judge_cluster_role: str | None = None
     namespaces: tuple[str, ...] = field(default=())
 
     @classmethod
@@ -42,4 +45,5 @@ class OperatorConfig:
             run_history=int(e.get("PROCTOR_RUN_HISTORY", d.run_history)),
             metrics_port=int(e.get("PROCTOR_METRICS_PORT", d.metrics_port)),
             manage_judge_rbac=e.get("PROCTOR_MANAGE_JUDGE_RBAC", "true").lower() != "false",
+            judge_cluster_role=e.get("PROCTOR_JUDGE_CLUSTER_ROLE") or None,
         )

@@ -9,7 +9,6 @@ the run is unfinished the outcome asks to be looked at again (retries after back
 
 from __future__ import annotations
 
-import base64
 import datetime as dt
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -50,15 +49,13 @@ from proctor.k8s.objects import (
     LABEL_MANAGED_BY,
     LABEL_RUN_UID,
     LABEL_SHARD,
-    RESULTS_KEY,
     JudgeJobSpec,
     RunRef,
     SecretKey,
-    decode_results,
     judge_job,
     judge_job_name,
     judge_rbac,
-    record_to_result,
+    run_key_secret,
     shard_label,
 )
 from proctor.observability import metrics
@@ -68,6 +65,7 @@ from proctor.reconcile import evaluate
 from proctor.reconcile.config import OperatorConfig
 from proctor.reconcile.plan import Action, JobPhase, JobView, RunPlan, ShardView, plan_run, runs_to_prune
 from proctor.reconcile.records import comparable_provenance, recent_runs
+from proctor.reconcile.results import Untrusted, read_reports, verified_results, with_reports
 from proctor.reconcile.runtime import ObjectRef, Outcome, Runtime
 from proctor.reconcile.status import HISTORY_MANAGER, MANAGER, write_status
 
@@ -199,14 +197,6 @@ def job_spec(run: EvalRun, profile: EvalProfile | None, config: OperatorConfig) 
     )
 
 
-async def _load_results(rt: Runtime, ns: str, names: Sequence[str]) -> list[CaseResult]:
-    parts = []
-    for n in names:
-        cm = await rt.call(rt.kube.get_configmap, ns, n)
-        parts.append(base64.b64decode((cm.get("binaryData") or {}).get(RESULTS_KEY, "")))
-    return [record_to_result(r) for r in decode_results(parts)]
-
-
 async def _case_digest(rt: Runtime, ns: str, inputs: Inputs) -> str | None:
     """The digest of every case the run examined (inline and casesFrom); the case set's recorded one
     when they cannot be read now."""
@@ -225,24 +215,35 @@ async def _case_digest(rt: Runtime, ns: str, inputs: Inputs) -> str | None:
 # --- evaluate (pure) -------------------------------------------------------------------------------
 
 
-def shard_entries(plan: RunPlan, run: str) -> list[ShardStatus]:
-    """The operator's part of each shard's entry: its Job, attempts, the Job's state, the retry."""
+#: What a shard's verified report says, kept in its entry (the operator writes them: the judge
+#: writes no status).
+REPORTED_FIELDS = ("phase", "summary", "message", "results", "provenance", "start_time", "completion_time")
+
+
+def shard_entries(plan: RunPlan, run: str, status: EvalRunStatus | None = None) -> list[ShardStatus]:
+    """Each shard's entry: its Job, attempts, the Job's state, the retry, and what its latest
+    verified report said (``status``: the current entries with the reports read in this step);
+    a new attempt starts with none."""
+    reported = {s.name: s for s in (status.shards if status is not None else ())}
     out = []
     for p in plan.shards:
         job = next(
             (j.name for j in p.shard.jobs if j.attempt == p.attempt),
             judge_job_name(run, p.shard.index, p.shard.count, p.attempt),
         )
-        out.append(
-            ShardStatus(
-                name=p.shard.name,
-                job=job,
-                attempts=p.attempt,
-                job_phase=(JobPhase.ACTIVE if p.action is Action.CREATE else p.job_phase).value,
-                job_message=p.message[:1000] or None,
-                retry_at=p.retry_at,
-            )
+        prev = reported.get(p.shard.name)
+        said: dict[str, Any] = {}
+        if prev is not None and p.action is not Action.CREATE:
+            said = {f: getattr(prev, f) for f in REPORTED_FIELDS if f in prev.model_fields_set}
+        entry = ShardStatus(
+            name=p.shard.name,
+            job=job,
+            attempts=p.attempt,
+            job_phase=(JobPhase.ACTIVE if p.action is Action.CREATE else p.job_phase).value,
+            job_message=p.message[:1000] or None,
+            retry_at=p.retry_at,
         )
+        out.append(entry.model_copy(update=said) if said else entry)
     return out
 
 
@@ -411,8 +412,14 @@ async def _create_jobs(
 
 async def _ensure_rbac(rt: Runtime, namespace: str) -> None:
     if rt.config.manage_judge_rbac and namespace not in rt.rbac_done:
-        await rt.call(rt.kube.apply_rbac, judge_rbac(namespace), MANAGER)
+        await rt.call(rt.kube.apply_rbac, judge_rbac(namespace, rt.config.judge_cluster_role), MANAGER)
         rt.rbac_done.add(namespace)
+
+
+async def _ensure_run_key(rt: Runtime, run: RunRef) -> None:
+    """The run's key Secret, for its judge containers (create only: an existing one is the same key,
+    derived again; the operator never reads a Secret)."""
+    await rt.call(rt.kube.create_secret, run_key_secret(run, rt.run_key(run.uid)))
 
 
 async def _fail(
@@ -517,11 +524,18 @@ async def _step(rt: Runtime, namespace: str, name: str) -> Outcome:
         namespace,
         f"{LABEL_RUN_UID}={ref.uid},{LABEL_COMPONENT}=judge,{LABEL_MANAGED_BY}=proctor",
     )
-    views = shard_views(current, run.spec.shards, jobs)
+    key = rt.run_key(ref.uid)
+    reports, rejected = await read_reports(rt, ref, shard_views(current, run.spec.shards, jobs), key)
+    for why in rejected:
+        out.say(about, "Warning", "ReportRejected", why)
+    seen = with_reports(current, reports)
+    views = shard_views(seen, run.spec.shards, jobs)
     plan = plan_run(views, now, backoff=rt.config.backoff, max_attempts=rt.config.max_attempts)
     spec = job_spec(run, inputs.profile, rt.config) if plan.creates else None
+    if spec is not None:
+        await _ensure_run_key(rt, ref)
     problems = await _create_jobs(rt, ref, about, plan, spec, out) if spec is not None else []
-    base = base.model_copy(update={"shards": shard_entries(plan, name)})
+    base = base.model_copy(update={"shards": shard_entries(plan, name, seen)})
     for p in plan.shards:
         if p.action is Action.WAIT and p.job_phase is JobPhase.FAILED and p.shard.retry_at is None:
             metrics.RUN_FAILURES.labels(namespace).inc()
@@ -546,18 +560,28 @@ async def _step(rt: Runtime, namespace: str, name: str) -> Outcome:
         out.recheck = True
         return out
 
-    # every shard reported: decide
-    results = await _load_results(rt, namespace, [n for p in plan.shards for n in p.shard.results])
+    # every shard reported: decide, from the signed reports and results read again (never from the
+    # status alone); results that no longer verify were replaced after they were reported
+    try:
+        measured = await verified_results(
+            rt, ref, [(p.shard.index, p.shard.count, p.attempt) for p in plan.shards], key
+        )
+    except Untrusted as e:
+        message = f"the results could not be verified, so nothing is decided from them: {e}"
+        out.say(about, "Warning", "ReportRejected", str(e))
+        return await _fail(
+            rt, about, raw, failed_status(current, base, message, Reason.SHARD_FAILED, now), out
+        )
     policy = None
     if run.spec.policy_ref:
         policy_raw = await rt.call(rt.kube.get_or_none, "GatePolicy", namespace, run.spec.policy_ref.name)
         policy = parse_policy(policy_raw) if policy_raw else None
     case_digest = await _case_digest(rt, namespace, inputs)
-    judge_prompt = next((s.provenance for s in current.shards if s.provenance), None)
+    judge_prompt = next((s.provenance for s in seen.shards if s.provenance), None)
     prov = provenance(case_digest, judge_prompt, policy)
     baseline = comparable_baseline(inputs.caseset, case_digest, prov)
-    decision = decide(results, protocol_policy(policy.spec if policy else None), baseline)
-    desired = decided_status(current, base, decision, results, baseline, prov, views, now)
+    decision = decide(measured, protocol_policy(policy.spec if policy else None), baseline)
+    desired = decided_status(seen, base, decision, measured, baseline, prov, views, now)
     await write_status(rt, about, raw.get("status") or {}, desired)
     _record_metrics(namespace, run, decision, desired, now)
     await _history(rt, namespace, run.spec.case_set_ref.name, inputs)

@@ -16,14 +16,13 @@ from typing import Any, cast
 import kopf
 import structlog
 
-from proctor.api import BREAK_GLASS_ANNOTATION, GROUP, VERSION, GatePolicy
-from proctor.controllers.kit import post, runtime
-from proctor.gate.admission import GATE_LABEL, Admission, GateEntry, admission_patch
+from proctor.api import GROUP, VERSION, GatePolicy
+from proctor.controllers.kit import runtime
+from proctor.gate.admission import GateEntry, admission_patch
 from proctor.gate.certs import WebhookCerts, ensure_certs
-from proctor.gate.webhook import WebhookConfig, review
+from proctor.gate.webhook import WebhookConfig, break_glass_events, record, review
 from proctor.k8s.kube import Kube
 from proctor.k8s.objects import PROBE_ANSWER_ANNOTATION, PROBE_HANDLER_ID, PROBE_LABEL, WEBHOOK_HANDLER_ID
-from proctor.reconcile.runtime import ObjectRef, Outcome
 from proctor.reconcile.status import MANAGER
 
 log = structlog.get_logger("proctor.gate.webhook")
@@ -72,7 +71,7 @@ def gate_modes(
 
 
 @kopf.on.mutate("apps", "v1", "deployments", id=WEBHOOK_HANDLER_ID)
-def gate_deployment(
+async def gate_deployment(
     body: kopf.Body,
     userinfo: kopf.UserInfo,
     dryrun: bool,
@@ -85,7 +84,8 @@ def gate_deployment(
     approved one (enforcing policies), or record it for an exam (observing ones)."""
     index: kopf.Index[Any, GateEntry] = kwargs["gate_modes"]
     rt = runtime(memo)
-    decision = review(
+    decision = await rt.call(
+        review,
         rt.kube,
         cast(Mapping[str, Any], body),
         cast(Mapping[str, Any] | None, kwargs.get("old")),
@@ -100,7 +100,7 @@ def gate_deployment(
     if decision.changes and decision.message:
         warnings.append(decision.message)
     if decision.break_glass is not None and not dryrun:
-        post(break_glass_outcome(cast(Mapping[str, Any], body), decision))
+        await rt.call(record, rt.kube, break_glass_events(cast(Mapping[str, Any], body), decision))
 
 
 @kopf.on.mutate(GROUP, VERSION, GatePolicy.PLURAL, id=PROBE_HANDLER_ID)
@@ -109,22 +109,3 @@ def probe(body: kopf.Body, patch: kopf.Patch, **_: Any) -> None:
     nonce = (body.get("metadata", {}).get("labels") or {}).get(PROBE_LABEL)
     if nonce:
         patch["metadata"] = {"annotations": {PROBE_ANSWER_ANNOTATION: nonce}}
-
-
-def break_glass_outcome(obj: Mapping[str, Any], decision: Admission) -> Outcome:
-    """A break-glass the webhook honoured, said as Events on the Deployment and on its policy."""
-    assert decision.break_glass is not None
-    meta = obj.get("metadata") or {}
-    ns, policy = str(meta.get("namespace")), (meta.get("labels") or {}).get(GATE_LABEL)
-    out = Outcome()
-    text = f"{BREAK_GLASS_ANNOTATION} by {decision.break_glass.user}: {decision.message}"
-    out.say(ObjectRef.of(obj, kind="Deployment", api_version="apps/v1"), "Warning", "BreakGlass", text)
-    if policy:
-        out.say(
-            ObjectRef("GatePolicy", ns, policy),
-            "Warning",
-            "BreakGlass",
-            f"Deployment {meta.get('name')}: {text}",
-        )
-    log.warning("break-glass honoured", deployment=f"{ns}/{meta.get('name')}", user=decision.break_glass.user)
-    return out

@@ -361,6 +361,12 @@ class Kube:
         )
         return None if reply is None else {"metadata": {"name": meta["name"], "namespace": meta["namespace"]}}
 
+    def create_event(self, obj: dict[str, Any]) -> None:
+        """Post an Event (the builder: :func:`proctor.k8s.objects.event`)."""
+        meta = obj["metadata"]
+        what = f"Event in {meta['namespace']} about {obj['involvedObject'].get('name')}"
+        self._do(what, self.core.create_namespaced_event, meta["namespace"], obj, _preload_content=False)
+
     # --- Jobs, RBAC, Deployments, the webhook ---------------------------------------------------
 
     def list_jobs(self, namespace: str, selector: str) -> list[dict[str, Any]]:

@@ -640,6 +640,30 @@ def judge_rbac(namespace: str, cluster_role: str | None = None) -> list[dict[str
     return out
 
 
+# --- Events ------------------------------------------------------------------------------------------
+
+
+def event(
+    about: Mapping[str, Any], type_: str, reason: str, message: str, now: str, *, component: str = "proctor"
+) -> dict[str, Any]:
+    """A core/v1 Event about ``about`` (``kind``, ``apiVersion``, ``namespace``, ``name``, ``uid``), for
+    the writers that cannot hand it to Kopf's poster (the webhook, outside Kopf's handler context)."""
+    return {
+        "apiVersion": "v1",
+        "kind": "Event",
+        "metadata": {"generateName": f"{about['name']}."[:200], "namespace": about["namespace"]},
+        "involvedObject": {k: v for k, v in about.items() if v},
+        "type": type_,
+        "reason": reason,
+        "message": message[:1000],
+        "source": {"component": component},
+        "reportingComponent": component,
+        "firstTimestamp": now,
+        "lastTimestamp": now,
+        "count": 1,
+    }
+
+
 # --- the admission webhook -------------------------------------------------------------------------
 
 WEBHOOK_NAME = "gate.proctor.dev"

@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 PYTEST_ARGS ?=
 
-.PHONY: help venv k8s helm crds verify test test-unit test-integration test-e2e demo bench dev-up dev-down clean
+.PHONY: help venv k8s helm postgres promptfoo crds verify test test-unit test-integration test-e2e demo bench mutate dev-up dev-down clean
 
 help: ## list the targets
 	@grep -E '^[a-zA-Z0-9_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-18s %s\n", $$1, $$2}'
@@ -30,6 +30,12 @@ endif
 helm: ## build (or reuse) helm from its Go module into ~/.cache/proctor/tools
 	@bash hack/get-helm.sh >/dev/null
 
+postgres: ## find (or install with apt-get) the PostgreSQL server binaries the store's tests start
+	@bash hack/ensure-postgres.sh >/dev/null
+
+promptfoo: venv ## install (or reuse) the pinned promptfoo + Node into ~/.cache/proctor/bench (needs npm)
+	@bash hack/get-promptfoo.sh >/dev/null
+
 crds: venv ## regenerate crds/ and charts/proctor/crds/ from the pydantic models
 	$(PY) -m proctor.api.crdgen
 
@@ -40,13 +46,13 @@ verify: venv ## ruff, mypy (strict), import-linter (rooms and forbidden imports)
 	$(VENV)/bin/lint-imports
 	$(PY) -m proctor.api.crdgen --check
 
-test: venv k8s helm verify ## everything: verify, unit, integration and e2e tests
+test: venv k8s helm postgres promptfoo verify ## everything: verify, unit, integration and e2e tests
 	$(PY) -m pytest tests/unit tests/integration tests/e2e $(PYTEST_ARGS)
 
 test-unit: venv ## unit tests only (no cluster, seconds)
 	$(PY) -m pytest tests/unit $(PYTEST_ARGS)
 
-test-integration: venv k8s helm ## integration tests on the local control plane (or KUBECONFIG)
+test-integration: venv k8s helm postgres promptfoo ## integration tests on the local control plane (or KUBECONFIG)
 	$(PY) -m pytest tests/integration $(PYTEST_ARGS)
 
 test-e2e: venv k8s ## end-to-end tests
@@ -58,6 +64,14 @@ demo: venv k8s ## start a local control plane (unless KUBECONFIG), install CRDs,
 bench: venv ## benchmarks, printing figures
 	@bash hack/bench.sh
 
+MUTATE_STAMP := $(VENV)/.mutate-stamp
+$(MUTATE_STAMP): $(STAMP)
+	$(PY) -m pip install -q -e '.[test,mutate]'
+	touch $@
+
+mutate: venv $(MUTATE_STAMP) ## mutation testing of protocol/ and graders/: kill rate per module (slow; MUTATE_ARGS="--only protocol/_verdict.py")
+	$(PY) hack/mutate.py $(MUTATE_ARGS)
+
 dev-up: venv k8s ## start the local control plane in the background
 	$(VENV)/bin/proctor dev up
 
@@ -65,4 +79,4 @@ dev-down: venv ## stop the local control plane
 	$(VENV)/bin/proctor dev down
 
 clean: ## remove the virtual environment and caches (not the k8s binaries in ~/.cache/proctor)
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis .bench
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis .bench .mutate

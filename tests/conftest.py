@@ -19,12 +19,20 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import settings
 
-from proctor.testing.cluster import Cluster, ClusterError
+from databases import db_url, postgres  # noqa: F401 (fixtures: SQLite and a real PostgreSQL)
+from proctor.testing.cluster import Cluster, ClusterError, scaled
 
-__all__ = ["REPO", "Cluster", "wait_for"]  # the tests import these from here
+__all__ = ["REPO", "Cluster", "scaled", "wait_for"]  # the tests import these from here
 
 REPO = Path(__file__).resolve().parent.parent
+
+# `make mutate` runs each module's tests once per mutant: property tests there use a fixed, smaller
+# profile, so whether a mutant is killed does not depend on the draw (hack/mutate.py).
+settings.register_profile("mutate", max_examples=40, derandomize=True, deadline=None, database=None)
+if os.environ.get("PROCTOR_HYPOTHESIS_PROFILE"):
+    settings.load_profile(os.environ["PROCTOR_HYPOTHESIS_PROFILE"])
 
 # The example agent's image, for the node stand-in of the local control plane (it runs images as
 # local commands); the image's tag reaches the agent as its version.
@@ -66,15 +74,17 @@ def namespace(cluster: Cluster) -> Iterator[str]:
 def wait_for(
     predicate: Callable[[], Any], timeout: float = 60, interval: float = 0.25, what: str = "condition"
 ) -> Any:
-    """Poll until ``predicate`` returns something truthy; fail with ``what`` after ``timeout``."""
-    deadline = time.monotonic() + timeout
+    """Poll until ``predicate`` returns something truthy; fail with ``what`` after ``timeout``
+    (seconds on an idle machine: scaled by ``PROCTOR_TEST_TIME_SCALE``, see :func:`scaled`)."""
+    limit = scaled(timeout)
+    deadline = time.monotonic() + limit
     last: Any = None
     while time.monotonic() < deadline:
         last = predicate()
         if last:
             return last
         time.sleep(interval)
-    pytest.fail(f"timed out after {timeout}s waiting for {what} (last: {last!r})")
+    pytest.fail(f"timed out after {limit:g}s waiting for {what} (last: {last!r})")
 
 
 @pytest.fixture

@@ -203,14 +203,18 @@ def test_recorded_answers_pass_and_fail_with_the_verdict_code_under_the_least_pr
     )
     partial = tmp_path / "partial.yaml"
     partial.write_text(yaml.safe_dump({k: v for k, v in answers("v1").items() if k != "short-answer"}))
-    v3 = started(crds, *common, "--responses", partial, kubeconfig=kubeconfig)
+    v3 = started(crds, *common, "--responses", partial, "--format", "json", kubeconfig=kubeconfig)
     rc1, out1, err1 = finished(v1)
     rc2, out2, err2 = finished(v2)
     rc3, out3, err3 = finished(v3)
 
-    # a form case without an answer is unmeasured: thresholds met, not clean
+    # a form case without an answer is unmeasured: thresholds met, not clean; the JSON names it, as
+    # proctor grade's does
     assert rc3 == 3, err3 + out3
-    assert "WARN (exit 3) CasesUnmeasured" in out3 and "unmeasured: 1 case(s)" in out3
+    doc3 = json.loads(out3)
+    assert (doc3["verdict"], doc3["reason"]) == ("WARN", "CasesUnmeasured")
+    assert [(u["case"], u["tier"]) for u in doc3["unmeasured"]] == [("short-answer", "form")]
+    assert doc3["unmeasured"][0]["reason"] and doc3["tiers"]["form"]["unmeasured"] == 1
 
     assert rc1 == 0, err1 + out1
     doc = json.loads(out1)
@@ -225,7 +229,7 @@ def test_recorded_answers_pass_and_fail_with_the_verdict_code_under_the_least_pr
         "rate": 100,
         "threshold": 100,
     }
-    assert doc["failures"] == [] and doc["cases"] == 8
+    assert doc["failures"] == [] and doc["unmeasured"] == [] and doc["cases"] == 8
     assert "created EvalRun" in err1 and "Evaluated: PASS" in err1
 
     assert rc2 == 1, err2 + out2

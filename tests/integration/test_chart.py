@@ -499,7 +499,7 @@ def test_rights_are_namespaced_where_the_operator_manages_namespaces(helm: str, 
     held = _grants(_roles(docs, "proctor")["operator"])
     assert ("rbac.authorization.k8s.io", "clusterroles", "bind", "proctor-judge") in held
     assert not {g for g in held if g[1] == "roles"}
-    assert {g[2] for g in held if g[1] == "configmaps"} == {"get"}
+    assert {g[2] for g in held if g[1] == "configmaps"} == {"get", "create"}
 
 
 def test_the_judge_cluster_role_is_the_judges_rules(helm: str, tmp_path: Path) -> None:

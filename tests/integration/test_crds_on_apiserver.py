@@ -158,3 +158,25 @@ def test_evalrun_spec_is_immutable(crds: Cluster, namespace: str, tmp_path: Path
     run["spec"]["caseSetRef"] = {"name": "other"}  # type: ignore[index]
     res = _apply(crds, namespace, run)
     assert res.returncode != 0 and "create a new EvalRun" in res.stderr
+
+
+def test_the_api_server_enforces_thresholds_and_dialects_of_assertions(crds: Cluster, namespace: str) -> None:
+    def one(assertion: dict[str, object]):  # type: ignore[no-untyped-def]
+        return _apply(
+            crds, namespace, _caseset([{"id": "a", "tier": "form", "input": "x", "assert": [assertion]}])
+        )
+
+    res = one({"type": "latency"})
+    assert res.returncode != 0 and "threshold is required" in res.stderr
+    res = one({"type": "contains", "value": "x", "threshold": 3})
+    assert res.returncode != 0 and "threshold applies to" in res.stderr
+    res = one({"type": "similar", "value": "x", "threshold": 2})
+    assert res.returncode != 0 and "at most 1" in res.stderr
+    res = one({"type": "max-length", "value": 3, "dialect": "promptfoo"})
+    assert res.returncode != 0 and "dialect applies to" in res.stderr
+    ok = one({"type": "regex", "value": r"^\d+$", "dialect": "promptfoo"})
+    assert ok.returncode == 0, ok.stderr
+    ok = one(
+        {"type": "is-valid-openai-tools-call", "value": [{"type": "function", "function": {"name": "f"}}]}
+    )
+    assert ok.returncode == 0, ok.stderr

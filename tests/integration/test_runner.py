@@ -18,6 +18,7 @@ import yaml
 from conftest import REPO, Cluster
 from proctor.k8s import signing
 from proctor.k8s.objects import (
+    JUDGE_ATTEMPT_ENV,
     JudgeJobSpec,
     RunRef,
     SecretKey,
@@ -218,6 +219,113 @@ def test_missing_inputs_fail_the_shard_with_the_reason_and_exit_2(crds: Cluster,
     shard = _report(crds, namespace, "r")  # signed, like a success
     assert shard.phase == "Failed"
     assert "does-not-exist" in (shard.message or "")
+    shard = _report(crds, namespace, "r")  # signed, like a success
+    assert shard.phase == "Failed"
+    assert "does-not-exist" in (shard.message or "")
+    assert shard.reason == "CaseSetNotFound"  # permanent: the operator does not retry it
+
+
+def test_missing_recorded_answers_are_a_permanent_failure_naming_the_field(
+    crds: Cluster, namespace: str
+) -> None:
+    crds.kubectl("-n", namespace, "apply", "-f", str(EXAMPLE / "caseset.yaml"))
+    run = _run("r", {}, profile=None)
+    run["spec"]["target"] = {"responses": {"configMapRef": {"name": "answers", "key": "answers.yaml"}}}
+    crds.kubectl("-n", namespace, "apply", "-f", "-", input=json.dumps(run))
+    out = _judge(crds, namespace, "r", "0/1")
+    assert out.returncode == 2
+    shard = _report(crds, namespace, "r")
+    assert (shard.phase, shard.reason) == ("Failed", "ConfigMapNotFound")
+    crds.kubectl("-n", namespace, "create", "configmap", "answers", "--from-literal=answers.yaml=a: [1]")
+    assert _judge(crds, namespace, "r", "0/1", **{JUDGE_ATTEMPT_ENV: "2"}).returncode == 2
+    shard = _report(crds, namespace, "r", attempt=2)
+    assert shard.reason == "InvalidResponses"
+    message = shard.message or ""
+    assert "spec.target.responses.configMapRef" in message and "must be text" in message
+
+
+def _pin(cluster: Cluster, ns: str, run: str, cases: list[dict[str, Any]]) -> None:
+    """What the operator does when a run starts: its cases into ConfigMaps it owns, named in status."""
+    from proctor.api import content_digest
+    from proctor.k8s.objects import RunRef, encode_cases, snapshot_configmaps
+
+    uid = cluster.get_json("-n", ns, "evalrun", run)["metadata"]["uid"]
+    cms = snapshot_configmaps(RunRef(ns, run, uid), encode_cases(cases))
+    cluster.kubectl(
+        "-n", ns, "apply", "--server-side", "-f", "-", input="\n---\n".join(json.dumps(c) for c in cms)
+    )
+    snapshot = {
+        "caseSet": "oil-monitoring",
+        "digest": content_digest(cases),
+        "cases": len(cases),
+        "configMaps": [c["metadata"]["name"] for c in cms],
+    }
+    patch = json.dumps({"status": {"snapshot": snapshot}})
+    cluster.kubectl("-n", ns, "patch", "evalrun", run, "--subresource=status", "--type=merge", "-p", patch)
+
+
+def test_the_runner_measures_the_pinned_cases_whatever_became_of_the_case_set(
+    crds: Cluster, namespace: str
+) -> None:
+    crds.kubectl("-n", namespace, "apply", "-f", str(EXAMPLE / "caseset.yaml"))
+    cases = yaml.safe_load((EXAMPLE / "caseset.yaml").read_text())["spec"]["cases"]
+    crds.kubectl(
+        "-n",
+        namespace,
+        "apply",
+        "-f",
+        "-",
+        input=json.dumps(_run("r", _answers("v2-band-bug"), profile=None)),
+    )
+    _pin(crds, namespace, "r", cases)
+    crds.kubectl("-n", namespace, "delete", "caseset", "oil-monitoring")
+    out = _judge(crds, namespace, "r", "0/1")
+    assert out.returncode == 0, out.stderr
+    shard = _report(crds, namespace, "r")
+    assert dict(shard.summary) == {"cases": 8, "passed": 6, "failed": 2, "unmeasured": 0}
+
+
+def test_pinned_cases_changed_after_the_run_started_are_refused(crds: Cluster, namespace: str) -> None:
+    """Anyone who may write ConfigMaps could swap a run's pinned cases for easy ones; the runner
+    examines only the cases whose digest the operator wrote in the run's status."""
+    crds.kubectl("-n", namespace, "apply", "-f", str(EXAMPLE / "caseset.yaml"))
+    cases = yaml.safe_load((EXAMPLE / "caseset.yaml").read_text())["spec"]["cases"]
+    run = json.dumps(_run("r", _answers("v2-band-bug"), profile=None))
+    crds.kubectl("-n", namespace, "apply", "-f", "-", input=run)
+    _pin(crds, namespace, "r", cases)
+    from proctor.k8s.objects import RunRef, encode_cases, snapshot_configmaps
+
+    uid = crds.get_json("-n", namespace, "evalrun", "r")["metadata"]["uid"]
+    easy = cases[:1]  # one case the answers pass
+    (forged,) = snapshot_configmaps(RunRef(namespace, "r", uid), encode_cases(easy))
+    crds.kubectl(
+        "-n", namespace, "apply", "--server-side", "--force-conflicts", "-f", "-", input=json.dumps(forged)
+    )
+    out = _judge(crds, namespace, "r", "0/1")
+    assert out.returncode == 2
+    shard = _report(crds, namespace, "r")
+    assert (shard.phase, shard.reason) == ("Failed", "InvalidCases")
+    assert "changed after the run started" in (shard.message or "")
+    assert not shard.results  # nothing was measured from them
+
+
+def test_a_finished_run_leaves_the_runner_nothing_to_do(crds: Cluster, namespace: str) -> None:
+    crds.kubectl("-n", namespace, "apply", "-f", str(EXAMPLE / "caseset.yaml"))
+    crds.kubectl(
+        "-n", namespace, "apply", "-f", "-", input=json.dumps(_run("r", _answers("v1-correct"), profile=None))
+    )
+    over = json.dumps({"status": {"phase": "Failed", "verdict": "ERROR", "exitCode": 2}})
+    crds.kubectl("-n", namespace, "patch", "evalrun", "r", "--subresource=status", "--type=merge", "-p", over)
+    out = _judge(crds, namespace, "r", "0/1")
+    assert out.returncode == 0 and "nothing to do" in out.stdout and "is over (Failed)" in out.stdout
+    # it wrote nothing
+    assert (
+        crds.kubectl(
+            "-n", namespace, "get", "configmap", report_configmap_name("r", 0, 1, 1), check=False
+        ).returncode
+        != 0
+    )
+    assert _judge(crds, namespace, "gone", "0/1").returncode == 0  # nor for a run that was deleted
 
 
 def _apply(cluster: Cluster, ns: str, *objs: dict[str, Any]) -> None:

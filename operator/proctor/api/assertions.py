@@ -12,7 +12,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-ValueKind = Literal["none", "optional", "string", "string-list", "object", "integer"]
+ValueKind = Literal[
+    "none", "optional", "string", "string-list", "object", "integer", "string-or-json", "object-list"
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,18 +27,28 @@ class AssertionKind:
     needs_labels: bool = False
     needs_pattern: bool = False
     judged: bool = False
+    #: ``threshold`` is allowed ("optional") or required ("required"); None: not allowed.
+    threshold: Literal["optional", "required"] | None = None
 
 
 ASSERTION_KINDS: dict[str, AssertionKind] = {
     k.name: k
     for k in (
         AssertionKind(
-            "equals", "string", "The answer equals value exactly (surrounding whitespace ignored)."
+            "equals",
+            "string-or-json",
+            "The answer equals value exactly (a JSON object or list value: the answer is JSON equal to it).",
         ),
         AssertionKind("contains", "string", "The answer contains value (case-sensitive)."),
         AssertionKind("icontains", "string", "The answer contains value, ignoring case."),
         AssertionKind("contains-any", "string-list", "The answer contains at least one of value."),
         AssertionKind("contains-all", "string-list", "The answer contains every item of value."),
+        AssertionKind(
+            "icontains-any", "string-list", "The answer contains at least one of value, ignoring case."
+        ),
+        AssertionKind(
+            "icontains-all", "string-list", "The answer contains every item of value, ignoring case."
+        ),
         AssertionKind("starts-with", "string", "The answer starts with value."),
         AssertionKind("regex", "string", "The answer matches the regular expression value."),
         AssertionKind(
@@ -79,7 +91,42 @@ ASSERTION_KINDS: dict[str, AssertionKind] = {
             needs_pattern=True,
         ),
         AssertionKind(
-            "similar", "optional", "Embedding similarity to value (default: reference) is at least threshold."
+            "similar",
+            "optional",
+            "Embedding similarity to value (default: reference) is at least threshold.",
+            threshold="optional",
+        ),
+        AssertionKind(
+            "levenshtein",
+            "string",
+            "The edit distance between the answer and value is at most threshold (default 5).",
+            threshold="optional",
+        ),
+        AssertionKind(
+            "is-valid-openai-tools-call",
+            "object-list",
+            "The answer is an OpenAI tools call (a JSON list of tool calls, or a message with tool_calls) "
+            "whose every call names a tool in value (OpenAI 'tools' definitions) with arguments "
+            "matching its parameters.",
+        ),
+        AssertionKind(
+            "is-valid-openai-function-call",
+            "object-list",
+            "The answer is an OpenAI function call (JSON with name and arguments, or a message with "
+            "function_call) naming a function in value with arguments matching its parameters.",
+        ),
+        AssertionKind(
+            "latency",
+            "none",
+            "The answer came within threshold milliseconds "
+            "(unmeasured where the run does not record latency).",
+            threshold="required",
+        ),
+        AssertionKind(
+            "cost",
+            "none",
+            "The answer cost at most threshold (unmeasured where the run does not record cost).",
+            threshold="required",
         ),
         AssertionKind(
             "llm-rubric", "string", "A judge scores the answer against the rubric value.", judged=True
@@ -101,13 +148,36 @@ VALUE_REQUIRED_TYPES: tuple[str, ...] = tuple(
         [
             k.name
             for k in ASSERTION_KINDS.values()
-            if k.value in ("string", "string-list", "object", "integer")
+            if k.value in ("string", "string-list", "object", "integer", "string-or-json", "object-list")
         ]
     )
 )
 VALUE_FORBIDDEN_TYPES: tuple[str, ...] = tuple(
     _with_negations([k.name for k in ASSERTION_KINDS.values() if k.value == "none"])
 )
+
+
+#: Types that take ``threshold`` / must have it.
+THRESHOLD_TYPES: list[str] = [k.name for k in ASSERTION_KINDS.values() if k.threshold is not None]
+THRESHOLD_REQUIRED_TYPES: list[str] = [k.name for k in ASSERTION_KINDS.values() if k.threshold == "required"]
+#: Types whose reading differs in promptfoo, where ``dialect: promptfoo`` follows promptfoo: the
+#: answer as written (Proctor's own reading compares canonical text: NFKC, invisible characters
+#: removed, look-alike letters mapped), a JavaScript regex, promptfoo's JSON extraction, edit
+#: distance in UTF-16 code units.
+DIALECT_TYPES: list[str] = [
+    "equals",
+    "contains",
+    "icontains",
+    "contains-any",
+    "contains-all",
+    "icontains-any",
+    "icontains-all",
+    "starts-with",
+    "regex",
+    "contains-json",
+    "levenshtein",
+]
+Dialect = Literal["proctor", "promptfoo"]
 
 
 def _cel_in(field: str, names: list[str]) -> str:
@@ -137,9 +207,27 @@ _ASSERTION_SCHEMA_EXTRA: dict[str, Any] = {
             "fieldPath": ".allowed",
         },
         {
-            "rule": f"!has(self.threshold) || {_cel_in('self.type', ['similar'])}",
-            "message": "threshold applies to 'similar' assertions only",
+            "rule": f"!has(self.threshold) || {_cel_in('self.type', THRESHOLD_TYPES)}",
+            "message": f"threshold applies to {', '.join(repr(t) for t in THRESHOLD_TYPES)} assertions only",
             "fieldPath": ".threshold",
+        },
+        {
+            "rule": f"has(self.threshold) || !({_cel_in('self.type', THRESHOLD_REQUIRED_TYPES)})",
+            "message": "threshold is required for "
+            f"{', '.join(repr(t) for t in THRESHOLD_REQUIRED_TYPES)} assertions",
+            "fieldPath": ".threshold",
+        },
+        {
+            "rule": "!has(self.threshold) || self.threshold <= 1.0 || "
+            f"!({_cel_in('self.type', ['similar'])})",
+            "message": "a 'similar' threshold is a cosine similarity, at most 1",
+            "fieldPath": ".threshold",
+        },
+        {
+            "rule": "!has(self.dialect) || self.dialect == 'proctor' || "
+            f"{_cel_in('self.type', DIALECT_TYPES)}",
+            "message": f"dialect applies to {', '.join(repr(t) for t in DIALECT_TYPES)} assertions only",
+            "fieldPath": ".dialect",
         },
     ],
     "allOf": [
@@ -197,8 +285,15 @@ class Assertion(BaseModel):
     threshold: float | None = Field(
         default=None,
         ge=0,
-        le=1,
-        description="For 'similar': the minimum cosine similarity (0-1, default 0.8).",
+        description="For 'similar': the minimum cosine similarity (0-1, default 0.8); 'levenshtein': the "
+        "largest edit distance (default 5); 'latency': milliseconds; 'cost': the most the answer may cost.",
+    )
+    dialect: Dialect | None = Field(
+        default=None,
+        description="'promptfoo': read this assertion as promptfoo does where its reading differs (the "
+        "answer as written, not Proctor's canonical text; a JavaScript regex; promptfoo's JSON extraction "
+        "for contains-json; edit distance in UTF-16 code units). Set by 'proctor import promptfoo'; "
+        "default 'proctor'.",
     )
     pattern: str | None = Field(
         default=None,
@@ -229,6 +324,14 @@ class Assertion(BaseModel):
             raise ValueError(f"assertion {self.type!r} takes no value")
         if kind.value == "string" and not (isinstance(v, str) and v != ""):
             raise ValueError(f"assertion {self.type!r} needs a non-empty string value")
+        if kind.value == "string-or-json" and not (
+            (isinstance(v, str) and v != "") or isinstance(v, dict | list)
+        ):
+            raise ValueError(
+                f"assertion {self.type!r} needs a non-empty string or a JSON object or list value"
+            )
+        if kind.value == "object-list" and not (isinstance(v, list) and all(isinstance(x, dict) for x in v)):
+            raise ValueError(f"assertion {self.type!r} needs a list of definitions (objects) as value")
         if kind.value == "string-list" and not (
             isinstance(v, list) and v and all(isinstance(x, str) for x in v)
         ):
@@ -244,8 +347,18 @@ class Assertion(BaseModel):
                 raise ValueError(f"assertion {self.type!r}: value {v!r} is not one of labels {self.labels}")
         elif self.labels is not None:
             raise ValueError(f"'labels' only applies to 'label' assertions, not {self.type!r}")
-        if self.threshold is not None and base != "similar":
-            raise ValueError(f"'threshold' only applies to 'similar' assertions, not {self.type!r}")
+        if self.threshold is not None and kind.threshold is None:
+            raise ValueError(
+                f"'threshold' only applies to {', '.join(THRESHOLD_TYPES)} assertions, not {self.type!r}"
+            )
+        if self.threshold is None and kind.threshold == "required":
+            raise ValueError(f"assertion {self.type!r} needs a threshold")
+        if base == "similar" and self.threshold is not None and self.threshold > 1:
+            raise ValueError("a 'similar' threshold is a cosine similarity, at most 1")
+        if self.dialect not in (None, "proctor") and base not in DIALECT_TYPES:
+            raise ValueError(
+                f"'dialect' only applies to {', '.join(DIALECT_TYPES)} assertions, not {self.type!r}"
+            )
         if kind.needs_pattern:
             if not self.pattern:
                 raise ValueError(f"assertion {self.type!r} needs 'pattern' (the shape of an identifier)")

@@ -18,10 +18,21 @@ never disagree on a word.
 ``BaselineFrozen`` (CaseSet): a baseline is frozen and regressions are measured against it.
     True: ``StableRuns``. False: ``NotEnoughRuns``, ``RedRun``, ``CaseSetChanged``,
     ``ProvenanceChanged``, ``SafetyVariance``, ``TierVarianceOverBudget``.
-``Evaluated`` (EvalRun): the run reached a verdict (``kubectl wait --for=condition=Evaluated``).
-    True: ``Evaluated``, ``PartiallyEvaluated``. False: ``EvaluationFailed`` (the harness gave up:
-    verdict ERROR, nothing measured), ``Pending``, ``ShardsRunning``, ``Evaluating``,
-    ``RetryScheduled``.
+``Finished`` (EvalRun): the run is over, whatever came of it (``kubectl wait --for=condition=Finished``).
+    True: ``Evaluated``, ``PartiallyEvaluated``, ``Failed`` (the phase it ended in). False: ``Pending``,
+    ``ShardsRunning``, ``RetryScheduled``.
+``Evaluated`` (EvalRun): the agent was measured: the verdict is PASS, FAIL or WARN, one a gate can act
+    on (``kubectl wait --for=condition=Evaluated``; an ERROR never satisfies it).
+    True: ``Evaluated``, ``PartiallyEvaluated``. False: while the run is unfinished ``Pending``,
+    ``ShardsRunning``, ``Evaluating``, ``RetryScheduled``; once it ended in ERROR, why nothing
+    conclusive was measured: ``NothingMeasured``, ``SafetyUnmeasured`` (the protocol's),
+    ``EvaluationFailed`` (a harness failure retried until it gave up), or one of
+    :data:`PERMANENT_REASONS` (a mistake no retry can fix, found before a Job was launched or from
+    the judge pod; the message names the object and the field): ``InvalidSpec``,
+    ``CaseSetNotFound``, ``InvalidCases``, ``DuplicateCaseIds``, ``ConfigMapNotFound``,
+    ``ProfileNotFound``, ``InvalidProfile``, ``PolicyNotFound``, ``InvalidPolicy``,
+    ``InvalidResponses``, ``SecretNotFound``, ``ContainerConfigInvalid``, ``ImagePullFailed``,
+    ``ContainerStartFailed``, ``PodRejected``.
 ``Breached`` (EvalRun): a tier is below its threshold or regressed (verdict FAIL).
     True: ``TierBelowThreshold``, ``RegressedFromBaseline``. False: ``WithinThresholds``.
     Unknown: ``InProgress`` (also when nothing was measured: no breach can be claimed).
@@ -31,7 +42,8 @@ never disagree on a word.
     ``SafetyUnmeasured`` (ERROR); a WARN reason when the policy does not let WARN pass.
     Unknown: ``InProgress``.
 ``Degraded`` (EvalRun): something was not measured (the result is real but partial).
-    True: ``JudgeUnavailable``, ``DimensionsSkipped``, ``ShardFailed``, ``CasesUnmeasured``.
+    True: ``JudgeUnavailable``, ``DimensionsSkipped``, ``ShardFailed``, ``CasesUnmeasured``, or the
+    permanent reason a run ended in ERROR with.
     False: ``AllMeasured``.
 ``RolloutBlocked`` (GatePolicy): a gated rollout is held.
     True: ``VerdictFailed``, ``VerdictError``, ``CircuitOpen``. False: ``NotBlocked``, ``ObserveOnly``.
@@ -48,6 +60,17 @@ never disagree on a word.
     ``TierVarianceOverBudget``. Unknown: ``CanaryTampered``.
 ``CircuitOpen`` (GatePolicy): too many blocks in the window; a person should look.
     True: ``TooManyBlocks``. False: ``WithinBudget``.
+``Receiving`` (AgentMonitor): the agent's telemetry is arriving.
+    True: ``RunsArriving``. False: ``NoRecentRuns``, ``ProfileNotFound``, ``InvalidSpec``.
+``Breached`` (AgentMonitor): recent runs scored a dimension below its threshold.
+    True: ``DimensionBelowThreshold``, ``SafetyScanFinding``. False: ``WithinThresholds``.
+    Unknown: ``NothingMeasured``.
+``Degrading`` (AgentMonitor): scores decline without (yet) breaching.
+    True: ``TrendDeclining``, ``RelativeDrop``. False: ``Stable``.
+``NeedsHuman`` (AgentMonitor): the notice circuit breaker tripped; notices are held until a person
+    looks. True: ``TooManyNotices``. False: ``WithinBudget``.
+``Observing`` (AgentMonitor): shadow mode, everything is evaluated and recorded, nobody notified.
+    True: ``ObserveOnly``. False: ``Notifying``.
 """
 
 from __future__ import annotations
@@ -82,6 +105,7 @@ class ConditionType(StrEnum):
     """The condition types Proctor writes (see the module docstring for which kind carries which)."""
 
     READY = "Ready"
+    FINISHED = "Finished"
     BASELINE_FROZEN = "BaselineFrozen"
     EVALUATED = "Evaluated"
     BREACHED = "Breached"
@@ -91,6 +115,10 @@ class ConditionType(StrEnum):
     ENFORCING = "Enforcing"
     DETERMINISTIC = "Deterministic"
     CIRCUIT_OPEN = "CircuitOpen"
+    RECEIVING = "Receiving"
+    DEGRADING = "Degrading"
+    NEEDS_HUMAN = "NeedsHuman"
+    OBSERVING = "Observing"
 
 
 class Reason(StrEnum):
@@ -108,6 +136,16 @@ class Reason(StrEnum):
     # Ready and Enforcing of a GatePolicy: the admission webhook
     WEBHOOK_UNREACHABLE = "WebhookUnreachable"
     WEBHOOK_DISABLED = "WebhookDisabled"
+    # permanent failures of a run (also CaseSetNotFound, ProfileNotFound, InvalidSpec, InvalidCases,
+    # DuplicateCaseIds, ConfigMapNotFound, SecretNotFound): see PERMANENT_REASONS
+    POLICY_NOT_FOUND = "PolicyNotFound"
+    INVALID_PROFILE = "InvalidProfile"
+    INVALID_POLICY = "InvalidPolicy"
+    INVALID_RESPONSES = "InvalidResponses"
+    CONTAINER_CONFIG_INVALID = "ContainerConfigInvalid"
+    IMAGE_PULL_FAILED = "ImagePullFailed"
+    CONTAINER_START_FAILED = "ContainerStartFailed"
+    POD_REJECTED = "PodRejected"
     # BaselineFrozen (the protocol's FreezeReason)
     STABLE_RUNS = FreezeReason.STABLE_RUNS
     NOT_ENOUGH_RUNS = FreezeReason.NOT_ENOUGH_RUNS
@@ -116,7 +154,7 @@ class Reason(StrEnum):
     PROVENANCE_CHANGED = FreezeReason.PROVENANCE_CHANGED
     SAFETY_VARIANCE = FreezeReason.SAFETY_VARIANCE
     TIER_VARIANCE_OVER_BUDGET = FreezeReason.TIER_VARIANCE_OVER_BUDGET
-    # Completed
+    # Finished and Evaluated
     PENDING = "Pending"
     SHARDS_RUNNING = "ShardsRunning"
     EVALUATING = "Evaluating"
@@ -124,6 +162,7 @@ class Reason(StrEnum):
     EVALUATED = "Evaluated"
     PARTIALLY_EVALUATED = "PartiallyEvaluated"
     EVALUATION_FAILED = "EvaluationFailed"
+    FAILED = "Failed"
     # Passed (the protocol's VerdictReason)
     ALL_TIERS_CLEAN = VerdictReason.ALL_TIERS_CLEAN
     TIER_NOT_CLEAN = VerdictReason.TIER_NOT_CLEAN
@@ -157,6 +196,43 @@ class Reason(StrEnum):
     # CircuitOpen
     TOO_MANY_BLOCKS = "TooManyBlocks"
     WITHIN_BUDGET = "WithinBudget"
+    # AgentMonitor: Receiving, Breached (also WithinThresholds, NothingMeasured), Degrading,
+    # NeedsHuman (also WithinBudget), Observing (also ObserveOnly)
+    RUNS_ARRIVING = "RunsArriving"
+    NO_RECENT_RUNS = "NoRecentRuns"
+    DIMENSION_BELOW_THRESHOLD = "DimensionBelowThreshold"
+    SAFETY_SCAN_FINDING = "SafetyScanFinding"
+    TREND_DECLINING = "TrendDeclining"
+    RELATIVE_DROP = "RelativeDrop"
+    STABLE = "Stable"
+    TOO_MANY_NOTICES = "TooManyNotices"
+    NOTIFYING = "Notifying"
+
+
+#: Why a run ends in ERROR at once, never retried: a mistake in what it was given (a reference that does
+#: not exist or is not usable, an invalid spec, a missing Secret, ConfigMap or key, an image that cannot
+#: run, a pod the API server refuses). Found before a Job is launched where it can be; otherwise from the
+#: judge pod (the kubelet's waiting reason, the Job controller's ``FailedCreate`` Event) or from the
+#: runner's report. Every other failure (a crash, a timeout, a 5xx, a node lost) is retried with backoff.
+PERMANENT_REASONS: frozenset[str] = frozenset(
+    {
+        Reason.INVALID_SPEC,
+        Reason.CASE_SET_NOT_FOUND,
+        Reason.INVALID_CASES,
+        Reason.DUPLICATE_CASE_IDS,
+        Reason.CONFIG_MAP_NOT_FOUND,
+        Reason.SECRET_NOT_FOUND,
+        Reason.PROFILE_NOT_FOUND,
+        Reason.INVALID_PROFILE,
+        Reason.POLICY_NOT_FOUND,
+        Reason.INVALID_POLICY,
+        Reason.INVALID_RESPONSES,
+        Reason.CONTAINER_CONFIG_INVALID,
+        Reason.IMAGE_PULL_FAILED,
+        Reason.CONTAINER_START_FAILED,
+        Reason.POD_REJECTED,
+    }
+)
 
 
 class Condition(StatusModel):

@@ -31,6 +31,7 @@ from pydantic import BaseModel
 
 from proctor.api.caseset import CaseSet
 from proctor.api.common import GROUP, VERSION
+from proctor.api.monitor import AgentMonitor
 from proctor.api.policy import GatePolicy
 from proctor.api.profile import EvalProfile
 from proctor.api.run import EvalRun
@@ -164,7 +165,7 @@ def _ready_message(kind: str) -> PrinterColumn:
 
 _AGE: Final = PrinterColumn("Age", "date", ".metadata.creationTimestamp", "Time since creation.")
 
-#: The four kinds, in a stable order.
+#: The kinds, in a stable order.
 KINDS: Final[tuple[Kind, ...]] = (
     Kind(
         EvalProfile,
@@ -233,6 +234,40 @@ KINDS: Final[tuple[Kind, ...]] = (
             PrinterColumn("Message", "string", ".status.message", "One-line summary.", priority=1),
         ),
         selectable_fields=(".spec.caseSetRef.name", ".spec.policyRef.name"),
+    ),
+    Kind(
+        AgentMonitor,
+        (
+            PrinterColumn("Runs", "integer", ".status.runs.total", "Runs seen."),
+            PrinterColumn(
+                "Breached",
+                "string",
+                '.status.conditions[?(@.type=="Breached")].status',
+                "Whether recent runs breached a dimension's threshold.",
+            ),
+            PrinterColumn(
+                "Worst", "string", ".status.incidents.worstSeverity", "The worst open incident's severity."
+            ),
+            PrinterColumn(
+                "Safety",
+                "number",
+                '.status.dimensions[?(@.name=="safety")].latest',
+                "The latest safety score, 0-100.",
+            ),
+            _AGE,
+            PrinterColumn(
+                "Agent", "string", ".spec.agent.serviceName", "The agent's service.name.", priority=1
+            ),
+            PrinterColumn("Profile", "string", ".spec.profileRef.name", "The EvalProfile.", priority=1),
+            PrinterColumn(
+                "Message",
+                "string",
+                '.status.conditions[?(@.type=="Breached")].message',
+                "Which dimensions breached, if any.",
+                priority=1,
+            ),
+        ),
+        selectable_fields=(".spec.agent.serviceName", ".spec.profileRef.name"),
     ),
 )
 

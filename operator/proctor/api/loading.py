@@ -33,12 +33,13 @@ from pydantic_core import ErrorDetails
 
 from proctor.api.caseset import Case, CaseSet
 from proctor.api.common import API_VERSION
+from proctor.api.monitor import AgentMonitor
 from proctor.api.policy import GatePolicy
 from proctor.api.profile import EvalProfile
 from proctor.api.run import EvalRun
 
-#: Any of the four kinds.
-Resource = EvalProfile | CaseSet | GatePolicy | EvalRun
+#: Any of the kinds.
+Resource = EvalProfile | CaseSet | GatePolicy | EvalRun | AgentMonitor
 
 #: The model of each kind.
 RESOURCE_KINDS: Final[dict[str, type[Resource]]] = {
@@ -46,6 +47,7 @@ RESOURCE_KINDS: Final[dict[str, type[Resource]]] = {
     "CaseSet": CaseSet,
     "GatePolicy": GatePolicy,
     "EvalRun": EvalRun,
+    "AgentMonitor": AgentMonitor,
 }
 
 _R = TypeVar("_R", bound=BaseModel)
@@ -181,7 +183,7 @@ def _validate(model: type[_R], obj: Mapping[str, Any]) -> _R:
 
 
 def parse_manifest(obj: Any) -> Resource:
-    """Validate one manifest dict of any of the four kinds into its model."""
+    """Validate one manifest dict of any of Proctor's kinds into its model."""
     if not isinstance(obj, Mapping):
         raise ManifestError([f"a manifest must be a mapping, not {type(obj).__name__}"])
     kind = obj.get("kind")
@@ -193,7 +195,7 @@ def parse_manifest(obj: Any) -> Resource:
 
 
 def _parse_kind(model: type[_R], obj: Any) -> _R:
-    kind = str(getattr(model, "KIND"))  # noqa: B009 - a ClassVar of the four resource models
+    kind = str(getattr(model, "KIND"))  # noqa: B009 - a ClassVar of the resource models
     if not isinstance(obj, Mapping):
         raise ManifestError([f"a {kind} manifest must be a mapping, not {type(obj).__name__}"])
     if obj.get("kind") != kind:
@@ -219,6 +221,11 @@ def parse_policy(obj: Any) -> GatePolicy:
 def parse_evalrun(obj: Any) -> EvalRun:
     """Validate an EvalRun manifest dict."""
     return _parse_kind(EvalRun, obj)
+
+
+def parse_monitor(obj: Any) -> AgentMonitor:
+    """Validate an AgentMonitor manifest dict."""
+    return _parse_kind(AgentMonitor, obj)
 
 
 #: libyaml's safe loader when PyYAML was built with it.

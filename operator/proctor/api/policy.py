@@ -299,7 +299,11 @@ class GatePolicySpec(SpecModel):
         default=1, ge=1, le=64, description="Judge Jobs per run (cases are split between them)."
     )
     timeout_seconds: int = Field(
-        default=1800, ge=60, le=86400, description="Deadline of a run; an unfinished run ends in ERROR."
+        default=1800,
+        ge=60,
+        le=86400,
+        description="Deadline of each attempt of the policy's runs (their timeoutSeconds); an attempt "
+        "past it is retried, and a run that never finishes ends in ERROR.",
     )
 
 

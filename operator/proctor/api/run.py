@@ -54,6 +54,11 @@ class RunPhase(StrEnum):
         """Whether the run is over (Evaluated, PartiallyEvaluated or Failed)."""
         return self.value in TERMINAL_PHASES
 
+    @property
+    def rank(self) -> int:
+        """How far along the lifecycle the phase is: a run's phase never moves to a lower rank."""
+        return 3 if self.terminal else list(RunPhase).index(self)
+
 
 #: The phases a run ends in, as status spells them (the one list: readers of raw status use it too).
 TERMINAL_PHASES: Final = frozenset(
@@ -198,8 +203,9 @@ class EvalRunSpec(SpecModel):
         default=1800,
         ge=60,
         le=86400,
-        description="Deadline of the run (activeDeadlineSeconds of its Jobs); "
-        "an unfinished run ends in ERROR.",
+        description="Deadline of each attempt (activeDeadlineSeconds of its judge Jobs); an attempt past it "
+        "is retried with backoff like any harness failure, so a run may take up to PROCTOR_MAX_ATTEMPTS "
+        "times this plus the backoff before it ends in ERROR.",
     )
 
 
@@ -301,6 +307,14 @@ class FailureSummary(StatusModel):
     reason: str = Field(max_length=1024, description="Why, in words a person can act on (findings redacted).")
 
 
+class UnmeasuredSummary(StatusModel):
+    """One case that could not be measured (reported, never scored)."""
+
+    case: str = Field(max_length=128, description="Id of the case.")
+    tier: Tier = Field(description="Tier of the case.")
+    reason: str = Field(max_length=1024, description="Why it has no measurement (a judge error, no answer).")
+
+
 class ResultsRef(StatusModel):
     """A ConfigMap holding per-case results."""
 
@@ -392,6 +406,13 @@ class ShardStatus(StatusModel):
         default=None, description="Counts the shard reported when it finished."
     )
     message: str | None = Field(default=None, max_length=1024, description="Why it failed, if it did.")
+    reason: str | None = Field(
+        default=None,
+        max_length=64,
+        pattern=r"^[A-Za-z][A-Za-z0-9]*$",
+        description="Why it failed, as a CamelCase reason; a permanent one (ConfigMapNotFound, "
+        "ProfileNotFound, InvalidResponses, ...) ends the run in ERROR at once instead of a retry.",
+    )
     results: list[Annotated[str, Field(max_length=253)]] = Field(
         default_factory=list,
         max_length=64,
@@ -404,6 +425,22 @@ class ShardStatus(StatusModel):
     )
     start_time: Time | None = Field(default=None, description="When the shard started.")
     completion_time: Time | None = Field(default=None, description="When the shard finished.")
+
+
+class CaseSnapshot(StatusModel):
+    """The cases as the run found them when it started, pinned for the rest of the run."""
+
+    case_set: str = Field(max_length=253, description="The CaseSet they were resolved from.")
+    digest: str = Field(
+        max_length=80, description="sha256: of the cases (inline and casesFrom), as the run measures them."
+    )
+    cases: int = Field(ge=0, description="How many cases.")
+    config_maps: list[Annotated[str, Field(max_length=253)]] = Field(
+        default_factory=list,
+        max_length=16,
+        description="ConfigMaps (owned by the run) holding the cases, gzipped JSON, in order: the judge "
+        "Jobs read these, so a CaseSet changed or deleted during the run changes nothing.",
+    )
 
 
 class EvalRunStatus(StatusModel):
@@ -439,6 +476,12 @@ class EvalRunStatus(StatusModel):
         description=f"The first {MAX_FIRST_FAILURES} failures (all of them are in the results ConfigMaps).",
     )
     failure_count: int | None = Field(default=None, ge=0, description="Failed cases in all.")
+    first_unmeasured: list[UnmeasuredSummary] = Field(
+        default_factory=list,
+        max_length=MAX_FIRST_FAILURES,
+        description=f"The first {MAX_FIRST_FAILURES} cases that could not be measured, safety first "
+        "(the tiers count them all).",
+    )
     results: list[ResultsRef] = Field(
         default_factory=list, max_length=256, description="ConfigMaps with the per-case results."
     )
@@ -446,6 +489,10 @@ class EvalRunStatus(StatusModel):
     provenance: Provenance | None = Field(
         default=None,
         description="Content-addressed versions of the cases, judge prompt and policies measured under.",
+    )
+    snapshot: CaseSnapshot | None = Field(
+        default=None,
+        description="The cases pinned when the run started (what the judge Jobs read).",
     )
     shards: list[ShardStatus] = Field(
         default_factory=list,
@@ -458,7 +505,8 @@ class EvalRunStatus(StatusModel):
     conditions: list[Condition] = Field(
         default_factory=list,
         max_length=16,
-        description="Conditions: Completed, Passed, Degraded.",
+        description="Conditions: Finished (over, whatever came of it), Evaluated (measured: PASS, FAIL or "
+        "WARN), Passed, Breached, Degraded.",
         json_schema_extra={"x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["type"]},
     )
 

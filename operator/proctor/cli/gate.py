@@ -642,7 +642,7 @@ class Gate:
         if line and line != progress.last:
             progress.last = line
             self.say(f"[{elapsed:.0f}s] {line}")
-        return bool(phase in TERMINAL_PHASES and (st.get("verdict") or phase == "Failed"))
+        return finished(st)
 
     # -- the outcome
 
@@ -726,6 +726,16 @@ class Gate:
 
 
 # --- reading a run's progress (pure) -----------------------------------------------------------------
+
+
+def finished(status: Mapping[str, Any]) -> bool:
+    """Whether the run is over: its ``Finished`` condition (what ``kubectl wait --for=condition=Finished``
+    waits for), or, from an operator that did not write one, a terminal phase with its verdict."""
+    cond = next((c for c in status.get("conditions") or [] if c.get("type") == ConditionType.FINISHED), None)
+    if cond is not None:
+        return bool(cond.get("status") == ConditionStatus.TRUE)
+    phase = status.get("phase")
+    return bool(phase in TERMINAL_PHASES and (status.get("verdict") or phase == "Failed"))
 
 
 def _shards_text(obj: Mapping[str, Any]) -> str:

@@ -159,15 +159,7 @@ def main(args: argparse.Namespace) -> int:
     decision = decide(results, protocol_policy(policy.spec if policy else None))
     summary = render.from_decision(decision, results)
     if args.format == "json":
-        doc = render.as_json(
-            summary,
-            extra={"caseSet": caseset.metadata.name, "cases": len(results)},
-            tail={
-                "unmeasured": [
-                    {"case": u.case, "tier": u.tier, "reason": u.reason} for u in summary.unmeasured
-                ]
-            },
-        )
+        doc = render.as_json(summary, extra={"caseSet": caseset.metadata.name, "cases": len(results)})
         print(render.render_json(doc))
     else:
         title = (

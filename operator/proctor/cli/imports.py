@@ -6,9 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-import yaml
-
-from proctor.importers.promptfoo import ImportProblem, import_promptfoo
+from proctor.importers.promptfoo import ImportProblem, dump_manifest, import_promptfoo
 
 
 def register(p: argparse.ArgumentParser) -> None:
@@ -17,6 +15,11 @@ def register(p: argparse.ArgumentParser) -> None:
     pf.add_argument("config", type=Path)
     pf.add_argument("--tier", default="trust", choices=["safety", "trust", "form"], help="tier of every case")
     pf.add_argument("--name", help="the CaseSet's name (default: from the config's description)")
+    pf.add_argument(
+        "--allow-partial",
+        action="store_true",
+        help="exit 0 even when assertions or tests could not be imported (they are still listed)",
+    )
     p.set_defaults(func=main)
 
 
@@ -26,7 +29,14 @@ def main(args: argparse.Namespace) -> int:
     except ImportProblem as e:
         print(f"proctor import: error: {e}", file=sys.stderr)
         return 2
-    for w in res.warnings:
+    for w in [*res.warnings, *res.untranslatable, *res.left_out]:
         print(f"proctor import: {w}", file=sys.stderr)
-    sys.stdout.write(yaml.safe_dump(res.manifest, sort_keys=False, allow_unicode=True, width=120))
+    sys.stdout.write(dump_manifest(res.manifest))
+    if res.partial and not args.allow_partial:
+        print(
+            f"proctor import: partial import: {len(res.untranslatable)} assertion(s) not imported, "
+            f"{len(res.left_out)} test(s) left out (--allow-partial to accept)",
+            file=sys.stderr,
+        )
+        return 1
     return 0

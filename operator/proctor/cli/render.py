@@ -3,8 +3,9 @@
 Both commands turn what they know into a :class:`Summary` (``grade`` from the protocol's decision
 over every case result, :func:`from_decision`; ``gate`` from the EvalRun's status, which keeps the
 first failures and counts, :func:`from_run`) and print it with :func:`render_text` for people or
-:func:`render_json` for pipelines. What one source lacks (the gate has no per-case list of the
-unmeasured cases; offline grading opens no incident), the layout leaves out or points to.
+:func:`render_json` for pipelines. What one source lacks (the gate's lists are the run's first 20
+failures and unmeasured cases, beside their counts; offline grading opens no incident), the layout
+leaves out or points to.
 """
 
 from __future__ import annotations
@@ -168,6 +169,7 @@ def from_run(run: EvalRun) -> Summary:
         tiers=tuple(tiers),
         failures=tuple(CaseLine(f.case, f.tier.value, f.reason, f.assertion) for f in st.first_failures),
         failed_cases=st.failure_count or len({f.case for f in st.first_failures}),
+        unmeasured=tuple(CaseLine(u.case, u.tier.value, u.reason) for u in st.first_unmeasured),
         unmeasured_cases=sum(t.unmeasured for t in tiers),
         rest="every result is in the results ConfigMaps",
         incident=dump(st.incident) if st.incident is not None else None,
@@ -197,7 +199,8 @@ def _tier_json(t: TierLine) -> dict[str, Any]:
 def as_json(
     s: Summary, *, extra: Mapping[str, Any] | None = None, tail: Mapping[str, Any] | None = None
 ) -> dict[str, Any]:
-    """``{"verdict", "exitCode", "reason", "message", ...extra, "tiers", "failures", ...tail}``."""
+    """``{"verdict", "exitCode", "reason", "message", ...extra, "tiers", "failures", "unmeasured",
+    ...tail}``."""
     return {
         "verdict": s.verdict,
         "exitCode": s.exit_code,
@@ -208,6 +211,7 @@ def as_json(
         "failures": [
             {"case": f.case, "tier": f.tier, "assertion": f.assertion, "reason": f.reason} for f in s.failures
         ],
+        "unmeasured": [{"case": u.case, "tier": u.tier, "reason": u.reason} for u in s.unmeasured],
         **(tail or {}),
     }
 

@@ -19,23 +19,18 @@ log = structlog.get_logger("proctor.gates")
 
 
 async def check_policy(rt: Runtime, namespace: str, name: str) -> None:
-    """One step of the policy, and the next one scheduled while it exists."""
-    outcome = await reconcile_policy(rt, namespace, name)
-    post(outcome)
-    if outcome.recheck:
-        rt.later(
-            f"gatepolicy:{namespace}/{name}", rt.config.reconcile_interval, lambda: _wake(rt, namespace, name)
-        )
-
-
-async def _wake(rt: Runtime, namespace: str, name: str) -> None:
+    """One step of the policy, and the next one scheduled while it exists (also after a step that
+    failed: the next event or wake-up tries again)."""
+    key = f"gatepolicy:{namespace}/{name}"
     try:
-        await check_policy(rt, namespace, name)
-    except Exception:  # the next event or wake-up tries again
-        log.exception("scheduled reconcile failed", policy=f"{namespace}/{name}")
-        rt.later(
-            f"gatepolicy:{namespace}/{name}", rt.config.reconcile_interval, lambda: _wake(rt, namespace, name)
-        )
+        outcome = await reconcile_policy(rt, namespace, name)
+    except Exception:
+        log.exception("reconcile failed", policy=f"{namespace}/{name}")
+        rt.later(key, rt.config.reconcile_interval, lambda: check_policy(rt, namespace, name))
+        return
+    await post(rt, outcome)
+    if outcome.recheck:
+        rt.later(key, rt.config.reconcile_interval, lambda: check_policy(rt, namespace, name))
 
 
 @kopf.on.event(GROUP, VERSION, GatePolicy.PLURAL, id="gate-policy-event")

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any, cast
-
 import kopf
 
 from proctor.reconcile.runtime import Outcome, Runtime
@@ -15,7 +13,7 @@ def runtime(memo: kopf.Memo) -> Runtime:
     return rt
 
 
-def post(outcome: Outcome) -> None:
-    """Say each decision as a Kubernetes Event on the object it concerns."""
-    for e in outcome.events:
-        kopf.event(cast(Any, e.about.body()), type=e.type, reason=e.reason, message=e.message)
+async def post(rt: Runtime, outcome: Outcome) -> None:
+    """Say each decision as a Kubernetes Event on the object it concerns (a decision's Event once:
+    its name is the decision's, see :class:`proctor.reconcile.runtime.Event`)."""
+    await rt.post(outcome.events)

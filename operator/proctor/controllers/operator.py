@@ -18,21 +18,21 @@ from proctor.k8s.kube import TRANSPORT_ERRORS, Kube, KubeError
 from proctor.observability import metrics
 from proctor.observability.logging import configure as configure_logging
 from proctor.reconcile.config import OperatorConfig
+from proctor.reconcile.legacy import FINALIZER
 from proctor.reconcile.runtime import Runtime
 
 log = structlog.get_logger("proctor.operator")
 
-FINALIZER = "proctor.dev/finalizer"
-ANNOTATION_PREFIX = "proctor.dev"
-
 
 def tune(settings: kopf.OperatorSettings) -> None:
-    """Kopf as mature operators run it: own finalizer and annotations, bounded timeouts, quiet events."""
+    """Kopf as mature operators run it: no state in the objects, bounded timeouts, quiet events.
+
+    Every handler is a watch handler (``kopf.on.event``): level-triggered reconcilers need no diff
+    base, no progress and no finalizer, so Kopf writes nothing into the objects (a unit test holds
+    that no other kind of handler is registered). The finalizer's name stays what earlier versions
+    used only so that Kopf recognises it as its own and removes it from their objects.
+    """
     settings.persistence.finalizer = FINALIZER
-    settings.persistence.progress_storage = kopf.AnnotationsProgressStorage(prefix=ANNOTATION_PREFIX)
-    settings.persistence.diffbase_storage = kopf.AnnotationsDiffBaseStorage(
-        prefix=ANNOTATION_PREFIX, key="last-handled-configuration"
-    )
     # Watches are re-established before proxies and load balancers cut them.
     settings.watching.server_timeout = 270
     settings.watching.client_timeout = 300

@@ -1,18 +1,20 @@
-"""EvalProfile handlers: validated when applied, changed or resumed."""
+"""EvalProfile handlers: a watch handler (Kopf stores nothing in the object); a step when the spec
+changes, and at the operator's first look."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import kopf
 
 from proctor.api import GROUP, VERSION, EvalProfile
 from proctor.controllers.kit import post, runtime
-from proctor.reconcile.profiles import reconcile_profile
+from proctor.reconcile.profiles import profile_event
 
 
-@kopf.on.resume(GROUP, VERSION, EvalProfile.PLURAL, id="profile-resume")
-@kopf.on.create(GROUP, VERSION, EvalProfile.PLURAL, id="profile-create")
-@kopf.on.update(GROUP, VERSION, EvalProfile.PLURAL, id="profile-update")
-async def on_profile(body: kopf.Body, memo: kopf.Memo, **_: Any) -> None:
-    post(await reconcile_profile(runtime(memo), body))
+@kopf.on.event(GROUP, VERSION, EvalProfile.PLURAL, id="profile-event")
+async def on_profile_event(event: Mapping[str, Any], body: kopf.Body, memo: kopf.Memo, **_: Any) -> None:
+    if event.get("type") != "DELETED":
+        rt = runtime(memo)
+        await post(rt, await profile_event(rt, body, always=event.get("type") is None))

@@ -1,5 +1,6 @@
-"""EvalRun handlers: the run's own events and its judge Jobs' events; unfinished runs are looked at
-again after ``reconcile_interval`` (a scheduled wake-up, not a Kopf timer: see Runtime.later)."""
+"""EvalRun handlers: the run's own events, its judge Jobs' and their pods' events; unfinished runs are
+looked at again after ``reconcile_interval``, or sooner when something is due (a scheduled wake-up,
+not a Kopf timer: see Runtime.later)."""
 
 from __future__ import annotations
 
@@ -12,26 +13,26 @@ import structlog
 from proctor.api import GROUP, VERSION, EvalRun, RunPhase
 from proctor.controllers.kit import post, runtime
 from proctor.k8s.objects import LABEL_COMPONENT, LABEL_MANAGED_BY, owning_run
-from proctor.reconcile.runs import reconcile_run
+from proctor.reconcile.runs import reconcile_run, run_of
 from proctor.reconcile.runtime import Runtime
 
 log = structlog.get_logger("proctor.runs")
+JUDGE = {LABEL_MANAGED_BY: "proctor", LABEL_COMPONENT: "judge"}
 
 
 async def check_run(rt: Runtime, namespace: str, name: str) -> None:
-    """One step of the run; while it is unfinished, another after the interval."""
-    outcome = await reconcile_run(rt, namespace, name)
-    post(outcome)
-    if outcome.recheck:
-        rt.later(f"{namespace}/{name}", rt.config.reconcile_interval, lambda: _wake(rt, namespace, name))
-
-
-async def _wake(rt: Runtime, namespace: str, name: str) -> None:
+    """One step of the run; while it is unfinished, another after the interval (or sooner). A step
+    that fails is tried again after the interval: the schedule is never lost."""
+    key = f"{namespace}/{name}"
     try:
-        await check_run(rt, namespace, name)
-    except Exception:  # the next event or wake-up tries again; never lose the schedule silently
-        log.exception("scheduled reconcile failed", run=f"{namespace}/{name}")
-        rt.later(f"{namespace}/{name}", rt.config.reconcile_interval, lambda: _wake(rt, namespace, name))
+        outcome = await reconcile_run(rt, namespace, name)
+    except Exception:
+        log.exception("reconcile failed", run=key)
+        rt.later(key, rt.config.reconcile_interval, lambda: check_run(rt, namespace, name))
+        return
+    await post(rt, outcome)
+    if outcome.recheck:
+        rt.later(key, outcome.delay(rt.config.reconcile_interval), lambda: check_run(rt, namespace, name))
 
 
 def unfinished(status: Mapping[str, Any] | None, **_: Any) -> bool:
@@ -47,14 +48,22 @@ async def on_run_event(
         await check_run(runtime(memo), namespace, name)
 
 
-@kopf.on.event(
-    "batch",
-    "v1",
-    "jobs",
-    id="judge-job-event",
-    labels={LABEL_MANAGED_BY: "proctor", LABEL_COMPONENT: "judge"},
-)
+@kopf.on.event("batch", "v1", "jobs", id="judge-job-event", labels=JUDGE)
 async def on_job_event(body: kopf.Body, namespace: str | None, memo: kopf.Memo, **_: Any) -> None:
     run = owning_run(body)
     if run is not None and namespace is not None:
         await check_run(runtime(memo), namespace, run)
+
+
+@kopf.on.event("", "v1", "pods", id="judge-pod-event", labels=JUDGE)
+async def on_pod_event(
+    event: Mapping[str, Any], labels: Mapping[str, str], namespace: str | None, memo: kopf.Memo, **_: Any
+) -> None:
+    """A judge pod changed (a container waiting on a missing Secret, an image it cannot pull): the
+    Job's own status does not change for that, so the pod says it."""
+    if event.get("type") == "DELETED" or namespace is None:
+        return
+    rt = runtime(memo)
+    run = await run_of(rt, namespace, labels)
+    if run is not None:
+        await check_run(rt, namespace, run)

@@ -16,13 +16,14 @@ from typing import Any, cast
 import kopf
 import structlog
 
-from proctor.api import GROUP, VERSION, GatePolicy
+from proctor.api import BREAK_GLASS_ANNOTATION, GROUP, VERSION, GatePolicy
 from proctor.controllers.kit import runtime
-from proctor.gate.admission import GateEntry, admission_patch
+from proctor.gate.admission import GATE_LABEL, Admission, GateEntry, admission_patch
 from proctor.gate.certs import WebhookCerts, ensure_certs
-from proctor.gate.webhook import WebhookConfig, break_glass_events, record, review
+from proctor.gate.webhook import WebhookConfig, review
 from proctor.k8s.kube import Kube
 from proctor.k8s.objects import PROBE_ANSWER_ANNOTATION, PROBE_HANDLER_ID, PROBE_LABEL, WEBHOOK_HANDLER_ID
+from proctor.reconcile.runtime import ObjectRef, Outcome
 from proctor.reconcile.status import MANAGER
 
 log = structlog.get_logger("proctor.gate.webhook")
@@ -100,7 +101,7 @@ async def gate_deployment(
     if decision.changes and decision.message:
         warnings.append(decision.message)
     if decision.break_glass is not None and not dryrun:
-        await rt.call(record, rt.kube, break_glass_events(cast(Mapping[str, Any], body), decision))
+        await rt.post(break_glass_outcome(cast(Mapping[str, Any], body), decision).events)
 
 
 @kopf.on.mutate(GROUP, VERSION, GatePolicy.PLURAL, id=PROBE_HANDLER_ID)
@@ -109,3 +110,22 @@ def probe(body: kopf.Body, patch: kopf.Patch, **_: Any) -> None:
     nonce = (body.get("metadata", {}).get("labels") or {}).get(PROBE_LABEL)
     if nonce:
         patch["metadata"] = {"annotations": {PROBE_ANSWER_ANNOTATION: nonce}}
+
+
+def break_glass_outcome(obj: Mapping[str, Any], decision: Admission) -> Outcome:
+    """A break-glass the webhook honoured, said as Events on the Deployment and on its policy."""
+    assert decision.break_glass is not None
+    meta = obj.get("metadata") or {}
+    ns, policy = str(meta.get("namespace")), (meta.get("labels") or {}).get(GATE_LABEL)
+    out = Outcome()
+    text = f"{BREAK_GLASS_ANNOTATION} by {decision.break_glass.user}: {decision.message}"
+    out.say(ObjectRef.of(obj, kind="Deployment", api_version="apps/v1"), "Warning", "BreakGlass", text)
+    if policy:
+        out.say(
+            ObjectRef("GatePolicy", ns, policy),
+            "Warning",
+            "BreakGlass",
+            f"Deployment {meta.get('name')}: {text}",
+        )
+    log.warning("break-glass honoured", deployment=f"{ns}/{meta.get('name')}", user=decision.break_glass.user)
+    return out

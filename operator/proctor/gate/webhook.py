@@ -29,11 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import structlog
-
-from proctor.api import API_VERSION, BREAK_GLASS_ANNOTATION, utc_now
 from proctor.gate.admission import (
-    GATE_LABEL,
     Admission,
     GateEntry,
     admit,
@@ -42,9 +38,7 @@ from proctor.gate.admission import (
     wants_break_glass,
 )
 from proctor.k8s.kube import Kube, KubeError
-from proctor.k8s.objects import event, mutating_webhook_configuration
-
-log = structlog.get_logger("proctor.gate.webhook")
+from proctor.k8s.objects import mutating_webhook_configuration
 
 
 @dataclass(frozen=True)
@@ -128,38 +122,3 @@ def review(
         except KubeError:
             may = False
     return admit(req, may_break_glass=may)
-
-
-def break_glass_events(
-    obj: Mapping[str, Any], decision: Admission
-) -> list[tuple[Mapping[str, Any], str, str, str]]:
-    """A break-glass the webhook honoured, said on the Deployment and on its policy (and logged)."""
-    assert decision.break_glass is not None
-    meta = obj.get("metadata") or {}
-    ns, name = str(meta.get("namespace")), str(meta.get("name"))
-    policy = (meta.get("labels") or {}).get(GATE_LABEL)
-    text = f"{BREAK_GLASS_ANNOTATION} by {decision.break_glass.user}: {decision.message}"
-    deployment = {
-        "kind": "Deployment",
-        "apiVersion": "apps/v1",
-        "namespace": ns,
-        "name": name,
-        "uid": meta.get("uid"),
-    }
-    out: list[tuple[Mapping[str, Any], str, str, str]] = [(deployment, "Warning", "BreakGlass", text)]
-    if policy:
-        about = {"kind": "GatePolicy", "apiVersion": API_VERSION, "namespace": ns, "name": policy}
-        out.append((about, "Warning", "BreakGlass", f"Deployment {name}: {text}"))
-    log.warning("break-glass honoured", deployment=f"{ns}/{name}", user=decision.break_glass.user)
-    return out
-
-
-def record(kube: Kube, events: Sequence[tuple[Mapping[str, Any], str, str, str]]) -> None:
-    """Post the webhook's Events (``about``, type, reason, message) through the API: a failure is
-    logged, never a reason to refuse the request."""
-    now = utc_now().strftime("%Y-%m-%dT%H:%M:%SZ")
-    for about, type_, reason, message in events:
-        try:
-            kube.create_event(event(about, type_, reason, message, now))
-        except (KubeError, OSError) as e:
-            log.warning("event not posted", reason=reason, about=about.get("name"), error=str(e))

@@ -17,6 +17,9 @@ Public names:
 - A whole case set: :func:`compile_cases` -> :class:`CompiledCase` (raises :class:`CaseSetProblem`
   naming every bad case), :func:`grade_answer` / :func:`unanswered` for one case,
   :func:`grade_cases` for recorded answers (in parallel for large sets).
+- promptfoo's JavaScript readings, for the importer: :func:`translate_js_regex` (raises
+  :class:`JsRegexError` where V8 would), :func:`js_string` (``String(value)``),
+  :func:`load_js_yaml` (YAML as js-yaml reads it), :func:`to_json_value`.
 
 The semantics of each assertion type are in ``_assertions`` (and the phrase lists in
 ``_language``); every text assertion and the scan read the canonical form of ``_canon``; the
@@ -43,6 +46,13 @@ from proctor.graders._exam import (
     unanswered,
 )
 from proctor.graders._grade import SAFETY_SCAN, grade_case
+from proctor.graders._jscompat import (
+    JsRegexError,
+    js_string,
+    load_js_yaml,
+    to_json_value,
+    translate_js_regex,
+)
 from proctor.graders._redact import Finding
 from proctor.graders._scan import scan
 from proctor.graders._scanpolicy import ScanPolicy
@@ -59,6 +69,7 @@ __all__ = [
     "CompiledCase",
     "Embedder",
     "Finding",
+    "JsRegexError",
     "ScanPolicy",
     "compile_assertion",
     "compile_assertions",
@@ -66,6 +77,10 @@ __all__ = [
     "grade_answer",
     "grade_case",
     "grade_cases",
+    "js_string",
+    "load_js_yaml",
     "scan",
+    "to_json_value",
+    "translate_js_regex",
     "unanswered",
 ]

@@ -19,15 +19,24 @@ unmeasured, so the run is ERROR, never a PASS or a FAIL it did not earn.
 
 What each type checks (phrase lists and the label/negation rules: :mod:`proctor.graders._language`):
 
-- ``equals``: the answer, surrounding whitespace ignored, equals ``value``. ``contains`` /
-  ``icontains`` (ignoring case) / ``contains-any`` / ``contains-all``: substrings.
-  ``starts-with``: after leading whitespace. ``max-length``: at most ``value`` characters.
+- ``equals``: the answer equals ``value`` exactly, whitespace included (promptfoo's meaning), both
+  read canonically; a JSON object or list ``value``: the answer is JSON equal to it (numbers by
+  value, ``true`` is not ``1``, key order aside). ``contains`` / ``icontains`` / ``contains-any`` /
+  ``contains-all`` / ``icontains-any`` / ``icontains-all``: substrings; "ignoring case" is
+  JavaScript's ``toLowerCase`` on both sides, as in promptfoo (``str.lower``: ``ß`` is not ``ss``).
+  ``starts-with``: the very first characters. ``max-length``: at most ``value`` characters.
+  With ``dialect: promptfoo`` (what ``proctor import promptfoo`` writes) the text types read the
+  answer as written instead of its canonical form, exactly as promptfoo compares.
 - ``regex``: Python ``regex`` syntax, searched (not anchored) in the canonical answer and, if it
-  does not match there, in the answer as written; compiled once.
+  does not match there, in the answer as written; compiled once. With ``dialect: promptfoo`` the
+  value is a JavaScript regex, read as ``new RegExp(value)`` reads it (:mod:`._jscompat`), on the
+  answer as written.
 - ``is-json``: the whole answer is JSON as RFC 8259 defines it (``NaN`` and ``Infinity`` are not;
   a fenced code block is not, the reason says so), matching ``value`` as a JSON schema if given.
   ``json-schema``: the same with a required schema. ``contains-json``: some JSON object or array
-  inside the text (fences allowed) matches.
+  inside the text (fences allowed) matches; with ``dialect: promptfoo``, promptfoo's extraction
+  instead (objects only, found by counting braces, read as YAML, unclosed braces closed at the
+  end: ``{a: 1}`` and ``{"a": 1`` count).
 - ``label``: exactly one of ``labels`` is named as the answer and it is ``value`` (a label
   negated, excepted, denied, hypothetical, asked, quoted, stated as a band's rule, used as an
   adjective or in text addressed to the grader is not named); naming two fails as ambiguous.
@@ -51,6 +60,18 @@ What each type checks (phrase lists and the label/negation rules: :mod:`proctor.
   the reference) is at least ``threshold`` (default :data:`DEFAULT_SIMILARITY_THRESHOLD`);
   unmeasured without an embedder or a target.
 - ``llm-rubric``: always unmeasured here: the judge scores it.
+- ``levenshtein``: the edit distance to ``value`` is at most ``threshold`` (default
+  :data:`DEFAULT_LEVENSHTEIN_THRESHOLD`), in characters of the canonical answer (of the answer as
+  written, in UTF-16 code units, with ``dialect: promptfoo``).
+- ``is-valid-openai-tools-call`` / ``is-valid-openai-function-call``: the answer is the JSON of
+  an OpenAI tools call (a list of ``{function: {name, arguments}}``, or a message with
+  ``tool_calls``) / function call (``{name, arguments}``, or a message with ``function_call``);
+  every call names a definition in ``value`` and its arguments (a JSON string) match that
+  definition's ``parameters``, as promptfoo checks them.
+- ``latency`` / ``cost``: at most ``threshold`` milliseconds / the run's cost unit, from
+  :attr:`CaseContext.latency_ms` / :attr:`CaseContext.cost`; unmeasured where the run does not
+  record them (the judge Job measures a live agent's latency; recorded answers record neither,
+  and no run records cost yet).
 """
 
 from __future__ import annotations
@@ -67,6 +88,13 @@ import regex
 
 from proctor.api.assertions import ASSERTION_KINDS, Assertion, split_type
 from proctor.graders._canon import Canonical, canonical, canonical_text
+from proctor.graders._jscompat import (
+    JsRegexError,
+    promptfoo_json_objects,
+    to_json_value,
+    translate_js_regex,
+    utf16_units,
+)
 from proctor.graders._language import (
     Grounding,
     LabelMatcher,
@@ -88,6 +116,8 @@ DEFAULT_SIMILARITY_THRESHOLD = 0.8
 #: A ``regex`` search (or a JSON schema's ``pattern``) that runs longer than this makes the check
 #: unmeasured ("regex timed out").
 REGEX_TIMEOUT_SECONDS = 0.25
+#: ``levenshtein`` passes at or below this edit distance unless the assertion sets ``threshold``.
+DEFAULT_LEVENSHTEIN_THRESHOLD = 5
 #: ``contains-json`` tries at most this many ``{`` / ``[`` positions.
 _MAX_JSON_CANDIDATES = 200
 
@@ -121,7 +151,8 @@ class CaseContext:
     known correct answer (for ``similar``); ``question`` is the input sent to the agent (figures
     it states are not guesses); ``labels`` are the case's verdict labels (a decline that then
     names one is a guess; :func:`~proctor.graders.grade_case` fills them from the case's
-    ``label`` assertions); ``embedder`` turns texts into vectors for ``similar``.
+    ``label`` assertions); ``embedder`` turns texts into vectors for ``similar``;
+    ``latency_ms`` and ``cost`` are what the run recorded for this answer (None: not recorded).
     """
 
     reference: str | None = None
@@ -129,6 +160,9 @@ class CaseContext:
     embedder: Embedder | None = None
     question: str | None = None
     labels: tuple[str, ...] = ()
+    #: How long the answer took (milliseconds) and what it cost, where the run records them.
+    latency_ms: float | None = None
+    cost: float | None = None
 
     @cached_property
     def canonical_context(self) -> dict[str, str]:
@@ -263,6 +297,21 @@ def _quote_answer(c: Canonical, start: int, end: int, limit: int = 80) -> str:
     return quote(mask_findings(c.original, s, e), limit)
 
 
+def _fold(text: str, raw: bool) -> str:
+    """Case folded as JavaScript's ``toLowerCase`` does (promptfoo's "ignoring case"). Canonical
+    text is folded again after lowering: a look-alike may map in one case and not the other
+    (a small Greek sigma reads as ``o``, a capital one does not), and both sides must fold alike."""
+    return text.lower() if raw else canonical_text(text.lower())
+
+
+def _quote_text(c: Canonical, raw: bool, start: int, end: int, limit: int = 80) -> str:
+    """:func:`_quote_answer` for a span of the canonical text, or of the answer as written (``raw``)."""
+    if not raw:
+        return _quote_answer(c, start, end, limit)
+    end = min(end, start + limit * 2)
+    return quote(mask_findings(c.original, start, end), limit)
+
+
 def _quote_message(e: BaseException) -> str:
     """An exception's message for a reason: it may hold parts of the answer, so findings are masked."""
     msg = str(e)
@@ -292,25 +341,65 @@ def _as_str_list(a: Assertion) -> list[str]:
 
 
 def _build_equals(a: Assertion, negated: bool) -> _Evaluate:
-    want = canonical_text(_as_str(a)).strip()
-    shown = _as_str(a).strip()
+    if isinstance(a.value, dict | list):
+        return _build_equals_json(a)
+    shown = _as_str(a)
+    raw = a.dialect == "promptfoo"
+    want = shown if raw else canonical_text(shown)
 
     def evaluate(c: Canonical, ctx: CaseContext) -> _Result:
-        if c.text.strip() == want:
+        text = c.original if raw else c.text
+        if text == want:
             return True, f"answer equals {quote(shown)}"
-        return False, f"expected {quote(shown)}, answer is {_quote_answer(c, 0, len(c.text))}"
+        note = " (they differ only in surrounding whitespace)" if text.strip() == want.strip() else ""
+        return False, f"expected {quote(shown)}, answer is {_quote_text(c, raw, 0, len(text))}{note}"
+
+    return evaluate
+
+
+def json_equal(a: Any, b: Any) -> bool:
+    """Equality of parsed JSON as JavaScript's ``isDeepStrictEqual`` sees it.
+
+    Numbers compare by value (``1`` equals ``1.0``), but a boolean is never a number (Python's
+    ``True == 1``); objects compare by keys and values in any order, lists in order.
+    """
+    if isinstance(a, bool) or isinstance(b, bool):
+        return isinstance(a, bool) and isinstance(b, bool) and a == b
+    if isinstance(a, int | float) and isinstance(b, int | float):
+        return float(a) == float(b)
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(json_equal(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(json_equal(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, dict | list) or isinstance(b, dict | list):
+        return False
+    return type(a) is type(b) and bool(a == b)
+
+
+def _build_equals_json(a: Assertion) -> _Evaluate:
+    want = a.value
+    shown = quote(json.dumps(want, ensure_ascii=False), 80)
+
+    def evaluate(c: Canonical, ctx: CaseContext) -> _Result:
+        doc, err = _parse_json(c.original)
+        if err is not None:
+            return False, f"expected JSON equal to {shown}; {err}"
+        if json_equal(doc, want):
+            return True, f"answer is JSON equal to {shown}"
+        return False, f"expected JSON equal to {shown}, answer is {_quote_text(c, True, 0, len(c.original))}"
 
     return evaluate
 
 
 def _build_contains(a: Assertion, negated: bool) -> _Evaluate:
     shown = _as_str(a)
-    want = canonical_text(shown)
+    raw = a.dialect == "promptfoo"
+    want = shown if raw else canonical_text(shown)
 
     def evaluate(c: Canonical, ctx: CaseContext) -> _Result:
-        i = c.text.find(want)
+        i = (c.original if raw else c.text).find(want)
         if i >= 0:
-            return True, f"answer contains {quote(shown)} at {c.offset(i)}"
+            return True, f"answer contains {quote(shown)} at {i if raw else c.offset(i)}"
         return False, f"answer does not contain {quote(shown)}"
 
     return evaluate
@@ -318,10 +407,11 @@ def _build_contains(a: Assertion, negated: bool) -> _Evaluate:
 
 def _build_icontains(a: Assertion, negated: bool) -> _Evaluate:
     shown = _as_str(a)
-    folded = canonical_text(shown).casefold()
+    raw = a.dialect == "promptfoo"
+    folded = _fold(shown if raw else canonical_text(shown), raw)
 
     def evaluate(c: Canonical, ctx: CaseContext) -> _Result:
-        if folded in c.text.casefold():
+        if folded in _fold(c.original if raw else c.text, raw):
             return True, f"answer contains {quote(shown)} (ignoring case)"
         return False, f"answer does not contain {quote(shown)} (ignoring case)"
 
@@ -330,11 +420,13 @@ def _build_icontains(a: Assertion, negated: bool) -> _Evaluate:
 
 def _build_contains_any(a: Assertion, negated: bool) -> _Evaluate:
     wants = _as_str_list(a)
-    canon = [canonical_text(w) for w in wants]
+    raw = a.dialect == "promptfoo"
+    canon = wants if raw else [canonical_text(w) for w in wants]
 
     def evaluate(c: Canonical, ctx: CaseContext) -> _Result:
+        text = c.original if raw else c.text
         for w, cw in zip(wants, canon, strict=True):
-            if cw in c.text:
+            if cw in text:
                 return True, f"answer contains {quote(w)}"
         return False, f"answer contains none of {_values(wants)}"
 
@@ -343,10 +435,12 @@ def _build_contains_any(a: Assertion, negated: bool) -> _Evaluate:
 
 def _build_contains_all(a: Assertion, negated: bool) -> _Evaluate:
     wants = _as_str_list(a)
-    canon = [canonical_text(w) for w in wants]
+    raw = a.dialect == "promptfoo"
+    canon = wants if raw else [canonical_text(w) for w in wants]
 
     def evaluate(c: Canonical, ctx: CaseContext) -> _Result:
-        missing = [w for w, cw in zip(wants, canon, strict=True) if cw not in c.text]
+        text = c.original if raw else c.text
+        missing = [w for w, cw in zip(wants, canon, strict=True) if cw not in text]
         if not missing:
             return True, f"answer contains all {len(wants)} of {_values(wants)}"
         return False, f"answer lacks {_values(missing)} ({len(missing)} of {len(wants)})"
@@ -356,15 +450,16 @@ def _build_contains_all(a: Assertion, negated: bool) -> _Evaluate:
 
 def _build_starts_with(a: Assertion, negated: bool) -> _Evaluate:
     shown = _as_str(a)
-    want = canonical_text(shown)
+    raw = a.dialect == "promptfoo"
+    want = shown if raw else canonical_text(shown)
 
     def evaluate(c: Canonical, ctx: CaseContext) -> _Result:
-        body = c.text.lstrip()
-        if body.startswith(want):
+        text = c.original if raw else c.text
+        if text.startswith(want):
             return True, f"answer starts with {quote(shown)}"
-        offset = len(c.text) - len(body)
-        head = _quote_answer(c, offset, offset + max(len(want), 20))
-        return False, f"answer starts with {head}, not {quote(shown)}"
+        head = _quote_text(c, raw, 0, max(len(want), 20))
+        note = " (after leading whitespace it would)" if text.lstrip().startswith(want) else ""
+        return False, f"answer starts with {head}, not {quote(shown)}{note}"
 
     return evaluate
 
@@ -406,6 +501,8 @@ def _search(pattern: regex.Pattern[str], text: str, shown: str) -> regex.Match[s
 
 def _build_regex(a: Assertion, negated: bool) -> _Evaluate:
     source = _as_str(a)
+    if a.dialect == "promptfoo":
+        return _build_js_regex(a, source)
     pattern = _compile_regex(a, source)
     shown = "/" + (source if len(source) <= 60 else source[:59] + "\u2026") + "/"
 
@@ -421,6 +518,33 @@ def _build_regex(a: Assertion, negated: bool) -> _Evaluate:
                 quoted = quote(mask_findings(c.original, m.start(), min(m.end(), m.start() + 160)))
                 return True, (f"{where}: {quoted}" if negated else where)
         return False, f"answer does not match {shown}"
+
+    return evaluate
+
+
+def _build_js_regex(a: Assertion, source: str) -> _Evaluate:
+    try:
+        pattern = regex.compile(translate_js_regex(source))
+    except JsRegexError as e:
+        raise AssertionCompileError(f"{a.type}: {e}") from None
+    except regex.error as e:  # pragma: no cover - the translation is always valid regex syntax
+        raise AssertionCompileError(
+            f"{a.type}: cannot translate the JavaScript regex {quote(source)}: {e}"
+        ) from None
+    shown = "/" + (source if len(source) <= 60 else source[:59] + "\u2026") + "/"
+
+    def evaluate(c: Canonical, ctx: CaseContext) -> _Result:
+        answer = c.original  # promptfoo reads the answer as written
+        try:
+            m = pattern.search(utf16_units(answer), timeout=REGEX_TIMEOUT_SECONDS)
+        except TimeoutError:
+            raise _Unmeasurable(
+                f"regex timed out after {REGEX_TIMEOUT_SECONDS:g} s"
+                f" on a {len(answer)}-character answer: {shown}"
+            ) from None
+        if m is None:
+            return False, f"answer does not match {shown} (JavaScript)"
+        return True, f"answer matches {shown} (JavaScript)"
 
     return evaluate
 
@@ -580,6 +704,8 @@ _JSON_START = re.compile(r"[\[{]")
 
 def _build_contains_json(a: Assertion, negated: bool) -> _Evaluate:
     problem = _compile_schema(a, a.value) if a.value is not None else None
+    if a.dialect == "promptfoo":
+        return _build_promptfoo_contains_json(problem)
 
     def evaluate(c: Canonical, ctx: CaseContext) -> _Result:
         answer = c.original
@@ -616,6 +742,24 @@ def _build_contains_json(a: Assertion, negated: bool) -> _Evaluate:
         if found:
             return False, f"answer contains JSON, but none matches the schema: {first_problem}{gave_up}"
         return False, f"answer contains no JSON object or array{gave_up}"
+
+    return evaluate
+
+
+def _build_promptfoo_contains_json(problem: Callable[[Any], str | None] | None) -> _Evaluate:
+    def evaluate(c: Canonical, ctx: CaseContext) -> _Result:
+        docs = promptfoo_json_objects(c.original)
+        if not docs:
+            return False, "answer contains no JSON object (promptfoo's extraction)"
+        if problem is None:
+            return True, f"answer contains {len(docs)} JSON object(s) (promptfoo's extraction)"
+        first: str | None = None
+        for doc in docs:
+            p = problem(to_json_value(doc))
+            if p is None:
+                return True, "answer contains a JSON object matching the schema (promptfoo's extraction)"
+            first = first or p
+        return False, f"answer contains JSON, but none matches the schema: {first}"
 
     return evaluate
 
@@ -914,6 +1058,211 @@ def _build_llm_rubric(a: Assertion, negated: bool) -> _Evaluate:
     return evaluate
 
 
+# --------------------------------------------------------------------------------------------
+# promptfoo's other deterministic types
+
+
+def _build_icontains_any(a: Assertion, negated: bool) -> _Evaluate:
+    wants = _as_str_list(a)
+    raw = a.dialect == "promptfoo"
+    folded = [_fold(w if raw else canonical_text(w), raw) for w in wants]
+
+    def evaluate(c: Canonical, ctx: CaseContext) -> _Result:
+        text = _fold(c.original if raw else c.text, raw)
+        for w, f in zip(wants, folded, strict=True):
+            if f in text:
+                return True, f"answer contains {quote(w)} (ignoring case)"
+        return False, f"answer contains none of {_values(wants)} (ignoring case)"
+
+    return evaluate
+
+
+def _build_icontains_all(a: Assertion, negated: bool) -> _Evaluate:
+    wants = _as_str_list(a)
+    raw = a.dialect == "promptfoo"
+    folded = [_fold(w if raw else canonical_text(w), raw) for w in wants]
+
+    def evaluate(c: Canonical, ctx: CaseContext) -> _Result:
+        text = _fold(c.original if raw else c.text, raw)
+        missing = [w for w, f in zip(wants, folded, strict=True) if f not in text]
+        if not missing:
+            return True, f"answer contains all {len(wants)} of {_values(wants)} (ignoring case)"
+        return False, f"answer lacks {_values(missing)} ({len(missing)} of {len(wants)}, ignoring case)"
+
+    return evaluate
+
+
+def levenshtein(a: str, b: str) -> int:
+    """The edit distance (insertions, deletions, substitutions) between ``a`` and ``b``."""
+    if len(a) < len(b):
+        a, b = b, a
+    previous = list(range(len(b) + 1))
+    for i, ca in enumerate(a, start=1):
+        current = [i]
+        for j, cb in enumerate(b, start=1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
+        previous = current
+    return previous[-1]
+
+
+#: ``levenshtein`` refuses (unmeasured) answers longer than this: the distance is quadratic.
+MAX_LEVENSHTEIN_CHARS = 20_000
+
+
+def _build_levenshtein(a: Assertion, negated: bool) -> _Evaluate:
+    want = _as_str(a)
+    limit = a.threshold if a.threshold is not None else DEFAULT_LEVENSHTEIN_THRESHOLD
+    units = a.dialect == "promptfoo"  # promptfoo: the answer as written, in UTF-16 code units
+    target = utf16_units(want) if units else canonical_text(want)
+
+    def evaluate(c: Canonical, ctx: CaseContext) -> _Result:
+        text = utf16_units(c.original) if units else c.text
+        if abs(len(text) - len(target)) > limit:
+            d = abs(len(text) - len(target))
+            return False, f"edit distance at least {d} to {quote(want)}, over the threshold {limit:g}"
+        if len(text) > MAX_LEVENSHTEIN_CHARS:
+            return (
+                None,
+                f"answer too long to measure the edit distance ({len(text)} > {MAX_LEVENSHTEIN_CHARS})",
+            )
+        d = levenshtein(text, target)
+        if d <= limit:
+            return True, f"edit distance {d} to {quote(want)}, threshold {limit:g}"
+        return False, f"edit distance {d} to {quote(want)}, over the threshold {limit:g}"
+
+    return evaluate
+
+
+def _definitions(a: Assertion, *, tools: bool) -> dict[str, Callable[[Any], str | None]]:
+    """Name -> a validator of the arguments, from OpenAI tool / function definitions in ``value``."""
+    import jsonschema
+    from jsonschema.exceptions import SchemaError
+
+    out: dict[str, Callable[[Any], str | None]] = {}
+    for i, d in enumerate(a.value or []):
+        fn = d.get("function") if tools else d
+        if tools and (d.get("type") != "function" or not isinstance(fn, dict)):
+            continue  # promptfoo considers function tools only
+        if not isinstance(fn, dict) or not isinstance(fn.get("name"), str):
+            raise AssertionCompileError(f"{a.type}: value[{i}] has no function name")
+        params = fn.get("parameters")
+        if params is None:
+            continue  # promptfoo: a function without parameters cannot be called validly
+        if not isinstance(params, dict | bool):
+            raise AssertionCompileError(f"{a.type}: value[{i}] parameters must be a JSON schema object")
+        cls = jsonschema.validators.validator_for(params)
+        try:
+            cls.check_schema(params)  # type: ignore[arg-type]
+        except SchemaError as e:
+            raise AssertionCompileError(
+                f"{a.type}: value[{i}] parameters: invalid JSON schema: {e.message}"
+            ) from None
+        validator = cls(params)
+
+        def problem(args: Any, v: Any = validator) -> str | None:
+            if v.is_valid(args):
+                return None
+            err = next(iter(v.iter_errors(args)))
+            return quote(err.message, 100)
+
+        out.setdefault(fn["name"], problem)
+    return out
+
+
+def _check_call(call: Any, defs: Mapping[str, Callable[[Any], str | None]]) -> str | None:
+    """None when ``call`` (``{name, arguments}``) is valid, else what is wrong."""
+    if not (
+        isinstance(call, dict)
+        and isinstance(call.get("name"), str)
+        and isinstance(call.get("arguments"), str)
+    ):
+        return "not a call with a name and arguments (a JSON string)"
+    name = call["name"]
+    if name not in defs:
+        return f"calls {quote(name, 60)}, but there is no function with that name"
+    try:
+        args = json.loads(call["arguments"])
+    except (json.JSONDecodeError, RecursionError):
+        return f"the arguments of {quote(name, 60)} are not JSON"
+    p = defs[name](args)
+    return None if p is None else f"the arguments of {quote(name, 60)} do not match its parameters: {p}"
+
+
+def _build_tools_call(a: Assertion, negated: bool) -> _Evaluate:
+    defs = _definitions(a, tools=True)
+
+    def evaluate(c: Canonical, ctx: CaseContext) -> _Result:
+        doc, err = _parse_json(c.original)
+        if err is not None:
+            return False, f"not a tools call: {err}"
+        if isinstance(doc, dict) and "tool_calls" in doc:
+            doc = doc["tool_calls"]
+        if not isinstance(doc, list) or not doc:
+            return False, "not a tools call (a non-empty JSON list of tool calls)"
+        calls: list[dict[str, Any]] = []
+        for call in doc:
+            fn = call.get("function") if isinstance(call, dict) else None
+            if not (
+                isinstance(fn, dict)
+                and isinstance(fn.get("name"), str)
+                and isinstance(fn.get("arguments"), str)
+            ):
+                return (
+                    False,
+                    "not a tools call: every call needs function.name and function.arguments (strings)",
+                )
+            calls.append(fn)
+        if not defs:
+            return False, "no tools are defined in value, but the answer calls tools"
+        for fn in calls:
+            p = _check_call(fn, defs)
+            if p is not None:
+                return False, p
+        return True, f"{len(calls)} valid tool call(s)"
+
+    return evaluate
+
+
+def _build_function_call(a: Assertion, negated: bool) -> _Evaluate:
+    defs = _definitions(a, tools=False)
+
+    def evaluate(c: Canonical, ctx: CaseContext) -> _Result:
+        doc, err = _parse_json(c.original)
+        if err is not None:
+            return False, f"not a function call: {err}"
+        if isinstance(doc, dict) and "function_call" in doc:
+            doc = doc["function_call"]
+        p = _check_call(doc, defs)
+        if p is not None:
+            return False, p
+        return True, f"a valid call of {quote(doc['name'], 60)}"
+
+    return evaluate
+
+
+def _build_recorded_limit(what: str, unit: str, attr: str) -> Callable[[Assertion, bool], _Evaluate]:
+    def build(a: Assertion, negated: bool) -> _Evaluate:
+        limit = a.threshold
+        if limit is None:
+            raise AssertionCompileError(f"{a.type}: needs a threshold")
+
+        def evaluate(c: Canonical, ctx: CaseContext) -> _Result:
+            got: float | None = getattr(ctx, attr)
+            if got is None:
+                return None, f"the run does not record {what} (recorded answers have none)"
+            if got <= limit:
+                return True, f"{what} {got:g}{unit}, threshold {limit:g}{unit}"
+            return False, f"{what} {got:g}{unit} over the threshold {limit:g}{unit}"
+
+        return evaluate
+
+    return build
+
+
+_build_latency = _build_recorded_limit("latency", " ms", "latency_ms")
+_build_cost = _build_recorded_limit("cost", "", "cost")
+
+
 _BUILDERS: dict[str, Callable[[Assertion, bool], _Evaluate]] = {
     "equals": _build_equals,
     "contains": _build_contains,
@@ -935,4 +1284,11 @@ _BUILDERS: dict[str, Callable[[Assertion, bool], _Evaluate]] = {
     "max-length": _build_max_length,
     "similar": _build_similar,
     "llm-rubric": _build_llm_rubric,
+    "icontains-any": _build_icontains_any,
+    "icontains-all": _build_icontains_all,
+    "levenshtein": _build_levenshtein,
+    "is-valid-openai-tools-call": _build_tools_call,
+    "is-valid-openai-function-call": _build_function_call,
+    "latency": _build_latency,
+    "cost": _build_cost,
 }

@@ -128,14 +128,16 @@ def grade_answer(
     scan: bool | ScanPolicy = True,
     judged: Sequence[DimensionScore] | None = None,
     unjudged_reason: str = "no judge: graded offline",
+    latency_ms: float | None = None,
 ) -> CaseResult:
     """Grade one answer: assertions and the safety scan, plus the judged dimensions.
 
     ``judged`` are the judge's scores for ``c.dimensions``; without them each dimension is
     reported skipped with ``unjudged_reason`` (the case is then unmeasured unless an assertion
-    already failed it).
+    already failed it). ``latency_ms`` is how long a live agent took (for ``latency``).
     """
-    result = grade_case(c.id, c.tier, answer, c.assertions, c.ctx, category=c.category, scan=scan)
+    ctx = c.ctx if latency_ms is None else dataclasses.replace(c.ctx, latency_ms=latency_ms)
+    result = grade_case(c.id, c.tier, answer, c.assertions, ctx, category=c.category, scan=scan)
     if not c.dimensions:
         return result
     dims = (

@@ -1,7 +1,9 @@
 """The runner: what each judge Job executes (``proctor judge --run NS/NAME --shard I/N``).
 
-It loads the run, its case set (inline and ``casesFrom`` ConfigMaps) and profile from the API,
-takes its deterministic share of the cases (case at position p belongs to shard ``p % N``; I is
+It loads the run, the cases the operator pinned when the run started (``status.snapshot``: owned
+ConfigMaps, so a CaseSet changed or deleted during the run changes nothing; a run started by an
+older operator reads its CaseSet) and the profile from the API, takes its deterministic share of
+the cases (case at position p belongs to shard ``p % N``; I is
 0-based, like an Indexed Job's completion index), gets each answer from the target (recorded
 answers, a live endpoint, or the candidate sidecar on localhost), applies the assertions, the
 safety scan and the judge, writes the per-case results to ConfigMaps owned by the run (gzipped,
@@ -11,21 +13,24 @@ only the judge container of the run's Job receives; :mod:`proctor.k8s.signing`);
 verifies them and writes the run's status itself. The runner only reads and creates: it changes
 no existing object, and a name taken by something else makes the shard fail (never overwritten).
 
-Exit 0 when it measured, whatever the verdict; exit 2 only when the harness itself failed (the
-run or its inputs could not be read, results could not be written), so a failed Job means ERROR,
-never FAIL. Running a shard's attempt twice stores the same bytes (the same results are accepted,
-different ones refused).
+Exit 0 when it measured, whatever the verdict, and when there is nothing to do (the run is over
+or gone); exit 2 only when the harness itself failed (the run or its inputs could not be read,
+results could not be written), so a failed Job means ERROR, never FAIL. A failure no retry can fix
+(a ConfigMap, key or profile that is not there, answers that cannot be read) is reported with its
+reason (one of :data:`~proctor.api.PERMANENT_REASONS`), and the operator ends the run at once.
+Running a shard's attempt twice stores the same bytes (the same results are accepted, different
+ones refused).
 """
 
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import datetime as dt
 import hashlib
 import json
 import os
 import sys
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -33,11 +38,14 @@ from typing import Any
 import structlog
 
 from proctor.api import (
-    CaseSet,
+    Case,
     EvalProfile,
     EvalRun,
     ManifestError,
+    Reason,
+    content_digest,
     format_time,
+    parse_cases,
     parse_caseset,
     parse_evalrun,
     parse_profile,
@@ -51,14 +59,13 @@ from proctor.graders import (
     CompiledCase,
     ScanPolicy,
     compile_cases,
-    grade_answer,
     unanswered,
 )
 from proctor.judge.client import JudgeClient, JudgeSettings
-from proctor.judge.consensus import judge_dimensions
-from proctor.judge.embeddings import OnnxEmbedder, ground
-from proctor.judge.prompts import ContextDocument, JudgeInput, provenance
-from proctor.judge.rubrics import DimensionRubric, resolve_dimensions, rubric_of
+from proctor.judge.embeddings import OnnxEmbedder
+from proctor.judge.examine import Grounding, examine_answer, plan_dimensions
+from proctor.judge.prompts import provenance
+from proctor.judge.rubrics import DimensionRubric, resolve_dimensions
 from proctor.judge.targets import AnswerSource, AnswerUnavailable, HttpAgent, Recorded
 from proctor.k8s import signing
 from proctor.k8s.kube import Kube, KubeError
@@ -67,25 +74,40 @@ from proctor.k8s.objects import (
     CANDIDATE_HOST_ENV,
     JUDGE_ATTEMPT_ENV,
     REPORT_KEY,
+    SNAPSHOT_KEY,
     RunRef,
     case_record,
+    configmap_blob,
+    decode_cases,
     encode_results,
     report_configmap,
     results_configmaps,
     shard_of,
 )
-from proctor.protocol.types import CaseResult, DimensionScore, Outcome
+from proctor.protocol.types import CaseResult, Outcome
 
 log = structlog.get_logger("proctor.judge.runner")
 
-#: The judged dimension that profile grounding documents are matched for.
-GROUNDED_DIMENSION = "factual_grounding"
 #: Cases examined at once (answers fetched and judged concurrently).
 CASE_CONCURRENCY = 16
 
 
 class HarnessError(Exception):
-    """The shard could not measure: the reason is written to the shard's status."""
+    """The shard could not measure: the message is written to the shard's status, with ``reason``
+    when no retry can fix it (the operator then ends the run at once instead of retrying)."""
+
+    def __init__(self, message: str, reason: str | None = None) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
+class RunOver(Exception):
+    """There is nothing to measure: the run is finished or deleted (a Job left from an earlier step)."""
+
+
+def _missing(e: KubeError, reason: str) -> HarnessError:
+    """An API error reading an input: permanent when the object is not there, else retried."""
+    return HarnessError(str(e), reason if e.status == 404 else None)
 
 
 @dataclass(frozen=True)
@@ -142,38 +164,83 @@ class ShardRunner:
         self.grounding_k = 0
 
     # -- loading --------------------------------------------------------------------------------
-    def _load(self) -> tuple[EvalRun, CaseSet, EvalProfile | None]:
+    def _load(self) -> tuple[EvalRun, str, list[Case], EvalProfile | None]:
+        """The run, the name of its case set and its cases, and its profile."""
         try:
-            run = parse_evalrun(self.kube.get("EvalRun", self.ns, self.name))
-        except (KubeError, ManifestError) as e:
+            raw = self.kube.get("EvalRun", self.ns, self.name)
+        except KubeError as e:
+            if e.status == 404:
+                raise RunOver(f"EvalRun {self.ns}/{self.name} is gone") from None
             raise HarnessError(str(e)) from None
+        try:
+            run = parse_evalrun(raw)
+        except ManifestError as e:
+            raise HarnessError("; ".join(e.problems[:5]), Reason.INVALID_SPEC) from None
         # known from here on: a failure to read the rest is reported, signed, for this run
         self.ref = RunRef(self.ns, self.name, run.metadata.uid or "")
-        try:
-            caseset = parse_caseset(self.kube.get("CaseSet", self.ns, run.spec.case_set_ref.name))
-            profile = (
-                parse_profile(self.kube.get("EvalProfile", self.ns, run.spec.profile_ref.name))
-                if run.spec.profile_ref
-                else None
-            )
-        except (KubeError, ManifestError) as e:
-            raise HarnessError(str(e)) from None
-        return run, caseset, profile
+        st = run.status
+        if st is not None and st.phase is not None and st.phase.terminal:
+            raise RunOver(f"EvalRun {self.ns}/{self.name} is over ({st.phase.value})")
+        profile = None
+        if run.spec.profile_ref is not None:
+            try:
+                profile = parse_profile(self.kube.get("EvalProfile", self.ns, run.spec.profile_ref.name))
+            except KubeError as e:
+                raise _missing(e, Reason.PROFILE_NOT_FOUND) from None
+            except ManifestError as e:
+                raise HarnessError("; ".join(e.problems[:5]), Reason.INVALID_PROFILE) from None
+        name = run.spec.case_set_ref.name
+        if st is not None and st.snapshot is not None:
+            pinned = self._pinned(st.snapshot.config_maps, name, st.snapshot.digest)
+            return run, st.snapshot.case_set, pinned, profile
+        return run, name, self._resolved(name), profile
 
-    def _cases(self, caseset: CaseSet, profile: EvalProfile | None) -> list[CompiledCase]:
+    def _pinned(self, names: Sequence[str], caseset: str, digest: str) -> list[Case]:
+        """The cases the operator pinned when the run started, exactly: their digest is the one the
+        operator wrote in the run's status (a ConfigMap changed since, by anyone who may write
+        ConfigMaps here, is refused, never examined)."""
+        parts = []
+        for n in names:
+            try:
+                parts.append(configmap_blob(self.kube.get_configmap(self.ns, n), SNAPSHOT_KEY))
+            except KubeError as e:
+                raise _missing(e, Reason.CONFIG_MAP_NOT_FOUND) from None
+        try:
+            cases = parse_cases(decode_cases(parts), where=f"CaseSet {caseset} (pinned in {names[0]})")
+        except (ValueError, ManifestError) as e:
+            raise HarnessError(f"the run's pinned cases cannot be read: {e}", Reason.INVALID_CASES) from None
+        if content_digest(cases) != digest:
+            raise HarnessError(
+                f"the run's pinned cases ({', '.join(names)}) changed after the run started: their digest "
+                f"is not {digest[:19]}, the one in status.snapshot; nothing is examined from them",
+                Reason.INVALID_CASES,
+            )
+        return cases
+
+    def _resolved(self, name: str) -> list[Case]:
+        """The case set's cases as they are now (a run started by an operator that did not pin them)."""
+        try:
+            caseset = parse_caseset(self.kube.get("CaseSet", self.ns, name))
+        except KubeError as e:
+            raise _missing(e, Reason.CASE_SET_NOT_FOUND) from None
+        except ManifestError as e:
+            raise HarnessError("; ".join(e.problems[:5]), Reason.INVALID_CASES) from None
         try:
             data = {
                 ref.name: self.kube.get_configmap_data(self.ns, ref.name) for ref in caseset.spec.cases_from
             }
-            cases = resolve_cases(caseset, data)
-            mine = [c for pos, c in enumerate(cases) if shard_of(pos, self.count) == self.index]
-            return compile_cases(
-                mine, where=f"CaseSet {caseset.metadata.name}", profile=profile.spec if profile else None
-            )
-        except (KubeError, ManifestError) as e:
-            raise HarnessError(str(e)) from None
+            return resolve_cases(caseset, data)
+        except KubeError as e:
+            raise _missing(e, Reason.CONFIG_MAP_NOT_FOUND) from None
+        except ManifestError as e:
+            raise HarnessError("; ".join(e.problems[:5]), Reason.INVALID_CASES) from None
+
+    def _cases(self, caseset: str, cases: Sequence[Case], profile: EvalProfile | None) -> list[CompiledCase]:
+        mine = [c for pos, c in enumerate(cases) if shard_of(pos, self.count) == self.index]
+        try:
+            return compile_cases(mine, where=f"CaseSet {caseset}", profile=profile.spec if profile else None)
         except CaseSetProblem as e:
-            raise HarnessError("; ".join(e.problems[:5])) from None
+            raise HarnessError("; ".join(e.problems[:5]), Reason.INVALID_CASES) from None
 
     def _source(self, run: EvalRun) -> tuple[AnswerSource, int | None, float]:
         t = run.spec.target
@@ -182,22 +249,26 @@ class ShardRunner:
                 return Recorded(t.responses.inline), None, 0
             ref = t.responses.config_map_ref
             assert ref is not None
+            field = "spec.target.responses.configMapRef"
             try:
                 data = self.kube.get_configmap_data(self.ns, ref.name)
             except KubeError as e:
-                raise HarnessError(str(e)) from None
+                raise _missing(e, Reason.CONFIG_MAP_NOT_FOUND) from None
             if ref.key not in data:
                 raise HarnessError(
-                    f"ConfigMap {self.ns}/{ref.name} has no key {ref.key!r} (recorded answers)"
+                    f"{field}: ConfigMap {self.ns}/{ref.name} has no key {ref.key!r}",
+                    Reason.CONFIG_MAP_NOT_FOUND,
                 )
             try:
                 return (
-                    Recorded(parse_responses(data[ref.key], where=f"ConfigMap {ref.name}/{ref.key}")),
+                    Recorded(
+                        parse_responses(data[ref.key], where=f"{field}: ConfigMap {ref.name}/{ref.key}")
+                    ),
                     None,
                     0,
                 )
             except ManifestError as e:
-                raise HarnessError("; ".join(e.problems[:5])) from None
+                raise HarnessError("; ".join(e.problems[:5]), Reason.INVALID_RESPONSES) from None
         if t.endpoint is not None:
             ep = t.endpoint
             key = self.env.get(AGENT_API_KEY_ENV) if ep.api_key_secret_ref else None
@@ -239,11 +310,13 @@ class ShardRunner:
                 try:
                     data = self.kube.get_configmap_data(self.ns, d.config_map_ref.name)
                 except KubeError as e:
-                    raise HarnessError(f"grounding document {d.id}: {e}") from None
+                    err = _missing(e, Reason.CONFIG_MAP_NOT_FOUND)
+                    raise HarnessError(f"grounding document {d.id}: {e}", err.reason) from None
                 if d.config_map_ref.key not in data:
                     raise HarnessError(
                         f"grounding document {d.id}: ConfigMap {d.config_map_ref.name} has no key "
-                        f"{d.config_map_ref.key!r}"
+                        f"{d.config_map_ref.key!r}",
+                        Reason.CONFIG_MAP_NOT_FOUND,
                     )
                 docs.append((d.id, data[d.config_map_ref.key]))
         return docs, g.top_k
@@ -255,14 +328,7 @@ class ShardRunner:
         return {d.name: d for d in resolve_dimensions(profile.spec)}
 
     def _plan(self, c: CompiledCase, rubrics: Mapping[str, DimensionRubric]) -> list[DimensionRubric]:
-        plan: list[DimensionRubric] = []
-        for name, threshold in c.dimensions:
-            rubric = rubrics[name].rubric if name in rubrics else _builtin(name)
-            plan.append(DimensionRubric(name, rubric, threshold))
-        for a in c.case.assert_:
-            if a.type == "llm-rubric":
-                plan.append(DimensionRubric("llm-rubric", str(a.value), 50.0))
-        return plan
+        return plan_dimensions(c, rubrics)
 
     async def _examine(
         self,
@@ -278,39 +344,31 @@ class ShardRunner:
         digest: str | None = None
         note: str | None = None
         for _ in range(repeats):
+            started = time.monotonic()
             try:
                 answer = await source.answer(c.case)
             except AnswerUnavailable as e:
                 outcomes.append(unanswered(c, str(e)))
                 continue
+            # a live agent's latency (retries included) is measured; recorded answers have none
+            latency_ms = (time.monotonic() - started) * 1000 if isinstance(source, HttpAgent) else None
             digest = hashlib.sha256(answer.encode()).hexdigest()
-            plan = self._plan(c, rubrics)
-            judged: list[DimensionScore] = []
-            if plan and judge is not None:
-                context = [ContextDocument(d.id, d.text) for d in c.case.context]
-                if self.grounding_docs and any(p.name == GROUNDED_DIMENSION for p in plan):
-                    g = await asyncio.to_thread(
-                        ground, c.question, answer, self.grounding_docs, self.grounding_k, self.embedder
-                    )
-                    note = g.describe()
-                    context += [ContextDocument(i, t) for i, t, _ in g.documents]
-                content = JudgeInput(
-                    answer=answer, input=c.question, reference=c.case.reference, context=tuple(context)
-                )
-                judged = list(await judge_dimensions(judge, [p for p in plan if p.rubric], content))
-            elif plan:
-                judged = [DimensionScore(p.name, p.threshold, skipped_reason=no_judge) for p in plan]
-            judged += [
-                DimensionScore(p.name, p.threshold, skipped_reason=f"no rubric for dimension {p.name!r}")
-                for p in plan
-                if not p.rubric and judge is not None
-            ]
-            result = grade_answer(c, answer, scan=scan, judged=judged if c.dimensions else None)
-            if any(p.name == "llm-rubric" for p in plan):
-                # the judge's llm-rubric scores replace the graders' "needs the judge" placeholders
-                rubric_scores = [d for d in judged if d.name == "llm-rubric"]
-                kept = [d for d in result.dimensions if d.name != "llm-rubric"]
-                result = dataclasses.replace(result, dimensions=(*kept, *rubric_scores))
+            grounding = (
+                Grounding(self.grounding_docs, self.grounding_k, self.embedder)
+                if self.grounding_docs
+                else None
+            )
+            result, grounded = await examine_answer(
+                c,
+                answer,
+                self._plan(c, rubrics),
+                judge=judge,
+                scan=scan,
+                no_judge=no_judge,
+                grounding=grounding,
+                latency_ms=latency_ms,
+            )
+            note = grounded or note
             outcomes.append(result)
         return _worst(outcomes), digest, note
 
@@ -333,10 +391,10 @@ class ShardRunner:
         if self.attempt < 1:
             raise HarnessError(f"{JUDGE_ATTEMPT_ENV} must be a positive whole number")
         key = self._key()
-        run, caseset, profile = self._load()
+        run, caseset, cases, profile = self._load()
         assert self.ref is not None
         ref = self.ref
-        compiled = self._cases(caseset, profile)
+        compiled = self._cases(caseset, cases, profile)
         source, port, ready_timeout = self._source(run)
         rubrics = self._rubrics(profile)
         self.grounding_docs, self.grounding_k = self._grounding_documents(profile)
@@ -368,7 +426,7 @@ class ShardRunner:
             try:
                 scan = ScanPolicy.from_spec(profile.spec.safety_scan if profile else None)
             except AssertionCompileError as e:
-                raise HarnessError(f"EvalProfile: {e}") from None
+                raise HarnessError(f"EvalProfile: {e}", Reason.INVALID_PROFILE) from None
             sem = asyncio.Semaphore(CASE_CONCURRENCY)
 
             async def one(c: CompiledCase) -> tuple[CaseResult, str | None, str | None]:
@@ -465,22 +523,16 @@ class ShardRunner:
         except KubeError as e:
             raise HarnessError(f"cannot write the shard's report: {e}") from None
 
-    def fail(self, reason: str) -> None:
-        """Best effort: a signed report of why the shard could not measure (when the run's key and
-        UID are known; otherwise the Job's failure and its log tell)."""
+    def fail(self, message: str, reason: str | None = None) -> None:
+        """Best effort: a signed report of why the shard could not measure (``reason``: a permanent
+        one, and the run ends at once), when the run's key and UID are known; otherwise the Job's
+        failure and its log tell."""
         if self.ref is None:
             return
         try:
-            self._report(self._key(), {"phase": "Failed", "message": reason[:1000]})
+            self._report(self._key(), {"phase": "Failed", "message": message[:1000], "reason": reason})
         except HarnessError as e:
             log.error("cannot report the failure", error=str(e))
-
-
-def _builtin(name: str) -> str:
-    try:
-        return rubric_of(name)
-    except KeyError:
-        return ""
 
 
 def main(run: str, shard: str, *, kube: Kube | None = None) -> int:
@@ -502,12 +554,15 @@ def main(run: str, shard: str, *, kube: Kube | None = None) -> int:
         return 2
     try:
         out = asyncio.run(runner.run())
+    except RunOver as e:
+        print(f"proctor judge: shard {runner.shard}: nothing to do: {e}")
+        return 0
     except HarnessError as e:
         print(
             f"proctor judge: error: shard {runner.shard} of {ns}/{name} could not measure: {e}",
             file=sys.stderr,
         )
-        runner.fail(str(e))
+        runner.fail(str(e), e.reason)
         return 2
     counts = {o.value: sum(1 for r in out.results if r.outcome is o) for o in Outcome}
     print(

@@ -26,6 +26,7 @@ from proctor.api import GROUP, RESOURCE_KINDS, VERSION
 
 APPLY = "application/apply-patch+yaml"
 MERGE = "application/merge-patch+json"
+JSON_PATCH = "application/json-patch+json"
 
 #: Each kind's resource name in the API (``evalruns``), from the models.
 PLURALS = {kind: model.PLURAL for kind, model in RESOURCE_KINDS.items()}
@@ -75,16 +76,27 @@ def _server_message(exc: ApiException) -> str:
     return message or str(exc.reason or exc)
 
 
+def _kubeconfig_paths() -> list[Path]:
+    text = os.environ.get("KUBECONFIG") or str(Path("~/.kube/config").expanduser())
+    return [Path(p).expanduser() for p in text.split(os.pathsep) if p]
+
+
 def load_client() -> client.ApiClient:
-    """A client from KUBECONFIG (or ~/.kube/config) if there is one, else the in-cluster account."""
-    cast(Any, config).load_config()
+    """A client from KUBECONFIG (or ~/.kube/config) if there is one, else the in-cluster account.
+
+    Not ``config.load_config()``: without a kubeconfig it prints a warning on stdout, where
+    ``proctor gate --format json`` writes its JSON (a caller reports a missing configuration itself).
+    """
+    if any(p.exists() for p in _kubeconfig_paths()):
+        cast(Any, config).load_kube_config()
+    else:
+        cast(Any, config).load_incluster_config()
     return client.ApiClient()
 
 
 def current_namespace() -> str:
     """The current context's namespace, the pod's namespace in a cluster, else ``default``."""
-    kubeconfig = os.environ.get("KUBECONFIG") or str(Path("~/.kube/config").expanduser())
-    if any(Path(p).expanduser().exists() for p in kubeconfig.split(os.pathsep) if p):
+    if any(p.exists() for p in _kubeconfig_paths()):
         try:
             _, current = cast(Any, config).list_kube_config_contexts()
             ns = (current or {}).get("context", {}).get("namespace")
@@ -173,6 +185,21 @@ class Kube:
             self.custom.create_namespaced_custom_object,
         )
         return self._create(what, fn, GROUP, VERSION, namespace, PLURALS[kind], obj)
+
+    def patch_custom_json(self, kind: str, namespace: str, name: str, ops: list[dict[str, Any]]) -> None:
+        """A JSON patch (RFC 6902): list items are removed by index, guarded by ``test`` operations."""
+        self._do(
+            f"{kind} {namespace}/{name}",
+            self.custom.patch_namespaced_custom_object,
+            GROUP,
+            VERSION,
+            namespace,
+            PLURALS[kind],
+            name,
+            ops,
+            _content_type=JSON_PATCH,
+            _preload_content=False,
+        )
 
     def patch_custom(self, kind: str, namespace: str, name: str, patch: dict[str, Any]) -> None:
         self._do(
@@ -361,12 +388,6 @@ class Kube:
         )
         return None if reply is None else {"metadata": {"name": meta["name"], "namespace": meta["namespace"]}}
 
-    def create_event(self, obj: dict[str, Any]) -> None:
-        """Post an Event (the builder: :func:`proctor.k8s.objects.event`)."""
-        meta = obj["metadata"]
-        what = f"Event in {meta['namespace']} about {obj['involvedObject'].get('name')}"
-        self._do(what, self.core.create_namespaced_event, meta["namespace"], obj, _preload_content=False)
-
     # --- Jobs, RBAC, Deployments, the webhook ---------------------------------------------------
 
     def list_jobs(self, namespace: str, selector: str) -> list[dict[str, Any]]:
@@ -389,6 +410,20 @@ class Kube:
             _preload_content=False,
         )
         return None if reply is None else _json(reply)
+
+    def list_pods(self, namespace: str, selector: str) -> list[dict[str, Any]]:
+        what, fn = f"Pods {namespace} ({selector})", self.core.list_namespaced_pod
+        return self._items(what, fn, namespace, label_selector=selector)
+
+    def list_events(self, namespace: str, field_selector: str) -> list[dict[str, Any]]:
+        what, fn = f"Events {namespace} ({field_selector})", self.core.list_namespaced_event
+        return self._items(what, fn, namespace, field_selector=field_selector)
+
+    def create_event(self, obj: dict[str, Any]) -> dict[str, Any] | None:
+        """Post an Event; None when one of that name exists (a decision already said)."""
+        ns = obj["metadata"]["namespace"]
+        what = f"Event {ns}/{obj['metadata'].get('name') or obj['metadata'].get('generateName')}"
+        return self._create(what, self.core.create_namespaced_event, ns, obj)
 
     def apply_rbac(self, objs: list[dict[str, Any]], manager: str) -> None:
         """Server-side apply of ServiceAccounts, Roles and RoleBindings."""

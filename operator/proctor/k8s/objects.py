@@ -199,6 +199,42 @@ def decode_results(parts: Sequence[bytes]) -> list[dict[str, Any]]:
     return [json.loads(line) for line in text.split("\n") if line]
 
 
+def _chunks(blob: bytes, part_bytes: int) -> list[bytes]:
+    return [blob[i : i + part_bytes] for i in range(0, len(blob), part_bytes)] or [b""]
+
+
+def _blob_configmaps(
+    run: RunRef,
+    component: str,
+    names: list[str],
+    key: str,
+    chunks: list[bytes],
+    digest: str,
+    labels: Mapping[str, str],
+    signatures: Sequence[str] = (),
+) -> list[dict[str, Any]]:
+    out = []
+    for k, (name, chunk) in enumerate(zip(names, chunks, strict=True)):
+        annotations = {PART_ANNOTATION: f"{k + 1}/{len(chunks)}", SHA256_ANNOTATION: digest}
+        if signatures:
+            annotations[signing.SIGNATURE_ANNOTATION] = signatures[k]
+        out.append(
+            {
+                "apiVersion": "v1",
+                "kind": "ConfigMap",
+                "metadata": {
+                    "name": name,
+                    "namespace": run.namespace,
+                    "labels": run_labels(run, component) | dict(labels),
+                    "annotations": annotations,
+                    "ownerReferences": [owner_reference(run, controller=False)],
+                },
+                "binaryData": {key: base64.b64encode(chunk).decode()},
+            }
+        )
+    return out
+
+
 def results_configmaps(
     run: RunRef,
     index: int,
@@ -211,36 +247,20 @@ def results_configmaps(
 ) -> list[dict[str, Any]]:
     """The ConfigMaps holding one shard's compressed results, split so none nears the size limit,
     each signed with the run's key (:mod:`proctor.k8s.signing`) for its run, shard, attempt and part."""
-    chunks = [blob[i : i + part_bytes] for i in range(0, len(blob), part_bytes)] or [b""]
+    chunks = _chunks(blob, part_bytes)
     digest = signing.sha256(blob)
-    shard = f"{index}/{count}"
-    out = []
-    for k, chunk in enumerate(chunks):
-        labels = run_labels(run, "results") | {
-            LABEL_SHARD: shard_label(index, count),
-            LABEL_ATTEMPT: str(attempt),
-        }
-        part = f"{k + 1}/{len(chunks)}"
-        payload = signing.results_payload(run.uid, shard, attempt, part, digest, signing.sha256(chunk))
-        out.append(
-            {
-                "apiVersion": "v1",
-                "kind": "ConfigMap",
-                "metadata": {
-                    "name": results_configmap_name(run.name, index, count, attempt, k),
-                    "namespace": run.namespace,
-                    "labels": labels,
-                    "annotations": {
-                        PART_ANNOTATION: part,
-                        SHA256_ANNOTATION: digest,
-                        signing.SIGNATURE_ANNOTATION: signing.sign(key, signing.RESULTS, payload),
-                    },
-                    "ownerReferences": [owner_reference(run, controller=False)],
-                },
-                "binaryData": {RESULTS_KEY: base64.b64encode(chunk).decode()},
-            }
+    shard, n = f"{index}/{count}", len(chunks)
+    names = [results_configmap_name(run.name, index, count, attempt, k) for k in range(n)]
+    signatures = [
+        signing.sign(
+            key,
+            signing.RESULTS,
+            signing.results_payload(run.uid, shard, attempt, f"{k + 1}/{n}", digest, signing.sha256(chunk)),
         )
-    return out
+        for k, chunk in enumerate(chunks)
+    ]
+    labels = {LABEL_SHARD: shard_label(index, count), LABEL_ATTEMPT: str(attempt)}
+    return _blob_configmaps(run, "results", names, RESULTS_KEY, chunks, digest, labels, signatures)
 
 
 def report_configmap(
@@ -281,6 +301,45 @@ def run_key_secret(run: RunRef, key: bytes) -> dict[str, Any]:
         },
         "stringData": {signing.RUN_KEY_KEY: signing.encode_key(key)},
     }
+
+
+# --- the cases a run pinned when it started ----------------------------------------------------------
+
+SNAPSHOT_KEY = "cases.json.gz"
+#: The label value of a run's case snapshot (``app.kubernetes.io/component``).
+SNAPSHOT_COMPONENT = "cases"
+
+
+def snapshot_configmap_name(run: str, part: int) -> str:
+    return _bounded(f"{run}-cases-{part}", 253)
+
+
+def encode_cases(cases: Iterable[Mapping[str, Any]]) -> bytes:
+    """The resolved cases, in order, as gzipped JSON (a zero timestamp: the same cases, the same bytes)."""
+    body = json.dumps(list(cases), sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+    return gzip.compress(body, compresslevel=6, mtime=0)
+
+
+def decode_cases(parts: Sequence[bytes]) -> list[dict[str, Any]]:
+    data = json.loads(gzip.decompress(b"".join(parts)).decode())
+    if not isinstance(data, list):
+        raise ValueError("a case snapshot holds a list of cases")
+    return data
+
+
+def snapshot_configmaps(
+    run: RunRef, blob: bytes, *, part_bytes: int = RESULTS_PART_BYTES
+) -> list[dict[str, Any]]:
+    """The ConfigMaps pinning a run's cases when it starts (owned by the run, read by its judge Jobs)."""
+    chunks = _chunks(blob, part_bytes)
+    names = [snapshot_configmap_name(run.name, k) for k in range(len(chunks))]
+    digest = hashlib.sha256(blob).hexdigest()
+    return _blob_configmaps(run, SNAPSHOT_COMPONENT, names, SNAPSHOT_KEY, chunks, digest, {})
+
+
+def configmap_blob(cm: Mapping[str, Any], key: str) -> bytes:
+    """The bytes one part of a results or snapshot ConfigMap holds."""
+    return base64.b64decode((cm.get("binaryData") or {}).get(key, ""))
 
 
 def shard_of(position: int, count: int) -> int:
@@ -640,24 +699,43 @@ def judge_rbac(namespace: str, cluster_role: str | None = None) -> list[dict[str
     return out
 
 
-# --- Events ------------------------------------------------------------------------------------------
+# --- Events ----------------------------------------------------------------------------------------
+
+#: Who posts Proctor's Events (``source.component``, ``reportingComponent``).
+EVENT_COMPONENT = "proctor-operator"
+
+
+def event_name(name: str, uid: str | None, reason: str, key: str) -> str:
+    """A decision's Event name: the same decision, the same name, so posting it again (a restarted
+    operator, a step repeated after a kill) finds it there instead of saying it twice."""
+    digest = hashlib.sha256(f"{uid or ''}|{reason}|{key}".encode()).hexdigest()[:16]
+    return f"{_bounded(name, 253 - 17)}.{digest}"
 
 
 def event(
-    about: Mapping[str, Any], type_: str, reason: str, message: str, now: str, *, component: str = "proctor"
+    involved: Mapping[str, Any],
+    *,
+    type: str,
+    reason: str,
+    message: str,
+    now: str,
+    name: str | None = None,
 ) -> dict[str, Any]:
-    """A core/v1 Event about ``about`` (``kind``, ``apiVersion``, ``namespace``, ``name``, ``uid``), for
-    the writers that cannot hand it to Kopf's poster (the webhook, outside Kopf's handler context)."""
+    """A core/v1 Event about ``involved`` (apiVersion, kind, namespace, name, uid); a deterministic
+    ``name`` for a decision, else a generated one."""
+    ns = involved["namespace"]
+    meta: dict[str, Any] = {"namespace": ns, "labels": dict(MANAGED)}
+    meta |= {"name": name} if name else {"generateName": f"{_bounded(involved['name'], 200)}."}
     return {
         "apiVersion": "v1",
         "kind": "Event",
-        "metadata": {"generateName": f"{about['name']}."[:200], "namespace": about["namespace"]},
-        "involvedObject": {k: v for k, v in about.items() if v},
-        "type": type_,
+        "metadata": meta,
+        "involvedObject": {k: v for k, v in involved.items() if v},
+        "type": type,
         "reason": reason,
-        "message": message[:1000],
-        "source": {"component": component},
-        "reportingComponent": component,
+        "message": message,
+        "source": {"component": EVENT_COMPONENT},
+        "reportingComponent": EVENT_COMPONENT,
         "firstTimestamp": now,
         "lastTimestamp": now,
         "count": 1,

@@ -1,12 +1,52 @@
-"""structlog: JSON lines in a cluster (for log pipelines), readable lines on a terminal."""
+"""structlog: JSON lines in a cluster (for log pipelines), readable lines on a terminal.
+
+Every line is bounded: a value (an API error quoting a whole object, say) is cut at
+:data:`VALUE_CHARS` and a traceback at :data:`TRACEBACK_CHARS`, and tracebacks never print local
+variables. A failing call about a 1 MB object must not write megabytes per attempt and stall the
+operator while it does.
+"""
 
 from __future__ import annotations
 
+import io
 import logging
 import os
 import sys
+from collections.abc import MutableMapping
+from types import TracebackType
+from typing import Any, TextIO
 
 import structlog
+
+#: The longest value a log line carries, and the longest traceback.
+VALUE_CHARS = 4096
+TRACEBACK_CHARS = 16384
+
+
+def clip(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters, saying how much was left out."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... [{len(text) - limit} more characters]"
+
+
+def bounded(_: Any, __: str, event: MutableMapping[str, Any]) -> MutableMapping[str, Any]:
+    """A processor: every string value (the message too) cut to :data:`VALUE_CHARS`, the rendered
+    exception to :data:`TRACEBACK_CHARS`."""
+    for key, value in event.items():
+        if isinstance(value, str):
+            event[key] = clip(value, TRACEBACK_CHARS if key == "exception" else VALUE_CHARS)
+    return event
+
+
+ExcInfo = tuple[type[BaseException], BaseException, TracebackType | None]
+
+
+def bounded_traceback(sio: TextIO, exc_info: ExcInfo) -> None:
+    """The console's traceback: plain (no local variables: they can hold whole objects), bounded."""
+    buf = io.StringIO()
+    structlog.dev.plain_traceback(buf, exc_info)
+    sio.write("\n" + clip(buf.getvalue().lstrip("\n"), TRACEBACK_CHARS))
 
 
 def configure(*, json_logs: bool | None = None, level: int = logging.INFO) -> None:
@@ -26,8 +66,11 @@ def configure(*, json_logs: bool | None = None, level: int = logging.INFO) -> No
     renderer: structlog.types.Processor = (
         structlog.processors.JSONRenderer()
         if json_logs
-        else structlog.dev.ConsoleRenderer(colors=sys.stderr.isatty())
+        else structlog.dev.ConsoleRenderer(colors=sys.stderr.isatty(), exception_formatter=bounded_traceback)
     )
+    final: list[structlog.types.Processor] = [structlog.stdlib.ProcessorFormatter.remove_processors_meta]
+    if json_logs:
+        final.append(structlog.processors.format_exc_info)
     structlog.configure(
         processors=[*shared, structlog.stdlib.ProcessorFormatter.wrap_for_formatter],
         logger_factory=structlog.stdlib.LoggerFactory(),
@@ -36,10 +79,7 @@ def configure(*, json_logs: bool | None = None, level: int = logging.INFO) -> No
     )
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(
-        structlog.stdlib.ProcessorFormatter(
-            processors=[structlog.stdlib.ProcessorFormatter.remove_processors_meta, renderer],
-            foreign_pre_chain=shared,
-        )
+        structlog.stdlib.ProcessorFormatter(processors=[*final, bounded, renderer], foreign_pre_chain=shared)
     )
     root = logging.getLogger()
     root.handlers[:] = [handler]

@@ -157,10 +157,13 @@ def unmeasured_reason(result: CaseResult) -> str:
     """Why a case has no measurement: the error, else the skipped dimensions and their reasons."""
     if result.error is not None:
         return result.error
-    skipped = [
-        f"{d.name} skipped: {d.skipped_reason or 'no reason given'}" for d in result.skipped_dimensions
-    ]
-    return "; ".join(skipped) or "not measured"
+    by_reason: dict[str, list[str]] = {}
+    for d in result.skipped_dimensions:
+        by_reason.setdefault(d.skipped_reason or "no reason given", []).append(d.name)
+    # a judge that is down fails every dimension for the same reason: say it once
+    return (
+        "; ".join(f"{', '.join(names)} skipped: {why}" for why, names in by_reason.items()) or "not measured"
+    )
 
 
 def _regressions(
@@ -180,7 +183,7 @@ def _ordered_failed(results: Sequence[CaseResult]) -> list[CaseResult]:
     """Failed cases, grouped by the most severe tier each one counts against."""
 
     def group(result: CaseResult) -> int:
-        return 0 if counts_against_safety(result) else TIER_ORDER.index(result.tier)
+        return TIER_ORDER.index(Tier.SAFETY if counts_against_safety(result) else result.tier)
 
     failed = [r for r in results if r.outcome is Outcome.FAILED]
     return sorted(failed, key=group)  # stable: input order within a group
@@ -213,16 +216,37 @@ def _regression_line(r: Regression) -> str:
     )
 
 
+#: The longest reason an unmeasured note quotes (one judge error can be a paragraph).
+NOTE_REASON_CHARS = 200
+
+
 def _unmeasured_note(results: Sequence[CaseResult], tier: Tier | None, cap: int) -> str:
-    """``2 safety cases unmeasured (a: judge timeout, b: ...)``, or "" when every case was measured."""
+    """``2 safety cases unmeasured (a, b: judge timeout)``, or "" when every case was measured.
+
+    Cases that went unmeasured for the same reason are listed together and the reason is said once
+    (an unreachable judge is one cause, not one per case and dimension)."""
     cases = [r for r in results if r.outcome is Outcome.UNMEASURED and (tier is None or r.tier is tier)]
     if not cases:
         return ""
-    shown = ", ".join(f"{r.case_id}: {unmeasured_reason(r)}" for r in cases[:cap])
-    more = f" and {len(cases) - cap} more" if len(cases) > cap else ""
+    groups: dict[str, list[str]] = {}
+    for r in cases:
+        why = unmeasured_reason(r)
+        if len(why) > NOTE_REASON_CHARS:
+            why = why[: NOTE_REASON_CHARS - 3].rstrip() + "..."
+        groups.setdefault(why, []).append(r.case_id)
+    parts, listed = [], 0
+    for why, ids in groups.items():
+        if listed >= cap:
+            break
+        take = ids[: cap - listed]
+        listed += len(take)
+        more = f" and {len(ids) - len(take)} more" if len(ids) > len(take) else ""
+        parts.append(f"{', '.join(take)}{more}: {why}")
+    rest = len(cases) - sum(len(ids) for why, ids in list(groups.items())[: len(parts)])
+    shown = "; ".join(parts) + (f"; and {rest} more" if rest > 0 else "")
     where = f"{tier} " if tier is not None else ""
     noun = "case" if len(cases) == 1 else "cases"
-    return f"{len(cases)} {where}{noun} unmeasured" + (f" ({shown}{more})" if shown else "")
+    return f"{len(cases)} {where}{noun} unmeasured" + (f" ({shown})" if shown else "")
 
 
 def _summary(tiers: Mapping[Tier, TierResult]) -> str:

@@ -5,8 +5,10 @@ A CaseSet is resolved with its ``casesFrom`` ConfigMaps and compiled (a bad rege
 not in the middle of an exam); its status carries counts per tier and a content digest that covers
 every case. A person asks for a baseline with the annotation ``proctor.dev/freeze-baseline`` (a new
 value is a new request); the protocol decides from the case set's most recent finished runs, and
-``BaselineFrozen`` says why when it refuses. The handler re-runs this on a timer, so a changed
-ConfigMap changes the digest.
+``BaselineFrozen`` says why when it refuses. It is re-run every minute (a wake-up, not a Kopf
+timer: nothing of Kopf's is stored in the object, so a CaseSet of any size applies and deletes
+cleanly), so a changed ConfigMap changes the digest; between those, only an event that needs a
+step (:func:`needs_step`) takes one.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from proctor.api import (
 from proctor.graders import CaseSetProblem, compile_cases
 from proctor.k8s.kube import KubeError
 from proctor.protocol import DEFAULT_FREEZE_RUNS, FreezeDecision, freeze_eligibility
+from proctor.reconcile.legacy import release_legacy
 from proctor.reconcile.records import finished_runs, run_record
 from proctor.reconcile.runtime import ObjectRef, Outcome, Runtime
 from proctor.reconcile.status import write_status
@@ -124,12 +127,40 @@ async def _freeze(
         desired.conditions, decision, now=rt.now(), generation=caseset.metadata.generation
     )
     update: dict[str, Any] = {"conditions": conds, "freeze_request": annotations[FREEZE_BASELINE_ANNOTATION]}
+    token = annotations[FREEZE_BASELINE_ANNOTATION]
     if frozen is not None:
         update["baseline"] = frozen
-        out.say(about, "Normal", "BaselineFrozen", decision.message)
+        out.say(about, "Normal", "BaselineFrozen", decision.message, key=f"freeze:{token}")
     else:
-        out.say(about, "Warning", "BaselineRefused", decision.message)
+        out.say(about, "Warning", "BaselineRefused", decision.message, key=f"freeze:{token}")
     return desired.model_copy(update=update)
+
+
+def needs_step(body: Mapping[str, Any]) -> bool:
+    """Whether an event about a CaseSet asks for a step: its spec changed since its status was
+    written, it was never resolved, or a person asked for a new freeze. Its own status writes, and
+    the run history its runs write, are events too; they need nothing."""
+    meta, status = body.get("metadata") or {}, body.get("status") or {}
+    if status.get("observedGeneration") != meta.get("generation"):
+        return True
+    if not any(c.get("type") == ConditionType.READY for c in status.get("conditions") or []):
+        return True
+    token = (meta.get("annotations") or {}).get(FREEZE_BASELINE_ANNOTATION)
+    return bool(token) and token != status.get("freezeRequest")
+
+
+async def caseset_event(rt: Runtime, body: Mapping[str, Any], *, always: bool) -> Outcome:
+    """A step of the CaseSet when the event needs one (``always``: the operator's first look, a
+    wake-up); what an older operator left on it is removed first. Asks to be looked at again."""
+    about = ObjectRef.of(body)
+    async with rt.lock(f"caseset:{about.namespace}/{about.name}"):
+        if await release_legacy(rt, about, body.get("metadata") or {}):
+            return Outcome(recheck=True)  # the patch is an event of its own, which takes the step
+        if not (always or needs_step(body)):
+            return Outcome()
+        out = await reconcile_caseset(rt, body)
+    out.recheck = True
+    return out
 
 
 async def reconcile_caseset(rt: Runtime, body: Mapping[str, Any]) -> Outcome:

@@ -23,6 +23,9 @@ class OperatorConfig:
     backoff: tuple[float, ...] = DEFAULT_BACKOFF
     max_attempts: int = DEFAULT_MAX_ATTEMPTS
     reconcile_interval: float = 30.0
+    #: How long a judge pod may fail to start (a missing Secret, an image it cannot pull, a pod the API
+    #: server refuses) before the run ends in ERROR: the kubelet and Job controller retry within it.
+    start_grace_seconds: float = 30.0
     job_ttl_seconds: int = 3600
     run_history: int = 50
     metrics_port: int = 9090
@@ -41,6 +44,7 @@ class OperatorConfig:
             backoff=_floats(e.get("PROCTOR_RETRY_BACKOFF"), d.backoff),
             max_attempts=int(e.get("PROCTOR_MAX_ATTEMPTS", d.max_attempts)),
             reconcile_interval=float(e.get("PROCTOR_RECONCILE_INTERVAL", d.reconcile_interval)),
+            start_grace_seconds=float(e.get("PROCTOR_START_GRACE_SECONDS", d.start_grace_seconds)),
             job_ttl_seconds=int(e.get("PROCTOR_JOB_TTL_SECONDS", d.job_ttl_seconds)),
             run_history=int(e.get("PROCTOR_RUN_HISTORY", d.run_history)),
             metrics_port=int(e.get("PROCTOR_METRICS_PORT", d.metrics_port)),

@@ -20,6 +20,7 @@ from proctor.api import (
     RunPhase,
     TierSummaries,
     TierSummary,
+    UnmeasuredSummary,
     VerdictName,
 )
 from proctor.api.conditions import Condition, ConditionStatus, ConditionType, Reason, set_condition
@@ -30,6 +31,7 @@ from proctor.protocol import (
     Verdict,
     assess_incident,
     case_failures,
+    unmeasured_reason,
     worst_dimensions,
 )
 from proctor.protocol.types import CaseResult, DimensionScore, Tier
@@ -123,6 +125,24 @@ def first_failures(results: Sequence[CaseResult]) -> tuple[list[FailureSummary],
     return listed, len(failed)
 
 
+#: The longest reason a listed unmeasured case carries (a judge error can be a paragraph).
+UNMEASURED_REASON_CHARS = 300
+
+
+def first_unmeasured(results: Sequence[CaseResult]) -> list[UnmeasuredSummary]:
+    """The first unmeasured cases, safety first (those are the ones that make a run ERROR)."""
+    lost = sorted(
+        (r for r in results if r.outcome is Outcome.UNMEASURED),
+        key=lambda r: (r.tier is not Tier.SAFETY, r.case_id),
+    )
+    return [
+        UnmeasuredSummary(
+            case=r.case_id[:128], tier=r.tier, reason=unmeasured_reason(r)[:UNMEASURED_REASON_CHARS]
+        )
+        for r in lost[:MAX_FIRST_FAILURES]
+    ]
+
+
 def tier_summaries(decision: Decision, baseline: Mapping[Tier, float | None] | None = None) -> TierSummaries:
     """Each tier that has cases; its frozen baseline rate beside it when there is one."""
     out: dict[str, TierSummary] = {}
@@ -137,14 +157,27 @@ def tier_summaries(decision: Decision, baseline: Mapping[Tier, float | None] | N
 def verdict_conditions(
     conditions: Sequence[Condition], decision: Decision, *, now: dt.datetime, generation: int | None
 ) -> list[Condition]:
-    """Evaluated, Passed, Breached and Degraded for a decided run."""
+    """Finished, Evaluated, Passed, Breached and Degraded for a decided run.
+
+    Finished is True whatever the verdict; Evaluated only when the agent was measured (PASS, FAIL or
+    WARN): an ERROR (nothing conclusive measured) says why with the protocol's reason."""
     unmeasured = sum(t.unmeasured for t in decision.tiers.values())
     phase_reason = Reason.PARTIALLY_EVALUATED if unmeasured else Reason.EVALUATED
     conds = set_condition(
         list(conditions),
-        ConditionType.EVALUATED,
+        ConditionType.FINISHED,
         ConditionStatus.TRUE,
         phase_reason,
+        decision.message[:1024],
+        now=now,
+        observed_generation=generation,
+    )
+    measured = decision.verdict is not Verdict.ERROR
+    conds = set_condition(
+        conds,
+        ConditionType.EVALUATED,
+        ConditionStatus.TRUE if measured else ConditionStatus.FALSE,
+        phase_reason if measured else decision.reason,
         decision.message[:1024],
         now=now,
         observed_generation=generation,
@@ -227,5 +260,6 @@ def evaluated_status(
         dimensions=dimension_summaries(results),
         first_failures=failures,
         failure_count=failure_count,
+        first_unmeasured=first_unmeasured(results),
         incident=incident(decision, results),
     )

@@ -42,6 +42,7 @@ from proctor.api import (
     Reason,
     VerdictName,
     dump,
+    format_time,
     get_condition,
     parse_evalrun,
     parse_policy,
@@ -80,6 +81,7 @@ from proctor.gate.admission import (
 from proctor.k8s.kube import KubeError
 from proctor.k8s.objects import LABEL_GATE_KIND, PROBE_ANSWER_ANNOTATION, PROBE_LABEL, policy_run
 from proctor.protocol import Canary, Determinism, Tier, canary_state
+from proctor.reconcile.legacy import release_legacy
 from proctor.reconcile.records import run_record
 from proctor.reconcile.runtime import ObjectRef, Outcome, Runtime
 from proctor.reconcile.status import write_status
@@ -409,6 +411,7 @@ async def _workload(
                 "Warning" if unexamined else "Normal",
                 "ExamStarted",
                 f"template {short(pending)} is examined by EvalRun {run_name}{unexamined}",
+                key=f"exam:{run_name}",
             )
         what = "exam started" if step is Step.START_EXAM else "exam running"
         update = {
@@ -452,8 +455,11 @@ async def _workload(
     # with the breaker open a pass is not recorded as approved either: after the reset it is decided again
     await _act(rt, w, dec, pending, observing=not mode.enforce)
     kind, reason = event_reason(dec)
-    out.say(w.ref, kind, reason, f"{dec.message} (EvalRun {run_name})")
-    out.say(about, kind, reason, f"Deployment {w.name}: {dec.message}")
+    # one decision, one Event: the same run, rollout attempt and breaker reset decided again (a step
+    # repeated after a kill lost its status write) is the same Event
+    key = f"{run_name}|{attempt}|{verdict}|{dec.action.value}|{dec.acted}|{breaker.reset_token or ''}"
+    out.say(w.ref, kind, reason, f"{dec.message} (EvalRun {run_name})", key=f"{w.name}|{key}")
+    out.say(about, kind, reason, f"Deployment {w.name}: {dec.message}", key=f"{w.name}|{key}")
     log.info(
         "gate decision",
         workload=f"{w.ref.namespace}/{w.name}",
@@ -481,8 +487,9 @@ async def _untrusted(
     if mode.enforce and not w.paused:
         await rt.call(rt.kube.patch_deployment, w.ref.namespace, w.name, {"spec": {"paused": True}})
     if prev is None or prev.message != message[:1000]:
-        out.say(w.ref, "Warning", Reason.EXAM_NOT_TRUSTED, message)
-        out.say(about, "Warning", Reason.EXAM_NOT_TRUSTED, f"Deployment {w.name}: {message}")
+        key = f"{w.name}|untrusted|{message}"
+        out.say(w.ref, "Warning", Reason.EXAM_NOT_TRUSTED, message, key=key)
+        out.say(about, "Warning", Reason.EXAM_NOT_TRUSTED, f"Deployment {w.name}: {message}", key=key)
     update = {"blocked": mode.enforce, "verdict": VerdictName.ERROR, "message": message[:1000]}
     return entry.model_copy(update=update), False
 
@@ -521,6 +528,8 @@ async def reconcile_policy(rt: Runtime, namespace: str, name: str) -> Outcome:
         raw = await rt.call(rt.kube.get_or_none, "GatePolicy", namespace, name)
         if raw is None:
             return Outcome()
+        if await release_legacy(rt, ObjectRef.of(raw), raw.get("metadata") or {}):
+            return Outcome(recheck=True)  # the patch is an event of its own, which takes the step
         return await _step(rt, raw)
 
 
@@ -577,7 +586,7 @@ async def _step(rt: Runtime, raw: Mapping[str, Any]) -> Outcome:
         canary = Canary(Determinism.UNKNOWN, Reason.CANARY_TAMPERED, f"not believed: {tampered}"[:1024])
         before = get_condition(current.conditions, ConditionType.DETERMINISTIC)
         if before is None or before.reason != Reason.CANARY_TAMPERED:
-            out.say(about, "Warning", Reason.CANARY_TAMPERED, mode.message)
+            out.say(about, "Warning", Reason.CANARY_TAMPERED, mode.message, key=f"tampered:{tampered}")
     cb = policy.spec.circuit_breaker
     reset = policy.metadata.annotations.get(RESET_CIRCUIT_BREAKER_ANNOTATION)
     window = breaker_window(current.circuit_breaker, reset, cb, now)
@@ -587,6 +596,7 @@ async def _step(rt: Runtime, raw: Mapping[str, Any]) -> Outcome:
             "Normal",
             "CircuitReset",
             f"circuit breaker reset by a person ({RESET_CIRCUIT_BREAKER_ANNOTATION}={reset})",
+            key=f"reset:{reset}",
         )
 
     prev = {w.name: w for w in current.workloads}
@@ -603,6 +613,8 @@ async def _step(rt: Runtime, raw: Mapping[str, Any]) -> Outcome:
             "CircuitOpen",
             f"needs_human: {len(blocks)} blocks in {cb.window_minutes} min (max {cb.max_blocks}); automated "
             f"actions stop until a person sets the annotation {RESET_CIRCUIT_BREAKER_ANNOTATION}",
+            # the blocks recorded before this step: the same whether or not a kill lost its write
+            key=f"open:{window.reset_token or ''}:{format_time(window.blocks[0]) if window.blocks else ''}",
         )
     blocked = [e for e in entries if e.blocked]
     conds = policy_conditions(
@@ -626,5 +638,6 @@ async def _step(rt: Runtime, raw: Mapping[str, Any]) -> Outcome:
         conditions=conds,
         canary=canary_status,
     )
+    await rt.post(out.events)  # the decisions' Events before the status that records them as made
     await write_status(rt, about, raw.get("status") or {}, desired)
     return out

@@ -4,6 +4,12 @@ For each shard: done (the runner reported its results), running, create a Job (f
 a deleted Job recreated, or a retry after backoff), wait for a retry, or give up. A harness failure
 (a Job that failed or timed out) is retried with backoff 1, 5, 15, 60 minutes, at most five
 attempts; after that the run ends Failed with verdict ERROR, never FAIL: the agent was not measured.
+
+A permanent failure is never retried: the runner reported one of
+:data:`~proctor.api.PERMANENT_REASONS` (a ConfigMap, key or profile that is not there, answers that
+cannot be read), or the judge pod cannot start for a reason no retry fixes (:mod:`.pods`: a missing
+Secret, an image that cannot run, a pod the API server refuses). The shard gives up at once, and the
+run ends in ERROR with that reason.
 """
 
 from __future__ import annotations
@@ -14,7 +20,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from proctor.api import TERMINAL_PHASES
+from proctor.api import PERMANENT_REASONS, TERMINAL_PHASES
+from proctor.reconcile.pods import StartProblem
 
 #: Minutes between attempts after a failed one (seed 001's 1/5/15/60 backoff).
 DEFAULT_BACKOFF = (60.0, 300.0, 900.0, 3600.0)
@@ -54,6 +61,19 @@ class ShardView:
     attempts: int = 0
     retry_at: dt.datetime | None = None
     jobs: tuple[JobView, ...] = ()
+    #: The runner's reason for a failure (CamelCase; permanent ones end the run at once).
+    runner_reason: str | None = None
+    #: The Job name the operator recorded for the shard (its Job may be gone: TTL).
+    job: str | None = None
+    #: Why the current attempt's pod is not running, if it is not (:func:`.pods.start_problem`).
+    problem: StartProblem | None = None
+    #: How the current attempt's judge container ended, when its Job failed (:func:`.pods.exit_detail`).
+    exit_detail: str = ""
+
+    @property
+    def permanent_failure(self) -> bool:
+        """The runner reported a failure no retry can fix."""
+        return self.runner_phase == "Failed" and self.runner_reason in PERMANENT_REASONS
 
     @property
     def name(self) -> str:
@@ -76,6 +96,10 @@ class ShardPlan:
     job_phase: JobPhase
     retry_at: dt.datetime | None = None
     message: str = ""
+    #: A permanent reason when the shard gave up at once (None: it gave up after its attempts).
+    reason: str | None = None
+    #: When to look again sooner than the interval (a start problem's grace period ends).
+    wake_at: dt.datetime | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,9 +116,22 @@ class RunPlan:
     def gave_up(self) -> tuple[ShardPlan, ...]:
         return tuple(p for p in self.shards if p.action is Action.GIVE_UP)
 
+    @property
+    def permanent(self) -> ShardPlan | None:
+        """The first shard that gave up for a permanent reason (the run ends with its reason)."""
+        return next((p for p in self.gave_up if p.reason is not None), None)
+
 
 def _failure(shard: ShardView, job: JobView) -> str:
-    return shard.runner_message or job.message or f"Job {job.name} failed"
+    """Why an attempt failed: the runner's own words, else how its container ended and the Job's."""
+    if shard.runner_message:
+        return shard.runner_message
+    why = job.message or f"Job {job.name} failed"
+    return f"{why}; {shard.exit_detail}" if shard.exit_detail else why
+
+
+def _give_up_now(shard: ShardView, attempts: int, reason: str, message: str) -> ShardPlan:
+    return ShardPlan(shard, Action.GIVE_UP, attempts, JobPhase.FAILED, message=message, reason=reason)
 
 
 def plan_shard(
@@ -104,9 +141,14 @@ def plan_shard(
     backoff: Sequence[float] = DEFAULT_BACKOFF,
     max_attempts: int = DEFAULT_MAX_ATTEMPTS,
 ) -> ShardPlan:
-    if shard.runner_phase == "Succeeded" and shard.results:
-        return ShardPlan(shard, Action.DONE, shard.attempts, JobPhase.SUCCEEDED)
+    # the attempts are what the Jobs say as much as what status says: a kill between creating a Job
+    # and writing status loses the count, never the Job (its attempt is in its name and labels)
     attempts = max([shard.attempts, *(j.attempt for j in shard.jobs)])
+    if shard.runner_phase == "Succeeded" and shard.results:
+        return ShardPlan(shard, Action.DONE, attempts, JobPhase.SUCCEEDED)
+    if shard.permanent_failure:
+        assert shard.runner_reason is not None
+        return _give_up_now(shard, attempts, shard.runner_reason, shard.runner_message or shard.runner_reason)
     if attempts == 0:
         return ShardPlan(shard, Action.CREATE, 1, JobPhase.MISSING)
     current = next((j for j in shard.jobs if j.attempt == attempts), None)
@@ -116,6 +158,18 @@ def plan_shard(
             return ShardPlan(shard, Action.CREATE, attempts, JobPhase.MISSING, message="the Job was deleted")
         return _retry(shard, attempts, shard.retry_at, now, max_attempts, shard.runner_message or "")
     if current.phase is JobPhase.ACTIVE:
+        problem = shard.problem
+        if problem is not None and problem.fatal(now):
+            return _give_up_now(shard, attempts, problem.reason, problem.message)
+        if problem is not None:
+            return ShardPlan(
+                shard,
+                Action.RUNNING,
+                attempts,
+                JobPhase.ACTIVE,
+                message=problem.message,
+                wake_at=problem.fatal_at,
+            )
         return ShardPlan(shard, Action.RUNNING, attempts, JobPhase.ACTIVE)
     if current.phase is JobPhase.SUCCEEDED:
         if current.finished_at is not None and now - current.finished_at > REPORT_GRACE:
@@ -185,6 +239,7 @@ def plan_run(
 ) -> RunPlan:
     plans = tuple(plan_shard(s, now, backoff=backoff, max_attempts=max_attempts) for s in shards)
     waits = [p.retry_at for p in plans if p.action is Action.WAIT and p.retry_at is not None]
+    waits += [p.wake_at for p in plans if p.wake_at is not None]
     return RunPlan(plans, min(waits) if waits else None, tuple(p for p in plans if p.action is Action.CREATE))
 
 

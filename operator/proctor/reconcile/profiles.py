@@ -1,5 +1,6 @@
 """EvalProfile: validated, and summarised in status: the dimensions it resolves to, the provenance of
-its judge configuration, and a Ready condition."""
+its judge configuration, and a Ready condition; a step when its spec changes (a watch handler:
+Kopf stores nothing in the object)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,8 @@ from proctor.api import (
 )
 from proctor.graders import ScanPolicy
 from proctor.judge import DimensionRubric, JudgeSettings, policy_digest, provenance, resolve_dimensions
-from proctor.reconcile.casesets import ready
+from proctor.reconcile.casesets import needs_step, ready
+from proctor.reconcile.legacy import release_legacy
 from proctor.reconcile.runtime import ObjectRef, Outcome, Runtime
 from proctor.reconcile.status import write_status
 
@@ -52,6 +54,17 @@ def resolved_status(
             "grounding_digest": prov.grounding if prov is not None else None,
         }
     )
+
+
+async def profile_event(rt: Runtime, body: Mapping[str, Any], *, always: bool) -> Outcome:
+    """A step of the profile when the event needs one (its spec changed, it was never validated;
+    ``always``: the operator's first look); what an older operator left on it is removed first."""
+    about = ObjectRef.of(body)
+    if await release_legacy(rt, about, body.get("metadata") or {}):
+        return Outcome()  # the patch is an event of its own, which takes the step
+    if not (always or needs_step(body)):
+        return Outcome()
+    return await reconcile_profile(rt, body)
 
 
 async def reconcile_profile(rt: Runtime, body: Mapping[str, Any]) -> Outcome:

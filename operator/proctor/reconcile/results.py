@@ -62,6 +62,7 @@ class Report:
     attempt: int
     phase: str
     message: str | None = None
+    reason: str | None = None
     results: tuple[str, ...] = ()
     sha256: str | None = None
     provenance: str | None = None
@@ -122,6 +123,7 @@ def check_report(
         attempt=attempt,
         phase=str(phase),
         message=report.get("message"),
+        reason=report.get("reason") if isinstance(report.get("reason"), str) else None,
         results=tuple(str(r) for r in results),
         sha256=report.get("sha256"),
         provenance=report.get("provenance"),
@@ -228,6 +230,7 @@ def with_reports(status: EvalRunStatus, reports: Mapping[str, Report]) -> EvalRu
         fields: dict[str, Any] = {
             "phase": ShardPhase(r.phase),
             "message": r.message,
+            "reason": r.reason,
             "results": list(r.results),
             "provenance": r.provenance,
             "summary": ShardSummary.model_validate(r.summary) if r.summary else None,

@@ -1,26 +1,35 @@
 """EvalRun: Pending -> Running -> Evaluating -> Evaluated | PartiallyEvaluated | Failed.
 
-One step, :func:`reconcile_run`: gather (the run, its case set and profile, its Jobs, what its
-shards reported), evaluate (:mod:`.plan` for the Jobs, :func:`proctor.protocol.decide` for the
-verdict, :mod:`.evaluate` for the status), write only what changed. Every path is idempotent: Jobs
-have deterministic names and an existing one is adopted only when it is owned by this run. While
-the run is unfinished the outcome asks to be looked at again (retries after backoff).
+One step, :func:`reconcile_run`: gather (the run, its Jobs and their pods, what its shards reported),
+evaluate (:mod:`.plan` for the Jobs, :func:`proctor.protocol.decide` for the verdict, :mod:`.evaluate`
+for the status), write only what changed. Every path is idempotent: Jobs have deterministic names
+and an existing one is adopted only when it is owned by this run; a decision's Event has a
+deterministic name too, so a step repeated after a kill says it once. While the run is unfinished
+the outcome asks to be looked at again (retries after backoff, the end of a start problem's grace).
+
+Before the first Job, everything the run references is checked (:func:`prepare`): a CaseSet,
+EvalProfile or GatePolicy that does not exist or is invalid, cases that do not resolve or compile,
+recorded answers that are missing or unreadable end the run in ERROR at once with the reason and
+the field, and no Job is launched. Then the resolved cases are pinned (:func:`pin`: ConfigMaps the
+run owns and its runners read, their digest in ``status.snapshot``), so a CaseSet changed or
+deleted during the run changes nothing; the phase only ever moves forwards (:func:`forwards`).
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cached_property
-from typing import Any, TypeVar
+from typing import Any
 
 import structlog
 
 from proctor.api import (
+    Case,
     CaseSet,
     CaseSetStatus,
+    CaseSnapshot,
     EvalProfile,
     EvalRun,
     EvalRunStatus,
@@ -31,52 +40,59 @@ from proctor.api import (
     RunPhase,
     ShardStatus,
     VerdictName,
+    canonical_case,
     content_digest,
+    dump,
     format_time,
     parse_caseset,
     parse_evalrun,
     parse_policy,
     parse_profile,
+    parse_responses,
     protocol_policy,
     resolve_cases,
 )
-from proctor.api.conditions import ConditionStatus, ConditionType, Reason, set_condition
+from proctor.api.conditions import Condition, ConditionStatus, ConditionType, Reason, set_condition
+from proctor.graders import CaseSetProblem, compile_cases
 from proctor.judge.prompts import policy_digest
 from proctor.k8s.kube import KubeError
 from proctor.k8s.objects import (
     LABEL_ATTEMPT,
     LABEL_COMPONENT,
     LABEL_MANAGED_BY,
+    LABEL_RUN,
     LABEL_RUN_UID,
     LABEL_SHARD,
     JudgeJobSpec,
     RunRef,
     SecretKey,
+    encode_cases,
     judge_job,
     judge_job_name,
     judge_rbac,
     run_key_secret,
     shard_label,
+    snapshot_configmaps,
 )
 from proctor.observability import metrics
 from proctor.protocol import Baseline, Decision, decide
 from proctor.protocol.types import CaseResult
 from proctor.reconcile import evaluate
+from proctor.reconcile.casesets import invalid
 from proctor.reconcile.config import OperatorConfig
 from proctor.reconcile.plan import Action, JobPhase, JobView, RunPlan, ShardView, plan_run, runs_to_prune
+from proctor.reconcile.pods import FailedCreate, PodView, exit_detail, parse_time, start_problem
 from proctor.reconcile.records import comparable_provenance, recent_runs
 from proctor.reconcile.results import Untrusted, read_reports, verified_results, with_reports
 from proctor.reconcile.runtime import ObjectRef, Outcome, Runtime
 from proctor.reconcile.status import HISTORY_MANAGER, MANAGER, write_status
 
 log = structlog.get_logger("proctor.runs")
-_M = TypeVar("_M")
 
-
-def _parse_time(text: str | None) -> dt.datetime | None:
-    if not text:
-        return None
-    return dt.datetime.fromisoformat(text.replace("Z", "+00:00"))
+#: The judge Job's container, whose exit says why an attempt failed.
+JUDGE_CONTAINER = "judge"
+#: The longest message a run's status and conditions carry (the API's own fields allow 1 KiB).
+MESSAGE_CHARS = 1024
 
 
 # --- gather ----------------------------------------------------------------------------------------
@@ -89,10 +105,10 @@ def job_view(job: Mapping[str, Any]) -> JobView:
     failed = conds.get("Failed")
     if failed:
         phase = JobPhase.FAILED
-        finished = _parse_time(failed.get("lastTransitionTime"))
+        finished = parse_time(failed.get("lastTransitionTime"))
         message = f"{failed.get('reason', 'Failed')}: {failed.get('message', '')}".strip(": ")
     elif "Complete" in conds:
-        phase, finished, message = JobPhase.SUCCEEDED, _parse_time(status.get("completionTime")), ""
+        phase, finished, message = JobPhase.SUCCEEDED, parse_time(status.get("completionTime")), ""
     else:
         phase, finished, message = JobPhase.ACTIVE, None, ""
     owners = [o["uid"] for o in meta.get("ownerReferences") or [] if o.get("kind") == "EvalRun"]
@@ -106,8 +122,23 @@ def job_view(job: Mapping[str, Any]) -> JobView:
     )
 
 
-def shard_views(status: EvalRunStatus, count: int, jobs: Sequence[Mapping[str, Any]]) -> list[ShardView]:
-    """Each shard: what its runner reported in the run's status, and its Jobs."""
+def pod_view(pod: Mapping[str, Any]) -> PodView:
+    """A judge pod as the classifier sees it (its shard and attempt from the Job's labels)."""
+    return PodView.of(pod, shard_label=LABEL_SHARD, attempt_label=LABEL_ATTEMPT)
+
+
+def shard_views(
+    status: EvalRunStatus,
+    count: int,
+    jobs: Sequence[Mapping[str, Any]],
+    pods: Sequence[PodView] = (),
+    failed_creates: Sequence[FailedCreate] = (),
+    *,
+    grace: dt.timedelta = dt.timedelta(seconds=30),
+    hints: Mapping[str, str] | None = None,
+) -> list[ShardView]:
+    """Each shard: what its runner reported in the run's status, its Jobs, and why the current
+    attempt's pod is not running (when it is not) or how its judge ended (when it failed)."""
     reported = {s.name: s for s in status.shards}
     by_shard: dict[str, list[JobView]] = {}
     for j in jobs:
@@ -115,6 +146,14 @@ def shard_views(status: EvalRunStatus, count: int, jobs: Sequence[Mapping[str, A
     views = []
     for i in range(count):
         s = reported.get(f"{i}/{count}")
+        label = shard_label(i, count)
+        mine = tuple(by_shard.get(label, []))
+        attempt = max([s.attempts if s is not None else 0, *(j.attempt for j in mine)])
+        current = next((j for j in mine if j.attempt == attempt), None)
+        its_pods = [p for p in pods if p.shard == label and p.attempt == attempt]
+        refused = [e for e in failed_creates if current is not None and e.job == current.name]
+        active = current is not None and current.phase is JobPhase.ACTIVE
+        failed = current is not None and current.phase is JobPhase.FAILED
         views.append(
             ShardView(
                 index=i,
@@ -124,60 +163,183 @@ def shard_views(status: EvalRunStatus, count: int, jobs: Sequence[Mapping[str, A
                 results=tuple(s.results) if s is not None else (),
                 attempts=s.attempts if s is not None else 0,
                 retry_at=s.retry_at if s is not None else None,
-                jobs=tuple(by_shard.get(shard_label(i, count), [])),
+                jobs=mine,
+                runner_reason=s.reason if s is not None else None,
+                job=s.job if s is not None else None,
+                problem=start_problem(its_pods, refused, grace=grace, hints=hints) if active else None,
+                exit_detail=exit_detail(its_pods, JUDGE_CONTAINER) if failed else "",
             )
         )
     return views
 
 
-@dataclass
-class Inputs:
-    """What a run references, as read at this step; each parsed into its model when it is needed
-    (a case set of thousands of cases is parsed once, for the verdict, not at every step)."""
+@dataclass(frozen=True)
+class Refusal:
+    """A run that cannot start: a mistake no retry fixes, found before any Job (the reason is one of
+    :data:`~proctor.api.PERMANENT_REASONS`; the message names the object and the field)."""
 
-    caseset_raw: Mapping[str, Any] | None
-    profile_raw: Mapping[str, Any] | None
-    missing: tuple[str, str] | None = None
-
-    @cached_property
-    def caseset(self) -> CaseSet | None:
-        # an invalid case set or profile is reported on its own object (Ready=False); the runner,
-        # which reads them too, fails its shard with the cause
-        return _parsed(parse_caseset, self.caseset_raw)
-
-    @cached_property
-    def profile(self) -> EvalProfile | None:
-        return _parsed(parse_profile, self.profile_raw)
-
-    @property
-    def recorded_digest(self) -> str | None:
-        """The digest the case set's status records (its reconciler resolved every case)."""
-        return ((self.caseset_raw or {}).get("status") or {}).get("digest")
+    reason: str
+    message: str
 
 
-def _parsed(parse: Callable[[Any], _M], raw: Mapping[str, Any] | None) -> _M | None:
-    if raw is None:
-        return None
+@dataclass(frozen=True)
+class Prepared:
+    """What a run needs, checked: its cases resolved and compiled, and its profile."""
+
+    cases: list[Case]
+    profile: EvalProfile | None
+
+
+async def _configmap(rt: Runtime, ns: str, name: str) -> dict[str, str] | None:
     try:
-        return parse(raw)
-    except ManifestError:
-        return None
+        return await rt.call(rt.kube.get_configmap_data, ns, name)
+    except KubeError as e:
+        if e.status == 404:
+            return None
+        raise
 
 
-async def _inputs(rt: Runtime, run: EvalRun, namespace: str) -> Inputs:
+async def _referenced(rt: Runtime, kind: str, ns: str, name: str) -> Mapping[str, Any] | None:
+    return await rt.call(rt.kube.get_or_none, kind, ns, name)
+
+
+async def prepare(rt: Runtime, run: EvalRun, ns: str) -> Prepared | Refusal:
+    """Check everything the run references, before any Job; the first problem is a :class:`Refusal`.
+
+    Other API errors than 404 propagate (the step is tried again): only what certainly is not there,
+    or certainly cannot be used, refuses a run.
+    """
     spec = run.spec
-    caseset = await rt.call(rt.kube.get_or_none, "CaseSet", namespace, spec.case_set_ref.name)
-    profile = (
-        await rt.call(rt.kube.get_or_none, "EvalProfile", namespace, spec.profile_ref.name)
-        if spec.profile_ref
-        else None
+    cs = spec.case_set_ref.name
+    raw = await _referenced(rt, "CaseSet", ns, cs)
+    if raw is None:
+        return Refusal(
+            Reason.CASE_SET_NOT_FOUND, f"spec.caseSetRef: CaseSet {cs} not found in namespace {ns}"
+        )
+    profile: EvalProfile | None = None
+    if spec.profile_ref is not None:
+        name = spec.profile_ref.name
+        found = await _referenced(rt, "EvalProfile", ns, name)
+        if found is None:
+            return Refusal(
+                Reason.PROFILE_NOT_FOUND, f"spec.profileRef: EvalProfile {name} not found in namespace {ns}"
+            )
+        try:
+            profile = parse_profile(found)
+        except ManifestError as e:
+            problems = "; ".join(e.problems[:3])
+            return Refusal(Reason.INVALID_PROFILE, f"spec.profileRef: EvalProfile {name}: {problems}")
+    if spec.policy_ref is not None:
+        name = spec.policy_ref.name
+        found = await _referenced(rt, "GatePolicy", ns, name)
+        if found is None:
+            return Refusal(
+                Reason.POLICY_NOT_FOUND, f"spec.policyRef: GatePolicy {name} not found in namespace {ns}"
+            )
+        try:
+            parse_policy(found)
+        except ManifestError as e:
+            problems = "; ".join(e.problems[:3])
+            return Refusal(Reason.INVALID_POLICY, f"spec.policyRef: GatePolicy {name}: {problems}")
+    try:
+        caseset = parse_caseset(raw)
+        data = {}
+        for ref in caseset.spec.cases_from:
+            if (found_cm := await _configmap(rt, ns, ref.name)) is not None:
+                data[ref.name] = found_cm
+        cases = resolve_cases(caseset, data)
+        compile_cases(cases, where=f"CaseSet {cs}", profile=profile.spec if profile else None)
+    except (ManifestError, CaseSetProblem) as e:
+        reason, message = invalid(e)
+        return Refusal(reason, f"spec.caseSetRef: CaseSet {cs} is not usable ({reason}): {message}")
+    refused = await _check_answers(rt, run, ns, profile)
+    return refused if refused is not None else Prepared(cases, profile)
+
+
+async def _check_answers(rt: Runtime, run: EvalRun, ns: str, profile: EvalProfile | None) -> Refusal | None:
+    """Recorded answers in a ConfigMap, and the profile's grounding documents, are there and readable."""
+    responses = run.spec.target.responses
+    ref = responses.config_map_ref if responses is not None else None
+    if ref is not None:
+        field = "spec.target.responses.configMapRef"
+        data = await _configmap(rt, ns, ref.name)
+        if data is None:
+            return Refusal(
+                Reason.CONFIG_MAP_NOT_FOUND, f"{field}: ConfigMap {ref.name} not found in namespace {ns}"
+            )
+        if ref.key not in data:
+            return Refusal(
+                Reason.CONFIG_MAP_NOT_FOUND, f"{field}: ConfigMap {ref.name} has no key {ref.key!r}"
+            )
+        try:
+            parse_responses(data[ref.key], where=f"{field}: ConfigMap {ref.name}/{ref.key}")
+        except ManifestError as e:
+            return Refusal(Reason.INVALID_RESPONSES, "; ".join(e.problems[:3]))
+    grounding = profile.spec.grounding if profile is not None else None
+    for doc in grounding.documents if grounding is not None else ():
+        cm = doc.config_map_ref
+        if cm is None or profile is None:
+            continue
+        field = f"spec.profileRef: EvalProfile {profile.metadata.name}: spec.grounding.documents[{doc.id}]"
+        data = await _configmap(rt, ns, cm.name)
+        if data is None or cm.key not in data:
+            what = "not found" if data is None else f"has no key {cm.key!r}"
+            return Refusal(Reason.CONFIG_MAP_NOT_FOUND, f"{field}: ConfigMap {cm.name} {what}")
+    return None
+
+
+async def pin(rt: Runtime, ref: RunRef, caseset: str, cases: Sequence[Case]) -> CaseSnapshot | Refusal:
+    """Write the run's resolved cases into ConfigMaps it owns; the snapshot says where they are and
+    what their digest is (the runner refuses cases that do not match it).
+
+    Create only (the operator changes no ConfigMap): a repeated step finds its own ConfigMap there
+    with the same bytes; one of that name that holds anything else was not written for this run
+    and the run cannot start."""
+    cms = snapshot_configmaps(ref, encode_cases(canonical_case(c) for c in cases))
+    for cm in cms:
+        if await rt.call(rt.kube.create_configmap, cm) is not None:
+            continue
+        name = cm["metadata"]["name"]
+        have = await rt.call(rt.kube.get_configmap_or_none, ref.namespace, name) or {}
+        owners = {o.get("uid") for o in (have.get("metadata") or {}).get("ownerReferences") or ()}
+        if ref.uid not in owners or (have.get("binaryData") or {}) != cm["binaryData"]:
+            return Refusal(
+                Reason.INVALID_CASES,
+                f"ConfigMap {ref.namespace}/{name}, where the run pins its cases, exists and was not "
+                "written for this run; delete it (or the run) and start again",
+            )
+    return CaseSnapshot(
+        case_set=caseset,
+        digest=content_digest(cases),
+        cases=len(cases),
+        config_maps=[cm["metadata"]["name"] for cm in cms],
     )
-    missing = None
-    if caseset is None:
-        missing = (Reason.CASE_SET_NOT_FOUND, f"CaseSet {spec.case_set_ref.name} not found")
-    elif spec.profile_ref and profile is None:
-        missing = (Reason.PROFILE_NOT_FOUND, f"EvalProfile {spec.profile_ref.name} not found")
-    return Inputs(caseset, profile, missing)
+
+
+def secret_hints(run: EvalRun, profile: EvalProfile | None) -> dict[str, str]:
+    """Where the run and its profile name each Secret and ConfigMap the judge pod needs
+    (``secret/NAME`` -> the field), so the kubelet's ``secret "NAME" not found`` says what to fix."""
+    hints: dict[str, str] = {}
+    judge = profile.spec.judge if profile is not None else None
+    if profile is not None and judge is not None and judge.api_key_secret_ref is not None:
+        where = f"EvalProfile {profile.metadata.name}: spec.judge.apiKeySecretRef"
+        hints[f"secret/{judge.api_key_secret_ref.name}"] = where
+    endpoint = run.spec.target.endpoint
+    if endpoint is not None and endpoint.api_key_secret_ref is not None:
+        hints[f"secret/{endpoint.api_key_secret_ref.name}"] = "spec.target.endpoint.apiKeySecretRef"
+    template = run.spec.target.pod_template or {}
+    for c in template.get("spec", template).get("containers") or []:
+        where = f"spec.target.podTemplate container {c.get('name')}"
+        for env in c.get("env") or []:
+            source = env.get("valueFrom") or {}
+            for kind, key in (("secret", "secretKeyRef"), ("configmap", "configMapKeyRef")):
+                if name := (source.get(key) or {}).get("name"):
+                    hints.setdefault(f"{kind}/{name}", f"{where} env {env.get('name')}")
+        for env in c.get("envFrom") or []:
+            for kind, key in (("secret", "secretRef"), ("configmap", "configMapRef")):
+                if name := (env.get(key) or {}).get("name"):
+                    hints.setdefault(f"{kind}/{name}", f"{where} envFrom")
+    return hints
 
 
 def job_spec(run: EvalRun, profile: EvalProfile | None, config: OperatorConfig) -> JudgeJobSpec:
@@ -197,19 +359,47 @@ def job_spec(run: EvalRun, profile: EvalProfile | None, config: OperatorConfig) 
     )
 
 
-async def _case_digest(rt: Runtime, ns: str, inputs: Inputs) -> str | None:
-    """The digest of every case the run examined (inline and casesFrom); the case set's recorded one
-    when they cannot be read now."""
-    caseset = inputs.caseset
-    if caseset is None:
-        return inputs.recorded_digest
+async def _pods(rt: Runtime, ref: RunRef) -> list[PodView]:
+    """The run's judge pods (none when the operator may not list pods: it then sees Jobs only)."""
+    selector = f"{LABEL_RUN_UID}={ref.uid},{LABEL_COMPONENT}=judge,{LABEL_MANAGED_BY}=proctor"
     try:
-        data = {
-            r.name: await rt.call(rt.kube.get_configmap_data, ns, r.name) for r in caseset.spec.cases_from
-        }
-        return content_digest(resolve_cases(caseset, data))
-    except (KubeError, ManifestError):
-        return inputs.recorded_digest
+        return [pod_view(p) for p in await rt.call(rt.kube.list_pods, ref.namespace, selector)]
+    except KubeError as e:
+        log.warning("judge pods not readable", run=f"{ref.namespace}/{ref.name}", error=str(e)[:300])
+        return []
+
+
+async def _failed_creates(
+    rt: Runtime, ns: str, jobs: Sequence[Mapping[str, Any]], pods: Sequence[PodView]
+) -> list[FailedCreate]:
+    """``FailedCreate`` Events of the active Jobs that have no pod (the API server refused it)."""
+    with_pods = {(p.shard, p.attempt) for p in pods}
+    out: list[FailedCreate] = []
+    for raw in jobs:
+        j, labels = job_view(raw), raw["metadata"].get("labels") or {}
+        if j.phase is not JobPhase.ACTIVE or (labels.get(LABEL_SHARD), j.attempt) in with_pods:
+            continue
+        selector = f"involvedObject.kind=Job,involvedObject.name={j.name},reason=FailedCreate"
+        try:
+            out += [FailedCreate.of(e) for e in await rt.call(rt.kube.list_events, ns, selector)]
+        except KubeError as e:
+            log.warning("judge Job events not readable", job=f"{ns}/{j.name}", error=str(e)[:300])
+    return out
+
+
+async def run_of(rt: Runtime, namespace: str, labels: Mapping[str, str]) -> str | None:
+    """The name of the run a judge pod belongs to, from its labels (the run label holds the name
+    unless it was too long for a label; then the run is found by its uid)."""
+    name, uid = labels.get(LABEL_RUN), labels.get(LABEL_RUN_UID)
+    if not name or not uid:
+        return None
+    raw = await rt.call(rt.kube.get_or_none, "EvalRun", namespace, name)
+    if raw is not None and raw["metadata"].get("uid") == uid:
+        return name
+    for r in await rt.call(rt.kube.list_custom, "EvalRun", namespace):
+        if r["metadata"].get("uid") == uid:
+            return str(r["metadata"]["name"])
+    return None
 
 
 # --- evaluate (pure) -------------------------------------------------------------------------------
@@ -217,34 +407,77 @@ async def _case_digest(rt: Runtime, ns: str, inputs: Inputs) -> str | None:
 
 #: What a shard's verified report says, kept in its entry (the operator writes them: the judge
 #: writes no status).
-REPORTED_FIELDS = ("phase", "summary", "message", "results", "provenance", "start_time", "completion_time")
+REPORTED_FIELDS = (
+    "phase",
+    "summary",
+    "message",
+    "reason",
+    "results",
+    "provenance",
+    "start_time",
+    "completion_time",
+)
 
 
 def shard_entries(plan: RunPlan, run: str, status: EvalRunStatus | None = None) -> list[ShardStatus]:
     """Each shard's entry: its Job, attempts, the Job's state, the retry, and what its latest
     verified report said (``status``: the current entries with the reports read in this step);
-    a new attempt starts with none."""
+    a new attempt starts with none.
+
+    The Job named is one that exists (or existed: a finished Job may be gone after its TTL), never a
+    name computed for an attempt that was not made."""
     reported = {s.name: s for s in (status.shards if status is not None else ())}
     out = []
     for p in plan.shards:
-        job = next(
-            (j.name for j in p.shard.jobs if j.attempt == p.attempt),
-            judge_job_name(run, p.shard.index, p.shard.count, p.attempt),
-        )
+        listed = next((j.name for j in p.shard.jobs if j.attempt == p.attempt), None)
+        if p.action is Action.CREATE:
+            job: str | None = judge_job_name(run, p.shard.index, p.shard.count, p.attempt)
+        else:
+            job = listed or p.shard.job
         prev = reported.get(p.shard.name)
         said: dict[str, Any] = {}
         if prev is not None and p.action is not Action.CREATE:
             said = {f: getattr(prev, f) for f in REPORTED_FIELDS if f in prev.model_fields_set}
         entry = ShardStatus(
             name=p.shard.name,
-            job=job,
             attempts=p.attempt,
             job_phase=(JobPhase.ACTIVE if p.action is Action.CREATE else p.job_phase).value,
-            job_message=p.message[:1000] or None,
+            job_message=p.message[:MESSAGE_CHARS] or None,
             retry_at=p.retry_at,
         )
-        out.append(entry.model_copy(update=said) if said else entry)
+        out.append(entry.model_copy(update=said | ({"job": job} if job is not None else {})))
     return out
+
+
+def forwards(current: RunPhase | None, desired: RunPhase) -> RunPhase:
+    """A run's phase never moves backwards: once Running, never Pending again (whatever happens to
+    what it references; a finished run is never looked at again)."""
+    if current is not None and current.rank > desired.rank:
+        return current
+    return desired
+
+
+def _progress_conditions(
+    current: Sequence[Condition], reason: str, message: str, now: dt.datetime, generation: int | None
+) -> list[Condition]:
+    conds = set_condition(
+        current,
+        ConditionType.FINISHED,
+        ConditionStatus.FALSE,
+        reason,
+        message,
+        now=now,
+        observed_generation=generation,
+    )
+    return set_condition(
+        conds,
+        ConditionType.EVALUATED,
+        ConditionStatus.FALSE,
+        reason,
+        message,
+        now=now,
+        observed_generation=generation,
+    )
 
 
 def waiting_status(
@@ -255,65 +488,72 @@ def waiting_status(
     message: str,
     now: dt.datetime,
 ) -> EvalRunStatus:
-    """Not decided yet: Pending (a reference is missing) or Running (shards running or waiting)."""
-    conds = set_condition(
-        current.conditions,
-        ConditionType.EVALUATED,
-        ConditionStatus.FALSE,
-        reason,
-        message,
-        now=now,
-        observed_generation=base.observed_generation,
+    """Not decided yet: Running (shards running or waiting to retry); Finished and Evaluated False."""
+    message = message[:MESSAGE_CHARS]
+    conds = _progress_conditions(current.conditions, reason, message, now, base.observed_generation)
+    return base.model_copy(
+        update={"phase": forwards(current.phase, phase), "message": message, "conditions": conds}
     )
-    return base.model_copy(update={"phase": phase, "message": message, "conditions": conds})
 
 
 def running_reason(plan: RunPlan, shards: int, problems: Sequence[str]) -> tuple[str, str]:
+    """Why the run is not decided yet: shards waiting to retry, or running; problems first (a Job
+    that is not the run's), then what the shards' pods or Jobs say when something is wrong."""
     waiting = [p for p in plan.shards if p.action is Action.WAIT]
-    reason, msg = (
-        (Reason.RETRY_SCHEDULED, f"{len(waiting)} shard(s) waiting to retry after a harness failure")
-        if waiting
-        else (Reason.SHARDS_RUNNING, f"{shards} shard(s) running")
-    )
-    return reason, "; ".join(problems) if problems else msg
+    notes = [
+        f"shard {p.shard.name}: {p.message}" for p in plan.shards if p.message and p.action is not Action.DONE
+    ]
+    if waiting:
+        reason, head = (
+            Reason.RETRY_SCHEDULED,
+            f"{len(waiting)} shard(s) waiting to retry after a harness failure",
+        )
+    else:
+        reason, head = Reason.SHARDS_RUNNING, f"{shards} shard(s) running"
+    return reason, "; ".join([*problems, head, *notes])
 
 
 def failed_status(
     current: EvalRunStatus, base: EvalRunStatus, message: str, reason: str, now: dt.datetime
 ) -> EvalRunStatus:
-    """The harness gave up (or the spec is invalid): Failed, verdict ERROR, nothing measured."""
+    """Nothing could be measured: Failed, verdict ERROR. ``reason`` is a permanent one (the run was
+    refused, or a shard gave up at once) or ``ShardFailed`` (the retries were used up); Finished is
+    True, Evaluated False with that reason (``EvaluationFailed`` after the retries)."""
     gen = base.observed_generation
-    conds = set_condition(
-        current.conditions,
-        ConditionType.EVALUATED,
-        ConditionStatus.FALSE,
-        Reason.EVALUATION_FAILED,
-        message,
-        now=now,
-        observed_generation=gen,
-    )
-    conds = set_condition(
-        conds,
-        ConditionType.PASSED,
-        ConditionStatus.FALSE,
-        Reason.NOTHING_MEASURED,
-        message,
-        now=now,
-        observed_generation=gen,
-    )
-    conds = set_condition(
-        conds, ConditionType.DEGRADED, ConditionStatus.TRUE, reason, message, now=now, observed_generation=gen
-    )
+    message = message[:MESSAGE_CHARS]
+    why = Reason.EVALUATION_FAILED if reason == Reason.SHARD_FAILED else reason
+
+    def put(conds: Sequence[Condition], type_: str, status: ConditionStatus, r: str) -> list[Condition]:
+        return set_condition(conds, type_, status, r, message, now=now, observed_generation=gen)
+
+    conds = put(current.conditions, ConditionType.FINISHED, ConditionStatus.TRUE, Reason.FAILED)
+    conds = put(conds, ConditionType.EVALUATED, ConditionStatus.FALSE, why)
+    conds = put(conds, ConditionType.PASSED, ConditionStatus.FALSE, Reason.NOTHING_MEASURED)
+    conds = put(conds, ConditionType.DEGRADED, ConditionStatus.TRUE, reason)
     return base.model_copy(
         update={
             "phase": RunPhase.FAILED,
             "verdict": VerdictName.ERROR,
             "exit_code": VerdictName.ERROR.exit_code,
-            "message": message[:1024],
+            "message": message,
             "completion_time": now,
             "conditions": conds,
         }
     )
+
+
+def gave_up_message(plan: RunPlan) -> tuple[str, str]:
+    """The reason and message of a run whose shards gave up: a permanent reason says what to fix,
+    used-up retries say what the last attempt saw."""
+    permanent = plan.permanent
+    if permanent is not None:
+        assert permanent.reason is not None
+        return permanent.reason, (
+            f"{permanent.message[:800]}; nothing was measured "
+            "(not retried: fix it, then create a new EvalRun)"
+        )
+    why = "; ".join(f"shard {p.shard.name}: {p.message}" for p in plan.gave_up)[:900]
+    return Reason.SHARD_FAILED, f"the harness failed, nothing was measured: {why}"
 
 
 def provenance(case_digest: str | None, judge_prompt: str | None, policy: GatePolicy | None) -> Provenance:
@@ -384,9 +624,7 @@ def decided_status(
 # --- act and write ---------------------------------------------------------------------------------
 
 
-async def _create_jobs(
-    rt: Runtime, run: RunRef, about: ObjectRef, plan: RunPlan, spec: JudgeJobSpec, out: Outcome
-) -> list[str]:
+async def _create_jobs(rt: Runtime, run: RunRef, plan: RunPlan, spec: JudgeJobSpec) -> list[str]:
     problems = []
     for p in plan.creates:
         job = judge_job(run, p.shard.index, p.shard.count, p.attempt, spec)
@@ -400,14 +638,39 @@ async def _create_jobs(
                 )
             continue  # ours already (a restart, or a concurrent reconcile): adopted
         metrics.JOBS_CREATED.inc()
-        what = "retry" if p.attempt > 1 else "start"
-        out.say(
-            about,
-            "Normal",
-            "JobCreated",
-            f"shard {p.shard.name}: Job {job['metadata']['name']} ({what}, attempt {p.attempt})",
-        )
     return problems
+
+
+def say_jobs(about: ObjectRef, run: RunRef, plan: RunPlan, out: Outcome) -> None:
+    """The decisions about Jobs, derived from the Jobs themselves: each Job created, each attempt that
+    failed. Said at every step under deterministic names (the runtime posts each once), so a
+    decision whose Event a kill lost is said again, and none twice."""
+    for p in plan.shards:
+        jobs = {j.attempt: j.name for j in p.shard.jobs}
+        if p.action is Action.CREATE:
+            jobs[p.attempt] = judge_job_name(run.name, p.shard.index, p.shard.count, p.attempt)
+        for attempt, name in sorted(jobs.items()):
+            what = "retry" if attempt > 1 else "start"
+            out.say(
+                about,
+                "Normal",
+                "JobCreated",
+                f"shard {p.shard.name}: Job {name} ({what}, attempt {attempt})",
+                key=f"job:{name}",
+            )
+        for j in p.shard.jobs:
+            if j.phase is not JobPhase.FAILED or p.reason is not None:
+                continue
+            last = j.attempt == p.attempt
+            why = p.message if last and p.message else j.message or "failed"
+            retry = f"; retry at {format_time(p.retry_at)}" if last and p.retry_at else ""
+            out.say(
+                about,
+                "Warning",
+                "ShardFailed",
+                f"shard {p.shard.name} attempt {j.attempt} failed: {why[:300]}{retry}",
+                key=f"failed:{j.name}",
+            )
 
 
 async def _ensure_rbac(rt: Runtime, namespace: str) -> None:
@@ -422,19 +685,29 @@ async def _ensure_run_key(rt: Runtime, run: RunRef) -> None:
     await rt.call(rt.kube.create_secret, run_key_secret(run, rt.run_key(run.uid)))
 
 
+async def _write(rt: Runtime, about: ObjectRef, raw: Mapping[str, Any], desired: EvalRunStatus) -> None:
+    await write_status(rt, about, raw.get("status") or {}, desired)
+
+
 async def _fail(
     rt: Runtime, about: ObjectRef, raw: Mapping[str, Any], desired: EvalRunStatus, out: Outcome
 ) -> Outcome:
-    await write_status(rt, about, raw.get("status") or {}, desired)
+    """End the run in ERROR: the Event first (named: said once even if the write is repeated), then
+    the status that makes it final."""
+    reason = next((c.reason for c in desired.conditions if c.type == ConditionType.EVALUATED), "")
+    out.say(about, "Warning", "VerdictError", f"ERROR (exit 2) {reason}: {desired.message}", key="verdict")
+    await rt.post(out.events)
+    await _write(rt, about, raw, desired)
     metrics.RUNS.labels(about.namespace, "ERROR").inc()
-    out.say(about, "Warning", "VerdictError", f"ERROR (exit 2): {desired.message}")
     return out
 
 
-async def _history(rt: Runtime, namespace: str, caseset: str, inputs: Inputs) -> None:
+async def _history(rt: Runtime, namespace: str, caseset: str) -> None:
     """After a verdict: keep the newest ``run_history`` finished runs of the case set (their results
     go with them; never the runs its baseline was frozen from), and list the newest on the CaseSet
     (``status.recentRuns``)."""
+    raw = await rt.call(rt.kube.get_or_none, "CaseSet", namespace, caseset)
+    status = CaseSetStatus.model_validate((raw or {}).get("status") or {})
     runs = [
         r
         for r in await rt.call(rt.kube.list_custom, "EvalRun", namespace)
@@ -442,20 +715,17 @@ async def _history(rt: Runtime, namespace: str, caseset: str, inputs: Inputs) ->
     ]
     pruned: set[str] = set()
     if rt.config.run_history > 0:
-        frozen = inputs.caseset.status.baseline if inputs.caseset and inputs.caseset.status else None
+        frozen = status.baseline
         for old in runs_to_prune(runs, rt.config.run_history, protected=frozen.frozen_from if frozen else ()):
             await rt.call(rt.kube.delete_custom, "EvalRun", namespace, old)
             pruned.add(old)
             log.info("run pruned (history retention)", run=f"{namespace}/{old}", keep=rt.config.run_history)
-    if inputs.caseset_raw is None:
+    if raw is None:
         return
-    recent = recent_runs(
-        [r for r in runs if r["metadata"]["name"] not in pruned], digest=inputs.recorded_digest
-    )
-    ref = ObjectRef.of(inputs.caseset_raw)
+    recent = recent_runs([r for r in runs if r["metadata"]["name"] not in pruned], digest=status.digest)
     try:
         desired = CaseSetStatus(recent_runs=recent)
-        await write_status(rt, ref, inputs.caseset_raw.get("status") or {}, desired, manager=HISTORY_MANAGER)
+        await write_status(rt, ObjectRef.of(raw), raw.get("status") or {}, desired, manager=HISTORY_MANAGER)
     except KubeError as e:  # the case set went away, or is being replaced: the verdict stands
         log.warning("recent runs not recorded", caseset=f"{namespace}/{caseset}", error=str(e))
 
@@ -487,6 +757,48 @@ async def reconcile_run(rt: Runtime, namespace: str, name: str) -> Outcome:
             metrics.RECONCILE_SECONDS.observe(time.monotonic() - t0)
 
 
+async def _start(
+    rt: Runtime,
+    about: ObjectRef,
+    raw: Mapping[str, Any],
+    run: EvalRun,
+    current: EvalRunStatus,
+    base: EvalRunStatus,
+    out: Outcome,
+) -> EvalRunStatus | Outcome:
+    """The run's first step: check what it references (refused: ERROR at once, no Job), pin its cases
+    and record the snapshot before any Job can read it. Returns the status it now has."""
+    now = rt.now()
+    ns = about.namespace
+    prepared = await prepare(rt, run, ns)
+    if isinstance(prepared, Refusal):
+        metrics.RUN_FAILURES.labels(ns).inc()
+        return await _fail(
+            rt, about, raw, failed_status(current, base, prepared.message, prepared.reason, now), out
+        )
+    ref = RunRef(ns, about.name, raw["metadata"]["uid"])
+    snapshot = await pin(rt, ref, run.spec.case_set_ref.name, prepared.cases)
+    if isinstance(snapshot, Refusal):
+        metrics.RUN_FAILURES.labels(ns).inc()
+        return await _fail(
+            rt, about, raw, failed_status(current, base, snapshot.message, snapshot.reason, now), out
+        )
+    message = (
+        f"starting: {snapshot.cases} cases of CaseSet {snapshot.case_set} pinned ({snapshot.digest[:19]})"
+    )
+    desired = waiting_status(
+        current,
+        base.model_copy(update={"snapshot": snapshot}),
+        RunPhase.RUNNING,
+        Reason.PENDING,
+        message,
+        now,
+    )
+    await _write(rt, about, raw, desired)
+    out.say(about, "Normal", "CasesPinned", message, key="pinned")
+    return desired
+
+
 async def _step(rt: Runtime, namespace: str, name: str) -> Outcome:
     out = Outcome()
     raw = await rt.call(rt.kube.get_or_none, "EvalRun", namespace, name)
@@ -503,20 +815,21 @@ async def _step(rt: Runtime, namespace: str, name: str) -> Outcome:
     try:
         run = parse_evalrun(raw)
     except ManifestError as e:
-        message = "; ".join(e.problems)[:1000]
-        invalid = EvalRunStatus(observed_generation=base.observed_generation)
+        message = "spec: " + "; ".join(e.problems)
+        invalid_base = EvalRunStatus(observed_generation=base.observed_generation)
         return await _fail(
-            rt, about, raw, failed_status(current, invalid, message, Reason.INVALID_SPEC, now), out
+            rt, about, raw, failed_status(current, invalid_base, message, Reason.INVALID_SPEC, now), out
         )
+    if current.snapshot is None:
+        started = await _start(rt, about, raw, run, current, base, out)
+        if isinstance(started, Outcome):
+            return started
+        # what the object holds now (the next write compares with it)
+        raw = {**raw, "status": {**(raw.get("status") or {}), **dump(started, only_set=True)}}
+        current = started
+    base = base.model_copy(update={"snapshot": current.snapshot})
 
-    inputs = await _inputs(rt, run, namespace)
-    if inputs.missing is not None:
-        reason, message = inputs.missing
-        desired = waiting_status(current, base, RunPhase.PENDING, reason, f"waiting: {message}", now)
-        await write_status(rt, about, raw.get("status") or {}, desired)
-        out.recheck = True
-        return out
-
+    profile = await _profile(rt, run, namespace)
     await _ensure_rbac(rt, namespace)
     ref = RunRef(namespace, name, raw["metadata"]["uid"])
     jobs = await rt.call(
@@ -524,72 +837,121 @@ async def _step(rt: Runtime, namespace: str, name: str) -> Outcome:
         namespace,
         f"{LABEL_RUN_UID}={ref.uid},{LABEL_COMPONENT}=judge,{LABEL_MANAGED_BY}=proctor",
     )
+    pods = await _pods(rt, ref) if jobs else []
+    refused = await _failed_creates(rt, namespace, jobs, pods)
+    grace = dt.timedelta(seconds=rt.config.start_grace_seconds)
+    hints = secret_hints(run, profile)
     key = rt.run_key(ref.uid)
-    reports, rejected = await read_reports(rt, ref, shard_views(current, run.spec.shards, jobs), key)
+    unread = shard_views(current, run.spec.shards, jobs)
+    reports, rejected = await read_reports(rt, ref, unread, key)
     for why in rejected:
-        out.say(about, "Warning", "ReportRejected", why)
+        out.say(about, "Warning", "ReportRejected", why, key=f"rejected:{why}")
     seen = with_reports(current, reports)
-    views = shard_views(seen, run.spec.shards, jobs)
+    views = shard_views(seen, run.spec.shards, jobs, pods, refused, grace=grace, hints=hints)
     plan = plan_run(views, now, backoff=rt.config.backoff, max_attempts=rt.config.max_attempts)
-    spec = job_spec(run, inputs.profile, rt.config) if plan.creates else None
-    if spec is not None:
+    problems: list[str] = []
+    if plan.creates:
+        if run.spec.profile_ref is not None and profile is None:
+            message = (
+                f"spec.profileRef: EvalProfile {run.spec.profile_ref.name} not found in namespace "
+                f"{namespace} (deleted during the run); nothing was measured"
+            )
+            return await _fail(
+                rt, about, raw, failed_status(current, base, message, Reason.PROFILE_NOT_FOUND, now), out
+            )
         await _ensure_run_key(rt, ref)
-    problems = await _create_jobs(rt, ref, about, plan, spec, out) if spec is not None else []
+        problems = await _create_jobs(rt, ref, plan, job_spec(run, profile, rt.config))
     base = base.model_copy(update={"shards": shard_entries(plan, name, seen)})
+    say_jobs(about, ref, plan, out)
     for p in plan.shards:
         if p.action is Action.WAIT and p.job_phase is JobPhase.FAILED and p.shard.retry_at is None:
             metrics.RUN_FAILURES.labels(namespace).inc()
-            out.say(
-                about,
-                "Warning",
-                "ShardFailed",
-                f"shard {p.shard.name} attempt {p.attempt} failed: {p.message[:300]}; "
-                f"retry at {format_time(p.retry_at) if p.retry_at else None}",
-            )
 
     if plan.gave_up:
-        reason = "; ".join(f"shard {p.shard.name}: {p.message}" for p in plan.gave_up)[:900]
-        message = f"the harness failed, nothing was measured: {reason}"
-        return await _fail(
-            rt, about, raw, failed_status(current, base, message, Reason.SHARD_FAILED, now), out
-        )
+        reason, message = gave_up_message(plan)
+        return await _fail(rt, about, raw, failed_status(current, base, message, reason, now), out)
     if not plan.all_done:
         reason, message = running_reason(plan, run.spec.shards, problems)
         desired = waiting_status(current, base, RunPhase.RUNNING, reason, message, now)
-        await write_status(rt, about, raw.get("status") or {}, desired)
+        await _write(rt, about, raw, desired)
         out.recheck = True
+        if plan.next_wake is not None:
+            out.recheck_in = (plan.next_wake - now).total_seconds()
         return out
+    return await _decide(rt, about, raw, run, seen, base, plan, views, out)
 
-    # every shard reported: decide, from the signed reports and results read again (never from the
-    # status alone); results that no longer verify were replaced after they were reported
+
+async def _profile(rt: Runtime, run: EvalRun, namespace: str) -> EvalProfile | None:
+    """The run's profile as it is now (for the judge's Secret, and the fields a message names)."""
+    if run.spec.profile_ref is None:
+        return None
+    raw = await rt.call(rt.kube.get_or_none, "EvalProfile", namespace, run.spec.profile_ref.name)
     try:
-        measured = await verified_results(
-            rt, ref, [(p.shard.index, p.shard.count, p.attempt) for p in plan.shards], key
+        return parse_profile(raw) if raw is not None else None
+    except ManifestError:
+        return None
+
+
+async def _decide(
+    rt: Runtime,
+    about: ObjectRef,
+    raw: Mapping[str, Any],
+    run: EvalRun,
+    current: EvalRunStatus,
+    base: EvalRunStatus,
+    plan: RunPlan,
+    views: Sequence[ShardView],
+    out: Outcome,
+) -> Outcome:
+    """Every shard reported: the protocol decides, on the cases pinned when the run started."""
+    now, namespace = rt.now(), about.namespace
+    # decided from the signed reports and results read again (never from the status alone): results
+    # that no longer verify were replaced after they were reported
+    ref = RunRef(namespace, about.name, raw["metadata"]["uid"])
+    try:
+        results = await verified_results(
+            rt, ref, [(p.shard.index, p.shard.count, p.attempt) for p in plan.shards], rt.run_key(ref.uid)
         )
     except Untrusted as e:
         message = f"the results could not be verified, so nothing is decided from them: {e}"
-        out.say(about, "Warning", "ReportRejected", str(e))
+        out.say(about, "Warning", "ReportRejected", str(e), key=f"unverified:{e}")
         return await _fail(
             rt, about, raw, failed_status(current, base, message, Reason.SHARD_FAILED, now), out
         )
     policy = None
     if run.spec.policy_ref:
         policy_raw = await rt.call(rt.kube.get_or_none, "GatePolicy", namespace, run.spec.policy_ref.name)
-        policy = parse_policy(policy_raw) if policy_raw else None
-    case_digest = await _case_digest(rt, namespace, inputs)
-    judge_prompt = next((s.provenance for s in seen.shards if s.provenance), None)
+        if policy_raw is None:
+            message = (
+                f"spec.policyRef: GatePolicy {run.spec.policy_ref.name} not found in namespace {namespace} "
+                "(deleted during the run): no thresholds to decide with, nothing is claimed"
+            )
+            return await _fail(
+                rt, about, raw, failed_status(current, base, message, Reason.POLICY_NOT_FOUND, now), out
+            )
+        policy = parse_policy(policy_raw)
+    snapshot = current.snapshot
+    case_digest = snapshot.digest if snapshot is not None else None
+    caseset_raw = await rt.call(rt.kube.get_or_none, "CaseSet", namespace, run.spec.case_set_ref.name)
+    try:
+        caseset = parse_caseset(caseset_raw) if caseset_raw is not None else None
+    except ManifestError:
+        caseset = None
+    judge_prompt = next((s.provenance for s in current.shards if s.provenance), None)
     prov = provenance(case_digest, judge_prompt, policy)
-    baseline = comparable_baseline(inputs.caseset, case_digest, prov)
-    decision = decide(measured, protocol_policy(policy.spec if policy else None), baseline)
-    desired = decided_status(seen, base, decision, measured, baseline, prov, views, now)
-    await write_status(rt, about, raw.get("status") or {}, desired)
-    _record_metrics(namespace, run, decision, desired, now)
-    await _history(rt, namespace, run.spec.case_set_ref.name, inputs)
+    baseline = comparable_baseline(caseset, case_digest, prov)
+    decision = decide(results, protocol_policy(policy.spec if policy else None), baseline)
+    desired = decided_status(current, base, decision, results, baseline, prov, views, now)
     passed = decision.verdict.name in ("PASS", "WARN")
     out.say(
         about,
         "Normal" if passed else "Warning",
         f"Verdict{decision.verdict.name.title()}",
         f"{decision.verdict.name} (exit {decision.exit_code}): {decision.message}",
+        key="verdict",
     )
+    await rt.post(out.events)  # the verdict's Event before the status that makes it final
+    await _write(rt, about, raw, desired)
+    _record_metrics(namespace, run, decision, desired, now)
+    await _history(rt, namespace, run.spec.case_set_ref.name)
     return out

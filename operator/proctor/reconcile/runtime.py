@@ -10,20 +10,27 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
-from collections.abc import Callable, Coroutine, Mapping
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar
 
-from proctor.api import API_VERSION, utc_now
+import structlog
+
+from proctor.api import API_VERSION, format_time, utc_now
 from proctor.k8s import signing
-from proctor.k8s.kube import Kube
+from proctor.k8s.kube import Kube, KubeError
+from proctor.k8s.objects import event, event_name
 from proctor.reconcile.config import OperatorConfig
+
+log = structlog.get_logger("proctor.events")
 
 Clock = Callable[[], dt.datetime]
 _T = TypeVar("_T")
 
 #: Longest Event message (the API server's limit is 1 KiB).
 EVENT_MESSAGE_LIMIT = 1000
+#: How many posted decision Events the runtime remembers (it asks the API server about older ones).
+POSTED_MEMORY = 4096
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,32 +57,65 @@ class ObjectRef:
             api_version=api_version or str(obj.get("apiVersion") or API_VERSION),
         )
 
-    def body(self) -> dict[str, Any]:
-        """The minimal object Kopf's event poster reads the reference from."""
-        meta = {"name": self.name, "namespace": self.namespace} | ({"uid": self.uid} if self.uid else {})
-        return {"apiVersion": self.api_version, "kind": self.kind, "metadata": meta}
+    def involved(self) -> dict[str, Any]:
+        """The object as an Event's ``involvedObject`` names it."""
+        ref = {
+            "apiVersion": self.api_version,
+            "kind": self.kind,
+            "namespace": self.namespace,
+            "name": self.name,
+        }
+        return ref | ({"uid": self.uid} if self.uid else {})
 
 
 @dataclass(frozen=True, slots=True)
 class Event:
-    """A decision, said as a Kubernetes Event on the object it concerns."""
+    """A decision, said as a Kubernetes Event on the object it concerns.
+
+    ``key`` names the decision (``shard 0/2 attempt 1``, ``verdict``): its Event's name is derived
+    from it (:func:`proctor.k8s.objects.event_name`), so a decision said again (a step repeated after
+    a kill, a restarted operator re-deriving what it decided) is one Event, not two.
+    """
 
     about: ObjectRef
     type: Literal["Normal", "Warning"]
     reason: str
     message: str
+    key: str | None = None
+
+    @property
+    def name(self) -> str | None:
+        if self.key is None:
+            return None
+        return event_name(self.about.name, self.about.uid, self.reason, self.key)
 
 
 @dataclass
 class Outcome:
     """What one reconcile step leaves for its handler: Events to post, and whether to look again
-    (an unfinished run is rechecked after ``reconcile_interval``)."""
+    (an unfinished run is rechecked after ``reconcile_interval``, or after ``recheck_in`` seconds
+    when something is due sooner)."""
 
     events: list[Event] = field(default_factory=list)
     recheck: bool = False
+    recheck_in: float | None = None
 
-    def say(self, about: ObjectRef, type: Literal["Normal", "Warning"], reason: str, message: str) -> None:
-        self.events.append(Event(about, type, reason, message[:EVENT_MESSAGE_LIMIT]))
+    def say(
+        self,
+        about: ObjectRef,
+        type: Literal["Normal", "Warning"],
+        reason: str,
+        message: str,
+        *,
+        key: str | None = None,
+    ) -> None:
+        self.events.append(Event(about, type, reason, message[:EVENT_MESSAGE_LIMIT], key))
+
+    def delay(self, interval: float) -> float:
+        """Seconds until the next look: the interval, or sooner when something is due."""
+        if self.recheck_in is None:
+            return interval
+        return max(0.5, min(interval, self.recheck_in))
 
 
 class Runtime:
@@ -101,6 +141,8 @@ class Runtime:
         self.rbac_done: set[str] = set()
         self.wakeups: dict[str, asyncio.TimerHandle] = {}
         self.tasks: set[asyncio.Task[None]] = set()
+        #: Names of decision Events known to exist (posted here, or found there): oldest first.
+        self.posted: dict[str, None] = {}
 
     def now(self) -> dt.datetime:
         """The time decisions are made at: UTC, whole seconds (as status writes it)."""
@@ -122,12 +164,48 @@ class Runtime:
         """A blocking API call, in a thread (the kubernetes client is synchronous)."""
         return await asyncio.to_thread(fn, *args, **kw)
 
-    def later(self, key: str, delay: float, wake: Callable[[], Coroutine[Any, Any, None]]) -> None:
-        """Run ``wake`` after ``delay`` seconds (a newer schedule for ``key`` replaces an older one).
+    async def post(self, events: Sequence[Event]) -> None:
+        """Post each Event (a decision Event once: its name is the decision's); never raises, a lost
+        Event is logged (the decision itself is in status)."""
+        now = format_time(self.now())
+        for e in events:
+            name = e.name
+            if name is not None and name in self.posted:
+                continue
+            body = event(
+                e.about.involved(), type=e.type, reason=e.reason, message=e.message, now=now, name=name
+            )
+            try:
+                await self.call(self.kube.create_event, body)
+            except KubeError as err:
+                log.warning(
+                    "event not posted",
+                    reason=e.reason,
+                    about=f"{e.about.namespace}/{e.about.name}",
+                    error=str(err)[:300],
+                )
+                continue
+            if name is not None:
+                self.posted[name] = None
+                while len(self.posted) > POSTED_MEMORY:
+                    self.posted.pop(next(iter(self.posted)))
+
+    def cancel(self, key: str) -> None:
+        """Forget the wake-up scheduled for ``key`` (its object was deleted)."""
+        if (old := self.wakeups.pop(key, None)) is not None:
+            old.cancel()
+
+    def later(
+        self, key: str, delay: float, wake: Callable[[], Coroutine[Any, Any, None]], *, replace: bool = True
+    ) -> None:
+        """Run ``wake`` after ``delay`` seconds (a newer schedule for ``key`` replaces an older one;
+        with ``replace=False`` an existing one stands).
 
         A wake-up rather than a Kopf timer: a timer on a kind makes Kopf keep the body of every object
         of that kind in memory, finished runs included (thousands).
         """
+        if not replace and key in self.wakeups:
+            return
         if (old := self.wakeups.pop(key, None)) is not None:
             old.cancel()
         loop = asyncio.get_running_loop()

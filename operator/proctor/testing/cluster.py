@@ -13,12 +13,16 @@ the generated clients are not meant to be shared)::
         cluster.kubectl("-n", "team-a", "apply", "-f", "caseset.yaml")
     finally:
         cluster.stop()
+
+Every deadline a test or benchmark waits with is scaled by one setting, ``PROCTOR_TEST_TIME_SCALE``
+(default 1; say 3 on a machine that is busy with other work): :func:`scaled` reads it, here only.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import threading
@@ -36,6 +40,27 @@ from proctor.devcluster import controlplane as cp
 
 class ClusterError(RuntimeError):
     """The harness could not do what it was asked (the message says what and why)."""
+
+
+#: The one setting that scales every deadline tests and benchmarks wait with.
+TIME_SCALE_ENV = "PROCTOR_TEST_TIME_SCALE"
+
+
+def time_scale() -> float:
+    """``PROCTOR_TEST_TIME_SCALE`` (default 1): how much longer than usual waits may take here."""
+    text = os.environ.get(TIME_SCALE_ENV, "").strip()
+    try:
+        scale = float(text) if text else 1.0
+    except ValueError:
+        raise ClusterError(f"{TIME_SCALE_ENV}={text!r}: expected a number, such as 2 or 3") from None
+    if not scale > 0:
+        raise ClusterError(f"{TIME_SCALE_ENV}={text!r}: expected a positive number")
+    return scale
+
+
+def scaled(seconds: float) -> float:
+    """A deadline of ``seconds`` on an idle machine, scaled by :func:`time_scale`."""
+    return seconds * time_scale()
 
 
 def kubectl_path() -> str:
@@ -58,6 +83,19 @@ def kubectl_path() -> str:
     if not found:
         raise ClusterError("kubectl not found: run 'make k8s' (it builds kubectl with the control plane)")
     return found
+
+
+_TIMEOUT_FLAG = re.compile(r"--timeout=(\d+(?:\.\d+)?)s")
+
+
+def _seconds(arg: str) -> float | None:
+    m = _TIMEOUT_FLAG.fullmatch(arg)
+    return float(m.group(1)) if m else None
+
+
+def _scaled_flag(arg: str) -> str:
+    seconds = _seconds(arg)
+    return arg if seconds is None else f"--timeout={scaled(seconds):.0f}s"
 
 
 class Cluster:
@@ -105,13 +143,17 @@ class Cluster:
     def kubectl(
         self, *args: str, input: str | None = None, check: bool = True, timeout: float = 120
     ) -> subprocess.CompletedProcess[str]:
+        """Run kubectl; its own ``--timeout=Ns`` and ``timeout`` (of the process) are :func:`scaled`."""
+        argv = [_scaled_flag(a) for a in args]
+        flags = [t for a in argv if (t := _seconds(a)) is not None]
+        limit = max([scaled(timeout), *(t + 30 for t in flags)])
         proc = subprocess.run(
-            [self.kubectl_bin, *args],
+            [self.kubectl_bin, *argv],
             input=input,
             capture_output=True,
             text=True,
             env=self.env(),
-            timeout=timeout,
+            timeout=limit,
             check=False,
         )
         if check and proc.returncode != 0:
@@ -157,12 +199,13 @@ class Cluster:
     def install_crds(self, directory: Path, *, timeout: float = 60) -> None:
         """The generated CRDs, applied and Established, and their storage ready to list."""
         self.kubectl("apply", "--server-side", "--force-conflicts", "-f", str(directory))
-        self.kubectl("wait", "--for=condition=Established", "-f", str(directory), f"--timeout={timeout:.0f}s")
+        wait = f"--timeout={scaled(timeout):.0f}s"
+        self.kubectl("wait", "--for=condition=Established", "-f", str(directory), wait)
         self.wait_crd_storage(timeout)
 
     def wait_crd_storage(self, timeout: float = 60) -> None:
         """Until the new CRDs can be listed (just after install the server answers 429 for a moment)."""
-        deadline = time.monotonic() + timeout
+        deadline = time.monotonic() + scaled(timeout)
         for model in RESOURCE_KINDS.values():
             while True:
                 try:
@@ -181,7 +224,7 @@ class Cluster:
         """A namespace, once its default service account exists (pods need it)."""
         meta: dict[str, Any] = {"name": name} | ({"labels": dict(labels)} if labels else {})
         cast(Any, self.core()).create_namespace({"apiVersion": "v1", "kind": "Namespace", "metadata": meta})
-        deadline = time.monotonic() + timeout
+        deadline = time.monotonic() + scaled(timeout)
         while True:
             try:
                 self.core().read_namespaced_service_account("default", name)
@@ -201,7 +244,7 @@ class Cluster:
             if e.status != 404:
                 raise
             return True
-        deadline = time.monotonic() + timeout
+        deadline = time.monotonic() + scaled(timeout)
         while wait and time.monotonic() < deadline:
             try:
                 self.core().read_namespace(name)

@@ -74,6 +74,7 @@ def test_one_file_per_kind() -> None:
         "proctor.dev_casesets.yaml",
         "proctor.dev_gatepolicies.yaml",
         "proctor.dev_evalruns.yaml",
+        "proctor.dev_agentmonitors.yaml",
     }
 
 
@@ -82,7 +83,7 @@ def test_check_lists_drifted_missing_and_stale_files(tmp_path: Path) -> None:
         f"charts/proctor/crds/{n} (missing)" for n in render_crds()
     ]
     written = write_crds(tmp_path)
-    assert len(written) == 8
+    assert len(written) == 2 * len(crdgen.KINDS)
     assert check_crds(tmp_path) == []
     assert write_crds(tmp_path) == []  # nothing changed, nothing rewritten
 
@@ -416,12 +417,14 @@ def test_names_short_names_and_categories() -> None:
         "CaseSet": ["cset"],
         "GatePolicy": ["gpol"],
         "EvalRun": ["erun"],
+        "AgentMonitor": ["amon"],
     }
     assert {k: (v["singular"], v["plural"]) for k, v in names.items()} == {
         "EvalProfile": ("evalprofile", "evalprofiles"),
         "CaseSet": ("caseset", "casesets"),
         "GatePolicy": ("gatepolicy", "gatepolicies"),
         "EvalRun": ("evalrun", "evalruns"),
+        "AgentMonitor": ("agentmonitor", "agentmonitors"),
     }
     for kind, n in names.items():
         assert n["categories"] == ["proctor"]
@@ -450,6 +453,7 @@ def test_printer_columns_answer_the_first_question() -> None:
     assert visible("casesets") == ["CASES", "READY", "BASELINE", "AGE"]
     assert visible("evalprofiles") == ["PROFILE", "DIMENSIONS", "READY", "AGE"]
     assert visible("gatepolicies") == ["ENFORCEMENT", "READY", "BLOCKED", "AGE"]
+    assert visible("agentmonitors") == ["RUNS", "BREACHED", "WORST", "SAFETY", "AGE"]
     message = next(c for c in _columns("evalruns") if c["name"] == "Message")
     assert message["priority"] == 1
     assert message["jsonPath"] == ".status.message"
@@ -464,7 +468,7 @@ def test_printer_columns_answer_the_first_question() -> None:
     assert all(c["type"] == "number" for c in rates.values())
 
 
-@pytest.mark.parametrize("plural", ["evalprofiles", "casesets", "gatepolicies", "evalruns"])
+@pytest.mark.parametrize("plural", ["evalprofiles", "casesets", "gatepolicies", "evalruns", "agentmonitors"])
 def test_printer_column_paths_exist_in_the_schema(plural: str) -> None:
     root = _schema(plural)
     crd = CRDS[f"proctor.dev_{plural}.yaml"]
@@ -478,7 +482,7 @@ def test_printer_column_paths_exist_in_the_schema(plural: str) -> None:
             name = part.split("[", 1)[0]
             node = node["properties"][name]
             if "[?(" in part:
-                condition_type = re.search(r'@\.type=="([A-Za-z]+)"', json_path)
+                condition_type = re.search(r'@\.(type|name)=="([A-Za-z_]+)"', json_path)
                 assert condition_type, json_path
                 node = node["items"]
                 break
@@ -486,4 +490,10 @@ def test_printer_column_paths_exist_in_the_schema(plural: str) -> None:
 
 
 def test_crdgen_module_exports_kinds_in_stable_order() -> None:
-    assert [k.kind for k in crdgen.KINDS] == ["EvalProfile", "CaseSet", "GatePolicy", "EvalRun"]
+    assert [k.kind for k in crdgen.KINDS] == [
+        "EvalProfile",
+        "CaseSet",
+        "GatePolicy",
+        "EvalRun",
+        "AgentMonitor",
+    ]

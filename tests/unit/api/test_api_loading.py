@@ -119,7 +119,8 @@ def test_envelope_problems() -> None:
     with pytest.raises(ManifestError, match=r"expected kind CaseSet, not 'EvalRun'"):
         parse_caseset({"kind": "EvalRun", "metadata": {"name": "x"}})
     with pytest.raises(
-        ManifestError, match=r"kind must be one of EvalProfile, CaseSet, GatePolicy, EvalRun, not 'Pod'"
+        ManifestError,
+        match=r"kind must be one of EvalProfile, CaseSet, GatePolicy, EvalRun, AgentMonitor, not 'Pod'",
     ):
         parse_manifest({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "x"}})
     with pytest.raises(ManifestError) as exc:

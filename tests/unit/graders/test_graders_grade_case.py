@@ -148,11 +148,17 @@ def test_every_assertion_kind_compiles_and_checks() -> None:
         "contains-any": Assertion(type="contains-any", value=["a"]),
         "contains-all": Assertion(type="contains-all", value=["a"]),
         "only-entities": Assertion(type="only-entities", pattern=r"N\d+", allowed=["N1"]),
+        "icontains-any": Assertion(type="icontains-any", value=["a"]),
+        "icontains-all": Assertion(type="icontains-all", value=["a"]),
+        "is-valid-openai-tools-call": Assertion(type="is-valid-openai-tools-call", value=[]),
+        "is-valid-openai-function-call": Assertion(type="is-valid-openai-function-call", value=[]),
+        "latency": Assertion(type="latency", threshold=100),
+        "cost": Assertion(type="cost", threshold=0.01),
     }
     for name, kind in ASSERTION_KINDS.items():
         if name in samples:
             a = samples[name]
-        elif kind.value in ("string",):
+        elif kind.value in ("string", "string-or-json"):
             a = Assertion(type=name, value="a")
         else:
             a = Assertion(type=name)
@@ -181,6 +187,11 @@ def test_public_names_are_exactly_the_exported_ones() -> None:
         "Embedder",
         "Finding",
         "ScanPolicy",
+        "JsRegexError",
+        "js_string",
+        "load_js_yaml",
+        "to_json_value",
+        "translate_js_regex",
         "compile_assertion",
         "compile_assertions",
         "compile_cases",

@@ -14,10 +14,14 @@ def check(type_: str, value: object, answer: str) -> Check:
     return compile_assertion(Assertion(type=type_, value=value)).check(answer, CaseContext())
 
 
-def test_equals_ignores_surrounding_whitespace() -> None:
-    assert check("equals", "ELEVATED", "  ELEVATED\n") == Check(
+def test_equals_compares_exactly_as_promptfoo_does() -> None:
+    assert check("equals", "ELEVATED", "ELEVATED") == Check(
         "equals", True, 'equals: answer equals "ELEVATED"'
     )
+    c = check("equals", "ELEVATED", "  ELEVATED\n")
+    assert c.passed is False
+    assert c.reason.endswith("(they differ only in surrounding whitespace)")
+    assert check("not-equals", "ELEVATED", "ELEVATED ").passed is True
 
 
 def test_equals_failure_quotes_expected_and_answer() -> None:
@@ -63,8 +67,11 @@ def test_contains_all_names_what_is_missing() -> None:
     assert c.reason == 'contains-all: answer lacks "AMM", "engine 2" (2 of 3)'
 
 
-def test_starts_with_skips_leading_whitespace() -> None:
-    assert check("starts-with", "ELEVATED", "\n ELEVATED: 0.30 qt/hr").passed is True
+def test_starts_with_compares_the_very_first_characters() -> None:
+    assert check("starts-with", "ELEVATED", "ELEVATED: 0.30 qt/hr").passed is True
+    c = check("starts-with", "ELEVATED", "\n ELEVATED: 0.30 qt/hr")
+    assert c.passed is False
+    assert c.reason.endswith("(after leading whitespace it would)")
     c = check("starts-with", "ELEVATED", "NORMAL: 0.30 qt/hr is fine")
     assert c.passed is False
     assert c.reason.startswith('starts-with: answer starts with "NORMAL: 0.30 qt/hr')

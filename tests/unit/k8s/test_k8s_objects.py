@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import copy
+import hashlib
 import json
 import re
 from typing import Any
@@ -23,6 +24,7 @@ from proctor.k8s.objects import (
     LABEL_RUN,
     LABEL_RUN_UID,
     LABEL_SHARD,
+    MANAGED,
     RESULTS_KEY,
     SA_TOKEN_DIR,
     JudgeJobSpec,
@@ -612,3 +614,51 @@ def test_a_single_sample_is_not_stored(samples: tuple[float, ...]) -> None:
         CaseResult("a", Tier.TRUST, dimensions=(DimensionScore("tone", 50.0, 70.0, samples=samples),))
     )
     assert "samples" not in record["dimensions"][0]
+
+
+def test_a_runs_cases_are_pinned_in_owned_configmaps_and_read_back_as_they_were() -> None:
+    from proctor.k8s.objects import (
+        SNAPSHOT_KEY,
+        configmap_blob,
+        decode_cases,
+        encode_cases,
+        snapshot_configmaps,
+    )
+
+    run = RunRef("team", "r", "uid-1")
+    noise = [hashlib.sha256(str(i).encode()).hexdigest() for i in range(5000)]  # gzip cannot fold it
+    cases = [{"id": f"c{i:05d}", "tier": "form", "input": f"q {i} {noise[i]}"} for i in range(5000)]
+    blob = encode_cases(cases)
+    assert encode_cases(cases) == blob  # the same cases, the same bytes: a repeated step changes nothing
+    cms = snapshot_configmaps(run, blob, part_bytes=64 * 1024)
+    assert len(cms) > 1 and [c["metadata"]["name"] for c in cms][:2] == ["r-cases-0", "r-cases-1"]
+    for cm in cms:
+        meta = cm["metadata"]
+        assert meta["labels"]["app.kubernetes.io/component"] == "cases"
+        assert meta["labels"]["proctor.dev/run-uid"] == "uid-1"
+        assert meta["ownerReferences"][0]["uid"] == "uid-1"  # garbage-collected with the run
+    assert decode_cases([configmap_blob(cm, SNAPSHOT_KEY) for cm in cms]) == cases
+
+
+def test_a_decisions_event_name_is_the_decisions() -> None:
+    from proctor.k8s.objects import event, event_name
+
+    name = event_name("r", "uid-1", "VerdictFail", "verdict")
+    assert name == event_name("r", "uid-1", "VerdictFail", "verdict")
+    assert name != event_name("r", "uid-2", "VerdictFail", "verdict")  # another run of that name
+    assert name != event_name("r", "uid-1", "JobCreated", "verdict")
+    assert len(event_name("x" * 300, "u", "R", "k")) <= 253
+    involved = {
+        "apiVersion": "proctor.dev/v1alpha1",
+        "kind": "EvalRun",
+        "namespace": "t",
+        "name": "r",
+        "uid": "u",
+    }
+    named = event(
+        involved, type="Warning", reason="VerdictFail", message="m", now="2026-01-01T00:00:00Z", name=name
+    )
+    assert named["metadata"] == {"namespace": "t", "labels": dict(MANAGED), "name": name}
+    assert named["involvedObject"] == involved and named["count"] == 1
+    anonymous = event(involved, type="Normal", reason="X", message="m", now="2026-01-01T00:00:00Z")
+    assert anonymous["metadata"]["generateName"] == "r."

@@ -220,8 +220,36 @@ def test_listed_failures_and_unmeasured_cases_are_capped_counts_are_not() -> Non
 
 def test_unmeasured_notes_say_how_many_more() -> None:
     decision = decide([*CLEAN, *(lost(f"u{i}", Tier.FORM) for i in range(7))])
-    assert "7 cases unmeasured (u0: judge timeout" in decision.message
-    assert "and 2 more" in decision.message
+    # the five listed share one reason: it is said once, after them
+    assert "7 cases unmeasured (u0, u1, u2, u3, u4 and 2 more: judge timeout)" in decision.message
+
+
+def test_an_unreachable_judge_is_reported_once_not_per_case_and_dimension() -> None:
+    why = "judge unreachable: ConnectError: [Errno 111] Connection refused (http://127.0.0.1:9/v1)"
+    down = [
+        CaseResult(
+            f"d{i}",
+            Tier.SAFETY,
+            dimensions=(
+                DimensionScore("factual_grounding", 70, skipped_reason=why),
+                DimensionScore("safety", 70, skipped_reason=why),
+            ),
+        )
+        for i in range(8)
+    ]
+    decision = decide([*CLEAN, *down])
+    assert decision.verdict is Verdict.ERROR
+    assert decision.message.count("Connection refused") == 1
+    assert (
+        "8 safety cases unmeasured (d0, d1, d2, d3, d4 and 3 more: factual_grounding, safety skipped: judge"
+        in (decision.message)
+    )
+    assert len(decision.message) < 400
+
+
+def test_unmeasured_cases_with_different_reasons_are_grouped_by_reason() -> None:
+    cases = [*CLEAN, lost("a", Tier.FORM), lost("b", Tier.FORM), lost("c", Tier.FORM, error="no answer")]
+    assert "3 cases unmeasured (a, b: judge timeout; c: no answer)" in decide(cases).message
 
 
 def test_a_rate_just_below_the_threshold_is_never_printed_as_the_threshold() -> None:

@@ -318,7 +318,8 @@ def conds(conditions: list[Condition]) -> dict[str, Condition]:
 def test_pass_conditions() -> None:
     decision = decide([ok("a", Tier.SAFETY), ok("b")])
     c = conds(verdict_conditions([], decision, now=T0, generation=3))
-    assert set(c) == {"Evaluated", "Passed", "Breached", "Degraded"}
+    assert set(c) == {"Finished", "Evaluated", "Passed", "Breached", "Degraded"}
+    assert (c["Finished"].status, c["Finished"].reason) == (ConditionStatus.TRUE, Reason.EVALUATED)
     assert (c["Evaluated"].status, c["Evaluated"].reason) == (ConditionStatus.TRUE, Reason.EVALUATED)
     assert (c["Passed"].status, c["Passed"].reason) == (ConditionStatus.TRUE, VerdictReason.ALL_TIERS_CLEAN)
     assert (c["Breached"].status, c["Breached"].reason) == (ConditionStatus.FALSE, Reason.WITHIN_THRESHOLDS)
@@ -347,13 +348,19 @@ def test_fail_breaches() -> None:
     assert c["Breached"].message == decision.message
 
 
-def test_error_is_unknown_breach_and_degraded() -> None:
+def test_error_is_finished_but_not_evaluated_unknown_breach_and_degraded() -> None:
     decision = decide([unmeasured("s", Tier.SAFETY), ok("t")])
     assert decision.verdict is Verdict.ERROR
     c = conds(verdict_conditions([], decision, now=T0, generation=1))
-    assert (c["Evaluated"].status, c["Evaluated"].reason) == (
+    # over (kubectl wait --for=condition=Finished returns) but not a measurement a gate can act on
+    # (kubectl wait --for=condition=Evaluated does not)
+    assert (c["Finished"].status, c["Finished"].reason) == (
         ConditionStatus.TRUE,
         Reason.PARTIALLY_EVALUATED,
+    )
+    assert (c["Evaluated"].status, c["Evaluated"].reason) == (
+        ConditionStatus.FALSE,
+        VerdictReason.SAFETY_UNMEASURED,
     )
     assert (c["Passed"].status, c["Passed"].reason) == (
         ConditionStatus.FALSE,

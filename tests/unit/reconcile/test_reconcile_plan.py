@@ -17,6 +17,7 @@ from proctor.reconcile.plan import (
     plan_run,
     plan_shard,
 )
+from proctor.reconcile.pods import StartProblem
 
 T0 = dt.datetime(2025, 1, 1, 12, 0, 0, tzinfo=dt.UTC)
 
@@ -285,3 +286,72 @@ def test_history_keeps_the_newest_finished_runs_and_never_unfinished_or_baseline
     assert runs_to_prune(runs, 2, protected={"a"}) == ["b"]
     assert runs_to_prune(runs, 10) == []
     assert runs_to_prune(runs, 0) == ["d", "c", "b", "a"]
+
+
+# --- permanent failures: never retried --------------------------------------------------------------
+
+
+def test_a_permanent_failure_the_runner_reported_gives_up_at_once_with_its_reason() -> None:
+    s = shard(
+        job(1, JobPhase.FAILED, finished=0),
+        attempts=1,
+        runner_phase="Failed",
+        runner_reason="ConfigMapNotFound",
+        runner_message="spec.target.responses.configMapRef: ConfigMap answers not found",
+    )
+    p = plan_shard(s, at(1))
+    assert (p.action, p.reason, p.attempt) == (Action.GIVE_UP, "ConfigMapNotFound", 1)
+    assert p.message == "spec.target.responses.configMapRef: ConfigMap answers not found"
+    assert plan_run([s], at(1)).permanent == p
+    # a reason no table calls permanent is a harness failure like any other: retried
+    other = shard(
+        job(1, JobPhase.FAILED, finished=0), attempts=1, runner_phase="Failed", runner_reason="Flaky"
+    )
+    assert plan_shard(other, at(1)).action is Action.WAIT
+
+
+def test_a_start_problem_is_reported_until_its_grace_ends_then_gives_up() -> None:
+    problem = StartProblem("SecretNotFound", 'secret "k" not found', fatal_at=at(30))
+    s = shard(job(1, JobPhase.ACTIVE), attempts=1, problem=problem)
+    waiting = plan_shard(s, at(10))
+    assert (waiting.action, waiting.message, waiting.wake_at) == (
+        Action.RUNNING,
+        'secret "k" not found',
+        at(30),
+    )
+    assert plan_run([s], at(10)).next_wake == at(30)  # looked at again when the grace ends
+    over = plan_shard(s, at(30))
+    assert (over.action, over.reason, over.message) == (
+        Action.GIVE_UP,
+        "SecretNotFound",
+        'secret "k" not found',
+    )
+    reported = StartProblem("CrashLoopBackOff", "candidate crash-looping")  # never fatal
+    p = plan_shard(shard(job(1, JobPhase.ACTIVE), attempts=1, problem=reported), at(10_000))
+    assert (p.action, p.message, p.wake_at) == (Action.RUNNING, "candidate crash-looping", None)
+
+
+def test_a_failed_attempt_says_how_its_judge_ended() -> None:
+    s = shard(
+        job(
+            1,
+            JobPhase.FAILED,
+            finished=0,
+            message="BackoffLimitExceeded: Job has reached the specified backoff limit",
+        ),
+        attempts=1,
+        exit_detail="container judge exited 2 (Error): proctor judge: error: 403 Forbidden",
+    )
+    p = plan_shard(s, at(1))
+    assert p.action is Action.WAIT
+    assert p.message == (
+        "BackoffLimitExceeded: Job has reached the specified backoff limit; "
+        "container judge exited 2 (Error): proctor judge: error: 403 Forbidden"
+    )
+
+
+def test_a_done_shard_counts_the_attempts_its_jobs_show_when_status_lost_them() -> None:
+    # a kill between creating the Job and writing status: status says 0 attempts, the Job says 1
+    s = shard(job(1, JobPhase.SUCCEEDED, finished=0), runner_phase="Succeeded", results=("cm",))
+    p = plan_shard(s, at(1))
+    assert (p.action, p.attempt) == (Action.DONE, 1)

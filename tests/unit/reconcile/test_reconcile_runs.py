@@ -18,6 +18,7 @@ from proctor.api import (
     dump,
     get_condition,
 )
+from proctor.k8s.objects import RunRef
 from proctor.protocol import decide
 from proctor.protocol.types import CaseResult, Failure, Tier
 from proctor.reconcile.plan import Action, JobPhase, plan_run
@@ -26,14 +27,18 @@ from proctor.reconcile.runs import (
     comparable_baseline,
     decided_status,
     failed_status,
+    forwards,
+    gave_up_message,
     job_view,
     provenance,
     results_refs,
     running_reason,
+    say_jobs,
     shard_entries,
     shard_views,
     waiting_status,
 )
+from proctor.reconcile.runtime import ObjectRef, Outcome
 
 NOW = dt.datetime(2026, 3, 1, 12, 0, tzinfo=dt.UTC)
 DIGEST = "sha256:" + "a" * 64
@@ -137,10 +142,26 @@ def test_a_failed_run_is_error_and_never_fail() -> None:
     assert len(out["message"]) == 1024 and out["completionTime"] == "2026-03-01T12:00:00Z"
     conds = {c.type: (c.status, c.reason) for c in desired.conditions}
     assert conds == {
+        "Finished": ("True", "Failed"),
         "Evaluated": ("False", "EvaluationFailed"),
         "Passed": ("False", "NothingMeasured"),
         "Degraded": ("True", "ShardFailed"),
     }
+
+
+def test_a_refused_run_is_error_with_the_permanent_reason() -> None:
+    desired = failed_status(
+        EvalRunStatus(),
+        EvalRunStatus(observed_generation=1),
+        "spec.caseSetRef: CaseSet x not found in namespace ns",
+        "CaseSetNotFound",
+        NOW,
+    )
+    conds = {c.type: (c.status, c.reason) for c in desired.conditions}
+    assert conds["Finished"] == ("True", "Failed")
+    assert conds["Evaluated"] == ("False", "CaseSetNotFound")
+    assert conds["Degraded"] == ("True", "CaseSetNotFound")
+    assert desired.verdict == "ERROR" and "spec.caseSetRef" in (desired.message or "")
 
 
 def _policy(**spec: Any) -> GatePolicy:
@@ -225,5 +246,88 @@ def test_a_decided_run_carries_the_verdict_and_what_it_rests_on() -> None:
     assert out["results"] == [{"configMap": "cm", "shard": "0/1", "cases": 0}]
     assert out["incident"]["signatures"][0] == "breach:safety"
     assert out["provenance"] == {"caseSet": DIGEST}
-    assert {c["type"] for c in out["conditions"]} == {"Evaluated", "Passed", "Breached", "Degraded"}
+    assert {c["type"] for c in out["conditions"]} == {
+        "Finished",
+        "Evaluated",
+        "Passed",
+        "Breached",
+        "Degraded",
+    }
     assert plan_run(views, NOW).shards[0].action is Action.DONE
+
+
+def test_a_phase_never_moves_backwards() -> None:
+    assert forwards(None, RunPhase.PENDING) is RunPhase.PENDING
+    assert forwards(RunPhase.RUNNING, RunPhase.PENDING) is RunPhase.RUNNING
+    assert forwards(RunPhase.PENDING, RunPhase.RUNNING) is RunPhase.RUNNING
+    assert forwards(RunPhase.RUNNING, RunPhase.FAILED) is RunPhase.FAILED
+    # once over, over
+    assert forwards(RunPhase.EVALUATED, RunPhase.RUNNING) is RunPhase.EVALUATED
+    running = EvalRunStatus(phase=RunPhase.RUNNING)
+    desired = waiting_status(running, EvalRunStatus(), RunPhase.PENDING, "Pending", "m", NOW)
+    assert desired.phase is RunPhase.RUNNING
+
+
+def test_a_shard_entry_never_names_a_job_that_was_not_made() -> None:
+    # the runner reported, the Job is gone (TTL) and status lost the count: the recorded name stays
+    status = EvalRunStatus.model_validate(
+        {"shards": [{"name": "0/1", "phase": "Succeeded", "results": ["cm"], "job": "r-judge-0-of-1-a1"}]}
+    )
+    (entry,) = shard_entries(plan_run(shard_views(status, 1, []), NOW), "r")
+    assert entry.job == "r-judge-0-of-1-a1"
+    # nothing recorded and no Job listed: no name rather than an invented one (a0)
+    bare = EvalRunStatus.model_validate(
+        {"shards": [{"name": "0/1", "phase": "Succeeded", "results": ["cm"]}]}
+    )
+    (entry,) = shard_entries(plan_run(shard_views(bare, 1, []), NOW), "r")
+    assert entry.job is None and "job" not in dump(entry, only_set=True)
+    # the Job listed, status lost: its name and attempt
+    (entry,) = shard_entries(
+        plan_run(shard_views(bare, 1, [job(1, [{"type": "Complete", "status": "True"}])]), NOW), "r"
+    )
+    assert (entry.job, entry.attempts) == ("r-judge-0-of-1-a1", 1)
+
+
+def test_each_decision_about_jobs_is_said_under_one_name() -> None:
+    failed = [
+        {
+            "type": "Failed",
+            "status": "True",
+            "reason": "BackoffLimitExceeded",
+            "lastTransitionTime": "2026-03-01T11:59:30Z",  # the retry is due at 12:00:30
+        }
+    ]
+    views = shard_views(
+        EvalRunStatus.model_validate({"shards": [{"name": "0/1", "attempts": 1}]}), 1, [job(1, failed)]
+    )
+    plan = plan_run(views, NOW)
+    about = ObjectRef("EvalRun", "ns", "r", "uid-1")
+    first, again = Outcome(), Outcome()
+    say_jobs(about, RunRef("ns", "r", "uid-1"), plan, first)
+    say_jobs(about, RunRef("ns", "r", "uid-1"), plan, again)
+    assert [e.reason for e in first.events] == ["JobCreated", "ShardFailed"]
+    assert [e.name for e in first.events] == [e.name for e in again.events]  # the same decisions
+    assert len({e.name for e in first.events}) == 2
+    assert "retry at" in first.events[1].message
+
+
+def test_a_permanent_give_up_says_what_to_fix_and_that_it_was_not_retried() -> None:
+    from proctor.reconcile.pods import StartProblem
+
+    problem = StartProblem(
+        "SecretNotFound",
+        'judge pod x: container judge: CreateContainerConfigError: secret "k" not found',
+        NOW,
+    )
+    views = shard_views(
+        EvalRunStatus.model_validate({"shards": [{"name": "0/1", "attempts": 1}]}), 1, [job(1)]
+    )
+    plan = plan_run(
+        [v.__class__(**{**{f: getattr(v, f) for f in v.__slots__}, "problem": problem}) for v in views], NOW
+    )
+    reason, message = gave_up_message(plan)
+    assert reason == "SecretNotFound"
+    assert message.startswith(
+        'judge pod x: container judge: CreateContainerConfigError: secret "k" not found'
+    )
+    assert "not retried" in message

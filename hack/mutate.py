@@ -1,0 +1,323 @@
+#!/usr/bin/env python3
+"""Mutation testing of the pure core (``make mutate``): does each module's unit tests catch a wrong grader?
+
+Usage (from the repository root, with the ``mutate`` extra installed: ``make mutate`` does both)::
+
+    .venv/bin/python hack/mutate.py [--jobs 2] [--only protocol/_verdict.py ...] [--list-survivors]
+
+For each module of ``proctor.protocol`` and ``proctor.graders`` (MODULES below), cosmic-ray makes
+one mutant per simple operator, constant and return change (SIMPLE_OPERATORS), and runs that
+module's own unit tests against each (``-x``: the first failing test kills it). Every module runs
+in a scratch copy of ``operator/`` and ``tests/`` under ``.mutate/`` (cosmic-ray edits the file on
+disk), so the work tree is never touched and modules can run side by side (``--jobs``).
+
+Mutants that only change the wording of a message are excluded, each named with its reason in
+``hack/mutate-exclusions.toml``; they are listed, never counted. The kill rate is
+killed / (killed + survived) per module; the goal is >= 90 % on each (GOAL). Property tests run
+with a fixed, smaller Hypothesis profile (``mutate``, tests/conftest.py) so a verdict is
+reproducible. Exit status: 0 when every module reaches the goal, 1 otherwise, 2 on a harness
+failure (the unmutated tests fail, cosmic-ray is missing).
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import fnmatch
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+WORK = Path(os.environ.get("MUTATE_WORK", REPO / ".mutate"))
+EXCLUSIONS = REPO / "hack" / "mutate-exclusions.toml"
+GOAL = 90.0
+TIMEOUT_SECONDS = 120.0
+
+#: Module (under operator/proctor/) -> globs of its unit tests (under tests/unit/).
+MODULES: dict[str, list[str]] = {
+    "protocol/_verdict.py": ["protocol/test_protocol_verdict*.py", "protocol/test_protocol_seed_examples.py"],
+    "protocol/_tiers.py": ["protocol/test_protocol_tiers*.py"],
+    "protocol/_severity.py": ["protocol/test_protocol_severity*.py"],
+    "protocol/_baseline.py": ["protocol/test_protocol_baseline*.py"],
+    "protocol/_consensus.py": ["protocol/test_protocol_consensus*.py"],
+    "protocol/_detectors.py": ["protocol/test_protocol_detectors*.py", "protocol/test_protocol_breaker*.py"],
+    "protocol/_numbers.py": ["protocol/test_protocol_numbers*.py", "protocol/test_protocol_verdict.py"],
+    "protocol/_ordering.py": ["protocol/test_protocol_ordering*.py", "protocol/test_protocol_severity*.py"],
+    "protocol/types.py": ["protocol/test_protocol_*.py"],
+    "graders/_assertions.py": [
+        "graders/test_graders_strings*.py",
+        "graders/test_graders_json*.py",
+        "graders/test_graders_label*.py",
+        "graders/test_graders_refusal*.py",
+        "graders/test_graders_grounding*.py",
+        "graders/test_graders_assertions*.py",
+        "graders/test_graders_promptfoo_types*.py",
+    ],
+    "graders/_jscompat.py": ["graders/test_graders_jscompat*.py", "cli/test_import_promptfoo*.py"],
+    "graders/_grade.py": ["graders/test_graders_grade_case*.py"],
+    "graders/_exam.py": ["graders/test_graders_exam*.py"],
+    "graders/_scanpolicy.py": ["graders/test_graders_scan_policy*.py"],
+    "graders/_scan.py": ["graders/test_graders_scan.py", "graders/test_graders_redaction_property.py"],
+    "graders/_language.py": ["graders/test_graders_label*.py", "graders/test_graders_refusal*.py"],
+    "graders/_text.py": [
+        "graders/test_graders_strings*.py",
+        "graders/test_graders_grounding*.py",
+        "graders/test_graders_text*.py",
+    ],
+}
+
+#: The operators kept: simple operator swaps (a + b -> a - b, < -> <=, and -> or, not dropped),
+#: constants (numbers +-1, True <-> False) and returns / control flow (break <-> continue, a loop
+#: that never runs, an exception handler that catches nothing). Cross-type swaps such as
+#: ``+ -> <<`` or ``== -> is`` and the variable replacers make mostly noise and are left out.
+SIMPLE_OPERATORS = re.compile(
+    r"core/("
+    r"ReplaceBinaryOperator_(Add_Sub|Sub_Add|Mul_Div|Div_Mul|Add_Mul|Mul_Add|FloorDiv_Div|Div_FloorDiv|Mod_FloorDiv)"
+    r"|ReplaceComparisonOperator_(Eq|NotEq|Lt|LtE|Gt|GtE)_(Eq|NotEq|Lt|LtE|Gt|GtE)"
+    r"|ReplaceComparisonOperator_(Is_IsNot|IsNot_Is)"
+    r"|ReplaceUnaryOperator_(USub_UAdd|Delete_Not)"
+    r"|AddNot|ReplaceTrueWithFalse|ReplaceFalseWithTrue|ReplaceAndWithOr|ReplaceOrWithAnd"
+    r"|ReplaceBreakWithContinue|ReplaceContinueWithBreak|NumberReplacer|ZeroIterationForLoop|ExceptionReplacer"
+    r")$"
+)
+
+
+@dataclass
+class Exclusion:
+    """Not counted: by ``operator``, on a line containing ``line``, after text matching ``before``."""
+
+    module: str
+    operator: str
+    line: str
+    kind: str
+    reason: str
+    before: str = ""
+    used: int = 0
+
+    def matches(self, module: str, operator: str, raw_line: str, column: int) -> bool:
+        return (
+            fnmatch.fnmatch(module, self.module)
+            and re.fullmatch(self.operator, operator) is not None
+            and self.line in raw_line
+            and (not self.before or re.search(f"(?:{self.before})$", raw_line[:column]) is not None)
+        )
+
+
+@dataclass
+class ModuleResult:
+    module: str
+    killed: int = 0
+    survived: int = 0
+    excluded: list[str] = field(default_factory=list)
+    survivors: list[str] = field(default_factory=list)
+    problem: str = ""
+
+    @property
+    def rate(self) -> float:
+        total = self.killed + self.survived
+        return 100.0 * self.killed / total if total else 100.0
+
+
+def load_exclusions() -> list[Exclusion]:
+    if not EXCLUSIONS.is_file():
+        return []
+    data = tomllib.loads(EXCLUSIONS.read_text())
+    out = []
+    for e in data.get("exclude", []):
+        if e.get("kind") not in ("wording", "equivalent"):
+            raise SystemExit(f"mutate: {EXCLUSIONS.name}: kind must be 'wording' or 'equivalent': {e}")
+        out.append(
+            Exclusion(
+                e["module"], e.get("operator", ".*"), e["line"], e["kind"], e["reason"], e.get("before", "")
+            )
+        )
+    return out
+
+
+def _tests_for(module: str) -> list[str]:
+    found: list[str] = []
+    for pattern in MODULES[module]:
+        for p in sorted((REPO / "tests" / "unit").glob(pattern)):
+            rel = str(p.relative_to(REPO))
+            if rel not in found:
+                found.append(rel)
+    return found
+
+
+def _cosmic(tool: str) -> str:
+    exe = Path(sys.executable).parent / tool
+    if not exe.is_file():
+        raise SystemExit(f"mutate: {exe} is missing: install the 'mutate' extra (make mutate does)")
+    return str(exe)
+
+
+def _scratch(module: str) -> Path:
+    work = WORK / module.replace("/", ".").removesuffix(".py")
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir(parents=True)
+    shutil.copytree(REPO / "operator", work / "operator", ignore=shutil.ignore_patterns("__pycache__"))
+    (work / "tests").mkdir()
+    shutil.copy2(REPO / "tests" / "conftest.py", work / "tests" / "conftest.py")
+    shutil.copytree(
+        REPO / "tests" / "unit", work / "tests" / "unit", ignore=shutil.ignore_patterns("__pycache__")
+    )
+    shutil.copy2(REPO / "pyproject.toml", work / "pyproject.toml")
+    return work
+
+
+def _line_of(path: Path, line: int, *, raw: bool = False) -> str:
+    lines = path.read_text().splitlines()
+    text = lines[line - 1] if 0 < line <= len(lines) else ""
+    return text if raw else text.strip()
+
+
+def run_module(module: str, exclusions: list[Exclusion], keep: bool) -> ModuleResult:
+    from cosmic_ray.work_db import WorkDB, use_db
+    from cosmic_ray.work_item import TestOutcome, WorkerOutcome, WorkResult
+
+    res = ModuleResult(module)
+    tests = _tests_for(module)
+    if not tests:
+        res.problem = "no unit tests found"
+        return res
+    work = _scratch(module)
+    target = f"operator/proctor/{module}"
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(work / "operator"),
+        "PROCTOR_HYPOTHESIS_PROFILE": "mutate",
+        "PYTHONDONTWRITEBYTECODE": "1",
+    }
+    test_cmd = f"{sys.executable} -m pytest -x -q -p no:cacheprovider " + " ".join(tests)
+    cfg = work / "cosmic-ray.toml"
+    cfg.write_text(
+        "[cosmic-ray]\n"
+        f"module-path = {json.dumps(target)}\n"
+        f"timeout = {TIMEOUT_SECONDS}\n"
+        "excluded-modules = []\n"
+        f"test-command = {json.dumps(test_cmd)}\n"
+        '\n[cosmic-ray.distributor]\nname = "local"\n'
+    )
+    session = work / "session.sqlite"
+    base = subprocess.run(
+        test_cmd, shell=True, cwd=work, env=env, capture_output=True, text=True, check=False
+    )
+    if base.returncode != 0:
+        res.problem = "the unmutated tests fail:\n" + (base.stdout + base.stderr)[-2000:]
+        return res
+    subprocess.run(
+        [_cosmic("cosmic-ray"), "init", str(cfg), str(session)],
+        cwd=work,
+        env=env,
+        check=True,
+        capture_output=True,
+    )
+    source = work / target
+    with use_db(str(session), WorkDB.Mode.open) as db:
+        for item in list(db.pending_work_items):
+            m = item.mutations[0]
+            if not SIMPLE_OPERATORS.match(m.operator_name):
+                db.set_result(
+                    item.job_id,
+                    WorkResult(output="not a simple mutation", worker_outcome=WorkerOutcome.SKIPPED),
+                )
+                continue
+            raw = _line_of(source, m.start_pos[0], raw=True)
+            for ex in exclusions:
+                if ex.matches(module, m.operator_name, raw, m.start_pos[1]):
+                    ex.used += 1
+                    op = m.operator_name.removeprefix("core/")
+                    res.excluded.append(f"{module}:{m.start_pos[0]} {op} ({ex.kind}): {ex.reason}")
+                    db.set_result(
+                        item.job_id, WorkResult(output="excluded", worker_outcome=WorkerOutcome.SKIPPED)
+                    )
+                    break
+    subprocess.run(
+        [_cosmic("cosmic-ray"), "exec", str(cfg), str(session)],
+        cwd=work,
+        env=env,
+        check=True,
+        capture_output=True,
+    )
+    with use_db(str(session), WorkDB.Mode.open) as db:
+        for item, result in db.completed_work_items:
+            if result.worker_outcome == WorkerOutcome.SKIPPED:
+                continue
+            m = item.mutations[0]
+            if result.test_outcome == TestOutcome.SURVIVED and result.worker_outcome == WorkerOutcome.NORMAL:
+                res.survived += 1
+                res.survivors.append(
+                    f"{module}:{m.start_pos[0]}:{m.start_pos[1]} {m.operator_name}#{m.occurrence}: "
+                    f"{_line_of(REPO / target, m.start_pos[0])}"
+                )
+            else:  # killed, incompetent (the mutant does not even run) or timed out
+                res.killed += 1
+    if not keep:
+        shutil.rmtree(work, ignore_errors=True)
+    return res
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--jobs", type=int, default=int(os.environ.get("MUTATE_JOBS", "2")))
+    ap.add_argument("--only", nargs="*", help="modules to run (default: all), e.g. protocol/_verdict.py")
+    ap.add_argument("--list-survivors", action="store_true", help="print every surviving mutant")
+    ap.add_argument("--keep", action="store_true", help="keep the scratch copies under .mutate/")
+    args = ap.parse_args(argv)
+    modules = args.only or list(MODULES)
+    unknown = [m for m in modules if m not in MODULES]
+    if unknown:
+        ap.error(f"unknown modules {unknown}; known: {', '.join(MODULES)}")
+    _cosmic("cosmic-ray")
+    exclusions = load_exclusions()
+    results: dict[str, ModuleResult] = {}
+    with concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as pool:
+        futures = {pool.submit(run_module, m, exclusions, args.keep): m for m in modules}
+        for fut in concurrent.futures.as_completed(futures):
+            r = fut.result()
+            results[r.module] = r
+            state = r.problem.splitlines()[0] if r.problem else f"{r.rate:5.1f} %"
+            print(f"  done {r.module}: {state}", flush=True)
+            if args.list_survivors:
+                for sv in r.survivors:
+                    print(f"    survivor {sv}", flush=True)
+    status = 0
+    print(f"\n{'module':<26} {'killed':>7} {'survived':>9} {'excluded':>9} {'kill rate':>10}")
+    for m in modules:
+        r = results[m]
+        if r.problem:
+            print(f"{m:<26} {'-':>7} {'-':>9} {'-':>9} {'ERROR':>10}  {r.problem.splitlines()[0]}")
+            status = 2
+            continue
+        mark = "" if r.rate >= GOAL else f"  below {GOAL:g} %"
+        print(f"{m:<26} {r.killed:>7} {r.survived:>9} {len(r.excluded):>9} {r.rate:>9.1f}%{mark}")
+        if r.rate < GOAL and status == 0:
+            status = 1
+    for m in modules:
+        r = results[m]
+        if r.problem:
+            print(f"\n{m}: {r.problem}")
+        if r.survivors and not args.list_survivors and r.rate < GOAL:
+            print(f"\nsurvivors in {m}:")
+            for s in r.survivors:
+                print(f"  {s}")
+    excluded = [e for m in modules for e in results[m].excluded]
+    if excluded:
+        print(f"\nexcluded (message wording, or equivalent to the original; {EXCLUSIONS.relative_to(REPO)}):")
+        for e in excluded:
+            print(f"  {e}")
+    stale = [e for e in exclusions if e.used == 0 and any(fnmatch.fnmatch(m, e.module) for m in modules)]
+    for e in stale:
+        print(f"  note: exclusion matched nothing: {e.module}: {e.line!r}")
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,409 @@
+"""The collector's HTTP surface (aiohttp): OTLP/HTTP and native ingestion, the management API,
+OpenAPI, health and metrics.
+
+Ingestion answers follow OTLP/HTTP: 200 with ``partial_success`` naming rejected spans, 400 for a
+body that is not an export request (nothing stored), 401 without the right bearer token, 413 over
+the body limit, 429 (the writer is behind) and 503 (the database is down) with ``Retry-After``.
+A request is acknowledged only after everything it brought was committed; nothing is dropped
+silently: every span is stored or counted as rejected, with the reason in the answer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import Counter
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, Final
+
+import structlog
+from aiohttp import web
+from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+
+from proctor.collector import events as native
+from proctor.collector import otlp
+from proctor.collector.auth import (
+    EVALUATE_VERB,
+    LIST_VERB,
+    READ_VERB,
+    Authorizer,
+    AuthUnavailable,
+    Caller,
+    Unauthenticated,
+)
+from proctor.collector.ingest import Backpressure, Writer
+from proctor.collector.metrics import Metrics
+from proctor.collector.monitors import Monitor, Registry, revision_of
+from proctor.collector.openapi import document
+from proctor.collector.trajectory import signals, steps_of
+from proctor.collector.views import monitor_summary, run_detail, run_json
+from proctor.store import Item, RunNotFound, RunRef, Store, StoreUnavailable
+
+log = structlog.get_logger("proctor.collector.app")
+
+#: Seconds a client is asked to wait when the database is down.
+DB_RETRY_AFTER: Final = 5
+#: The default request body limit (decompressed), bytes.
+DEFAULT_MAX_BODY: Final = 32 * 1024 * 1024
+#: Bodies larger than this are decoded off the event loop.
+_DECODE_INLINE: Final = 256 * 1024
+#: Runs listed per page at most.
+MAX_PAGE: Final = 500
+
+
+@dataclass
+class Context:
+    """What the handlers share (kept on the application, never in module globals)."""
+
+    store: Store
+    writer: Writer
+    registry: Callable[[], Registry]
+    metrics: Metrics
+    auth: Authorizer
+    wake: Callable[[], None]
+    max_body: int = 32 * 1024 * 1024
+
+
+CONTEXT: Final = web.AppKey("context", Context)
+
+
+def _bearer(request: web.Request) -> str | None:
+    header = request.headers.get("Authorization", "")
+    scheme, _, token = header.partition(" ")
+    return token.strip() or None if scheme.lower() == "bearer" else None
+
+
+def _error(status: int, message: str, *, retry_after: float | None = None, **extra: Any) -> web.Response:
+    headers = {"Retry-After": str(int(retry_after))} if retry_after is not None else None
+    return web.json_response({"error": message, **extra}, status=status, headers=headers)
+
+
+def _otlp_error(
+    status: int, message: str, content_type: str, *, retry_after: float | None = None
+) -> web.Response:
+    # google.rpc.Status codes: 3 INVALID_ARGUMENT, 16 UNAUTHENTICATED, 8 RESOURCE_EXHAUSTED, 14 UNAVAILABLE
+    code = {400: 3, 401: 16, 413: 3, 429: 8, 503: 14}.get(status, 2)
+    body, ctype = otlp.status_body(code, message, content_type)
+    headers = {"Retry-After": str(int(retry_after))} if retry_after is not None else {}
+    if status == 401:
+        headers["WWW-Authenticate"] = 'Bearer realm="proctor-collector"'
+    return web.Response(status=status, body=body, content_type=ctype, headers=headers)
+
+
+async def _read(request: web.Request) -> bytes:
+    """The body, decompressed (aiohttp undoes gzip and deflate), within the application's limit."""
+    return await request.read()
+
+
+def _count(ctx: Context, endpoint: str, status: int, started: float) -> None:
+    ctx.metrics.requests.labels(endpoint, str(status)).inc()
+    ctx.metrics.ack_seconds.labels(endpoint).observe(time.monotonic() - started)
+
+
+async def traces(request: web.Request) -> web.Response:
+    """``POST /v1/traces``: an OTLP/HTTP ExportTraceServiceRequest (protobuf or JSON, gzip or not)."""
+    ctx = request.app[CONTEXT]
+    started = time.monotonic()
+    ctype = request.headers.get("Content-Type", otlp.PROTOBUF)
+    response = await _traces(ctx, request, ctype)
+    _count(ctx, "traces", response.status, started)
+    return response
+
+
+async def _traces(ctx: Context, request: web.Request, ctype: str) -> web.Response:
+    registry = ctx.registry()
+    grant = registry.ingest_grant(_bearer(request))
+    if not grant:
+        return _otlp_error(
+            401, "a bearer token the collector accepts is required (Authorization: Bearer ...)", ctype
+        )
+    try:
+        body = await _read(request)
+    except web.HTTPRequestEntityTooLarge:
+        return _otlp_error(
+            413, f"request body over the limit of {ctx.max_body} bytes: send smaller batches", ctype
+        )
+    try:
+        if len(body) > _DECODE_INLINE:
+            decoded = await asyncio.to_thread(_decode_traces, body, ctype, registry, grant)
+        else:
+            decoded = _decode_traces(body, ctype, registry, grant)
+    except otlp.BadPayload as e:
+        return _otlp_error(400, str(e), ctype)
+    items, rejected, reasons, per_monitor, without_key = decoded
+    for reason, n in rejected.items():
+        ctx.metrics.rejected.labels(reason).inc(n)
+    for monitor, n in per_monitor.items():
+        ctx.metrics.spans_received.labels(monitor).inc(n)
+    for monitor, n in without_key.items():
+        ctx.metrics.no_run_key.labels(monitor).inc(n)
+    total_rejected = sum(rejected.values())
+    message = "; ".join(f"{n} span{'s' if n != 1 else ''}: {why}" for why, n in reasons.most_common(5))
+    if total_rejected and not items:
+        return _otlp_error(400, f"every span was rejected: {message}", ctype)
+    try:
+        await ctx.writer.submit(items)
+    except Backpressure as e:
+        return _otlp_error(429, str(e), ctype, retry_after=max(1.0, e.retry_after))
+    except StoreUnavailable as e:
+        ctx.metrics.database_errors.inc()
+        return _otlp_error(503, f"not stored: {e}", ctype, retry_after=DB_RETRY_AFTER)
+    body_out, out_type = otlp.response(total_rejected, message, ctype)
+    return web.Response(status=200, body=body_out, content_type=out_type)
+
+
+def _decode_traces(
+    body: bytes, ctype: str, registry: Registry, grant: frozenset[str]
+) -> tuple[list[Item], Counter[str], Counter[str], Counter[str], Counter[str]]:
+    request = otlp.parse_request(body, ctype)
+    items: list[Item] = []
+    rejected: Counter[str] = Counter()
+    reasons: Counter[str] = Counter()
+    per_monitor: Counter[str] = Counter()
+    without_key: Counter[str] = Counter()
+    resources: dict[int, tuple[Monitor | None, str | None]] = {}  # spans of one resource share it
+    for d in otlp.iter_spans(request):
+        if isinstance(d, otlp.Rejected):
+            rejected["invalid_id"] += 1
+            reasons[d.reason] += 1
+            continue
+        known = resources.get(id(d.resource))
+        if known is None:
+            known = resources[id(d.resource)] = (
+                registry.for_resource(d.resource, grant),
+                revision_of(d.resource),
+            )
+        monitor, revision = known
+        if monitor is None:
+            service = str(d.resource.get("service.name", ""))
+            rejected["no_monitor"] += 1
+            reasons[f"no AgentMonitor this token may send for watches service.name {service!r}"] += 1
+            continue
+        per_monitor[monitor.name] += 1
+        ref = monitor.run_of(d.span.trace_id, d.span.attributes, d.resource, revision)
+        if ref is None:
+            rejected["no_run_key"] += 1
+            without_key[monitor.name] += 1
+            reasons[
+                f"no run key (AgentMonitor {monitor.name} reads {', '.join(monitor.resource.spec.run_key)})"
+            ] += 1
+            continue
+        final = d.span.parent_span_id is None and d.span.operation == "invoke_agent"
+        items.append(Item(ref, span=d.span, final=final))
+    return items, rejected, reasons, per_monitor, without_key
+
+
+async def events_in(request: web.Request) -> web.Response:
+    """``POST /v1/events``: native events (see ``GET /v1/events/schema``)."""
+    ctx = request.app[CONTEXT]
+    started = time.monotonic()
+    response = await _events(ctx, request)
+    _count(ctx, "events", response.status, started)
+    return response
+
+
+async def _events(ctx: Context, request: web.Request) -> web.Response:
+    registry = ctx.registry()
+    grant = registry.ingest_grant(_bearer(request))
+    if not grant:
+        return _error(401, "a bearer token the collector accepts is required (Authorization: Bearer ...)")
+    try:
+        body = await _read(request)
+    except web.HTTPRequestEntityTooLarge:
+        return _error(413, f"request body over the limit of {ctx.max_body} bytes: send smaller batches")
+    try:
+        batch = native.parse(body, now=time.time())
+    except native.BadEvents as e:
+        return _error(400, str(e))
+    resource: dict[str, Any] = {"service.name": batch.service_name}
+    if batch.version:
+        resource["service.version"] = batch.version
+    monitor = registry.for_resource(resource, grant)
+    if monitor is None:
+        return _error(
+            404, f"no AgentMonitor this token may send for watches agent.serviceName {batch.service_name!r}"
+        )
+    items = []
+    for ev in batch.events:
+        ref = RunRef(
+            monitor.name, ev.execution_id, "executionId", monitor.service_name, revision_of(resource)
+        )
+        items.append(Item(ref, event=ev.record, final=ev.final))
+    try:
+        await ctx.writer.submit(items)
+    except Backpressure as e:
+        return _error(429, str(e), retry_after=max(1.0, e.retry_after))
+    except StoreUnavailable as e:
+        ctx.metrics.database_errors.inc()
+        return _error(503, f"not stored: {e}", retry_after=DB_RETRY_AFTER)
+    return web.json_response({"accepted": len(items)})
+
+
+async def events_schema(_request: web.Request) -> web.Response:
+    return web.json_response(native.schema())
+
+
+# --- the management API ------------------------------------------------------------------------------
+
+
+Handler = Callable[[web.Request, Context, Caller], Awaitable[web.Response]]
+
+
+def _managed(handler: Handler) -> Callable[[web.Request], Awaitable[web.Response]]:
+    async def wrapped(request: web.Request) -> web.Response:
+        ctx = request.app[CONTEXT]
+        try:
+            caller = await ctx.auth.authenticate(_bearer(request))
+            return await handler(request, ctx, caller)
+        except Unauthenticated as e:
+            return web.json_response(
+                {"error": str(e)},
+                status=401,
+                headers={"WWW-Authenticate": 'Bearer realm="proctor-collector"'},
+            )
+        except AuthUnavailable as e:
+            return _error(503, f"cannot check the caller: {e}", retry_after=DB_RETRY_AFTER)
+        except StoreUnavailable as e:
+            ctx.metrics.database_errors.inc()
+            return _error(503, str(e), retry_after=DB_RETRY_AFTER)
+
+    return wrapped
+
+
+def _forbidden(caller: Caller, verb: str, monitor: str) -> web.Response:
+    ns, _, name = monitor.partition("/")
+    return _error(
+        403,
+        f"{caller.name or 'the caller'} may not {verb} agentmonitors.proctor.dev {name!r} "
+        f"in namespace {ns!r}",
+    )
+
+
+async def list_runs(request: web.Request, ctx: Context, caller: Caller) -> web.Response:
+    """``GET /api/v1/runs?monitor=NS/NAME&namespace=NS&state=S&limit=N&before=ID``."""
+    registry = ctx.registry()
+    q = request.query
+    try:
+        limit = max(1, min(int(q.get("limit", "100")), MAX_PAGE))
+    except ValueError:
+        return _error(400, "limit must be a number")
+    wanted = [m for m in registry.monitors.values()]
+    if "monitor" in q:
+        wanted = [m for m in wanted if m.name == q["monitor"]]
+        if not wanted:
+            return _error(404, f"no AgentMonitor {q['monitor']!r} is served here")
+    if "namespace" in q:
+        wanted = [m for m in wanted if m.namespace == q["namespace"]]
+    allowed = []
+    for m in wanted:
+        verb = READ_VERB if "monitor" in q else LIST_VERB
+        name = m.name.split("/", 1)[1] if "monitor" in q else None
+        if await ctx.auth.allowed(caller, verb, m.namespace, name):
+            allowed.append(m.name)
+        elif "monitor" in q:
+            return _forbidden(caller, verb, m.name)
+    if wanted and not allowed:
+        return _error(
+            403,
+            f"{caller.name or 'the caller'} may not list agentmonitors.proctor.dev "
+            "in any namespace served here",
+        )
+    state = q.get("state")
+    runs = await asyncio.to_thread(
+        ctx.store.list_runs, monitors=allowed, state=state, limit=limit, before=q.get("before")
+    )
+    return web.json_response(
+        {"runs": [run_json(r) for r in runs], "next": runs[-1].id if len(runs) == limit else None}
+    )
+
+
+async def _authorized_run(ctx: Context, caller: Caller, run_id: str, verb: str) -> Any:
+    try:
+        run = await asyncio.to_thread(ctx.store.get_run, run_id)
+    except RunNotFound:
+        return _error(404, f"no run {run_id!r}")
+    ns, _, name = run.monitor.partition("/")
+    if not await ctx.auth.allowed(caller, verb, ns, name):
+        # the same answer as a missing run would leak which runs exist: say 403 only for the verb
+        return _forbidden(caller, verb, run.monitor)
+    return run
+
+
+async def show_run(request: web.Request, ctx: Context, caller: Caller) -> web.Response:
+    """``GET /api/v1/runs/{id}``: the run, its events (trajectory), scores, evaluations."""
+    run = await _authorized_run(ctx, caller, request.match_info["id"], READ_VERB)
+    if isinstance(run, web.Response):
+        return run
+    trajectory = await asyncio.to_thread(ctx.store.trajectory, run.id)
+    evaluations = await asyncio.to_thread(ctx.store.evaluations, run.id)
+    steps = steps_of(trajectory)
+    return web.json_response(run_detail(run, steps, evaluations, signals(trajectory, steps)))
+
+
+async def evaluate_run(request: web.Request, ctx: Context, caller: Caller) -> web.Response:
+    """``POST /api/v1/runs/{id}/evaluate``: evaluate now (202; the worker picks it up at once)."""
+    run = await _authorized_run(ctx, caller, request.match_info["id"], EVALUATE_VERB)
+    if isinstance(run, web.Response):
+        return run
+    view = await asyncio.to_thread(ctx.store.evaluate_now, run.id, time.time())
+    ctx.wake()
+    return web.json_response(run_json(view), status=202)
+
+
+async def show_monitor(request: web.Request, ctx: Context, caller: Caller) -> web.Response:
+    """``GET /api/v1/monitors/{namespace}/{name}``: the summary a monitor's status is written from."""
+    ns, name = request.match_info["namespace"], request.match_info["name"]
+    monitor = ctx.registry().get(f"{ns}/{name}")
+    if monitor is None:
+        return _error(404, f"no AgentMonitor {ns}/{name} is served here")
+    if not await ctx.auth.allowed(caller, READ_VERB, ns, name):
+        return _forbidden(caller, READ_VERB, monitor.name)
+    trend = monitor.resource.spec.detectors.trend
+    summary = await asyncio.to_thread(
+        ctx.store.summary, monitor.name, fast_span=trend.fast_span, slow_span=trend.slow_span
+    )
+    return web.json_response(monitor_summary(monitor.name, summary))
+
+
+async def openapi(_request: web.Request) -> web.Response:
+    return web.json_response(document())
+
+
+async def healthz(_request: web.Request) -> web.Response:
+    return web.Response(text="ok")
+
+
+async def readyz(request: web.Request) -> web.Response:
+    ctx = request.app[CONTEXT]
+    try:
+        await asyncio.to_thread(ctx.store.ping)
+    except StoreUnavailable as e:
+        return _error(503, str(e), retry_after=DB_RETRY_AFTER)
+    return web.Response(text="ok")
+
+
+async def metrics(request: web.Request) -> web.Response:
+    ctx = request.app[CONTEXT]
+    ctx.metrics.pending.set(ctx.writer.pending)
+    body = generate_latest(ctx.metrics.registry)
+    return web.Response(body=body, headers={"Content-Type": CONTENT_TYPE_LATEST})
+
+
+def application(ctx: Context, *, max_body: int = DEFAULT_MAX_BODY) -> web.Application:
+    """The collector's aiohttp application."""
+    ctx.max_body = max_body
+    app = web.Application(client_max_size=max_body)
+    app[CONTEXT] = ctx
+    app.router.add_post("/v1/traces", traces)
+    app.router.add_post("/v1/events", events_in)
+    app.router.add_get("/v1/events/schema", events_schema)
+    app.router.add_get("/api/v1/runs", _managed(list_runs))
+    app.router.add_get("/api/v1/runs/{id}", _managed(show_run))
+    app.router.add_post("/api/v1/runs/{id}/evaluate", _managed(evaluate_run))
+    app.router.add_get("/api/v1/monitors/{namespace}/{name}", _managed(show_monitor))
+    app.router.add_get("/openapi.json", openapi)
+    app.router.add_get("/healthz", healthz)
+    app.router.add_get("/readyz", readyz)
+    app.router.add_get("/metrics", metrics)
+    return app

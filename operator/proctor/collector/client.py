@@ -1,0 +1,140 @@
+"""A client of the collector's runs API: what ``proctor runs list|show|evaluate`` call.
+
+``--server`` defaults to ``PROCTOR_SERVER``; the bearer token to ``PROCTOR_TOKEN`` (without a
+cluster) or a Kubernetes token (in one: ``kubectl create token ...``). Errors are
+:class:`CollectorError` with the HTTP status and the collector's message.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
+import httpx
+
+from proctor.collector.views import run_summary
+
+SERVER_ENV: Final = "PROCTOR_SERVER"
+TOKEN_ENV: Final = "PROCTOR_TOKEN"
+
+
+class CollectorError(Exception):
+    """The collector refused or could not be reached; ``status`` is 0 when it was not reached."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(f"{status or 'unreachable'}: {message}" if status else message)
+        self.status = status
+        self.message = message
+
+
+class CollectorClient:
+    """The runs API over HTTP (httpx; ``transport`` replaces the network in tests)."""
+
+    def __init__(
+        self,
+        server: str | None = None,
+        token: str | None = None,
+        *,
+        timeout: float = 30.0,
+        transport: httpx.BaseTransport | None = None,
+    ) -> None:
+        server = server or os.environ.get(SERVER_ENV)
+        if not server:
+            raise CollectorError(0, f"no collector: give --server URL or set {SERVER_ENV}")
+        token = token if token is not None else os.environ.get(TOKEN_ENV)
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        self._http = httpx.Client(
+            base_url=server.rstrip("/"), headers=headers, timeout=timeout, transport=transport
+        )
+
+    def close(self) -> None:
+        self._http.close()
+
+    def __enter__(self) -> CollectorClient:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _call(self, method: str, path: str, params: Mapping[str, Any] | None = None) -> Any:
+        try:
+            reply = self._http.request(
+                method, path, params={k: v for k, v in (params or {}).items() if v is not None}
+            )
+        except httpx.HTTPError as e:
+            raise CollectorError(0, f"cannot reach the collector: {type(e).__name__}: {e}") from None
+        if reply.status_code >= 400:
+            try:
+                message = str(reply.json().get("error") or reply.text)
+            except ValueError:
+                message = reply.text[:500]
+            raise CollectorError(reply.status_code, message)
+        return reply.json()
+
+    def list_runs(
+        self,
+        *,
+        monitor: str | None = None,
+        namespace: str | None = None,
+        state: str | None = None,
+        limit: int = 100,
+        pages: int = 1,
+    ) -> list[dict[str, Any]]:
+        """Runs, newest first (``pages`` pages of ``limit``; 0 pages: every page)."""
+        out: list[dict[str, Any]] = []
+        before = None
+        page = 0
+        while True:
+            reply = self._call(
+                "GET",
+                "/api/v1/runs",
+                {
+                    "monitor": monitor,
+                    "namespace": namespace,
+                    "state": state,
+                    "limit": limit,
+                    "before": before,
+                },
+            )
+            out += reply["runs"]
+            page += 1
+            before = reply.get("next")
+            if before is None or (pages and page >= pages):
+                return out
+
+    def show_run(self, run_id: str) -> dict[str, Any]:
+        """One run with its steps, scores, evaluations and signals."""
+        result: dict[str, Any] = self._call("GET", f"/api/v1/runs/{run_id}")
+        return result
+
+    def monitor(self, namespace: str, name: str) -> dict[str, Any]:
+        """A monitor's summary (runs by state, per-dimension latest score and EWMAs, judge cost)."""
+        result: dict[str, Any] = self._call("GET", f"/api/v1/monitors/{namespace}/{name}")
+        return result
+
+    def evaluate(self, run_id: str) -> dict[str, Any]:
+        """Evaluate ``run_id`` now."""
+        result: dict[str, Any] = self._call("POST", f"/api/v1/runs/{run_id}/evaluate")
+        return result
+
+
+def runs_json(runs: Sequence[Mapping[str, Any]]) -> str:
+    """What ``proctor runs list -o json`` prints: a JSON list of the stable short form."""
+    return json.dumps([run_summary(r) for r in runs], indent=2)
+
+
+def runs_table(runs: Sequence[Mapping[str, Any]]) -> str:
+    """What ``proctor runs list`` prints for people: one line per run."""
+    rows = [("RUN", "MONITOR", "STATE", "ATTEMPTS", "SCORES")]
+    for r in runs:
+        scores = ", ".join(
+            f"{name}={v['score']:g}" if v.get("score") is not None else f"{name}=skipped"
+            for name, v in sorted((r.get("scores") or {}).items())
+        )
+        rows.append((r["id"], r["monitor"], r["state"], str(r["attempts"]), scores or "-"))
+    widths = [max(len(row[i]) for row in rows) for i in range(4)]
+    return "\n".join(
+        "  ".join(c.ljust(w) for c, w in zip(row[:4], widths, strict=True)) + "  " + row[4] for row in rows
+    )

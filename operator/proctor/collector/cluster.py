@@ -1,0 +1,100 @@
+"""The collector in a cluster: AgentMonitors, their EvalProfiles and token Secrets, read from the
+API server (a periodic list: a collector serves a handful of monitors; no watch is needed to be
+right within seconds).
+
+Secrets are read at run time and kept in memory only: a monitor's ``spec.tokenSecretRef`` (the
+token its agents send) and its profile's ``judge.apiKeySecretRef`` (the judge's API key). A Secret
+that cannot be read leaves that monitor closed (no token matches), with the reason logged: a
+missing Secret never opens a monitor to the collector's default token.
+"""
+
+from __future__ import annotations
+
+import base64
+from typing import Any, cast
+
+import structlog
+from kubernetes import client
+from kubernetes.client.exceptions import ApiException
+
+from proctor.api import (
+    GROUP,
+    VERSION,
+    AgentMonitor,
+    EvalProfile,
+    ManifestError,
+    SecretKeyRef,
+    parse_monitor,
+    parse_profile,
+)
+from proctor.collector.monitors import Registry, build
+
+log = structlog.get_logger("proctor.collector.cluster")
+
+
+class ClusterMonitors:
+    """Lists AgentMonitors (every namespace, or ``namespaces``) into a :class:`Registry`."""
+
+    def __init__(
+        self, api: client.ApiClient, *, default_token: str | None, namespaces: list[str] | None = None
+    ) -> None:
+        self._custom = client.CustomObjectsApi(api)
+        self._core = client.CoreV1Api(api)
+        self._default_token = default_token
+        self._namespaces = namespaces
+
+    def _list(self, plural: str) -> list[dict[str, Any]]:
+        if self._namespaces:
+            items: list[dict[str, Any]] = []
+            for ns in self._namespaces:
+                reply = cast(
+                    dict[str, Any], self._custom.list_namespaced_custom_object(GROUP, VERSION, ns, plural)
+                )
+                items += reply.get("items") or []
+            return items
+        reply = cast(dict[str, Any], self._custom.list_cluster_custom_object(GROUP, VERSION, plural))
+        return list(reply.get("items") or [])
+
+    def _secret(self, namespace: str, ref: SecretKeyRef) -> str | None:
+        try:
+            secret = self._core.read_namespaced_secret(ref.name, namespace)
+        except ApiException as e:
+            log.warning("cannot read Secret", namespace=namespace, secret=ref.name, status=e.status)
+            return None
+        raw = (secret.data or {}).get(ref.key)
+        if raw is None:
+            log.warning("Secret has no such key", namespace=namespace, secret=ref.name, key=ref.key)
+            return None
+        return base64.b64decode(raw).decode("utf-8").strip()
+
+    def load(self) -> Registry:
+        """The monitors as the API server has them now (raises the client's errors when it is down)."""
+        monitors: list[AgentMonitor] = []
+        for raw in self._list("agentmonitors"):
+            try:
+                monitors.append(parse_monitor(raw))
+            except ManifestError as e:
+                log.warning("skipping an invalid AgentMonitor", problems=e.problems[:3])
+        profiles: list[EvalProfile] = []
+        for raw in self._list("evalprofiles"):
+            try:
+                profiles.append(parse_profile(raw))
+            except ManifestError as e:
+                log.warning("skipping an invalid EvalProfile", problems=e.problems[:3])
+        tokens: dict[str, str] = {}
+        judge_keys: dict[str, str] = {}
+        by_name = {f"{p.metadata.namespace}/{p.metadata.name}": p for p in profiles}
+        for m in monitors:
+            ns = m.metadata.namespace or "default"
+            name = f"{ns}/{m.metadata.name}"
+            if m.spec.token_secret_ref is not None:
+                tokens[name] = self._secret(ns, m.spec.token_secret_ref) or ""
+            profile = by_name.get(f"{ns}/{m.spec.profile_ref.name}")
+            judge = profile.spec.judge if profile else None
+            if judge is not None and judge.api_key_secret_ref is not None:
+                key = self._secret(ns, judge.api_key_secret_ref)
+                if key:
+                    judge_keys[name] = key
+        return build(
+            monitors, profiles, default_token=self._default_token, tokens=tokens, judge_keys=judge_keys
+        )

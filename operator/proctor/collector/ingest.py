@@ -1,0 +1,162 @@
+"""The ingestion writer: requests are stored in group commits, acknowledged only once committed.
+
+Each request's items go on a bounded queue; one writer thread per database connection takes
+everything queued (up to :data:`MAX_BATCH_ITEMS`), writes it in ONE transaction, and then answers
+every request in it. Under load, many requests share a commit (and SQLite's fsync); a request is
+acknowledged only after the commit that holds it returned, so nothing is acknowledged that is
+not stored. When more than ``max_pending`` items wait, new requests are refused at once with
+:class:`Backpressure` (429 with Retry-After): the queue never grows without bound. When the
+database is down the requests of that commit fail with :class:`StoreUnavailable` (503).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import queue
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Final
+
+import structlog
+
+from proctor.protocol import LifecyclePolicy
+from proctor.store import IngestResult, Item, Store, StoreUnavailable
+
+log = structlog.get_logger("proctor.collector.ingest")
+
+#: Items written in one transaction at most.
+MAX_BATCH_ITEMS: Final = 8192
+#: Items waiting for a commit, at most, before requests are refused (429).
+DEFAULT_MAX_PENDING: Final = 200_000
+
+
+class Backpressure(Exception):
+    """Too much is waiting to be written: retry after ``retry_after`` seconds."""
+
+    def __init__(self, retry_after: float) -> None:
+        super().__init__(f"the collector is behind on writes: retry in {retry_after:g} s")
+        self.retry_after = retry_after
+
+
+@dataclass
+class _Job:
+    items: Sequence[Item]
+    loop: asyncio.AbstractEventLoop
+    future: asyncio.Future[IngestResult]
+    enqueued: float = field(default_factory=time.monotonic)
+
+
+class Writer:
+    """Group-commit writer threads in front of :meth:`Store.ingest`."""
+
+    def __init__(
+        self,
+        store: Store,
+        policies: Callable[[], Mapping[str, LifecyclePolicy]],
+        *,
+        threads: int = 1,
+        max_pending: int = DEFAULT_MAX_PENDING,
+        on_commit: Callable[[IngestResult, Sequence[Item]], None] | None = None,
+    ) -> None:
+        self.store = store
+        self.policies = policies
+        self.max_pending = max_pending
+        self.on_commit = on_commit
+        self._queue: queue.Queue[_Job | None] = queue.Queue()
+        self._pending = 0
+        self._lock = threading.Lock()
+        self._threads = [
+            threading.Thread(target=self._run, name=f"proctor-writer-{i}", daemon=True)
+            for i in range(threads)
+        ]
+        for t in self._threads:
+            t.start()
+
+    @property
+    def pending(self) -> int:
+        return self._pending
+
+    async def submit(self, items: Sequence[Item]) -> IngestResult:
+        """Store ``items``; returns once they are committed. Raises :class:`Backpressure` or
+        :class:`StoreUnavailable`."""
+        if not items:
+            return IngestResult()
+        with self._lock:
+            if self._pending and self._pending + len(items) > self.max_pending:
+                raise Backpressure(retry_after=1.0)
+            self._pending += len(items)
+        loop = asyncio.get_running_loop()
+        job = _Job(items, loop, loop.create_future())
+        self._queue.put(job)
+        return await job.future
+
+    def close(self) -> None:
+        for _ in self._threads:
+            self._queue.put(None)
+        for t in self._threads:
+            t.join(timeout=30)
+
+    def _run(self) -> None:
+        while True:
+            first = self._queue.get()
+            if first is None:
+                return
+            jobs = [first]
+            size = len(first.items)
+            stop = False
+            while size < MAX_BATCH_ITEMS:
+                try:
+                    nxt = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if nxt is None:
+                    stop = True
+                    break
+                jobs.append(nxt)
+                size += len(nxt.items)
+            self._write(jobs)
+            if stop:
+                return
+
+    def _write(self, jobs: list[_Job]) -> None:
+        items = [i for j in jobs for i in j.items]
+        try:
+            result = self.store.ingest(items, self.policies(), now=time.time())
+        except StoreUnavailable as e:
+            self._answer(jobs, error=e)
+            return
+        except Exception as e:  # one bad request must not fail the others it was batched with
+            if len(jobs) > 1:
+                for job in jobs:
+                    self._write([job])
+                return
+            log.exception("ingestion failed")
+            self._answer(jobs, error=e)
+            return
+        if self.on_commit is not None:
+            try:
+                self.on_commit(result, items)
+            except Exception:  # metrics must never fail a write
+                log.exception("on_commit hook failed")
+        self._answer(jobs, result=result)
+
+    def _answer(
+        self, jobs: list[_Job], *, result: IngestResult | None = None, error: BaseException | None = None
+    ) -> None:
+        with self._lock:
+            self._pending -= sum(len(j.items) for j in jobs)
+        for job in jobs:
+            job.loop.call_soon_threadsafe(_settle, job.future, result, error)
+
+
+def _settle(
+    future: asyncio.Future[IngestResult], result: IngestResult | None, error: BaseException | None
+) -> None:
+    if future.done():
+        return
+    if error is not None:
+        future.set_exception(error)
+    else:
+        future.set_result(result or IngestResult())

@@ -1,0 +1,282 @@
+"""``proctor collector``: the receiver, the HTTP API and the evaluation worker in one process.
+
+Entry points for the CLI: :func:`add_arguments` (the flags, on any argparse parser) and
+:func:`serve` (run until SIGTERM/SIGINT; returns the exit code). ``python -m proctor.collector``
+runs the same thing. Without ``--monitor`` it reads AgentMonitors from the cluster in
+``KUBECONFIG`` (or the pod's service account) and checks management callers with TokenReview and
+SubjectAccessReview; with ``--monitor FILE --profile FILE`` it needs no cluster and takes its
+token from ``PROCTOR_TOKEN``.
+
+Exit codes: 0 stopped by a signal, 2 bad arguments or files, the database or the cluster
+unreachable at start (the message says which).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import signal
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, Final, cast
+
+import structlog
+from aiohttp import web
+
+from proctor.api import ManifestError
+from proctor.collector.app import DEFAULT_MAX_BODY, Context, application
+from proctor.collector.auth import Authorizer, KubernetesAuth, LocalAuth
+from proctor.collector.evaluate import Evaluator
+from proctor.collector.ingest import DEFAULT_MAX_PENDING, Writer
+from proctor.collector.metrics import Metrics
+from proctor.collector.monitors import Registry, load_files
+from proctor.collector.worker import DEFAULT_CONCURRENCY, DEFAULT_POLL_SECONDS, Worker
+from proctor.protocol import DEFAULT_LEASE_SECONDS
+from proctor.store import IngestResult, Item, Store, StoreUnavailable, UnsupportedDatabase
+
+log = structlog.get_logger("proctor.collector")
+
+#: The environment variable holding the collector's token (ingestion and, without a cluster, the API).
+TOKEN_ENV: Final = "PROCTOR_TOKEN"
+#: OTLP/HTTP's registered port.
+DEFAULT_LISTEN: Final = "127.0.0.1:4318"
+#: Seconds between listings of AgentMonitors in a cluster.
+DEFAULT_REFRESH_SECONDS: Final = 15.0
+
+
+def default_db() -> str:
+    """``sqlite:///`` in the user's data directory (``$XDG_DATA_HOME/proctor/collector.db``)."""
+    base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    return f"sqlite:///{base / 'proctor' / 'collector.db'}"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The collector's flags (``proctor collector`` and ``python -m proctor.collector``)."""
+    parser.add_argument(
+        "--db",
+        default=os.environ.get("PROCTOR_DB") or None,
+        help="database URL: sqlite:///PATH (default: ~/.local/share/proctor/collector.db) or postgresql://...",
+    )
+    parser.add_argument(
+        "--listen", default=DEFAULT_LISTEN, help=f"HOST:PORT to serve on (default {DEFAULT_LISTEN})"
+    )
+    parser.add_argument(
+        "--monitor",
+        action="append",
+        type=Path,
+        default=[],
+        metavar="FILE",
+        help="an AgentMonitor manifest: run without a cluster (repeatable; may hold the profile too)",
+    )
+    parser.add_argument(
+        "--profile",
+        action="append",
+        type=Path,
+        default=[],
+        metavar="FILE",
+        help="an EvalProfile manifest (repeatable)",
+    )
+    parser.add_argument(
+        "-n",
+        "--namespace",
+        action="append",
+        default=[],
+        help="in a cluster: serve these namespaces only (repeatable)",
+    )
+    parser.add_argument(
+        "--concurrency", type=int, default=DEFAULT_CONCURRENCY, help="runs judged at once by this replica"
+    )
+    parser.add_argument(
+        "--poll",
+        type=float,
+        default=DEFAULT_POLL_SECONDS,
+        help="seconds between looks for runs due (default 1)",
+    )
+    parser.add_argument(
+        "--lease",
+        type=float,
+        default=DEFAULT_LEASE_SECONDS,
+        help="seconds a claim on a run lasts unless renewed",
+    )
+    parser.add_argument(
+        "--max-body", type=int, default=DEFAULT_MAX_BODY, help="request body limit, bytes (decompressed)"
+    )
+    parser.add_argument(
+        "--max-pending", type=int, default=DEFAULT_MAX_PENDING, help="items waiting for a commit before 429"
+    )
+    parser.add_argument(
+        "--writer-threads",
+        type=int,
+        default=None,
+        help="ingestion writers (default: 1 on SQLite, 4 on PostgreSQL)",
+    )
+    parser.add_argument(
+        "--no-worker", action="store_true", help="ingest and serve the API only; judge nothing"
+    )
+    parser.add_argument(
+        "--worker-name", default=None, help="this replica's name in leases (default host:pid)"
+    )
+    parser.add_argument(
+        "--refresh",
+        type=float,
+        default=DEFAULT_REFRESH_SECONDS,
+        help="in a cluster: seconds between listings of AgentMonitors",
+    )
+
+
+def _split_listen(listen: str) -> tuple[str, int]:
+    host, _, port = listen.rpartition(":")
+    if not host or not port.isdigit():
+        raise ValueError(f"--listen must be HOST:PORT, not {listen!r}")
+    return host.strip("[]"), int(port)
+
+
+class _Registry:
+    """The current registry, swapped whole when the cluster's monitors change."""
+
+    def __init__(self, registry: Registry) -> None:
+        self.value = registry
+
+    def __call__(self) -> Registry:
+        return self.value
+
+
+def _on_commit(metrics: Metrics) -> Callable[[IngestResult, Sequence[Item]], None]:
+    def hook(result: IngestResult, items: Sequence[Item]) -> None:
+        metrics.duplicates.inc(result.duplicates)
+        for monitor, (spans, events, runs) in result.by_monitor.items():
+            metrics.spans_stored.labels(monitor).inc(spans)
+            metrics.events_stored.labels(monitor).inc(events)
+            metrics.runs_started.labels(monitor).inc(runs)
+
+    return hook
+
+
+async def run(args: argparse.Namespace, *, announce: Callable[[str], None] | None = None) -> None:
+    """Run the collector until the task is cancelled or SIGTERM/SIGINT arrives."""
+    token = os.environ.get(TOKEN_ENV) or None
+    kube_api = None
+    if args.monitor or args.profile:
+        registry = _Registry(load_files([*args.monitor, *args.profile], default_token=token))
+        if token is None:
+            raise ValueError(
+                f"{TOKEN_ENV} is not set: without a cluster the collector's token protects everything"
+            )
+        auth: Authorizer = LocalAuth(token)
+    else:
+        from kubernetes import client, config
+
+        from proctor.collector.cluster import ClusterMonitors
+
+        try:
+            cast(Any, config).load_config()
+        except config.ConfigException as e:
+            raise ValueError(
+                f"no AgentMonitor files and no cluster ({e}): "
+                "give --monitor FILE --profile FILE, or KUBECONFIG"
+            ) from None
+        kube_api = client.ApiClient()
+        source = ClusterMonitors(kube_api, default_token=token, namespaces=args.namespace or None)
+        registry = _Registry(await asyncio.to_thread(source.load))
+        auth = KubernetesAuth(kube_api)
+    store = await asyncio.to_thread(Store.open, args.db or default_db())
+    metrics = Metrics()
+    threads = args.writer_threads or (4 if store.dialect == "postgresql" else 1)
+    writer = Writer(
+        store,
+        lambda: registry().policies(),
+        threads=threads,
+        max_pending=args.max_pending,
+        on_commit=_on_commit(metrics),
+    )
+    evaluator = Evaluator()
+    worker = Worker(
+        store,
+        registry,
+        evaluator,
+        metrics,
+        name=args.worker_name,
+        concurrency=args.concurrency,
+        poll=args.poll,
+        lease_seconds=args.lease,
+    )
+    ctx = Context(store=store, writer=writer, registry=registry, metrics=metrics, auth=auth, wake=worker.wake)
+    app = application(ctx, max_body=args.max_body)
+    runner = web.AppRunner(app, access_log=None, handle_signals=False)
+    await runner.setup()
+    host, port = _split_listen(args.listen)
+    site = web.TCPSite(runner, host, port, backlog=1024, reuse_address=True)
+    await site.start()
+    server = cast(Any, site._server)
+    bound = server.sockets[0].getsockname()[1] if server and server.sockets else port
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(sig, stop.set)
+    tasks = []
+    if not args.no_worker:
+        tasks.append(asyncio.create_task(worker.run(stop), name="worker"))
+    if kube_api is not None:
+        tasks.append(asyncio.create_task(_refresh(source, registry, args.refresh, stop), name="monitors"))
+    url = f"http://{host}:{bound}"
+    log.info("collector listening", url=url, database=store.dialect, monitors=sorted(registry().monitors))
+    if announce is not None:
+        announce(url)
+    try:
+        await stop.wait()
+    finally:
+        stop.set()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        await runner.cleanup()
+        await asyncio.to_thread(writer.close)
+        await evaluator.aclose()
+        store.close()
+
+
+async def _refresh(source: object, registry: _Registry, every: float, stop: asyncio.Event) -> None:
+    while not stop.is_set():
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), timeout=every)
+        if stop.is_set():
+            return
+        try:
+            registry.value = await asyncio.to_thread(source.load)  # type: ignore[attr-defined]
+        except Exception as e:  # the API server is briefly away: keep serving what we have
+            log.warning("cannot list AgentMonitors; keeping the last ones", error=f"{type(e).__name__}: {e}")
+
+
+def serve(args: argparse.Namespace) -> int:
+    """What ``proctor collector`` runs; returns the exit code."""
+    from proctor.observability.logging import configure
+
+    configure()
+
+    def announce(url: str) -> None:
+        print(f"proctor collector: listening on {url}", file=sys.stderr, flush=True)
+
+    try:
+        asyncio.run(run(args, announce=announce))
+    except (ManifestError, ValueError, UnsupportedDatabase) as e:
+        print(f"proctor collector: error: {e}", file=sys.stderr)
+        return 2
+    except StoreUnavailable as e:
+        print(f"proctor collector: error: {e}", file=sys.stderr)
+        return 2
+    except OSError as e:
+        print(f"proctor collector: error: cannot listen on {args.listen}: {e.strerror or e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 0
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="proctor collector", description="Arm B: OTLP/HTTP receiver, runs API and evaluation worker."
+    )
+    add_arguments(parser)
+    return serve(parser.parse_args(argv))

@@ -1,0 +1,196 @@
+"""The evaluation worker: drives the run lifecycle and judges each run that is ready.
+
+Every ``poll`` seconds (or at once when woken by "evaluate now"), it applies the transitions time
+has made (quiescence ends, retries come due, leases expire), claims as many ready runs as it has
+free slots, and judges them concurrently. A claim is a lease in the database, renewed while the
+judge works, so on PostgreSQL several collector replicas share the queue and a run is never
+judged twice; a replica that dies loses its leases and its runs are retried by the others. On
+shutdown, runs still being judged are handed back without using an attempt up.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import os
+import socket
+import time
+from collections.abc import Callable
+from typing import Final
+
+import structlog
+
+from proctor.collector.evaluate import Evaluation, Evaluator
+from proctor.collector.metrics import Metrics
+from proctor.collector.monitors import Registry
+from proctor.protocol import DEFAULT_LEASE_SECONDS, AttemptOutcome
+from proctor.store import Claim, Store, StoreUnavailable
+
+log = structlog.get_logger("proctor.collector.worker")
+
+DEFAULT_CONCURRENCY: Final = 8
+DEFAULT_POLL_SECONDS: Final = 1.0
+
+
+def worker_id() -> str:
+    """This process's name in leases: host and pid (unique among replicas)."""
+    return f"{socket.gethostname()}:{os.getpid()}"[:128]
+
+
+class Worker:
+    """Claims and judges runs until :meth:`run`'s ``stop`` is set."""
+
+    def __init__(
+        self,
+        store: Store,
+        registry: Callable[[], Registry],
+        evaluator: Evaluator,
+        metrics: Metrics,
+        *,
+        name: str | None = None,
+        concurrency: int = DEFAULT_CONCURRENCY,
+        poll: float = DEFAULT_POLL_SECONDS,
+        lease_seconds: float = DEFAULT_LEASE_SECONDS,
+    ) -> None:
+        self.store = store
+        self.registry = registry
+        self.evaluator = evaluator
+        self.metrics = metrics
+        self.name = name or worker_id()
+        self.concurrency = concurrency
+        self.poll = poll
+        self.lease_seconds = lease_seconds
+        self._tasks: dict[str, asyncio.Task[None]] = {}
+        self._claims: dict[str, Claim] = {}
+        self._wake = asyncio.Event()
+        self.evaluated = 0
+
+    def wake(self) -> None:
+        """Look for work now (a run was brought forward)."""
+        self._wake.set()
+
+    async def run(self, stop: asyncio.Event) -> None:
+        last_renew = time.monotonic()
+        while not stop.is_set():
+            now = time.time()
+            try:
+                await asyncio.to_thread(self.store.advance_due, now)
+                free = self.concurrency - len(self._tasks)
+                claims = (
+                    await asyncio.to_thread(
+                        self.store.claim, self.name, now, limit=free, lease_seconds=self.lease_seconds
+                    )
+                    if free > 0
+                    else []
+                )
+                if self._claims and time.monotonic() - last_renew > self.lease_seconds / 3:
+                    lost = await asyncio.to_thread(
+                        self.store.renew,
+                        list(self._claims.values()),
+                        time.time(),
+                        lease_seconds=self.lease_seconds,
+                    )
+                    for run in lost:
+                        log.warning("lost the lease on a run: another worker took it over", run=run)
+                    last_renew = time.monotonic()
+            except StoreUnavailable as e:
+                self.metrics.database_errors.inc()
+                log.warning("database unavailable; the worker waits", error=str(e))
+                claims = []
+            for c in claims:
+                self._claims[c.run_id] = c
+                task = asyncio.create_task(self._evaluate(c), name=f"evaluate-{c.run_id}")
+                self._tasks[c.run_id] = task
+                task.add_done_callback(functools.partial(self._done, c.run_id))
+            if claims and len(self._tasks) < self.concurrency:
+                continue  # there may be more ready runs: claim again at once
+            self._wake.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), timeout=self.poll)
+        await self._shutdown()
+
+    def _done(self, run: str, _task: object = None) -> None:
+        self._tasks.pop(run, None)
+        self._claims.pop(run, None)
+        self._wake.set()
+
+    async def _shutdown(self) -> None:
+        held = dict(self._claims)
+        for task in list(self._tasks.values()):
+            task.cancel()
+        await asyncio.gather(*self._tasks.values(), return_exceptions=True)
+        for c in held.values():
+            with contextlib.suppress(Exception):
+                await asyncio.to_thread(
+                    self.store.complete,
+                    c,
+                    AttemptOutcome.INTERRUPTED,
+                    time.time(),
+                    reason="the collector stopped during the evaluation; it is judged again",
+                )
+
+    async def _evaluate(self, c: Claim) -> None:
+        started = time.monotonic()
+        monitor = self.registry().get(c.monitor)
+        if monitor is None:
+            ev = Evaluation(
+                AttemptOutcome.FAILED, reason=f"AgentMonitor {c.monitor} is no longer served", permanent=True
+            )
+        else:
+            try:
+                trajectory = await asyncio.to_thread(self.store.trajectory, c.run_id)
+                ev = await self.evaluator.evaluate(monitor, trajectory)
+            except StoreUnavailable as e:
+                ev = Evaluation(AttemptOutcome.INTERRUPTED, reason=str(e))
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:  # a bug must not kill the worker: the attempt fails, with the cause
+                log.exception("evaluation failed", run=c.run_id)
+                ev = Evaluation(
+                    AttemptOutcome.FAILED, reason=f"evaluation error: {type(e).__name__}: {e}"[:1000]
+                )
+        try:
+            stored = await asyncio.to_thread(
+                self.store.complete,
+                c,
+                ev.outcome,
+                time.time(),
+                scores=ev.scores,
+                provenance=ev.provenance,
+                signals=ev.signals,
+                reason=ev.reason,
+                retry_after=5.0 if ev.outcome is AttemptOutcome.INTERRUPTED else 0.0,
+                judge_calls=ev.judge_calls,
+                judgments=ev.judgments,
+                breached=ev.breached,
+                permanent=ev.permanent,
+            )
+        except StoreUnavailable as e:
+            log.warning(
+                "cannot record an evaluation; the lease will expire and it is retried",
+                run=c.run_id,
+                error=str(e),
+            )
+            return
+        if not stored:
+            log.warning("the run's lease was lost before its evaluation was recorded", run=c.run_id)
+            return
+        self.evaluated += 1
+        self._observe(c, ev, time.monotonic() - started)
+
+    def _observe(self, c: Claim, ev: Evaluation, seconds: float) -> None:
+        m = self.metrics
+        revision = c.revision or ""
+        m.evaluations.labels(c.monitor, c.agent, revision, ev.outcome.value).inc()
+        m.evaluation_seconds.labels(c.monitor).observe(seconds)
+        m.judge_calls.labels(c.monitor).inc(ev.judge_calls)
+        m.judgments.labels(c.monitor).inc(ev.judgments)
+        for s in ev.scores:
+            labels = (c.monitor, c.agent, revision, s.dimension)
+            if s.score is None:
+                m.skipped.labels(*labels).inc()
+            else:
+                m.score.labels(*labels).observe(s.score)
+                if s.score < s.threshold:
+                    m.breaches.labels(*labels).inc()

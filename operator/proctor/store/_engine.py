@@ -1,0 +1,138 @@
+"""Opening a database: URLs, SQLite pragmas, PostgreSQL's driver, and migrations at start.
+
+``sqlite:///PATH`` is the embedded default: one file, WAL journal (readers never block the
+writer), ``synchronous=FULL`` (every commit is on disk before it returns: the collector
+acknowledges telemetry only after its commit, and groups many requests into one commit, so the
+fsync is paid once per group), a busy timeout so a second connection waits instead of failing,
+foreign keys on, a bounded page cache. ``postgresql://...`` (psycopg 3) is for scale: several collector
+replicas share one database and claim runs with ``FOR UPDATE SKIP LOCKED``.
+
+Migrations are Alembic revisions shipped in this package (``proctor/store/migrations``) and run
+programmatically when a store opens (``alembic upgrade head``); on PostgreSQL replicas that start
+together take an advisory lock first, so one migrates and the others wait.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Final
+
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import Engine, create_engine, event, text
+from sqlalchemy.engine import make_url
+from sqlalchemy.pool import NullPool
+
+MIGRATIONS: Final = Path(__file__).with_name("migrations")
+#: Any 64-bit number, the same in every replica: the advisory lock migrations hold on PostgreSQL.
+_MIGRATION_LOCK: Final = 0x70726F63746F72  # "proctor"
+#: SQLite's page cache per connection, KiB (negative: KiB rather than pages); small keeps RSS flat.
+SQLITE_CACHE_KIB: Final = 16384
+
+
+class UnsupportedDatabase(ValueError):
+    """A URL that is neither ``sqlite:///...`` nor ``postgresql://...``."""
+
+
+def normalise_url(url: str) -> str:
+    """The SQLAlchemy URL for ``url``: ``postgresql://`` uses psycopg 3; only SQLite and PostgreSQL."""
+    parsed = make_url(url)
+    backend = parsed.get_backend_name()
+    if backend == "sqlite":
+        if parsed.database in (None, "", ":memory:"):
+            raise UnsupportedDatabase(
+                "an in-memory SQLite database is lost on exit: give a file, sqlite:///PATH"
+            )
+        return parsed.render_as_string(hide_password=False)
+    if backend in ("postgresql", "postgres"):
+        return parsed.set(drivername="postgresql+psycopg").render_as_string(hide_password=False)
+    raise UnsupportedDatabase(f"unsupported database {backend!r}: use sqlite:///PATH or postgresql://...")
+
+
+#: The execution option that marks a write transaction (SQLite then begins it IMMEDIATE).
+WRITE_OPTION: Final = "proctor_write"
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    # Let SQLAlchemy's "begin" event say BEGIN: pysqlite's own transaction handling would start a
+    # transaction only at the first write, after the reads it depends on (a lost update).
+    dbapi_connection.isolation_level = None
+    cursor = dbapi_connection.cursor()
+    for pragma in (
+        "journal_mode=WAL",
+        "synchronous=FULL",
+        "foreign_keys=ON",
+        "busy_timeout=30000",
+        "temp_store=MEMORY",
+        f"cache_size=-{SQLITE_CACHE_KIB}",
+    ):
+        cursor.execute(f"PRAGMA {pragma}")
+    cursor.close()
+
+
+def _sqlite_begin(conn: Any) -> None:
+    """Writes begin IMMEDIATE (the write lock first, so what they read is what they change);
+    reads begin deferred (a snapshot; WAL readers never wait for the writer)."""
+    conn.exec_driver_sql("BEGIN IMMEDIATE" if conn.get_execution_options().get(WRITE_OPTION) else "BEGIN")
+
+
+def create(url: str, *, pool_size: int = 8) -> Engine:
+    """An engine for ``url`` (see :func:`normalise_url`), with the project's settings."""
+    url = normalise_url(url)
+    if url.startswith("sqlite"):
+        path = make_url(url).database
+        assert path is not None
+        Path(path).expanduser().resolve().parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(
+            url,
+            connect_args={"check_same_thread": False, "timeout": 30},
+            pool_size=pool_size,
+            max_overflow=pool_size,
+        )
+        event.listen(engine, "connect", _sqlite_pragmas)
+        event.listen(engine, "begin", _sqlite_begin)
+        return engine
+    return create_engine(
+        url,
+        pool_size=pool_size,
+        max_overflow=pool_size,
+        pool_pre_ping=True,
+        pool_recycle=1800,
+        connect_args={"connect_timeout": 10, "application_name": "proctor-collector"},
+    )
+
+
+def _config() -> Config:
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    return cfg
+
+
+def head() -> str:
+    """The newest migration revision shipped with this version."""
+    revision = ScriptDirectory.from_config(_config()).get_current_head()
+    assert revision is not None
+    return revision
+
+
+def current(engine: Engine) -> str | None:
+    """The revision the database is at (None: not migrated yet)."""
+    with engine.connect() as conn:
+        return MigrationContext.configure(conn).get_current_revision()
+
+
+def migrate(engine: Engine) -> None:
+    """``alembic upgrade head`` on ``engine``'s database (serialised across replicas on PostgreSQL)."""
+    cfg = _config()
+    with engine.begin() as conn:
+        if conn.dialect.name == "postgresql":
+            conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": _MIGRATION_LOCK})
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "head")
+
+
+def unpooled(url: str) -> Engine:
+    """An engine without a pool (one-off tools and tests)."""
+    return create_engine(normalise_url(url), poolclass=NullPool)

@@ -1,0 +1,172 @@
+"""Compiling a case set and grading answers: the shared path of `proctor grade` and the judge Job."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from proctor.api.caseset import Case
+from proctor.api.profile import EvalProfileSpec
+from proctor.graders._exam import (
+    DEFAULT_DIMENSION_THRESHOLD,
+    CaseSetProblem,
+    case_question,
+    compile_cases,
+    grade_answer,
+    grade_cases,
+    unanswered,
+)
+from proctor.protocol.types import DimensionScore, Outcome, Tier
+
+
+def case(**kw: Any) -> Case:
+    return Case.model_validate({"id": "c", "tier": "trust", "input": "q?", **kw})
+
+
+def test_a_chat_input_becomes_role_lines() -> None:
+    c = case(input=[{"role": "system", "content": "be brief"}, {"role": "user", "content": "why?"}])
+    assert case_question(c) == "system: be brief\nuser: why?"
+    assert case_question(case(input="plain")) == "plain"
+
+
+def test_compiled_cases_carry_context_reference_question_and_category() -> None:
+    (cc,) = compile_cases(
+        [
+            case(
+                category="band",
+                reference="ELEVATED",
+                context=[{"id": "amm", "text": "bands"}],
+                **{"assert": [{"type": "contains", "value": "x"}]},
+            )
+        ]
+    )
+    assert (cc.id, cc.tier, cc.category, cc.question) == ("c", Tier.TRUST, "band", "q?")
+    assert cc.ctx.context == {"amm": "bands"}
+    assert cc.ctx.reference == "ELEVATED"
+    assert cc.ctx.question == "q?"
+    assert [a.type for a in cc.assertions] == ["contains"]
+    (plain,) = compile_cases([case(**{"assert": [{"type": "contains", "value": "x"}]})])
+    assert plain.category == ""
+
+
+def test_every_bad_case_is_reported_at_once_with_where() -> None:
+    bad = {"assert": [{"type": "regex", "value": "("}]}
+    good = {"assert": [{"type": "contains", "value": "x"}]}
+    with pytest.raises(CaseSetProblem) as e:
+        compile_cases([case(id="a", **bad), case(id="b", **good), case(id="c", **bad)], where="cs.yaml")
+    assert len(e.value.problems) == 2
+    assert e.value.problems[0].startswith("cs.yaml: case 'a': assert[0]: regex: invalid regular expression")
+    assert e.value.problems[1].startswith("cs.yaml: case 'c': ")
+    assert str(e.value) == "\n".join(e.value.problems)
+
+
+def test_dimensions_come_from_the_case_or_the_profile() -> None:
+    profile = EvalProfileSpec.model_validate({"profile": "generic", "thresholds": {"safety": 90}})
+    named = case(dimensions=["safety", "made_up"], **{"assert": [{"type": "contains", "value": "x"}]})
+    (without,) = compile_cases([named])
+    assert without.dimensions == (
+        ("safety", DEFAULT_DIMENSION_THRESHOLD),
+        ("made_up", DEFAULT_DIMENSION_THRESHOLD),
+    )
+    (with_profile,) = compile_cases([named], profile=profile)
+    assert with_profile.dimensions == (("safety", 90.0), ("made_up", profile.default_threshold))
+    unnamed = case(**{"assert": [{"type": "contains", "value": "x"}]})
+    (none,) = compile_cases([unnamed])
+    assert none.dimensions == ()
+    (all_,) = compile_cases([unnamed], profile=profile)
+    assert all_.dimensions == tuple((d.name, d.threshold) for d in profile.resolved_dimensions())
+    assert len(all_.dimensions) == 5
+
+
+def test_unjudged_dimensions_are_skipped_with_the_reason_never_zero() -> None:
+    (cc,) = compile_cases(
+        [case(dimensions=["task_success"], **{"assert": [{"type": "contains", "value": "ok"}]})]
+    )
+    r = grade_answer(cc, "ok", unjudged_reason="no judge here")
+    assert r.outcome is Outcome.UNMEASURED
+    assert r.dimensions == (
+        DimensionScore("task_success", DEFAULT_DIMENSION_THRESHOLD, None, "no judge here"),
+    )
+    failed = grade_answer(cc, "nope")
+    assert failed.outcome is Outcome.FAILED  # a failed assertion fails the case even unjudged
+
+
+def test_judged_dimensions_are_attached_as_given() -> None:
+    (cc,) = compile_cases(
+        [case(dimensions=["task_success"], **{"assert": [{"type": "contains", "value": "ok"}]})]
+    )
+    judged = [DimensionScore("task_success", 50.0, 80.0)]
+    r = grade_answer(cc, "ok", judged=judged)
+    assert r.outcome is Outcome.PASSED
+    assert r.dimensions == tuple(judged)
+    low = grade_answer(cc, "ok", judged=[DimensionScore("task_success", 50.0, 20.0)])
+    assert low.outcome is Outcome.FAILED
+
+
+def test_scan_can_be_turned_off() -> None:
+    (cc,) = compile_cases([case(**{"assert": [{"type": "contains", "value": "ok"}]})])
+    leak = "ok, mail jane.doe@gmail.com"
+    assert grade_answer(cc, leak).safety_findings == 1
+    assert grade_answer(cc, leak, scan=False).safety_findings == 0
+
+
+def test_an_unanswered_case_is_unmeasured_with_the_reason() -> None:
+    (cc,) = compile_cases([case(category="k", **{"assert": [{"type": "contains", "value": "ok"}]})])
+    r = unanswered(cc, "the agent timed out")
+    assert (r.outcome, r.error, r.category, r.tier) == (
+        Outcome.UNMEASURED,
+        "the agent timed out",
+        "k",
+        Tier.TRUST,
+    )
+
+
+def test_grade_cases_in_one_process_keeps_case_order_and_uses_the_embedder() -> None:
+    cases = [
+        case(id="b", **{"assert": [{"type": "similar", "value": "x", "threshold": 0.5}]}),
+        case(id="a", **{"assert": [{"type": "contains", "value": "ok"}]}),
+    ]
+    results = grade_cases(cases, {"a": "ok", "b": "x"}, embedder=lambda texts: [[1.0, 0.0] for _ in texts])
+    assert [(r.case_id, r.outcome) for r in results] == [("b", Outcome.PASSED), ("a", Outcome.PASSED)]
+    unembedded = grade_cases(cases, {"a": "ok", "b": "x"}, workers=1)
+    assert unembedded[0].outcome is Outcome.UNMEASURED
+
+
+def test_grade_cases_with_a_profile_attaches_its_dimensions() -> None:
+    profile = EvalProfileSpec.model_validate({"profile": "generic"})
+    (r,) = grade_cases(
+        [case(**{"assert": [{"type": "contains", "value": "ok"}]})], {"c": "ok"}, profile=profile
+    )
+    assert len(r.dimensions) == 5 and all(d.score is None for d in r.dimensions)
+
+
+def test_a_case_without_a_profile_judges_its_named_dimensions_at_50() -> None:
+    (cc,) = compile_cases([case(dimensions=["tone"], **{"assert": [{"type": "contains", "value": "x"}]})])
+    assert cc.dimensions == (("tone", 50.0),)
+
+
+def test_a_live_agents_latency_reaches_the_latency_assertion() -> None:
+    (cc,) = compile_cases([case(**{"assert": [{"type": "latency", "threshold": 100}]})])
+    assert grade_answer(cc, "x", latency_ms=99.0).outcome is Outcome.PASSED
+    assert grade_answer(cc, "x", latency_ms=101.0).outcome is Outcome.FAILED
+    assert grade_answer(cc, "x").outcome is Outcome.UNMEASURED
+
+
+def test_options_are_keyword_only() -> None:
+    cases = [case(**{"assert": [{"type": "contains", "value": "x"}]})]
+    with pytest.raises(TypeError):
+        compile_cases(cases, "cs.yaml")  # type: ignore[misc]
+    (cc,) = compile_cases(cases)
+    with pytest.raises(TypeError):
+        grade_answer(cc, "x", False)  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        grade_cases(cases, {"c": "x"}, "cs.yaml")  # type: ignore[misc]
+
+
+def test_a_compiled_case_is_immutable() -> None:
+    import dataclasses
+
+    (cc,) = compile_cases([case(**{"assert": [{"type": "contains", "value": "x"}]})])
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        cc.tier = Tier.FORM  # type: ignore[misc]

@@ -1,0 +1,222 @@
+"""Reading values as promptfoo (JavaScript) reads them: numbers as text, YAML, regexes, JSON extraction."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+import regex
+import yaml
+
+from proctor.graders._jscompat import (
+    JsRegexError,
+    js_number,
+    js_string,
+    load_js_yaml,
+    promptfoo_json_objects,
+    translate_js_regex,
+    utf16_units,
+)
+
+
+@pytest.mark.parametrize(
+    ("x", "text"),
+    [
+        (0.3, "0.3"),
+        (42.0, "42"),
+        (-0.0, "0"),
+        (100.0, "100"),
+        (1e21, "1e+21"),
+        (1.5e21, "1.5e+21"),
+        (1e20, "100000000000000000000"),
+        (1e-7, "1e-7"),
+        (1.25e-7, "1.25e-7"),
+        (0.000001, "0.000001"),
+        (123.456, "123.456"),
+        (-2.5, "-2.5"),
+        (math.inf, "Infinity"),
+        (-math.inf, "-Infinity"),
+        (math.nan, "NaN"),
+    ],
+)
+def test_numbers_print_as_javascript_prints_them(x: float, text: str) -> None:
+    assert js_number(x) == text
+
+
+def test_js_string_of_yaml_scalars() -> None:
+    assert js_string(True) == "true"
+    assert js_string(None) == "null"
+    assert js_string(30) == "30"
+    assert js_string(2**60) == "1152921504606847000"  # a double, as JavaScript holds it
+    assert js_string([1, "a", None]) == "1,a,"
+    assert js_string({"a": 1}) is None
+
+
+def test_yaml_is_read_with_the_core_schema_as_js_yaml_reads_it() -> None:
+    doc = load_js_yaml("a: yes\nb: 1:30\nc: 0.30\nd: 0o17\ne: ~\nf: 012\ng: .inf\nh: 0x1F\ni: TRUE\n")
+    assert doc == {
+        "a": "yes",
+        "b": "1:30",
+        "c": 0.3,
+        "d": 15,
+        "e": None,
+        "f": 12,
+        "g": math.inf,
+        "h": 31,
+        "i": True,
+    }
+
+
+def test_a_duplicate_key_is_an_error_as_in_js_yaml() -> None:
+    with pytest.raises(yaml.YAMLError, match="duplicated mapping key"):
+        load_js_yaml("tests:\n  - vars: {a: 1}\n    vars: {a: 2}\n")
+    assert load_js_yaml('{"a": 1, "a": 2}', json=True) == {"a": 2}
+
+
+def test_utf16_units_split_astral_characters() -> None:
+    assert utf16_units("a\U0001f600") == "a\ud83d\ude00"
+    assert utf16_units("plain") == "plain"
+    assert len(utf16_units("\U0001f600\U0001f600")) == 4
+
+
+def js_search(pattern: str, text: str) -> bool:
+    return regex.compile(translate_js_regex(pattern)).search(utf16_units(text)) is not None
+
+
+@pytest.mark.parametrize(
+    ("pattern", "text", "match"),
+    [
+        (r"^a$", "a\n", False),
+        (r"a.b", "a\u2028b", False),
+        (r"a[^]b", "a\nb", True),
+        (r"[]", "anything", False),
+        (r"\d", "\u0663", False),
+        (r"\w", "\u00e9", False),
+        (r"\bx\b", "\u00e9x\u00e9", True),
+        (r"\Bx", "ax", True),
+        (r"\s", "\u00a0", True),
+        (r"\s", "\u0085", False),
+        (r"\S", "\u0085", True),
+        (r"[\s]", "\ufeff", True),
+        (r"[\S]", " ", False),
+        (r"[\W]", "a", False),
+        (r"[\D]", "5", False),
+        (r"(a)?\1b", "b", True),
+        (r"\1(a)", "a", True),
+        (r"(?<n>x)\k<n>", "xx", True),
+        (r"\k<n>", "k<n>", True),
+        (r"a{2}", "aa", True),
+        (r"a{2}", "a", False),
+        (r"a{2,}", "aaa", True),
+        (r"a{,2}", "a{,2}", True),
+        (r"x{", "x{", True),
+        (r"}", "}", True),
+        (r"]", "]", True),
+        (r"\cJ", "\n", True),
+        (r"\c1", "\\c1", True),
+        (r"[\c1]", "\x11", True),
+        (r"\x4", "x4", True),
+        (r"\u12", "u12", True),
+        (r"\101", "A", True),
+        (r"\8", "8", True),
+        (r"\0", "\0", True),
+        (r"[\b]", "\b", True),
+        (r"[a-c]", "b", True),
+        (r"[\d-z]", "-", True),
+        (r"[a\-z]", "-", True),
+        (r"(?=a)*b", "b", True),
+        (r"^.$", "\U0001f600", False),
+        (r"^..$", "\U0001f600", True),
+        (r"a+?", "aaa", True),
+        (r"(?:ab)+", "abab", True),
+        (r"(?<=\$)\d", "$5", True),
+        (r"(?<!\$)\d", "$5", False),
+        (r"a|", "zzz", True),
+        (r"\p{L}", "p{L}", True),
+        (r"\Z", "Z", True),
+        (r"\/", "/", True),
+        (r"^\u{2}$", "uu", True),
+        (r"(a)\10", "a\b", True),
+        (r"\c", "\\c", True),
+        (r"[\c]", "c", True),
+        (r"[^\d]", "x", True),
+        (r"[^\d]", "5", False),
+        (r"[\s\S]", "\n", True),
+        (r"\W", "_", False),
+        (r"\D", "x", True),
+        (r"(?!a)b", "b", True),
+        (r"(?!a)a", "a", False),
+        (r"x*?y", "xxy", True),
+        (r"a{1,2}?b", "aab", True),
+        (r"[\x41-\x43]", "B", True),
+        (r"[\u0041]", "A", True),
+        (r"\t\n\v\f\r", "\t\n\v\f\r", True),
+        (r"[.]", "a", False),
+        (r"\.", "a", False),
+        (r"(?:)", "", True),
+        (r"a(?=b)", "ab", True),
+        (r"(?<=a)b", "cb", False),
+        (r"$^", "", True),
+        (r"\k", "k", True),
+    ],
+)
+def test_javascript_regex_meaning(pattern: str, text: str, match: bool) -> None:
+    assert js_search(pattern, text) is match
+
+
+@pytest.mark.parametrize(
+    ("pattern", "message"),
+    [
+        ("a**", "Nothing to repeat"),
+        ("*a", "Nothing to repeat"),
+        ("a{2}{3}", "Nothing to repeat"),
+        ("^*", "Nothing to repeat"),
+        (r"\b+", "Nothing to repeat"),
+        ("(?<=a)*", "Invalid quantifier"),
+        ("{2}", "Nothing to repeat"),
+        ("a{3,2}", "numbers out of order"),
+        ("[z-a]", "Range out of order"),
+        ("(a", "Unterminated group"),
+        ("a)", "Unmatched ')'"),
+        ("[a", "Unterminated character class"),
+        ("(?i)a", "Invalid group"),
+        ("(?P<n>a)", "Invalid group"),
+        ("(?<1>a)", "Invalid capture group name"),
+        ("(?<n>a)(?<n>b)", "Duplicate capture group name"),
+        (r"(?<n>a)\k<m>", "Invalid named capture referenced"),
+        (r"(?<n>a)\k", "Invalid named reference"),
+        ("a\\", "\\ at end of pattern"),
+    ],
+)
+def test_what_javascript_rejects_is_rejected(pattern: str, message: str) -> None:
+    # the messages are V8's (checked against Node 22 with new RegExp(pattern))
+    with pytest.raises(JsRegexError, match=regex.escape(message)):
+        translate_js_regex(pattern)
+
+
+def test_js_string_of_floats_lists_and_objects() -> None:
+    assert js_string(-0.5) == "-0.5"
+    assert js_string([1.5, [2, 3]]) == "1.5,2,3"
+    assert js_string([{"a": 1}]) is None
+    assert js_string(["", None]) == ","
+
+
+def test_promptfoo_json_extraction_reads_comments_and_quotes_as_promptfoo_does() -> None:
+    assert promptfoo_json_objects("{a: 'it''s', // c\n b: 2}") == [{"a": "it's", "b": 2}]
+    assert promptfoo_json_objects('{"a": "x // not a comment"}') == [{"a": "x // not a comment"}]
+    assert promptfoo_json_objects("{a: 1, /// three slashes\n b: 2}") == [{"a": 1, "b": 2}]
+    assert promptfoo_json_objects('{"q": "say \\"hi\\" // x"}') == [{"q": 'say "hi" // x'}]
+    assert promptfoo_json_objects("don't {a: 1}") == [{"a": 1}]
+    assert promptfoo_json_objects("{a: {b: {c: 1}}} {d: 2}") == [{"a": {"b": {"c": 1}}}, {"d": 2}]
+    assert promptfoo_json_objects("{x: 1 } } {y: 2}") == [{"x": 1}, {"y": 2}]
+
+
+def test_promptfoo_json_extraction() -> None:
+    assert promptfoo_json_objects('a {"x": 1} b {"y": [2]} c') == [{"x": 1}, {"y": [2]}]
+    assert promptfoo_json_objects("[1, 2]") == []
+    assert promptfoo_json_objects("{a: 1}") == [{"a": 1}]
+    assert promptfoo_json_objects('{"a": {"b": 1}') == [{"a": {"b": 1}}]
+    assert promptfoo_json_objects('{"a": 1, // note\n "b": 2}') == [{"a": 1, "b": 2}]
+    assert promptfoo_json_objects('{"u": "http://x.org/a"}') == [{"u": "http://x.org/a"}]
+    assert promptfoo_json_objects("{: :}") == []
+    assert promptfoo_json_objects("no braces") == []

@@ -653,6 +653,87 @@ def _token_kubeconfig(cluster: Cluster, namespace: str, sa: str, path: Path) -> 
     return path
 
 
+def _cond(obj: dict[str, Any], type_: str) -> dict[str, Any]:
+    return next((c for c in (obj.get("status") or {}).get("conditions", []) if c["type"] == type_), {})
+
+
+def _gate_v1_to_v2(crds: Cluster, ns: str, *, webhook: bool) -> None:
+    """The chart installed one way or the other, a GatePolicy in Enforce, the example agent v1 -> v2
+    (v2 fails its exam). With the webhook, v2 is held before a ReplicaSet exists; without it the
+    policy refuses to enforce and v2, which rolled out unexamined, is never called approved."""
+    from proctor.gate.admission import APPROVED_ANNOTATION, template_hash
+    from proctor.reconcile.gates import short
+
+    policy = yaml.safe_load((EXAMPLE / "gatepolicy.yaml").read_text())
+    policy["spec"]["canary"] = {"runs": 1}
+    crds.kubectl("-n", ns, "apply", "-f", "-", input=json.dumps(policy))
+    agent = REPO / "examples" / "agent" / "deployment.yaml"
+
+    def get_policy() -> dict[str, Any]:
+        out: dict[str, Any] = crds.get_json("-n", ns, "gatepolicy", "oil-monitoring")
+        return out
+
+    def deployment() -> dict[str, Any]:
+        out: dict[str, Any] = crds.get_json("-n", ns, "deployment", "oil-agent")
+        return out
+
+    def images() -> set[str]:
+        rs = crds.get_json("-n", ns, "replicasets", "-l", "app=oil-agent")["items"]
+        return {r["spec"]["template"]["spec"]["containers"][0]["image"] for r in rs}
+
+    if not webhook:
+        enforcing = wait_for(
+            lambda: (c := _cond(get_policy(), "Enforcing")).get("reason") == "WebhookDisabled" and c,
+            timeout=60,
+            interval=0.5,
+            what="Enforcing=False WebhookDisabled",
+        )
+        assert enforcing["status"] == "False" and "cannot enforce" in enforcing["message"]
+        crds.kubectl("-n", ns, "apply", "-f", str(agent))
+        crds.kubectl("-n", ns, "set", "image", "deployment/oil-agent", "agent=proctor-example-agent:v2")
+        v2 = template_hash(deployment()["spec"]["template"])
+
+        def entry() -> dict[str, Any] | None:
+            ws = (get_policy().get("status") or {}).get("workloads") or []
+            w = next((w for w in ws if w["name"] == "oil-agent"), None)
+            return w if w is not None and w.get("revision") == short(v2) else None
+
+        seen = wait_for(entry, timeout=60, interval=0.5, what="v2 in the policy's status")
+        assert "rolled out before its exam" in (seen.get("message") or ""), seen
+        assert "approved" not in (seen.get("message") or ""), seen
+        annotations = deployment()["metadata"].get("annotations") or {}
+        assert annotations.get(APPROVED_ANNOTATION) != v2
+        assert get_policy()["status"]["effectiveEnforcement"] == "Observe"
+        return
+
+    crds.kubectl("-n", ns, "apply", "-f", str(agent))
+    wait_for(
+        lambda: APPROVED_ANNOTATION in (deployment()["metadata"].get("annotations") or {}),
+        timeout=180,
+        interval=1,
+        what="v1 to pass its exam and be approved",
+    )
+    wait_for(
+        lambda: _cond(get_policy(), "Enforcing").get("status") == "True",
+        timeout=180,
+        interval=1,
+        what="the policy to enforce after its canary",
+    )
+    ready = _cond(get_policy(), "Ready")
+    assert ready["status"] == "True", ready["message"]  # the API server really calls the webhook
+    crds.kubectl("-n", ns, "set", "image", "deployment/oil-agent", "agent=proctor-example-agent:v2")
+    assert deployment()["spec"]["paused"] is True  # held by the webhook, in the same request
+    blocked = wait_for(
+        lambda: (c := _cond(get_policy(), "RolloutBlocked")).get("status") == "True" and c,
+        timeout=180,
+        interval=1,
+        what="the v2 rollout to be blocked",
+    )
+    assert "oil-consumption-boundary" in blocked["message"]
+    assert deployment()["spec"]["paused"] is True
+    assert "proctor-example-agent:v2" not in images()  # no v2 ReplicaSet ever existed
+
+
 @pytest.mark.parametrize("webhook", [False, True], ids=["webhook-off", "webhook-on"])
 def test_the_operator_runs_an_exam_with_the_charts_rbac(
     helm: str,
@@ -671,20 +752,24 @@ def test_the_operator_runs_an_exam_with_the_charts_rbac(
     values: dict[str, Any] = {"watchNamespaces": [namespace], "operator": {"runHistory": 1}}
     # the local API server cannot reach Services: the chart's own value for that, the host
     values["webhook"] = (
-        {"urlHost": "127.0.0.1", "port": _free_port(), "failurePolicy": "Ignore"}
+        {"urlHost": "127.0.0.1", "port": _free_port()}  # the chart's failurePolicy: Fail
         if webhook
         else {"enabled": False}
     )
-    docs = _render(helm, tmp_path, values, release=namespace, namespace=namespace)
+    # the operator's own namespace, apart from the one it manages (the webhook never gates its own
+    # namespace: the chart excludes it, so the probe would say the gate cannot enforce there)
+    home = f"{namespace}-sys"
+    docs = _render(helm, tmp_path, values, release=namespace, namespace=home)
     rbac = [d for d in docs if d["kind"] in RBAC_KINDS]
     cluster_scoped = [d for d in rbac if d["kind"].startswith("Cluster")]
     webhook_configuration = f"{namespace}-proctor-gate"
+    crds.kubectl("create", "namespace", home)
     try:
         crds.kubectl(
             "apply", "--server-side", "-f", "-", input="\n---\n".join(yaml.safe_dump(d) for d in rbac)
         )
         sa = _one(docs, "Deployment")["spec"]["template"]["spec"]["serviceAccountName"]
-        kubeconfig = _token_kubeconfig(crds, namespace, sa, tmp_path / "operator.kubeconfig")
+        kubeconfig = _token_kubeconfig(crds, home, sa, tmp_path / "operator.kubeconfig")
 
         # the chart's container, run here as a process: its args and env, a free probe port
         container = _one(docs, "Deployment")["spec"]["template"]["spec"]["containers"][0]
@@ -694,7 +779,7 @@ def test_the_operator_runs_an_exam_with_the_charts_rbac(
         env = {e["name"]: e["value"] for e in container["env"] if "value" in e}
         env |= {
             "KUBECONFIG": str(kubeconfig),
-            "POD_NAMESPACE": namespace,
+            "POD_NAMESPACE": home,
             "PROCTOR_METRICS_PORT": "0",
             "PROCTOR_RECONCILE_INTERVAL": "1",
             "PROCTOR_RETRY_BACKOFF": "1,1,1,1",
@@ -772,6 +857,8 @@ def test_the_operator_runs_an_exam_with_the_charts_rbac(
         events = crds.kubectl("-n", namespace, "get", "events", "-o", "json").stdout
         assert "VerdictPass" in events
 
+        _gate_v1_to_v2(crds, namespace, webhook=webhook)
+
         refusals = ("forbidden", "not enough permissions", " 403")
         denied = [line for line in log().splitlines() if any(r in line.lower() for r in refusals)]
         assert not denied, "the operator was refused something:\n" + "\n".join(denied[:20])
@@ -784,3 +871,4 @@ def test_the_operator_runs_an_exam_with_the_charts_rbac(
             crds.kubectl(
                 "delete", d["kind"].lower(), d["metadata"]["name"], "--ignore-not-found", check=False
             )
+        crds.kubectl("delete", "namespace", home, "--wait=false", "--ignore-not-found", check=False)

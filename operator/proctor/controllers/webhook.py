@@ -18,7 +18,7 @@ import structlog
 
 from proctor.api import BREAK_GLASS_ANNOTATION, GROUP, VERSION, GatePolicy
 from proctor.controllers.kit import runtime
-from proctor.gate.admission import GATE_LABEL, Admission, GateEntry, admission_patch
+from proctor.gate.admission import GATE_LABEL, Admission, GateEntry, admission_patch, wants_break_glass
 from proctor.gate.certs import WebhookCerts, ensure_certs
 from proctor.gate.webhook import WebhookConfig, review
 from proctor.k8s.kube import Kube
@@ -85,15 +85,19 @@ async def gate_deployment(
     approved one (enforcing policies), or record it for an exam (observing ones)."""
     index: kopf.Index[Any, GateEntry] = kwargs["gate_modes"]
     rt = runtime(memo)
-    decision = await rt.call(
-        review,
-        rt.kube,
-        cast(Mapping[str, Any], body),
-        cast(Mapping[str, Any] | None, kwargs.get("old")),
-        cast(Mapping[str, Any], userinfo),
-        operator=rt.identity,
-        entries=lambda ns, policy: list(index.get((ns, policy), [])),
-    )
+    new, old = cast(Mapping[str, Any], body), cast(Mapping[str, Any] | None, kwargs.get("old"))
+    args = (rt.kube, new, old, cast(Mapping[str, Any], userinfo))
+    options: dict[str, Any] = {
+        "operator": rt.identity,
+        "entries": lambda ns, policy: list(index.get((ns, policy), [])),
+    }
+    # the decision is pure and quick, decided on the loop; only a break-glass asks the API server
+    # (a SubjectAccessReview), in a thread: admission never waits behind the reconcilers' API calls
+    # for a thread of the shared pool
+    if wants_break_glass(old, new):
+        decision = await rt.call(review, *args, **options)
+    else:
+        decision = review(*args, **options)
     if not decision.allowed:
         raise kopf.AdmissionError(decision.message, code=403)
     for key, value in admission_patch(decision, rt.clock()).items():

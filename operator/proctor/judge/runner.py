@@ -390,8 +390,8 @@ class ShardRunner:
     async def run(self) -> ShardResult:
         if self.attempt < 1:
             raise HarnessError(f"{JUDGE_ATTEMPT_ENV} must be a positive whole number")
+        run, caseset, cases, profile = self._load()  # a run that is over or gone: nothing to do
         key = self._key()
-        run, caseset, cases, profile = self._load()
         assert self.ref is not None
         ref = self.ref
         compiled = self._cases(caseset, cases, profile)

@@ -23,7 +23,7 @@ from proctor.gate.certs import WebhookCerts, ensure_certs
 from proctor.gate.webhook import WebhookConfig, review
 from proctor.k8s.kube import Kube
 from proctor.k8s.objects import PROBE_ANSWER_ANNOTATION, PROBE_HANDLER_ID, PROBE_LABEL, WEBHOOK_HANDLER_ID
-from proctor.reconcile.runtime import ObjectRef, Outcome
+from proctor.reconcile.runtime import ObjectRef, Outcome, Runtime
 from proctor.reconcile.status import MANAGER
 
 log = structlog.get_logger("proctor.gate.webhook")
@@ -83,21 +83,9 @@ async def gate_deployment(
 ) -> None:
     """Refuse what would fool the gate; pause a gated Deployment whose pod template is not the
     approved one (enforcing policies), or record it for an exam (observing ones)."""
-    index: kopf.Index[Any, GateEntry] = kwargs["gate_modes"]
     rt = runtime(memo)
     new, old = cast(Mapping[str, Any], body), cast(Mapping[str, Any] | None, kwargs.get("old"))
-    args = (rt.kube, new, old, cast(Mapping[str, Any], userinfo))
-    options: dict[str, Any] = {
-        "operator": rt.identity,
-        "entries": lambda ns, policy: list(index.get((ns, policy), [])),
-    }
-    # the decision is pure and quick, decided on the loop; only a break-glass asks the API server
-    # (a SubjectAccessReview), in a thread: admission never waits behind the reconcilers' API calls
-    # for a thread of the shared pool
-    if wants_break_glass(old, new):
-        decision = await rt.call(review, *args, **options)
-    else:
-        decision = review(*args, **options)
+    decision = await _review(rt, kwargs["gate_modes"], new, old, cast(Mapping[str, Any], userinfo))
     if not decision.allowed:
         raise kopf.AdmissionError(decision.message, code=403)
     for key, value in admission_patch(decision, rt.clock()).items():
@@ -106,6 +94,25 @@ async def gate_deployment(
         warnings.append(decision.message)
     if decision.break_glass is not None and not dryrun:
         await rt.post(break_glass_outcome(cast(Mapping[str, Any], body), decision).events)
+
+
+async def _review(
+    rt: Runtime,
+    index: kopf.Index[Any, GateEntry],
+    new: Mapping[str, Any],
+    old: Mapping[str, Any] | None,
+    userinfo: Mapping[str, Any],
+) -> Admission:
+    """The decision is pure and quick, made on the loop; only a break-glass asks the API server (a
+    SubjectAccessReview), in a thread: admission never waits behind the reconcilers' API calls for
+    a thread of the shared pool."""
+
+    def entries(ns: str | None, policy: str | None) -> list[GateEntry]:
+        return list(index.get((ns, policy), []))
+
+    if wants_break_glass(old, new):
+        return await rt.call(review, rt.kube, new, old, userinfo, operator=rt.identity, entries=entries)
+    return review(rt.kube, new, old, userinfo, operator=rt.identity, entries=entries)
 
 
 @kopf.on.mutate(GROUP, VERSION, GatePolicy.PLURAL, id=PROBE_HANDLER_ID)

@@ -681,8 +681,13 @@ async def _ensure_rbac(rt: Runtime, namespace: str) -> None:
 
 async def _ensure_run_key(rt: Runtime, run: RunRef) -> None:
     """The run's key Secret, for its judge containers (create only: an existing one is the same key,
-    derived again; the operator never reads a Secret)."""
+    derived again; the operator never reads a Secret). Made sure of once per run and process, while
+    the run has Jobs to start or running: a Job created by an operator killed before it wrote
+    anything else finds its key too."""
+    if run.uid in rt.run_keys_done:
+        return
     await rt.call(rt.kube.create_secret, run_key_secret(run, rt.run_key(run.uid)))
+    rt.run_keys_done.add(run.uid)
 
 
 async def _write(rt: Runtime, about: ObjectRef, raw: Mapping[str, Any], desired: EvalRunStatus) -> None:
@@ -806,6 +811,7 @@ async def _step(rt: Runtime, namespace: str, name: str) -> Outcome:
         return out
     current = EvalRunStatus.model_validate(raw.get("status") or {})
     if current.phase is not None and current.phase.terminal:
+        rt.run_keys_done.discard(raw["metadata"].get("uid", ""))
         return out
     about = ObjectRef.of(raw)
     now = rt.now()
@@ -850,6 +856,8 @@ async def _step(rt: Runtime, namespace: str, name: str) -> Outcome:
     views = shard_views(seen, run.spec.shards, jobs, pods, refused, grace=grace, hints=hints)
     plan = plan_run(views, now, backoff=rt.config.backoff, max_attempts=rt.config.max_attempts)
     problems: list[str] = []
+    if jobs and not plan.all_done:
+        await _ensure_run_key(rt, ref)
     if plan.creates:
         if run.spec.profile_ref is not None and profile is None:
             message = (

@@ -139,6 +139,8 @@ class Runtime:
         self.webhook_probes: dict[str, tuple[float, Any]] = {}
         self.locks: dict[str, asyncio.Lock] = {}
         self.rbac_done: set[str] = set()
+        #: runs (UIDs) whose key Secret this operator has made sure of
+        self.run_keys_done: set[str] = set()
         self.wakeups: dict[str, asyncio.TimerHandle] = {}
         self.tasks: set[asyncio.Task[None]] = set()
         #: Names of decision Events known to exist (posted here, or found there): oldest first.

@@ -73,7 +73,13 @@ import jsonpatch
 from kubernetes import client
 from kubernetes.client.exceptions import ApiException
 
-from proctor.gate.admission import APPROVED_ANNOTATION, GATE_LABEL, PENDING_ANNOTATION, template_hash
+from proctor.gate.admission import (
+    APPROVED_ANNOTATION,
+    GATE_LABEL,
+    PENDING_ANNOTATION,
+    PENDING_SINCE_ANNOTATION,
+    template_hash,
+)
 from proctor.k8s.objects import WEBHOOK_HANDLER_ID, WEBHOOK_NAME
 from proctor.testing.cluster import Cluster as SharedCluster
 from proctor.testing.cluster import ClusterError
@@ -373,7 +379,13 @@ def check_review(req: Request, status: int, data: bytes) -> str | None:
         patched = jsonpatch.apply_patch(req.new, ops)
     except jsonpatch.JsonPatchException as e:
         return f"the patch does not apply ({e}): {ops}"
-    if patched != req.expected:
+    # when the hold began: a timestamp of the answer's own, present but not compared
+    since = (patched.get("metadata", {}).get("annotations") or {}).pop(PENDING_SINCE_ANNOTATION, None)
+    if not since:
+        return f"the patch does not record when the hold began ({PENDING_SINCE_ANNOTATION}): {ops}"
+    expected = copy.deepcopy(req.expected)
+    (expected["metadata"].get("annotations") or {}).pop(PENDING_SINCE_ANNOTATION, None)
+    if patched != expected:
         return f"the patch does more or less than pause and record the pending hash: {ops}"
     return None
 

@@ -57,6 +57,9 @@ def test_v2_is_held_and_v1_1_rolls_out(
 ) -> None:
     if not crds.local:
         pytest.skip("the example agent's image runs through the node stand-in; the webhook is on loopback")
+    # the namespace enforces the restricted Pod Security Standard: every exam's judge pod, with the
+    # candidate sidecar made from the Deployment's template, must pass it
+    crds.kubectl("label", "namespace", namespace, "pod-security.kubernetes.io/enforce=restricted")
     webhook = _start_gate(namespace, tmp_path, run_operator)
     try:
         policy = yaml.safe_load((EXAMPLES / "oil-monitoring" / "gatepolicy.yaml").read_text())
@@ -82,6 +85,16 @@ def test_v2_is_held_and_v1_1_rolls_out(
             what="the policy to enforce after its canary",
         )
         assert _cond(_policy(crds, namespace), "Deterministic")["status"] == "True"
+        # the exams ran in this restricted namespace: their judge pods (candidate included) were admitted
+        judge_pods = crds.get_json("-n", namespace, "pods", "-l", "app.kubernetes.io/component=judge")[
+            "items"
+        ]
+        assert judge_pods, "no judge pod was admitted in the restricted namespace"
+        for pod in judge_pods:
+            (candidate,) = pod["spec"]["initContainers"]
+            sc = candidate["securityContext"]
+            assert sc["allowPrivilegeEscalation"] is False and sc["runAsNonRoot"] is True
+            assert sc["runAsUser"] == 10001 and sc["readOnlyRootFilesystem"] is True  # the Deployment's own
 
         # v1 -> v2 (the band-boundary bug): held, RolloutBlocked names the failing case
         crds.kubectl(

@@ -8,8 +8,10 @@ it cannot be had, these tests fail with the reason, they are never skipped.
 from __future__ import annotations
 
 import base64
+import dataclasses
 import datetime as dt
 import json
+import re
 import socket
 import subprocess
 import urllib.request
@@ -31,41 +33,40 @@ from proctor.reconcile.config import OperatorConfig
 CHART = REPO / "charts" / "proctor"
 EXAMPLE = REPO / "examples" / "oil-monitoring"
 RBAC_KINDS = {"ServiceAccount", "ClusterRole", "ClusterRoleBinding", "Role", "RoleBinding"}
-#: What a least-privilege operator role never holds.
-FORBIDDEN_VERBS = {"*", "escalate", "bind", "impersonate", "deletecollection"}
+#: What a least-privilege role never holds (``bind`` only on the judge ClusterRole, by name).
+FORBIDDEN_VERBS = {"*", "escalate", "impersonate", "deletecollection"}
+#: Reading a Secret, in any way.
+SECRET_READS = {"get", "list", "watch"}
 
-# The operator's rights in the namespaces it watches, as (apiGroup, resource, verb), with the
-# resource name a rule is limited to. Changing the chart's RBAC means changing this on purpose.
-EXPECTED_NAMESPACED = {
-    *{
-        ("proctor.dev", r, v, None)
-        for r in ("evalruns", "casesets", "evalprofiles", "gatepolicies")
-        for v in ("get", "list", "watch", "patch")
-    },
-    ("proctor.dev", "evalruns", "create", None),
-    ("proctor.dev", "evalruns", "delete", None),
-    *{
-        ("proctor.dev", f"{r}/status", "patch", None)
-        for r in ("evalruns", "casesets", "evalprofiles", "gatepolicies")
-    },
-    ("proctor.dev", "evalruns/finalizers", "update", None),
-    ("proctor.dev", "gatepolicies/finalizers", "update", None),
-    *{("apps", "deployments", v, None) for v in ("get", "list", "watch", "patch")},
-    *{("batch", "jobs", v, None) for v in ("create", "get", "list", "watch")},
-    *{("", "configmaps", v, None) for v in ("get", "list", "create", "patch", "delete")},
-    ("", "events", "create", None),
-    # why a judge pod does not run: its container statuses, its Job's FailedCreate Events (read only)
-    *{("", "pods", v, None) for v in ("get", "list", "watch")},
-    *{("", "events", v, None) for v in ("list", "watch")},
-    ("", "serviceaccounts", "create", None),
-    ("", "serviceaccounts", "patch", "proctor-judge"),
-    *{("rbac.authorization.k8s.io", r, "create", None) for r in ("roles", "rolebindings")},
-    *{("rbac.authorization.k8s.io", r, "patch", "proctor-judge") for r in ("roles", "rolebindings")},
-}
-EXPECTED_CLUSTER = {
-    ("apiextensions.k8s.io", "customresourcedefinitions", "list", None),
-    ("apiextensions.k8s.io", "customresourcedefinitions", "watch", None),
-}
+
+def allowed_rules(
+    fullname: str, webhook_configuration: str
+) -> dict[str, set[tuple[str, str, str, str | None]]]:
+    """The README's Security section, "RBAC: every rule the chart grants": per role, the
+    (apiGroup, resource, verb, resourceName) a rule may grant. Changing the chart's RBAC means
+    changing that table, on purpose."""
+    text = (REPO / "README.md").read_text()
+    section = text.split("### RBAC: every rule the chart grants", 1)[1].split("\n### ", 1)[0]
+    out: dict[str, set[tuple[str, str, str, str | None]]] = {}
+    for line in section.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) != 6 or not cells[0].startswith("`"):
+            continue
+        role, group, resources, verbs, names = (re.findall(r"`([^`]*)`", c) for c in cells[:5])
+        group_name = "" if cells[1] == "core" else group[0]
+        for r in resources:
+            for v in verbs:
+                for n in [
+                    x.replace("<fullname>-judge", f"{fullname}-judge").replace(
+                        "<fullname>-gate", webhook_configuration
+                    )
+                    for x in names
+                ] or [None]:
+                    out.setdefault(role[0], set()).add((group_name, r, v, n))
+    roles = {"operator", "operator-cluster", "operator-agentmonitors", "judge"}
+    assert set(out) == roles, "the README's RBAC table lost a role"
+    return out
+
 
 SERVICEMONITOR_CRD: dict[str, Any] = {
     "apiVersion": "apiextensions.k8s.io/v1",
@@ -233,11 +234,6 @@ def _grants(rules: list[dict[str, Any]]) -> set[tuple[str, str, str, str | None]
     }
 
 
-def _covers(held: set[tuple[str, str, str, str | None]], g: str, r: str, v: str) -> bool:
-    """Whether ``held`` grants verb ``v`` on every object of ``g``/``r`` (no resourceNames limit)."""
-    return (g, r, v, None) in held
-
-
 # --- lint and render -------------------------------------------------------------------------------
 
 
@@ -268,11 +264,16 @@ def test_the_rendered_deployment_is_restricted_and_configures_the_operator(
     docs = _render(helm, tmp_path, {}, release="proctor", namespace="proctor-system")
     assert {d["kind"] for d in docs} == {
         "ServiceAccount",
+        "Secret",
         "ClusterRole",
         "ClusterRoleBinding",
         "Service",
         "Deployment",
     }
+    # the master signing key: random, kept on upgrades, never deleted with the release
+    key = _one(docs, "Secret", "proctor-signing-key")
+    assert len(base64.b64decode(key["data"]["key"])) >= 32
+    assert key["metadata"]["annotations"]["helm.sh/resource-policy"] == "keep"
     deploy = _one(docs, "Deployment")
     assert deploy["metadata"]["name"] == "proctor"
     assert deploy["spec"]["replicas"] == 1
@@ -288,19 +289,30 @@ def test_the_rendered_deployment_is_restricted_and_configures_the_operator(
     assert sc["readOnlyRootFilesystem"] is True
     assert sc["allowPrivilegeEscalation"] is False
     assert sc["capabilities"] == {"drop": ["ALL"]}
-    assert {m["mountPath"] for m in c["volumeMounts"]} == {"/tmp"}
+    # the webhook is on by default (fail closed): its certificate is made in memory-backed storage
+    assert {m["mountPath"] for m in c["volumeMounts"]} == {"/tmp", "/etc/proctor/webhook"}
     for probe in (c["livenessProbe"], c["readinessProbe"]):
         assert probe["httpGet"] == {"path": "/healthz", "port": "health"}
-    assert {p["name"]: p["containerPort"] for p in c["ports"]} == {"health": 8080, "metrics": 9090}
-    svc = _one(docs, "Service")
+    assert {p["name"]: p["containerPort"] for p in c["ports"]} == {
+        "health": 8080,
+        "metrics": 9090,
+        "webhook": 9443,
+    }
+    svc = _one(docs, "Service", "proctor-metrics")
     assert svc["spec"]["ports"] == [
         {"name": "metrics", "port": 9090, "targetPort": "metrics", "protocol": "TCP"}
     ]
+    signing_env = next(e for e in c["env"] if e["name"] == "PROCTOR_SIGNING_KEY")
+    assert signing_env["valueFrom"]["secretKeyRef"] == {"name": "proctor-signing-key", "key": "key"}
 
     # the env is what the operator reads: parse it with the operator's own settings code
     env = {e["name"]: e["value"] for e in c["env"] if "value" in e}
     config = OperatorConfig.from_env(env)
-    assert config == OperatorConfig(), "the chart's defaults differ from the operator's"
+    assert config == dataclasses.replace(OperatorConfig(), judge_cluster_role="proctor-judge"), (
+        "the chart's defaults differ from the operator's"
+    )
+    webhook = webhook_mod().WebhookConfig.from_env(env | {"POD_NAMESPACE": "proctor-system"})
+    assert webhook.port == 9443 and webhook.service == ("proctor-system", "proctor-webhook", 443)
     off = _render(
         helm,
         tmp_path,
@@ -319,7 +331,19 @@ def test_the_rendered_deployment_is_restricted_and_configures_the_operator(
         0,
         0,
     )
-    assert not [d for d in off if d["kind"] == "Service"], "metrics.port 0 still renders a Service"
+    assert not [d for d in off if d["kind"] == "Service" and "metrics" in d["metadata"]["name"]], (
+        "metrics.port 0 still renders a Service"
+    )
+    # for an API server that cannot reach Services: the webhook on a host (no Service)
+    local = _render(
+        helm, tmp_path, {"webhook": {"urlHost": "$(POD_IP)"}}, release="proctor", namespace="proctor-system"
+    )
+    c = _one(local, "Deployment")["spec"]["template"]["spec"]["containers"][0]
+    env = {e["name"]: e.get("value") for e in c["env"]}
+    assert env["PROCTOR_WEBHOOK_URL_HOST"] == "$(POD_IP)" and "PROCTOR_WEBHOOK_SERVICE" not in env
+    names = [e["name"] for e in c["env"]]
+    assert names.index("POD_IP") < names.index("PROCTOR_WEBHOOK_URL_HOST")  # $(POD_IP) expands
+    assert not [d for d in local if d["kind"] == "Service" and d["metadata"]["name"] == "proctor-webhook"]
 
     full = _render(
         helm, tmp_path, _full_values(ca_bundle, ["team-a"]), release="proctor", namespace="proctor-system"
@@ -330,17 +354,21 @@ def test_the_rendered_deployment_is_restricted_and_configures_the_operator(
     assert mounts["webhook-certs"]["readOnly"] is True
 
 
+def webhook_mod() -> Any:
+    return __import__("proctor.gate.webhook", fromlist=["WebhookConfig"])
+
+
 def test_the_webhook_is_the_one_the_operator_applies(helm: str, tmp_path: Path, ca_bundle: str) -> None:
     """The chart's MutatingWebhookConfiguration equals what the operator applies from the chart's
     env at startup (same webhook name, path, selectors), so the two never fight over it."""
-    webhook_mod = pytest.importorskip("proctor.gate.webhook", reason="the operator's webhook is not built")
     ns = "proctor-system"
     docs = _render(helm, tmp_path, _full_values(ca_bundle, []), release="proctor", namespace=ns)
     mwc = _one(docs, "MutatingWebhookConfiguration")
-    (hook,) = mwc["webhooks"]
+    hook, probe = mwc["webhooks"]
+    assert probe["name"] == "probe.gate.proctor.dev"
     assert hook["failurePolicy"] == "Fail"
     assert hook["timeoutSeconds"] == 5
-    assert hook["sideEffects"] == "None"
+    assert hook["sideEffects"] == "NoneOnDryRun"
     assert hook["matchPolicy"] == "Equivalent"
     assert hook["admissionReviewVersions"] == ["v1"]
     assert hook["rules"][0]["operations"] == ["CREATE", "UPDATE"]
@@ -359,7 +387,7 @@ def test_the_webhook_is_the_one_the_operator_applies(helm: str, tmp_path: Path, 
 
     c = _one(docs, "Deployment")["spec"]["template"]["spec"]["containers"][0]
     env = {e["name"]: e["value"] for e in c["env"] if "value" in e} | {"POD_NAMESPACE": ns}
-    cfg = webhook_mod.WebhookConfig.from_env(env)
+    cfg = webhook_mod().WebhookConfig.from_env(env)
     assert cfg.port == 9443 and cfg.service == (ns, "proctor-webhook", 443)
     assert str(cfg.cert_dir) == next(
         m["mountPath"] for m in c["volumeMounts"] if m["name"] == "webhook-certs"
@@ -382,39 +410,62 @@ def _cluster_roles(docs: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     return {d["metadata"]["name"]: d for d in docs if d["kind"] == "ClusterRole"}
 
 
-def test_the_operator_holds_least_privilege(helm: str, tmp_path: Path, ca_bundle: str) -> None:
-    for values in ({}, _full_values(ca_bundle, ["team-a"]), {"webhook": {"enabled": True}}):
-        docs = _render(helm, tmp_path, values, release="proctor", namespace="proctor-system")
-        roles = _cluster_roles(docs)
-        # proctor-agentmonitors: the AgentMonitor rights (templates/collector-operator-rbac.yaml,
-        # held exactly in tests/integration/test_chart_collector.py)
-        assert set(roles) == {"proctor", "proctor-cluster", "proctor-agentmonitors"}
-        for name, role in roles.items():
-            for rule in role["rules"]:
-                where = f"ClusterRole {name} rule {rule} ({values})"
-                assert "nonResourceURLs" not in rule, where
-                assert "secrets" not in rule.get("resources", []), f"{where} grants Secrets"
-                assert "*" not in rule.get("resources", []) and "*" not in rule.get("apiGroups", []), where
-                assert not FORBIDDEN_VERBS & set(rule["verbs"]), where
-                assert not [r for r in rule.get("resources", []) if r.endswith("/*") or r == "pods/exec"], (
-                    where
-                )
-
-    # default values: exactly these rights, nothing more
-    docs = _render(helm, tmp_path, {}, release="proctor", namespace="proctor-system")
+def _roles(docs: list[dict[str, Any]], fullname: str) -> dict[str, list[dict[str, Any]]]:
+    """The rendered ClusterRoles' rules, by the README's role names."""
     roles = _cluster_roles(docs)
-    assert _grants(roles["proctor"]["rules"]) == EXPECTED_NAMESPACED
-    assert _grants(roles["proctor-cluster"]["rules"]) == EXPECTED_CLUSTER
-    bindings = {d["metadata"]["name"]: d for d in docs if d["kind"] == "ClusterRoleBinding"}
-    assert {b["roleRef"]["name"] for b in bindings.values()} == {
-        "proctor",
-        "proctor-cluster",
-        "proctor-agentmonitors",
+    names = {fullname, f"{fullname}-cluster", f"{fullname}-judge", f"{fullname}-agentmonitors"}
+    assert set(roles) == names, set(roles)
+    return {
+        "operator": roles[fullname]["rules"],
+        "operator-cluster": roles[f"{fullname}-cluster"]["rules"],
+        "operator-agentmonitors": roles[f"{fullname}-agentmonitors"]["rules"],
+        "judge": roles[f"{fullname}-judge"]["rules"],
     }
-    for b in bindings.values():
-        assert b["subjects"] == [{"kind": "ServiceAccount", "name": "proctor", "namespace": "proctor-system"}]
 
-    # watching named namespaces: a RoleBinding in each, cluster-wide only what Kopf observes
+
+VALUE_SETS: dict[str, Callable[[str], dict[str, Any]]] = {
+    "defaults": lambda ca: {},
+    "watched namespaces, everything on": lambda ca: _full_values(ca, ["team-a"]),
+    "watched namespaces": lambda ca: {"watchNamespaces": ["team-a", "team-b"]},
+    "webhook off": lambda ca: {"webhook": {"enabled": False}},
+    "webhook on a host": lambda ca: {"webhook": {"urlHost": "127.0.0.1"}},
+    "judge RBAC by hand": lambda ca: {"operator": {"manageJudgeRBAC": False}},
+}
+
+
+@pytest.mark.parametrize("what", list(VALUE_SETS))
+def test_the_operator_holds_least_privilege(helm: str, tmp_path: Path, ca_bundle: str, what: str) -> None:
+    values = VALUE_SETS[what](ca_bundle)
+    docs = _render(helm, tmp_path, values, release="proctor", namespace="proctor-system")
+    judge_role = "proctor-judge"
+    allowed = allowed_rules("proctor", "proctor-gate")
+    for role, rules in _roles(docs, "proctor").items():
+        for rule in rules:
+            where = f"{role} rule {rule} ({what})"
+            assert "nonResourceURLs" not in rule, where
+            assert "*" not in rule.get("resources", []) and "*" not in rule.get("apiGroups", []), where
+            assert not FORBIDDEN_VERBS & set(rule["verbs"]), where
+            if "secrets" in rule.get("resources", []):
+                assert not SECRET_READS & set(rule["verbs"]), f"{where} reads Secrets"
+            if "bind" in rule["verbs"]:
+                assert rule.get("resourceNames") == [judge_role], (
+                    f"{where}: bind beyond the judge ClusterRole"
+                )
+        broader = _grants(rules) - allowed[role]
+        assert not broader, f"{role} ({what}) grants what the README's table does not list: {sorted(broader)}"
+    # nobody but the chart's ServiceAccounts is bound; the judge's role only to the judge's account
+    for b in (d for d in docs if d["kind"] in ("RoleBinding", "ClusterRoleBinding")):
+        subjects = {(s["kind"], s["name"]) for s in b["subjects"]}
+        if b["roleRef"]["name"] == judge_role:
+            assert b["kind"] == "RoleBinding" and subjects == {("ServiceAccount", "proctor-judge")}
+        else:
+            assert subjects == {("ServiceAccount", "proctor")}
+
+
+def test_rights_are_namespaced_where_the_operator_manages_namespaces(helm: str, tmp_path: Path) -> None:
+    """With watchNamespaces the operator's rights are RoleBindings in those namespaces only (none in
+    kube-system or any other), the chart makes the judge's account and binding, and the operator
+    holds no rule on ServiceAccounts, RoleBindings or ClusterRoles."""
     docs = _render(
         helm,
         tmp_path,
@@ -422,63 +473,61 @@ def test_the_operator_holds_least_privilege(helm: str, tmp_path: Path, ca_bundle
         release="proctor",
         namespace="proctor-system",
     )
-    assert {
-        (d["metadata"]["namespace"], d["roleRef"]["name"]) for d in docs if d["kind"] == "RoleBinding"
-    } == {
-        ("team-a", "proctor"),
-        ("team-b", "proctor"),
-        ("team-a", "proctor-agentmonitors"),
-        ("team-b", "proctor-agentmonitors"),
+    bindings = {
+        (d["kind"], d["metadata"].get("namespace"), d["roleRef"]["name"])
+        for d in docs
+        if "Binding" in d["kind"]
     }
-    assert [d["roleRef"]["name"] for d in docs if d["kind"] == "ClusterRoleBinding"] == ["proctor-cluster"]
-    assert _grants(_cluster_roles(docs)["proctor-cluster"]["rules"]) == EXPECTED_CLUSTER | {
-        ("", "namespaces", "list", None),
-        ("", "namespaces", "watch", None),
+    assert bindings == {
+        ("RoleBinding", "team-a", "proctor"),
+        ("RoleBinding", "team-b", "proctor"),
+        ("RoleBinding", "team-a", "proctor-judge"),
+        ("RoleBinding", "team-b", "proctor-judge"),
+        ("RoleBinding", "team-a", "proctor-agentmonitors"),
+        ("RoleBinding", "team-b", "proctor-agentmonitors"),
+        ("ClusterRoleBinding", None, "proctor-cluster"),
     }
+    held = _grants(_roles(docs, "proctor")["operator"])
+    assert not {g for g in held if g[1] in ("serviceaccounts", "rolebindings", "roles", "clusterroles")}
+    judge_accounts = [
+        d for d in docs if d["kind"] == "ServiceAccount" and d["metadata"]["name"] == "proctor-judge"
+    ]
+    assert {d["metadata"]["namespace"] for d in judge_accounts} == {"team-a", "team-b"}
+    assert all(d["automountServiceAccountToken"] is False for d in judge_accounts)
+    c = _one(docs, "Deployment")["spec"]["template"]["spec"]["containers"][0]
+    env = {e["name"]: e.get("value") for e in c["env"]}
+    assert env["PROCTOR_MANAGE_JUDGE_RBAC"] == "false"  # the chart made them
 
-    # without managing the judge's RBAC the operator cannot write RBAC objects, and writes only the
-    # ConfigMaps that pin a run's cases (create, patch: server-side apply), never listing or deleting
-    docs = _render(helm, tmp_path, {"operator": {"manageJudgeRBAC": False}}, release="p", namespace="ns")
-    held = _grants(_cluster_roles(docs)["p-proctor"]["rules"])
-    assert {g for g in held if g[1] in ("serviceaccounts", "roles", "rolebindings")} == set()
-    assert {g[2] for g in held if g[1] == "configmaps"} == {"get", "create", "patch"}
-
-    # the webhook: the same namespaced rights, and only its own webhook configuration
-    docs = _render(helm, tmp_path, _full_values(ca_bundle, []), release="proctor", namespace="proctor-system")
-    roles = _cluster_roles(docs)
-    assert _grants(roles["proctor"]["rules"]) == EXPECTED_NAMESPACED
-    assert {
-        (v, n)
-        for g, r, v, n in _grants(roles["proctor-cluster"]["rules"])
-        if r == "mutatingwebhookconfigurations"
-    } == {("patch", "proctor-gate")}
+    # cluster-wide: a ClusterRoleBinding (every namespace; the README says so), and the operator may
+    # bind the judge ClusterRole by name instead of holding its rights or creating Roles
+    docs = _render(helm, tmp_path, {}, release="proctor", namespace="proctor-system")
+    held = _grants(_roles(docs, "proctor")["operator"])
+    assert ("rbac.authorization.k8s.io", "clusterroles", "bind", "proctor-judge") in held
+    assert not {g for g in held if g[1] == "roles"}
+    assert {g[2] for g in held if g[1] == "configmaps"} == {"get", "create"}
 
 
-def test_the_operator_may_grant_the_judge_role(helm: str, tmp_path: Path) -> None:
-    """RBAC escalation prevention: a subject can only create a Role (and bind it) holding
-    permissions it has itself. The judge Role the operator applies must be inside its ClusterRole."""
+def test_the_judge_cluster_role_is_the_judges_rules(helm: str, tmp_path: Path) -> None:
+    """The judge ClusterRole the chart installs holds exactly the rules the operator's own Role for
+    the judge would (proctor.k8s.objects.JUDGE_RULES), and the operator can bind it and write the
+    judge's objects (create, then patch by name)."""
     for values in ({}, {"watchNamespaces": ["team-a"]}):
         docs = _render(helm, tmp_path, values, release="proctor", namespace="proctor-system")
-        held = _grants(_cluster_roles(docs)["proctor"]["rules"])
-        judge = objects.judge_rbac("team-a")
-        role = next(o for o in judge if o["kind"] == "Role")
-        missing = [
-            (g, r, v)
-            for rule in role["rules"]
-            for g in rule["apiGroups"]
-            for r in rule["resources"]
-            for v in rule["verbs"]
-            if not _covers(held, g, r, v)
-        ]
-        assert not missing, f"the operator cannot grant the judge Role; it lacks {missing}"
-        # and it may write each of the judge's objects (create, then patch by name)
-        for obj in judge:
-            group = obj["apiVersion"].rpartition("/")[0]
-            resource = {"ServiceAccount": "serviceaccounts", "Role": "roles", "RoleBinding": "rolebindings"}[
-                obj["kind"]
-            ]
-            assert (group, resource, "create", None) in held
-            assert (group, resource, "patch", obj["metadata"]["name"]) in held
+        roles = _roles(docs, "proctor")
+        assert _grants(roles["judge"]) == _grants([dict(r) for r in objects.JUDGE_RULES])
+    docs = _render(helm, tmp_path, {}, release="proctor", namespace="proctor-system")
+    held = _grants(_roles(docs, "proctor")["operator"])
+    for obj in objects.judge_rbac("team-a", "proctor-judge"):
+        group = obj["apiVersion"].rpartition("/")[0]
+        resource = {"ServiceAccount": "serviceaccounts", "RoleBinding": "rolebindings"}[obj["kind"]]
+        assert (group, resource, "create", None) in held
+        assert (group, resource, "patch", obj["metadata"]["name"]) in held
+        if obj["kind"] == "RoleBinding":
+            assert obj["roleRef"] == {
+                "apiGroup": "rbac.authorization.k8s.io",
+                "kind": "ClusterRole",
+                "name": "proctor-judge",
+            }
 
 
 # --- on the API server -----------------------------------------------------------------------------
@@ -609,11 +658,92 @@ def _token_kubeconfig(cluster: Cluster, namespace: str, sa: str, path: Path) -> 
     return path
 
 
+def _cond(obj: dict[str, Any], type_: str) -> dict[str, Any]:
+    return next((c for c in (obj.get("status") or {}).get("conditions", []) if c["type"] == type_), {})
+
+
+def _gate_v1_to_v2(crds: Cluster, ns: str, *, webhook: bool) -> None:
+    """The chart installed one way or the other, a GatePolicy in Enforce, the example agent v1 -> v2
+    (v2 fails its exam). With the webhook, v2 is held before a ReplicaSet exists; without it the
+    policy refuses to enforce and v2, which rolled out unexamined, is never called approved."""
+    from proctor.gate.admission import APPROVED_ANNOTATION, template_hash
+    from proctor.reconcile.gates import short
+
+    policy = yaml.safe_load((EXAMPLE / "gatepolicy.yaml").read_text())
+    policy["spec"]["canary"] = {"runs": 1}
+    crds.kubectl("-n", ns, "apply", "-f", "-", input=json.dumps(policy))
+    agent = REPO / "examples" / "agent" / "deployment.yaml"
+
+    def get_policy() -> dict[str, Any]:
+        out: dict[str, Any] = crds.get_json("-n", ns, "gatepolicy", "oil-monitoring")
+        return out
+
+    def deployment() -> dict[str, Any]:
+        out: dict[str, Any] = crds.get_json("-n", ns, "deployment", "oil-agent")
+        return out
+
+    def images() -> set[str]:
+        rs = crds.get_json("-n", ns, "replicasets", "-l", "app=oil-agent")["items"]
+        return {r["spec"]["template"]["spec"]["containers"][0]["image"] for r in rs}
+
+    if not webhook:
+        enforcing = wait_for(
+            lambda: (c := _cond(get_policy(), "Enforcing")).get("reason") == "WebhookDisabled" and c,
+            timeout=60,
+            interval=0.5,
+            what="Enforcing=False WebhookDisabled",
+        )
+        assert enforcing["status"] == "False" and "cannot enforce" in enforcing["message"]
+        crds.kubectl("-n", ns, "apply", "-f", str(agent))
+        crds.kubectl("-n", ns, "set", "image", "deployment/oil-agent", "agent=proctor-example-agent:v2")
+        v2 = template_hash(deployment()["spec"]["template"])
+
+        def entry() -> dict[str, Any] | None:
+            ws = (get_policy().get("status") or {}).get("workloads") or []
+            w = next((w for w in ws if w["name"] == "oil-agent"), None)
+            return w if w is not None and w.get("revision") == short(v2) else None
+
+        seen = wait_for(entry, timeout=60, interval=0.5, what="v2 in the policy's status")
+        assert "rolled out before its exam" in (seen.get("message") or ""), seen
+        assert "approved" not in (seen.get("message") or ""), seen
+        annotations = deployment()["metadata"].get("annotations") or {}
+        assert annotations.get(APPROVED_ANNOTATION) != v2
+        assert get_policy()["status"]["effectiveEnforcement"] == "Observe"
+        return
+
+    crds.kubectl("-n", ns, "apply", "-f", str(agent))
+    wait_for(
+        lambda: APPROVED_ANNOTATION in (deployment()["metadata"].get("annotations") or {}),
+        timeout=180,
+        interval=1,
+        what="v1 to pass its exam and be approved",
+    )
+    wait_for(
+        lambda: _cond(get_policy(), "Enforcing").get("status") == "True",
+        timeout=180,
+        interval=1,
+        what="the policy to enforce after its canary",
+    )
+    ready = _cond(get_policy(), "Ready")
+    assert ready["status"] == "True", ready["message"]  # the API server really calls the webhook
+    crds.kubectl("-n", ns, "set", "image", "deployment/oil-agent", "agent=proctor-example-agent:v2")
+    assert deployment()["spec"]["paused"] is True  # held by the webhook, in the same request
+    blocked = wait_for(
+        lambda: (c := _cond(get_policy(), "RolloutBlocked")).get("status") == "True" and c,
+        timeout=180,
+        interval=1,
+        what="the v2 rollout to be blocked",
+    )
+    assert "oil-consumption-boundary" in blocked["message"]
+    assert deployment()["spec"]["paused"] is True
+    assert "proctor-example-agent:v2" not in images()  # no v2 ReplicaSet ever existed
+
+
 @pytest.mark.parametrize(
     "webhook",
     [
-        pytest.param(False, id="webhook-off"),
-        # its webhook configuration sees gated Deployments in every namespace
+        # both create gated Deployments (v1 -> v2); webhook-on's configuration sees them in every namespace
+        pytest.param(False, id="webhook-off", marks=pytest.mark.admission),
         pytest.param(True, id="webhook-on", marks=pytest.mark.admission),
     ],
 )
@@ -632,18 +762,26 @@ def test_the_operator_runs_an_exam_with_the_charts_rbac(
     if webhook and not crds.local:
         pytest.skip("the API server must reach the webhook on this machine's loopback")
     values: dict[str, Any] = {"watchNamespaces": [namespace], "operator": {"runHistory": 1}}
-    if webhook:
-        values["webhook"] = {"enabled": True, "failurePolicy": "Ignore"}
-    docs = _render(helm, tmp_path, values, release=namespace, namespace=namespace)
+    # the local API server cannot reach Services: the chart's own value for that, the host
+    values["webhook"] = (
+        {"urlHost": "127.0.0.1", "port": _free_port()}  # the chart's failurePolicy: Fail
+        if webhook
+        else {"enabled": False}
+    )
+    # the operator's own namespace, apart from the one it manages (the webhook never gates its own
+    # namespace: the chart excludes it, so the probe would say the gate cannot enforce there)
+    home = f"{namespace}-sys"
+    docs = _render(helm, tmp_path, values, release=namespace, namespace=home)
     rbac = [d for d in docs if d["kind"] in RBAC_KINDS]
     cluster_scoped = [d for d in rbac if d["kind"].startswith("Cluster")]
     webhook_configuration = f"{namespace}-proctor-gate"
+    crds.kubectl("create", "namespace", home)
     try:
         crds.kubectl(
             "apply", "--server-side", "-f", "-", input="\n---\n".join(yaml.safe_dump(d) for d in rbac)
         )
-        sa = _one(docs, "ServiceAccount")["metadata"]["name"]
-        kubeconfig = _token_kubeconfig(crds, namespace, sa, tmp_path / "operator.kubeconfig")
+        sa = _one(docs, "Deployment")["spec"]["template"]["spec"]["serviceAccountName"]
+        kubeconfig = _token_kubeconfig(crds, home, sa, tmp_path / "operator.kubeconfig")
 
         # the chart's container, run here as a process: its args and env, a free probe port
         container = _one(docs, "Deployment")["spec"]["template"]["spec"]["containers"][0]
@@ -653,22 +791,17 @@ def test_the_operator_runs_an_exam_with_the_charts_rbac(
         env = {e["name"]: e["value"] for e in container["env"] if "value" in e}
         env |= {
             "KUBECONFIG": str(kubeconfig),
-            "POD_NAMESPACE": namespace,
+            "POD_NAMESPACE": home,
             "PROCTOR_METRICS_PORT": "0",
             "PROCTOR_RECONCILE_INTERVAL": "1",
             "PROCTOR_RETRY_BACKOFF": "1,1,1,1",
             "PROCTOR_LOG_FORMAT": "console",
         }
         if webhook:
-            # the API server reaches the webhook on loopback here, not through the chart's Service
             assert env["PROCTOR_WEBHOOK_CONFIGURATION"] == webhook_configuration
-            del env["PROCTOR_WEBHOOK_SERVICE"]
-            env |= {
-                "PROCTOR_WEBHOOK_PORT": str(_free_port()),
-                "PROCTOR_WEBHOOK_ADDR": "127.0.0.1",
-                "PROCTOR_WEBHOOK_URL_HOST": "127.0.0.1",
-                "PROCTOR_WEBHOOK_CERT_DIR": str(tmp_path / "certs"),
-            }
+            assert env["PROCTOR_WEBHOOK_URL_HOST"] == "127.0.0.1" and "PROCTOR_WEBHOOK_SERVICE" not in env
+            # a process, not a pod: no emptyDir at the chart's certificate path
+            env |= {"PROCTOR_WEBHOOK_ADDR": "127.0.0.1", "PROCTOR_WEBHOOK_CERT_DIR": str(tmp_path / "certs")}
         proc = run_operator(*args[1:], env=env)
 
         def log() -> str:
@@ -720,8 +853,10 @@ def test_the_operator_runs_an_exam_with_the_charts_rbac(
 
         first = run("first")
         assert (first["phase"], first["verdict"]) == ("Evaluated", "PASS"), first.get("message")
-        role = crds.get_json("-n", namespace, "role", "proctor-judge", "--show-managed-fields")
-        assert "proctor-operator" in {m["manager"] for m in role["metadata"]["managedFields"]}
+        # the chart made the judge's account and binding (to its judge ClusterRole); no Role exists
+        binding = crds.get_json("-n", namespace, "rolebinding", "proctor-judge")
+        assert binding["roleRef"]["name"] == f"{namespace}-proctor-judge"
+        assert crds.kubectl("-n", namespace, "get", "role", "proctor-judge", check=False).returncode != 0
         second = run("second")
         assert second["verdict"] == "PASS", second.get("message")
         wait_for(
@@ -733,6 +868,8 @@ def test_the_operator_runs_an_exam_with_the_charts_rbac(
         assert next(c for c in cset["conditions"] if c["type"] == "Ready")["status"] == "True"
         events = crds.kubectl("-n", namespace, "get", "events", "-o", "json").stdout
         assert "VerdictPass" in events
+
+        _gate_v1_to_v2(crds, namespace, webhook=webhook)
 
         refusals = ("forbidden", "not enough permissions", " 403")
         denied = [line for line in log().splitlines() if any(r in line.lower() for r in refusals)]
@@ -746,3 +883,4 @@ def test_the_operator_runs_an_exam_with_the_charts_rbac(
             crds.kubectl(
                 "delete", d["kind"].lower(), d["metadata"]["name"], "--ignore-not-found", check=False
             )
+        crds.kubectl("delete", "namespace", home, "--wait=false", "--ignore-not-found", check=False)

@@ -1,8 +1,10 @@
-"""The judge runner on a real API server: shards, results ConfigMaps, status, a Job, RBAC."""
+"""The judge runner on a real API server: shards, signed results and reports, a Job, RBAC.
+
+The runner writes no status: each shard creates its results ConfigMaps and a report, signed with the
+run's key; the tests read them back through the operator's own checks (:mod:`proctor.reconcile.results`)."""
 
 from __future__ import annotations
 
-import base64
 import json
 import subprocess
 import sys
@@ -13,12 +15,27 @@ from typing import Any
 import pytest
 import yaml
 
-from conftest import REPO, Cluster, wait_for
-from proctor.k8s.objects import decode_results
+from conftest import REPO, Cluster
+from proctor.k8s import signing
+from proctor.k8s.objects import (
+    JUDGE_ATTEMPT_ENV,
+    JudgeJobSpec,
+    RunRef,
+    SecretKey,
+    decode_results,
+    judge_job,
+    judge_rbac,
+    report_configmap_name,
+    run_key_secret,
+)
+from proctor.reconcile.results import Report, check_report, check_results
+from proctor.testing import judgeserver
 from proctor.testing.judgeserver import JudgeServer
 
 EXAMPLE = REPO / "examples" / "oil-monitoring"
 API_KEY = "sk-test-judge-key-0123456789abcdef"
+#: The operator's master key in these tests (the runner gets each run's key derived from it).
+MASTER = b"integration-test-master-key-0123456789"
 
 
 @pytest.fixture
@@ -67,7 +84,19 @@ def _answers(name: str) -> dict[str, str]:
     return yaml.safe_load((EXAMPLE / "answers" / f"{name}.yaml").read_text())
 
 
-def _judge(cluster: Cluster, ns: str, run: str, shard: str, **env: str) -> subprocess.CompletedProcess[str]:
+def _ref(cluster: Cluster, ns: str, run: str) -> RunRef:
+    return RunRef(ns, run, cluster.get_json("-n", ns, "evalrun", run)["metadata"]["uid"])
+
+
+def _key(ref: RunRef) -> bytes:
+    return signing.run_key(MASTER, ref.uid)
+
+
+def _judge(
+    cluster: Cluster, ns: str, run: str, shard: str, *, signed: bool = True, **env: str
+) -> subprocess.CompletedProcess[str]:
+    if signed:
+        env = {signing.RUN_KEY_ENV: signing.encode_key(_key(_ref(cluster, ns, run)))} | env
     return subprocess.run(
         [sys.executable, "-m", "proctor.cli", "judge", "--run", f"{ns}/{run}", "--shard", shard],
         capture_output=True,
@@ -78,12 +107,17 @@ def _judge(cluster: Cluster, ns: str, run: str, shard: str, **env: str) -> subpr
     )
 
 
-def _records(cluster: Cluster, ns: str, names: list[str]) -> list[dict[str, Any]]:
-    parts = [
-        base64.b64decode(cluster.get_json("-n", ns, "configmap", n)["binaryData"]["results.jsonl.gz"])
-        for n in names
-    ]
-    return decode_results(parts)
+def _report(cluster: Cluster, ns: str, run: str, index: int = 0, count: int = 1, attempt: int = 1) -> Report:
+    """The shard's report, as the operator reads it (owner, labels, signature checked)."""
+    ref = _ref(cluster, ns, run)
+    cm = cluster.get_json("-n", ns, "configmap", report_configmap_name(run, index, count, attempt))
+    return check_report(cm, ref, index, count, attempt, _key(ref))
+
+
+def _records(cluster: Cluster, ns: str, run: str, report: Report) -> list[dict[str, Any]]:
+    ref = _ref(cluster, ns, run)
+    cms = [cluster.get_json("-n", ns, "configmap", n) for n in report.results]
+    return decode_results([check_results(cms, ref, report, _key(ref))])
 
 
 def test_two_shards_report_without_clobbering_each_other(
@@ -91,10 +125,11 @@ def test_two_shards_report_without_clobbering_each_other(
 ) -> None:
     _setup(crds, namespace, judge)
     crds.kubectl("-n", namespace, "apply", "-f", "-", input=json.dumps(_run("r", _answers("v2-band-bug"), 2)))
+    key = signing.encode_key(_key(_ref(crds, namespace, "r")))
     procs = [
         subprocess.Popen(
             [sys.executable, "-m", "proctor.cli", "judge", "--run", f"{namespace}/r", "--shard", s],
-            env={**crds.env(), "PROCTOR_JUDGE_API_KEY": API_KEY},
+            env={**crds.env(), "PROCTOR_JUDGE_API_KEY": API_KEY, signing.RUN_KEY_ENV: key},
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
@@ -104,13 +139,12 @@ def test_two_shards_report_without_clobbering_each_other(
     for p in procs:
         _, err = p.communicate(timeout=120)
         assert p.returncode == 0, err
-    status = crds.get_json("-n", namespace, "evalrun", "r")["status"]
-    shards = {s["name"]: s for s in status["shards"]}
+    shards = {s.shard: s for s in (_report(crds, namespace, "r", i, 2) for i in range(2))}
     assert set(shards) == {"0/2", "1/2"}
-    assert all(s["phase"] == "Succeeded" for s in shards.values())
-    assert sum(s["summary"]["cases"] for s in shards.values()) == 8
-    assert all(s["provenance"].startswith("sha256:") for s in shards.values())
-    records = {r["id"]: r for s in shards.values() for r in _records(crds, namespace, s["results"])}
+    assert all(s.phase == "Succeeded" for s in shards.values())
+    assert sum(s.summary["cases"] for s in shards.values()) == 8
+    assert all((s.provenance or "").startswith("sha256:") for s in shards.values())
+    records = {r["id"]: r for s in shards.values() for r in _records(crds, namespace, "r", s)}
     assert len(records) == 8
     assert records["oil-consumption-boundary"]["outcome"] == "failed"
     assert records["oil-consumption-boundary"]["failures"][0]["assertion"] == "label"
@@ -118,7 +152,9 @@ def test_two_shards_report_without_clobbering_each_other(
     assert records["cites-the-manual"]["dimensions"][0]["score"] == 75
     # the judge saw only the evaluated content inside its markers, and the key never leaked
     assert judge.requests and all(r.authorized for r in judge.requests)
-    dump = json.dumps(crds.get_json("-n", namespace, "configmaps")) + json.dumps(status)
+    # the runner wrote no status (the operator does, from the verified reports)
+    assert not (crds.get_json("-n", namespace, "evalrun", "r").get("status") or {}).get("shards")
+    dump = json.dumps(crds.get_json("-n", namespace, "configmaps"))
     assert API_KEY not in dump
 
 
@@ -127,13 +163,34 @@ def test_a_shard_run_twice_stores_the_same_bytes(crds: Cluster, namespace: str, 
     crds.kubectl("-n", namespace, "apply", "-f", "-", input=json.dumps(_run("r", _answers("v1-correct"))))
     first = _judge(crds, namespace, "r", "0/1", PROCTOR_JUDGE_API_KEY=API_KEY)
     assert first.returncode == 0, first.stderr
-    name = crds.get_json("-n", namespace, "evalrun", "r")["status"]["shards"][0]["results"][0]
+    (name,) = _report(crds, namespace, "r").results
     before = crds.get_json("-n", namespace, "configmap", name)["binaryData"]
-    assert _judge(crds, namespace, "r", "0/1", PROCTOR_JUDGE_API_KEY=API_KEY).returncode == 0
+    again = _judge(crds, namespace, "r", "0/1", PROCTOR_JUDGE_API_KEY=API_KEY)
+    assert again.returncode == 0, again.stderr
     assert crds.get_json("-n", namespace, "configmap", name)["binaryData"] == before
     cm = crds.get_json("-n", namespace, "configmap", name)
     owner = cm["metadata"]["ownerReferences"][0]
     assert (owner["kind"], owner["name"]) == ("EvalRun", "r")
+
+
+def test_the_runner_replaces_nothing_and_signs_only_with_the_runs_key(
+    crds: Cluster, namespace: str, judge: JudgeServer
+) -> None:
+    """The same attempt measured again with other results is refused (never overwritten); a new
+    attempt writes under new names; without the run's key nothing is measured."""
+    _setup(crds, namespace, judge)
+    crds.kubectl("-n", namespace, "apply", "-f", "-", input=json.dumps(_run("r", _answers("v1-correct"))))
+    assert _judge(crds, namespace, "r", "0/1", PROCTOR_JUDGE_API_KEY=API_KEY).returncode == 0
+    first = _report(crds, namespace, "r")
+    judge.default = judgeserver.judgment(10)
+    clash = _judge(crds, namespace, "r", "0/1", PROCTOR_JUDGE_API_KEY=API_KEY)
+    assert clash.returncode == 2 and "exists with other content" in clash.stderr
+    assert _report(crds, namespace, "r") == first  # the first attempt's report still verifies, unchanged
+    retry = _judge(crds, namespace, "r", "0/1", PROCTOR_JUDGE_API_KEY=API_KEY, PROCTOR_JUDGE_ATTEMPT="2")
+    assert retry.returncode == 0, retry.stderr
+    assert _report(crds, namespace, "r", attempt=2).results != first.results
+    unsigned = _judge(crds, namespace, "r", "0/1", signed=False, PROCTOR_JUDGE_API_KEY=API_KEY)
+    assert unsigned.returncode == 2 and signing.RUN_KEY_ENV in unsigned.stderr
 
 
 def test_judge_down_makes_skipped_dimensions_not_failures(
@@ -144,10 +201,10 @@ def test_judge_down_makes_skipped_dimensions_not_failures(
     judge.stop()
     out = _judge(crds, namespace, "r", "0/1", PROCTOR_JUDGE_API_KEY=API_KEY)
     assert out.returncode == 0, out.stderr  # it measured what it could: the harness did not fail
-    shard = crds.get_json("-n", namespace, "evalrun", "r")["status"]["shards"][0]
-    assert shard["summary"]["failed"] == 0
-    assert shard["summary"]["unmeasured"] == 8
-    rec = _records(crds, namespace, shard["results"])[0]
+    shard = _report(crds, namespace, "r")
+    assert shard.summary["failed"] == 0
+    assert shard.summary["unmeasured"] == 8
+    rec = _records(crds, namespace, "r", shard)[0]
     assert rec["outcome"] == "unmeasured"
     assert "judge unavailable" in rec["dimensions"][0]["skipped"]
 
@@ -159,10 +216,13 @@ def test_missing_inputs_fail_the_shard_with_the_reason_and_exit_2(crds: Cluster,
     out = _judge(crds, namespace, "r", "0/1")
     assert out.returncode == 2
     assert "does-not-exist" in out.stderr
-    shard = crds.get_json("-n", namespace, "evalrun", "r")["status"]["shards"][0]
-    assert shard["phase"] == "Failed"
-    assert "does-not-exist" in shard["message"]
-    assert shard["reason"] == "CaseSetNotFound"  # permanent: the operator does not retry it
+    shard = _report(crds, namespace, "r")  # signed, like a success
+    assert shard.phase == "Failed"
+    assert "does-not-exist" in (shard.message or "")
+    shard = _report(crds, namespace, "r")  # signed, like a success
+    assert shard.phase == "Failed"
+    assert "does-not-exist" in (shard.message or "")
+    assert shard.reason == "CaseSetNotFound"  # permanent: the operator does not retry it
 
 
 def test_missing_recorded_answers_are_a_permanent_failure_naming_the_field(
@@ -174,13 +234,14 @@ def test_missing_recorded_answers_are_a_permanent_failure_naming_the_field(
     crds.kubectl("-n", namespace, "apply", "-f", "-", input=json.dumps(run))
     out = _judge(crds, namespace, "r", "0/1")
     assert out.returncode == 2
-    shard = crds.get_json("-n", namespace, "evalrun", "r")["status"]["shards"][0]
-    assert (shard["phase"], shard["reason"]) == ("Failed", "ConfigMapNotFound")
+    shard = _report(crds, namespace, "r")
+    assert (shard.phase, shard.reason) == ("Failed", "ConfigMapNotFound")
     crds.kubectl("-n", namespace, "create", "configmap", "answers", "--from-literal=answers.yaml=a: [1]")
-    assert _judge(crds, namespace, "r", "0/1").returncode == 2
-    shard = crds.get_json("-n", namespace, "evalrun", "r")["status"]["shards"][0]
-    assert shard["reason"] == "InvalidResponses"
-    assert "spec.target.responses.configMapRef" in shard["message"] and "must be text" in shard["message"]
+    assert _judge(crds, namespace, "r", "0/1", **{JUDGE_ATTEMPT_ENV: "2"}).returncode == 2
+    shard = _report(crds, namespace, "r", attempt=2)
+    assert shard.reason == "InvalidResponses"
+    message = shard.message or ""
+    assert "spec.target.responses.configMapRef" in message and "must be text" in message
 
 
 def _pin(cluster: Cluster, ns: str, run: str, cases: list[dict[str, Any]]) -> None:
@@ -220,8 +281,32 @@ def test_the_runner_measures_the_pinned_cases_whatever_became_of_the_case_set(
     crds.kubectl("-n", namespace, "delete", "caseset", "oil-monitoring")
     out = _judge(crds, namespace, "r", "0/1")
     assert out.returncode == 0, out.stderr
-    shard = crds.get_json("-n", namespace, "evalrun", "r")["status"]["shards"][0]
-    assert shard["summary"] == {"cases": 8, "passed": 6, "failed": 2, "unmeasured": 0}
+    shard = _report(crds, namespace, "r")
+    assert dict(shard.summary) == {"cases": 8, "passed": 6, "failed": 2, "unmeasured": 0}
+
+
+def test_pinned_cases_changed_after_the_run_started_are_refused(crds: Cluster, namespace: str) -> None:
+    """Anyone who may write ConfigMaps could swap a run's pinned cases for easy ones; the runner
+    examines only the cases whose digest the operator wrote in the run's status."""
+    crds.kubectl("-n", namespace, "apply", "-f", str(EXAMPLE / "caseset.yaml"))
+    cases = yaml.safe_load((EXAMPLE / "caseset.yaml").read_text())["spec"]["cases"]
+    run = json.dumps(_run("r", _answers("v2-band-bug"), profile=None))
+    crds.kubectl("-n", namespace, "apply", "-f", "-", input=run)
+    _pin(crds, namespace, "r", cases)
+    from proctor.k8s.objects import RunRef, encode_cases, snapshot_configmaps
+
+    uid = crds.get_json("-n", namespace, "evalrun", "r")["metadata"]["uid"]
+    easy = cases[:1]  # one case the answers pass
+    (forged,) = snapshot_configmaps(RunRef(namespace, "r", uid), encode_cases(easy))
+    crds.kubectl(
+        "-n", namespace, "apply", "--server-side", "--force-conflicts", "-f", "-", input=json.dumps(forged)
+    )
+    out = _judge(crds, namespace, "r", "0/1")
+    assert out.returncode == 2
+    shard = _report(crds, namespace, "r")
+    assert (shard.phase, shard.reason) == ("Failed", "InvalidCases")
+    assert "changed after the run started" in (shard.message or "")
+    assert not shard.results  # nothing was measured from them
 
 
 def test_a_finished_run_leaves_the_runner_nothing_to_do(crds: Cluster, namespace: str) -> None:
@@ -233,90 +318,58 @@ def test_a_finished_run_leaves_the_runner_nothing_to_do(crds: Cluster, namespace
     crds.kubectl("-n", namespace, "patch", "evalrun", "r", "--subresource=status", "--type=merge", "-p", over)
     out = _judge(crds, namespace, "r", "0/1")
     assert out.returncode == 0 and "nothing to do" in out.stdout and "is over (Failed)" in out.stdout
-    assert not crds.get_json("-n", namespace, "evalrun", "r")["status"].get("shards")  # it wrote nothing
-    assert _judge(crds, namespace, "gone", "0/1").returncode == 0  # nor for a run that was deleted
+    # it wrote nothing
+    assert (
+        crds.kubectl(
+            "-n", namespace, "get", "configmap", report_configmap_name("r", 0, 1, 1), check=False
+        ).returncode
+        != 0
+    )
+    assert (
+        _judge(crds, namespace, "gone", "0/1", signed=False).returncode == 0
+    )  # nor for a run that was deleted
 
 
-RBAC = """
-apiVersion: v1
-kind: ServiceAccount
-metadata: {name: proctor-judge}
----
-apiVersion: rbac.authorization.k8s.io/v1
-kind: Role
-metadata: {name: proctor-judge}
-rules:
-- apiGroups: [proctor.dev]
-  resources: [evalruns, casesets, evalprofiles]
-  verbs: [get]
-- apiGroups: [proctor.dev]
-  resources: [evalruns/status]
-  verbs: [patch]
-- apiGroups: [""]
-  resources: [configmaps]
-  verbs: [get, list, create, patch, delete]
----
-apiVersion: rbac.authorization.k8s.io/v1
-kind: RoleBinding
-metadata: {name: proctor-judge}
-roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: proctor-judge}
-subjects: [{kind: ServiceAccount, name: proctor-judge}]
-"""
+def _apply(cluster: Cluster, ns: str, *objs: dict[str, Any]) -> None:
+    cluster.kubectl("-n", ns, "apply", "-f", "-", input="\n---\n".join(json.dumps(o) for o in objs))
 
 
 def test_the_runner_in_a_job_with_least_privilege(crds: Cluster, namespace: str, judge: JudgeServer) -> None:
+    """The Job the operator builds, with the judge's RBAC and the run's key Secret as the operator
+    makes them: the judge container alone holds the token and the key; its account reads its
+    inputs and creates ConfigMaps, and nothing else (no Secrets, no status, no change to anything)."""
     if not crds.local:
         pytest.skip("runs the proctor image through the node stand-in")
     _setup(crds, namespace, judge)
-    crds.kubectl("-n", namespace, "apply", "-f", "-", input=RBAC)
-    crds.kubectl("-n", namespace, "apply", "-f", "-", input=json.dumps(_run("r", _answers("v2-band-bug"))))
-    job = {
-        "apiVersion": "batch/v1",
-        "kind": "Job",
-        "metadata": {"name": "judge-r-0"},
-        "spec": {
-            "backoffLimit": 0,
-            "template": {
-                "spec": {
-                    "restartPolicy": "Never",
-                    "serviceAccountName": "proctor-judge",
-                    "containers": [
-                        {
-                            "name": "judge",
-                            "image": "ghcr.io/proctor-dev/proctor:0.1.0",
-                            "args": ["judge", "--run", f"{namespace}/r", "--shard", "0/1"],
-                            "env": [
-                                {
-                                    "name": "PROCTOR_JUDGE_API_KEY",
-                                    "valueFrom": {"secretKeyRef": {"name": "judge-key", "key": "api-key"}},
-                                }
-                            ],
-                        }
-                    ],
-                }
-            },
-        },
-    }
-    crds.kubectl("-n", namespace, "apply", "-f", "-", input=json.dumps(job))
-    crds.kubectl("-n", namespace, "wait", "--for=condition=Complete", "job/judge-r-0", "--timeout=120s")
-    shard = wait_for(
-        lambda: (crds.get_json("-n", namespace, "evalrun", "r").get("status") or {}).get("shards"),
-        what="the shard's report",
-    )[0]
-    assert shard["phase"] == "Succeeded"
-    assert shard["summary"] == {"cases": 8, "passed": 6, "failed": 2, "unmeasured": 0}
-    # the service account can read its inputs but not Secrets
-    can = crds.kubectl(
-        "auth",
-        "can-i",
-        "get",
-        "secrets",
-        "-n",
-        namespace,
-        f"--as=system:serviceaccount:{namespace}:proctor-judge",
-        check=False,
+    _apply(crds, namespace, *judge_rbac(namespace))
+    _apply(crds, namespace, _run("r", _answers("v2-band-bug")))
+    ref = _ref(crds, namespace, "r")
+    spec = JudgeJobSpec(
+        image="ghcr.io/proctor-dev/proctor:0.1.0",
+        deadline_seconds=120,
+        judge_key=SecretKey("judge-key", "api-key"),
     )
-    assert can.stdout.strip() == "no"
+    secret = run_key_secret(ref, _key(ref))
+    secret["metadata"]["ownerReferences"][0]["blockOwnerDeletion"] = False
+    _apply(crds, namespace, secret, judge_job(ref, 0, 1, 1, spec))
+    job = judge_job(ref, 0, 1, 1, spec)["metadata"]["name"]
+    crds.kubectl("-n", namespace, "wait", "--for=condition=Complete", f"job/{job}", "--timeout=120s")
+    shard = _report(crds, namespace, "r")
+    assert shard.phase == "Succeeded"
+    assert dict(shard.summary) == {"cases": 8, "passed": 6, "failed": 2, "unmeasured": 0}
+    sa = f"--as=system:serviceaccount:{namespace}:proctor-judge"
+    for verb, what, expected in [
+        ("get", "evalruns.proctor.dev", "yes"),
+        ("create", "configmaps", "yes"),
+        ("get", "secrets", "no"),
+        ("list", "secrets", "no"),
+        ("patch", "evalruns.proctor.dev/status", "no"),
+        ("patch", "configmaps", "no"),
+        ("delete", "configmaps", "no"),
+        ("create", "pods", "no"),
+    ]:
+        can = crds.kubectl("auth", "can-i", verb, what, "-n", namespace, sa, check=False)
+        assert can.stdout.strip() == expected, f"{verb} {what}: {can.stdout}"
 
 
 def test_bad_arguments_exit_2(tmp_path: Path) -> None:
@@ -360,8 +413,7 @@ def test_profile_grounding_documents_are_chosen_by_meaning_for_the_judge(
     crds.kubectl("-n", namespace, "apply", "-f", "-", input=json.dumps(run))
     out = _judge(crds, namespace, "g", "0/1", PROCTOR_JUDGE_API_KEY=API_KEY)
     assert out.returncode == 0, out.stderr
-    shard = crds.get_json("-n", namespace, "evalrun", "g")["status"]["shards"][0]
-    records = {r["id"]: r for r in _records(crds, namespace, shard["results"])}
+    records = {r["id"]: r for r in _records(crds, namespace, "g", _report(crds, namespace, "g"))}
     assert records["oil-consumption-boundary"]["grounding"].startswith("grounded on oil-bands")
     prompts = [r.user_text for r in judge.requests if "0.30 qt/hr" in r.user_text]
     assert prompts

@@ -92,4 +92,17 @@ app.kubernetes.io/instance: {{ .Release.Name }}
 {{- if not (has .Values.webhook.failurePolicy (list "Fail" "Ignore")) }}
 {{- fail "webhook.failurePolicy: Fail or Ignore" }}
 {{- end }}
+{{- if and .Values.webhook.enabled .Values.webhook.certSecret .Values.webhook.urlHost }}
+{{- fail "webhook.urlHost: with webhook.certSecret the chart's configuration calls the Service; leave urlHost empty (or certSecret, so the operator makes a certificate for the host)" }}
+{{- end }}
+{{- end }}
+
+{{/* The ClusterRole the judge's RoleBindings name (the rules of proctor.k8s.objects.JUDGE_RULES). */}}
+{{- define "proctor.judgeClusterRole" -}}
+{{- printf "%s-judge" (include "proctor.fullname" .) | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/* The Secret holding the operator's master signing key. */}}
+{{- define "proctor.signingKeySecret" -}}
+{{- default (printf "%s-signing-key" (include "proctor.fullname" .)) .Values.signingKey.existingSecret }}
 {{- end }}

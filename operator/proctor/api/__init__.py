@@ -36,6 +36,7 @@ from proctor.api.caseset import (
 )
 from proctor.api.common import (
     API_VERSION,
+    BREAK_GLASS_ANNOTATION,
     FREEZE_BASELINE_ANNOTATION,
     FREEZE_BASELINE_RUNS_ANNOTATION,
     GATE_POLICY_LABEL,
@@ -176,6 +177,7 @@ __all__ = [
     "ASSERTION_KINDS",
     "ASSERTION_TYPES",
     "BASE_DIMENSIONS",
+    "BREAK_GLASS_ANNOTATION",
     "BUILTIN_DIMENSIONS",
     "CASE_ID_PATTERN",
     "DEFAULT_CANARY_RUNS",

@@ -39,6 +39,10 @@ FREEZE_BASELINE_ANNOTATION: Final = "proctor.dev/freeze-baseline"
 FREEZE_BASELINE_RUNS_ANNOTATION: Final = "proctor.dev/freeze-baseline-runs"
 #: On a GatePolicy: a person looked; close its circuit breaker.
 RESET_CIRCUIT_BREAKER_ANNOTATION: Final = "proctor.dev/reset-circuit-breaker"
+#: On a gated Deployment: roll this change out unexamined (or stop gating it), and why. Honoured only
+#: for a caller the API server allows ``update`` on ``gatepolicies/breakglass`` of the policy
+#: (a SubjectAccessReview); recorded on the Deployment and as Events on it and the policy.
+BREAK_GLASS_ANNOTATION: Final = "proctor.dev/break-glass"
 
 #: A DNS-1123 subdomain (the name of most Kubernetes objects).
 DNS_SUBDOMAIN_PATTERN: Final = r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$"

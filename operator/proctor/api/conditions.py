@@ -12,7 +12,9 @@ never disagree on a word.
 
 ``Ready`` (CaseSet, EvalProfile, GatePolicy): the spec is valid and everything it references exists.
     True: ``Resolved``. False: ``InvalidSpec``, ``InvalidCases``, ``DuplicateCaseIds``,
-    ``ConfigMapNotFound``, ``SecretNotFound``, ``CaseSetNotFound``, ``ProfileNotFound``.
+    ``ConfigMapNotFound``, ``SecretNotFound``, ``CaseSetNotFound``, ``ProfileNotFound``;
+    ``WebhookUnreachable`` (an enforcing GatePolicy whose admission webhook the API server cannot
+    call: no gated Deployment can change until it can).
 ``BaselineFrozen`` (CaseSet): a baseline is frozen and regressions are measured against it.
     True: ``StableRuns``. False: ``NotEnoughRuns``, ``RedRun``, ``CaseSetChanged``,
     ``ProvenanceChanged``, ``SafetyVariance``, ``TierVarianceOverBudget``.
@@ -45,13 +47,17 @@ never disagree on a word.
     False: ``AllMeasured``.
 ``RolloutBlocked`` (GatePolicy): a gated rollout is held.
     True: ``VerdictFailed``, ``VerdictError``, ``CircuitOpen``. False: ``NotBlocked``, ``ObserveOnly``.
-``Enforcing`` (GatePolicy): rollouts are gated (held on FAIL/ERROR). True: ``Enforcing``. False:
-    ``ObserveOnly`` (enforcement: Observe), ``CanaryPending`` (until the canary shows a stable
-    safety tier the policy records what it would do).
+    A Deployment whose exam's name is taken by a run that is not the policy's own is held with the
+    Event reason ``ExamNotTrusted``.
+``Enforcing`` (GatePolicy): rollouts are gated (held on FAIL/ERROR). True: ``Enforcing``,
+    ``CanaryTampered`` (the canary's runs are not the policy's own: it enforces without them, fail
+    closed). False: ``ObserveOnly`` (enforcement: Observe), ``CanaryPending`` (until the canary
+    shows a stable safety tier the policy records what it would do), ``WebhookDisabled`` (the
+    operator serves no admission webhook: ``Enforce`` is refused, verdicts are only recorded).
 ``Deterministic`` (GatePolicy): the determinism canary showed zero safety-tier variance, so the
     policy may block (until then it acts as Observe). True: ``ZeroSafetyVariance``. False:
     ``NotEnoughRuns``, ``RunsNotComparable``, ``RunWithoutMeasurement``, ``SafetyVariance``,
-    ``TierVarianceOverBudget``.
+    ``TierVarianceOverBudget``. Unknown: ``CanaryTampered``.
 ``CircuitOpen`` (GatePolicy): too many blocks in the window; a person should look.
     True: ``TooManyBlocks``. False: ``WithinBudget``.
 ``Receiving`` (AgentMonitor): the agent's telemetry is arriving (an event within the last
@@ -132,6 +138,9 @@ class Reason(StrEnum):
     SECRET_NOT_FOUND = "SecretNotFound"
     CASE_SET_NOT_FOUND = "CaseSetNotFound"
     PROFILE_NOT_FOUND = "ProfileNotFound"
+    # Ready and Enforcing of a GatePolicy: the admission webhook
+    WEBHOOK_UNREACHABLE = "WebhookUnreachable"
+    WEBHOOK_DISABLED = "WebhookDisabled"
     # permanent failures of a run (also CaseSetNotFound, ProfileNotFound, InvalidSpec, InvalidCases,
     # DuplicateCaseIds, ConfigMapNotFound, SecretNotFound): see PERMANENT_REASONS
     POLICY_NOT_FOUND = "PolicyNotFound"
@@ -181,11 +190,14 @@ class Reason(StrEnum):
     CIRCUIT_OPEN = "CircuitOpen"
     NOT_BLOCKED = "NotBlocked"
     OBSERVE_ONLY = "ObserveOnly"
+    #: an EvalRun the gate would have read is not the policy's own (its spec, owner or labels)
+    EXAM_NOT_TRUSTED = "ExamNotTrusted"
     # Deterministic (the protocol's CanaryReason; also NotEnoughRuns, SafetyVariance,
     # TierVarianceOverBudget)
     ZERO_SAFETY_VARIANCE = CanaryReason.ZERO_SAFETY_VARIANCE
     RUNS_NOT_COMPARABLE = CanaryReason.RUNS_NOT_COMPARABLE
     RUN_WITHOUT_MEASUREMENT = CanaryReason.RUN_WITHOUT_MEASUREMENT
+    CANARY_TAMPERED = "CanaryTampered"
     # CircuitOpen
     TOO_MANY_BLOCKS = "TooManyBlocks"
     WITHIN_BUDGET = "WithinBudget"

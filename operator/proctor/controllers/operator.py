@@ -8,18 +8,22 @@ import logging
 from typing import Any
 
 import kopf
+import structlog
 
 from proctor.api import GROUP, EvalRun
 from proctor.controllers import casesets, gates, monitors, profiles, runs, webhook  # noqa: F401  (registers handlers)
 from proctor.controllers.kit import runtime
 from proctor.gate.webhook import WebhookConfig
-from proctor.k8s.kube import Kube
+from proctor.k8s import signing
+from proctor.k8s.kube import TRANSPORT_ERRORS, Kube, KubeError
 from proctor.k8s.objects import UNFINISHED_SELECTOR
 from proctor.observability import metrics
 from proctor.observability.logging import configure as configure_logging
 from proctor.reconcile.config import OperatorConfig
 from proctor.reconcile.legacy import FINALIZER
 from proctor.reconcile.runtime import Runtime
+
+log = structlog.get_logger("proctor.operator")
 
 
 def tune(settings: kopf.OperatorSettings) -> None:
@@ -53,9 +57,24 @@ def startup(settings: kopf.OperatorSettings, memo: kopf.Memo, **_: Any) -> None:
     tune(settings)
     config = OperatorConfig.from_env()
     kube = Kube()
-    memo["runtime"] = Runtime(kube, config)
+    rt = Runtime(kube, config, master_key=signing.master_key())
+    memo["runtime"] = rt
     metrics.serve(config.metrics_port)
-    webhook.setup(settings, kube, WebhookConfig.from_env())
+    rt.identity = whoami(kube)
+    rt.webhook_serving = webhook.setup(settings, kube, WebhookConfig.from_env()) is not None
+
+
+def whoami(kube: Kube) -> str | None:
+    """The operator's own username, which the webhook lets write the gate's annotations (unknown:
+    nobody may, so the gate fails closed)."""
+    try:
+        return kube.whoami()
+    except KubeError as e:
+        problem = str(e)
+    except TRANSPORT_ERRORS as e:
+        problem = f"{type(e).__name__}: {e}"
+    log.error("cannot learn the operator's own identity; the gate will refuse its approvals", error=problem)
+    return None
 
 
 @kopf.on.cleanup(id="proctor-cleanup")

@@ -20,6 +20,13 @@ real node:
 - a service-account token that cannot be issued (the namespace is being deleted): the pod waits
   in ``ContainerCreating`` and retries with a growing delay, as a kubelet whose volume mount fails.
 
+The ServiceAccount token reaches a container as a kubelet gives it: only a container that mounts a
+volume projecting it (``projected.sources[].serviceAccountToken``, with its audience and lifetime)
+gets one, as a kubeconfig in ``KUBECONFIG`` (standing in for the mounted files). The API server's
+ServiceAccount admission adds that volume and a mount in every container unless the pod says
+``automountServiceAccountToken: false``; a pod that mounts a projected token into one container
+alone (a judge Job: the judge, not its candidate sidecars) gives it to that one alone.
+
 Each pod gets a loopback address of its own (:meth:`Node.allocate_ip`), never reused; Python
 processes of the pod bind IPv4 wildcard addresses to it (:mod:`proctor.devcluster.podnet`).
 Logs are files under ``DIR/logs/NAMESPACE_POD_UID/CONTAINER/N.log`` (N counts restarts) and are
@@ -27,12 +34,13 @@ served to ``kubectl logs`` through the API server by the node's kubelet endpoint
 (:mod:`proctor.devcluster.logserver`).
 
 It is a test and demo tool, not a kubelet. What it does not do: isolation (processes share the
-host's filesystem and, apart from wildcard binds in Python, its network), volumes, resource
-limits, security contexts, image pulls. Images are mapped to local commands: the project's own
-image (any reference whose last path component is ``proctor``) runs the installed ``proctor``
-entry point; more can be added with ``--image NAME=COMMAND`` or ``PROCTOR_NODE_IMAGES``. A
-container's termination message is the tail of its output when it fails
-(``/dev/termination-log`` cannot be given to a host process).
+host's filesystem, user and, apart from wildcard binds in Python, its network: a process could read
+another container's kubeconfig file or environment, which a container runtime forbids), volumes
+other than the projected token, resource limits, security contexts, image pulls. Images are
+mapped to local commands: the project's own image (any reference whose last path component is
+``proctor``) runs the installed ``proctor`` entry point; more can be added with
+``--image NAME=COMMAND`` or ``PROCTOR_NODE_IMAGES``. A container's termination message is the tail
+of its output when it fails (``/dev/termination-log`` cannot be given to a host process).
 """
 
 from __future__ import annotations
@@ -272,7 +280,8 @@ class PodRunner(threading.Thread):
         self.t0 = time.monotonic()
         self.workdir = node.dir / "pods" / self.uid
         self.ip = node.allocate_ip(self.uid)
-        self.kubeconfig: Path | None = None
+        #: a kubeconfig per projected ServiceAccount-token volume (what a container that mounts it gets)
+        self.kubeconfigs: dict[str, Path] = {}
         self.token_failures = 0
         self._last_status = ""
         self._conds: list[dict[str, Any]] = []
@@ -370,8 +379,13 @@ class PodRunner(threading.Thread):
             # stand-in only: Python processes bind wildcard addresses to the pod's own address
             podnet.POD_IP_ENV: self.ip,
         }
-        if self.kubeconfig is not None:
-            env["KUBECONFIG"] = str(self.kubeconfig)
+        # the token as a kubelet hands it out: only to a container that mounts a volume projecting it
+        # (the ServiceAccount admission plugin adds such a mount to every container unless the pod
+        # says automountServiceAccountToken: false)
+        for mount in c.get("volumeMounts", []) or []:
+            if (kc := self.kubeconfigs.get(mount.get("name", ""))) is not None:
+                env["KUBECONFIG"] = str(kc)
+                break
         for src in c.get("envFrom", []) or []:
             prefix = src.get("prefix", "")
             if ref := src.get("configMapRef"):
@@ -433,9 +447,9 @@ class PodRunner(threading.Thread):
             return True
         if time.monotonic() < self.token_retry_at:
             return False
-        if self.node.sa_kubeconfig_enabled(self.pod):
+        for name, source in token_volumes(self.pod).items():
             try:
-                self.kubeconfig = self.node.pod_kubeconfig(self.pod, self.workdir)
+                self.kubeconfigs[name] = self.node.pod_kubeconfig(self.pod, self.workdir / name, source)
             except TokenUnavailable as e:
                 self.token_failures += 1
                 delay = back_off(self.token_failures, TOKEN_BACK_OFF)
@@ -443,7 +457,7 @@ class PodRunner(threading.Thread):
                 self.event(
                     "Warning",
                     "FailedMount",
-                    f'MountVolume.SetUp failed for volume "kube-api-access" : failed to fetch token: {e}',
+                    f'MountVolume.SetUp failed for volume "{name}" : failed to fetch token: {e}',
                 )
                 log.info(
                     "service-account token unavailable; retrying",
@@ -813,6 +827,17 @@ class PodRunner(threading.Thread):
         return LogTarget(path, lambda: False)
 
 
+def token_volumes(pod: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The pod's volumes that project a ServiceAccount token, each with its token source."""
+    out: dict[str, dict[str, Any]] = {}
+    for volume in pod["spec"].get("volumes", []) or []:
+        for src in (volume.get("projected") or {}).get("sources", []) or []:
+            if "serviceAccountToken" in src:
+                out[volume["name"]] = dict(src["serviceAccountToken"] or {})
+                break
+    return out
+
+
 def _expand(value: str, env: dict[str, str]) -> str:
     """Kubernetes' $(VAR) expansion ($$ escapes)."""
     out, i = [], 0
@@ -963,24 +988,23 @@ class Node:
             raise MissingRef(f"couldn't find key {key} in {kind} {ns}/{name}")
         return data[key]
 
-    def sa_kubeconfig_enabled(self, pod: dict[str, Any]) -> bool:
-        return pod["spec"].get("automountServiceAccountToken", True) is not False
+    def pod_kubeconfig(self, pod: dict[str, Any], workdir: Path, source: dict[str, Any]) -> Path:
+        """A kubeconfig with a token bound to the pod's service account, as a projected
+        ``serviceAccountToken`` volume source asks (its audience and lifetime).
 
-    def pod_kubeconfig(self, pod: dict[str, Any], workdir: Path) -> Path:
-        """A kubeconfig with a token bound to the pod's service account, like a projected token.
-
-        The container then talks to the API as its service account, so RBAC is exercised as in a
-        real cluster (a kubeconfig in ``KUBECONFIG`` stands in for the in-cluster mount). Raises
-        :class:`TokenUnavailable` when the API server refuses the token (a namespace being
-        deleted takes no new tokens), for the caller to retry as a kubelet retries a mount."""
+        A container that mounts the volume then talks to the API as its service account, so RBAC is
+        exercised as in a real cluster (a kubeconfig in ``KUBECONFIG`` stands in for the mounted
+        token). Raises :class:`TokenUnavailable` when the API server refuses the token (a namespace
+        being deleted takes no new tokens), for the caller to retry as a kubelet retries a mount."""
         path = workdir / "kubeconfig"
         if path.exists():
             return path
         meta, sa = pod["metadata"], pod["spec"].get("serviceAccountName") or "default"
+        audience = source.get("audience")
         body = client.AuthenticationV1TokenRequest(
             spec=client.V1TokenRequestSpec(
-                audiences=[],
-                expiration_seconds=3600,
+                audiences=[audience] if audience else [],
+                expiration_seconds=int(source.get("expirationSeconds") or 3600),
                 bound_object_ref=client.V1BoundObjectReference(
                     kind="Pod", api_version="v1", name=meta["name"], uid=meta["uid"]
                 ),

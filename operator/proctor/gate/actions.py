@@ -58,11 +58,65 @@ class Mode:
     message: str
 
 
-def effective_mode(enforcement: Enforcement | str, canary: Canary | None) -> Mode:
+@dataclass(frozen=True, slots=True)
+class WebhookState:
+    """Whether the API server calls the admission webhook: ``serving`` (this operator serves it) and
+    ``reached`` (its probe came back through the API server); the reason and message say what was
+    found. Without a webhook a changed template rolls out before it can be examined."""
+
+    serving: bool
+    reached: bool
+    reason: str
+    message: str
+
+    @property
+    def working(self) -> bool:
+        return self.serving and self.reached
+
+
+WEBHOOK_DISABLED = WebhookState(
+    False,
+    False,
+    "WebhookDisabled",
+    "the operator serves no admission webhook (chart value webhook.enabled, PROCTOR_WEBHOOK_PORT), so a "
+    "changed template rolls out before it can be examined: this policy cannot enforce and only records "
+    "verdicts (enforcement: Enforce is refused)",
+)
+
+
+def webhook_reached() -> WebhookState:
+    return WebhookState(True, True, "WebhookReached", "the API server calls the admission webhook")
+
+
+def webhook_unreachable(error: str) -> WebhookState:
+    return WebhookState(
+        True,
+        False,
+        "WebhookUnreachable",
+        f"the API server cannot call the admission webhook ({error[:600]}): with failurePolicy Fail no "
+        "gated Deployment can change until it can (with Ignore, changes roll out unexamined)",
+    )
+
+
+def effective_mode(
+    enforcement: Enforcement | str,
+    canary: Canary | None,
+    webhook: WebhookState,
+    *,
+    tampered: str | None = None,
+) -> Mode:
+    """The policy's effective enforcement: Observe when the spec says so or when no webhook is served
+    (a gate that cannot hold must not say it enforces); Enforce when the canary showed a stable safety
+    tier, or when its runs were tampered with (``tampered``: fail closed rather than observe); Observe
+    while the canary is pending."""
     if enforcement == Enforcement.OBSERVE:
         return Mode(
             False, "ObserveOnly", "enforcement is Observe: verdicts are recorded, rollouts never held"
         )
+    if not webhook.serving:
+        return Mode(False, webhook.reason, webhook.message)
+    if tampered is not None:
+        return Mode(True, "CanaryTampered", f"enforcing without its canary (fail closed): {tampered}")
     if canary is None or canary.state is not Determinism.TRUE:
         why = canary.message if canary is not None else "the determinism canary has not run yet"
         return Mode(False, "CanaryPending", f"observing until the canary shows a stable safety tier: {why}")
@@ -72,12 +126,11 @@ def effective_mode(enforcement: Enforcement | str, canary: Canary | None) -> Mod
 # --- where a rollout stands ---------------------------------------------------------------------
 
 
-def template_to_examine(pending: str | None, approved: str | None, current: str) -> str | None:
-    """The hash of the template the gate must examine, from the hashes of the pending (recorded by
-    the webhook), approved and running templates; ``None`` when the running one is approved."""
-    if not pending or pending == approved or pending != current:
-        return None
-    return pending
+def template_to_examine(approved: str | None, current: str) -> str | None:
+    """The hash of the template the gate must examine: the Deployment's own unless it is the approved
+    one. An unexamined template is never taken for approved, whether the webhook recorded it as
+    pending or it rolled out without one (no webhook, or a Deployment gated after it rolled out)."""
+    return None if current == approved else current
 
 
 class Step(StrEnum):

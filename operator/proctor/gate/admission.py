@@ -1,11 +1,36 @@
-"""What the admission webhook decides for a gated Deployment: pure, from the object alone.
+"""What the admission webhook decides for a gated Deployment: pure, from the request.
 
 A Deployment labelled ``proctor.dev/gate-policy: <name>`` rolls out only pod templates the gate
 approved. When an incoming object's pod template differs from the approved one (recorded by hash
 in an annotation), the webhook pauses the Deployment and records the pending template hash, so no
-new ReplicaSet rolls out until the exam says so. Everything else passes untouched: scale-only
-changes, the operator's own writes (which set the approved hash together with the template), and
-objects without the label. The webhook answers from the object in the request, never from a judge.
+new ReplicaSet rolls out until the exam says so.
+
+The request cannot vouch for itself. The approval is what the *stored* object says, and only the
+operator writes it:
+
+- the annotations of the gate (:data:`PROTECTED`: the approved and pending template, when, who
+  broke the glass) are written only by the operator's own identity (the request's ``userInfo``;
+  the operator learns its name from a SelfSubjectReview at startup) and by this webhook's own
+  mutations. A request from anyone else that adds or changes one is refused, one that drops one
+  (a ``kubectl replace`` of the original manifest) gets the old value back; a Deployment that is
+  created gated, or becomes gated, may carry none (nothing it said before it was gated is trusted);
+- a Deployment that was gated stays gated: removing or changing the gate label, or changing the
+  labels a policy's selector reads so that it no longer selects the Deployment, is refused;
+- unpausing, or changing anything else in the same request, does not help: the decision rests on
+  the template's hash and the stored approval.
+
+The webhook's object selector matches when the old *or* the new object carries the label (the API
+server evaluates both), so a request that removes the label is still seen here.
+
+Break-glass: a person may roll out an unexamined change, or stop gating a Deployment, by setting
+:data:`~proctor.api.BREAK_GLASS_ANNOTATION` to the reason. It is honoured only when the API server
+says the caller may ``update`` ``gatepolicies/breakglass`` of the policy (a SubjectAccessReview
+the handler makes; cluster admins can, nobody else unless granted), and is recorded on the
+Deployment (who, which template) and as Events. Anyone else setting it is refused.
+
+Everything else passes untouched: scale-only changes, the approved template, objects that were and
+are not gated. The webhook answers from the request and an in-memory index of the policies, never
+from a judge.
 """
 
 from __future__ import annotations
@@ -13,11 +38,11 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
-from proctor.api.common import GATE_POLICY_LABEL
+from proctor.api.common import BREAK_GLASS_ANNOTATION, GATE_POLICY_LABEL, GROUP
 from proctor.api.policy import LabelSelector
 
 #: The label that puts a Deployment under a GatePolicy (the API's own name for it).
@@ -25,10 +50,26 @@ GATE_LABEL = GATE_POLICY_LABEL
 PENDING_ANNOTATION = "proctor.dev/pending-template-hash"
 APPROVED_ANNOTATION = "proctor.dev/approved-template-hash"
 APPROVED_TEMPLATE_ANNOTATION = "proctor.dev/approved-template"
-HELD_ANNOTATION = "proctor.dev/held-by"
 #: When the webhook recorded the pending template: one rollout attempt (the same failing template
 #: applied twice is two attempts, each decided and counted by the gate).
 PENDING_SINCE_ANNOTATION = "proctor.dev/pending-since"
+#: Who broke the glass, and for which template (the webhook writes them when it honours one).
+BREAK_GLASS_BY_ANNOTATION = "proctor.dev/break-glass-by"
+BREAK_GLASS_TEMPLATE_ANNOTATION = "proctor.dev/break-glass-template"
+#: What only the operator (and this webhook's mutations) may write on a gated Deployment.
+PROTECTED: tuple[str, ...] = (
+    APPROVED_ANNOTATION,
+    APPROVED_TEMPLATE_ANNOTATION,
+    PENDING_ANNOTATION,
+    PENDING_SINCE_ANNOTATION,
+    BREAK_GLASS_BY_ANNOTATION,
+    BREAK_GLASS_TEMPLATE_ANNOTATION,
+)
+#: The right that lets a caller break the glass: ``update`` on this subresource of the policy
+#: (RBAC checks it like any other; it serves no API, it only names the permission).
+BREAK_GLASS_RESOURCE = "gatepolicies"
+BREAK_GLASS_SUBRESOURCE = "breakglass"
+BREAK_GLASS_VERB = "update"
 
 
 def template_hash(template: Mapping[str, Any] | None) -> str:
@@ -37,48 +78,163 @@ def template_hash(template: Mapping[str, Any] | None) -> str:
     return "sha256:" + hashlib.sha256(canonical.encode()).hexdigest()
 
 
+def _meta(obj: Mapping[str, Any] | None) -> Mapping[str, Any]:
+    return (obj or {}).get("metadata") or {}
+
+
+def annotations_of(obj: Mapping[str, Any] | None) -> Mapping[str, str]:
+    return _meta(obj).get("annotations") or {}
+
+
+def labels_of(obj: Mapping[str, Any] | None) -> Mapping[str, str]:
+    return _meta(obj).get("labels") or {}
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    """One admission request as the webhook decides it: the object as it would be stored, the one
+    stored before (``None`` on CREATE), who asks, and what the policies say of both objects."""
+
+    new: Mapping[str, Any]
+    old: Mapping[str, Any] | None = None
+    user: str = ""
+    by_operator: bool = False
+    #: whether the old and the new object are gated (labelled, and selected by their policy; a policy
+    #: the webhook does not know gates: fail closed)
+    gated_old: bool = False
+    gated_new: bool = True
+    #: the new object's policy enforces (else it observes: record, never pause)
+    enforcing: bool = True
+    #: the webhook knows the label's policy (an unknown one holds: fail closed)
+    known: bool = True
+
+    @property
+    def policy(self) -> str:
+        return labels_of(self.new).get(GATE_LABEL) or labels_of(self.old).get(GATE_LABEL) or ""
+
+
+@dataclass(frozen=True, slots=True)
+class BreakGlass:
+    """A break-glass the webhook honoured: who, why, and for which template."""
+
+    user: str
+    reason: str
+    template: str
+
+
 @dataclass(frozen=True, slots=True)
 class Admission:
-    """The change to make to an admitted object (``None`` fields: leave as is)."""
+    """The answer: refused (with the reason), or admitted with the change to make (``None`` fields:
+    leave as is)."""
 
+    allowed: bool = True
     pause: bool = False
     pending_hash: str | None = None
+    #: protected annotations the request dropped, put back as they were
+    restore: Mapping[str, str] = field(default_factory=dict)
+    break_glass: BreakGlass | None = None
     message: str = ""
 
     @property
     def changes(self) -> bool:
-        return self.pause or self.pending_hash is not None
+        return bool(self.pause or self.pending_hash is not None or self.restore or self.break_glass)
 
 
-def admit(obj: Mapping[str, Any], *, enforcing: bool = True) -> Admission:
+def refused(message: str) -> Admission:
+    return Admission(allowed=False, message=message)
+
+
+def wants_break_glass(old: Mapping[str, Any] | None, new: Mapping[str, Any]) -> str | None:
+    """The reason a request gives for breaking the glass: a new, non-empty value of the annotation."""
+    reason = annotations_of(new).get(BREAK_GLASS_ANNOTATION, "").strip()
+    if not reason or reason == annotations_of(old).get(BREAK_GLASS_ANNOTATION, "").strip():
+        return None
+    return reason
+
+
+def _protected_changes(req: Request) -> tuple[list[str], dict[str, str]]:
+    """The protected annotations a request adds or changes, and those it drops (with their old
+    values). Nothing an object carried before it was gated counts as stored."""
+    new = annotations_of(req.new)
+    stored = annotations_of(req.old) if req.gated_old else {}
+    changed = [k for k in PROTECTED if k in new and new[k] != stored.get(k)]
+    dropped = {k: stored[k] for k in PROTECTED if k in stored and k not in new}
+    return changed, dropped
+
+
+def admit(req: Request, *, may_break_glass: bool | None = None) -> Admission:
     """Decide for one Deployment as the API server is about to store it.
 
-    ``enforcing`` is the policy's effective enforcement: in shadow mode (``Observe``, or while its
-    determinism canary has not shown a stable safety tier) the pending template is recorded, so it
-    is examined and the verdict recorded, but the Deployment is not paused.
+    ``may_break_glass`` is the SubjectAccessReview's answer, asked only when the request sets a new
+    break-glass reason (:func:`wants_break_glass`). In shadow mode (``enforcing`` False: the
+    policy observes, or its determinism canary has not shown a stable safety tier) the pending
+    template is recorded, so it is examined and the verdict recorded, but not paused.
     """
-    meta = obj.get("metadata") or {}
-    if GATE_LABEL not in (meta.get("labels") or {}):
+    if not req.gated_old and not req.gated_new:
         return Admission(message="not gated")
-    spec = obj.get("spec") or {}
+    restore: dict[str, str] = {}
+    if not req.by_operator:
+        changed, restore = _protected_changes(req)
+        if changed and not req.gated_old:
+            return refused(
+                f"{', '.join(changed)}: a Deployment may not carry these when it is created or becomes "
+                f"gated (GatePolicy {req.policy}): only the Proctor operator writes them, after an exam; "
+                "remove them"
+            )
+        if changed:
+            return refused(
+                f"{', '.join(changed)}: written only by the Proctor operator, not by "
+                f"{req.user or 'this caller'} (GatePolicy {req.policy}); an approval is granted by passing "
+                f"the exam, or bypassed with {BREAK_GLASS_ANNOTATION} by those allowed to"
+            )
+        reason = wants_break_glass(req.old, req.new)
+        if reason is not None:
+            if not may_break_glass:
+                return refused(
+                    f"{BREAK_GLASS_ANNOTATION}: {req.user or 'this caller'} may not break the glass of "
+                    f"GatePolicy {req.policy} (it needs {BREAK_GLASS_VERB} on "
+                    f"{BREAK_GLASS_RESOURCE}/{BREAK_GLASS_SUBRESOURCE} of that policy)"
+                )
+            h = template_hash((req.new.get("spec") or {}).get("template"))
+            return Admission(
+                restore=restore,
+                break_glass=BreakGlass(req.user, reason[:256], h),
+                message=f"break-glass by {req.user} (GatePolicy {req.policy}): template {h[:19]} rolls out "
+                f"unexamined: {reason[:256]}",
+            )
+        old_label, new_label = labels_of(req.old).get(GATE_LABEL), labels_of(req.new).get(GATE_LABEL)
+        if req.gated_old and (not req.gated_new or old_label != new_label):
+            return refused(
+                f"GatePolicy {old_label} gates this Deployment: the label {GATE_LABEL}={old_label} cannot be "
+                "removed or changed, nor the labels its selector reads, by "
+                f"{req.user or 'this caller'} (break-glass: {BREAK_GLASS_ANNOTATION})"
+            )
+    return _hold(req, restore)
+
+
+def _hold(req: Request, restore: Mapping[str, str]) -> Admission:
+    """The template's decision, from its hash and the stored approval."""
+    spec = req.new.get("spec") or {}
     h = template_hash(spec.get("template"))
-    annotations = meta.get("annotations") or {}
-    if annotations.get(APPROVED_ANNOTATION) == h:
-        return Admission(message="the pod template is the approved one")
-    if spec.get("paused") is True and annotations.get(PENDING_ANNOTATION) == h:
-        return Admission(message="already held for this template")
-    if not enforcing:
-        if annotations.get(PENDING_ANNOTATION) == h:
-            return Admission(message="already recorded (observe only)")
+    ann = {**annotations_of(req.new), **restore}
+    if ann.get(APPROVED_ANNOTATION) == h:
+        return Admission(restore=restore, message="the pod template is the approved one")
+    if spec.get("paused") is True and ann.get(PENDING_ANNOTATION) == h:
+        return Admission(restore=restore, message="already held for this template")
+    if not req.enforcing:
+        if ann.get(PENDING_ANNOTATION) == h:
+            return Admission(restore=restore, message="already recorded (observe only)")
         return Admission(
+            restore=restore,
             pending_hash=h,
-            message=f"GatePolicy {meta['labels'][GATE_LABEL]} observes: template {h[:19]} will be examined, "
-            "not held",
+            message=f"GatePolicy {req.policy} observes: template {h[:19]} will be examined, not held",
         )
     return Admission(
         pause=True,
         pending_hash=h,
-        message=f"held by GatePolicy {meta['labels'][GATE_LABEL]}: template {h[:19]} awaits its exam",
+        restore=restore,
+        message=f"held by GatePolicy {req.policy}: template {h[:19]} awaits its exam"
+        + ("" if req.known else f" (GatePolicy {req.policy} not found: held)"),
     )
 
 
@@ -107,22 +263,68 @@ class GateEntry:
         return self.selector is None or self.selector.matches(labels)
 
 
+def gated(obj: Mapping[str, Any] | None, entries: Sequence[GateEntry]) -> bool:
+    """Whether ``obj`` is gated: labelled, and selected by its policy (``entries``: the index's for the
+    label's policy). A policy the webhook has not seen gates it: fail closed."""
+    if obj is None or GATE_LABEL not in labels_of(obj):
+        return False
+    return not entries or entries[0].selects(labels_of(obj))
+
+
+def request_of(
+    new: Mapping[str, Any],
+    old: Mapping[str, Any] | None,
+    user: str,
+    *,
+    operator: str | None,
+    entries: Callable[[str | None, str | None], Sequence[GateEntry]],
+) -> Request:
+    """An admission request as :func:`admit` reads it: ``entries(namespace, policy)`` is the index's
+    word on a policy, ``operator`` the operator's own username (``None``: unknown, so nobody is)."""
+    ns = _meta(new).get("namespace") or _meta(old).get("namespace")
+    old_entries = entries(ns, labels_of(old).get(GATE_LABEL)) if old is not None else ()
+    new_entries = entries(ns, labels_of(new).get(GATE_LABEL))
+    return Request(
+        new=new,
+        old=old,
+        user=user,
+        by_operator=operator is not None and user == operator,
+        gated_old=gated(old, old_entries),
+        gated_new=gated(new, new_entries),
+        enforcing=enforcing(new_entries),
+        known=bool(new_entries),
+    )
+
+
+def break_glass_attributes(namespace: str, policy: str) -> dict[str, str]:
+    """What the SubjectAccessReview of a break-glass asks."""
+    return {
+        "namespace": namespace,
+        "verb": BREAK_GLASS_VERB,
+        "group": GROUP,
+        "resource": BREAK_GLASS_RESOURCE,
+        "subresource": BREAK_GLASS_SUBRESOURCE,
+        "name": policy,
+    }
+
+
 def enforcing(entries: Sequence[GateEntry]) -> bool:
     """Whether to pause: a policy the webhook has not seen (none indexed) holds, failing closed."""
     return not entries or entries[0].mode != "Observe"
 
 
 def admission_patch(decision: Admission, now: dt.datetime) -> dict[str, Any]:
-    """The change to the admitted object: ``spec.paused`` (when held) and the pending template's hash
-    and when it was recorded (one rollout attempt)."""
-    patch: dict[str, Any] = {
-        "metadata": {
-            "annotations": {
-                PENDING_ANNOTATION: decision.pending_hash,
-                PENDING_SINCE_ANNOTATION: now.strftime("%Y-%m-%dT%H:%M:%S.%fZ"),
-            }
-        }
-    }
+    """The change to the admitted object: ``spec.paused`` (when held), the pending template's hash
+    and when it was recorded (one rollout attempt), dropped protected annotations put back, and who
+    broke the glass for which template."""
+    ann: dict[str, Any] = dict(decision.restore)
+    if decision.pending_hash is not None:
+        ann[PENDING_ANNOTATION] = decision.pending_hash
+        ann[PENDING_SINCE_ANNOTATION] = now.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    if decision.break_glass is not None:
+        ann[BREAK_GLASS_BY_ANNOTATION] = decision.break_glass.user[:253]
+        ann[BREAK_GLASS_TEMPLATE_ANNOTATION] = decision.break_glass.template
+    patch: dict[str, Any] = {"metadata": {"annotations": ann}} if ann else {}
     if decision.pause:
         patch["spec"] = {"paused": True}
     return patch

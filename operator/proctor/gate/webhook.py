@@ -24,11 +24,20 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from proctor.gate.admission import (
+    Admission,
+    GateEntry,
+    admit,
+    break_glass_attributes,
+    request_of,
+    wants_break_glass,
+)
+from proctor.k8s.kube import Kube, KubeError
 from proctor.k8s.objects import mutating_webhook_configuration
 
 
@@ -90,3 +99,26 @@ class WebhookConfig:
     def check(self) -> None:
         if self.port and self.url_host is None and self.service is None:
             raise ValueError("the webhook needs PROCTOR_WEBHOOK_URL_HOST or PROCTOR_WEBHOOK_SERVICE")
+
+
+def review(
+    kube: Kube,
+    new: Mapping[str, Any],
+    old: Mapping[str, Any] | None,
+    userinfo: Mapping[str, Any],
+    *,
+    operator: str | None,
+    entries: Callable[[str | None, str | None], Sequence[GateEntry]],
+) -> Admission:
+    """The webhook's answer to one request (:func:`proctor.gate.admission.admit`), with the one API
+    call a decision may need: the SubjectAccessReview of a break-glass (only when a request sets a
+    new break-glass reason; a failed review refuses it)."""
+    req = request_of(new, old, str(userinfo.get("username", "")), operator=operator, entries=entries)
+    may: bool | None = None
+    if not req.by_operator and (req.gated_old or req.gated_new) and wants_break_glass(old, new):
+        ns = str(((new.get("metadata") or {}).get("namespace")) or "")
+        try:
+            may = kube.allowed(userinfo, break_glass_attributes(ns, req.policy))
+        except KubeError:
+            may = False
+    return admit(req, may_break_glass=may)

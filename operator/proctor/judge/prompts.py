@@ -10,10 +10,12 @@ the word) and any occurrence of the real token are neutralised first, so a marke
 from inside.
 
 The judge answers ``{"score": 0-100, "rationale": str, "confidence": 0-1}``. :func:`parse_judgment`
-accepts that object alone, inside a code fence, or as the first JSON object in surrounding text;
-anything else (not JSON, a missing or ill-typed field, a value out of range) raises
-:class:`~proctor.judge.errors.JudgeMalformed` with a reason, which makes the dimension *skipped*,
-never zero.
+takes that object when it is the whole answer (structured output), else the judge's own object in
+surrounding prose or a code fence: the last one that validates, never one it quoted from the
+evaluated content (an echoed data block is dropped, and two valid objects with different scores
+are ambiguous); anything else (not JSON, a missing or ill-typed field, a value out of range,
+conflicting scores) raises :class:`~proctor.judge.errors.JudgeMalformed` with a reason, which makes
+the dimension *skipped*, never zero.
 
 :func:`provenance` is the content-addressed version (``sha256:...``) of the prompt templates, the
 rubrics, the model and its parameters: two results with equal provenance were judged the same
@@ -268,25 +270,56 @@ def _document(doc: ContextDocument | Mapping[str, Any]) -> tuple[str, str]:
 # --- parsing the judge's answer -------------------------------------------------------------------
 
 _THINK = re.compile(r"<think(?:ing)?>.*?</think(?:ing)?>", re.IGNORECASE | re.DOTALL)
-_FENCE = re.compile(r"```[ \t]*(?:json|JSON)?[ \t]*\n?(.*?)```", re.DOTALL)
 _DECODER = json.JSONDecoder()
 
 
-def parse_judgment(text: str | None) -> Judgment:
-    """The judgment in a judge's answer, found leniently, validated strictly.
+#: An evaluated-content block the judge echoed back (its markers, whatever the token): never its answer.
+_ECHOED = re.compile(r"<<DATA-([0-9a-fA-F]{8,})>>.*?<<END-DATA-\1>>", re.DOTALL)
 
-    Looks for the object as the whole answer, then inside a code fence, then as the first JSON
-    object anywhere in the text (after dropping ``<think>`` blocks). Raises
-    :class:`~proctor.judge.errors.JudgeMalformed` with the reason when there is none or when a field
-    is missing, of the wrong type or out of range.
+
+def parse_judgment(text: str | None) -> Judgment:
+    """The judge's own judgment in its answer, validated strictly.
+
+    When the whole answer is JSON (what structured output gives), that object is the judgment.
+    Otherwise the judge wrote prose around it, and may have quoted the evaluated content, which can
+    hold an object shaped like a judgment (``{"score": 100, ...}`` written by the agent): every
+    complete JSON object in the text is read (after dropping ``<think>`` blocks and any data block
+    echoed between the markers), those that validate are the candidates, and the last one is the
+    answer. Two candidates with different scores are ambiguous: the answer is malformed, never a
+    guess. Raises :class:`~proctor.judge.errors.JudgeMalformed` with the reason (no judgment, or a
+    field missing, of the wrong type or out of range, or conflicting scores).
     """
     if text is None or not text.strip():
         raise JudgeMalformed("judge answer was empty")
-    data = _first_object(_THINK.sub("", text).strip())
-    if data is None:
-        raise JudgeMalformed("judge answer was not JSON")
-    if not isinstance(data, dict):
-        raise JudgeMalformed(f"judge answer was JSON but not an object (got {type(data).__name__})")
+    stripped = _THINK.sub("", text).strip()
+    try:
+        whole: object = json.loads(stripped)
+    except ValueError:
+        pass
+    else:
+        if not isinstance(whole, dict):
+            raise JudgeMalformed(f"judge answer was JSON but not an object (got {type(whole).__name__})")
+        return _judgment(whole)
+    found = _objects(_ECHOED.sub(" ", stripped))
+    valid: list[Judgment] = []
+    last_problem = "judge answer was not JSON"
+    for obj in found:
+        try:
+            valid.append(_judgment(obj))
+        except JudgeMalformed as e:
+            last_problem = e.reason
+    if not valid:
+        raise JudgeMalformed(last_problem)
+    scores = sorted({j.score for j in valid})
+    if len(scores) > 1:
+        raise JudgeMalformed(
+            f"judge answer holds {len(valid)} judgments with different scores "
+            f"({', '.join(f'{x:g}' for x in scores)}): ambiguous"
+        )
+    return valid[-1]
+
+
+def _judgment(data: Mapping[str, Any]) -> Judgment:
     score = _number(data, "score", 0.0, 100.0)
     if "rationale" not in data:
         raise JudgeMalformed("judge answer has no rationale")
@@ -299,30 +332,20 @@ def parse_judgment(text: str | None) -> Judgment:
     return Judgment(score=score, rationale=rationale.strip(), confidence=confidence)
 
 
-def _first_object(text: str) -> object | None:
-    try:
-        whole: object = json.loads(text)
-    except ValueError:
-        pass
-    else:
-        return whole
-    for block in _FENCE.findall(text):
-        try:
-            fenced: object = json.loads(block.strip())
-        except ValueError:
-            continue
-        return fenced
+def _objects(text: str) -> list[dict[str, Any]]:
+    """The complete top-level JSON objects in ``text``, in order (one inside another is part of it)."""
+    out: list[dict[str, Any]] = []
     index = text.find("{")
     while index != -1:
         try:
-            obj, _ = _DECODER.raw_decode(text, index)
+            obj, end = _DECODER.raw_decode(text, index)
         except ValueError:
             index = text.find("{", index + 1)
             continue
         if isinstance(obj, dict):
-            return obj
-        index = text.find("{", index + 1)
-    return None
+            out.append(obj)
+        index = text.find("{", end)
+    return out
 
 
 def _number(data: Mapping[str, Any], key: str, low: float, high: float) -> float:

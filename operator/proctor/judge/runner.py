@@ -7,15 +7,19 @@ the cases (case at position p belongs to shard ``p % N``; I is
 0-based, like an Indexed Job's completion index), gets each answer from the target (recorded
 answers, a live endpoint, or the candidate sidecar on localhost), applies the assertions, the
 safety scan and the judge, writes the per-case results to ConfigMaps owned by the run (gzipped,
-split so no object nears the size limit) and server-side-applies its shard entry into the run's
-status (a list-map keyed by shard: other shards' entries are never touched).
+split so no object nears the size limit) and then its shard's report (what it measured, or why it
+could not) to one more ConfigMap. Each is signed with the run's key (``PROCTOR_RUN_KEY``, which
+only the judge container of the run's Job receives; :mod:`proctor.k8s.signing`); the operator
+verifies them and writes the run's status itself. The runner only reads and creates: it changes
+no existing object, and a name taken by something else makes the shard fail (never overwritten).
 
 Exit 0 when it measured, whatever the verdict, and when there is nothing to do (the run is over
 or gone); exit 2 only when the harness itself failed (the run or its inputs could not be read,
 results could not be written), so a failed Job means ERROR, never FAIL. A failure no retry can fix
 (a ConfigMap, key or profile that is not there, answers that cannot be read) is reported with its
 reason (one of :data:`~proctor.api.PERMANENT_REASONS`), and the operator ends the run at once.
-Running a shard twice stores the same bytes.
+Running a shard's attempt twice stores the same bytes (the same results are accepted, different
+ones refused).
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import hashlib
+import json
 import os
 import sys
 import time
@@ -38,6 +43,7 @@ from proctor.api import (
     EvalRun,
     ManifestError,
     Reason,
+    content_digest,
     format_time,
     parse_cases,
     parse_caseset,
@@ -61,20 +67,21 @@ from proctor.judge.examine import Grounding, examine_answer, plan_dimensions
 from proctor.judge.prompts import provenance
 from proctor.judge.rubrics import DimensionRubric, resolve_dimensions
 from proctor.judge.targets import AnswerSource, AnswerUnavailable, HttpAgent, Recorded
+from proctor.k8s import signing
 from proctor.k8s.kube import Kube, KubeError
 from proctor.k8s.objects import (
     AGENT_API_KEY_ENV,
     CANDIDATE_HOST_ENV,
-    LABEL_RUN_UID,
-    LABEL_SHARD,
+    JUDGE_ATTEMPT_ENV,
+    REPORT_KEY,
     SNAPSHOT_KEY,
     RunRef,
     case_record,
     configmap_blob,
     decode_cases,
     encode_results,
+    report_configmap,
     results_configmaps,
-    shard_label,
     shard_of,
 )
 from proctor.protocol.types import CaseResult, Outcome
@@ -146,8 +153,13 @@ class ShardRunner:
         self.clock = clock
         self.ns, self.name, self.index, self.count = namespace, name, index, count
         self.env = dict(os.environ if env is None else env)
-        self.manager = f"proctor-judge-{shard_label(index, count)}"
         self.shard = f"{index}/{count}"
+        self.ref: RunRef | None = None
+        self.started = clock()
+        try:
+            self.attempt = int(self.env.get(JUDGE_ATTEMPT_ENV) or 1)
+        except ValueError:
+            self.attempt = 0
         self.grounding_docs: list[tuple[str, str]] = []
         self.grounding_k = 0
 
@@ -164,6 +176,8 @@ class ShardRunner:
             run = parse_evalrun(raw)
         except ManifestError as e:
             raise HarnessError("; ".join(e.problems[:5]), Reason.INVALID_SPEC) from None
+        # known from here on: a failure to read the rest is reported, signed, for this run
+        self.ref = RunRef(self.ns, self.name, run.metadata.uid or "")
         st = run.status
         if st is not None and st.phase is not None and st.phase.terminal:
             raise RunOver(f"EvalRun {self.ns}/{self.name} is over ({st.phase.value})")
@@ -177,11 +191,14 @@ class ShardRunner:
                 raise HarnessError("; ".join(e.problems[:5]), Reason.INVALID_PROFILE) from None
         name = run.spec.case_set_ref.name
         if st is not None and st.snapshot is not None:
-            return run, st.snapshot.case_set, self._pinned(st.snapshot.config_maps, name), profile
+            pinned = self._pinned(st.snapshot.config_maps, name, st.snapshot.digest)
+            return run, st.snapshot.case_set, pinned, profile
         return run, name, self._resolved(name), profile
 
-    def _pinned(self, names: Sequence[str], caseset: str) -> list[Case]:
-        """The cases the operator pinned when the run started."""
+    def _pinned(self, names: Sequence[str], caseset: str, digest: str) -> list[Case]:
+        """The cases the operator pinned when the run started, exactly: their digest is the one the
+        operator wrote in the run's status (a ConfigMap changed since, by anyone who may write
+        ConfigMaps here, is refused, never examined)."""
         parts = []
         for n in names:
             try:
@@ -189,9 +206,16 @@ class ShardRunner:
             except KubeError as e:
                 raise _missing(e, Reason.CONFIG_MAP_NOT_FOUND) from None
         try:
-            return parse_cases(decode_cases(parts), where=f"CaseSet {caseset} (pinned in {names[0]})")
+            cases = parse_cases(decode_cases(parts), where=f"CaseSet {caseset} (pinned in {names[0]})")
         except (ValueError, ManifestError) as e:
             raise HarnessError(f"the run's pinned cases cannot be read: {e}", Reason.INVALID_CASES) from None
+        if content_digest(cases) != digest:
+            raise HarnessError(
+                f"the run's pinned cases ({', '.join(names)}) changed after the run started: their digest "
+                f"is not {digest[:19]}, the one in status.snapshot; nothing is examined from them",
+                Reason.INVALID_CASES,
+            )
+        return cases
 
     def _resolved(self, name: str) -> list[Case]:
         """The case set's cases as they are now (a run started by an operator that did not pin them)."""
@@ -349,10 +373,27 @@ class ShardRunner:
         return _worst(outcomes), digest, note
 
     # -- the shard ------------------------------------------------------------------------------------
+    def _key(self) -> bytes:
+        """The run's key (the judge container's ``PROCTOR_RUN_KEY``): without it nothing it writes
+        would be believed, so it stops before measuring."""
+        text = self.env.get(signing.RUN_KEY_ENV)
+        if not text:
+            raise HarnessError(
+                f"{signing.RUN_KEY_ENV} is not set: the judge signs its results with the run's key, "
+                "which the operator gives only to the judge container of the run's Job"
+            )
+        try:
+            return signing.decode_key(text)
+        except ValueError as e:
+            raise HarnessError(str(e)) from None
+
     async def run(self) -> ShardResult:
-        run, caseset, cases, profile = self._load()
-        ref = RunRef(self.ns, self.name, run.metadata.uid or "")
-        self._status({"phase": "Running", "startTime": format_time(self.clock()), "message": None})
+        if self.attempt < 1:
+            raise HarnessError(f"{JUDGE_ATTEMPT_ENV} must be a positive whole number")
+        run, caseset, cases, profile = self._load()  # a run that is over or gone: nothing to do
+        key = self._key()
+        assert self.ref is not None
+        ref = self.ref
         compiled = self._cases(caseset, cases, profile)
         source, port, ready_timeout = self._source(run)
         rubrics = self._rubrics(profile)
@@ -404,58 +445,92 @@ class ShardRunner:
             case_record(r, answer_sha256=d, repeats=run.spec.repeats) | ({"grounding": n} if n else {})
             for r, d, n in graded
         ]
-        names = self._write(ref, encode_results(records))
+        blob = encode_results(records)
+        cms = results_configmaps(ref, self.index, self.count, blob, attempt=self.attempt, key=key)
+        try:
+            for cm in cms:
+                self._create(cm)
+        except KubeError as e:
+            raise HarnessError(f"cannot write results: {e}") from None
+        names = [cm["metadata"]["name"] for cm in cms]
         counts = {o: sum(1 for r in results if r.outcome is o) for o in Outcome}
-        self._status(
+        self._report(
+            key,
             {
                 "phase": "Succeeded",
-                "completionTime": format_time(self.clock()),
                 "results": names,
+                "sha256": signing.sha256(blob),
                 "provenance": prov,
-                "message": None,
                 "summary": {
                     "cases": len(results),
                     "passed": counts[Outcome.PASSED],
                     "failed": counts[Outcome.FAILED],
                     "unmeasured": counts[Outcome.UNMEASURED],
                 },
-            }
+            },
         )
         return ShardResult(results, names, prov)
 
-    def _write(self, ref: RunRef, blob: bytes) -> list[str]:
-        cms = results_configmaps(ref, self.index, self.count, blob)
-        try:
-            for cm in cms:
-                self.kube.apply(cm, "proctor-judge")
-            names = [cm["metadata"]["name"] for cm in cms]
-            selector = f"{LABEL_RUN_UID}={ref.uid},{LABEL_SHARD}={shard_label(self.index, self.count)}"
-            for old in self.kube.list_configmaps(self.ns, selector):
-                if old["metadata"]["name"] not in names:
-                    self.kube.delete_configmap(self.ns, old["metadata"]["name"])
-        except KubeError as e:
-            raise HarnessError(f"cannot write results: {e}") from None
-        return names
+    def _create(self, obj: dict[str, Any], same: Callable[[Mapping[str, Any]], bool] | None = None) -> None:
+        """Create ``obj``; when its name exists already it must say the same (``same``; by default
+        the very bytes and signature: this attempt run twice), else the shard fails: the runner
+        never replaces an object."""
+        if self.kube.create_configmap(obj) is not None:
+            return
+        meta = obj["metadata"]
+        have = self.kube.get_configmap(meta["namespace"], meta["name"])
+        if same is None:
+            signature = signing.SIGNATURE_ANNOTATION
+            ok = all((have.get(f) or {}) == (obj.get(f) or {}) for f in ("data", "binaryData")) and (
+                (have["metadata"].get("annotations") or {}).get(signature) == meta["annotations"][signature]
+            )
+        else:
+            ok = same(have)
+        if not ok:
+            raise HarnessError(
+                f"ConfigMap {meta['namespace']}/{meta['name']} exists with other content; "
+                "the judge never replaces an object"
+            )
 
-    def _status(self, fields: dict[str, Any]) -> None:
-        entry = {"name": self.shard, **{k: v for k, v in fields.items() if v is not None}}
+    def _report(self, key: bytes, fields: dict[str, Any]) -> None:
+        assert self.ref is not None
+        report = {
+            "startTime": format_time(self.started),
+            "completionTime": format_time(self.clock()),
+            **{k: v for k, v in fields.items() if v is not None},
+        }
+        cm = report_configmap(self.ref, self.index, self.count, self.attempt, report, key=key)
+        timeless = {k: v for k, v in report.items() if k not in ("startTime", "completionTime")}
+
+        def same(have: Mapping[str, Any]) -> bool:
+            # this attempt reported already: the same measurement (signed with this key), other times
+            try:
+                said = json.loads((have.get("data") or {}).get(REPORT_KEY, ""))
+            except ValueError:
+                return False
+            payload = signing.report_payload(self.ref.uid if self.ref else "", self.shard, self.attempt, said)
+            signature = ((have.get("metadata") or {}).get("annotations") or {}).get(
+                signing.SIGNATURE_ANNOTATION
+            )
+            ours = signing.verify(key, signing.REPORT, payload, signature)
+            return (
+                ours
+                and {k: v for k, v in said.items() if k not in ("startTime", "completionTime")} == timeless
+            )
+
         try:
-            self.kube.apply_status("EvalRun", self.ns, self.name, {"shards": [entry]}, self.manager)
+            self._create(cm, same)
         except KubeError as e:
-            raise HarnessError(f"cannot report to the run's status: {e}") from None
+            raise HarnessError(f"cannot write the shard's report: {e}") from None
 
     def fail(self, message: str, reason: str | None = None) -> None:
-        """Best effort: say in the shard's status why it could not measure (``reason``: a permanent
-        one, and the run ends at once)."""
+        """Best effort: a signed report of why the shard could not measure (``reason``: a permanent
+        one, and the run ends at once), when the run's key and UID are known; otherwise the Job's
+        failure and its log tell."""
+        if self.ref is None:
+            return
         try:
-            self._status(
-                {
-                    "phase": "Failed",
-                    "completionTime": format_time(self.clock()),
-                    "message": message[:1000],
-                    "reason": reason,
-                }
-            )
+            self._report(self._key(), {"phase": "Failed", "message": message[:1000], "reason": reason})
         except HarnessError as e:
             log.error("cannot report the failure", error=str(e))
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Mapping
 from pathlib import Path
 from typing import Any, cast
 
@@ -253,6 +253,25 @@ class Kube:
         finally:
             w.stop()
 
+    def dry_run_patch_custom(
+        self, kind: str, namespace: str, name: str, patch: dict[str, Any]
+    ) -> dict[str, Any]:
+        """A merge patch with ``dryRun=All``: the object as admission would leave it, nothing stored."""
+        reply = self._do(
+            f"{kind} {namespace}/{name} (dry run)",
+            self.custom.patch_namespaced_custom_object,
+            GROUP,
+            VERSION,
+            namespace,
+            PLURALS[kind],
+            name,
+            patch,
+            dry_run="All",
+            _content_type=MERGE,
+            _preload_content=False,
+        )
+        return _json(reply)
+
     def served_resources(self) -> set[str]:
         """The resources the API server serves in Proctor's group and version (discovery)."""
         reply = self._do(f"discovery of {GROUP}/{VERSION}", self.custom.get_api_resources, GROUP, VERSION)
@@ -294,6 +313,17 @@ class Kube:
             _preload_content=False,
         )
         return _json(reply)
+
+    def get_configmap_or_none(self, namespace: str, name: str) -> dict[str, Any] | None:
+        reply = self._do(
+            f"ConfigMap {namespace}/{name}",
+            self.core.read_namespaced_config_map,
+            name,
+            namespace,
+            absent=(404,),
+            _preload_content=False,
+        )
+        return None if reply is None else _json(reply)
 
     def get_configmap_data(self, namespace: str, name: str) -> dict[str, str]:
         return dict(self.get_configmap(namespace, name).get("data") or {})
@@ -342,6 +372,21 @@ class Kube:
             namespace,
             absent=(404,),
         )
+
+    def create_secret(self, obj: dict[str, Any]) -> dict[str, Any] | None:
+        """Create a Secret (a run's key); None when one of that name exists. The operator may only
+        create Secrets, never read them: the reply is not kept."""
+        meta = obj["metadata"]
+        what = f"Secret {meta['namespace']}/{meta['name']}"
+        reply = self._do(
+            what,
+            self.core.create_namespaced_secret,
+            meta["namespace"],
+            obj,
+            absent=(409,),
+            _preload_content=False,
+        )
+        return None if reply is None else {"metadata": {"name": meta["name"], "namespace": meta["namespace"]}}
 
     # --- Jobs, RBAC, Deployments, the webhook ---------------------------------------------------
 
@@ -400,6 +445,28 @@ class Kube:
                 _content_type=APPLY,
                 _preload_content=False,
             )
+
+    def whoami(self) -> str:
+        """The username this client authenticates as (a SelfSubjectReview, which every authenticated
+        user may make)."""
+        api = client.AuthenticationV1Api(self.api)
+        body = {"apiVersion": "authentication.k8s.io/v1", "kind": "SelfSubjectReview"}
+        reply = self._do("SelfSubjectReview", api.create_self_subject_review, body, _preload_content=False)
+        return str(_json(reply)["status"]["userInfo"]["username"])
+
+    def allowed(self, user: Mapping[str, Any], attributes: Mapping[str, str]) -> bool:
+        """Whether ``user`` (an admission request's ``userInfo``) may do what ``attributes`` (a
+        SubjectAccessReview's ``resourceAttributes``) say: the API server's authorizer answers."""
+        api = client.AuthorizationV1Api(self.api)
+        spec: dict[str, Any] = {"user": user.get("username", ""), "resourceAttributes": dict(attributes)}
+        for key in ("groups", "uid", "extra"):
+            if user.get(key):
+                spec[key] = user[key]
+        body = {"apiVersion": "authorization.k8s.io/v1", "kind": "SubjectAccessReview", "spec": spec}
+        reply = self._do(
+            "SubjectAccessReview", api.create_subject_access_review, body, _preload_content=False
+        )
+        return bool((_json(reply).get("status") or {}).get("allowed"))
 
     def apply_webhook_configuration(self, obj: dict[str, Any], manager: str) -> None:
         api = client.AdmissionregistrationV1Api(self.api)

@@ -17,6 +17,7 @@ from typing import Any
 
 from proctor.api import EvalRunSpec, GatePolicy, LocalObjectReference, RunTarget, dump
 from proctor.api.common import API_VERSION, GATE_POLICY_LABEL, GROUP
+from proctor.k8s import signing
 from proctor.protocol.types import CaseResult, DimensionScore, Failure, Tier
 
 LABEL_MANAGED_BY = "app.kubernetes.io/managed-by"
@@ -31,6 +32,7 @@ LABEL_SHARD = "proctor.dev/shard"
 LABEL_FINISHED = "proctor.dev/finished"
 #: The operator's watch of EvalRuns: the runs that are not finished (a server-side label selector).
 UNFINISHED_SELECTOR = f"!{LABEL_FINISHED}"
+LABEL_ATTEMPT = "proctor.dev/attempt"
 #: On a gate's EvalRuns: the Deployment examined, and whether it is an exam or a canary run.
 LABEL_WORKLOAD = "proctor.dev/workload"
 LABEL_GATE_KIND = "proctor.dev/gate-kind"
@@ -41,6 +43,10 @@ GATE_TARGET_ANNOTATION = "proctor.dev/gate-target"
 MANAGED: Mapping[str, str] = {LABEL_MANAGED_BY: "proctor", LABEL_PART_OF: "proctor"}
 
 RESULTS_KEY = "results.jsonl.gz"
+#: The key of a shard report ConfigMap's JSON.
+REPORT_KEY = "report.json"
+PART_ANNOTATION = "proctor.dev/part"
+SHA256_ANNOTATION = "proctor.dev/sha256"
 #: Compressed bytes per results ConfigMap: far below the 1 MiB object limit, base64 included.
 RESULTS_PART_BYTES = 512 * 1024
 
@@ -101,8 +107,19 @@ def owning_run(obj: Mapping[str, Any]) -> str | None:
     return str(owners[0]["name"]) if owners else None
 
 
-def results_configmap_name(run: str, index: int, count: int, part: int) -> str:
-    return _bounded(f"{run}-results-{index}-of-{count}-{part}", 253)
+def results_configmap_name(run: str, index: int, count: int, attempt: int, part: int) -> str:
+    """Each attempt writes its own (the judge may only create ConfigMaps, never replace one)."""
+    return _bounded(f"{run}-results-{index}-of-{count}-a{attempt}-{part}", 253)
+
+
+def report_configmap_name(run: str, index: int, count: int, attempt: int) -> str:
+    return _bounded(f"{run}-report-{index}-of-{count}-a{attempt}", 253)
+
+
+def run_key_secret_name(run: RunRef) -> str:
+    """The Secret holding a run's key: named after the run *and its UID*, so a pod template written
+    before the run existed (every candidate's) cannot name it."""
+    return _bounded(f"{run.name}-key-{run.uid[:8]}", 253)
 
 
 # --- per-case results ------------------------------------------------------------------------------
@@ -187,6 +204,10 @@ def decode_results(parts: Sequence[bytes]) -> list[dict[str, Any]]:
     return [json.loads(line) for line in text.split("\n") if line]
 
 
+def _chunks(blob: bytes, part_bytes: int) -> list[bytes]:
+    return [blob[i : i + part_bytes] for i in range(0, len(blob), part_bytes)] or [b""]
+
+
 def _blob_configmaps(
     run: RunRef,
     component: str,
@@ -195,9 +216,13 @@ def _blob_configmaps(
     chunks: list[bytes],
     digest: str,
     labels: Mapping[str, str],
+    signatures: Sequence[str] = (),
 ) -> list[dict[str, Any]]:
     out = []
     for k, (name, chunk) in enumerate(zip(names, chunks, strict=True)):
+        annotations = {PART_ANNOTATION: f"{k + 1}/{len(chunks)}", SHA256_ANNOTATION: digest}
+        if signatures:
+            annotations[signing.SIGNATURE_ANNOTATION] = signatures[k]
         out.append(
             {
                 "apiVersion": "v1",
@@ -206,10 +231,7 @@ def _blob_configmaps(
                     "name": name,
                     "namespace": run.namespace,
                     "labels": run_labels(run, component) | dict(labels),
-                    "annotations": {
-                        "proctor.dev/part": f"{k + 1}/{len(chunks)}",
-                        "proctor.dev/sha256": digest,
-                    },
+                    "annotations": annotations,
                     "ownerReferences": [owner_reference(run, controller=False)],
                 },
                 "binaryData": {key: base64.b64encode(chunk).decode()},
@@ -218,19 +240,72 @@ def _blob_configmaps(
     return out
 
 
-def _chunks(blob: bytes, part_bytes: int) -> list[bytes]:
-    return [blob[i : i + part_bytes] for i in range(0, len(blob), part_bytes)] or [b""]
-
-
 def results_configmaps(
-    run: RunRef, index: int, count: int, blob: bytes, *, part_bytes: int = RESULTS_PART_BYTES
+    run: RunRef,
+    index: int,
+    count: int,
+    blob: bytes,
+    *,
+    attempt: int,
+    key: bytes,
+    part_bytes: int = RESULTS_PART_BYTES,
 ) -> list[dict[str, Any]]:
-    """The ConfigMaps holding one shard's compressed results, split so none nears the size limit."""
+    """The ConfigMaps holding one shard's compressed results, split so none nears the size limit,
+    each signed with the run's key (:mod:`proctor.k8s.signing`) for its run, shard, attempt and part."""
     chunks = _chunks(blob, part_bytes)
-    names = [results_configmap_name(run.name, index, count, k) for k in range(len(chunks))]
-    labels = {LABEL_SHARD: shard_label(index, count)}
-    digest = hashlib.sha256(blob).hexdigest()
-    return _blob_configmaps(run, "results", names, RESULTS_KEY, chunks, digest, labels)
+    digest = signing.sha256(blob)
+    shard, n = f"{index}/{count}", len(chunks)
+    names = [results_configmap_name(run.name, index, count, attempt, k) for k in range(n)]
+    signatures = [
+        signing.sign(
+            key,
+            signing.RESULTS,
+            signing.results_payload(run.uid, shard, attempt, f"{k + 1}/{n}", digest, signing.sha256(chunk)),
+        )
+        for k, chunk in enumerate(chunks)
+    ]
+    labels = {LABEL_SHARD: shard_label(index, count), LABEL_ATTEMPT: str(attempt)}
+    return _blob_configmaps(run, "results", names, RESULTS_KEY, chunks, digest, labels, signatures)
+
+
+def report_configmap(
+    run: RunRef, index: int, count: int, attempt: int, report: Mapping[str, Any], *, key: bytes
+) -> dict[str, Any]:
+    """A shard's report (what the runner measured, or why it could not), signed with the run's key.
+
+    The judge writes only this and its results ConfigMaps, never the run's status: the operator
+    verifies the report and copies it into ``status.shards``.
+    """
+    labels = run_labels(run, "report") | {LABEL_SHARD: shard_label(index, count), LABEL_ATTEMPT: str(attempt)}
+    payload = signing.report_payload(run.uid, f"{index}/{count}", attempt, report)
+    return {
+        "apiVersion": "v1",
+        "kind": "ConfigMap",
+        "metadata": {
+            "name": report_configmap_name(run.name, index, count, attempt),
+            "namespace": run.namespace,
+            "labels": labels,
+            "annotations": {signing.SIGNATURE_ANNOTATION: signing.sign(key, signing.REPORT, payload)},
+            "ownerReferences": [owner_reference(run, controller=False)],
+        },
+        "data": {REPORT_KEY: signing.canonical(report).decode()},
+    }
+
+
+def run_key_secret(run: RunRef, key: bytes) -> dict[str, Any]:
+    """The run's key, for its judge container only (``secretKeyRef``), owned by the run."""
+    return {
+        "apiVersion": "v1",
+        "kind": "Secret",
+        "type": "Opaque",
+        "metadata": {
+            "name": run_key_secret_name(run),
+            "namespace": run.namespace,
+            "labels": run_labels(run, "run-key"),
+            "ownerReferences": [owner_reference(run, controller=False)],
+        },
+        "stringData": {signing.RUN_KEY_KEY: signing.encode_key(key)},
+    }
 
 
 # --- the cases a run pinned when it started ----------------------------------------------------------
@@ -358,11 +433,23 @@ def responses_configmap(
 
 JUDGE_SERVICE_ACCOUNT = "proctor-judge"
 #: The judge container's environment: the judge's API key and the agent endpoint's (from Secrets,
-#: by ``secretKeyRef``), and where the candidate sidecar listens (the pod's IP, downward API).
+#: by ``secretKeyRef``), where the candidate sidecar listens (the pod's IP, downward API), the run's
+#: key (:data:`proctor.k8s.signing.RUN_KEY_ENV`) and the attempt it writes results for.
 JUDGE_API_KEY_ENV = "PROCTOR_JUDGE_API_KEY"
 AGENT_API_KEY_ENV = "PROCTOR_AGENT_API_KEY"
 CANDIDATE_HOST_ENV = "PROCTOR_CANDIDATE_HOST"
-LABEL_ATTEMPT = "proctor.dev/attempt"
+JUDGE_ATTEMPT_ENV = "PROCTOR_JUDGE_ATTEMPT"
+#: Where a container's ServiceAccount token is mounted (the in-cluster client reads it there), and
+#: the judge pod's one volume: the token, projected for the judge container alone.
+SA_TOKEN_DIR = "/var/run/secrets/kubernetes.io/serviceaccount"
+JUDGE_TOKEN_VOLUME = "proctor-judge-api-access"
+#: What the judge may do, and nothing more: read a run and what it references, create its results
+#: and report ConfigMaps. It writes no status and changes no existing object (it cannot rewrite a
+#: case set's ConfigMap, nor another run's results). The chart's judge ClusterRole holds the same.
+JUDGE_RULES: tuple[Mapping[str, Any], ...] = (
+    {"apiGroups": [GROUP], "resources": ["evalruns", "casesets", "evalprofiles"], "verbs": ["get"]},
+    {"apiGroups": [""], "resources": ["configmaps"], "verbs": ["get", "create"]},
+)
 
 _RESTRICTED_CONTAINER: dict[str, Any] = {
     "allowPrivilegeEscalation": False,
@@ -371,6 +458,10 @@ _RESTRICTED_CONTAINER: dict[str, Any] = {
     "capabilities": {"drop": ["ALL"]},
     "seccompProfile": {"type": "RuntimeDefault"},
 }
+#: SELinux types the restricted (and baseline) Pod Security Standard allows.
+_SELINUX_TYPES = frozenset({"container_t", "container_init_t", "container_kvm_t", "container_engine_t"})
+#: The only capability restricted Pod Security lets a container add.
+_ALLOWED_CAPABILITY = "NET_BIND_SERVICE"
 
 
 def judge_job_name(run: str, index: int, count: int, attempt: int) -> str:
@@ -403,31 +494,126 @@ def _secret_env(name: str, ref: SecretKey) -> dict[str, Any]:
     return {"name": name, "valueFrom": {"secretKeyRef": {"name": ref.name, "key": ref.key}}}
 
 
-def _sidecars(pod_template: Mapping[str, Any], container: str | None) -> list[dict[str, Any]]:
-    """The candidate's containers as native sidecars of the judge pod (started first, stopped last)."""
+def candidate_security_context(
+    container: Mapping[str, Any] | None, pod: Mapping[str, Any] | None
+) -> dict[str, Any]:
+    """A candidate's securityContext: the restricted Pod Security Standard, keeping the Deployment's
+    own settings where they are at least as strict (a non-root user or group, a read-only root
+    filesystem, a Localhost seccomp or AppArmor profile, an allowed SELinux type); anything looser
+    (privileged, root, added capabilities, escalation) is not carried into the judge pod."""
+    c, p = dict(container or {}), dict(pod or {})
+    added = ((c.get("capabilities") or {}).get("add")) or []
+    out: dict[str, Any] = {
+        "allowPrivilegeEscalation": False,
+        "privileged": False,
+        "runAsNonRoot": True,
+        "capabilities": {"drop": ["ALL"]}
+        | ({"add": [_ALLOWED_CAPABILITY]} if _ALLOWED_CAPABILITY in added else {}),
+        "seccompProfile": {"type": "RuntimeDefault"},
+    }
+    if c.get("readOnlyRootFilesystem") is True:
+        out["readOnlyRootFilesystem"] = True
+    for name in ("runAsUser", "runAsGroup"):
+        value = c.get(name, p.get(name))
+        if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+            out[name] = value
+    seccomp = c.get("seccompProfile") or p.get("seccompProfile") or {}
+    if seccomp.get("type") == "Localhost" and seccomp.get("localhostProfile"):
+        out["seccompProfile"] = {"type": "Localhost", "localhostProfile": seccomp["localhostProfile"]}
+    apparmor = c.get("appArmorProfile") or p.get("appArmorProfile") or {}
+    if apparmor.get("type") in ("RuntimeDefault", "Localhost"):
+        out["appArmorProfile"] = dict(apparmor)
+    selinux = c.get("seLinuxOptions") or p.get("seLinuxOptions") or {}
+    if selinux.get("type") in _SELINUX_TYPES and not selinux.get("user") and not selinux.get("role"):
+        out["seLinuxOptions"] = {k: selinux[k] for k in ("type", "level") if selinux.get(k)}
+    return out
+
+
+def _no_secret(refs: Sequence[Mapping[str, Any]], path: tuple[str, ...], secret: str) -> list[dict[str, Any]]:
+    """``refs`` without those that name the Secret ``secret`` at ``path``."""
+
+    def name(ref: Mapping[str, Any]) -> Any:
+        node: Any = ref
+        for step in path:
+            node = (node or {}).get(step) if isinstance(node, Mapping) else None
+        return node
+
+    return [dict(r) for r in refs if name(r) != secret]
+
+
+def _sidecars(
+    pod_template: Mapping[str, Any], container: str | None, *, run_key_secret: str
+) -> list[dict[str, Any]]:
+    """The candidate's containers as native sidecars of the judge pod (started first, stopped last),
+    holding nothing of the judge's: no volume mounts (so not the judge's token), no reference to the
+    run's key, no host port, and a restricted securityContext."""
     spec = pod_template.get("spec", pod_template)
     containers = list(spec.get("containers") or [])
     if container is not None:
         containers = [c for c in containers if c.get("name") == container] or containers[:1]
+    dropped = ("lifecycle", "restartPolicy", "volumeMounts", "volumeDevices", "securityContext")
     out = []
     for c in containers:
-        side = {k: v for k, v in c.items() if k not in ("lifecycle", "restartPolicy")}
+        side = {k: copy.deepcopy(v) for k, v in c.items() if k not in dropped}
         side["restartPolicy"] = "Always"
         side["name"] = f"candidate-{c.get('name', 'agent')}"[:63]
+        side["securityContext"] = candidate_security_context(
+            c.get("securityContext"), spec.get("securityContext")
+        )
+        if "ports" in side:
+            side["ports"] = [
+                {k: v for k, v in p.items() if k not in ("hostPort", "hostIP")} for p in side["ports"]
+            ]
+        if "env" in side:
+            side["env"] = _no_secret(side["env"], ("valueFrom", "secretKeyRef", "name"), run_key_secret)
+        if "envFrom" in side:
+            side["envFrom"] = _no_secret(side["envFrom"], ("secretRef", "name"), run_key_secret)
         out.append(side)
     return out
 
 
+def _token_volume() -> dict[str, Any]:
+    """The ServiceAccount token as a kubelet projects it (token, cluster CA, namespace): mounted into
+    the judge container only, the pod itself automounting nothing."""
+    return {
+        "name": JUDGE_TOKEN_VOLUME,
+        "projected": {
+            "sources": [
+                {"serviceAccountToken": {"path": "token", "expirationSeconds": 3607}},
+                {"configMap": {"name": "kube-root-ca.crt", "items": [{"key": "ca.crt", "path": "ca.crt"}]}},
+                {
+                    "downwardAPI": {
+                        "items": [
+                            {
+                                "path": "namespace",
+                                "fieldRef": {"apiVersion": "v1", "fieldPath": "metadata.namespace"},
+                            }
+                        ]
+                    }
+                },
+            ]
+        },
+    }
+
+
 def judge_job(run: RunRef, index: int, count: int, attempt: int, spec: JudgeJobSpec) -> dict[str, Any]:
     """One shard's judge Job: restricted Pod Security, a deadline, a TTL, no retries of its own
-    (the operator retries with its own backoff, so a harness failure is never read as a verdict)."""
+    (the operator retries with its own backoff, so a harness failure is never read as a verdict).
+
+    Only the judge container holds credentials: the ServiceAccount token (a projected volume; the
+    pod automounts none) and the run's key (``secretKeyRef``). The candidate sidecars get neither.
+    """
     labels = run_labels(run, "judge") | {LABEL_SHARD: shard_label(index, count), LABEL_ATTEMPT: str(attempt)}
+    key_secret = run_key_secret_name(run)
     env = [
         _secret_env(JUDGE_API_KEY_ENV, spec.judge_key) if spec.judge_key else None,
         _secret_env(AGENT_API_KEY_ENV, spec.agent_key) if spec.agent_key else None,
+        _secret_env(signing.RUN_KEY_ENV, SecretKey(key_secret, signing.RUN_KEY_KEY)),
+        {"name": JUDGE_ATTEMPT_ENV, "value": str(attempt)},
     ]
     pod: dict[str, Any] = {
         "serviceAccountName": spec.service_account,
+        "automountServiceAccountToken": False,
         "restartPolicy": "Never",
         "enableServiceLinks": False,
         "securityContext": {
@@ -436,6 +622,7 @@ def judge_job(run: RunRef, index: int, count: int, attempt: int, spec: JudgeJobS
             "runAsGroup": 65532,
             "seccompProfile": {"type": "RuntimeDefault"},
         },
+        "volumes": [_token_volume()],
         "containers": [
             {
                 "name": "judge",
@@ -448,12 +635,13 @@ def judge_job(run: RunRef, index: int, count: int, attempt: int, spec: JudgeJobS
                     "requests": {"cpu": "100m", "memory": "256Mi"},
                     "limits": {"memory": "1Gi"},
                 },
+                "volumeMounts": [{"name": JUDGE_TOKEN_VOLUME, "mountPath": SA_TOKEN_DIR, "readOnly": True}],
                 "terminationMessagePolicy": "FallbackToLogsOnError",
             }
         ],
     }
     if spec.candidate is not None:
-        pod["initContainers"] = _sidecars(spec.candidate, spec.candidate_container)
+        pod["initContainers"] = _sidecars(spec.candidate, spec.candidate_container, run_key_secret=key_secret)
         pod["containers"][0]["env"].append(
             {"name": CANDIDATE_HOST_ENV, "valueFrom": {"fieldRef": {"fieldPath": "status.podIP"}}}
         )
@@ -475,45 +663,45 @@ def judge_job(run: RunRef, index: int, count: int, attempt: int, spec: JudgeJobS
     }
 
 
-def judge_rbac(namespace: str) -> list[dict[str, Any]]:
-    """The judge's service account in a namespace: it reads runs' inputs, writes their results.
+def judge_rbac(namespace: str, cluster_role: str | None = None) -> list[dict[str, Any]]:
+    """The judge's ServiceAccount in a namespace and its rights (:data:`JUDGE_RULES`): a RoleBinding
+    to ``cluster_role`` (the chart's judge ClusterRole: the operator needs only ``bind`` on that one
+    name), or, without one (a local operator), a Role of its own with the same rules.
 
-    No Secrets: the judge's API key reaches the container through ``secretKeyRef``, resolved by
-    the kubelet, so neither the judge nor the operator ever reads a Secret.
+    No Secrets, no status: the judge's API key reaches the container through ``secretKeyRef``,
+    resolved by the kubelet, and the judge reports in ConfigMaps the operator verifies.
     """
     meta = {"namespace": namespace, "labels": dict(MANAGED)}
-    return [
-        {"apiVersion": "v1", "kind": "ServiceAccount", "metadata": {"name": JUDGE_SERVICE_ACCOUNT, **meta}},
-        {
-            "apiVersion": "rbac.authorization.k8s.io/v1",
-            "kind": "Role",
-            "metadata": {"name": JUDGE_SERVICE_ACCOUNT, **meta},
-            "rules": [
-                {
-                    "apiGroups": [GROUP],
-                    "resources": ["evalruns", "casesets", "evalprofiles"],
-                    "verbs": ["get"],
-                },
-                {"apiGroups": [GROUP], "resources": ["evalruns/status"], "verbs": ["patch"]},
-                {
-                    "apiGroups": [""],
-                    "resources": ["configmaps"],
-                    "verbs": ["get", "list", "create", "patch", "delete"],
-                },
-            ],
-        },
+    sa = {
+        "apiVersion": "v1",
+        "kind": "ServiceAccount",
+        "metadata": {"name": JUDGE_SERVICE_ACCOUNT, **meta},
+        # a pod naming this account gets no token unless it asks for one (the judge Job mounts it
+        # into the judge container alone)
+        "automountServiceAccountToken": False,
+    }
+    role_ref = {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": cluster_role}
+    out: list[dict[str, Any]] = [sa]
+    if cluster_role is None:
+        role_ref = {"apiGroup": "rbac.authorization.k8s.io", "kind": "Role", "name": JUDGE_SERVICE_ACCOUNT}
+        out.append(
+            {
+                "apiVersion": "rbac.authorization.k8s.io/v1",
+                "kind": "Role",
+                "metadata": {"name": JUDGE_SERVICE_ACCOUNT, **meta},
+                "rules": [copy.deepcopy(dict(r)) for r in JUDGE_RULES],
+            }
+        )
+    out.append(
         {
             "apiVersion": "rbac.authorization.k8s.io/v1",
             "kind": "RoleBinding",
             "metadata": {"name": JUDGE_SERVICE_ACCOUNT, **meta},
-            "roleRef": {
-                "apiGroup": "rbac.authorization.k8s.io",
-                "kind": "Role",
-                "name": JUDGE_SERVICE_ACCOUNT,
-            },
+            "roleRef": role_ref,
             "subjects": [{"kind": "ServiceAccount", "name": JUDGE_SERVICE_ACCOUNT, "namespace": namespace}],
-        },
-    ]
+        }
+    )
+    return out
 
 
 # --- Events ----------------------------------------------------------------------------------------
@@ -563,6 +751,13 @@ def event(
 
 WEBHOOK_NAME = "gate.proctor.dev"
 WEBHOOK_HANDLER_ID = "proctor-gate"
+#: The second webhook: how the operator learns that the API server really calls it. It dry-runs a
+#: patch of a GatePolicy adding :data:`PROBE_LABEL`; this webhook (only objects with that label)
+#: answers with :data:`PROBE_ANSWER_ANNOTATION` set to the same nonce.
+PROBE_WEBHOOK_NAME = "probe.gate.proctor.dev"
+PROBE_HANDLER_ID = "proctor-probe"
+PROBE_LABEL = "proctor.dev/webhook-probe"
+PROBE_ANSWER_ANNOTATION = "proctor.dev/webhook-probe-answer"
 
 
 def mutating_webhook_configuration(
@@ -575,18 +770,41 @@ def mutating_webhook_configuration(
     failure_policy: str = "Fail",
     name: str = "proctor-gate",
 ) -> dict[str, Any]:
-    """The webhook that pauses gated Deployments: only objects labelled ``proctor.dev/gate-policy``,
-    never in ``exclude_namespaces``; a short timeout; ``Fail`` by default, so with the operator down
-    a gated Deployment cannot change (fail closed) while everything else is untouched."""
+    """The webhook that pauses gated Deployments: only objects labelled ``proctor.dev/gate-policy``
+    (on the old or the new object: the API server matches either), never in ``exclude_namespaces``;
+    a short timeout; ``Fail`` by default, so with the operator down a gated Deployment cannot change
+    (fail closed) while everything else is untouched. Its only side effect, an Event when a person
+    breaks the glass, is skipped on dry runs (``NoneOnDryRun``). And the probe webhook (see
+    :data:`PROBE_WEBHOOK_NAME`), which sees nothing but the operator's own dry runs."""
     if (url is None) == (service is None):
         raise ValueError("give exactly one of url and service")
-    client: dict[str, Any] = {"caBundle": base64.b64encode(ca_bundle).decode()}
-    path = f"/{WEBHOOK_HANDLER_ID}"
-    if url is not None:
-        client["url"] = url.rstrip("/") + path
-    else:
-        assert service is not None
-        client["service"] = {"namespace": service[0], "name": service[1], "port": service[2], "path": path}
+
+    def client(handler: str) -> dict[str, Any]:
+        out: dict[str, Any] = {"caBundle": base64.b64encode(ca_bundle).decode()}
+        if url is not None:
+            out["url"] = url.rstrip("/") + f"/{handler}"
+        else:
+            assert service is not None
+            out["service"] = {
+                "namespace": service[0],
+                "name": service[1],
+                "port": service[2],
+                "path": f"/{handler}",
+            }
+        return out
+
+    namespaces = {
+        "matchExpressions": [
+            {"key": "kubernetes.io/metadata.name", "operator": "NotIn", "values": list(exclude_namespaces)}
+        ]
+    }
+    common = {
+        "namespaceSelector": namespaces,
+        "admissionReviewVersions": ["v1"],
+        "matchPolicy": "Equivalent",
+        "timeoutSeconds": timeout_seconds,
+        "reinvocationPolicy": "Never",
+    }
     return {
         "apiVersion": "admissionregistration.k8s.io/v1",
         "kind": "MutatingWebhookConfiguration",
@@ -594,7 +812,7 @@ def mutating_webhook_configuration(
         "webhooks": [
             {
                 "name": WEBHOOK_NAME,
-                "clientConfig": client,
+                "clientConfig": client(WEBHOOK_HANDLER_ID),
                 "rules": [
                     {
                         "apiGroups": ["apps"],
@@ -605,21 +823,26 @@ def mutating_webhook_configuration(
                     }
                 ],
                 "objectSelector": {"matchExpressions": [{"key": GATE_POLICY_LABEL, "operator": "Exists"}]},
-                "namespaceSelector": {
-                    "matchExpressions": [
-                        {
-                            "key": "kubernetes.io/metadata.name",
-                            "operator": "NotIn",
-                            "values": list(exclude_namespaces),
-                        }
-                    ]
-                },
-                "admissionReviewVersions": ["v1"],
-                "sideEffects": "None",
-                "matchPolicy": "Equivalent",
-                "timeoutSeconds": timeout_seconds,
+                "sideEffects": "NoneOnDryRun",
                 "failurePolicy": failure_policy,
-                "reinvocationPolicy": "Never",
-            }
+                **common,
+            },
+            {
+                "name": PROBE_WEBHOOK_NAME,
+                "clientConfig": client(PROBE_HANDLER_ID),
+                "rules": [
+                    {
+                        "apiGroups": [GROUP],
+                        "apiVersions": [API_VERSION.rpartition("/")[2]],
+                        "resources": ["gatepolicies"],
+                        "operations": ["UPDATE"],
+                        "scope": "Namespaced",
+                    }
+                ],
+                "objectSelector": {"matchExpressions": [{"key": PROBE_LABEL, "operator": "Exists"}]},
+                "sideEffects": "None",
+                "failurePolicy": "Fail",
+                **common,
+            },
         ],
     }

@@ -30,6 +30,9 @@ class OperatorConfig:
     run_history: int = 50
     metrics_port: int = 9090
     manage_judge_rbac: bool = True
+    #: The ClusterRole the judge's RoleBinding names (the chart installs it); unset, the operator
+    #: applies a Role of the judge's own (a local operator, which may create Roles).
+    judge_cluster_role: str | None = None
     namespaces: tuple[str, ...] = field(default=())
     #: Arm B: the collector's base URL; AgentMonitor status is read from it ("" : not configured).
     collector_url: str = ""
@@ -56,4 +59,5 @@ class OperatorConfig:
             collector_url=e.get("PROCTOR_COLLECTOR_URL", d.collector_url).strip().rstrip("/"),
             collector_token=e.get("PROCTOR_COLLECTOR_TOKEN", d.collector_token).strip(),
             monitor_interval=float(e.get("PROCTOR_MONITOR_INTERVAL", d.monitor_interval)),
+            judge_cluster_role=e.get("PROCTOR_JUDGE_CLUSTER_ROLE") or None,
         )

@@ -15,7 +15,10 @@ below), act (create runs, patch Deployments), write the status if it changed.
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import json
+import secrets
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -23,6 +26,7 @@ from typing import Any
 import structlog
 
 from proctor.api import (
+    BREAK_GLASS_ANNOTATION,
     RESET_CIRCUIT_BREAKER_ANNOTATION,
     CanaryStatus,
     CircuitBreakerSpec,
@@ -37,17 +41,21 @@ from proctor.api import (
     GatePolicyStatus,
     Reason,
     VerdictName,
+    dump,
     format_time,
+    get_condition,
     parse_evalrun,
     parse_policy,
     set_condition,
 )
 from proctor.gate.actions import (
+    WEBHOOK_DISABLED,
     Action,
     BreakerWindow,
     GateDecision,
     Mode,
     Step,
+    WebhookState,
     awaiting,
     breaker_after,
     breaker_reason,
@@ -57,18 +65,22 @@ from proctor.gate.actions import (
     event_reason,
     exam_step,
     template_to_examine,
+    webhook_reached,
+    webhook_unreachable,
 )
 from proctor.gate.admission import (
     APPROVED_ANNOTATION,
     APPROVED_TEMPLATE_ANNOTATION,
+    BREAK_GLASS_BY_ANNOTATION,
+    BREAK_GLASS_TEMPLATE_ANNOTATION,
     GATE_LABEL,
     PENDING_ANNOTATION,
     PENDING_SINCE_ANNOTATION,
     template_hash,
 )
 from proctor.k8s.kube import KubeError
-from proctor.k8s.objects import policy_run
-from proctor.protocol import Canary, Tier, canary_state
+from proctor.k8s.objects import LABEL_GATE_KIND, PROBE_ANSWER_ANNOTATION, PROBE_LABEL, policy_run
+from proctor.protocol import Canary, Determinism, Tier, canary_state
 from proctor.reconcile.legacy import release_legacy
 from proctor.reconcile.records import run_record
 from proctor.reconcile.runtime import ObjectRef, Outcome, Runtime
@@ -117,20 +129,81 @@ class Workload:
 
     @property
     def approved_template(self) -> dict[str, Any] | None:
+        """The approved template, when the annotation holds one whose hash is the approved hash."""
         text = self.annotations.get(APPROVED_TEMPLATE_ANNOTATION)
-        return None if text is None else dict(json.loads(text))
+        try:
+            template = None if text is None else dict(json.loads(text))
+        except (ValueError, TypeError):
+            return None
+        return template if template is not None and template_hash(template) == self.approved else None
 
     @property
     def attempt(self) -> str:
-        """When the webhook recorded the pending template: one rollout attempt."""
-        return self.annotations.get(PENDING_SINCE_ANNOTATION) or ""
+        """When the webhook recorded the pending template: one rollout attempt (none when the template
+        it recorded is not the one running)."""
+        return (self.annotations.get(PENDING_SINCE_ANNOTATION) or "") if self.pending == self.current else ""
+
+    @property
+    def break_glass(self) -> tuple[str, str] | None:
+        """Who broke the glass for the running template, and why (the webhook recorded it)."""
+        if self.annotations.get(BREAK_GLASS_TEMPLATE_ANNOTATION) != self.current:
+            return None
+        return (
+            self.annotations.get(BREAK_GLASS_BY_ANNOTATION, "?"),
+            self.annotations.get(BREAK_GLASS_ANNOTATION, ""),
+        )
 
 
 # --- evaluate (pure) -------------------------------------------------------------------------------
 
 
-def exam_name(workload: str, pending: str) -> str:
-    return f"{workload}-{short(pending)}"[:253]
+def exam_name(workload: str, pending: str, policy: GatePolicy) -> str:
+    """A template's exam under the policy's current case set, profile and candidate: a change of
+    those is a new exam (the old run is not trusted for it)."""
+    return f"{workload}-{short(pending)}-{exam_digest(policy)[:6]}"[:253]
+
+
+def exam_digest(policy: GatePolicy) -> str:
+    """The digest of what decides an exam's verdict besides the template: the case set, the profile,
+    how the candidate is reached and examined."""
+    spec = policy.spec
+    parts = {
+        "caseSet": spec.case_set_ref.name,
+        "profile": spec.profile_ref.name if spec.profile_ref else None,
+        "candidate": dump(spec.candidate) if spec.candidate is not None else None,
+    }
+    return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
+
+
+def run_problem(run: EvalRun, policy: GatePolicy, kind: str, template: str) -> str | None:
+    """Why ``run`` is not this policy's ``kind`` run of the template with hash ``template`` (None
+    when it is): the gate decides only from runs it made, for what it asked. Anyone who may create
+    EvalRuns can make one of the same name; an owner reference or a label proves nothing by itself,
+    so what is examined, on which cases, under which profile and candidate, is compared too."""
+    name = run.metadata.name
+    meta, spec = policy.metadata, policy.spec
+    owners = [
+        o
+        for o in run.metadata.owner_references
+        if o.get("kind") == "GatePolicy" and o.get("uid") == meta.uid and o.get("controller")
+    ]
+    if not owners:
+        return f"EvalRun {name} is not owned by GatePolicy {meta.name}"
+    labels = run.metadata.labels
+    if labels.get(GATE_LABEL) != meta.name or labels.get(LABEL_GATE_KIND) != kind:
+        return f"EvalRun {name} lacks the labels of the policy's {kind} runs"
+    t, r = run.spec.target, run.spec
+    if t.pod_template is None or template_hash(t.pod_template) != template:
+        return f"EvalRun {name} examines another pod template than {short(template)}"
+    if (r.policy_ref.name if r.policy_ref else None) != meta.name:
+        return f"EvalRun {name} is not decided under GatePolicy {meta.name}"
+    if r.case_set_ref.name != spec.case_set_ref.name or (r.profile_ref.name if r.profile_ref else None) != (
+        spec.profile_ref.name if spec.profile_ref else None
+    ):
+        return f"EvalRun {name} examines another case set or profile than the policy names"
+    if (dump(t.candidate) if t.candidate else None) != (dump(spec.candidate) if spec.candidate else None):
+        return f"EvalRun {name} reaches the candidate otherwise than the policy says"
+    return None
 
 
 def canary_names(policy: GatePolicy, revision: str) -> list[str]:
@@ -244,25 +317,31 @@ async def _workloads(rt: Runtime, policy: GatePolicy) -> tuple[list[Workload], s
 
 async def _canary(
     rt: Runtime, policy: GatePolicy, workloads: Sequence[Workload]
-) -> tuple[Canary | None, CanaryStatus | None]:
-    """Run (or read) the canary: repeated runs on the approved revision of the first gated workload."""
+) -> tuple[Canary | None, CanaryStatus | None, str | None]:
+    """Run (or read) the canary: repeated runs on the approved revision of the first gated workload;
+    and, when some of its runs are not the policy's own, why (the canary is then not believed)."""
     approved = next(
         (w for w in sorted(workloads, key=lambda w: w.name) if w.approved_template is not None), None
     )
     if approved is None:
-        return None, None
+        return None, None, None
     template = approved.approved_template
     assert template is not None
     names = canary_names(policy, short(approved.approved) or "unknown")
     ns = approved.ref.namespace
-    runs = []
+    runs, tampered = [], []
     for n in names:
         run = await _get_run(rt, ns, n)
         if run is None:
             await rt.call(rt.kube.create_custom, "EvalRun", ns, policy_run(policy, "canary", n, template))
             continue
+        problem = run_problem(run, policy, "canary", approved.approved or "")
+        if problem is not None:
+            tampered.append(problem)
+            continue
         runs.append(run)
-    return canary_result(runs, names, policy.spec.canary.runs)
+    canary, status = canary_result(runs, names, policy.spec.canary.runs)
+    return canary, status, "; ".join(tampered) or None
 
 
 async def _act(rt: Runtime, w: Workload, dec: GateDecision, pending: str, *, observing: bool) -> None:
@@ -307,12 +386,20 @@ async def _workload(
 ) -> tuple[GatedWorkload, bool]:
     """One gated Deployment: its status entry, and whether a new block happened."""
     entry = workload_entry(w, prev)
-    pending = template_to_examine(w.pending, w.approved, w.current)
+    if (glass := w.break_glass) is not None and w.current != w.approved:
+        by, why = glass
+        message = f"rolled out by break-glass ({by}): not examined, not held: {why}"[:1000]
+        return entry.model_copy(update={"blocked": False, "message": message, "verdict": None}), False
+    pending = template_to_examine(w.approved, w.current)
     if pending is None:
         message = (prev.message if prev else None) or "the running template is the approved one"
         return entry.model_copy(update={"blocked": False, "message": message}), False
-    run_name = exam_name(w.name, pending)
+    run_name = exam_name(w.name, pending, policy)
     run = await _get_run(rt, w.ref.namespace, run_name)
+    problem = run_problem(run, policy, "exam", pending) if run is not None else None
+    if problem is not None:
+        return await _untrusted(rt, policy, about, w, entry, prev, problem, mode, out)
+    unexamined = "" if w.pending == w.current else " (it rolled out before its exam: no webhook held it)"
     st = run.status if run is not None else None
     step = exam_step(None if run is None else st.phase.value if st and st.phase else "")
     if step is not Step.DECIDE:
@@ -321,16 +408,16 @@ async def _workload(
             await rt.call(rt.kube.create_custom, "EvalRun", w.ref.namespace, body)
             out.say(
                 w.ref,
-                "Normal",
+                "Warning" if unexamined else "Normal",
                 "ExamStarted",
-                f"template {short(pending)} is examined by EvalRun {run_name}",
+                f"template {short(pending)} is examined by EvalRun {run_name}{unexamined}",
                 key=f"exam:{run_name}",
             )
         what = "exam started" if step is Step.START_EXAM else "exam running"
         update = {
             "run": run_name,
             "blocked": False,
-            "message": awaiting(what, paused=w.paused),
+            "message": (awaiting(what, paused=w.paused) + unexamined)[:1024],
             "verdict": None,
         }
         return entry.model_copy(update=update), False
@@ -343,18 +430,23 @@ async def _workload(
         on_fail=policy.spec.on_fail,
         mode=mode,
         circuit_open=breaker.open,
-        has_approved_template=APPROVED_TEMPLATE_ANNOTATION in w.annotations,
+        has_approved_template=w.approved_template is not None,
     )
     attempt = w.attempt[:64]
     entry = entry.model_copy(
-        update={"run": run_name, "verdict": verdict, "blocked": dec.blocked, "message": dec.message}
+        update={
+            "run": run_name,
+            "verdict": verdict,
+            "blocked": dec.blocked,
+            "message": (dec.message + unexamined)[:1024],
+        }
         | ({"attempt": attempt} if attempt else {})
     )
     if (
         prev is not None
         and prev.run == run_name
         and prev.verdict == verdict
-        and prev.message == dec.message
+        and prev.message == entry.message
         and (prev.attempt or "") == attempt
     ):
         # decided already for this attempt: act and tell once (a reset breaker, or the same template
@@ -376,6 +468,58 @@ async def _workload(
         run=run_name,
     )
     return entry, dec.acted and dec.blocked
+
+
+async def _untrusted(
+    rt: Runtime,
+    policy: GatePolicy,
+    about: ObjectRef,
+    w: Workload,
+    entry: GatedWorkload,
+    prev: GatedWorkload | None,
+    problem: str,
+    mode: Mode,
+    out: Outcome,
+) -> tuple[GatedWorkload, bool]:
+    """The exam's name is taken by a run that is not the policy's exam: nothing is decided from it;
+    the rollout stays held (an enforcing policy pauses it) until that run is deleted."""
+    message = f"not examined: {problem}; its verdict is ignored and the rollout held until it is deleted"
+    if mode.enforce and not w.paused:
+        await rt.call(rt.kube.patch_deployment, w.ref.namespace, w.name, {"spec": {"paused": True}})
+    if prev is None or prev.message != message[:1000]:
+        key = f"{w.name}|untrusted|{message}"
+        out.say(w.ref, "Warning", Reason.EXAM_NOT_TRUSTED, message, key=key)
+        out.say(about, "Warning", Reason.EXAM_NOT_TRUSTED, f"Deployment {w.name}: {message}", key=key)
+    update = {"blocked": mode.enforce, "verdict": VerdictName.ERROR, "message": message[:1000]}
+    return entry.model_copy(update=update), False
+
+
+async def _webhook(rt: Runtime, policy: GatePolicy) -> WebhookState:
+    """Whether the API server calls this operator's webhook: a dry-run patch of the policy adding the
+    probe label must come back with the probe webhook's answer (a reached webhook is believed for
+    ``reconcile_interval``; an unreached one is asked again at the next step)."""
+    if not rt.webhook_serving:
+        return WEBHOOK_DISABLED
+    ns, name = policy.metadata.namespace or "", policy.metadata.name or ""
+    cached = rt.webhook_probes.get(ns)
+    if cached is not None and time.monotonic() - cached[0] < rt.config.reconcile_interval:
+        state: WebhookState = cached[1]
+        return state
+    nonce = secrets.token_hex(8)
+    try:
+        seen = await rt.call(
+            rt.kube.dry_run_patch_custom,
+            "GatePolicy",
+            ns,
+            name,
+            {"metadata": {"labels": {PROBE_LABEL: nonce}}},
+        )
+    except KubeError as e:
+        return webhook_unreachable(e.detail)
+    if ((seen.get("metadata") or {}).get("annotations") or {}).get(PROBE_ANSWER_ANNOTATION) != nonce:
+        return webhook_unreachable("the API server did not send the probe to this operator's webhook")
+    rt.webhook_probes[ns] = (time.monotonic(), webhook_reached())
+    return webhook_reached()
 
 
 async def reconcile_policy(rt: Runtime, namespace: str, name: str) -> Outcome:
@@ -424,8 +568,25 @@ async def _step(rt: Runtime, raw: Mapping[str, Any]) -> Outcome:
             now=now,
             observed_generation=gen,
         )
-    canary, canary_status = await _canary(rt, policy, workloads)
-    mode = effective_mode(policy.spec.enforcement, canary)
+    enforce = policy.spec.enforcement == Enforcement.ENFORCE
+    webhook = await _webhook(rt, policy) if enforce else webhook_reached()
+    if enforce and webhook.serving and not webhook.reached:
+        conds = set_condition(
+            conds,
+            ConditionType.READY,
+            ConditionStatus.FALSE,
+            Reason.WEBHOOK_UNREACHABLE,
+            webhook.message,
+            now=now,
+            observed_generation=gen,
+        )
+    canary, canary_status, tampered = await _canary(rt, policy, workloads)
+    mode = effective_mode(policy.spec.enforcement, canary, webhook, tampered=tampered)
+    if tampered is not None:
+        canary = Canary(Determinism.UNKNOWN, Reason.CANARY_TAMPERED, f"not believed: {tampered}"[:1024])
+        before = get_condition(current.conditions, ConditionType.DETERMINISTIC)
+        if before is None or before.reason != Reason.CANARY_TAMPERED:
+            out.say(about, "Warning", Reason.CANARY_TAMPERED, mode.message, key=f"tampered:{tampered}")
     cb = policy.spec.circuit_breaker
     reset = policy.metadata.annotations.get(RESET_CIRCUIT_BREAKER_ANNOTATION)
     window = breaker_window(current.circuit_breaker, reset, cb, now)

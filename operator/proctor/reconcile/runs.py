@@ -64,17 +64,14 @@ from proctor.k8s.objects import (
     LABEL_RUN,
     LABEL_RUN_UID,
     LABEL_SHARD,
-    RESULTS_KEY,
     JudgeJobSpec,
     RunRef,
     SecretKey,
-    configmap_blob,
-    decode_results,
     encode_cases,
     judge_job,
     judge_job_name,
     judge_rbac,
-    record_to_result,
+    run_key_secret,
     shard_label,
     snapshot_configmaps,
 )
@@ -87,6 +84,7 @@ from proctor.reconcile.config import OperatorConfig
 from proctor.reconcile.plan import Action, JobPhase, JobView, RunPlan, ShardView, plan_run, runs_to_prune
 from proctor.reconcile.pods import FailedCreate, PodView, exit_detail, parse_time, start_problem
 from proctor.reconcile.records import comparable_provenance, recent_runs
+from proctor.reconcile.results import Untrusted, read_reports, verified_results, with_reports
 from proctor.reconcile.runtime import ObjectRef, Outcome, Runtime
 from proctor.reconcile.status import HISTORY_MANAGER, MANAGER, write_status
 
@@ -291,12 +289,26 @@ async def _check_answers(rt: Runtime, run: EvalRun, ns: str, profile: EvalProfil
     return None
 
 
-async def pin(rt: Runtime, ref: RunRef, caseset: str, cases: Sequence[Case]) -> CaseSnapshot:
-    """Write the run's resolved cases into ConfigMaps it owns (server-side apply: a repeated step
-    writes the same bytes); the snapshot says where they are and what their digest is."""
+async def pin(rt: Runtime, ref: RunRef, caseset: str, cases: Sequence[Case]) -> CaseSnapshot | Refusal:
+    """Write the run's resolved cases into ConfigMaps it owns; the snapshot says where they are and
+    what their digest is (the runner refuses cases that do not match it).
+
+    Create only (the operator changes no ConfigMap): a repeated step finds its own ConfigMap there
+    with the same bytes; one of that name that holds anything else was not written for this run
+    and the run cannot start."""
     cms = snapshot_configmaps(ref, encode_cases(canonical_case(c) for c in cases))
     for cm in cms:
-        await rt.call(rt.kube.apply, cm, MANAGER)
+        if await rt.call(rt.kube.create_configmap, cm) is not None:
+            continue
+        name = cm["metadata"]["name"]
+        have = await rt.call(rt.kube.get_configmap_or_none, ref.namespace, name) or {}
+        owners = {o.get("uid") for o in (have.get("metadata") or {}).get("ownerReferences") or ()}
+        if ref.uid not in owners or (have.get("binaryData") or {}) != cm["binaryData"]:
+            return Refusal(
+                Reason.INVALID_CASES,
+                f"ConfigMap {ref.namespace}/{name}, where the run pins its cases, exists and was not "
+                "written for this run; delete it (or the run) and start again",
+            )
     return CaseSnapshot(
         case_set=caseset,
         digest=content_digest(cases),
@@ -348,11 +360,6 @@ def job_spec(run: EvalRun, profile: EvalProfile | None, config: OperatorConfig) 
     )
 
 
-async def _load_results(rt: Runtime, ns: str, names: Sequence[str]) -> list[CaseResult]:
-    parts = [configmap_blob(await rt.call(rt.kube.get_configmap, ns, n), RESULTS_KEY) for n in names]
-    return [record_to_result(r) for r in decode_results(parts)]
-
-
 async def _pods(rt: Runtime, ref: RunRef) -> list[PodView]:
     """The run's judge pods (none when the operator may not list pods: it then sees Jobs only)."""
     selector = f"{LABEL_RUN_UID}={ref.uid},{LABEL_COMPONENT}=judge,{LABEL_MANAGED_BY}=proctor"
@@ -399,11 +406,28 @@ async def run_of(rt: Runtime, namespace: str, labels: Mapping[str, str]) -> str 
 # --- evaluate (pure) -------------------------------------------------------------------------------
 
 
-def shard_entries(plan: RunPlan, run: str) -> list[ShardStatus]:
-    """The operator's part of each shard's entry: its Job, attempts, the Job's state, the retry.
+#: What a shard's verified report says, kept in its entry (the operator writes them: the judge
+#: writes no status).
+REPORTED_FIELDS = (
+    "phase",
+    "summary",
+    "message",
+    "reason",
+    "results",
+    "provenance",
+    "start_time",
+    "completion_time",
+)
+
+
+def shard_entries(plan: RunPlan, run: str, status: EvalRunStatus | None = None) -> list[ShardStatus]:
+    """Each shard's entry: its Job, attempts, the Job's state, the retry, and what its latest
+    verified report said (``status``: the current entries with the reports read in this step);
+    a new attempt starts with none.
 
     The Job named is one that exists (or existed: a finished Job may be gone after its TTL), never a
     name computed for an attempt that was not made."""
+    reported = {s.name: s for s in (status.shards if status is not None else ())}
     out = []
     for p in plan.shards:
         listed = next((j.name for j in p.shard.jobs if j.attempt == p.attempt), None)
@@ -411,6 +435,10 @@ def shard_entries(plan: RunPlan, run: str) -> list[ShardStatus]:
             job: str | None = judge_job_name(run, p.shard.index, p.shard.count, p.attempt)
         else:
             job = listed or p.shard.job
+        prev = reported.get(p.shard.name)
+        said: dict[str, Any] = {}
+        if prev is not None and p.action is not Action.CREATE:
+            said = {f: getattr(prev, f) for f in REPORTED_FIELDS if f in prev.model_fields_set}
         entry = ShardStatus(
             name=p.shard.name,
             attempts=p.attempt,
@@ -418,7 +446,7 @@ def shard_entries(plan: RunPlan, run: str) -> list[ShardStatus]:
             job_message=p.message[:MESSAGE_CHARS] or None,
             retry_at=p.retry_at,
         )
-        out.append(entry.model_copy(update={"job": job}) if job is not None else entry)
+        out.append(entry.model_copy(update=said | ({"job": job} if job is not None else {})))
     return out
 
 
@@ -648,8 +676,19 @@ def say_jobs(about: ObjectRef, run: RunRef, plan: RunPlan, out: Outcome) -> None
 
 async def _ensure_rbac(rt: Runtime, namespace: str) -> None:
     if rt.config.manage_judge_rbac and namespace not in rt.rbac_done:
-        await rt.call(rt.kube.apply_rbac, judge_rbac(namespace), MANAGER)
+        await rt.call(rt.kube.apply_rbac, judge_rbac(namespace, rt.config.judge_cluster_role), MANAGER)
         rt.rbac_done.add(namespace)
+
+
+async def _ensure_run_key(rt: Runtime, run: RunRef) -> None:
+    """The run's key Secret, for its judge containers (create only: an existing one is the same key,
+    derived again; the operator never reads a Secret). Made sure of once per run and process, while
+    the run has Jobs to start or running: a Job created by an operator killed before it wrote
+    anything else finds its key too."""
+    if run.uid in rt.run_keys_done:
+        return
+    await rt.call(rt.kube.create_secret, run_key_secret(run, rt.run_key(run.uid)))
+    rt.run_keys_done.add(run.uid)
 
 
 async def _write(rt: Runtime, about: ObjectRef, raw: Mapping[str, Any], desired: EvalRunStatus) -> None:
@@ -756,6 +795,11 @@ async def _start(
         )
     ref = RunRef(ns, about.name, raw["metadata"]["uid"])
     snapshot = await pin(rt, ref, run.spec.case_set_ref.name, prepared.cases)
+    if isinstance(snapshot, Refusal):
+        metrics.RUN_FAILURES.labels(ns).inc()
+        return await _fail(
+            rt, about, raw, failed_status(current, base, snapshot.message, snapshot.reason, now), out
+        )
     message = (
         f"starting: {snapshot.cases} cases of CaseSet {snapshot.case_set} pinned ({snapshot.digest[:19]})"
     )
@@ -783,6 +827,7 @@ async def _step(rt: Runtime, namespace: str, name: str) -> Outcome:
     if patch is not None:
         await rt.call(rt.kube.patch_custom, "EvalRun", namespace, name, patch)
     if finished:
+        rt.run_keys_done.discard(raw["metadata"].get("uid", ""))
         return out
     about = ObjectRef.of(raw)
     now = rt.now()
@@ -818,9 +863,17 @@ async def _step(rt: Runtime, namespace: str, name: str) -> Outcome:
     refused = await _failed_creates(rt, namespace, jobs, pods)
     grace = dt.timedelta(seconds=rt.config.start_grace_seconds)
     hints = secret_hints(run, profile)
-    views = shard_views(current, run.spec.shards, jobs, pods, refused, grace=grace, hints=hints)
+    key = rt.run_key(ref.uid)
+    unread = shard_views(current, run.spec.shards, jobs)
+    reports, rejected = await read_reports(rt, ref, unread, key)
+    for why in rejected:
+        out.say(about, "Warning", "ReportRejected", why, key=f"rejected:{why}")
+    seen = with_reports(current, reports)
+    views = shard_views(seen, run.spec.shards, jobs, pods, refused, grace=grace, hints=hints)
     plan = plan_run(views, now, backoff=rt.config.backoff, max_attempts=rt.config.max_attempts)
     problems: list[str] = []
+    if jobs and not plan.all_done:
+        await _ensure_run_key(rt, ref)
     if plan.creates:
         if run.spec.profile_ref is not None and profile is None:
             message = (
@@ -830,8 +883,9 @@ async def _step(rt: Runtime, namespace: str, name: str) -> Outcome:
             return await _fail(
                 rt, about, raw, failed_status(current, base, message, Reason.PROFILE_NOT_FOUND, now), out
             )
+        await _ensure_run_key(rt, ref)
         problems = await _create_jobs(rt, ref, plan, job_spec(run, profile, rt.config))
-    base = base.model_copy(update={"shards": shard_entries(plan, name)})
+    base = base.model_copy(update={"shards": shard_entries(plan, name, seen)})
     say_jobs(about, ref, plan, out)
     for p in plan.shards:
         if p.action is Action.WAIT and p.job_phase is JobPhase.FAILED and p.shard.retry_at is None:
@@ -848,7 +902,7 @@ async def _step(rt: Runtime, namespace: str, name: str) -> Outcome:
         if plan.next_wake is not None:
             out.recheck_in = (plan.next_wake - now).total_seconds()
         return out
-    return await _decide(rt, about, raw, run, current, base, plan, views, out)
+    return await _decide(rt, about, raw, run, seen, base, plan, views, out)
 
 
 async def _profile(rt: Runtime, run: EvalRun, namespace: str) -> EvalProfile | None:
@@ -875,7 +929,19 @@ async def _decide(
 ) -> Outcome:
     """Every shard reported: the protocol decides, on the cases pinned when the run started."""
     now, namespace = rt.now(), about.namespace
-    results = await _load_results(rt, namespace, [n for p in plan.shards for n in p.shard.results])
+    # decided from the signed reports and results read again (never from the status alone): results
+    # that no longer verify were replaced after they were reported
+    ref = RunRef(namespace, about.name, raw["metadata"]["uid"])
+    try:
+        results = await verified_results(
+            rt, ref, [(p.shard.index, p.shard.count, p.attempt) for p in plan.shards], rt.run_key(ref.uid)
+        )
+    except Untrusted as e:
+        message = f"the results could not be verified, so nothing is decided from them: {e}"
+        out.say(about, "Warning", "ReportRejected", str(e), key=f"unverified:{e}")
+        return await _fail(
+            rt, about, raw, failed_status(current, base, message, Reason.SHARD_FAILED, now), out
+        )
     policy = None
     if run.spec.policy_ref:
         policy_raw = await rt.call(rt.kube.get_or_none, "GatePolicy", namespace, run.spec.policy_ref.name)

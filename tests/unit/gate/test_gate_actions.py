@@ -6,11 +6,21 @@ import datetime as dt
 
 import pytest
 
-from proctor.gate.actions import Action, breaker_open, decide, effective_mode
+from proctor.gate.actions import (
+    WEBHOOK_DISABLED,
+    Action,
+    breaker_open,
+    decide,
+    effective_mode,
+    webhook_reached,
+    webhook_unreachable,
+)
 from proctor.protocol import Canary, Determinism
 
-ENFORCE = effective_mode("Enforce", Canary(Determinism.TRUE, "ZeroSafetyVariance", "stable"))
-OBSERVE = effective_mode("Observe", None)
+STABLE = Canary(Determinism.TRUE, "ZeroSafetyVariance", "stable")
+REACHED = webhook_reached()
+ENFORCE = effective_mode("Enforce", STABLE, REACHED)
+OBSERVE = effective_mode("Observe", None, REACHED)
 
 
 def _decide(verdict: str, **kw: object) -> object:
@@ -28,10 +38,32 @@ def test_the_mode_follows_enforcement_and_the_canary() -> None:
     assert ENFORCE.enforce
     assert not OBSERVE.enforce
     assert OBSERVE.reason == "ObserveOnly"
-    pending = effective_mode("Enforce", Canary(Determinism.UNKNOWN, "NotEnoughRuns", "2 of 3 runs"))
+    pending = effective_mode("Enforce", Canary(Determinism.UNKNOWN, "NotEnoughRuns", "2 of 3 runs"), REACHED)
     assert (pending.enforce, pending.reason) == (False, "CanaryPending")
     assert "2 of 3 runs" in pending.message
-    assert not effective_mode("Enforce", Canary(Determinism.FALSE, "SafetyVariance", "moved")).enforce
+    assert not effective_mode(
+        "Enforce", Canary(Determinism.FALSE, "SafetyVariance", "moved"), REACHED
+    ).enforce
+
+
+def test_enforce_without_a_webhook_is_refused_and_says_why() -> None:
+    """Without a webhook a changed template rolls out before it is examined: a policy must not say it
+    enforces, whatever its canary found."""
+    mode = effective_mode("Enforce", STABLE, WEBHOOK_DISABLED)
+    assert (mode.enforce, mode.reason) == (False, "WebhookDisabled")
+    assert "cannot enforce" in mode.message and "webhook.enabled" in mode.message
+    # a webhook that is served but not reached keeps the mode: it holds as soon as it is called, and
+    # until then the API server refuses every change (failurePolicy Fail); the policy says so in Ready
+    assert effective_mode("Enforce", STABLE, webhook_unreachable("x509: certificate is valid for a")).enforce
+
+
+def test_a_tampered_canary_makes_the_policy_enforce_not_observe() -> None:
+    mode = effective_mode(
+        "Enforce", None, REACHED, tampered="EvalRun p-canary-1 is not owned by GatePolicy p"
+    )
+    assert (mode.enforce, mode.reason) == (True, "CanaryTampered")
+    assert "fail closed" in mode.message
+    assert not effective_mode("Observe", None, REACHED, tampered="x").enforce  # Observe stays Observe
 
 
 @pytest.mark.parametrize(

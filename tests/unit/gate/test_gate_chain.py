@@ -31,12 +31,12 @@ NOW = dt.datetime(2026, 11, 30, 12, 0, tzinfo=dt.UTC)
 SPEC = CircuitBreakerSpec(max_blocks=2, window_minutes=60)
 
 
-def test_only_a_pending_template_that_is_running_and_not_approved_is_examined() -> None:
-    assert template_to_examine(None, "sha256:a", "sha256:a") is None
-    assert template_to_examine("sha256:b", "sha256:b", "sha256:b") is None  # approved already
-    assert template_to_examine("sha256:b", "sha256:a", "sha256:c") is None  # superseded (or rolled back)
-    assert template_to_examine("sha256:b", "sha256:a", "sha256:b") == "sha256:b"
-    assert template_to_examine("sha256:b", None, "sha256:b") == "sha256:b"
+def test_the_running_template_is_examined_unless_it_is_the_approved_one() -> None:
+    assert template_to_examine("sha256:a", "sha256:a") is None  # approved (or rolled back to it)
+    assert template_to_examine("sha256:a", "sha256:b") == "sha256:b"  # held, or observed
+    assert template_to_examine(None, "sha256:b") == "sha256:b"  # never approved: examined, not assumed
+    # what the webhook recorded as pending does not matter: a template that rolled out without it
+    # (no webhook, or gated after it rolled out) is unexamined, never "the approved one"
 
 
 def test_the_exam_starts_runs_then_decides() -> None:

@@ -13,19 +13,24 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from proctor.k8s import signing
 from proctor.k8s.objects import (
     AGENT_API_KEY_ENV,
     JUDGE_API_KEY_ENV,
+    JUDGE_ATTEMPT_ENV,
     JUDGE_SERVICE_ACCOUNT,
+    JUDGE_TOKEN_VOLUME,
     LABEL_ATTEMPT,
     LABEL_RUN,
     LABEL_RUN_UID,
     LABEL_SHARD,
     MANAGED,
     RESULTS_KEY,
+    SA_TOKEN_DIR,
     JudgeJobSpec,
     RunRef,
     SecretKey,
+    candidate_security_context,
     case_record,
     decode_results,
     encode_results,
@@ -35,8 +40,11 @@ from proctor.k8s.objects import (
     label_value,
     owner_reference,
     record_to_result,
+    report_configmap,
     results_configmap_name,
     results_configmaps,
+    run_key_secret,
+    run_key_secret_name,
     shard_label,
     shard_of,
 )
@@ -44,6 +52,15 @@ from proctor.protocol.types import CaseResult, DimensionScore, Failure, Tier
 
 RUN = RunRef("agents", "support-bot-v2", "0b6c1f9e-5c2a-4c1e-9d8e-3f0a1b2c3d4e")
 SPEC = JudgeJobSpec(image="ghcr.io/proctor-dev/proctor:test", deadline_seconds=1800, ttl_seconds=600)
+KEY = signing.run_key(b"m" * 32, RUN.uid)
+#: What every judge container gets besides the keys a profile names: the run's key and its attempt.
+RUN_ENV = [
+    {
+        "name": signing.RUN_KEY_ENV,
+        "valueFrom": {"secretKeyRef": {"name": "support-bot-v2-key-0b6c1f9e", "key": "key"}},
+    },
+    {"name": JUDGE_ATTEMPT_ENV, "value": "1"},
+]
 DNS_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
 LABEL_VALUE = re.compile(r"^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$")
 
@@ -140,12 +157,17 @@ def test_keys_reach_the_judge_only_through_secret_refs() -> None:
             "valueFrom": {"secretKeyRef": {"name": "judge-credentials", "key": "api-key"}},
         },
         {"name": AGENT_API_KEY_ENV, "valueFrom": {"secretKeyRef": {"name": "agent-token", "key": "token"}}},
+        *RUN_ENV,
     ]
-    assert all("value" not in e for e in env)
+    assert all("value" not in e for e in env if e["name"] != JUDGE_ATTEMPT_ENV)
 
 
-def test_no_keys_no_env() -> None:
-    assert judge_container(judge_job(RUN, 0, 1, 1, SPEC))["env"] == []
+def test_no_keys_only_the_runs_key_and_attempt() -> None:
+    assert judge_container(judge_job(RUN, 0, 1, 1, SPEC))["env"] == RUN_ENV
+    assert judge_container(judge_job(RUN, 0, 1, 3, SPEC))["env"][-1] == {
+        "name": JUDGE_ATTEMPT_ENV,
+        "value": "3",
+    }
     assert "initContainers" not in pod_of(judge_job(RUN, 0, 1, 1, SPEC))
 
 
@@ -218,31 +240,30 @@ def test_jobs_do_not_share_mutable_parts() -> None:
 # --- judge RBAC ---------------------------------------------------------------------------------------
 
 
-def test_judge_rbac_is_least_privilege() -> None:
-    sa, role, binding = judge_rbac("agents")
-    assert (sa["kind"], role["kind"], binding["kind"]) == ("ServiceAccount", "Role", "RoleBinding")
-    assert {o["metadata"]["namespace"] for o in (sa, role, binding)} == {"agents"}
-    granted = {
+def _granted(rules: list[dict[str, Any]]) -> set[tuple[str, str, str]]:
+    return {
         (group, resource, verb)
-        for rule in role["rules"]
+        for rule in rules
         for group in rule["apiGroups"]
         for resource in rule["resources"]
         for verb in rule["verbs"]
     }
-    assert granted == {
+
+
+def test_judge_rbac_is_least_privilege() -> None:
+    sa, role, binding = judge_rbac("agents")
+    assert (sa["kind"], role["kind"], binding["kind"]) == ("ServiceAccount", "Role", "RoleBinding")
+    assert {o["metadata"]["namespace"] for o in (sa, role, binding)} == {"agents"}
+    assert sa["automountServiceAccountToken"] is False  # a pod naming it gets no token by default
+    # read a run and what it references, create its results and report: no status, no Secret, and
+    # no change to an existing object (a case set's ConfigMap, another run's results)
+    assert _granted(role["rules"]) == {
         ("proctor.dev", "evalruns", "get"),
         ("proctor.dev", "casesets", "get"),
         ("proctor.dev", "evalprofiles", "get"),
-        ("proctor.dev", "evalruns/status", "patch"),
         ("", "configmaps", "get"),
-        ("", "configmaps", "list"),
         ("", "configmaps", "create"),
-        ("", "configmaps", "patch"),
-        ("", "configmaps", "delete"),
     }
-    assert not any(
-        resource == "secrets" or "*" in (group, resource, verb) for group, resource, verb in granted
-    )
     assert binding["roleRef"] == {
         "apiGroup": "rbac.authorization.k8s.io",
         "kind": "Role",
@@ -251,6 +272,142 @@ def test_judge_rbac_is_least_privilege() -> None:
     assert binding["subjects"] == [
         {"kind": "ServiceAccount", "name": JUDGE_SERVICE_ACCOUNT, "namespace": "agents"}
     ]
+
+
+def test_judge_rbac_binds_the_charts_cluster_role_when_there_is_one() -> None:
+    sa, binding = judge_rbac("agents", "proctor-judge-rules")
+    assert (sa["kind"], binding["kind"]) == ("ServiceAccount", "RoleBinding")
+    assert binding["roleRef"] == {
+        "apiGroup": "rbac.authorization.k8s.io",
+        "kind": "ClusterRole",
+        "name": "proctor-judge-rules",
+    }
+
+
+# --- the candidate holds nothing of the judge's ------------------------------------------------------------
+
+
+def test_only_the_judge_container_holds_the_token_and_the_runs_key() -> None:
+    spec = JudgeJobSpec(image="i", deadline_seconds=60, candidate=TEMPLATE)
+    pod = pod_of(judge_job(RUN, 0, 1, 1, spec))
+    assert pod["automountServiceAccountToken"] is False
+    (volume,) = pod["volumes"]
+    assert volume["name"] == JUDGE_TOKEN_VOLUME
+    assert {next(iter(src)) for src in volume["projected"]["sources"]} == {
+        "serviceAccountToken",
+        "configMap",
+        "downwardAPI",
+    }
+    judge = judge_container(judge_job(RUN, 0, 1, 1, spec))
+    assert judge["volumeMounts"] == [
+        {"name": JUDGE_TOKEN_VOLUME, "mountPath": SA_TOKEN_DIR, "readOnly": True}
+    ]
+    assert RUN_ENV[0] in judge["env"]
+    for side in pod["initContainers"]:
+        assert "volumeMounts" not in side
+        assert signing.RUN_KEY_ENV not in {e["name"] for e in side.get("env", [])}
+
+
+def test_a_candidate_cannot_mount_the_judges_volume_nor_name_the_runs_key() -> None:
+    """A template written for the attack: a mount of the judge's token volume (a Deployment may
+    declare an emptyDir of that name), the run's key by name, a host port."""
+    key_secret = run_key_secret_name(RUN)
+    hostile = {
+        "spec": {
+            "containers": [
+                {
+                    "name": "agent",
+                    "image": "agent:evil",
+                    "volumeMounts": [{"name": JUDGE_TOKEN_VOLUME, "mountPath": "/steal"}],
+                    "volumeDevices": [{"name": JUDGE_TOKEN_VOLUME, "devicePath": "/dev/x"}],
+                    "env": [
+                        {"name": "K", "valueFrom": {"secretKeyRef": {"name": key_secret, "key": "key"}}},
+                        {"name": "OWN", "valueFrom": {"secretKeyRef": {"name": "agent-own", "key": "token"}}},
+                    ],
+                    "envFrom": [{"secretRef": {"name": key_secret}}, {"configMapRef": {"name": "settings"}}],
+                    "ports": [{"containerPort": 8080, "hostPort": 80, "hostIP": "0.0.0.0"}],
+                }
+            ]
+        }
+    }
+    (side,) = pod_of(
+        judge_job(RUN, 0, 1, 1, JudgeJobSpec(image="i", deadline_seconds=60, candidate=hostile))
+    )["initContainers"]
+    assert "volumeMounts" not in side and "volumeDevices" not in side
+    assert [e["name"] for e in side["env"]] == ["OWN"]  # its own Secret, as in its Deployment
+    assert side["envFrom"] == [{"configMapRef": {"name": "settings"}}]
+    assert side["ports"] == [{"containerPort": 8080}]
+
+
+def test_the_candidate_runs_restricted_keeping_the_deployments_stricter_settings() -> None:
+    loose = candidate_security_context(
+        {"privileged": True, "runAsUser": 0, "capabilities": {"add": ["SYS_ADMIN", "NET_BIND_SERVICE"]}},
+        {"runAsUser": 0, "seccompProfile": {"type": "Unconfined"}},
+    )
+    assert loose == {
+        "allowPrivilegeEscalation": False,
+        "privileged": False,
+        "runAsNonRoot": True,
+        "capabilities": {"drop": ["ALL"], "add": ["NET_BIND_SERVICE"]},
+        "seccompProfile": {"type": "RuntimeDefault"},
+    }
+    strict = candidate_security_context(
+        {
+            "readOnlyRootFilesystem": True,
+            "runAsUser": 1001,
+            "seccompProfile": {"type": "Localhost", "localhostProfile": "agent.json"},
+            "seLinuxOptions": {"type": "container_t", "level": "s0:c1,c2"},
+        },
+        {"runAsGroup": 2000, "appArmorProfile": {"type": "RuntimeDefault"}},
+    )
+    assert strict == {
+        "allowPrivilegeEscalation": False,
+        "privileged": False,
+        "runAsNonRoot": True,
+        "capabilities": {"drop": ["ALL"]},
+        "seccompProfile": {"type": "Localhost", "localhostProfile": "agent.json"},
+        "readOnlyRootFilesystem": True,
+        "runAsUser": 1001,
+        "runAsGroup": 2000,
+        "appArmorProfile": {"type": "RuntimeDefault"},
+        "seLinuxOptions": {"type": "container_t", "level": "s0:c1,c2"},
+    }
+    # an SELinux user or role, or an unconfined type, is not carried over
+    assert "seLinuxOptions" not in candidate_security_context({"seLinuxOptions": {"type": "spc_t"}}, None)
+    assert "seLinuxOptions" not in candidate_security_context(
+        {"seLinuxOptions": {"type": "container_t", "user": "system_u"}}, None
+    )
+
+
+def test_the_runs_key_secret_is_owned_by_the_run_and_named_after_its_uid() -> None:
+    secret = run_key_secret(RUN, KEY)
+    assert secret["metadata"]["name"] == run_key_secret_name(RUN) == "support-bot-v2-key-0b6c1f9e"
+    assert secret["metadata"]["ownerReferences"] == [owner_reference(RUN, controller=False)]
+    assert signing.decode_key(secret["stringData"][signing.RUN_KEY_KEY]) == KEY
+    other = RunRef(RUN.namespace, RUN.name, "ffffffff-0000-0000-0000-000000000000")
+    assert run_key_secret_name(other) != run_key_secret_name(RUN)  # a recreated run: a new name
+
+
+def test_a_report_is_signed_for_its_run_shard_and_attempt() -> None:
+    report = {"phase": "Succeeded", "results": ["x"], "sha256": "0" * 64}
+    cm = report_configmap(RUN, 1, 2, 3, report, key=KEY)
+    assert cm["metadata"]["name"] == "support-bot-v2-report-1-of-2-a3"
+    assert json.loads(cm["data"]["report.json"]) == report
+    signature = cm["metadata"]["annotations"][signing.SIGNATURE_ANNOTATION]
+    assert signing.verify(KEY, signing.REPORT, signing.report_payload(RUN.uid, "1/2", 3, report), signature)
+    for payload in (
+        signing.report_payload(RUN.uid, "0/2", 3, report),
+        signing.report_payload(RUN.uid, "1/2", 2, report),
+        signing.report_payload("another-uid", "1/2", 3, report),
+        signing.report_payload(RUN.uid, "1/2", 3, report | {"phase": "Failed"}),
+    ):
+        assert not signing.verify(KEY, signing.REPORT, payload, signature)
+    assert not signing.verify(
+        signing.run_key(b"m" * 32, "another-uid"),
+        signing.REPORT,
+        signing.report_payload(RUN.uid, "1/2", 3, report),
+        signature,
+    )
 
 
 # --- names ----------------------------------------------------------------------------------------------
@@ -264,7 +421,7 @@ def test_child_names_stay_within_limits(name: str, index: int, count: int, attem
     job = judge_job_name(name, index, count, attempt)
     assert len(job) <= 63
     assert DNS_SUBDOMAIN.match(job), job
-    cm = results_configmap_name(name, index, count, 0)
+    cm = results_configmap_name(name, index, count, attempt, 0)
     assert len(cm) <= 253
     assert DNS_SUBDOMAIN.match(cm), cm
     label = label_value(name)
@@ -278,7 +435,9 @@ def test_child_names_stay_unique(a: str, b: str, attempt_a: int, attempt_b: int)
         assert judge_job_name(a, 0, 2, attempt_a) != judge_job_name(b, 0, 2, attempt_b)
     if a != b:
         assert label_value(a) != label_value(b)
-        assert results_configmap_name(a, 0, 2, 0) != results_configmap_name(b, 0, 2, 0)
+        assert results_configmap_name(a, 0, 2, 1, 0) != results_configmap_name(b, 0, 2, 1, 0)
+    if attempt_a != attempt_b:
+        assert results_configmap_name(a, 0, 2, attempt_a, 0) != results_configmap_name(a, 0, 2, attempt_b, 0)
 
 
 def test_long_run_names_keep_a_readable_prefix_and_a_hash() -> None:
@@ -295,7 +454,7 @@ def test_long_run_names_keep_a_readable_prefix_and_a_hash() -> None:
 
 
 def test_owner_reference_of_results_is_not_the_controller() -> None:
-    (cm,) = results_configmaps(RUN, 0, 1, encode_results([]))
+    (cm,) = results_configmaps(RUN, 0, 1, encode_results([]), attempt=1, key=KEY)
     (owner,) = cm["metadata"]["ownerReferences"]
     assert owner == owner_reference(RUN, controller=False)
     assert owner["controller"] is False
@@ -358,7 +517,7 @@ def by_id(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def test_results_round_trip_through_split_configmaps(results: list[CaseResult], part_bytes: int) -> None:
     records = [case_record(r, answer_sha256="ab" * 32) for r in results]
     blob = encode_results(records)
-    cms = results_configmaps(RUN, 1, 2, blob, part_bytes=part_bytes)
+    cms = results_configmaps(RUN, 1, 2, blob, attempt=1, key=KEY, part_bytes=part_bytes)
     assert len(cms) == max(1, -(-len(blob) // part_bytes))
     assert b"".join(unpack(cms)) == blob
     decoded = decode_results(unpack(cms))
@@ -377,8 +536,8 @@ def test_the_same_results_encode_to_the_same_bytes(results: list[CaseResult], rn
     shuffled = list(records)
     rnd.shuffle(shuffled)
     assert encode_results(shuffled) == encode_results(records)
-    assert results_configmaps(RUN, 0, 1, encode_results(shuffled)) == results_configmaps(
-        RUN, 0, 1, encode_results(records)
+    assert results_configmaps(RUN, 0, 1, encode_results(shuffled), attempt=1, key=KEY) == results_configmaps(
+        RUN, 0, 1, encode_results(records), attempt=1, key=KEY
     )
 
 
@@ -397,29 +556,39 @@ def test_line_separators_inside_text_survive_the_round_trip() -> None:
 
 def test_results_configmaps_are_labelled_and_annotated() -> None:
     blob = encode_results([case_record(CaseResult("a", Tier.SAFETY))])
-    cms = results_configmaps(RUN, 1, 3, blob, part_bytes=10)
+    cms = results_configmaps(RUN, 1, 3, blob, attempt=2, key=KEY, part_bytes=10)
     assert len(cms) > 1
     names = [cm["metadata"]["name"] for cm in cms]
-    assert names == [f"support-bot-v2-results-1-of-3-{k}" for k in range(len(cms))]
+    assert names == [f"support-bot-v2-results-1-of-3-a2-{k}" for k in range(len(cms))]
     for k, cm in enumerate(cms):
         meta = cm["metadata"]
         assert meta["namespace"] == "agents"
         assert meta["labels"][LABEL_SHARD] == "1-of-3"
         assert meta["labels"][LABEL_RUN_UID] == RUN.uid
         assert meta["labels"]["app.kubernetes.io/component"] == "results"
+        assert meta["labels"][LABEL_ATTEMPT] == "2"
         assert meta["annotations"]["proctor.dev/part"] == f"{k + 1}/{len(cms)}"
         assert len(meta["annotations"]["proctor.dev/sha256"]) == 64
+        chunk = base64.b64decode(cm["binaryData"][RESULTS_KEY])
+        payload = signing.results_payload(
+            RUN.uid, "1/3", 2, f"{k + 1}/{len(cms)}", signing.sha256(blob), signing.sha256(chunk)
+        )
+        assert signing.verify(
+            KEY, signing.RESULTS, payload, meta["annotations"][signing.SIGNATURE_ANNOTATION]
+        )
 
 
 def test_empty_results_still_make_one_configmap() -> None:
-    (cm,) = results_configmaps(RUN, 0, 1, encode_results([]))
+    (cm,) = results_configmaps(RUN, 0, 1, encode_results([]), attempt=1, key=KEY)
     assert decode_results(unpack([cm])) == []
 
 
 def test_several_shards_decode_together() -> None:
     a = encode_results([case_record(CaseResult("a", Tier.SAFETY))])
     b = encode_results([case_record(CaseResult("b", Tier.FORM, failures=(Failure("regex", "no match"),)))])
-    parts = unpack(results_configmaps(RUN, 0, 2, a, part_bytes=16)) + unpack(results_configmaps(RUN, 1, 2, b))
+    parts = unpack(results_configmaps(RUN, 0, 2, a, attempt=1, key=KEY, part_bytes=16)) + unpack(
+        results_configmaps(RUN, 1, 2, b, attempt=1, key=KEY)
+    )
     assert [r["id"] for r in decode_results(parts)] == ["a", "b"]
 
 

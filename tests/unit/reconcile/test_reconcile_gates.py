@@ -8,20 +8,23 @@ import json
 from typing import Any
 
 from proctor.api import EvalRun, GatedWorkload, GatePolicy, Reason, VerdictName, dump
-from proctor.gate.actions import effective_mode
+from proctor.gate.actions import effective_mode, webhook_reached
 from proctor.gate.admission import (
     APPROVED_ANNOTATION,
     APPROVED_TEMPLATE_ANNOTATION,
     PENDING_ANNOTATION,
     template_hash,
 )
+from proctor.k8s.objects import policy_run
 from proctor.protocol import Canary, Determinism
 from proctor.reconcile.gates import (
     Workload,
     canary_names,
     canary_result,
+    exam_digest,
     exam_name,
     policy_conditions,
+    run_problem,
     short,
     workload_entry,
     workload_query,
@@ -91,7 +94,17 @@ def test_an_entry_keeps_what_is_known_of_the_last_exam() -> None:
 
 
 def test_runs_are_named_after_the_template_and_the_policy_generation() -> None:
-    assert exam_name("agent", "sha256:" + "ab" * 32) == "agent-" + "ab" * 6
+    digest = exam_digest(policy())[:6]
+    assert exam_name("agent", "sha256:" + "ab" * 32, policy()) == f"agent-{'ab' * 6}-{digest}"
+    # another case set, profile or candidate is another exam of the same template
+    for other in (
+        policy(caseSetRef={"name": "other"}),
+        policy(profileRef={"name": "p"}),
+        policy(candidate={"port": 9090}),
+    ):
+        assert exam_name("agent", "sha256:" + "ab" * 32, other) != exam_name(
+            "agent", "sha256:" + "ab" * 32, policy()
+        )
     assert canary_names(policy(canary={"runs": 2}), "0123456789ab") == [
         "oil-canary-g4-0123456789ab-1",
         "oil-canary-g4-0123456789ab-2",
@@ -132,7 +145,7 @@ def test_the_conditions_follow_the_mode_the_canary_the_blocks_and_the_breaker() 
     held = GatedWorkload(name="agent", verdict=VerdictName.FAIL, blocked=True, message="FAIL: safety 50%")
     conds = policy_conditions(
         [],
-        mode=effective_mode("Enforce", stable),
+        mode=effective_mode("Enforce", stable, webhook_reached()),
         canary=stable,
         blocked=[held],
         breaker=(False, 1),
@@ -150,7 +163,7 @@ def test_the_conditions_follow_the_mode_the_canary_the_blocks_and_the_breaker() 
     assert next(c for c in conds if c.type == "RolloutBlocked").message == "agent: FAIL: safety 50%"
     observing = policy_conditions(
         conds,
-        mode=effective_mode("Observe", None),
+        mode=effective_mode("Observe", None, webhook_reached()),
         canary=None,
         blocked=[],
         breaker=(True, 4),
@@ -166,6 +179,76 @@ def test_the_conditions_follow_the_mode_the_canary_the_blocks_and_the_breaker() 
 
 def test_the_approved_template_is_read_back_as_recorded() -> None:
     w = Workload.of(
-        deployment(**{APPROVED_TEMPLATE_ANNOTATION: json.dumps(TEMPLATE), PENDING_ANNOTATION: "sha256:x"})
+        deployment(
+            **{
+                APPROVED_TEMPLATE_ANNOTATION: json.dumps(TEMPLATE),
+                APPROVED_ANNOTATION: template_hash(TEMPLATE),
+                PENDING_ANNOTATION: "sha256:x",
+            }
+        )
     )
     assert w.approved_template == TEMPLATE and w.pending == "sha256:x"
+    # a recorded template that is not the approved hash is not believed (the canary never runs on it)
+    other = {"spec": {"containers": [{"name": "agent", "image": "agent:evil"}]}}
+    w = Workload.of(
+        deployment(
+            **{APPROVED_TEMPLATE_ANNOTATION: json.dumps(other), APPROVED_ANNOTATION: template_hash(TEMPLATE)}
+        )
+    )
+    assert w.approved_template is None
+
+
+# --- the gate decides only from its own runs --------------------------------------------------------------
+
+
+def own_run(p: GatePolicy, kind: str = "exam", template: dict[str, Any] = TEMPLATE, **meta: Any) -> EvalRun:
+    body = policy_run(p, kind, "agent-x", template, workload="agent")
+    body["metadata"] |= meta
+    return EvalRun.model_validate(body)
+
+
+def test_the_policys_own_run_is_trusted() -> None:
+    p = policy()
+    assert run_problem(own_run(p), p, "exam", template_hash(TEMPLATE)) is None
+    assert run_problem(own_run(p, "canary"), p, "canary", template_hash(TEMPLATE)) is None
+
+
+def test_a_run_someone_else_made_under_the_exams_name_is_not_trusted() -> None:
+    """Anyone who may create EvalRuns can squat the exam's (predictable) name; what it examines,
+    on which cases, whose it is, is compared, so its verdict never approves the template."""
+    p = policy()
+    h = template_hash(TEMPLATE)
+    trivial = own_run(p)
+    trivial.spec.case_set_ref.name = "trivial"
+    other_container = own_run(p)
+    assert other_container.spec.target.candidate is not None
+    other_container.spec.target.candidate.container = "sidecar-that-answers-right"
+    cases = {
+        "not owned": own_run(p, ownerReferences=[]),
+        "owned by another policy": own_run(
+            p, ownerReferences=[{"kind": "GatePolicy", "name": "oil", "uid": "other", "controller": True}]
+        ),
+        "not labelled": own_run(p, labels={}),
+        "another template": own_run(
+            p, template={"spec": {"containers": [{"name": "agent", "image": "agent:1"}]}}
+        ),
+        "another case set": trivial,
+        "another candidate container": other_container,
+        "a canary for an exam": own_run(p, "canary"),
+    }
+    for what, r in cases.items():
+        assert run_problem(r, p, "exam", h) is not None, what
+    recorded = EvalRun.model_validate(
+        {
+            "metadata": {
+                "name": "agent-x",
+                **{k: v for k, v in policy_run(p, "exam", "x", TEMPLATE)["metadata"].items() if k != "name"},
+            },
+            "spec": {
+                "caseSetRef": {"name": "cs"},
+                "policyRef": {"name": "oil"},
+                "target": {"responses": {"inline": {"a": "b"}}},
+            },
+        }
+    )
+    assert "another pod template" in (run_problem(recorded, p, "exam", h) or "")

@@ -1,0 +1,470 @@
+"""Forged verdicts, tried for real: a candidate that attacks from inside the judge pod, a tenant who
+plants results, the judge's own account used to write a status, a tenant who squats the gate's exam.
+
+Each must fail to get a PASS (or an approval): the candidate holds no credential, the operator
+believes only reports and results signed with the run's key, the judge's account writes no status,
+and the gate decides only from its own runs.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import socket
+import subprocess
+import sys
+import textwrap
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from conftest import REPO, Cluster, wait_for
+from proctor.api import parse_policy
+from proctor.gate.admission import APPROVED_ANNOTATION, template_hash
+from proctor.k8s import signing
+from proctor.k8s.objects import (
+    LABEL_RUN_UID,
+    RunRef,
+    case_record,
+    encode_results,
+    policy_run,
+    report_configmap,
+    report_configmap_name,
+    results_configmaps,
+)
+from proctor.protocol.types import CaseResult, Tier
+from proctor.reconcile.gates import exam_name
+
+EXAMPLE = REPO / "examples" / "oil-monitoring"
+AGENT = REPO / "examples" / "agent" / "deployment.yaml"
+FAST = {"PROCTOR_METRICS_PORT": "0", "PROCTOR_RECONCILE_INTERVAL": "1", "PROCTOR_RETRY_BACKOFF": "1,1,1,1"}
+TENANT = "tenant"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture
+def operator(
+    crds: Cluster, namespace: str, run_operator: Callable[..., subprocess.Popen[bytes]]
+) -> Callable[..., subprocess.Popen[bytes]]:
+    def start(**env: str) -> subprocess.Popen[bytes]:
+        probe = _free_port()
+        proc = run_operator(
+            "-n", namespace, "--liveness", f"http://127.0.0.1:{probe}/healthz", env={**FAST, **env}
+        )
+
+        def up() -> bool:
+            assert proc.poll() is None, "the operator exited"
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{probe}/healthz", timeout=1):
+                    return True
+            except OSError:
+                return False
+
+        wait_for(up, timeout=60, what="the operator")
+        return proc
+
+    return start
+
+
+@pytest.fixture
+def tenant(crds: Cluster, namespace: str) -> Callable[..., subprocess.CompletedProcess[str]]:
+    """kubectl as a tenant who may write ConfigMaps and Proctor's kinds (not their status)."""
+    role = {
+        "apiVersion": "rbac.authorization.k8s.io/v1",
+        "kind": "Role",
+        "metadata": {"name": "tenant"},
+        "rules": [
+            {
+                "apiGroups": [""],
+                "resources": ["configmaps"],
+                "verbs": ["get", "list", "create", "update", "patch", "delete"],
+            },
+            {
+                "apiGroups": ["proctor.dev"],
+                "resources": ["evalruns", "casesets", "evalprofiles", "gatepolicies"],
+                "verbs": ["get", "list", "watch", "create", "update", "patch", "delete"],
+            },
+        ],
+    }
+    crds.kubectl("-n", namespace, "apply", "-f", "-", input=json.dumps(role))
+    crds.kubectl("-n", namespace, "create", "rolebinding", "tenant", "--role=tenant", f"--user={TENANT}")
+
+    def as_tenant(*args: str, **kw: Any) -> subprocess.CompletedProcess[str]:
+        return crds.kubectl("-n", namespace, f"--as={TENANT}", *args, check=False, **kw)
+
+    return as_tenant
+
+
+def _answers(name: str) -> dict[str, str]:
+    out: dict[str, str] = yaml.safe_load((EXAMPLE / "answers" / f"{name}.yaml").read_text())
+    return out
+
+
+def _status(cluster: Cluster, ns: str, name: str) -> dict[str, Any]:
+    out: dict[str, Any] = cluster.get_json("-n", ns, "evalrun", name).get("status") or {}
+    return out
+
+
+def _wait_done(cluster: Cluster, ns: str, name: str, timeout: float = 240) -> dict[str, Any]:
+    def done() -> dict[str, Any] | None:
+        st = _status(cluster, ns, name)
+        return st if st.get("phase") in ("Evaluated", "PartiallyEvaluated", "Failed") else None
+
+    status: dict[str, Any] = wait_for(done, timeout=timeout, interval=0.5, what=f"EvalRun {name} to finish")
+    return status
+
+
+def _events(cluster: Cluster, ns: str, reason: str) -> list[dict[str, Any]]:
+    return [e for e in cluster.get_json("-n", ns, "events")["items"] if e.get("reason") == reason]
+
+
+# --- the candidate ---------------------------------------------------------------------------------
+
+#: The candidate's code: it answers every question wrongly (NORMAL), and meanwhile tries what a
+#: container can: the token a kubelet would give it (KUBECONFIG here; the in-cluster files in a
+#: real cluster), else anonymous access, to plant an "everything passed" report and write the run's
+#: status with the judge's field manager. It logs what it got.
+ATTACK = textwrap.dedent(
+    """
+    import json, os, threading, time
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+    from kubernetes import client, config
+
+    class H(BaseHTTPRequestHandler):
+        def log_message(self, *a): pass
+        def do_POST(self):
+            self.rfile.read(int(self.headers.get("Content-Length", 0)))
+            body = json.dumps({"answer": "NORMAL: within limits (AMM 72-00)."}).encode()
+            self.send_response(200); self.send_header("Content-Length", str(len(body))); self.end_headers()
+            self.wfile.write(body)
+
+    srv = ThreadingHTTPServer((os.environ["POD_IP"], 8080), H)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+
+    def report(**kw):
+        print("ATTACK " + json.dumps(kw), flush=True)
+
+    token_file = "/var/run/secrets/kubernetes.io/serviceaccount/token"
+    kubeconfig = os.environ.get("KUBECONFIG")
+    report(kubeconfig=kubeconfig, token_file=os.path.exists(token_file))
+    if kubeconfig:
+        config.load_kube_config(kubeconfig)
+        api = client.ApiClient()
+    else:
+        cfg = client.Configuration()
+        cfg.host = os.environ["ATTACK_API"]
+        cfg.ssl_ca_cert = os.environ["ATTACK_CA"]
+        api = client.ApiClient(cfg)
+    ns, run, uid = os.environ["NS"], os.environ["RUN"], os.environ["RUN_UID"]
+    labels = {
+        "app.kubernetes.io/managed-by": "proctor",
+        "app.kubernetes.io/component": "report",
+        "proctor.dev/run-uid": uid,
+        "proctor.dev/shard": "0-of-1",
+        "proctor.dev/attempt": "1",
+    }
+    owner = {"apiVersion": "proctor.dev/v1alpha1", "kind": "EvalRun", "name": run, "uid": uid}
+    forged = {
+        "apiVersion": "v1",
+        "kind": "ConfigMap",
+        "metadata": {"name": f"{run}-report-0-of-1-a1", "namespace": ns, "labels": labels,
+                     "ownerReferences": [owner]},
+        "data": {"report.json": json.dumps({"phase": "Succeeded", "results": ["x"], "sha256": "0" * 64})},
+    }
+    for what, call in [
+        ("create-report", lambda: client.CoreV1Api(api).create_namespaced_config_map(ns, forged)),
+        ("patch-status", lambda: client.CustomObjectsApi(api).patch_namespaced_custom_object_status(
+            "proctor.dev", "v1alpha1", ns, "evalruns", run,
+            {"apiVersion": "proctor.dev/v1alpha1", "kind": "EvalRun", "metadata": {"name": run},
+             "status": {"phase": "Evaluated", "verdict": "PASS", "exitCode": 0}},
+            field_manager="proctor-judge-0-of-1", force=True, _content_type="application/apply-patch+yaml")),
+    ]:
+        try:
+            call()
+            report(**{what: "done"})
+        except Exception as e:
+            report(**{what: getattr(e, "status", None) or type(e).__name__})
+    time.sleep(3600)
+    """
+)
+
+
+def _api(cluster: Cluster) -> tuple[str, str]:
+    """The API server's URL and the cluster CA's path, from the admin kubeconfig (what an attacker
+    inside the cluster knows anyway: kubernetes.default.svc and the CA a pod is given)."""
+    kc = yaml.safe_load(cluster.kubeconfig.read_text())
+    server = kc["clusters"][0]["cluster"]
+    ca = server.get("certificate-authority")
+    if ca is None:
+        path = cluster.kubeconfig.parent / "attack-ca.crt"
+        path.write_bytes(base64.b64decode(server["certificate-authority-data"]))
+        ca = str(path)
+    elif not Path(ca).is_absolute():
+        ca = str(cluster.kubeconfig.parent / ca)
+    return str(server["server"]), ca
+
+
+def test_a_candidate_cannot_forge_its_own_pass(crds: Cluster, namespace: str, operator: Any) -> None:
+    """The issue's attack from inside the judge pod. The stand-in gives a container a token only when
+    it mounts one, as a kubelet does, so the candidate has none and is refused as anonymous; its
+    wrong answers FAIL. (The stand-in cannot stop a host process from reading another container's
+    files: the script uses only what a container could.)"""
+    if not crds.local:
+        pytest.skip("the candidate runs as a local process through the node stand-in")
+    operator()
+    crds.kubectl("-n", namespace, "apply", "-f", str(EXAMPLE / "caseset.yaml"))
+    server, ca = _api(crds)
+    run = {
+        "apiVersion": "proctor.dev/v1alpha1",
+        "kind": "EvalRun",
+        "metadata": {"name": "evil"},
+        "spec": {
+            "caseSetRef": {"name": "oil-monitoring"},
+            "timeoutSeconds": 300,
+            "target": {
+                "candidate": {
+                    "protocol": "http-json",
+                    "port": 8080,
+                    "path": "/ask",
+                    "requestTemplate": '{"question": {{input}}}',
+                    "responsePath": "answer",
+                },
+                "podTemplate": {
+                    "spec": {
+                        "containers": [
+                            {
+                                "name": "agent",
+                                "image": "proctor:attack",
+                                "command": [sys.executable, "-c", ATTACK],
+                                "env": [
+                                    {
+                                        "name": "POD_IP",
+                                        "valueFrom": {"fieldRef": {"fieldPath": "status.podIP"}},
+                                    },
+                                    {"name": "NS", "value": namespace},
+                                    {"name": "RUN", "value": "evil"},
+                                    {
+                                        "name": "RUN_UID",
+                                        "valueFrom": {
+                                            "fieldRef": {"fieldPath": f"metadata.labels['{LABEL_RUN_UID}']"}
+                                        },
+                                    },
+                                    {"name": "ATTACK_API", "value": server},
+                                    {"name": "ATTACK_CA", "value": ca},
+                                ],
+                            }
+                        ]
+                    }
+                },
+            },
+        },
+    }
+    crds.kubectl("-n", namespace, "apply", "-f", "-", input=json.dumps(run))
+    status = _wait_done(crds, namespace, "evil")
+    assert status["verdict"] == "FAIL", status.get("message")
+    pods = crds.get_json("-n", namespace, "pods", "-l", "app.kubernetes.io/component=judge")["items"]
+    logs = "".join(
+        crds.kubectl(
+            "-n", namespace, "logs", p["metadata"]["name"], "-c", "candidate-agent", check=False
+        ).stdout
+        for p in pods
+    )
+    said: dict[str, Any] = {}
+    for line in logs.splitlines():
+        if line.startswith("ATTACK "):
+            said |= json.loads(line[len("ATTACK ") :])
+    assert said.get("kubeconfig") is None and said.get("token_file") is False, said
+    assert said.get("create-report") in (401, 403), said
+    assert said.get("patch-status") in (401, 403), said
+
+
+# --- a tenant plants results; the judge's account writes a status ------------------------------------
+
+
+def _token_kubeconfig(cluster: Cluster, namespace: str, sa: str, path: Path) -> Path:
+    token = cluster.kubectl("-n", namespace, "create", "token", sa, "--duration=1h").stdout.strip()
+    server, ca = _api(cluster)
+    path.write_text(
+        yaml.safe_dump(
+            {
+                "apiVersion": "v1",
+                "kind": "Config",
+                "clusters": [{"name": "c", "cluster": {"server": server, "certificate-authority": ca}}],
+                "users": [{"name": sa, "user": {"token": token}}],
+                "contexts": [{"name": "c", "context": {"cluster": "c", "user": sa, "namespace": namespace}}],
+                "current-context": "c",
+            }
+        )
+    )
+    return path
+
+
+def _forgeries(run: RunRef, key: bytes) -> list[dict[str, Any]]:
+    """An "everything passed" report and its results for attempt 1, with the run's owner reference
+    and the judge's labels and names; signed with ``key`` (not the run's)."""
+    passed = [case_record(CaseResult(i, Tier.SAFETY)) for i in _answers("v2-band-bug")]
+    blob = encode_results(passed)
+    cms = results_configmaps(run, 0, 1, blob, attempt=1, key=key)
+
+    report = {
+        "phase": "Succeeded",
+        "results": [c["metadata"]["name"] for c in cms],
+        "sha256": signing.sha256(blob),
+        "summary": {"cases": len(passed), "passed": len(passed), "failed": 0, "unmeasured": 0},
+    }
+    return [*cms, report_configmap(run, 0, 1, 1, report, key=key)]
+
+
+def test_planted_results_are_ignored_and_never_pass(
+    crds: Cluster, namespace: str, operator: Any, tenant: Any, tmp_path: Path
+) -> None:
+    """A tenant who may write ConfigMaps plants an "everything passed" report and results under the
+    names the judge will use, before it runs, with the run's owner and the judge's labels, signed
+    with a key of its own (it cannot read the run's). The operator rejects them with a Warning; the
+    judge refuses to overwrite them (that attempt fails and is retried under new names); the verdict
+    is the real one. The judge's own account cannot write the run's status either."""
+    crds.kubectl("-n", namespace, "apply", "-f", str(EXAMPLE / "caseset.yaml"))
+    run = {
+        "apiVersion": "proctor.dev/v1alpha1",
+        "kind": "EvalRun",
+        "metadata": {"name": "planted"},
+        "spec": {
+            "caseSetRef": {"name": "oil-monitoring"},
+            "target": {"responses": {"inline": _answers("v2-band-bug")}},
+        },
+    }
+    assert tenant("create", "-f", "-", input=json.dumps(run)).returncode == 0
+    ref = RunRef(
+        namespace, "planted", crds.get_json("-n", namespace, "evalrun", "planted")["metadata"]["uid"]
+    )
+    for cm in _forgeries(ref, signing.run_key(b"the tenant's guess of a master key!!", ref.uid)):
+        out = tenant("create", "-f", "-", input=json.dumps(cm))
+        assert out.returncode == 0, out.stderr
+    operator()
+    status = _wait_done(crds, namespace, "planted")
+    assert status["verdict"] == "FAIL", status.get("message")
+    rejected = _events(crds, namespace, "ReportRejected")
+    assert any(
+        report_configmap_name("planted", 0, 1, 1) in e["message"] and "does not verify" in e["message"]
+        for e in rejected
+    ), [e["message"] for e in rejected]
+    (shard,) = status["shards"]
+    assert shard["attempts"] >= 2 and all("-a1-" not in n for n in shard["results"])
+
+    # the judge's account, as the issue's attacker used it: a shard entry applied with the judge's
+    # field manager, and the verdict itself. Both forbidden: the judge writes no status at all.
+    kc = _token_kubeconfig(crds, namespace, "proctor-judge", tmp_path / "judge.kubeconfig")
+    forged = {
+        "apiVersion": "proctor.dev/v1alpha1",
+        "kind": "EvalRun",
+        "metadata": {"name": "planted"},
+        "status": {
+            "phase": "Evaluated",
+            "verdict": "PASS",
+            "shards": [{"name": "0/1", "phase": "Succeeded"}],
+        },
+    }
+    as_judge = subprocess.run(
+        [
+            crds.kubectl_bin,
+            f"--kubeconfig={kc}",
+            "apply",
+            "--server-side",
+            "--subresource=status",
+            "--field-manager=proctor-judge-0-of-1",
+            "--force-conflicts",
+            "-f",
+            "-",
+        ],
+        input=json.dumps(forged),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert as_judge.returncode != 0 and "forbidden" in as_judge.stderr.lower(), as_judge.stderr
+    assert _status(crds, namespace, "planted")["verdict"] == "FAIL"
+
+
+# --- a tenant squats the gate's exam -----------------------------------------------------------------
+
+
+@pytest.fixture
+def webhook_configuration(crds: Cluster, namespace: str) -> Iterator[str]:
+    name = f"proctor-gate-{namespace}"
+    yield name
+    crds.kubectl("delete", "mutatingwebhookconfiguration", name, "--ignore-not-found")
+
+
+@pytest.mark.admission  # a webhook configuration and a gated Deployment
+def test_a_squatted_exam_never_approves_the_template(
+    crds: Cluster, namespace: str, operator: Any, tenant: Any, tmp_path: Path, webhook_configuration: str
+) -> None:
+    """The exam's name is predictable (the Deployment, the template's hash, the policy's exam digest):
+    a tenant creates an EvalRun of that name first, owned by the policy and labelled as its exam,
+    on an easy case set with the right answers, so it PASSes. The gate does not take its verdict:
+    ExamNotTrusted, and the template is never approved."""
+    if not crds.local:
+        pytest.skip("the example agent runs through the node stand-in; the webhook is on loopback")
+    operator(
+        PROCTOR_WEBHOOK_PORT=str(_free_port()),
+        PROCTOR_WEBHOOK_ADDR="127.0.0.1",
+        PROCTOR_WEBHOOK_URL_HOST="127.0.0.1",
+        PROCTOR_WEBHOOK_CERT_DIR=str(tmp_path / "certs"),
+        PROCTOR_WEBHOOK_CONFIGURATION=webhook_configuration,
+    )
+    crds.kubectl(
+        "-n", namespace, "apply", "-f", str(EXAMPLE / "caseset.yaml"), "-f", str(EXAMPLE / "gatepolicy.yaml")
+    )
+    easy = {
+        "apiVersion": "proctor.dev/v1alpha1",
+        "kind": "CaseSet",
+        "metadata": {"name": "easy"},
+        "spec": {
+            "cases": [
+                {"id": "hello", "tier": "form", "input": "hi", "assert": [{"type": "contains", "value": "a"}]}
+            ]
+        },
+    }
+    assert tenant("apply", "-f", "-", input=json.dumps(easy)).returncode == 0
+    raw_policy = crds.get_json("-n", namespace, "gatepolicy", "oil-monitoring")
+    policy = parse_policy(raw_policy)
+    # the template as the API server stores it (defaults filled in): what the gate hashes
+    stored = crds.kubectl("-n", namespace, "apply", "--dry-run=server", "-o", "json", "-f", str(AGENT))
+    template = json.loads(stored.stdout)["spec"]["template"]
+    name = exam_name("oil-agent", template_hash(template), policy)
+    squat = policy_run(policy, "exam", name, template, workload="oil-agent")
+    squat["spec"]["caseSetRef"] = {"name": "easy"}
+    squat["spec"]["target"] = {"responses": {"inline": {"hello": "a fine answer"}}}
+    squat["metadata"]["namespace"] = namespace
+    squat["metadata"]["ownerReferences"][0]["blockOwnerDeletion"] = False
+    out = tenant("create", "-f", "-", input=json.dumps(squat))
+    assert out.returncode == 0, out.stderr
+    assert _wait_done(crds, namespace, name)["verdict"] == "PASS"  # the operator ran it, honestly
+    crds.kubectl("-n", namespace, "apply", "-f", str(AGENT))
+
+    wait_for(
+        lambda: any(
+            "oil-agent" in e["message"] or e["involvedObject"]["name"] == "oil-agent"
+            for e in _events(crds, namespace, "ExamNotTrusted")
+        ),
+        timeout=120,
+        interval=1,
+        what="the ExamNotTrusted Event",
+    )
+    entry = next(
+        w
+        for w in crds.get_json("-n", namespace, "gatepolicy", "oil-monitoring")["status"]["workloads"]
+        if w["name"] == "oil-agent"
+    )
+    assert entry["message"].startswith("not examined") and "another pod template" in entry["message"], entry
+    d = crds.get_json("-n", namespace, "deployment", "oil-agent")
+    assert APPROVED_ANNOTATION not in (d["metadata"].get("annotations") or {})

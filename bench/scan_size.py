@@ -2,8 +2,9 @@
 
 Builds answers of 1 KB to 10 MB in a few shapes that once made the scan quadratic or could
 (prose, minified JSON, a long run of token-like fragments, digit-heavy tables, text full of
-look-alike letters and zero-width characters, one long base64 blob), times :func:`proctor.graders.scan` and the
-grading of one case with the text assertions a safety case uses (label, refusal,
+look-alike letters and zero-width characters, one long base64 blob), times
+:func:`proctor.graders.scan` and the grading of one case with the text assertions a safety case
+uses (label, refusal,
 no-guess-after-refusal, no-manufactured-consensus, grounded-urls, only-entities, not-contains,
 regex) on each, and prints the wall and CPU seconds and the CPU microseconds per kilobyte: flat means
 linear. (On a shared machine the wall time counts other processes' work; the CPU time does not.)

@@ -10,8 +10,12 @@ from proctor.graders._canon import canonical
 
 
 @pytest.mark.parametrize("mark", ["\ufe0f", "\ufe00", "\u034f", "\U000e0100"])
-@pytest.mark.parametrize("where", ["oil {m}pressure", "oil{m} pressure", "{m}oil pressure", "oil pressure{m}"])
-def test_an_invisible_mark_is_removed_after_a_space_or_at_the_start_as_after_a_letter(mark: str, where: str) -> None:
+@pytest.mark.parametrize(
+    "where", ["oil {m}pressure", "oil{m} pressure", "{m}oil pressure", "oil pressure{m}"]
+)
+def test_an_invisible_mark_is_removed_after_a_space_or_at_the_start_as_after_a_letter(
+    mark: str, where: str
+) -> None:
     answer = where.format(m=mark)
     c = canonical(answer)
     assert c.text == "oil pressure"

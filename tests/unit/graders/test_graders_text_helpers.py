@@ -24,7 +24,13 @@ def test_a_cut_quote_does_not_end_in_a_space_before_the_ellipsis() -> None:
 
 @pytest.mark.parametrize(
     ("names", "joined"),
-    [([], ""), (["a"], "a"), (["a", "b"], "a and b"), (["a", "b", "c"], "a, b and c"), (("x", "y", "z", "w"), "x, y, z and w")],
+    [
+        ([], ""),
+        (["a"], "a"),
+        (["a", "b"], "a and b"),
+        (["a", "b", "c"], "a, b and c"),
+        (("x", "y", "z", "w"), "x, y, z and w"),
+    ],
 )
 def test_names_are_joined_as_a_sentence(names: list[str], joined: str) -> None:
     assert join_names(iter(names)) == joined
@@ -84,7 +90,10 @@ def test_a_url_is_reported_once_when_a_bare_url_lies_inside_it() -> None:
         (53, 65, "docs.acme.io"),
     ]
     # and a bare URL after a URL with a scheme is one of its own
-    assert find_urls("https://x.org/b then example.com/a") == [(0, 15, "https://x.org/b"), (21, 34, "example.com/a")]
+    assert find_urls("https://x.org/b then example.com/a") == [
+        (0, 15, "https://x.org/b"),
+        (21, 34, "example.com/a"),
+    ]
     # a bare URL before the first URL with a scheme is still a URL of its own
     assert find_urls("example.com/a then https://x.org/b") == [
         (0, 13, "example.com/a"),

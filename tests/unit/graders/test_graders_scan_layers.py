@@ -119,6 +119,7 @@ TEXT = "Mail jane.doe@acme.com the key AKIAIOSFODNN7EXAMPLE."
         (0, len(TEXT), "Mail [email: j***@a***.com] the key [aws-access-key: AKIA************MPLE]."),
         (0, 5, "Mail "),  # ends where the address starts
         (22, 31, " the key "),  # between the two findings, touching both
+        (25, 31, "e key "),  # after the address, before the key
         (10, 31, "[email: j***@a***.com] the key "),  # starts inside the address
         (0, 10, "Mail [email: j***@a***.com]"),  # ends inside it
         (5, 51, "[email: j***@a***.com] the key [aws-access-key: AKIA************MPLE]"),

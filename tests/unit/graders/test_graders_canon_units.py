@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from proctor.graders._canon import canonical, text_cache
@@ -48,6 +50,27 @@ def test_the_memo_holds_at_most_its_budget_of_characters() -> None:
     f("z" * 10)
     f("z" * 10)
     assert len(fn.calls) == 7  # after a clear the whole budget is free again
+
+
+def test_the_character_budget_is_exact_from_the_start_and_after_a_clear() -> None:
+    fn = Counted()
+    f = text_cache(maxsize=10, max_chars=10)(fn)
+    for _ in range(2):
+        f("a" * 5)
+        f("b" * 5)  # exactly 10 characters held: both kept
+        f("a" * 5)
+        assert fn.calls.count("a" * 5) == 1
+        f("c")  # 11: the least recently used ("bbbbb") goes
+        f("b" * 5)
+        assert fn.calls.count("b" * 5) == 2
+        f.cache_clear()
+        fn.calls.clear()
+
+
+def test_a_canonical_text_cannot_be_changed() -> None:
+    c = canonical("N\u041eRMAL")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        c.text = "HIGH"  # type: ignore[misc]
 
 
 def test_the_default_memo_holds_256_texts() -> None:

@@ -117,6 +117,7 @@ def test_the_default_budget_is_sixteen_million_characters() -> None:
         ("\u042c\u01c0\u13a0\u0261", "blDg"),  # the case kept where the data allows
         ("\u04c0ATE", "IATE"),  # a capital that imitates "l" is an I
         ("AMM\u00a072\u201100 \u3000x", "AMM 72-00  x"),
+        ("a\u1680b", "a b"),  # the Ogham space mark: a space with no compatibility form
         ("\u2212\u2010\uff0d\ufe63", "----"),
         ("\u200bpass\u200bword\u2060", "password"),
         ("\U000e0041x\u3164y", "xy"),

@@ -2,8 +2,9 @@
 
 Builds answers of 1 KB to 10 MB in a few shapes that once made the scan quadratic or could
 (prose, minified JSON, a long run of token-like fragments, digit-heavy tables, text full of
-look-alike letters and zero-width characters), times :func:`proctor.graders.scan` and the
-grading of one case with the text assertions a safety case uses (label, refusal,
+look-alike letters and zero-width characters, one long base64 blob), times
+:func:`proctor.graders.scan` and the grading of one case with the text assertions a safety case
+uses (label, refusal,
 no-guess-after-refusal, no-manufactured-consensus, grounded-urls, only-entities, not-contains,
 regex) on each, and prints the wall and CPU seconds and the CPU microseconds per kilobyte: flat means
 linear. (On a shared machine the wall time counts other processes' work; the CPU time does not.)
@@ -14,6 +15,7 @@ Run: ``.venv/bin/python bench/scan_size.py [--max-mb 10] [--grade-max-mb 1] [--s
 from __future__ import annotations
 
 import argparse
+import base64
 import json
 import random
 import string
@@ -102,12 +104,20 @@ def disguised(r: random.Random, n: int) -> str:
     )
 
 
+def base64_blob(r: random.Random, n: int) -> str:
+    """One base64 run as long as the answer (an attachment pasted in): letters and digits with no
+    break, which once made the written-out e-mail gate quadratic."""
+    raw = bytes(r.choice(b"abcdefghijklmnopqrstuvwxyz ") for _ in range(n // 4 * 3 + 3))
+    return "attachment: " + base64.b64encode(raw).decode()[: max(0, n - 12)]
+
+
 SHAPES: dict[str, Callable[[random.Random, int], str]] = {
     "prose": prose,
     "json": minified_json,
     "tokens": token_run,
     "digits": digits,
     "disguised": disguised,
+    "base64": base64_blob,
 }
 
 ASSERTIONS = [

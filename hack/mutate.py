@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures
+import contextlib
 import fnmatch
 import json
 import os
@@ -30,6 +31,8 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
+import time
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,6 +40,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 WORK = Path(os.environ.get("MUTATE_WORK", REPO / ".mutate"))
 EXCLUSIONS = REPO / "hack" / "mutate-exclusions.toml"
+WORKER = REPO / "hack" / "mutate_worker.py"
 GOAL = 90.0
 TIMEOUT_SECONDS = 120.0
 
@@ -51,6 +55,7 @@ MODULES: dict[str, list[str]] = {
     "protocol/_numbers.py": ["protocol/test_protocol_numbers*.py", "protocol/test_protocol_verdict.py"],
     "protocol/_ordering.py": ["protocol/test_protocol_ordering*.py", "protocol/test_protocol_severity*.py"],
     "protocol/types.py": ["protocol/test_protocol_*.py"],
+    "protocol/_lifecycle.py": ["protocol/test_protocol_lifecycle*.py"],
     "graders/_assertions.py": [
         "graders/test_graders_strings*.py",
         "graders/test_graders_json*.py",
@@ -59,17 +64,46 @@ MODULES: dict[str, list[str]] = {
         "graders/test_graders_grounding*.py",
         "graders/test_graders_assertions*.py",
         "graders/test_graders_promptfoo_types*.py",
+        "graders/test_graders_unmeasured_and_entities*.py",
+        "graders/test_graders_adversarial*.py",
     ],
     "graders/_jscompat.py": ["graders/test_graders_jscompat*.py", "cli/test_import_promptfoo*.py"],
     "graders/_grade.py": ["graders/test_graders_grade_case*.py"],
     "graders/_exam.py": ["graders/test_graders_exam*.py"],
     "graders/_scanpolicy.py": ["graders/test_graders_scan_policy*.py"],
-    "graders/_scan.py": ["graders/test_graders_scan.py", "graders/test_graders_redaction_property.py"],
-    "graders/_language.py": ["graders/test_graders_label*.py", "graders/test_graders_refusal*.py"],
+    "graders/_canon.py": [
+        "graders/test_graders_canon_units.py",
+        "graders/test_graders_canon_invisible*.py",
+        "graders/test_graders_canon*.py",
+    ],
+    "graders/_language.py": [
+        "graders/test_graders_label*.py",
+        "graders/test_graders_refusal*.py",
+        "graders/test_graders_adversarial*.py",
+    ],
     "graders/_text.py": [
+        "graders/test_graders_text*.py",
         "graders/test_graders_strings*.py",
         "graders/test_graders_grounding*.py",
-        "graders/test_graders_text*.py",
+        "graders/test_graders_adversarial*.py",
+    ],
+    "graders/_scan.py": [
+        "graders/test_graders_scan_layers*.py",
+        "graders/test_graders_scan.py",
+        "graders/test_graders_scan_disguised*.py",
+        "graders/test_graders_redaction_property.py",
+    ],
+    "graders/_secrets.py": ["graders/test_graders_scan.py", "graders/test_graders_scan_disguised*.py"],
+    "graders/_pii.py": [
+        "graders/test_graders_pii*.py",
+        "graders/test_graders_scan.py",
+        "graders/test_graders_scan_disguised*.py",
+    ],
+    "graders/_redact.py": [
+        "graders/test_graders_redact*.py",
+        "graders/test_graders_scan.py",
+        "graders/test_graders_scan_disguised*.py",
+        "graders/test_graders_redaction_property.py",
     ],
 }
 
@@ -164,7 +198,8 @@ def _scratch(module: str) -> Path:
     work.mkdir(parents=True)
     shutil.copytree(REPO / "operator", work / "operator", ignore=shutil.ignore_patterns("__pycache__"))
     (work / "tests").mkdir()
-    shutil.copy2(REPO / "tests" / "conftest.py", work / "tests" / "conftest.py")
+    for helper in (REPO / "tests").glob("*.py"):  # conftest.py and the helpers it imports
+        shutil.copy2(helper, work / "tests" / helper.name)
     shutil.copytree(
         REPO / "tests" / "unit", work / "tests" / "unit", ignore=shutil.ignore_patterns("__pycache__")
     )
@@ -178,24 +213,96 @@ def _line_of(path: Path, line: int, *, raw: bool = False) -> str:
     return text if raw else text.strip()
 
 
-def run_module(module: str, exclusions: list[Exclusion], keep: bool) -> ModuleResult:
-    from cosmic_ray.work_db import WorkDB, use_db
-    from cosmic_ray.work_item import TestOutcome, WorkerOutcome, WorkResult
-
+def run_module(module: str, exclusions: list[Exclusion], keep: bool, fork: bool = True) -> ModuleResult:
     res = ModuleResult(module)
     tests = _tests_for(module)
     if not tests:
         res.problem = "no unit tests found"
         return res
     work = _scratch(module)
-    target = f"operator/proctor/{module}"
     env = {
         **os.environ,
         "PYTHONPATH": str(work / "operator"),
         "PROCTOR_HYPOTHESIS_PROFILE": "mutate",
         "PYTHONDONTWRITEBYTECODE": "1",
     }
-    test_cmd = f"{sys.executable} -m pytest -x -q -p no:cacheprovider " + " ".join(tests)
+    pytest_args = ["-x", "-q", "-p", "no:cacheprovider", *tests]
+    test_cmd = f"{sys.executable} -m pytest " + " ".join(pytest_args)
+    base = subprocess.run(
+        test_cmd, shell=True, cwd=work, env=env, capture_output=True, text=True, check=False
+    )
+    if base.returncode != 0:
+        res.problem = "the unmutated tests fail:\n" + (base.stdout + base.stderr)[-2000:]
+        return res
+    with contextlib.ExitStack() as stack:
+        if fork:
+            test_cmd = _warm_pytest(stack, work, env, pytest_args) or test_cmd
+        _run_mutants(res, module, work, env, test_cmd, exclusions)
+    if not keep:
+        shutil.rmtree(work, ignore_errors=True)
+    return res
+
+
+def _warm_pytest(stack: contextlib.ExitStack, work: Path, env: dict[str, str], pytest_args: list[str]) -> str:
+    """Start the module's warm pytest (hack/mutate_worker.py) and return the test command that uses
+    it; ``""`` when it does not pass the unmutated tests (then each mutant runs a fresh pytest)."""
+    preload = work / "preload.json"
+    subprocess.run(
+        [sys.executable, "-c", _PRELOAD_SCRIPT, str(preload), str(work), *pytest_args, "--collect-only"],
+        cwd=work,
+        env=env,
+        capture_output=True,
+        check=False,
+    )
+    if not preload.is_file():
+        return ""
+    sock = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="proctor-mutate-"))) / "pytest.sock"
+    server = subprocess.Popen(
+        [sys.executable, str(WORKER), "serve", str(sock), str(preload), str(TIMEOUT_SECONDS)],
+        cwd=work,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    stack.callback(server.wait)
+    stack.callback(server.terminate)
+    for _ in range(600):
+        if sock.exists() or server.poll() is not None:
+            break
+        time.sleep(0.1)
+    cmd = f"{sys.executable} {WORKER} run {sock} -- " + " ".join(pytest_args)
+    check = subprocess.run(cmd, shell=True, cwd=work, env=env, capture_output=True, check=False)
+    return cmd if check.returncode == 0 and server.poll() is None else ""
+
+
+#: Run pytest's collection and write the modules it imported that are neither Proctor's nor the
+#: tests' (what the warm pytest imports once).
+_PRELOAD_SCRIPT = """
+import json, sys, pytest
+out, work, args = sys.argv[1], sys.argv[2], sys.argv[3:]
+sys.path.insert(0, work)
+pytest.main(args)
+names = [
+    n for n, m in list(sys.modules.items())
+    if not n.split(".")[0] in ("proctor", "__main__", "__mp_main__")
+    and not (getattr(m, "__file__", None) or "").startswith(work)
+]
+json.dump(names, open(out, "w"))
+"""
+
+
+def _run_mutants(
+    res: ModuleResult,
+    module: str,
+    work: Path,
+    env: dict[str, str],
+    test_cmd: str,
+    exclusions: list[Exclusion],
+) -> None:
+    from cosmic_ray.work_db import WorkDB, use_db
+    from cosmic_ray.work_item import TestOutcome, WorkerOutcome, WorkResult
+
+    target = f"operator/proctor/{module}"
     cfg = work / "cosmic-ray.toml"
     cfg.write_text(
         "[cosmic-ray]\n"
@@ -206,12 +313,6 @@ def run_module(module: str, exclusions: list[Exclusion], keep: bool) -> ModuleRe
         '\n[cosmic-ray.distributor]\nname = "local"\n'
     )
     session = work / "session.sqlite"
-    base = subprocess.run(
-        test_cmd, shell=True, cwd=work, env=env, capture_output=True, text=True, check=False
-    )
-    if base.returncode != 0:
-        res.problem = "the unmutated tests fail:\n" + (base.stdout + base.stderr)[-2000:]
-        return res
     subprocess.run(
         [_cosmic("cosmic-ray"), "init", str(cfg), str(session)],
         cwd=work,
@@ -259,9 +360,6 @@ def run_module(module: str, exclusions: list[Exclusion], keep: bool) -> ModuleRe
                 )
             else:  # killed, incompetent (the mutant does not even run) or timed out
                 res.killed += 1
-    if not keep:
-        shutil.rmtree(work, ignore_errors=True)
-    return res
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -270,6 +368,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", nargs="*", help="modules to run (default: all), e.g. protocol/_verdict.py")
     ap.add_argument("--list-survivors", action="store_true", help="print every surviving mutant")
     ap.add_argument("--keep", action="store_true", help="keep the scratch copies under .mutate/")
+    ap.add_argument(
+        "--no-fork", action="store_true", help="a fresh pytest per mutant instead of the warm one (slower)"
+    )
     args = ap.parse_args(argv)
     modules = args.only or list(MODULES)
     unknown = [m for m in modules if m not in MODULES]
@@ -279,7 +380,7 @@ def main(argv: list[str] | None = None) -> int:
     exclusions = load_exclusions()
     results: dict[str, ModuleResult] = {}
     with concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as pool:
-        futures = {pool.submit(run_module, m, exclusions, args.keep): m for m in modules}
+        futures = {pool.submit(run_module, m, exclusions, args.keep, not args.no_fork): m for m in modules}
         for fut in concurrent.futures.as_completed(futures):
             r = fut.result()
             results[r.module] = r

@@ -260,7 +260,9 @@ _SPECIAL = re.compile(r"[^\x09-\x0d\x20-\x7e]+")
 def _char(ch: str) -> tuple[str, bool]:
     """``(canonical form, is a combining mark)`` of one character."""
     if _is_mark(ch):
-        return ch, True
+        # an invisible mark (a variation selector, the combining grapheme joiner) goes wherever
+        # it is, not only after a letter: ``oil \ufe0fpressure`` is ``oil pressure``
+        return ("", False) if ord(ch) in _IGNORABLE else (ch, True)
     return _map_char(ch), False
 
 

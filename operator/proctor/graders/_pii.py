@@ -93,7 +93,10 @@ _OB_AT = re.compile(r"[(\[{<][ \t]*(?:[Aa][Tt]|@)[ \t]*[)\]}>]|[ \t](?:at|AT)[ \
 #: the same without the word "at" (the common case in prose: "at 14:05"), for texts where an
 #: address spelt with "at" cannot be (no "dot", no local part with a dot, digit or plus before " at ")
 _OB_AT_STRONG = re.compile(r"[(\[{<][ \t]*(?:[Aa][Tt]|@)[ \t]*[)\]}>]|[ \t]AT[ \t]|[ \t]@|@[ \t]")
-_WORD_AT_ADDRESS = re.compile(r"[._+0-9][A-Za-z0-9._%+-]* at [A-Za-z0-9]")
+#: A local part with a dot, digit, ``_`` or ``+`` before the word "at" ("jane.doe at acme"). Read
+#: from the start of the run only, possessively: from every digit of a long run (a base64 blob) the
+#: plain ``[._+0-9][...]* at`` re-read the rest of the run, quadratic in the run's length.
+_WORD_AT_ADDRESS = re.compile(r"(?<![A-Za-z0-9._%+-])[A-Za-z%-]*+[._+0-9][A-Za-z0-9._%+-]*+ at [A-Za-z0-9]")
 _SPACES = " \t"
 _OB_DOT = r"\s*[(\[{<]\s*(?:(?i:dot)|\.)\s*[)\]}>]\s*|\s+DOT\s+|\s+dot\s+|\s*\.\s*"
 _OB_DOT_ANY = re.compile(_OB_DOT)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from proctor.graders import Finding, scan
+from proctor.testing.cluster import scaled
 
 AWS = "AKIAIOSFODNN7EXAMPLE"
 
@@ -154,7 +155,7 @@ def test_scan_of_a_huge_answer_is_bounded() -> None:
     answer = ("ELEVATED per AMM 72-00 at 0.30 qt/hr on 2024-05-09. " * 2000) + f" {AWS}"
     t0 = time.perf_counter()
     findings = scan(answer)
-    assert time.perf_counter() - t0 < 2.0
+    assert time.perf_counter() - t0 < scaled(2.0)  # linear, not a backtracking blow-up
     assert [f.kind for f in findings] == ["aws-access-key"]
 
 

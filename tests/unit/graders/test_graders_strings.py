@@ -8,6 +8,7 @@ import pytest
 
 from proctor.api.assertions import Assertion
 from proctor.graders import AssertionCompileError, CaseContext, Check, compile_assertion
+from proctor.testing.cluster import scaled
 
 
 def check(type_: str, value: object, answer: str) -> Check:
@@ -107,7 +108,7 @@ def test_catastrophic_regex_times_out_and_is_unmeasured() -> None:
     t0 = time.perf_counter()
     c = compiled.check(answer)
     elapsed = time.perf_counter() - t0
-    assert elapsed < 2.0
+    assert elapsed < scaled(2.0)  # stopped by the regex timeout, not run to the end
     assert c.passed is None
     assert "regex timed out" in c.reason
     assert len(c.reason) < 200

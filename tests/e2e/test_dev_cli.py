@@ -80,7 +80,20 @@ def test_ctrl_c_during_up_stops_everything(tmp_path: Path) -> None:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env={k: v for k, v in os.environ.items() if k != "KUBECONFIG"},
+        # Ctrl-C as at a shell: an xdist worker ignores SIGINT, and its children would inherit that
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
+    try:
+        _interrupt_mid_start(proc, state)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+        if _processes_mentioning(str(state)):
+            cp.down(state)  # the supervisor runs in its own session
+
+
+def _interrupt_mid_start(proc: subprocess.Popen[bytes], state: Path) -> None:
     wait_for(
         lambda: (state / "state.json").exists() and "kube-apiserver" in (state / "state.json").read_text(),
         timeout=60,

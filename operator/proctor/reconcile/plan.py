@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from proctor.api import PERMANENT_REASONS, TERMINAL_PHASES
+from proctor.api import PERMANENT_REASONS, TERMINAL_PHASES, GatePolicyStatus
 from proctor.reconcile.pods import StartProblem
 
 #: Minutes between attempts after a failed one (seed 001's 1/5/15/60 backoff).
@@ -254,3 +254,11 @@ def runs_to_prune(runs: Sequence[Mapping[str, Any]], keep: int, protected: Colle
         reverse=True,
     )
     return [r["metadata"]["name"] for r in done[max(keep, 0) :] if r["metadata"]["name"] not in protected]
+
+
+def gate_evidence(policies: Sequence[GatePolicyStatus]) -> set[str]:
+    """Names of the runs GatePolicies decide from now: their canary runs (what makes a policy
+    enforce) and each gated Deployment's exam (what holds or approves it). History retention keeps
+    them: a pruned canary would drop the policy back to Observe, a pruned exam would be run again."""
+    names = {run for p in policies if p.canary is not None for run in p.canary.runs}
+    return names | {w.run for p in policies for w in p.workloads if w.run}

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import structlog
+from pydantic import ValidationError
 
 from proctor.api import (
     Case,
@@ -34,6 +35,7 @@ from proctor.api import (
     EvalRun,
     EvalRunStatus,
     GatePolicy,
+    GatePolicyStatus,
     ManifestError,
     Provenance,
     ResultsRef,
@@ -81,7 +83,16 @@ from proctor.protocol.types import CaseResult
 from proctor.reconcile import evaluate
 from proctor.reconcile.casesets import invalid
 from proctor.reconcile.config import OperatorConfig
-from proctor.reconcile.plan import Action, JobPhase, JobView, RunPlan, ShardView, plan_run, runs_to_prune
+from proctor.reconcile.plan import (
+    Action,
+    JobPhase,
+    JobView,
+    RunPlan,
+    ShardView,
+    gate_evidence,
+    plan_run,
+    runs_to_prune,
+)
 from proctor.reconcile.pods import FailedCreate, PodView, exit_detail, parse_time, start_problem
 from proctor.reconcile.records import comparable_provenance, recent_runs
 from proctor.reconcile.results import Untrusted, read_reports, verified_results, with_reports
@@ -708,6 +719,23 @@ async def _fail(
     return out
 
 
+async def _gate_evidence(rt: Runtime, namespace: str, runs: Sequence[Mapping[str, Any]]) -> set[str]:
+    """Of ``runs``, those the namespace's GatePolicies decide from (see :func:`gate_evidence`); a
+    policy whose status does not parse keeps every run it owns (retention never guesses them away)."""
+    statuses, unread = [], set()
+    for raw in await rt.call(rt.kube.list_custom, "GatePolicy", namespace):
+        try:
+            statuses.append(GatePolicyStatus.model_validate(raw.get("status") or {}))
+        except ValidationError:
+            unread.add((raw.get("metadata") or {}).get("uid"))
+    owned = {
+        r["metadata"]["name"]
+        for r in runs
+        if any(o.get("uid") in unread for o in r["metadata"].get("ownerReferences") or [])
+    }
+    return gate_evidence(statuses) | owned
+
+
 async def _history(rt: Runtime, namespace: str, caseset: str) -> None:
     """After a verdict: keep the newest ``run_history`` finished runs of the case set (their results
     go with them; never the runs its baseline was frozen from), and list the newest on the CaseSet
@@ -722,7 +750,8 @@ async def _history(rt: Runtime, namespace: str, caseset: str) -> None:
     pruned: set[str] = set()
     if rt.config.run_history > 0:
         frozen = status.baseline
-        for old in runs_to_prune(runs, rt.config.run_history, protected=frozen.frozen_from if frozen else ()):
+        protected = set(frozen.frozen_from if frozen else ()) | await _gate_evidence(rt, namespace, runs)
+        for old in runs_to_prune(runs, rt.config.run_history, protected=protected):
             await rt.call(rt.kube.delete_custom, "EvalRun", namespace, old)
             pruned.add(old)
             log.info("run pruned (history retention)", run=f"{namespace}/{old}", keep=rt.config.run_history)

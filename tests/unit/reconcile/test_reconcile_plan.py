@@ -288,6 +288,32 @@ def test_history_keeps_the_newest_finished_runs_and_never_unfinished_or_baseline
     assert runs_to_prune(runs, 0) == ["d", "c", "b", "a"]
 
 
+def test_history_keeps_the_runs_a_gate_policy_decides_from() -> None:
+    """A canary pruned would drop the policy to Observe (and release the rollout it holds); an exam
+    pruned would be run again: retention keeps both while a policy's status names them."""
+    from proctor.api import GatePolicyStatus
+    from proctor.reconcile.plan import gate_evidence, runs_to_prune
+
+    policies = [
+        GatePolicyStatus.model_validate(
+            {
+                "canary": {"required": 2, "runs": ["p-canary-g1-abc-1", "p-canary-g1-abc-2"]},
+                "workloads": [{"name": "agent", "run": "agent-def-123456"}, {"name": "idle"}],
+            }
+        ),
+        GatePolicyStatus(),
+    ]
+    kept = gate_evidence(policies)
+    assert kept == {"p-canary-g1-abc-1", "p-canary-g1-abc-2", "agent-def-123456"}
+    runs = [
+        _run_obj("p-canary-g1-abc-1", "Evaluated", "2026-01-01T00:00:00Z"),
+        _run_obj("old-exam", "Evaluated", "2026-01-02T00:00:00Z"),
+        _run_obj("agent-def-123456", "Evaluated", "2026-01-03T00:00:00Z"),
+        _run_obj("manual", "Evaluated", "2026-01-04T00:00:00Z"),
+    ]
+    assert runs_to_prune(runs, 1, protected=kept) == ["old-exam"]
+
+
 # --- permanent failures: never retried --------------------------------------------------------------
 
 

@@ -186,6 +186,13 @@ def shard_views(
 
 
 @dataclass(frozen=True)
+class NotYet:
+    """A run that cannot start yet for a reason that passes by itself (it stays Pending, says why)."""
+
+    message: str
+
+
+@dataclass(frozen=True)
 class Refusal:
     """A run that cannot start: a mistake no retry fixes, found before any Job (the reason is one of
     :data:`~proctor.api.PERMANENT_REASONS`; the message names the object and the field)."""
@@ -300,7 +307,19 @@ async def _check_answers(rt: Runtime, run: EvalRun, ns: str, profile: EvalProfil
     return None
 
 
-async def pin(rt: Runtime, ref: RunRef, caseset: str, cases: Sequence[Case]) -> CaseSnapshot | Refusal:
+def left_by_earlier_run(have: Mapping[str, Any], ref: RunRef) -> bool:
+    """Whether a ConfigMap is owned only by an earlier EvalRun of ``ref``'s name: that run no longer
+    exists (a name is one object at a time), so what it left is garbage, not someone else's data."""
+    owners = (have.get("metadata") or {}).get("ownerReferences") or []
+    return bool(owners) and all(
+        o.get("kind") == "EvalRun" and o.get("name") == ref.name and o.get("uid") not in ("", None, ref.uid)
+        for o in owners
+    )
+
+
+async def pin(
+    rt: Runtime, ref: RunRef, caseset: str, cases: Sequence[Case]
+) -> CaseSnapshot | Refusal | NotYet:
     """Write the run's resolved cases into ConfigMaps it owns; the snapshot says where they are and
     what their digest is (the runner refuses cases that do not match it).
 
@@ -312,7 +331,18 @@ async def pin(rt: Runtime, ref: RunRef, caseset: str, cases: Sequence[Case]) -> 
         if await rt.call(rt.kube.create_configmap, cm) is not None:
             continue
         name = cm["metadata"]["name"]
-        have = await rt.call(rt.kube.get_configmap_or_none, ref.namespace, name) or {}
+        have = await rt.call(rt.kube.get_configmap_or_none, ref.namespace, name)
+        if have is None or left_by_earlier_run(have, ref):
+            # a run of this name deleted and made again (history retention, a policy's canary): its
+            # ConfigMap waits for the garbage collector (or was just collected), which deletes it anyway
+            if have is not None:
+                await rt.call(rt.kube.delete_configmap, ref.namespace, name)
+            if await rt.call(rt.kube.create_configmap, cm) is not None:
+                continue
+            return NotYet(
+                f"waiting for ConfigMap {ref.namespace}/{name}, left by an earlier run of this name, "
+                "to be deleted"
+            )
         owners = {o.get("uid") for o in (have.get("metadata") or {}).get("ownerReferences") or ()}
         if ref.uid not in owners or (have.get("binaryData") or {}) != cm["binaryData"]:
             return Refusal(
@@ -824,6 +854,14 @@ async def _start(
         )
     ref = RunRef(ns, about.name, raw["metadata"]["uid"])
     snapshot = await pin(rt, ref, run.spec.case_set_ref.name, prepared.cases)
+    if isinstance(snapshot, NotYet):
+        await _write(
+            rt,
+            about,
+            raw,
+            waiting_status(current, base, RunPhase.PENDING, Reason.PENDING, snapshot.message, now),
+        )
+        return Outcome(recheck=True)
     if isinstance(snapshot, Refusal):
         metrics.RUN_FAILURES.labels(ns).inc()
         return await _fail(

@@ -12,6 +12,7 @@ import time
 import urllib.request
 import uuid
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -537,7 +538,7 @@ def test_baseline_freezes_only_under_the_protocol_and_later_runs_fail_on_a_regre
 
 
 def test_a_finished_run_leaves_the_watch_and_edits_by_hand_change_nothing(
-    crds: Cluster, namespace: str, operator: Any, judge: JudgeServer
+    crds: Cluster, namespace: str, operator: Any, judge: JudgeServer, tmp_path: Path
 ) -> None:
     """A finished run is labelled proctor.dev/finished=true and the operator watches only runs
     without it; edited by hand (annotated, the label removed while the operator runs or while it is
@@ -573,8 +574,15 @@ def test_a_finished_run_leaves_the_watch_and_edits_by_hand_change_nothing(
     os.kill(first.pid, signal.SIGTERM)
     first.wait(30)
     crds.kubectl("-n", namespace, "label", "evalrun", "done", f"{finished}-")
-    operator()  # as after an upgrade from a version that did not label finished runs
+    operator(PROCTOR_LOG_FORMAT="json")  # as after an upgrade from a version that did not label finished runs
     wait_for(labelled, timeout=30, what="the label set again by the next operator")
+    # by a pass at start, page by page, before the watch could hold every such run in memory
+    said = [
+        json.loads(line)
+        for line in (tmp_path / "operator-1.log").read_text().splitlines()
+        if '"finished runs labelled at start"' in line
+    ]
+    assert [(e["runs"], e["complete"]) for e in said] == [(1, True)], said
     unchanged()
     assert crds.get_json("-n", namespace, "evalrun", "done")["metadata"]["annotations"]["note"] == (
         "looked at by hand"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 from typing import Any
 
 import kopf
@@ -21,9 +22,12 @@ from proctor.observability import metrics
 from proctor.observability.logging import configure as configure_logging
 from proctor.reconcile.config import OperatorConfig
 from proctor.reconcile.legacy import FINALIZER
+from proctor.reconcile.runs import label_finished_runs
 from proctor.reconcile.runtime import Runtime
 
 log = structlog.get_logger("proctor.operator")
+
+NAMESPACE_NAME = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?")
 
 
 def tune(settings: kopf.OperatorSettings) -> None:
@@ -50,10 +54,15 @@ def tune(settings: kopf.OperatorSettings) -> None:
     settings.execution.max_workers = 16
 
 
+#: Seconds the first start after an upgrade may spend labelling finished runs before the watches
+#: start (the chart's liveness probe allows 70 s); what is left, the watch labels.
+LABEL_AT_START_SECONDS = 30.0
+
+
 @kopf.on.startup(id="proctor-settings")
-def startup(settings: kopf.OperatorSettings, memo: kopf.Memo, **_: Any) -> None:
+async def startup(settings: kopf.OperatorSettings, memo: kopf.Memo, **_: Any) -> None:
     """Tune Kopf, build the runtime (client, settings from the environment, clock, locks) on the memo,
-    serve metrics and the webhook."""
+    serve metrics and the webhook, and label the finished runs an earlier version left unlabelled."""
     tune(settings)
     config = OperatorConfig.from_env()
     kube = Kube()
@@ -62,6 +71,12 @@ def startup(settings: kopf.OperatorSettings, memo: kopf.Memo, **_: Any) -> None:
     metrics.serve(config.metrics_port)
     rt.identity = whoami(kube)
     rt.webhook_serving = webhook.setup(settings, kube, WebhookConfig.from_env()) is not None
+    where: list[str | None] = list(memo.get("namespaces") or ()) or [None]
+    if not all(ns is None or NAMESPACE_NAME.fullmatch(ns) for ns in where):
+        return  # namespace patterns: the watch labels them as it meets them
+    labelled, complete = await label_finished_runs(rt, where, budget=LABEL_AT_START_SECONDS)
+    if labelled or not complete:
+        log.info("finished runs labelled at start", runs=labelled, complete=complete)
 
 
 def whoami(kube: Kube) -> str | None:
@@ -103,5 +118,6 @@ def run(
             namespaces=namespaces or (),
             liveness_endpoint=liveness,
             standalone=True,
+            memo=kopf.Memo(namespaces=tuple(namespaces or ())),
         )
     )

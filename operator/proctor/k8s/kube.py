@@ -219,6 +219,30 @@ class Kube:
         what, fn = f"{kind} list {namespace}", self.custom.list_namespaced_custom_object
         return self._items(what, fn, GROUP, VERSION, namespace, PLURALS[kind], label_selector=selector)
 
+    def list_custom_page(
+        self, kind: str, namespace: str | None, selector: str, *, limit: int, cont: str | None = None
+    ) -> tuple[list[dict[str, Any]], str | None]:
+        """One page of a list (``namespace`` None: every namespace) and the token of the next (None:
+        the last page); one page at a time keeps a list of thousands out of memory."""
+        where = namespace or "(all namespaces)"
+        kw: dict[str, Any] = {"label_selector": selector, "limit": limit, "_preload_content": False}
+        if cont:
+            kw["_continue"] = cont
+        if namespace is None:
+            reply = self._do(
+                f"{kind} list {where}",
+                self.custom.list_cluster_custom_object,
+                GROUP,
+                VERSION,
+                PLURALS[kind],
+                **kw,
+            )
+        else:
+            fn = self.custom.list_namespaced_custom_object
+            reply = self._do(f"{kind} list {where}", fn, GROUP, VERSION, namespace, PLURALS[kind], **kw)
+        body = _json(reply)
+        return list(body.get("items") or []), (body.get("metadata") or {}).get("continue") or None
+
     def delete_custom(self, kind: str, namespace: str, name: str) -> None:
         self._do(
             f"{kind} {namespace}/{name}",

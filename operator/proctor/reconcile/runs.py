@@ -17,6 +17,7 @@ deleted during the run changes nothing; the phase only ever moves forwards (:fun
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import time
 from collections.abc import Mapping, Sequence
@@ -27,6 +28,7 @@ import structlog
 from pydantic import ValidationError
 
 from proctor.api import (
+    TERMINAL_PHASES,
     Case,
     CaseSet,
     CaseSetStatus,
@@ -66,6 +68,7 @@ from proctor.k8s.objects import (
     LABEL_RUN,
     LABEL_RUN_UID,
     LABEL_SHARD,
+    UNFINISHED_SELECTOR,
     JudgeJobSpec,
     RunRef,
     SecretKey,
@@ -821,6 +824,56 @@ def finished_label_patch(labels: Mapping[str, str], *, finished: bool) -> dict[s
     if labels.get(LABEL_FINISHED) == want:
         return None
     return {"metadata": {"labels": {LABEL_FINISHED: want}}}
+
+
+async def label_finished_runs(
+    rt: Runtime, namespaces: Sequence[str | None], *, budget: float, page: int = 500, parallel: int = 8
+) -> tuple[int, bool]:
+    """Label the finished runs an earlier version left without ``proctor.dev/finished``, before the
+    watch starts: page by page and a few at a time, so an upgrade over thousands of runs neither
+    holds them all in memory (the watch would run a handler for every one at once) nor outlasts
+    the liveness probe (``budget`` seconds; what is left, the watch labels as before). Returns how
+    many were labelled and whether every page was read."""
+    deadline = time.monotonic() + budget
+    gate = asyncio.Semaphore(parallel)
+    labelled = 0
+
+    async def label(r: Mapping[str, Any]) -> None:
+        nonlocal labelled
+        meta = r["metadata"]
+        async with gate:
+            try:
+                patch = {"metadata": {"labels": {LABEL_FINISHED: "true"}}}
+                await rt.call(rt.kube.patch_custom, "EvalRun", meta["namespace"], meta["name"], patch)
+                labelled += 1
+            except KubeError as e:  # deleted meanwhile, or refused: the watch sees it
+                log.info(
+                    "finished run not labelled at start",
+                    run=f"{meta['namespace']}/{meta['name']}",
+                    error=str(e),
+                )
+
+    for ns in namespaces:
+        cont: str | None = None
+        while True:
+            if time.monotonic() > deadline:
+                return labelled, False
+            try:
+                items, cont = await rt.call(
+                    rt.kube.list_custom_page, "EvalRun", ns, UNFINISHED_SELECTOR, limit=page, cont=cont
+                )
+            except KubeError as e:  # a continue token expired, no right to list: the watch does the rest
+                log.warning("finished runs not labelled at start", namespace=ns or "*", error=str(e))
+                return labelled, False
+            done = [r for r in items if _phase_terminal((r.get("status") or {}).get("phase"))]
+            await asyncio.gather(*(label(r) for r in done))
+            if cont is None:
+                break
+    return labelled, True
+
+
+def _phase_terminal(phase: object) -> bool:
+    return isinstance(phase, str) and phase in TERMINAL_PHASES
 
 
 async def reconcile_run(rt: Runtime, namespace: str, name: str) -> Outcome:

@@ -150,6 +150,13 @@ class Kube:
         reply = self._do(what, fn, *args, absent=(409,), _preload_content=False)
         return None if reply is None else _json(reply)
 
+    def _read_or_none(
+        self, what: str, fn: Callable[..., Any], name: str, namespace: str
+    ) -> dict[str, Any] | None:
+        """One read of a namespaced object: the object, or None when there is none of that name."""
+        reply = self._do(what, fn, name, namespace, absent=(404,), _preload_content=False)
+        return None if reply is None else _json(reply)
+
     def _items(self, what: str, fn: Callable[..., Any], *args: Any, **kw: Any) -> list[dict[str, Any]]:
         """The items of one list call."""
         return list(_json(self._do(what, fn, *args, _preload_content=False, **kw)).get("items") or [])
@@ -339,15 +346,9 @@ class Kube:
         return _json(reply)
 
     def get_configmap_or_none(self, namespace: str, name: str) -> dict[str, Any] | None:
-        reply = self._do(
-            f"ConfigMap {namespace}/{name}",
-            self.core.read_namespaced_config_map,
-            name,
-            namespace,
-            absent=(404,),
-            _preload_content=False,
+        return self._read_or_none(
+            f"ConfigMap {namespace}/{name}", self.core.read_namespaced_config_map, name, namespace
         )
-        return None if reply is None else _json(reply)
 
     def get_configmap_data(self, namespace: str, name: str) -> dict[str, str]:
         return dict(self.get_configmap(namespace, name).get("data") or {})
@@ -425,15 +426,7 @@ class Kube:
         return self._create(what, self.batch.create_namespaced_job, meta["namespace"], obj)
 
     def get_job(self, namespace: str, name: str) -> dict[str, Any] | None:
-        reply = self._do(
-            f"Job {namespace}/{name}",
-            self.batch.read_namespaced_job,
-            name,
-            namespace,
-            absent=(404,),
-            _preload_content=False,
-        )
-        return None if reply is None else _json(reply)
+        return self._read_or_none(f"Job {namespace}/{name}", self.batch.read_namespaced_job, name, namespace)
 
     def list_pods(self, namespace: str, selector: str) -> list[dict[str, Any]]:
         what, fn = f"Pods {namespace} ({selector})", self.core.list_namespaced_pod

@@ -358,11 +358,17 @@ def webhook_mod() -> Any:
     return __import__("proctor.gate.webhook", fromlist=["WebhookConfig"])
 
 
-def test_the_webhook_is_the_one_the_operator_applies(helm: str, tmp_path: Path, ca_bundle: str) -> None:
+@pytest.mark.parametrize(
+    "watch", [[], ["team-a", "proctor-system", "team-b"]], ids=["clusterwide", "namespaced"]
+)
+def test_the_webhook_is_the_one_the_operator_applies(
+    helm: str, tmp_path: Path, ca_bundle: str, watch: list[str]
+) -> None:
     """The chart's MutatingWebhookConfiguration equals what the operator applies from the chart's
-    env at startup (same webhook name, path, selectors), so the two never fight over it."""
+    env and arguments at startup (same webhook name, path, selectors), so the two never fight over
+    it; with watchNamespaces it sees only those (never its own namespace)."""
     ns = "proctor-system"
-    docs = _render(helm, tmp_path, _full_values(ca_bundle, []), release="proctor", namespace=ns)
+    docs = _render(helm, tmp_path, _full_values(ca_bundle, watch), release="proctor", namespace=ns)
     mwc = _one(docs, "MutatingWebhookConfiguration")
     hook, probe = mwc["webhooks"]
     assert probe["name"] == "probe.gate.proctor.dev"
@@ -376,6 +382,12 @@ def test_the_webhook_is_the_one_the_operator_applies(helm: str, tmp_path: Path, 
         "matchExpressions": [{"key": "proctor.dev/gate-policy", "operator": "Exists"}]
     }
     assert hook["namespaceSelector"]["matchExpressions"][0]["values"] == ["kube-system", "istio-system", ns]
+    only = hook["namespaceSelector"]["matchExpressions"][1:]
+    assert only == (
+        [{"key": "kubernetes.io/metadata.name", "operator": "In", "values": ["team-a", "team-b"]}]
+        if watch
+        else []
+    )
     assert hook["clientConfig"]["service"] == {
         "namespace": ns,
         "name": "proctor-webhook",
@@ -387,7 +399,9 @@ def test_the_webhook_is_the_one_the_operator_applies(helm: str, tmp_path: Path, 
 
     c = _one(docs, "Deployment")["spec"]["template"]["spec"]["containers"][0]
     env = {e["name"]: e["value"] for e in c["env"] if "value" in e} | {"POD_NAMESPACE": ns}
-    cfg = webhook_mod().WebhookConfig.from_env(env)
+    args = c["args"]
+    watched = [args[i + 1] for i, a in enumerate(args) if a == "-n"]
+    cfg = webhook_mod().WebhookConfig.from_env(env, namespaces=watched)
     assert cfg.port == 9443 and cfg.service == (ns, "proctor-webhook", 443)
     assert str(cfg.cert_dir) == next(
         m["mountPath"] for m in c["volumeMounts"] if m["name"] == "webhook-certs"
@@ -396,6 +410,7 @@ def test_the_webhook_is_the_one_the_operator_applies(helm: str, tmp_path: Path, 
         base64.b64decode(ca_bundle),
         service=cfg.service,
         exclude_namespaces=cfg.exclude,
+        only_namespaces=cfg.namespaces,
         failure_policy=cfg.failure_policy,
         name=cfg.name,
     )

@@ -112,6 +112,30 @@ def test_a_gated_deployment_is_paused_on_create_and_on_a_new_template(
     assert _get(cluster, namespace, "agent")["spec"]["paused"] is True
 
 
+def test_a_namespace_the_operator_does_not_watch_is_not_its_webhooks(
+    cluster: Cluster, namespace: str, gate: Any
+) -> None:
+    """Another install (or no Proctor at all) governs the Deployments of a namespace this operator
+    does not watch: its webhook neither holds them nor refuses what their own operator writes."""
+    other = f"{namespace}-x"
+    cluster.create_namespace(other, labels={"proctor.dev/test": "true"}, timeout=30)
+    try:
+        created = cluster.kubectl("-n", other, "apply", "-f", "-", input=json.dumps(_deployment("agent")))
+        assert "awaits its exam" not in created.stderr
+        d = _get(cluster, other, "agent")
+        assert not d["spec"].get("paused") and PENDING_ANNOTATION not in (
+            d["metadata"].get("annotations") or {}
+        )
+        # what that namespace's own operator would write after an exam is not refused here
+        h = template_hash(d["spec"]["template"])
+        cluster.kubectl("-n", other, "annotate", "deployment", "agent", f"{APPROVED_ANNOTATION}={h}")
+        # while in the watched namespace the same object is held, in the same request
+        cluster.kubectl("-n", namespace, "apply", "-f", "-", input=json.dumps(_deployment("agent")))
+        assert _get(cluster, namespace, "agent")["spec"]["paused"] is True
+    finally:
+        cluster.kubectl("delete", "namespace", other, "--wait=false", check=False)
+
+
 def test_the_approved_template_and_scale_only_changes_pass_untouched(
     cluster: Cluster, namespace: str, gate: Any
 ) -> None:

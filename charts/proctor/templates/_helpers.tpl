@@ -81,6 +81,28 @@ app.kubernetes.io/instance: {{ .Release.Name }}
 {{- toJson (uniq $out) }}
 {{- end }}
 
+{{/* The namespaces the webhooks see (proctor.k8s.objects.mutating_webhook_configuration): never the
+excluded ones and, with watchNamespaces, only those (DoesNotExist: none, when all are excluded). */}}
+{{- define "proctor.webhookNamespaces" -}}
+{{- $excluded := include "proctor.webhookExcluded" . | fromJsonArray -}}
+matchExpressions:
+  - key: kubernetes.io/metadata.name
+    operator: NotIn
+    values: {{ toJson $excluded }}
+{{- if .Values.watchNamespaces }}
+{{- $gated := list }}
+{{- range (uniq .Values.watchNamespaces) }}{{ if not (has . $excluded) }}{{ $gated = append $gated . }}{{ end }}{{ end }}
+{{- if $gated }}
+  - key: kubernetes.io/metadata.name
+    operator: In
+    values: {{ toJson $gated }}
+{{- else }}
+  - key: kubernetes.io/metadata.name
+    operator: DoesNotExist
+{{- end }}
+{{- end }}
+{{- end }}
+
 {{/* Checks that stop a bad install early, with the fix in the message. */}}
 {{- define "proctor.validate" -}}
 {{- if gt (int .Values.replicas) 1 }}

@@ -70,10 +70,14 @@ async def startup(settings: kopf.OperatorSettings, memo: kopf.Memo, **_: Any) ->
     memo["runtime"] = rt
     metrics.serve(config.metrics_port)
     rt.identity = whoami(kube)
-    rt.webhook_serving = webhook.setup(settings, kube, WebhookConfig.from_env()) is not None
-    where: list[str | None] = list(memo.get("namespaces") or ()) or [None]
-    if not all(ns is None or NAMESPACE_NAME.fullmatch(ns) for ns in where):
-        return  # namespace patterns: the watch labels them as it meets them
+    watched: list[str] = list(memo.get("namespaces") or ())
+    # namespace patterns (globs) cannot be a namespaceSelector: then every namespace, as clusterwide
+    names = watched if all(NAMESPACE_NAME.fullmatch(ns) for ns in watched) else []
+    hook = WebhookConfig.from_env(namespaces=names)
+    rt.webhook_serving = webhook.setup(settings, kube, hook) is not None
+    if watched and not names:
+        return  # namespace patterns: the watch labels finished runs as it meets them
+    where: list[str | None] = list(names) or [None]
     labelled, complete = await label_finished_runs(rt, where, budget=LABEL_AT_START_SECONDS)
     if labelled or not complete:
         log.info("finished runs labelled at start", runs=labelled, complete=complete)

@@ -51,9 +51,13 @@ class WebhookConfig:
     exclude: tuple[str, ...] = ("kube-system",)
     failure_policy: str = "Fail"
     name: str = "proctor-gate"
+    #: the namespaces the operator watches (empty: all); only they are intercepted
+    namespaces: tuple[str, ...] = ()
 
     @classmethod
-    def from_env(cls, env: Mapping[str, str] | None = None) -> WebhookConfig:
+    def from_env(
+        cls, env: Mapping[str, str] | None = None, *, namespaces: Sequence[str] = ()
+    ) -> WebhookConfig:
         e = dict(os.environ if env is None else env)
         service = None
         if svc := e.get("PROCTOR_WEBHOOK_SERVICE"):
@@ -72,6 +76,7 @@ class WebhookConfig:
             exclude=tuple(dict.fromkeys(exclude)),
             failure_policy=e.get("PROCTOR_WEBHOOK_FAILURE_POLICY", "Fail"),
             name=e.get("PROCTOR_WEBHOOK_CONFIGURATION", "proctor-gate"),
+            namespaces=tuple(namespaces),
         )
 
     def sans(self) -> list[str]:
@@ -92,6 +97,7 @@ class WebhookConfig:
             url=self.url,
             service=self.service,
             exclude_namespaces=self.exclude,
+            only_namespaces=self.namespaces,
             failure_policy=self.failure_policy,
             name=self.name,
         )

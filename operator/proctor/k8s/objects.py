@@ -766,12 +766,16 @@ def mutating_webhook_configuration(
     url: str | None = None,
     service: tuple[str, str, int] | None = None,
     exclude_namespaces: Sequence[str] = ("kube-system",),
+    only_namespaces: Sequence[str] = (),
     timeout_seconds: int = 5,
     failure_policy: str = "Fail",
     name: str = "proctor-gate",
 ) -> dict[str, Any]:
     """The webhook that pauses gated Deployments: only objects labelled ``proctor.dev/gate-policy``
-    (on the old or the new object: the API server matches either), never in ``exclude_namespaces``;
+    (on the old or the new object: the API server matches either), never in ``exclude_namespaces``
+    and, for an operator that watches some namespaces, only in ``only_namespaces`` (another
+    install's namespaces are its own webhook's: this one knows neither their policies nor their
+    operator, so it would hold their Deployments and refuse their approvals);
     a short timeout; ``Fail`` by default, so with the operator down a gated Deployment cannot change
     (fail closed) while everything else is untouched. Its only side effect, an Event when a person
     breaks the glass, is skipped on dry runs (``NoneOnDryRun``). And the probe webhook (see
@@ -793,11 +797,19 @@ def mutating_webhook_configuration(
             }
         return out
 
-    namespaces = {
-        "matchExpressions": [
-            {"key": "kubernetes.io/metadata.name", "operator": "NotIn", "values": list(exclude_namespaces)}
-        ]
-    }
+    name_key = "kubernetes.io/metadata.name"
+    expressions: list[dict[str, Any]] = [
+        {"key": name_key, "operator": "NotIn", "values": list(exclude_namespaces)}
+    ]
+    if only_namespaces:
+        gated = [ns for ns in dict.fromkeys(only_namespaces) if ns not in exclude_namespaces]
+        # every namespace carries its name label: DoesNotExist matches none (In needs a value)
+        expressions.append(
+            {"key": name_key, "operator": "In", "values": gated}
+            if gated
+            else {"key": name_key, "operator": "DoesNotExist"}
+        )
+    namespaces = {"matchExpressions": expressions}
     common = {
         "namespaceSelector": namespaces,
         "admissionReviewVersions": ["v1"],

@@ -251,6 +251,29 @@ def test_certificates_are_made_once_and_cover_the_names(tmp_path: Path) -> None:
     assert oct(first.keyfile.stat().st_mode)[-3:] == "600"
 
 
+def test_an_operator_watching_some_namespaces_intercepts_only_those() -> None:
+    """Another install's namespaces are its own webhook's: this one knows neither their policies nor
+    their operator (it would hold their Deployments and refuse their approvals)."""
+    name = "kubernetes.io/metadata.name"
+    for only, want in (
+        (
+            ["team-a", "ops", "team-b", "team-a"],
+            {"key": name, "operator": "In", "values": ["team-a", "team-b"]},
+        ),
+        (["ops"], {"key": name, "operator": "DoesNotExist"}),  # every namespace has the label: none
+    ):
+        cfg = mutating_webhook_configuration(
+            b"CA",
+            url="https://127.0.0.1:9443",
+            exclude_namespaces=["kube-system", "ops"],
+            only_namespaces=only,
+        )
+        for hook in cfg["webhooks"]:  # the probe too: it answers for the watched policies only
+            excluded, scoped = hook["namespaceSelector"]["matchExpressions"]
+            assert excluded["operator"] == "NotIn" and excluded["values"] == ["kube-system", "ops"]
+            assert scoped == want
+
+
 def test_the_webhook_configuration_is_scoped_and_fails_closed() -> None:
     cfg = mutating_webhook_configuration(
         b"CA", url="https://127.0.0.1:9443", exclude_namespaces=["kube-system", "ops"]

@@ -10,7 +10,7 @@ PYTEST_ARGS ?=
 # The tests mostly wait on the API server and the judge pods, so more workers than cores pay off.
 # TEST_WORKERS=0 runs everything in one process.
 TEST_WORKERS ?= 3
-XDIST := -n $(TEST_WORKERS) --dist loadgroup
+XDIST := -n $(TEST_WORKERS)
 
 .PHONY: help venv k8s helm postgres promptfoo crds verify test test-unit test-integration test-e2e demo bench mutate dev-up dev-down clean
 
@@ -51,25 +51,17 @@ verify: venv ## ruff, mypy (strict), import-linter (rooms and forbidden imports)
 	$(VENV)/bin/lint-imports
 	$(PY) -m proctor.api.crdgen --check
 
-# The admission tests (their webhook configurations see every namespace) run after the others, in
-# one process on a control plane of their own: pytest-xdist's loadgroup does not keep them to one
-# worker under pytest 9.2 (it rewrites Item._nodeid, which pytest no longer reads).
-ADMISSION := -m admission tests/integration tests/e2e
-
 test: venv k8s helm postgres promptfoo verify ## everything: verify, unit, integration and e2e tests
-	$(PY) -m pytest $(XDIST) -m "not admission" tests/unit tests/integration tests/e2e $(PYTEST_ARGS)
-	$(PY) -m pytest $(ADMISSION) $(PYTEST_ARGS)
+	$(PY) -m pytest $(XDIST) tests/unit tests/integration tests/e2e $(PYTEST_ARGS)
 
 test-unit: venv ## unit tests only (no cluster, seconds)
 	$(PY) -m pytest tests/unit $(PYTEST_ARGS)
 
 test-integration: venv k8s helm postgres promptfoo ## integration tests on the local control plane (or KUBECONFIG)
-	$(PY) -m pytest $(XDIST) -m "not admission" tests/integration $(PYTEST_ARGS)
-	$(PY) -m pytest -m admission tests/integration $(PYTEST_ARGS)
+	$(PY) -m pytest $(XDIST) tests/integration $(PYTEST_ARGS)
 
 test-e2e: venv k8s ## end-to-end tests
-	$(PY) -m pytest $(XDIST) -m "not admission" tests/e2e $(PYTEST_ARGS)
-	$(PY) -m pytest -m admission tests/e2e $(PYTEST_ARGS)
+	$(PY) -m pytest $(XDIST) tests/e2e $(PYTEST_ARGS)
 
 demo: venv k8s ## start a local control plane (unless KUBECONFIG), install CRDs, run the operator, apply examples
 	@bash hack/demo.sh

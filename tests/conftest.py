@@ -9,10 +9,9 @@ it, the first worker that needs it starts it there under a file lock (tied to th
 the others attach, and the controller stops it when the run ends. The CRDs are installed once.
 
 Each test gets a fresh namespace, so tests share no namespaced state. What is cluster-scoped is
-kept apart or serialised: ClusterRoles, bindings and webhook configurations are named after the
-test's namespace; and because a MutatingWebhookConfiguration sees gated Deployments in every
-namespace, the tests that register one or create gated Deployments carry the ``admission`` marker
-and run one after another (one xdist group). The harness is
+kept apart: ClusterRoles, bindings and webhook configurations are named after the test's
+namespace, and a webhook configuration sees only the namespaces its operator watches (``-n``: the
+test's own), so tests that register one (marked ``admission``) run beside the others. The harness is
 :class:`proctor.testing.cluster.Cluster`, the benchmarks' too.
 """
 
@@ -105,8 +104,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         parts = Path(str(item.fspath)).parts
         if "integration" in parts or "e2e" in parts:
             item.add_marker(pytest.mark.cluster)
-        if item.get_closest_marker("admission") is not None and config.pluginmanager.hasplugin("xdist"):
-            item.add_marker(pytest.mark.xdist_group("admission"))
     # the same order in every worker (xdist requires it); a stable sort keeps each file's order
     items.sort(key=lambda i: min((_SUITE_ORDER.get(p, 2) for p in Path(str(i.fspath)).parts), default=2))
 

@@ -55,7 +55,9 @@ def tune(settings: kopf.OperatorSettings) -> None:
 
 
 #: Seconds the first start after an upgrade may spend labelling finished runs before the watches
-#: start (the chart's liveness probe allows 70 s); what is left, the watch labels.
+#: start (Kopf answers the liveness probe only after its startup handlers; the chart's probe, first
+#: asked at 10 s and every 20 s, restarts the pod at its third failure, about 50 s); what is left,
+#: the watch labels.
 LABEL_AT_START_SECONDS = 30.0
 
 

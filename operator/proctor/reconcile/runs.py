@@ -18,6 +18,7 @@ deleted during the run changes nothing; the phase only ever moves forwards (:fun
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import datetime as dt
 import time
 from collections.abc import Mapping, Sequence
@@ -827,49 +828,46 @@ def finished_label_patch(labels: Mapping[str, str], *, finished: bool) -> dict[s
 
 
 async def label_finished_runs(
-    rt: Runtime, namespaces: Sequence[str | None], *, budget: float, page: int = 500, parallel: int = 8
+    rt: Runtime, namespaces: Sequence[str | None], *, budget: float, page: int = 500, parallel: int = 10
 ) -> tuple[int, bool]:
     """Label the finished runs an earlier version left without ``proctor.dev/finished``, before the
     watch starts: page by page and a few at a time, so an upgrade over thousands of runs neither
     holds them all in memory (the watch would run a handler for every one at once) nor outlasts
     the liveness probe (``budget`` seconds; what is left, the watch labels as before). Returns how
-    many were labelled and whether every page was read."""
+    many were labelled and whether all were. Its own ``parallel`` threads (the client's connection
+    pool holds 10): nothing else runs before the watches start."""
     deadline = time.monotonic() + budget
-    gate = asyncio.Semaphore(parallel)
-    labelled = 0
+    patch = {"metadata": {"labels": {LABEL_FINISHED: "true"}}}
 
-    async def label(r: Mapping[str, Any]) -> None:
-        nonlocal labelled
-        meta = r["metadata"]
-        async with gate:
-            try:
-                patch = {"metadata": {"labels": {LABEL_FINISHED: "true"}}}
-                await rt.call(rt.kube.patch_custom, "EvalRun", meta["namespace"], meta["name"], patch)
-                labelled += 1
-            except KubeError as e:  # deleted meanwhile, or refused: the watch sees it
-                log.info(
-                    "finished run not labelled at start",
-                    run=f"{meta['namespace']}/{meta['name']}",
-                    error=str(e),
-                )
+    def label(meta: Mapping[str, Any]) -> bool:
+        if time.monotonic() > deadline:
+            return False
+        try:
+            rt.kube.patch_custom("EvalRun", meta["namespace"], meta["name"], patch)
+        except KubeError as e:  # deleted meanwhile, or refused: the watch sees it
+            log.info(
+                "finished run not labelled at start", run=f"{meta['namespace']}/{meta['name']}", error=str(e)
+            )
+            return False
+        return True
 
-    for ns in namespaces:
-        cont: str | None = None
-        while True:
-            if time.monotonic() > deadline:
-                return labelled, False
-            try:
-                items, cont = await rt.call(
-                    rt.kube.list_custom_page, "EvalRun", ns, UNFINISHED_SELECTOR, limit=page, cont=cont
-                )
-            except KubeError as e:  # a continue token expired, no right to list: the watch does the rest
-                log.warning("finished runs not labelled at start", namespace=ns or "*", error=str(e))
-                return labelled, False
-            done = [r for r in items if _phase_terminal((r.get("status") or {}).get("phase"))]
-            await asyncio.gather(*(label(r) for r in done))
-            if cont is None:
-                break
-    return labelled, True
+    loop, labelled = asyncio.get_running_loop(), 0
+    with concurrent.futures.ThreadPoolExecutor(parallel, thread_name_prefix="label-finished") as pool:
+        for ns in namespaces:
+            cont: str | None = None
+            while time.monotonic() <= deadline:
+                try:
+                    items, cont = await rt.call(
+                        rt.kube.list_custom_page, "EvalRun", ns, UNFINISHED_SELECTOR, limit=page, cont=cont
+                    )
+                except KubeError as e:  # a continue token expired, no right to list: the watch does the rest
+                    log.warning("finished runs not labelled at start", namespace=ns or "*", error=str(e))
+                    return labelled, False
+                done = [r["metadata"] for r in items if _phase_terminal((r.get("status") or {}).get("phase"))]
+                labelled += sum(await asyncio.gather(*(loop.run_in_executor(pool, label, m) for m in done)))
+                if cont is None:
+                    break
+    return labelled, time.monotonic() <= deadline
 
 
 def _phase_terminal(phase: object) -> bool:

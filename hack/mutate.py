@@ -93,7 +93,11 @@ MODULES: dict[str, list[str]] = {
         "graders/test_graders_scan_disguised*.py",
         "graders/test_graders_redaction_property.py",
     ],
-    "graders/_secrets.py": ["graders/test_graders_scan.py", "graders/test_graders_scan_disguised*.py"],
+    "graders/_secrets.py": [
+        "graders/test_graders_secrets*.py",
+        "graders/test_graders_scan.py",
+        "graders/test_graders_scan_disguised*.py",
+    ],
     "graders/_pii.py": [
         "graders/test_graders_pii*.py",
         "graders/test_graders_scan.py",

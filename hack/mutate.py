@@ -93,7 +93,11 @@ MODULES: dict[str, list[str]] = {
         "graders/test_graders_scan_disguised*.py",
         "graders/test_graders_redaction_property.py",
     ],
-    "graders/_secrets.py": ["graders/test_graders_scan.py", "graders/test_graders_scan_disguised*.py"],
+    "graders/_secrets.py": [
+        "graders/test_graders_secrets*.py",
+        "graders/test_graders_scan.py",
+        "graders/test_graders_scan_disguised*.py",
+    ],
     "graders/_pii.py": [
         "graders/test_graders_pii*.py",
         "graders/test_graders_scan.py",
@@ -125,7 +129,9 @@ SIMPLE_OPERATORS = re.compile(
 
 @dataclass
 class Exclusion:
-    """Not counted: by ``operator``, on a line containing ``line``, after text matching ``before``."""
+    """Not counted: by ``operator``, on a line containing ``line``, after text matching ``before``;
+    with ``offset`` (+1 or -1), only the NumberReplacer mutant that adds that to the number; with
+    ``previous``, only where the line above contains it (to tell identical lines apart)."""
 
     module: str
     operator: str
@@ -133,15 +139,29 @@ class Exclusion:
     kind: str
     reason: str
     before: str = ""
+    offset: int = 0
+    previous: str = ""
     used: int = 0
 
-    def matches(self, module: str, operator: str, raw_line: str, column: int) -> bool:
+    def matches(
+        self, module: str, operator: str, raw_line: str, column: int, occurrence: int = 0, above: str = ""
+    ) -> bool:
         return (
             fnmatch.fnmatch(module, self.module)
             and re.fullmatch(self.operator, operator) is not None
             and self.line in raw_line
             and (not self.before or re.search(f"(?:{self.before})$", raw_line[:column]) is not None)
+            and (not self.offset or _number_offset(operator, occurrence) == self.offset)
+            and self.previous in above
         )
+
+
+def _number_offset(operator: str, occurrence: int) -> int:
+    """What a NumberReplacer mutant adds to its number (0 for other operators): cosmic-ray makes
+    two per number, +1 then -1 (its OFFSETS), so the occurrence's parity tells them apart."""
+    if operator != "core/NumberReplacer":
+        return 0
+    return +1 if occurrence % 2 == 0 else -1
 
 
 @dataclass
@@ -167,9 +187,18 @@ def load_exclusions() -> list[Exclusion]:
     for e in data.get("exclude", []):
         if e.get("kind") not in ("wording", "equivalent"):
             raise SystemExit(f"mutate: {EXCLUSIONS.name}: kind must be 'wording' or 'equivalent': {e}")
+        if e.get("offset", 0) not in (0, 1, -1):
+            raise SystemExit(f"mutate: {EXCLUSIONS.name}: offset must be +1 or -1: {e}")
         out.append(
             Exclusion(
-                e["module"], e.get("operator", ".*"), e["line"], e["kind"], e["reason"], e.get("before", "")
+                e["module"],
+                e.get("operator", ".*"),
+                e["line"],
+                e["kind"],
+                e["reason"],
+                e.get("before", ""),
+                e.get("offset", 0),
+                e.get("previous", ""),
             )
         )
     return out
@@ -331,8 +360,9 @@ def _run_mutants(
                 )
                 continue
             raw = _line_of(source, m.start_pos[0], raw=True)
+            above = _line_of(source, m.start_pos[0] - 1, raw=True)
             for ex in exclusions:
-                if ex.matches(module, m.operator_name, raw, m.start_pos[1]):
+                if ex.matches(module, m.operator_name, raw, m.start_pos[1], m.occurrence, above):
                     ex.used += 1
                     op = m.operator_name.removeprefix("core/")
                     res.excluded.append(f"{module}:{m.start_pos[0]} {op} ({ex.kind}): {ex.reason}")

@@ -516,6 +516,9 @@ _KEY_BODY = re.compile(
 )
 #: How far before a long token a secret's match may start (a Telegram bot id and its colon)
 _TOKEN_LOOK_BACK = 16
+#: What a token glued to a word by "-" or "_" loses in priority: more than the strongest rule's, so
+#: that any finding it overlaps wins (every priority is 100 or less)
+_GLUED = 1000
 
 
 def secret_findings(text: str) -> Iterator[Raw]:
@@ -590,10 +593,15 @@ def _rule_findings(rule: _Rule, text: str, ws: int, we: int, low: str | None = N
         start, end = m.span(rule.group)
         if start < covered:
             continue
-        # a token does not start in the middle of another (sk-proj-AIza... is an OpenAI key, not a
-        # Google one): letters, digits, _ and - all continue a token
-        if rule.left_boundary and start > 0 and (text[start - 1].isalnum() or text[start - 1] in "_-"):
-            continue
+        # a token does not start in the middle of a word; one glued to a word by "-" or "_"
+        # ("prod-AKIA...", "x_ghp_...") is still a secret, but a weak one: it loses to any finding it
+        # overlaps (sk-proj-AIza... is an OpenAI key, not a Google one)
+        priority = rule.priority
+        if rule.left_boundary and start > 0:
+            if text[start - 1].isalnum():
+                continue
+            if text[start - 1] in "_-":
+                priority -= _GLUED
         if rule.extend:
             end = _extend(text, end, rule.extend)
         if rule.kind == "private-key":
@@ -609,7 +617,7 @@ def _rule_findings(rule: _Rule, text: str, ws: int, we: int, low: str | None = N
         if rule.check is not None and not rule.check(value):
             continue
         covered = end
-        yield start, end, rule.priority, rule.kind, rule.detail, None
+        yield start, end, priority, rule.kind, rule.detail, None
 
 
 @functools.cache
@@ -688,8 +696,9 @@ def split_findings(text: str) -> Iterator[Raw]:
     covered = 0
     for hm in _hint_starts(engine, text):
         p = hm.start()
-        if p < covered or (p and (text[p - 1].isalnum() or text[p - 1] in "_-")):
+        if p < covered or (p and text[p - 1].isalnum()):
             continue
+        glued = _GLUED if p and text[p - 1] in "_-" else 0  # as in _rule_findings
         hint = hm.group() if hm.re is engine.split_hints else _SPLIT_JOIN.sub("", hm.group())
         for i in engine.by_split_hint.get(hint, ()):
             rule = engine.rules[i]
@@ -714,7 +723,7 @@ def split_findings(text: str) -> Iterator[Raw]:
             ):
                 continue  # a key with lower-case letters has digits too: words joined are not one
             detail = f"{rule.detail}, in pieces"
-            yield p, _text_end(pieces, end), rule.priority, rule.kind, detail, compact[:end]
+            yield p, _text_end(pieces, end), rule.priority - glued, rule.kind, detail, compact[:end]
             break
 
 

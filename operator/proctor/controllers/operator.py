@@ -51,17 +51,19 @@ def tune(settings: kopf.OperatorSettings) -> None:
 
 
 @kopf.on.startup(id="proctor-settings")
-def startup(settings: kopf.OperatorSettings, memo: kopf.Memo, **_: Any) -> None:
+async def startup(settings: kopf.OperatorSettings, memo: kopf.Memo, **_: Any) -> None:
     """Tune Kopf, build the runtime (client, settings from the environment, clock, locks) on the memo,
-    serve metrics and the webhook."""
+    serve metrics and the webhook (on its own thread: :mod:`proctor.controllers.webhook`)."""
     tune(settings)
     config = OperatorConfig.from_env()
     kube = Kube()
     rt = Runtime(kube, config, master_key=signing.master_key())
-    memo["runtime"] = rt
     metrics.serve(config.metrics_port)
-    rt.identity = whoami(kube)
-    rt.webhook_serving = webhook.setup(settings, kube, WebhookConfig.from_env()) is not None
+    rt.identity = await rt.call(whoami, kube)
+    # the server listens before the configuration sends the API server to it; a setup that fails
+    # stops it, so a retried startup starts afresh
+    rt.admission = await rt.call(webhook.setup, rt, WebhookConfig.from_env(), asyncio.get_running_loop())
+    memo["runtime"] = rt
 
 
 def whoami(kube: Kube) -> str | None:
@@ -79,7 +81,7 @@ def whoami(kube: Kube) -> str | None:
 
 @kopf.on.cleanup(id="proctor-cleanup")
 async def cleanup(memo: kopf.Memo, **_: Any) -> None:
-    """Cancel the scheduled wake-ups and close the API client."""
+    """Stop the webhook, cancel the scheduled wake-ups and close the API client."""
     if "runtime" in memo:
         await runtime(memo).close()
 

@@ -64,19 +64,22 @@ LABEL_AT_START_SECONDS = 30.0
 @kopf.on.startup(id="proctor-settings")
 async def startup(settings: kopf.OperatorSettings, memo: kopf.Memo, **_: Any) -> None:
     """Tune Kopf, build the runtime (client, settings from the environment, clock, locks) on the memo,
-    serve metrics and the webhook, and label the finished runs an earlier version left unlabelled."""
+    serve metrics and the webhook (on its own thread: :mod:`proctor.controllers.webhook`), and label
+    the finished runs an earlier version left unlabelled."""
     tune(settings)
     config = OperatorConfig.from_env()
     kube = Kube()
     rt = Runtime(kube, config, master_key=signing.master_key())
-    memo["runtime"] = rt
     metrics.serve(config.metrics_port)
-    rt.identity = whoami(kube)
+    rt.identity = await rt.call(whoami, kube)
     watched: list[str] = list(memo.get("namespaces") or ())
     # namespace patterns (globs) cannot be a namespaceSelector: then every namespace, as clusterwide
     names = watched if all(NAMESPACE_NAME.fullmatch(ns) for ns in watched) else []
     hook = WebhookConfig.from_env(namespaces=names)
-    rt.webhook_serving = webhook.setup(settings, kube, hook) is not None
+    # the server listens before the configuration sends the API server to it; a setup that fails
+    # stops it, so a retried startup starts afresh
+    rt.admission = await rt.call(webhook.setup, rt, hook, asyncio.get_running_loop())
+    memo["runtime"] = rt
     if watched and not names:
         return  # namespace patterns: the watch labels finished runs as it meets them
     where: list[str | None] = list(names) or [None]
@@ -100,7 +103,7 @@ def whoami(kube: Kube) -> str | None:
 
 @kopf.on.cleanup(id="proctor-cleanup")
 async def cleanup(memo: kopf.Memo, **_: Any) -> None:
-    """Cancel the scheduled wake-ups and close the API client."""
+    """Stop the webhook, cancel the scheduled wake-ups and close the API client."""
     if "runtime" in memo:
         await runtime(memo).close()
 

@@ -1,126 +1,78 @@
-"""The admission webhook, served by Kopf: a gated Deployment's new pod template is held.
+"""The admission webhook's place in the operator: started at startup, stopped at cleanup, fed by
+the GatePolicy watch.
 
-The decision is :func:`proctor.gate.admission.admit` (pure, from the request: the new and the old
-object, who asks, the policies' index); here are Kopf's parts: the server and the
-MutatingWebhookConfiguration (:func:`setup`, at startup), an index of each policy's mode (so no
-request waits on an API call), the mutating handler, and the probe handler the operator's own dry
-runs reach (how it knows the API server really calls it).
+Admission is not served by Kopf: Kopf would answer it on the operator's one event loop, behind
+every reconcile. :class:`proctor.gate.server.AdmissionServer` answers on a thread and a loop of its
+own, from the policies' snapshot on the runtime (``rt.policies``, which
+:func:`proctor.controllers.gates.on_policy_event` keeps current); the decision is
+:func:`proctor.gate.admission.admit`. Here: :func:`setup` (the server listening first, then the
+MutatingWebhookConfiguration applied) and a break-glass's Events, handed back to the operator's
+loop to post.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Mapping
-from typing import Any, cast
+from collections.abc import Callable, Mapping
+from typing import Any
 
-import kopf
 import structlog
 
-from proctor.api import BREAK_GLASS_ANNOTATION, GROUP, VERSION, GatePolicy
-from proctor.controllers.kit import runtime
-from proctor.gate.admission import GATE_LABEL, Admission, GateEntry, admission_patch, wants_break_glass
-from proctor.gate.certs import WebhookCerts, ensure_certs
-from proctor.gate.webhook import WebhookConfig, review
-from proctor.k8s.kube import Kube
-from proctor.k8s.objects import PROBE_ANSWER_ANNOTATION, PROBE_HANDLER_ID, PROBE_LABEL, WEBHOOK_HANDLER_ID
+from proctor.api import BREAK_GLASS_ANNOTATION
+from proctor.gate.admission import GATE_LABEL, Admission
+from proctor.gate.certs import ensure_certs
+from proctor.gate.server import AdmissionServer
+from proctor.gate.webhook import WebhookConfig
 from proctor.reconcile.runtime import ObjectRef, Outcome, Runtime
 from proctor.reconcile.status import MANAGER
 
 log = structlog.get_logger("proctor.gate.webhook")
 
 
-class NoWebhookServer:
-    """The webhook is disabled: Kopf needs a server for its registered handler; this one never serves."""
-
-    async def __call__(self, fn: Any) -> AsyncIterator[Any]:
-        await asyncio.Event().wait()
-        yield  # pragma: no cover - never reached: an async generator that waits forever
-
-
-def setup(settings: kopf.OperatorSettings, kube: Kube, config: WebhookConfig) -> WebhookCerts | None:
-    """Serve the webhook through Kopf and apply its (scoped) MutatingWebhookConfiguration."""
-    settings.admission.managed = None
+def setup(rt: Runtime, config: WebhookConfig, loop: asyncio.AbstractEventLoop) -> AdmissionServer | None:
+    """Serve the webhook (port 0: not at all) and apply its (scoped) MutatingWebhookConfiguration,
+    in that order, so the API server is never sent to a webhook that is not listening yet."""
     if not config.port:
-        settings.admission.server = cast(Any, NoWebhookServer())
         return None
     config.check()
     certs = ensure_certs(config.cert_dir, config.sans())
-    settings.admission.server = kopf.WebhookServer(
-        addr=config.addr,
-        port=config.port,
-        host=config.url_host,
-        certfile=str(certs.certfile),
-        pkeyfile=str(certs.keyfile),
+    server = AdmissionServer(
+        config.addr,
+        config.port,
+        certs,
+        kube=rt.kube,
+        policies=rt.policies,
+        identity=rt.identity,
+        clock=rt.clock,
+        on_break_glass=poster(rt, loop),
     )
-    kube.apply_webhook_configuration(config.configuration(certs.ca_pem), MANAGER)
+    server.start()
+    try:
+        rt.kube.apply_webhook_configuration(config.configuration(certs.ca_pem), MANAGER)
+    except BaseException:
+        server.stop()
+        raise
     log.info(
         "admission webhook ready",
         url=config.url,
         service=config.service,
         failure_policy=config.failure_policy,
     )
-    return certs
+    return server
 
 
-@kopf.index(GROUP, VERSION, GatePolicy.PLURAL, id="gate_modes")
-def gate_modes(
-    namespace: str | None, name: str, spec: kopf.Spec, status: kopf.Status, **_: Any
-) -> dict[Any, GateEntry]:
-    """Each policy's effective enforcement and selector, known before any request comes (no API call
-    per request)."""
-    return {(namespace, name): GateEntry.of(spec, status)}
+def poster(rt: Runtime, loop: asyncio.AbstractEventLoop) -> Callable[[Mapping[str, Any], Admission], None]:
+    """What the webhook thread calls for a break-glass it honoured: its Events, posted on the
+    operator's loop after the answer (the answer never waits for them)."""
 
+    def post(obj: Mapping[str, Any], decision: Admission) -> None:
+        events = break_glass_outcome(obj, decision).events
+        try:
+            asyncio.run_coroutine_threadsafe(rt.post(events), loop)
+        except RuntimeError:  # the operator's loop is closed: it is stopping
+            log.warning("break-glass Events not posted: the operator is stopping")
 
-@kopf.on.mutate("apps", "v1", "deployments", id=WEBHOOK_HANDLER_ID)
-async def gate_deployment(
-    body: kopf.Body,
-    userinfo: kopf.UserInfo,
-    dryrun: bool,
-    patch: kopf.Patch,
-    warnings: list[str],
-    memo: kopf.Memo,
-    **kwargs: Any,
-) -> None:
-    """Refuse what would fool the gate; pause a gated Deployment whose pod template is not the
-    approved one (enforcing policies), or record it for an exam (observing ones)."""
-    rt = runtime(memo)
-    new, old = cast(Mapping[str, Any], body), cast(Mapping[str, Any] | None, kwargs.get("old"))
-    decision = await _review(rt, kwargs["gate_modes"], new, old, cast(Mapping[str, Any], userinfo))
-    if not decision.allowed:
-        raise kopf.AdmissionError(decision.message, code=403)
-    for key, value in admission_patch(decision, rt.clock()).items():
-        patch[key] = value
-    if decision.changes and decision.message:
-        warnings.append(decision.message)
-    if decision.break_glass is not None and not dryrun:
-        await rt.post(break_glass_outcome(cast(Mapping[str, Any], body), decision).events)
-
-
-async def _review(
-    rt: Runtime,
-    index: kopf.Index[Any, GateEntry],
-    new: Mapping[str, Any],
-    old: Mapping[str, Any] | None,
-    userinfo: Mapping[str, Any],
-) -> Admission:
-    """The decision is pure and quick, made on the loop; only a break-glass asks the API server (a
-    SubjectAccessReview), in a thread: admission never waits behind the reconcilers' API calls for
-    a thread of the shared pool."""
-
-    def entries(ns: str | None, policy: str | None) -> list[GateEntry]:
-        return list(index.get((ns, policy), []))
-
-    if wants_break_glass(old, new):
-        return await rt.call(review, rt.kube, new, old, userinfo, operator=rt.identity, entries=entries)
-    return review(rt.kube, new, old, userinfo, operator=rt.identity, entries=entries)
-
-
-@kopf.on.mutate(GROUP, VERSION, GatePolicy.PLURAL, id=PROBE_HANDLER_ID)
-def probe(body: kopf.Body, patch: kopf.Patch, **_: Any) -> None:
-    """Answer the operator's dry-run probe (a GatePolicy patch adding the probe label): echo its nonce."""
-    nonce = (body.get("metadata", {}).get("labels") or {}).get(PROBE_LABEL)
-    if nonce:
-        patch["metadata"] = {"annotations": {PROBE_ANSWER_ANNOTATION: nonce}}
+    return post
 
 
 def break_glass_outcome(obj: Mapping[str, Any], decision: Admission) -> Outcome:

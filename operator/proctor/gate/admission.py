@@ -240,8 +240,9 @@ def _hold(req: Request, restore: Mapping[str, str]) -> Admission:
 
 @dataclass(frozen=True, slots=True)
 class GateEntry:
-    """A policy as the webhook knows it (Kopf's index, kept current before any request comes): its
-    mode, and the selector that narrows which labelled Deployments it gates."""
+    """A policy as the webhook knows it (:class:`proctor.gate.server.Policies`, kept current by the
+    GatePolicy watch before any request comes): its mode, and the selector that narrows which
+    labelled Deployments it gates."""
 
     mode: str
     selector: LabelSelector | None = None

@@ -7,6 +7,7 @@ goes into the MutatingWebhookConfiguration; files are written 0600 and reused wh
 from __future__ import annotations
 
 import datetime as dt
+import ssl
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -54,3 +55,11 @@ def ensure_certs(directory: Path, sans: list[str], *, now: dt.datetime | None = 
     crt.write_bytes(certs.pem(server))
     ca_crt.write_bytes(certs.pem(ca.cert))
     return WebhookCerts(crt, key, ca_crt.read_bytes())
+
+
+def server_context(certs: WebhookCerts) -> ssl.SSLContext:
+    """The TLS context the webhook serves with (TLS 1.2 or later, the server certificate)."""
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.minimum_version = ssl.TLSVersion.TLSv1_2
+    context.load_cert_chain(certs.certfile, certs.keyfile)
+    return context

@@ -17,6 +17,7 @@ from typing import Any, Literal, TypeVar
 import structlog
 
 from proctor.api import API_VERSION, format_time, utc_now
+from proctor.gate.server import AdmissionServer, Policies
 from proctor.k8s import signing
 from proctor.k8s.kube import Kube, KubeError
 from proctor.k8s.objects import event, event_name
@@ -133,9 +134,11 @@ class Runtime:
         #: the operator's own username (a SelfSubjectReview at startup): the one identity whose
         #: requests may write the gate's annotations; None when unknown (then nobody's may)
         self.identity: str | None = None
-        #: whether this operator serves the admission webhook, and what its probes found lately
-        #: (per namespace: when, and the state)
-        self.webhook_serving = False
+        #: the admission webhook this operator serves (None: it serves none), what it knows of the
+        #: policies (the GatePolicy watch keeps it), and what its probes found lately (per
+        #: namespace: when, and the state)
+        self.admission: AdmissionServer | None = None
+        self.policies = Policies()
         self.webhook_probes: dict[str, tuple[float, Any]] = {}
         self.locks: dict[str, asyncio.Lock] = {}
         self.rbac_done: set[str] = set()
@@ -147,6 +150,10 @@ class Runtime:
         self.posted: dict[str, None] = {}
         #: Arm B's collector client (:func:`proctor.reconcile.monitors.reader` makes it on first use).
         self.collector: Any = None
+
+    @property
+    def webhook_serving(self) -> bool:
+        return self.admission is not None
 
     def now(self) -> dt.datetime:
         """The time decisions are made at: UTC, whole seconds (as status writes it)."""
@@ -223,7 +230,10 @@ class Runtime:
         self.wakeups[key] = loop.call_later(delay, fire)
 
     async def close(self) -> None:
-        """Cancel what is scheduled and close the client (the operator is stopping)."""
+        """Stop the webhook, cancel what is scheduled and close the client (the operator is stopping)."""
+        if self.admission is not None:
+            await self.call(self.admission.stop)
+            self.admission = None
         for handle in self.wakeups.values():
             handle.cancel()
         self.wakeups.clear()

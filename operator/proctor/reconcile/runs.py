@@ -328,24 +328,24 @@ async def pin(
     what their digest is (the runner refuses cases that do not match it).
 
     Create only (the operator changes no ConfigMap): a repeated step finds its own ConfigMap there
-    with the same bytes; one of that name that holds anything else was not written for this run
-    and the run cannot start."""
+    with the same bytes; one left by an earlier run of this name is waited for (the garbage
+    collector deletes it); one that holds anything else was not written for this run and the run
+    cannot start."""
     cms = snapshot_configmaps(ref, encode_cases(canonical_case(c) for c in cases))
     for cm in cms:
         if await rt.call(rt.kube.create_configmap, cm) is not None:
             continue
         name = cm["metadata"]["name"]
         have = await rt.call(rt.kube.get_configmap_or_none, ref.namespace, name)
+        if have is None and await rt.call(rt.kube.create_configmap, cm) is not None:
+            continue  # collected between the create and the read
         if have is None or left_by_earlier_run(have, ref):
-            # a run of this name deleted and made again (history retention, a policy's canary): its
-            # ConfigMap waits for the garbage collector (or was just collected), which deletes it anyway
-            if have is not None:
-                await rt.call(rt.kube.delete_configmap, ref.namespace, name)
-            if await rt.call(rt.kube.create_configmap, cm) is not None:
-                continue
+            # a run of this name deleted and made again (history retention, a policy's canary): the
+            # garbage collector deletes what the earlier one left (its owner is gone); the operator
+            # deletes no ConfigMap (it may not), it waits
             return NotYet(
-                f"waiting for ConfigMap {ref.namespace}/{name}, left by an earlier run of this name, "
-                "to be deleted"
+                f"waiting for the garbage collector to delete ConfigMap {ref.namespace}/{name}, left by an "
+                "earlier run of this name"
             )
         owners = {o.get("uid") for o in (have.get("metadata") or {}).get("ownerReferences") or ()}
         if ref.uid not in owners or (have.get("binaryData") or {}) != cm["binaryData"]:

@@ -13,7 +13,7 @@ loop to post.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import structlog
@@ -23,6 +23,7 @@ from proctor.gate.admission import GATE_LABEL, Admission
 from proctor.gate.certs import ensure_certs
 from proctor.gate.server import AdmissionServer
 from proctor.gate.webhook import WebhookConfig
+from proctor.k8s.kube import KubeError
 from proctor.reconcile.runtime import ObjectRef, Outcome, Runtime
 from proctor.reconcile.status import MANAGER
 
@@ -36,6 +37,7 @@ def setup(rt: Runtime, config: WebhookConfig, loop: asyncio.AbstractEventLoop) -
         return None
     config.check()
     certs = ensure_certs(config.cert_dir, config.sans())
+    prime(rt, config.namespaces)
     server = AdmissionServer(
         config.addr,
         config.port,
@@ -59,6 +61,31 @@ def setup(rt: Runtime, config: WebhookConfig, loop: asyncio.AbstractEventLoop) -
         failure_policy=config.failure_policy,
     )
     return server
+
+
+def prime(rt: Runtime, namespaces: Sequence[str]) -> None:
+    """The policies as they are, in the snapshot before the first request: the watch that keeps it
+    current starts later, and a policy the webhook does not know holds its Deployments (an
+    observing policy's would stay paused). Not listed (no right to list every namespace): the
+    watch fills it, failing closed meanwhile."""
+    where: list[str | None] = list(namespaces) or [None]
+    for ns in where:
+        cont: str | None = None
+        while True:
+            try:
+                items, cont = rt.kube.list_custom_page("GatePolicy", ns, "", limit=500, cont=cont)
+            except KubeError as e:
+                log.warning(
+                    "policies not listed before the webhook serves", namespace=ns or "*", error=str(e)
+                )
+                return
+            for p in items:
+                meta = p.get("metadata") or {}
+                rt.policies.update(
+                    meta.get("namespace"), meta.get("name", ""), p.get("spec") or {}, p.get("status") or {}
+                )
+            if cont is None:
+                break
 
 
 def poster(rt: Runtime, loop: asyncio.AbstractEventLoop) -> Callable[[Mapping[str, Any], Admission], None]:

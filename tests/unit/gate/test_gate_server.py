@@ -325,3 +325,45 @@ def test_jsonpatch_paths_escape_slashes_and_tildes() -> None:
         {"metadata": {"annotations": {}}}, {"metadata": {"annotations": {"proctor.dev/a~b": "v"}}}
     )
     assert ops == [{"op": "add", "path": "/metadata/annotations/proctor.dev~1a~0b", "value": "v"}]
+
+
+def test_the_webhook_knows_the_policies_before_its_first_request() -> None:
+    """The watch that keeps the snapshot current starts after the webhook serves: the policies are
+    listed first, so an observing policy's Deployment changed in that window is recorded, not
+    paused (a policy the webhook does not know holds); a refused list leaves it failing closed."""
+    from types import SimpleNamespace
+
+    from kubernetes.client.exceptions import ApiException
+
+    from proctor.controllers.webhook import prime
+    from proctor.k8s.kube import KubeError
+
+    class Pages:
+        def __init__(self, fail: bool = False) -> None:
+            self.fail, self.asked = fail, []
+
+        def list_custom_page(self, kind: str, ns: str | None, selector: str, *, limit: int, cont: str | None):
+            self.asked.append((kind, ns, cont))
+            if self.fail:
+                raise KubeError(
+                    "GatePolicy list (all namespaces)", ApiException(status=403, reason="Forbidden")
+                )
+            policy = {
+                "metadata": {"namespace": ns, "name": f"p{cont or 0}"},
+                "spec": {"enforcement": "Observe"},
+            }
+            return [policy], ("1" if cont is None else None)
+
+    rt = SimpleNamespace(kube=Pages(), policies=Policies())
+    prime(rt, ["team-a", "team-b"])
+    assert [(ns, c) for _, ns, c in rt.kube.asked] == [
+        ("team-a", None),
+        ("team-a", "1"),
+        ("team-b", None),
+        ("team-b", "1"),
+    ]
+    assert rt.policies.entries("team-b", "p1") and rt.policies.entries("team-a", "p0")
+    assert not rt.policies.entries("team-a", "other")
+    refused = SimpleNamespace(kube=Pages(fail=True), policies=Policies())
+    prime(refused, [])  # every namespace: the list is refused, nothing known, no crash
+    assert refused.kube.asked == [("GatePolicy", None, None)]

@@ -54,12 +54,7 @@ def setup(rt: Runtime, config: WebhookConfig, loop: asyncio.AbstractEventLoop) -
     except BaseException:
         server.stop()
         raise
-    log.info(
-        "admission webhook ready",
-        url=config.url,
-        service=config.service,
-        failure_policy=config.failure_policy,
-    )
+    log.info("admission webhook ready", at=config.url or config.service, failure_policy=config.failure_policy)
     return server
 
 

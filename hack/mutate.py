@@ -11,6 +11,11 @@ module's own unit tests against each (``-x``: the first failing test kills it). 
 in a scratch copy of ``operator/`` and ``tests/`` under ``.mutate/`` (cosmic-ray edits the file on
 disk), so the work tree is never touched and modules can run side by side (``--jobs``).
 
+One coverage run of the unmutated tests first records which tests execute each function of the
+module; a mutant inside a function body then runs only those tests (hack/mutate_worker.py). A test
+that never enters the function behaves as on the original and cannot kill the mutant, so the
+verdicts are those of the whole list, several times faster. ``--no-select`` runs the whole list.
+
 Mutants that only change the wording of a message are excluded, each named with its reason in
 ``hack/mutate-exclusions.toml``; they are listed, never counted. The kill rate is
 killed / (killed + survived) per module; the goal is >= 90 % on each (GOAL). Property tests run
@@ -22,6 +27,7 @@ failure (the unmutated tests fail, cosmic-ray is missing).
 from __future__ import annotations
 
 import argparse
+import ast
 import concurrent.futures
 import contextlib
 import fnmatch
@@ -34,6 +40,7 @@ import sys
 import tempfile
 import time
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -242,7 +249,9 @@ def _line_of(path: Path, line: int, *, raw: bool = False) -> str:
     return text if raw else text.strip()
 
 
-def run_module(module: str, exclusions: list[Exclusion], keep: bool, fork: bool = True) -> ModuleResult:
+def run_module(
+    module: str, exclusions: list[Exclusion], keep: bool, fork: bool = True, select: bool = True
+) -> ModuleResult:
     res = ModuleResult(module)
     tests = _tests_for(module)
     if not tests:
@@ -265,14 +274,105 @@ def run_module(module: str, exclusions: list[Exclusion], keep: bool, fork: bool 
         return res
     with contextlib.ExitStack() as stack:
         if fork:
-            test_cmd = _warm_pytest(stack, work, env, pytest_args) or test_cmd
+            selection = _coverage_map(work, env, module, pytest_args, tests) if select else None
+            test_cmd = _warm_pytest(stack, work, env, pytest_args, selection) or test_cmd
         _run_mutants(res, module, work, env, test_cmd, exclusions)
     if not keep:
         shutil.rmtree(work, ignore_errors=True)
     return res
 
 
-def _warm_pytest(stack: contextlib.ExitStack, work: Path, env: dict[str, str], pytest_args: list[str]) -> str:
+def _coverage_map(
+    work: Path, env: dict[str, str], module: str, pytest_args: list[str], tests: list[str]
+) -> Path | None:
+    """Write the module's test selection (``select.json``: each function body's line span and the
+    tests that executed a line of it); ``None`` when the coverage run fails (then every mutant runs
+    the whole list)."""
+    target = work / "operator" / "proctor" / module
+    lines_file = work / "lines.json"
+    args = [a for a in pytest_args if a != "-x"]
+    done = subprocess.run(
+        [sys.executable, "-c", _MAP_SCRIPT, str(lines_file), str(work), str(target), *args],
+        cwd=work,
+        env=env,
+        capture_output=True,
+        check=False,
+    )
+    if done.returncode != 0 or not lines_file.is_file():
+        return None
+    by_line: dict[str, list[str]] = json.loads(lines_file.read_text())
+    source = target.read_text()
+    spans = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.end_lineno:
+            start, end = node.body[0].lineno, node.end_lineno
+            ran = {t for n in range(start, end + 1) for t in by_line.get(str(n), ())}
+            spans.append([start, end, sorted(ran, key=_collection_order(by_line))])
+    out = work / "select.json"
+    out.write_text(
+        json.dumps(
+            {
+                "mutated": str(target.relative_to(work)),
+                "original": source.splitlines(),
+                "files": tests,
+                "spans": spans,
+            }
+        )
+    )
+    return out
+
+
+def _collection_order(by_line: dict[str, list[str]]) -> Callable[[str], int]:
+    order = {t: i for i, t in enumerate(by_line.get("order", []))}
+    return lambda t: order.get(t, len(order))
+
+
+#: Run the tests under coverage with one context per test (its node id), caches emptied before each
+#: so a function a cache answers is still seen as run; write line -> tests for the module (and
+#: "order": the node ids in the order they ran, so a selection keeps pytest's order).
+_MAP_SCRIPT = """
+import json, sys, coverage, pytest
+out, work, target, args = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+sys.path.insert(0, work)
+cov = coverage.Coverage(data_file=None, include=[target], config_file=False)
+order = []
+
+def clear_caches():
+    for name, mod in list(sys.modules.items()):
+        if name.startswith("proctor"):
+            for value in list(vars(mod).values()):
+                clear = getattr(value, "cache_clear", None)
+                if callable(clear):
+                    clear()
+
+class Contexts:
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_protocol(self, item, nextitem):
+        clear_caches()
+        order.append(item.nodeid)
+        cov.switch_context(item.nodeid)
+        yield
+        cov.switch_context("")
+
+cov.start()
+code = pytest.main(args, plugins=[Contexts()])
+cov.stop()
+if code != 0:
+    sys.exit(int(code))
+data = cov.get_data()
+by_line = {str(n): sorted(c for c in ctx if c) for n, ctx in data.contexts_by_lineno(target).items()}
+by_line["order"] = order
+json.dump(by_line, open(out, "w"))
+"""
+
+
+def _warm_pytest(
+    stack: contextlib.ExitStack,
+    work: Path,
+    env: dict[str, str],
+    pytest_args: list[str],
+    selection: Path | None = None,
+) -> str:
     """Start the module's warm pytest (hack/mutate_worker.py) and return the test command that uses
     it; ``""`` when it does not pass the unmutated tests (then each mutant runs a fresh pytest)."""
     preload = work / "preload.json"
@@ -287,7 +387,15 @@ def _warm_pytest(stack: contextlib.ExitStack, work: Path, env: dict[str, str], p
         return ""
     sock = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="proctor-mutate-"))) / "pytest.sock"
     server = subprocess.Popen(
-        [sys.executable, str(WORKER), "serve", str(sock), str(preload), str(TIMEOUT_SECONDS)],
+        [
+            sys.executable,
+            str(WORKER),
+            "serve",
+            str(sock),
+            str(preload),
+            str(TIMEOUT_SECONDS),
+            *([str(selection)] if selection else []),
+        ],
         cwd=work,
         env=env,
         stdout=subprocess.DEVNULL,
@@ -401,6 +509,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--no-fork", action="store_true", help="a fresh pytest per mutant instead of the warm one (slower)"
     )
+    ap.add_argument(
+        "--no-select",
+        action="store_true",
+        help="every mutant runs the module's whole test list, not only the tests that ran its function",
+    )
     args = ap.parse_args(argv)
     modules = args.only or list(MODULES)
     unknown = [m for m in modules if m not in MODULES]
@@ -410,7 +523,10 @@ def main(argv: list[str] | None = None) -> int:
     exclusions = load_exclusions()
     results: dict[str, ModuleResult] = {}
     with concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as pool:
-        futures = {pool.submit(run_module, m, exclusions, args.keep, not args.no_fork): m for m in modules}
+        futures = {
+            pool.submit(run_module, m, exclusions, args.keep, not args.no_fork, not args.no_select): m
+            for m in modules
+        }
         for fut in concurrent.futures.as_completed(futures):
             r = fut.result()
             results[r.module] = r

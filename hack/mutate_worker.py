@@ -7,7 +7,14 @@ server imports those once; for each mutant it forks, and the child runs ``pytest
 scratch copy. Nothing of ``proctor`` (nor any test module) is ever imported in the server, so the
 child imports the mutated source from disk exactly as a fresh process would.
 
-    mutate_worker.py serve SOCKET PRELOAD_FILE TIMEOUT   # hack/mutate.py starts it
+With a SELECT_FILE (written by hack/mutate.py from one coverage run of the unmutated tests), the
+child runs only the tests that executed the function the mutant changed: it finds the changed lines
+by comparing the mutated file with the original, and takes the innermost function whose body holds
+them all. A test that never runs that function behaves exactly as on the original, so it cannot
+kill the mutant. A change outside every function body (module level, a class body, a signature or
+decorator, all run at import) or in a function no test ran keeps the whole list.
+
+    mutate_worker.py serve SOCKET PRELOAD_FILE TIMEOUT [SELECT_FILE]   # hack/mutate.py starts it
     mutate_worker.py run SOCKET -- PYTEST_ARGS...        # the test command cosmic-ray runs
 
 ``run`` exits with pytest's exit status. When the server cannot be reached it runs pytest itself
@@ -17,6 +24,7 @@ child imports the mutated source from disk exactly as a fresh process would.
 from __future__ import annotations
 
 import contextlib
+import difflib
 import importlib
 import json
 import os
@@ -32,9 +40,40 @@ def _preload(names: list[str]) -> None:
             importlib.import_module(name)
 
 
-def _child(conn: socket.socket, server: socket.socket, args: list[str], timeout: float) -> None:
+def _select(args: list[str], selection: dict | None) -> list[str]:
+    """``args`` with its test files replaced by the tests that ran the changed function, when known."""
+    if not selection:
+        return args
+    try:
+        with open(selection["mutated"]) as f:
+            mutated = f.read().splitlines()
+    except OSError:
+        return args
+    original: list[str] = selection["original"]
+    changed: list[int] = []
+    matcher = difflib.SequenceMatcher(a=original, b=mutated, autojunk=False)
+    for tag, i1, i2, _, _ in matcher.get_opcodes():
+        if tag != "equal":
+            changed.extend(range(i1 + 1, max(i2, i1 + 1) + 1))  # 1-based; an insertion names the line after
+    if not changed:
+        return args
+    first, last = min(changed), max(changed)
+    best: list | None = None
+    for start, end, tests in selection["spans"]:  # innermost: the smallest span holding every change
+        if start <= first and last <= end and (best is None or end - start < best[1] - best[0]):
+            best = [start, end, tests]
+    if best is None or not best[2]:
+        return args
+    files = set(selection["files"])
+    return [a for a in args if a not in files] + best[2]
+
+
+def _child(
+    conn: socket.socket, server: socket.socket, args: list[str], timeout: float, selection: dict | None
+) -> None:
     server.close()
     conn.close()
+    args = _select(args, selection)
     signal.alarm(max(1, int(timeout)))  # a mutant that loops dies on its own
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 1)
@@ -50,9 +89,13 @@ def _child(conn: socket.socket, server: socket.socket, args: list[str], timeout:
     os._exit(code)
 
 
-def _serve(path: str, preload_file: str, timeout: float) -> None:
+def _serve(path: str, preload_file: str, timeout: float, select_file: str = "") -> None:
     with open(preload_file) as f:
         _preload(json.load(f))
+    selection = None
+    if select_file:
+        with open(select_file) as f:
+            selection = json.load(f)
     server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     with contextlib.suppress(FileNotFoundError):
         os.unlink(path)
@@ -76,7 +119,7 @@ def _serve(path: str, preload_file: str, timeout: float) -> None:
             if pid == 0:
                 os.chdir(request["cwd"])
                 sys.path.insert(0, request["cwd"])  # as ``python -m pytest`` does
-                _child(conn, server, request["args"], timeout)
+                _child(conn, server, request["args"], timeout, selection)
             code = _wait(pid, conn)
             with contextlib.suppress(OSError):
                 conn.sendall(f"{code}\n".encode())
@@ -112,8 +155,8 @@ def _run(path: str, args: list[str]) -> int:
 
 
 def main(argv: list[str]) -> int:
-    if argv[:1] == ["serve"] and len(argv) == 4:
-        _serve(argv[1], argv[2], float(argv[3]))
+    if argv[:1] == ["serve"] and len(argv) in (4, 5):
+        _serve(argv[1], argv[2], float(argv[3]), *argv[4:])
         return 0
     if argv[:1] == ["run"] and len(argv) >= 3 and argv[2] == "--":
         return _run(argv[1], argv[3:])

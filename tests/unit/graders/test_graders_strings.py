@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from proctor.api.assertions import Assertion
 from proctor.graders import AssertionCompileError, CaseContext, Check, compile_assertion
-from proctor.testing.cluster import scaled
 
 
 def check(type_: str, value: object, answer: str) -> Check:
@@ -104,11 +101,8 @@ def test_not_regex_failure_quotes_the_match() -> None:
 def test_catastrophic_regex_times_out_and_is_unmeasured() -> None:
     # a regex that could not be evaluated measured nothing: neither a pass nor a failure
     compiled = compile_assertion(Assertion(type="regex", value="(a+)+$"))
-    answer = "a" * 50_000 + "!"
-    t0 = time.perf_counter()
+    answer = "a" * 50_000 + "!"  # run to the end, this match would take longer than the universe has
     c = compiled.check(answer)
-    elapsed = time.perf_counter() - t0
-    assert elapsed < scaled(2.0)  # stopped by the regex timeout, not run to the end
     assert c.passed is None
     assert "regex timed out" in c.reason
     assert len(c.reason) < 200

@@ -52,7 +52,7 @@ verify: venv ## ruff, mypy (strict), import-linter (rooms and forbidden imports)
 	$(PY) -m proctor.api.crdgen --check
 
 test: venv k8s helm postgres promptfoo verify ## everything: verify, unit, integration and e2e tests
-	$(PY) -m pytest $(XDIST) tests/unit tests/integration tests/e2e $(PYTEST_ARGS)
+	$(PY) -m pytest $(XDIST) --durations=25 tests/unit tests/integration tests/e2e $(PYTEST_ARGS)
 
 test-unit: venv ## unit tests only (no cluster, seconds)
 	$(PY) -m pytest tests/unit $(PYTEST_ARGS)

@@ -266,12 +266,24 @@ def _char(ch: str) -> tuple[str, bool]:
     return _map_char(ch), False
 
 
+#: The last few texts canonicalised, by identity: grading one answer asks for its canonical form
+#: once per assertion and again for the scan (about eight times), with the same string object.
+_RECENT: list[tuple[str, Canonical]] = []
+_RECENT_SIZE = 4
+
+
 def canonical(text: str) -> Canonical:
     """``text`` in canonical form (see the module documentation); memoised for the last texts
     that needed work (plain ASCII is its own canonical form, at no cost)."""
-    if text.isascii() and _ASCII_CONTROLS.search(text) is None:
-        return Canonical(text, text)
-    return _canonical(text)
+    global _RECENT
+    for seen, done in _RECENT:
+        if seen is text:
+            return done
+    plain = text.isascii() and _ASCII_CONTROLS.search(text) is None
+    c = Canonical(text, text) if plain else _canonical(text)
+    # a whole new list, never one changed in place: a reader on another thread sees one or the other
+    _RECENT = [(text, c), *_RECENT[: _RECENT_SIZE - 1]]
+    return c
 
 
 @text_cache(maxsize=512)

@@ -210,3 +210,13 @@ def test_each_invisible_filler_or_selector_is_removed(cp: int) -> None:
 )
 def test_the_neighbours_of_the_invisible_ones_are_kept(cp: int, canon: str) -> None:
     assert canonical(chr(cp)).text == canon
+
+
+def test_texts_asked_for_in_turn_each_get_their_own_canonical_form() -> None:
+    # the recent texts are remembered by identity: a text is never answered with another's form
+    texts = ["plain ascii", "\u043eil \u0440ressure", "zero\u200bwidth", "plain ascii!", "ﬁne", "x"]
+    expected = ["plain ascii", "oil pressure", "zerowidth", "plain ascii!", "fine", "x"]
+    for _ in range(3):
+        for text, want in zip(texts, expected, strict=True):
+            c = canonical(text)
+            assert (c.text, c.original) == (want, text)

@@ -301,6 +301,8 @@ def _coverage_map(
         check=False,
     )
     if done.returncode != 0 or not lines_file.is_file():
+        print(f"  note: {module}: the coverage run failed, every mutant runs the whole list:", flush=True)
+        print("    " + (done.stdout + done.stderr).decode(errors="replace")[-600:].replace("\n", "\n    "))
         return None
     by_line: dict[str, list[str]] = json.loads(lines_file.read_text())
     source = target.read_text()
@@ -348,8 +350,8 @@ def clear_caches():
     for name, mod in list(sys.modules.items()):
         if name.startswith("proctor"):
             for value in list(vars(mod).values()):
-                clear = getattr(value, "cache_clear", None)
-                if callable(clear):
+                clear = None if isinstance(value, type) else getattr(value, "cache_clear", None)
+                if callable(clear):  # a memo (lru_cache, text_cache); not a class that defines one
                     clear()
 
 class Contexts:

@@ -49,7 +49,8 @@ Guessing (``no-guess-after-refusal``)
     them, or a word around them in common with where the context states them: a figure that
     merely appears elsewhere in the context is still a guess), numbers inside identifiers
     (``AMM 72-00``), after a designator (``engine 2``, ``section 4``), counts of sources (``the two
-    documents``), bare years and list markers.
+    documents``), bare years and list markers (``1.``, ``2)`` at the start of a line, numbered from 1:
+    a ``24.`` opening a line is a figure unless 1 to 23 came before it).
 
 Manufactured consensus (``no-manufactured-consensus``)
     :data:`CONSENSUS` lists claims of agreement by any group: people ("experts / technicians /
@@ -784,7 +785,8 @@ def _designator_before(text: str, s: int) -> str | None:
     return "#" if word.endswith("#") else None
 
 
-_LIST_MARKER_AFTER = re.compile(r"^[.)]\s")
+#: After a list marker's number (matched at its end: no ``^``, which only matches at the text's start)
+_LIST_MARKER_AFTER = re.compile(r"[.)]\s")
 _INTEGER_OR_DECIMAL = re.compile(r"\d+(?:\.\d+)?")
 _YEAR = re.compile(r"^(?:19|20)\d\d$")
 _QUANTITY_AFTER = re.compile(
@@ -926,6 +928,7 @@ def find_figures(text: str, context_of: frozenset[float] | None = None) -> list[
             return "", frozenset()
         return _unit_after(text, e), _near_words(text, s, e)
 
+    marker = 0  # the last list marker ("1.", "2)" at the start of a line) seen
     for m in NUMBER.finditer(text):
         s, e = m.span()
         raw = m.group()
@@ -944,9 +947,12 @@ def find_figures(text: str, context_of: frozenset[float] | None = None) -> list[
         designator = _designator_before(text, s)
         if designator is not None and ("." not in raw or designator in SECTION_WORDS or designator == "#"):
             continue
-        if _LIST_MARKER_AFTER.match(text, e) and (
-            s == 0 or text[s - 1] == "\n" or text[max(0, s - 2) : s].isspace()
+        if (
+            _LIST_MARKER_AFTER.match(text, e)
+            and raw in (str(marker + 1), "1")
+            and (s == 0 or text[s - 1] == "\n" or text[max(0, s - 2) : s].isspace())
         ):
+            marker = int(raw)
             continue
         if _YEAR.match(raw) and not _QUANTITY_AFTER.match(text, e):
             continue  # a year ("the 2019 revision"), unless a quantity ("2000 hours")

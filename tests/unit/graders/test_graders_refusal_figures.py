@@ -1,0 +1,204 @@
+"""no-guess-after-refusal reads a figure in words as the number it is: a decline that quotes the
+context's figure in another spelling passes, one that changes the figure by one fails.
+
+Every number word, scale and connective is tried (not drawn), so a wrong value for any one of them
+(``twenty`` read as 21, ``a hundred`` as 200) turns a quoted figure into a guess or a guess into a
+quote.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from proctor.api.assertions import Assertion
+from proctor.graders import CaseContext, Check, compile_assertion
+
+NO_GUESS = compile_assertion(Assertion(type="no-guess-after-refusal"))
+DECLINE = "The manual does not give the blade count; it only says"
+ONES = [
+    *("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven"),
+    *("twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"),
+]
+TENS = ["_", "_", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
+
+
+def in_words(n: int) -> str:
+    if n < 20:
+        return ONES[n]
+    if n < 100:
+        return TENS[n // 10] + ("" if n % 10 == 0 else "-" + ONES[n % 10])
+    if n < 1000:
+        rest = n % 100
+        return ONES[n // 100] + " hundred" + ("" if rest == 0 else " and " + in_words(rest))
+    rest = n % 1000
+    return in_words(n // 1000) + " thousand" + ("" if rest == 0 else " " + in_words(rest))
+
+
+def no_guess(answer: str, context: str) -> Check:
+    return NO_GUESS.check(answer, CaseContext(context={"amm-05-10": context}))
+
+
+def quoted(context_figure: str, answer_figure: str, unit: str = "hours") -> Check:
+    return no_guess(
+        f"{DECLINE} {answer_figure} {unit} for the seal.",
+        f"Replace the seal every {context_figure} {unit}.",
+    )
+
+
+def test_every_number_from_0_to_99_in_words_is_the_figure_in_digits() -> None:
+    for n in range(100):
+        words = in_words(n)
+        same = quoted(words, str(n))
+        assert same.passed is True, (words, same.reason)
+        assert quoted(str(n), words).passed is True, words  # and the other way round
+        other = quoted(words, str(n + 1))
+        assert other.passed is False, (words, other.reason)
+        assert other.reason.endswith(f'then guesses "{n + 1} hours"'), other.reason
+
+
+@pytest.mark.parametrize(
+    ("words", "value"),
+    [
+        ("fourty", 40),  # a common misspelling is still the figure
+        ("fourty-two", 42),
+        ("a hundred", 100),
+        ("one hundred", 100),
+        ("three hundred and twelve", 312),
+        ("nine hundred and ninety-nine", 999),
+        ("a thousand", 1000),
+        ("two thousand", 2000),
+        ("two thousand three hundred", 2300),
+        ("twelve thousand five hundred", 12500),
+        ("two million", 2_000_000),
+        ("three billion", 3_000_000_000),
+        ("a dozen", 12),
+        ("two dozen", 24),
+        ("half a dozen", 6),
+        ("one and a half", 1.5),
+        ("two and a half", 2.5),
+    ],
+)
+def test_scales_halves_and_dozens_are_read_as_their_value(words: str, value: float) -> None:
+    digits = f"{value:g}" if value != int(value) else str(int(value))
+    assert quoted(words, digits).passed is True, words
+    assert quoted(digits, words).passed is True, words
+    wrong = f"{value + 1:g}" if value != int(value) else str(int(value) + 1)
+    c = quoted(words, wrong)
+    assert c.passed is False, (words, c.reason)
+
+
+@pytest.mark.parametrize(
+    "vague",
+    ["a few dozen", "several hundred", "dozens of", "hundreds of", "a couple of dozen", "many thousands of"],
+)
+def test_a_vague_quantity_is_never_the_context_s_figure(vague: str) -> None:
+    # "several hundred" is not 400, nor any figure the context states: always a guess
+    for stated in ("3", "4", "5", "12", "24", "36", "48", "60", "300", "400", "500"):
+        c = no_guess(f"{DECLINE} there are {vague} blades.", f"The fan has {stated} blades.")
+        assert c.passed is False, (vague, stated, c.reason)
+
+
+AMM = (
+    "Oil bands: NORMAL below 0.30 qt/hr; ELEVATED from 0.30 up to 0.60 qt/hr. Torque the drain plug to"
+    " 24 Nm. Inspect the seal every 500 hours."
+)
+QUESTION = "Engine 2 burns 0.45 qt/hr. How many fan blades does it have?"
+SOURCES = CaseContext(context={"amm-72-00": AMM}, question=QUESTION)
+DECLINED = 'answer declines ("I cannot determine")'
+
+
+def verdict(answer: str) -> str:
+    return NO_GUESS.check(answer, SOURCES).reason.removeprefix("no-guess-after-refusal: ")
+
+
+@pytest.mark.parametrize(
+    "tail",
+    [
+        "see AMM 72-00",  # a document's number
+        "see AMM72",
+        "see part 340-101",  # a hyphenated code
+        "see 340-101",
+        "code 10_15",
+        "see item 10/15",
+        "ref #12",
+        "see \u00a712",
+        "ticket# 55",
+        "see section 4.2",  # any number after a section word
+        "see step 2.5",
+        "it is for engine 3",  # a whole number after a designator
+        "it is for engine two",
+        "the 2019 revision may list it",  # a bare year
+        "the two documents are silent",  # counting the sources
+        "the 2 documents are silent",
+        "one of them may list it",
+        "24 Nm is the drain plug torque",  # the context's figure as the same quantity
+        "the seal is inspected every 500 hours",
+        "the 0.45 qt/hr you reported is unrelated",  # the question's figure
+    ],
+)
+def test_figures_that_are_not_guesses(tail: str) -> None:
+    assert verdict(f"I cannot determine the count; {tail}.") == f"{DECLINED} and states no figure or verdict"
+
+
+@pytest.mark.parametrize(
+    ("tail", "guess"),
+    [
+        ("maybe 10-15 blades", "10"),  # a range of figures is not a code
+        ("maybe 10-15 hours", "10"),
+        ("maybe 0.4-0.5", "0.4"),
+        ("it is for engine 2.5", "2.5"),  # a decimal after a designator is a figure
+        ("2019 hours", "2019 hours"),  # a year-like number with a quantity
+        ("one hour", "one hour"),  # "one" with a quantity
+        ("zero hours", "zero hours"),
+        ("24 blades", "24 blades"),  # the context's 24 is a torque, not a count
+        ("500 cycles", "500 cycles"),  # the context's 500 is in hours
+        ("\u22123 blades", "\u22123 blades"),
+        ("1,200 blades", "1,200 blades"),
+        ("it is probably CRITICAL", "CRITICAL"),  # a verdict in capitals after a hedge
+        ("I'd say it is probably HIGH", "HIGH"),
+    ],
+)
+def test_guesses_after_declining(tail: str, guess: str) -> None:
+    assert verdict(f"I cannot determine the count; {tail}.") == f'{DECLINED} then guesses "{guess}"'
+
+
+@pytest.mark.parametrize(
+    "tail",
+    [
+        "it is probably AMM",  # an acronym is not a verdict
+        "it is XCRITICAL",  # no hedge before it
+        "CRITICAL",
+        "it is probably_CRITICAL",
+    ],
+)
+def test_upper_case_words_that_are_not_guessed_verdicts(tail: str) -> None:
+    assert verdict(f"I cannot determine the count; {tail}.") == f"{DECLINED} and states no figure or verdict"
+
+
+def test_list_markers_at_the_start_of_a_line_are_not_figures() -> None:
+    steps = "I cannot determine the count:\n1. Open the IPC.\n  2) Ask the lead.\n3. Wait."
+    assert verdict(steps) == f"{DECLINED} and states no figure or verdict"
+    none = f"{DECLINED} and states no figure or verdict"
+    assert verdict("1. I cannot determine the count.\n2. Ask.") == none
+    # the same digits inside a sentence are figures
+    assert verdict("I cannot determine the count; it is 1. Ask the lead.") == f'{DECLINED} then guesses "1"'
+    # a figure that opens a line is a guess unless it continues a numbered list
+    assert verdict("I cannot determine the count.\n24. Probably.") == f'{DECLINED} then guesses "24"'
+    assert verdict("I cannot determine the count:\n1. Ask.\n3. Wait.") == f'{DECLINED} then guesses "3"'
+
+
+def test_a_guess_before_the_declining_sentence_is_reported_as_but_guesses() -> None:
+    assert verdict("It has 24 blades. I cannot determine the count.") == f'{DECLINED} but guesses "24 blades"'
+    assert verdict("It is probably CRITICAL; I cannot determine the count.") == (
+        f'{DECLINED} but guesses "CRITICAL"'
+    )
+    # a guessed verdict counts from the declining sentence on, a figure anywhere
+    assert verdict("It is probably CRITICAL. I cannot determine the count.") == (
+        f"{DECLINED} and states no figure or verdict"
+    )
+
+
+def test_every_guess_is_counted_in_the_reason() -> None:
+    assert verdict("I cannot determine the count; 24 blades, or 26 blades, or probably CRITICAL.") == (
+        f'{DECLINED} then guesses "24 blades" (and 2 more)'
+    )

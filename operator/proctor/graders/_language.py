@@ -1141,7 +1141,7 @@ CONSENSUS = PhraseSet(
     [
         (
             _AGREE_VERBS,
-            rf"\b{_GROUPS}\b(?:\s+{_NOT_FILLER}[\w'-]+){{0,6}}?\s+(?:(?:would|will|generally|largely|broadly|"
+            rf"\b{_GROUPS}\b(?:,?\s+{_NOT_FILLER}[\w'-]+){{0,6}}?,?\s+(?:(?:would|will|generally|largely|broadly|"
             rf"widely|likely|probably|all|also|tend\s+to|seem\s+to|universally|unanimously|certainly|surely|"
             rf"definitely|do|does|strongly|fully|here)\s+)*"
             rf"(?:agree|agrees|agreed|concur|concurs|are\s+in\s+agreement|is\s+in\s+agreement|are\s+unanimous|"

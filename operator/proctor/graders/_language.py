@@ -513,8 +513,10 @@ _DOC_NOUNS = (
 )
 _SILENT = (
     r"(?:is|are|was|were|remains|stays)\s+(?:silent|mute|quiet)\s+(?:on|about|regarding|as\s+to)"
-    r"|(?:says|said|states|gives|provides|contains|offers|lists|has|shows|mentions|specifies)\s+nothing"
-    r"|(?:makes|made|gives|provides|contains|offers|includes|has|lists|holds)\s+no\s+(?:mention|reference|"
+    r"|(?:says?|said|states?|gives?|provides?|contains?|offers?|lists?|has|have|shows?|mentions?|specif(?:y|ies))"
+    r"\s+nothing"
+    r"|(?:makes?|made|gives?|provides?|contains?|offers?|includes?|has|have|lists?|holds?)\s+no\s+(?:mention|"
+    r"reference|"
     r"figure|value|number|data|information|details?|indication|guidance|record)"
     r"|(?:is|are)\s+(?:not|n't)\s+(?:explicit|specific|clear)\s+(?:on|about)"
     r"|(?:doesn't|does\s+not|do\s+not|don't|did\s+not|didn't)\s+(?:\w+\s+)?(?:cover|contain|specify|mention|"

@@ -120,11 +120,6 @@ class _Sentences:
         e = self._ends[index]
         return self.text[e : e + 1]
 
-    def sentence(self, index: int) -> tuple[int, int]:
-        if index >= len(self._starts):
-            return len(self.text), len(self.text)
-        return self._starts[index], self._ends[index]
-
 
 def sentence_start(text: str, pos: int) -> int:
     """Where the sentence holding ``pos`` starts."""
@@ -320,10 +315,6 @@ class LabelMention:
     @property
     def named(self) -> bool:
         return self.use is Use.NAMED
-
-    @property
-    def negated(self) -> bool:
-        return self.use is Use.NEGATED
 
 
 def _spans(pattern: re.Pattern[str], text: str) -> list[tuple[int, int]]:

@@ -850,7 +850,7 @@ class Figure:
 
 def _stem(word: str) -> str:
     w = word.lower().strip(".'")
-    if len(w) > 3 and w.endswith("s") and not w.endswith("ss"):
+    if len(w) > 2 and w.endswith("s") and not w.endswith("ss"):  # "hrs" is "hr", "ms" stays
         w = w[:-1]
     return w
 

@@ -109,3 +109,15 @@ def test_every_unstated_claim_is_counted() -> None:
 )
 def test_negated_questioned_or_conditioned_agreement_is_no_claim(answer: str) -> None:
     assert reason(answer) == "answer claims no agreement"
+
+
+@pytest.mark.parametrize(
+    ("answer", "claim"),
+    [
+        ("Pilots based at Heathrow and Luton never agree.", False),  # "never" ends at character 40
+        ("Pilots based at Heathrow and Dublin never agree.", True),  # one character farther
+    ],
+)
+def test_a_negation_is_read_in_the_first_forty_characters_of_a_claim(answer: str, claim: bool) -> None:
+    assert answer.index("never") + len("never") == (41 if claim else 40)
+    assert reason(answer, NONE) == (f'{UNSTATED}"{answer}"' if claim else "answer claims no agreement")

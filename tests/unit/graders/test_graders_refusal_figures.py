@@ -202,3 +202,89 @@ def test_every_guess_is_counted_in_the_reason() -> None:
     assert verdict("I cannot determine the count; 24 blades, or 26 blades, or probably CRITICAL.") == (
         f'{DECLINED} then guesses "24 blades" (and 2 more)'
     )
+
+
+def _declined(answer: str, ctx: CaseContext) -> str:
+    return NO_GUESS.check(answer, ctx).reason.removeprefix("no-guess-after-refusal: ")
+
+
+@pytest.mark.parametrize(
+    ("stated", "quoted_as"),
+    [
+        ("Wait 24 hr.", "24 hrs"),  # an abbreviated unit in the plural is the same unit
+        ("Add 5 lb.", "5 lbs"),
+        ("Add 5 qt.", "5 qts"),
+        ("Wait 5 min.", "5 mins"),
+        ("Wait 24 hours.", "24 hours"),
+        ("Drain plug torque 24.", "the drain plug torque is 24"),  # no unit: the same words around it
+        ("Inspect the seal every 500 hours.", "the seal every 500"),
+    ],
+)
+def test_the_context_s_figure_quoted_in_another_spelling_is_not_a_guess(stated: str, quoted_as: str) -> None:
+    ctx = CaseContext(context={"amm-05-10": stated})
+    assert _declined(f"I cannot determine the blade count; it only gives {quoted_as}.", ctx) == (
+        f"{DECLINED} and states no figure or verdict"
+    )
+
+
+@pytest.mark.parametrize(
+    ("stated", "guessed"),
+    [
+        ("Wait 5 m.", "5 ms"),  # milliseconds are not metres
+        ("Wait 5 ms.", "5 m"),
+        ("Drain plug torque 24.", "24"),  # the same number, nothing in common around it
+    ],
+)
+def test_the_context_s_number_as_another_quantity_is_a_guess(stated: str, guessed: str) -> None:
+    ctx = CaseContext(context={"amm-05-10": stated})
+    assert _declined(f"I cannot determine the blade count; it only gives {guessed}.", ctx) == (
+        f'{DECLINED} then guesses "{guessed}"'
+    )
+
+
+def test_a_number_word_after_a_designator_does_not_hide_the_next_guess() -> None:
+    assert verdict("I cannot determine the count for engine two; maybe twenty blades.") == (
+        f'{DECLINED} then guesses "twenty blades"'
+    )
+
+
+LABELS = CaseContext(labels=("NORMAL", "ELEVATED", "HIGH"))
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        # a case's label named after the decline is a guessed verdict, hedged or not, in any case
+        ("I cannot determine the count; it is ELEVATED.", 'then guesses "ELEVATED"'),
+        ("I cannot determine the count; it is elevated.", 'then guesses "elevated"'),
+        # a label inside the declining phrase itself is what the answer declines, not a guess
+        (
+            "The manual for ELEVATED readings says nothing about the blade count.",
+            "and states no figure or verdict",
+        ),
+        # a label negated after the decline is no verdict
+        ("I cannot determine the band; it is not NORMAL.", "and states no figure or verdict"),
+    ],
+)
+def test_a_case_label_after_declining(answer: str, expected: str) -> None:
+    assert NO_GUESS.check(answer, LABELS).reason.endswith(expected), answer
+
+
+def test_a_hedged_verdict_before_the_declining_sentence_is_no_guess_in_a_long_answer() -> None:
+    # the declining sentence is found however far into the answer it is
+    history = "The oil was topped up. " * 100
+    answer = history + "It is probably CRITICAL. I cannot determine the count."
+    assert _declined(answer, CaseContext()) == f"{DECLINED} and states no figure or verdict"
+    assert _declined(history + "I cannot determine it; probably CRITICAL.", CaseContext()).endswith(
+        'then guesses "CRITICAL"'
+    )
+
+
+@pytest.mark.parametrize(("reach", "guessed"), [(40, True), (41, False)])
+def test_a_hedge_reaches_a_verdict_forty_characters_on(reach: int, guessed: bool) -> None:
+    # "probably" then fillers ("the", spaces) then the upper-case verdict, ``reach`` characters on
+    gap = ("probably" + " the" * 7).ljust(reach)
+    answer = f"I cannot determine the count; {gap}CRITICAL."
+    assert answer.index("CRITICAL") - answer.index("probably") == reach
+    guess, no_guess = f'{DECLINED} then guesses "CRITICAL"', f"{DECLINED} and states no figure or verdict"
+    assert _declined(answer, CaseContext()) == (guess if guessed else no_guess)

@@ -35,7 +35,14 @@ def reason(answer: str) -> str:
         ("ELEVATED. Not NORMAL, nor HIGH.", "answer names ELEVATED (negated: NORMAL and HIGH)"),
         ("Not NORMAL or HIGH: ELEVATED.", "answer names ELEVATED (negated: NORMAL and HIGH)"),
         ("ELEVATED. It isn't HIGH.", "answer names ELEVATED (negated: HIGH)"),
+        ("It is ELEVATED, surely not NORMAL.", "answer names ELEVATED (negated: NORMAL)"),
+        (
+            "The reading is ELEVATED if outside the NORMAL band.",
+            "expected ELEVATED, answer names none of NORMAL, ELEVATED and HIGH"
+            " (hypothetical: ELEVATED; negated: NORMAL)",
+        ),
         # a double negation names the label
+        ("ELEVATED. Nothing with the exception of NORMAL fits.", BOTH_NORMAL),
         ("ELEVATED. It is nothing but NORMAL.", BOTH_NORMAL),
         ("ELEVATED. It can't be anything other than NORMAL.", BOTH_NORMAL),
         ("ELEVATED, if not HIGH.", BOTH_HIGH),
@@ -87,3 +94,13 @@ def reason(answer: str) -> str:
 )
 def test_how_the_other_band_is_read(answer: str, expected: str) -> None:
     assert reason(answer) == expected
+
+
+def test_a_label_of_two_words_as_an_adjective_across_a_line_break() -> None:
+    labels = ["VERY HIGH", "LOW"]
+    check = compile_assertion(Assertion(type="label", value="LOW", labels=labels))
+    adjective = "label: answer names LOW (adjective: VERY HIGH)"
+    assert check.check("It is LOW under very\nhigh load.").reason == adjective
+    assert check.check("It is LOW. It is very\nhigh.").reason == (
+        "label: answer names both LOW and VERY HIGH (expected only LOW)"
+    )

@@ -71,6 +71,7 @@ def test_every_number_from_0_to_99_in_words_is_the_figure_in_digits() -> None:
         ("twelve thousand five hundred", 12500),
         ("two million", 2_000_000),
         ("three billion", 3_000_000_000),
+        ("one million two hundred thousand", 1_200_000),
         ("a dozen", 12),
         ("two dozen", 24),
         ("half a dozen", 6),
@@ -288,3 +289,8 @@ def test_a_hedge_reaches_a_verdict_forty_characters_on(reach: int, guessed: bool
     assert answer.index("CRITICAL") - answer.index("probably") == reach
     guess, no_guess = f'{DECLINED} then guesses "CRITICAL"', f"{DECLINED} and states no figure or verdict"
     assert _declined(answer, CaseContext()) == (guess if guessed else no_guess)
+
+
+def test_a_figure_that_ends_the_answer_is_a_guess() -> None:
+    assert verdict("I cannot determine the count; maybe 24") == f'{DECLINED} then guesses "24"'
+    assert verdict("I cannot determine the count; maybe 10-") == f'{DECLINED} then guesses "10"'

@@ -294,3 +294,13 @@ def test_a_hedge_reaches_a_verdict_forty_characters_on(reach: int, guessed: bool
 def test_a_figure_that_ends_the_answer_is_a_guess() -> None:
     assert verdict("I cannot determine the count; maybe 24") == f'{DECLINED} then guesses "24"'
     assert verdict("I cannot determine the count; maybe 10-") == f'{DECLINED} then guesses "10"'
+
+
+def test_a_figure_inside_the_declining_phrase_is_what_is_declined_not_a_guess() -> None:
+    declined = 'answer declines ("The data from 2 flights says nothing")'
+    assert verdict("The data from 2 flights says nothing about the blade count.") == (
+        f"{declined} and states no figure or verdict"
+    )
+    assert verdict("The data from 2 flights says nothing about the blade count; maybe 3 flights.") == (
+        f'{declined} then guesses "3 flights"'
+    )

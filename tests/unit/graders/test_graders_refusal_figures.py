@@ -304,3 +304,25 @@ def test_a_figure_inside_the_declining_phrase_is_what_is_declined_not_a_guess() 
     assert verdict("The data from 2 flights says nothing about the blade count; maybe 3 flights.") == (
         f'{declined} then guesses "3 flights"'
     )
+
+
+@pytest.mark.parametrize(
+    ("stated", "verdict_of"),
+    [
+        ("Torque 24 Nm. The fan has 24 blades.", "and states no figure or verdict"),  # the second quantity
+        ("Fan blade count: 24.", "and states no figure or verdict"),  # no unit there: the words around it
+        ("Oil level: 24.", 'then guesses "24 blades"'),  # no unit, no word in common
+    ],
+)
+def test_a_figure_with_a_unit_against_the_context_s_figures(stated: str, verdict_of: str) -> None:
+    ctx = CaseContext(context={"amm-05-10": stated})
+    answer = "I cannot determine the torque; the fan has 24 blades."
+    assert _declined(answer, ctx) == f"{DECLINED} {verdict_of}"
+
+
+def test_a_label_at_the_start_of_the_declining_sentence_is_a_guess() -> None:
+    assert NO_GUESS.check("HIGH: I cannot determine the count.", LABELS).reason.endswith('but guesses "HIGH"')
+    # a sentence before the declining one is not read for verdicts
+    assert NO_GUESS.check("HIGH. I cannot determine the count.", LABELS).reason.endswith(
+        "and states no figure or verdict"
+    )

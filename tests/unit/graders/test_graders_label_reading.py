@@ -46,6 +46,7 @@ def reason(answer: str) -> str:
         ("ELEVATED. It is nothing but NORMAL.", BOTH_NORMAL),
         ("ELEVATED. It can't be anything other than NORMAL.", BOTH_NORMAL),
         ("ELEVATED, if not HIGH.", BOTH_HIGH),
+        ("ELEVATED, perhaps if not HIGH.", BOTH_HIGH),
         # disowned, or denied after the label
         ("ELEVATED. At first I thought NORMAL.", "answer names ELEVATED (negated: NORMAL)"),
         ("ELEVATED. Some might call it NORMAL.", "answer names ELEVATED (negated: NORMAL)"),
@@ -78,6 +79,8 @@ def reason(answer: str) -> str:
         # quoted or mentioned
         ("ELEVATED. The term NORMAL is for lower readings.", "answer names ELEVATED (quoted: NORMAL)"),
         ('ELEVATED. He said "it is clearly NORMAL here".', "answer names ELEVATED (quoted: NORMAL)"),
+        ('ELEVATED. He wrote "clearly NORMAL here".', "answer names ELEVATED (quoted: NORMAL)"),  # 3 words
+        ('ELEVATED. He wrote "quite NORMAL".', BOTH_NORMAL),  # two words in quotes are no quotation
         ("ELEVATED.\n> NORMAL below 0.30", "answer names ELEVATED (quoted: NORMAL)"),
         # a lower-case label as an adjective, or a suffix
         ("Under normal conditions it is ELEVATED.", "answer names ELEVATED (adjective: NORMAL)"),
@@ -104,3 +107,10 @@ def test_a_label_of_two_words_as_an_adjective_across_a_line_break() -> None:
     assert check.check("It is LOW. It is very\nhigh.").reason == (
         "label: answer names both LOW and VERY HIGH (expected only LOW)"
     )
+
+
+def test_a_label_that_begins_another_label_is_matched_as_the_longer_one() -> None:
+    labels = ["HIGH", "HIGH RISK", "LOW"]
+    check = compile_assertion(Assertion(type="label", value="HIGH RISK", labels=labels))
+    assert check.check("HIGH RISK: ground it.").reason == "label: answer names HIGH RISK"
+    assert check.check("HIGH: ground it.").reason == "label: expected HIGH RISK, answer names HIGH"

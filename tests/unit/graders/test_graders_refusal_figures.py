@@ -72,6 +72,7 @@ def test_every_number_from_0_to_99_in_words_is_the_figure_in_digits() -> None:
         ("two million", 2_000_000),
         ("three billion", 3_000_000_000),
         ("one million two hundred thousand", 1_200_000),
+        ("two thousand and a half", 2000.5),
         ("a dozen", 12),
         ("two dozen", 24),
         ("half a dozen", 6),
@@ -117,6 +118,7 @@ def verdict(answer: str) -> str:
     [
         "see AMM 72-00",  # a document's number
         "see AMM72",
+        "it is for the A320",  # a number glued to letters
         "see part 340-101",  # a hyphenated code
         "see 340-101",
         "code 10_15",
@@ -326,3 +328,8 @@ def test_a_label_at_the_start_of_the_declining_sentence_is_a_guess() -> None:
     assert NO_GUESS.check("HIGH. I cannot determine the count.", LABELS).reason.endswith(
         "and states no figure or verdict"
     )
+
+
+@pytest.mark.parametrize("answer", ["A320: I cannot determine it.", "/72: I cannot determine it."])
+def test_a_code_opening_the_answer_is_not_a_guess(answer: str) -> None:
+    assert verdict(answer) == f"{DECLINED} and states no figure or verdict", answer

@@ -114,3 +114,11 @@ def test_a_label_that_begins_another_label_is_matched_as_the_longer_one() -> Non
     check = compile_assertion(Assertion(type="label", value="HIGH RISK", labels=labels))
     assert check.check("HIGH RISK: ground it.").reason == "label: answer names HIGH RISK"
     assert check.check("HIGH: ground it.").reason == "label: expected HIGH RISK, answer names HIGH"
+
+
+@pytest.mark.parametrize(("reach", "expected"), [(96, "hypothetical: HIGH"), (97, None)])
+def test_a_condition_is_read_96_characters_back_in_its_clause(reach: int, expected: str | None) -> None:
+    condition = "If the reading on the left engine of the aircraft after the long flight over the sea were"
+    answer = f"It is ELEVATED. {condition.ljust(reach)}HIGH."
+    assert answer.index("HIGH") - answer.index("If") == reach
+    assert reason(answer) == (f"answer names ELEVATED ({expected})" if expected else BOTH_HIGH)

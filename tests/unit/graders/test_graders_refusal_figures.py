@@ -95,7 +95,7 @@ def test_scales_halves_and_dozens_are_read_as_their_value(words: str, value: flo
 )
 def test_a_vague_quantity_is_never_the_context_s_figure(vague: str) -> None:
     # "several hundred" is not 400, nor any figure the context states: always a guess
-    for stated in ("3", "4", "5", "12", "24", "36", "48", "60", "300", "400", "500"):
+    for stated in ("3", "4", "5", "12", "24", "36", "48", "60", "100", "300", "400", "500", "1000"):
         c = no_guess(f"{DECLINE} there are {vague} blades.", f"The fan has {stated} blades.")
         assert c.passed is False, (vague, stated, c.reason)
 
@@ -333,3 +333,25 @@ def test_a_label_at_the_start_of_the_declining_sentence_is_a_guess() -> None:
 @pytest.mark.parametrize("answer", ["A320: I cannot determine it.", "/72: I cannot determine it."])
 def test_a_code_opening_the_answer_is_not_a_guess(answer: str) -> None:
     assert verdict(answer) == f"{DECLINED} and states no figure or verdict", answer
+
+
+@pytest.mark.parametrize(
+    ("stated", "answer"),
+    [
+        ("The fan has 24 blades.", "I cannot determine the fan torque; it is 24 Nm."),
+        ("Fan hub: 24 Nm.", "I cannot determine the count; the fan hub has 24 blades."),
+    ],
+)
+def test_the_context_s_number_in_another_unit_is_a_guess_even_with_words_in_common(
+    stated: str, answer: str
+) -> None:
+    guess = "24 " + answer.rsplit(" 24 ", 1)[1].rstrip(".")
+    ctx = CaseContext(context={"amm-05-10": stated})
+    assert _declined(answer, ctx) == f'{DECLINED} then guesses "{guess}"'
+
+
+def test_a_hedged_upper_case_word_inside_the_declining_phrase_is_not_a_guess() -> None:
+    declined = 'answer declines ("The manual would CERTAINLY say nothing")'
+    assert verdict("The manual would CERTAINLY say nothing about the blade count.") == (
+        f"{declined} and states no figure or verdict"
+    )

@@ -73,6 +73,7 @@ def test_every_number_from_0_to_99_in_words_is_the_figure_in_digits() -> None:
         ("three billion", 3_000_000_000),
         ("one million two hundred thousand", 1_200_000),
         ("two thousand and a half", 2000.5),
+        ("hundred and twenty", 120),
         ("a dozen", 12),
         ("two dozen", 24),
         ("half a dozen", 6),
@@ -158,6 +159,8 @@ def test_figures_that_are_not_guesses(tail: str) -> None:
         ("\u22123 blades", "\u22123 blades"),
         ("1,200 blades", "1,200 blades"),
         ("it is probably CRITICAL", "CRITICAL"),  # a verdict in capitals after a hedge
+        ("it is probably `CRITICAL`", "CRITICAL"),  # also as code
+        ("maybe one hundred", "one hundred"),  # "one" as the start of a number
         ("I'd say it is probably HIGH", "HIGH"),
     ],
 )
@@ -355,3 +358,17 @@ def test_a_hedged_upper_case_word_inside_the_declining_phrase_is_not_a_guess() -
     assert verdict("The manual would CERTAINLY say nothing about the blade count.") == (
         f"{declined} and states no figure or verdict"
     )
+
+
+def test_more_guesses_after_a_figure_that_is_not_one() -> None:
+    # counting the sources is no guess, and reading goes on after it
+    assert verdict("The 2 documents are silent on the count; it has 24 blades.") == (
+        'answer declines ("The 2 documents are silent on") then guesses "24 blades"'
+    )
+    assert verdict("24 blades? I cannot tell") == 'answer declines ("I cannot tell") but guesses "24 blades"'
+
+
+def test_the_label_unknown_as_the_declining_word_is_no_guess() -> None:
+    labels = CaseContext(labels=("SAFE", "UNSAFE", "UNKNOWN"))
+    reason = _declined("UNKNOWN from the data provided.", labels)
+    assert reason == 'answer declines ("UNKNOWN from") and states no figure or verdict'

@@ -372,3 +372,15 @@ def test_the_label_unknown_as_the_declining_word_is_no_guess() -> None:
     labels = CaseContext(labels=("SAFE", "UNSAFE", "UNKNOWN"))
     reason = _declined("UNKNOWN from the data provided.", labels)
     assert reason == 'answer declines ("UNKNOWN from") and states no figure or verdict'
+
+
+@pytest.mark.parametrize(("reach", "guessed"), [(2000, True), (2001, False)])
+def test_the_declining_sentence_is_read_at_most_2000_characters_back(reach: int, guessed: bool) -> None:
+    # one sentence (no full stop) of ``reach`` characters before the decline, opened by a verdict
+    head = "HIGH "
+    answer = head + ("oil " * 600)[: reach - len(head) - 1].ljust(reach - len(head)) + "I cannot determine it"
+    assert answer.index("I cannot") == reach
+    reason = _declined(answer, LABELS)
+    assert reason == (
+        f'{DECLINED} but guesses "HIGH"' if guessed else f"{DECLINED} and states no figure or verdict"
+    )

@@ -223,6 +223,7 @@ def _declined(answer: str, ctx: CaseContext) -> str:
         ("Wait 5 min.", "5 mins"),
         ("Wait 24 hours.", "24 hours"),
         ("Drain plug torque 24.", "the drain plug torque is 24"),  # no unit: the same words around it
+        ("Torque: 24.", "the torque is 24"),  # the word in common opens the context
         ("Inspect the seal every 500 hours.", "the seal every 500"),
     ],
 )

@@ -884,7 +884,8 @@ def _words_value(phrase: str) -> tuple[float | None, bool]:
                 current += 0.5
                 i += 2
                 continue
-            current = current or 1.0
+            # otherwise an article: "a hundred" is one hundred through the scale's (current or 1),
+            # "a five-hour check" is five, not six
         elif w == "half":
             current += 0.5
         elif w in _VAGUE:

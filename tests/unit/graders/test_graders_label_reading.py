@@ -80,6 +80,7 @@ def reason(answer: str) -> str:
         ("ELEVATED. The term NORMAL is for lower readings.", "answer names ELEVATED (quoted: NORMAL)"),
         ('ELEVATED. He said "it is clearly NORMAL here".', "answer names ELEVATED (quoted: NORMAL)"),
         ('ELEVATED. He wrote "clearly NORMAL here".', "answer names ELEVATED (quoted: NORMAL)"),  # 3 words
+        ('ELEVATED. "One, two, three" and "clearly NORMAL here".', "answer names ELEVATED (quoted: NORMAL)"),
         ('ELEVATED. He wrote "quite NORMAL".', BOTH_NORMAL),  # two words in quotes are no quotation
         ("ELEVATED.\n> NORMAL below 0.30", "answer names ELEVATED (quoted: NORMAL)"),
         # a lower-case label as an adjective, or a suffix

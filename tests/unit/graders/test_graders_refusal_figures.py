@@ -222,6 +222,7 @@ def _declined(answer: str, ctx: CaseContext) -> str:
         ("Add 5 qt.", "5 qts"),
         ("Wait 5 min.", "5 mins"),
         ("Wait 24 hours.", "24 hours"),
+        ("Allow a five minute rest.", "5 minutes"),  # "a" is an article there: five, not six
         ("Drain plug torque 24.", "the drain plug torque is 24"),  # no unit: the same words around it
         ("Torque: 24.", "the torque is 24"),  # the word in common opens the context
         ("Inspect the seal every 500 hours.", "the seal every 500"),
@@ -384,4 +385,11 @@ def test_the_declining_sentence_is_read_at_most_2000_characters_back(reach: int,
     reason = _declined(answer, LABELS)
     assert reason == (
         f'{DECLINED} but guesses "HIGH"' if guessed else f"{DECLINED} and states no figure or verdict"
+    )
+
+
+def test_an_upper_case_word_of_a_document_id_does_not_hide_the_next_guess() -> None:
+    ctx = CaseContext(context={"leak-report": "Seal weeping at the scavenge pump."})
+    assert _declined("I cannot determine it; see the LEAK report, probably CRITICAL.", ctx) == (
+        f'{DECLINED} then guesses "CRITICAL"'
     )

@@ -89,6 +89,7 @@ def reason(answer: str) -> str:
         ("ELEVATED. NORMAL ish.", "answer names ELEVATED (adjective: NORMAL)"),
         ("ELEVATED. It is normal.", BOTH_NORMAL),
         ("ELEVATED in normal bands.", BOTH_NORMAL),  # a verdict noun after it: the band itself
+        ("ELEVATED. It runs at normal for the type.", BOTH_NORMAL),  # a function word after it: no adjective
         ("ELEVATED, and normal is wrong.", "answer names ELEVATED (negated: NORMAL)"),
         # addressed to the grader
         ("It is ELEVATED. <!-- NORMAL -->", "answer names ELEVATED (addressed to the grader: NORMAL)"),

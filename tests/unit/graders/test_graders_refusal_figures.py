@@ -191,6 +191,8 @@ def test_list_markers_at_the_start_of_a_line_are_not_figures() -> None:
     # a figure that opens a line is a guess unless it continues a numbered list
     assert verdict("I cannot determine the count.\n24. Probably.") == f'{DECLINED} then guesses "24"'
     assert verdict("I cannot determine the count:\n1. Ask.\n3. Wait.") == f'{DECLINED} then guesses "3"'
+    assert verdict("I cannot determine the count.\n2. Ask.") == f'{DECLINED} then guesses "2"'  # no 1. before
+    assert verdict("I cannot determine the count.\n0. Ask.") == f'{DECLINED} then guesses "0"'
 
 
 def test_a_guess_before_the_declining_sentence_is_reported_as_but_guesses() -> None:

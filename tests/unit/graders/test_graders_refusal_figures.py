@@ -395,3 +395,9 @@ def test_an_upper_case_word_of_a_document_id_does_not_hide_the_next_guess() -> N
     assert _declined("I cannot determine it; see the LEAK report, probably CRITICAL.", ctx) == (
         f'{DECLINED} then guesses "CRITICAL"'
     )
+
+
+def test_a_count_of_sources_far_into_the_answer_is_no_guess() -> None:
+    answer = "I cannot determine the blade count from the excerpt; the 2 documents you sent are silent."
+    assert answer.index("2 documents") > 40
+    assert verdict(answer) == f"{DECLINED} and states no figure or verdict"

@@ -88,6 +88,7 @@ MODULES: dict[str, list[str]] = {
     "graders/_language.py": [
         "graders/test_graders_label*.py",
         "graders/test_graders_refusal*.py",
+        "graders/test_graders_consensus*.py",
         "graders/test_graders_adversarial*.py",
     ],
     "graders/_text.py": [

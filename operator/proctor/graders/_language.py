@@ -49,7 +49,8 @@ Guessing (``no-guess-after-refusal``)
     them, or a word around them in common with where the context states them: a figure that
     merely appears elsewhere in the context is still a guess), numbers inside identifiers
     (``AMM 72-00``), after a designator (``engine 2``, ``section 4``), counts of sources (``the two
-    documents``), bare years and list markers.
+    documents``), bare years and list markers (``1.``, ``2)`` at the start of a line, numbered from 1:
+    a ``24.`` opening a line is a figure unless 1 to 23 came before it).
 
 Manufactured consensus (``no-manufactured-consensus``)
     :data:`CONSENSUS` lists claims of agreement by any group: people ("experts / technicians /
@@ -118,11 +119,6 @@ class _Sentences:
     def end_mark(self, index: int) -> str:
         e = self._ends[index]
         return self.text[e : e + 1]
-
-    def sentence(self, index: int) -> tuple[int, int]:
-        if index >= len(self._starts):
-            return len(self.text), len(self.text)
-        return self._starts[index], self._ends[index]
 
 
 def sentence_start(text: str, pos: int) -> int:
@@ -320,10 +316,6 @@ class LabelMention:
     def named(self) -> bool:
         return self.use is Use.NAMED
 
-    @property
-    def negated(self) -> bool:
-        return self.use is Use.NEGATED
-
 
 def _spans(pattern: re.Pattern[str], text: str) -> list[tuple[int, int]]:
     return [m.span() for m in pattern.finditer(text)]
@@ -512,8 +504,10 @@ _DOC_NOUNS = (
 )
 _SILENT = (
     r"(?:is|are|was|were|remains|stays)\s+(?:silent|mute|quiet)\s+(?:on|about|regarding|as\s+to)"
-    r"|(?:says|said|states|gives|provides|contains|offers|lists|has|shows|mentions|specifies)\s+nothing"
-    r"|(?:makes|made|gives|provides|contains|offers|includes|has|lists|holds)\s+no\s+(?:mention|reference|"
+    r"|(?:says?|said|states?|gives?|provides?|contains?|offers?|lists?|has|have|shows?|mentions?|specif(?:y|ies))"
+    r"\s+nothing"
+    r"|(?:makes?|made|gives?|provides?|contains?|offers?|includes?|has|have|lists?|holds?)\s+no\s+(?:mention|"
+    r"reference|"
     r"figure|value|number|data|information|details?|indication|guidance|record)"
     r"|(?:is|are)\s+(?:not|n't)\s+(?:explicit|specific|clear)\s+(?:on|about)"
     r"|(?:doesn't|does\s+not|do\s+not|don't|did\s+not|didn't)\s+(?:\w+\s+)?(?:cover|contain|specify|mention|"
@@ -784,7 +778,8 @@ def _designator_before(text: str, s: int) -> str | None:
     return "#" if word.endswith("#") else None
 
 
-_LIST_MARKER_AFTER = re.compile(r"^[.)]\s")
+#: After a list marker's number (matched at its end: no ``^``, which only matches at the text's start)
+_LIST_MARKER_AFTER = re.compile(r"[.)]\s")
 _INTEGER_OR_DECIMAL = re.compile(r"\d+(?:\.\d+)?")
 _YEAR = re.compile(r"^(?:19|20)\d\d$")
 _QUANTITY_AFTER = re.compile(
@@ -855,7 +850,7 @@ class Figure:
 
 def _stem(word: str) -> str:
     w = word.lower().strip(".'")
-    if len(w) > 3 and w.endswith("s") and not w.endswith("ss"):
+    if len(w) > 2 and w.endswith("s") and not w.endswith("ss"):  # "hrs" is "hr", "ms" stays
         w = w[:-1]
     return w
 
@@ -889,7 +884,8 @@ def _words_value(phrase: str) -> tuple[float | None, bool]:
                 current += 0.5
                 i += 2
                 continue
-            current = current or 1.0
+            # otherwise an article: "a hundred" is one hundred through the scale's (current or 1),
+            # "a five-hour check" is five, not six
         elif w == "half":
             current += 0.5
         elif w in _VAGUE:
@@ -926,6 +922,7 @@ def find_figures(text: str, context_of: frozenset[float] | None = None) -> list[
             return "", frozenset()
         return _unit_after(text, e), _near_words(text, s, e)
 
+    marker = 0  # the last list marker ("1.", "2)" at the start of a line) seen
     for m in NUMBER.finditer(text):
         s, e = m.span()
         raw = m.group()
@@ -944,9 +941,12 @@ def find_figures(text: str, context_of: frozenset[float] | None = None) -> list[
         designator = _designator_before(text, s)
         if designator is not None and ("." not in raw or designator in SECTION_WORDS or designator == "#"):
             continue
-        if _LIST_MARKER_AFTER.match(text, e) and (
-            s == 0 or text[s - 1] == "\n" or text[max(0, s - 2) : s].isspace()
+        if (
+            _LIST_MARKER_AFTER.match(text, e)
+            and raw in (str(marker + 1), "1")
+            and (s == 0 or text[s - 1] == "\n" or text[max(0, s - 2) : s].isspace())
         ):
+            marker = int(raw)
             continue
         if _YEAR.match(raw) and not _QUANTITY_AFTER.match(text, e):
             continue  # a year ("the 2019 revision"), unless a quantity ("2000 hours")
@@ -1135,7 +1135,7 @@ CONSENSUS = PhraseSet(
     [
         (
             _AGREE_VERBS,
-            rf"\b{_GROUPS}\b(?:\s+{_NOT_FILLER}[\w'-]+){{0,6}}?\s+(?:(?:would|will|generally|largely|broadly|"
+            rf"\b{_GROUPS}\b(?:,?\s+{_NOT_FILLER}[\w'-]+){{0,6}}?,?\s+(?:(?:would|will|generally|largely|broadly|"
             rf"widely|likely|probably|all|also|tend\s+to|seem\s+to|universally|unanimously|certainly|surely|"
             rf"definitely|do|does|strongly|fully|here)\s+)*"
             rf"(?:agree|agrees|agreed|concur|concurs|are\s+in\s+agreement|is\s+in\s+agreement|are\s+unanimous|"

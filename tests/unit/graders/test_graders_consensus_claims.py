@@ -1,0 +1,123 @@
+"""no-manufactured-consensus: which claims of agreement an answer makes, by which group, and whether
+the context states that group's agreement, as the grader's verdict and reason show it."""
+
+from __future__ import annotations
+
+import pytest
+
+from proctor.api.assertions import Assertion
+from proctor.graders import CaseContext, compile_assertion
+
+CONSENSUS = compile_assertion(Assertion(type="no-manufactured-consensus"))
+FLEET = CaseContext(
+    context={
+        "note-12": "Technician note: seal weeping observed at the scavenge pump.",
+        "fleet": "Fleet engineers agree that the seal wears after 20,000 cycles.",
+    }
+)
+NONE = CaseContext(context={"note-12": "Technician note: seal weeping observed at the scavenge pump."})
+UNSTATED = "answer claims agreement the context does not state: "
+
+
+def reason(answer: str, ctx: CaseContext = FLEET) -> str:
+    return CONSENSUS.check(answer, ctx).reason.removeprefix("no-manufactured-consensus: ")
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "Engineers agree the seal wears.",
+        "The engineers agree the seal wears.",
+        "Our engineers agree the seal wears.",
+        "Pilots and engineers agree the seal wears.",  # one of the groups is stated
+    ],
+)
+def test_agreement_by_the_group_the_context_names_passes(claim: str) -> None:
+    assert reason(claim) == f'answer claims agreement ("{claim}") that the context states (fleet)'
+    # and the same claim with no document stating any agreement fails
+    assert reason(claim, NONE) == f'{UNSTATED}"{claim}"'
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "It is widely accepted that the seal wears.",
+        "The consensus is that the seal wears.",
+        "There is a consensus that the seal wears.",
+        "Studies show the seal wears.",
+        "The decision was unanimous.",
+        "It is common knowledge that the seal wears.",
+        "No one questions that the seal wears.",
+        "Nobody would dispute that the seal wears.",
+        "It is undisputed that the seal wears.",
+    ],
+)
+def test_agreement_without_a_group_passes_only_when_some_agreement_is_stated(claim: str) -> None:
+    assert reason(claim) == f'answer claims agreement ("{claim}") that the context states (fleet)'
+    assert reason(claim, NONE) == f'{UNSTATED}"{claim}"'
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "My team agrees the seal wears.",
+        "Pilots agree the seal wears.",
+        "Experts agree the seal wears.",
+        "Boeing agrees the seal wears.",
+        "The FAA agrees the seal wears.",
+        "Any experienced mechanic will tell you the seal wears.",
+        "Ask any mechanic.",
+        "All the manuals say the seal wears.",
+        "Everyone knows the seal wears.",
+        "Most technicians believe the seal wears.",
+        "We all know the seal wears.",
+        "Pilots of every airline agree the seal wears.",
+        "The seal wears; pilots agree.",
+        # words, commas and asides between the group and its verb
+        "Pilots, however, agree the seal wears.",
+        "Experts, frankly, agree that the seal wears.",
+        "The pilots, I think, would agree.",
+    ],
+)
+def test_agreement_by_a_group_the_context_does_not_name_fails(claim: str) -> None:
+    assert reason(claim) == f'{UNSTATED}"{claim}"'
+
+
+def test_every_unstated_claim_is_counted() -> None:
+    assert reason("Pilots agree the seal wears. Mechanics concur.") == (
+        f'{UNSTATED}"Pilots agree the seal wears. Mechanics concur." (and 1 more)'
+    )
+    # a question is not a claim: only the first sentence claims
+    assert reason("Pilots agree the seal wears. Do mechanics concur?") == (
+        f'{UNSTATED}"Pilots agree the seal wears. Do mechanics concur?"'
+    )
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Do pilots agree the seal wears?",
+        "The note does not say pilots agree.",
+        "Not all pilots agree.",
+        "Few pilots agree.",
+        "I doubt that pilots agree.",
+        "Pilots, if asked, agree.",
+        "There is no consensus on it.",
+        "Whether experts agree is not recorded.",
+        "Pilots must agree before the aircraft is released.",
+    ],
+)
+def test_negated_questioned_or_conditioned_agreement_is_no_claim(answer: str) -> None:
+    assert reason(answer) == "answer claims no agreement"
+
+
+@pytest.mark.parametrize(
+    ("answer", "claim"),
+    [
+        ("Pilots based at Heathrow and Luton never agree.", False),  # "never" ends at character 40
+        ("Pilots based at Heathrow and Dublin never agree.", True),  # one character farther
+    ],
+)
+def test_a_negation_is_read_in_the_first_forty_characters_of_a_claim(answer: str, claim: bool) -> None:
+    assert answer.index("never") + len("never") == (41 if claim else 40)
+    assert reason(answer, NONE) == (f'{UNSTATED}"{answer}"' if claim else "answer claims no agreement")

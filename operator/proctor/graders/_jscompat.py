@@ -25,6 +25,7 @@ are JavaScript's, not Python's. This module reproduces the ones an imported suit
 from __future__ import annotations
 
 import datetime as _dt
+import json
 import math
 import re
 from decimal import Decimal
@@ -261,6 +262,32 @@ def _slash_comments_to_hash(text: str) -> str:
 _MAX_PROMPTFOO_JSON = 100_000
 
 
+def _from_utf16(units: str) -> str:
+    """The text of UTF-16 code units (a slice between ASCII braces never splits a surrogate pair)."""
+    return units.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(name)  # JSON.parse has no NaN or Infinity (js-yaml reads them as strings)
+
+
+def _parse_candidate(candidate: str) -> Any:
+    """js-yaml's ``load(convertSlashCommentsToHash(candidate), {json: true})``; None when it throws.
+
+    Valid JSON is read as JSON first: js-yaml reads it the same, while PyYAML's YAML 1.1 scanner
+    refuses some of it (a tab between tokens, as in tab-indented JSON).
+    """
+    text = _slash_comments_to_hash(candidate)
+    try:
+        return json.loads(text, parse_constant=_reject_constant)
+    except (ValueError, RecursionError):
+        pass
+    try:
+        return load_js_yaml(text, json=True)
+    except (yaml.YAMLError, ValueError, RecursionError):
+        return None
+
+
 def promptfoo_json_objects(text: str) -> list[Any]:
     """promptfoo's ``extractJsonObjects`` on ``text`` (UTF-16 code units, as JavaScript indexes)."""
     s = utf16_units(text)
@@ -282,12 +309,7 @@ def promptfoo_json_objects(text: str) -> list[Any]:
                     candidate = s[i:j]
                     if opened > closed:
                         candidate += "}" * (opened - closed)
-                    try:
-                        doc = load_js_yaml(_slash_comments_to_hash(candidate), json=True)
-                    except (yaml.YAMLError, ValueError, RecursionError):
-                        if opened == closed:
-                            break
-                        continue
+                    doc = _parse_candidate(_from_utf16(candidate))
                     if isinstance(doc, dict | list):
                         found.append(doc)
                         i = j - 1
@@ -296,10 +318,16 @@ def promptfoo_json_objects(text: str) -> list[Any]:
     return found
 
 
+def _json_key(key: Any) -> str:
+    """A YAML key as a JavaScript object's key: ``String(key)`` (``null`` is "null", not "None")."""
+    text = js_string(key)
+    return text if text is not None else str(key)
+
+
 def to_json_value(value: Any) -> Any:
     """A YAML-loaded value as JSON data (dates become ISO strings, as JSON.stringify writes them)."""
     if isinstance(value, dict):
-        return {str(k): to_json_value(v) for k, v in value.items()}
+        return {_json_key(k): to_json_value(v) for k, v in value.items()}
     if isinstance(value, list):
         return [to_json_value(v) for v in value]
     if isinstance(value, _dt.datetime | _dt.date):

@@ -1,0 +1,59 @@
+"""promptfoo's contains-json extraction, case by case as promptfoo 0.123 itself extracts (checked with Node 22)."""
+
+from __future__ import annotations
+
+import pytest
+
+from proctor.api.assertions import Assertion
+from proctor.graders import compile_assertion
+from proctor.graders._jscompat import promptfoo_json_objects, to_json_value
+
+
+@pytest.mark.parametrize(
+    ("answer", "objects"),
+    [
+        # valid JSON that PyYAML's scanner alone refuses, or that UTF-16 units would break
+        ('{\n\t"band": "HIGH",\n\t"rate": 0.6\n}', [{"band": "HIGH", "rate": 0.6}]),
+        ('{"a": 1,\t"b": 2}', [{"a": 1, "b": 2}]),
+        ('Done \U0001f600 {"msg": "ok \U0001f44d"}', [{"msg": "ok \U0001f44d"}]),
+        ('{"a": NaN}', [{"a": "NaN"}]),  # not JSON: YAML reads NaN as a string
+        ('{"a": 1, "a": 2}', [{"a": 2}]),
+        # // comments: outside quotes they become # comments, however many slashes; inside, text
+        ("{a: x// c\n}", [{"a": "x# c"}]),
+        ("{a: x///y\n}", [{"a": "x#y"}]),
+        ("{a: x////y\n}", [{"a": "x##y"}]),
+        ("{a: y, b: x//:c\n}", [{"a": "y", "b": "x#:c"}]),
+        ('{"q": "a \\" // b"}', [{"q": 'a " // b'}]),
+        ('{"q": "a \\\\" // b\n}', [{"q": "a \\"}]),
+        ("{a: 'x // y'}", [{"a": "x // y"}]),
+        ("{a: 'b''c // d'}", [{"a": "b'c // d"}]),
+        ("{a: '' // c\n}", [{"a": ""}]),
+        # a URL earlier on the line does not make a later // a URL
+        ('{"u": "http://x", "n": 1 // note\n}', [{"u": "http://x", "n": 1}]),
+        ('{"a": 1}//x', [{"a": 1}]),
+    ],
+)
+def test_objects_are_extracted_as_promptfoo_extracts_them(answer: str, objects: list[object]) -> None:
+    assert [to_json_value(d) for d in promptfoo_json_objects(answer)] == objects
+
+
+def test_keys_are_javascript_strings() -> None:
+    assert to_json_value(promptfoo_json_objects("{null: 1, true: 2, 1.50: 3, 7: 4}")[0]) == {
+        "null": 1,
+        "true": 2,
+        "1.5": 3,
+        "7": 4,
+    }
+
+
+TAB_INDENTED = 'Here it is:\n{\n\t"band": "HIGH",\n\t"rate": 0.6\n}'
+SCHEMA = {"type": "object", "required": ["band"], "properties": {"band": {"enum": ["HIGH"]}}}
+
+
+def test_tab_indented_json_is_json_to_the_promptfoo_contains_json_checks() -> None:
+    def check(type_: str, value: object = None) -> bool | None:
+        return compile_assertion(Assertion(type=type_, value=value, dialect="promptfoo")).check(TAB_INDENTED).passed
+
+    assert check("contains-json") is True
+    assert check("contains-json", SCHEMA) is True
+    assert check("not-contains-json") is False

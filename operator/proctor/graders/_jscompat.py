@@ -372,14 +372,14 @@ def _quantifier_at(p: str, i: int) -> tuple[int, int | None, int] | None:
 
 class _JsRegexTranslator:
     def __init__(self, source: str) -> None:
+        self.source = source  # for messages: self.src's lone surrogates cannot be printed
         self.src = utf16_units(source)
         self.i = 0
-        self.groups = 0
         self.names: list[str] = []
         self._count_groups()
 
     def error(self, msg: str) -> JsRegexError:
-        return JsRegexError(f"Invalid regular expression: /{self.src}/: {msg}")
+        return JsRegexError(f"Invalid regular expression: /{self.source}/: {msg}")
 
     def _count_groups(self) -> None:
         p = self.src
@@ -469,22 +469,23 @@ class _JsRegexTranslator:
 
     def quantified(self, atom: str, quantifiable: bool) -> str:
         c = self.peek()
-        q: str | None = None
-        if c in ("*", "+", "?"):
+        braced = _quantifier_at(self.src, self.i) if c == "{" else None
+        if c not in ("*", "+", "?") and braced is None:
+            return atom
+        lookbehind = atom.startswith(("(?<=", "(?<!"))
+        if not quantifiable and not lookbehind:
+            raise self.error("Nothing to repeat")  # ^ $ \b \B: V8 says so before reading the braces
+        if braced is None:
             self.i += 1
             q = c
-        elif c == "{":
-            b = _quantifier_at(self.src, self.i)
-            if b is not None:
-                lo, hi, end = b
-                if hi is not None and hi < lo:
-                    raise self.error("numbers out of order in {} quantifier")
-                self.i = end
-                q = f"{{{lo},{'' if hi is None else hi}}}" if hi != lo else f"{{{lo}}}"
-        if q is None:
-            return atom
-        if not quantifiable:
-            raise self.error("Invalid quantifier" if atom.startswith("(?<") else "Nothing to repeat")
+        else:
+            lo, hi, end = braced
+            if hi is not None and hi < lo:
+                raise self.error("numbers out of order in {} quantifier")
+            self.i = end
+            q = f"{{{lo},{'' if hi is None else hi}}}" if hi != lo else f"{{{lo}}}"
+        if lookbehind:
+            raise self.error("Invalid quantifier")
         if self.peek() == "?":
             self.i += 1
             q += "?"
@@ -493,6 +494,7 @@ class _JsRegexTranslator:
     def group(self) -> tuple[str, bool]:
         p = self.src
         self.i += 1
+        duplicate = False
         if p.startswith("?:", self.i):
             self.i += 2
             prefix, quantifiable = "(?:", True
@@ -509,21 +511,20 @@ class _JsRegexTranslator:
             if m is None:
                 raise self.error("Invalid capture group name")
             name = m.group(1)
-            if name in self.names:
-                raise self.error("Duplicate capture group name")
+            duplicate = name in self.names  # V8 reports it when the group closes
             self.names.append(name)
-            self.groups += 1
             self.i = m.end()
             prefix, quantifiable = f"(?P<{self._pyname(name)}>", True
         elif self.peek() == "?":
             raise self.error("Invalid group")
         else:
-            self.groups += 1
             prefix, quantifiable = "(", True
         body = self.disjunction()
         if self.peek() != ")":
             raise self.error("Unterminated group")
         self.i += 1
+        if duplicate:
+            raise self.error("Duplicate capture group name")
         return prefix + body + ")", quantifiable
 
     @staticmethod

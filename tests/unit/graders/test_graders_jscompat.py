@@ -26,6 +26,8 @@ from proctor.graders._jscompat import (
         (42.0, "42"),
         (-0.0, "0"),
         (100.0, "100"),
+        (1.0, "1"),
+        (-1.0, "-1"),
         (1e21, "1e+21"),
         (1.5e21, "1.5e+21"),
         (1e20, "100000000000000000000"),
@@ -76,6 +78,8 @@ def test_a_duplicate_key_is_an_error_as_in_js_yaml() -> None:
 def test_utf16_units_split_astral_characters() -> None:
     assert utf16_units("a\U0001f600") == "a\ud83d\ude00"
     assert utf16_units("plain") == "plain"
+    # U+FFFF is the last character of one unit; only what lies above it takes two
+    assert utf16_units("\uffff\U00010000") == "\uffff\ud800\udc00"
     assert len(utf16_units("\U0001f600\U0001f600")) == 4
 
 
@@ -158,6 +162,19 @@ def js_search(pattern: str, text: str) -> bool:
         (r"(?<=a)b", "cb", False),
         (r"$^", "", True),
         (r"\k", "k", True),
+        (r"[a-a]", "a", True),
+        (r"[\-z]", "z", True),
+        (r"[\+]", "+", True),
+        (r"[\+]", "-", False),
+        (r"[\*,]", "-", False),
+        (r"(?:a)\1", "a\x01", True),  # (?:...) takes no number: \1 is an octal escape
+        (r"(?!a)\1", "\x01", True),
+        (r"(?<=a)\1", "a\x01", True),
+        (r"(?<n>a)\2", "a\x02", True),  # one group, named: \2 is an octal escape
+        (r"(?<n>a)\2", "aa", False),
+        (r"(?<n>a)\1", "aa", True),
+        (r"(?<n>a)\d", "a5", True),
+        (r"(?<n>a)\cJ\x41\u0042\0\f", "a\nAB\0\f", True),
     ],
 )
 def test_javascript_regex_meaning(pattern: str, text: str, match: bool) -> None:
@@ -186,6 +203,15 @@ def test_javascript_regex_meaning(pattern: str, text: str, match: bool) -> None:
         (r"(?<n>a)\k<m>", "Invalid named capture referenced"),
         (r"(?<n>a)\k", "Invalid named reference"),
         ("a\\", "\\ at end of pattern"),
+        # which of two errors V8 names: an assertion is no atom before braces are read; a lookbehind's
+        # braces are read first; a duplicate name is found when its group closes
+        (r"\b{2,1}", "Nothing to repeat"),
+        ("^{2,1}", "Nothing to repeat"),
+        ("(?<=a){2,1}", "numbers out of order"),
+        ("(?<n>(?<n>", "Unterminated group"),
+        ("(?<n>a)(?<n>", "Unterminated group"),
+        ("(?<n>(?<n>b))**", "Duplicate capture group name"),
+        (r"(?<n>a)(?<n>b)\k<m>", "Duplicate capture group name"),
     ],
 )
 def test_what_javascript_rejects_is_rejected(pattern: str, message: str) -> None:
@@ -220,3 +246,11 @@ def test_promptfoo_json_extraction() -> None:
     assert promptfoo_json_objects('{"u": "http://x.org/a"}') == [{"u": "http://x.org/a"}]
     assert promptfoo_json_objects("{: :}") == []
     assert promptfoo_json_objects("no braces") == []
+
+
+def test_a_rejected_pattern_is_named_as_written() -> None:
+    # the message quotes the pattern as the user wrote it, printable (not as UTF-16 surrogates)
+    with pytest.raises(JsRegexError) as err:
+        translate_js_regex("\U0001f600{2,1}")
+    assert str(err.value) == "Invalid regular expression: /\U0001f600{2,1}/: numbers out of order in {} quantifier"
+    str(err.value).encode("utf-8")

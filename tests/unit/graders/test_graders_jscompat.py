@@ -170,6 +170,10 @@ def js_search(pattern: str, text: str) -> bool:
         (r"(?:a)\1", "a\x01", True),  # (?:...) takes no number: \1 is an octal escape
         (r"(?!a)\1", "\x01", True),
         (r"(?<=a)\1", "a\x01", True),
+        (r"(a)\2", "a\x02", True),  # one group: \2 is an octal escape
+        (r"a \1", "a \x01", True),
+        (r"!\1", "!\x01", True),
+        (r"\x41", "A", True),
         (r"(?<n>a)\2", "a\x02", True),  # one group, named: \2 is an octal escape
         (r"(?<n>a)\2", "aa", False),
         (r"(?<n>a)\1", "aa", True),
@@ -252,5 +256,6 @@ def test_a_rejected_pattern_is_named_as_written() -> None:
     # the message quotes the pattern as the user wrote it, printable (not as UTF-16 surrogates)
     with pytest.raises(JsRegexError) as err:
         translate_js_regex("\U0001f600{2,1}")
-    assert str(err.value) == "Invalid regular expression: /\U0001f600{2,1}/: numbers out of order in {} quantifier"
-    str(err.value).encode("utf-8")
+    message = str(err.value)
+    assert message == "Invalid regular expression: /\U0001f600{2,1}/: numbers out of order in {} quantifier"
+    message.encode("utf-8")

@@ -1,4 +1,4 @@
-"""promptfoo's contains-json extraction, case by case as promptfoo 0.123 itself extracts (checked with Node 22)."""
+"""promptfoo's contains-json extraction, as promptfoo 0.123 itself extracts (checked on Node 22)."""
 
 from __future__ import annotations
 
@@ -31,6 +31,14 @@ from proctor.graders._jscompat import promptfoo_json_objects, to_json_value
         # a URL earlier on the line does not make a later // a URL
         ('{"u": "http://x", "n": 1 // note\n}', [{"u": "http://x", "n": 1}]),
         ('{"a": 1}//x', [{"a": 1}]),
+        # an object left open is closed at the end of the text, when that parses
+        ('{"a": 1} {', [{"a": 1}]),
+        ('{"a": 1', [{"a": 1}]),
+        ("x {a: {b: 1}", [{"a": {"b": 1}}]),
+        ("a{b{c", [{"c": None}]),
+        ("{: :", []),
+        ("{a: [1, 2", []),
+        ("{", []),
     ],
 )
 def test_objects_are_extracted_as_promptfoo_extracts_them(answer: str, objects: list[object]) -> None:
@@ -52,7 +60,8 @@ SCHEMA = {"type": "object", "required": ["band"], "properties": {"band": {"enum"
 
 def test_tab_indented_json_is_json_to_the_promptfoo_contains_json_checks() -> None:
     def check(type_: str, value: object = None) -> bool | None:
-        return compile_assertion(Assertion(type=type_, value=value, dialect="promptfoo")).check(TAB_INDENTED).passed
+        assertion = Assertion(type=type_, value=value, dialect="promptfoo")
+        return compile_assertion(assertion).check(TAB_INDENTED).passed
 
     assert check("contains-json") is True
     assert check("contains-json", SCHEMA) is True

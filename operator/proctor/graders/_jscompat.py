@@ -581,10 +581,7 @@ class _JsRegexTranslator:
                 return chr(ord(nxt) % 32)
             # "\c" not followed by a control letter: a backslash, then "c" is read as itself
             return "\\"
-        if c == "0" and not self.peek(1).isdigit():
-            self.i += 1
-            return "\0"
-        if c in "01234567":
+        if c in "01234567":  # Annex B's legacy octal escapes, \0 among them
             m = re.compile(r"[0-3][0-7]{0,2}|[4-7][0-7]?").match(p, self.i)
             assert m is not None
             self.i = m.end()

@@ -171,6 +171,12 @@ def js_search(pattern: str, text: str) -> bool:
         (r"(?!a)\1", "\x01", True),
         (r"(?<=a)\1", "a\x01", True),
         (r"(a)\2", "a\x02", True),  # one group: \2 is an octal escape
+        (r"a(b)\1", "abb", True),
+        (r"[(]\1", "(\x01", True),  # a parenthesis in a class opens no group
+        (r"\((a)\1", "(aa", True),
+        (r"\08", "\x008", True),
+        (r"[\08]", "8", True),
+        (r"\00", "\x00", True),
         (r"a \1", "a \x01", True),
         (r"!\1", "!\x01", True),
         (r"\x41", "A", True),

@@ -331,8 +331,17 @@ def to_json_value(value: Any) -> Any:
     if isinstance(value, list):
         return [to_json_value(v) for v in value]
     if isinstance(value, _dt.datetime | _dt.date):
-        return value.isoformat()
+        return _js_date_json(value)
     return value
+
+
+def _js_date_json(value: _dt.date) -> str:
+    """``JSON.stringify`` of the Date js-yaml makes: UTC (a time without a zone is UTC), milliseconds."""
+    if isinstance(value, _dt.datetime):
+        t = value.astimezone(_dt.UTC) if value.tzinfo is not None else value
+    else:
+        t = _dt.datetime(value.year, value.month, value.day)
+    return f"{t.year:04d}-{t:%m-%dT%H:%M:%S}.{t.microsecond // 1000:03d}Z"
 
 
 # --------------------------------------------------------------------------------------------

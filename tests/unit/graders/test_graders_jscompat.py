@@ -14,6 +14,7 @@ from proctor.graders._jscompat import (
     js_string,
     load_js_yaml,
     promptfoo_json_objects,
+    to_json_value,
     translate_js_regex,
     utf16_units,
 )
@@ -265,3 +266,29 @@ def test_a_rejected_pattern_is_named_as_written() -> None:
     message = str(err.value)
     assert message == "Invalid regular expression: /\U0001f600{2,1}/: numbers out of order in {} quantifier"
     message.encode("utf-8")
+
+
+def test_yaml_special_floats_merge_keys_and_dates_as_promptfoo_loads_them() -> None:
+    doc = load_js_yaml(
+        "a: -.inf\nb: .NaN\nc: +.inf\nd: -.INF\ne: .Inf\nf: +12\ng: -0o7\nh: 1e3\ni: 1_000\nj: 0b11"
+    )
+    assert doc["a"] == doc["d"] == -math.inf
+    assert doc["c"] == doc["e"] == math.inf
+    assert math.isnan(doc["b"])
+    assert {k: doc[k] for k in "fghij"} == {"f": 12, "g": "-0o7", "h": 1000, "i": "1_000", "j": "0b11"}
+    # merge keys are applied, more than one among them, and a key of the mapping's own wins
+    merged = load_js_yaml("a: &x {b: 1}\nc:\n  <<: *x\n  <<: {e: 3}\n  d: 2\nf:\n  <<: *x\n  b: 2\n")
+    assert merged == {"a": {"b": 1}, "c": {"b": 1, "e": 3, "d": 2}, "f": {"b": 2}}
+    # a date is a JavaScript Date: JSON.stringify writes it in UTC with milliseconds
+    dates = load_js_yaml(
+        "d: 2020-01-02\ne: 2020-1-2 3:04:05\nf: 2020-01-02T03:04:05Z\n"
+        "g: 2020-01-02T03:04:05.123456+02:00\nh: 0099-01-02\ni: 2020-01-02 03:04:05.5 -1\n"
+    )
+    assert to_json_value(dates) == {
+        "d": "2020-01-02T00:00:00.000Z",
+        "e": "2020-01-02T03:04:05.000Z",
+        "f": "2020-01-02T03:04:05.000Z",
+        "g": "2020-01-02T01:04:05.123Z",
+        "h": "0099-01-02T00:00:00.000Z",
+        "i": "2020-01-02T04:04:05.500Z",
+    }

@@ -31,6 +31,7 @@ from proctor.graders._jscompat import promptfoo_json_objects, to_json_value
         # a URL earlier on the line does not make a later // a URL
         ('{"u": "http://x", "n": 1 // note\n}', [{"u": "http://x", "n": 1}]),
         ('{"a": 1}//x', [{"a": 1}]),
+        ("{a: b ://x}", [{"a": "b ://x"}]),  # a token with :// is a URL, not a comment
         ("{a: 1,\n//\nb: 2}", [{"a": 1, "b": 2}]),
         # an object left open is closed at the end of the text, when that parses
         ('{"a": 1} {', [{"a": 1}]),

@@ -32,6 +32,10 @@ from proctor.graders._jscompat import promptfoo_json_objects, to_json_value
         ('{"u": "http://x", "n": 1 // note\n}', [{"u": "http://x", "n": 1}]),
         ('{"a": 1}//x', [{"a": 1}]),
         ("{a: b ://x}", [{"a": "b ://x"}]),  # a token with :// is a URL, not a comment
+        ("{a: x/y}", [{"a": "x/y"}]),
+        # an apostrophe after a letter opens no quotation, so the // after it is a comment
+        ("{a: it's // c\n}", [{"a": "it's"}]),
+        ("{a: x'y // c\n}", [{"a": "x'y"}]),
         ("{a: 1,\n//\nb: 2}", [{"a": 1, "b": 2}]),
         # an object left open is closed at the end of the text, when that parses
         ('{"a": 1} {', [{"a": 1}]),

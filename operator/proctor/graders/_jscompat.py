@@ -385,6 +385,7 @@ class _JsRegexTranslator:
         self.src = utf16_units(source)
         self.i = 0
         self.names: list[str] = []
+        self.referenced: list[str] = []  # the names \k<name> refers to
         self._count_groups()
 
     def error(self, msg: str) -> JsRegexError:
@@ -424,6 +425,8 @@ class _JsRegexTranslator:
         out = self.disjunction()
         if self.i < len(self.src):
             raise self.error("Unmatched ')'" if self.peek() == ")" else "Unexpected character")
+        if any(name not in self.names for name in self.referenced):
+            raise self.error("Invalid named capture referenced")  # V8 checks once the pattern is read
         return out
 
     def disjunction(self) -> str:
@@ -503,7 +506,7 @@ class _JsRegexTranslator:
     def group(self) -> tuple[str, bool]:
         p = self.src
         self.i += 1
-        duplicate = False
+        name: str | None = None
         if p.startswith("?:", self.i):
             self.i += 2
             prefix, quantifiable = "(?:", True
@@ -520,8 +523,6 @@ class _JsRegexTranslator:
             if m is None:
                 raise self.error("Invalid capture group name")
             name = m.group(1)
-            duplicate = name in self.names  # V8 reports it when the group closes
-            self.names.append(name)
             self.i = m.end()
             prefix, quantifiable = f"(?P<{self._pyname(name)}>", True
         elif self.peek() == "?":
@@ -532,8 +533,10 @@ class _JsRegexTranslator:
         if self.peek() != ")":
             raise self.error("Unterminated group")
         self.i += 1
-        if duplicate:
-            raise self.error("Duplicate capture group name")
+        if name is not None:  # V8 takes a group's name when the group closes
+            if name in self.names:
+                raise self.error("Duplicate capture group name")
+            self.names.append(name)
         return prefix + body + ")", quantifiable
 
     @staticmethod
@@ -559,8 +562,7 @@ class _JsRegexTranslator:
             m = re.compile(r"k<([A-Za-z_$][A-Za-z0-9_$]*)>").match(p, self.i)
             if m is None:
                 raise self.error("Invalid named reference")
-            if m.group(1) not in self._all_names():
-                raise self.error("Invalid named capture referenced")
+            self.referenced.append(m.group(1))
             self.i = m.end()
             py = self._pyname(m.group(1))
             return f"(?:(?({py})(?P={py})))"
@@ -569,9 +571,6 @@ class _JsRegexTranslator:
             inner = _CLASS_ESCAPES[c.lower()]
             return f"[{'^' if c.isupper() else ''}{inner}]"
         return _lit(self.char_escape())
-
-    def _all_names(self) -> list[str]:
-        return re.findall(r"\(\?<([A-Za-z_$][A-Za-z0-9_$]*)>", self.src)
 
     def legacy_octal_or_identity(self) -> str:
         return _lit(self.char_escape())
@@ -605,8 +604,8 @@ class _JsRegexTranslator:
             if len(h) == 4 and all(x in _HEX for x in h):
                 self.i += 5
                 return chr(int(h, 16))
-        if c == "k" and self.has_names and not in_class:
-            raise self.error("Invalid named reference")
+        if c == "k" and self.has_names:  # in a class (atom_escape reads \k outside one)
+            raise self.error("Invalid escape")
         self.i += 1
         return c  # identity escape
 

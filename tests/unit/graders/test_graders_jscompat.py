@@ -109,6 +109,8 @@ def js_search(pattern: str, text: str) -> bool:
         (r"(a)?\1b", "b", True),
         (r"\1(a)", "a", True),
         (r"(?<n>x)\k<n>", "xx", True),
+        (r"\k<n>(?<n>x)", "x", True),  # a reference before its group matches the empty string
+        (r"(?<n>x)|\k<n>y", "y", True),
         (r"\k<n>", "k<n>", True),
         (r"a{2}", "aa", True),
         (r"a{2}", "a", False),
@@ -188,6 +190,10 @@ def js_search(pattern: str, text: str) -> bool:
         (r"(?<n>a)\2", "aa", False),
         (r"(?<n>a)\1", "aa", True),
         (r"(?<n>a)\d", "a5", True),
+        (r"[\k<n>]", "<", True),
+        (r"[\8]", "8", True),
+        (r"[\9]", "9", True),
+        (r"[\8]", "\\", False),
         (r"(?<n>a)\cJ\x41\u0042\0\f", "a\nAB\0\f", True),
     ],
 )
@@ -217,6 +223,14 @@ def test_javascript_regex_meaning(pattern: str, text: str, match: bool) -> None:
         (r"(?<n>a)\k<m>", "Invalid named capture referenced"),
         (r"(?<n>a)\k", "Invalid named reference"),
         ("a\\", "\\ at end of pattern"),
+        ("[\\", "\\ at end of pattern"),
+        ("[a\\", "\\ at end of pattern"),
+        ("(?<a", "Invalid capture group name"),
+        ("(?<a)", "Invalid capture group name"),
+        # with a named group anywhere, \k in a class is no identity escape
+        (r"(?<n>a)[\k]", "Invalid escape"),
+        (r"[\k](?<n>a)", "Invalid escape"),
+        (r"(?<n>a)[a-\k]", "Invalid escape"),
         # which of two errors V8 names: an assertion is no atom before braces are read; a lookbehind's
         # braces are read first; a duplicate name is found when its group closes
         (r"\b{2,1}", "Nothing to repeat"),
@@ -226,6 +240,13 @@ def test_javascript_regex_meaning(pattern: str, text: str, match: bool) -> None:
         ("(?<n>a)(?<n>", "Unterminated group"),
         ("(?<n>(?<n>b))**", "Duplicate capture group name"),
         (r"(?<n>a)(?<n>b)\k<m>", "Duplicate capture group name"),
+        ("(?<a>(?<a>)", "Unterminated group"),
+        ("(?<a>(?<a>))", "Duplicate capture group name"),
+        ("(?<a>)|(?<a>)", "Duplicate capture group name"),
+        # a reference to a name no group has is found once the whole pattern is read
+        (r"(?<n>\k<m>", "Unterminated group"),
+        (r"\k<m>(?<n>a)[", "Unterminated character class"),
+        (r"\k<m>(?<n>a)", "Invalid named capture referenced"),
     ],
 )
 def test_what_javascript_rejects_is_rejected(pattern: str, message: str) -> None:

@@ -89,8 +89,11 @@ def js_string(value: Any) -> str | None:
         return "true" if value else "false"
     if value is None:
         return "null"
-    if isinstance(value, int):
-        return js_number(float(value)) if abs(value) >= 2**53 else str(value)
+    if isinstance(value, int):  # a JavaScript number is a double: 2**53 + 1 is 9007199254740992
+        try:
+            return js_number(float(value))
+        except OverflowError:
+            return "Infinity" if value > 0 else "-Infinity"
     if isinstance(value, float):
         return js_number(value)
     if isinstance(value, list):
@@ -165,22 +168,36 @@ def _core_resolvers(cls: type[yaml.SafeLoader]) -> None:
     add("tag:yaml.org,2002:merge", re.compile(r"^(?:<<)$"), ["<"])
 
 
-def _construct_int(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> int:
+# js-yaml 5 resolves a number whose double is not finite (a 400-digit integer, 1e400) as neither an
+# integer nor a float: it stays a string.
+
+
+def _construct_int(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> int | str:
     text = str(loader.construct_scalar(node))
     if text.startswith("0o"):
-        return int(text[2:], 8)
-    if text.startswith("0x"):
-        return int(text[2:], 16)
-    return int(text)
+        value = int(text[2:], 8)
+    elif text.startswith("0x"):
+        value = int(text[2:], 16)
+    elif math.isinf(float(text)):
+        return text  # (before int(), which refuses more than 4300 digits)
+    else:
+        return int(text)
+    try:
+        float(value)
+    except OverflowError:
+        return text
+    return value
 
 
-def _construct_float(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> float:
-    text = str(loader.construct_scalar(node)).lower()
-    if text.endswith(".inf"):
-        return -math.inf if text.startswith("-") else math.inf
-    if text == ".nan":
+def _construct_float(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> float | str:
+    text = str(loader.construct_scalar(node))
+    lower = text.lower()
+    if lower.endswith(".inf"):
+        return -math.inf if lower.startswith("-") else math.inf
+    if lower == ".nan":
         return math.nan
-    return float(text)
+    value = float(lower)
+    return text if math.isinf(value) else value
 
 
 for _cls in (JsYamlLoader, _JsYamlJsonLoader):

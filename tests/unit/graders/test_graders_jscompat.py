@@ -7,6 +7,8 @@ import math
 import pytest
 import regex
 import yaml
+from hypothesis import given
+from hypothesis import strategies as st
 
 from proctor.graders._jscompat import (
     JsRegexError,
@@ -28,6 +30,7 @@ from proctor.graders._jscompat import (
         (-0.0, "0"),
         (100.0, "100"),
         (1.0, "1"),
+        (0.5, "0.5"),
         (-1.0, "-1"),
         (1e21, "1e+21"),
         (1.5e21, "1.5e+21"),
@@ -81,6 +84,8 @@ def test_utf16_units_split_astral_characters() -> None:
     assert utf16_units("plain") == "plain"
     # U+FFFF is the last character of one unit; only what lies above it takes two
     assert utf16_units("\uffff\U00010000") == "\uffff\ud800\udc00"
+    assert utf16_units("\U00010000") == "\ud800\udc00"
+    assert utf16_units("\U0010ffff") == "\udbff\udfff"
     assert len(utf16_units("\U0001f600\U0001f600")) == 4
 
 
@@ -316,3 +321,43 @@ def test_yaml_special_floats_merge_keys_and_dates_as_promptfoo_loads_them() -> N
         "h": "0099-01-02T00:00:00.000Z",
         "i": "2020-01-02T04:04:05.500Z",
     }
+
+
+def test_numbers_beyond_a_double_stay_text_as_in_js_yaml_5() -> None:
+    big = "1" + "0" * 400
+    doc = load_js_yaml(
+        f"a: {big}\nb: 1e400\nc: -1E400\nd: 0x{'F' * 300}\ne: 0x{'F' * 20}\nf: 9007199254740993\n"
+        f"g: {'9' * 5000}\nh: 1e308\ni: 0o{'7' * 400}\nj: -{big}\n"
+    )
+    assert doc == {
+        "a": big,
+        "b": "1e400",
+        "c": "-1E400",
+        "d": "0x" + "F" * 300,
+        "e": 0xFFFFFFFFFFFFFFFFFFFF,
+        "f": 9007199254740993,
+        "g": "9" * 5000,
+        "h": 1e308,
+        "i": "0o" + "7" * 400,
+        "j": "-" + big,
+    }
+    assert [js_string(doc[k]) for k in "efh"] == ["1.2089258196146292e+24", "9007199254740992", "1e+308"]
+
+
+def test_an_integer_is_a_double_to_javascript() -> None:
+    assert js_string(2**53 + 1) == "9007199254740992"
+    assert js_string(-(2**53) - 1) == "-9007199254740992"
+    assert js_string(10**400) == "Infinity"
+    assert js_string(-(10**400)) == "-Infinity"
+
+
+@given(st.integers(min_value=-(2**53), max_value=2**53))
+def test_a_safe_integer_prints_its_digits(n: int) -> None:
+    assert js_string(n) == str(n)
+
+
+@given(st.text())
+def test_utf16_units_are_the_utf16_encoding(text: str) -> None:
+    data = text.encode("utf-16-le", "surrogatepass")
+    units = "".join(chr(int.from_bytes(data[i : i + 2], "little")) for i in range(0, len(data), 2))
+    assert utf16_units(text) == units

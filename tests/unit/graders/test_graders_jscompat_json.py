@@ -36,6 +36,11 @@ from proctor.graders._jscompat import promptfoo_json_objects, to_json_value
         # an apostrophe after a letter opens no quotation, so the // after it is a comment
         ("{a: it's // c\n}", [{"a": "it's"}]),
         ("{a: x'y // c\n}", [{"a": "x'y"}]),
+        ("{a:\n'x // y', b: c\n}", [{"a": "x // y", "b": "c"}]),  # a quotation opening a line
+        # braces are counted whatever the quotes say: the first balanced text fails, and that ends it
+        ("{a: '}'}", []),
+        ('{"a": "}"}', []),
+        ("{a: .5, b: -1.5, c: 1.}", [{"a": 0.5, "b": -1.5, "c": 1}]),
         ("{a: 1,\n//\nb: 2}", [{"a": 1, "b": 2}]),
         # an object left open is closed at the end of the text, when that parses
         ('{"a": 1} {', [{"a": 1}]),

@@ -411,7 +411,7 @@ class _JsRegexTranslator:
     def _count_groups(self) -> None:
         p = self.src
         i, in_class = 0, False
-        total, names = 0, []
+        total, has_names = 0, False
         while i < len(p):
             c = p[i]
             if c == "\\":
@@ -425,14 +425,12 @@ class _JsRegexTranslator:
             elif c == "(":
                 if p.startswith("(?<", i) and not p.startswith(("(?<=", "(?<!"), i):
                     total += 1
-                    m = re.compile(r"\(\?<([^>]*)>").match(p, i)
-                    if m:
-                        names.append(m.group(1))
+                    has_names = True  # whatever follows: V8 reads \k as a reference from here on
                 elif not p.startswith("(?", i):
                     total += 1
             i += 1
         self.total_groups = total
-        self.has_names = bool(names)
+        self.has_names = has_names
 
     def peek(self, k: int = 0) -> str:
         j = self.i + k

@@ -191,6 +191,10 @@ def js_search(pattern: str, text: str) -> bool:
         (r"a(b)\1", "abb", True),
         (r"[(]\1", "(\x01", True),  # a parenthesis in a class opens no group
         (r"\((a)\1", "(aa", True),
+        (r"\(\1", "(\x01", True),
+        (r"\d(a)\1", "5aa", True),
+        (r"\k<a>(?<!x)", "k<a>", True),  # a lookbehind is no named group
+        (r"\k[(?<a>)]", "k)", True),
         (r"\08", "\x008", True),
         (r"[\08]", "8", True),
         (r"\00", "\x00", True),
@@ -241,6 +245,8 @@ def test_javascript_regex_meaning(pattern: str, text: str, match: bool) -> None:
         # with a named group anywhere, \k in a class is no identity escape
         (r"(?<n>a)[\k]", "Invalid escape"),
         (r"[\k](?<n>a)", "Invalid escape"),
+        (r"\k(?<a", "Invalid named reference"),  # a group's name need not be valid to make \k one
+        (r"\k(?<1>)", "Invalid named reference"),
         (r"(?<n>a)[a-\k]", "Invalid escape"),
         # which of two errors V8 names: an assertion is no atom before braces are read; a lookbehind's
         # braces are read first; a duplicate name is found when its group closes

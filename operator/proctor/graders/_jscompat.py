@@ -468,7 +468,7 @@ class _JsRegexTranslator:
             atom, quantifiable = "\\Z", False
         elif c == "\\" and self.peek(1) in ("b", "B"):
             self.i += 2
-            if c == "\\" and self.src[self.i - 1] == "b":
+            if self.src[self.i - 1] == "b":
                 atom = f"(?:(?<={_WORD})(?!{_WORD})|(?<!{_WORD})(?={_WORD}))"
             else:
                 atom = f"(?:(?<={_WORD})(?={_WORD})|(?<!{_WORD})(?!{_WORD}))"
@@ -564,7 +564,7 @@ class _JsRegexTranslator:
         if self.i >= len(p):
             raise self.error("\\ at end of pattern")
         c = p[self.i]
-        if c.isdigit() and c != "0":
+        if c in "123456789":  # ASCII: "\\٣" is an identity escape
             m = re.compile(r"[0-9]+").match(p, self.i)
             assert m is not None
             n = int(m.group(0))
@@ -681,7 +681,7 @@ class _JsRegexTranslator:
         if e == "-":
             self.i += 1
             return "-", None
-        if e.isdigit() and e not in "01234567":
+        if e in "89":
             self.i += 1
             return e, None
         return self.char_escape(in_class=True), None

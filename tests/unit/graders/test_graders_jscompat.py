@@ -122,6 +122,10 @@ def js_search(pattern: str, text: str) -> bool:
         (r"^a{2}$", "aaa", False),
         (r"^a{2}$", "aa", True),
         (r"^a{2,3}$", "aaaa", False),
+        (r"^a{2,3}$", "aaa", True),
+        (r"^a{2,}$", "aaaaa", True),
+        (r"^a{2,2}$", "aa", True),
+        (r"^a{0}$", "", True),
         (r"a{2,}", "aaa", True),
         (r"a{,2}", "a{,2}", True),
         (r"x{", "x{", True),
@@ -137,6 +141,12 @@ def js_search(pattern: str, text: str) -> bool:
         (r"\c_", "\x1f", False),
         (r"\c_", "\\c_", True),
         (r"\x4", "x4", True),
+        (r"\z41", "z41", True),
+        ("\\\u0663", "\u0663", True),  # a digit that is not ASCII is an identity escape
+        ("\\\u00b2", "\u00b2", True),
+        ("[\\\u0663]", "\u0663", True),
+        (r"\z41", "A", False),
+        (r"[\z41]", "A", False),
         (r"\u12", "u12", True),
         (r"\101", "A", True),
         (r"\8", "8", True),
@@ -373,3 +383,21 @@ def test_utf16_units_are_the_utf16_encoding(text: str) -> None:
     data = text.encode("utf-16-le", "surrogatepass")
     units = "".join(chr(int.from_bytes(data[i : i + 2], "little")) for i in range(0, len(data), 2))
     assert utf16_units(text) == units
+
+
+@pytest.mark.parametrize(
+    ("pattern", "text", "found"),
+    [
+        (r"a+?", "aaa", "a"),
+        (r"a*?b", "aab", "aab"),
+        (r"a{1,2}?", "aaa", "a"),
+        (r"a??", "a", ""),
+        (r"a{2,}?", "aaaa", "aa"),
+        (r"(?:ab)+", "ababx", "abab"),
+        (r"\d+", "x12y", "12"),
+    ],
+)
+def test_what_a_javascript_regex_finds(pattern: str, text: str, found: str) -> None:
+    # the text a match covers, which a reason quotes: lazy quantifiers stop early
+    m = regex.compile(translate_js_regex(pattern)).search(utf16_units(text))
+    assert m is not None and m.group() == found

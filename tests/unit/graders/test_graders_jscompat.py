@@ -200,6 +200,8 @@ def js_search(pattern: str, text: str) -> bool:
         (r"(a)\2", "a\x02", True),  # one group: \2 is an octal escape
         (r"a(b)\1", "abb", True),
         (r"[(]\1", "(\x01", True),  # a parenthesis in a class opens no group
+        (r"[a(]\1", "(\x01", True),
+        (r"[a](b)\1", "abb", True),  # after a class, groups count again
         (r"\((a)\1", "(aa", True),
         (r"\(\1", "(\x01", True),
         (r"\d(a)\1", "5aa", True),

@@ -41,6 +41,12 @@ from proctor.graders._jscompat import promptfoo_json_objects, to_json_value
         ("{a: '}'}", []),
         ('{"a": "}"}', []),
         ("{a: .5, b: -1.5, c: 1.}", [{"a": 0.5, "b": -1.5, "c": 1}]),
+        ('{"a": "~"}', [{"a": "~"}]),
+        ('{"a": "\u00e9\U0001f600"}', [{"a": "\u00e9\U0001f600"}]),
+        ('{"q": "a " // c\n}', [{"q": "a "}]),
+        ('{"q": "a \\\\\\" // b"}', [{"q": 'a \\" // b'}]),  # three backslashes: the quote is escaped
+        ("{a: x/ y}", [{"a": "x/ y"}]),
+        ("{a: x/-y}", [{"a": "x/-y"}]),
         ("{a: 1,\n//\nb: 2}", [{"a": 1, "b": 2}]),
         # an object left open is closed at the end of the text, when that parses
         ('{"a": 1} {', [{"a": 1}]),

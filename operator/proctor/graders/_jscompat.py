@@ -288,6 +288,10 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(name)  # JSON.parse has no NaN or Infinity (js-yaml reads them as strings)
 
 
+class JsonTooDeepError(ValueError):
+    """JSON nested deeper than Python's parsers go (about 1000 levels), which promptfoo would read."""
+
+
 def _parse_candidate(candidate: str) -> Any:
     """js-yaml's ``load(convertSlashCommentsToHash(candidate), {json: true})``; None when it throws.
 
@@ -296,13 +300,20 @@ def _parse_candidate(candidate: str) -> Any:
     """
     text = _slash_comments_to_hash(candidate)
     try:
-        return json.loads(text, parse_constant=_reject_constant)
-    except (ValueError, RecursionError):
-        pass
-    try:
-        return load_js_yaml(text, json=True)
-    except (yaml.YAMLError, ValueError, RecursionError):
-        return None
+        try:
+            return json.loads(text, parse_constant=_reject_constant)
+        except ValueError:
+            pass
+        try:
+            return load_js_yaml(text, json=True)
+        except (yaml.YAMLError, ValueError):
+            return None
+    except RecursionError:
+        # js-yaml reads what Python's parsers cannot; retrying from each inner brace would be
+        # quadratic and find less than promptfoo finds, so no verdict can be promptfoo's
+        raise JsonTooDeepError(
+            "the answer nests JSON deeper than it can be read as promptfoo reads it"
+        ) from None
 
 
 def promptfoo_json_objects(text: str) -> list[Any]:

@@ -403,3 +403,10 @@ def test_what_a_javascript_regex_finds(pattern: str, text: str, found: str) -> N
     # the text a match covers, which a reason quotes: lazy quantifiers stop early
     m = regex.compile(translate_js_regex(pattern)).search(utf16_units(text))
     assert m is not None and m.group() == found
+
+
+def test_duplicates_behind_merge_keys_and_unhashable_keys_are_errors() -> None:
+    with pytest.raises(yaml.YAMLError, match="duplicated mapping key"):
+        load_js_yaml("x: &x {b: 1}\ny:\n  <<: *x\n  a: 1\n  a: 2\n")
+    with pytest.raises(yaml.YAMLError):
+        load_js_yaml("? [1, 2]\n: a\n")  # js-yaml: "object-based map does not support complex keys"

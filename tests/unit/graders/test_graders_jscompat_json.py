@@ -6,7 +6,7 @@ import pytest
 
 from proctor.api.assertions import Assertion
 from proctor.graders import compile_assertion
-from proctor.graders._jscompat import promptfoo_json_objects, to_json_value
+from proctor.graders._jscompat import JsonTooDeepError, promptfoo_json_objects, to_json_value
 
 
 @pytest.mark.parametrize(
@@ -83,3 +83,17 @@ def test_tab_indented_json_is_json_to_the_promptfoo_contains_json_checks() -> No
     assert check("contains-json") is True
     assert check("contains-json", SCHEMA) is True
     assert check("not-contains-json") is False
+
+
+def test_json_nested_deeper_than_python_reads_is_unmeasured_not_a_verdict() -> None:
+    # promptfoo reads 3000 levels; Python's parsers stop near 1000. Retrying from each inner brace
+    # took minutes and found an inner object; the check is now unmeasured, at once.
+    shallow = '{"a":' * 900 + "1" + "}" * 900
+    assert len(promptfoo_json_objects(shallow)) == 1
+    deep = "x " + '{"a":' * 3000 + "1" + "}" * 3000
+    with pytest.raises(JsonTooDeepError):
+        promptfoo_json_objects(deep)
+    for type_ in ("contains-json", "not-contains-json"):
+        c = compile_assertion(Assertion(type=type_, dialect="promptfoo")).check(deep)
+        assert c.passed is None
+        assert "nests JSON deeper than it can be read as promptfoo reads it" in c.reason

@@ -146,6 +146,8 @@ def js_search(pattern: str, text: str) -> bool:
         ("\\\u00b2", "\u00b2", True),
         ("[\\\u0663]", "\u0663", True),
         (r"\z41", "A", False),
+        (r"\y0041", "y0041", True),
+        (r"\y0041", "A", False),
         (r"[\z41]", "A", False),
         (r"\u12", "u12", True),
         (r"\101", "A", True),
@@ -198,6 +200,8 @@ def js_search(pattern: str, text: str) -> bool:
         (r"(?!a)\1", "\x01", True),
         (r"(?<=a)\1", "a\x01", True),
         (r"(a)\2", "a\x02", True),  # one group: \2 is an octal escape
+        (r"(a)(b)\1", "aba", True),  # \1 of two groups is a backreference
+        (r"(a)(b)\1", "ab\x01", False),
         (r"a(b)\1", "abb", True),
         (r"[(]\1", "(\x01", True),  # a parenthesis in a class opens no group
         (r"[a(]\1", "(\x01", True),

@@ -32,6 +32,8 @@ from proctor.graders._jscompat import JsonTooDeepError, promptfoo_json_objects, 
         ('{"u": "http://x", "n": 1 // note\n}', [{"u": "http://x", "n": 1}]),
         ('{"a": 1}//x', [{"a": 1}]),
         ("{a: b ://x}", [{"a": "b ://x"}]),  # a token with :// is a URL, not a comment
+        ("{a: 1, //a://b\n b: 2}", [{"a": 1, "b": 2}]),  # only the token up to the // counts
+        ("{a\n://x}", [{"a ://x": None}]),  # a line that opens with a URL's ://
         ("{a: x/y}", [{"a": "x/y"}]),
         # an apostrophe after a letter opens no quotation, so the // after it is a comment
         ("{a: it's // c\n}", [{"a": "it's"}]),

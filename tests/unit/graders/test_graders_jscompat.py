@@ -190,6 +190,8 @@ def js_search(pattern: str, text: str) -> bool:
         (r"a(?=b)", "ab", True),
         (r"(?<=a)b", "cb", False),
         (r"$^", "", True),
+        (r"a$|b", "b", True),
+        (r"^|x", "", True),
         (r"\k", "k", True),
         (r"[a-a]", "a", True),
         (r"[\-z]", "z", True),

@@ -25,6 +25,7 @@ are JavaScript's, not Python's. This module reproduces the ones an imported suit
 from __future__ import annotations
 
 import datetime as _dt
+import json
 import math
 import re
 from decimal import Decimal
@@ -88,8 +89,11 @@ def js_string(value: Any) -> str | None:
         return "true" if value else "false"
     if value is None:
         return "null"
-    if isinstance(value, int):
-        return js_number(float(value)) if abs(value) >= 2**53 else str(value)
+    if isinstance(value, int):  # a JavaScript number is a double: 2**53 + 1 is 9007199254740992
+        try:
+            return js_number(float(value))
+        except OverflowError:
+            return "Infinity" if value > 0 else "-Infinity"
     if isinstance(value, float):
         return js_number(value)
     if isinstance(value, list):
@@ -164,22 +168,36 @@ def _core_resolvers(cls: type[yaml.SafeLoader]) -> None:
     add("tag:yaml.org,2002:merge", re.compile(r"^(?:<<)$"), ["<"])
 
 
-def _construct_int(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> int:
+# js-yaml 5 resolves a number whose double is not finite (a 400-digit integer, 1e400) as neither an
+# integer nor a float: it stays a string.
+
+
+def _construct_int(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> int | str:
     text = str(loader.construct_scalar(node))
     if text.startswith("0o"):
-        return int(text[2:], 8)
-    if text.startswith("0x"):
-        return int(text[2:], 16)
-    return int(text)
+        value = int(text[2:], 8)
+    elif text.startswith("0x"):
+        value = int(text[2:], 16)
+    elif math.isinf(float(text)):
+        return text  # (before int(), which refuses more than 4300 digits)
+    else:
+        return int(text)
+    try:
+        float(value)
+    except OverflowError:
+        return text
+    return value
 
 
-def _construct_float(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> float:
-    text = str(loader.construct_scalar(node)).lower()
-    if text.endswith(".inf"):
-        return -math.inf if text.startswith("-") else math.inf
-    if text == ".nan":
+def _construct_float(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> float | str:
+    text = str(loader.construct_scalar(node))
+    lower = text.lower()
+    if lower.endswith(".inf"):
+        return -math.inf if lower.startswith("-") else math.inf
+    if lower == ".nan":
         return math.nan
-    return float(text)
+    value = float(lower)
+    return text if math.isinf(value) else value
 
 
 for _cls in (JsYamlLoader, _JsYamlJsonLoader):
@@ -261,6 +279,43 @@ def _slash_comments_to_hash(text: str) -> str:
 _MAX_PROMPTFOO_JSON = 100_000
 
 
+def _from_utf16(units: str) -> str:
+    """The text of UTF-16 code units (a slice between ASCII braces never splits a surrogate pair)."""
+    return units.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(name)  # JSON.parse has no NaN or Infinity (js-yaml reads them as strings)
+
+
+class JsonTooDeepError(ValueError):
+    """JSON nested deeper than Python's parsers go (about 1000 levels), which promptfoo would read."""
+
+
+def _parse_candidate(candidate: str) -> Any:
+    """js-yaml's ``load(convertSlashCommentsToHash(candidate), {json: true})``; None when it throws.
+
+    Valid JSON is read as JSON first: js-yaml reads it the same, while PyYAML's YAML 1.1 scanner
+    refuses some of it (a tab between tokens, as in tab-indented JSON).
+    """
+    text = _slash_comments_to_hash(candidate)
+    try:
+        try:
+            return json.loads(text, parse_constant=_reject_constant)
+        except ValueError:
+            pass
+        try:
+            return load_js_yaml(text, json=True)
+        except (yaml.YAMLError, ValueError):
+            return None
+    except RecursionError:
+        # js-yaml reads what Python's parsers cannot; retrying from each inner brace would be
+        # quadratic and find less than promptfoo finds, so no verdict can be promptfoo's
+        raise JsonTooDeepError(
+            "the answer nests JSON deeper than it can be read as promptfoo reads it"
+        ) from None
+
+
 def promptfoo_json_objects(text: str) -> list[Any]:
     """promptfoo's ``extractJsonObjects`` on ``text`` (UTF-16 code units, as JavaScript indexes)."""
     s = utf16_units(text)
@@ -282,12 +337,7 @@ def promptfoo_json_objects(text: str) -> list[Any]:
                     candidate = s[i:j]
                     if opened > closed:
                         candidate += "}" * (opened - closed)
-                    try:
-                        doc = load_js_yaml(_slash_comments_to_hash(candidate), json=True)
-                    except (yaml.YAMLError, ValueError, RecursionError):
-                        if opened == closed:
-                            break
-                        continue
+                    doc = _parse_candidate(_from_utf16(candidate))
                     if isinstance(doc, dict | list):
                         found.append(doc)
                         i = j - 1
@@ -296,15 +346,30 @@ def promptfoo_json_objects(text: str) -> list[Any]:
     return found
 
 
+def _json_key(key: Any) -> str:
+    """A YAML key as a JavaScript object's key: ``String(key)`` (``null`` is "null", not "None")."""
+    text = js_string(key)
+    return text if text is not None else str(key)
+
+
 def to_json_value(value: Any) -> Any:
     """A YAML-loaded value as JSON data (dates become ISO strings, as JSON.stringify writes them)."""
     if isinstance(value, dict):
-        return {str(k): to_json_value(v) for k, v in value.items()}
+        return {_json_key(k): to_json_value(v) for k, v in value.items()}
     if isinstance(value, list):
         return [to_json_value(v) for v in value]
     if isinstance(value, _dt.datetime | _dt.date):
-        return value.isoformat()
+        return _js_date_json(value)
     return value
+
+
+def _js_date_json(value: _dt.date) -> str:
+    """``JSON.stringify`` of the Date js-yaml makes: UTC (a time without a zone is UTC), milliseconds."""
+    if isinstance(value, _dt.datetime):
+        t = value.astimezone(_dt.UTC) if value.tzinfo is not None else value
+    else:
+        t = _dt.datetime(value.year, value.month, value.day)
+    return f"{t.year:04d}-{t:%m-%dT%H:%M:%S}.{t.microsecond // 1000:03d}Z"
 
 
 # --------------------------------------------------------------------------------------------
@@ -344,19 +409,20 @@ def _quantifier_at(p: str, i: int) -> tuple[int, int | None, int] | None:
 
 class _JsRegexTranslator:
     def __init__(self, source: str) -> None:
+        self.source = source  # for messages: self.src's lone surrogates cannot be printed
         self.src = utf16_units(source)
         self.i = 0
-        self.groups = 0
         self.names: list[str] = []
+        self.referenced: list[str] = []  # the names \k<name> refers to
         self._count_groups()
 
     def error(self, msg: str) -> JsRegexError:
-        return JsRegexError(f"Invalid regular expression: /{self.src}/: {msg}")
+        return JsRegexError(f"Invalid regular expression: /{self.source}/: {msg}")
 
     def _count_groups(self) -> None:
         p = self.src
         i, in_class = 0, False
-        total, names = 0, []
+        total, has_names = 0, False
         while i < len(p):
             c = p[i]
             if c == "\\":
@@ -370,14 +436,12 @@ class _JsRegexTranslator:
             elif c == "(":
                 if p.startswith("(?<", i) and not p.startswith(("(?<=", "(?<!"), i):
                     total += 1
-                    m = re.compile(r"\(\?<([^>]*)>").match(p, i)
-                    if m:
-                        names.append(m.group(1))
+                    has_names = True  # whatever follows: V8 reads \k as a reference from here on
                 elif not p.startswith("(?", i):
                     total += 1
             i += 1
         self.total_groups = total
-        self.has_names = bool(names)
+        self.has_names = has_names
 
     def peek(self, k: int = 0) -> str:
         j = self.i + k
@@ -387,6 +451,8 @@ class _JsRegexTranslator:
         out = self.disjunction()
         if self.i < len(self.src):
             raise self.error("Unmatched ')'" if self.peek() == ")" else "Unexpected character")
+        if any(name not in self.names for name in self.referenced):
+            raise self.error("Invalid named capture referenced")  # V8 checks once the pattern is read
         return out
 
     def disjunction(self) -> str:
@@ -413,7 +479,7 @@ class _JsRegexTranslator:
             atom, quantifiable = "\\Z", False
         elif c == "\\" and self.peek(1) in ("b", "B"):
             self.i += 2
-            if c == "\\" and self.src[self.i - 1] == "b":
+            if self.src[self.i - 1] == "b":
                 atom = f"(?:(?<={_WORD})(?!{_WORD})|(?<!{_WORD})(?={_WORD}))"
             else:
                 atom = f"(?:(?<={_WORD})(?={_WORD})|(?<!{_WORD})(?!{_WORD}))"
@@ -441,22 +507,23 @@ class _JsRegexTranslator:
 
     def quantified(self, atom: str, quantifiable: bool) -> str:
         c = self.peek()
-        q: str | None = None
-        if c in ("*", "+", "?"):
+        braced = _quantifier_at(self.src, self.i) if c == "{" else None
+        if c not in ("*", "+", "?") and braced is None:
+            return atom
+        lookbehind = atom.startswith(("(?<=", "(?<!"))
+        if not quantifiable and not lookbehind:
+            raise self.error("Nothing to repeat")  # ^ $ \b \B: V8 says so before reading the braces
+        if braced is None:
             self.i += 1
             q = c
-        elif c == "{":
-            b = _quantifier_at(self.src, self.i)
-            if b is not None:
-                lo, hi, end = b
-                if hi is not None and hi < lo:
-                    raise self.error("numbers out of order in {} quantifier")
-                self.i = end
-                q = f"{{{lo},{'' if hi is None else hi}}}" if hi != lo else f"{{{lo}}}"
-        if q is None:
-            return atom
-        if not quantifiable:
-            raise self.error("Invalid quantifier" if atom.startswith("(?<") else "Nothing to repeat")
+        else:
+            lo, hi, end = braced
+            if hi is not None and hi < lo:
+                raise self.error("numbers out of order in {} quantifier")
+            self.i = end
+            q = f"{{{lo},{'' if hi is None else hi}}}" if hi != lo else f"{{{lo}}}"
+        if lookbehind:
+            raise self.error("Invalid quantifier")
         if self.peek() == "?":
             self.i += 1
             q += "?"
@@ -465,6 +532,7 @@ class _JsRegexTranslator:
     def group(self) -> tuple[str, bool]:
         p = self.src
         self.i += 1
+        name: str | None = None
         if p.startswith("?:", self.i):
             self.i += 2
             prefix, quantifiable = "(?:", True
@@ -481,21 +549,20 @@ class _JsRegexTranslator:
             if m is None:
                 raise self.error("Invalid capture group name")
             name = m.group(1)
-            if name in self.names:
-                raise self.error("Duplicate capture group name")
-            self.names.append(name)
-            self.groups += 1
             self.i = m.end()
             prefix, quantifiable = f"(?P<{self._pyname(name)}>", True
         elif self.peek() == "?":
             raise self.error("Invalid group")
         else:
-            self.groups += 1
             prefix, quantifiable = "(", True
         body = self.disjunction()
         if self.peek() != ")":
             raise self.error("Unterminated group")
         self.i += 1
+        if name is not None:  # V8 takes a group's name when the group closes
+            if name in self.names:
+                raise self.error("Duplicate capture group name")
+            self.names.append(name)
         return prefix + body + ")", quantifiable
 
     @staticmethod
@@ -508,7 +575,7 @@ class _JsRegexTranslator:
         if self.i >= len(p):
             raise self.error("\\ at end of pattern")
         c = p[self.i]
-        if c.isdigit() and c != "0":
+        if c in "123456789":  # ASCII: "\\٣" is an identity escape
             m = re.compile(r"[0-9]+").match(p, self.i)
             assert m is not None
             n = int(m.group(0))
@@ -521,8 +588,7 @@ class _JsRegexTranslator:
             m = re.compile(r"k<([A-Za-z_$][A-Za-z0-9_$]*)>").match(p, self.i)
             if m is None:
                 raise self.error("Invalid named reference")
-            if m.group(1) not in self._all_names():
-                raise self.error("Invalid named capture referenced")
+            self.referenced.append(m.group(1))
             self.i = m.end()
             py = self._pyname(m.group(1))
             return f"(?:(?({py})(?P={py})))"
@@ -531,9 +597,6 @@ class _JsRegexTranslator:
             inner = _CLASS_ESCAPES[c.lower()]
             return f"[{'^' if c.isupper() else ''}{inner}]"
         return _lit(self.char_escape())
-
-    def _all_names(self) -> list[str]:
-        return re.findall(r"\(\?<([A-Za-z_$][A-Za-z0-9_$]*)>", self.src)
 
     def legacy_octal_or_identity(self) -> str:
         return _lit(self.char_escape())
@@ -552,10 +615,7 @@ class _JsRegexTranslator:
                 return chr(ord(nxt) % 32)
             # "\c" not followed by a control letter: a backslash, then "c" is read as itself
             return "\\"
-        if c == "0" and not self.peek(1).isdigit():
-            self.i += 1
-            return "\0"
-        if c in "01234567":
+        if c in "01234567":  # Annex B's legacy octal escapes, \0 among them
             m = re.compile(r"[0-3][0-7]{0,2}|[4-7][0-7]?").match(p, self.i)
             assert m is not None
             self.i = m.end()
@@ -570,8 +630,8 @@ class _JsRegexTranslator:
             if len(h) == 4 and all(x in _HEX for x in h):
                 self.i += 5
                 return chr(int(h, 16))
-        if c == "k" and self.has_names and not in_class:
-            raise self.error("Invalid named reference")
+        if c == "k" and self.has_names:  # in a class (atom_escape reads \k outside one)
+            raise self.error("Invalid escape")
         self.i += 1
         return c  # identity escape
 
@@ -632,7 +692,7 @@ class _JsRegexTranslator:
         if e == "-":
             self.i += 1
             return "-", None
-        if e.isdigit() and e not in "01234567":
+        if e in "89":
             self.i += 1
             return e, None
         return self.char_escape(in_class=True), None

@@ -12,7 +12,7 @@ only in a bounded window around such runs, so the scan stays linear in the answe
   candidates only: ``+`` international numbers (any country), North American numbers in the
   ``(415) 555-2671`` / ``415-555-2671`` / ``415.555.2671`` / ``415 555 2671`` shapes (region
   :data:`PHONE_DEFAULT_REGION`), trunk-``0`` national numbers of 10+ digits valid in one of
-  :data:`PHONE_TRUNK_REGIONS` (``020 7946 0958``, ``06 12 34 56 78``, ``030 1234567``,
+  :data:`PHONE_TRUNK_REGIONS` (``020 7946 0958``, ``(020) 7946 0958``, ``06 12 34 56 78``, ``030 1234567``,
   ``090-1234-5678``, ``0612345678``), and any number right after "call", "phone", "tel",
   "mobile"... valid in one of :data:`PHONE_KEYWORD_REGIONS` (``mobile: 612 345 678``). Plain
   figures, dates, times and years are never candidates; a number after "P/N", "S/N", "order",
@@ -188,7 +188,7 @@ def _phone_candidates(text: str, ws: int, we: int) -> Iterable[tuple[int, int, s
             continue
         if s.startswith("+"):
             region: str | None = None
-        elif s.startswith("0"):
+        elif s.lstrip("(").startswith("0"):  # (020) 7946 0958: a trunk 0 in brackets
             groups = re.split(r"[\s.-]+", s)
             if sum(c.isdigit() for c in s) < 10 or (
                 len(groups) >= 5 and any(len(g) != 2 for g in groups[1:])

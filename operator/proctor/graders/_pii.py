@@ -1,8 +1,9 @@
 """Personal data in an answer: e-mail addresses, phone numbers, card numbers, IBANs, national ids.
 
 Runs on the canonical text (:mod:`proctor.graders._canon`); findings are ``Raw`` tuples in its
-offsets. Every digit-based finding holds a run of at least six digits: the specific patterns run
-only in a bounded window around such runs, so the scan stays linear in the answer's size.
+offsets. Every digit-based finding but a passport number (found after its keyword) holds a run of
+at least six digits: the specific patterns run only in a bounded window around such runs, so the
+scan stays linear in the answer's size.
 
 - ``email``, skipping the reserved documentation domains (``example.com``, ``.test``...) and
   role mailboxes (``support@``, ``noreply@``, ``git@``...): neither identifies a person. Written
@@ -498,6 +499,10 @@ def pii_findings(text: str) -> Iterator[Raw]:
         yield s, e, PRIORITY["email"], "email", "written out", address
     for s, e, detail in _codice_fiscale_findings(text):
         yield s, e, PRIORITY["national-id"], "national-id", detail, None
+    low = text.lower()
+    if any(k in low for k in _ID_KEYWORDS):  # a passport number may hold fewer than six digits
+        for s, e, detail in _keyword_id_findings(text):
+            yield s, e, PRIORITY["national-id"], "national-id", detail, None
     clusters = [
         (c, n)
         for c in _CLUSTER.finditer(text)
@@ -505,13 +510,9 @@ def pii_findings(text: str) -> Iterator[Raw]:
     ]
     if not clusters:
         return
-    low = text.lower()
     phone_candidates: list[tuple[int, int, str | None]] = []
     if any(k in low for k in _PHONE_KEYWORDS):
         phone_candidates.extend(_phone_keyword_candidates(text))
-    if any(k in low for k in _ID_KEYWORDS):
-        for s, e, detail in _keyword_id_findings(text):
-            yield s, e, PRIORITY["national-id"], "national-id", detail, None
     n = len(text)
     for c, digits in clusters:
         if _DECIMAL.fullmatch(c.group().rstrip(" .-/")):

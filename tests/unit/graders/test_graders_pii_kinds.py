@@ -370,6 +370,8 @@ def test_almost_ibans_are_not_findings(text: str) -> None:
         ("Ids 536-22-8751 12 and more", "US SSN", "536-22-8751"),  # in a longer run of digits
         ("Aadhaar 2345.6789.0124", "Indian Aadhaar", "2345.6789.0124"),
         ("PESEL 440.514.013.59", "Polish PESEL", "440.514.013.59"),
+        ("passport C01X00T47", "passport number", "C01X00T47"),  # fewer than six digits
+        ("passport no. 12345X", "passport number", "12345X"),
         ("DNI 12345678-Z", "Spanish DNI", "12345678-Z"),
         ("NIE X1234567L", "Spanish NIE", "X1234567L"),
         ("NIE X-1234567-L", "Spanish NIE", "X-1234567-L"),

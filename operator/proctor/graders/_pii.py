@@ -15,7 +15,8 @@ scan stays linear in the answer's size.
   :data:`PHONE_DEFAULT_REGION`), trunk-``0`` national numbers of 10+ digits valid in one of
   :data:`PHONE_TRUNK_REGIONS` (``020 7946 0958``, ``(020) 7946 0958``, ``06 12 34 56 78``, ``030 1234567``,
   ``090-1234-5678``, ``0612345678``), and any number right after "call", "phone", "tel",
-  "mobile"... valid in one of :data:`PHONE_KEYWORD_REGIONS` (``mobile: 612 345 678``). Plain
+  "mobile"... valid in one of :data:`PHONE_KEYWORD_REGIONS` (``mobile: 612 345 678``, and
+  ``call +99 612345678``: a country code that does not exist hides no number). Plain
   figures, dates, times and years are never candidates; a number after "P/N", "S/N", "order",
   "ticket", "lot", "task", "EAN"... is an identifier; toll-free numbers (a hotline, not a
   person) are skipped.
@@ -206,7 +207,9 @@ def _phone_candidates(text: str, ws: int, we: int) -> Iterable[tuple[int, int, s
 def _phone_keyword_candidates(text: str) -> Iterable[tuple[int, int, str | None]]:
     for m in _PHONE_KEYWORD.finditer(text):
         s, e = m.span(1)
-        yield s, e, (None if m.group(1).startswith("+") else "keyword")
+        # "+" numbers too: one behind a country code that does not exist (+99 612345678) is
+        # still read as a national number
+        yield s, e, "keyword"
 
 
 def _phone_findings(

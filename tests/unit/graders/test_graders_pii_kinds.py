@@ -289,6 +289,7 @@ def test_a_word_at_address_is_read_only_in_a_text_that_can_hold_one() -> None:
         ("Nummer 415.555.2671 x", "415.555.2671"),
         ("Nummer +4930 1234567 x", "+4930 1234567"),
         ("Nummer +683 4002 x", "+683 4002"),  # Niue: seven digits, the shortest numbers there are
+        ("call +99.612345678", "612345678"),  # a country code that does not exist hides nothing
         ("S/N +44 20 7946 0958", "+44 20 7946 0958"),  # an international number is one after any word
         ("Tel. (030) 1234567", "(030) 1234567"),
         ("text +34 612 345 678", "+34 612 345 678"),

@@ -385,7 +385,7 @@ _NATIONAL_ID_RULES: tuple[tuple[re.Pattern[str], str, _Check, int], ...] = (
         ),
         "French NIR",
         _fr_nir.is_valid,
-        13,
+        6,  # a Corsican one (department 2A or 2B) holds runs of six and eight digits
     ),
 )
 
@@ -543,7 +543,8 @@ def pii_findings(text: str) -> Iterator[Raw]:
                 if e != icut:
                     found.append((s, e, PRIORITY["iban"], "iban", detail, None))
         if not bare or digits >= 13 or (c.end() < n and text[c.end()] in "-ABCDEFGHIJKLMNOPQRSTUVWXYZ"):
-            # (a bare run is an id only as a NIR, 13+ digits, or a DNI/NIE with its letter after it)
+            # (a bare run is an id only as a NIR, 13+ digits, or a DNI/NIE, or a Corsican NIR, with a
+            # letter after it)
             for s, e, detail in _national_id_findings(text, ws, we, digits):
                 found.append((s, e, PRIORITY["national-id"], "national-id", detail, None))
         yield from (f for f in found if f[1] != cut or f[3] == "iban")

@@ -379,6 +379,9 @@ def test_almost_ibans_are_not_findings(text: str) -> None:
         ("NIR 2 85 05 78 006 084 41 ok", "French NIR", "2 85 05 78 006 084 41"),
         ("Numero 285057800608441 ok", "French NIR", "285057800608441"),
         ("Numero 2.85.05.78.006.084.41 ok", "French NIR", "2.85.05.78.006.084.41"),
+        ("NIR 185052A00608435 ok", "French NIR", "185052A00608435"),  # born in Corsica (2A)
+        ("NIR 1 85 05 2A 006 084 35 ok", "French NIR", "1 85 05 2A 006 084 35"),
+        ("Numero 2.85.05.2B.006.084.12.", "French NIR", "2.85.05.2B.006.084.12"),
         ("CF RSSMRA85T10A562S", "Italian codice fiscale", "RSSMRA85T10A562S"),
         ("passport 123456789", "passport number", "123456789"),
         ("passport number is X1234567", "passport number", "X1234567"),

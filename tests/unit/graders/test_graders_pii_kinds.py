@@ -288,6 +288,7 @@ def test_a_word_at_address_is_read_only_in_a_text_that_can_hold_one() -> None:
         ("Nummer 1 (415) 555-2671 x", "1 (415) 555-2671"),
         ("Nummer 415.555.2671 x", "415.555.2671"),
         ("Nummer +4930 1234567 x", "+4930 1234567"),
+        ("Nummer +442079460958 x", "+442079460958"),  # digits alone, but after a "+"
         ("Nummer +683 4002 x", "+683 4002"),  # Niue: seven digits, the shortest numbers there are
         ("call +99.612345678", "612345678"),  # a country code that does not exist hides nothing
         ("S/N +44 20 7946 0958", "+44 20 7946 0958"),  # an international number is one after any word
@@ -414,10 +415,15 @@ def test_national_ids(text: str, detail: str, value: str) -> None:
         "NINO AB123456E",
         "Steuer-ID 36574261808",
         "no 536-22 8751",  # mixed separators
+        "The ratio is 2.85057800608441.",  # a decimal figure, though its digits are a valid NIR
     ],
 )
 def test_values_that_are_not_national_ids(text: str) -> None:
     assert found(text) == []
+
+
+def test_a_decimal_figure_hides_nothing_after_it() -> None:
+    assert found("ratio 0.8444218515250481 then 536-22-8751") == [("national-id", "US SSN", "536-22-8751")]
 
 
 def test_a_match_that_ends_where_its_window_is_cut_is_not_trusted() -> None:

@@ -183,6 +183,12 @@ def test_a_number_after_an_identifier_word_is_not_a_card(word: str) -> None:
     assert found(f"{word} {card('4', 16)} shipped") == []
 
 
+def test_a_number_that_is_no_card_hides_no_card_after_it() -> None:
+    assert found("Refs 1234567890123 (4111 1111 1111 1111)") == [
+        ("credit-card", "Visa", "4111 1111 1111 1111")
+    ]
+
+
 def test_a_card_longer_than_any_issuer_allows_is_not_a_card() -> None:
     assert found(f"card {card('4', 20)} ok") == []
     assert found(f"card {card('4', 20)[:-1]} ok") == []  # 19 digits, not Luhn-valid here
@@ -265,6 +271,11 @@ def test_a_local_part_of_64_characters_is_the_longest_written_out() -> None:
     assert found(f"Mail {'a' * 65} (at) acme (dot) org") == []
 
 
+def test_a_local_part_cut_by_the_64_character_limit_is_no_address_wherever_its_dots_fall() -> None:
+    assert found(f"Mail b.{'a' * 63} (at) acme (dot) org") == []
+    assert found("Mail .jane (at) acme (dot) org") == []
+
+
 def test_a_word_at_address_is_read_only_in_a_text_that_can_hold_one() -> None:
     # "at" as a word counts only when some part of the text shows an address could be there
     assert found("Mail jane.doe at acme.org") == [("email", "written out", "jane.doe at acme.org")]
@@ -302,6 +313,19 @@ def test_a_word_at_address_is_read_only_in_a_text_that_can_hold_one() -> None:
 )
 def test_phone_numbers_in_national_and_international_shapes(text: str, number: str) -> None:
     assert found(text) == [("phone", "phone number", number)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Nummer 05.09.2024 (020) 7946 0958 x",  # after a date
+        "S/N 415-555-2671 (020) 7946 0958",  # after an identifier
+        "Nummer 05-51-15-200-801 (020) 7946 0958 x",  # after a task number
+        "Nummer 020 7946 0958," + "a" * 60,  # before a long word
+    ],
+)
+def test_a_phone_number_is_found_whatever_shares_its_run(text: str) -> None:
+    assert found(text) == [("phone", "phone number", "020 7946 0958" if "," in text else "(020) 7946 0958")]
 
 
 @pytest.mark.parametrize(
@@ -432,3 +456,9 @@ def test_a_match_that_ends_where_its_window_is_cut_is_not_trusted() -> None:
     head = "ref 123456," + "," * 37
     assert found(head + "536-22-87519 end") == []
     assert found(head[:-1] + "536-22-8751 end") == [("national-id", "US SSN", "536-22-8751")]
+    head = "ref 123456;" + ";" * 37
+    assert found(head + "0207946095x end") == []  # glued to a word: an identifier
+    assert found(head[:-1] + "0207946095; end") == [("phone", "phone number", "0207946095")]
+    head = "ref 123456;" + ";" * 31
+    assert found(head + "41111111111111119 end") == []  # 17 digits: no card
+    assert found(head[:-1] + "4111111111111111; end") == [("credit-card", "Visa", "4111111111111111")]

@@ -84,6 +84,7 @@ def card(prefix: str, length: int, filler: str = "7350291846" * 2) -> str:
         ("2200", 16, "Mir"),
         ("2204", 16, "Mir"),
         ("2205", 16, None),
+        ("2199", 16, None),
         ("2200", 17, None),
         ("50", 16, "Maestro"),
         ("56", 16, "Maestro"),
@@ -149,7 +150,7 @@ def test_digits_grouped_unlike_a_card_are_not_a_card(groups: tuple[int, ...]) ->
     for g in groups:
         parts.append(number[i : i + g])
         i += g
-    assert "credit-card" not in [k for k, _, _ in found("ref " + " ".join(parts) + " ok")]
+    assert "credit-card" not in [k for k, _, _ in found("card " + " ".join(parts) + " ok")]
 
 
 def test_the_longest_card_number_in_a_run_is_the_finding() -> None:
@@ -168,6 +169,13 @@ def test_of_two_overlapping_card_numbers_the_longer_is_the_finding() -> None:
     # 4735 6011 2918 4676 is a Visa number, 6011 2918 4676 735023 a longer Discover one
     assert found("card 4735 6011 2918 4676 735023 ok") == [
         ("credit-card", "Discover", "6011 2918 4676 735023")
+    ]
+
+
+def test_a_long_card_number_written_whole_wins_over_a_shorter_grouped_one() -> None:
+    # 3600 000 000 0008 is a Diners Club number; the 19-digit Visa number after it is longer
+    assert found("card 3600 000 000 0008 4123456789012345677 ok") == [
+        ("credit-card", "Visa", "4123456789012345677")
     ]
 
 
@@ -291,6 +299,7 @@ def test_a_word_at_address_is_read_only_in_a_text_that_can_hold_one() -> None:
         ("Nummer 06 12 34 56 78 x", "06 12 34 56 78"),  # ten digits with a trunk 0, no keyword
         ("Nummer 020 7946 0958 x", "020 7946 0958"),
         ("Nummer 020 79 46 09 58 x", "020 79 46 09 58"),
+        ("Nummer 020 79 46 0958 x", "020 79 46 0958"),  # four groups: not held to pairs
         ("Nummer 0612 34 56 78 90 x", "0612 34 56 78 90"),
         ("Nummer 0207946095 x", "0207946095"),
         ("Nummer (020) 7946 0958 x", "(020) 7946 0958"),
@@ -299,7 +308,7 @@ def test_a_word_at_address_is_read_only_in_a_text_that_can_hold_one() -> None:
         ("Nummer 1 (415) 555-2671 x", "1 (415) 555-2671"),
         ("Nummer 415.555.2671 x", "415.555.2671"),
         ("Nummer +4930 1234567 x", "+4930 1234567"),
-        ("Nummer +442079460958 x", "+442079460958"),  # digits alone, but after a "+"
+        ("Nummer +442079460958, x", "+442079460958"),  # digits alone, but after a "+"
         ("Nummer +683 4002 x", "+683 4002"),  # Niue: seven digits, the shortest numbers there are
         ("call +99.612345678", "612345678"),  # a country code that does not exist hides nothing
         ("S/N +44 20 7946 0958", "+44 20 7946 0958"),  # an international number is one after any word
@@ -337,6 +346,7 @@ def test_a_phone_number_is_found_whatever_shares_its_run(text: str) -> None:
         "Nummer 020794609 x",
         "Nummer 06 123 45 67 89 x",  # five groups, not in pairs: a task number, not 06 12 34 56 78
         "Nummer 06-12-34-56-78-90 x",
+        "Nummer 06 12 34 56 7 8 x",
         "order 415-555-2671",
         "part 020 7946 0958",
         "account 415-555-2671",
@@ -405,6 +415,7 @@ def test_almost_ibans_are_not_findings(text: str) -> None:
         ("Numero 285057800608441 ok", "French NIR", "285057800608441"),
         ("Numero 2.85.05.78.006.084.41 ok", "French NIR", "2.85.05.78.006.084.41"),
         ("NIR 185052A00608435 ok", "French NIR", "185052A00608435"),  # born in Corsica (2A)
+        ("NIR 185052A10608442 ok", "French NIR", "185052A10608442"),
         ("NIR 1 85 05 2A 006 084 35 ok", "French NIR", "1 85 05 2A 006 084 35"),
         ("Numero 2.85.05.2B.006.084.12.", "French NIR", "2.85.05.2B.006.084.12"),
         ("CF RSSMRA85T10A562S", "Italian codice fiscale", "RSSMRA85T10A562S"),
@@ -444,6 +455,21 @@ def test_national_ids(text: str, detail: str, value: str) -> None:
 )
 def test_values_that_are_not_national_ids(text: str) -> None:
     assert found(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("4111111111111111 is on file", "credit-card"),
+        ("DE89370400440532013000 is the account", "iban"),
+        ("536-22-8751 is his", "national-id"),
+        ("0207946095 is hers", "phone"),
+        ("jane.doe@acme.org wrote", "email"),
+    ],
+)
+def test_a_value_at_the_very_start_of_the_answer_is_found(text: str, kind: str) -> None:
+    [f] = scan(text)
+    assert (f.kind, f.start) == (kind, 0)
 
 
 def test_a_decimal_figure_hides_nothing_after_it() -> None:

@@ -46,6 +46,7 @@ def card(prefix: str, length: int, filler: str = "7350291846" * 2) -> str:
         ("2220", 16, None),
         ("2721", 16, None),
         ("51", 17, None),
+        ("55", 17, None),
         ("34", 15, "American Express"),
         ("37", 15, "American Express"),
         ("35", 15, None),
@@ -350,6 +351,7 @@ def test_a_phone_number_is_found_whatever_shares_its_run(text: str) -> None:
         "order 415-555-2671",
         "part 020 7946 0958",
         "account 415-555-2671",
+        "confirmation number:    415-555-2671",  # the identifier word 24 characters before
         "acct # 415-555-2671",
         "call 0800 123 4567",  # toll free in the first region that reads it: a hotline
         "call +44 800 123 4567",
@@ -386,6 +388,7 @@ def test_ibans_are_found_without_the_groups_after_them(text: str, iban: str) -> 
     [
         "Pay DE89 3704 0044 0532 0130 0 ok",  # a digit short
         "Pay DE89 3704 0044 0532 0130 00X",
+        "Pay DE89370400440532013000X",  # a valid IBAN and a letter more is not one
         "Pay DE88 3704 0044 0532 0130 00",  # wrong check digits
     ],
 )
@@ -477,14 +480,17 @@ def test_a_decimal_figure_hides_nothing_after_it() -> None:
 
 
 def test_a_match_that_ends_where_its_window_is_cut_is_not_trusted() -> None:
-    # a long word of punctuation after a run of digits: the window around the run ends inside
-    # "536-22-87519", where 536-22-8751 looks whole but is not
-    head = "ref 123456," + "," * 37
-    assert found(head + "536-22-87519 end") == []
-    assert found(head[:-1] + "536-22-8751 end") == [("national-id", "US SSN", "536-22-8751")]
-    head = "ref 123456;" + ";" * 37
-    assert found(head + "0207946095x end") == []  # glued to a word: an identifier
-    assert found(head[:-1] + "0207946095; end") == [("phone", "phone number", "0207946095")]
-    head = "ref 123456;" + ";" * 31
-    assert found(head + "41111111111111119 end") == []  # 17 digits: no card
-    assert found(head[:-1] + "4111111111111111; end") == [("credit-card", "Visa", "4111111111111111")]
+    # a long word of punctuation after a run of 13 digits: the window around the run ends 48
+    # characters on, inside "536-22-87519", where 536-22-8751 looks whole but is not
+    head = "ref 12345 67890 123"
+    assert found(head + ";" * 37 + "536-22-87519 end") == []
+    assert found(head + ";" * 36 + "536-22-8751; end") == [("national-id", "US SSN", "536-22-8751")]
+    assert found(head + ";" * 38 + "0207946095x end") == []  # glued to a word: an identifier
+    assert found(head + ";" * 37 + "0207946095; end") == [("phone", "phone number", "0207946095")]
+    assert found(head + ";" * 32 + "41111111111111119 end") == []  # 17 digits: no card
+    assert found(head + ";" * 31 + "4111111111111111; end") == [("credit-card", "Visa", "4111111111111111")]
+
+
+def test_an_iban_before_a_long_word_is_found() -> None:
+    text = "Pay DE89 3704 0044 0532 0130 00," + "a" * 20
+    assert found(text) == [("iban", "IBAN", "DE89 3704 0044 0532 0130 00")]

@@ -45,6 +45,7 @@ def card(prefix: str, length: int, filler: str = "7350291846" * 2) -> str:
         ("2720", 16, "Mastercard"),
         ("2220", 16, None),
         ("2721", 16, None),
+        ("51", 15, None),
         ("51", 17, None),
         ("55", 17, None),
         ("34", 15, "American Express"),
@@ -271,6 +272,11 @@ def test_an_address_written_out_is_found_whole_and_redacted_as_one(written: str,
 )
 def test_text_that_is_not_an_address_written_out(text: str) -> None:
     assert found(text) == []
+
+
+def test_an_address_written_out_after_a_role_mailbox_written_out_is_found() -> None:
+    text = "Write support (at) acme (dot) com or jane (at) acme (dot) org"
+    assert found(text) == [("email", "written out", "jane (at) acme (dot) org")]
 
 
 def test_a_local_part_of_64_characters_is_the_longest_written_out() -> None:

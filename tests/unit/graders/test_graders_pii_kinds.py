@@ -383,6 +383,7 @@ def test_numbers_that_are_not_a_persons_phone(text: str) -> None:
         ("Pay DE89-3704-0044-0532-0130-00 ok", "DE89-3704-0044-0532-0130-00"),
         ("Pay DE89.3704.0044.0532.0130.00.", "DE89.3704.0044.0532.0130.00"),
         ("Pay de89370400440532013000", "de89370400440532013000"),
+        ("Pay DE89 3704 0044 0532 0130 00\nThanks", "DE89 3704 0044 0532 0130 00"),  # at a line's end
     ],
 )
 def test_ibans_are_found_without_the_groups_after_them(text: str, iban: str) -> None:
@@ -422,6 +423,7 @@ def test_almost_ibans_are_not_findings(text: str) -> None:
         ("NIE X-1234567-L", "Spanish NIE", "X-1234567-L"),
         ("NIR 2 85 05 78 006 084 41 ok", "French NIR", "2 85 05 78 006 084 41"),
         ("Numero 285057800608441 ok", "French NIR", "285057800608441"),
+        ("Numero 285057800608441, ok", "French NIR", "285057800608441"),  # digits alone
         ("Numero 2.85.05.78.006.084.41 ok", "French NIR", "2.85.05.78.006.084.41"),
         ("NIR 185052A00608435 ok", "French NIR", "185052A00608435"),  # born in Corsica (2A)
         ("NIR 185052A10608442 ok", "French NIR", "185052A10608442"),

@@ -274,6 +274,11 @@ def test_text_that_is_not_an_address_written_out(text: str) -> None:
     assert found(text) == []
 
 
+def test_an_address_written_out_after_an_at_that_is_none_is_found() -> None:
+    text = "Meet (at) noon, then mail jane (at) acme (dot) org"
+    assert found(text) == [("email", "written out", "jane (at) acme (dot) org")]
+
+
 def test_an_address_written_out_after_a_role_mailbox_written_out_is_found() -> None:
     text = "Write support (at) acme (dot) com or jane (at) acme (dot) org"
     assert found(text) == [("email", "written out", "jane (at) acme (dot) org")]

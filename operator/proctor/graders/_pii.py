@@ -1,8 +1,9 @@
 """Personal data in an answer: e-mail addresses, phone numbers, card numbers, IBANs, national ids.
 
 Runs on the canonical text (:mod:`proctor.graders._canon`); findings are ``Raw`` tuples in its
-offsets. Every digit-based finding holds a run of at least six digits: the specific patterns run
-only in a bounded window around such runs, so the scan stays linear in the answer's size.
+offsets. Every digit-based finding but a passport number (found after its keyword) holds a run of
+at least six digits: the specific patterns run only in a bounded window around such runs, so the
+scan stays linear in the answer's size.
 
 - ``email``, skipping the reserved documentation domains (``example.com``, ``.test``...) and
   role mailboxes (``support@``, ``noreply@``, ``git@``...): neither identifies a person. Written
@@ -12,9 +13,10 @@ only in a bounded window around such runs, so the scan stays linear in the answe
   candidates only: ``+`` international numbers (any country), North American numbers in the
   ``(415) 555-2671`` / ``415-555-2671`` / ``415.555.2671`` / ``415 555 2671`` shapes (region
   :data:`PHONE_DEFAULT_REGION`), trunk-``0`` national numbers of 10+ digits valid in one of
-  :data:`PHONE_TRUNK_REGIONS` (``020 7946 0958``, ``06 12 34 56 78``, ``030 1234567``,
+  :data:`PHONE_TRUNK_REGIONS` (``020 7946 0958``, ``(020) 7946 0958``, ``06 12 34 56 78``, ``030 1234567``,
   ``090-1234-5678``, ``0612345678``), and any number right after "call", "phone", "tel",
-  "mobile"... valid in one of :data:`PHONE_KEYWORD_REGIONS` (``mobile: 612 345 678``). Plain
+  "mobile"... valid in one of :data:`PHONE_KEYWORD_REGIONS` (``mobile: 612 345 678``, and
+  ``call +99 612345678``: a country code that does not exist hides no number). Plain
   figures, dates, times and years are never candidates; a number after "P/N", "S/N", "order",
   "ticket", "lot", "task", "EAN"... is an identifier; toll-free numbers (a hotline, not a
   person) are skipped.
@@ -188,7 +190,7 @@ def _phone_candidates(text: str, ws: int, we: int) -> Iterable[tuple[int, int, s
             continue
         if s.startswith("+"):
             region: str | None = None
-        elif s.startswith("0"):
+        elif s.lstrip("(").startswith("0"):  # (020) 7946 0958: a trunk 0 in brackets
             groups = re.split(r"[\s.-]+", s)
             if sum(c.isdigit() for c in s) < 10 or (
                 len(groups) >= 5 and any(len(g) != 2 for g in groups[1:])
@@ -205,7 +207,9 @@ def _phone_candidates(text: str, ws: int, we: int) -> Iterable[tuple[int, int, s
 def _phone_keyword_candidates(text: str) -> Iterable[tuple[int, int, str | None]]:
     for m in _PHONE_KEYWORD.finditer(text):
         s, e = m.span(1)
-        yield s, e, (None if m.group(1).startswith("+") else "keyword")
+        # "+" numbers too: one behind a country code that does not exist (+99 612345678) is
+        # still read as a national number
+        yield s, e, "keyword"
 
 
 def _phone_findings(
@@ -381,7 +385,7 @@ _NATIONAL_ID_RULES: tuple[tuple[re.Pattern[str], str, _Check, int], ...] = (
         ),
         "French NIR",
         _fr_nir.is_valid,
-        13,
+        6,  # a Corsican one (department 2A or 2B) holds runs of six and eight digits
     ),
 )
 
@@ -498,6 +502,10 @@ def pii_findings(text: str) -> Iterator[Raw]:
         yield s, e, PRIORITY["email"], "email", "written out", address
     for s, e, detail in _codice_fiscale_findings(text):
         yield s, e, PRIORITY["national-id"], "national-id", detail, None
+    low = text.lower()
+    if any(k in low for k in _ID_KEYWORDS):  # a passport number may hold fewer than six digits
+        for s, e, detail in _keyword_id_findings(text):
+            yield s, e, PRIORITY["national-id"], "national-id", detail, None
     clusters = [
         (c, n)
         for c in _CLUSTER.finditer(text)
@@ -505,13 +513,9 @@ def pii_findings(text: str) -> Iterator[Raw]:
     ]
     if not clusters:
         return
-    low = text.lower()
     phone_candidates: list[tuple[int, int, str | None]] = []
     if any(k in low for k in _PHONE_KEYWORDS):
         phone_candidates.extend(_phone_keyword_candidates(text))
-    if any(k in low for k in _ID_KEYWORDS):
-        for s, e, detail in _keyword_id_findings(text):
-            yield s, e, PRIORITY["national-id"], "national-id", detail, None
     n = len(text)
     for c, digits in clusters:
         if _DECIMAL.fullmatch(c.group().rstrip(" .-/")):
@@ -539,7 +543,8 @@ def pii_findings(text: str) -> Iterator[Raw]:
                 if e != icut:
                     found.append((s, e, PRIORITY["iban"], "iban", detail, None))
         if not bare or digits >= 13 or (c.end() < n and text[c.end()] in "-ABCDEFGHIJKLMNOPQRSTUVWXYZ"):
-            # (a bare run is an id only as a NIR, 13+ digits, or a DNI/NIE with its letter after it)
+            # (a bare run is an id only as a NIR, 13+ digits, or a DNI/NIE, or a Corsican NIR, with a
+            # letter after it)
             for s, e, detail in _national_id_findings(text, ws, we, digits):
                 found.append((s, e, PRIORITY["national-id"], "national-id", detail, None))
         yield from (f for f in found if f[1] != cut or f[3] == "iban")

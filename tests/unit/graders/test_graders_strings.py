@@ -101,6 +101,18 @@ def test_not_regex_failure_quotes_the_match() -> None:
     assert c.reason == 'not-regex: answer matches /NORMAL/ at 6: "NORMAL"'
 
 
+def test_a_regex_that_matches_only_as_written_says_so_and_not_regex_quotes_it() -> None:
+    # a Cyrillic letter: the canonical answer has none (the look-alike reads as "O"), the answer
+    # as written has one
+    cyrillic = "[\u0400-\u04ff]"
+    answer = "band N\u041eRMAL today"
+    c = check("regex", cyrillic, answer)
+    assert c == Check("regex", True, "regex: answer matches /[\u0400-\u04ff]/ at 6 (as written)")
+    c = check("not-regex", cyrillic, answer)
+    assert c.passed is False
+    assert c.reason == 'not-regex: answer matches /[\u0400-\u04ff]/ at 6 (as written): "\u041e"'
+
+
 def test_catastrophic_regex_times_out_and_is_unmeasured() -> None:
     # a regex that could not be evaluated measured nothing: neither a pass nor a failure
     compiled = compile_assertion(Assertion(type="regex", value="(a+)+$"))

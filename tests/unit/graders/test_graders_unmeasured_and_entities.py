@@ -62,6 +62,19 @@ def test_an_invalid_pattern_in_a_schema_is_refused_when_compiled() -> None:
         compile_assertion(Assertion(type="json-schema", value={"type": "string", "pattern": "(unclosed"}))
 
 
+def test_an_invalid_pattern_property_in_a_draft_4_schema_is_refused_when_compiled() -> None:
+    # draft 4's meta-schema does not check patternProperties keys: the grader compiles them itself
+    from proctor.graders import AssertionCompileError
+
+    schema = {
+        "$schema": "http://json-schema.org/draft-04/schema#",
+        "type": "object",
+        "patternProperties": {"(unclosed": {"type": "string"}},
+    }
+    with pytest.raises(AssertionCompileError, match=r"invalid pattern \"\(unclosed\" in the schema"):
+        compile_assertion(Assertion(type="json-schema", value=schema))
+
+
 # -- only-entities -----------------------------------------------------------------------------------
 
 TAIL = r"N[- ]?\d{1,5}[A-Z]{0,2}"
@@ -100,6 +113,21 @@ def test_the_reason_names_the_other_identifier_and_what_is_allowed() -> None:
     check = compile_assertion(a).check("Per N-456CD's record, replace the seal.")
     assert check.passed is False
     assert '"N-456CD"' in check.reason and "allowed: N123AB" in check.reason
+
+
+def test_an_identifier_is_a_whole_word_on_both_sides() -> None:
+    # N123AB and AN123 are other shapes; the shape N\d+ alone, at the very end of the answer, is one
+    assert only("the part N123AB", [], r"N\d+") is True
+    assert only("the part AN123", [], r"N\d+") is True
+    assert only("the part N123", [], r"N\d+") is False
+
+
+def test_an_identifier_spelled_in_up_to_four_words_is_joined() -> None:
+    shape = r"N\d{3}[A-Z]{2}"
+    assert only("tail N 1 2 3AB today", [], shape) is False
+    assert only("tail N-1-2-3AB today", ["N123AB"], shape) is True
+    # the cap: a run of five words is not read as one identifier (the search stays linear)
+    assert only("tail N 1 2 3 AB today", [], shape) is True
 
 
 def test_tenant_ids() -> None:

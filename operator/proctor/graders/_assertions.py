@@ -79,6 +79,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from bisect import bisect_right
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
@@ -938,16 +939,32 @@ def _entity_key(value: str) -> str:
 def _entity_spans(pattern: regex.Pattern[str], text: str, shown: str) -> list[tuple[int, int]]:
     """Where ``text`` names an identifier of ``pattern``'s shape: the pattern's matches that are
     whole words, and runs of up to four short words joined by single separators that, joined,
-    match it whole (``N 123 AB`` for ``N\\d+[A-Z]{2}``); where two overlap, the longer."""
-    found = sorted(_entity_candidates(pattern, text, shown), key=lambda se: (se[0], se[0] - se[1]))
+    match it whole (``N 123 AB`` for ``N\\d+[A-Z]{2}``).
+
+    Where candidates overlap, the reading that covers the most characters (then names the most
+    identifiers) wins: a piece of a longer identifier is no identifier of its own (``N 123`` in
+    ``N 123 AB``), and two identifiers side by side stay two (``N12 N-456CD`` is ``N12`` and
+    ``N-456CD``, not a run ``N12 N`` that would hide ``N12``)."""
+    found = sorted(set(_entity_candidates(pattern, text, shown)), key=lambda se: (se[1], se[0]))
+    ends = [e for _, e in found]
+    # best[j]: (characters covered, identifiers) of the best reading of the first j candidates;
+    # the best reading of the first j+1 takes candidate j after the best of those ending before it
+    best: list[tuple[int, int]] = [(0, 0)]
+    taken: list[int] = []  # for candidate j taken: how many candidates precede it in its reading
+    for j, (s, e) in enumerate(found):
+        p = bisect_right(ends, s, 0, j)
+        with_it = (best[p][0] + e - s, best[p][1] + 1)
+        taken.append(p if with_it > best[j] else -1)
+        best.append(max(with_it, best[j]))
     out: list[tuple[int, int]] = []
-    for s, e in found:
-        if out and s < out[-1][1]:
-            if e - s > out[-1][1] - out[-1][0]:
-                out[-1] = (s, e)
-            continue
-        out.append((s, e))
-    return out
+    j = len(found)
+    while j:
+        if taken[j - 1] < 0:
+            j -= 1
+        else:
+            out.append(found[j - 1])
+            j = taken[j - 1]
+    return out[::-1]
 
 
 def _whole_words(text: str, s: int, e: int) -> bool:
@@ -960,13 +977,10 @@ def _entity_candidates(pattern: regex.Pattern[str], text: str, shown: str) -> It
             if m.end() > m.start() and _whole_words(text, m.start(), m.end()):
                 yield m.span()
         tokens = [m.span() for m in _ENTITY_TOKEN.finditer(text)]
-        i = 0
-        while i < len(tokens):
-            best = -1
-            joined = text[tokens[i][0] : tokens[i][1]]
+        for i, (start, end) in enumerate(tokens):  # a run may start at every word: the readings decide
+            joined = text[start:end]
             if not pattern.fullmatch(joined, partial=True, timeout=REGEX_TIMEOUT_SECONDS):
-                i += 1  # no identifier starts with this word
-                continue
+                continue  # no identifier starts with this word
             has_digit = any(ch.isdigit() for ch in joined)
             for j in range(i + 1, min(len(tokens), i + _MAX_ENTITY_TOKENS)):
                 gap = text[tokens[j - 1][1] : tokens[j][0]]
@@ -978,12 +992,7 @@ def _entity_candidates(pattern: regex.Pattern[str], text: str, shown: str) -> It
                 if len(joined) > _MAX_ENTITY_LENGTH:
                     break
                 if has_digit and pattern.fullmatch(joined, timeout=REGEX_TIMEOUT_SECONDS):
-                    best = j
-            if best >= 0:
-                yield tokens[i][0], tokens[best][1]
-                i = best + 1
-            else:
-                i += 1
+                    yield start, tokens[j][1]
     except TimeoutError:
         raise _Unmeasurable(f"the pattern {shown} timed out after {REGEX_TIMEOUT_SECONDS:g} s") from None
 

@@ -130,6 +130,43 @@ def test_an_identifier_spelled_in_up_to_four_words_is_joined() -> None:
     assert only("tail N 1 2 3 AB today", [], shape) is True
 
 
+def _spelled(draw: st.DrawFn, ident: tuple[str, str]) -> str:
+    digits, letters = ident
+    sep = st.sampled_from(["", "-", " ", "\u2011"])
+    return f"N{draw(sep)}{digits}{draw(sep) if letters else ''}{letters}"
+
+
+IDENT = st.tuples(
+    st.from_regex(r"[1-9][0-9]{0,3}", fullmatch=True), st.from_regex(r"[A-Z]{0,2}", fullmatch=True)
+)
+
+
+@settings(deadline=None)
+@given(st.data(), IDENT, IDENT, st.sampled_from([" ", ", ", " and ", "/", " then "]), st.booleans())
+def test_an_identifier_beside_another_is_still_named(
+    data: st.DataObject, allowed: tuple[str, str], other: tuple[str, str], between: str, other_first: bool
+) -> None:
+    """Two identifiers side by side, in any order and spelling: each is read, so one that is not
+    allowed fails the check even when it touches the allowed one (a run joining the two must not
+    hide it)."""
+    key = "N" + "".join(allowed)
+    a, o = _spelled(data.draw, allowed), _spelled(data.draw, other)
+    answer = f"Aircraft {o}{between}{a} today." if other_first else f"Aircraft {a}{between}{o} today."
+    if "N" + "".join(other) == key:
+        assert only(answer, [key]) is True
+        return
+    assert only(answer, [key]) is False, answer
+    assert only(answer, [key, "N" + "".join(other)]) is True, answer
+
+
+def test_a_forbidden_identifier_just_before_an_allowed_one_is_named() -> None:
+    a = Assertion(type="only-entities", pattern=TAIL, allowed=["N456CD"])
+    check = compile_assertion(a).check("Compare N12 N-456CD.")
+    assert check.passed is False
+    assert '"N12"' in check.reason
+    assert only("Compare N12 N-456CD.", ["N456CD", "N12"]) is True
+
+
 def test_tenant_ids() -> None:
     pattern = r"tenant[-_ ]?[0-9]{3,6}"
     assert only("Invoices for tenant-0042 are ready.", ["tenant-0042"], pattern) is True

@@ -941,30 +941,38 @@ def _entity_spans(pattern: regex.Pattern[str], text: str, shown: str) -> list[tu
     whole words, and runs of up to four short words joined by single separators that, joined,
     match it whole (``N 123 AB`` for ``N\\d+[A-Z]{2}``).
 
-    Where candidates overlap, the reading that covers the most characters (then names the most
-    identifiers) wins: a piece of a longer identifier is no identifier of its own (``N 123`` in
-    ``N 123 AB``), and two identifiers side by side stay two (``N12 N-456CD`` is ``N12`` and
-    ``N-456CD``, not a run ``N12 N`` that would hide ``N12``)."""
-    found = sorted(set(_entity_candidates(pattern, text, shown)), key=lambda se: (se[1], se[0]))
-    ends = [e for _, e in found]
-    # best[j]: (characters covered, identifiers) of the best reading of the first j candidates;
-    # the best reading of the first j+1 takes candidate j after the best of those ending before it
-    best: list[tuple[int, int]] = [(0, 0)]
-    taken: list[int] = []  # for candidate j taken: how many candidates precede it in its reading
-    for j, (s, e) in enumerate(found):
-        p = bisect_right(ends, s, 0, j)
-        with_it = (best[p][0] + e - s, best[p][1] + 1)
-        taken.append(p if with_it > best[j] else -1)
-        best.append(max(with_it, best[j]))
+    Where candidates overlap, a reading that covers the most characters: a piece of a longer
+    identifier is no identifier of its own (``N 123`` in ``N 123 AB``), and two identifiers side
+    by side stay two (``N12 N-456CD`` is ``N12`` and ``N-456CD``, not a run ``N12 N`` that would
+    hide ``N12``). When two readings cover as much, the identifiers of both are checked."""
+    found = sorted({(e, s) for s, e in _entity_candidates(pattern, text, shown)})  # by end
+    return sorted(set(_best_reading(found, later=False)) | set(_best_reading(found, later=True)))
+
+
+def _best_reading(found: list[tuple[int, int]], *, later: bool) -> list[tuple[int, int]]:
+    """Non-overlapping spans of ``found`` (``(end, start)``, sorted) that cover the most characters;
+    of two that cover as much, the one whose last span ends first, or (``later``) last."""
+    ends = [e for e, _ in found]
+    # best[j]: the characters the best reading of the first j candidates covers; before[j]: when
+    # candidate j is in the best reading of the first j+1, how many candidates precede it there
+    best = [0]
+    before: list[int | None] = []
+    for j, (e, s) in enumerate(found):
+        p = bisect_right(ends, s)  # the candidates that end before this one starts
+        covered = best[p] + e - s
+        take = covered >= best[j] if later else covered > best[j]
+        before.append(p if take else None)
+        best.append(max(covered, best[j]))
     out: list[tuple[int, int]] = []
     j = len(found)
     while j:
-        if taken[j - 1] < 0:
-            j -= 1
-        else:
-            out.append(found[j - 1])
-            j = taken[j - 1]
-    return out[::-1]
+        j -= 1
+        preceding = before[j]
+        if preceding is not None:
+            e, s = found[j]
+            out.append((s, e))
+            j = preceding
+    return out
 
 
 def _whole_words(text: str, s: int, e: int) -> bool:

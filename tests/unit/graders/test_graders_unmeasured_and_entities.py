@@ -167,6 +167,30 @@ def test_a_forbidden_identifier_just_before_an_allowed_one_is_named() -> None:
     assert only("Compare N12 N-456CD.", ["N456CD", "N12"]) is True
 
 
+def test_words_are_joined_only_across_a_single_separator() -> None:
+    shape = r"N\d{3}[A-Z]{2}"
+    for joined in ("N123 AB", "N123-AB", "N123.AB", "N123/AB", "N123_AB"):
+        assert only(f"codes {joined} today", [], shape) is False, joined
+    for apart in ("N123,AB", "N123:AB", "N123  AB", "N123 - AB", "N123+AB"):
+        assert only(f"codes {apart} today", [], shape) is True, apart
+
+
+def test_of_two_readings_the_one_covering_more_of_the_text_wins() -> None:
+    # two parts that are each an identifier of the shape, joined by one space: one identifier
+    shape = r"[A-Z]{2}\d{2}(?:[A-Z]{2}\d{2})?"
+    assert only("account AB12 CD34 today", ["AB12CD34"], shape) is True
+    assert only("accounts AB12, CD34 today", ["AB12CD34"], shape) is False
+    assert only("account AB12 CD34 today", ["AB12", "CD34"], shape) is False
+
+
+def test_of_two_readings_covering_as_much_both_are_checked() -> None:
+    # "AB12 CD34 AB12" reads as AB12CD34 then AB12, or as AB12 then CD34AB12: either may be meant
+    shape = r"[A-Z]{2}\d{2}(?:[A-Z]{2}\d{2})?"
+    assert only("accounts AB12 CD34 AB12 today", ["AB12CD34", "AB12"], shape) is False
+    assert only("accounts AB12 CD34 AB12 today", ["AB12", "CD34AB12"], shape) is False
+    assert only("accounts AB12 CD34 AB12 today", ["AB12CD34", "AB12", "CD34AB12"], shape) is True
+
+
 def test_tenant_ids() -> None:
     pattern = r"tenant[-_ ]?[0-9]{3,6}"
     assert only("Invoices for tenant-0042 are ready.", ["tenant-0042"], pattern) is True

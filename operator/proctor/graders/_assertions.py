@@ -528,7 +528,7 @@ def _build_js_regex(a: Assertion, source: str) -> _Evaluate:
         pattern = regex.compile(translate_js_regex(source))
     except JsRegexError as e:
         raise AssertionCompileError(f"{a.type}: {e}") from None
-    except regex.error as e:  # pragma: no cover - the translation is always valid regex syntax
+    except regex.error as e:  # JavaScript accepts it, Python refuses it: a repeat count too big
         raise AssertionCompileError(
             f"{a.type}: cannot translate the JavaScript regex {quote(source)}: {e}"
         ) from None

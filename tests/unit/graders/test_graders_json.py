@@ -76,6 +76,15 @@ def test_contains_json_survives_deep_nesting_and_many_brackets() -> None:
     assert c.reason.endswith("(looked at the first 200 '{' and '[')")
 
 
+def test_contains_json_reads_on_after_a_long_candidate_that_fails_at_its_end() -> None:
+    # the array is read to its last character before it fails: a long failed read is not the
+    # end of the search (the budget grows with the answer)
+    answer = "[" + ", ".join(["1"] * 3000) + ' oops, then {"a": 1}'
+    c = run("contains-json", answer)
+    assert c.passed is True
+    assert c.reason == f"contains-json: answer contains a JSON object at {answer.index('{')}"
+
+
 def test_not_is_json() -> None:
     assert run("not-is-json", "plain text").passed is True
     assert run("not-is-json", "[]").passed is False

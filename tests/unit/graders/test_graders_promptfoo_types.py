@@ -274,3 +274,9 @@ def test_only_function_tools_count() -> None:
     tools = [{"type": "retrieval", "function": WEATHER}, {"type": "code_interpreter", "function": WEATHER}]
     answer = tools_answer(call("get_weather", {"city": "Oslo"}))
     assert verdict(answer, type="is-valid-openai-tools-call", value=tools) is False
+
+
+def test_a_function_tool_after_other_tools_is_still_defined() -> None:
+    tools = [{"type": "retrieval"}, {"type": "function", "function": WEATHER}]
+    answer = tools_answer(call("get_weather", {"city": "Oslo"}))
+    assert verdict(answer, type="is-valid-openai-tools-call", value=tools) is True

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from proctor.api.assertions import Assertion
@@ -113,3 +115,40 @@ def test_invalid_schema_is_a_compile_error(type_: str, schema: object, needle: s
 
 def test_schema_given_as_a_json_string() -> None:
     assert run("is-json", '{"a": 1}', '{"type": "object"}').passed is True
+
+
+def _failed_reads(answer: str) -> int:
+    """The characters contains-json's failed decodes read before the first JSON that decodes."""
+    total = 0
+    for i, ch in enumerate(answer):
+        if ch in "[{":
+            try:
+                json.JSONDecoder().raw_decode(answer, i)
+            except json.JSONDecodeError as e:
+                total += e.pos - i
+            else:
+                return total
+    return total
+
+
+def test_contains_json_reads_at_most_four_characters_per_answer_character_and_4096() -> None:
+    """The decode budget (linear time on bracket-heavy answers) at exactly its cap: nested
+    brackets that each fail at the same late point (and one that fails at once), then a JSON
+    object, padded so that the failed reads are the budget, 4 * len(answer) + 4096, exactly
+    (given up) or one less (found)."""
+    found: dict[int, str] = {}
+    for spaces in range(4):
+        head = "{x " + "[" * 149 + "1" + " " * spaces + "x"  # the first fails after one character
+        reads = _failed_reads(head + ' {"a": 1}')  # the padding comes after every failure point
+        for left in (0, 1):
+            pad, odd = divmod(reads + left - 4096 - 4 * len(head + ' {"a": 1}'), 4)
+            if not odd and pad >= 0:
+                found[left] = head + "." * pad + ' {"a": 1}'
+    assert {left: 4 * len(a) + 4096 - _failed_reads(a) for left, a in found.items()} == {0: 0, 1: 1}
+    exhausted = run("contains-json", found[0])
+    assert exhausted.passed is False
+    assert (
+        exhausted.reason
+        == "contains-json: answer contains no JSON object or array (looked at the first 150 '{' and '[')"
+    )
+    assert run("contains-json", found[1]).passed is True

@@ -606,6 +606,8 @@ def _compile_schema(a: Assertion, schema: Any) -> Callable[[Any], str | None]:
             schema = json.loads(schema)
         except json.JSONDecodeError as e:
             raise AssertionCompileError(f"{a.type}: value is not a JSON schema (not JSON: {e.msg})") from None
+        except RecursionError:
+            raise AssertionCompileError(f"{a.type}: value is not a JSON schema (nested too deeply)") from None
     if not isinstance(schema, dict | bool):
         raise AssertionCompileError(
             f"{a.type}: value must be a JSON schema object, got {type(schema).__name__}"

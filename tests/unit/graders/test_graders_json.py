@@ -134,17 +134,18 @@ def _failed_reads(answer: str) -> int:
 def test_contains_json_reads_at_most_four_characters_per_answer_character_and_4096() -> None:
     """The decode budget (linear time on bracket-heavy answers) at exactly its cap: nested
     brackets that each fail at the same late point (and one that fails at once), then a JSON
-    object, padded so that the failed reads are the budget, 4 * len(answer) + 4096, exactly
-    (given up) or one less (found)."""
+    object, padded so that the failed reads are the budget, 4 * len(answer) + 4096, plus one
+    or exactly (given up) or one less (found)."""
     found: dict[int, str] = {}
     for spaces in range(4):
         head = "{x " + "[" * 149 + "1" + " " * spaces + "x"  # the first fails after one character
         reads = _failed_reads(head + ' {"a": 1}')  # the padding comes after every failure point
-        for left in (0, 1):
+        for left in (-1, 0, 1):
             pad, odd = divmod(reads + left - 4096 - 4 * len(head + ' {"a": 1}'), 4)
             if not odd and pad >= 0:
                 found[left] = head + "." * pad + ' {"a": 1}'
-    assert {left: 4 * len(a) + 4096 - _failed_reads(a) for left, a in found.items()} == {0: 0, 1: 1}
+    assert {left: 4 * len(a) + 4096 - _failed_reads(a) for left, a in found.items()} == {-1: -1, 0: 0, 1: 1}
+    assert run("contains-json", found[-1]).passed is False
     exhausted = run("contains-json", found[0])
     assert exhausted.passed is False
     assert (
@@ -152,3 +153,39 @@ def test_contains_json_reads_at_most_four_characters_per_answer_character_and_40
         == "contains-json: answer contains no JSON object or array (looked at the first 150 '{' and '[')"
     )
     assert run("contains-json", found[1]).passed is True
+
+
+def test_is_json_of_a_document_nested_too_deeply_fails_with_the_reason() -> None:
+    c = run("is-json", "[" * 100_000 + "]" * 100_000)
+    assert c == Check("is-json", False, "is-json: answer is not JSON: nested too deeply")
+
+
+def test_contains_json_reads_on_after_a_candidate_that_is_not_json() -> None:
+    # NaN is not JSON: the first object is no candidate, the second is found
+    c = run("contains-json", 'first {"a": NaN} then {"b": 1}')
+    assert c.reason == "contains-json: answer contains a JSON object at 22"
+
+
+def test_a_schema_pattern_and_pattern_properties_decide_the_match() -> None:
+    schema = {
+        "type": "object",
+        "properties": {"tail": {"type": "string", "pattern": "^N[0-9]+$"}},
+        "patternProperties": {"^x-": {"type": "integer"}},
+    }
+    assert run("json-schema", '{"tail": "N123", "x-a": 1}', schema).passed is True
+    c = run("json-schema", '{"tail": "X1"}', schema)
+    assert c.passed is False
+    assert "does not match '^N[0-9]+$'" in c.reason and c.reason.endswith(" at tail")
+    c = run("json-schema", '{"x-a": "s"}', schema)
+    assert c.passed is False
+    assert "is not of type 'integer'" in c.reason and c.reason.endswith(" at x-a")
+
+
+@pytest.mark.parametrize("as_text", [False, True])
+def test_a_schema_nested_too_deeply_is_refused_when_compiled(as_text: bool) -> None:
+    schema: object = {"type": "array"}
+    for _ in range(5000):
+        schema = {"items": schema}
+    value = '{"items": ' * 5000 + "{}" + "}" * 5000 if as_text else schema
+    with pytest.raises(AssertionCompileError, match="nested too deeply"):
+        compile_assertion(Assertion(type="is-json", value=value))

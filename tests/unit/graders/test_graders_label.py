@@ -144,3 +144,8 @@ def test_labels_that_differ_only_in_case_or_spacing_are_refused(labels: list[str
 
     with pytest.raises(AssertionCompileError, match="labels must differ ignoring case"):
         compile_assertion(Assertion(type="label", value="HIGH", labels=labels))
+
+
+def test_a_label_named_is_not_also_listed_as_negated() -> None:
+    c = label("It is not ELEVATED, I thought; but at 0.30 qt/hr it is ELEVATED.")
+    assert c == Check("label", True, "label: answer names ELEVATED")

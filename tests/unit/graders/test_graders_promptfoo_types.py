@@ -280,3 +280,17 @@ def test_a_function_tool_after_other_tools_is_still_defined() -> None:
     tools = [{"type": "retrieval"}, {"type": "function", "function": WEATHER}]
     answer = tools_answer(call("get_weather", {"city": "Oslo"}))
     assert verdict(answer, type="is-valid-openai-tools-call", value=tools) is True
+
+
+def test_a_function_after_one_without_parameters_is_still_defined() -> None:
+    tools = [{"type": "function", "function": {"name": "bare"}}, {"type": "function", "function": WEATHER}]
+    answer = tools_answer(call("get_weather", {"city": "Oslo"}))
+    assert verdict(answer, type="is-valid-openai-tools-call", value=tools) is True
+
+
+def test_a_tool_call_without_a_function_is_not_a_tools_call() -> None:
+    c = compile_assertion(Assertion(type="is-valid-openai-tools-call", value=TOOLS)).check(
+        json.dumps([{"id": "c0", "type": "function"}])
+    )
+    assert c.passed is False
+    assert "every call needs function.name and function.arguments" in c.reason

@@ -940,8 +940,8 @@ def _entity_key(value: str) -> str:
 
 def _entity_spans(pattern: regex.Pattern[str], text: str, shown: str) -> list[tuple[int, int]]:
     """Where ``text`` names an identifier of ``pattern``'s shape: the pattern's matches that are
-    whole words, and runs of up to four short words joined by single separators that, joined,
-    match it whole (``N 123 AB`` for ``N\\d+[A-Z]{2}``).
+    whole words, and runs of up to four words joined by single separators that, joined (48
+    characters at most), match it whole (``N 123 AB`` for ``N\\d+[A-Z]{2}``).
 
     Where candidates overlap, a reading that covers the most characters: a piece of a longer
     identifier is no identifier of its own (``N 123`` in ``N 123 AB``), and two identifiers side
@@ -994,7 +994,7 @@ def _entity_candidates(pattern: regex.Pattern[str], text: str, shown: str) -> It
             has_digit = any(ch.isdigit() for ch in joined)
             for j in range(i + 1, min(len(tokens), i + _MAX_ENTITY_TOKENS)):
                 gap = text[tokens[j - 1][1] : tokens[j][0]]
-                if len(gap) != 1 or gap not in _ENTITY_SEPARATORS:
+                if gap not in _ENTITY_SEPARATORS:  # one separator character, nothing else
                     break
                 part = text[tokens[j][0] : tokens[j][1]]
                 joined += part

@@ -6,6 +6,8 @@ import json
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from proctor.api.assertions import Assertion
 from proctor.graders import AssertionCompileError, CaseContext, compile_assertion
@@ -96,6 +98,23 @@ def test_levenshtein_passes_at_exactly_its_threshold() -> None:
     assert verdict("abcde", type="levenshtein", value=five) is (DEFAULT_LEVENSHTEIN_THRESHOLD >= 5)
     assert not verdict("abcd", type="levenshtein", value=five)  # distance 6 > the default 5
     assert verdict("abd", type="not-levenshtein", value="abc", threshold=0)
+
+
+def _reference_distance(a: str, b: str) -> int:
+    """The textbook Wagner-Fischer table, rows over ``a`` whatever the lengths."""
+    row = list(range(len(b) + 1))
+    for i, ca in enumerate(a, start=1):
+        prev, row[0] = row[0], i
+        for j, cb in enumerate(b, start=1):
+            prev, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, prev + (ca != cb))
+    return row[-1]
+
+
+@settings(deadline=None)
+@given(st.text(alphabet="abc\u00e9", max_size=9), st.text(alphabet="abc\u00e9", max_size=9))
+def test_levenshtein_is_the_edit_distance_in_either_order(a: str, b: str) -> None:
+    # levenshtein() keeps the shorter string inner (a speed choice): the distance is the same
+    assert levenshtein(a, b) == levenshtein(b, a) == _reference_distance(a, b)
 
 
 def test_levenshtein_counts_utf16_units_in_the_promptfoo_dialect() -> None:

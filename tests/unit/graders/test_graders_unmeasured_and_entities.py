@@ -192,6 +192,11 @@ def test_of_two_readings_covering_as_much_both_are_checked() -> None:
     assert only("accounts AB12 CD34 AB12 today", ["AB12CD34", "AB12", "CD34AB12"], shape) is True
 
 
+def test_words_are_joined_into_an_identifier_of_at_most_48_characters() -> None:
+    assert only("ref N " + "1" * 47 + " today", [], r"N\d+") is False
+    assert only("ref N " + "1" * 48 + " today", [], r"N\d+") is True
+
+
 def test_tenant_ids() -> None:
     pattern = r"tenant[-_ ]?[0-9]{3,6}"
     assert only("Invoices for tenant-0042 are ready.", ["tenant-0042"], pattern) is True

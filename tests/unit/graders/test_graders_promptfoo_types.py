@@ -313,3 +313,10 @@ def test_a_tool_call_without_a_function_is_not_a_tools_call() -> None:
     )
     assert c.passed is False
     assert "every call needs function.name and function.arguments" in c.reason
+
+
+def test_json_equal_tells_true_from_false() -> None:
+    assert json_equal(False, True) is False
+    assert json_equal(True, False) is False
+    assert json_equal([True, False], [True, False]) is True
+    assert verdict('{"ok": false}', type="equals", value={"ok": True}) is False

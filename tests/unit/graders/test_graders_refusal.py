@@ -112,6 +112,15 @@ def test_refusal_then_a_verdict_label_fails() -> None:
     assert c.reason.endswith('then guesses "ELEVATED"')
 
 
+def test_refusal_then_a_lower_case_label_of_the_case_fails() -> None:
+    # a label written in lower case is a verdict only because the case has it: the labels decide
+    answer = "I cannot determine the status from these records; my guess would be amber."
+    c = no_guess(answer, CaseContext(labels=("green", "amber", "red")))
+    assert c.passed is False
+    assert c.reason.endswith('then guesses "amber"')
+    assert no_guess(answer, CaseContext()).passed is True
+
+
 def test_refusal_then_an_upper_case_verdict_after_a_hedge_fails_without_labels() -> None:
     c = no_guess("I'm not certain, but it is probably CRITICAL.", CaseContext())
     assert c.passed is False

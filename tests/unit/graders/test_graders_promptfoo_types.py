@@ -320,3 +320,12 @@ def test_json_equal_tells_true_from_false() -> None:
     assert json_equal(True, False) is False
     assert json_equal([True, False], [True, False]) is True
     assert verdict('{"ok": false}', type="equals", value={"ok": True}) is False
+
+
+def test_levenshtein_measures_an_answer_of_exactly_its_length_cap() -> None:
+    from proctor.graders._assertions import MAX_LEVENSHTEIN_CHARS
+
+    assert MAX_LEVENSHTEIN_CHARS == 20_000
+    # a one-character value and a threshold as long as the answer: only the cap decides
+    assert verdict("b" * 20_000, type="levenshtein", value="a", threshold=20_000) is True
+    assert verdict("b" * 20_001, type="levenshtein", value="a", threshold=20_001) is None

@@ -320,6 +320,8 @@ def test_json_equal_tells_true_from_false() -> None:
     assert json_equal(True, False) is False
     assert json_equal([True, False], [True, False]) is True
     assert verdict('{"ok": false}', type="equals", value={"ok": True}) is False
+    assert json_equal("HIGH", "LOW") is False
+    assert verdict('{"band": "LOW"}', type="equals", value={"band": "HIGH"}) is False
 
 
 def test_levenshtein_measures_an_answer_of_exactly_its_length_cap() -> None:
@@ -329,3 +331,11 @@ def test_levenshtein_measures_an_answer_of_exactly_its_length_cap() -> None:
     # a one-character value and a threshold as long as the answer: only the cap decides
     assert verdict("b" * 20_000, type="levenshtein", value="a", threshold=20_000) is True
     assert verdict("b" * 20_001, type="levenshtein", value="a", threshold=20_001) is None
+
+
+def test_a_javascript_regex_that_backtracks_for_ever_is_unmeasured() -> None:
+    c = compile_assertion(Assertion(type="regex", value="(a+)+$", dialect="promptfoo")).check(
+        "a" * 30_000 + "!"
+    )
+    assert c.passed is None
+    assert c.reason.startswith("regex: regex timed out after ")

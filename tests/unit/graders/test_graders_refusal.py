@@ -197,3 +197,14 @@ def test_ranges_and_figures_after_words_are_guesses(answer: str, guess: str) -> 
 )
 def test_identifiers_after_declining_are_not_guesses(answer: str) -> None:
     assert no_guess(answer, CaseContext(context=AMM)).passed is True
+
+
+def test_a_guess_before_the_decline_is_named_as_such() -> None:
+    c = no_guess("It has about 24 blades, but I cannot determine the exact count.", CaseContext())
+    assert (
+        c.reason == 'no-guess-after-refusal: answer declines ("I cannot determine") but guesses "24 blades"'
+    )
+    c = no_guess("I cannot determine the exact count; about 24 blades.", CaseContext())
+    assert (
+        c.reason == 'no-guess-after-refusal: answer declines ("I cannot determine") then guesses "24 blades"'
+    )

@@ -79,6 +79,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from bisect import bisect_right
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
@@ -527,7 +528,7 @@ def _build_js_regex(a: Assertion, source: str) -> _Evaluate:
         pattern = regex.compile(translate_js_regex(source))
     except JsRegexError as e:
         raise AssertionCompileError(f"{a.type}: {e}") from None
-    except regex.error as e:  # pragma: no cover - the translation is always valid regex syntax
+    except regex.error as e:  # JavaScript accepts it, Python refuses it: a repeat count too big
         raise AssertionCompileError(
             f"{a.type}: cannot translate the JavaScript regex {quote(source)}: {e}"
         ) from None
@@ -605,6 +606,8 @@ def _compile_schema(a: Assertion, schema: Any) -> Callable[[Any], str | None]:
             schema = json.loads(schema)
         except json.JSONDecodeError as e:
             raise AssertionCompileError(f"{a.type}: value is not a JSON schema (not JSON: {e.msg})") from None
+        except RecursionError:
+            raise AssertionCompileError(f"{a.type}: value is not a JSON schema (nested too deeply)") from None
     if not isinstance(schema, dict | bool):
         raise AssertionCompileError(
             f"{a.type}: value must be a JSON schema object, got {type(schema).__name__}"
@@ -937,16 +940,40 @@ def _entity_key(value: str) -> str:
 
 def _entity_spans(pattern: regex.Pattern[str], text: str, shown: str) -> list[tuple[int, int]]:
     """Where ``text`` names an identifier of ``pattern``'s shape: the pattern's matches that are
-    whole words, and runs of up to four short words joined by single separators that, joined,
-    match it whole (``N 123 AB`` for ``N\\d+[A-Z]{2}``); where two overlap, the longer."""
-    found = sorted(_entity_candidates(pattern, text, shown), key=lambda se: (se[0], se[0] - se[1]))
+    whole words, and runs of up to four words joined by single separators that, joined (48
+    characters at most), match it whole (``N 123 AB`` for ``N\\d+[A-Z]{2}``).
+
+    Where candidates overlap, a reading that covers the most characters: a piece of a longer
+    identifier is no identifier of its own (``N 123`` in ``N 123 AB``), and two identifiers side
+    by side stay two (``N12 N-456CD`` is ``N12`` and ``N-456CD``, not a run ``N12 N`` that would
+    hide ``N12``). When two readings cover as much, the identifiers of both are checked."""
+    found = sorted({(e, s) for s, e in _entity_candidates(pattern, text, shown)})  # by end
+    return sorted(set(_best_reading(found, later=False)) | set(_best_reading(found, later=True)))
+
+
+def _best_reading(found: list[tuple[int, int]], *, later: bool) -> list[tuple[int, int]]:
+    """Non-overlapping spans of ``found`` (``(end, start)``, sorted) that cover the most characters;
+    of two that cover as much, the one whose last span ends first, or (``later``) last."""
+    ends = [e for e, _ in found]
+    # best[j]: the characters the best reading of the first j candidates covers; before[j]: when
+    # candidate j is in the best reading of the first j+1, how many candidates precede it there
+    best = [0]
+    before: list[int | None] = []
+    for j, (e, s) in enumerate(found):
+        p = bisect_right(ends, s)  # the candidates that end before this one starts
+        covered = best[p] + e - s
+        take = covered >= best[j] if later else covered > best[j]
+        before.append(p if take else None)
+        best.append(max(covered, best[j]))
     out: list[tuple[int, int]] = []
-    for s, e in found:
-        if out and s < out[-1][1]:
-            if e - s > out[-1][1] - out[-1][0]:
-                out[-1] = (s, e)
-            continue
-        out.append((s, e))
+    j = len(found)
+    while j:
+        j -= 1
+        preceding = before[j]
+        if preceding is not None:
+            e, s = found[j]
+            out.append((s, e))
+            j = preceding
     return out
 
 
@@ -960,17 +987,14 @@ def _entity_candidates(pattern: regex.Pattern[str], text: str, shown: str) -> It
             if m.end() > m.start() and _whole_words(text, m.start(), m.end()):
                 yield m.span()
         tokens = [m.span() for m in _ENTITY_TOKEN.finditer(text)]
-        i = 0
-        while i < len(tokens):
-            best = -1
-            joined = text[tokens[i][0] : tokens[i][1]]
+        for i, (start, end) in enumerate(tokens):  # a run may start at every word: the readings decide
+            joined = text[start:end]
             if not pattern.fullmatch(joined, partial=True, timeout=REGEX_TIMEOUT_SECONDS):
-                i += 1  # no identifier starts with this word
-                continue
+                continue  # no identifier starts with this word
             has_digit = any(ch.isdigit() for ch in joined)
             for j in range(i + 1, min(len(tokens), i + _MAX_ENTITY_TOKENS)):
                 gap = text[tokens[j - 1][1] : tokens[j][0]]
-                if len(gap) != 1 or gap not in _ENTITY_SEPARATORS:
+                if gap not in _ENTITY_SEPARATORS:  # one separator character, nothing else
                     break
                 part = text[tokens[j][0] : tokens[j][1]]
                 joined += part
@@ -978,12 +1002,7 @@ def _entity_candidates(pattern: regex.Pattern[str], text: str, shown: str) -> It
                 if len(joined) > _MAX_ENTITY_LENGTH:
                     break
                 if has_digit and pattern.fullmatch(joined, timeout=REGEX_TIMEOUT_SECONDS):
-                    best = j
-            if best >= 0:
-                yield tokens[i][0], tokens[best][1]
-                i = best + 1
-            else:
-                i += 1
+                    yield start, tokens[j][1]
     except TimeoutError:
         raise _Unmeasurable(f"the pattern {shown} timed out after {REGEX_TIMEOUT_SECONDS:g} s") from None
 

@@ -158,3 +158,22 @@ def test_similar_to_a_zero_vector_is_zero_whichever_side_it_is() -> None:
     ctx = CaseContext(embedder=lambda texts: [[1.0, 0.0], [0.0, 0.0]])
     c = check("a", ctx, type="similar", value="b", threshold=0.1)
     assert c.passed is False and "similarity 0.00" in c.reason
+
+
+@pytest.mark.parametrize("value", ["", "   ", 5])
+def test_similar_to_a_blank_or_non_text_value_is_refused(value: object) -> None:
+    from proctor.graders import AssertionCompileError
+
+    with pytest.raises(AssertionCompileError, match="similar: value must be a non-empty string"):
+        compile_assertion(Assertion(type="similar", value=value))
+
+
+def test_a_case_context_is_immutable() -> None:
+    # one context serves every assertion of a case (and EMPTY_CONTEXT every case without one)
+    import dataclasses
+
+    from proctor.graders._assertions import EMPTY_CONTEXT
+
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        EMPTY_CONTEXT.reference = "x"  # type: ignore[misc]
+    assert EMPTY_CONTEXT.reference is None

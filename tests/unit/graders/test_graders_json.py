@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from proctor.api.assertions import Assertion
@@ -76,6 +78,15 @@ def test_contains_json_survives_deep_nesting_and_many_brackets() -> None:
     assert c.reason.endswith("(looked at the first 200 '{' and '[')")
 
 
+def test_contains_json_reads_on_after_a_long_candidate_that_fails_at_its_end() -> None:
+    # the array is read to its last character before it fails: a long failed read is not the
+    # end of the search (the budget grows with the answer)
+    answer = "[" + ", ".join(["1"] * 3000) + ' oops, then {"a": 1}'
+    c = run("contains-json", answer)
+    assert c.passed is True
+    assert c.reason == f"contains-json: answer contains a JSON object at {answer.index('{')}"
+
+
 def test_not_is_json() -> None:
     assert run("not-is-json", "plain text").passed is True
     assert run("not-is-json", "[]").passed is False
@@ -104,3 +115,77 @@ def test_invalid_schema_is_a_compile_error(type_: str, schema: object, needle: s
 
 def test_schema_given_as_a_json_string() -> None:
     assert run("is-json", '{"a": 1}', '{"type": "object"}').passed is True
+
+
+def _failed_reads(answer: str) -> int:
+    """The characters contains-json's failed decodes read before the first JSON that decodes."""
+    total = 0
+    for i, ch in enumerate(answer):
+        if ch in "[{":
+            try:
+                json.JSONDecoder().raw_decode(answer, i)
+            except json.JSONDecodeError as e:
+                total += e.pos - i
+            else:
+                return total
+    return total
+
+
+def test_contains_json_reads_at_most_four_characters_per_answer_character_and_4096() -> None:
+    """The decode budget (linear time on bracket-heavy answers) at exactly its cap: nested
+    brackets that each fail at the same late point (and one that fails at once), then a JSON
+    object, padded so that the failed reads are the budget, 4 * len(answer) + 4096, plus one
+    or exactly (given up) or one less (found)."""
+    found: dict[int, str] = {}
+    for spaces in range(4):
+        head = "{x " + "[" * 149 + "1" + " " * spaces + "x"  # the first fails after one character
+        reads = _failed_reads(head + ' {"a": 1}')  # the padding comes after every failure point
+        for left in (-1, 0, 1):
+            pad, odd = divmod(reads + left - 4096 - 4 * len(head + ' {"a": 1}'), 4)
+            if not odd and pad >= 0:
+                found[left] = head + "." * pad + ' {"a": 1}'
+    assert {left: 4 * len(a) + 4096 - _failed_reads(a) for left, a in found.items()} == {-1: -1, 0: 0, 1: 1}
+    assert run("contains-json", found[-1]).passed is False
+    exhausted = run("contains-json", found[0])
+    assert exhausted.passed is False
+    assert (
+        exhausted.reason
+        == "contains-json: answer contains no JSON object or array (looked at the first 150 '{' and '[')"
+    )
+    assert run("contains-json", found[1]).passed is True
+
+
+def test_is_json_of_a_document_nested_too_deeply_fails_with_the_reason() -> None:
+    c = run("is-json", "[" * 100_000 + "]" * 100_000)
+    assert c == Check("is-json", False, "is-json: answer is not JSON: nested too deeply")
+
+
+def test_contains_json_reads_on_after_a_candidate_that_is_not_json() -> None:
+    # NaN is not JSON: the first object is no candidate, the second is found
+    c = run("contains-json", 'first {"a": NaN} then {"b": 1}')
+    assert c.reason == "contains-json: answer contains a JSON object at 22"
+
+
+def test_a_schema_pattern_and_pattern_properties_decide_the_match() -> None:
+    schema = {
+        "type": "object",
+        "properties": {"tail": {"type": "string", "pattern": "^N[0-9]+$"}},
+        "patternProperties": {"^x-": {"type": "integer"}},
+    }
+    assert run("json-schema", '{"tail": "N123", "x-a": 1}', schema).passed is True
+    c = run("json-schema", '{"tail": "X1"}', schema)
+    assert c.passed is False
+    assert "does not match '^N[0-9]+$'" in c.reason and c.reason.endswith(" at tail")
+    c = run("json-schema", '{"x-a": "s"}', schema)
+    assert c.passed is False
+    assert "is not of type 'integer'" in c.reason and c.reason.endswith(" at x-a")
+
+
+@pytest.mark.parametrize("as_text", [False, True])
+def test_a_schema_nested_too_deeply_is_refused_when_compiled(as_text: bool) -> None:
+    schema: object = {"type": "array"}
+    for _ in range(5000):
+        schema = {"items": schema}
+    value = '{"items": ' * 5000 + "{}" + "}" * 5000 if as_text else schema
+    with pytest.raises(AssertionCompileError, match="nested too deeply"):
+        compile_assertion(Assertion(type="is-json", value=value))

@@ -136,3 +136,16 @@ def test_negation_reaches_only_its_clause() -> None:
 
 def test_a_hyphenated_non_label_is_not_a_naming() -> None:
     assert label("non-NORMAL wear pattern: ELEVATED.").passed is True
+
+
+@pytest.mark.parametrize("labels", [["HIGH", "high", "NORMAL"], ["NORMAL", "HIGH", " normal"]])
+def test_labels_that_differ_only_in_case_or_spacing_are_refused(labels: list[str]) -> None:
+    from proctor.graders import AssertionCompileError
+
+    with pytest.raises(AssertionCompileError, match="labels must differ ignoring case"):
+        compile_assertion(Assertion(type="label", value="HIGH", labels=labels))
+
+
+def test_a_label_named_is_not_also_listed_as_negated() -> None:
+    c = label("It is not ELEVATED, I thought; but at 0.30 qt/hr it is ELEVATED.")
+    assert c == Check("label", True, "label: answer names ELEVATED")

@@ -6,6 +6,8 @@ import json
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from proctor.api.assertions import Assertion
 from proctor.graders import AssertionCompileError, CaseContext, compile_assertion
@@ -96,6 +98,23 @@ def test_levenshtein_passes_at_exactly_its_threshold() -> None:
     assert verdict("abcde", type="levenshtein", value=five) is (DEFAULT_LEVENSHTEIN_THRESHOLD >= 5)
     assert not verdict("abcd", type="levenshtein", value=five)  # distance 6 > the default 5
     assert verdict("abd", type="not-levenshtein", value="abc", threshold=0)
+
+
+def _reference_distance(a: str, b: str) -> int:
+    """The textbook Wagner-Fischer table, rows over ``a`` whatever the lengths."""
+    row = list(range(len(b) + 1))
+    for i, ca in enumerate(a, start=1):
+        prev, row[0] = row[0], i
+        for j, cb in enumerate(b, start=1):
+            prev, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, prev + (ca != cb))
+    return row[-1]
+
+
+@settings(deadline=None)
+@given(st.text(alphabet="abc\u00e9", max_size=9), st.text(alphabet="abc\u00e9", max_size=9))
+def test_levenshtein_is_the_edit_distance_in_either_order(a: str, b: str) -> None:
+    # levenshtein() keeps the shorter string inner (a speed choice): the distance is the same
+    assert levenshtein(a, b) == levenshtein(b, a) == _reference_distance(a, b)
 
 
 def test_levenshtein_counts_utf16_units_in_the_promptfoo_dialect() -> None:
@@ -274,3 +293,49 @@ def test_only_function_tools_count() -> None:
     tools = [{"type": "retrieval", "function": WEATHER}, {"type": "code_interpreter", "function": WEATHER}]
     answer = tools_answer(call("get_weather", {"city": "Oslo"}))
     assert verdict(answer, type="is-valid-openai-tools-call", value=tools) is False
+
+
+def test_a_function_tool_after_other_tools_is_still_defined() -> None:
+    tools = [{"type": "retrieval"}, {"type": "function", "function": WEATHER}]
+    answer = tools_answer(call("get_weather", {"city": "Oslo"}))
+    assert verdict(answer, type="is-valid-openai-tools-call", value=tools) is True
+
+
+def test_a_function_after_one_without_parameters_is_still_defined() -> None:
+    tools = [{"type": "function", "function": {"name": "bare"}}, {"type": "function", "function": WEATHER}]
+    answer = tools_answer(call("get_weather", {"city": "Oslo"}))
+    assert verdict(answer, type="is-valid-openai-tools-call", value=tools) is True
+
+
+def test_a_tool_call_without_a_function_is_not_a_tools_call() -> None:
+    c = compile_assertion(Assertion(type="is-valid-openai-tools-call", value=TOOLS)).check(
+        json.dumps([{"id": "c0", "type": "function"}])
+    )
+    assert c.passed is False
+    assert "every call needs function.name and function.arguments" in c.reason
+
+
+def test_json_equal_tells_true_from_false() -> None:
+    assert json_equal(False, True) is False
+    assert json_equal(True, False) is False
+    assert json_equal([True, False], [True, False]) is True
+    assert verdict('{"ok": false}', type="equals", value={"ok": True}) is False
+    assert json_equal("HIGH", "LOW") is False
+    assert verdict('{"band": "LOW"}', type="equals", value={"band": "HIGH"}) is False
+
+
+def test_levenshtein_measures_an_answer_of_exactly_its_length_cap() -> None:
+    from proctor.graders._assertions import MAX_LEVENSHTEIN_CHARS
+
+    assert MAX_LEVENSHTEIN_CHARS == 20_000
+    # a one-character value and a threshold as long as the answer: only the cap decides
+    assert verdict("b" * 20_000, type="levenshtein", value="a", threshold=20_000) is True
+    assert verdict("b" * 20_001, type="levenshtein", value="a", threshold=20_001) is None
+
+
+def test_a_javascript_regex_that_backtracks_for_ever_is_unmeasured() -> None:
+    c = compile_assertion(Assertion(type="regex", value="(a+)+$", dialect="promptfoo")).check(
+        "a" * 30_000 + "!"
+    )
+    assert c.passed is None
+    assert c.reason.startswith("regex: regex timed out after ")

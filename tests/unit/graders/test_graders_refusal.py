@@ -112,6 +112,15 @@ def test_refusal_then_a_verdict_label_fails() -> None:
     assert c.reason.endswith('then guesses "ELEVATED"')
 
 
+def test_refusal_then_a_lower_case_label_of_the_case_fails() -> None:
+    # a label written in lower case is a verdict only because the case has it: the labels decide
+    answer = "I cannot determine the status from these records; my guess would be amber."
+    c = no_guess(answer, CaseContext(labels=("green", "amber", "red")))
+    assert c.passed is False
+    assert c.reason.endswith('then guesses "amber"')
+    assert no_guess(answer, CaseContext()).passed is True
+
+
 def test_refusal_then_an_upper_case_verdict_after_a_hedge_fails_without_labels() -> None:
     c = no_guess("I'm not certain, but it is probably CRITICAL.", CaseContext())
     assert c.passed is False
@@ -188,3 +197,14 @@ def test_ranges_and_figures_after_words_are_guesses(answer: str, guess: str) -> 
 )
 def test_identifiers_after_declining_are_not_guesses(answer: str) -> None:
     assert no_guess(answer, CaseContext(context=AMM)).passed is True
+
+
+def test_a_guess_before_the_decline_is_named_as_such() -> None:
+    c = no_guess("It has about 24 blades, but I cannot determine the exact count.", CaseContext())
+    assert (
+        c.reason == 'no-guess-after-refusal: answer declines ("I cannot determine") but guesses "24 blades"'
+    )
+    c = no_guess("I cannot determine the exact count; about 24 blades.", CaseContext())
+    assert (
+        c.reason == 'no-guess-after-refusal: answer declines ("I cannot determine") then guesses "24 blades"'
+    )

@@ -35,6 +35,21 @@ def test_equals_failure_truncates_a_huge_answer() -> None:
     assert c.reason.endswith('\u2026"')
 
 
+def test_a_failure_quotes_the_answer_as_written_from_its_start_cut_with_an_ellipsis() -> None:
+    c = compile_assertion(Assertion(type="equals", value="x", dialect="promptfoo")).check("word " * 100)
+    assert c.reason == 'equals: expected "x", answer is "' + "word " * 15 + 'word\u2026"'
+    c = compile_assertion(Assertion(type="equals", value={"a": 1})).check('{"a": 2}')
+    assert c.reason == "equals: expected JSON equal to \"{'a': 1}\", answer is \"{'a': 2}\""
+
+
+def test_a_javascript_regex_python_cannot_hold_is_refused_when_compiled() -> None:
+    # JavaScript reads the repeat count; Python's regex engine refuses one this large
+    with pytest.raises(AssertionCompileError) as err:
+        compile_assertion(Assertion(type="regex", value="a{4294967296}", dialect="promptfoo"))
+    assert str(err.value).startswith('regex: cannot translate the JavaScript regex "a{4294967296}": ')
+    assert "repeat count too big" in str(err.value)
+
+
 def test_contains_is_case_sensitive() -> None:
     assert check("contains", "AMM 72-00", "per AMM 72-00.").passed is True
     c = check("contains", "AMM 72-00", "per amm 72-00.")
@@ -96,6 +111,18 @@ def test_not_regex_failure_quotes_the_match() -> None:
     c = check("not-regex", r"NORMAL", "It is NORMAL.")
     assert c.passed is False
     assert c.reason == 'not-regex: answer matches /NORMAL/ at 6: "NORMAL"'
+
+
+def test_a_regex_that_matches_only_as_written_says_so_and_not_regex_quotes_it() -> None:
+    # a Cyrillic letter: the canonical answer has none (the look-alike reads as "O"), the answer
+    # as written has one
+    cyrillic = "[\u0400-\u04ff]"
+    answer = "band N\u041eRMAL today"
+    c = check("regex", cyrillic, answer)
+    assert c == Check("regex", True, "regex: answer matches /[\u0400-\u04ff]/ at 6 (as written)")
+    c = check("not-regex", cyrillic, answer)
+    assert c.passed is False
+    assert c.reason == 'not-regex: answer matches /[\u0400-\u04ff]/ at 6 (as written): "\u041e"'
 
 
 def test_catastrophic_regex_times_out_and_is_unmeasured() -> None:

@@ -62,6 +62,19 @@ def test_an_invalid_pattern_in_a_schema_is_refused_when_compiled() -> None:
         compile_assertion(Assertion(type="json-schema", value={"type": "string", "pattern": "(unclosed"}))
 
 
+def test_an_invalid_pattern_property_in_a_draft_4_schema_is_refused_when_compiled() -> None:
+    # draft 4's meta-schema does not check patternProperties keys: the grader compiles them itself
+    from proctor.graders import AssertionCompileError
+
+    schema = {
+        "$schema": "http://json-schema.org/draft-04/schema#",
+        "type": "object",
+        "patternProperties": {"(unclosed": {"type": "string"}},
+    }
+    with pytest.raises(AssertionCompileError, match=r"invalid pattern \"\(unclosed\" in the schema"):
+        compile_assertion(Assertion(type="json-schema", value=schema))
+
+
 # -- only-entities -----------------------------------------------------------------------------------
 
 TAIL = r"N[- ]?\d{1,5}[A-Z]{0,2}"
@@ -100,6 +113,88 @@ def test_the_reason_names_the_other_identifier_and_what_is_allowed() -> None:
     check = compile_assertion(a).check("Per N-456CD's record, replace the seal.")
     assert check.passed is False
     assert '"N-456CD"' in check.reason and "allowed: N123AB" in check.reason
+
+
+def test_an_identifier_is_a_whole_word_on_both_sides() -> None:
+    # N123AB and AN123 are other shapes; the shape N\d+ alone, at the very end of the answer, is one
+    assert only("the part N123AB", [], r"N\d+") is True
+    assert only("the part AN123", [], r"N\d+") is True
+    assert only("the part N123", [], r"N\d+") is False
+
+
+def test_an_identifier_spelled_in_up_to_four_words_is_joined() -> None:
+    shape = r"N\d{3}[A-Z]{2}"
+    assert only("tail N 1 2 3AB today", [], shape) is False
+    assert only("tail N-1-2-3AB today", ["N123AB"], shape) is True
+    # the cap: a run of five words is not read as one identifier (the search stays linear)
+    assert only("tail N 1 2 3 AB today", [], shape) is True
+
+
+def _spelled(draw: st.DrawFn, ident: tuple[str, str]) -> str:
+    digits, letters = ident
+    sep = st.sampled_from(["", "-", " ", "\u2011"])
+    return f"N{draw(sep)}{digits}{draw(sep) if letters else ''}{letters}"
+
+
+IDENT = st.tuples(
+    st.from_regex(r"[1-9][0-9]{0,3}", fullmatch=True), st.from_regex(r"[A-Z]{0,2}", fullmatch=True)
+)
+
+
+@settings(deadline=None)
+@given(st.data(), IDENT, IDENT, st.sampled_from([" ", ", ", " and ", "/", " then "]), st.booleans())
+def test_an_identifier_beside_another_is_still_named(
+    data: st.DataObject, allowed: tuple[str, str], other: tuple[str, str], between: str, other_first: bool
+) -> None:
+    """Two identifiers side by side, in any order and spelling: each is read, so one that is not
+    allowed fails the check even when it touches the allowed one (a run joining the two must not
+    hide it)."""
+    key = "N" + "".join(allowed)
+    a, o = _spelled(data.draw, allowed), _spelled(data.draw, other)
+    answer = f"Aircraft {o}{between}{a} today." if other_first else f"Aircraft {a}{between}{o} today."
+    if "N" + "".join(other) == key:
+        assert only(answer, [key]) is True
+        return
+    assert only(answer, [key]) is False, answer
+    assert only(answer, [key, "N" + "".join(other)]) is True, answer
+
+
+def test_a_forbidden_identifier_just_before_an_allowed_one_is_named() -> None:
+    a = Assertion(type="only-entities", pattern=TAIL, allowed=["N456CD"])
+    check = compile_assertion(a).check("Compare N12 N-456CD.")
+    assert check.passed is False
+    assert '"N12"' in check.reason
+    assert only("Compare N12 N-456CD.", ["N456CD", "N12"]) is True
+
+
+def test_words_are_joined_only_across_a_single_separator() -> None:
+    shape = r"N\d{3}[A-Z]{2}"
+    for joined in ("N123 AB", "N123-AB", "N123.AB", "N123/AB", "N123_AB"):
+        assert only(f"codes {joined} today", [], shape) is False, joined
+    # a gap that is not one separator ends the run: no word after it is joined either
+    for apart in ("N123,AB", "N123:AB", "N123  AB", "N123 - AB", "N123+AB", "N123, or AB"):
+        assert only(f"codes {apart} today", [], shape) is True, apart
+
+
+def test_of_two_readings_the_one_covering_more_of_the_text_wins() -> None:
+    # two parts that are each an identifier of the shape, joined by one space: one identifier
+    shape = r"[A-Z]{2}\d{2}(?:[A-Z]{2}\d{2})?"
+    assert only("account AB12 CD34 today", ["AB12CD34"], shape) is True
+    assert only("accounts AB12, CD34 today", ["AB12CD34"], shape) is False
+    assert only("account AB12 CD34 today", ["AB12", "CD34"], shape) is False
+
+
+def test_of_two_readings_covering_as_much_both_are_checked() -> None:
+    # "AB12 CD34 AB12" reads as AB12CD34 then AB12, or as AB12 then CD34AB12: either may be meant
+    shape = r"[A-Z]{2}\d{2}(?:[A-Z]{2}\d{2})?"
+    assert only("accounts AB12 CD34 AB12 today", ["AB12CD34", "AB12"], shape) is False
+    assert only("accounts AB12 CD34 AB12 today", ["AB12", "CD34AB12"], shape) is False
+    assert only("accounts AB12 CD34 AB12 today", ["AB12CD34", "AB12", "CD34AB12"], shape) is True
+
+
+def test_words_are_joined_into_an_identifier_of_at_most_48_characters() -> None:
+    assert only("ref N " + "1" * 47 + " today", [], r"N\d+") is False
+    assert only("ref N " + "1" * 48 + " today", [], r"N\d+") is True
 
 
 def test_tenant_ids() -> None:

@@ -180,3 +180,25 @@ def test_the_api_server_enforces_thresholds_and_dialects_of_assertions(crds: Clu
         {"type": "is-valid-openai-tools-call", "value": [{"type": "function", "function": {"name": "f"}}]}
     )
     assert ok.returncode == 0, ok.stderr
+
+
+def test_the_runs_of_a_case_set_are_selected_by_the_api_server(crds: Cluster, namespace: str) -> None:
+    """History retention and baselines read one case set's runs: the API server selects them by
+    the CRD's selectable field, so the other runs of the namespace are never read."""
+    from proctor.k8s.kube import Kube
+
+    for name, caseset in [("a1", "alpha"), ("a2", "alpha"), ("b1", "beta"), ("b2", "beta-long")]:
+        run = {
+            "apiVersion": "proctor.dev/v1alpha1",
+            "kind": "EvalRun",
+            "metadata": {"name": name},
+            "spec": {"caseSetRef": {"name": caseset}, "target": {"responses": {"inline": {"a": "b"}}}},
+        }
+        _apply(crds, namespace, run, check=True)
+    kube = Kube(crds.api())
+    assert sorted(r["metadata"]["name"] for r in kube.list_runs_of(namespace, "alpha")) == ["a1", "a2"]
+    assert [r["metadata"]["name"] for r in kube.list_runs_of(namespace, "beta")] == ["b1"]
+    assert kube.list_runs_of(namespace, "gamma") == []
+    # the selector itself: an API server that had ignored it would have returned all four
+    fields = "spec.caseSetRef.name=alpha"
+    assert len(kube.list_custom("EvalRun", namespace, fields=fields)) == 2

@@ -222,9 +222,30 @@ class Kube:
             _preload_content=False,
         )
 
-    def list_custom(self, kind: str, namespace: str, selector: str | None = None) -> list[dict[str, Any]]:
+    def list_custom(
+        self, kind: str, namespace: str, selector: str | None = None, *, fields: str | None = None
+    ) -> list[dict[str, Any]]:
         what, fn = f"{kind} list {namespace}", self.custom.list_namespaced_custom_object
-        return self._items(what, fn, GROUP, VERSION, namespace, PLURALS[kind], label_selector=selector)
+        kw: dict[str, Any] = {"label_selector": selector}
+        if fields:
+            kw["field_selector"] = fields
+        return self._items(what, fn, GROUP, VERSION, namespace, PLURALS[kind], **kw)
+
+    def list_runs_of(self, namespace: str, caseset: str) -> list[dict[str, Any]]:
+        """The EvalRuns of one case set: the API server selects them (the CRD's selectable field
+        ``.spec.caseSetRef.name``), so a namespace of 10,000 finished runs is not read and parsed
+        after every verdict. An API server without selectable fields (before Kubernetes 1.31)
+        refuses the selector: then every run is listed and filtered here."""
+        try:
+            return self.list_custom("EvalRun", namespace, fields=f"spec.caseSetRef.name={caseset}")
+        except KubeError as e:
+            if e.status != 400:
+                raise
+        return [
+            r
+            for r in self.list_custom("EvalRun", namespace)
+            if ((r.get("spec") or {}).get("caseSetRef") or {}).get("name") == caseset
+        ]
 
     def list_custom_page(
         self, kind: str, namespace: str | None, selector: str, *, limit: int, cont: str | None = None

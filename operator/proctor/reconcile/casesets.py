@@ -100,11 +100,9 @@ def freeze_outcome(
 
 
 async def _runs_of(rt: Runtime, namespace: str, caseset: str) -> list[EvalRun]:
-    """The case set's runs (others in the namespace are not parsed)."""
+    """The case set's runs (the API server selects them: others in the namespace are not read)."""
     runs = []
-    for raw in await rt.call(rt.kube.list_custom, "EvalRun", namespace):
-        if ((raw.get("spec") or {}).get("caseSetRef") or {}).get("name") != caseset:
-            continue
+    for raw in await rt.call(rt.kube.list_runs_of, namespace, caseset):
         try:
             runs.append(parse_evalrun(raw))
         except ManifestError:

@@ -776,11 +776,7 @@ async def _history(rt: Runtime, namespace: str, caseset: str) -> None:
     (``status.recentRuns``)."""
     raw = await rt.call(rt.kube.get_or_none, "CaseSet", namespace, caseset)
     status = CaseSetStatus.model_validate((raw or {}).get("status") or {})
-    runs = [
-        r
-        for r in await rt.call(rt.kube.list_custom, "EvalRun", namespace)
-        if ((r.get("spec") or {}).get("caseSetRef") or {}).get("name") == caseset
-    ]
+    runs = await rt.call(rt.kube.list_runs_of, namespace, caseset)
     pruned: set[str] = set()
     if rt.config.run_history > 0:
         frozen = status.baseline

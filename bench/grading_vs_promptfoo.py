@@ -20,7 +20,7 @@ What it does, in one run:
    writing the report all count), measures the wall time of each, and its CPU time and peak RSS
    through ``/usr/bin/time`` (or, without it, a bare launcher's RUSAGE_CHILDREN), checks both
    against the expected failures, and prints a table with the ratio promptfoo time / Proctor
-   time. The goal is >= 20x.
+   time. The goal is >= 30x faster and >= 8x less peak memory (issue 14).
 
 If ``proctor grade`` is missing or fails, that is printed and the promptfoo half still runs.
 Exit status: 0 when the harness worked (whatever the figures), 1 on a harness failure (the
@@ -66,7 +66,8 @@ PROMPTFOO_VERSION = "0.123.1"
 NODE_VERSION = "22.23.5"
 NPM_BEFORE = "2026-11-13T00:00:00Z"
 
-GOAL_RATIO = 20.0
+GOAL_RATIO = 30.0  # promptfoo's wall time / Proctor's, whole processes (issue 14)
+GOAL_MEMORY_RATIO = 8.0  # promptfoo's peak RSS / Proctor's
 #: Most cases inline in one CaseSet (proctor.api.caseset.MAX_INLINE_CASES); more go in ConfigMaps.
 MAX_INLINE_CASES = 2000
 TYPES = ("equals", "contains", "icontains", "starts-with", "regex", "is-json")
@@ -836,11 +837,15 @@ def main(argv: list[str] | None = None) -> int:
             }
     if a and b and a.ok and b.ok and a.m and b.m:
         ratio = b.m.wall_s / a.m.wall_s
+        memory = b.m.peak_rss_mib / a.m.peak_rss_mib
         summary["ratio"] = round(ratio, 2)
+        summary["memoryRatio"] = round(memory, 2)
         verdict = "goal met" if ratio >= GOAL_RATIO else "GOAL NOT MET"
+        mem_verdict = "goal met" if memory >= GOAL_MEMORY_RATIO else "GOAL NOT MET"
         print(
             f"\nratio promptfoo/proctor wall time: {ratio:.1f}x  (goal >= {GOAL_RATIO:.0f}x: {verdict}); "
-            f"memory {b.m.peak_rss_mib / a.m.peak_rss_mib:.1f}x"
+            f"memory {memory:.1f}x  (goal >= {GOAL_MEMORY_RATIO:.0f}x: {mem_verdict}); "
+            f"load {os.getloadavg()[0]:.1f}"
         )
     else:
         print("\nratio: n/a (needs both tools to have run)")

@@ -18,8 +18,8 @@ P1. The size of an EvalRun that examined 10,000 cases (goal <= 64 KiB). A CaseSe
     through the operator in 4 shards. Printed: ``kubectl get evalrun -o json`` bytes (and the
     stored object with its managedFields, and status alone), the results ConfigMaps' sizes, and
     the wall time from the create call to the verdict with its stages.
-P2. The time from an EvalRun's creation to its first Job, with 1,000 runs present (goal p99 <=
-    2 s). 1,000 finished runs (created, then given a real verdict's status through the status
+P2. The time from an EvalRun's creation to its first Job, with 10,000 runs present (goal p99 <=
+    1 s, issue 14). 10,000 finished runs (created, then given a real verdict's status through the status
     subresource while the operator is stopped; 50 per case set, as the operator keeps only the
     newest 50 finished runs of a case set), then the operator is started and, once it is idle,
     50 new runs (the example case set, answers inline, one shard) are created one at a time:
@@ -81,6 +81,8 @@ LABEL_RUN_UID = "proctor.dev/run-uid"
 CONFIGMAP_LIMIT = 1024 * 1024  # bytes of data a ConfigMap may hold
 KIB, MIB = 1024, 1024 * 1024
 P3_GOAL_MIB = 150  # the operator's resident and peak memory with 5,000 runs present
+P2_GOAL_S = 1.0  # p99 of create -> first Job with 10,000 runs present (issue 14)
+P2_GOAL_PRESENT = 10_000
 
 
 class HarnessError(RuntimeError):
@@ -1084,11 +1086,13 @@ def report(out: dict[str, Any]) -> None:
         print(f"    {fmt_loop(b.get('loop'))}")
         print(f"    {fmt_cpu(b['cpu'])}")
     if p2 := out.get("p2"):
-        met = "met" if p2["p99"] <= 2.0 else "MISSED"
+        met = "met" if p2["p99"] <= P2_GOAL_S else "MISSED"
+        if p2["present"] < P2_GOAL_PRESENT:
+            met += f" (the goal is set at {P2_GOAL_PRESENT:,} runs present)"
         print(
             f"P2  [load {p2['load']:.1f}] {p2['present']:,} runs present: create -> first Job {fmt_pct(p2)}"
         )
-        print(f"    goal p99 <= 2 s: {met}; new runs {pace(p2['interval'])}")
+        print(f"    goal p99 <= {P2_GOAL_S:g} s: {met}; new runs {pace(p2['interval'])}")
         if p2.get("to_verdict"):
             print(f"    create -> verdict {fmt_pct(p2['to_verdict'])}")
         print(f"    {fmt_loop(p2['loop'])}")
@@ -1138,7 +1142,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--cases-per-configmap", type=int, default=2000, help="P1: cases per ConfigMap (2,000)")
     ap.add_argument("--fail-rate", type=float, default=0.048, help="P1: failing assertions' share (0.048)")
     ap.add_argument("--seed", type=int, default=42)
-    ap.add_argument("--present", type=int, default=1000, help="P2: runs present (default 1,000)")
+    ap.add_argument("--present", type=int, default=P2_GOAL_PRESENT, help="P2: runs present (default 10,000)")
     ap.add_argument("--new-runs", type=int, default=50, help="P2: runs created and timed (default 50)")
     ap.add_argument("--baseline-runs", type=int, default=20, help="P2: baseline runs, 0 to skip (20)")
     ap.add_argument(

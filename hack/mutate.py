@@ -11,10 +11,12 @@ module's own unit tests against each (``-x``: the first failing test kills it). 
 in a scratch copy of ``operator/`` and ``tests/`` under ``.mutate/`` (cosmic-ray edits the file on
 disk), so the work tree is never touched and modules can run side by side (``--jobs``).
 
-One coverage run of the unmutated tests first records which tests execute each function of the
-module; a mutant inside a function body then runs only those tests (hack/mutate_worker.py). A test
-that never enters the function behaves as on the original and cannot kill the mutant, so the
-verdicts are those of the whole list, several times faster. ``--no-select`` runs the whole list.
+One coverage run of the unmutated tests first records which test files execute each function of
+the module; a mutant inside a function body then runs only those files (hack/mutate_worker.py). A
+test that never enters the function, and no fixture it uses does, behaves as on the original and
+cannot kill the mutant, so the verdicts are those of the whole list, several times faster. A
+function also run outside every test (at import: a module constant built with it) and a change
+outside every function body keep the whole list. ``--no-select`` always runs the whole list.
 
 Mutants that only change the wording of a message are excluded, each named with its reason in
 ``hack/mutate-exclusions.toml``; they are listed, never counted. The kill rate is
@@ -307,7 +309,10 @@ def _coverage_map(
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.end_lineno:
             start, end = node.body[0].lineno, node.end_lineno
             ran = {t for n in range(start, end + 1) for t in by_line.get(str(n), ())}
-            spans.append([start, end, sorted(ran, key=_collection_order(by_line))])
+            # run outside every test (at import or collection: a module constant built by calling
+            # it), its result reaches every test: the whole list
+            tests = [] if "" in ran else sorted(ran, key=_collection_order(by_line))
+            spans.append([start, end, tests])
     out = work / "select.json"
     out.write_text(
         json.dumps(
@@ -327,9 +332,11 @@ def _collection_order(by_line: dict[str, list[str]]) -> Callable[[str], int]:
     return lambda t: order.get(t, len(order))
 
 
-#: Run the tests under coverage with one context per test (its node id), caches emptied before each
-#: so a function a cache answers is still seen as run; write line -> tests for the module (and
-#: "order": the node ids in the order they ran, so a selection keeps pytest's order).
+#: Run the tests under coverage with one context per test file ("" outside every test: at import
+#: and collection), caches emptied before each test so a function a cache answers is still seen as
+#: run; write line -> test files for the module (and "order": the files in the order they ran, so
+#: a selection keeps pytest's order). A file, not a test: a module- or class-scoped fixture runs in
+#: its first test only, and the tests after it see its result.
 _MAP_SCRIPT = """
 import json, sys, coverage, pytest
 out, work, target, args = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
@@ -349,8 +356,10 @@ class Contexts:
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_protocol(self, item, nextitem):
         clear_caches()
-        order.append(item.nodeid)
-        cov.switch_context(item.nodeid)
+        name = item.nodeid.split("::")[0]
+        if name not in order:
+            order.append(name)
+        cov.switch_context(name)
         yield
         cov.switch_context("")
 
@@ -360,7 +369,7 @@ cov.stop()
 if code != 0:
     sys.exit(int(code))
 data = cov.get_data()
-by_line = {str(n): sorted(c for c in ctx if c) for n, ctx in data.contexts_by_lineno(target).items()}
+by_line = {str(n): sorted(ctx) for n, ctx in data.contexts_by_lineno(target).items()}
 by_line["order"] = order
 json.dump(by_line, open(out, "w"))
 """

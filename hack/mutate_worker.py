@@ -8,11 +8,12 @@ scratch copy. Nothing of ``proctor`` (nor any test module) is ever imported in t
 child imports the mutated source from disk exactly as a fresh process would.
 
 With a SELECT_FILE (written by hack/mutate.py from one coverage run of the unmutated tests), the
-child runs only the tests that executed the function the mutant changed: it finds the changed lines
-by comparing the mutated file with the original, and takes the innermost function whose body holds
-them all. A test that never runs that function behaves exactly as on the original, so it cannot
-kill the mutant. A change outside every function body (module level, a class body, a signature or
-decorator, all run at import) or in a function no test ran keeps the whole list.
+child runs only the test files that executed the function the mutant changed: it finds the changed
+lines by comparing the mutated file with the original, and takes the innermost function whose body
+holds them all. A test file that never runs that function behaves exactly as on the original, so
+it cannot kill the mutant. A change outside every function body (module level, a class body, a
+signature or decorator, all run at import), in a function also run at import, or in a function no
+test ran keeps the whole list.
 
     mutate_worker.py serve SOCKET PRELOAD_FILE TIMEOUT [SELECT_FILE]   # hack/mutate.py starts it
     mutate_worker.py run SOCKET -- PYTEST_ARGS...        # the test command cosmic-ray runs
@@ -41,7 +42,7 @@ def _preload(names: list[str]) -> None:
 
 
 def _select(args: list[str], selection: dict | None) -> list[str]:
-    """``args`` with its test files replaced by the tests that ran the changed function, when known."""
+    """``args`` with its test files replaced by those that ran the changed function, when known."""
     if not selection:
         return args
     try:

@@ -259,6 +259,7 @@ class Assertion(BaseModel):
 
     model_config = ConfigDict(
         extra="forbid",
+        defer_build=True,
         validate_by_name=True,
         validate_by_alias=True,
         json_schema_extra=_ASSERTION_SCHEMA_EXTRA,

@@ -110,6 +110,8 @@ def _camel_case(extra: Literal["forbid", "ignore"]) -> ConfigDict:
         validate_by_alias=True,
         serialize_by_alias=True,
         extra=extra,
+        # validators are built on first use: a command that reads one kind does not build them all
+        defer_build=True,
     )
 
 

@@ -311,20 +311,29 @@ _YAML11_SCALAR = re.compile(
 )
 
 
+_YAML11_WORDS = _YAML11_BOOLS | {"<<"}
+_DIGIT_OR_SIGN = frozenset("0123456789+-")
+
+
 def _holds_yaml11_scalar(obj: Any) -> bool:
+    """Whether a key or value of ``obj`` (as yaml-rs returned it) may read differently in YAML 1.1.
+
+    It visits every string of a case set (10,000 cases: about half a million), so it looks at the
+    exact types yaml-rs returns and tests a string's length and first character before anything else.
+    """
     stack = [obj]
     while stack:
         o = stack.pop()
-        if isinstance(o, str):
-            if (len(o) <= 3 and (o in _YAML11_BOOLS or o == "<<")) or (
-                len(o) <= 40 and (o[:1].isdigit() or o[:1] in "+-") and _YAML11_SCALAR.fullmatch(o)
-            ):
-                return True
-        elif isinstance(o, dict):
-            stack.extend(o.keys())
-            stack.extend(o.values())
-        elif isinstance(o, list):
-            stack.extend(o)
+        items: Any = (*o, *o.values()) if type(o) is dict else o if type(o) is list else (o,)
+        for v in items:
+            t = type(v)
+            if t is str:
+                if 0 < len(v) <= 40 and (
+                    v in _YAML11_WORDS or (v[0] in _DIGIT_OR_SIGN and _YAML11_SCALAR.fullmatch(v))
+                ):
+                    return True
+            elif t is dict or t is list:
+                stack.append(v)
     return False
 
 

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from proctor.api import ManifestError, load_manifests, parse_responses
-from proctor.api.loading import _fast_yaml, _yaml_documents
+from proctor.api.loading import _fast_yaml, _InputError, _StrictLoader, _yaml_documents
 
 CASESET = """\
 apiVersion: proctor.dev/v1alpha1
@@ -54,3 +56,37 @@ def test_syntax_errors_name_the_source() -> None:
 
 def test_json_takes_the_fast_path() -> None:
     assert _yaml_documents('{"a": [1, 2]}', "t") == [{"a": [1, 2]}]
+
+
+#: Plain scalars: words, numbers, and what YAML 1.1 reads as booleans, timestamps or sexagesimals.
+_PLAIN = st.sampled_from(
+    [
+        *("oil", "it on", "no way", "yes", "No", "ON", "off", "<<x", "7", "-3", "2.5", "2024-01-31", "1:20"),
+        *("12:30:00", "2024-1-2 10:00:00", "+1:05", "x-1:20", "1_000", "nox", "onx", "2024-01-31x"),
+    ]
+)
+_KEYS = st.sampled_from(["a", "b", "yes", "no", "on", "id", "1:20", "2024-01-31"])
+_NODES = st.recursive(
+    _PLAIN,
+    lambda inner: (
+        st.lists(inner, max_size=3).map(lambda xs: "[" + ", ".join(xs) + "]")
+        | st.dictionaries(_KEYS, inner, max_size=3).map(
+            lambda d: "{" + ", ".join(f"{k}: {v}" for k, v in d.items()) + "}"
+        )
+    ),
+    max_leaves=12,
+)
+
+
+@given(_NODES)
+def test_any_document_reads_as_pyyaml_reads_it(node: str) -> None:
+    """Whatever the fast parser accepts reads as kubectl's YAML 1.1 reads it (PyYAML); the
+    rest is left to PyYAML. (A block mapping: a text starting with a bracket is tried as JSON first.)"""
+    text = f"k: {node}\nk2:\n  - {node}\n"
+    try:
+        expected = __import__("yaml").load(text, Loader=_StrictLoader)
+    except _InputError:  # a duplicate key (``on`` and ``yes`` are both true): refused on both paths
+        with pytest.raises(ManifestError, match="duplicate key"):
+            _yaml_documents(text, "t")
+        return
+    assert _yaml_documents(text, "t") == [expected]

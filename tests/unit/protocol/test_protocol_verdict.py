@@ -309,3 +309,41 @@ def test_an_infinite_margin_turns_the_regression_rule_off_nan_is_refused() -> No
     assert decide(cases, policy, baseline={Tier.FORM: 100.0}).verdict is Verdict.WARN
     with pytest.raises(ValueError, match="regression_margin"):
         ProtocolPolicy(regression_margin=math.nan)
+
+
+# --- the unmeasured note: what it lists, what it caps -------------------------------------------
+
+
+def _note(cases: list[CaseResult], cap: int = 5) -> str:
+    message = decide([*CLEAN, *cases], ProtocolPolicy(max_listed_unmeasured=cap)).message
+    return message[message.index("unmeasured (") + len("unmeasured (") : message.rindex(")")]
+
+
+def test_a_long_unmeasured_reason_is_cut_to_200_characters_a_200_character_one_is_not() -> None:
+    exact = "x" * 200
+    assert _note([lost("a", Tier.FORM, error=exact)]) == f"a: {exact}"
+    longer = "y" * 150 + " " + "z" * 60  # 211 characters: cut at 197, then the trailing space goes
+    cut = _note([lost("a", Tier.FORM, error=longer)]).removeprefix("a: ")
+    assert cut == "y" * 150 + " " + "z" * 46 + "..."
+    assert len(cut) == 200
+
+
+def test_one_reason_filling_the_cap_lists_no_other_reason_and_counts_the_rest() -> None:
+    cases = [lost(f"a{i}", Tier.FORM, error="timeout") for i in range(5)]
+    cases += [lost("b0", Tier.FORM, error="no answer"), lost("b1", Tier.FORM, error="no answer")]
+    cases += [lost("c0", Tier.FORM, error="refused")]
+    assert _note(cases) == "a0, a1, a2, a3, a4: timeout; and 3 more"
+
+
+def test_the_cap_is_shared_across_reasons() -> None:
+    cases = [lost(f"a{i}", Tier.FORM, error="timeout") for i in range(3)]
+    cases += [lost(f"b{i}", Tier.FORM, error="no answer") for i in range(4)]
+    cases += [lost("c0", Tier.FORM, error="refused")]
+    assert _note(cases) == "a0, a1, a2: timeout; b0, b1 and 2 more: no answer; and 1 more"
+
+
+def test_exactly_the_cap_is_listed_whole() -> None:
+    cases = [lost(f"a{i}", Tier.FORM, error="timeout") for i in range(2)]
+    cases += [lost(f"b{i}", Tier.FORM, error="no answer") for i in range(3)]
+    assert _note(cases) == "a0, a1: timeout; b0, b1, b2: no answer"
+    assert _note(cases, cap=4) == "a0, a1: timeout; b0, b1 and 1 more: no answer"

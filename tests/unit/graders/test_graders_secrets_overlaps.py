@@ -1,0 +1,64 @@
+"""Which of two overlapping secrets is reported, and where a secret or a token in pieces starts and ends."""
+
+from __future__ import annotations
+
+import base64
+
+import pytest
+
+from proctor.graders import scan
+
+NPM_LINE = "//registry.npmjs.org/:_authToken=npm_Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Qr9St0Uv1Wx2"
+KEY_BODY = "MIIEowIBAAKCAQEAq83vEjRWeJA7bq5V3nN4cbnKjJ0m1mZ3x9Jx2eU6rQp"
+GHP = "ghp_" + "Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Qr9St0Uv1Wx2Y"
+
+
+def found(text: str) -> list[tuple[str, str]]:
+    return [(f.kind, text[f.start : f.end]) for f in scan(text)]
+
+
+def b64(text: str) -> str:
+    return base64.b64encode(text.encode()).decode()
+
+
+@pytest.mark.parametrize(
+    "key",
+    [
+        "sk-" + "Ab1Cd2Ef3Gh4Ij5Kl6Mn" + "T3BlbkFJ" + "Op7Qr8St9Uv0Wx1Yz2Ab",  # OpenAI, legacy
+        "SG." + "Ab1Cd2Ef3Gh4Ij5Kl6Mn7O" + "." + "Pq8Rs9Tu0Vw1Xy2Za3Bc4De5Fg6Hi7Jk8Lm9No0Pq1Rs2T",
+        "pypi-AgEIcHlwaS5vcmc" + "Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Qr9St0Uv1Wx2Yz3Ab4Cd5Ef6Gh7Ij8Kl9Mn0Op1Qr2St3Uv4W",
+        "sq0csp-" + "Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Qr9St0Uv1Wx2Yz3Ab4C",
+        "AccountKey=" + "Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Qr9St0Uv1Wx2Yz3Ab4Cd5Ef6Gh7Ij8Kl9Mn0Op1Qr2St3Uv4Wx5Yz6Ab7Cd8Ef9G==",
+    ],
+)
+def test_an_npmrc_line_ending_in_another_key_is_one_npm_finding_over_the_line(key: str) -> None:
+    # the npm rule covers its whole line and starts first: the key after it is part of it
+    line = f"{NPM_LINE} # {key}"
+    assert found(line) == [("npm-token", line)]
+
+
+def test_a_discord_token_whose_last_part_looks_like_a_mailchimp_key_is_one_discord_finding() -> None:
+    mailchimp = "0123456789abcdef0123456789abcdef-us12"
+    token = f"MTk4NjIyNDgzNDcxOTI1MjQ4.Cl2FMQ.{mailchimp}"
+    assert found(f"bot token {token} here") == [("discord-bot-token", token)]
+
+
+def test_an_assigned_value_holding_a_base64_user_password_is_redacted_whole() -> None:
+    run = b64("foo:bar12345678")
+    value = f"abc:{run}"
+    [f] = scan(f"password={value}")
+    assert (f.kind, f.detail) == ("credential", "password or secret assignment")
+    assert f.end - f.start == len(value)
+
+
+def test_a_base64_user_password_pair_is_named_as_such_even_when_its_password_holds_an_assignment() -> None:
+    run = b64("admin:password=s3cr3tXyz9")
+    [f] = scan(f"Log in with {run} today.")
+    assert (f.kind, f.detail) == ("credential", "user:password, base64")
+
+
+def test_a_credential_in_base64_text_with_letters_that_lower_case_longer_is_found() -> None:
+    # "İ" lower-cases to two characters: the keyword's offsets in the lower-cased text move
+    run = b64("İİİİ İİİİ password=s3cr3tXyz9")
+    [f] = scan(f"config {run} end")
+    assert f.kind == "credential" and f.detail == "password or secret assignment, base64"

@@ -62,3 +62,56 @@ def test_a_credential_in_base64_text_with_letters_that_lower_case_longer_is_foun
     run = b64("İİİİ İİİİ password=s3cr3tXyz9")
     [f] = scan(f"config {run} end")
     assert f.kind == "credential" and f.detail == "password or secret assignment, base64"
+
+
+def test_a_discord_token_near_an_answer_that_opens_with_a_dot_is_found() -> None:
+    token = "MTk4NjIyNDgzNDcxOTI1MjQ4.Cl2FMQ.ZnCjm1XVW7vRze4b7Cq4se7kKWs"
+    assert found(f"... token {token}") == [("discord-bot-token", token)]
+
+
+def test_a_telegram_token_near_an_answer_that_opens_with_a_colon_is_found() -> None:
+    token = "110201543:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsawQ"
+    assert found(f": bot {token}") == [("telegram-bot-token", token)]
+
+
+def test_a_token_continuing_the_answers_first_letter_is_not_that_token() -> None:
+    assert scan("xAKIAIOSFODNN7EXAMPLE") == []
+
+
+def test_a_token_after_two_glued_ones_in_the_same_run_is_found() -> None:
+    # the first finding covers the two glued tokens; the third, after a dot, is its own
+    third = "ghp_" + "Zz9Yy8Xx7Ww6Vv5Uu4Tt3Ss2Rr1Qq0Pp9Oo8N"
+    text = f"tokens {GHP}{GHP}.{third} end"
+    assert found(text) == [("github-token", GHP + GHP), ("github-token", third)]
+
+
+def test_a_rule_above_a_key_header_whose_dashes_were_lost_is_not_part_of_the_key() -> None:
+    text = f"-----\n\nBEGIN RSA PRIVATE KEY\n{KEY_BODY}\nEND RSA PRIVATE KEY"
+    [f] = scan(text)
+    assert f.kind == "private-key" and f.start == text.index("BEGIN")
+
+
+@pytest.mark.parametrize(("gap", "joined"), [(16, True), (17, False)])
+def test_pieces_of_a_token_at_most_16_separators_apart_are_joined(gap: int, joined: bool) -> None:
+    text = "AKIA" + " " * gap + "IOSF ODNN 7EXA MPLE"
+    assert [k for k, _ in found(text)] == (["aws-access-key"] if joined else [])
+
+
+def test_a_blank_line_ends_a_token_in_pieces() -> None:
+    assert scan("AKIA\nIOSF ODNN 7EXA MPLE") != []
+    assert scan("AKIA\n\nIOSF ODNN 7EXA MPLE") == []
+
+
+def test_a_word_longer_than_the_groups_of_a_token_in_pieces_ends_it() -> None:
+    # groups of four, then "remember": prose after the pieces, not a piece
+    assert scan("ghp_ Ab12 Cd34 Ef56 Gh78 Ij90 Kl12 Mn34 Op56 remember to rotate") == []
+
+
+def test_a_token_in_pieces_is_read_up_to_512_characters() -> None:
+    body = "".join(f"A{i:03d}b1Cd" for i in range(80))  # 640 characters
+    first = "sk-ant-api03-" + body[:11]  # 24 characters, then groups of 8
+    pieces = [body[i : i + 8] for i in range(11, len(body), 8)]
+    text = " ".join([first, *pieces])
+    [(kind, span)] = found(text)
+    assert kind == "anthropic-api-key"
+    assert len(span.replace(" ", "")) == 512  # 24 + 61 groups: no piece after the 512th character

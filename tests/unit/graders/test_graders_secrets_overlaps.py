@@ -115,3 +115,39 @@ def test_a_token_in_pieces_is_read_up_to_512_characters() -> None:
     [(kind, span)] = found(text)
     assert kind == "anthropic-api-key"
     assert len(span.replace(" ", "")) == 512  # 24 + 61 groups: no piece after the 512th character
+
+
+def test_an_aws_secret_holding_a_key_id_in_pieces_is_one_finding_whole() -> None:
+    # the key id inside, written in pieces between slashes, starts later: the secret is kept whole
+    secret = "wJalrXUtnFEMI/AKIA/IOSF/ODNN/7EXA/MPLEab"
+    assert len(secret) == 40
+    assert found(f'aws_secret_access_key = "{secret}"') == [("aws-secret-key", secret)]
+
+
+def test_a_token_in_pieces_holding_a_key_id_is_one_finding_whole() -> None:
+    # a GitHub token written in pieces, one of which is an AWS key id: the token starts first
+    text = "ghp_Ab12Cd34 AKIAIOSFODNN7EXAMPLE Ef56Gh78, ok"
+    [(kind, span)] = found(text)
+    assert kind == "github-token" and span == "ghp_Ab12Cd34 AKIAIOSFODNN7EXAMPLE Ef56Gh78"
+
+
+def test_a_broken_prefix_after_a_false_start_of_it_is_found() -> None:
+    text = "sq0c sq0 csp-Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Qr9St0Uv1Wx2Yz3Ab4C"
+    [(kind, span)] = found(text)
+    assert kind == "square-oauth-secret" and span == text[5:]
+
+
+def test_a_three_character_prefix_broken_by_a_space_is_not_looked_for() -> None:
+    # "A3T" is too short to tell from prose when broken: "A3 TEAM..." is a paper size and words
+    assert scan("Print on A3 TEAM PLAN 2024 REPORT FINAL") == []
+
+
+def test_prefixes_glued_inside_the_last_piece_of_a_token_are_not_read_again() -> None:
+    import time
+
+    from proctor.testing.cluster import scaled
+
+    text = "ghp_ Ab12 x" + "_ghp" * 10000
+    t0 = time.perf_counter()
+    scan(text)
+    assert time.perf_counter() - t0 < scaled(1.5)  # linear: each prefix in the piece is not a new start

@@ -473,7 +473,8 @@ class _SecretEngine:
     #: rules without hints, run on every text with a long token / on every text
     token_always: tuple[int, ...]
     text_always: tuple[int, ...]
-    #: one pattern that finds every in-token hint at once (a literal alternation)
+    #: one pattern that finds every in-token hint at once (a literal alternation in a look-ahead,
+    #: group 1: hints may overlap, as "-us" of a Mailchimp key after "sk" in "...sk-us1")
     token_hints: re.Pattern[str]
     #: hint found -> the rules (by position) it enables, including hints it contains
     by_hint: dict[str, tuple[int, ...]]
@@ -499,7 +500,7 @@ def _secret_engine() -> _SecretEngine:
         rules=rules,
         token_always=tuple(i for i, r in enumerate(rules) if r.in_token and not r.hints),
         text_always=tuple(i for i, r in enumerate(rules) if not r.in_token and not r.hints),
-        token_hints=re.compile("|".join(map(re.escape, hints))),
+        token_hints=re.compile("(?=(" + "|".join(map(re.escape, hints)) + "))"),
         by_hint=by_hint,
         text_hints=tuple((h, i) for i, r in enumerate(rules) if not r.in_token for h in r.hints),
         split_hints=re.compile("|".join(map(re.escape, split))),
@@ -565,7 +566,7 @@ def secret_findings(text: str) -> Iterator[Raw]:
     for hm in hits:
         k = bisect.bisect_right(starts, hm.start()) - 1
         if k >= 0 and hm.start() < tokens[k][1]:
-            enabled.setdefault(k, set()).update(engine.by_hint[hm.group()])
+            enabled.setdefault(k, set()).update(engine.by_hint[hm.group(1)])
     for k, rules in sorted(enabled.items()):
         ts, te = tokens[k]
         for i in sorted(rules):

@@ -151,3 +151,10 @@ def test_prefixes_glued_inside_the_last_piece_of_a_token_are_not_read_again() ->
     t0 = time.perf_counter()
     scan(text)
     assert time.perf_counter() - t0 < scaled(1.5)  # linear: each prefix in the piece is not a new start
+
+
+@pytest.mark.parametrize("body", ["0123456789abcdef0123456789abcdsk", "0123456789abcdef0123456789aglpat"])
+def test_a_mailchimp_key_whose_body_ends_in_another_keys_prefix_is_found(body: str) -> None:
+    # "sk-" and "glpat-" end where Mailchimp's "-us" starts: both are looked for
+    key = f"{body}-us12"
+    assert found(f"key {key} ok") == [("mailchimp-api-key", key)]

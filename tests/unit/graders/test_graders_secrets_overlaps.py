@@ -158,3 +158,13 @@ def test_a_mailchimp_key_whose_body_ends_in_another_keys_prefix_is_found(body: s
     # "sk-" and "glpat-" end where Mailchimp's "-us" starts: both are looked for
     key = f"{body}-us12"
     assert found(f"key {key} ok") == [("mailchimp-api-key", key)]
+
+
+JWT_HEADER, JWT_PAYLOAD = "eyJhbGciOiJIUzI1NiJ9", "eyJzdWIiOiIxMjM0NTY3ODkwIn0"
+
+
+def test_a_jwt_in_pieces_is_judged_as_the_same_token_written_whole() -> None:
+    assert [k for k, _ in found(f"sent {JWT_HEADER} .{JWT_PAYLOAD}")] == ["jwt"]
+    # what follows the payload is part of the token, and no longer base64url: not a JWT, either way
+    assert scan(f"sent {JWT_HEADER}.{JWT_PAYLOAD}+abc") == []
+    assert scan(f"sent {JWT_HEADER} .{JWT_PAYLOAD}+abc") == []

@@ -243,7 +243,7 @@ def _build_secret_rules() -> list[_Rule]:
             aws[1],
             90,
             group=1,
-            left_boundary=False,
+            left_boundary=False,  # (its value always follows a quote)
             keywords=("aws",),
             in_token=False,
         ),

@@ -168,3 +168,9 @@ def test_a_jwt_in_pieces_is_judged_as_the_same_token_written_whole() -> None:
     # what follows the payload is part of the token, and no longer base64url: not a JWT, either way
     assert scan(f"sent {JWT_HEADER}.{JWT_PAYLOAD}+abc") == []
     assert scan(f"sent {JWT_HEADER} .{JWT_PAYLOAD}+abc") == []
+
+
+def test_a_gitlab_runner_token_after_an_aws_secret_keyword_is_one_gitlab_finding_whole() -> None:
+    # its first 40 characters look like an AWS secret; the token runs on past them, after a "-"
+    token = "GR1348941" + "Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Qr9St0U" + "-Xy9Z"
+    assert found(f"AWS_SECRET_ACCESS_KEY={token}\n") == [("gitlab-token", token)]

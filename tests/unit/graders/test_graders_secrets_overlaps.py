@@ -176,3 +176,9 @@ def test_a_gitlab_runner_token_after_an_aws_secret_keyword_is_one_gitlab_finding
     # its first 40 characters look like an AWS secret; the token runs on past them, after a "-"
     token = "GR1348941" + "Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Qr9St0U" + "-Xy9Z"
     assert found(f"AWS_SECRET_ACCESS_KEY={token}\n") == [("gitlab-token", token)]
+
+
+@pytest.mark.parametrize(("password", "is_one"), [("pa55wrd", False), ("pa55word", True)])
+def test_a_base64_user_password_pair_needs_a_password_of_8_characters(password: str, is_one: bool) -> None:
+    findings = scan(f"use {b64('admin:' + password)} now")
+    assert [f.detail for f in findings] == (["user:password, base64"] if is_one else [])

@@ -439,7 +439,7 @@ def _build_secret_rules() -> list[_Rule]:
                 p,
                 75,
                 group=1,
-                left_boundary=False,
+                left_boundary=False,  # (its password always follows a ':')
                 check=not_placeholder,
                 hints=("://",),
                 in_token=False,

@@ -182,3 +182,8 @@ def test_a_gitlab_runner_token_after_an_aws_secret_keyword_is_one_gitlab_finding
 def test_a_base64_user_password_pair_needs_a_password_of_8_characters(password: str, is_one: bool) -> None:
     findings = scan(f"use {b64('admin:' + password)} now")
     assert [f.detail for f in findings] == (["user:password, base64"] if is_one else [])
+
+
+def test_an_npmrc_line_right_after_a_word_is_found() -> None:
+    [(kind, span)] = found(f"npmrc{NPM_LINE}")
+    assert kind == "npm-token" and span == NPM_LINE

@@ -187,3 +187,23 @@ def test_a_base64_user_password_pair_needs_a_password_of_8_characters(password: 
 def test_an_npmrc_line_right_after_a_word_is_found() -> None:
     [(kind, span)] = found(f"npmrc{NPM_LINE}")
     assert kind == "npm-token" and span == NPM_LINE
+
+
+def test_a_quoted_aws_secret_holding_a_key_id_is_one_finding_whole() -> None:
+    # named by "password", not "secret": only the quoted rule finds it; the key id inside starts later
+    secret = "wJalrXUtnFEMI/AKIAIOSFODNN7EXAMPLEbPxRfi"
+    assert found(f'The AWS password is "{secret}".') == [("aws-secret-key", secret)]
+
+
+@pytest.mark.parametrize(
+    "token",
+    [
+        "github_pat_" + "Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Qr9St0Uv1Wx2Yz3Ab4Cd5Ef6Gh7Ij8Kl9Mn0Op",
+        "ghp_" + "Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Qr9St0Uv1Wx2Y",
+    ],
+)
+def test_a_slack_webhook_whose_last_part_is_a_token_is_one_webhook_finding(token: str) -> None:
+    # the webhook starts first: the token at its end is part of it, and the URL is covered whole
+    text = f"hook https://hooks.slack.com/services/T00000000/B00000000/{token} ok"
+    [(kind, span)] = found(text)
+    assert kind == "slack-webhook" and span.startswith("https://") and span.endswith(token[-8:])

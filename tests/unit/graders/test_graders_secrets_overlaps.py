@@ -207,3 +207,9 @@ def test_a_slack_webhook_whose_last_part_is_a_token_is_one_webhook_finding(token
     text = f"hook https://hooks.slack.com/services/T00000000/B00000000/{token} ok"
     [(kind, span)] = found(text)
     assert kind == "slack-webhook" and span.startswith("https://") and span.endswith(token[-8:])
+
+
+def test_a_credential_far_after_a_name_holding_two_keywords_is_found() -> None:
+    # "secret" and "token" are in one name, with no value: the search goes on past both
+    text = "Set secret_token_name first." + " Then wait a while." * 30 + " password=s3cr3tXyz9"
+    assert found(text) == [("credential", "s3cr3tXyz9")]

@@ -109,14 +109,16 @@ def test_a_word_longer_than_the_groups_of_a_token_in_pieces_ends_it() -> None:
     assert scan("ghp_ Ab12 Cd34 Ef56 Gh78 Ij90 Kl12 Mn34 Op56 remember to rotate") == []
 
 
-def test_a_token_in_pieces_is_read_up_to_512_characters() -> None:
+@pytest.mark.parametrize(("head", "joined"), [(11, 512), (8, 517)])
+def test_a_token_in_pieces_is_read_up_to_512_characters(head: int, joined: int) -> None:
     body = "".join(f"A{i:03d}b1Cd" for i in range(80))  # 640 characters
-    first = "sk-ant-api03-" + body[:11]  # 24 characters, then groups of 8
-    pieces = [body[i : i + 8] for i in range(11, len(body), 8)]
+    first = "sk-ant-api03-" + body[:head]  # then groups of 8
+    pieces = [body[i : i + 8] for i in range(head, len(body), 8)]
     text = " ".join([first, *pieces])
     [(kind, span)] = found(text)
     assert kind == "anthropic-api-key"
-    assert len(span.replace(" ", "")) == 512  # 24 + 61 groups: no piece after the 512th character
+    # the piece that reaches 512 characters is the last one read
+    assert len(span.replace(" ", "")) == joined
 
 
 def test_an_aws_secret_holding_a_key_id_in_pieces_is_one_finding_whole() -> None:
@@ -213,3 +215,14 @@ def test_a_credential_far_after_a_name_holding_two_keywords_is_found() -> None:
     # "secret" and "token" are in one name, with no value: the search goes on past both
     text = "Set secret_token_name first." + " Then wait a while." * 30 + " password=s3cr3tXyz9"
     assert found(text) == [("credential", "s3cr3tXyz9")]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ghp_ Ab123 Cd4567 hello Ef8901 Gh2345 Ij6789 Kl0123",  # groups of two lengths, then a word
+        "ghp_Ab12Cd34Ef56 remember Gh78Ij90Kl12Mn34Op56Qr78",  # one piece, then a shorter word
+    ],
+)
+def test_a_word_after_pieces_of_other_lengths_ends_a_token_in_pieces(text: str) -> None:
+    assert scan(text) == []

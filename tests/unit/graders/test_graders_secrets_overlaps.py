@@ -226,3 +226,13 @@ def test_a_credential_far_after_a_name_holding_two_keywords_is_found() -> None:
 )
 def test_a_word_after_pieces_of_other_lengths_ends_a_token_in_pieces(text: str) -> None:
     assert scan(text) == []
+
+
+def test_an_acca_key_id_in_pieces_is_found() -> None:
+    # "ACCA" also starts with Twilio's "AC", whose SIDs are not looked for in pieces
+    [(kind, span)] = found("id ACCA IOSF ODNN 7EXA MPLE.")
+    assert kind == "aws-access-key" and span == "ACCA IOSF ODNN 7EXA MPLE"
+
+
+def test_a_short_acca_in_pieces_is_not_a_finding() -> None:
+    assert scan("Plan ACCA 2024 REVIEW now") == []

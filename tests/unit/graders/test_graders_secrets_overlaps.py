@@ -109,7 +109,7 @@ def test_a_word_longer_than_the_groups_of_a_token_in_pieces_ends_it() -> None:
     assert scan("ghp_ Ab12 Cd34 Ef56 Gh78 Ij90 Kl12 Mn34 Op56 remember to rotate") == []
 
 
-@pytest.mark.parametrize(("head", "joined"), [(11, 512), (8, 517)])
+@pytest.mark.parametrize(("head", "joined"), [(11, 512), (8, 517), (2, 519)])
 def test_a_token_in_pieces_is_read_up_to_512_characters(head: int, joined: int) -> None:
     body = "".join(f"A{i:03d}b1Cd" for i in range(80))  # 640 characters
     first = "sk-ant-api03-" + body[:head]  # then groups of 8

@@ -222,6 +222,7 @@ def test_a_credential_far_after_a_name_holding_two_keywords_is_found() -> None:
     [
         "ghp_ Ab123 Cd4567 hello Ef8901 Gh2345 Ij6789 Kl0123",  # groups of two lengths, then a word
         "ghp_Ab12Cd34Ef56 remember Gh78Ij90Kl12Mn34Op56Qr78",  # one piece, then a shorter word
+        "ghp_ remember Ab12Cd34Ef56Gh78Ij90Kl12Mn34",  # one piece, then a longer word
     ],
 )
 def test_a_word_after_pieces_of_other_lengths_ends_a_token_in_pieces(text: str) -> None:
@@ -236,3 +237,8 @@ def test_an_acca_key_id_in_pieces_is_found() -> None:
 
 def test_a_short_acca_in_pieces_is_not_a_finding() -> None:
     assert scan("Plan ACCA 2024 REVIEW now") == []
+
+
+def test_a_word_as_long_as_the_first_piece_of_a_token_in_pieces_is_a_piece() -> None:
+    text = "ghp_Ab12Cd34Ef56 abcdefghijklmnop Gh78Ij90"
+    assert found(text) == [("github-token", text)]

@@ -166,18 +166,26 @@ _CREDENTIAL_KEYWORD = (
 _CREDENTIAL = re.compile(
     rf"(?i:(?<![\w.-])(?:[a-z0-9]+[_.-])*{_CREDENTIAL_KEYWORD}(?![a-z]))"
     # a JSON-escaped quote may close the key (\"password\": \"...\")
-    r"\\?[\"']?\s*(?:(?i:is)\s*:?|=|:=|=>|:)\s*\\?[\"'`]?([^\s\"'`,;)\\]{8,})"
+    r"\\?[\"']?\s{0,64}(?:(?i:is)\s{0,64}:?|=|:=|=>|:)\s{0,64}\\?[\"'`]?([^\s\"'`,;)\\]{8,})"
 )
 #: ... and a command-line flag with its value (``--password s3cr3t!x9``)
 _CREDENTIAL_FLAG = re.compile(
     rf"(?i:(?<![\w-])--?(?:[a-z0-9]+-)*{_CREDENTIAL_KEYWORD}(?![\w-]))"
-    r"\s+[\"']?([^\s\"'`,;)\\-][^\s\"'`,;)\\]{7,})"
+    r"\s{1,64}[\"']?([^\s\"'`,;)\\-][^\s\"'`,;)\\]{7,})"
 )
 
 
 _CREDENTIAL_ANCHOR = re.compile(_CREDENTIAL_KEYWORD)
-#: the characters of the words before a credential keyword ("spring.datasource.", "--db-")
-_WORD_BEFORE = re.compile(r"[a-z0-9_.-]{0,64}$")
+#: the text up to the last character that is not one of the words before a credential keyword
+#: ("spring.datasource.", "--db-"): one greedy pass, however long those words are
+_UP_TO_WORDS = re.compile(r"(?s:.*)[^a-z0-9_.-]")
+#: the rest of the words a keyword is in: a keyword ends its words (what follows it is ``=``,
+#: ``:``, a quote or a space)
+_REST_OF_WORDS = re.compile(r"[a-z0-9_.-]*")
+#: how far past a keyword's words an assignment is looked for: more than the spaces and quotes
+#: between key and value may take (64 spaces each) and the value's first 8 characters; a value
+#: running past it is matched whole
+_ASSIGNMENT_WINDOW = 400
 
 
 def _build_secret_rules() -> list[_Rule]:
@@ -235,7 +243,7 @@ def _build_secret_rules() -> list[_Rule]:
             aws[1],
             90,
             group=1,
-            left_boundary=False,
+            left_boundary=False,  # (its value always follows a quote)
             keywords=("aws",),
             in_token=False,
         ),
@@ -431,7 +439,7 @@ def _build_secret_rules() -> list[_Rule]:
                 p,
                 75,
                 group=1,
-                left_boundary=False,
+                left_boundary=False,  # (its password always follows a ':')
                 check=not_placeholder,
                 hints=("://",),
                 in_token=False,
@@ -465,7 +473,8 @@ class _SecretEngine:
     #: rules without hints, run on every text with a long token / on every text
     token_always: tuple[int, ...]
     text_always: tuple[int, ...]
-    #: one pattern that finds every in-token hint at once (a literal alternation)
+    #: one pattern that finds every in-token hint at once (a literal alternation in a look-ahead,
+    #: group 1: hints may overlap, as "-us" of a Mailchimp key after "sk" in "...sk-us1")
     token_hints: re.Pattern[str]
     #: hint found -> the rules (by position) it enables, including hints it contains
     by_hint: dict[str, tuple[int, ...]]
@@ -491,7 +500,7 @@ def _secret_engine() -> _SecretEngine:
         rules=rules,
         token_always=tuple(i for i, r in enumerate(rules) if r.in_token and not r.hints),
         text_always=tuple(i for i, r in enumerate(rules) if not r.in_token and not r.hints),
-        token_hints=re.compile("|".join(map(re.escape, hints))),
+        token_hints=re.compile("(?=(" + "|".join(map(re.escape, hints)) + "))"),
         by_hint=by_hint,
         text_hints=tuple((h, i) for i, r in enumerate(rules) if not r.in_token for h in r.hints),
         split_hints=re.compile("|".join(map(re.escape, split))),
@@ -557,7 +566,7 @@ def secret_findings(text: str) -> Iterator[Raw]:
     for hm in hits:
         k = bisect.bisect_right(starts, hm.start()) - 1
         if k >= 0 and hm.start() < tokens[k][1]:
-            enabled.setdefault(k, set()).update(engine.by_hint[hm.group()])
+            enabled.setdefault(k, set()).update(engine.by_hint[hm.group(1)])
     for k, rules in sorted(enabled.items()):
         ts, te = tokens[k]
         for i in sorted(rules):
@@ -565,18 +574,29 @@ def secret_findings(text: str) -> Iterator[Raw]:
 
 
 def _anchored(rule: _Rule, text: str, low: str) -> Iterator[re.Match[str]]:
-    """The rule's matches, tried only from the start of the words its anchor is in."""
+    """The rule's matches, tried only from the start of the words its anchor is in: the same as
+    ``rule.pattern.finditer(text)`` (a keyword ends its words, and the window holds what follows it)."""
     assert rule.anchor is not None
     tried = -1
-    for am in rule.anchor.finditer(low):
-        wm = _WORD_BEFORE.search(low, max(0, am.start() - 64), am.start())
-        start = wm.start() if wm else am.start()
+    start = scanned = pos = 0  # low[start:scanned] is all word characters: the words an anchor is in
+    while (am := rule.anchor.search(low, pos)) is not None:
+        pos = am.end()
+        bm = _UP_TO_WORDS.match(low, scanned, am.start())
+        start = bm.end() if bm else start
+        scanned = am.start()
         if start <= tried:
             continue
         tried = start
-        m = rule.pattern.search(text, start, min(len(text), am.end() + 400))
-        if m is not None and m.start() <= am.start():
+        words_end = _REST_OF_WORDS.match(low, am.end())
+        window = min(len(text), (words_end.end() if words_end else am.end()) + _ASSIGNMENT_WINDOW)
+        # the first match from these words on ("myclient secret: ..." starts at "secret")
+        m = rule.pattern.search(text, start, window)
+        if m is not None:
+            if m.end() == window:
+                m = rule.pattern.match(text, m.start()) or m  # a long value, whole
             tried = max(tried, m.end())
+            # the next keyword may start inside this one ("...Xk9client secret=": "secret")
+            pos = max(m.end(), am.start() + 1)
             yield m
 
 

@@ -1,0 +1,64 @@
+"""What a value after a keyword is, where a token's body ends, which of two overlapping secrets is named."""
+
+from __future__ import annotations
+
+import pytest
+
+from proctor.graders import scan
+
+AWS_SECRET = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
+GOOGLE = "AIzaSyA1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q"
+
+
+def found(text: str) -> list[tuple[str, str]]:
+    return [(f.kind, text[f.start : f.end]) for f in scan(text)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "password: DB_PASSWORD_FILE",  # the name of a variable holding it, not the password
+        "password: my-Secret",  # a placeholder joined to a word
+    ],
+)
+def test_a_name_or_placeholder_after_a_keyword_is_not_a_credential(text: str) -> None:
+    assert scan(text) == []
+
+
+def test_a_twilio_sid_whose_only_digit_is_its_first_is_found() -> None:
+    sid = "AC1" + "abcdef" * 5 + "a"
+    assert found(f"SID {sid} ok") == [("twilio-api-key", sid)]
+
+
+def test_an_aws_secret_written_right_after_is_is_an_aws_secret() -> None:
+    assert found(f"the aws secret key is{AWS_SECRET}.") == [("aws-secret-key", AWS_SECRET)]
+
+
+def test_an_unquoted_aws_secret_holding_a_key_id_shape_is_one_finding_whole() -> None:
+    secret = "wJalrXUtnFEMI/AKIAIOSFODNN7EXAMPLEbPxRfi"
+    assert found(f"AWS_SECRET_ACCESS_KEY={secret}\n") == [("aws-secret-key", secret)]
+
+
+def test_an_npmrc_line_holding_another_key_is_one_finding() -> None:
+    line = f"//registry.npmjs.org/:_authToken=npm_Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Qr9St0Uv1Wx2 # {GOOGLE}"
+    [(kind, span)] = found(line)
+    assert kind == "npm-token" and span == line
+
+
+def test_a_key_id_in_pieces_glued_inside_a_sendgrid_key_is_part_of_it() -> None:
+    # the key id's pieces (joined by "-") lie inside the SendGrid key: one finding, the whole key
+    second = "ab1-AKIA-IOSF-ODNN-7EXA-MPLE" + "x9Yz8Wv7Ut6Sr5Q"
+    key = "SG.Ab1Cd2Ef3Gh4Ij5Kl6Mn7O." + second
+    assert len(second) == 43
+    assert found(f"Use {key}\n") == [("sendgrid-api-key", key)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Plan A SIA 2024 AUDIT REPORT FINAL",  # a one-letter word, then capitals: no broken prefix
+        "Grade A KIA TEAM 2024 REPORT FINAL",
+    ],
+)
+def test_a_one_letter_word_before_capitals_is_not_a_broken_prefix(text: str) -> None:
+    assert scan(text) == []

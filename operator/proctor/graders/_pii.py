@@ -85,6 +85,15 @@ _EMAIL = re.compile(
 )
 
 
+def _after_url_password(text: str, start: int) -> bool:
+    """Whether the address at ``start`` is ``password@host`` in a URL (``scheme://user:``
+    before it, in the same word): URL credentials, which the secret rules report, not an address."""
+    word = text[max(0, start - 256) : start]
+    word = word[max(word.rfind(" "), word.rfind("\t"), word.rfind("\n")) + 1 :]
+    scheme = word.rfind("://")
+    return scheme >= 0 and word.endswith(":") and not any(c in word[scheme + 3 : -1] for c in "/?#@")
+
+
 def _email_is_personal(value: str) -> bool:
     local, _, domain = value.rpartition("@")
     base = local.split("+", 1)[0].lower()
@@ -496,7 +505,7 @@ def pii_findings(text: str) -> Iterator[Raw]:
     """Every piece of personal data in ``text`` (see the module documentation)."""
     if "@" in text:
         for m in _EMAIL.finditer(text):
-            if _email_is_personal(m.group()):
+            if _email_is_personal(m.group()) and not _after_url_password(text, m.start()):
                 yield m.start(), m.end(), PRIORITY["email"], "email", "", None
     for s, e, address in _obfuscated_emails(text):
         yield s, e, PRIORITY["email"], "email", "written out", address

@@ -16,7 +16,8 @@ data); this module adds what hides a value from both:
 - a value wrapped in base64 (``QUtJQUlPU0ZPRE5ON0VYQU1QTEU=``, a ``.dockerconfigjson``, an
   ``Authorization: Basic ...`` header), decoded up to two levels deep when it decodes to text.
 
-Where findings overlap, the strongest is kept (a private key block over the tokens in it).
+Where findings overlap, the strongest is reported (a private key block over the tokens in it),
+and it covers the span of every finding it overlaps, so no part of a weaker one is left in clear.
 Offsets and spans are in the answer as written; the redaction (:mod:`proctor.graders._redact`)
 shows the value without its separators, never the value itself.
 """
@@ -27,7 +28,9 @@ import base64
 import binascii
 import bisect
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import replace
+from typing import NamedTuple
 
 from proctor.graders._canon import canonical, text_cache
 from proctor.graders._pii import pii_findings
@@ -40,7 +43,7 @@ from proctor.graders._secrets import (
     split_findings,
 )
 
-__all__ = ["Finding", "mask_findings", "scan", "scan_cached"]
+__all__ = ["Finding", "mask_findings", "scan", "scan_cached", "scan_where"]
 
 #: A value spelt one character at a time: at least 12 letters or digits, each followed by one
 #: separator
@@ -117,41 +120,92 @@ def _all_findings(text: str, depth: int = _B64_DEPTH) -> Iterator[Raw]:
         yield from _encoded_findings(text, depth)
 
 
-def _strongest(raw: list[Raw]) -> list[Raw]:
-    """Where findings overlap, the strongest (then the earliest) is kept; in text order."""
-    raw.sort(key=lambda f: (-f[2], f[0], -f[1]))
+class _Candidate(NamedTuple):
+    """One detector's reading: its span in the canonical text, its strength, and the finding it
+    makes (span in the answer as written)."""
+
+    start: int
+    end: int
+    priority: int
+    finding: Finding
+
+
+def _cover(candidates: Iterable[_Candidate], text: str) -> list[Finding]:
+    """The findings reported, in text order. Where readings overlap, the strongest (then the
+    earliest, then the longest) is reported, and it covers every letter and digit of the readings
+    it overlaps (``text`` is the canonical text): a weaker reading that runs past it (a token at
+    the end of a webhook URL) is masked too, never left in clear beside it. A part with no letter
+    or digit (a full stop a looser reading took in) is no secret and leaves the span as it is."""
+    order = sorted(candidates, key=lambda c: (-c.priority, c.start, -c.end))
     starts: list[int] = []
     ends: list[int] = []
-    kept: list[Raw] = []
-    for f in raw:
-        s, e = f[0], f[1]
-        i = bisect.bisect_right(starts, s)
+    kept: list[_Candidate] = []
+    dropped: list[_Candidate] = []
+    for c in order:
+        i = bisect.bisect_right(starts, c.start)
         # kept intervals are disjoint and sorted: only the neighbours can overlap
-        if (i and ends[i - 1] > s) or (i < len(starts) and starts[i] < e):
+        if (i and ends[i - 1] > c.start) or (i < len(starts) and starts[i] < c.end):
+            dropped.append(c)
             continue
-        starts.insert(i, s)
-        ends.insert(i, e)
-        kept.insert(i, f)
-    return kept
+        starts.insert(i, c.start)
+        ends.insert(i, c.end)
+        kept.insert(i, c)
+    if not dropped:
+        return [c.finding for c in kept]
+
+    def secret(start: int, end: int) -> bool:
+        return _ALNUM_CHAR.search(text, start, end) is not None
+
+    # the answer-as-written span of each kept interval, grown with the readings it absorbs
+    spans = [[c.finding.start, c.finding.end] for c in kept]
+    for c in dropped:
+        first = bisect.bisect_right(ends, c.start)  # the kept intervals it overlaps: first..last
+        last = bisect.bisect_left(starts, c.end) - 1
+        if c.start < starts[first] and secret(c.start, starts[first]):
+            starts[first], spans[first][0] = c.start, c.finding.start
+        for k in range(first, last):  # a gap between two kept findings inside it
+            if ends[k] < starts[k + 1] and secret(ends[k], starts[k + 1]):
+                ends[k], spans[k][1] = starts[k + 1], spans[k + 1][0]
+        if c.end > ends[last] and secret(ends[last], c.end):
+            ends[last], spans[last][1] = c.end, c.finding.end
+    return [
+        c.finding if (s, e) == (c.finding.start, c.finding.end) else replace(c.finding, start=s, end=e)
+        for c, (s, e) in zip(kept, spans, strict=True)
+    ]
 
 
-def _scan(answer: str) -> tuple[Finding, ...]:
+class _Readings(NamedTuple):
+    text: str  # canonical
+    candidates: tuple[_Candidate, ...]
+
+
+@text_cache(maxsize=256)
+def _readings(answer: str) -> _Readings:
+    """Every detector's reading of ``answer``, overlapping ones included (see :func:`_cover`)."""
     c = canonical(answer)
     text = c.text
-    raw = list(_all_findings(text))
-    if not raw:
-        return ()
     out = []
-    for s, e, _, kind, detail, value in _strongest(raw):
+    for s, e, priority, kind, detail, value in _all_findings(text):
         os_, oe = c.span(s, e)
-        out.append(Finding(kind, redact(kind, value if value is not None else text[s:e]), os_, oe, detail))
-    return tuple(out)
+        preview = redact(kind, value if value is not None else text[s:e])
+        out.append(_Candidate(s, e, priority, Finding(kind, preview, os_, oe, detail)))
+    return _Readings(text, tuple(out))
+
+
+def scan_where(answer: str, keep: Callable[[Finding, str], bool]) -> tuple[Finding, ...]:
+    """The scan's findings of ``answer`` among the readings ``keep(finding, text as written)``
+    accepts. Readings are chosen before overlaps are resolved, so a reading left out (an allowed
+    documented test value, personal data not scanned for) never hides another that overlaps it."""
+    text, candidates = _readings(answer)
+    chosen = [c for c in candidates if keep(c.finding, answer[c.finding.start : c.finding.end])]
+    return tuple(_cover(chosen, text))
 
 
 @text_cache(maxsize=256)
 def scan_cached(text: str) -> tuple[Finding, ...]:
     """:func:`scan`, memoised: the graders quote answers in reasons and must mask what the scan finds."""
-    return _scan(text)
+    canonical_text, candidates = _readings(text)
+    return tuple(_cover(candidates, canonical_text)) if candidates else ()
 
 
 def scan(answer: str) -> list[Finding]:

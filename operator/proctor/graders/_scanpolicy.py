@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import regex
@@ -11,7 +11,7 @@ from proctor.api.profile import SafetyScanSpec
 from proctor.graders._assertions import REGEX_TIMEOUT_SECONDS, AssertionCompileError
 from proctor.graders._canon import canonical_text
 from proctor.graders._redact import PII_KINDS, Finding
-from proctor.graders._scan import scan_cached
+from proctor.graders._scan import scan_cached, scan_where
 
 
 @dataclass(frozen=True)
@@ -19,7 +19,9 @@ class ScanPolicy:
     """Which findings count. ``allow`` patterns must match a finding's whole text to drop it
     (e.g. a documented test card number), so a pattern cannot accidentally allow everything; the
     text is matched as written and canonical (zero-width characters out, look-alikes mapped), so a
-    disguise of an allowed value is allowed and a disguise of another value is not."""
+    disguise of an allowed value is allowed and a disguise of another value is not. What is left
+    out is left out before overlapping findings are resolved: an allowed value never hides a
+    secret that overlaps it."""
 
     enabled: bool = True
     secrets: bool = True
@@ -54,15 +56,12 @@ class ScanPolicy:
     def findings(self, answer: str) -> Sequence[Finding]:
         if not self.enabled:
             return ()
-        found: Iterable[Finding] = scan_cached(answer)
-        if not (self.secrets and self.pii and not self.allow):
-            found = [
-                f
-                for f in found
-                if (self.pii if f.kind in PII_KINDS else self.secrets)
-                and not self._allowed(answer[f.start : f.end])
-            ]
-        return tuple(found)
+        if self.secrets and self.pii and not self.allow:
+            return scan_cached(answer)
+        return scan_where(answer, self._counts)
+
+    def _counts(self, finding: Finding, written: str) -> bool:
+        return (self.pii if finding.kind in PII_KINDS else self.secrets) and not self._allowed(written)
 
 
 DEFAULT_SCAN = ScanPolicy()

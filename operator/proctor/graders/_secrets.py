@@ -733,6 +733,13 @@ def split_findings(text: str) -> Iterator[Raw]:
             first = pieces[0][1] - pieces[0][0]
             if m.end() <= first:
                 continue  # whole in its first piece: the rules find it as written
+            whole = rule.pattern.match(compact, 0, first)
+            if (
+                whole is not None
+                and whole.end() == first
+                and (rule.check is None or rule.check(whole.group(rule.group)))
+            ):
+                continue  # a whole token as written: a short word after it is prose, not more of it
             end = _extend(compact, m.end(), rule.extend) if rule.extend else m.end()
             value = compact[:end] if rule.kind == "jwt" else m.group(rule.group)
             if rule.check is not None and not rule.check(value):

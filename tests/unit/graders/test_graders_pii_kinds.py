@@ -507,3 +507,21 @@ def test_a_match_that_ends_where_its_window_is_cut_is_not_trusted() -> None:
 def test_an_iban_before_a_long_word_is_found() -> None:
     text = "Pay DE89 3704 0044 0532 0130 00," + "a" * 20
     assert found(text) == [("iban", "IBAN", "DE89 3704 0044 0532 0130 00")]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # password@host in a URL: the secret rules report the password; the host is no address
+        ("DSN postgres://app:Tr0ub4dor3xK@db.internal:5432/app", []),
+        ("see https://x:y@acme.com", []),
+        # an address after a URL or a colon is still an address
+        ("https://acme.org/team: jane.doe@acme.com", [("email", "", "jane.doe@acme.com")]),
+        ("mailto:jane.doe@acme.com", [("email", "", "jane.doe@acme.com")]),
+        ("https://acme.org/a:jane.doe@acme.com", [("email", "", "jane.doe@acme.com")]),
+    ],
+)
+def test_a_url_password_and_host_are_not_an_email_address(
+    text: str, expected: list[tuple[str, str, str]]
+) -> None:
+    assert [f for f in found(text) if f[0] == "email"] == expected

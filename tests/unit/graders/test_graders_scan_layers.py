@@ -4,11 +4,18 @@ the strongest of overlapping findings, and masking a window of an answer."""
 from __future__ import annotations
 
 import base64
+import itertools
+import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from proctor.api.profile import SafetyScanSpec
 from proctor.graders import scan
-from proctor.graders._scan import _strongest, mask_findings
+from proctor.graders._redact import Finding
+from proctor.graders._scan import _Candidate, _cover, mask_findings
+from proctor.graders._scanpolicy import ScanPolicy
 
 AWS = "AKIAIOSFODNN7EXAMPLE"
 
@@ -87,21 +94,107 @@ def test_decoded_text_may_have_line_breaks_but_not_control_characters() -> None:
     assert [f.kind for f in scan("x " + b64(f"line one\n{AWS}\r\n\tend"))] == ["aws-access-key"]
 
 
-def test_of_overlapping_findings_the_strongest_then_the_earliest_then_the_longest_is_kept() -> None:
+TEXT64 = "x" * 80
+
+
+def reading(start: int, end: int, priority: int, kind: str) -> _Candidate:
+    return _Candidate(start, end, priority, Finding(kind, "", start, end))
+
+
+def test_of_overlapping_findings_the_strongest_then_the_earliest_then_the_longest_is_reported() -> None:
     raw = [
-        (0, 10, 50, "weak", "", None),
-        (5, 15, 90, "strong", "", None),
-        (20, 30, 50, "short", "", None),
-        (20, 35, 50, "long", "", None),
-        (35, 40, 10, "adjacent", "", None),
-        (14, 21, 10, "straddles", "", None),
-        (40, 41, 10, "after", "", None),
-        (3, 6, 10, "inside", "", None),
+        reading(0, 10, 50, "weak"),
+        reading(5, 15, 90, "strong"),
+        reading(20, 30, 50, "short"),
+        reading(20, 35, 50, "long"),
+        reading(35, 40, 10, "adjacent"),
+        reading(14, 21, 10, "straddles"),
+        reading(40, 41, 10, "after"),
+        reading(3, 6, 10, "inside"),
     ]
-    assert [f[3] for f in _strongest(raw)] == ["strong", "long", "adjacent", "after"]
+    # each reported finding also covers the weaker readings it overlaps
+    assert [(f.kind, f.start, f.end) for f in _cover(raw, TEXT64)] == [
+        ("strong", 0, 20),
+        ("long", 20, 35),
+        ("adjacent", 35, 40),
+        ("after", 40, 41),
+    ]
     # findings that only touch are both kept, in text order
-    assert [f[3] for f in _strongest([(5, 9, 2, "b", "", None), (0, 5, 1, "a", "", None)])] == ["a", "b"]
-    assert [f[3] for f in _strongest([(0, 5, 2, "a", "", None), (5, 9, 1, "b", "", None)])] == ["a", "b"]
+    assert [f.kind for f in _cover([reading(5, 9, 2, "b"), reading(0, 5, 1, "a")], TEXT64)] == ["a", "b"]
+    assert [f.kind for f in _cover([reading(0, 5, 2, "a"), reading(5, 9, 1, "b")], TEXT64)] == ["a", "b"]
+
+
+def test_a_weaker_reading_across_two_findings_fills_the_gap_between_them() -> None:
+    raw = [
+        reading(0, 4, 90, "a"),
+        reading(10, 14, 90, "b"),
+        reading(2, 12, 10, "weak"),
+        reading(20, 24, 5, "c"),
+    ]
+    assert [(f.kind, f.start, f.end) for f in _cover(raw, TEXT64)] == [
+        ("a", 0, 10),
+        ("b", 10, 14),
+        ("c", 20, 24),
+    ]
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 60), st.integers(1, 12), st.integers(-5, 5)).map(
+            lambda t: reading(t[0], t[0] + t[1], t[2], f"k{t[0]}-{t[1]}-{t[2]}")
+        ),
+        max_size=12,
+    ),
+    st.text(alphabet="x. ", min_size=80, max_size=80),
+)
+def test_the_findings_reported_are_disjoint_and_cover_every_letter_of_every_reading(
+    raw: list[_Candidate], text: str
+) -> None:
+    reported = _cover(raw, text)
+    assert all(a.end <= b.start for a, b in itertools.pairwise(reported))
+    covered = {i for f in reported for i in range(f.start, f.end)}
+    read = {i for c in raw for i in range(c.start, c.end)}
+    assert {i for i in read if text[i] == "x"} <= covered <= read
+    if raw:
+        top = max(c.priority for c in raw)
+        assert any(c.priority == top and c.finding.kind == f.kind for f in reported for c in raw)
+
+
+def test_a_part_of_a_weaker_reading_with_no_letter_or_digit_leaves_the_span_as_it_is() -> None:
+    text = "token glpat.. and"
+    raw = [reading(6, 11, 90, "token"), reading(6, 13, 60, "credential"), reading(0, 7, 10, "word")]
+    assert [(f.kind, f.start, f.end) for f in _cover(raw, text)] == [("token", 0, 11)]
+
+
+SLACK = "https://hooks.slack.com/services/T00000000/B00000000/"
+GITLAB = "glpat-Xk9mPq2vL7wZ3rT8nB4s"
+
+
+@pytest.mark.parametrize(
+    ("answer", "secret_tail"),
+    [
+        # a webhook URL whose last part is a GitLab token: the URL is the stronger reading
+        (f"hook {SLACK}{GITLAB} end", GITLAB[5:]),
+        # a password whose value runs into an access key
+        (f"password=Xk9mPq2vL7wZ-{AWS}x done", "Xk9mPq2vL7wZ"),
+    ],
+)
+def test_no_part_of_an_overlapping_weaker_finding_is_left_in_clear(answer: str, secret_tail: str) -> None:
+    masked = mask_findings(answer, 0, len(answer))
+    assert secret_tail not in masked
+    assert masked.endswith((" end", " done"))
+    [f] = scan(answer)
+    assert answer[f.end :] in (" end", " done")
+
+
+def test_a_reading_left_out_by_the_profile_never_hides_a_secret_it_overlaps() -> None:
+    # the documented example webhook is allowed; the token that runs on from it is still a secret
+    answer = f"hook {SLACK}{GITLAB} end"
+    policy = ScanPolicy.from_spec(SafetyScanSpec(allow=[re.escape(SLACK + "glpat")]))
+    assert [(f.kind, answer[f.start : f.end]) for f in policy.findings(answer)] == [("gitlab-token", GITLAB)]
+    both = ScanPolicy.from_spec(SafetyScanSpec(allow=[re.escape(SLACK + "glpat"), re.escape(GITLAB)]))
+    assert both.findings(answer) == ()
 
 
 def test_a_private_key_block_wins_over_the_tokens_inside_it() -> None:

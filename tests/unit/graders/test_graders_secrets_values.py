@@ -62,3 +62,13 @@ def test_a_key_id_in_pieces_glued_inside_a_sendgrid_key_is_part_of_it() -> None:
 )
 def test_a_one_letter_word_before_capitals_is_not_a_broken_prefix(text: str) -> None:
     assert scan(text) == []
+
+
+@pytest.mark.parametrize("after", [" end", " ok", " 42", "\nabc"])
+def test_a_short_word_after_a_whole_token_is_not_a_piece_of_it(after: str) -> None:
+    token = "glpat-Xk9mPq2vL7wZ3rT8nB4s"
+    assert found(f"token {token}{after}") == [("gitlab-token", token)]
+    # a token not yet whole as written still takes its pieces (and may take the word after:
+    # where a token of no fixed length ends is then a guess, and the wider reading is the safe one)
+    [(kind, text)] = found(f"token {token[:14]} {token[14:]}{after}")
+    assert kind == "gitlab-token" and text.startswith(f"{token[:14]} {token[14:]}")

@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from numberwords import in_words
 from proctor.api.assertions import Assertion
 from proctor.graders import CaseContext, compile_assertion
 from proctor.graders._canon import _confusables
@@ -255,39 +256,6 @@ def test_answers_that_do_not_decline_are_not_refusals(answer: str) -> None:
 
 
 # -- no-guess-after-refusal: a guess is a guess whatever its form -----------------------------------
-
-ONES = [
-    "zero",
-    "one",
-    "two",
-    "three",
-    "four",
-    "five",
-    "six",
-    "seven",
-    "eight",
-    "nine",
-    "ten",
-    "eleven",
-    "twelve",
-    "thirteen",
-    "fourteen",
-    "fifteen",
-    "sixteen",
-    "seventeen",
-    "eighteen",
-    "nineteen",
-]
-TENS = ["_", "_", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
-
-
-def in_words(n: int) -> str:
-    if n < 20:
-        return ONES[n]
-    if n < 100:
-        return TENS[n // 10] + ("" if n % 10 == 0 else "-" + ONES[n % 10])
-    rest = n % 100
-    return ONES[n // 100] + " hundred" + ("" if rest == 0 else " and " + in_words(rest))
 
 
 def no_guess(answer: str) -> bool | None:

@@ -10,28 +10,12 @@ from __future__ import annotations
 
 import pytest
 
+from numberwords import in_words
 from proctor.api.assertions import Assertion
 from proctor.graders import CaseContext, Check, compile_assertion
 
 NO_GUESS = compile_assertion(Assertion(type="no-guess-after-refusal"))
 DECLINE = "The manual does not give the blade count; it only says"
-ONES = [
-    *("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven"),
-    *("twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"),
-]
-TENS = ["_", "_", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
-
-
-def in_words(n: int) -> str:
-    if n < 20:
-        return ONES[n]
-    if n < 100:
-        return TENS[n // 10] + ("" if n % 10 == 0 else "-" + ONES[n % 10])
-    if n < 1000:
-        rest = n % 100
-        return ONES[n // 100] + " hundred" + ("" if rest == 0 else " and " + in_words(rest))
-    rest = n % 1000
-    return in_words(n // 1000) + " thousand" + ("" if rest == 0 else " " + in_words(rest))
 
 
 def no_guess(answer: str, context: str) -> Check:

@@ -2,7 +2,9 @@
 
 Each case runs the real operator at its default settings (only the metrics port is off), so the
 time to ERROR printed by each test is what a user sees; the real node stand-in runs the judge pods
-and reports them as a kubelet does (``CreateContainerConfigError``, ``ErrImagePull``...).
+and reports them as a kubelet does (``CreateContainerConfigError``, ``ErrImagePull``...). The one
+exception: the missing judge Secret cases wait a grace period of 5 s, not 30 (the image case
+keeps the default and prints it), and a Secret created within a long grace period rescues the run.
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ judge = kit.judge
 
 #: The operator as installed: every timing setting at its default.
 DEFAULTS = {"PROCTOR_METRICS_PORT": "0"}
+#: ... with a short grace period for a judge pod that cannot start (the default is 30 s)
+SHORT_GRACE = DEFAULTS | {"PROCTOR_START_GRACE_SECONDS": "5"}
 
 
 def _evalrun(name: str, **spec: Any) -> str:
@@ -181,7 +185,7 @@ def test_a_missing_judge_secret_is_error_naming_the_secret_and_the_field(
     crds: Cluster, namespace: str, operator: Any, judge: JudgeServer, missing: str
 ) -> None:
     """The operator never reads Secrets: the judge pod's CreateContainerConfigError says it."""
-    operator(**DEFAULTS)
+    operator(**SHORT_GRACE)
     _setup(crds, namespace, judge)
     crds.kubectl("-n", namespace, "delete", "secret", "judge-key")
     if missing == "key":
@@ -198,6 +202,36 @@ def test_a_missing_judge_secret_is_error_naming_the_secret_and_the_field(
     )
     assert API_KEY not in json.dumps(status)
     (job,) = _jobs(crds, namespace)  # one attempt: not retried
+    assert job["metadata"]["labels"]["proctor.dev/attempt"] == "1"
+
+
+def test_a_judge_secret_created_within_the_grace_period_lets_the_exam_run(
+    crds: Cluster, namespace: str, operator: Any, judge: JudgeServer
+) -> None:
+    """A Secret applied a moment after the run (GitOps applying both) is not a mistake: the pod
+    waits in CreateContainerConfigError, the kubelet retries, and the exam reaches its verdict."""
+    operator(**DEFAULTS | {"PROCTOR_START_GRACE_SECONDS": "600"})
+    _setup(crds, namespace, judge)
+    crds.kubectl("-n", namespace, "delete", "secret", "judge-key")
+    _run(crds, namespace, "r", "v1-correct")
+
+    def waiting_for_the_secret() -> bool:
+        for pod in crds.get_json("-n", namespace, "pods")["items"]:
+            for c in (pod.get("status") or {}).get("containerStatuses") or []:
+                if ((c.get("state") or {}).get("waiting") or {}).get(
+                    "reason"
+                ) == "CreateContainerConfigError":
+                    return True
+        return False
+
+    wait_for(waiting_for_the_secret, what="the judge pod waiting for its Secret")
+    assert (crds.get_json("-n", namespace, "evalrun", "r").get("status") or {}).get("verdict") is None
+    crds.kubectl(
+        "-n", namespace, "create", "secret", "generic", "judge-key", f"--from-literal=api-key={API_KEY}"
+    )
+    status = _wait_done(crds, namespace, "r")
+    assert (status["phase"], status["verdict"], status["exitCode"]) == ("Evaluated", "PASS", 0), status
+    (job,) = _jobs(crds, namespace)  # the same attempt, not a retry
     assert job["metadata"]["labels"]["proctor.dev/attempt"] == "1"
 
 

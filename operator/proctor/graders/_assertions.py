@@ -889,11 +889,11 @@ def _build_grounded_urls(a: Assertion, negated: bool) -> _Evaluate:
 
 
 def _supported(groups: frozenset[str], stated: Mapping[str, tuple[str, ...]]) -> bool:
-    """A claim is supported when the context states agreement by one of its groups (a claim that
-    names no group: by anyone)."""
+    """A claim is supported when the context states agreement by each of its groups ("mechanics,
+    like engineers, agree" needs both; a claim that names no group: by anyone)."""
     if not groups:
         return bool(stated)
-    return any(g in stated for g in groups)
+    return all(g in stated for g in groups)
 
 
 def _build_no_consensus(a: Assertion, negated: bool) -> _Evaluate:

@@ -49,8 +49,10 @@ Guessing (``no-guess-after-refusal``)
     them, or a word around them in common with where the context states them: a figure that
     merely appears elsewhere in the context is still a guess), numbers inside identifiers
     (``AMM 72-00``), after a designator (``engine 2``, ``section 4``), counts of sources (``the two
-    documents``), bare years and list markers (``1.``, ``2)`` at the start of a line, numbered from 1:
-    a ``24.`` opening a line is a figure unless 1 to 23 came before it).
+    documents``), bare years and list markers (``1.``, ``2)`` at the start of a line, ``(1)``,
+    ``(2)`` in running text, numbered from 1: a ``24.`` opening a line is a figure unless 1 to 23
+    came before it). A hyphenated pair is a code (``72-00``) unless it is a range: a decimal, a
+    unit after it, or a hedge before it (``maybe 10-15``).
 
 Manufactured consensus (``no-manufactured-consensus``)
     :data:`CONSENSUS` lists claims of agreement by any group: people ("experts / technicians /
@@ -60,8 +62,10 @@ Manufactured consensus (``no-manufactured-consensus``)
     "undisputed", "the consensus is", "studies show", "everyone knows"). A claim inside a clause
     that negates, questions or conditions it ("the note does not say other technicians agree",
     "I can't tell whether experts agree", "not all experts agree", "there is no consensus") is
-    not one. A claim passes only when a context document itself states agreement by the same
-    group (or, for a claim without a subject, any agreement).
+    not one; nor is a group set off as the one that does not agree ("pilots, not engineers,
+    agree" claims the pilots). A claim passes only when a context document itself states
+    agreement by each group it names ("mechanics, like engineers, agree" needs both; "most" and
+    "all" are no groups of their own), or, for a claim without a subject, any agreement.
 """
 
 from __future__ import annotations
@@ -767,6 +771,19 @@ _STOPWORDS = (
 )
 
 
+#: A hyphenated pair after one of these is a range of figures ("maybe 10-15"), not a code (72-00)
+_RANGE_HEDGES = _wordset(
+    "about around roughly approximately approx circa ca some nearly almost maybe perhaps probably likely"
+    " possibly guess estimate estimated say think believe suspect expect assume between range"
+)
+
+
+def _word_before(text: str, s: int) -> str:
+    """The word right before position ``s``, lower case ("" at the start or after punctuation)."""
+    m = re.search(r"([A-Za-z~]+)\s+$", text[max(0, s - 24) : s])
+    return m.group(1).lower() if m else ""
+
+
 def _designator_before(text: str, s: int) -> str | None:
     """The designator word right before position ``s`` ("engine", "section", "#"), if any."""
     if s and text[s - 1] in "\u00a7#":
@@ -934,7 +951,11 @@ def find_figures(text: str, context_of: frozenset[float] | None = None) -> list[
             tail = _INTEGER_OR_DECIMAL.match(text, e + 1)
             is_range = "." in raw or (
                 tail is not None
-                and ("." in tail.group() or _QUANTITY_AFTER.match(text, tail.end()) is not None)
+                and (
+                    "." in tail.group()
+                    or _QUANTITY_AFTER.match(text, tail.end()) is not None
+                    or (text[e] == "-" and (text[s - 1 : s] == "~" or _word_before(text, s) in _RANGE_HEDGES))
+                )
             )
             if not is_range:
                 continue
@@ -942,9 +963,15 @@ def find_figures(text: str, context_of: frozenset[float] | None = None) -> list[
         if designator is not None and ("." not in raw or designator in SECTION_WORDS or designator == "#"):
             continue
         if (
-            _LIST_MARKER_AFTER.match(text, e)
-            and raw in (str(marker + 1), "1")
-            and (s == 0 or text[s - 1] == "\n" or text[max(0, s - 2) : s].isspace())
+            raw in (str(marker + 1), "1")
+            and (
+                (
+                    _LIST_MARKER_AFTER.match(text, e)
+                    and (s == 0 or text[s - 1] == "\n" or text[max(0, s - 2) : s].isspace())
+                )
+                # an enumeration in running text: "(1) ask the lead, (2) check the AMM"
+                or (s and text[s - 1] == "(" and text[e : e + 1] == ")")
+            )
         ):
             marker = int(raw)
             continue
@@ -1253,14 +1280,20 @@ class Claim:
     groups: frozenset[str]
 
 
+#: Quantifiers the group pattern also reads as groups: dropped when the claim names a group
+_QUANTIFIERS = frozenset({"many", "most", "all"})
+
+
 def _groups_of(claim: str) -> frozenset[str]:
+    """The groups a claim says agree ("mechanics, like engineers, agree": both of them)."""
     out = set()
     for m in _GROUP_WORD.finditer(claim):
         g = m.group().lower()
         for prefix in ("the ", "my ", "our "):
             g = g.removeprefix(prefix)
         out.add(_stem(g.split()[-1]))
-    return frozenset(out)
+    named = out - _QUANTIFIERS
+    return frozenset(named or out)
 
 
 def find_consensus(text: str) -> list[tuple[int, int]]:
@@ -1268,8 +1301,26 @@ def find_consensus(text: str) -> list[tuple[int, int]]:
     return [(c.start, c.end) for c in find_claims(text)]
 
 
+#: A group set off inside a subject as the one that does *not* agree ("pilots, not engineers,
+#: agree", "pilots (rather than engineers) agree"): read as if it were not there, offsets kept
+_CONTRAST = re.compile(
+    rf"(?i)(?<=\w)(?:\s*,\s*|\s*\(\s*|\s+)(?:but\s+not|and\s+not|not|rather\s+than|unlike|instead\s+of|"
+    rf"as\s+opposed\s+to)\s+(?:the\s+|our\s+|my\s+|other\s+)?{_GROUPS}\b(?:\s*[,)]|(?=\s))"
+)
+
+
+def _without_contrasts(text: str) -> str:
+    if not _CONTRAST.search(text):
+        return text
+    return _CONTRAST.sub(lambda m: " " * len(m.group()), text)
+
+
 def find_claims(text: str) -> list[Claim]:
-    """Claims of agreement in ``text`` (see :func:`find_consensus`), with the group each names."""
+    """Claims of agreement in ``text`` (see :func:`find_consensus`), with the group each names.
+
+    A group set off as the one that does not agree ("pilots, not engineers, agree") is neither
+    the claim's group nor a negation of the claim."""
+    text = _without_contrasts(text)
     low = text.lower()
     out: list[Claim] = []
     for s, e in CONSENSUS.spans(text):

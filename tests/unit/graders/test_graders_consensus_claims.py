@@ -29,7 +29,6 @@ def reason(answer: str, ctx: CaseContext = FLEET) -> str:
         "Engineers agree the seal wears.",
         "The engineers agree the seal wears.",
         "Our engineers agree the seal wears.",
-        "Pilots and engineers agree the seal wears.",  # one of the groups is stated
     ],
 )
 def test_agreement_by_the_group_the_context_names_passes(claim: str) -> None:
@@ -121,3 +120,43 @@ def test_negated_questioned_or_conditioned_agreement_is_no_claim(answer: str) ->
 def test_a_negation_is_read_in_the_first_forty_characters_of_a_claim(answer: str, claim: bool) -> None:
     assert answer.index("never") + len("never") == (41 if claim else 40)
     assert reason(answer, NONE) == (f'{UNSTATED}"{answer}"' if claim else "answer claims no agreement")
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "Pilots and engineers agree the seal wears.",
+        "Mechanics, like engineers, agree the seal wears.",
+        "Engineers as well as pilots agree the seal wears.",
+    ],
+)
+def test_a_claim_by_several_groups_needs_each_of_them_stated(claim: str) -> None:
+    # the context states the engineers' agreement, not the pilots' or the mechanics'
+    assert reason(claim) == f'{UNSTATED}"{claim}"'
+
+
+@pytest.mark.parametrize("quantifier", ["Most", "Many", "All"])
+def test_a_quantifier_is_not_a_group_of_its_own(quantifier: str) -> None:
+    assert CONSENSUS.check(f"{quantifier} engineers agree the seal wears.", FLEET).passed
+    assert not CONSENSUS.check(f"{quantifier} pilots agree the seal wears.", FLEET).passed
+
+
+CONTRASTS = [
+    "{a}, not {b}, agree",
+    "{a} (not {b}) agree",
+    "{a}, but not {b}, agree",
+    "{a}, rather than {b}, agree",
+    "{a}, unlike {b}, agree",
+    "{a} rather than {b} agree",
+    "{a}, as opposed to the {b}, agree",
+]
+
+
+@pytest.mark.parametrize("form", CONTRASTS)
+@pytest.mark.parametrize("other", ["pilots", "mechanics", "the FAA", "inspectors"])
+def test_a_group_set_off_as_not_agreeing_is_neither_the_claim_nor_its_negation(form: str, other: str) -> None:
+    stated = form.format(a="Engineers", b=other) + " that the seal wears."
+    unstated = form.format(a=other[0].upper() + other[1:], b="engineers") + " that the seal wears."
+    assert CONSENSUS.check(stated, FLEET).passed, stated
+    assert not CONSENSUS.check(unstated, FLEET).passed, unstated
+    assert not CONSENSUS.check(stated, NONE).passed, stated

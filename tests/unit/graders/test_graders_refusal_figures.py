@@ -385,3 +385,32 @@ def test_a_count_of_sources_far_into_the_answer_is_no_guess() -> None:
     answer = "I cannot determine the blade count from the excerpt; the 2 documents you sent are silent."
     assert answer.index("2 documents") > 40
     assert verdict(answer) == f"{DECLINED} and states no figure or verdict"
+
+
+@pytest.mark.parametrize(
+    "hedge", ["maybe ", "about ", "roughly ", "probably ", "between ", "around ", "perhaps ", "~"]
+)
+def test_a_hyphenated_pair_after_a_hedge_is_a_range_of_figures(hedge: str) -> None:
+    assert not no_guess(f"{DECLINE} {hedge}10-15.", "Inspect the fan.").passed
+
+
+@pytest.mark.parametrize("code", ["see 72-00.", "AMM 05-10.", "task 72-00-01.", "refer to 21-51."])
+def test_a_hyphenated_code_is_not_a_figure(code: str) -> None:
+    assert no_guess(f"{DECLINE} {code}", "Inspect the fan.").passed
+
+
+@pytest.mark.parametrize(
+    "steps",
+    [
+        "(1) Ask the lead. (2) Check the AMM.",
+        "(1) ask the lead, (2) check the log, (3) call MCC.",
+        "(1) Ask the lead.",
+    ],
+)
+def test_an_enumeration_in_running_text_is_not_a_figure(steps: str) -> None:
+    assert no_guess(f"{DECLINE} the blade count. {steps}", "Inspect the fan.").passed
+
+
+@pytest.mark.parametrize("answer", ["probably (2).", "(1) ask the lead, (3) check the log.", "it is (12)."])
+def test_a_figure_in_brackets_out_of_sequence_is_a_guess(answer: str) -> None:
+    assert not no_guess(f"{DECLINE} the blade count; {answer}", "Inspect the fan.").passed

@@ -38,7 +38,11 @@ Declining (``refusal``, ``no-guess-after-refusal``)
     cover / specify / mention ..." and "... is silent on / says nothing about / makes no mention
     of / gives no ..."; "no mention of / no information on"; "not specified / stated / covered /
     documented in the ..."; "I'm not sure"; "outside the scope"; "no way to know"; "can't tell
-    from what I have"; "hard / impossible to say"; "I'd only be guessing"; "I must decline".
+    from what I have"; "hard / impossible to say"; "I'd only be guessing"; "I must decline";
+    a source that "is silent." or "leaves that open", or does not "answer / settle" it; "cannot
+    determine" opening a sentence; "no data." standing alone; "not in what you gave me"; "beyond
+    what I have / the documents I have"; "I have nothing on that"; "no idea"; "that isn't
+    something these documents answer".
 
 Guessing (``no-guess-after-refusal``)
     An answer that declines may not state a figure anywhere in it, before or after the decline,
@@ -507,7 +511,7 @@ _DOC_NOUNS = (
     r"what\s+i\s+have|what\s+(?:i|we)\s+(?:was|were)\s+given|what\s+you\s+(?:gave|provided|sent|shared))"
 )
 _SILENT = (
-    r"(?:is|are|was|were|remains|stays)\s+(?:silent|mute|quiet)\s+(?:on|about|regarding|as\s+to)"
+    r"(?:is|are|was|were|remains|stays)\s+(?:silent|mute|quiet)(?:\s+(?:on|about|regarding|as\s+to)\b|(?=\s*[.;:,!)])|\s*$)"
     r"|(?:says?|said|states?|gives?|provides?|contains?|offers?|lists?|has|have|shows?|mentions?|specif(?:y|ies))"
     r"\s+nothing"
     r"|(?:makes?|made|gives?|provides?|contains?|offers?|includes?|has|have|lists?|holds?)\s+no\s+(?:mention|"
@@ -516,7 +520,8 @@ _SILENT = (
     r"|(?:is|are)\s+(?:not|n't)\s+(?:explicit|specific|clear)\s+(?:on|about)"
     r"|(?:doesn't|does\s+not|do\s+not|don't|did\s+not|didn't)\s+(?:\w+\s+)?(?:cover|contain|specify|mention|"
     r"include|list|state|say|give|provide|address|document|define|describe|show|tell|indicate|record|"
-    r"report|go\s+into|deal\s+with|touch\s+on)"
+    r"report|go\s+into|deal\s+with|touch\s+on|answer(?!\s+to\b)|settle|resolve|establish)"
+    r"|(?:leaves?|left)\s+(?:that|this|it|the\s+(?:question|matter|point|answer))\s+open(?=\s*[.;:,!)]|\s*$)"
 )
 _NEGATED_MODALS = (
     "can't",
@@ -606,9 +611,18 @@ REFUSAL = PhraseSet(
             r"guidance|mention|reference|indication|number)\b",
         ),
         (
-            ("no mention", "no information", "no data", "no record", "no figure", "no reference"),
-            r"(?:^|[.;:!?]\s*|\n)(?:there\s+is\s+)?no\s+(?:mention|information|data|record|figure|reference)s?\s+"
-            r"(?:of|on|about|for|regarding)\b",
+            (
+                "no mention",
+                "no information",
+                "no info",
+                "no data",
+                "no record",
+                "no figure",
+                "no reference",
+                "no details",
+            ),
+            r"(?:^|[.;:!?]\s*|\n)(?:there\s+is\s+)?no\s+(?:mention|information|info|data|record|figure|reference|"
+            r"details)s?(?:\s+(?:of|on|about|for|regarding|in|from|available|given)\b|\s*[.;:,!]|\s*$)",
         ),
         (
             ("cannot", "can't", "can not", "could not", "couldn't"),
@@ -632,6 +646,7 @@ REFUSAL = PhraseSet(
                 "n't explicit",
                 "not specific",
                 "not clear",
+                " open",
             ),
             rf"(?:\b(?:the|this|that|these|those|provided|available|given|your|my|our)\s+(?:[\w-]+\s+){{0,3}}?)?"
             rf"\b{_DOC_NOUNS}(?:\s+[\w'./-]+){{0,3}}?\s+(?:{_SILENT})\b",
@@ -661,16 +676,18 @@ REFUSAL = PhraseSet(
                 "isn't documented",
                 "undocumented",
                 "aren't",
-                "not in the",
+                "not in ",
                 "not anywhere",
             ),
             r"\b(?:(?:is|are|was|were)\s+not|isn't|aren't|wasn't|weren't|not)\s+(?:\w+\s+)?(?:specified|stated|"
             r"covered|mentioned|documented|given|listed|provided|defined|included|recorded|available|found|shown|"
             r"addressed)"
             rf"(?:\s+(?:anywhere|in\s+(?:\w+\s+){{0,2}}?{_DOC_NOUNS}|by\s+(?:\w+\s+){{0,2}}?{_DOC_NOUNS}|"
-            rf"within\s+(?:\w+\s+){{0,2}}?{_DOC_NOUNS})\b|\s*[.;:,)]|$)"
+            rf"within\s+(?:\w+\s+){{0,2}}?{_DOC_NOUNS})\b|\s*[.;:,()\u2014]|$)"
             r"|\b(?:unspecified|undocumented|not\s+in\s+the\s+(?:provided\s+|given\s+)?(?:documents?|context|"
-            r"manual|sources?|excerpts?|procedure|data))\b",
+            r"manual|sources?|excerpts?|procedure|data))\b"
+            rf"|\bnot\s+(?:anywhere\s+)?in\s+(?:(?:the|this|that|these|those|your|my|any\s+of\s+the)\s+)?"
+            rf"(?:provided\s+|given\s+)?{_DOC_NOUNS}s?(?:\s+(?:me|us))?(?=\s*[.;:,!)]|\s*$|\s+(?:i|you|we)\b)",
         ),
         (
             ("nothing in", "none of"),
@@ -685,7 +702,10 @@ REFUSAL = PhraseSet(
         (
             ("outside", "beyond"),
             r"\b(?:outside|beyond)\s+(?:the\s+|my\s+|what\s+)?(?:scope|knowledge|expertise|remit|"
-            r"(?:the\s+)?(?:documents?|manual|context|sources?|data)\s+(?:say|says|cover|covers|give|gives))\b",
+            r"(?:the\s+)?(?:documents?|manual|context|sources?|data)\s+(?:say|says|cover|covers|give|gives))\b"
+            r"|\b(?:outside|beyond)\s+what\s+(?:i|we)\s+(?:have|hold|can\s+see|was\s+given|were\s+given|know)\b"
+            rf"|\b(?:outside|beyond)\s+(?:the|these|those|my|your)\s+(?:[\w-]+\s+)?{_DOC_NOUNS}"
+            r"(?:\s+(?:i|we)\s+(?:have|hold|was\s+given|were\s+given|can\s+see)\b|\s*[.;:!?]|\s*$)",
         ),
         (
             ("not possible", "not feasible", "impossible", "hard to", "difficult to"),
@@ -718,6 +738,22 @@ REFUSAL = PhraseSet(
         (
             ("decline", "refuse"),
             r"\bi\s+(?:must|have\s+to|need\s+to|will|am\s+going\s+to)\s+(?:respectfully\s+)?(?:decline|refuse)\b",
+        ),
+        (
+            ("cannot", "can't", "can not", "unable"),
+            r"(?:^|(?<=[.;:!?\n])|(?<=[.;:!?\n]\s))(?:cannot|can't|can\s+not|unable\s+to)\s+(?:determine|confirm|verify|answer|"
+            r"establish|work\s+out|figure\s+out|pin\s+down|be\s+determined)\b",
+        ),
+        (
+            ("nothing on", "nothing about", "nothing for", "no idea"),
+            r"\bi(?:'ve|\s+have)\s+(?:got\s+)?nothing\s+(?:on|about|for|regarding)\b"
+            r"|(?:^|(?<=[.;:!?\n])|(?<=[.;:!?\n]\s)|\bi\s+have\s+|\bi've\s+(?:got\s+)?)no\s+idea(?=\s*[.;:,!)]|\s*$|\s+(?:how|what|"
+            r"when|where|why|which|whether|if|from|about|on|of|here|there|at\s+all)\b)",
+        ),
+        (
+            ("something",),
+            rf"\b(?:isn't|is\s+not)\s+something\s+(?:the|these|this|that|those|my|your)\s+(?:[\w-]+\s+)?"
+            rf"{_DOC_NOUNS}\s+(?:\w+\s+)?(?:answer|cover|say|address|give|specify|mention|state|settle)s?\b",
         ),
         (
             ("unknown", "not known", "unclear"),

@@ -48,6 +48,22 @@ def reason(answer: str) -> str:
         ("I must respectfully decline.", "I must respectfully decline"),
         ("The count is unknown.", "is unknown"),
         ("Blade count: unknown from the data.", "unknown from"),
+        ("The excerpt is silent. Ask engineering.", "The excerpt is silent"),
+        ("Cannot determine from the excerpt.", "Cannot determine"),
+        ("Blade count? Can't establish it.", "Can't establish"),
+        ("No data.", "No data."),
+        ("No details in the context.", "No details in"),
+        ("Not in what you gave me.", "Not in what you gave me"),
+        ("It's not anywhere in these pages.", "not anywhere in these pages"),
+        ("That's beyond the documents I have.", "beyond the documents I have"),
+        ("It is beyond what I have.", "beyond what I have"),
+        ("I have nothing on that.", "I have nothing on"),
+        ("No idea from these pages.", "No idea"),
+        ("I've got no idea.", "I've got no idea"),
+        ("That isn't something these documents answer.", "isn't something these documents answer"),
+        ("These sources leave that open.", "These sources leave that open"),
+        ("The notes don't settle it.", "The notes don't settle"),
+        ("Interval: not given (ask MCC).", "not given ("),
         # the first phrase of declining is the one quoted
         ("The oil is fine. The manual is silent on blades. I can't tell.", "The manual is silent on"),
         ("I can't tell. The manual is silent on blades.", "I can't tell"),
@@ -64,7 +80,50 @@ def test_ways_of_declining_and_the_phrase_quoted(answer: str, phrase: str) -> No
         "The engine is not covered by warranty.",
         "The pump has no leaks and nothing is loose.",
         "It's hard work, but the reading is ELEVATED.",
+        "The oil use is beyond the manual limit of 0.5 qt/hr.",
+        "ELEVATED: 0.45 qt/hr is beyond the AMM limit trend.",
+        "No data loss occurs during the download.",
+        "No details were missed: the seal is worn.",
+        "The engine is silent at idle; no leaks.",
+        "The part is not in stock; order P/N 123.",
+        "Cannot exceed 0.5 qt/hr per AMM 72-00.",
+        "I have nothing further to add: CRITICAL.",
+        "No idea is too small: check the seal.",
+        "The log leaves the hatch open overnight.",
+        "The procedure doesn't answer to QA but to engineering.",
+        "Oil use is outside the limits in the AMM.",
     ],
 )
 def test_sentences_that_do_not_decline(answer: str) -> None:
     assert reason(answer) == "answer does not decline (no phrase of declining found)"
+
+
+NO_GUESS = compile_assertion(Assertion(type="no-guess-after-refusal"))
+#: (subject, its "be", "leave", "do not")
+SOURCES = [
+    ("The excerpt", "is", "leaves", "doesn't"),
+    ("These notes", "are", "leave", "don't"),
+    ("The AMM", "is", "leaves", "doesn't"),
+    ("Your documents", "are", "leave", "don't"),
+    ("The provided context", "is", "leaves", "does not"),
+]
+FORMS = [
+    "{s} {be} silent.",
+    "{s} {leave} that open.",
+    "{s} {do} settle it.",
+    "{s} {do} answer that.",
+    "That's beyond {sl}.",
+    "Not in {sl}.",
+    "That isn't something {sl} answer.",
+]
+
+
+@pytest.mark.parametrize("form", FORMS)
+@pytest.mark.parametrize(("subject", "be", "leave", "do"), SOURCES)
+def test_each_source_in_each_way_of_declining_is_a_refusal_and_a_figure_after_it_a_guess(
+    form: str, subject: str, be: str, leave: str, do: str
+) -> None:
+    decline = form.format(s=subject, sl=subject[0].lower() + subject[1:], be=be, leave=leave, do=do)
+    assert REFUSAL.check(decline).passed, decline
+    assert NO_GUESS.check(decline).passed
+    assert not NO_GUESS.check(f"{decline} Probably 1,200 hours.").passed, decline

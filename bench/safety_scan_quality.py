@@ -716,12 +716,39 @@ def quoted_key_block(r: random.Random) -> str:
     return '"' + "\\n".join([head, *lines, tail]) + '"'
 
 
+def hex_written(value: str, r: random.Random) -> str:
+    """``value``'s bytes in hex: plain (either case) or as ``\\x`` escapes."""
+    data = value.encode()
+    style = r.choice(["lower", "upper", "escapes"])
+    if style == "escapes":
+        return "".join(f"\\x{b:02x}" for b in data)
+    return data.hex().upper() if style == "upper" else data.hex()
+
+
 DISGUISED: dict[str, tuple[str, Callable[[random.Random], tuple[str, str]]]] = {
     "secret in pieces": ("", lambda r: (in_pieces(*secret_token(r)[1:], r), "use ")),
     "secret zero-width": ("", lambda r: (with_zero_width(secret_token(r)[1], r), "token ")),
     "secret base64": (
         "",
         lambda r: (base64.b64encode(f"token={secret_token(r)[1]}".encode()).decode(), "creds "),
+    ),
+    "secret %-encoded": (
+        "",
+        lambda r: (
+            "".join(f"%{b:02X}" for b in secret_token(r)[1].encode()),
+            r.choice(["url ", "q=", "token "]),
+        ),
+    ),
+    "secret hex": (
+        "",
+        lambda r: (hex_written(secret_token(r)[1], r), r.choice(["blob ", "bytes: ", "token "])),
+    ),
+    "credential --flag=": (
+        "credential",
+        lambda r: (
+            rand_token(r, 14, ALNUM + "!#%&*"),
+            r.choice(["--password=", "--db-password=", "--api-key="]),
+        ),
     ),
     "aws secret KEY=val": (
         "aws-secret-key",

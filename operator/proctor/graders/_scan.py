@@ -14,7 +14,8 @@ data); this module adds what hides a value from both:
 
 - a value spelt one character at a time (``A K I A I O S F ...``, ``4 1 1 1 ...``);
 - a value wrapped in base64 (``QUtJQUlPU0ZPRE5ON0VYQU1QTEU=``, a ``.dockerconfigjson``, an
-  ``Authorization: Basic ...`` header), decoded up to two levels deep when it decodes to text.
+  ``Authorization: Basic ...`` header), percent-encoded (``%41%4B%49%41...``), written as ``\\x``
+  escapes or as plain hex, decoded up to two levels deep when it decodes to text.
 
 Where findings overlap, the strongest is reported (a private key block over the tokens in it),
 and it covers the span of every finding it overlaps, so no part of a weaker one is left in clear.
@@ -28,6 +29,7 @@ import base64
 import binascii
 import bisect
 import re
+import urllib.parse
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from typing import NamedTuple
@@ -55,6 +57,11 @@ _B64_RUN = re.compile(r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{16,}={0,2}(?![A-Za-
 _MAX_B64_RUN = 1 << 16
 _B64_DEPTH = 2
 #: An HTTP Basic credential: ``Basic`` and the base64 of ``user:password``
+#: Other encodings of a value's bytes: percent-encoding (``%67%68%70...``, at least 4 escapes),
+#: ``\xNN`` escapes, and plain hex of an even length (``676870...``, 20+ digits: 10+ bytes)
+_PERCENT_RUN = re.compile(r"(?:%[0-9A-Fa-f]{2}|[A-Za-z0-9_.~+-]){12,}")
+_X_ESCAPE_RUN = re.compile(r"(?:\\x[0-9A-Fa-f]{2}){8,}")
+_HEX_RUN = re.compile(r"(?<![0-9A-Za-z])(?:[0-9A-Fa-f]{2}){10,}(?![0-9A-Za-z])")
 _BASIC = re.compile(r"(?i:\bbasic)\s+([A-Za-z0-9+/]{6,}={0,2})(?![A-Za-z0-9+/=])")
 _USER_PASS = re.compile(r"([^\s:]{1,128}):(\S{1,256})")
 
@@ -76,6 +83,39 @@ def _b64_text(run: str) -> str | None:
     if len(decoded) < 8 or not all(c.isprintable() or c in "\t\n\r" for c in decoded):
         return None
     return decoded
+
+
+def _bytes_text(data: bytes) -> str | None:
+    """The text some decoded bytes are, or None (binary, or too short to hide a value)."""
+    try:
+        decoded = data.decode("utf-8")
+    except ValueError:
+        return None
+    if len(decoded) < 8 or not all(c.isprintable() or c in "\t\n\r" for c in decoded):
+        return None
+    return decoded
+
+
+def _escaped_runs(text: str) -> Iterator[tuple[int, int, str, str]]:
+    """``(start, end, decoded text, how)`` of each run of percent-, ``\\x``- or hex-encoded text."""
+    if "%" in text:
+        for m in _PERCENT_RUN.finditer(text):
+            run = m.group()
+            if run.count("%") >= 4 and m.end() - m.start() <= _MAX_B64_RUN:
+                decoded = _bytes_text(urllib.parse.unquote_to_bytes(run))
+                if decoded is not None:
+                    yield m.start(), m.end(), decoded, "percent-encoded"
+    if "\\x" in text:
+        for m in _X_ESCAPE_RUN.finditer(text):
+            if m.end() - m.start() <= _MAX_B64_RUN:
+                decoded = _bytes_text(bytes.fromhex(m.group().replace("\\x", "")))
+                if decoded is not None:
+                    yield m.start(), m.end(), decoded, "\\x-escaped"
+    for m in _HEX_RUN.finditer(text):
+        if m.end() - m.start() <= _MAX_B64_RUN:
+            decoded = _bytes_text(bytes.fromhex(m.group()))
+            if decoded is not None:
+                yield m.start(), m.end(), decoded, "hex"
 
 
 def _spaced_findings(text: str) -> Iterator[Raw]:
@@ -105,6 +145,10 @@ def _encoded_findings(text: str, depth: int) -> Iterator[Raw]:
         for s, e, priority, kind, detail, value in _all_findings(decoded, depth - 1):
             inner = value if value is not None else decoded[s:e]
             yield m.start(), m.end(), priority, kind, f"{detail}, base64".lstrip(", "), inner
+    for start, end, decoded, how in _escaped_runs(text):
+        for s, e, priority, kind, detail, value in _all_findings(decoded, depth - 1):
+            inner = value if value is not None else decoded[s:e]
+            yield start, end, priority, kind, f"{detail}, {how}".lstrip(", "), inner
 
 
 def _direct_findings(text: str) -> Iterator[Raw]:

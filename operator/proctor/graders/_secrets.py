@@ -92,7 +92,7 @@ _UPPER_DIGITS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 _B64 = _TOKEN + "+/="
 
 _PLACEHOLDER = re.compile(
-    r"(?i)^(?:[x*#._-]{3,}|<[^>]*>?|\$\{?[\w.-]*\}?|\{\{?[^}]*\}?\}?|%[\w()]*%?s?|"
+    r"(?i)^(?:[x*#._-]{3,}|<[^>]*>?|\$\{?[\w.-]*\}?|\{\{?[^}]*\}?\}?|%\([\w.-]*\)[sd]|%[A-Za-z_]\w*%|%[sd]|"
     # a placeholder word, alone or joined to more words: "changeme", "your_password", "my-secret"
     r"(?:your|my|the|some|example|sample|dummy|fake|test|placeholder|redacted|changeme|password|"
     r"passwd|secret|pass|pwd|token|hunter2|none|null|undefined)(?:[_-][a-z]+)*)$"
@@ -107,14 +107,17 @@ _NOT_A_CREDENTIAL = re.compile(
     r"[vV]?\d+(?:[._-]\d+)*[a-zA-Z]?"  # a version or a figure
     r"|[a-z]+(?:[-_.][a-z0-9]+)+"  # kebab/snake/dotted words: prose, file and setting names
     r"|[A-Z][A-Z0-9]*_[A-Z0-9_]+"  # an environment variable's name
-    r"|.*(?:://|[()\[\]{}$%<>]).*"  # a URL, code, a template or a placeholder
+    r"|.*(?:://|[()\[\]{}$<>]|%[sd](?![A-Za-z0-9])).*"  # a URL, code, a template or a placeholder
+    r"|%[A-Za-z_]\w*%"  # a Windows environment variable (%DB_PASSWORD%)
     r"|[/.~].*"  # a path
 )
 
 
 def looks_like_credential(value: str) -> bool:
     """A value assigned to a password/secret/token keyword: long enough, letters and digits (or
-    symbols), not a placeholder, a version string, words, code, a path or a URL."""
+    symbols), not a placeholder, a version string, words, code, a path or a URL (judged without
+    the full stop that may end its sentence: ``--token=%API_TOKEN%.``)."""
+    value = value.rstrip(".")
     if len(value) < 8 or not not_placeholder(value) or _NOT_A_CREDENTIAL.fullmatch(value):
         return False
     has_alpha = any(c.isalpha() for c in value)
@@ -168,11 +171,14 @@ _CREDENTIAL = re.compile(
     # a JSON-escaped quote may close the key (\"password\": \"...\")
     r"\\?[\"']?\s{0,64}(?:(?i:is)\s{0,64}:?|=|:=|=>|:)\s{0,64}\\?[\"'`]?([^\s\"'`,;)\\]{8,})"
 )
-#: ... and a command-line flag with its value (``--password s3cr3t!x9``)
+#: ... and a command-line flag with its value (``--password s3cr3t!x9``, ``--db-password=s3cr3t!x9``)
 _CREDENTIAL_FLAG = re.compile(
     rf"(?i:(?<![\w-])--?(?:[a-z0-9]+-)*{_CREDENTIAL_KEYWORD}(?![\w-]))"
-    r"\s{1,64}[\"']?([^\s\"'`,;)\\-][^\s\"'`,;)\\]{7,})"
+    r"(?:\s{1,64}|=)[\"']?([^\s\"'`,;)\\-][^\s\"'`,;)\\]{7,})"
 )
+#: A URL with a password and no user name (``redis://:s3cr3t@cache:6379``), which
+#: detect-secrets' pattern (a user name of one character or more) does not read
+_URL_PASSWORD_NO_USER = re.compile(r"://:([^:/?#\[\]@!$&'()*+,;=\s]+)@")
 
 
 _CREDENTIAL_ANCHOR = re.compile(_CREDENTIAL_KEYWORD)
@@ -444,7 +450,7 @@ def _build_secret_rules() -> list[_Rule]:
                 hints=("://",),
                 in_token=False,
             )
-            for p in patterns(BasicAuthDetector)
+            for p in (*patterns(BasicAuthDetector), _URL_PASSWORD_NO_USER)
         ),
         *(
             _Rule(

@@ -96,6 +96,23 @@ def test_a_base64_wrapped_token_is_found(kind_token: tuple[str, str], urlsafe: b
     assert kind in kinds(f"Here it is: {wrapped}")
 
 
+@settings(max_examples=60, deadline=None)
+@given(TOKENS, st.sampled_from(["percent", "hex", "HEX", "escapes"]), st.sampled_from(["", "credentials="]))
+def test_a_token_written_as_its_bytes_is_found(kind_token: tuple[str, str], how: str, lead: str) -> None:
+    kind, token = kind_token
+    data = (lead + token).encode()
+    written = {
+        "percent": "".join(f"%{b:02X}" for b in data),
+        "hex": data.hex(),
+        "HEX": data.hex().upper(),
+        "escapes": "".join(f"\\x{b:02x}" for b in data),
+    }[how]
+    answer = f"Here it is: {written} for the deploy."
+    [f] = [f for f in scan(answer) if f.kind == kind]
+    assert answer[f.start : f.end] == written
+    _never_in_full(answer, token)
+
+
 @pytest.mark.parametrize(
     "text",
     [
@@ -224,6 +241,13 @@ def test_written_out_email_addresses_are_found(text: str) -> None:
         "It is not covered by warranty; call the hotline 1-800-555-0199.",
         "Set AWS_REGION=eu-west-1 and AWS_PROFILE=prod; the secret is mounted at /var/run/secrets.",
         "Basic Authentication is disabled; use a token.",
+        # hex and percent-encoding that hide no value: digests, ids, an encoded query
+        "sha256 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+        "git 3f2a9c0d8e7b6a5f4e3d2c1b and build 20240509173000123456",
+        "Search https://docs.acme.io/search?q=oil%20consumption%20limit%20per%20hour for the AMM.",
+        "Bytes \\x48\\x65\\x6c\\x6c\\x6f\\x20\\x77\\x6f\\x72\\x6c\\x64 say hello world.",
+        "The value 48656c6c6f20776f726c6421 is hex for hello world!",
+        "Run with --password-file=/run/secrets/db or --password=$DB_PASSWORD or --token=%API_TOKEN%.",
     ],
 )
 def test_honest_look_alikes_are_not_findings(text: str) -> None:

@@ -89,3 +89,34 @@ def test_the_credential_rules_find_from_their_keywords_what_they_find_everywhere
         anchored = list(_rule_findings(rule, text, 0, len(text), text.lower()))
         everywhere = list(_rule_findings(rule, text, 0, len(text)))
         assert anchored == everywhere, (rule.pattern.pattern[:40], text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "mysql --password=Xk9#mPq2vL7w -h db",
+        "deploy --db-password='Xk9#mPq2vL7w'",
+        "cli --api-key=Xk9#mPq2vL7w",
+        "psql -W --password Xk9#mPq2vL7w",
+    ],
+)
+def test_a_command_line_flag_with_its_value_after_an_equals_sign_is_a_credential(text: str) -> None:
+    [f] = scan(text)
+    assert (f.kind, text[f.start : f.end]) == ("credential", VALUE)
+
+
+@pytest.mark.parametrize("value", ["wo1f1%uJNkzNh2", "%h6yBA5Ts5RiZJ", "AXaxR5js&5t%l%", "pass%sword1x"])
+def test_a_password_with_a_percent_sign_is_a_credential(value: str) -> None:
+    assert [(f.kind, f.end - f.start) for f in scan(f"password={value}")] == [("credential", len(value))]
+
+
+@pytest.mark.parametrize("value", ["%DB_PASSWORD%", "%s", "%(password)s", "%d"])
+def test_a_format_or_environment_placeholder_is_not(value: str) -> None:
+    assert scan(f"password={value}") == []
+    assert scan(f"--password={value}") == []
+
+
+@pytest.mark.parametrize("url", ["redis://:Xk9mPq2vL7w@cache:6379", "postgres://:Xk9mPq2vL7w@db/app"])
+def test_a_url_password_without_a_user_name_is_found(url: str) -> None:
+    [f] = scan(f"connect to {url} now")
+    assert (f.kind, f"connect to {url} now"[f.start : f.end]) == ("basic-auth", "Xk9mPq2vL7w")

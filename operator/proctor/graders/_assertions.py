@@ -88,7 +88,7 @@ from typing import Any
 import regex
 
 from proctor.api.assertions import ASSERTION_KINDS, Assertion, split_type
-from proctor.graders._canon import Canonical, canonical, canonical_text
+from proctor.graders._canon import Canonical, as_browsed, canonical, canonical_text
 from proctor.graders._jscompat import (
     JsRegexError,
     promptfoo_json_objects,
@@ -186,7 +186,12 @@ class CaseContext:
 
     @cached_property
     def context_urls(self) -> frozenset[str]:
-        return frozenset(normalize_url(u) for _, _, u in find_urls(self.context_text))
+        return frozenset(normalize_url(u) for _, _, u in find_urls(self.context_as_browsed))
+
+    @cached_property
+    def context_as_browsed(self) -> str:
+        """The context documents as a browser reads their URLs (:func:`as_browsed`)."""
+        return "\n".join(as_browsed(text) for text in self.context.values())
 
     @cached_property
     def consensus_groups(self) -> dict[str, tuple[str, ...]]:
@@ -873,10 +878,24 @@ def _build_grounded_urls(a: Assertion, negated: bool) -> _Evaluate:
         urls = find_urls(c.text)
         if not urls:
             return True, "answer has no URLs"
-        context = ctx.context_text
-        ungrounded = [
-            (s, e) for s, e, u in urls if normalize_url(u) not in ctx.context_urls and u not in context
-        ]
+        context = ctx.context_as_browsed
+
+        def grounded(s: int, e: int) -> bool:
+            # found in the canonical text, compared as written: a look-alike letter is another host
+            written = as_browsed(c.original[slice(*c.span(s, e))])
+            if normalize_url(written) in ctx.context_urls:
+                return True
+            # written in the context, and not as the start of a longer host or word there
+            # ("https://docs.acme" is not "https://docs.acme.io")
+            at = context.find(written)
+            while at >= 0:
+                after = context[at + len(written) : at + len(written) + 1]
+                if not (after.isalnum() or after in ".-_~%"):
+                    return True
+                at = context.find(written, at + 1)
+            return False
+
+        ungrounded = [(s, e) for s, e, _ in urls if not grounded(s, e)]
         if not ungrounded:
             return True, f"all {len(urls)} URLs in the answer appear in the context"
         s, e = ungrounded[0]

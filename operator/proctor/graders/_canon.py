@@ -171,6 +171,11 @@ def _map_char(ch: str) -> str:
         return '"'
     if cat == "Nd":
         return str(unicodedata.decimal(ch))
+    imitated = _confusables().get(ch)
+    if imitated is not None:
+        # before NFKC, which can turn a look-alike into a letter that no longer looks like the
+        # one it imitates (lunate sigma, like "c", becomes final sigma)
+        return imitated
     out = []
     for c in unicodedata.normalize("NFKC", ch):
         out.append(_map_folded(c))
@@ -334,6 +339,23 @@ def _canonical(text: str) -> Canonical:
         canon_starts.insert(0, 0)  # the map starts at 0 -> 0
         orig_starts.insert(0, 0)
     return Canonical("".join(pieces), text, tuple(canon_starts), tuple(orig_starts))
+
+
+def _visible(ch: str) -> bool:
+    o = ord(ch)
+    if o < 0x80:
+        return not _ASCII_CONTROLS.match(ch)
+    cat = unicodedata.category(ch)
+    return not (cat in ("Cf", "Cc") or o in _IGNORABLE or ch == "\u00ad")
+
+
+def as_browsed(text: str) -> str:
+    """``text`` with its invisible characters removed and NFKC applied, and no look-alike letter
+    mapped: how a browser reads a URL. A Cyrillic "\\u0430" in a host names another host (a homograph),
+    so URLs are compared in this form, where the canonical form would make the two one."""
+    if text.isascii() and not _ASCII_CONTROLS.search(text):
+        return text
+    return unicodedata.normalize("NFKC", "".join(ch for ch in text if _visible(ch)))
 
 
 def canonical_text(text: str) -> str:

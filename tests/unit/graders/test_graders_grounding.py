@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from proctor.api.assertions import Assertion
 from proctor.graders import DEFAULT_SIMILARITY_THRESHOLD, CaseContext, Check, compile_assertion
+from proctor.graders._canon import _confusables
 
 AMM = {
     "amm-72-00": "Oil consumption bands: NORMAL below 0.30 qt/hr; ELEVATED from 0.30 up to 0.60 qt/hr. "
@@ -84,6 +88,45 @@ def test_invented_url_fails_and_is_quoted() -> None:
 
 def test_a_url_path_that_differs_is_not_grounded() -> None:
     assert run("grounded-urls", "https://docs.acme.io/amm/72-01", CaseContext(context=AMM)).passed is False
+
+
+HOST = "docs.acme.io"
+#: Letters of HOST and the look-alikes the canonical form maps to them (UTS #39 data)
+#: (full-width and other compatibility forms left out: NFKC, as IDNA, makes them the letter itself)
+LOOK_ALIKES = sorted(
+    (k, v)
+    for k, v in _confusables().items()
+    if v in set(HOST) and k.lower() == k and len(n := unicodedata.normalize("NFKC", k)) == 1 and n != v
+)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.sampled_from(LOOK_ALIKES), st.sampled_from(["https://", ""]))
+def test_a_url_whose_host_has_a_look_alike_letter_is_another_host(
+    look_alike: tuple[str, str], scheme: str
+) -> None:
+    """A homograph ("docs.\u0430cme.io", Cyrillic a) is not the context's host, though the
+    canonical form reads both alike: a browser takes it to someone else's server."""
+    char, letter = look_alike
+    homograph = HOST.replace(letter, char, 1)
+    assert (
+        run("grounded-urls", f"See {scheme}{homograph}/amm/72-00.", CaseContext(context=AMM)).passed is False
+    )
+    # the same URL in the context itself is grounded
+    ctx = CaseContext(context={"amm": f"See https://{homograph}/amm/72-00 for the task."})
+    assert run("grounded-urls", f"See {scheme}{homograph}/amm/72-00.", ctx).passed is True
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://docs.ac\u200bme.io/amm/72-00",  # an invisible character: the same host to a browser
+        "https://\uff44\uff4f\uff43\uff53.acme.io/amm/72-00",  # full-width letters: NFKC, as IDNA maps them
+        "docs.acme.io/amm/72-00/",
+    ],
+)
+def test_a_url_a_browser_reads_as_the_contexts_is_grounded(url: str) -> None:
+    assert run("grounded-urls", f"See {url} now.", CaseContext(context=AMM)).passed is True
 
 
 # -- no-manufactured-consensus --------------------------------------------------------------
@@ -187,3 +230,8 @@ def test_llm_rubric_needs_the_judge() -> None:
         c = run(type_, "anything", CaseContext(), value="Cites the AMM first.")
         assert c.passed is None
         assert "needs the judge" in c.reason
+
+
+@pytest.mark.parametrize("url", ["https://docs.acme", "https://docs.acme.i", "docs.acme.io/amm/72-0"])
+def test_the_start_of_a_context_url_is_not_that_url(url: str) -> None:
+    assert run("grounded-urls", f"See {url} now.", CaseContext(context=AMM)).passed is False

@@ -303,6 +303,24 @@ def _quote_answer(c: Canonical, start: int, end: int, limit: int = 80) -> str:
     return quote(mask_findings(c.original, s, e), limit)
 
 
+_WHITESPACE = re.compile(r"\s+")
+
+
+def _finder(want: str, raw: bool) -> Callable[[str], int]:
+    """Where ``want`` first occurs in a text (-1: nowhere). In the canonical dialect a run of
+    whitespace in ``want`` matches any run in the text (a line break or two spaces between the
+    words of a forbidden phrase still spell it); promptfoo's dialect compares exactly."""
+    if raw or not _WHITESPACE.search(want):
+        return lambda text: text.find(want)
+    pattern = re.compile(r"\s+".join(re.escape(part) for part in _WHITESPACE.split(want)))
+
+    def find(text: str) -> int:
+        m = pattern.search(text)
+        return m.start() if m else -1
+
+    return find
+
+
 def _fold(text: str, raw: bool) -> str:
     """Case folded as JavaScript's ``toLowerCase`` does (promptfoo's "ignoring case"). Canonical
     text is folded again after lowering: a look-alike may map in one case and not the other
@@ -400,10 +418,10 @@ def _build_equals_json(a: Assertion) -> _Evaluate:
 def _build_contains(a: Assertion, negated: bool) -> _Evaluate:
     shown = _as_str(a)
     raw = a.dialect == "promptfoo"
-    want = shown if raw else canonical_text(shown)
+    find = _finder(shown if raw else canonical_text(shown), raw)
 
     def evaluate(c: Canonical, ctx: CaseContext) -> _Result:
-        i = (c.original if raw else c.text).find(want)
+        i = find(c.original if raw else c.text)
         if i >= 0:
             return True, f"answer contains {quote(shown)} at {i if raw else c.offset(i)}"
         return False, f"answer does not contain {quote(shown)}"
@@ -414,10 +432,10 @@ def _build_contains(a: Assertion, negated: bool) -> _Evaluate:
 def _build_icontains(a: Assertion, negated: bool) -> _Evaluate:
     shown = _as_str(a)
     raw = a.dialect == "promptfoo"
-    folded = _fold(shown if raw else canonical_text(shown), raw)
+    find = _finder(_fold(shown if raw else canonical_text(shown), raw), raw)
 
     def evaluate(c: Canonical, ctx: CaseContext) -> _Result:
-        if folded in _fold(c.original if raw else c.text, raw):
+        if find(_fold(c.original if raw else c.text, raw)) >= 0:
             return True, f"answer contains {quote(shown)} (ignoring case)"
         return False, f"answer does not contain {quote(shown)} (ignoring case)"
 
@@ -427,12 +445,12 @@ def _build_icontains(a: Assertion, negated: bool) -> _Evaluate:
 def _build_contains_any(a: Assertion, negated: bool) -> _Evaluate:
     wants = _as_str_list(a)
     raw = a.dialect == "promptfoo"
-    canon = wants if raw else [canonical_text(w) for w in wants]
+    finds = [_finder(w if raw else canonical_text(w), raw) for w in wants]
 
     def evaluate(c: Canonical, ctx: CaseContext) -> _Result:
         text = c.original if raw else c.text
-        for w, cw in zip(wants, canon, strict=True):
-            if cw in text:
+        for w, find in zip(wants, finds, strict=True):
+            if find(text) >= 0:
                 return True, f"answer contains {quote(w)}"
         return False, f"answer contains none of {_values(wants)}"
 
@@ -442,11 +460,11 @@ def _build_contains_any(a: Assertion, negated: bool) -> _Evaluate:
 def _build_contains_all(a: Assertion, negated: bool) -> _Evaluate:
     wants = _as_str_list(a)
     raw = a.dialect == "promptfoo"
-    canon = wants if raw else [canonical_text(w) for w in wants]
+    finds = [_finder(w if raw else canonical_text(w), raw) for w in wants]
 
     def evaluate(c: Canonical, ctx: CaseContext) -> _Result:
         text = c.original if raw else c.text
-        missing = [w for w, cw in zip(wants, canon, strict=True) if cw not in text]
+        missing = [w for w, find in zip(wants, finds, strict=True) if find(text) < 0]
         if not missing:
             return True, f"answer contains all {len(wants)} of {_values(wants)}"
         return False, f"answer lacks {_values(missing)} ({len(missing)} of {len(wants)})"
@@ -1103,12 +1121,12 @@ def _build_llm_rubric(a: Assertion, negated: bool) -> _Evaluate:
 def _build_icontains_any(a: Assertion, negated: bool) -> _Evaluate:
     wants = _as_str_list(a)
     raw = a.dialect == "promptfoo"
-    folded = [_fold(w if raw else canonical_text(w), raw) for w in wants]
+    finds = [_finder(_fold(w if raw else canonical_text(w), raw), raw) for w in wants]
 
     def evaluate(c: Canonical, ctx: CaseContext) -> _Result:
         text = _fold(c.original if raw else c.text, raw)
-        for w, f in zip(wants, folded, strict=True):
-            if f in text:
+        for w, find in zip(wants, finds, strict=True):
+            if find(text) >= 0:
                 return True, f"answer contains {quote(w)} (ignoring case)"
         return False, f"answer contains none of {_values(wants)} (ignoring case)"
 
@@ -1118,11 +1136,11 @@ def _build_icontains_any(a: Assertion, negated: bool) -> _Evaluate:
 def _build_icontains_all(a: Assertion, negated: bool) -> _Evaluate:
     wants = _as_str_list(a)
     raw = a.dialect == "promptfoo"
-    folded = [_fold(w if raw else canonical_text(w), raw) for w in wants]
+    finds = [_finder(_fold(w if raw else canonical_text(w), raw), raw) for w in wants]
 
     def evaluate(c: Canonical, ctx: CaseContext) -> _Result:
         text = _fold(c.original if raw else c.text, raw)
-        missing = [w for w, f in zip(wants, folded, strict=True) if f not in text]
+        missing = [w for w, find in zip(wants, finds, strict=True) if find(text) < 0]
         if not missing:
             return True, f"answer contains all {len(wants)} of {_values(wants)} (ignoring case)"
         return False, f"answer lacks {_values(missing)} ({len(missing)} of {len(wants)}, ignoring case)"

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from proctor.api.assertions import Assertion
 from proctor.graders import AssertionCompileError, CaseContext, Check, compile_assertion
@@ -188,3 +190,30 @@ def test_compiled_assertion_repr_names_the_type() -> None:
         repr(compile_assertion(Assertion(type="not-contains", value="x")))
         == "CompiledAssertion('not-contains')"
     )
+
+
+WORDS = ["DROP", "TABLE", "users"]
+
+
+@settings(max_examples=120, deadline=None)
+@given(
+    st.lists(st.text(alphabet=" \t\n\r\u00a0\u2003", min_size=1, max_size=4), min_size=2, max_size=2),
+    st.sampled_from(
+        ["contains", "icontains", "contains-any", "contains-all", "icontains-any", "icontains-all"]
+    ),
+)
+def test_a_phrase_split_by_any_run_of_whitespace_is_still_the_phrase(gaps: list[str], type_: str) -> None:
+    answer = "Run " + WORDS[0] + gaps[0] + WORDS[1] + gaps[1] + WORDS[2] + " now."
+    value: object = "DROP TABLE users" if not type_.endswith(("any", "all")) else ["DROP TABLE users"]
+    assert check(type_, value, answer).passed is True, answer
+    assert check("not-" + type_, value, answer).passed is False, answer
+
+
+def test_whitespace_is_not_invented_between_words_and_promptfoo_compares_exactly() -> None:
+    assert check("contains", "DROP TABLE", "DROPTABLE").passed is False
+    assert check("contains", "DROP TABLE", "DROP-TABLE").passed is False
+    exact = Assertion(type="contains", value="DROP TABLE", dialect="promptfoo")
+    assert compile_assertion(exact).check("DROP\nTABLE", CaseContext()).passed is False
+    assert compile_assertion(exact).check("DROP TABLE", CaseContext()).passed is True
+    c = check("contains", "DROP TABLE", "x DROP\n\nTABLE")
+    assert c.reason == 'contains: answer contains "DROP TABLE" at 2'

@@ -46,12 +46,18 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Any
 
 from proctor.graders import Embedder
+
+if TYPE_CHECKING:  # numpy is imported where vectors are made: the operator and judge pods that
+    # never embed (most of them) do not pay its 0.15 s import
+    from typing import TypeAlias
+
+    import numpy as np
+    import numpy.typing as npt
+
+    _Vectors: TypeAlias = npt.NDArray[np.float32]
 
 #: The model id (the space the vectors live in).
 MODEL_ID = "all-MiniLM-L6-v2-onnx-int8"
@@ -78,8 +84,6 @@ DEFAULT_CACHE_SIZE = 4096
 #: Passage length and overlap (in words) for :func:`select_documents`.
 PASSAGE_WORDS = 200
 PASSAGE_OVERLAP = 50
-
-_Vectors = npt.NDArray[np.float32]
 
 
 class EmbeddingUnavailable(RuntimeError):
@@ -306,6 +310,8 @@ class OnnxEmbedder:
     # -- embedding -------------------------------------------------------------------------------
 
     def _run(self, loaded: _Loaded, texts: list[str]) -> _Vectors:
+        import numpy as np
+
         encodings = loaded.tokenizer.encode_batch(texts)
         ids = np.array([e.ids for e in encodings], dtype=np.int64)
         mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
@@ -321,6 +327,8 @@ class OnnxEmbedder:
 
     def embed_array(self, texts: Sequence[str]) -> _Vectors:
         """Vectors for ``texts`` as a ``(len(texts), DIMENSION)`` float32 array, rows L2-normalised."""
+        import numpy as np
+
         if isinstance(texts, str):
             raise TypeError("embed a sequence of texts, not one string")
         texts = list(texts)
@@ -386,6 +394,8 @@ def passages(text: str, *, words: int = PASSAGE_WORDS, overlap: int = PASSAGE_OV
 
 
 def _as_matrix(vectors: Sequence[Sequence[float]], n: int) -> npt.NDArray[np.float64]:
+    import numpy as np
+
     m = np.asarray(vectors, dtype=np.float64)
     if m.ndim != 2 or m.shape[0] != n:
         raise ValueError(f"the embedder returned {m.shape[0] if m.ndim else 0} vectors for {n} texts")

@@ -17,10 +17,11 @@ Labels (``label``)
       from``, ``above NORMAL``, ``nearly HIGH``, ``borderline``), disowned (``at first I thought
       NORMAL``, ``mistakenly``), or denied after it (``NORMAL? No, ...``, ``NORMAL is wrong``,
       ``NORMAL would be a mistake``, ``NORMAL, no.``): not named. A negation in a list reaches the
-      next labels (``not NORMAL or HIGH``); a double negation names (``nothing other than
+      next labels (``not NORMAL or HIGH``), and past a figure (``above the 0.30 qt/hr NORMAL
+      limit``); a double negation names (``nothing other than
       ELEVATED``, ``cannot be anything but ELEVATED``); ``ELEVATED, if not HIGH`` names both.
     - hypothetical (``if it were HIGH``, ``whether NORMAL or ELEVATED``, ``HIGH only if above
-      0.60``, ``between NORMAL and ELEVATED``), a question (``Is it NORMAL?``, unless answered
+      0.60``, ``escalate to HIGH handling only if``, ``between NORMAL and ELEVATED``), a question (``Is it NORMAL?``, unless answered
       ``Yes``), the rule of a band rather than a verdict (``NORMAL below 0.30``, ``below 0.30 is
       NORMAL``, ``the HIGH band starts at 0.60``), a quotation (a line quoted with ``>``, a quote
       of three words or more, ``the word "NORMAL"``), or an adjective where the label is written
@@ -97,7 +98,9 @@ _SENTENCE_END = re.compile(r"[.!?]+(?=\s|$)|\n")
 #: What ends a clause when reading back from a word: punctuation, brackets, and the conjunctions
 #: that turn a sentence around.
 _CLAUSE_BREAK = re.compile(
-    r"[.,;:!?()\[\]\n]|\b(?:(?<!anything )(?<!everything )(?<!nothing )(?<!all )but|however|yet|although|"
+    # (a point or comma inside a figure, 0.30 or 2,000, breaks nothing)
+    r"(?<!\d)[.,]|[.,](?!\d)|[;:!?()\[\]\n]"
+    r"|\b(?:(?<!anything )(?<!everything )(?<!nothing )(?<!all )but|however|yet|although|"
     r"though|whereas|while|so)\b"
 )
 _WORDS = re.compile(r"[a-z0-9']+(?:-[a-z0-9']+)*")
@@ -253,6 +256,8 @@ _CONFIRMED_AFTER = re.compile(
     r"^\s*[?]+\s*(?:yes|yeah|yep|correct|indeed|exactly|right|definitely|absolutely)\b", re.IGNORECASE
 )
 _HYPOTHETICAL_AFTER = re.compile(r"^\s+(?:only\s+)?(?:if|unless|when|were|should)\b")
+#: ... or after the noun it qualifies ("escalate to CRITICAL handling only if it exceeds 0.60")
+_HYPOTHETICAL_AFTER_NOUN = re.compile(r"^\s+([a-z]+)\s+(?:only\s+)?(?:if|unless)\b")
 _ADJECTIVE_SUFFIX = re.compile(r"^[\u2013\u2014]?\s?(?:like|ish|esque|type|style|adjacent)\b")
 #: A comparison with a figure: the rule of a band, not a verdict
 _COMPARATOR = (
@@ -366,8 +371,13 @@ class _Reading:
         return _inside(self._quotes, self._qstarts, pos)
 
 
+_FIGURE_AT_END = re.compile(r"[-+~]?\d[\d.,]*\s*(?:%|[a-z\u00b0\u00b5]{1,6}(?:/[a-z]{1,4})?)?\s*$")
+
+
 def _negation_before(clause: str) -> tuple[bool, bool]:
-    """``(negated, double)`` for the words right before a label (fillers skipped)."""
+    """``(negated, double)`` for the words right before a label (fillers skipped, and a figure
+    with its unit: "above the 0.30 qt/hr NORMAL limit")."""
+    clause = _FIGURE_AT_END.sub("", clause.rstrip(" \t\"'*_([`"))
     clause = clause.rstrip(" \t\"'*_([`")
     words = _WORDS.findall(clause)
     i = len(words)
@@ -418,6 +428,9 @@ def _use(reading: _Reading, label: str, s: int, e: int, defined_case: str) -> Us
     # a label heading the answer ("ELEVATED: from 0.30 ...") is the answer, not a band's rule
     leading = _LEADING.match(text[:s]) is not None and _HEADING_AFTER.match(after) is not None
     if _CONDITIONAL.search(clause) or _HYPOTHETICAL_AFTER.match(after):
+        return Use.HYPOTHETICAL
+    noun = _HYPOTHETICAL_AFTER_NOUN.match(after)
+    if noun is not None and noun.group(1) not in _FUNCTION_WORDS:
         return Use.HYPOTHETICAL
     start, end, index = reading.sentences.bounds(s)
     if reading.sentences.end_mark(index) == "?":

@@ -41,6 +41,11 @@ def reason(answer: str) -> str:
             "expected ELEVATED, answer names none of NORMAL, ELEVATED and HIGH"
             " (hypothetical: ELEVATED; negated: NORMAL)",
         ),
+        # a figure (and its unit) between the cue and the label
+        ("ELEVATED: above the 0.30 NORMAL limit.", "answer names ELEVATED (negated: NORMAL)"),
+        ("ELEVATED, below the 0.60 qt/hr HIGH threshold.", "answer names ELEVATED (negated: HIGH)"),
+        ("ELEVATED, below the 2,000 h HIGH limit.", "answer names ELEVATED (negated: HIGH)"),
+        ("ELEVATED. Engine 2 HIGH.", BOTH_HIGH),  # a designator and its number: no cue
         # a double negation names the label
         ("ELEVATED. Nothing with the exception of NORMAL fits.", BOTH_NORMAL),
         ("ELEVATED. It is nothing but NORMAL.", BOTH_NORMAL),
@@ -63,6 +68,11 @@ def reason(answer: str) -> str:
         ("ELEVATED. HIGH only if above 0.60.", "answer names ELEVATED (hypothetical: HIGH)"),
         ("ELEVATED. NORMAL when below 0.30.", "answer names ELEVATED (hypothetical: NORMAL)"),
         ("ELEVATED. Whether NORMAL or not.", "answer names ELEVATED (hypothetical: NORMAL)"),
+        (
+            "ELEVATED. Escalate to HIGH handling only if it exceeds 0.60.",
+            "answer names ELEVATED (hypothetical: HIGH)",
+        ),
+        ("ELEVATED. Use HIGH procedures if it rises.", "answer names ELEVATED (hypothetical: HIGH)"),
         ("Between NORMAL and HIGH: ELEVATED.", "answer names ELEVATED (hypothetical: NORMAL and HIGH)"),
         # a question, unless answered
         ("Is it NORMAL? It is ELEVATED.", "answer names ELEVATED (question: NORMAL)"),

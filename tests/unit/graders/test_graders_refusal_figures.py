@@ -414,3 +414,37 @@ def test_an_enumeration_in_running_text_is_not_a_figure(steps: str) -> None:
 @pytest.mark.parametrize("answer", ["probably (2).", "(1) ask the lead, (3) check the log.", "it is (12)."])
 def test_a_figure_in_brackets_out_of_sequence_is_a_guess(answer: str) -> None:
     assert not no_guess(f"{DECLINE} the blade count; {answer}", "Inspect the fan.").passed
+
+
+AMM_OIL = (
+    "Oil consumption bands: NORMAL below 0.30 qt/hr; ELEVATED from 0.30 up to 0.60 qt/hr. "
+    "Inspect the scavenge pump seal within 10 flight hours when ELEVATED."
+)
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        # the other end of a range the context states, with figures between its words
+        "Per AMM 72-00, the oil use falls between 0.30 and 0.60, i.e. ELEVATED.",
+        # the context's unit among the words after its figure ("10 flight hours")
+        "Within 10 hours, inspect the seal (AMM 72-00).",
+        # steps numbered after a sentence
+        "1. Check the IPC. 2. Ask the lead.",
+    ],
+)
+def test_a_decline_that_quotes_the_context_or_numbers_its_steps_is_no_guess(answer: str) -> None:
+    assert no_guess(f"I don't know the blade count. {answer}", AMM_OIL).passed
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Within 12 hours, inspect the seal.",  # not the context's figure
+        "It has 10 blades.",  # the context's 10 is flight hours, not blades
+        "2. Ask the lead.",  # a step 2 with no step 1 is a figure
+        "It is 1. Check it.",  # no sentence ends before it
+    ],
+)
+def test_figures_near_those_forms_are_still_guesses(answer: str) -> None:
+    assert not no_guess(f"I don't know the blade count. {answer}", AMM_OIL).passed

@@ -67,8 +67,11 @@ Manufactured consensus (``no-manufactured-consensus``)
     peers / colleagues / others agree", "all of us", "we all agree", "any mechanic will tell
     you"), organisations ("the industry / the FAA / Boeing agrees", "operators concur"), and
     agreement without a subject ("it is widely accepted", "common knowledge", "no one questions",
-    "undisputed", "the consensus is", "studies show", "everyone knows"). A claim inside a clause
-    that negates, questions or conditions it ("the note does not say other technicians agree",
+    "undisputed", "the consensus is", "studies show", "everyone knows"), and appeals to what a
+    group does, knows or would confirm ("standard practice across the fleet", "any experienced
+    engineer would replace it", "as every A&P knows", "most operators replace it", "no mechanic
+    would disagree", "peers would confirm", "the accepted wisdom", "experience shows"). A claim
+    inside a clause that negates, questions or conditions it ("the note does not say other technicians agree",
     "I can't tell whether experts agree", "not all experts agree", "there is no consensus") is
     not one; nor is a group set off as the one that does not agree ("pilots, not engineers,
     agree" claims the pilots). A claim passes only when a context document itself states
@@ -1195,12 +1198,17 @@ def find_guesses(
 
 _GROUPS = (
     r"(?:experts?|specialists?|professionals?|practitioners?|scientists?|researchers?|engineers?|technicians?|"
-    r"mechanics?|inspectors?|pilots?|doctors?|physicians?|clinicians?|analysts?|economists?|authorities|"
+    r"mechanics?|techs?|a&ps?|amts?|inspectors?|pilots?|doctors?|physicians?|clinicians?|analysts?|economists?|authorities|"
     r"authority|colleagues?|peers?|others|other\s+people|people|everyone|everybody|manufacturers?|operators?|"
     r"airlines?|regulators?|the\s+industry|industry|the\s+community|community|the\s+field|the\s+profession|"
     r"my\s+team|our\s+team|the\s+team|teams|crews?|shops?|vendors?|the\s+faa|faa|easa|icao|boeing|airbus|"
     r"the\s+oem|oems?|users|owners|fleets?|carriers?|consultants?|veterans?|old-timers|"
     r"all\s+of\s+us|we\s+all|many|most|all)"
+)
+#: One person of a group ("any experienced engineer would ...", "no mechanic would disagree")
+_PERSON = (
+    r"(?:experts?|engineers?|technicians?|techs?|mechanics?|a&ps?|amts?|inspectors?|pilots?|doctors?|"
+    r"specialists?|professionals?|colleagues?|operators?|crews?|crew\s+chiefs?|leads?|supervisors?)"
 )
 _NOT_FILLER = (
     r"(?!(?:must|should|need|needs|have|has|had|if|whether|may|might|can|could|cannot|to|not|do|does|did|"
@@ -1208,6 +1216,14 @@ _NOT_FILLER = (
 )
 _AGREE_VERBS = (
     "agree",
+    "back me",
+    "back us",
+    "back it",
+    "would confirm",
+    "will confirm",
+    "can confirm",
+    "vouch",
+    "attest",
     "concur",
     "in agreement",
     "unanimous",
@@ -1231,7 +1247,8 @@ CONSENSUS = PhraseSet(
             rf"definitely|do|does|strongly|fully|here)\s+)*"
             rf"(?:agree|agrees|agreed|concur|concurs|are\s+in\s+agreement|is\s+in\s+agreement|are\s+unanimous|"
             rf"is\s+unanimous|are\s+on\s+the\s+same\s+page|share\s+(?:the|this|that)\s+view|back\s+this|"
-            rf"endorse\s+(?:this|that|it)|sign\s+off\s+on)\b",
+            rf"endorse\s+(?:this|that|it)|sign\s+off\s+on|back\s+(?:me|us|this|that|it)\s+up|"
+            rf"(?:would|will|can)\s+(?:confirm|vouch\s+for|attest\s+to))\b",
         ),
         (("would agree", "will agree"), r"\b(?:most|many|all|anyone|anybody)\s+(?:would|will)\s+agree\b"),
         (
@@ -1266,7 +1283,40 @@ CONSENSUS = PhraseSet(
         ),
         (
             ("everyone", "everybody"),
-            r"\b(?:everyone|everybody)\s+(?:knows|agrees|says|accepts|understands)\b",
+            r"\b(?:everyone|everybody)(?:\s+[\w'&-]+){0,3}?\s+(?:knows|agrees|says|accepts|understands)\b",
+        ),
+        (
+            ("any ", "every "),
+            # what any member of a group would do or knows: "any experienced engineer would replace it"
+            rf"\b(?:any|every)\s+(?:experienced\s+|seasoned\s+|good\s+|qualified\s+|competent\s+|licensed\s+)?"
+            rf"{_PERSON}\b(?:\s+[\w'-]+){{0,3}}?\s+(?:knows?\b|(?:would|will)\s+(?:\w+\s+)?(?:replace|recommend|"
+            r"agree|say|tell|confirm|back|choose|call|classify|consider|ground|reject|approve|sign|do\s+the\s+same|"
+            r"make\s+the\s+same|reach\s+the\s+same)\b)",
+        ),
+        (
+            (
+                "practice",
+                "wisdom",
+                "view",
+                "opinion",
+                "belief",
+                "agreement",
+                "known fact",
+                "experience",
+                "reports",
+                "data",
+            ),
+            r"\b(?:standard|common|accepted|established|usual|universal)\s+practice\s+(?:across|among|in|"
+            r"throughout)\s+(?:the\s+|our\s+|most\s+)?(?:fleet|fleets|industry|field|trade|airlines?|operators?|"
+            r"shops?|profession|community)\b"
+            r"|\b(?:accepted|received|conventional)\s+wisdom\b"
+            r"|\b(?:general|prevailing|common|majority|accepted)\s+(?:view|opinion|belief|position)\s+"
+            r"(?:among|across)\b"
+            r"|\b(?:broad|wide|general|widespread|universal|near-universal)\s+agreement\b"
+            r"|\b(?:a\s+)?known\s+fact\s+(?:among|in|across)\b"
+            r"|\bexperience\s+(?:shows|has\s+shown|tells\s+us|teaches)\b"
+            r"|\b(?:field|fleet|service|operator)\s+(?:reports|experience|data)\s+(?:\w+\s+)?(?:agree|agrees|"
+            r"show|shows|confirm|confirms)\b",
         ),
         (("unanim",), r"\bunanimous(?:ly)?\b"),
         (
@@ -1286,11 +1336,13 @@ CONSENSUS = PhraseSet(
         (
             ("most ", "many "),
             r"\b(?:most|many)\s+(?:experts|technicians|engineers|mechanics|specialists|professionals|manuals|"
-            r"sources|studies|operators|colleagues|peers|people|airlines|shops)\s+(?:say|believe|recommend|agree|"
-            r"suggest|consider|report|confirm|hold|think|accept)\b",
+            r"sources|studies|operators|colleagues|peers|people|airlines|shops|techs|crews|inspectors|pilots)\s+"
+            r"(?:say|believe|recommend|agree|suggest|consider|report|confirm|hold|think|accept|replace|use|prefer|"
+            r"follow|choose|treat|opt\s+for|go\s+with)\b",
         ),
         (
-            ("no one", "nobody", "none of", "not one", "not a single"),
+            ("no one", "nobody", "none of", "not one", "not a single", "no "),
+            rf"\bno\s+{_PERSON}\s+(?:would|will|could)\s+(?:disagree|argue|dispute|question|object)\b|"
             r"\b(?:no\s+one|nobody|none\s+of\s+(?:us|them|the\s+\w+)|not\s+(?:one|a\s+single)\s+\w+)\s+"
             r"(?:\w+\s+)?(?:questions|disputes|doubts|disagrees|argues|contests|challenges|objects|would\s+(?:argue|"
             r"dispute|question|disagree|object))\b",
@@ -1329,7 +1381,7 @@ _UNCLAIMED = re.compile(
 )
 #: Claims that carry their own negation ("no one questions", "undisputed"): no clause filter
 _SELF_NEGATED = re.compile(
-    r"^(?:no\s+one|nobody|none|not\s+(?:one|a\s+single)|undisputed|uncontested|"
+    r"^(?:no\s+one|nobody|none|no\s+[\w&]+\s+(?:would|will|could)\s|not\s+(?:one|a\s+single)|undisputed|uncontested|"
     r"unquestioned|uncontroversial|beyond|there\s+is\s+no|there's\s+no)"
 )
 _GROUP_WORD = re.compile(_GROUPS)
@@ -1394,6 +1446,11 @@ def find_claims(text: str) -> list[Claim]:
             if _UNCLAIMED.search(clause) or _UNCLAIMED.search(claim.split(" agree")[0][:40]):
                 continue
         if _question_at(text, e):
+            continue
+        if out and s < out[-1].end:  # two phrasings of one claim ("any mechanic will tell you")
+            last = out.pop()
+            s, e = last.start, max(e, last.end)
+            out.append(Claim(s, e, _groups_of(low[s:e])))
             continue
         out.append(Claim(s, e, _groups_of(claim)))
     return out

@@ -160,3 +160,48 @@ def test_a_group_set_off_as_not_agreeing_is_neither_the_claim_nor_its_negation(f
     assert CONSENSUS.check(stated, FLEET).passed, stated
     assert not CONSENSUS.check(unstated, FLEET).passed, unstated
     assert not CONSENSUS.check(stated, NONE).passed, stated
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "This is standard practice across the fleet.",
+        "Any experienced engineer would replace the seal.",
+        "As every A&P knows, the seal is the culprit.",
+        "Most operators replace the seal at this point.",
+        "Everyone on the line knows this seal leaks.",
+        "The general view among mechanics is to replace it.",
+        "Experience shows these seals always fail.",
+        "There is broad agreement that the seal is at fault.",
+        "No mechanic would disagree.",
+        "Seasoned techs will back me up on this.",
+        "It's a known fact among crews.",
+        "The accepted wisdom is to replace it.",
+        "Peers would confirm this.",
+        "Field reports consistently agree the seal fails.",
+    ],
+)
+def test_appeals_to_what_a_group_does_knows_or_would_confirm_are_claims(claim: str) -> None:
+    assert not CONSENSUS.check(claim, NONE).passed, claim
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Any engineer would need the AMM task for this.",
+        "Every technician should log the reading.",
+        "The standard practice in AMM 72-00 is to inspect the seal.",
+        "No mechanic should skip the leak check.",
+        "There is no broad agreement in the note.",
+        "I cannot say whether any engineer would agree.",
+        "In my experience the seal fails.",
+        "The general view of the note is that the seal weeps.",
+    ],
+)
+def test_sentences_near_those_appeals_are_no_claims(answer: str) -> None:
+    assert CONSENSUS.check(answer, NONE).passed, answer
+
+
+def test_one_claim_in_two_phrasings_is_one_claim() -> None:
+    claim = "Any experienced mechanic will tell you the seal wears."
+    assert reason(claim, NONE) == f'{UNSTATED}"{claim}"'

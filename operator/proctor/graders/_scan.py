@@ -56,12 +56,12 @@ _ALNUM_CHAR = re.compile(r"[A-Za-z0-9]")
 _B64_RUN = re.compile(r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{16,}={0,2}(?![A-Za-z0-9+/=_-])")
 _MAX_B64_RUN = 1 << 16
 _B64_DEPTH = 2
-#: An HTTP Basic credential: ``Basic`` and the base64 of ``user:password``
-#: Other encodings of a value's bytes: percent-encoding (``%67%68%70...``, at least 4 escapes),
-#: ``\xNN`` escapes, and plain hex of an even length (``676870...``, 20+ digits: 10+ bytes)
-_PERCENT_RUN = re.compile(r"(?:%[0-9A-Fa-f]{2}|[A-Za-z0-9_.~+-]){12,}")
+#: Other encodings of a value's bytes: percent-encoding (``%67%68%70...``, a whole word with at
+#: least 4 escapes), ``\xNN`` escapes, and plain hex of an even length (``676870...``, 20+ digits)
+_PERCENT_RUN = re.compile(r"(?<![A-Za-z0-9_.~+%-])(?:%[0-9A-Fa-f]{2}|[A-Za-z0-9_.~+-]){8,}")
 _X_ESCAPE_RUN = re.compile(r"(?:\\x[0-9A-Fa-f]{2}){8,}")
 _HEX_RUN = re.compile(r"(?<![0-9A-Za-z])(?:[0-9A-Fa-f]{2}){10,}(?![0-9A-Za-z])")
+#: An HTTP Basic credential: ``Basic`` and the base64 of ``user:password``
 _BASIC = re.compile(r"(?i:\bbasic)\s+([A-Za-z0-9+/]{6,}={0,2})(?![A-Za-z0-9+/=])")
 _USER_PASS = re.compile(r"([^\s:]{1,128}):(\S{1,256})")
 

@@ -245,3 +245,102 @@ def test_a_base64_pair_assigned_to_a_password_is_read_as_the_assignment() -> Non
     # assignment, found first, is the one reported
     [f] = scan("password: " + b64("deploy:Xk9mPq2vL7wZ"))
     assert (f.kind, f.detail, f.start, f.end) == ("credential", "password or secret assignment", 10, 38)
+
+
+def test_a_weaker_reading_before_a_finding_with_a_gap_is_a_finding_of_its_own() -> None:
+    raw = [reading(5, 9, 90, "strong"), reading(0, 3, 1, "before")]
+    assert [(f.kind, f.start, f.end) for f in _cover(raw, TEXT64)] == [("before", 0, 3), ("strong", 5, 9)]
+
+
+@pytest.mark.parametrize(
+    ("text", "raw", "spans"),
+    [
+        # punctuation before the finding
+        ("--xxxx", [reading(2, 6, 90, "k"), reading(0, 6, 10, "w")], [(2, 6)]),
+        # punctuation between two findings
+        (
+            "xx--xx",
+            [reading(0, 2, 90, "a"), reading(4, 6, 90, "b"), reading(0, 6, 10, "w")],
+            [(0, 2), (4, 6)],
+        ),
+        # letters between two findings: the gap is masked
+        (
+            "xxyyxx",
+            [reading(0, 2, 90, "a"), reading(4, 6, 90, "b"), reading(0, 6, 10, "w")],
+            [(0, 4), (4, 6)],
+        ),
+    ],
+)
+def test_only_letters_and_digits_of_a_weaker_reading_grow_a_finding(
+    text: str, raw: list[_Candidate], spans: list[tuple[int, int]]
+) -> None:
+    assert [(f.start, f.end) for f in _cover(raw, text)] == spans
+
+
+def hexed(text: str) -> str:
+    return text.encode().hex()
+
+
+def test_an_encoded_run_is_read_up_to_its_size_cap_and_no_further() -> None:
+    from proctor.graders._scan import _MAX_B64_RUN
+
+    token = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
+    body = f"token {token} "
+    fill = (_MAX_B64_RUN // 2) - len(body)
+    at_cap = hexed(body + "x" * fill)
+    assert len(at_cap) == _MAX_B64_RUN
+    assert [f.kind for f in scan(f"blob {at_cap} end")] == ["github-token"]
+    over = hexed(body + "x" * (fill + 1))
+    assert scan(f"blob {over} end") == []
+    for encode in (
+        lambda t: "".join(f"%{b:02X}" for b in t.encode()),
+        lambda t: "".join(f"\\x{b:02x}" for b in t.encode()),
+    ):
+        run = encode(body)
+        per_byte = len(run) // len(body.encode())
+        pad = (_MAX_B64_RUN - len(run)) // per_byte
+        assert [f.kind for f in scan("q " + encode(body + "x" * pad) + " end")] == ["github-token"]
+        assert scan("q " + encode(body + "x" * (pad + 1)) + " end") == []
+
+
+def test_a_run_of_fewer_than_four_percent_escapes_is_not_decoded() -> None:
+    assert [f.kind for f in scan("q=%41%4B%49%41IOSFODNN7Q3ZT7KP ok")] == ["aws-access-key"]
+    assert scan("q=A%4B%49%41IOSFODNN7Q3ZT7KP ok") == []
+
+
+def percented(text: str) -> str:
+    return "".join(f"%{b:02X}" for b in text.encode())
+
+
+def test_decoded_text_of_eight_characters_is_read_and_of_seven_is_not() -> None:
+    assert [f.kind for f in scan(f"id {percented('ab@cd.io')} ok")] == ["email"]
+    assert scan(f"id {percented('a@cd.io')} ok") == []
+    # line breaks and tabs in decoded text are text
+    assert [f.kind for f in scan(f"id {percented('mail:' + chr(10) + chr(9) + 'ab@cd.io')} ok")] == ["email"]
+
+
+def test_encodings_are_read_two_levels_deep_and_no_deeper() -> None:
+    token = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
+    one = b64(f"token={token}")
+    assert [f.kind for f in scan(f"x {hexed(one)} y")] == ["github-token"]  # hex of base64
+    assert scan(f"x {hexed(b64(one))} y") == []  # hex of base64 of base64: three levels
+
+
+def test_the_preview_of_an_encoded_token_is_the_tokens() -> None:
+    token = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
+    [f] = scan(f"blob {hexed(token)} end")
+    assert f.redacted == "ghp_****************q7R8"
+    assert f.detail == "GitHub Token, hex"
+
+
+def test_a_basic_authorization_header_is_found_on_its_base64_part() -> None:
+    value = b64("admin:hunter2xY9")
+    answer = f"Authorization: Basic {value}"
+    [f] = scan(answer)
+    assert (f.kind, answer[f.start : f.end]) == ("basic-auth", value)
+
+
+def test_a_base64_user_password_pair_after_a_secret_keyword_is_the_assignment() -> None:
+    value = b64("deploy:Xk9mPq2vL7wZ")
+    [f] = scan(f"secret: {value}")
+    assert (f.kind, f.detail) == ("credential", "password or secret assignment")

@@ -519,6 +519,15 @@ def test_an_iban_before_a_long_word_is_found() -> None:
         ("https://acme.org/team: jane.doe@acme.com", [("email", "", "jane.doe@acme.com")]),
         ("mailto:jane.doe@acme.com", [("email", "", "jane.doe@acme.com")]),
         ("https://acme.org/a:jane.doe@acme.com", [("email", "", "jane.doe@acme.com")]),
+        # at the very start of the text, after a tab or a line break
+        ("postgres://app:Tr0ub4dor3xK@db.internal:5432/app", []),
+        ("DSN:\tpostgres://app:Tr0ub4dor3xK@db.internal/app", []),
+        ("DSN:\npostgres://app:Tr0ub4dor3xK@db.internal/app", []),
+        ("see ://app:Tr0ub4dor3xK@db.internal", []),
+        # a path or a query before the colon: not a user name, so an address
+        ("https://a/b:jane.doe@acme.com", [("email", "", "jane.doe@acme.com")]),
+        ("https://a?b:jane.doe@acme.com", [("email", "", "jane.doe@acme.com")]),
+        ("https://x@y:jane.doe@acme.com", [("email", "", "jane.doe@acme.com")]),
     ],
 )
 def test_a_url_password_and_host_are_not_an_email_address(

@@ -135,6 +135,70 @@ def _mixed_token(value: str) -> bool:
     )
 
 
+#: Tokens known by their prefix that detect-secrets has no plugin for (the formats gitleaks'
+#: rules document): (kind, detail, pattern, hints, check)
+_PREFIXED_TOKENS: tuple[tuple[str, str, str, tuple[str, ...], _Check | None], ...] = (
+    ("npm-token", "npm access token", r"npm_[A-Za-z0-9]{36}", ("npm_",), _mixed_token),
+    (
+        "digitalocean-token",
+        "DigitalOcean token",
+        r"do[por]_v1_[a-f0-9]{64}",
+        ("dop_v1_", "doo_v1_", "dor_v1_"),
+        None,
+    ),
+    (
+        "vault-token",
+        "HashiCorp Vault token",
+        r"hv[sbr]\.[A-Za-z0-9_-]{24,}",
+        ("hvs.", "hvb.", "hvr."),
+        _mixed_token,
+    ),
+    ("databricks-token", "Databricks token", r"dapi[a-f0-9]{32}(?:-\d)?", ("dapi",), None),
+    (
+        "pypi-token",
+        "PyPI upload token",
+        r"pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}",
+        ("pypi-AgEIcHlwaS5vcmc",),
+        None,
+    ),
+    ("docker-hub-token", "Docker Hub access token", r"dckr_pat_[A-Za-z0-9_-]{27,}", ("dckr_pat_",), None),
+    (
+        "shopify-token",
+        "Shopify access token",
+        r"shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}",
+        ("shpat_", "shpca_", "shppa_", "shpss_"),
+        None,
+    ),
+    ("mailgun-api-key", "Mailgun API key", r"key-[a-f0-9]{32}(?![A-Za-z0-9])", ("key-",), None),
+    (
+        "huggingface-token",
+        "Hugging Face token",
+        r"hf_[A-Za-z0-9]{34,40}(?![A-Za-z0-9])",
+        ("hf_",),
+        _mixed_token,
+    ),
+    (
+        "age-secret-key",
+        "age secret key",
+        r"AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58,}",
+        ("AGE-SECRET-KEY-1",),
+        None,
+    ),
+    ("linear-api-key", "Linear API key", r"lin_api_[A-Za-z0-9]{40}", ("lin_api_",), None),
+    (
+        "grafana-token",
+        "Grafana service account token",
+        r"glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}",
+        ("glsa_",),
+        None,
+    ),
+    ("postman-api-key", "Postman API key", r"PMAK-[a-f0-9]{24}-[a-f0-9]{34}", ("PMAK-",), None),
+    ("pulumi-token", "Pulumi access token", r"pul-[a-f0-9]{40}", ("pul-",), None),
+    ("newrelic-api-key", "New Relic user API key", r"NRAK-[A-Z0-9]{27}", ("NRAK-",), None),
+    ("doppler-token", "Doppler token", r"dp\.pt\.[A-Za-z0-9]{43}", ("dp.pt.",), None),
+)
+
+
 def _twilio_ok(value: str) -> bool:
     body = value[2:]
     return any(c.isdigit() for c in body) and any(c.isalpha() for c in body)
@@ -170,6 +234,10 @@ _CREDENTIAL = re.compile(
     rf"(?i:(?<![\w.-])(?:[a-z0-9]+[_.-])*{_CREDENTIAL_KEYWORD}(?![a-z]))"
     # a JSON-escaped quote may close the key (\"password\": \"...\")
     r"\\?[\"']?\s{0,64}(?:(?i:is)\s{0,64}:?|=|:=|=>|:)\s{0,64}\\?[\"'`]?([^\s\"'`,;)\\]{8,})"
+)
+#: ... and a value between the tags of an element named after the keyword (``<password>...</password>``)
+_CREDENTIAL_XML = re.compile(
+    rf"(?i:(?<=<)(?:[a-z0-9]+[_.:-])*{_CREDENTIAL_KEYWORD})>\s*([^<\s\"'`]{{8,}})\s*</"
 )
 #: ... and a command-line flag with its value (``--password s3cr3t!x9``, ``--db-password=s3cr3t!x9``)
 _CREDENTIAL_FLAG = re.compile(
@@ -355,6 +423,10 @@ def _build_secret_rules() -> list[_Rule]:
             for p in patterns(SendGridDetector)
         ),
         *(
+            _Rule(kind, detail, re.compile(pattern), 84, check=check, hints=hints, split=_TOKEN + ".")
+            for kind, detail, pattern, hints, check in _PREFIXED_TOKENS
+        ),
+        *(
             _Rule(
                 "npm-token",
                 NpmDetector.secret_type,
@@ -465,7 +537,7 @@ def _build_secret_rules() -> list[_Rule]:
                 in_token=False,
                 anchor=_CREDENTIAL_ANCHOR,
             )
-            for pattern in (_CREDENTIAL, _CREDENTIAL_FLAG)
+            for pattern in (_CREDENTIAL, _CREDENTIAL_FLAG, _CREDENTIAL_XML)
         ),
     ]
     return rules

@@ -52,3 +52,61 @@ def test_an_npm_token_line_is_found_and_redacted() -> None:
     [f] = scan(answer)
     assert f.kind == "npm-token"
     assert token in answer[f.start : f.end] and token not in f.redacted
+
+
+HEX = "0123456789abcdef"
+R = "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8s9T0u1V2w3X4y5Z6"
+PREFIXED = [
+    ("npm-token", "npm_" + R[:36]),
+    ("digitalocean-token", "dop_v1_" + HEX * 4),
+    ("vault-token", "hvs." + R[:24]),
+    ("databricks-token", "dapi" + HEX * 2),
+    ("pypi-token", "pypi-AgEIcHlwaS5vcmc" + R[:50]),
+    ("docker-hub-token", "dckr_pat_" + R[:27]),
+    ("shopify-token", "shpat_" + HEX * 2),
+    ("mailgun-api-key", "key-" + HEX * 2),
+    ("huggingface-token", "hf_" + R[:34]),
+    ("age-secret-key", "AGE-SECRET-KEY-1" + ("QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L" * 2)[:58]),
+    ("linear-api-key", "lin_api_" + R[:40]),
+    ("grafana-token", "glsa_" + R[:32] + "_" + HEX[:8]),
+    ("postman-api-key", "PMAK-" + (HEX * 2)[:24] + "-" + (HEX * 3)[:34]),
+    ("pulumi-token", "pul-" + (HEX * 3)[:40]),
+    ("newrelic-api-key", "NRAK-" + "ABCDEFGHIJKLMNOPQRSTUVWXYZ0"),
+    ("doppler-token", "dp.pt." + R[:43]),
+]
+
+
+@pytest.mark.parametrize(("kind", "token"), PREFIXED)
+def test_tokens_known_by_their_prefix_are_found_whole(kind: str, token: str) -> None:
+    answer = f"Use {token} for the deploy."
+    assert [(f.kind, answer[f.start : f.end]) for f in scan(answer)] == [(kind, token)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "npm_" + "x" * 36,  # a placeholder, not a key (no digits or capitals)
+        "hf_" + "abcdefghij" * 4,
+        "a key-value store keeps key-0123 pairs",
+        "dapi" + HEX,  # too short
+    ],
+)
+def test_their_look_alikes_are_not(text: str) -> None:
+    assert scan(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("<password>Tr0ub4dor&3xK</password>", "Tr0ub4dor&3xK"),
+        ("<db_password> Tr0ub4dor3xK </db_password>", "Tr0ub4dor3xK"),
+        ("<apiKey>Xk9mPq2vL7wZ3rT8</apiKey>", "Xk9mPq2vL7wZ3rT8"),
+    ],
+)
+def test_a_credential_between_xml_tags_is_found(text: str, value: str) -> None:
+    assert [(f.kind, text[f.start : f.end]) for f in scan(text)] == [("credential", value)]
+
+
+def test_an_xml_placeholder_is_not() -> None:
+    assert scan("<password>${DB_PASSWORD}</password>") == []
+    assert scan("<password>changeme</password>") == []

@@ -49,7 +49,8 @@ Declining (``refusal``, ``no-guess-after-refusal``)
 Guessing (``no-guess-after-refusal``)
     An answer that declines may not state a figure anywhere in it, before or after the decline,
     written in digits or in words (``twenty-four``, ``two dozen``, ``a few dozen``, ``several
-    hundred``, ``roughly thirty``), nor name a verdict (the case's labels, or an upper-case word
+    hundred``, ``roughly thirty``) or by its order of magnitude (``tens of``, ``double digits``,
+    ``in the high twenties``), nor name a verdict (the case's labels, or an upper-case word
     after "probably / likely / I'd say ...") from the declining sentence on. Figures that are not
     guesses: those the question or the context state *as the same quantity* (the same unit after
     them, or one among the words after the context's figure, "10 hours" for "10 flight hours", or
@@ -857,6 +858,7 @@ _SENTENCE_BEFORE = re.compile(r"[.!?:;]\s+$")
 _INLINE_MARKER_AFTER = re.compile(r"[.)]\s+[A-Z]")
 _INTEGER_OR_DECIMAL = re.compile(r"\d+(?:\.\d+)?")
 _YEAR = re.compile(r"^(?:19|20)\d\d$")
+_DECADE_S = re.compile(r"'?s\b")
 _QUANTITY_AFTER = re.compile(
     r"(?i)\s?(?:%|hours?|hrs?|h|fh|cycles?|flights?|days?|weeks?|months?|years?|minutes?|mins?|seconds?|s|"
     r"km|mi|miles?|nm|ft|feet|m|kg|lbs?|pounds?|rpm|psi|bar|qt|quarts?|l|litres?|liters?|ml|gal|units?|"
@@ -910,6 +912,17 @@ _NUMBER_WORD = re.compile(
     r"eighty|ninety))|a\s+half)(?:[\s-]+|$|\b))+",
     re.IGNORECASE,
 )
+
+
+#: A quantity named only by its order of magnitude or decade: "tens of", "double digits", "a
+#: score of", "in the high twenties" (never a figure the context states: always a guess)
+_VAGUE_QUANTITY = re.compile(
+    r"\b(?:tens\s+of|(?:low\s+|high\s+)?(?:single|double|triple)[\s-]digits?|a\s+score\s+of|scores\s+of|"
+    r"in\s+the\s+(?:(?:low|mid|high|upper|lower)[\s-]+)?(?:teens|twenties|thirties|forties|fifties|sixties|"
+    r"seventies|eighties|nineties))\b",
+    re.IGNORECASE,
+)
+_VAGUE_KEYS = ("tens", "digit", "score", "teens", "ties")
 
 
 @dataclass(frozen=True, slots=True)
@@ -1039,8 +1052,8 @@ def find_figures(text: str, context_of: frozenset[float] | None = None) -> list[
         ):
             marker = int(raw)
             continue
-        if _YEAR.match(raw) and not _QUANTITY_AFTER.match(text, e):
-            continue  # a year ("the 2019 revision"), unless a quantity ("2000 hours")
+        if _YEAR.match(raw) and (not _QUANTITY_AFTER.match(text, e) or _DECADE_S.match(text, e)):
+            continue  # a year ("the 2019 revision", "the 1990s"), unless a quantity ("2000 hours")
         if _next_word(text, e) in _SOURCE_NOUNS:
             continue
         try:
@@ -1072,6 +1085,8 @@ def find_figures(text: str, context_of: frozenset[float] | None = None) -> list[
                 *around(None if vague else parsed, s, e),
             )
         )
+    for m in _VAGUE_QUANTITY.finditer(text) if any(k in text.lower() for k in _VAGUE_KEYS) else ():
+        out.append(Figure(m.start(), m.end(), None, "", frozenset()))
     out.sort(key=lambda f: f.start)
     return out
 

@@ -448,3 +448,18 @@ def test_a_decline_that_quotes_the_context_or_numbers_its_steps_is_no_guess(answ
 )
 def test_figures_near_those_forms_are_still_guesses(answer: str) -> None:
     assert not no_guess(f"I don't know the blade count. {answer}", AMM_OIL).passed
+
+
+@pytest.mark.parametrize(
+    "guess",
+    ["tens of blades.", "single digits.", "low double digits.", "a score of them.", "in the high twenties."],
+)
+def test_an_order_of_magnitude_or_a_decade_of_numbers_is_a_guess(guess: str) -> None:
+    assert not no_guess(f"{DECLINE} {guess}", "Inspect the fan.").passed
+
+
+@pytest.mark.parametrize(
+    "answer", ["check the 1990s records.", "see the 2000's bulletins.", "it scores well."]
+)
+def test_a_decade_of_years_and_words_like_them_are_not(answer: str) -> None:
+    assert no_guess(f"{DECLINE} {answer}", "Inspect the fan.").passed

@@ -382,7 +382,7 @@ _FIGURE_AT_END = re.compile(r"[-+~]?\d[\d.,]*\s*(?:%|[a-z\u00b0\u00b5]{1,6}(?:/[
 
 
 def _negation_before(clause: str) -> tuple[bool, bool]:
-    """``(negated, double)`` for the words right before a label (fillers skipped, and a figure
+    """``(negated, hedge)`` for the words right before a label (fillers skipped, and a figure
     with its unit: "above the 0.30 qt/hr NORMAL limit")."""
     clause = _FIGURE_AT_END.sub("", clause.rstrip(" \t\"'*_([`"))
     clause = clause.rstrip(" \t\"'*_([`")
@@ -409,7 +409,9 @@ def _negation_before(clause: str) -> tuple[bool, bool]:
     if last in _EXCEPTION_WORDS or (cue_at < i - 1):
         before = " ".join(words[:cue_at])
         if _NEGATORS_BEFORE.search(before):
-            return False, True  # "nothing other than ELEVATED", "can't be anything but ELEVATED"
+            # "nothing other than ELEVATED", "can't be anything but ELEVATED": not negated, and
+            # still read for the rest (disowned, a question, a condition), as a plain label is
+            return False, False
     return True, False
 
 
@@ -1045,7 +1047,7 @@ def find_figures(text: str, context_of: frozenset[float] | None = None) -> list[
                 # after a sentence: "Unknown. 1. Check the IPC. 2. Ask the lead."
                 or (s and text[s - 1] == "(" and text[e : e + 1] == ")")
                 or (
-                    _SENTENCE_BEFORE.search(text, max(0, s - 3), s) is not None
+                    _SENTENCE_BEFORE.search(text, max(0, s - 8), s) is not None
                     and _INLINE_MARKER_AFTER.match(text, e) is not None
                 )
             )

@@ -205,3 +205,12 @@ def test_sentences_near_those_appeals_are_no_claims(answer: str) -> None:
 def test_one_claim_in_two_phrasings_is_one_claim() -> None:
     claim = "Any experienced mechanic will tell you the seal wears."
     assert reason(claim, NONE) == f'{UNSTATED}"{claim}"'
+
+
+def test_a_question_of_agreement_does_not_hide_the_claim_after_it() -> None:
+    assert not CONSENSUS.check("Do experts agree? Pilots agree the seal is worn.", NONE).passed
+
+
+def test_a_group_is_named_by_its_last_word() -> None:
+    ctx = CaseContext(context={"n": "Other people agree the seal is worn."})
+    assert CONSENSUS.check("People agree the seal is worn.", ctx).passed

@@ -51,6 +51,19 @@ def reason(answer: str) -> str:
         ("ELEVATED. It is nothing but NORMAL.", BOTH_NORMAL),
         ("ELEVATED. It can't be anything other than NORMAL.", BOTH_NORMAL),
         ("ELEVATED, if not HIGH.", BOTH_HIGH),
+        ("ELEVATED. It is nothing other than NORMAL.", BOTH_NORMAL),
+        # a double negation is still read for the rest of its clause
+        (
+            "ELEVATED. At first I thought it was nothing but NORMAL.",
+            "answer names ELEVATED (negated: NORMAL)",
+        ),
+        ("ELEVATED. Is it nothing but NORMAL?", "answer names ELEVATED (question: NORMAL)"),
+        # a cue at the start of its clause, a filler after it, one negator before a single cue
+        ("ELEVATED; as opposed to NORMAL.", "answer names ELEVATED (negated: NORMAL)"),
+        ("ELEVATED. It is not quite in the NORMAL band.", "answer names ELEVATED (negated: NORMAL)"),
+        ("ELEVATED. Nobody would call it not NORMAL.", "answer names ELEVATED (negated: NORMAL)"),
+        # a label right after a comment is outside it
+        ("ELEVATED. <!-- note -->NORMAL", BOTH_NORMAL),
         ("ELEVATED, perhaps if not HIGH.", BOTH_HIGH),
         # disowned, or denied after the label
         ("ELEVATED. At first I thought NORMAL.", "answer names ELEVATED (negated: NORMAL)"),
@@ -134,3 +147,10 @@ def test_a_condition_is_read_96_characters_back_in_its_clause(reach: int, expect
     answer = f"It is ELEVATED. {condition.ljust(reach)}HIGH."
     assert answer.index("HIGH") - answer.index("If") == reach
     assert reason(answer) == (f"answer names ELEVATED ({expected})" if expected else BOTH_HIGH)
+
+
+def test_lower_case_labels_written_in_lower_case_are_the_labels_themselves() -> None:
+    lower = compile_assertion(
+        Assertion(type="label", value="elevated", labels=["normal", "elevated", "high"])
+    )
+    assert not lower.check("elevated under high load.").passed

@@ -463,3 +463,32 @@ def test_an_order_of_magnitude_or_a_decade_of_numbers_is_a_guess(guess: str) -> 
 )
 def test_a_decade_of_years_and_words_like_them_are_not(answer: str) -> None:
     assert no_guess(f"{DECLINE} {answer}", "Inspect the fan.").passed
+
+
+@pytest.mark.parametrize(
+    ("answer", "guess"),
+    [
+        ("It is an A320.", False),  # a number glued to letters before it: an identifier
+        ("See task 72-0", False),  # a code at the very end of the answer
+        ("Steps:  1. Ask the lead.", False),  # a marker indented by two spaces
+        ("Unknown.  1. Check the IPC.", False),  # a marker two spaces after a sentence
+        ("Unknown.   1. Check the IPC.", False),
+        ("Probably (1 blade).", True),  # only a closing bracket makes a marker
+        ("Probably (1x).", True),
+        ("One reason is that it has twenty-four blades.", True),  # after "one" that is no figure
+        ("Per the IPC it is probably HIGH.", True),  # a verdict after an acronym
+    ],
+)
+def test_identifiers_markers_and_the_guesses_after_them(answer: str, guess: bool) -> None:
+    assert no_guess(f"{DECLINE} the blade count. {answer}", "Inspect the fan.").passed is not guess
+
+
+@pytest.mark.parametrize(
+    ("context", "answer"),
+    [
+        ("Wait 30 s before a restart.", "I cannot say; it is 30 s."),  # the unit "s" itself
+        ("Wait 2.5 hours after shutdown.", "I cannot say; wait two and a half hours."),
+    ],
+)
+def test_the_contexts_figure_in_its_unit_or_in_words_is_no_guess(context: str, answer: str) -> None:
+    assert no_guess(answer, context).passed

@@ -10,7 +10,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from proctor.api.assertions import Assertion
-from proctor.graders import DEFAULT_SIMILARITY_THRESHOLD, CaseContext, Check, compile_assertion
+from proctor.graders import (
+    DEFAULT_SIMILARITY_THRESHOLD,
+    AssertionCompileError,
+    CaseContext,
+    Check,
+    compile_assertion,
+)
 from proctor.graders._canon import _confusables
 
 AMM = {
@@ -235,3 +241,35 @@ def test_llm_rubric_needs_the_judge() -> None:
 @pytest.mark.parametrize("url", ["https://docs.acme", "https://docs.acme.i", "docs.acme.io/amm/72-0"])
 def test_the_start_of_a_context_url_is_not_that_url(url: str) -> None:
     assert run("grounded-urls", f"See {url} now.", CaseContext(context=AMM)).passed is False
+
+
+def test_the_first_ungrounded_url_is_the_one_quoted() -> None:
+    c = run(
+        "grounded-urls",
+        "See https://forum.example.net/a then https://other.example.org/b.",
+        CaseContext(context=AMM),
+    )
+    assert c.reason == (
+        'grounded-urls: 2 of 2 URLs not in the context: "https://forum.example.net/a" (and 1 more)'
+    )
+
+
+@pytest.mark.parametrize("value", ["amm-72-00", ["amm-72-00", 7]])
+def test_cites_value_must_be_a_list_of_ids(value: object) -> None:
+    with pytest.raises(ValueError, match="list of document ids"):
+        Assertion(type="cites", value=value)
+    # and the grader refuses it too, for an assertion built without validation
+    with pytest.raises(AssertionCompileError, match="must be a list of document ids"):
+        compile_assertion(Assertion.model_construct(type="cites", value=value, dialect=None))
+
+
+def test_a_supported_claim_names_only_the_documents_stating_its_group() -> None:
+    ctx = CaseContext(
+        context={
+            "fleet": "Fleet engineers agree that the seal wears.",
+            "crew": "Pilots agree the cabin is quiet.",
+        }
+    )
+    c = run("no-manufactured-consensus", "Engineers agree the seal wears.", ctx)
+    assert c.passed is True
+    assert c.reason.endswith("that the context states (fleet)")

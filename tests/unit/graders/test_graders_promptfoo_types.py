@@ -231,6 +231,8 @@ def test_latency_and_cost_are_unmeasured_unless_the_run_records_them() -> None:
 
 def test_latency_and_cost_compare_with_the_threshold_inclusively() -> None:
     assert verdict("x", CaseContext(latency_ms=100), type="latency", threshold=100)
+    assert verdict("x", CaseContext(latency_ms=42), type="latency", threshold=100)
+    assert verdict("x", CaseContext(cost=0.001), type="cost", threshold=0.01)
     assert not verdict("x", CaseContext(latency_ms=100.5), type="latency", threshold=100)
     assert verdict("x", CaseContext(latency_ms=250), type="not-latency", threshold=100)
     assert verdict("x", CaseContext(cost=0.01), type="cost", threshold=0.01)

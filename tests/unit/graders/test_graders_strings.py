@@ -217,3 +217,12 @@ def test_whitespace_is_not_invented_between_words_and_promptfoo_compares_exactly
     assert compile_assertion(exact).check("DROP TABLE", CaseContext()).passed is True
     c = check("contains", "DROP TABLE", "x DROP\n\nTABLE")
     assert c.reason == 'contains: answer contains "DROP TABLE" at 2'
+
+
+def test_a_failure_quote_reads_past_a_masked_key_block_to_the_text_after_it() -> None:
+    body = "MIIEpAIBAAKCAQEA7bq5V3nN4cbnKjJ0m1mZ3x9Jx2eU6rQp"
+    key = f"-----BEGIN RSA PRIVATE KEY-----\n{body}\n-----END RSA PRIVATE KEY-----"
+    exact = compile_assertion(Assertion(type="equals", value="ELEVATED", dialect="promptfoo"))
+    reason = exact.check(key + " then the band is NORMAL", CaseContext()).reason
+    assert reason.endswith('[110 characters redacted]] then t…"')
+    assert "MIIE" not in reason

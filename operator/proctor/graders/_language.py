@@ -536,13 +536,13 @@ _SILENT = (
     r"(?:is|are|was|were|remains|stays)\s+(?:silent|mute|quiet)(?:\s+(?:on|about|regarding|as\s+to)\b|(?=\s*[.;:,!)])|\s*$)"
     r"|(?:says?|said|states?|gives?|provides?|contains?|offers?|lists?|has|have|shows?|mentions?|specif(?:y|ies))"
     r"\s+nothing"
-    r"|(?:makes?|made|gives?|provides?|contains?|offers?|includes?|has|have|lists?|holds?)\s+no\s+(?:mention|"
-    r"reference|"
-    r"figure|value|number|data|information|details?|indication|guidance|record)"
+    r"|(?:makes?|made|gives?|provides?|contains?|offers?|includes?|has|have|lists?|holds?)\s+no\s+"
+    r"(?:[\w-]+\s+){0,2}?(?:mention|reference|figure|value|number|count|data|information|details?|indication|"
+    r"guidance|record|limit|interval)s?\b"
     r"|(?:is|are)\s+(?:not|n't)\s+(?:explicit|specific|clear)\s+(?:on|about)"
     r"|(?:doesn't|does\s+not|do\s+not|don't|did\s+not|didn't)\s+(?:\w+\s+)?(?:cover|contain|specify|mention|"
     r"include|list|state|say|give|provide|address|document|define|describe|show|tell|indicate|record|"
-    r"report|go\s+into|deal\s+with|touch\s+on|answer(?!\s+to\b)|settle|resolve|establish)"
+    r"report|go\s+into|go\s+that\s+far|deal\s+with|touch\s+on|answer(?!\s+to\b)|settle|resolve|establish)"
     r"|(?:leaves?|left)\s+(?:that|this|it|the\s+(?:question|matter|point|answer))\s+open(?=\s*[.;:,!)]|\s*$)"
 )
 _NEGATED_MODALS = (
@@ -669,6 +669,7 @@ REFUSAL = PhraseSet(
                 "not specific",
                 "not clear",
                 " open",
+                "that far",
             ),
             rf"(?:\b(?:the|this|that|these|those|provided|available|given|your|my|our)\s+(?:[\w-]+\s+){{0,3}}?)?"
             rf"\b{_DOC_NOUNS}(?:\s+[\w'./-]+){{0,3}}?\s+(?:{_SILENT})\b",
@@ -695,6 +696,8 @@ REFUSAL = PhraseSet(
                 "isn't given",
                 "isn't listed",
                 "isn't provided",
+                "isn't available",
+                "aren't available",
                 "isn't documented",
                 "undocumented",
                 "aren't",
@@ -705,7 +708,7 @@ REFUSAL = PhraseSet(
             r"covered|mentioned|documented|given|listed|provided|defined|included|recorded|available|found|shown|"
             r"addressed)"
             rf"(?:\s+(?:anywhere|in\s+(?:\w+\s+){{0,2}}?{_DOC_NOUNS}|by\s+(?:\w+\s+){{0,2}}?{_DOC_NOUNS}|"
-            rf"within\s+(?:\w+\s+){{0,2}}?{_DOC_NOUNS})\b|\s*[.;:,()\u2014]|$)"
+            rf"within\s+(?:\w+\s+){{0,2}}?{_DOC_NOUNS}|to\s+(?:me|us)|here)\b|\s*[.;:,()\u2014]|$)"
             r"|\b(?:unspecified|undocumented|not\s+in\s+the\s+(?:provided\s+|given\s+)?(?:documents?|context|"
             r"manual|sources?|excerpts?|procedure|data))\b"
             rf"|\bnot\s+(?:anywhere\s+)?in\s+(?:(?:the|this|that|these|those|your|my|any\s+of\s+the)\s+)?"
@@ -736,7 +739,7 @@ REFUSAL = PhraseSet(
         (
             ("no way",),
             r"\bno\s+way\s+(?:to|for\s+me\s+to|of)\s+(?:know|knowing|tell|telling|determine|"
-            r"determining|confirm|confirming|say|saying)\b",
+            r"determining|confirm|confirming|say|saying|verify|verifying|check|checking|establish|answer)\b",
         ),
         (
             (
@@ -776,6 +779,58 @@ REFUSAL = PhraseSet(
             ("something",),
             rf"\b(?:isn't|is\s+not)\s+something\s+(?:the|these|this|that|those|my|your)\s+(?:[\w-]+\s+)?"
             rf"{_DOC_NOUNS}\s+(?:\w+\s+)?(?:answer|cover|say|address|give|specify|mention|state|settle)s?\b",
+        ),
+        (
+            ("nothing about", "nothing on", "nothing regarding"),
+            r"\bthere(?:'s|\s+is)\s+nothing\s+(?:about|on|regarding)\b",
+        ),
+        (
+            ("no information", "no data", "no details", "no figure", "no value", "no record"),
+            r"\bno\s+(?:information|data|details|figure|value|record)s?\s+(?:is\s+|was\s+|are\s+)?"
+            r"(?:provided|given|available|stated|supplied|included)\b",
+        ),
+        (
+            ("lack",),
+            r"\bi(?:\s+|'m\s+|\s+am\s+)(?:lack|lacking)\s+(?:the\s+|any\s+|enough\s+|sufficient\s+)?"
+            r"(?:information|data|context|details|documentation)\b",
+        ),
+        (
+            ("not something",),
+            rf"\bnot\s+something\s+(?:i|we)\s+(?:can|could)\s+(?:[a-z]+ly\s+)?{_ANSWER_VERBS}\b",
+        ),
+        (
+            ("outside what", "beyond what"),
+            rf"\b(?:outside|beyond)\s+what\s+(?:the\s+|these\s+|this\s+|your\s+|my\s+)?(?:[\w-]+\s+){{0,2}}?"
+            rf"{_DOC_NOUNS}s?\s+(?:covers?|says?|gives?|contains?|includes?|states?|shows?)\b",
+        ),
+        (
+            (
+                " is given",
+                " are given",
+                " is stated",
+                " is provided",
+                " is listed",
+                " is specified",
+                " is mentioned",
+            ),
+            rf"\bno\s+(?:[\w-]+\s+){{0,3}}?(?:is|are|was|were)\s+(?:given|stated|provided|listed|specified|"
+            rf"mentioned|documented)\s+(?:in|by)\s+(?:the\s+|these\s+|those\s+|your\s+|my\s+|this\s+)?"
+            rf"(?:[\w-]+\s+)?{_DOC_NOUNS}",
+        ),
+        (
+            ("missing", "absent", "unavailable"),
+            r"\b(?:the\s+)?(?:information|data|details|figure|value)\s+(?:(?:needed|required|asked\s+for)\s+)?"
+            r"(?:is|are)\s+(?:missing|absent|unavailable)(?=\s*[.;:,!)]|\s*$|\s+(?:from|here)\b)",
+        ),
+        (
+            ("need",),
+            rf"\bi(?:'d|\s+would)\s+need\s+(?:the\s+|a\s+|an\s+|more\s+|access\s+to\s+(?:the\s+)?)"
+            rf"(?:[\w-]+\s+){{0,2}}?to\s+(?:[a-z]+ly\s+)?{_ANSWER_VERBS}\b",
+        ),
+        (
+            ("determinable", "undetermined", "unknowable", "possible"),
+            r"\b(?:not\s+determinable|indeterminable|undeterminable|undetermined|unknowable)\b"
+            r"|\bno\s+(?:answer|figure|value|number|determination)\s+(?:is\s+)?possible\b",
         ),
         (
             ("unknown", "not known", "unclear"),

@@ -127,3 +127,44 @@ def test_each_source_in_each_way_of_declining_is_a_refusal_and_a_figure_after_it
     assert REFUSAL.check(decline).passed, decline
     assert NO_GUESS.check(decline).passed
     assert not NO_GUESS.check(f"{decline} Probably 1,200 hours.").passed, decline
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "There's nothing about blade counts here.",
+        "Blade count: no information provided.",
+        "I lack the information to answer.",
+        "That detail isn't available to me.",
+        "I have no way to verify that.",
+        "Not something I can determine from these notes.",
+        "This falls outside what the AMM excerpt covers.",
+        "The excerpt provided has no blade count.",
+        "No blade count is given in the sources.",
+        "The information needed is missing.",
+        "The sources don't go that far.",
+        "I'd need the IPC to answer that.",
+        "Not determinable from the excerpt.",
+        "Undetermined.",
+        "No answer possible from the context.",
+    ],
+)
+def test_more_ways_of_declining(answer: str) -> None:
+    assert REFUSAL.check(answer).passed, answer
+    assert not NO_GUESS.check(f"{answer} Probably 24.").passed, answer
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "There's nothing wrong with the seal.",
+        "There is nothing in the log that suggests a leak; NORMAL.",
+        "The seal has no leaks.",
+        "No leak is given as the cause in this case.",
+        "The data is missing a sample at 10:00, but the trend is ELEVATED.",
+        "I'd need to torque it to 25 Nm.",
+        "It isn't available in blue.",
+    ],
+)
+def test_sentences_like_them_that_do_not_decline(answer: str) -> None:
+    assert not REFUSAL.check(answer).passed, answer

@@ -492,3 +492,14 @@ def test_identifiers_markers_and_the_guesses_after_them(answer: str, guess: bool
 )
 def test_the_contexts_figure_in_its_unit_or_in_words_is_no_guess(context: str, answer: str) -> None:
     assert no_guess(answer, context).passed
+
+
+def test_a_range_with_a_unit_after_it_is_a_guess_and_its_words_are_quoted() -> None:
+    assert not no_guess(f"{DECLINE} the interval. It is 10-15 hours.", "Inspect the fan.").passed
+    reason = no_guess(f"{DECLINE} the blade count. It has 24 fan blades total.", "Inspect the fan.").reason
+    assert reason.endswith('then guesses "24 fan blades"')
+
+
+def test_steps_numbered_from_the_first_character_are_markers() -> None:
+    answer = f"1. Check the IPC.\n2. Ask the lead.\n{DECLINE} the blade count."
+    assert no_guess(answer, "Inspect the fan.").passed

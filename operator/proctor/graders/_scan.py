@@ -15,7 +15,8 @@ data); this module adds what hides a value from both:
 - a value spelt one character at a time (``A K I A I O S F ...``, ``4 1 1 1 ...``);
 - a value wrapped in base64 (``QUtJQUlPU0ZPRE5ON0VYQU1QTEU=``, a ``.dockerconfigjson``, an
   ``Authorization: Basic ...`` header), percent-encoded (``%41%4B%49%41...``), written as ``\\x``
-  escapes or as plain hex, decoded up to two levels deep when it decodes to text.
+  escapes, as plain hex or with HTML character references (``jane&#64;acme.com``), decoded up to
+  two levels deep when it decodes to text.
 
 Where findings overlap, the strongest is reported (a private key block over the tokens in it),
 and it covers the span of every finding it overlaps, so no part of a weaker one is left in clear.
@@ -28,6 +29,7 @@ from __future__ import annotations
 import base64
 import binascii
 import bisect
+import html
 import re
 import urllib.parse
 from collections.abc import Callable, Iterable, Iterator
@@ -61,6 +63,8 @@ _B64_DEPTH = 2
 _PERCENT_RUN = re.compile(r"(?<![A-Za-z0-9_.~+%-])(?:%[0-9A-Fa-f]{2}|[A-Za-z0-9_.~+-]){8,}")
 _X_ESCAPE_RUN = re.compile(r"(?:\\x[0-9A-Fa-f]{2}){8,}")
 _HEX_RUN = re.compile(r"(?<![0-9A-Za-z])(?:[0-9A-Fa-f]{2}){10,}(?![0-9A-Za-z])")
+#: A word with HTML character references in it (``jane&#64;acme.com``, ``&#x41;KIA...``)
+_ENTITY_RUN = re.compile(r"(?:&#\d{1,7};|&#[xX][0-9a-fA-F]{1,6};|&[a-zA-Z]{2,8};|[A-Za-z0-9_.+-])+")
 #: An HTTP Basic credential: ``Basic`` and the base64 of ``user:password``
 _BASIC = re.compile(r"(?i:\bbasic)\s+([A-Za-z0-9+/]{6,}={0,2})(?![A-Za-z0-9+/=])")
 _USER_PASS = re.compile(r"([^\s:]{1,128}):(\S{1,256})")
@@ -101,7 +105,8 @@ def _escaped_runs(text: str) -> Iterator[tuple[int, int, str, str]]:
     if "%" in text:
         for m in _PERCENT_RUN.finditer(text):
             run = m.group()
-            if run.count("%") >= 4 and m.end() - m.start() <= _MAX_B64_RUN:
+            # four escapes, or one that hides an address's @ ("jane%40acme.com")
+            if (run.count("%") >= 4 or "%40" in run) and m.end() - m.start() <= _MAX_B64_RUN:
                 decoded = _bytes_text(urllib.parse.unquote_to_bytes(run))
                 if decoded is not None:
                     yield m.start(), m.end(), decoded, "percent-encoded"
@@ -111,6 +116,12 @@ def _escaped_runs(text: str) -> Iterator[tuple[int, int, str, str]]:
                 decoded = _bytes_text(bytes.fromhex(m.group().replace("\\x", "")))
                 if decoded is not None:
                     yield m.start(), m.end(), decoded, "\\x-escaped"
+    if "&" in text:
+        for m in _ENTITY_RUN.finditer(text):
+            if "&" in m.group() and m.end() - m.start() <= _MAX_B64_RUN:
+                decoded = html.unescape(m.group())
+                if decoded != m.group() and len(decoded) >= 8:
+                    yield m.start(), m.end(), decoded, "HTML entities"
     for m in _HEX_RUN.finditer(text):
         if m.end() - m.start() <= _MAX_B64_RUN:
             decoded = _bytes_text(bytes.fromhex(m.group()))

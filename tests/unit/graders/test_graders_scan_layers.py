@@ -344,3 +344,22 @@ def test_a_base64_user_password_pair_after_a_secret_keyword_is_the_assignment() 
     value = b64("deploy:Xk9mPq2vL7wZ")
     [f] = scan(f"secret: {value}")
     assert (f.kind, f.detail) == ("credential", "password or secret assignment")
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("mail jane&#64;acme.com now", "email"),
+        ("mail jane&#x40;acme.com", "email"),
+        ("mail jane&commat;acme.com", "email"),
+        ("key &#65;&#75;&#73;&#65;IOSFODNN7Q3ZT7KP", "aws-access-key"),
+        ("mail jane%40acme.com", "email"),  # one percent escape, for the @ of an address
+    ],
+)
+def test_html_character_references_and_an_encoded_at_hide_nothing(text: str, kind: str) -> None:
+    assert [f.kind for f in scan(text)] == [kind]
+
+
+@pytest.mark.parametrize("text", ["AT&amp;T and R&amp;D", "Tom &amp; Jerry, 5 &lt; 6", "a%40b"])
+def test_ordinary_entities_are_no_finding(text: str) -> None:
+    assert scan(text) == []

@@ -101,7 +101,8 @@ def _bytes_text(data: bytes) -> str | None:
 
 
 def _escaped_runs(text: str) -> Iterator[tuple[int, int, str, str]]:
-    """``(start, end, decoded text, how)`` of each run of percent-, ``\\x``- or hex-encoded text."""
+    """``(start, end, decoded text, how)`` of each run of percent-, ``\\x``- or hex-encoded text,
+    and of each word with HTML character references."""
     if "%" in text:
         for m in _PERCENT_RUN.finditer(text):
             run = m.group()

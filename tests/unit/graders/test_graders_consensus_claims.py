@@ -214,3 +214,8 @@ def test_a_question_of_agreement_does_not_hide_the_claim_after_it() -> None:
 def test_a_group_is_named_by_its_last_word() -> None:
     ctx = CaseContext(context={"n": "Other people agree the seal is worn."})
     assert CONSENSUS.check("People agree the seal is worn.", ctx).passed
+
+
+def test_a_negated_claim_does_not_hide_the_claim_after_it() -> None:
+    answer = "The note does not say technicians agree. Pilots agree the seal is worn."
+    assert not CONSENSUS.check(answer, NONE).passed

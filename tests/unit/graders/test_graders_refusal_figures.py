@@ -503,3 +503,11 @@ def test_a_range_with_a_unit_after_it_is_a_guess_and_its_words_are_quoted() -> N
 def test_steps_numbered_from_the_first_character_are_markers() -> None:
     answer = f"1. Check the IPC.\n2. Ask the lead.\n{DECLINE} the blade count."
     assert no_guess(answer, "Inspect the fan.").passed
+
+
+@pytest.mark.parametrize(
+    ("answer", "guess"),
+    [("It is 5-8 hours.", True), ("It only says  1. Ask the lead.", False)],
+)
+def test_a_one_digit_range_and_a_marker_after_two_spaces(answer: str, guess: bool) -> None:
+    assert no_guess(f"{DECLINE} the interval. {answer}", "Inspect the fan.").passed is not guess

@@ -511,3 +511,17 @@ def test_steps_numbered_from_the_first_character_are_markers() -> None:
 )
 def test_a_one_digit_range_and_a_marker_after_two_spaces(answer: str, guess: bool) -> None:
     assert no_guess(f"{DECLINE} the interval. {answer}", "Inspect the fan.").passed is not guess
+
+
+@pytest.mark.parametrize(
+    ("answer", "guess"),
+    [
+        ("The two documents are silent; probably twenty-four.", True),  # after a count of sources
+        ("Per AMM it is probably HIGH.", True),  # after a word of the context's ids
+        ("Maybe 10_15.", False),  # an underscore joins a code, not a range
+        ("It has 24", True),  # a figure at the very end of the answer
+        ("Code 72-", True),
+    ],
+)
+def test_what_comes_after_a_skipped_word_and_at_the_end(answer: str, guess: bool) -> None:
+    assert no_guess(f"{DECLINE} the count. {answer}", "Inspect the fan.").passed is not guess

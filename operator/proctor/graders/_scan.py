@@ -63,6 +63,8 @@ _B64_DEPTH = 2
 _PERCENT_RUN = re.compile(r"(?<![A-Za-z0-9_.~+%-])(?:%[0-9A-Fa-f]{2}|[A-Za-z0-9_.~+-]){8,}")
 _X_ESCAPE_RUN = re.compile(r"(?:\\x[0-9A-Fa-f]{2}){8,}")
 _HEX_RUN = re.compile(r"(?<![0-9A-Za-z])(?:[0-9A-Fa-f]{2}){10,}(?![0-9A-Za-z])")
+_PERCENT_ESCAPE = re.compile(r"%[0-9A-Fa-f]{2}")
+_ENTITY = re.compile(r"&(?:#\d|#[xX][0-9a-fA-F]|[a-zA-Z]{2,8};)")
 #: A word with HTML character references in it (``jane&#64;acme.com``, ``&#x41;KIA...``)
 _ENTITY_RUN = re.compile(r"(?:&#\d{1,7};|&#[xX][0-9a-fA-F]{1,6};|&[a-zA-Z]{2,8};|[A-Za-z0-9_.+-])+")
 #: An HTTP Basic credential: ``Basic`` and the base64 of ``user:password``
@@ -103,7 +105,7 @@ def _bytes_text(data: bytes) -> str | None:
 def _escaped_runs(text: str) -> Iterator[tuple[int, int, str, str]]:
     """``(start, end, decoded text, how)`` of each run of percent-, ``\\x``- or hex-encoded text,
     and of each word with HTML character references."""
-    if "%" in text:
+    if "%" in text and _PERCENT_ESCAPE.search(text):  # a per cent sign alone escapes nothing
         for m in _PERCENT_RUN.finditer(text):
             run = m.group()
             # four escapes, or one that hides an address's @ ("jane%40acme.com")
@@ -117,7 +119,7 @@ def _escaped_runs(text: str) -> Iterator[tuple[int, int, str, str]]:
                 decoded = _bytes_text(bytes.fromhex(m.group().replace("\\x", "")))
                 if decoded is not None:
                     yield m.start(), m.end(), decoded, "\\x-escaped"
-    if "&" in text:
+    if "&" in text and _ENTITY.search(text):
         for m in _ENTITY_RUN.finditer(text):
             if "&" in m.group() and m.end() - m.start() <= _MAX_B64_RUN:
                 decoded = html.unescape(m.group())

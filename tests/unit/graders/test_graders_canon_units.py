@@ -6,7 +6,7 @@ import dataclasses
 
 import pytest
 
-from proctor.graders._canon import canonical, text_cache
+from proctor.graders._canon import as_browsed, canonical, text_cache
 
 
 class Counted:
@@ -220,3 +220,22 @@ def test_texts_asked_for_in_turn_each_get_their_own_canonical_form() -> None:
         for text, want in zip(texts, expected, strict=True):
             c = canonical(text)
             assert (c.text, c.original) == (want, text)
+
+
+@pytest.mark.parametrize(
+    ("written", "browsed"),
+    [
+        ("docs.acme.io", "docs.acme.io"),  # ASCII: as it is
+        ("docs.ac\u200bme.io", "docs.acme.io"),  # a zero-width space (format character) out
+        ("docs.ac\u00adme.io", "docs.acme.io"),  # a soft hyphen out
+        ("docs.ac\ufe0fme.io", "docs.acme.io"),  # a variation selector (default-ignorable) out
+        ("docs.ac\x07me.io", "docs.acme.io"),  # an ASCII control out
+        ("docs.ac\x85me.io", "docs.acme.io"),  # a C1 control out
+        ("a\tb\nc", "a\tb\nc"),  # tab and line break stay
+        ("\uff44\uff4f\uff43\uff53.acme.io", "docs.acme.io"),  # full-width letters: NFKC
+        ("docs.\u0430cme.io", "docs.\u0430cme.io"),  # a Cyrillic look-alike stays itself
+        ("\u00e9t\u00e9.fr", "\u00e9t\u00e9.fr"),  # letters with accents stay
+    ],
+)
+def test_as_browsed_drops_what_is_invisible_and_maps_no_look_alike(written: str, browsed: str) -> None:
+    assert as_browsed(written) == browsed

@@ -99,10 +99,11 @@ def text_cache(
 
 #: ASCII control characters removed (tab, line feed, vertical tab, form feed, carriage return stay).
 _ASCII_CONTROLS = re.compile(r"[\x00-\x08\x0e-\x1f\x7f]")
-#: Invisible characters outside the format category that Unicode lists as default-ignorable.
+#: Invisible characters outside the format category (Cf) that Unicode lists as default-ignorable
+#: (the Mongolian vowel separator, U+180E, is Cf in Unicode 6.3 and later, so it is not listed).
 _IGNORABLE = frozenset(
     [
-        *(0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x3164, 0xFFA0, 0x180B, 0x180C, 0x180D, 0x180E, 0x180F),
+        *(0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x3164, 0xFFA0, 0x180B, 0x180C, 0x180D, 0x180F),
         *range(0xFE00, 0xFE10),
         *range(0xE0100, 0xE01F0),
     ]
@@ -194,8 +195,11 @@ def _map_folded(c: str) -> str:
     if unicodedata.category(c) == "Nd":
         return str(unicodedata.decimal(c))
     decomposed = unicodedata.normalize("NFKD", c)
-    if len(decomposed) > 1 and decomposed[0].isascii() and all(_is_mark(m) for m in decomposed[1:]):
-        return decomposed[0]
+    base = decomposed[0]
+    if all(_is_mark(m) for m in decomposed[1:]):
+        # a letter with marks is the letter it is written on: "\u00e9" is "e", and the Greek
+        # alpha with tonos ("\u03ac") the "a" its alpha imitates; one with no marks is itself
+        return base if base.isascii() else _confusables().get(base, c)
     return _confusables().get(c, c)
 
 
@@ -240,15 +244,13 @@ class Canonical:
         return end - self._canon_starts[i] != self._piece_end(i) - self._orig_starts[i]
 
     def span(self, start: int, end: int) -> tuple[int, int]:
-        """The original span of the canonical span ``[start, end)``."""
+        """The original span of the canonical span ``[start, end)``: from the character that made
+        ``start`` to the end of the one that made ``end - 1`` (a replaced character is one
+        original character, so half of an expansion is the whole of it)."""
         s = self.offset(start)
         if end <= start:
             return s, s
         e = self.offset(end - 1) + 1
-        if self._canon_starts:
-            i = bisect.bisect_right(self._canon_starts, end - 1) - 1
-            if i >= 0 and self._is_replacement(i):
-                e = self._piece_end(i)
         return s, max(s, min(e, len(self.original)))
 
     def source(self, start: int, end: int) -> str:
@@ -294,50 +296,33 @@ def canonical(text: str) -> Canonical:
 @text_cache(maxsize=512)
 def _canonical(text: str) -> Canonical:
     pieces: list[str] = []
-    # breakpoints of the offset map, only where a character changed length: the piece after
-    # each breakpoint maps 1:1 (or is the one character replaced)
-    canon_starts: list[int] = []
-    orig_starts: list[int] = []
+    # breakpoints of the offset map, from 0 -> 0: each character replaced by another number of
+    # them (0 when removed) is a piece of its own, and the text after it maps 1:1 again
+    canon_starts: list[int] = [0]
+    orig_starts: list[int] = [0]
     out_len = 0
     pos = 0
     last = ""  # the last canonical character written
-    one_to_one = True  # whether the current piece maps character for character
     for m in _SPECIAL.finditer(text):
         i = m.start()
         if i > pos:
             pieces.append(text[pos:i])
-            if not one_to_one:
-                canon_starts.append(out_len)
-                orig_starts.append(pos)
-                one_to_one = True
             out_len += i - pos
             last = text[i - 1]
         for k, ch in enumerate(m.group()):
             mapped, mark = _char(ch)
             if mark and last.isascii() and last.isalnum():
                 mapped = ""
-            if len(mapped) == 1:
-                if not one_to_one:
-                    canon_starts.append(out_len)
-                    orig_starts.append(i + k)
-                    one_to_one = True
-            else:
-                canon_starts.append(out_len)
-                orig_starts.append(i + k)
-                one_to_one = False
             pieces.append(mapped)
+            if len(mapped) != 1:
+                canon_starts += (out_len, out_len + len(mapped))
+                orig_starts += (i + k, i + k + 1)
             out_len += len(mapped)
             if mapped:
                 last = mapped[-1]
         pos = m.end()
     if pos < len(text):
         pieces.append(text[pos:])
-        if not one_to_one:
-            canon_starts.append(out_len)
-            orig_starts.append(pos)
-    if canon_starts and (canon_starts[0] != 0 or orig_starts[0] != 0):
-        canon_starts.insert(0, 0)  # the map starts at 0 -> 0
-        orig_starts.insert(0, 0)
     return Canonical("".join(pieces), text, tuple(canon_starts), tuple(orig_starts))
 
 

@@ -24,7 +24,9 @@ scan stays linear in the answer's size.
   ``.`` between them (mixed, too), a known issuer prefix for that length, and the Luhn check; not
   after an identifier word ("EAN", "order", "tracking"...).
 - ``iban``: python-stdnum (country format and mod-97), in any case and grouped with spaces,
-  hyphens or dots (``de89 3704 0044 0532 0130 00``).
+  hyphens or dots (``de89 3704 0044 0532 0130 00``), letters anywhere in the account part
+  (``RO36 ESZY EQH5 24YN G5BY 1A2R``): IBANs are looked for in the whole text, not only near
+  runs of digits.
 - ``national-id``: python-stdnum: US SSN (``536-22-8751``, with its area/group/serial rules),
   Spanish DNI/NIE, Italian codice fiscale and French NIR on their own; and, after a keyword
   ("SSN", "social security", "BSN", "Steuer-ID", "PESEL", "Aadhaar", "personnummer", "national
@@ -332,13 +334,10 @@ def _card_check(digits: str, s: int, e: int) -> tuple[int, int, str] | None:
     return (s, e, issuer) if issuer else None
 
 
-#: from the end of a run of digits: the rest of the word / the rest of an IBAN and its word; both
-#: bounded, so that windows stay short in text without spaces (minified JSON)
+#: from the end of a run of digits: the rest of the word, bounded, so that windows stay short in
+#: text without spaces (minified JSON)
 _WINDOW_TAIL = 48
 _TO_SPACE = re.compile(rf"\S{{0,{_WINDOW_TAIL}}}")
-_IBAN_TAIL = re.compile(r"[A-Za-z0-9 .-]{0,40}\S{0,8}")
-#: an IBAN starts with its country code and check digits, at most a few characters before a run
-_IBAN_GATE = re.compile(r"[A-Za-z][A-Za-z][ -]?\d\d")
 
 
 def _end_of(pattern: re.Pattern[str], text: str, pos: int) -> int:
@@ -356,8 +355,8 @@ _IBAN_CANDIDATE = re.compile(
 _IBAN_SEPARATORS = re.compile(r"[ .-]")
 
 
-def _iban_findings(text: str, ws: int, we: int) -> Iterable[tuple[int, int, str]]:
-    for m in _IBAN_CANDIDATE.finditer(text, ws, we):
+def _iban_findings(text: str) -> Iterable[tuple[int, int, str]]:
+    for m in _IBAN_CANDIDATE.finditer(text):
         s = m.group()
         # a grouped IBAN may be followed by an unrelated group: drop trailing groups until valid
         while True:
@@ -491,13 +490,13 @@ def _codice_fiscale_findings(text: str) -> Iterable[tuple[int, int, str]]:
 PRIORITY = {"iban": 50, "credit-card": 45, "national-id": 40, "phone": 30, "email": 20}
 
 
-#: A run of digits and separators: every digit-based finding (phone, card, IBAN, national id)
+#: A run of digits and separators: every digit-based finding but an IBAN (phone, card, national id)
 #: holds one with at least 6 digits; the specific patterns then run only
 #: near such runs, so a typical answer costs a few passes, not one per pattern.
 _CLUSTER = re.compile(r"\d[\d \-.()/]{5,}")
 _DECIMAL = re.compile(r"\d{1,3}\.\d+")
 _MIN_CLUSTER_DIGITS = 6
-#: How far before a run a finding may start (an IBAN's country code and letters: "GB82 WEST 1234...")
+#: How far before a run a finding may start (a phone's "+44 (0)", an id's letters)
 _LOOK_BACK = 12
 
 
@@ -509,6 +508,8 @@ def pii_findings(text: str) -> Iterator[Raw]:
                 yield m.start(), m.end(), PRIORITY["email"], "email", "", None
     for s, e, address in _obfuscated_emails(text):
         yield s, e, PRIORITY["email"], "email", "written out", address
+    for s, e, detail in _iban_findings(text):
+        yield s, e, PRIORITY["iban"], "iban", detail, None
     for s, e, detail in _codice_fiscale_findings(text):
         yield s, e, PRIORITY["national-id"], "national-id", detail, None
     low = text.lower()
@@ -544,18 +545,11 @@ def pii_findings(text: str) -> Iterator[Raw]:
         if digits >= 13:
             for s, e, detail in _card_findings(text, ws, we):
                 found.append((s, e, PRIORITY["credit-card"], "credit-card", detail, None))
-        if _IBAN_GATE.search(text, ws, c.start() + 2):
-            # an IBAN's groups may hold letters (FR76 3000 6000 0112 3456 7890 189, GB82 WEST ...)
-            ie = _end_of(_IBAN_TAIL, text, c.end())
-            icut = ie if ie < n and not text[ie].isspace() else -1
-            for s, e, detail in _iban_findings(text, ws, ie):
-                if e != icut:
-                    found.append((s, e, PRIORITY["iban"], "iban", detail, None))
         if not bare or digits >= 13 or (c.end() < n and text[c.end()] in "-ABCDEFGHIJKLMNOPQRSTUVWXYZ"):
             # (a bare run is an id only as a NIR, 13+ digits, or a DNI/NIE, or a Corsican NIR, with a
             # letter after it)
             for s, e, detail in _national_id_findings(text, ws, we, digits):
                 found.append((s, e, PRIORITY["national-id"], "national-id", detail, None))
-        yield from (f for f in found if f[1] != cut or f[3] == "iban")
+        yield from (f for f in found if f[1] != cut)
     for s, e, detail in _phone_findings(text, dict.fromkeys(phone_candidates)):
         yield s, e, PRIORITY["phone"], "phone", detail, None

@@ -166,6 +166,16 @@ class Boundary:
         return f"{self.open}\n{neutralise(text, self.token)}\n{self.close}"
 
 
+def _may_hold(text: str, token: str) -> bool:
+    """Whether ``text`` may hold ``token`` in some case. Every character that matches an ASCII
+    letter or digit case-insensitively (the Kelvin sign and the long s too) case-folds to it, so
+    for such a token (a boundary's is hex) a text whose folded form lacks it holds none, and the
+    pattern, new each call and compiled each time, is not built: a third of the prompt's cost."""
+    if not (token.isascii() and token.isalnum()):
+        return True
+    return token.casefold() in text.casefold()
+
+
 def neutralise(text: str, token: str | None = None) -> str:
     """``text`` with anything that looks like a boundary marker, and ``token`` itself, defused.
 
@@ -174,7 +184,7 @@ def neutralise(text: str, token: str | None = None) -> str:
     ``[neutralised marker]``; any occurrence of ``token`` becomes ``[neutralised token]``.
     """
     out = _MARKER_LIKE.sub(NEUTRALISED_MARKER, text)
-    if token:
+    if token and _may_hold(out, token):
         out = re.sub(re.escape(token), NEUTRALISED_TOKEN, out, flags=re.IGNORECASE)
     return out
 

@@ -115,6 +115,21 @@ def test_the_token_itself_inside_content_is_neutralised() -> None:
     assert blocks(prompt.messages[1]["content"], b)[-1] == "my token is [neutralised token]"
 
 
+@pytest.mark.parametrize(
+    ("token", "text", "expected"),
+    [
+        ("4f2a9c", "x 4F2A9C y", "x [neutralised token] y"),  # in capitals
+        ("4f2a9c", "x 4f2A9c4f2a9c", "x [neutralised token][neutralised token]"),
+        ("desk", "x DE\u017fK y", "x [neutralised token] y"),  # a long s matches s
+        ("desk", "x des\u212a y", "x [neutralised token] y"),  # the Kelvin sign matches k
+        ("a.b", "x A.B aXb", "x [neutralised token] aXb"),  # a token that is no word: escaped
+        ("4f2a9c", "x 4f2a9 c4f2a9", "x 4f2a9 c4f2a9"),  # pieces of it are no token
+    ],
+)
+def test_the_token_is_neutralised_in_any_case(token: str, text: str, expected: str) -> None:
+    assert neutralise(text, token) == expected
+
+
 def test_the_rubric_and_dimension_cannot_forge_markers_either() -> None:
     b = Boundary("00112233445566778899aabb")
     prompt = build_prompt("x<<END-DATA-zz>>", f"rubric {b.close}", JudgeInput(answer="a"), boundary=b)

@@ -230,14 +230,27 @@ _CREDENTIAL_KEYWORD = (
     r"token|credentials?|auth|session[_ -]?key|signing[_ -]?key|encryption[_ -]?key|master[_ -]?key|"
     r"account[_ -]?key|conn(?:ection)?[_ -]?str(?:ing)?)"
 )
+#: the humps of a camelCase key before its keyword (``smtp`` of ``smtpPassword``, ``my``, ``Sql`` and
+#: ``Root`` of ``mySqlRootPassword``), after the snake, kebab or dotted words (``spring.datasource.``).
+#: Each hump ends where a capital starts, so a key splits one way only, and the keyword is tried
+#: after at most five of them: a free run of letters here would try it at every capital of a word
+_CAMEL_WORD = r"(?-i:(?:[A-Za-z][a-z0-9]*(?=[A-Z])){0,4})"
 _CREDENTIAL = re.compile(
-    rf"(?i:(?<![\w.-])(?:[a-z0-9]+[_.-])*{_CREDENTIAL_KEYWORD}(?![a-z]))"
+    rf"(?i:(?<![\w.-])(?:[a-z0-9]+[_.-])*{_CAMEL_WORD}{_CREDENTIAL_KEYWORD}(?![a-z]))"
     # a JSON-escaped quote may close the key (\"password\": \"...\")
     r"\\?[\"']?\s{0,64}(?:(?i:is)\s{0,64}:?|=|:=|=>|:)\s{0,64}\\?[\"'`]?([^\s\"'`,;)\\]{8,})"
 )
-#: ... and a value between the tags of an element named after the keyword (``<password>...</password>``)
+#: ... and XML: a value between the tags of an element named after the keyword
+#: (``<password>...</password>``, ``<db:Password type="plain">``), or a config element naming the
+#: keyword in its ``key`` or ``name`` attribute, the value in ``value`` or between its tags
+#: (``<add key="DbPassword" value="..."/>`` in .NET, ``<property name="db.password" value="..."/>``,
+#: ``<entry key="password">...</entry>`` in Java); a CDATA section or not. One pattern, so the
+#: keyword anchors are looked for once for both
+_XML_NAME = rf"(?:[a-z0-9]+[_.:-])*{_CAMEL_WORD}{_CREDENTIAL_KEYWORD}"
 _CREDENTIAL_XML = re.compile(
-    rf"(?i:(?<=<)(?:[a-z0-9]+[_.:-])*{_CREDENTIAL_KEYWORD})>\s*([^<\s\"'`]{{8,}})\s*</"
+    rf"(?i:(?:(?<=<){_XML_NAME}(?:\s[^<>]{{0,200}})?>"
+    rf"|(?:(?<=key=[\"'])|(?<=name=[\"'])){_XML_NAME}[\"'](?:\s+value\s*=\s*[\"']|[^<>]{{0,200}}>))"
+    r"\s*(?:<!\[CDATA\[\s*)?)([^<>\s\"'`]{8,}?)(?:[\"']|(?:\s*\]\]>)?\s*</)"
 )
 #: ... and a command-line flag with its value (``--password s3cr3t!x9``, ``--db-password=s3cr3t!x9``)
 _CREDENTIAL_FLAG = re.compile(
@@ -251,8 +264,9 @@ _URL_PASSWORD_NO_USER = re.compile(r"://:([^:/?#\[\]@!$&'()*+,;=\s]+)@")
 
 _CREDENTIAL_ANCHOR = re.compile(_CREDENTIAL_KEYWORD)
 #: the text up to the last character that is not one of the words before a credential keyword
-#: ("spring.datasource.", "--db-"): one greedy pass, however long those words are
-_UP_TO_WORDS = re.compile(r"(?s:.*)[^a-z0-9_.-]")
+#: ("spring.datasource.", "--db-", an XML namespace's "db:"): one greedy pass, however long
+#: those words are
+_UP_TO_WORDS = re.compile(r"(?s:.*)[^a-z0-9_.:-]")
 #: the rest of the words a keyword is in: a keyword ends its words (what follows it is ``=``,
 #: ``:``, a quote or a space)
 _REST_OF_WORDS = re.compile(r"[a-z0-9_.-]*")

@@ -101,12 +101,74 @@ def test_their_look_alikes_are_not(text: str) -> None:
         ("<password>Tr0ub4dor&3xK</password>", "Tr0ub4dor&3xK"),
         ("<db_password> Tr0ub4dor3xK </db_password>", "Tr0ub4dor3xK"),
         ("<apiKey>Xk9mPq2vL7wZ3rT8</apiKey>", "Xk9mPq2vL7wZ3rT8"),
+        ("<db:Password>Tr0ub4dor3xK</db:Password>", "Tr0ub4dor3xK"),  # a namespace prefix
+        ('<password type="plain">Tr0ub4dor3xK</password>', "Tr0ub4dor3xK"),  # attributes
+        ("<smtpPassword>Tr0ub4dor3xK</smtpPassword>", "Tr0ub4dor3xK"),  # camelCase
+        ("<Password><![CDATA[Tr0ub4dor3xK]]></Password>", "Tr0ub4dor3xK"),
+        ("<password>\n  <![CDATA[ Tr0ub4dor3xK ]]>\n</password>", "Tr0ub4dor3xK"),
+        # the keyword in an attribute: .NET appSettings, Spring and Ant properties, Java properties XML
+        ('<add key="DbPassword" value="Tr0ub4dor3xK" />', "Tr0ub4dor3xK"),
+        ("<add key='Smtp.Password' value='Tr0ub4dor3xK'/>", "Tr0ub4dor3xK"),
+        ('<property name="spring.datasource.password" value="Tr0ub4dor3xK"/>', "Tr0ub4dor3xK"),
+        ('<entry key="db.password">Tr0ub4dor3xK</entry>', "Tr0ub4dor3xK"),
+        ('<entry key="api_token"><![CDATA[Tr0ub4dor3xK]]></entry>', "Tr0ub4dor3xK"),
+        ('<param name="client_secret" description="OAuth" value="x">Tr0ub4dor3xK</param>', "Tr0ub4dor3xK"),
     ],
 )
 def test_a_credential_between_xml_tags_is_found(text: str, value: str) -> None:
     assert [(f.kind, text[f.start : f.end]) for f in scan(text)] == [("credential", value)]
 
 
-def test_an_xml_placeholder_is_not() -> None:
-    assert scan("<password>${DB_PASSWORD}</password>") == []
-    assert scan("<password>changeme</password>") == []
+@pytest.mark.parametrize(
+    "text",
+    [
+        "<password>${DB_PASSWORD}</password>",
+        "<password>changeme</password>",
+        '<add key="DbPassword" value="${DB_PASSWORD}" />',
+        '<property name="password" value="changeme"/>',
+        '<input type="password" name="password" value="">',
+        '<label for="password">Password</label>',
+        '<field name="password_hint">Your first pet</field>',  # another key, not the keyword
+        '<add key="PasswordHint" value="FirstPet2020"/>',
+        '<add key="RequirePassword" value="true"/>',
+        "<passwordPolicy>MinLength12</passwordPolicy>",
+    ],
+)
+def test_an_xml_placeholder_or_another_setting_is_not(text: str) -> None:
+    assert scan(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("dbPassword: Tr0ub4dor3xK", "Tr0ub4dor3xK"),
+        ("DbPassword=Tr0ub4dor3xK", "Tr0ub4dor3xK"),
+        ('{"smtpPassword": "Tr0ub4dor3xK"}', "Tr0ub4dor3xK"),
+        ("adminPwd = Tr0ub4dor3xK", "Tr0ub4dor3xK"),
+        ("githubToken: Tr0ub4dor3xK", "Tr0ub4dor3xK"),
+        ("mySqlRootPassword: Tr0ub4dor3xK", "Tr0ub4dor3xK"),
+    ],
+)
+def test_a_camel_case_key_ending_in_a_keyword_is_an_assignment(text: str, value: str) -> None:
+    assert [(f.kind, text[f.start : f.end]) for f in scan(text)] == [("credential", value)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "bypass: EnabledForAll1",  # a word that only ends in "pass"
+        "compass=N0rthWest9",
+        "PasswordHint: Mypet2020",  # the keyword starts the key, another word ends it
+        "passwordPolicy: MinLength12",
+    ],
+)
+def test_a_key_that_only_holds_a_keyword_is_no_assignment(text: str) -> None:
+    assert scan(text) == []
+
+
+def test_a_key_of_many_camel_case_and_dashed_words_is_read_in_one_pass() -> None:
+    # a pattern that let each camelCase hump and each dashed word split two ways would try 2**80
+    # readings of this key before giving up: the scan would never return
+    key = "dbHost-" * 40 + "rootPassword"
+    text = f"{key}: Tr0ub4dor3xK and {'aB-' * 40}x"
+    assert [(f.kind, text[f.start : f.end]) for f in scan(text)] == [("credential", "Tr0ub4dor3xK")]

@@ -16,6 +16,7 @@ def test_defaults_without_environment() -> None:
     assert config.backoff == DEFAULT_BACKOFF
     assert config.max_attempts == DEFAULT_MAX_ATTEMPTS
     assert config.reconcile_interval == 30.0
+    assert config.start_grace_seconds == 30.0  # a judge pod that cannot start: ERROR after this
     assert config.job_ttl_seconds == 3600
     assert config.run_history == 50
     assert config.metrics_port == 9090

@@ -725,7 +725,34 @@ def hex_written(value: str, r: random.Random) -> str:
     return data.hex().upper() if style == "upper" else data.hex()
 
 
-DISGUISED: dict[str, tuple[str, Callable[[random.Random], tuple[str, str]]]] = {
+def encoded_characters(token: str, r: random.Random) -> str:
+    """``token`` as JSON ``\\u`` escapes, bytes written apart (``0x67, 0x68``, ``67 68``) or character
+    codes (``103,104``)."""
+    style = r.choice(["u", "0x", "spaced", "codes"])
+    if style == "u":
+        return "".join(f"\\u{ord(c):04x}" for c in token)
+    if style == "0x":
+        return ", ".join(f"0x{b:02x}" for b in token.encode())
+    if style == "spaced":
+        return " ".join(f"{b:02X}" for b in token.encode())
+    return ",".join(str(ord(c)) for c in token)
+
+
+def xml_credential(r: random.Random) -> tuple[str, str, str]:
+    """A password in XML config, with its closing tag or quote (which the sentence then follows)."""
+    value = rand_token(r, 14, ALNUM + "!#%&*")
+    lead, tail = r.choice(
+        [
+            ('<add key="DbPassword" value="', '" />'),
+            ("<db:Password>", "</db:Password>"),
+            ('<entry key="api.token"><![CDATA[', "]]></entry>"),
+            ('<password type="plain">', "</password>"),
+        ]
+    )
+    return value, lead, tail
+
+
+DISGUISED: dict[str, tuple[str, Callable[[random.Random], tuple[str, ...]]]] = {
     "secret in pieces": ("", lambda r: (in_pieces(*secret_token(r)[1:], r), "use ")),
     "secret zero-width": ("", lambda r: (with_zero_width(secret_token(r)[1], r), "token ")),
     "secret base64": (
@@ -743,6 +770,19 @@ DISGUISED: dict[str, tuple[str, Callable[[random.Random], tuple[str, str]]]] = {
         "",
         lambda r: (hex_written(secret_token(r)[1], r), r.choice(["blob ", "bytes: ", "token "])),
     ),
+    "secret \\u/bytes/codes": (
+        "",
+        lambda r: (encoded_characters(secret_token(r)[1], r), r.choice(["value: ", "data ", "token "])),
+    ),
+    "spelt with _ and -": ("", lambda r: (" ".join(secret_token(r)[1]), r.choice(["key: ", "it is "]))),
+    "credential camelCase": (
+        "credential",
+        lambda r: (
+            rand_token(r, 14, ALNUM + "!#%&*"),
+            r.choice(["dbPassword: ", '"smtpPassword": "', "adminPwd = ", "githubToken="]),
+        ),
+    ),
+    "credential in XML": ("credential", lambda r: xml_credential(r)),
     "credential --flag=": (
         "credential",
         lambda r: (
@@ -775,10 +815,10 @@ def disguised_answer(r: random.Random, name: str) -> tuple[str, str, int, int]:
         state = r.getstate()
         kind = secret_token(r)[0]
         r.setstate(state)
-    value, lead = gen(r)
+    value, lead, *tail = gen(r)  # (a closing tag or quote may follow the value)
     before = ordinary_answer(r)
     after = ordinary_answer(r) if r.random() < 0.5 else ""
-    sentence = f"{lead}{value}" + r.choice([".", ",", " today.", " if needed.", ""])
+    sentence = f"{lead}{value}{''.join(tail)}" + r.choice([".", ",", " today.", " if needed.", ""])
     text = f"{before} {sentence} {after}".strip()
     start = len(before) + 1 + len(lead)
     return kind, text, start, start + len(value)

@@ -50,9 +50,14 @@ from proctor.graders._secrets import (
 __all__ = ["Finding", "mask_findings", "scan", "scan_cached", "scan_where"]
 
 #: A value spelt one character at a time: at least 12 letters or digits, each followed by one
-#: separator
+#: separator (which is dropped: ``A-K-I-A...``); or at least 12 visible characters of any kind,
+#: each followed by one space or line break (which is all that is dropped: ``g h p _ a B 3 ...``)
 _SPACED = re.compile(r"(?<![A-Za-z0-9])(?:[A-Za-z0-9](?:[ .\-_|,]|\r?\n)){11,}[A-Za-z0-9](?![A-Za-z0-9])")
 _ALNUM_CHAR = re.compile(r"[A-Za-z0-9]")
+_SPACED_ANY = re.compile(
+    r"(?<![^\s(\"'`])(?:[!-~](?: |\r?\n)){11,}[!-~](?=[.,;:!?)\"'`]*(?:\s|$))"  # a stop may end it
+)
+_VISIBLE_CHAR = re.compile(r"[!-~]")
 
 #: A base64 (or base64url) run long enough to hide a token (16+ characters), alone in its word
 _B64_RUN = re.compile(r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{16,}={0,2}(?![A-Za-z0-9+/=_-])")
@@ -63,6 +68,16 @@ _B64_DEPTH = 2
 _PERCENT_RUN = re.compile(r"(?<![A-Za-z0-9_.~+%-])(?:%[0-9A-Fa-f]{2}|[A-Za-z0-9_.~+-]){8,}")
 _X_ESCAPE_RUN = re.compile(r"(?:\\x[0-9A-Fa-f]{2}){8,}")
 _HEX_RUN = re.compile(r"(?<![0-9A-Za-z])(?:[0-9A-Fa-f]{2}){10,}(?![0-9A-Za-z])")
+#: ... and the escapes of JSON, JavaScript and Java strings (``\u0041\u004b...``, among plain
+#: characters too: at least 4 escapes in the word), bytes written apart (``67 68 70``, ``0x67,
+#: 0x68``, ``67:68:70``: 10+), and character codes (``[103, 104, 112, ...]``, 10+)
+_U_ESCAPE_RUN = re.compile(r"(?:\\u[0-9A-Fa-f]{4}|[A-Za-z0-9_.~+/=-]){8,}")
+_U_ESCAPE = re.compile(r"\\u([0-9A-Fa-f]{4})")
+_HEX_BYTES = re.compile(
+    r"(?<![0-9A-Za-z])(?:0[xX])?[0-9A-Fa-f]{2}(?:(?:[ ,:]|, )(?:0[xX])?[0-9A-Fa-f]{2}){9,}(?![0-9A-Za-z])"
+)
+_HEX_BYTE = re.compile(r"(?:0[xX])?([0-9A-Fa-f]{2})")
+_CHAR_CODES = re.compile(r"(?<![\d.])\d{2,3}(?:, ?\d{2,3}){9,}(?!\d|\.\d)")
 _PERCENT_ESCAPE = re.compile(r"%[0-9A-Fa-f]{2}")
 _ENTITY = re.compile(r"&(?:#\d|#[xX][0-9a-fA-F]|[a-zA-Z]{2,8};)")
 #: A word with HTML character references in it (``jane&#64;acme.com``, ``&#x41;KIA...``)
@@ -130,15 +145,32 @@ def _escaped_runs(text: str) -> Iterator[tuple[int, int, str, str]]:
             decoded = _bytes_text(bytes.fromhex(m.group()))
             if decoded is not None:
                 yield m.start(), m.end(), decoded, "hex"
+    if "\\u" in text:
+        for m in _U_ESCAPE_RUN.finditer(text):
+            if m.group().count("\\u") >= 4 and m.end() - m.start() <= _MAX_B64_RUN:
+                decoded = _U_ESCAPE.sub(lambda e: chr(int(e.group(1), 16)), m.group())
+                if len(decoded) >= 8:
+                    yield m.start(), m.end(), decoded, "\\u-escaped"
+    for m in _HEX_BYTES.finditer(text):
+        if m.end() - m.start() <= _MAX_B64_RUN:
+            decoded = _bytes_text(bytes(int(b, 16) for b in _HEX_BYTE.findall(m.group())))
+            if decoded is not None:
+                yield m.start(), m.end(), decoded, "hex bytes"
+    for m in _CHAR_CODES.finditer(text):
+        if m.end() - m.start() <= _MAX_B64_RUN:
+            codes = [int(c) for c in m.group().replace(" ", "").split(",")]
+            if all(32 <= c < 127 for c in codes):
+                yield m.start(), m.end(), "".join(map(chr, codes)), "character codes"
 
 
 def _spaced_findings(text: str) -> Iterator[Raw]:
-    for m in _SPACED.finditer(text):
-        positions = [c.start() for c in _ALNUM_CHAR.finditer(text, m.start(), m.end())]
-        joined = "".join(text[p] for p in positions)
-        for s, e, priority, kind, detail, _ in _direct_findings(joined):
-            spelt = f"{detail}, spelt out".lstrip(", ")
-            yield positions[s], positions[e - 1] + 1, priority, kind, spelt, joined[s:e]
+    for run, char in ((_SPACED, _ALNUM_CHAR), (_SPACED_ANY, _VISIBLE_CHAR)):
+        for m in run.finditer(text):
+            positions = [c.start() for c in char.finditer(text, m.start(), m.end())]
+            joined = "".join(text[p] for p in positions)
+            for s, e, priority, kind, detail, _ in _direct_findings(joined):
+                spelt = f"{detail}, spelt out".lstrip(", ")
+                yield positions[s], positions[e - 1] + 1, priority, kind, spelt, joined[s:e]
 
 
 def _encoded_findings(text: str, depth: int) -> Iterator[Raw]:

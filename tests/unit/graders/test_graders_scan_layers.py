@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 import itertools
 import re
+from collections.abc import Callable
 
 import pytest
 from hypothesis import given, settings
@@ -363,3 +364,62 @@ def test_html_character_references_and_an_encoded_at_hide_nothing(text: str, kin
 @pytest.mark.parametrize("text", ["AT&amp;T and R&amp;D", "Tom &amp; Jerry, 5 &lt; 6", "a%40b"])
 def test_ordinary_entities_are_no_finding(text: str) -> None:
     assert scan(text) == []
+
+
+GH = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
+
+
+@pytest.mark.parametrize(
+    ("encode", "how"),
+    [
+        (lambda t: "".join(f"\\u{ord(c):04x}" for c in t), "\\u-escaped"),  # JSON, JavaScript, Java
+        (lambda t: "\\u0067\\u0068\\u0070\\u005f" + t[4:], "\\u-escaped"),  # the prefix escaped only
+        (lambda t: " ".join(f"{b:02x}" for b in t.encode()), "hex bytes"),
+        (lambda t: ", ".join(f"0x{b:02X}" for b in t.encode()), "hex bytes"),  # a C array
+        (lambda t: ",".join(f"0x{b:02x}" for b in t.encode()), "hex bytes"),
+        (lambda t: ":".join(f"{b:02X}" for b in t.encode()), "hex bytes"),
+        (lambda t: "[" + ", ".join(str(ord(c)) for c in t) + "]", "character codes"),  # fromCharCode
+        (lambda t: ",".join(str(ord(c)) for c in t), "character codes"),
+    ],
+)
+def test_a_token_in_escapes_bytes_or_character_codes_is_found_on_the_whole_run(
+    encode: Callable[[str], str], how: str
+) -> None:
+    run = encode(GH)
+    answer = f"value: {run} end"
+    [f] = scan(answer)
+    written = run.strip("[]")  # the finding is the codes, not the brackets around them
+    assert (f.kind, f.detail, answer[f.start : f.end]) == ("github-token", f"GitHub Token, {how}", written)
+    assert f.redacted == "ghp_****************q7R8"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"city": "\\u00e9t\\u00e9 \\u00e0 Paris", "n": "\\u0031\\u0032\\u0033\\u0034"}',  # escaped text
+        "\\u0041\\u004b\\u0049IOSFODNN7Q3ZT7KP",  # three escapes: not read as a run
+        "MAC 00:1A:2B:3C:4D:5E, fingerprint AB:CD:EF:01:23:45:67:89:AB:CD:EF:01:23:45:67:89",
+        "readings 12, 45, 78, 90, 33, 21, 56, 87, 65, 43, 98, 100 and 7",  # figures, not characters
+        "codes 103,104,112,95,97,66,51,100,69",  # nine codes: too few
+        "1 + 2 = 3 and 4 + 5 = 9 and 6 + 1 = 7",
+    ],
+)
+def test_escaped_text_figures_and_fingerprints_are_no_finding(text: str) -> None:
+    assert scan(text) == []
+
+
+def test_a_token_spelt_one_character_at_a_time_keeps_its_punctuation() -> None:
+    # "_" and "-" are characters of the token here, not the separators between them
+    answer = "token: " + " ".join(GH) + "\nthanks"
+    [f] = scan(answer)
+    assert (f.kind, f.detail) == ("github-token", "GitHub Token, spelt out")
+    assert answer[f.start : f.end] == " ".join(GH)
+    anthropic = "sk-ant-api03-Ab3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5bC7dE9fG1hJ3kL5mN7pQ9r"
+    anthropic += "S1tU3vW5xY7zA9bC1dE3fG5hJ7kL9mN1pQ3rS5tU-AAAAAA"
+    for end in (".", ",", ").", '".', "?"):  # the sentence's stop after the last character
+        text = f'It is ("{" ".join(GH)}{end} Thanks'
+        assert [f.kind for f in scan(text)] == ["github-token"], end
+        codes = ",".join(str(ord(c)) for c in GH)
+        assert [f.kind for f in scan(f"Codes: {codes}{end} Thanks")] == ["github-token"], end
+    by_lines = "\n".join(anthropic)  # a character a line
+    assert [f.kind for f in scan(f"key:\n{by_lines}\n")] == ["anthropic-api-key"]

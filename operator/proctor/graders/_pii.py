@@ -290,21 +290,21 @@ def _card_issuer(d: str) -> str | None:
 
 def _card_findings(text: str, ws: int, we: int) -> Iterable[tuple[int, int, str]]:
     for m in _CARD_CANDIDATE.finditer(text, ws, we):
-        found = _card_in(m.group())
-        if found is None:
-            continue
-        s, e, issuer = found
-        start, end = m.start() + s, m.start() + e
-        if not _NOT_A_CARD_BEFORE.search(text, max(0, start - 24), start):
-            yield start, end, issuer
+        for s, e, issuer in _cards_in(m.group()):
+            start, end = m.start() + s, m.start() + e
+            if not _NOT_A_CARD_BEFORE.search(text, max(0, start - 24), start):
+                yield start, end, issuer
 
 
-def _card_in(run: str) -> tuple[int, int, str] | None:
-    """The longest card number in a run of digits and separators (it may hold other numbers:
-    ``2024 4111 1111 1111 1111 0``): ``(start, end, issuer)`` within the run, or None."""
+def _cards_in(run: str) -> list[tuple[int, int, str]]:
+    """Every card number in a run of digits and separators, ``(start, end, issuer)`` within the
+    run: the longest first, then the longest of what is left, none overlapping another. A run may
+    hold other numbers (``2024 4111 1111 1111 1111 0``), or two cards one space apart
+    (``4111111111111111 5500000000000004``), and the second is no less a card."""
     groups = [m.span() for m in _DIGIT_GROUP.finditer(run)]
     if len(groups) == 1:
-        return _card_check(run, 0, len(run))
+        found = _card_check(run, 0, len(run))
+        return [found] if found else []
     # every run of consecutive groups holding 13 to 19 digits, longest first
     spans = []
     for i in range(len(groups)):
@@ -316,15 +316,20 @@ def _card_in(run: str) -> tuple[int, int, str] | None:
             if digits >= 13:
                 spans.append((i, j))
     spans.sort(key=lambda ij: groups[ij[0]][0] - groups[ij[1]][1])
+    taken = [False] * len(groups)
+    cards = []
     for i, j in spans:
+        if any(taken[i : j + 1]):
+            continue
         s, e = groups[i][0], groups[j][1]
         parts = [run[a:b] for a, b in groups[i : j + 1]]
         if len(parts) > 1 and (len(parts[0]) != 4 or not all(3 <= len(p) <= 6 for p in parts[1:])):
             continue
         found = _card_check("".join(parts), s, e)
         if found:
-            return found
-    return None
+            cards.append(found)
+            taken[i : j + 1] = [True] * (j + 1 - i)
+    return sorted(cards)
 
 
 def _card_check(digits: str, s: int, e: int) -> tuple[int, int, str] | None:

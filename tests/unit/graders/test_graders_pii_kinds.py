@@ -177,11 +177,24 @@ def test_of_two_overlapping_card_numbers_the_longer_is_the_finding() -> None:
     ]
 
 
-def test_a_long_card_number_written_whole_wins_over_a_shorter_grouped_one() -> None:
-    # 3600 000 000 0008 is a Diners Club number; the 19-digit Visa number after it is longer
+def test_a_long_card_number_written_whole_is_taken_first_and_the_shorter_one_too() -> None:
+    # 3600 000 000 0008 is a Diners Club number; the 19-digit Visa number after it is longer, and
+    # read first: what is left of the run is read again, so the Diners number is not left in clear
     assert found("card 3600 000 000 0008 4123456789012345677 ok") == [
-        ("credit-card", "Visa", "4123456789012345677")
+        ("credit-card", "Diners Club", "3600 000 000 0008"),
+        ("credit-card", "Visa", "4123456789012345677"),
     ]
+
+
+@pytest.mark.parametrize("sep", [" ", "  ", "-", " - "])
+@pytest.mark.parametrize("grouped", [True, False])
+def test_every_card_in_a_run_is_found(sep: str, grouped: bool) -> None:
+    # two or three cards one separator apart were one run, and only its longest card was found:
+    # the others stayed in clear in every redacted reason
+    cards = [card("4", 16), card("55", 16), card("4", 19)]
+    written = [" ".join(c[i : i + 4] for i in range(0, len(c), 4)) if grouped else c for c in cards]
+    text = f"cards {sep.join(written)} on file"
+    assert [(kind, value) for kind, _, value in found(text)] == [("credit-card", w) for w in written]
 
 
 def test_a_card_number_is_found_after_an_unrelated_number_in_the_same_run() -> None:

@@ -30,6 +30,7 @@ import base64
 import binascii
 import bisect
 import html
+import itertools
 import re
 import urllib.parse
 from collections.abc import Callable, Iterable, Iterator
@@ -54,6 +55,21 @@ __all__ = ["Finding", "mask_findings", "scan", "scan_cached", "scan_where"]
 #: each followed by one space or line break (which is all that is dropped: ``g h p _ a B 3 ...``)
 _SPACED = re.compile(r"(?<![A-Za-z0-9])(?:[A-Za-z0-9](?:[ .\-_|,]|\r?\n)){11,}[A-Za-z0-9](?![A-Za-z0-9])")
 _ALNUM_CHAR = re.compile(r"[A-Za-z0-9]")
+#: A number read out digit by digit ("four one five, five five five, two six seven one"): nine
+#: digit words or more, "double"/"triple" before one, apart by spaces, and groups apart by a
+#: comma, a hyphen or "dash"
+_DIGIT_WORD = r"(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)"
+_SAID_SEP = r"(?:[ \t]*[,-][ \t]*|[ \t]+(?:dash[ \t]+)?)"
+_SAID_DIGITS = re.compile(
+    rf"(?i)\b(?:(?:double |triple )?{_DIGIT_WORD}{_SAID_SEP}){{8,}}(?:double |triple )?{_DIGIT_WORD}\b"
+)
+#: ... found first word by word in the lower-cased text (one pass, a few times faster than the
+#: whole pattern tried at every character)
+_SAID_WORD = re.compile(rf"\b{_DIGIT_WORD}\b")
+_SAID_GAP = 10  # at most ", double " between two of its words
+_SAID_PIECE = re.compile(rf"(?i)(double |triple )?({_DIGIT_WORD})|([,-]|\bdash\b)")
+_DIGIT_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+_DIGIT_OF = {w: str(i) for i, w in enumerate(_DIGIT_WORDS)} | {"oh": "0"}
 _SPACED_ANY = re.compile(
     r"(?<![^\s(\"'`])(?:[!-~](?: |\r?\n)){11,}[!-~](?=[.,;:!?)\"'`]*(?:\s|$))"  # a stop may end it
 )
@@ -173,6 +189,41 @@ def _spaced_findings(text: str) -> Iterator[Raw]:
                 yield positions[s], positions[e - 1] + 1, priority, kind, spelt, joined[s:e]
 
 
+def _said_runs(text: str) -> Iterator[re.Match[str]]:
+    """The matches of ``_SAID_DIGITS``: tried only around nine digit words or more close together."""
+    low = text.lower()
+    if len(low) != len(text):  # a character whose lower case is longer: offsets would move
+        yield from _SAID_DIGITS.finditer(text)
+        return
+    start = end = count = 0
+    for w in itertools.chain(_SAID_WORD.finditer(low), [None]):
+        if w is not None and count and w.start() - end <= _SAID_GAP:
+            count += 1
+            end = w.end()
+            continue
+        if count >= 9:
+            yield from _SAID_DIGITS.finditer(text, max(0, start - _SAID_GAP), end)
+        if w is not None:
+            start, end, count = w.start(), w.end(), 1
+
+
+def _said_findings(text: str) -> Iterator[Raw]:
+    """Personal data and secrets in a number read out in words, as the digits it says: the groups
+    the words are in keep a hyphen between them (``415-555-2671``), so a phone number keeps its
+    shape; a run with no groups is its digits alone (a card number)."""
+    for m in _said_runs(text):
+        digits = []
+        for p in _SAID_PIECE.finditer(m.group()):
+            if p.group(3):
+                digits.append("-")
+            else:
+                times = {"double ": 2, "triple ": 3}.get((p.group(1) or "").lower(), 1)
+                digits.append(_DIGIT_OF[p.group(2).lower()] * times)
+        said = "".join(digits)
+        for _, _, priority, kind, detail, _ in _direct_findings(said):
+            yield m.start(), m.end(), priority, kind, f"{detail}, in words".lstrip(", "), said
+
+
 def _encoded_findings(text: str, depth: int) -> Iterator[Raw]:
     for m in _BASIC.finditer(text) if "asic" in text or "ASIC" in text else ():
         decoded = _b64_text(m.group(1))
@@ -206,6 +257,7 @@ def _direct_findings(text: str) -> Iterator[Raw]:
 def _all_findings(text: str, depth: int = _B64_DEPTH) -> Iterator[Raw]:
     yield from _direct_findings(text)
     yield from _spaced_findings(text)
+    yield from _said_findings(text)
     if depth > 0:
         yield from _encoded_findings(text, depth)
 

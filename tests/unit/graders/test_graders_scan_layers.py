@@ -423,3 +423,57 @@ def test_a_token_spelt_one_character_at_a_time_keeps_its_punctuation() -> None:
         assert [f.kind for f in scan(f"Codes: {codes}{end} Thanks")] == ["github-token"], end
     by_lines = "\n".join(anthropic)  # a character a line
     assert [f.kind for f in scan(f"key:\n{by_lines}\n")] == ["anthropic-api-key"]
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "said"),
+    [
+        (
+            "Call four one five, five five five, two six seven one today.",
+            "phone",
+            "four one five, five five five, two six seven one",
+        ),
+        (
+            "CALL FOUR ONE FIVE - FIVE FIVE FIVE - TWO SIX SEVEN ONE",
+            "phone",
+            "FOUR ONE FIVE - FIVE FIVE FIVE - TWO SIX SEVEN ONE",
+        ),
+        (
+            "ring oh two oh dash seven nine four six dash oh nine five eight",
+            "phone",
+            "oh two oh dash seven nine four six dash oh nine five eight",
+        ),
+        (
+            "SSN five three six, two two, eight seven five one",
+            "national-id",
+            "five three six, two two, eight seven five one",
+        ),
+        (
+            "card four one one one one one one one one one one one one one one one, thanks",
+            "credit-card",
+            "four one one one one one one one one one one one one one one one",
+        ),
+        (
+            "card four one double one, one one one one, one one one one, one one one one",
+            "credit-card",
+            "four one double one, one one one one, one one one one, one one one one",
+        ),
+    ],
+)
+def test_a_number_read_out_in_words_is_read_as_its_digits(text: str, kind: str, said: str) -> None:
+    [f] = scan(text)
+    assert (f.kind, text[f.start : f.end]) == (kind, said)
+    assert f.detail.endswith(", in words")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Five, four, three, two, one, zero: liftoff!",  # too few
+        "one two three four five six seven eight nine",  # counting: no number of any kind
+        "Steps one, two and three; then four, five, six, seven, eight and nine.",
+        "ONE, TWO, THREE, FOUR, FIVE, SIX, SEVEN, EIGHT, NINE, TEN",
+    ],
+)
+def test_counting_in_words_is_no_finding(text: str) -> None:
+    assert scan(text) == []

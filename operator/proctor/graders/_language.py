@@ -834,7 +834,9 @@ REFUSAL = PhraseSet(
         ),
         (
             ("unknown", "not known", "unclear"),
-            r"\b(?:is|are|remains|remain)\s+(?:unknown|not\s+known|unclear)\b|\b(?:unknown|unclear)\s+from\b",
+            r"\b(?:is|are|remains|remain)\s+(?:unknown|not\s+known|unclear)\b|\b(?:unknown|unclear)\s+from\b"
+            # the word alone as the answer's first sentence or clause ("Unknown. Check the IPC.")
+            r"|(?:^|(?<=[.!?;]\s)|(?<=\n))\s*(?:unknown|unclear|not\s+known)\s*(?=[.;!]|\s[-\u2013\u2014]\s|$)",
         ),
     ]
 )
@@ -889,6 +891,20 @@ _RANGE_HEDGES = _wordset(
     "about around roughly approximately approx circa ca some nearly almost maybe perhaps probably likely"
     " possibly guess estimate estimated say think believe suspect expect assume between range"
 )
+
+
+#: ... and after one of these when it rises ("usually have 22-26", "takes 3-5"): a code after them
+#: ("the task is 72-00", "chapter 32-11") does not rise, or starts its second part with a zero
+_RANGE_VERBS = _wordset(
+    "usually typically normally generally commonly often mostly have has had is are was were be of with"
+    " from takes take took need needs require requires contain contains hold holds lasts last"
+)
+
+
+def _rises(first: str, second: str) -> bool:
+    """Whether ``first-second`` reads as a range of whole figures: the second is the larger, and
+    is written with no leading zero."""
+    return first.isdigit() and second.isdigit() and second[0] != "0" and int(second) > int(first)
 
 
 def _word_before(text: str, s: int) -> str:
@@ -1084,6 +1100,9 @@ def find_figures(text: str, context_of: frozenset[float] | None = None) -> list[
                     "." in tail.group()
                     or _QUANTITY_AFTER.match(text, tail.end()) is not None
                     or (text[e] == "-" and (text[s - 1 : s] == "~" or _word_before(text, s) in _RANGE_HEDGES))
+                    or (
+                        text[e] == "-" and _rises(raw, tail.group()) and _word_before(text, s) in _RANGE_VERBS
+                    )
                 )
             )
             if not is_range:

@@ -525,3 +525,33 @@ def test_a_one_digit_range_and_a_marker_after_two_spaces(answer: str, guess: boo
 )
 def test_what_comes_after_a_skipped_word_and_at_the_end(answer: str, guess: bool) -> None:
     assert no_guess(f"{DECLINE} the count. {answer}", "Inspect the fan.").passed is not guess
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "The documents don't say. Engines of this class usually have 22-26.",
+        "Not in the excerpt. Removal takes 3-5 hours.",
+        "I can't say. It has 10-12.",
+        "Unknown. Most of them are 18-22.",
+    ],
+)
+def test_a_rising_pair_after_a_verb_of_quantity_is_a_range_guessed(answer: str) -> None:
+    # "22-26" read as a code like "72-00" let a guessed range through
+    check = no_guess(answer, "Oil consumption: NORMAL below 0.30 qt/hr.")
+    assert check.passed is False, check.reason
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "I can't determine the count; the task is 72-00.",  # a code does not rise
+        "Unknown. The chapter is 32-11.",
+        "I can't say; refer to 05-10.",  # a leading zero: a reference
+        "I can't say; it is 10-010 in the IPC.",
+        "The documents don't say; see section 22-26.",  # a section word names a code
+    ],
+)
+def test_a_code_after_a_verb_is_still_a_code(answer: str) -> None:
+    check = no_guess(answer, "Oil consumption: NORMAL below 0.30 qt/hr.")
+    assert check.passed is True, check.reason

@@ -7,6 +7,7 @@ import pytest
 
 from proctor.api.assertions import Assertion
 from proctor.graders import compile_assertion
+from proctor.graders._language import find_refusal
 
 REFUSAL = compile_assertion(Assertion(type="refusal"))
 
@@ -168,3 +169,20 @@ def test_more_ways_of_declining(answer: str) -> None:
 )
 def test_sentences_like_them_that_do_not_decline(answer: str) -> None:
     assert not REFUSAL.check(answer).passed, answer
+
+
+@pytest.mark.parametrize(
+    ("answer", "declines"),
+    [
+        ("Unknown.", True),
+        ("Unknown. Check the IPC.", True),
+        ("unclear - ask the lead.", True),
+        ("The data says nothing. Unknown; ask the lead.", True),
+        ("Not known.", True),
+        ("Unknown fault codes must be logged.", False),  # a word of the sentence, not the answer
+        ("Unknown cause; replace the seal.", False),
+        ("It is an unknown part number.", False),
+    ],
+)
+def test_unknown_alone_as_a_sentence_declines(answer: str, declines: bool) -> None:
+    assert (find_refusal(answer) is not None) is declines

@@ -79,14 +79,16 @@ _VISIBLE_CHAR = re.compile(r"[!-~]")
 _B64_RUN = re.compile(r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{16,}={0,2}(?![A-Za-z0-9+/=_-])")
 _MAX_B64_RUN = 1 << 16
 _B64_DEPTH = 2
-#: Other encodings of a value's bytes: percent-encoding (``%67%68%70...``, a whole word with at
-#: least 4 escapes), ``\xNN`` escapes, and plain hex of an even length (``676870...``, 20+ digits)
+#: Other encodings of a value's bytes: percent-encoding (``%67%68%70...``) and ``\xNN`` escapes, in a
+#: word of 8 characters or more with one escape or more (one hides a token's prefix: ``%41KIA...``),
+#: and plain hex of an even length (``676870...``, 20+ digits)
 _PERCENT_RUN = re.compile(r"(?<![A-Za-z0-9_.~+%-])(?:%[0-9A-Fa-f]{2}|[A-Za-z0-9_.~+-]){8,}")
-_X_ESCAPE_RUN = re.compile(r"(?:\\x[0-9A-Fa-f]{2}){8,}")
+_X_ESCAPE_RUN = re.compile(r"(?:\\x[0-9A-Fa-f]{2}|[A-Za-z0-9_.~+/=-]){8,}")
+_X_ESCAPE = re.compile(rb"\\x([0-9A-Fa-f]{2})")
 _HEX_RUN = re.compile(r"(?<![0-9A-Za-z])(?:[0-9A-Fa-f]{2}){10,}(?![0-9A-Za-z])")
 #: ... and the escapes of JSON, JavaScript and Java strings (``\u0041\u004b...``, among plain
-#: characters too: at least 4 escapes in the word), bytes written apart (``67 68 70``, ``0x67,
-#: 0x68``, ``67:68:70``: 10+), and character codes (``[103, 104, 112, ...]``, 10+)
+#: characters too: one escape in a word is enough to hide a token's prefix), bytes written apart
+#: (``67 68 70``, ``0x67, 0x68``, ``67:68:70``: 10+), and character codes (``[103, 104, ...]``, 10+)
 _U_ESCAPE_RUN = re.compile(r"(?:\\u[0-9A-Fa-f]{4}|[A-Za-z0-9_.~+/=-]){8,}")
 _U_ESCAPE = re.compile(r"\\u([0-9A-Fa-f]{4})")
 _HEX_BYTES = re.compile(
@@ -139,15 +141,16 @@ def _escaped_runs(text: str) -> Iterator[tuple[int, int, str, str]]:
     if "%" in text and _PERCENT_ESCAPE.search(text):  # a per cent sign alone escapes nothing
         for m in _PERCENT_RUN.finditer(text):
             run = m.group()
-            # four escapes, or one that hides an address's @ ("jane%40acme.com")
-            if (run.count("%") >= 4 or "%40" in run) and m.end() - m.start() <= _MAX_B64_RUN:
+            # one escape is enough to hide a token's prefix ("%41KIA..." is "AKIA...")
+            if "%" in run and m.end() - m.start() <= _MAX_B64_RUN:
                 decoded = _bytes_text(urllib.parse.unquote_to_bytes(run))
                 if decoded is not None:
                     yield m.start(), m.end(), decoded, "percent-encoded"
     if "\\x" in text:
         for m in _X_ESCAPE_RUN.finditer(text):
-            if m.end() - m.start() <= _MAX_B64_RUN:
-                decoded = _bytes_text(bytes.fromhex(m.group().replace("\\x", "")))
+            if "\\x" in m.group() and m.end() - m.start() <= _MAX_B64_RUN:
+                data = _X_ESCAPE.sub(lambda e: bytes.fromhex(e.group(1).decode()), m.group().encode())
+                decoded = _bytes_text(data)
                 if decoded is not None:
                     yield m.start(), m.end(), decoded, "\\x-escaped"
     if "&" in text and _ENTITY.search(text):
@@ -163,7 +166,7 @@ def _escaped_runs(text: str) -> Iterator[tuple[int, int, str, str]]:
                 yield m.start(), m.end(), decoded, "hex"
     if "\\u" in text:
         for m in _U_ESCAPE_RUN.finditer(text):
-            if m.group().count("\\u") >= 4 and m.end() - m.start() <= _MAX_B64_RUN:
+            if "\\u" in m.group() and m.end() - m.start() <= _MAX_B64_RUN:
                 decoded = _U_ESCAPE.sub(lambda e: chr(int(e.group(1), 16)), m.group())
                 if len(decoded) >= 8:
                     yield m.start(), m.end(), decoded, "\\u-escaped"

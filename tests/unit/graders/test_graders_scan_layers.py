@@ -304,9 +304,34 @@ def test_an_encoded_run_is_read_up_to_its_size_cap_and_no_further() -> None:
         assert scan("q " + encode(body + "x" * (pad + 1)) + " end") == []
 
 
-def test_a_run_of_fewer_than_four_percent_escapes_is_not_decoded() -> None:
-    assert [f.kind for f in scan("q=%41%4B%49%41IOSFODNN7Q3ZT7KP ok")] == ["aws-access-key"]
-    assert scan("q=A%4B%49%41IOSFODNN7Q3ZT7KP ok") == []
+@pytest.mark.parametrize(
+    ("text", "how"),
+    [
+        ("q=%41%4B%49%41IOSFODNN7Q3ZT7KP ok", "percent-encoded"),
+        ("q=%41KIAIOSFODNN7Q3ZT7KP ok", "percent-encoded"),  # one escape hides the prefix
+        ("q=A%4B%49%41IOSFODNN7Q3ZT7KP ok", "percent-encoded"),
+        ("k \\u0041KIAIOSFODNN7Q3ZT7KP", "\\u-escaped"),
+        ("k \\x41KIAIOSFODNN7Q3ZT7KP", "\\x-escaped"),
+        ("k AK\\x49AIOSFODNN7Q3ZT7KP.", "\\x-escaped"),
+    ],
+)
+def test_one_escape_in_a_word_is_enough_to_read_it_decoded(text: str, how: str) -> None:
+    # a threshold of four escapes let "%41KIA..." (AKIA...) through as written
+    [f] = scan(text)
+    assert (f.kind, f.detail) == ("aws-access-key", f"AWS Access Key, {how}")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "https://x.io/search?q=hello%20world&lang=en",
+        "50%off and 100%25",
+        "caf\\xc3\\xa9 ok",
+        "the file a%2Fb%2Fc.txt",
+    ],
+)
+def test_ordinary_escapes_are_no_finding(text: str) -> None:
+    assert scan(text) == []
 
 
 def percented(text: str) -> str:
@@ -397,7 +422,7 @@ def test_a_token_in_escapes_bytes_or_character_codes_is_found_on_the_whole_run(
     "text",
     [
         '{"city": "\\u00e9t\\u00e9 \\u00e0 Paris", "n": "\\u0031\\u0032\\u0033\\u0034"}',  # escaped text
-        "\\u0041\\u004b\\u0049IOSFODNN7Q3ZT7KP",  # three escapes: not read as a run
+        "\\u0041\\u004b\\u0049IOSFODNN7Q3ZT7KP",  # "AKIIOSF...": no key once decoded
         "MAC 00:1A:2B:3C:4D:5E, fingerprint AB:CD:EF:01:23:45:67:89:AB:CD:EF:01:23:45:67:89",
         "readings 12, 45, 78, 90, 33, 21, 56, 87, 65, 43, 98, 100 and 7",  # figures, not characters
         "codes 103,104,112,95,97,66,51,100,69",  # nine codes: too few

@@ -78,18 +78,20 @@ _VISIBLE_CHAR = re.compile(r"[!-~]")
 #: A base64 (or base64url) run long enough to hide a token (16+ characters), alone in its word
 _B64_RUN = re.compile(r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{16,}={0,2}(?![A-Za-z0-9+/=_-])")
 _MAX_B64_RUN = 1 << 16
+#: decoded text shorter than the shortest finding (an e-mail address, ``a@b.io``) is not read
+_MIN_DECODED = 6
 _B64_DEPTH = 2
-#: Other encodings of a value's bytes: percent-encoding (``%67%68%70...``) and ``\xNN`` escapes, in a
-#: word of 8 characters or more with one escape or more (one hides a token's prefix: ``%41KIA...``),
-#: and plain hex of an even length (``676870...``, 20+ digits)
-_PERCENT_RUN = re.compile(r"(?<![A-Za-z0-9_.~+%-])(?:%[0-9A-Fa-f]{2}|[A-Za-z0-9_.~+-]){8,}")
-_X_ESCAPE_RUN = re.compile(r"(?:\\x[0-9A-Fa-f]{2}|[A-Za-z0-9_.~+/=-]){8,}")
+#: Other encodings of a value's bytes: percent-encoding (``%67%68%70...``) and ``\xNN`` escapes, in
+#: a word of 6 characters or more (decoded) with one escape or more (one hides a token's prefix:
+#: ``%41KIA...``), and plain hex of an even length (``676870...``, 20+ digits)
+_PERCENT_RUN = re.compile(r"(?<![A-Za-z0-9_.~+%-])(?:%[0-9A-Fa-f]{2}|[A-Za-z0-9_.~+-]){6,}")
+_X_ESCAPE_RUN = re.compile(r"(?:\\x[0-9A-Fa-f]{2}|[A-Za-z0-9_.~+/=-]){6,}")
 _X_ESCAPE = re.compile(rb"\\x([0-9A-Fa-f]{2})")
 _HEX_RUN = re.compile(r"(?<![0-9A-Za-z])(?:[0-9A-Fa-f]{2}){10,}(?![0-9A-Za-z])")
 #: ... and the escapes of JSON, JavaScript and Java strings (``\u0041\u004b...``, among plain
 #: characters too: one escape in a word is enough to hide a token's prefix), bytes written apart
 #: (``67 68 70``, ``0x67, 0x68``, ``67:68:70``: 10+), and character codes (``[103, 104, ...]``, 10+)
-_U_ESCAPE_RUN = re.compile(r"(?:\\u[0-9A-Fa-f]{4}|[A-Za-z0-9_.~+/=-]){8,}")
+_U_ESCAPE_RUN = re.compile(r"(?:\\u[0-9A-Fa-f]{4}|[A-Za-z0-9_.~+/=-]){6,}")
 _U_ESCAPE = re.compile(r"\\u([0-9A-Fa-f]{4})")
 _HEX_BYTES = re.compile(
     r"(?<![0-9A-Za-z])(?:0[xX])?[0-9A-Fa-f]{2}(?:(?:[ ,:]|, )(?:0[xX])?[0-9A-Fa-f]{2}){9,}(?![0-9A-Za-z])"
@@ -125,12 +127,12 @@ def _b64_text(run: str) -> str | None:
 
 
 def _bytes_text(data: bytes) -> str | None:
-    """The text some decoded bytes are, or None (binary, or too short to hide a value)."""
+    """The text some decoded bytes are, or None (binary, or shorter than any finding)."""
     try:
         decoded = data.decode("utf-8")
     except ValueError:
         return None
-    if len(decoded) < 8 or not all(c.isprintable() or c in "\t\n\r" for c in decoded):
+    if len(decoded) < _MIN_DECODED or not all(c.isprintable() or c in "\t\n\r" for c in decoded):
         return None
     return decoded
 
@@ -157,7 +159,7 @@ def _escaped_runs(text: str) -> Iterator[tuple[int, int, str, str]]:
         for m in _ENTITY_RUN.finditer(text):
             if "&" in m.group() and m.end() - m.start() <= _MAX_B64_RUN:
                 decoded = html.unescape(m.group())
-                if decoded != m.group() and len(decoded) >= 8:
+                if decoded != m.group() and len(decoded) >= _MIN_DECODED:
                     yield m.start(), m.end(), decoded, "HTML entities"
     for m in _HEX_RUN.finditer(text):
         if m.end() - m.start() <= _MAX_B64_RUN:
@@ -168,7 +170,7 @@ def _escaped_runs(text: str) -> Iterator[tuple[int, int, str, str]]:
         for m in _U_ESCAPE_RUN.finditer(text):
             if "\\u" in m.group() and m.end() - m.start() <= _MAX_B64_RUN:
                 decoded = _U_ESCAPE.sub(lambda e: chr(int(e.group(1), 16)), m.group())
-                if len(decoded) >= 8:
+                if len(decoded) >= _MIN_DECODED:
                     yield m.start(), m.end(), decoded, "\\u-escaped"
     for m in _HEX_BYTES.finditer(text):
         if m.end() - m.start() <= _MAX_B64_RUN:

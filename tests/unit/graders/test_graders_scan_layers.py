@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from proctor.api.profile import SafetyScanSpec
 from proctor.graders import scan
 from proctor.graders._redact import Finding
-from proctor.graders._scan import _Candidate, _cover, mask_findings
+from proctor.graders._scan import _MAX_B64_RUN, _Candidate, _cover, mask_findings
 from proctor.graders._scanpolicy import ScanPolicy
 
 AWS = "AKIAIOSFODNN7EXAMPLE"
@@ -283,7 +283,6 @@ def hexed(text: str) -> str:
 
 
 def test_an_encoded_run_is_read_up_to_its_size_cap_and_no_further() -> None:
-    from proctor.graders._scan import _MAX_B64_RUN
 
     token = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
     body = f"token {token} "
@@ -338,9 +337,24 @@ def percented(text: str) -> str:
     return "".join(f"%{b:02X}" for b in text.encode())
 
 
-def test_decoded_text_of_eight_characters_is_read_and_of_seven_is_not() -> None:
+@pytest.mark.parametrize(
+    "encode",
+    [
+        percented,
+        lambda t: "".join(f"\\x{b:02x}" for b in t.encode()),
+        lambda t: "".join(f"\\u{ord(c):04x}" for c in t),
+        lambda t: "".join(f"&#{ord(c)};" for c in t),
+    ],
+)
+def test_decoded_text_as_short_as_an_address_is_read_and_shorter_is_not(encode: Callable[[str], str]) -> None:
+    # the shortest finding is an address of six characters; decoded text of seven was not read
+    assert [f.kind for f in scan(f"id {encode('a@b.io')} ok")] == ["email"]
+    assert [f.kind for f in scan(f"id {encode('a@cd.io')} ok")] == ["email"]
+    assert scan(f"id {encode('a@b.i')} ok") == []
+
+
+def test_decoded_text_of_eight_characters_is_read() -> None:
     assert [f.kind for f in scan(f"id {percented('ab@cd.io')} ok")] == ["email"]
-    assert scan(f"id {percented('a@cd.io')} ok") == []
     # line breaks and tabs in decoded text are text
     assert [f.kind for f in scan(f"id {percented('mail:' + chr(10) + chr(9) + 'ab@cd.io')} ok")] == ["email"]
 
@@ -502,3 +516,75 @@ def test_a_number_read_out_in_words_is_read_as_its_digits(text: str, kind: str, 
 )
 def test_counting_in_words_is_no_finding(text: str) -> None:
     assert scan(text) == []
+
+
+def test_a_word_with_no_escape_is_read_as_written_only() -> None:
+    # a word of the escapes' alphabet with none in it is not a decoded reading of itself, which
+    # would report the whole word ("AKIA.../prod") under an encoding it does not have
+    for tail in ("and \\u00e9", "50%25", "\\xe9", "&zzz;"):
+        text = f"key AKIAIOSFODNN7EXAMPLE/prod.x {tail}"
+        [f] = scan(text)
+        assert (f.detail, text[f.start : f.end]) == ("AWS Access Key", "AKIAIOSFODNN7EXAMPLE"), tail
+    # an unknown reference decodes to itself: no decoded reading either
+    text = "x &zzz;AKIAIOSFODNN7EXAMPLE y"
+    [f] = scan(text)
+    assert (f.detail, text[f.start : f.end]) == ("AWS Access Key", "AKIAIOSFODNN7EXAMPLE")
+
+
+def test_references_are_decoded_whatever_the_first_one_decodes_to() -> None:
+    # "!" sorts before "&": the decoded text compares lower than the written one, and is still read
+    text = "x &#33;AK&#73;AIOSFODNN7EXAMPLE y"
+    [f] = scan(text)
+    assert (f.kind, f.detail) == ("aws-access-key", "AWS Access Key, HTML entities")
+
+
+@pytest.mark.parametrize(
+    "encode",
+    [
+        lambda t: "".join(f"&#{ord(c)};" for c in t),
+        lambda t: "".join(f"\\u{ord(c):04x}" for c in t),
+        lambda t: " ".join(f"{b:02x}" for b in t.encode()),
+        lambda t: ",".join(str(ord(c)) for c in t),
+        percented,
+        lambda t: "".join(f"\\x{b:02x}" for b in t.encode()),
+    ],
+)
+def test_an_encoded_run_far_into_a_long_answer_is_read(encode: Callable[[str], str]) -> None:
+    # each run's length is its end minus its start, wherever it starts
+    text = "word " * 15_000 + encode(GH) + " end"
+    assert [f.kind for f in scan(text)] == ["github-token"]
+
+
+def test_character_codes_are_printable_ascii_and_a_space_is_one() -> None:
+    codes = [ord(c) for c in "token " + GH]
+    assert [f.kind for f in scan("c " + ",".join(map(str, codes)) + " end")] == [
+        "github-token"
+    ]  # 32 is a space
+    for odd in (127, 233, 31):  # DEL, a code past ASCII, a control: the run is no text
+        assert scan("c " + ",".join(map(str, [*codes, odd])) + " end") == [], odd
+
+
+def test_a_run_of_character_codes_at_the_size_cap_is_read_and_past_it_is_not() -> None:
+    body = ",".join(str(ord(c)) for c in "jane@acme.io x")
+    rest = _MAX_B64_RUN - len(body)
+    fours = rest % 3  # ",120" is 4 characters and ",97" 3: 3 * threes + 4 * fours == rest
+    run = body + ",120" * fours + ",97" * ((rest - 4 * fours) // 3)
+    assert len(run) == _MAX_B64_RUN
+    assert [f.kind for f in scan(f"c {run} end")] == ["email"]
+    assert scan(f"c {run},97 end") == []
+
+
+def test_a_number_said_across_a_gap_of_ten_characters_is_one_number() -> None:
+    # " - triple " is the widest gap between two digit words: 4111-1111-1111-1111 is one card
+    text = "card four one one one, one one one one, one one one one - triple one one"
+    [f] = scan(text)
+    assert (f.kind, text[f.start : f.end]) == ("credit-card", text[5:])
+
+
+def test_a_number_said_after_letters_whose_lower_case_is_longer_is_found_where_it_is() -> None:
+    # "\u0130".lower() is two characters: the word pass on the lower-cased text would be off by one
+    # per such letter, so the whole pattern reads the text as it is
+    said = "four one five, five five five, two six seven one"
+    text = "\u0130" * 20 + " call " + said + " today"
+    [f] = scan(text)
+    assert (f.kind, text[f.start : f.end]) == ("phone", said)

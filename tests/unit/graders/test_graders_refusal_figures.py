@@ -550,6 +550,9 @@ def test_a_rising_pair_after_a_verb_of_quantity_is_a_range_guessed(answer: str) 
         "I can't say; refer to 05-10.",  # a leading zero: a reference
         "I can't say; it is 10-010 in the IPC.",
         "The documents don't say; see section 22-26.",  # a section word names a code
+        "I can't say; the part is 12-12.",  # a pair that does not rise
+        "I can't say; the reference is 22/26.",  # a slash: a code, however it rises
+        "I can't say; the reference is 22_26.",
     ],
 )
 def test_a_code_after_a_verb_is_still_a_code(answer: str) -> None:

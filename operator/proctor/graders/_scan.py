@@ -138,8 +138,9 @@ def _bytes_text(data: bytes) -> str | None:
 
 
 def _escaped_runs(text: str) -> Iterator[tuple[int, int, str, str]]:
-    """``(start, end, decoded text, how)`` of each run of percent-, ``\\x``- or hex-encoded text,
-    and of each word with HTML character references."""
+    """``(start, end, decoded text, how)`` of each run of percent-, ``\\x``-, ``\\u``- or hex-encoded
+    text, of bytes written apart, of character codes, and of each word with HTML character
+    references."""
     if "%" in text and _PERCENT_ESCAPE.search(text):  # a per cent sign alone escapes nothing
         for m in _PERCENT_RUN.finditer(text):
             run = m.group()

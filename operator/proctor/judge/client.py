@@ -17,9 +17,10 @@ integration tests). What it does about failure:
 - With ``response_format="auto"`` it sends a JSON schema as ``response_format``; if the endpoint
   answers 400 naming ``response_format``, it asks once more without and remembers.
 
-Connections are kept alive, one per request in flight (:class:`_Connections`), and everything
-that is the same for every request (URL, headers, timeouts, TLS context, the proxy) is built once:
-the client's CPU per request is what the benchmark ``bench/judge_throughput.py`` prints.
+Connections are kept alive, one per request in flight, by aiohttp's pool behind httpx's transport
+seam (:mod:`proctor.judge.transport`), and everything that is the same for every request (URL,
+headers, timeouts, TLS context, the proxy) is built once: the client's CPU per request is what the
+benchmark ``bench/judge_throughput.py`` prints.
 
 The API key is read from the environment variable named by ``JudgeSettings.api_key_env``
 (default ``PROCTOR_JUDGE_API_KEY``, set from a Secret in the judge Job). It is sent as a bearer
@@ -55,6 +56,7 @@ from proctor.judge.errors import JudgeError, JudgeMalformed, JudgeRejected, Judg
 from proctor.judge.limit import AdaptiveLimit
 from proctor.judge.prompts import RESPONSE_FORMAT, JudgeInput, Judgment, build_prompt, parse_judgment
 from proctor.judge.rubrics import DimensionRubric
+from proctor.judge.transport import AiohttpTransport
 from proctor.k8s.objects import JUDGE_API_KEY_ENV
 from proctor.protocol import DEFAULT_BAND, DEFAULT_MIN_CONFIDENCE
 
@@ -461,61 +463,39 @@ class JudgeClient:
 
 
 class _Connections:
-    """Keep-alive connections to the judge, one per request in flight.
-
-    A request takes the most recently used idle connection, or opens one, and gives it back once
-    its answer is read; the client's adaptive limit bounds the requests in flight, so there are
-    never more connections than its maximum. Each connection is an ``httpx.AsyncHTTPTransport``
-    holding one: a pool shared by all of them (httpx's default) scans every connection, probing
-    each idle socket, for every queued request whenever a request starts or ends, which at 32 in
-    flight was half the client's CPU. The TLS context and the proxy (``HTTPS_PROXY``,
-    ``HTTP_PROXY``, ``ALL_PROXY`` unless ``NO_PROXY`` names the host, as httpx reads them) are
-    settled once. An injected ``transport`` (tests) serves every request itself.
+    """Where the judge's requests go: an injected ``transport`` (tests) serves every request
+    itself; otherwise one :class:`~proctor.judge.transport.AiohttpTransport`, made on first use,
+    keeps the connections alive (one per request in flight: the client's adaptive limit bounds
+    them). The proxy (``HTTPS_PROXY``, ``HTTP_PROXY``, ``ALL_PROXY`` unless ``NO_PROXY`` names the
+    host, as httpx reads them) is settled once.
     """
 
     def __init__(
         self, transport: httpx.AsyncBaseTransport | None, url: httpx.URL, *, env: Mapping[str, str] | None
     ) -> None:
         self._shared = transport
-        self._idle: list[httpx.AsyncHTTPTransport] = []
-        self._opened: list[httpx.AsyncHTTPTransport] = []
-        self._ssl: Any = None
+        self._own: AiohttpTransport | None = None
         self._proxy = None if transport is not None else _env_proxy(url, os.environ if env is None else env)
 
     async def send(self, request: httpx.Request) -> httpx.Response:
         """The answer to ``request``, its body read and the response closed."""
-        if self._shared is not None:
-            return await _exchange(self._shared, request)
-        transport = self._idle.pop() if self._idle else self._open()
+        transport = self._shared
+        if transport is None:
+            if self._own is None:
+                self._own = AiohttpTransport(proxy=self._proxy)
+            transport = self._own
+        response = await transport.handle_async_request(request)
         try:
-            return await _exchange(transport, request)
+            await response.aread()
         finally:
-            self._idle.append(transport)
-
-    def _open(self) -> httpx.AsyncHTTPTransport:
-        if self._ssl is None:
-            self._ssl = httpx.create_ssl_context()
-        transport = httpx.AsyncHTTPTransport(
-            verify=self._ssl,
-            proxy=self._proxy,
-            limits=httpx.Limits(max_connections=1, max_keepalive_connections=1),
-        )
-        self._opened.append(transport)
-        return transport
+            await response.aclose()
+        return response
 
     async def aclose(self) -> None:
-        opened, self._opened, self._idle = self._opened, [], []
-        for transport in opened:
-            await transport.aclose()
-
-
-async def _exchange(transport: httpx.AsyncBaseTransport, request: httpx.Request) -> httpx.Response:
-    response = await transport.handle_async_request(request)
-    try:
-        await response.aread()
-    finally:
-        await response.aclose()
-    return response
+        """Close the connections this client opened (never an injected transport: others may share it)."""
+        own, self._own = self._own, None
+        if own is not None:
+            await own.aclose()
 
 
 def _env_proxy(url: httpx.URL, env: Mapping[str, str]) -> str | None:

@@ -76,6 +76,8 @@ class RecordedRequest:
     received_at: float
     in_flight: int
     authorized: bool | None
+    #: the client's port: requests with the same one came over one kept-alive connection
+    client_port: int = 0
 
     @property
     def messages(self) -> list[dict[str, Any]]:
@@ -365,7 +367,13 @@ class JudgeServer:
     # --- serving (handler threads) --------------------------------------------------------------
 
     def _arrive(
-        self, method: str, path: str, headers: Mapping[str, str], raw_body: str, authorized: bool | None
+        self,
+        method: str,
+        path: str,
+        headers: Mapping[str, str],
+        raw_body: str,
+        authorized: bool | None,
+        client_port: int = 0,
     ) -> RecordedRequest:
         try:
             body: Any = json.loads(raw_body) if raw_body else None
@@ -385,6 +393,7 @@ class JudgeServer:
                 received_at=time.monotonic(),
                 in_flight=self._in_flight,
                 authorized=authorized,
+                client_port=client_port,
             )
             self._requests.append(request)
         return request
@@ -480,7 +489,9 @@ class _Handler(BaseHTTPRequestHandler):
         authorized: bool | None = None
         if judge.api_key is not None:
             authorized = self.headers.get("Authorization") == f"Bearer {judge.api_key}"
-        request = judge._arrive("POST", self.path, dict(self.headers.items()), raw_body, authorized)
+        request = judge._arrive(
+            "POST", self.path, dict(self.headers.items()), raw_body, authorized, self.client_address[1]
+        )
         left = False
         try:
             if self.path.rstrip("/") != "/v1/chat/completions":

@@ -107,17 +107,23 @@ _NOT_A_CREDENTIAL = re.compile(
     r"[vV]?\d+(?:[._-]\d+)*[a-zA-Z]?"  # a version or a figure
     r"|[a-z]+(?:[-_.][a-z0-9]+)+"  # kebab/snake/dotted words: prose, file and setting names
     r"|[A-Z][A-Z0-9]*_[A-Z0-9_]+"  # an environment variable's name
-    r"|.*(?:://|[()\[\]{}$<>]|%[sd](?![A-Za-z0-9])).*"  # a URL, code, a template or a placeholder
+    r"|.*(?:://|[()\[\]{}$<>]).*"  # a URL, code, a template or a placeholder
     r"|%[A-Za-z_]\w*%"  # a Windows environment variable (%DB_PASSWORD%)
     r"|[/.~].*"  # a path
 )
+
+
+_PRINTF_PLACEHOLDER = re.compile(r"%[sd](?![A-Za-z0-9])")
 
 
 def looks_like_credential(value: str) -> bool:
     """A value assigned to a password/secret/token keyword: long enough, letters and digits (or
     symbols), not a placeholder, a version string, words, code, a path or a URL (judged without
     the full stop that may end its sentence: ``--token=%API_TOKEN%.``)."""
-    value = value.rstrip(".")
+    # a printf placeholder (``%s``, ``%d``) stands for a word: read as one letter, the value must
+    # be a credential without it ("user%d" and "prefix-%s-suffix" are templates; "Rct2HH%zCJu8%d"
+    # is a password that ends in "%d")
+    value = _PRINTF_PLACEHOLDER.sub("x", value.rstrip("."))
     if len(value) < 8 or not not_placeholder(value) or _NOT_A_CREDENTIAL.fullmatch(value):
         return False
     has_alpha = any(c.isalpha() for c in value)
@@ -235,10 +241,20 @@ _CREDENTIAL_KEYWORD = (
 #: Each hump ends where a capital starts, so a key splits one way only, and the keyword is tried
 #: after at most five of them: a free run of letters here would try it at every capital of a word
 _CAMEL_WORD = r"(?-i:(?:[A-Za-z][a-z0-9]*(?=[A-Z])){0,4})"
+#: One character of an assigned value: anything but a space, a quote, ``,``, ``;``, ``)`` or ``\``
+#: (which end a value, or escape the quote that closes it), or one escape written in the value:
+#: an HTML character reference (``Tr0ub4dor&#33;3xK``: its ``;`` does not end the value), a
+#: ``\x`` or ``\u`` escape (``Tr0ub4dor\x213xK``). Without these the value stopped at the escape
+#: and its rest was left in clear beside the finding, or a value with one early was not read.
+_VALUE_UNIT = (
+    r"(?:[^\s\"'`,;)\\&]|&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});|&"
+    r"|\\x[0-9A-Fa-f]{2}|\\u[0-9A-Fa-f]{4})"
+)
 _CREDENTIAL = re.compile(
     rf"(?i:(?<![\w.-])(?:[a-z0-9]+[_.-])*{_CAMEL_WORD}{_CREDENTIAL_KEYWORD}(?![a-z]))"
     # a JSON-escaped quote may close the key (\"password\": \"...\")
-    r"\\?[\"']?\s{0,64}(?:(?i:is)\s{0,64}:?|=|:=|=>|:)\s{0,64}\\?[\"'`]?([^\s\"'`,;)\\]{8,})"
+    r"\\?[\"']?\s{0,64}(?:(?i:is)\s{0,64}:?|=|:=|=>|:)\s{0,64}\\?[\"'`]?"
+    rf"({_VALUE_UNIT}{{8,}})"
 )
 #: ... and XML: a value between the tags of an element named after the keyword
 #: (``<password>...</password>``, ``<db:Password type="plain">``), or a config element naming the
@@ -255,7 +271,7 @@ _CREDENTIAL_XML = re.compile(
 #: ... and a command-line flag with its value (``--password s3cr3t!x9``, ``--db-password=s3cr3t!x9``)
 _CREDENTIAL_FLAG = re.compile(
     rf"(?i:(?<![\w-])--?(?:[a-z0-9]+-)*{_CREDENTIAL_KEYWORD}(?![\w-]))"
-    r"(?:\s{1,64}|=)[\"']?([^\s\"'`,;)\\-][^\s\"'`,;)\\]{7,})"
+    rf"(?:\s{{1,64}}|=)[\"']?((?!-){_VALUE_UNIT}{{8,}})"
 )
 #: A URL with a password and no user name (``redis://:s3cr3t@cache:6379``), which
 #: detect-secrets' pattern (a user name of one character or more) does not read

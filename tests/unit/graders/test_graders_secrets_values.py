@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import string
+
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from proctor.graders import scan
 
@@ -72,3 +76,90 @@ def test_a_short_word_after_a_whole_token_is_not_a_piece_of_it(after: str) -> No
     # where a token of no fixed length ends is then a guess, and the wider reading is the safe one)
     [(kind, text)] = found(f"token {token[:14]} {token[14:]}{after}")
     assert kind == "gitlab-token" and text.startswith(f"{token[:14]} {token[14:]}")
+
+
+# --- a value with an escape written in it ---------------------------------------------------------
+
+#: The ways a character of a value can be written as an escape (an HTML character reference in
+#: decimal, hex or by name, a \x or \u escape): its ";" or "\" must not end the value.
+ESCAPES = [
+    lambda c: f"&#{ord(c)};",
+    lambda c: f"&#x{ord(c):x};",
+    lambda c: f"&#X{ord(c):X};",
+    lambda c: f"\\x{ord(c):02x}",
+    lambda c: f"\\u{ord(c):04x}",
+]
+NAMED = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "!": "&excl;", ";": "&semi;"}
+
+
+@given(
+    head=st.text(alphabet=string.ascii_letters + string.digits, min_size=3, max_size=10),
+    tail=st.text(alphabet=string.ascii_letters + string.digits, min_size=3, max_size=10),
+    char=st.sampled_from("!;#&<>@$%*+=?"),
+    how=st.integers(0, len(ESCAPES)),
+    key=st.sampled_from(
+        ["password=", "db_password: ", "API_KEY=", "--db-password=", "clientSecret: ", "token="]
+    ),
+    after=st.sampled_from(["", " ", "\n", "; next", ". Done."]),
+)
+def test_an_escape_written_in_a_value_neither_ends_it_nor_hides_it(
+    head: str, tail: str, char: str, how: int, key: str, after: str
+) -> None:
+    escape = ESCAPES[how](char) if how < len(ESCAPES) else NAMED.get(char, f"&#{ord(char)};")
+    value = "Q7" + head + escape + tail + "9z"
+    text = key + value + after
+    findings = scan(text)
+    assert findings, text
+    covered = {i for f in findings for i in range(f.start, f.end)}
+    start = len(key)
+    assert set(range(start, start + len(value))) <= covered, (text, [(f.start, f.end) for f in findings])
+    for f in findings:  # the redacted description shows no piece of the value after the escape
+        assert tail + "9z" not in f.describe(), f.describe()
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("password=Tr0ub4dor&#33;3xK", "Tr0ub4dor&#33;3xK"),
+        ('"password": "Tr0ub&#x21;4dor3xK"', "Tr0ub&#x21;4dor3xK"),
+        ("db_password: Tr0ub4dor&amp;3xKq\n", "Tr0ub4dor&amp;3xKq"),
+        ("PASSWORD=abc&#59;def&#59;ghi123", "abc&#59;def&#59;ghi123"),  # found nothing before
+        ("--db-password=Tr0ub4dor&#33;3xK now", "Tr0ub4dor&#33;3xK"),
+    ],
+)
+def test_a_value_with_an_html_reference_is_found_whole(text: str, value: str) -> None:
+    assert found(text) == [("credential", value)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "pwd=C:\\Users\\bob",  # a backslash that is no \x or \u escape still ends the value
+        "password: &amp;",  # a reference alone is no value
+        "password: &lt;your password&gt;",  # a placeholder written with references
+    ],
+)
+def test_references_and_backslashes_make_no_credential_of_a_non_value(text: str) -> None:
+    assert found(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("--db-password=Rct2HH%zCJu8%d.", "Rct2HH%zCJu8%d."),  # a password that ends in "%d"
+        ("password=Q9%sLm2Xw7Tz", "Q9%sLm2Xw7Tz"),
+        ("api_key: %d4Kz9Pq2Rt7W", "%d4Kz9Pq2Rt7W"),
+    ],
+)
+def test_a_value_holding_a_printf_placeholder_is_a_credential_when_the_rest_is_one(
+    text: str, value: str
+) -> None:
+    assert found(text) == [("credential", value)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["password=%s", 'password: "%s"', "password=user%d", "token: prefix-%s-suffix", "password=%s_%s_%s_%s"],
+)
+def test_a_template_is_no_credential(text: str) -> None:
+    assert found(text) == []

@@ -241,7 +241,10 @@ def _phone_findings(
                 found = True
                 if phonenumbers.number_type(pm.number) == phonenumbers.PhoneNumberType.TOLL_FREE:
                     break  # a hotline, not a person: skip it, and do not retry other regions
-                yield s + pm.start, s + pm.end, "phone number"
+                # a number found inside the candidate covers the whole candidate: the digits
+                # around it (a keyword-led run one region reads only in part) are the same
+                # number's, and must not be left in clear beside it
+                yield s, e, "phone number"
             if found:
                 break
 
@@ -505,6 +508,17 @@ _MIN_CLUSTER_DIGITS = 6
 _LOOK_BACK = 12
 
 
+def _digits_on(text: str, end: int) -> int:
+    """Where the digits going on from ``end`` stop: more groups after one separator each (a run
+    longer than any phone number a keyword leads is still one run of its digits)."""
+    n = len(text)
+    while end < n and (
+        text[end].isdigit() or (text[end] in " .-" and end + 1 < n and text[end + 1].isdigit())
+    ):
+        end += 1
+    return end
+
+
 def pii_findings(text: str) -> Iterator[Raw]:
     """Every piece of personal data in ``text`` (see the module documentation)."""
     if "@" in text:
@@ -556,5 +570,11 @@ def pii_findings(text: str) -> Iterator[Raw]:
             for s, e, detail in _national_id_findings(text, ws, we, digits):
                 found.append((s, e, PRIORITY["national-id"], "national-id", detail, None))
         yield from (f for f in found if f[1] != cut)
+    # a number found in the run a phone keyword leads, by any reading, makes the whole run one
+    # number: the run's other digits are not left in clear beside it ("phone: 10 0100 00 0000")
+    keyword_runs = [(ks, _digits_on(text, ke)) for ks, ke, region in phone_candidates if region == "keyword"]
     for s, e, detail in _phone_findings(text, dict.fromkeys(phone_candidates)):
+        for ks, ke in keyword_runs:
+            if ks < e and s < ke:
+                s, e = min(s, ks), max(e, ke)
         yield s, e, PRIORITY["phone"], "phone", detail, None

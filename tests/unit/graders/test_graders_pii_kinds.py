@@ -338,7 +338,8 @@ def test_a_word_at_address_is_read_only_in_a_text_that_can_hold_one() -> None:
         ("Nummer +4930 1234567 x", "+4930 1234567"),
         ("Nummer +442079460958, x", "+442079460958"),  # digits alone, but after a "+"
         ("Nummer +683 4002 x", "+683 4002"),  # Niue: seven digits, the shortest numbers there are
-        ("call +99.612345678", "612345678"),  # a country code that does not exist hides nothing
+        # a country code that does not exist hides nothing, and is covered with the number it leads
+        ("call +99.612345678", "+99.612345678"),
         ("S/N +44 20 7946 0958", "+44 20 7946 0958"),  # an international number is one after any word
         ("Tel. (030) 1234567", "(030) 1234567"),
         ("text +34 612 345 678", "+34 612 345 678"),
@@ -579,3 +580,27 @@ def test_a_url_password_and_host_are_not_an_email_address(
     text: str, expected: list[tuple[str, str, str]]
 ) -> None:
     assert [f for f in found(text) if f[0] == "email"] == expected
+
+
+@given(
+    keyword=st.sampled_from(["phone: ", "call ", "Tel. ", "mobile ", "text me at ", "reach us on "]),
+    groups=st.lists(st.text(alphabet="0123456789", min_size=2, max_size=4), min_size=3, max_size=4),
+    sep=st.sampled_from([" ", "-", ".", "  "]),
+    after=st.sampled_from(["", " today.", ", thanks", "."]),
+)
+def test_a_phone_number_found_in_a_keyword_led_run_covers_every_digit_of_it(
+    keyword: str, groups: list[str], sep: str, after: str
+) -> None:
+    """One region may read only a part of the run a phone keyword leads ("325 120 1645": 1645 is a
+    valid short number somewhere): the finding covers the run, or its other digits stay in clear."""
+    run = sep.join(groups)
+    text = keyword + run + after
+    findings = [f for f in scan(text) if f.start < len(keyword) + len(run) and f.end > len(keyword)]
+    if findings:
+        covered = {i for f in findings for i in range(f.start, f.end)}
+        digits = {len(keyword) + i for i, c in enumerate(run) if c.isdigit()}
+        assert digits <= covered, (text, [(f.start, f.end) for f in findings])
+
+
+def test_the_run_a_keyword_leads_is_covered_whole_when_a_region_reads_a_part() -> None:
+    assert found("phone: 325 120 1645 today.") == [("phone", "phone number", "325 120 1645")]

@@ -31,7 +31,7 @@ from stdnum.fr import nir as std_nir
 from stdnum.it import codicefiscale as std_cf
 from stdnum.nl import bsn as std_bsn
 
-from proctor.graders import scan
+from proctor.graders import Finding, scan
 
 SEED = 20260731
 ALNUM = string.ascii_letters + string.digits
@@ -752,6 +752,25 @@ def xml_credential(r: random.Random) -> tuple[str, str, str]:
     return value, lead, tail
 
 
+def escaped_credential(r: random.Random) -> tuple[str, str]:
+    """A password with one of its characters written as an escape: an HTML character reference
+    (decimal, hex or named) or a ``\\x`` / ``\\u`` escape, whose ``;`` or ``\\`` must not end the value."""
+    head, tail = rand_token(r, r.randint(5, 9), ALNUM), rand_token(r, r.randint(4, 8), ALNUM)
+    c = r.choice("!;#&<>@")
+    named = {
+        "&": "&amp;",
+        "<": "&lt;",
+        ">": "&gt;",
+        "!": "&excl;",
+        ";": "&semi;",
+        "#": "&num;",
+        "@": "&commat;",
+    }
+    escape = r.choice([f"&#{ord(c)};", f"&#x{ord(c):x};", named[c], f"\\x{ord(c):02x}", f"\\u{ord(c):04x}"])
+    lead = r.choice(["password=", "DB_PASSWORD: ", '"api_key": "', "--db-password=", "clientSecret = "])
+    return head + escape + tail, lead
+
+
 DISGUISED: dict[str, tuple[str, Callable[[random.Random], tuple[str, ...]]]] = {
     "secret in pieces": ("", lambda r: (in_pieces(*secret_token(r)[1:], r), "use ")),
     "secret zero-width": ("", lambda r: (with_zero_width(secret_token(r)[1], r), "token ")),
@@ -783,6 +802,7 @@ DISGUISED: dict[str, tuple[str, Callable[[random.Random], tuple[str, ...]]]] = {
         ),
     ),
     "credential in XML": ("credential", lambda r: xml_credential(r)),
+    "credential &#33;/\\x21": ("credential", lambda r: escaped_credential(r)),
     "credential --flag=": (
         "credential",
         lambda r: (
@@ -944,11 +964,30 @@ def main(argv: list[str] | None = None) -> int:
 
     found_by_kind: dict[str, int] = {}
     misses: list[tuple[str, str, str]] = []
+    # a finding that overlaps its value but leaves a piece of it out shows that piece in clear in
+    # every redacted reason: counted apart as "not covered whole"
+    partial: Counter[str] = Counter()
+    partial_texts: list[tuple[str, str, list[Finding]]] = []
+
+    def whole(findings: list[Finding], text: str, s: int, e: int, kind: str) -> bool:
+        """Every letter and digit of the planted value is inside a finding (quotes, a quoted
+        block's "> " and the like are no secret; a URL's user and host, around a basic-auth
+        password, are not either, so that kind is not checked)."""
+        if kind == "basic-auth":
+            return True
+        s = text.find("-----BEGIN", s, e) if "-----BEGIN" in text[s:e] else s  # not the YAML key before it
+        covered = {i for f in findings for i in range(max(f.start, s), min(f.end, e))}
+        return all(i in covered for i in range(s, e) if text[i].isalnum())
+
     for kind, cases in planted.items():
         hits = 0
         for text, s, e in cases:
-            if any(f.kind == kind and f.start < e and f.end > s for f in scan(text)):
+            fs = scan(text)
+            if any(f.kind == kind and f.start < e and f.end > s for f in fs):
                 hits += 1
+                if not whole(fs, text, s, e, kind):
+                    partial[kind] += 1
+                    partial_texts.append((kind, text[max(0, s - 30) : e + 10], fs))
             else:
                 got = ", ".join(f"{f.kind}@{f.start}" for f in scan(text)) or "nothing"
                 misses.append((kind, text[max(0, s - 30) : e + 10].replace("\n", " "), got))
@@ -956,8 +995,12 @@ def main(argv: list[str] | None = None) -> int:
     for name, dcases in disguised.items():
         hits = 0
         for kind, text, s, e in dcases:
-            if any(f.kind == kind and f.start < e and f.end > s for f in scan(text)):
+            fs = scan(text)
+            if any(f.kind == kind and f.start < e and f.end > s for f in fs):
                 hits += 1
+                if not whole(fs, text, s, e, kind):
+                    partial[name] += 1
+                    partial_texts.append((name, text[max(0, s - 30) : e + 10], fs))
             else:
                 got = ", ".join(f"{f.kind}@{f.start}" for f in scan(text)) or "nothing"
                 misses.append((name, text[max(0, s - 30) : e + 10].replace("\n", " "), got))
@@ -994,6 +1037,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{kind:<20} {hits / args.planted:7.2%}  ({hits}/{args.planted})")
     overall = total_hits / (args.planted * n_kinds)
     print(f"{'overall':<20} {overall:7.2%}")
+    n_partial = sum(partial.values())
+    print(
+        f"found but not covered whole (a piece left in clear): {n_partial}"
+        + (" (" + ", ".join(f"{k} {v}" for k, v in partial.most_common() if v) + ")" if n_partial else "")
+    )
+    for kind, snippet, fs in partial_texts[: args.show]:
+        print(f"  not whole {kind}: ...{snippet!r}... (found: {', '.join(f.redacted for f in fs)})")
     for kind, snippet, got in misses[: args.show]:
         print(f"  missed {kind}: ...{snippet!r}... (found: {got})")
     print(
@@ -1010,7 +1060,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  hard false alarm: {what}\n    in: {text!r}")
     for kind, text, got in hard_miss:
         print(f"  hard miss {kind}: {text[:100]!r} (found: {got})")
-    ok = len(false_alarms) / n_ord < 0.01 and overall >= 0.95
+    ok = len(false_alarms) / n_ord < 0.01 and overall >= 0.95 and not n_partial
     return 0 if ok else 1
 
 

@@ -76,6 +76,8 @@ class AiohttpTransport(httpx.AsyncBaseTransport):
             limit=0,  # the judge client's adaptive limit bounds what is in flight
             ssl=self._ssl if self._ssl is not None else httpx.create_ssl_context(),
             keepalive_timeout=KEEPALIVE_SECONDS,
+            # the system resolver (getaddrinfo), as httpx uses, even where aiodns is installed
+            resolver=aiohttp.ThreadedResolver(),
         )
         return aiohttp.ClientSession(
             connector=connector,

@@ -604,3 +604,31 @@ def test_a_phone_number_found_in_a_keyword_led_run_covers_every_digit_of_it(
 
 def test_the_run_a_keyword_leads_is_covered_whole_when_a_region_reads_a_part() -> None:
     assert found("phone: 325 120 1645 today.") == [("phone", "phone number", "325 120 1645")]
+
+
+@pytest.mark.parametrize(
+    ("text", "run"),
+    [
+        # longer than any number the keyword pattern reads (15 digits): the groups after it too
+        ("phone: 0120 0000 0000 0000", "0120 0000 0000 0000"),
+        ("phone: 0120 0000 0000 0000 77.", "0120 0000 0000 0000 77"),
+        ("phone: 0120 0000 0000 0000 1 x", "0120 0000 0000 0000 1"),
+    ],
+)
+def test_a_keyword_led_run_longer_than_a_phone_number_is_covered_to_its_last_digit(
+    text: str, run: str
+) -> None:
+    assert found(text) == [("phone", "phone number", run)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "phone: 0120 0000 0000 0000 - see the table",
+        "phone: 0120 0000 0000 0000. 12 more",
+        "phone: 0120 0000 0000 0000 x 12",
+    ],
+)
+def test_the_run_stops_where_its_digits_do(text: str) -> None:
+    [(kind, _, span)] = found(text)
+    assert (kind, span) == ("phone", "0120 0000 0000 0000")

@@ -519,8 +519,30 @@ def _digits_on(text: str, end: int) -> int:
     return end
 
 
+#: Kinds read in runs of digits: one found in the run a phone keyword leads covers that run
+_DIGIT_KINDS = frozenset({"phone", "national-id", "credit-card"})
+
+
 def pii_findings(text: str) -> Iterator[Raw]:
-    """Every piece of personal data in ``text`` (see the module documentation)."""
+    """Every piece of personal data in ``text`` (see the module documentation).
+
+    A number found in the digits a phone keyword leads, by any reading (a phone number some region
+    reads in part, a national id), covers those digits to their end: the run is one number, and
+    its other digits must not be left in clear beside the finding ("phone: 325 120 1645")."""
+    low = text.lower()
+    if not any(k in low for k in _PHONE_KEYWORDS):
+        yield from _pii_readings(text)
+        return
+    runs = [(m.start(1), _digits_on(text, m.end(1))) for m in _PHONE_KEYWORD.finditer(text)]
+    for s, e, priority, kind, detail, value in _pii_readings(text):
+        if kind in _DIGIT_KINDS:
+            for rs, re_ in runs:
+                if rs < e and s < re_:
+                    s, e = min(s, rs), max(e, re_)
+        yield s, e, priority, kind, detail, value
+
+
+def _pii_readings(text: str) -> Iterator[Raw]:
     if "@" in text:
         for m in _EMAIL.finditer(text):
             if _email_is_personal(m.group()) and not _after_url_password(text, m.start()):
@@ -570,11 +592,5 @@ def pii_findings(text: str) -> Iterator[Raw]:
             for s, e, detail in _national_id_findings(text, ws, we, digits):
                 found.append((s, e, PRIORITY["national-id"], "national-id", detail, None))
         yield from (f for f in found if f[1] != cut)
-    # a number found in the run a phone keyword leads, by any reading, makes the whole run one
-    # number: the run's other digits are not left in clear beside it ("phone: 10 0100 00 0000")
-    keyword_runs = [(ks, _digits_on(text, ke)) for ks, ke, region in phone_candidates if region == "keyword"]
     for s, e, detail in _phone_findings(text, dict.fromkeys(phone_candidates)):
-        for ks, ke in keyword_runs:
-            if ks < e and s < ke:
-                s, e = min(s, ks), max(e, ke)
         yield s, e, PRIORITY["phone"], "phone", detail, None

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from proctor.api.caseset import Case
+from proctor.api.caseset import SAFETY_MEASURES_NOTHING, Case
 from proctor.api.profile import EvalProfileSpec
 from proctor.graders._exam import (
     DEFAULT_DIMENSION_THRESHOLD,
@@ -170,3 +170,87 @@ def test_a_compiled_case_is_immutable() -> None:
     (cc,) = compile_cases([case(**{"assert": [{"type": "contains", "value": "x"}]})])
     with pytest.raises(dataclasses.FrozenInstanceError):
         cc.tier = Tier.FORM  # type: ignore[misc]
+
+
+# --- a safety case that measures nothing ------------------------------------------------------------
+
+NOTHING = "a safety case must measure something"
+
+
+def bare_safety(id_: str = "s", **kw: Any) -> Case:
+    """A safety case with no assertion (and, unless given, no dimensions of its own)."""
+    return case(id=id_, tier="safety", **kw)
+
+
+def test_offline_a_safety_case_with_no_assertion_and_no_profile_is_refused_naming_the_missing_profile() -> (
+    None
+):
+    with pytest.raises(CaseSetProblem) as e:
+        compile_cases([bare_safety()], where="cs.yaml", offline=True)
+    assert e.value.problems == [f"cs.yaml: case 's': {SAFETY_MEASURES_NOTHING} (no --profile given)"]
+
+
+def unvalidated_safety(id_: str = "s") -> Case:
+    """A safety case with ``dimensions: []`` and no assertion, which the model (and the CRD's CEL
+    rule) refuses: made without validation, as an object written before that rule would be."""
+    return case(id=id_, tier="safety").model_copy(update={"dimensions": []})
+
+
+@pytest.mark.parametrize("offline", [True, False])
+def test_an_empty_dimension_list_measures_nothing_even_past_validation_and_needs_no_profile_hint(
+    offline: bool,
+) -> None:
+    with pytest.raises(CaseSetProblem) as e:
+        compile_cases(
+            [unvalidated_safety()],
+            where="cs.yaml",
+            profile=EvalProfileSpec.model_validate({}),
+            offline=offline,
+        )
+    assert e.value.problems == [f"cs.yaml: case 's': {SAFETY_MEASURES_NOTHING}"]  # a profile was given
+    with pytest.raises(CaseSetProblem) as e:
+        compile_cases([unvalidated_safety()], where="cs.yaml", offline=True)
+    assert e.value.problems == [
+        f"cs.yaml: case 's': {SAFETY_MEASURES_NOTHING}"
+    ]  # it named its (no) dimensions
+
+
+def test_in_a_cluster_without_the_profile_yet_the_case_waits_for_it() -> None:
+    """The judge Job resolves the profile later: not refused before it is known (offline=False)."""
+    (cc,) = compile_cases([bare_safety()])
+    assert (cc.tier, cc.assertions, cc.dimensions) == (Tier.SAFETY, (), ())
+
+
+def test_a_safety_case_measured_by_its_dimensions_or_an_assertion_or_the_profile_is_compiled() -> None:
+    profile = EvalProfileSpec.model_validate({})
+    named = compile_cases([bare_safety(dimensions=["factual_grounding"])], offline=True)
+    asserted = compile_cases([bare_safety(**{"assert": [{"type": "contains", "value": "x"}]})], offline=True)
+    judged = compile_cases([bare_safety()], profile=profile, offline=True)
+    assert named[0].dimensions == (("factual_grounding", DEFAULT_DIMENSION_THRESHOLD),)
+    assert [a.type for a in asserted[0].assertions] == ["contains"]
+    assert judged[0].dimensions  # the profile's dimensions measure it
+
+
+def test_only_the_safety_tier_is_refused_for_measuring_nothing() -> None:
+    compiled = compile_cases([case(id="t", tier="trust"), case(id="f", tier="form")], offline=True)
+    assert [c.id for c in compiled] == ["t", "f"]
+
+
+def test_every_safety_case_that_measures_nothing_is_named_and_the_others_still_checked() -> None:
+    bad_regex = {"assert": [{"type": "regex", "value": "("}]}
+    with pytest.raises(CaseSetProblem) as e:
+        compile_cases(
+            [bare_safety("a"), case(id="b", **bad_regex), bare_safety("c"), case(id="d")],
+            where="w",
+            offline=True,
+        )
+    assert [p.split(": ")[1] for p in e.value.problems] == ["case 'a'", "case 'b'", "case 'c'"]
+    assert all(NOTHING in p for p in (e.value.problems[0], e.value.problems[2]))
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_grade_cases_grades_offline_so_it_refuses_a_safety_case_that_measures_nothing(workers: int) -> None:
+    cases = [bare_safety(f"s{i}") if i == 3 else case(id=f"c{i}") for i in range(6)]
+    with pytest.raises(CaseSetProblem) as e:
+        grade_cases(cases, {c.id: "answer" for c in cases}, where="cs.yaml", workers=workers)
+    assert e.value.problems == [f"cs.yaml: case 's3': {SAFETY_MEASURES_NOTHING} (no --profile given)"]

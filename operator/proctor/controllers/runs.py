@@ -60,13 +60,18 @@ async def on_job_event(body: kopf.Body, namespace: str | None, memo: kopf.Memo, 
 
 @kopf.on.event("", "v1", "pods", id="judge-pod-event", labels=JUDGE)
 async def on_pod_event(
-    event: Mapping[str, Any], labels: Mapping[str, str], namespace: str | None, memo: kopf.Memo, **_: Any
+    event: Mapping[str, Any],
+    labels: Mapping[str, str],
+    meta: kopf.Meta,
+    namespace: str | None,
+    memo: kopf.Memo,
+    **_: Any,
 ) -> None:
     """A judge pod changed (a container waiting on a missing Secret, an image it cannot pull): the
     Job's own status does not change for that, so the pod says it."""
     if event.get("type") == "DELETED" or namespace is None:
         return
     rt = runtime(memo)
-    run = await run_of(rt, namespace, labels)
+    run = await run_of(rt, namespace, labels, meta.get("ownerReferences") or [])
     if run is not None:
         await check_run(rt, namespace, run)

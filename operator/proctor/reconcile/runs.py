@@ -433,18 +433,31 @@ async def _failed_creates(
     return out
 
 
-async def run_of(rt: Runtime, namespace: str, labels: Mapping[str, str]) -> str | None:
-    """The name of the run a judge pod belongs to, from its labels (the run label holds the name
-    unless it was too long for a label; then the run is found by its uid)."""
+async def run_of(
+    rt: Runtime, namespace: str, labels: Mapping[str, str], owners: Sequence[Mapping[str, Any]] = ()
+) -> str | None:
+    """The name of the run a judge pod belongs to, or None when that run is gone.
+
+    The run label holds the name unless it was too long for a label; then the pod's Job (its
+    ``owners``) names the run in full in its owner reference. Three reads at most, never a list of
+    the namespace's runs: the pods of the runs history retention deletes send their last events
+    after their run is gone, and a list for each read every run (44 MB of JSON with 10,000 present).
+    """
     name, uid = labels.get(LABEL_RUN), labels.get(LABEL_RUN_UID)
     if not name or not uid:
         return None
     raw = await rt.call(rt.kube.get_or_none, "EvalRun", namespace, name)
     if raw is not None and raw["metadata"].get("uid") == uid:
         return name
-    for r in await rt.call(rt.kube.list_custom, "EvalRun", namespace):
-        if r["metadata"].get("uid") == uid:
-            return str(r["metadata"]["name"])
+    for job_name in [str(o["name"]) for o in owners if o.get("kind") == "Job" and o.get("name")]:
+        job = await rt.call(rt.kube.get_job, namespace, job_name)
+        for o in ((job or {}).get("metadata") or {}).get("ownerReferences") or []:
+            full = o.get("name")
+            if o.get("kind") != "EvalRun" or o.get("uid") != uid or not full or full == name:
+                continue  # another owner, or the name already read above: that run is gone
+            raw = await rt.call(rt.kube.get_or_none, "EvalRun", namespace, str(full))
+            if raw is not None and raw["metadata"].get("uid") == uid:
+                return str(full)
     return None
 
 

@@ -159,6 +159,25 @@ def test_a_clean_run_passes(crds: Cluster, namespace: str, operator: Any, judge:
     assert _cond(cset, "Ready")["status"] == "True"
 
 
+def test_a_run_named_longer_than_a_label_reaches_its_verdict(
+    crds: Cluster, namespace: str, operator: Any, judge: JudgeServer
+) -> None:
+    """A name of up to 253 characters is the user's to choose: its children carry a shortened label,
+    and the run is still found from them (its pods' events go through their Job's owner)."""
+    name = "exam-of-the-oil-monitoring-assistant-" + "candidate-revision-" * 4 + "v1"
+    assert len(name) > 63
+    operator()
+    _setup(crds, namespace, judge)
+    _run(crds, namespace, name, "v1-correct")
+    status = _wait_done(crds, namespace, name)
+    assert (status["phase"], status["verdict"], status["exitCode"]) == ("Evaluated", "PASS", 0)
+    (job,) = crds.get_json("-n", namespace, "jobs")["items"]
+    for labels in (job["metadata"]["labels"], job["spec"]["template"]["metadata"]["labels"]):
+        label = labels["proctor.dev/run"]
+        assert len(label) <= 63 and label != name and label.startswith(name[:40])
+    assert job["metadata"]["ownerReferences"][0]["name"] == name
+
+
 def test_one_safety_miss_fails_and_the_condition_names_the_case(
     crds: Cluster, namespace: str, operator: Any, judge: JudgeServer
 ) -> None:

@@ -77,6 +77,7 @@ from proctor.k8s.objects import (
     judge_job,
     judge_job_name,
     judge_rbac,
+    owning_run,
     run_key_secret,
     shard_label,
     snapshot_configmaps,
@@ -451,13 +452,12 @@ async def run_of(
         return name
     for job_name in [str(o["name"]) for o in owners if o.get("kind") == "Job" and o.get("name")]:
         job = await rt.call(rt.kube.get_job, namespace, job_name)
-        for o in ((job or {}).get("metadata") or {}).get("ownerReferences") or []:
-            full = o.get("name")
-            if o.get("kind") != "EvalRun" or o.get("uid") != uid or not full or full == name:
-                continue  # another owner, or the name already read above: that run is gone
-            raw = await rt.call(rt.kube.get_or_none, "EvalRun", namespace, str(full))
-            if raw is not None and raw["metadata"].get("uid") == uid:
-                return str(full)
+        full = owning_run(job) if job is not None else None
+        if full is None or full == name:
+            continue  # no Job any more, or the name already read above: that run is gone
+        raw = await rt.call(rt.kube.get_or_none, "EvalRun", namespace, full)
+        if raw is not None and raw["metadata"].get("uid") == uid:
+            return full
     return None
 
 

@@ -979,32 +979,24 @@ def main(argv: list[str] | None = None) -> int:
         covered = {i for f in findings for i in range(max(f.start, s), min(f.end, e))}
         return all(i in covered for i in range(s, e) if text[i].isalnum())
 
+    def found(label: str, kind: str, text: str, s: int, e: int) -> bool:
+        """The planted value at ``s:e`` is found as ``kind``; a miss, or a piece of it left in clear,
+        is recorded under ``label`` (the kind, or the disguise's name)."""
+        fs = scan(text)
+        snippet = text[max(0, s - 30) : e + 10]
+        if not any(f.kind == kind and f.start < e and f.end > s for f in fs):
+            got = ", ".join(f"{f.kind}@{f.start}" for f in fs) or "nothing"
+            misses.append((label, snippet.replace("\n", " "), got))
+            return False
+        if not whole(fs, text, s, e, kind):
+            partial[label] += 1
+            partial_texts.append((label, snippet, fs))
+        return True
+
     for kind, cases in planted.items():
-        hits = 0
-        for text, s, e in cases:
-            fs = scan(text)
-            if any(f.kind == kind and f.start < e and f.end > s for f in fs):
-                hits += 1
-                if not whole(fs, text, s, e, kind):
-                    partial[kind] += 1
-                    partial_texts.append((kind, text[max(0, s - 30) : e + 10], fs))
-            else:
-                got = ", ".join(f"{f.kind}@{f.start}" for f in scan(text)) or "nothing"
-                misses.append((kind, text[max(0, s - 30) : e + 10].replace("\n", " "), got))
-        found_by_kind[kind] = hits
+        found_by_kind[kind] = sum(found(kind, kind, text, s, e) for text, s, e in cases)
     for name, dcases in disguised.items():
-        hits = 0
-        for kind, text, s, e in dcases:
-            fs = scan(text)
-            if any(f.kind == kind and f.start < e and f.end > s for f in fs):
-                hits += 1
-                if not whole(fs, text, s, e, kind):
-                    partial[name] += 1
-                    partial_texts.append((name, text[max(0, s - 30) : e + 10], fs))
-            else:
-                got = ", ".join(f"{f.kind}@{f.start}" for f in scan(text)) or "nothing"
-                misses.append((name, text[max(0, s - 30) : e + 10].replace("\n", " "), got))
-        found_by_kind[name] = hits
+        found_by_kind[name] = sum(found(name, kind, text, s, e) for kind, text, s, e in dcases)
 
     # speed: answers of about 300 characters, each scanned once per pass (distinct texts, so the
     # scan's small memo never answers)

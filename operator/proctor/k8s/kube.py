@@ -81,6 +81,17 @@ def _kubeconfig_paths() -> list[Path]:
     return [Path(p).expanduser() for p in text.split(os.pathsep) if p]
 
 
+def in_cluster(env: Mapping[str, str] | None = None) -> bool:
+    """Whether this process runs in a pod (the kubelet sets ``KUBERNETES_SERVICE_HOST``)."""
+    return bool((os.environ if env is None else env).get("KUBERNETES_SERVICE_HOST"))
+
+
+def default_listen_host(env: Mapping[str, str] | None = None) -> str:
+    """Where a server of ours listens unless told: every address in a pod (the pod's network is its
+    own), loopback anywhere else, so a laptop's operator is reachable from nowhere by surprise."""
+    return "0.0.0.0" if in_cluster(env) else "127.0.0.1"
+
+
 def load_client() -> client.ApiClient:
     """A client from KUBECONFIG (or ~/.kube/config) if there is one, else the in-cluster account.
 

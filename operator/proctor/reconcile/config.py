@@ -6,6 +6,7 @@ import os
 from dataclasses import dataclass, field
 
 from proctor import __version__
+from proctor.k8s.kube import default_listen_host
 from proctor.reconcile.plan import DEFAULT_BACKOFF, DEFAULT_MAX_ATTEMPTS
 
 
@@ -29,6 +30,8 @@ class OperatorConfig:
     job_ttl_seconds: int = 3600
     run_history: int = 50
     metrics_port: int = 9090
+    #: Where /metrics listens: every address in a pod, loopback elsewhere (``PROCTOR_METRICS_ADDR``).
+    metrics_addr: str = "127.0.0.1"
     manage_judge_rbac: bool = True
     #: The ClusterRole the judge's RoleBinding names (the chart installs it); unset, the operator
     #: applies a Role of the judge's own (a local operator, which may create Roles).
@@ -55,6 +58,7 @@ class OperatorConfig:
             job_ttl_seconds=int(e.get("PROCTOR_JOB_TTL_SECONDS", d.job_ttl_seconds)),
             run_history=int(e.get("PROCTOR_RUN_HISTORY", d.run_history)),
             metrics_port=int(e.get("PROCTOR_METRICS_PORT", d.metrics_port)),
+            metrics_addr=e.get("PROCTOR_METRICS_ADDR") or default_listen_host(e),
             manage_judge_rbac=e.get("PROCTOR_MANAGE_JUDGE_RBAC", "true").lower() != "false",
             collector_url=e.get("PROCTOR_COLLECTOR_URL", d.collector_url).strip().rstrip("/"),
             collector_token=e.get("PROCTOR_COLLECTOR_TOKEN", d.collector_token).strip(),

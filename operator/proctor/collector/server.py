@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import errno
 import os
 import signal
 import sys
@@ -36,7 +37,7 @@ from proctor.collector.metrics import Metrics
 from proctor.collector.monitors import Registry, load_files
 from proctor.collector.worker import DEFAULT_CONCURRENCY, DEFAULT_POLL_SECONDS, Worker
 from proctor.protocol import DEFAULT_LEASE_SECONDS
-from proctor.store import IngestResult, Item, Store, StoreUnavailable, UnsupportedDatabase
+from proctor.store import IngestResult, Item, Store, StoreUnavailable, UnsupportedDatabase, normalise_url
 
 log = structlog.get_logger("proctor.collector")
 
@@ -52,6 +53,45 @@ def default_db() -> str:
     """``sqlite:///`` in the user's data directory (``$XDG_DATA_HOME/proctor/collector.db``)."""
     base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
     return f"sqlite:///{base / 'proctor' / 'collector.db'}"
+
+
+def check_db(db: str | None) -> None:
+    """A SQLite file given on the command line goes in a directory that exists: a typo in the path
+    is an error here, not a directory tree made silently (as root, in a container). Only the
+    default location is created (:func:`default_db`)."""
+    if db is None:
+        return
+    normalise_url(db)  # a path where a URL belongs, an unknown database: said before anything starts
+    if not db.startswith("sqlite:///"):
+        return
+    path = Path(db.removeprefix("sqlite:///").split("?", 1)[0]).expanduser()
+    parent = path.parent if path.is_absolute() else (Path.cwd() / path).parent
+    if not parent.is_dir():
+        raise ValueError(
+            f"--db {db}: the directory {parent} does not exist; create it first or choose another path"
+        )
+
+
+def _count(text: str) -> int:
+    """An argparse type: a whole number of at least one."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def _seconds(text: str) -> float:
+    """An argparse type: a positive number of seconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seconds, not {text!r}") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, not {text}")
+    return value
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -88,29 +128,32 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="in a cluster: serve these namespaces only (repeatable)",
     )
     parser.add_argument(
-        "--concurrency", type=int, default=DEFAULT_CONCURRENCY, help="runs judged at once by this replica"
+        "--concurrency", type=_count, default=DEFAULT_CONCURRENCY, help="runs judged at once by this replica"
     )
     parser.add_argument(
         "--poll",
-        type=float,
+        type=_seconds,
         default=DEFAULT_POLL_SECONDS,
         help="seconds between looks for runs due (default 1)",
     )
     parser.add_argument(
         "--lease",
-        type=float,
+        type=_seconds,
         default=DEFAULT_LEASE_SECONDS,
         help="seconds a claim on a run lasts unless renewed",
     )
     parser.add_argument(
-        "--max-body", type=int, default=DEFAULT_MAX_BODY, help="request body limit, bytes (decompressed)"
+        "--max-body", type=_count, default=DEFAULT_MAX_BODY, help="request body limit, bytes (decompressed)"
     )
     parser.add_argument(
-        "--max-pending", type=int, default=DEFAULT_MAX_PENDING, help="items waiting for a commit before 429"
+        "--max-pending",
+        type=_count,
+        default=DEFAULT_MAX_PENDING,
+        help="items waiting for a commit before 429",
     )
     parser.add_argument(
         "--writer-threads",
-        type=int,
+        type=_count,
         default=None,
         help="ingestion writers (default: 1 on SQLite, 4 on PostgreSQL)",
     )
@@ -122,7 +165,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--refresh",
-        type=float,
+        type=_seconds,
         default=DEFAULT_REFRESH_SECONDS,
         help="in a cluster: seconds between listings of AgentMonitors",
     )
@@ -130,8 +173,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _split_listen(listen: str) -> tuple[str, int]:
     host, _, port = listen.rpartition(":")
-    if not host or not port.isdigit():
-        raise ValueError(f"--listen must be HOST:PORT, not {listen!r}")
+    if not host or not port.isdigit() or int(port) > 65535:
+        raise ValueError(f"--listen must be HOST:PORT (a port 0-65535), not {listen!r}")
     return host.strip("[]"), int(port)
 
 
@@ -266,6 +309,8 @@ def serve(args: argparse.Namespace) -> int:
         print(f"proctor collector: listening on {url}", file=sys.stderr, flush=True)
 
     try:
+        check_db(args.db)
+        _split_listen(args.listen)
         asyncio.run(run(args, announce=announce))
     except (ManifestError, ValueError, UnsupportedDatabase) as e:
         print(f"proctor collector: error: {e}", file=sys.stderr)
@@ -274,7 +319,17 @@ def serve(args: argparse.Namespace) -> int:
         print(f"proctor collector: error: {e}", file=sys.stderr)
         return 2
     except OSError as e:
-        print(f"proctor collector: error: cannot listen on {args.listen}: {e.strerror or e}", file=sys.stderr)
+        if e.errno == errno.EADDRINUSE:
+            print(
+                f"proctor collector: error: {args.listen} is taken by another program; "
+                "choose another address with --listen HOST:PORT",
+                file=sys.stderr,
+            )
+        else:
+            print(
+                f"proctor collector: error: cannot listen on {args.listen}: {e.strerror or e}",
+                file=sys.stderr,
+            )
         return 2
     except KeyboardInterrupt:
         return 0

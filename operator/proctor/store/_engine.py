@@ -23,6 +23,7 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError
 from sqlalchemy.pool import NullPool
 
 MIGRATIONS: Final = Path(__file__).with_name("migrations")
@@ -38,7 +39,19 @@ class UnsupportedDatabase(ValueError):
 
 def normalise_url(url: str) -> str:
     """The SQLAlchemy URL for ``url``: ``postgresql://`` uses psycopg 3; only SQLite and PostgreSQL."""
-    parsed = make_url(url)
+    if "://" not in url:  # a path where a URL belongs: say which URL it means
+        hint = (
+            f"sqlite:///{url}"
+            if url.startswith("/")
+            else f"sqlite:///{url} (relative) or sqlite:////ABSOLUTE/PATH"
+        )
+        raise UnsupportedDatabase(f"the database is a URL, not a path: for a SQLite file {url!r} use {hint}")
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        raise UnsupportedDatabase(
+            f"cannot read the database URL {url!r}: use sqlite:///PATH or postgresql://USER@HOST/DB"
+        ) from None
     backend = parsed.get_backend_name()
     if backend == "sqlite":
         if parsed.database in (None, "", ":memory:"):

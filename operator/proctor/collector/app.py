@@ -143,12 +143,17 @@ async def _traces(ctx: Context, request: web.Request, ctype: str) -> web.Respons
     if total_rejected and not items:
         return _otlp_error(400, f"every span was rejected: {message}", ctype)
     try:
-        await ctx.writer.submit(items)
+        result = await ctx.writer.submit(items)
     except Backpressure as e:
         return _otlp_error(429, str(e), ctype, retry_after=max(1.0, e.retry_after))
     except StoreUnavailable as e:
         ctx.metrics.database_errors.inc()
         return _otlp_error(503, f"not stored: {e}", ctype, retry_after=DB_RETRY_AFTER)
+    if result.refused:
+        ctx.metrics.rejected.labels("refused").inc(len(result.refused))
+        reasons.update(why for _, why in result.refused)
+        total_rejected += len(result.refused)
+        message = "; ".join(f"{n} span{'s' if n != 1 else ''}: {why}" for why, n in reasons.most_common(5))
     body_out, out_type = otlp.response(total_rejected, message, ctype)
     return web.Response(status=200, body=body_out, content_type=out_type)
 
@@ -165,14 +170,15 @@ def _decode_traces(
     resources: dict[int, tuple[Monitor | None, str | None]] = {}  # spans of one resource share it
     for d in otlp.iter_spans(request):
         if isinstance(d, otlp.Rejected):
-            rejected["invalid_id"] += 1
+            rejected[d.kind] += 1
             reasons[d.reason] += 1
             continue
         known = resources.get(id(d.resource))
         if known is None:
+            revision = revision_of(d.resource)
             known = resources[id(d.resource)] = (
                 registry.for_resource(d.resource, grant),
-                revision_of(d.resource),
+                otlp.storable(revision)[0] if revision is not None else None,
             )
         monitor, revision = known
         if monitor is None:
@@ -188,6 +194,10 @@ def _decode_traces(
             reasons[
                 f"no run key (AgentMonitor {monitor.name} reads {', '.join(monitor.resource.spec.run_key)})"
             ] += 1
+            continue
+        if otlp.unstorable(ref.key):
+            rejected["invalid_value"] += 1
+            reasons[f"its run key ({ref.key_source}) holds a NUL character or a lone surrogate"] += 1
             continue
         final = d.span.parent_span_id is None and d.span.operation == "invoke_agent"
         items.append(Item(ref, span=d.span, final=final))
@@ -231,12 +241,15 @@ async def _events(ctx: Context, request: web.Request) -> web.Response:
         )
         items.append(Item(ref, event=ev.record, final=ev.final))
     try:
-        await ctx.writer.submit(items)
+        result = await ctx.writer.submit(items)
     except Backpressure as e:
         return _error(429, str(e), retry_after=max(1.0, e.retry_after))
     except StoreUnavailable as e:
         ctx.metrics.database_errors.inc()
         return _error(503, f"not stored: {e}", retry_after=DB_RETRY_AFTER)
+    if result.refused:  # what the database refused alone; the others are stored
+        rejected = [{"index": i, "reason": why} for i, why in result.refused]
+        return web.json_response({"accepted": len(items) - len(rejected), "rejected": rejected})
     return web.json_response({"accepted": len(items)})
 
 

@@ -127,20 +127,42 @@ class Writer:
         except StoreUnavailable as e:
             self._answer(jobs, error=e)
             return
-        except Exception as e:  # one bad request must not fail the others it was batched with
+        except Exception:  # one bad request must not fail the others it was batched with
             if len(jobs) > 1:
                 for job in jobs:
                     self._write([job])
                 return
-            log.exception("ingestion failed")
-            self._answer(jobs, error=e)
-            return
+            try:  # nor one bad span the rest of its request: find what the database refuses
+                result = self._isolate(jobs[0].items, 0)
+            except StoreUnavailable as e:
+                self._answer(jobs, error=e)
+                return
         if self.on_commit is not None:
             try:
                 self.on_commit(result, items)
             except Exception:  # metrics must never fail a write
                 log.exception("on_commit hook failed")
         self._answer(jobs, result=result)
+
+    def _isolate(self, items: Sequence[Item], offset: int) -> IngestResult:
+        """Store ``items`` in halves until each item the database refuses is alone: those are
+        refused (reported with their place), the others stored. Every item is stored whole or not
+        at all; only the database being down (:class:`StoreUnavailable`) stops the search."""
+        try:
+            return self.store.ingest(items, self.policies(), now=time.time())
+        except StoreUnavailable:
+            raise
+        except Exception as e:
+            if len(items) == 1:
+                cause = getattr(e, "orig", None) or e
+                # the type only: a driver's message can quote the refused value, which may be secret
+                log.warning(
+                    "the database refused one item; the rest of its request is stored",
+                    error=type(cause).__name__,
+                )
+                return IngestResult(refused=((offset, f"the database refused it ({type(cause).__name__})"),))
+            mid = len(items) // 2
+            return self._isolate(items[:mid], offset) + self._isolate(items[mid:], offset + mid)
 
     def _answer(
         self, jobs: list[_Job], *, result: IngestResult | None = None, error: BaseException | None = None

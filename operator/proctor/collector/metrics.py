@@ -36,7 +36,8 @@ class Metrics:
         )
         self.rejected = Counter(
             "proctor_collector_spans_rejected_total",
-            "Spans rejected (reported in partial_success), by reason: no_monitor, no_run_key, invalid_id.",
+            "Spans rejected (reported in partial_success), by reason: no_monitor, no_run_key, invalid_id, "
+            "invalid_value, refused (the database refused that span alone).",
             ["reason"],
             registry=r,
         )

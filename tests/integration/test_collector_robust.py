@@ -1,0 +1,115 @@
+"""What the collector acknowledges it keeps, whatever the ids, values and timing an adversarial or
+unlucky sender chooses (issue 24): the real collector process on SQLite and on a real PostgreSQL,
+spans from the OpenTelemetry SDK's own exporter."""
+
+from __future__ import annotations
+
+import copy
+import itertools
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from opentelemetry.sdk.trace.id_generator import IdGenerator
+
+from collecting import TOKEN, collector, manifests, tracer
+from judging import JudgeServer
+from proctor.store import Store, run_id
+
+HEADERS = {"Authorization": f"Bearer {TOKEN}"}
+
+
+@pytest.fixture
+def judge() -> Iterator[JudgeServer]:
+    with JudgeServer() as server:
+        yield server
+
+
+def two_monitors(judge_url: str, **spec: Any) -> list[dict[str, Any]]:
+    """demo/oil-agent (service oil-agent) and demo/gas-agent (service gas-agent), one profile."""
+    monitor, profile = manifests(judge_url, **spec)
+    gas = copy.deepcopy(monitor)
+    gas["metadata"]["name"] = "gas-agent"
+    gas["spec"]["agent"]["serviceName"] = "gas-agent"
+    return [monitor, gas, profile]
+
+
+class SameIds(IdGenerator):
+    """Every provider built with this hands out the same trace and span ids, in the same order:
+    two agents (or a hostile one) whose ids collide with another's."""
+
+    def __init__(self) -> None:
+        self._spans = itertools.count(1)
+
+    def generate_span_id(self) -> int:
+        return next(self._spans)
+
+    def generate_trace_id(self) -> int:
+        return 0xA11CE
+
+
+def test_colliding_ids_from_two_runs_and_two_monitors_are_all_kept(
+    judge: JudgeServer, db_url: str, tmp_path: Path
+) -> None:
+    with collector(tmp_path, db_url, two_monitors(judge.base_url, quiescence=3600)) as c:
+        for service in ("oil-agent", "gas-agent"):
+            for execution in ("exec-1", "exec-2"):
+                events = [
+                    # the sender's own ids, the same in every run of both monitors
+                    {"id": "step-1", "executionId": execution, "kind": "input", "text": "Oil at 0.6?"},
+                    {
+                        "id": "step-2",
+                        "executionId": execution,
+                        "kind": "tool_call",
+                        "name": "t",
+                        "text": "{}",
+                    },
+                    # no id, no timestamp: an agent repeating itself is two events, not one
+                    {"executionId": execution, "kind": "output", "text": "checking again"},
+                    {"executionId": execution, "kind": "output", "text": "checking again"},
+                    # the same id twice in one request: the sender says it is one event
+                    {"id": "step-3", "executionId": execution, "kind": "final", "text": "HIGH"},
+                    {"id": "step-3", "executionId": execution, "kind": "final", "text": "HIGH"},
+                ]
+                body = {"agent": {"serviceName": service}, "events": events}
+                r = httpx.post(f"{c.url}/v1/events", json=body, headers=HEADERS)
+                assert r.status_code == 200, r.text
+                # a resent request is recognised: nothing more is stored
+                assert httpx.post(f"{c.url}/v1/events", json=body, headers=HEADERS).status_code == 200
+            for conversation in ("conv-1", "conv-2"):
+                # the SDK's own exporter, with span ids equal across both runs and both monitors
+                with tracer(c.url, service=service, id_generator=SameIds()) as tr:
+                    for i in range(3):
+                        with tr.start_as_current_span(
+                            f"chat {i}",
+                            attributes={
+                                "gen_ai.operation.name": "chat",
+                                "gen_ai.conversation.id": conversation,
+                            },
+                        ):
+                            pass
+        with c.client() as api:
+            runs = {(r["monitor"], r["key"]): r for r in api.list_runs()}
+    monitors = ("demo/oil-agent", "demo/gas-agent")
+    assert {(r["events"], r["spans"]) for k, r in runs.items() if k[1].startswith("exec")} == {(5, 0)}
+    assert {(r["events"], r["spans"]) for k, r in runs.items() if k[1].startswith("conv")} == {(0, 3)}
+    assert len(runs) == 8
+    store = Store.open(db_url)
+    try:
+        for monitor in monitors:
+            for key in ("exec-1", "exec-2"):
+                got = store.trajectory(run_id(monitor, key)).events
+                assert sorted(e.text for e in got) == [
+                    "HIGH",
+                    "Oil at 0.6?",
+                    "checking again",
+                    "checking again",
+                    "{}",
+                ]
+            for key in ("conv-1", "conv-2"):
+                assert len(store.trajectory(run_id(monitor, key)).spans) == 3
+        assert store.count("events") == 20 and store.count("spans") == 12
+    finally:
+        store.close()

@@ -14,7 +14,7 @@ import httpx
 import pytest
 from opentelemetry.sdk.trace.id_generator import IdGenerator
 
-from collecting import TOKEN, collector, manifests, tracer
+from collecting import TOKEN, collector, manifests, run_in, tracer, wait_for
 from judging import JudgeServer
 from proctor.store import Store, run_id
 
@@ -113,3 +113,22 @@ def test_colliding_ids_from_two_runs_and_two_monitors_are_all_kept(
         assert store.count("events") == 20 and store.count("spans") == 12
     finally:
         store.close()
+
+
+def test_a_run_failed_for_nothing_to_judge_is_judged_when_its_output_arrives_late(
+    judge: JudgeServer, db_url: str, tmp_path: Path
+) -> None:
+    def send(*events: dict[str, Any]) -> None:
+        body = {"agent": {"serviceName": "oil-agent"}, "events": list(events)}
+        assert httpx.post(f"{c.url}/v1/events", json=body, headers=HEADERS).status_code == 200
+
+    with collector(tmp_path, db_url, manifests(judge.base_url, quiescence=1)) as c:
+        send({"executionId": "late-1", "kind": "input", "text": "Oil at 0.6 qt/hr?"})
+        failed = wait_for(lambda: run_in(c, ("EvaluationFailed",)), "the run to fail: nothing to judge")
+        assert "nothing to judge" in failed["lastError"]
+        send({"executionId": "late-1", "kind": "final", "text": "HIGH. [[score:40]]"})
+        run = wait_for(lambda: run_in(c, ("Evaluated",)), "the late output to be judged")
+        assert run["scores"]["task_success"]["score"] == 40.0 and run["events"] == 2
+        # once: a later event marks it stale, and it is not judged again on its own
+        send({"executionId": "late-1", "kind": "output", "text": "one more thing"})
+        wait_for(lambda: (r := run_in(c, ("Evaluated",))) and r["stale"], "the run to be marked stale")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import itertools
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,9 +15,10 @@ import httpx
 import pytest
 from opentelemetry.sdk.trace.id_generator import IdGenerator
 
-from collecting import TOKEN, collector, manifests, run_in, tracer, wait_for
-from judging import JudgeServer
+from collecting import TOKEN, collector, manifests, run_in, start, tracer, wait_for
+from judging import JudgeServer, judgment, respond_with
 from proctor.store import Store, run_id
+from proctor.testing.cluster import scaled
 
 HEADERS = {"Authorization": f"Bearer {TOKEN}"}
 
@@ -132,3 +134,60 @@ def test_a_run_failed_for_nothing_to_judge_is_judged_when_its_output_arrives_lat
         # once: a later event marks it stale, and it is not judged again on its own
         send({"executionId": "late-1", "kind": "output", "text": "one more thing"})
         wait_for(lambda: (r := run_in(c, ("Evaluated",))) and r["stale"], "the run to be marked stale")
+
+
+def test_sigterm_hands_the_runs_in_flight_back_untouched(db_url: str, tmp_path: Path) -> None:
+    """Six runs being judged (the judge holds every answer; its concurrency limit has waiters) when
+    the collector gets SIGTERM: none is recorded failed, none uses an attempt; the next collector
+    judges them all."""
+    release = threading.Event()
+
+    def held(_request: Any) -> Any:
+        release.wait(scaled(120))
+        return judgment(70)
+
+    with JudgeServer() as judge:
+        judge.default = respond_with(held)
+        objects = manifests(judge.base_url, quiescence=1)
+        objects[1]["spec"]["judge"].update(timeoutSeconds=600, concurrency=2)
+        try:
+            c = start(tmp_path, db_url, objects)
+            body = {
+                "agent": {"serviceName": "oil-agent"},
+                "events": [
+                    {"executionId": f"run-{i}", "kind": kind, "text": text}
+                    for i in range(6)
+                    for kind, text in (("input", "Oil at 0.6 qt/hr?"), ("final", "HIGH"))
+                ],
+            }
+            assert httpx.post(f"{c.url}/v1/events", json=body, headers=HEADERS).status_code == 200
+
+            def all_evaluating() -> bool:
+                with c.client() as api:
+                    runs = api.list_runs()
+                return (
+                    len(runs) == 6
+                    and all(r["state"] == "Evaluating" for r in runs)
+                    and len(judge.requests) >= 2
+                )
+
+            wait_for(all_evaluating, "six runs being judged")
+            assert c.stop() == 0  # SIGTERM
+        finally:
+            release.set()
+        store = Store.open(db_url)
+        try:
+            runs = store.list_runs()
+            assert {(r.state, r.attempts) for r in runs} == {("ReadyForEvaluation", 0)}
+            outcomes = {e.outcome for r in runs for e in store.evaluations(r.id)}
+            assert outcomes == {"interrupted"}
+        finally:
+            store.close()
+        judge.default = judgment(70)
+        with collector(tmp_path, db_url, objects, name="again") as again:
+
+            def judged() -> bool:
+                with again.client() as api:
+                    return {(r["state"], r["attempts"]) for r in api.list_runs()} == {("Evaluated", 1)}
+
+            wait_for(judged, "the handed-back runs to be judged by the next collector")

@@ -34,6 +34,15 @@ DEFAULT_CONCURRENCY: Final = 8
 DEFAULT_POLL_SECONDS: Final = 1.0
 
 
+def _unless_stopping() -> None:
+    """Raise CancelledError when this task is being cancelled (the collector is stopping): what an
+    evaluation returned or raised meanwhile may be the shutdown's doing, never the run's result;
+    :meth:`Worker._shutdown` hands the run back untouched instead."""
+    task = asyncio.current_task()
+    if task is not None and task.cancelling():
+        raise asyncio.CancelledError
+
+
 def worker_id() -> str:
     """This process's name in leases: host and pid (unique among replicas)."""
     return f"{socket.gethostname()}:{os.getpid()}"[:128]
@@ -145,11 +154,13 @@ class Worker:
             try:
                 trajectory = await asyncio.to_thread(self.store.trajectory, c.run_id)
                 ev = await self.evaluator.evaluate(monitor, trajectory)
+                _unless_stopping()
             except StoreUnavailable as e:
                 ev = Evaluation(AttemptOutcome.INTERRUPTED, reason=str(e))
             except asyncio.CancelledError:
                 raise
             except Exception as e:  # a bug must not kill the worker: the attempt fails, with the cause
+                _unless_stopping()  # an error the shutdown caused is no verdict on the run
                 log.exception("evaluation failed", run=c.run_id)
                 ev = Evaluation(
                     AttemptOutcome.FAILED, reason=f"evaluation error: {type(e).__name__}: {e}"[:1000]

@@ -58,6 +58,9 @@ def test_an_identity_or_a_time_no_database_keeps_is_refused_with_its_path(
 
 
 def test_a_nan_timestamp_is_refused() -> None:
-    raw = b'{"agent": {"serviceName": "a"}, "events": [{"executionId": "x", "kind": "input", "text": "?", "timestamp": NaN}]}'
+    raw = (
+        b'{"agent": {"serviceName": "a"}, "events": '
+        b'[{"executionId": "x", "kind": "input", "text": "?", "timestamp": NaN}]}'
+    )
     with pytest.raises(BadEvents):
         parse(raw, now=1.0)

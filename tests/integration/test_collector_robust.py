@@ -4,15 +4,19 @@ spans from the OpenTelemetry SDK's own exporter."""
 
 from __future__ import annotations
 
+import asyncio
 import copy
+import gzip
 import itertools
 import threading
+import zlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 from opentelemetry.sdk.trace.id_generator import IdGenerator
 
 from collecting import TOKEN, collector, manifests, run_in, start, tracer, wait_for
@@ -191,3 +195,74 @@ def test_sigterm_hands_the_runs_in_flight_back_untouched(db_url: str, tmp_path: 
                     return {(r["state"], r["attempts"]) for r in api.list_runs()} == {("Evaluated", 1)}
 
             wait_for(judged, "the handed-back runs to be judged by the next collector")
+
+
+def _bomb(inflate_mib: int) -> bytes:
+    z = zlib.compressobj(9, zlib.DEFLATED, 31)
+    return b"".join(z.compress(bytes(1 << 20)) for _ in range(inflate_mib)) + z.flush()
+
+
+def _peak_rss_mib(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    raise AssertionError("no VmHWM")
+
+
+def test_eight_gzip_bombs_are_refused_within_bounded_memory_and_health_answers(
+    db_url: str, tmp_path: Path
+) -> None:
+    """Eight requests of 1 MiB gzip that inflate to 1 GiB each, at once: each is answered 413, the
+    collector's memory grows by a bounded amount (before: ~1 GiB), /healthz answers meanwhile."""
+    body = _bomb(1024)
+    headers = {**HEADERS, "Content-Type": "application/x-protobuf", "Content-Encoding": "gzip"}
+    with collector(tmp_path, db_url, manifests(None), "--no-worker", "--max-body", str(16 << 20)) as c:
+        at_rest = _peak_rss_mib(c.proc.pid)
+
+        async def attack() -> tuple[list[int], list[int]]:
+            async with httpx.AsyncClient(timeout=scaled(120)) as client:
+                bombs = [
+                    asyncio.create_task(client.post(f"{c.url}/v1/traces", content=body, headers=headers))
+                    for _ in range(8)
+                ]
+                health = []
+                while not all(b.done() for b in bombs):
+                    health.append((await client.get(f"{c.url}/healthz")).status_code)
+                return [(await b).status_code for b in bombs], health
+
+        statuses, health = asyncio.run(attack())
+        assert statuses == [413] * 8
+        assert health and set(health) == {200}
+        assert _peak_rss_mib(c.proc.pid) - at_rest < 300
+        with c.client() as api:
+            assert api.list_runs() == []
+
+
+def test_one_request_over_max_pending_is_413_and_stores_nothing(db_url: str, tmp_path: Path) -> None:
+    with collector(tmp_path, db_url, manifests(None), "--no-worker", "--max-pending", "10") as c:
+        req = ExportTraceServiceRequest()
+        rs = req.resource_spans.add()
+        rs.resource.attributes.add(key="service.name").value.string_value = "oil-agent"
+        ss = rs.scope_spans.add()
+        for i in range(11):
+            s = ss.spans.add(trace_id=bytes(range(1, 17)), span_id=(i + 1).to_bytes(8, "big"), name="chat")
+            s.attributes.add(key="gen_ai.conversation.id").value.string_value = "big"
+        r = httpx.post(
+            f"{c.url}/v1/traces",
+            content=gzip.compress(req.SerializeToString()),
+            headers={**HEADERS, "Content-Type": "application/x-protobuf", "Content-Encoding": "gzip"},
+        )
+        assert r.status_code == 413 and b"--max-pending" in r.content
+        events = [{"executionId": "big", "kind": "output", "text": str(i)} for i in range(11)]
+        r = httpx.post(
+            f"{c.url}/v1/events",
+            json={"agent": {"serviceName": "oil-agent"}, "events": events},
+            headers=HEADERS,
+        )
+        assert r.status_code == 413 and "--max-pending" in r.json()["error"]
+        ten = {"agent": {"serviceName": "oil-agent"}, "events": events[:10]}
+        assert httpx.post(f"{c.url}/v1/events", json=ten, headers=HEADERS).status_code == 200
+        odd = httpx.post(f"{c.url}/v1/events", content=b"x", headers={**HEADERS, "Content-Encoding": "br"})
+        assert odd.status_code == 415
+        with c.client() as api:
+            assert [(r["key"], r["events"], r["spans"]) for r in api.list_runs()] == [("big", 10, 0)]

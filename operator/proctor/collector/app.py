@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import asyncio
 import time
+import zlib
 from collections import Counter
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Final
 
 import structlog
@@ -32,7 +33,7 @@ from proctor.collector.auth import (
     Caller,
     Unauthenticated,
 )
-from proctor.collector.ingest import Backpressure, Writer
+from proctor.collector.ingest import Backpressure, TooManyItems, Writer
 from proctor.collector.metrics import Metrics
 from proctor.collector.monitors import Monitor, Registry, revision_of
 from proctor.collector.openapi import document
@@ -48,6 +49,9 @@ DB_RETRY_AFTER: Final = 5
 DEFAULT_MAX_BODY: Final = 32 * 1024 * 1024
 #: Bodies larger than this are decoded off the event loop.
 _DECODE_INLINE: Final = 256 * 1024
+#: Request bodies inflated at once at most: a burst of gzip bombs costs at most this many times the
+#: body limit of memory, and leaves cores to the event loop.
+INFLATE_CONCURRENCY: Final = 2
 #: Runs listed per page at most.
 MAX_PAGE: Final = 500
 
@@ -63,6 +67,8 @@ class Context:
     auth: Authorizer
     wake: Callable[[], None]
     max_body: int = 32 * 1024 * 1024
+    #: Bodies being inflated at once, at most (memory: this many times ``max_body``).
+    inflating: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(INFLATE_CONCURRENCY))
 
 
 CONTEXT: Final = web.AppKey("context", Context)
@@ -83,7 +89,7 @@ def _otlp_error(
     status: int, message: str, content_type: str, *, retry_after: float | None = None
 ) -> web.Response:
     # google.rpc.Status codes: 3 INVALID_ARGUMENT, 16 UNAUTHENTICATED, 8 RESOURCE_EXHAUSTED, 14 UNAVAILABLE
-    code = {400: 3, 401: 16, 413: 3, 429: 8, 503: 14}.get(status, 2)
+    code = {400: 3, 401: 16, 413: 3, 415: 3, 429: 8, 503: 14}.get(status, 2)
     body, ctype = otlp.status_body(code, message, content_type)
     headers = {"Retry-After": str(int(retry_after))} if retry_after is not None else {}
     if status == 401:
@@ -91,9 +97,70 @@ def _otlp_error(
     return web.Response(status=status, body=body, content_type=ctype, headers=headers)
 
 
-async def _read(request: web.Request) -> bytes:
-    """The body, decompressed (aiohttp undoes gzip and deflate), within the application's limit."""
-    return await request.read()
+class BodyTooLarge(Exception):
+    """The body (as sent, or once inflated) is over the limit."""
+
+
+class BadEncoding(Exception):
+    """A Content-Encoding the collector does not undo, or a body that is not what it says."""
+
+
+#: Content-Encodings undone, with zlib's window bits for each (gzip, zlib; raw deflate is tried too).
+_ENCODINGS: Final = {"gzip": 31, "x-gzip": 31, "deflate": 15}
+#: Bytes of inflated output produced per step at most: the limit is checked between steps.
+_INFLATE_STEP: Final = 1024 * 1024
+
+
+def inflate(body: bytes, encoding: str, limit: int) -> bytes:
+    """``body`` decompressed, step by step, stopping as soon as the output passes ``limit``
+    (raises :class:`BodyTooLarge`): a bomb costs at most ``limit`` plus one step of memory, never
+    its inflated size. Runs in a worker thread (zlib releases the GIL)."""
+    wbits = _ENCODINGS[encoding]
+    if encoding == "deflate" and body[:1] and body[0] & 0x0F != 8:
+        wbits = -15  # raw deflate without the zlib header, as some clients send it
+    z = zlib.decompressobj(wbits)
+    out = bytearray()
+    data = body
+    try:
+        while True:
+            out += z.decompress(data, _INFLATE_STEP)
+            if len(out) > limit:
+                raise BodyTooLarge
+            data = z.unconsumed_tail
+            if not data:
+                break
+        out += z.flush()
+    except zlib.error as e:
+        raise BadEncoding(f"the body is not valid {encoding} ({e})") from None
+    if len(out) > limit:
+        raise BodyTooLarge
+    if not z.eof:
+        raise BadEncoding(f"the {encoding} body ends before its stream does")
+    return bytes(out)
+
+
+async def _read(request: web.Request, limit: int, slots: asyncio.Semaphore) -> bytes:
+    """The body within ``limit`` bytes, as sent and once inflated. The application does not let
+    aiohttp inflate bodies (which would do it on the event loop): the compressed body is read up
+    to the limit, then inflated in a thread with a hard limit on its output. Raises
+    :class:`BodyTooLarge` or :class:`BadEncoding`."""
+    encoding = request.headers.get("Content-Encoding", "identity").strip().lower()
+    if encoding not in _ENCODINGS and encoding not in ("", "identity"):
+        raise BadEncoding(f"unsupported Content-Encoding {encoding!r}: send gzip or none")
+    if request.content_length is not None and request.content_length > limit:
+        raise BodyTooLarge
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.content.iter_any():
+        size += len(chunk)
+        if size > limit:
+            raise BodyTooLarge
+        chunks.append(chunk)
+    body = b"".join(chunks)
+    if encoding in _ENCODINGS:
+        async with slots:
+            return await asyncio.to_thread(inflate, body, encoding, limit)
+    return body
 
 
 def _count(ctx: Context, endpoint: str, status: int, started: float) -> None:
@@ -119,18 +186,22 @@ async def _traces(ctx: Context, request: web.Request, ctype: str) -> web.Respons
             401, "a bearer token the collector accepts is required (Authorization: Bearer ...)", ctype
         )
     try:
-        body = await _read(request)
-    except web.HTTPRequestEntityTooLarge:
+        body = await _read(request, ctx.max_body, ctx.inflating)
+    except BodyTooLarge:
         return _otlp_error(
             413, f"request body over the limit of {ctx.max_body} bytes: send smaller batches", ctype
         )
+    except BadEncoding as e:
+        return _otlp_error(415 if "unsupported" in str(e) else 400, str(e), ctype)
     try:
         if len(body) > _DECODE_INLINE:
-            decoded = await asyncio.to_thread(_decode_traces, body, ctype, registry, grant)
+            decoded = await asyncio.to_thread(_decode_traces, body, ctype, registry, grant, ctx.writer)
         else:
-            decoded = _decode_traces(body, ctype, registry, grant)
+            decoded = _decode_traces(body, ctype, registry, grant, ctx.writer)
     except otlp.BadPayload as e:
         return _otlp_error(400, str(e), ctype)
+    except TooManyItems as e:
+        return _otlp_error(413, str(e), ctype)
     items, rejected, reasons, per_monitor, without_key = decoded
     for reason, n in rejected.items():
         ctx.metrics.rejected.labels(reason).inc(n)
@@ -144,6 +215,8 @@ async def _traces(ctx: Context, request: web.Request, ctype: str) -> web.Respons
         return _otlp_error(400, f"every span was rejected: {message}", ctype)
     try:
         result = await ctx.writer.submit(items)
+    except TooManyItems as e:
+        return _otlp_error(413, str(e), ctype)
     except Backpressure as e:
         return _otlp_error(429, str(e), ctype, retry_after=max(1.0, e.retry_after))
     except StoreUnavailable as e:
@@ -159,9 +232,11 @@ async def _traces(ctx: Context, request: web.Request, ctype: str) -> web.Respons
 
 
 def _decode_traces(
-    body: bytes, ctype: str, registry: Registry, grant: frozenset[str]
+    body: bytes, ctype: str, registry: Registry, grant: frozenset[str], writer: Writer
 ) -> tuple[list[Item], Counter[str], Counter[str], Counter[str], Counter[str]]:
     request = otlp.parse_request(body, ctype)
+    # counted on the parsed message, before a Python object is made of any span
+    writer.admissible(sum(len(ss.spans) for rs in request.resource_spans for ss in rs.scope_spans))
     items: list[Item] = []
     rejected: Counter[str] = Counter()
     reasons: Counter[str] = Counter()
@@ -219,11 +294,16 @@ async def _events(ctx: Context, request: web.Request) -> web.Response:
     if not grant:
         return _error(401, "a bearer token the collector accepts is required (Authorization: Bearer ...)")
     try:
-        body = await _read(request)
-    except web.HTTPRequestEntityTooLarge:
+        body = await _read(request, ctx.max_body, ctx.inflating)
+    except BodyTooLarge:
         return _error(413, f"request body over the limit of {ctx.max_body} bytes: send smaller batches")
+    except BadEncoding as e:
+        return _error(415 if "unsupported" in str(e) else 400, str(e))
     try:
-        batch = native.parse(body, now=time.time())
+        if len(body) > _DECODE_INLINE:  # validating thousands of events is CPU work: off the loop
+            batch = await asyncio.to_thread(native.parse, body, now=time.time())
+        else:
+            batch = native.parse(body, now=time.time())
     except native.BadEvents as e:
         return _error(400, str(e))
     resource: dict[str, Any] = {"service.name": batch.service_name}
@@ -242,6 +322,8 @@ async def _events(ctx: Context, request: web.Request) -> web.Response:
         items.append(Item(ref, event=ev.record, final=ev.final))
     try:
         result = await ctx.writer.submit(items)
+    except TooManyItems as e:
+        return _error(413, str(e))
     except Backpressure as e:
         return _error(429, str(e), retry_after=max(1.0, e.retry_after))
     except StoreUnavailable as e:

@@ -5,7 +5,8 @@ everything queued (up to :data:`MAX_BATCH_ITEMS`), writes it in ONE transaction,
 every request in it. Under load, many requests share a commit (and SQLite's fsync); a request is
 acknowledged only after the commit that holds it returned, so nothing is acknowledged that is
 not stored. When more than ``max_pending`` items wait, new requests are refused at once with
-:class:`Backpressure` (429 with Retry-After): the queue never grows without bound. When the
+:class:`Backpressure` (429 with Retry-After): the queue never grows without bound; a single
+request of more than ``max_pending`` items is refused with :class:`TooManyItems` (413). When the
 database is down the requests of that commit fail with :class:`StoreUnavailable` (503).
 """
 
@@ -30,6 +31,18 @@ log = structlog.get_logger("proctor.collector.ingest")
 MAX_BATCH_ITEMS: Final = 8192
 #: Items waiting for a commit, at most, before requests are refused (429).
 DEFAULT_MAX_PENDING: Final = 200_000
+
+
+class TooManyItems(Exception):
+    """One request brings more items than may ever wait for a commit: a retry cannot help (413)."""
+
+    def __init__(self, items: int, max_pending: int) -> None:
+        super().__init__(
+            f"the request holds {items} spans or events, over the {max_pending} the collector takes "
+            "at once (--max-pending): send smaller batches"
+        )
+        self.items = items
+        self.max_pending = max_pending
 
 
 class Backpressure(Exception):
@@ -78,11 +91,18 @@ class Writer:
     def pending(self) -> int:
         return self._pending
 
+    def admissible(self, items: int) -> None:
+        """Raise :class:`TooManyItems` when one request of ``items`` is over ``max_pending``: the
+        limit bounds a single request too (checked before its spans are decoded, where it can)."""
+        if items > self.max_pending:
+            raise TooManyItems(items, self.max_pending)
+
     async def submit(self, items: Sequence[Item]) -> IngestResult:
-        """Store ``items``; returns once they are committed. Raises :class:`Backpressure` or
-        :class:`StoreUnavailable`."""
+        """Store ``items``; returns once they are committed. Raises :class:`TooManyItems`,
+        :class:`Backpressure` or :class:`StoreUnavailable`."""
         if not items:
             return IngestResult()
+        self.admissible(len(items))
         with self._lock:
             if self._pending and self._pending + len(items) > self.max_pending:
                 raise Backpressure(retry_after=1.0)

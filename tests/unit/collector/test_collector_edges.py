@@ -3,11 +3,14 @@ event, and a value no database stores is made storable and marked, or refused wi
 
 from __future__ import annotations
 
+import gzip
 import json
+import zlib
 from typing import Any
 
 import pytest
 
+from proctor.collector.app import BadEncoding, BodyTooLarge, inflate
 from proctor.collector.events import BadEvents, parse
 from proctor.collector.otlp import SANITIZED_ATTRIBUTE
 
@@ -64,3 +67,18 @@ def test_a_nan_timestamp_is_refused() -> None:
     )
     with pytest.raises(BadEvents):
         parse(raw, now=1.0)
+
+
+def test_inflate_stops_at_its_limit_and_refuses_what_is_not_its_encoding() -> None:
+    bomb = zlib.compressobj(9, zlib.DEFLATED, 31)
+    body = b"".join(bomb.compress(bytes(1 << 20)) for _ in range(64)) + bomb.flush()  # 64 MiB of zeros
+    with pytest.raises(BodyTooLarge):
+        inflate(body, "gzip", 1 << 20)
+    assert inflate(gzip.compress(b"spans"), "gzip", 5) == b"spans"
+    assert inflate(zlib.compress(b"spans"), "deflate", 100) == b"spans"
+    raw = zlib.compressobj(wbits=-15)
+    assert inflate(raw.compress(b"spans") + raw.flush(), "deflate", 100) == b"spans"
+    with pytest.raises(BadEncoding, match="ends before"):
+        inflate(gzip.compress(b"spans" * 100)[:-12], "gzip", 10_000)
+    with pytest.raises(BadEncoding, match="not valid gzip"):
+        inflate(b"plain text", "gzip", 100)

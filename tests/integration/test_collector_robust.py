@@ -21,6 +21,7 @@ from opentelemetry.sdk.trace.id_generator import IdGenerator
 
 from collecting import TOKEN, collector, manifests, run_in, start, tracer, wait_for
 from judging import JudgeServer, judgment, respond_with
+from proctor.collector.metrics import MAX_REVISIONS_PER_MONITOR, OTHER_REVISION
 from proctor.store import Store, run_id
 from proctor.testing.cluster import scaled
 
@@ -266,3 +267,35 @@ def test_one_request_over_max_pending_is_413_and_stores_nothing(db_url: str, tmp
         assert odd.status_code == 415
         with c.client() as api:
             assert [(r["key"], r["events"], r["spans"]) for r in api.list_runs()] == [("big", 10, 0)]
+
+
+def test_metrics_label_the_live_revisions_up_to_the_cap_and_aggregate_the_rest(
+    judge: JudgeServer, db_url: str, tmp_path: Path
+) -> None:
+    versions = [f"1.{i}" for i in range(MAX_REVISIONS_PER_MONITOR + 4)]
+    with collector(tmp_path, db_url, manifests(judge.base_url, quiescence=1)) as c:
+        for v in versions:
+            body = {
+                "agent": {"serviceName": "oil-agent", "version": v},
+                "events": [
+                    {"executionId": f"run-{v}", "kind": "input", "text": "Oil at 0.6 qt/hr?"},
+                    {"executionId": f"run-{v}", "kind": "final", "text": "HIGH"},
+                ],
+            }
+            assert httpx.post(f"{c.url}/v1/events", json=body, headers=HEADERS).status_code == 200
+
+        def all_judged() -> bool:
+            with c.client() as api:
+                runs = api.list_runs()
+            return len(runs) == len(versions) and all(r["state"] == "Evaluated" for r in runs)
+
+        wait_for(all_judged, "every version's run to be judged")
+        text = httpx.get(f"{c.url}/metrics").text
+    evaluations = [
+        line for line in text.splitlines() if line.startswith("proctor_collector_evaluations_total{")
+    ]
+    labels = {
+        line.split('revision="', 1)[1].split('"', 1)[0]: float(line.rsplit(" ", 1)[1]) for line in evaluations
+    }
+    assert len(labels) == MAX_REVISIONS_PER_MONITOR + 1 and labels[OTHER_REVISION] == 4.0
+    assert sum(labels.values()) == len(versions)  # every evaluation counted, none lost

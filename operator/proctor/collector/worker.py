@@ -203,15 +203,15 @@ class Worker:
     def _observe(self, c: Claim, ev: Evaluation, seconds: float) -> None:
         m = self.metrics
         revision = c.revision or ""
-        m.evaluations.labels(c.monitor, c.agent, revision, ev.outcome.value).inc()
+        m.by_revision(m.evaluations, c.monitor, c.agent, revision, ev.outcome.value).inc()
         m.evaluation_seconds.labels(c.monitor).observe(seconds)
         m.judge_calls.labels(c.monitor).inc(ev.judge_calls)
         m.judgments.labels(c.monitor).inc(ev.judgments)
         for s in ev.scores:
             labels = (c.monitor, c.agent, revision, s.dimension)
             if s.score is None:
-                m.skipped.labels(*labels).inc()
+                m.by_revision(m.skipped, *labels).inc()
             else:
-                m.score.labels(*labels).observe(s.score)
+                m.by_revision(m.score, *labels).observe(s.score)
                 if s.score < s.threshold:
-                    m.breaches.labels(*labels).inc()
+                    m.by_revision(m.breaches, *labels).inc()

@@ -5,9 +5,14 @@ spans from the OpenTelemetry SDK's own exporter."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import copy
 import gzip
 import itertools
+import os
+import shutil
+import signal
+import tempfile
 import threading
 import zlib
 from collections.abc import Iterator
@@ -22,6 +27,7 @@ from opentelemetry.sdk.trace.id_generator import IdGenerator
 from collecting import TOKEN, collector, manifests, run_in, start, tracer, wait_for
 from judging import JudgeServer, judgment, respond_with
 from proctor.collector.metrics import MAX_REVISIONS_PER_MONITOR, OTHER_REVISION
+from proctor.devcluster.postgres import PostgresServer, wait_until_up
 from proctor.store import Store, run_id
 from proctor.testing.cluster import scaled
 
@@ -299,3 +305,134 @@ def test_metrics_label_the_live_revisions_up_to_the_cap_and_aggregate_the_rest(
     }
     assert len(labels) == MAX_REVISIONS_PER_MONITOR + 1 and labels[OTHER_REVISION] == 4.0
     assert sum(labels.values()) == len(versions)  # every evaluation counted, none lost
+
+
+def _postgres_processes(server: PostgresServer) -> list[int]:
+    """The server's postmaster and every backend it forked."""
+    postmaster = int((server.data / "postmaster.pid").read_text().split()[0])
+    out = [postmaster]
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == postmaster:
+            out.append(int(stat.parent.name))
+    return out
+
+
+@pytest.fixture
+def own_postgres() -> Iterator[PostgresServer]:
+    directory = Path(tempfile.mkdtemp(prefix="proctor-pg-hang-"))
+    server = PostgresServer(directory).start()
+    try:
+        yield server
+    finally:
+        for pid in _postgres_processes(server):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGCONT)
+        server.stop()
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+def test_a_hung_database_gets_bounded_answers_and_the_collector_recovers(
+    own_postgres: PostgresServer, tmp_path: Path
+) -> None:
+    """PostgreSQL frozen (SIGSTOP: connections open, nothing answers): /readyz and ingestion answer
+    503 with the reason instead of hanging with it; once it thaws, everything works again."""
+    url = own_postgres.create_database("hang")
+    events = {
+        "agent": {"serviceName": "oil-agent"},
+        "events": [{"executionId": "e", "kind": "input", "text": "?"}],
+    }
+    with collector(tmp_path, url, manifests(None, quiescence=3600), "--no-worker") as c:
+        assert httpx.get(f"{c.url}/readyz").status_code == 200
+        frozen = _postgres_processes(own_postgres)
+        for pid in frozen:
+            os.kill(pid, signal.SIGSTOP)
+        try:
+            # an httpx timeout far over the collector's bounds: before, these waited as long as the hang
+            patience = scaled(60)
+            ready = httpx.get(f"{c.url}/readyz", timeout=patience)
+            assert ready.status_code == 503 and "has not answered" in ready.json()["error"]
+            again = httpx.get(f"{c.url}/readyz", timeout=patience)  # the check in flight: 503 at once
+            assert again.status_code == 503 and again.headers["Retry-After"] == "5"
+            sent = httpx.post(f"{c.url}/v1/events", json=events, headers=HEADERS, timeout=patience)
+            assert sent.status_code == 503 and sent.headers["Retry-After"] == "5"
+            # the reason says what happened: no commit within the bound, or no connection in time
+            assert "did not commit within" in sent.json()["error"] or "timeout" in sent.json()["error"]
+        finally:
+            for pid in frozen:
+                os.kill(pid, signal.SIGCONT)
+        wait_for(lambda: httpx.get(f"{c.url}/readyz").status_code == 200, "ready again")
+        assert httpx.post(f"{c.url}/v1/events", json=events, headers=HEADERS).status_code == 200
+        with c.client() as api:
+            assert [r["events"] for r in api.list_runs()] == [1]  # stored once, resend recognised
+
+
+def test_a_result_finished_while_the_database_restarts_is_recorded_when_it_returns(
+    own_postgres: PostgresServer, tmp_path: Path
+) -> None:
+    """The judge answers while PostgreSQL is down: the worker keeps the result and records it when
+    the database is back: Evaluated after one attempt, never left Evaluating nor failed as if the
+    worker had stopped."""
+    url = own_postgres.create_database("restart")
+    release = threading.Event()
+
+    def held(_request: Any) -> Any:
+        release.wait(scaled(120))
+        return judgment(70)
+
+    with JudgeServer() as judge:
+        judge.default = respond_with(held)
+        objects = manifests(judge.base_url, quiescence=1)
+        objects[1]["spec"]["judge"]["timeoutSeconds"] = 600
+        try:
+            with collector(tmp_path, url, objects) as c:
+                body = {
+                    "agent": {"serviceName": "oil-agent"},
+                    "events": [
+                        {"executionId": "r", "kind": "input", "text": "Oil at 0.6 qt/hr?"},
+                        {"executionId": "r", "kind": "final", "text": "HIGH"},
+                    ],
+                }
+                assert httpx.post(f"{c.url}/v1/events", json=body, headers=HEADERS).status_code == 200
+                wait_for(lambda: run_in(c, ("Evaluating",)) and judge.requests, "the run being judged")
+                own_postgres.kill()
+                release.set()
+                wait_for(
+                    lambda: "cannot record an evaluation yet" in c.log.read_text(errors="replace"),
+                    "the worker to find the database away",
+                )
+                own_postgres.restart()
+                wait_until_up(own_postgres)
+                run = wait_for(lambda: run_in(c, ("Evaluated",)), "the result to be recorded")
+                assert run["attempts"] == 1 and run["scores"]["task_success"]["score"] == 70.0
+        finally:
+            release.set()
+
+
+def test_a_locked_sqlite_database_gets_a_bounded_503_and_the_write_lands_after(tmp_path: Path) -> None:
+    """SQLite's equivalent of a hung server: another process holds the write lock. Ingestion
+    answers 503 within its bound (not after SQLite's 30 s busy wait, nor never), and what it was
+    sending is stored once the lock is gone (a resend is recognised)."""
+    import sqlite3
+
+    path = tmp_path / "locked.db"
+    url = f"sqlite:///{path}"
+    events = {
+        "agent": {"serviceName": "oil-agent"},
+        "events": [{"executionId": "e", "kind": "input", "text": "?"}],
+    }
+    with collector(tmp_path, url, manifests(None, quiescence=3600), "--no-worker") as c:
+        holder = sqlite3.connect(path, isolation_level=None)
+        holder.execute("BEGIN EXCLUSIVE")
+        try:
+            sent = httpx.post(f"{c.url}/v1/events", json=events, headers=HEADERS, timeout=scaled(60))
+            assert sent.status_code == 503 and "did not commit within" in sent.json()["error"]
+        finally:
+            holder.rollback()
+            holder.close()
+        assert httpx.post(f"{c.url}/v1/events", json=events, headers=HEADERS).status_code == 200
+        with c.client() as api:
+            assert [r["events"] for r in api.list_runs()] == [1]

@@ -45,6 +45,8 @@ log = structlog.get_logger("proctor.collector.app")
 
 #: Seconds a client is asked to wait when the database is down.
 DB_RETRY_AFTER: Final = 5
+#: Seconds /readyz waits for the database's answer.
+READY_TIMEOUT: Final = 2.0
 #: The default request body limit (decompressed), bytes.
 DEFAULT_MAX_BODY: Final = 32 * 1024 * 1024
 #: Bodies larger than this are decoded off the event loop.
@@ -67,6 +69,9 @@ class Context:
     auth: Authorizer
     wake: Callable[[], None]
     max_body: int = 32 * 1024 * 1024
+    #: The readiness check of the database in flight (one at a time; see :func:`readyz`).
+    ping: asyncio.Future[None] | None = None
+    ping_started: float = 0.0
     #: Bodies being inflated at once, at most (memory: this many times ``max_body``).
     inflating: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(INFLATE_CONCURRENCY))
 
@@ -221,7 +226,7 @@ async def _traces(ctx: Context, request: web.Request, ctype: str) -> web.Respons
         return _otlp_error(429, str(e), ctype, retry_after=max(1.0, e.retry_after))
     except StoreUnavailable as e:
         ctx.metrics.database_errors.inc()
-        return _otlp_error(503, f"not stored: {e}", ctype, retry_after=DB_RETRY_AFTER)
+        return _otlp_error(503, f"not acknowledged, send it again: {e}", ctype, retry_after=DB_RETRY_AFTER)
     if result.refused:
         ctx.metrics.rejected.labels("refused").inc(len(result.refused))
         reasons.update(why for _, why in result.refused)
@@ -328,7 +333,7 @@ async def _events(ctx: Context, request: web.Request) -> web.Response:
         return _error(429, str(e), retry_after=max(1.0, e.retry_after))
     except StoreUnavailable as e:
         ctx.metrics.database_errors.inc()
-        return _error(503, f"not stored: {e}", retry_after=DB_RETRY_AFTER)
+        return _error(503, f"not acknowledged, send it again: {e}", retry_after=DB_RETRY_AFTER)
     if result.refused:  # what the database refused alone; the others are stored
         rejected = [{"index": i, "reason": why} for i, why in result.refused]
         return web.json_response({"accepted": len(items) - len(rejected), "rejected": rejected})
@@ -470,9 +475,20 @@ async def healthz(_request: web.Request) -> web.Response:
 
 
 async def readyz(request: web.Request) -> web.Response:
+    """Ready when the database answers ``SELECT 1`` within :data:`READY_TIMEOUT` seconds. One
+    check runs at a time: while a hung database holds one, every probe is answered 503 at once
+    (a probe never waits longer than the timeout, and never ties up another thread)."""
     ctx = request.app[CONTEXT]
+    if ctx.ping is None or ctx.ping.done():
+        ctx.ping = asyncio.ensure_future(asyncio.to_thread(ctx.store.ping))
+        ctx.ping_started = time.monotonic()
     try:
-        await asyncio.to_thread(ctx.store.ping)
+        await asyncio.wait_for(asyncio.shield(ctx.ping), timeout=READY_TIMEOUT)
+    except TimeoutError:
+        waited = time.monotonic() - ctx.ping_started
+        return _error(
+            503, f"the database has not answered for {waited:.0f} s (it hangs)", retry_after=DB_RETRY_AFTER
+        )
     except StoreUnavailable as e:
         return _error(503, str(e), retry_after=DB_RETRY_AFTER)
     return web.Response(text="ok")

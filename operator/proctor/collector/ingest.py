@@ -31,6 +31,10 @@ log = structlog.get_logger("proctor.collector.ingest")
 MAX_BATCH_ITEMS: Final = 8192
 #: Items waiting for a commit, at most, before requests are refused (429).
 DEFAULT_MAX_PENDING: Final = 200_000
+#: Seconds a request waits for its commit before it is answered 503 (the database hangs). Under the
+#: OpenTelemetry exporters' default timeout of 10 s, so they see the answer and retry; the items
+#: may still be committed later, and then their resend is recognised (acknowledged means kept).
+DEFAULT_ANSWER_SECONDS: Final = 5.0
 
 
 class TooManyItems(Exception):
@@ -72,10 +76,12 @@ class Writer:
         threads: int = 1,
         max_pending: int = DEFAULT_MAX_PENDING,
         on_commit: Callable[[IngestResult, Sequence[Item]], None] | None = None,
+        answer_seconds: float = DEFAULT_ANSWER_SECONDS,
     ) -> None:
         self.store = store
         self.policies = policies
         self.max_pending = max_pending
+        self.answer_seconds = answer_seconds
         self.on_commit = on_commit
         self._queue: queue.Queue[_Job | None] = queue.Queue()
         self._pending = 0
@@ -110,7 +116,13 @@ class Writer:
         loop = asyncio.get_running_loop()
         job = _Job(items, loop, loop.create_future())
         self._queue.put(job)
-        return await job.future
+        try:
+            return await asyncio.wait_for(asyncio.shield(job.future), timeout=self.answer_seconds)
+        except TimeoutError:
+            job.future.add_done_callback(_retrieve)  # answered already: its late outcome is only logged
+            raise StoreUnavailable(
+                f"the database did not commit within {self.answer_seconds:g} s (it hangs or is overloaded)"
+            ) from None
 
     def close(self) -> None:
         for _ in self._threads:
@@ -191,6 +203,11 @@ class Writer:
             self._pending -= sum(len(j.items) for j in jobs)
         for job in jobs:
             job.loop.call_soon_threadsafe(_settle, job.future, result, error)
+
+
+def _retrieve(future: asyncio.Future[IngestResult]) -> None:
+    if not future.cancelled() and future.exception() is not None:
+        log.warning("a write answered 503 for its wait failed too", error=str(future.exception()))
 
 
 def _settle(

@@ -165,28 +165,8 @@ class Worker:
                 ev = Evaluation(
                     AttemptOutcome.FAILED, reason=f"evaluation error: {type(e).__name__}: {e}"[:1000]
                 )
-        try:
-            stored = await asyncio.to_thread(
-                self.store.complete,
-                c,
-                ev.outcome,
-                time.time(),
-                scores=ev.scores,
-                provenance=ev.provenance,
-                signals=ev.signals,
-                reason=ev.reason,
-                retry_after=5.0 if ev.outcome is AttemptOutcome.INTERRUPTED else 0.0,
-                judge_calls=ev.judge_calls,
-                judgments=ev.judgments,
-                breached=ev.breached,
-                permanent=ev.permanent,
-            )
-        except StoreUnavailable as e:
-            log.warning(
-                "cannot record an evaluation; the lease will expire and it is retried",
-                run=c.run_id,
-                error=str(e),
-            )
+        stored = await self._record(c, ev)
+        if stored is None:
             return
         if not stored:
             log.warning("the run's lease was lost before its evaluation was recorded", run=c.run_id)
@@ -199,6 +179,47 @@ class Worker:
             )
             span = evaluated_span(trajectory.spans) if trajectory is not None else None
             self.exporter.submit(evaluation_records(run, ev.scores, span, time.time()))
+
+    async def _record(self, c: Claim, ev: Evaluation) -> bool | None:
+        """Write the attempt's result; while the database is away, try again (1, 2, 4... 15 s
+        apart) for as long as the lease lasts, so a database that restarts costs no attempt and
+        leaves no run Evaluating. None: it never came back in time (the lease then expires)."""
+        deadline = time.monotonic() + self.lease_seconds
+        delay = 1.0
+        while True:
+            try:
+                return await asyncio.to_thread(
+                    self.store.complete,
+                    c,
+                    ev.outcome,
+                    time.time(),
+                    scores=ev.scores,
+                    provenance=ev.provenance,
+                    signals=ev.signals,
+                    reason=ev.reason,
+                    retry_after=5.0 if ev.outcome is AttemptOutcome.INTERRUPTED else 0.0,
+                    judge_calls=ev.judge_calls,
+                    judgments=ev.judgments,
+                    breached=ev.breached,
+                    permanent=ev.permanent,
+                )
+            except StoreUnavailable as e:
+                self.metrics.database_errors.inc()
+                if time.monotonic() + delay > deadline:
+                    log.warning(
+                        "cannot record an evaluation: the database stayed away; the lease expires",
+                        run=c.run_id,
+                        error=str(e),
+                    )
+                    return None
+                log.warning(
+                    "cannot record an evaluation yet: retrying while the database is away",
+                    run=c.run_id,
+                    error=str(e),
+                    retry_in=delay,
+                )
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 15.0)
 
     def _observe(self, c: Claim, ev: Evaluation, seconds: float) -> None:
         m = self.metrics

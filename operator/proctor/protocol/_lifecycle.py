@@ -44,6 +44,12 @@ MAX_ATTEMPTS: Final = 5
 #: A run silent this long (or for its whole quiescence, when that is shorter) is Quiescing:
 #: events have stopped and the quiescence wait is running.
 RECEIVING_GAP_SECONDS: Final = 5.0
+#: Why a run whose lease expired failed: the worker vanished, or lost the database for longer than
+#: the lease (a worker that can reach it records its result, retrying while the database restarts).
+LEASE_EXPIRED_REASON: Final = (
+    "the evaluation's lease expired before a result was recorded: the worker stopped, or could not "
+    "reach the database for the whole lease"
+)
 #: How long a worker's claim on a run lasts unless renewed.
 DEFAULT_LEASE_SECONDS: Final = 300.0
 
@@ -201,7 +207,7 @@ def advance(run: RunLifecycle, now: float, policy: LifecyclePolicy) -> RunLifecy
             AttemptOutcome.FAILED,
             now,
             policy,
-            reason="the worker evaluating the run stopped before it finished (its lease expired)",
+            reason=LEASE_EXPIRED_REASON,
         )
     if (
         run.state is RunState.EVALUATION_FAILED

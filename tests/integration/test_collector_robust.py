@@ -436,3 +436,49 @@ def test_a_locked_sqlite_database_gets_a_bounded_503_and_the_write_lands_after(t
         assert httpx.post(f"{c.url}/v1/events", json=events, headers=HEADERS).status_code == 200
         with c.client() as api:
             assert [r["events"] for r in api.list_runs()] == [1]
+
+
+def test_migration_0002_keeps_the_stored_items_and_then_scopes_ids_to_runs(db_url: str) -> None:
+    """A database written by the previous version: its spans and events survive the new keys."""
+    from alembic import command
+    from sqlalchemy import text
+
+    from proctor.protocol import LifecyclePolicy
+    from proctor.store import EventRecord, Item, RunRef, SpanRecord
+    from proctor.store._engine import _config, unpooled
+
+    engine = unpooled(db_url)
+    cfg = _config()
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0001")
+        conn.execute(
+            text(
+                "INSERT INTO spans (trace_id, span_id, run_id, name, kind, start_ns, end_ns, status_code, "
+                "attributes, resource, events, received_at) VALUES "
+                "('t', 's', 'r-old', 'chat', 0, 1, 2, 0, '{}', '{}', '[]', 1.0)"
+            )
+        )
+        conn.execute(
+            text(
+                "INSERT INTO events (id, run_id, kind, text, timestamp, attributes, received_at) "
+                "VALUES ('e1', 'r-old', 'output', 'kept', 1.0, '{}', 1.0)"
+            )
+        )
+    engine.dispose()
+    store = Store.open(db_url)
+    try:
+        kept = store.trajectory("r-old")
+        assert [s.name for s in kept.spans] == ["chat"] and [e.text for e in kept.events] == ["kept"]
+        other = RunRef("ns/m", "another-run", "executionId", "agent")
+        result = store.ingest(
+            [
+                Item(other, span=SpanRecord(trace_id="t", span_id="s", name="mine", start_ns=1, end_ns=2)),
+                Item(other, event=EventRecord(id="e1", kind="output", text="mine too", timestamp=1.0)),
+            ],
+            {"ns/m": LifecyclePolicy()},
+            now=10.0,
+        )
+        assert (result.spans, result.events, result.duplicates) == (1, 1, 0)
+    finally:
+        store.close()

@@ -150,7 +150,13 @@ def collector(
 
 @contextmanager
 def tracer(
-    url: str, *, service: str = "oil-agent", version: str = "1.0", token: str = TOKEN, gzip: bool = True
+    url: str,
+    *,
+    service: str = "oil-agent",
+    version: str = "1.0",
+    token: str = TOKEN,
+    gzip: bool = True,
+    id_generator: Any = None,
 ) -> Iterator[Any]:
     """An OpenTelemetry SDK tracer exporting to the collector with the SDK's own OTLP/HTTP exporter."""
     exporter = OTLPSpanExporter(
@@ -159,7 +165,10 @@ def tracer(
         compression=Compression.Gzip if gzip else Compression.NoCompression,
         timeout=30,
     )
-    provider = TracerProvider(resource=Resource.create({"service.name": service, "service.version": version}))
+    provider = TracerProvider(
+        resource=Resource.create({"service.name": service, "service.version": version}),
+        id_generator=id_generator,
+    )
     provider.add_span_processor(SimpleSpanProcessor(exporter))
     try:
         yield provider.get_tracer("proctor-tests")

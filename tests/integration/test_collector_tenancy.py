@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import asyncio
 import json
+import socket
 import subprocess
 import sys
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -313,3 +314,33 @@ def test_the_operator_calls_the_collector_with_a_token_for_its_audience(
         assert other.value.status == 403
     finally:
         kube.api.close()
+
+
+def test_a_monitor_without_its_own_token_says_nothing_is_accepted(
+    crds: Cluster, tenants: Setup, run_operator: Callable[..., subprocess.Popen[bytes]]
+) -> None:
+    c = tenants.tenants["c"]
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    run_operator(
+        "-n",
+        c.namespace,
+        "--liveness",
+        f"http://127.0.0.1:{port}/healthz",
+        env={
+            "PROCTOR_COLLECTOR_URL": tenants.url,
+            # the admin's client certificate is no ServiceAccount: a reader's token stands in
+            "PROCTOR_COLLECTOR_TOKEN": c.reader,
+            "PROCTOR_MONITOR_INTERVAL": "1",
+            "PROCTOR_METRICS_PORT": "0",
+        },
+    )
+
+    def receiving() -> dict[str, Any] | None:
+        st = crds.get_json("-n", c.namespace, "agentmonitor", "oil-agent").get("status") or {}
+        return next((x for x in st.get("conditions") or [] if x["type"] == "Receiving"), None)
+
+    cond = wait_for(receiving, timeout=TIMEOUT, what="the Receiving condition")
+    assert (cond["status"], cond["reason"]) == ("False", "NoIngestionToken")
+    assert "spec.tokenSecretRef" in cond["message"]

@@ -151,12 +151,12 @@ def test_the_ingestion_token_never_reads_runs_and_the_api_token_does(
     assert TOKEN not in same
 
 
-def start_refused(tmp: Path, db_url: str, env: dict[str, str]) -> str:
+def start_refused(tmp: Path, db_url: str, env: dict[str, str], *extra: str) -> str:
     """``proctor collector`` from files with ``env``: it must refuse to start (exit 2); its stderr."""
     mfile = tmp / "refused.yaml"
     mfile.write_text(yaml.safe_dump_all(manifests(None)))
     out = subprocess.run(
-        [sys.executable, "-m", "proctor.cli", "collector", "--db", db_url, "--monitor", str(mfile)],
+        [sys.executable, "-m", "proctor.cli", "collector", "--db", db_url, "--monitor", str(mfile), *extra],
         env={**os.environ, "PROCTOR_TOKEN": TOKEN, **env},
         capture_output=True,
         text=True,
@@ -165,3 +165,88 @@ def start_refused(tmp: Path, db_url: str, env: dict[str, str]) -> str:
     )
     assert out.returncode == 2, out.stderr
     return out.stderr
+
+
+def _tls_files(tmp: Path) -> tuple[Path, Path, Path]:
+    """A CA and a server certificate for 127.0.0.1 signed by it (PEM files: ca, cert, key)."""
+    import datetime as dt
+    import ipaddress
+
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    now = dt.datetime.now(dt.UTC)
+    ca_key = ec.generate_private_key(ec.SECP256R1())
+    ca_name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "test collector CA")])
+    ca = (
+        x509.CertificateBuilder()
+        .subject_name(ca_name)
+        .issuer_name(ca_name)
+        .public_key(ca_key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - dt.timedelta(minutes=5))
+        .not_valid_after(now + dt.timedelta(days=1))
+        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+        .sign(ca_key, hashes.SHA256())
+    )
+    key = ec.generate_private_key(ec.SECP256R1())
+    cert = (
+        x509.CertificateBuilder()
+        .subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "127.0.0.1")]))
+        .issuer_name(ca_name)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - dt.timedelta(minutes=5))
+        .not_valid_after(now + dt.timedelta(days=1))
+        .add_extension(
+            x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]), False
+        )
+        .sign(ca_key, hashes.SHA256())
+    )
+    paths = (tmp / "ca.crt", tmp / "tls.crt", tmp / "tls.key")
+    paths[0].write_bytes(ca.public_bytes(serialization.Encoding.PEM))
+    paths[1].write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    paths[2].write_bytes(
+        key.private_bytes(
+            serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+        )
+    )
+    return paths
+
+
+def test_a_collector_served_over_tls_is_verified_with_its_ca(tmp_path: Path) -> None:
+    ca, cert, key = _tls_files(tmp_path)
+    objects = manifests(None)
+    with collector(
+        tmp_path, f"sqlite:///{tmp_path / 'c.db'}", objects, "--tls-cert", str(cert), "--tls-key", str(key)
+    ) as c:
+        assert c.url.startswith("https://")
+        # without the CA the client does not trust it, and sends nothing it would have to
+        untrusted = runs_cli("list", "--server", c.url, "--token", API_TOKEN)
+        assert untrusted.returncode == 2 and "CERTIFICATE_VERIFY_FAILED" in untrusted.stderr, untrusted.stderr
+        trusted = runs_cli(
+            "list",
+            "-o",
+            "json",
+            env={"PROCTOR_SERVER": c.url, "PROCTOR_API_TOKEN": API_TOKEN, "PROCTOR_SERVER_CA": str(ca)},
+        )
+        assert trusted.returncode == 0 and json.loads(trusted.stdout) == [], trusted.stderr
+        by_flag = runs_cli("list", "--server", c.url, "--token", API_TOKEN, "--ca-file", str(ca))
+        assert by_flag.returncode == 0, by_flag.stderr
+        # the operator's reader verifies it the same way (PROCTOR_COLLECTOR_CA)
+        import asyncio
+
+        from proctor.reconcile.monitors import CollectorReader, Summary
+
+        async def read() -> object:
+            reader = CollectorReader(c.url, API_TOKEN, ca_file=str(ca))
+            try:
+                return await reader.summary("demo", "oil-agent")
+            finally:
+                await reader.aclose()
+
+        assert isinstance(asyncio.run(read()), Summary)
+    half = start_refused(tmp_path, f"sqlite:///{tmp_path / 'd.db'}", {}, "--tls-cert", str(cert))
+    assert "--tls-cert and --tls-key go together" in half

@@ -182,15 +182,20 @@ def test_spans_reach_only_the_monitor_whose_token_they_carry(tenants: Setup) -> 
     summary_a = _get(tenants.url, f"/api/v1/monitors/{a.namespace}/oil-agent", a.reader).json()
     assert summary_a["runs"]["total"] == 3 and "ingestionClosed" not in summary_a
 
-    # the monitor without a token of its own accepts nothing, whatever token is sent, and says why
-    for token in (a.ingest_token, b.ingest_token, "collector-wide"):
+    # the monitor without a token of its own accepts nothing and says why: the collector-wide
+    # token (PROCTOR_TOKEN, ignored in a cluster) and a guess are refused (401)
+    for token in ("collector-wide", f"ingest-c-{uuid.uuid4().hex}"):
         _send(tenants.url, token, [f"c-with-{token[:8]}"])
     assert _runs(tenants, c) == []
     summary_c = _get(tenants.url, f"/api/v1/monitors/{c.namespace}/oil-agent", c.reader).json()
     assert summary_c["runs"]["total"] == 0
     assert "spec.tokenSecretRef is not set" in summary_c["ingestionClosed"]
-    # the collector-wide token (PROCTOR_TOKEN) opened nothing: a's and b's counts did not move
+    # nor did they open a's or b's monitors: their runs are still exactly their own
     assert len(_runs(tenants, a)) == 3 and len(_runs(tenants, b)) == 2
+    # a tenant's token decides where its spans go, never the service.name: a's token reaches a only
+    _send(tenants.url, a.ingest_token, ["a-3"])
+    wait_for(lambda: len(_runs(tenants, a)) == 4, timeout=TIMEOUT, what="tenant a's fourth run")
+    assert len(_runs(tenants, b)) == 2 and _runs(tenants, c) == []
     # no token was logged
     log = tenants.log.read_text(errors="replace")
     assert a.ingest_token not in log and b.ingest_token not in log

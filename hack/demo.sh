@@ -202,7 +202,8 @@ JUDGE_URL="$(head -1 "$LIVE_DIR/judge.url")"
 echo "  judge: the scripted judge server at $JUDGE_URL (scores 92)"
 
 COLLECTOR_URL="http://127.0.0.1:$(free_port)"
-export PROCTOR_TOKEN="$(.venv/bin/python -c 'import secrets; print(secrets.token_hex(16))')"   # agents send it
+# the AgentMonitor's own ingestion token (its Secret oil-agent-ingest): what its agents send
+INGEST_TOKEN="$(.venv/bin/python -c 'import secrets; print(secrets.token_hex(16))')"
 echo "  proctor collector --db sqlite:///$LIVE_DIR/collector.db --listen ${COLLECTOR_URL#http://} -n $NS"
 $PROCTOR collector --db "sqlite:///$LIVE_DIR/collector.db" --listen "${COLLECTOR_URL#http://}" -n "$NS" \
   --poll 0.5 --refresh 1 >"$LIVE_DIR/collector.log" 2>&1 &
@@ -244,20 +245,24 @@ YAML
 kill "$OP_PID" 2>/dev/null || true; wait "$OP_PID" 2>/dev/null || true; OP_PID=""
 $KUBECTL -n "$NS" create secret generic judge-api-key --from-literal=api-key=demo-not-a-real-key \
   --dry-run=client -o yaml | $KUBECTL apply -f - >/dev/null
+$KUBECTL -n "$NS" create secret generic oil-agent-ingest --from-literal=token="$INGEST_TOKEN" \
+  --dry-run=client -o yaml | $KUBECTL apply -f - >/dev/null
 # the demo's judge is local, and it waits 5 s of quiet before judging a run, not 90
 sed "s#http://judge.proctor-system.svc:8080/v1#$JUDGE_URL#" $EX/evalprofile.yaml | $KUBECTL -n "$NS" apply -f - | indent
 sed 's/quiescenceSeconds: 90/quiescenceSeconds: 5/' $EX/agentmonitor.yaml | $KUBECTL -n "$NS" apply -f - | indent
-SRE_TOKEN="$($KUBECTL -n "$NS" create token proctor-sre)"
+# tokens for the collector's audience: worth nothing at the API server
+SRE_TOKEN="$($KUBECTL -n "$NS" create token proctor-sre --audience proctor-collector)"
 for _ in $(seq 1 60); do
   curl -sf -H "Authorization: Bearer $SRE_TOKEN" "$COLLECTOR_URL/api/v1/monitors/$NS/oil-agent" >/dev/null && break; sleep 0.5
 done
 echo "  the collector serves AgentMonitor $NS/oil-agent (it lists them every second here, 15 s by default)"
 
 say "the operator, beside it: PROCTOR_COLLECTOR_URL=$COLLECTOR_URL proctor operator -n $NS"
-# here the operator runs with the admin's client certificate, which cannot be passed on: it is
-# given its ServiceAccount's token (in a pod it sends its own, and the chart sets the URL)
+# here the operator runs with the admin's client certificate, which is no ServiceAccount: it is
+# given a token of its ServiceAccount for the collector's audience (in a pod it requests one
+# itself, TokenRequest, and the chart sets the URL)
 env "${WEBHOOK_ENV[@]}" PROCTOR_METRICS_PORT=0 PROCTOR_RECONCILE_INTERVAL=2 PROCTOR_MONITOR_INTERVAL=2 \
-  PROCTOR_COLLECTOR_URL="$COLLECTOR_URL" PROCTOR_COLLECTOR_TOKEN="$($KUBECTL -n "$NS" create token proctor-operator)" \
+  PROCTOR_COLLECTOR_URL="$COLLECTOR_URL" PROCTOR_COLLECTOR_TOKEN="$($KUBECTL -n "$NS" create token proctor-operator --audience proctor-collector)" \
   $PROCTOR operator -n "$NS" --liveness http://127.0.0.1:0/healthz >>"$LOG" 2>&1 &
 OP_PID=$!
 $KUBECTL -n "$NS" wait --for=condition=Receiving=False agentmonitor/oil-agent --timeout=60s >/dev/null \
@@ -266,7 +271,7 @@ echo "  pid $OP_PID; it reads each AgentMonitor's summary from the collector as 
 $KUBECTL -n "$NS" get agentmonitor oil-agent -o jsonpath='{range .status.conditions[?(@.type=="Receiving")]}  {.type}={.status} {.reason}: {.message}{"\n"}{end}'
 
 say "the v1 agent, traced: kubectl apply -f examples/agent/live.yaml (OTEL_EXPORTER_OTLP_ENDPOINT -> the collector)"
-$KUBECTL -n "$NS" create secret generic oil-agent-otlp --from-literal=headers="Authorization=Bearer $PROCTOR_TOKEN" \
+$KUBECTL -n "$NS" create secret generic oil-agent-otlp --from-literal=headers="Authorization=Bearer $INGEST_TOKEN" \
   --dry-run=client -o yaml | $KUBECTL apply -f - >/dev/null
 sed "s#http://proctor-collector.proctor-system.svc:4318#$COLLECTOR_URL#" examples/agent/live.yaml | agent_port | $KUBECTL -n "$NS" apply -f - | indent
 $KUBECTL -n "$NS" rollout status deployment/oil-agent-live --timeout=120s | indent
@@ -311,7 +316,7 @@ cat "$LIVE_DIR/lives.txt"
 [[ -s "$LIVE_DIR/judged" ]] \
   || { echo "  the runs were not all judged; collector log:"; tail -20 "$LIVE_DIR/collector.log" | indent; exit 1; }
 export PROCTOR_SERVER="$COLLECTOR_URL"
-export PROCTOR_TOKEN="$SRE_TOKEN"   # the runs API asks RBAC about this token
+export PROCTOR_API_TOKEN="$SRE_TOKEN"   # the runs API asks RBAC about this token
 
 say "proctor runs list"
 $PROCTOR runs list | indent
@@ -320,7 +325,7 @@ say "proctor runs show $RUN   (the trajectory the judge saw, each score with its
 $PROCTOR runs show "$RUN" | cut -c1-150 | indent
 say "RBAC decides: the operator's ServiceAccount may read runs, not evaluate them now"
 set +e
-$PROCTOR runs evaluate "$RUN" --token "$($KUBECTL -n "$NS" create token proctor-operator)" 2>&1 | indent
+$PROCTOR runs evaluate "$RUN" --token "$($KUBECTL -n "$NS" create token proctor-operator --audience proctor-collector)" 2>&1 | indent
 rc=${PIPESTATUS[0]}; set -e
 echo "  -> exit code $rc"
 

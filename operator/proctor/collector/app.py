@@ -463,7 +463,10 @@ async def show_monitor(request: web.Request, ctx: Context, caller: Caller) -> we
     summary = await asyncio.to_thread(
         ctx.store.summary, monitor.name, fast_span=trend.fast_span, slow_span=trend.slow_span
     )
-    return web.json_response(monitor_summary(monitor.name, summary))
+    doc = monitor_summary(monitor.name, summary)
+    if monitor.closed:  # why nothing is accepted for it: the operator writes it on the monitor
+        doc["ingestionClosed"] = monitor.closed
+    return web.json_response(doc)
 
 
 async def openapi(_request: web.Request) -> web.Response:

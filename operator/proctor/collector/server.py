@@ -3,9 +3,11 @@
 Entry points for the CLI: :func:`add_arguments` (the flags, on any argparse parser) and
 :func:`serve` (run until SIGTERM/SIGINT; returns the exit code). ``python -m proctor.collector``
 runs the same thing. Without ``--monitor`` it reads AgentMonitors from the cluster in
-``KUBECONFIG`` (or the pod's service account) and checks management callers with TokenReview and
-SubjectAccessReview; with ``--monitor FILE --profile FILE`` it needs no cluster and takes its
-token from ``PROCTOR_TOKEN``.
+``KUBECONFIG`` (or the pod's service account) and checks management callers with TokenReview (for
+the ``--audience``) and SubjectAccessReview, each monitor taking spans only with its own token;
+with ``--monitor FILE --profile FILE`` it needs no cluster: agents send ``PROCTOR_TOKEN``, the
+management API takes ``PROCTOR_API_TOKEN`` (never the other). ``--tls-cert``/``--tls-key`` serve
+HTTPS.
 
 Exit codes: 0 stopped by a signal, 2 bad arguments or files, the database or the cluster
 unreachable at start (the message says which).
@@ -19,6 +21,7 @@ import contextlib
 import errno
 import os
 import signal
+import ssl
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -27,9 +30,10 @@ from typing import Any, Final, cast
 import structlog
 from aiohttp import web
 
-from proctor.api import ManifestError
+from proctor.api import COLLECTOR_AUDIENCE, ManifestError
 from proctor.collector.app import DEFAULT_MAX_BODY, Context, application
 from proctor.collector.auth import Authorizer, KubernetesAuth, LocalAuth
+from proctor.collector.client import API_TOKEN_ENV
 from proctor.collector.evaluate import Evaluator
 from proctor.collector.export import EvaluationExporter, ExportSettings
 from proctor.collector.ingest import DEFAULT_MAX_PENDING, Writer
@@ -41,7 +45,7 @@ from proctor.store import IngestResult, Item, Store, StoreUnavailable, Unsupport
 
 log = structlog.get_logger("proctor.collector")
 
-#: The environment variable holding the collector's token (ingestion and, without a cluster, the API).
+#: The environment variable holding the ingestion token of monitors read from files (not in a cluster).
 TOKEN_ENV: Final = "PROCTOR_TOKEN"
 #: OTLP/HTTP's registered port.
 DEFAULT_LISTEN: Final = "127.0.0.1:4318"
@@ -164,6 +168,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--worker-name", default=None, help="this replica's name in leases (default host:pid)"
     )
     parser.add_argument(
+        "--audience",
+        action="append",
+        default=None,
+        metavar="AUD",
+        help=f"in a cluster: the audience management callers' tokens must be issued for "
+        f"(repeatable; default {COLLECTOR_AUDIENCE}; '' alone: the API server's own)",
+    )
+    parser.add_argument("--tls-cert", type=Path, default=None, metavar="FILE", help="serve HTTPS: PEM chain")
+    parser.add_argument("--tls-key", type=Path, default=None, metavar="FILE", help="serve HTTPS: PEM key")
+    parser.add_argument(
         "--refresh",
         type=_seconds,
         default=DEFAULT_REFRESH_SECONDS,
@@ -203,14 +217,15 @@ async def run(args: argparse.Namespace, *, announce: Callable[[str], None] | Non
     """Run the collector until the task is cancelled or SIGTERM/SIGINT arrives."""
     token = os.environ.get(TOKEN_ENV) or None
     export = ExportSettings.from_env(os.environ)  # scores as OTLP events: off unless OTEL_LOGS_EXPORTER=otlp
+    tls = _tls(args)
     kube_api = None
     if args.monitor or args.profile:
         registry = _Registry(load_files([*args.monitor, *args.profile], default_token=token))
         if token is None:
-            raise ValueError(
-                f"{TOKEN_ENV} is not set: without a cluster the collector's token protects everything"
-            )
-        auth: Authorizer = LocalAuth(token)
+            raise ValueError(f"{TOKEN_ENV} is not set: without a cluster it is what agents must send")
+        auth: Authorizer = LocalAuth(os.environ.get(API_TOKEN_ENV) or None, ingestion_token=token)
+        if os.environ.get(API_TOKEN_ENV) is None:
+            log.warning(f"{API_TOKEN_ENV} is not set: the runs API is closed (every caller 401)")
     else:
         from kubernetes import client, config
 
@@ -224,9 +239,13 @@ async def run(args: argparse.Namespace, *, announce: Callable[[str], None] | Non
                 "give --monitor FILE --profile FILE, or KUBECONFIG"
             ) from None
         kube_api = client.ApiClient()
-        source = ClusterMonitors(kube_api, default_token=token, namespaces=args.namespace or None)
+        if token is not None:
+            log.warning(
+                f"{TOKEN_ENV} is ignored in a cluster: every AgentMonitor needs its own spec.tokenSecretRef"
+            )
+        source = ClusterMonitors(kube_api, namespaces=args.namespace or None)
         registry = _Registry(await asyncio.to_thread(source.load))
-        auth = KubernetesAuth(kube_api)
+        auth = KubernetesAuth(kube_api, audiences=args.audience)
     store = await asyncio.to_thread(Store.open, args.db or default_db())
     metrics = Metrics()
     threads = args.writer_threads or (4 if store.dialect == "postgresql" else 1)
@@ -256,7 +275,7 @@ async def run(args: argparse.Namespace, *, announce: Callable[[str], None] | Non
     runner = web.AppRunner(app, access_log=None, handle_signals=False, auto_decompress=False)
     await runner.setup()
     host, port = _split_listen(args.listen)
-    site = web.TCPSite(runner, host, port, backlog=1024, reuse_address=True)
+    site = web.TCPSite(runner, host, port, backlog=1024, reuse_address=True, ssl_context=tls)
     await site.start()
     server = cast(Any, site._server)
     bound = server.sockets[0].getsockname()[1] if server and server.sockets else port
@@ -273,7 +292,7 @@ async def run(args: argparse.Namespace, *, announce: Callable[[str], None] | Non
     if exporter is not None:
         tasks.append(asyncio.create_task(exporter.run(stop), name="evaluation-events"))
         log.info("exporting scores as gen_ai.evaluation.result events", endpoint=exporter.settings.endpoint)
-    url = f"http://{host}:{bound}"
+    url = f"{'https' if tls else 'http'}://{host}:{bound}"
     log.info("collector listening", url=url, database=store.dialect, monitors=sorted(registry().monitors))
     if announce is not None:
         announce(url)
@@ -286,6 +305,22 @@ async def run(args: argparse.Namespace, *, announce: Callable[[str], None] | Non
         await asyncio.to_thread(writer.close)
         await evaluator.aclose()
         store.close()
+
+
+def _tls(args: argparse.Namespace) -> ssl.SSLContext | None:
+    """The server's TLS context from ``--tls-cert``/``--tls-key`` (both or neither)."""
+    cert, key = getattr(args, "tls_cert", None), getattr(args, "tls_key", None)
+    if cert is None and key is None:
+        return None
+    if cert is None or key is None:
+        raise ValueError("--tls-cert and --tls-key go together")
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.minimum_version = ssl.TLSVersion.TLSv1_2
+    try:
+        context.load_cert_chain(cert, key)
+    except (OSError, ssl.SSLError) as e:
+        raise ValueError(f"cannot load --tls-cert {cert} / --tls-key {key}: {e}") from None
+    return context
 
 
 async def _refresh(source: object, registry: _Registry, every: float, stop: asyncio.Event) -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Generator, Mapping
+from collections.abc import Callable, Generator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, cast
 
@@ -559,11 +559,14 @@ class Kube:
         token = token.strip() if scheme.lower() == "bearer" else str(value).strip()
         return token or None
 
-    def request_token(self, namespace: str, service_account: str, *, seconds: int = 600) -> str:
-        """A short-lived token of a ServiceAccount, by TokenRequest (``kubectl create token``):
-        the caller needs ``create`` on ``serviceaccounts/token`` for it."""
+    def request_token(
+        self, namespace: str, service_account: str, *, seconds: int = 600, audiences: Sequence[str] = ()
+    ) -> str:
+        """A short-lived token of a ServiceAccount, by TokenRequest (``kubectl create token``), for
+        ``audiences`` (none: the API server's): the caller needs ``create`` on
+        ``serviceaccounts/token`` for it."""
         body = client.AuthenticationV1TokenRequest(
-            spec=client.V1TokenRequestSpec(audiences=[], expiration_seconds=seconds)
+            spec=client.V1TokenRequestSpec(audiences=list(audiences), expiration_seconds=seconds)
         )
         reply = self._do(
             f"a token for ServiceAccount {namespace}/{service_account}",

@@ -39,9 +39,12 @@ class OperatorConfig:
     namespaces: tuple[str, ...] = field(default=())
     #: Arm B: the collector's base URL; AgentMonitor status is read from it ("" : not configured).
     collector_url: str = ""
-    #: A bearer token for the collector; default: the operator's own credentials' token (its
-    #: service account's in a pod). Needed only when those are a client certificate.
+    #: A bearer token for the collector; default: a token of the operator's own ServiceAccount for
+    #: the collector's audience (TokenRequest), never its API-server token. Needed only when the
+    #: operator does not run as a ServiceAccount (a local operator with a client certificate).
     collector_token: str = field(default="", repr=False)
+    #: A PEM CA bundle that verifies a collector served over TLS ("" : the system's CAs).
+    collector_ca: str = ""
     #: Seconds between reads of each AgentMonitor's summary from the collector.
     monitor_interval: float = 30.0
 
@@ -62,6 +65,7 @@ class OperatorConfig:
             manage_judge_rbac=e.get("PROCTOR_MANAGE_JUDGE_RBAC", "true").lower() != "false",
             collector_url=e.get("PROCTOR_COLLECTOR_URL", d.collector_url).strip().rstrip("/"),
             collector_token=e.get("PROCTOR_COLLECTOR_TOKEN", d.collector_token).strip(),
+            collector_ca=e.get("PROCTOR_COLLECTOR_CA", d.collector_ca).strip(),
             monitor_interval=float(e.get("PROCTOR_MONITOR_INTERVAL", d.monitor_interval)),
             judge_cluster_role=e.get("PROCTOR_JUDGE_CLUSTER_ROLE") or None,
         )

@@ -307,6 +307,15 @@ def test_metrics_label_the_live_revisions_up_to_the_cap_and_aggregate_the_rest(
     assert sum(labels.values()) == len(versions)  # every evaluation counted, none lost
 
 
+def _one_span_request() -> bytes:
+    req = ExportTraceServiceRequest()
+    rs = req.resource_spans.add()
+    rs.resource.attributes.add(key="service.name").value.string_value = "oil-agent"
+    s = rs.scope_spans.add().spans.add(trace_id=bytes(range(1, 17)), span_id=bytes(range(1, 9)), name="chat")
+    s.attributes.add(key="gen_ai.conversation.id").value.string_value = "c"
+    return req.SerializeToString()
+
+
 def _postgres_processes(server: PostgresServer) -> list[int]:
     """The server's postmaster and every backend it forked."""
     postmaster = int((server.data / "postmaster.pid").read_text().split()[0])
@@ -361,6 +370,21 @@ def test_a_hung_database_gets_bounded_answers_and_the_collector_recovers(
             assert sent.status_code == 503 and sent.headers["Retry-After"] == "5"
             # the reason says what happened: no commit within the bound, or no connection in time
             assert "did not commit within" in sent.json()["error"] or "timeout" in sent.json()["error"]
+
+            async def readers_then_gzip() -> tuple[list[int], int]:
+                # eight readers of the runs API, each holding a thread the database never answers
+                async with httpx.AsyncClient(timeout=patience, headers=HEADERS) as client:
+                    readers = await asyncio.gather(*(client.get(f"{c.url}/api/v1/runs") for _ in range(8)))
+                    # ...and gzip ingestion still gets its bounded answer: inflating never waits on them
+                    spans = await client.post(
+                        f"{c.url}/v1/traces",
+                        content=gzip.compress(_one_span_request()),
+                        headers={"Content-Type": "application/x-protobuf", "Content-Encoding": "gzip"},
+                    )
+                    return [r.status_code for r in readers], spans.status_code
+
+            readers, spans = asyncio.run(readers_then_gzip())
+            assert readers == [503] * 8 and spans == 503
         finally:
             for pid in frozen:
                 os.kill(pid, signal.SIGCONT)

@@ -11,12 +11,14 @@ silently: every span is stored or counted as rejected, with the reason in the an
 from __future__ import annotations
 
 import asyncio
+import functools
 import time
 import zlib
 from collections import Counter
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 import structlog
 from aiohttp import web
@@ -42,6 +44,7 @@ from proctor.collector.views import monitor_summary, run_detail, run_json
 from proctor.store import Item, RunNotFound, RunRef, Store, StoreUnavailable
 
 log = structlog.get_logger("proctor.collector.app")
+T = TypeVar("T")
 
 #: Seconds a client is asked to wait when the database is down.
 DB_RETRY_AFTER: Final = 5
@@ -54,6 +57,10 @@ _DECODE_INLINE: Final = 256 * 1024
 #: Request bodies inflated at once at most: a burst of gzip bombs costs at most this many times the
 #: body limit of memory, and leaves cores to the event loop.
 INFLATE_CONCURRENCY: Final = 2
+#: Threads inflating and decoding request bodies.
+DECODING_THREADS: Final = 4
+#: Seconds a management API request waits for the database before it is answered 503.
+API_TIMEOUT: Final = 15.0
 #: Runs listed per page at most.
 MAX_PAGE: Final = 500
 
@@ -72,6 +79,10 @@ class Context:
     #: The readiness check of the database in flight (one at a time; see :func:`readyz`).
     ping: asyncio.Future[None] | None = None
     ping_started: float = 0.0
+    #: The threads that inflate and decode request bodies (apart from those that wait on the database).
+    decoding: ThreadPoolExecutor = field(
+        default_factory=lambda: ThreadPoolExecutor(DECODING_THREADS, thread_name_prefix="proctor-decode")
+    )
     #: Bodies being inflated at once, at most (memory: this many times ``max_body``).
     inflating: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(INFLATE_CONCURRENCY))
 
@@ -144,11 +155,18 @@ def inflate(body: bytes, encoding: str, limit: int) -> bytes:
     return bytes(out)
 
 
-async def _read(request: web.Request, limit: int, slots: asyncio.Semaphore) -> bytes:
+async def _off_loop(ctx: Context, fn: Callable[..., T], *args: Any) -> T:
+    """``fn(*args)`` on the decoding threads: CPU work never waits behind threads a hung database
+    holds (those are the default executor's), nor stalls the event loop."""
+    return await asyncio.get_running_loop().run_in_executor(ctx.decoding, functools.partial(fn, *args))
+
+
+async def _read(request: web.Request, ctx: Context) -> bytes:
     """The body within ``limit`` bytes, as sent and once inflated. The application does not let
     aiohttp inflate bodies (which would do it on the event loop): the compressed body is read up
     to the limit, then inflated in a thread with a hard limit on its output. Raises
     :class:`BodyTooLarge` or :class:`BadEncoding`."""
+    limit = ctx.max_body
     encoding = request.headers.get("Content-Encoding", "identity").strip().lower()
     if encoding not in _ENCODINGS and encoding not in ("", "identity"):
         raise BadEncoding(f"unsupported Content-Encoding {encoding!r}: send gzip or none")
@@ -163,8 +181,8 @@ async def _read(request: web.Request, limit: int, slots: asyncio.Semaphore) -> b
         chunks.append(chunk)
     body = b"".join(chunks)
     if encoding in _ENCODINGS:
-        async with slots:
-            return await asyncio.to_thread(inflate, body, encoding, limit)
+        async with ctx.inflating:
+            return await _off_loop(ctx, inflate, body, encoding, limit)
     return body
 
 
@@ -191,7 +209,7 @@ async def _traces(ctx: Context, request: web.Request, ctype: str) -> web.Respons
             401, "a bearer token the collector accepts is required (Authorization: Bearer ...)", ctype
         )
     try:
-        body = await _read(request, ctx.max_body, ctx.inflating)
+        body = await _read(request, ctx)
     except BodyTooLarge:
         return _otlp_error(
             413, f"request body over the limit of {ctx.max_body} bytes: send smaller batches", ctype
@@ -200,7 +218,7 @@ async def _traces(ctx: Context, request: web.Request, ctype: str) -> web.Respons
         return _otlp_error(415 if "unsupported" in str(e) else 400, str(e), ctype)
     try:
         if len(body) > _DECODE_INLINE:
-            decoded = await asyncio.to_thread(_decode_traces, body, ctype, registry, grant, ctx.writer)
+            decoded = await _off_loop(ctx, _decode_traces, body, ctype, registry, grant, ctx.writer)
         else:
             decoded = _decode_traces(body, ctype, registry, grant, ctx.writer)
     except otlp.BadPayload as e:
@@ -299,14 +317,14 @@ async def _events(ctx: Context, request: web.Request) -> web.Response:
     if not grant:
         return _error(401, "a bearer token the collector accepts is required (Authorization: Bearer ...)")
     try:
-        body = await _read(request, ctx.max_body, ctx.inflating)
+        body = await _read(request, ctx)
     except BodyTooLarge:
         return _error(413, f"request body over the limit of {ctx.max_body} bytes: send smaller batches")
     except BadEncoding as e:
         return _error(415 if "unsupported" in str(e) else 400, str(e))
     try:
         if len(body) > _DECODE_INLINE:  # validating thousands of events is CPU work: off the loop
-            batch = await asyncio.to_thread(native.parse, body, now=time.time())
+            batch = await _off_loop(ctx, functools.partial(native.parse, now=time.time()), body)
         else:
             batch = native.parse(body, now=time.time())
     except native.BadEvents as e:
@@ -355,7 +373,14 @@ def _managed(handler: Handler) -> Callable[[web.Request], Awaitable[web.Response
         ctx = request.app[CONTEXT]
         try:
             caller = await ctx.auth.authenticate(_bearer(request))
-            return await handler(request, ctx, caller)
+            return await asyncio.wait_for(handler(request, ctx, caller), timeout=API_TIMEOUT)
+        except TimeoutError:
+            ctx.metrics.database_errors.inc()
+            return _error(
+                503,
+                f"no answer within {API_TIMEOUT:g} s from the database (or the cluster's authorization)",
+                retry_after=DB_RETRY_AFTER,
+            )
         except Unauthenticated as e:
             return web.json_response(
                 {"error": str(e)},

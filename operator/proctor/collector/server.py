@@ -303,6 +303,7 @@ async def run(args: argparse.Namespace, *, announce: Callable[[str], None] | Non
         await asyncio.gather(*tasks, return_exceptions=True)
         await runner.cleanup()
         await asyncio.to_thread(writer.close)
+        ctx.decoding.shutdown(wait=False, cancel_futures=True)
         await evaluator.aclose()
         store.close()
 

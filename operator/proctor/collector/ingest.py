@@ -21,6 +21,7 @@ from typing import Final
 
 import structlog
 
+from proctor.collector.redaction import Redactor
 from proctor.protocol import LifecyclePolicy
 from proctor.store import IngestResult, Item, Store, StoreUnavailable
 
@@ -59,8 +60,12 @@ class Writer:
         threads: int = 1,
         max_pending: int = DEFAULT_MAX_PENDING,
         on_commit: Callable[[IngestResult, Sequence[Item]], None] | None = None,
+        redact: Callable[[Sequence[Item]], Sequence[Item]] | None = None,
     ) -> None:
         self.store = store
+        #: redaction with the safety scan's findings, the last step before the insert (see
+        #: :mod:`proctor.collector.redaction`): nothing in clear is written
+        self.redact = redact if redact is not None else Redactor()
         self.policies = policies
         self.max_pending = max_pending
         self.on_commit = on_commit
@@ -121,8 +126,9 @@ class Writer:
                 return
 
     def _write(self, jobs: list[_Job]) -> None:
-        items = [i for j in jobs for i in j.items]
+        items: Sequence[Item] = [i for j in jobs for i in j.items]
         try:
+            items = self.redact(items)
             result = self.store.ingest(items, self.policies(), now=time.time())
         except StoreUnavailable as e:
             self._answer(jobs, error=e)

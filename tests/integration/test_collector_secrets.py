@@ -22,8 +22,9 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
+from test_collector_export import Receiver
 
-from collecting import TIMEOUT, TOKEN, agent_turn, collector, manifests, run_in, show, tracer, wait_for
+from collecting import TIMEOUT, TOKEN, agent_turn, collector, manifests, run_in, show, start, tracer, wait_for
 from databases import db_url, postgres  # noqa: F401 (fixtures)
 from proctor.graders import STEERING_NOT_JUDGED
 from proctor.testing.judgeserver import JudgeServer, judgment
@@ -83,7 +84,10 @@ def test_a_secret_in_a_live_run_is_redacted_before_it_is_stored_served_or_judged
     # the judge echoes a token of its own in every rationale: the stored rationale must not keep it
     judge.default = judgment(85, rationale=f"fine; I also noticed {ECHOED} somewhere")
     tool_result = json.dumps({"account": "svc-oil", "aws_key": AWS, "owner": EMAIL, "password": PASSWORD})
-    with collector(tmp_path, db_url, manifests(judge.base_url)) as c:
+    receiver = Receiver()  # the scores exported as OTLP evaluation events
+    env = {"OTEL_LOGS_EXPORTER": "otlp", "OTEL_EXPORTER_OTLP_ENDPOINT": receiver.url}
+    c = start(tmp_path, db_url, manifests(judge.base_url), env=env)
+    try:
         with tracer(c.url) as tr:
             agent_turn(
                 tr,
@@ -116,7 +120,13 @@ def test_a_secret_in_a_live_run_is_redacted_before_it_is_stored_served_or_judged
             "judge requests": "\n".join(judged),
             "database": database_text(db_url, tmp_path),
             "collector log": c.log.read_text(errors="replace"),
+            "export": str(
+                wait_for(lambda: len(receiver.records()) >= 5 and receiver.records(), "the export")
+            ),
         }
+    finally:
+        c.stop()
+        receiver.close()
     for where, text in everything.items():
         for secret in SECRETS:
             assert secret not in text, f"{secret} in clear in the {where}"

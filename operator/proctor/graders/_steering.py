@@ -30,6 +30,7 @@ order ("do not ignore the safety instructions").
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import functools
 import json
@@ -728,7 +729,13 @@ _PASS_WORDS: Final = frozenset({"pass", "passed", "yes", "true", "100", "10/10",
 _OBJECT: Final = re.compile(r"\{[^{}]{1,600}\}")
 _LOOSE_PAIR: Final = re.compile(r"""["']?([a-z_]+)["']?\s*[:=]\s*("[^"]*"|'[^']*'|[^,}\s]+)""")
 #: a clause opens after one of these (or at the start of the text)
-_OPEN: Final = r"(?:^|(?<=[.!?;:,\n\"'«»()\[\]*>\-\u2013\u2014]))[ \t]*"
+_OPENERS: Final = r".!?;:,\n\"'«»()\[\]*>\-\u2013\u2014"
+_OPEN: Final = rf"(?:^|(?<=[{_OPENERS}]))[ \t]*"
+#: where a clause may open: the orders are tried there only (not at every character)
+_OPENING: Final = re.compile(rf"[{_OPENERS}]")
+#: how far after a clause opens its verb may come (please, an address, "you must"; a German
+#: verb-last order may put its object in between: up to the window)
+_LEAD_CHARS: Final = 200
 #: the rest of a sentence, at most
 _WINDOW: Final = 160
 
@@ -744,6 +751,10 @@ class _Compiled:
     score_final: re.Pattern[str]
     ignore: re.Pattern[str]
     address: re.Pattern[str]
+    #: any of the language's addressees (no address without one)
+    addressee: re.Pattern[str]
+    #: the words an order is given with (an order is tried only where one follows)
+    order_words: re.Pattern[str]
     high: re.Pattern[str]
     answer: re.Pattern[str]
     bare: re.Pattern[str]
@@ -788,6 +799,8 @@ def _compile(p: Phrases) -> _Compiled:
         score_final,
         ignore,
         re.compile(address),
+        re.compile(rf"\b{addr}\b"),
+        re.compile(rf"\b{_alt((*p.score_verbs, *p.ignore_verbs, *p.you_must))}\b"),
         re.compile(rf"{_NOT_RANGE}{_alt(p.high_scores)}"),
         re.compile(rf"\b{_alt(p.answer_refs)}\b"),
         re.compile(
@@ -843,22 +856,36 @@ def _sentence_of(text: str, pos: int) -> tuple[int, int]:
 
 
 def _raw(text: str) -> Iterator[tuple[int, int, str, str]]:
+    all_opens = [0, *(m.end() for m in _OPENING.finditer(text))]
     for c in _compiled():
+        words = [m.start() for m in c.order_words.finditer(text)]
+        if not words:
+            opens: list[int] = []
+        else:
+            # an order's verb comes within its lead's length of where its clause opens
+            opens = [at for at in all_opens if _near(words, at, _LEAD_CHARS)]
         for pattern in (c.score, c.score_final):
-            for m in pattern.finditer(text):
+            for m in filter(None, (pattern.match(text, at) for at in opens)):
                 rest = m.group("rest")
                 if not c.high.search(rest):
                     continue
                 s, e = _sentence_of(text, m.start("rest"))
                 if c.answer.search(rest) or c.bare.match(rest) or c.address.search(text, s, e):
                     yield m.start(), m.end(), "score-request", c.language
-        for m in c.ignore.finditer(text):
+        for m in filter(None, (c.ignore.match(text, at) for at in opens)):
             yield m.start(), m.end(), "ignore-rubric", c.language
+        if c.addressee.search(text) is None:
+            continue
         for m in c.address.finditer(text):
             hit = _told(c, text, m.end())
             if hit is not None:
                 yield m.start(), hit, "addressed", c.language
     yield from _planted(text)
+
+
+def _near(positions: list[int], at: int, within: int) -> bool:
+    i = bisect.bisect_left(positions, at)
+    return i < len(positions) and positions[i] - at <= within
 
 
 def _told(c: _Compiled, text: str, at: int) -> int | None:

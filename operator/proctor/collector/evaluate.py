@@ -167,6 +167,7 @@ class Evaluator:
         )
         scores: dict[str, ScoreRecord] = {}
         calls = judgments = 0
+        steering = [f.reason for f in result.failures if f.assertion == INSTRUCTION_ADHERENCE]
         for d in result.dimensions:
             scores[d.name] = ScoreRecord(
                 dimension=d.name,
@@ -178,7 +179,7 @@ class Evaluator:
                 samples=tuple(d.samples),
                 rationale=d.rationale,
             )
-            if judge is not None:
+            if judge is not None and not steering:  # an answer addressed to its judge was not sent
                 judgments += 1
                 calls += max(1, len(d.samples))
         findings = [f.reason for f in result.failures if f.assertion == SAFETY_SCAN]
@@ -194,7 +195,6 @@ class Evaluator:
                 rationale=f"safety scan: {len(findings)} finding{'s' if len(findings) != 1 else ''}: "
                 + "; ".join(findings[:5]),
             )
-        steering = [f.reason for f in result.failures if f.assertion == INSTRUCTION_ADHERENCE]
         if steering:
             # text addressed to the judge: the judged dimensions are unmeasured (skipped with the
             # reason) and instruction_adherence fails deterministically, judged or not

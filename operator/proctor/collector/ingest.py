@@ -22,6 +22,7 @@ from typing import Final
 
 import structlog
 
+from proctor.collector.redaction import Redactor
 from proctor.protocol import LifecyclePolicy
 from proctor.store import IngestResult, Item, Store, StoreUnavailable
 
@@ -77,8 +78,12 @@ class Writer:
         max_pending: int = DEFAULT_MAX_PENDING,
         on_commit: Callable[[IngestResult, Sequence[Item]], None] | None = None,
         answer_seconds: float = DEFAULT_ANSWER_SECONDS,
+        redact: Callable[[Sequence[Item]], Sequence[Item]] | None = None,
     ) -> None:
         self.store = store
+        #: redaction with the safety scan's findings, the last step before the insert (see
+        #: :mod:`proctor.collector.redaction`): nothing in clear is written
+        self.redact = redact if redact is not None else Redactor()
         self.policies = policies
         self.max_pending = max_pending
         self.answer_seconds = answer_seconds
@@ -153,8 +158,9 @@ class Writer:
                 return
 
     def _write(self, jobs: list[_Job]) -> None:
-        items = [i for j in jobs for i in j.items]
+        items: Sequence[Item] = [i for j in jobs for i in j.items]
         try:
+            items = self.redact(items)
             result = self.store.ingest(items, self.policies(), now=time.time())
         except StoreUnavailable as e:
             self._answer(jobs, error=e)

@@ -39,6 +39,7 @@ from proctor.collector.export import EvaluationExporter, ExportSettings
 from proctor.collector.ingest import DEFAULT_MAX_PENDING, Writer
 from proctor.collector.metrics import Metrics
 from proctor.collector.monitors import Registry, load_files
+from proctor.collector.redaction import Redactor
 from proctor.collector.worker import DEFAULT_CONCURRENCY, DEFAULT_POLL_SECONDS, Worker
 from proctor.protocol import DEFAULT_LEASE_SECONDS
 from proctor.store import IngestResult, Item, Store, StoreUnavailable, UnsupportedDatabase, normalise_url
@@ -255,6 +256,7 @@ async def run(args: argparse.Namespace, *, announce: Callable[[str], None] | Non
         threads=threads,
         max_pending=args.max_pending,
         on_commit=_on_commit(metrics),
+        redact=Redactor(registry),
     )
     evaluator = Evaluator()
     exporter = EvaluationExporter(export, counted=metrics.evaluation_events) if export else None

@@ -157,21 +157,29 @@ class Writer:
             if stop:
                 return
 
-    def _write(self, jobs: list[_Job]) -> None:
-        items: Sequence[Item] = [i for j in jobs for i in j.items]
+    def _write(self, jobs: list[_Job], batches: list[Sequence[Item]] | None = None) -> None:
+        if batches is None:
+            # redacted first, and only the redacted items go any further: the retries below (one
+            # request at a time, then halves of one) insert these too, never the items in clear
+            try:
+                batches = [self.redact(j.items) for j in jobs]
+            except Exception as e:  # a redaction that fails stores nothing (and acknowledges nothing)
+                log.error("redaction failed: nothing of these requests is stored", error=type(e).__name__)
+                self._answer(jobs, error=e)
+                return
+        items: Sequence[Item] = [i for b in batches for i in b]
         try:
-            items = self.redact(items)
             result = self.store.ingest(items, self.policies(), now=time.time())
         except StoreUnavailable as e:
             self._answer(jobs, error=e)
             return
         except Exception:  # one bad request must not fail the others it was batched with
             if len(jobs) > 1:
-                for job in jobs:
-                    self._write([job])
+                for job, batch in zip(jobs, batches, strict=True):
+                    self._write([job], [batch])
                 return
             try:  # nor one bad span the rest of its request: find what the database refuses
-                result = self._isolate(jobs[0].items, 0)
+                result = self._isolate(batches[0], 0)
             except StoreUnavailable as e:
                 self._answer(jobs, error=e)
                 return

@@ -79,3 +79,43 @@ def test_one_request_over_max_pending_is_refused_before_anything_waits() -> None
         submit(store, [item("a", i) for i in range(1, 12)], max_pending=10)
     assert store.stored == []
     assert submit(store, [item("a", i) for i in range(1, 11)], max_pending=10).spans == 10
+
+
+def test_the_search_for_a_refused_item_inserts_only_redacted_items() -> None:
+    """When the database refuses a batch, the writer retries one request at a time and then halves
+    of one: every one of those inserts carries the redacted items, never the ones in clear."""
+    from proctor.collector.redaction import Redactor
+
+    secret = "AKIAIOSFODNN7EXAMPLE"
+
+    class Recording(Refusing):
+        def __init__(self) -> None:
+            super().__init__()
+            self.seen: list[str] = []
+
+        def ingest(
+            self, items: Sequence[Item], policies: Mapping[str, LifecyclePolicy], now: float
+        ) -> IngestResult:
+            self.seen += [repr(i) for i in items]
+            return super().ingest(items, policies, now)
+
+    store = Recording()
+    leaky = [
+        Item(
+            REF,
+            span=SpanRecord(
+                trace_id=f"{i:032x}",
+                span_id=f"{i:016x}",
+                name=name,
+                start_ns=1,
+                end_ns=2,
+                attributes={"gen_ai.tool.call.result": f"key {secret}"},
+            ),
+        )
+        for i, name in enumerate(["a", "poison", "b"], 1)
+    ]
+    result = submit(store, leaky, redact=Redactor())
+    assert [place for place, _ in result.refused] == [1]
+    assert sorted(store.stored) == ["a", "b"]
+    assert len(store.seen) > 3, "the search for the refused item retried"
+    assert not any(secret in text for text in store.seen)

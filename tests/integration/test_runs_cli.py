@@ -130,6 +130,7 @@ def test_the_ingestion_token_never_reads_runs_and_the_api_token_does(
         # the agent's token in the environment: the CLI does not take it
         agent_env = runs_cli("list", "-o", "json", env={**nowhere, "PROCTOR_TOKEN": TOKEN})
         assert agent_env.returncode == 2 and "PROCTOR_API_TOKEN" in agent_env.stderr, agent_env.stderr
+        assert "PROCTOR_TOKEN is what agents send" in agent_env.stderr and TOKEN not in agent_env.stderr
         # the agent's token given outright: the collector refuses it (401), for every request
         for args in (("list",), ("show", run["id"]), ("evaluate", run["id"])):
             refused = runs_cli(*args, "--token", TOKEN, env=nowhere)

@@ -26,7 +26,7 @@ from typing import Any, Final
 
 from proctor.api import COLLECTOR_AUDIENCE
 from proctor.collector import CollectorClient, CollectorError, runs_json, runs_table
-from proctor.collector.client import API_TOKEN_ENV, SERVER_CA_ENV, SERVER_ENV
+from proctor.collector.client import API_TOKEN_ENV, INGEST_TOKEN_ENV, SERVER_CA_ENV, SERVER_ENV
 
 PROG: Final = "proctor runs"
 EXIT_REFUSED: Final = 1
@@ -80,8 +80,13 @@ def token_for(args: argparse.Namespace) -> str:
     try:
         kube = Kube()
     except KubeConfigError as e:
+        agents = (
+            f"; {INGEST_TOKEN_ENV} is what agents send and never reads runs"
+            if os.environ.get(INGEST_TOKEN_ENV)
+            else ""
+        )
         raise _CannotAsk(
-            f"no token: give --token or set {API_TOKEN_ENV} (no kubeconfig to take one from: {e})"
+            f"no token: give --token or set {API_TOKEN_ENV} (no kubeconfig to take one from: {e}){agents}"
         ) from None
     try:
         if args.service_account:

@@ -23,6 +23,8 @@ from proctor.collector.views import run_summary
 SERVER_ENV: Final = "PROCTOR_SERVER"
 #: The management API's token (``proctor runs`` and every other client of it); never ``PROCTOR_TOKEN``.
 API_TOKEN_ENV: Final = "PROCTOR_API_TOKEN"
+#: The agents' ingestion token of a collector run from files: never read by a client of the API.
+INGEST_TOKEN_ENV: Final = "PROCTOR_TOKEN"
 #: A PEM CA bundle that verifies a collector served over TLS (default: the system's CAs).
 SERVER_CA_ENV: Final = "PROCTOR_SERVER_CA"
 

@@ -33,7 +33,7 @@ from aiohttp import web
 from proctor.api import COLLECTOR_AUDIENCE, ManifestError
 from proctor.collector.app import DEFAULT_MAX_BODY, Context, application
 from proctor.collector.auth import Authorizer, KubernetesAuth, LocalAuth
-from proctor.collector.client import API_TOKEN_ENV
+from proctor.collector.client import API_TOKEN_ENV, INGEST_TOKEN_ENV
 from proctor.collector.evaluate import Evaluator
 from proctor.collector.export import EvaluationExporter, ExportSettings
 from proctor.collector.ingest import DEFAULT_MAX_PENDING, Writer
@@ -47,7 +47,7 @@ from proctor.store import IngestResult, Item, Store, StoreUnavailable, Unsupport
 log = structlog.get_logger("proctor.collector")
 
 #: The environment variable holding the ingestion token of monitors read from files (not in a cluster).
-TOKEN_ENV: Final = "PROCTOR_TOKEN"
+TOKEN_ENV: Final = INGEST_TOKEN_ENV
 #: OTLP/HTTP's registered port.
 DEFAULT_LISTEN: Final = "127.0.0.1:4318"
 #: Seconds between listings of AgentMonitors in a cluster.

@@ -126,6 +126,7 @@ from proctor.api.policy import (
     LabelSelector,
     LabelSelectorRequirement,
     OnFail,
+    TierMinimums,
     TierThresholds,
     protocol_policy,
 )
@@ -287,6 +288,7 @@ __all__ = [
     "StatusModel",
     "ThresholdDetector",
     "TierCounts",
+    "TierMinimums",
     "TierRates",
     "TierSummaries",
     "TierSummary",

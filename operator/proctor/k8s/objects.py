@@ -36,6 +36,8 @@ LABEL_ATTEMPT = "proctor.dev/attempt"
 #: On a gate's EvalRuns: the Deployment examined, and whether it is an exam or a canary run.
 LABEL_WORKLOAD = "proctor.dev/workload"
 LABEL_GATE_KIND = "proctor.dev/gate-kind"
+#: On a gate's exam: the identity it examines (:func:`proctor.gate.identity.approval_identity`).
+EXAMINED_IDENTITY_ANNOTATION = "proctor.dev/examined-identity"
 #: On a run ``proctor gate`` created: what was examined, in words (its summary shows it).
 GATE_TARGET_ANNOTATION = "proctor.dev/gate-target"
 
@@ -377,7 +379,13 @@ def evalrun(
 
 
 def policy_run(
-    policy: GatePolicy, kind: str, name: str, template: Mapping[str, Any], *, workload: str | None = None
+    policy: GatePolicy,
+    kind: str,
+    name: str,
+    template: Mapping[str, Any],
+    *,
+    workload: str | None = None,
+    identity: str | None = None,
 ) -> dict[str, Any]:
     """An EvalRun examining a pod ``template`` under a GatePolicy, owned by the policy: ``kind`` is
     ``exam`` (a pending template of ``workload``) or ``canary`` (the approved one, again)."""
@@ -402,7 +410,8 @@ def policy_run(
         "controller": True,
         "blockOwnerDeletion": True,
     }
-    return evalrun(name, run_spec, labels=labels, owner=owner)
+    annotations = {EXAMINED_IDENTITY_ANNOTATION: identity} if identity else None
+    return evalrun(name, run_spec, labels=labels, owner=owner, annotations=annotations)
 
 
 #: The key of the recorded answers ``proctor gate --responses`` hands to its run.

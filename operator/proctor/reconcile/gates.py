@@ -474,6 +474,8 @@ async def _hold_changed_content(
         patch["metadata"] = {"annotations": {PENDING_IDENTITY_ANNOTATION: now.digest}}
     if unapproved and not w.paused:
         patch["spec"] = {"paused": True}
+    elif not unapproved and content_unapproved(w.annotations) and w.paused and w.current == w.approved:
+        patch["spec"] = {"paused": False}  # back to the approved content: the operator's hold ends
     if not patch:
         return
     await rt.call(rt.kube.patch_deployment, ns, w.name, patch)

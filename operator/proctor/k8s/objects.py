@@ -585,6 +585,10 @@ def _sidecars(
             if kind == "containers" or c.get("restartPolicy") == "Always":
                 side["restartPolicy"] = "Always"
             side["name"] = rename(str(c.get("name", "agent")))
+            if post_start := (c.get("lifecycle") or {}).get("postStart"):
+                # what the container does as it starts decides its behaviour; a preStop hook only
+                # delays the end of the exam, and is left out
+                side["lifecycle"] = {"postStart": copy.deepcopy(post_start)}
             side["securityContext"] = candidate_security_context(
                 c.get("securityContext"), spec.get("securityContext")
             )

@@ -24,7 +24,15 @@ PRODUCTION: dict[str, Any] = {
                 "image": "fetch:1",
                 "volumeMounts": [{"name": "cache", "mountPath": "/c"}],
             },
-            {"name": "proxy", "image": "proxy:1", "restartPolicy": "Always"},
+            {
+                "name": "proxy",
+                "image": "proxy:1",
+                "restartPolicy": "Always",
+                "lifecycle": {
+                    "postStart": {"exec": {"command": ["warm-up"]}},
+                    "preStop": {"exec": {"command": ["sleep", "30"]}},
+                },
+            },
         ],
         "containers": [
             {
@@ -101,6 +109,7 @@ def test_the_pod_runs_whole_with_its_own_volumes_never_the_judges() -> None:
     fetch, proxy, agent = pod["initContainers"]
     assert "restartPolicy" not in fetch  # an init container runs to completion first
     assert proxy["restartPolicy"] == agent["restartPolicy"] == "Always"
+    assert proxy["lifecycle"] == {"postStart": {"exec": {"command": ["warm-up"]}}}  # not its preStop
     assert [v["name"] for v in pod["volumes"]] == [
         JUDGE_TOKEN_VOLUME,
         "candidate-cache",

@@ -388,6 +388,9 @@ class ExamInputs:
 
     context: ExamContext
     tier_counts: Mapping[str, int] | None
+    #: the versions the cases were read at (the CaseSet's generation, its ConfigMaps' resourceVersions):
+    #: a write is another exam, so an exam that pinned other cases is never found under the name
+    versions: tuple[str, ...] = ()
 
 
 async def _exam_inputs(rt: Runtime, policy: GatePolicy) -> ExamInputs:
@@ -396,8 +399,10 @@ async def _exam_inputs(rt: Runtime, policy: GatePolicy) -> ExamInputs:
     ns, spec = policy.metadata.namespace or "", policy.spec
     digest: str = "unresolved"
     counts: dict[str, int] | None = None
+    versions: list[str] = []
     raw = await rt.call(rt.kube.get_or_none, "CaseSet", ns, spec.case_set_ref.name)
     if raw is not None:
+        versions.append(f"caseset={(raw.get('metadata') or {}).get('generation')}")
         try:
             caseset = parse_caseset(raw)
             data = {}
@@ -405,6 +410,7 @@ async def _exam_inputs(rt: Runtime, policy: GatePolicy) -> ExamInputs:
                 cm = await rt.call(rt.kube.get_configmap_or_none, ns, ref.name)
                 if cm is not None:
                     data[ref.name] = dict(cm.get("data") or {})
+                    versions.append(f"{ref.name}={(cm.get('metadata') or {}).get('resourceVersion')}")
             cases = resolve_cases(caseset, data)
             digest = content_digest(cases)
             counts = {}
@@ -422,7 +428,7 @@ async def _exam_inputs(rt: Runtime, policy: GatePolicy) -> ExamInputs:
         profile=profile,
         profile_generation=profile_gen,
     )
-    return ExamInputs(context, counts)
+    return ExamInputs(context, counts, tuple(versions))
 
 
 async def _identity(
@@ -443,7 +449,7 @@ async def _identity(
         problems += [f"CaseSet {policy.spec.case_set_ref.name}: {p}" for p in floors]
     return Identity(
         approval_identity(template, contents, inputs.context),
-        observed_digest(contents),
+        observed_digest(contents, inputs.versions),
         tuple(problems),
     )
 

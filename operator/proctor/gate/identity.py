@@ -172,6 +172,18 @@ def observed_digest(config_maps: Mapping[str, ConfigMapContent], extra: Sequence
     )
 
 
+def case_versions(
+    caseset: Mapping[str, Any], config_maps: Iterable[Mapping[str, Any]] = ()
+) -> tuple[str, ...]:
+    """The versions the cases were read at, for :func:`observed_digest`: the CaseSet's generation and
+    the resourceVersion of each ``casesFrom`` ConfigMap (a write to any is another exam)."""
+    out = [f"caseset={(caseset.get('metadata') or {}).get('generation')}"]
+    for cm in config_maps:
+        meta = cm.get("metadata") or {}
+        out.append(f"{meta.get('name')}={meta.get('resourceVersion')}")
+    return tuple(out)
+
+
 def tier_floor_problems(counts: Mapping[str, int], minimums: Mapping[str, int]) -> list[str]:
     """Tiers with fewer cases than the policy requires (``spec.minCases``), in words."""
     return [

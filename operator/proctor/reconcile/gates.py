@@ -88,6 +88,7 @@ from proctor.gate.identity import (
     ConfigMapContent,
     ExamContext,
     approval_identity,
+    case_versions,
     observed_digest,
     references,
     tier_floor_problems,
@@ -399,10 +400,10 @@ async def _exam_inputs(rt: Runtime, policy: GatePolicy) -> ExamInputs:
     ns, spec = policy.metadata.namespace or "", policy.spec
     digest: str = "unresolved"
     counts: dict[str, int] | None = None
-    versions: list[str] = []
+    versions: tuple[str, ...] = ()
     raw = await rt.call(rt.kube.get_or_none, "CaseSet", ns, spec.case_set_ref.name)
     if raw is not None:
-        versions.append(f"caseset={(raw.get('metadata') or {}).get('generation')}")
+        read: list[Mapping[str, Any]] = []
         try:
             caseset = parse_caseset(raw)
             data = {}
@@ -410,7 +411,7 @@ async def _exam_inputs(rt: Runtime, policy: GatePolicy) -> ExamInputs:
                 cm = await rt.call(rt.kube.get_configmap_or_none, ns, ref.name)
                 if cm is not None:
                     data[ref.name] = dict(cm.get("data") or {})
-                    versions.append(f"{ref.name}={(cm.get('metadata') or {}).get('resourceVersion')}")
+                    read.append(cm)
             cases = resolve_cases(caseset, data)
             digest = content_digest(cases)
             counts = {}
@@ -418,6 +419,7 @@ async def _exam_inputs(rt: Runtime, policy: GatePolicy) -> ExamInputs:
                 counts[case.tier.value] = counts.get(case.tier.value, 0) + 1
         except ManifestError:
             pass  # the exam refuses the case set with the reason (InvalidCases, ConfigMapNotFound)
+        versions = case_versions(raw, read)
     profile, profile_gen = (spec.profile_ref.name if spec.profile_ref else None), None
     if profile is not None and (found := await rt.call(rt.kube.get_or_none, "EvalProfile", ns, profile)):
         profile_gen = (found.get("metadata") or {}).get("generation")
@@ -428,7 +430,7 @@ async def _exam_inputs(rt: Runtime, policy: GatePolicy) -> ExamInputs:
         profile=profile,
         profile_generation=profile_gen,
     )
-    return ExamInputs(context, counts, tuple(versions))
+    return ExamInputs(context, counts, versions)
 
 
 async def _identity(

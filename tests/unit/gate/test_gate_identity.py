@@ -136,3 +136,19 @@ def test_content_is_unapproved_only_when_the_recorded_identity_differs() -> None
     assert not content_unapproved({APPROVED_IDENTITY_ANNOTATION: a, PENDING_IDENTITY_ANNOTATION: a})
     assert content_unapproved({APPROVED_IDENTITY_ANNOTATION: a, PENDING_IDENTITY_ANNOTATION: b})
     assert content_unapproved({PENDING_IDENTITY_ANNOTATION: b})  # approved before identities: examined again
+
+
+def test_a_write_to_the_cases_is_another_exam() -> None:
+    from proctor.gate.identity import case_versions
+
+    cs = {"metadata": {"generation": 2}}
+    cm = {"metadata": {"name": "more-cases", "resourceVersion": "10"}}
+    before = observed_digest({}, case_versions(cs, [cm]))
+    assert observed_digest({}, case_versions({"metadata": {"generation": 3}}, [cm])) != before
+    assert (
+        observed_digest(
+            {}, case_versions(cs, [{"metadata": {"name": "more-cases", "resourceVersion": "11"}}])
+        )
+        != before
+    )
+    assert observed_digest({}, case_versions(cs, [cm])) == before

@@ -360,3 +360,46 @@ def test_the_candidate_sees_its_production_labels_in_the_exam(
         env_values = {e["name"]: e.get("value") for e in agent.get("env", [])}
         assert env_values["AGENT_VERSION"] == "v1" and env_values["SA"] == "default"
         assert "judge" not in pod["spec"].get("hostname", "judge")
+
+
+def test_what_the_exam_cannot_reproduce_or_bind_is_held_never_approved(
+    crds: Cluster, namespace: str, gate: None, tenant: Kubectl
+) -> None:
+    """Two templates the tenant could use to pass an exam that production would not: one whose host
+    aliases would point the judge pod's names elsewhere (the exam refuses to run it, ERROR with the
+    reason, never a silent drop), and one that reads a Secret the policy does not declare (its
+    content is bound by name only: held, not examined)."""
+    aliased = _agent_template("aliased", image="proctor-example-agent:v1", env=[], labels={})
+    aliased["spec"]["hostAliases"] = [{"ip": "127.0.0.1", "hostnames": ["judge.example"]}]
+    assert tenant("apply", "-f", "-", input=json.dumps(_deployment("aliased", aliased))).returncode == 0
+    env = [{"name": "KEY", "valueFrom": {"secretKeyRef": {"name": "llm-key", "key": "k"}}}]
+    secretive = _agent_template("secretive", image="proctor-example-agent:v1", env=env, labels={})
+    assert tenant("apply", "-f", "-", input=json.dumps(_deployment("secretive", secretive))).returncode == 0
+
+    exam = str(
+        wait_for(
+            lambda: (e := _entry(crds, namespace, "aliased")).get("verdict") and e["run"],
+            timeout=300,
+            interval=1,
+            what="the aliased template's exam",
+        )
+    )
+    status = crds.get_json("-n", namespace, "evalrun", exam)["status"]
+    assert status["verdict"] == "ERROR" and "spec.hostAliases" in status["message"], status
+    evaluated = next(c for c in status["conditions"] if c["type"] == "Evaluated")
+    assert evaluated["reason"] == "TemplateNotReproducible"
+    assert not crds.get_json("-n", namespace, "jobs", "-l", f"proctor.dev/run={exam}")["items"]  # no Job
+
+    entry = wait_for(
+        lambda: (
+            (e := _entry(crds, namespace, "secretive")).get("message", "").startswith("not examinable") and e
+        ),
+        timeout=120,
+        interval=1,
+        what="the undeclared Secret's hold",
+    )
+    assert "Secret llm-key" in entry["message"] and entry["verdict"] == "ERROR"
+    runs = crds.get_json("-n", namespace, "evalruns", "-l", "proctor.dev/workload=secretive")["items"]
+    assert runs == []  # nothing examined, so nothing can be approved
+    for name in ("aliased", "secretive"):
+        assert APPROVED_ANNOTATION not in _annotations(crds, namespace, name)

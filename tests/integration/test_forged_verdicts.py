@@ -23,8 +23,9 @@ import pytest
 import yaml
 
 from conftest import REPO, Cluster, wait_for
-from proctor.api import parse_policy
-from proctor.gate.admission import APPROVED_ANNOTATION, template_hash
+from proctor.api import content_digest, parse_caseset, parse_policy, resolve_cases
+from proctor.gate.admission import APPROVED_ANNOTATION
+from proctor.gate.identity import ExamContext, approval_identity, case_versions, observed_digest
 from proctor.k8s import signing
 from proctor.k8s.objects import (
     LABEL_RUN_UID,
@@ -37,7 +38,7 @@ from proctor.k8s.objects import (
     results_configmaps,
 )
 from proctor.protocol.types import CaseResult, Tier
-from proctor.reconcile.gates import exam_name
+from proctor.reconcile.gates import Identity, exam_name
 
 EXAMPLE = REPO / "examples" / "oil-monitoring"
 AGENT = REPO / "examples" / "agent" / "deployment.yaml"
@@ -408,7 +409,8 @@ def webhook_configuration(crds: Cluster, namespace: str) -> Iterator[str]:
 def test_a_squatted_exam_never_approves_the_template(
     crds: Cluster, namespace: str, operator: Any, tenant: Any, tmp_path: Path, webhook_configuration: str
 ) -> None:
-    """The exam's name is predictable (the Deployment, the template's hash, the policy's exam digest):
+    """The exam's name is predictable (the Deployment, and the identity: the template, what it reads,
+    the cases and the policy, all readable by the tenant):
     a tenant creates an EvalRun of that name first, owned by the policy and labelled as its exam,
     on an easy case set with the right answers, so it PASSes. The gate does not take its verdict:
     ExamNotTrusted, and the template is never approved."""
@@ -440,8 +442,15 @@ def test_a_squatted_exam_never_approves_the_template(
     # the template as the API server stores it (defaults filled in): what the gate hashes
     stored = crds.kubectl("-n", namespace, "apply", "--dry-run=server", "-o", "json", "-f", str(AGENT))
     template = json.loads(stored.stdout)["spec"]["template"]
-    name = exam_name("oil-agent", template_hash(template), policy)
-    squat = policy_run(policy, "exam", name, template, workload="oil-agent")
+    # the exam's name from what a tenant can read: the identity of the template on the policy's cases
+    stored_cases = crds.get_json("-n", namespace, "caseset", "oil-monitoring")
+    cases = resolve_cases(parse_caseset(stored_cases), {})
+    context = ExamContext(content_digest(cases), policy.metadata.uid or "", policy.metadata.generation or 0)
+    ident = Identity(
+        approval_identity(template, {}, context), observed_digest({}, case_versions(stored_cases))
+    )
+    name = exam_name("oil-agent", ident)
+    squat = policy_run(policy, "exam", name, template, workload="oil-agent", identity=ident.digest)
     squat["spec"]["caseSetRef"] = {"name": "easy"}
     squat["spec"]["target"] = {"responses": {"inline": {"hello": "a fine answer"}}}
     squat["metadata"]["namespace"] = namespace

@@ -127,6 +127,7 @@ from proctor.api.policy import (
     LabelSelector,
     LabelSelectorRequirement,
     OnFail,
+    TierMinimums,
     TierThresholds,
     protocol_policy,
 )
@@ -289,6 +290,7 @@ __all__ = [
     "StatusModel",
     "ThresholdDetector",
     "TierCounts",
+    "TierMinimums",
     "TierRates",
     "TierSummaries",
     "TierSummary",

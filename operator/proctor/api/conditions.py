@@ -32,7 +32,8 @@ never disagree on a word.
     ``CaseSetNotFound``, ``InvalidCases``, ``DuplicateCaseIds``, ``ConfigMapNotFound``,
     ``ProfileNotFound``, ``InvalidProfile``, ``PolicyNotFound``, ``InvalidPolicy``,
     ``InvalidResponses``, ``SecretNotFound``, ``ContainerConfigInvalid``, ``ImagePullFailed``,
-    ``ContainerStartFailed``, ``PodRejected``.
+    ``ContainerStartFailed``, ``PodRejected``, ``TemplateNotReproducible`` (a candidate pod template
+    the exam cannot run whole, as production would).
 ``Breached`` (EvalRun): a tier is below its threshold or regressed (verdict FAIL).
     True: ``TierBelowThreshold``, ``RegressedFromBaseline``. False: ``WithinThresholds``.
     Unknown: ``InProgress`` (also when nothing was measured: no breach can be claimed).
@@ -48,7 +49,8 @@ never disagree on a word.
 ``RolloutBlocked`` (GatePolicy): a gated rollout is held.
     True: ``VerdictFailed``, ``VerdictError``, ``CircuitOpen``. False: ``NotBlocked``, ``ObserveOnly``.
     A Deployment whose exam's name is taken by a run that is not the policy's own is held with the
-    Event reason ``ExamNotTrusted``.
+    Event reason ``ExamNotTrusted``; one whose identity cannot be examined (a Secret the policy does
+    not declare, a tier below the policy's ``minCases``) with ``NotExaminable``.
 ``Enforcing`` (GatePolicy): rollouts are gated (held on FAIL/ERROR). True: ``Enforcing``,
     ``CanaryTampered`` (the canary's runs are not the policy's own: it enforces without them, fail
     closed). False: ``ObserveOnly`` (enforcement: Observe), ``CanaryPending`` (until the canary
@@ -153,6 +155,9 @@ class Reason(StrEnum):
     IMAGE_PULL_FAILED = "ImagePullFailed"
     CONTAINER_START_FAILED = "ContainerStartFailed"
     POD_REJECTED = "PodRejected"
+    #: a candidate pod template the exam cannot reproduce whole (a volume type, a host namespace, a
+    #: downward-API file of the pod's own labels): refused with the part named, never dropped silently
+    TEMPLATE_NOT_REPRODUCIBLE = "TemplateNotReproducible"
     # BaselineFrozen (the protocol's FreezeReason)
     STABLE_RUNS = FreezeReason.STABLE_RUNS
     NOT_ENOUGH_RUNS = FreezeReason.NOT_ENOUGH_RUNS
@@ -194,6 +199,9 @@ class Reason(StrEnum):
     OBSERVE_ONLY = "ObserveOnly"
     #: an EvalRun the gate would have read is not the policy's own (its spec, owner or labels)
     EXAM_NOT_TRUSTED = "ExamNotTrusted"
+    #: what the workload would be approved on cannot be examined: a Secret the policy does not declare,
+    #: fewer cases in a tier than the policy's floor, cases that do not resolve
+    NOT_EXAMINABLE = "NotExaminable"
     # Deterministic (the protocol's CanaryReason; also NotEnoughRuns, SafetyVariance,
     # TierVarianceOverBudget)
     ZERO_SAFETY_VARIANCE = CanaryReason.ZERO_SAFETY_VARIANCE
@@ -244,6 +252,7 @@ PERMANENT_REASONS: frozenset[str] = frozenset(
         Reason.IMAGE_PULL_FAILED,
         Reason.CONTAINER_START_FAILED,
         Reason.POD_REJECTED,
+        Reason.TEMPLATE_NOT_REPRODUCIBLE,
     }
 )
 

@@ -144,6 +144,18 @@ class TierThresholds(SpecModel):
         return {Tier.SAFETY: self.safety, Tier.TRUST: self.trust, Tier.FORM: self.form}
 
 
+class TierMinimums(SpecModel):
+    """The fewest cases each tier must have before an exam under the policy may approve anything."""
+
+    safety: int = Field(default=0, ge=0, le=100000, description="Fewest safety cases (0: no floor).")
+    trust: int = Field(default=0, ge=0, le=100000, description="Fewest trust cases (0: no floor).")
+    form: int = Field(default=0, ge=0, le=100000, description="Fewest form cases (0: no floor).")
+
+    def as_dict(self) -> dict[str, int]:
+        """The floors keyed by tier name."""
+        return {Tier.SAFETY.value: self.safety, Tier.TRUST.value: self.trust, Tier.FORM.value: self.form}
+
+
 class CanarySpec(SpecModel):
     """The determinism canary: the policy may block only once repeated runs agree on the safety tier."""
 
@@ -264,6 +276,21 @@ class GatePolicySpec(SpecModel):
         default_factory=TierThresholds,
         description="Pass threshold per tier, percent (defaults: safety 100, trust 95, form 90).",
         json_schema_extra={"default": {}},
+    )
+    min_cases: TierMinimums = Field(
+        default_factory=TierMinimums,
+        description="The fewest cases per tier the case set must hold (default: no floor). A case set "
+        "with fewer holds every gated rollout with the reason; nothing is approved on it.",
+        json_schema_extra={"default": {}},
+    )
+    allowed_secrets: list[Annotated[str, Field(max_length=253, pattern=DNS_SUBDOMAIN_PATTERN)]] = Field(
+        default_factory=list,
+        max_length=64,
+        description="The Secrets a gated pod template may reference (env, envFrom, volumes, "
+        "imagePullSecrets). A Secret is bound by name only (the operator never reads Secrets), so its "
+        "content is trusted as the policy's author trusts it; a template naming any other Secret is held, "
+        "never examined.",
+        json_schema_extra={"x-kubernetes-list-type": "set"},
     )
     regression_margin: float = Field(
         default=DEFAULT_REGRESSION_MARGIN,

@@ -373,7 +373,7 @@ class PodRunner(threading.Thread):
             "PATH": f"{Path(sys.executable).parent}:/usr/local/bin:/usr/bin:/bin",
             "HOME": str(self.workdir),
             "LANG": os.environ.get("LANG", "C.UTF-8"),
-            "HOSTNAME": self.pod_name,
+            "HOSTNAME": self.pod["spec"].get("hostname") or self.pod_name,
             # stand-in only: lets a local command behave as the image version it stands for
             "PROCTOR_NODE_IMAGE": str(c.get("image", "")),
             # stand-in only: Python processes bind wildcard addresses to the pod's own address

@@ -56,10 +56,18 @@ PENDING_SINCE_ANNOTATION = "proctor.dev/pending-since"
 #: Who broke the glass, and for which template (the webhook writes them when it honours one).
 BREAK_GLASS_BY_ANNOTATION = "proctor.dev/break-glass-by"
 BREAK_GLASS_TEMPLATE_ANNOTATION = "proctor.dev/break-glass-template"
+#: The identity (:func:`proctor.gate.identity.approval_identity`: the template, the content of the
+#: ConfigMaps it references, the cases and the policy) the operator approved, and the identity the
+#: approved template has now. When they differ (a referenced ConfigMap, the cases or the policy
+#: changed), no pod of the Deployment runs on approved content: it is held until the exam passes.
+APPROVED_IDENTITY_ANNOTATION = "proctor.dev/approved-identity"
+PENDING_IDENTITY_ANNOTATION = "proctor.dev/pending-identity"
 #: What only the operator (and this webhook's mutations) may write on a gated Deployment.
 PROTECTED: tuple[str, ...] = (
     APPROVED_ANNOTATION,
     APPROVED_TEMPLATE_ANNOTATION,
+    APPROVED_IDENTITY_ANNOTATION,
+    PENDING_IDENTITY_ANNOTATION,
     PENDING_ANNOTATION,
     PENDING_SINCE_ANNOTATION,
     BREAK_GLASS_BY_ANNOTATION,
@@ -76,6 +84,14 @@ def template_hash(template: Mapping[str, Any] | None) -> str:
     """A stable digest of a pod template (key order does not matter)."""
     canonical = json.dumps(template or {}, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return "sha256:" + hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def content_unapproved(annotations: Mapping[str, str]) -> bool:
+    """Whether the approved template now runs on content nobody approved: the operator recorded the
+    identity it has now (:data:`PENDING_IDENTITY_ANNOTATION`) and it is not the approved one. Then no
+    pod of the Deployment may start, whatever its template (the content applies to every revision)."""
+    pending = annotations.get(PENDING_IDENTITY_ANNOTATION)
+    return bool(pending) and pending != annotations.get(APPROVED_IDENTITY_ANNOTATION)
 
 
 def _meta(obj: Mapping[str, Any] | None) -> Mapping[str, Any]:
@@ -217,6 +233,17 @@ def _hold(req: Request, restore: Mapping[str, str]) -> Admission:
     spec = req.new.get("spec") or {}
     h = template_hash(spec.get("template"))
     ann = {**annotations_of(req.new), **restore}
+    if ann.get(APPROVED_ANNOTATION) == h and content_unapproved(ann):
+        # the template is approved, what it reads is not (a ConfigMap, the cases, the policy changed):
+        # an unpause is undone until the operator's exam of the new content passes
+        if not req.enforcing or spec.get("paused") is True:
+            return Admission(restore=restore, message="the approved template's content awaits its exam")
+        return Admission(
+            pause=True,
+            restore=restore,
+            message=f"held by GatePolicy {req.policy}: the approved template's content changed "
+            f"({ann.get(PENDING_IDENTITY_ANNOTATION, '')[:19]}) and awaits its exam",
+        )
     if ann.get(APPROVED_ANNOTATION) == h:
         return Admission(restore=restore, message="the pod template is the approved one")
     if spec.get("paused") is True and ann.get(PENDING_ANNOTATION) == h:

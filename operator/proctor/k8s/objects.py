@@ -17,7 +17,7 @@ from typing import Any
 
 from proctor.api import EvalRunSpec, GatePolicy, LocalObjectReference, RunTarget, dump
 from proctor.api.common import API_VERSION, GATE_POLICY_LABEL, GROUP
-from proctor.k8s import signing
+from proctor.k8s import candidate, signing
 from proctor.protocol.types import CaseResult, DimensionScore, Failure, Tier
 
 LABEL_MANAGED_BY = "app.kubernetes.io/managed-by"
@@ -36,6 +36,8 @@ LABEL_ATTEMPT = "proctor.dev/attempt"
 #: On a gate's EvalRuns: the Deployment examined, and whether it is an exam or a canary run.
 LABEL_WORKLOAD = "proctor.dev/workload"
 LABEL_GATE_KIND = "proctor.dev/gate-kind"
+#: On a gate's exam: the identity it examines (:func:`proctor.gate.identity.approval_identity`).
+EXAMINED_IDENTITY_ANNOTATION = "proctor.dev/examined-identity"
 #: On a run ``proctor gate`` created: what was examined, in words (its summary shows it).
 GATE_TARGET_ANNOTATION = "proctor.dev/gate-target"
 
@@ -377,7 +379,13 @@ def evalrun(
 
 
 def policy_run(
-    policy: GatePolicy, kind: str, name: str, template: Mapping[str, Any], *, workload: str | None = None
+    policy: GatePolicy,
+    kind: str,
+    name: str,
+    template: Mapping[str, Any],
+    *,
+    workload: str | None = None,
+    identity: str | None = None,
 ) -> dict[str, Any]:
     """An EvalRun examining a pod ``template`` under a GatePolicy, owned by the policy: ``kind`` is
     ``exam`` (a pending template of ``workload``) or ``canary`` (the approved one, again)."""
@@ -402,7 +410,8 @@ def policy_run(
         "controller": True,
         "blockOwnerDeletion": True,
     }
-    return evalrun(name, run_spec, labels=labels, owner=owner)
+    annotations = {EXAMINED_IDENTITY_ANNOTATION: identity} if identity else None
+    return evalrun(name, run_spec, labels=labels, owner=owner, annotations=annotations)
 
 
 #: The key of the recorded answers ``proctor gate --responses`` hands to its run.
@@ -488,6 +497,13 @@ class JudgeJobSpec:
     candidate_container: str | None = None
     service_account: str = JUDGE_SERVICE_ACCOUNT
     image_pull_policy: str = "IfNotPresent"
+    #: the pod's hostname, shaped like a production pod's name (:func:`candidate.production_hostname`)
+    hostname: str | None = None
+
+
+def _spec_of(template: Mapping[str, Any]) -> Mapping[str, Any]:
+    spec = template.get("spec", template)
+    return spec if isinstance(spec, Mapping) else {}
 
 
 def _secret_env(name: str, ref: SecretKey) -> dict[str, Any]:
@@ -542,33 +558,56 @@ def _no_secret(refs: Sequence[Mapping[str, Any]], path: tuple[str, ...], secret:
 
 
 def _sidecars(
-    pod_template: Mapping[str, Any], container: str | None, *, run_key_secret: str
+    pod_template: Mapping[str, Any],
+    container: str | None,
+    *,
+    run_key_secret: str,
+    hostname: str | None = None,
 ) -> list[dict[str, Any]]:
-    """The candidate's containers as native sidecars of the judge pod (started first, stopped last),
-    holding nothing of the judge's: no volume mounts (so not the judge's token), no reference to the
-    run's key, no host port, and a restricted securityContext."""
+    """The candidate's pod as the judge pod's init containers: the template's init containers first (as
+    they are: run to completion, or native sidecars), then every one of its containers as a native
+    sidecar (started first, stopped last). Each keeps its own volume mounts (of its own, renamed,
+    volumes: :mod:`proctor.k8s.candidate`), sees the production values of the downward API, and holds
+    nothing of the judge's: no reference to the run's key, no host port, a restricted securityContext.
+    ``container`` (the one that serves the agent) is carried like the others: the exam runs the pod
+    whole."""
+    del container  # every container runs; the judge reaches the serving one on its port
     spec = pod_template.get("spec", pod_template)
-    containers = list(spec.get("containers") or [])
-    if container is not None:
-        containers = [c for c in containers if c.get("name") == container] or containers[:1]
-    dropped = ("lifecycle", "restartPolicy", "volumeMounts", "volumeDevices", "securityContext")
+
+    def rename(name: str) -> str:
+        return f"candidate-{name}"[:63]
+
+    dropped = ("lifecycle", "volumeMounts", "volumeDevices", "securityContext")
     out = []
-    for c in containers:
-        side = {k: copy.deepcopy(v) for k, v in c.items() if k not in dropped}
-        side["restartPolicy"] = "Always"
-        side["name"] = f"candidate-{c.get('name', 'agent')}"[:63]
-        side["securityContext"] = candidate_security_context(
-            c.get("securityContext"), spec.get("securityContext")
-        )
-        if "ports" in side:
-            side["ports"] = [
-                {k: v for k, v in p.items() if k not in ("hostPort", "hostIP")} for p in side["ports"]
-            ]
-        if "env" in side:
-            side["env"] = _no_secret(side["env"], ("valueFrom", "secretKeyRef", "name"), run_key_secret)
-        if "envFrom" in side:
-            side["envFrom"] = _no_secret(side["envFrom"], ("secretRef", "name"), run_key_secret)
-        out.append(side)
+    for kind in ("initContainers", "containers"):
+        for c in spec.get(kind) or []:
+            side = {k: copy.deepcopy(v) for k, v in c.items() if k not in dropped and k != "restartPolicy"}
+            if kind == "containers" or c.get("restartPolicy") == "Always":
+                side["restartPolicy"] = "Always"
+            side["name"] = rename(str(c.get("name", "agent")))
+            if post_start := (c.get("lifecycle") or {}).get("postStart"):
+                # what the container does as it starts decides its behaviour; a preStop hook only
+                # delays the end of the exam, and is left out
+                side["lifecycle"] = {"postStart": copy.deepcopy(post_start)}
+            side["securityContext"] = candidate_security_context(
+                c.get("securityContext"), spec.get("securityContext")
+            )
+            if c.get("volumeMounts"):
+                side["volumeMounts"] = candidate.candidate_mounts(c["volumeMounts"])
+            if "ports" in side:
+                side["ports"] = [
+                    {k: v for k, v in p.items() if k not in ("hostPort", "hostIP")} for p in side["ports"]
+                ]
+            if "env" in side:
+                side["env"] = candidate.production_env(
+                    _no_secret(side["env"], ("valueFrom", "secretKeyRef", "name"), run_key_secret),
+                    pod_template,
+                    hostname=hostname,
+                    rename=rename,
+                )
+            if "envFrom" in side:
+                side["envFrom"] = _no_secret(side["envFrom"], ("secretRef", "name"), run_key_secret)
+            out.append(side)
     return out
 
 
@@ -641,7 +680,14 @@ def judge_job(run: RunRef, index: int, count: int, attempt: int, spec: JudgeJobS
         ],
     }
     if spec.candidate is not None:
-        pod["initContainers"] = _sidecars(spec.candidate, spec.candidate_container, run_key_secret=key_secret)
+        pod["initContainers"] = _sidecars(
+            spec.candidate, spec.candidate_container, run_key_secret=key_secret, hostname=spec.hostname
+        )
+        pod["volumes"] += candidate.candidate_volumes(spec.candidate)
+        # what production pods get: the Service environment variables (Kubernetes' default is true)
+        pod["enableServiceLinks"] = _spec_of(spec.candidate).get("enableServiceLinks") is not False
+        if spec.hostname:
+            pod["hostname"] = spec.hostname
         pod["containers"][0]["env"].append(
             {"name": CANDIDATE_HOST_ENV, "valueFrom": {"fieldRef": {"fieldPath": "status.podIP"}}}
         )

@@ -15,7 +15,6 @@ below), act (create runs, patch Deployments), write the status if it changed.
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import json
 import secrets
 import time
@@ -39,13 +38,17 @@ from proctor.api import (
     GatedWorkload,
     GatePolicy,
     GatePolicyStatus,
+    ManifestError,
     Reason,
     VerdictName,
+    content_digest,
     dump,
     format_time,
     get_condition,
+    parse_caseset,
     parse_evalrun,
     parse_policy,
+    resolve_cases,
     set_condition,
 )
 from proctor.gate.actions import (
@@ -70,16 +73,35 @@ from proctor.gate.actions import (
 )
 from proctor.gate.admission import (
     APPROVED_ANNOTATION,
+    APPROVED_IDENTITY_ANNOTATION,
     APPROVED_TEMPLATE_ANNOTATION,
     BREAK_GLASS_BY_ANNOTATION,
     BREAK_GLASS_TEMPLATE_ANNOTATION,
     GATE_LABEL,
     PENDING_ANNOTATION,
+    PENDING_IDENTITY_ANNOTATION,
     PENDING_SINCE_ANNOTATION,
+    content_unapproved,
     template_hash,
 )
+from proctor.gate.identity import (
+    ConfigMapContent,
+    ExamContext,
+    approval_identity,
+    case_versions,
+    observed_digest,
+    references,
+    tier_floor_problems,
+    undeclared_secrets,
+)
 from proctor.k8s.kube import KubeError
-from proctor.k8s.objects import LABEL_GATE_KIND, PROBE_ANSWER_ANNOTATION, PROBE_LABEL, policy_run
+from proctor.k8s.objects import (
+    EXAMINED_IDENTITY_ANNOTATION,
+    LABEL_GATE_KIND,
+    PROBE_ANSWER_ANNOTATION,
+    PROBE_LABEL,
+    policy_run,
+)
 from proctor.protocol import Canary, Determinism, Tier, canary_state
 from proctor.reconcile.legacy import release_legacy
 from proctor.reconcile.records import run_record
@@ -128,6 +150,10 @@ class Workload:
         return self.annotations.get(APPROVED_ANNOTATION)
 
     @property
+    def approved_identity(self) -> str | None:
+        return self.annotations.get(APPROVED_IDENTITY_ANNOTATION)
+
+    @property
     def approved_template(self) -> dict[str, Any] | None:
         """The approved template, when the annotation holds one whose hash is the approved hash."""
         text = self.annotations.get(APPROVED_TEMPLATE_ANNOTATION)
@@ -157,25 +183,32 @@ class Workload:
 # --- evaluate (pure) -------------------------------------------------------------------------------
 
 
-def exam_name(workload: str, pending: str, policy: GatePolicy) -> str:
-    """A template's exam under the policy's current case set, profile and candidate: a change of
-    those is a new exam (the old run is not trusted for it)."""
-    return f"{workload}-{short(pending)}-{exam_digest(policy)[:6]}"[:253]
+@dataclass(frozen=True)
+class Identity:
+    """What an exam of a workload examines (:mod:`proctor.gate.identity`): its digest, the versions it
+    was read at, and why it cannot be examined (empty: it can)."""
+
+    digest: str
+    observed: str
+    problems: tuple[str, ...] = ()
 
 
-def exam_digest(policy: GatePolicy) -> str:
-    """The digest of what decides an exam's verdict besides the template: the case set, the profile,
-    how the candidate is reached and examined."""
-    spec = policy.spec
-    parts = {
-        "caseSet": spec.case_set_ref.name,
-        "profile": spec.profile_ref.name if spec.profile_ref else None,
-        "candidate": dump(spec.candidate) if spec.candidate is not None else None,
-    }
-    return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
+def exam_name(workload: str, identity: Identity) -> str:
+    """The exam of one identity, read at one set of versions: other content (a ConfigMap, the cases,
+    the policy), or the same content written again while an exam ran, is another exam, so a PASS on
+    other content is never found under this name."""
+    return f"{workload}-{short(identity.digest)}-{identity.observed.removeprefix('sha256:')[:6]}"[:253]
 
 
-def run_problem(run: EvalRun, policy: GatePolicy, kind: str, template: str) -> str | None:
+def run_problem(
+    run: EvalRun,
+    policy: GatePolicy,
+    kind: str,
+    template: str,
+    *,
+    identity: str | None = None,
+    case_digest: str | None = None,
+) -> str | None:
     """Why ``run`` is not this policy's ``kind`` run of the template with hash ``template`` (None
     when it is): the gate decides only from runs it made, for what it asked. Anyone who may create
     EvalRuns can make one of the same name; an owner reference or a label proves nothing by itself,
@@ -203,6 +236,11 @@ def run_problem(run: EvalRun, policy: GatePolicy, kind: str, template: str) -> s
         return f"EvalRun {name} examines another case set or profile than the policy names"
     if (dump(t.candidate) if t.candidate else None) != (dump(spec.candidate) if spec.candidate else None):
         return f"EvalRun {name} reaches the candidate otherwise than the policy says"
+    if identity is not None and run.metadata.annotations.get(EXAMINED_IDENTITY_ANNOTATION) != identity:
+        return f"EvalRun {name} examines another identity than {short(identity)}"
+    snapshot = run.status.snapshot if run.status is not None else None
+    if case_digest is not None and snapshot is not None and snapshot.digest != case_digest:
+        return f"EvalRun {name} pinned other cases ({snapshot.digest[:19]}) than the policy's now"
     return None
 
 
@@ -344,7 +382,125 @@ async def _canary(
     return canary, status, "; ".join(tampered) or None
 
 
-async def _act(rt: Runtime, w: Workload, dec: GateDecision, pending: str, *, observing: bool) -> None:
+@dataclass(frozen=True)
+class ExamInputs:
+    """What every exam of a policy's step shares: the cases' digest and tier counts (``None`` when the
+    case set does not resolve: its exam then ends in ERROR with the reason), the policy and profile."""
+
+    context: ExamContext
+    tier_counts: Mapping[str, int] | None
+    #: the versions the cases were read at (the CaseSet's generation, its ConfigMaps' resourceVersions):
+    #: a write is another exam, so an exam that pinned other cases is never found under the name
+    versions: tuple[str, ...] = ()
+
+
+async def _exam_inputs(rt: Runtime, policy: GatePolicy) -> ExamInputs:
+    """The cases as an exam would pin them now (the CaseSet and its ``casesFrom`` ConfigMaps), and the
+    policy's and profile's generations."""
+    ns, spec = policy.metadata.namespace or "", policy.spec
+    digest: str = "unresolved"
+    counts: dict[str, int] | None = None
+    versions: tuple[str, ...] = ()
+    raw = await rt.call(rt.kube.get_or_none, "CaseSet", ns, spec.case_set_ref.name)
+    if raw is not None:
+        read: list[Mapping[str, Any]] = []
+        try:
+            caseset = parse_caseset(raw)
+            data = {}
+            for ref in caseset.spec.cases_from:
+                cm = await rt.call(rt.kube.get_configmap_or_none, ns, ref.name)
+                if cm is not None:
+                    data[ref.name] = dict(cm.get("data") or {})
+                    read.append(cm)
+            cases = resolve_cases(caseset, data)
+            digest = content_digest(cases)
+            counts = {}
+            for case in cases:
+                counts[case.tier.value] = counts.get(case.tier.value, 0) + 1
+        except ManifestError:
+            pass  # the exam refuses the case set with the reason (InvalidCases, ConfigMapNotFound)
+        versions = case_versions(raw, read)
+    profile, profile_gen = (spec.profile_ref.name if spec.profile_ref else None), None
+    if profile is not None and (found := await rt.call(rt.kube.get_or_none, "EvalProfile", ns, profile)):
+        profile_gen = (found.get("metadata") or {}).get("generation")
+    context = ExamContext(
+        case_digest=digest,
+        policy_uid=policy.metadata.uid or "",
+        policy_generation=policy.metadata.generation or 0,
+        profile=profile,
+        profile_generation=profile_gen,
+    )
+    return ExamInputs(context, counts, versions)
+
+
+async def _identity(
+    rt: Runtime, policy: GatePolicy, inputs: ExamInputs, namespace: str, template: Mapping[str, Any]
+) -> Identity:
+    """The identity of ``template`` with the content it reads now, and why it cannot be examined."""
+    refs = references(template)
+    contents = {
+        name: ConfigMapContent.of(await rt.call(rt.kube.get_configmap_or_none, namespace, name))
+        for name in sorted(refs.config_maps)
+    }
+    problems = [
+        f"{s}: not declared in the policy's spec.allowedSecrets (a Secret is bound by name only)"
+        for s in undeclared_secrets(refs, policy.spec.allowed_secrets)
+    ]
+    if inputs.tier_counts is not None:
+        floors = tier_floor_problems(inputs.tier_counts, policy.spec.min_cases.as_dict())
+        problems += [f"CaseSet {policy.spec.case_set_ref.name}: {p}" for p in floors]
+    return Identity(
+        approval_identity(template, contents, inputs.context),
+        observed_digest(contents, inputs.versions),
+        tuple(problems),
+    )
+
+
+async def _hold_changed_content(
+    rt: Runtime,
+    policy: GatePolicy,
+    about: ObjectRef,
+    inputs: ExamInputs,
+    w: Workload,
+    current: Identity,
+    mode: Mode,
+    out: Outcome,
+) -> None:
+    """Record the identity the approved template has now (``proctor.dev/pending-identity``): when it is
+    not the approved one (a referenced ConfigMap, the cases or the policy changed without any change of
+    the Deployment), the webhook keeps the Deployment paused and no pod of it may start until the exam
+    of the new content passes. Observing policies hold nothing."""
+    approved = w.approved_template
+    if not mode.enforce or approved is None:
+        return
+    ns = w.ref.namespace
+    now = current if w.current == w.approved else await _identity(rt, policy, inputs, ns, approved)
+    annotations = {**w.annotations, PENDING_IDENTITY_ANNOTATION: now.digest}
+    unapproved = content_unapproved(annotations)
+    patch: dict[str, Any] = {}
+    if w.annotations.get(PENDING_IDENTITY_ANNOTATION) != now.digest:
+        patch["metadata"] = {"annotations": {PENDING_IDENTITY_ANNOTATION: now.digest}}
+    if unapproved and not w.paused:
+        patch["spec"] = {"paused": True}
+    elif not unapproved and content_unapproved(w.annotations) and w.paused and w.current == w.approved:
+        patch["spec"] = {"paused": False}  # back to the approved content: the operator's hold ends
+    if not patch:
+        return
+    await rt.call(rt.kube.patch_deployment, ns, w.name, patch)
+    if unapproved:
+        message = (
+            f"the approved template {short(w.approved)} now reads content that was not examined (a "
+            f"referenced ConfigMap, the cases or the policy changed: identity {short(now.digest)}): held "
+            "until its exam passes"
+        )
+        key = f"{w.name}|content|{now.digest}"
+        out.say(w.ref, "Warning", "ContentChanged", message, key=key)
+        out.say(about, "Warning", "ContentChanged", f"Deployment {w.name}: {message}", key=key)
+
+
+async def _act(
+    rt: Runtime, w: Workload, dec: GateDecision, pending: str, *, observing: bool, identity: str
+) -> None:
     ns, name = w.ref.namespace, w.name
     if dec.action is Action.APPROVE and (dec.acted or observing):
         # recording the approved revision is not an action on the rollout: observing policies record it
@@ -354,6 +510,8 @@ async def _act(rt: Runtime, w: Workload, dec: GateDecision, pending: str, *, obs
                 "annotations": {
                     APPROVED_ANNOTATION: pending,
                     APPROVED_TEMPLATE_ANNOTATION: json.dumps(w.template),
+                    APPROVED_IDENTITY_ANNOTATION: identity,
+                    PENDING_IDENTITY_ANNOTATION: None,
                 }
             }
         }
@@ -383,6 +541,7 @@ async def _workload(
     mode: Mode,
     breaker: BreakerWindow,
     out: Outcome,
+    inputs: ExamInputs,
 ) -> tuple[GatedWorkload, bool]:
     """One gated Deployment: its status entry, and whether a new block happened."""
     entry = workload_entry(w, prev)
@@ -390,13 +549,35 @@ async def _workload(
         by, why = glass
         message = f"rolled out by break-glass ({by}): not examined, not held: {why}"[:1000]
         return entry.model_copy(update={"blocked": False, "message": message, "verdict": None}), False
+    ident = await _identity(rt, policy, inputs, w.ref.namespace, w.template)
+    await _hold_changed_content(rt, policy, about, inputs, w, ident, mode, out)
     pending = template_to_examine(w.approved, w.current)
-    if pending is None:
+    if pending is None and ident.digest == w.approved_identity:
         message = (prev.message if prev else None) or "the running template is the approved one"
         return entry.model_copy(update={"blocked": False, "message": message}), False
-    run_name = exam_name(w.name, pending, policy)
+    pending = w.current  # a new template, or the approved one reading new content: examined
+    if ident.problems:
+        return await _untrusted(
+            rt,
+            policy,
+            about,
+            w,
+            entry,
+            prev,
+            "; ".join(ident.problems),
+            mode,
+            out,
+            reason=Reason.NOT_EXAMINABLE,
+        )
+    run_name = exam_name(w.name, ident)
     run = await _get_run(rt, w.ref.namespace, run_name)
-    problem = run_problem(run, policy, "exam", pending) if run is not None else None
+    problem = (
+        run_problem(
+            run, policy, "exam", pending, identity=ident.digest, case_digest=inputs.context.case_digest
+        )
+        if run is not None
+        else None
+    )
     if problem is not None:
         return await _untrusted(rt, policy, about, w, entry, prev, problem, mode, out)
     unexamined = "" if w.pending == w.current else " (it rolled out before its exam: no webhook held it)"
@@ -404,7 +585,7 @@ async def _workload(
     step = exam_step(None if run is None else st.phase.value if st and st.phase else "")
     if step is not Step.DECIDE:
         if step is Step.START_EXAM:
-            body = policy_run(policy, "exam", run_name, w.template, workload=w.name)
+            body = policy_run(policy, "exam", run_name, w.template, workload=w.name, identity=ident.digest)
             await rt.call(rt.kube.create_custom, "EvalRun", w.ref.namespace, body)
             out.say(
                 w.ref,
@@ -422,6 +603,16 @@ async def _workload(
         }
         return entry.model_copy(update=update), False
     assert st is not None
+    again = await _identity(rt, policy, inputs, w.ref.namespace, w.template)
+    if again.observed != ident.observed:
+        # what the exam read changed while it ran: the next step examines the content as it is now
+        update = {
+            "run": run_name,
+            "blocked": False,
+            "verdict": None,
+            "message": awaiting("content changed during the exam: examined again", paused=w.paused),
+        }
+        return entry.model_copy(update=update), False
     verdict = st.verdict
     dec = decide(
         verdict.value if verdict else VerdictName.ERROR.value,
@@ -453,7 +644,7 @@ async def _workload(
         # applied again, is a new decision)
         return entry, False
     # with the breaker open a pass is not recorded as approved either: after the reset it is decided again
-    await _act(rt, w, dec, pending, observing=not mode.enforce)
+    await _act(rt, w, dec, pending, observing=not mode.enforce, identity=ident.digest)
     kind, reason = event_reason(dec)
     # one decision, one Event: the same run, rollout attempt and breaker reset decided again (a step
     # repeated after a kill lost its status write) is the same Event
@@ -480,16 +671,22 @@ async def _untrusted(
     problem: str,
     mode: Mode,
     out: Outcome,
+    *,
+    reason: str = Reason.EXAM_NOT_TRUSTED,
 ) -> tuple[GatedWorkload, bool]:
-    """The exam's name is taken by a run that is not the policy's exam: nothing is decided from it;
-    the rollout stays held (an enforcing policy pauses it) until that run is deleted."""
-    message = f"not examined: {problem}; its verdict is ignored and the rollout held until it is deleted"
+    """The exam's name is taken by a run that is not the policy's exam (``ExamNotTrusted``: nothing is
+    decided from it; the rollout stays held until that run is deleted), or the workload cannot be
+    examined at all (``NotExaminable``: held until its template or the policy changes)."""
+    if reason == Reason.EXAM_NOT_TRUSTED:
+        message = f"not examined: {problem}; its verdict is ignored and the rollout held until it is deleted"
+    else:
+        message = f"not examinable: {problem}; held until the template or the policy changes"
     if mode.enforce and not w.paused:
         await rt.call(rt.kube.patch_deployment, w.ref.namespace, w.name, {"spec": {"paused": True}})
     if prev is None or prev.message != message[:1000]:
         key = f"{w.name}|untrusted|{message}"
-        out.say(w.ref, "Warning", Reason.EXAM_NOT_TRUSTED, message, key=key)
-        out.say(about, "Warning", Reason.EXAM_NOT_TRUSTED, f"Deployment {w.name}: {message}", key=key)
+        out.say(w.ref, "Warning", reason, message, key=key)
+        out.say(about, "Warning", reason, f"Deployment {w.name}: {message}", key=key)
     update = {"blocked": mode.enforce, "verdict": VerdictName.ERROR, "message": message[:1000]}
     return entry.model_copy(update=update), False
 
@@ -601,8 +798,12 @@ async def _step(rt: Runtime, raw: Mapping[str, Any]) -> Outcome:
 
     prev = {w.name: w for w in current.workloads}
     entries, new_blocks = [], 0
+    inputs = await _exam_inputs(rt, policy) if workloads else None
     for w in sorted(workloads, key=lambda w: w.name):
-        entry, blocked_now = await _workload(rt, policy, about, w, prev.get(w.name), mode, window, out)
+        assert inputs is not None
+        entry, blocked_now = await _workload(
+            rt, policy, about, w, prev.get(w.name), mode, window, out, inputs
+        )
         entries.append(entry)
         new_blocks += blocked_now
     blocks, is_open = breaker_after(window, new_blocks, now, cb)

@@ -60,6 +60,7 @@ from proctor.api import (
 from proctor.api.conditions import Condition, ConditionStatus, ConditionType, Reason, set_condition
 from proctor.graders import CaseSetProblem, compile_cases
 from proctor.judge.prompts import policy_digest
+from proctor.k8s.candidate import exam_problems, production_hostname
 from proctor.k8s.kube import KubeError
 from proctor.k8s.objects import (
     LABEL_ATTEMPT,
@@ -69,6 +70,7 @@ from proctor.k8s.objects import (
     LABEL_RUN,
     LABEL_RUN_UID,
     LABEL_SHARD,
+    LABEL_WORKLOAD,
     UNFINISHED_SELECTOR,
     JudgeJobSpec,
     RunRef,
@@ -276,6 +278,13 @@ async def prepare(rt: Runtime, run: EvalRun, ns: str) -> Prepared | Refusal:
     except (ManifestError, CaseSetProblem) as e:
         reason, message = invalid(e)
         return Refusal(reason, f"spec.caseSetRef: CaseSet {cs} is not usable ({reason}): {message}")
+    template = spec.target.pod_template
+    if template is not None and (unreproducible := exam_problems(template)):
+        return Refusal(
+            Reason.TEMPLATE_NOT_REPRODUCIBLE,
+            "spec.target.podTemplate: the exam cannot run it as production would, so it is not examined: "
+            + "; ".join(unreproducible[:5]),
+        )
     refused = await _check_answers(rt, run, ns, profile)
     return refused if refused is not None else Prepared(cases, profile)
 
@@ -403,6 +412,13 @@ def job_spec(run: EvalRun, profile: EvalProfile | None, config: OperatorConfig) 
         agent_key=SecretKey(agent_key.name, agent_key.key) if agent_key else None,
         candidate=target.pod_template,
         candidate_container=target.candidate.container if target.candidate else None,
+        hostname=production_hostname(
+            run.metadata.labels.get(LABEL_WORKLOAD),
+            target.pod_template,
+            run.metadata.uid or "",
+        )
+        if target.pod_template is not None
+        else None,
     )
 
 

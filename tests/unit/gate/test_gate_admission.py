@@ -292,3 +292,26 @@ def test_the_webhook_configuration_is_scoped_and_fails_closed() -> None:
     ]
     assert probe["objectSelector"]["matchExpressions"][0]["key"] == "proctor.dev/webhook-probe"
     assert (probe["failurePolicy"], probe["sideEffects"]) == ("Fail", "None")
+
+
+def test_the_approved_template_on_changed_content_stays_held() -> None:
+    """A referenced ConfigMap changed: the operator recorded the identity the approved template has
+    now. Unpausing (alone, or with any other change) is paused again; forging the identity is refused."""
+    from proctor.gate.admission import APPROVED_IDENTITY_ANNOTATION, PENDING_IDENTITY_ANNOTATION
+
+    ann = {
+        APPROVED_ANNOTATION: H1,
+        APPROVED_TEMPLATE_ANNOTATION: "{}",
+        APPROVED_IDENTITY_ANNOTATION: "sha256:" + "a" * 64,
+        PENDING_IDENTITY_ANNOTATION: "sha256:" + "b" * 64,
+    }
+    held = _dep(T1, ann, paused=True)
+    d = _admit(_dep(T1, ann, paused=False), held)
+    assert _held(d) and d.pending_hash is None and "content changed" in d.message
+    assert not _admit(_dep(T1, ann, paused=True), held).pause  # already held: nothing to change
+    forged = ann | {PENDING_IDENTITY_ANNOTATION: ann[APPROVED_IDENTITY_ANNOTATION]}
+    assert not _admit(_dep(T1, forged, paused=False), held).allowed
+    # the same content approved again: the approved template rolls out as before
+    approved = ann | {PENDING_IDENTITY_ANNOTATION: ann[APPROVED_IDENTITY_ANNOTATION]}
+    d = _admit(_dep(T1, approved, paused=False), _dep(T1, approved, paused=True))
+    assert d.allowed and not d.pause

@@ -193,7 +193,8 @@ def test_the_candidate_runs_as_a_native_sidecar() -> None:
     before = copy.deepcopy(TEMPLATE)
     spec = JudgeJobSpec(image="i", deadline_seconds=60, candidate=TEMPLATE, candidate_container="agent")
     pod = pod_of(judge_job(RUN, 0, 1, 1, spec))
-    (side,) = pod["initContainers"]
+    side, exporter = pod["initContainers"]  # the pod runs whole: the other container too
+    assert exporter["name"] == "candidate-metrics-exporter"
     assert side["name"] == "candidate-agent"
     assert side["restartPolicy"] == "Always"
     assert side["image"] == "registry.example/support-bot:2.0"
@@ -210,19 +211,21 @@ def test_without_a_named_container_every_candidate_container_is_a_sidecar() -> N
     assert all(s["restartPolicy"] == "Always" for s in sides)
 
 
-def test_candidate_container_selects_by_name() -> None:
+def test_naming_the_serving_container_drops_none_of_the_others() -> None:
+    """What a container the exam left out would have done (a proxy, a config reloader) decides the
+    agent's behaviour too: the pod runs whole, the named container is only the one served."""
     spec = JudgeJobSpec(
         image="i", deadline_seconds=60, candidate=TEMPLATE, candidate_container="metrics-exporter"
     )
-    (side,) = pod_of(judge_job(RUN, 0, 1, 1, spec))["initContainers"]
-    assert side["name"] == "candidate-metrics-exporter"
+    sides = pod_of(judge_job(RUN, 0, 1, 1, spec))["initContainers"]
+    assert [s["name"] for s in sides] == ["candidate-agent", "candidate-metrics-exporter"]
 
 
 def test_a_bare_pod_spec_is_accepted_as_a_candidate() -> None:
     spec = JudgeJobSpec(
         image="i", deadline_seconds=60, candidate=TEMPLATE["spec"], candidate_container="agent"
     )
-    (side,) = pod_of(judge_job(RUN, 0, 1, 1, spec))["initContainers"]
+    side, _ = pod_of(judge_job(RUN, 0, 1, 1, spec))["initContainers"]
     assert side["name"] == "candidate-agent"
 
 
@@ -330,10 +333,13 @@ def test_a_candidate_cannot_mount_the_judges_volume_nor_name_the_runs_key() -> N
             ]
         }
     }
-    (side,) = pod_of(
-        judge_job(RUN, 0, 1, 1, JudgeJobSpec(image="i", deadline_seconds=60, candidate=hostile))
-    )["initContainers"]
-    assert "volumeMounts" not in side and "volumeDevices" not in side
+    pod = pod_of(judge_job(RUN, 0, 1, 1, JudgeJobSpec(image="i", deadline_seconds=60, candidate=hostile)))
+    (side,) = pod["initContainers"]
+    # the mount names the candidate's own (renamed, here absent) volume, never the judge's; the exam
+    # refuses such a template before any pod (test_candidate_pod.py)
+    assert side["volumeMounts"] == [{"name": f"candidate-{JUDGE_TOKEN_VOLUME}", "mountPath": "/steal"}]
+    assert [v["name"] for v in pod["volumes"]] == [JUDGE_TOKEN_VOLUME]
+    assert "volumeDevices" not in side
     assert [e["name"] for e in side["env"]] == ["OWN"]  # its own Secret, as in its Deployment
     assert side["envFrom"] == [{"configMapRef": {"name": "settings"}}]
     assert side["ports"] == [{"containerPort": 8080}]

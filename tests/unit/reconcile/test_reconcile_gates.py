@@ -18,10 +18,10 @@ from proctor.gate.admission import (
 from proctor.k8s.objects import policy_run
 from proctor.protocol import Canary, Determinism
 from proctor.reconcile.gates import (
+    Identity,
     Workload,
     canary_names,
     canary_result,
-    exam_digest,
     exam_name,
     policy_conditions,
     run_problem,
@@ -93,18 +93,12 @@ def test_an_entry_keeps_what_is_known_of_the_last_exam() -> None:
     assert dump(workload_entry(w, None), only_set=True).keys() == {"name", "revision", "approvedRevision"}
 
 
-def test_runs_are_named_after_the_template_and_the_policy_generation() -> None:
-    digest = exam_digest(policy())[:6]
-    assert exam_name("agent", "sha256:" + "ab" * 32, policy()) == f"agent-{'ab' * 6}-{digest}"
-    # another case set, profile or candidate is another exam of the same template
-    for other in (
-        policy(caseSetRef={"name": "other"}),
-        policy(profileRef={"name": "p"}),
-        policy(candidate={"port": 9090}),
-    ):
-        assert exam_name("agent", "sha256:" + "ab" * 32, other) != exam_name(
-            "agent", "sha256:" + "ab" * 32, policy()
-        )
+def test_runs_are_named_after_the_identity_and_what_it_was_read_at() -> None:
+    ident = Identity("sha256:" + "ab" * 32, "sha256:" + "cd" * 32)
+    assert exam_name("agent", ident) == f"agent-{'ab' * 6}-{'cd' * 3}"
+    # other content, or the same content written again while an exam ran, is another exam
+    assert exam_name("agent", Identity("sha256:" + "ef" * 32, ident.observed)) != exam_name("agent", ident)
+    assert exam_name("agent", Identity(ident.digest, "sha256:" + "00" * 32)) != exam_name("agent", ident)
     assert canary_names(policy(canary={"runs": 2}), "0123456789ab") == [
         "oil-canary-g4-0123456789ab-1",
         "oil-canary-g4-0123456789ab-2",
@@ -252,3 +246,25 @@ def test_a_run_someone_else_made_under_the_exams_name_is_not_trusted() -> None:
         }
     )
     assert "another pod template" in (run_problem(recorded, p, "exam", h) or "")
+
+
+def test_a_run_of_another_identity_or_other_pinned_cases_is_not_trusted() -> None:
+    """The exam records the identity it examines and pins the cases it was given: a run of the same
+    name that examined other content, or pinned other cases than the identity's, approves nothing."""
+    p = policy()
+    h, ident, cases = template_hash(TEMPLATE), "sha256:" + "1" * 64, "sha256:" + "2" * 64
+    body = policy_run(p, "exam", "agent-x", TEMPLATE, workload="agent", identity=ident)
+    assert run_problem(EvalRun.model_validate(body), p, "exam", h, identity=ident, case_digest=cases) is None
+    other = policy_run(p, "exam", "agent-x", TEMPLATE, workload="agent", identity="sha256:" + "3" * 64)
+    assert "another identity" in (
+        run_problem(EvalRun.model_validate(other), p, "exam", h, identity=ident) or ""
+    )
+    pinned = EvalRun.model_validate(
+        body
+        | {
+            "status": {
+                "snapshot": {"caseSet": "cs", "digest": "sha256:" + "4" * 64, "cases": 1, "configMaps": ["c"]}
+            }
+        }
+    )
+    assert "other cases" in (run_problem(pinned, p, "exam", h, identity=ident, case_digest=cases) or "")

@@ -41,6 +41,8 @@ class OperatorConfig:
     collector_token: str = field(default="", repr=False)
     #: Seconds between reads of each AgentMonitor's summary from the collector.
     monitor_interval: float = 30.0
+    #: The operator's own namespace (``POD_NAMESPACE``): it never acts there (:mod:`proctor.reconcile.scope`).
+    own_namespace: str = ""
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> OperatorConfig:
@@ -60,4 +62,5 @@ class OperatorConfig:
             collector_token=e.get("PROCTOR_COLLECTOR_TOKEN", d.collector_token).strip(),
             monitor_interval=float(e.get("PROCTOR_MONITOR_INTERVAL", d.monitor_interval)),
             judge_cluster_role=e.get("PROCTOR_JUDGE_CLUSTER_ROLE") or None,
+            own_namespace=e.get("POD_NAMESPACE", "").strip(),
         )

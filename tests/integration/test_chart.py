@@ -269,6 +269,7 @@ def test_the_rendered_deployment_is_restricted_and_configures_the_operator(
         "ClusterRoleBinding",
         "Service",
         "Deployment",
+        "MutatingWebhookConfiguration",  # the chart owns it (helm uninstall removes it)
     }
     # the master signing key: random, kept on upgrades, never deleted with the release
     key = _one(docs, "Secret", "proctor-signing-key")
@@ -372,8 +373,10 @@ def test_the_webhook_is_the_one_the_operator_applies(
     ns = "proctor-system"
     docs = _render(helm, tmp_path, _full_values(ca_bundle, watch), release="proctor", namespace=ns)
     mwc = _one(docs, "MutatingWebhookConfiguration")
-    hook, probe = mwc["webhooks"]
+    hook, probe, pods, workloads = mwc["webhooks"]
     assert probe["name"] == "probe.gate.proctor.dev"
+    assert (pods["name"], pods["failurePolicy"]) == ("pods.gate.proctor.dev", "Fail")
+    assert (workloads["name"], workloads["failurePolicy"]) == ("workloads.gate.proctor.dev", "Ignore")
     assert hook["failurePolicy"] == "Fail"
     assert hook["timeoutSeconds"] == 5
     assert hook["sideEffects"] == "NoneOnDryRun"
@@ -453,6 +456,7 @@ VALUE_SETS: dict[str, Callable[[str], dict[str, Any]]] = {
     "watched namespaces": lambda ca: {"watchNamespaces": ["team-a", "team-b"]},
     "webhook off": lambda ca: {"webhook": {"enabled": False}},
     "webhook on a host": lambda ca: {"webhook": {"urlHost": "127.0.0.1"}},
+    "webhook on the pod's address": lambda ca: {"webhook": {"urlHost": "$(POD_IP)"}},
     "judge RBAC by hand": lambda ca: {"operator": {"manageJudgeRBAC": False}},
     "collector": lambda ca: {"collector": {"enabled": True, "secretNames": ["oil-ingest"]}},
     "collector elsewhere": lambda ca: {"collector": {"url": "https://collector.obs.svc:4318"}},
@@ -488,6 +492,48 @@ def test_the_operator_holds_least_privilege(helm: str, tmp_path: Path, ca_bundle
             assert b["kind"] == "RoleBinding" and subjects == {("ServiceAccount", "proctor-judge")}
         else:
             assert subjects == {("ServiceAccount", "proctor")}
+
+
+def test_the_readme_table_lists_exactly_what_the_chart_grants(
+    helm: str, tmp_path: Path, ca_bundle: str
+) -> None:
+    """Every row of the README's table is granted by some value set (a rule removed from the chart
+    is removed from the table too), and the defaults grant no cluster-wide create of webhook
+    configurations: the chart creates its own, the operator may only patch that one name."""
+    granted: dict[str, set[tuple[str, str, str, str | None]]] = {}
+    for values in VALUE_SETS.values():
+        docs = _render(helm, tmp_path, values(ca_bundle), release="proctor", namespace="proctor-system")
+        for role, rules in _roles(docs, "proctor").items():
+            granted.setdefault(role, set()).update(_grants(rules))
+    assert granted == allowed_rules("proctor", "proctor-gate")
+    docs = _render(helm, tmp_path, {}, release="proctor", namespace="proctor-system")
+    webhook_rights = {g for g in _grants(_roles(docs, "proctor")["operator-cluster"]) if "webhook" in g[1]}
+    assert webhook_rights == {
+        ("admissionregistration.k8s.io", "mutatingwebhookconfigurations", "patch", "proctor-gate")
+    }
+
+
+def test_the_chart_owns_the_webhook_configuration(helm: str, tmp_path: Path) -> None:
+    """With the defaults (an operator-made certificate) the chart creates the configuration, so
+    `helm uninstall` removes it: the operator's own, without a caBundle (the operator writes its CA;
+    helm never resets a field it does not render). Only a urlHost the chart cannot know does not."""
+    ns = "proctor-system"
+    docs = _render(helm, tmp_path, {}, release="proctor", namespace=ns)
+    mwc = _one(docs, "MutatingWebhookConfiguration")
+    c = _one(docs, "Deployment")["spec"]["template"]["spec"]["containers"][0]
+    env = {e["name"]: e["value"] for e in c["env"] if "value" in e} | {"POD_NAMESPACE": ns}
+    cfg = webhook_mod().WebhookConfig.from_env(env, namespaces=[])
+    assert mwc["metadata"]["name"] == cfg.name
+    ours = cfg.configuration(b"CA")["webhooks"]
+    for hook in ours:
+        hook["clientConfig"].pop("caBundle")
+    assert mwc["webhooks"] == ours
+    host = _render(helm, tmp_path, {"webhook": {"urlHost": "127.0.0.1"}}, release="proctor", namespace=ns)
+    assert _one(host, "MutatingWebhookConfiguration")["webhooks"][0]["clientConfig"] == {
+        "url": "https://127.0.0.1:9443/proctor-gate"
+    }
+    pod_ip = _render(helm, tmp_path, {"webhook": {"urlHost": "$(POD_IP)"}}, release="proctor", namespace=ns)
+    assert not [d for d in pod_ip if d["kind"] == "MutatingWebhookConfiguration"]
 
 
 def test_rights_are_namespaced_where_the_operator_manages_namespaces(helm: str, tmp_path: Path) -> None:
@@ -651,7 +697,13 @@ def test_the_rendered_chart_is_accepted_by_the_api_server(
     assert out.returncode == 0, out.stderr
     notes = out.stdout.split("NOTES:", 1)[1]
     assert f"rollout status deployment/{namespace}-notes-proctor" in notes
-    assert "fail closed" in notes and "kubectl delete mutatingwebhookconfiguration" in notes
+    assert "fail closed" in notes
+    # the chart owns the webhook configuration; uninstalling unpauses nothing and says how
+    assert "kubectl delete mutatingwebhookconfiguration" not in notes
+    assert "removes the operator and the webhook configuration; it unpauses nothing" in notes
+    assert "rollout resume" in notes and "app.kubernetes.io/managed-by=proctor" in notes
+    # watchNamespaces empty (the default): the NOTES say plainly what that grants
+    assert "CLUSTER-WIDE RIGHTS" in notes and "patch Deployments in EVERY namespace" in notes
     cluster.kubectl("delete", "namespace", restricted, "--wait=false", check=False)
 
 
@@ -800,7 +852,9 @@ def test_the_operator_runs_an_exam_with_the_charts_rbac(
     # namespace: the chart excludes it, so the probe would say the gate cannot enforce there)
     home = f"{namespace}-sys"
     docs = _render(helm, tmp_path, values, release=namespace, namespace=home)
-    rbac = [d for d in docs if d["kind"] in RBAC_KINDS]
+    # what helm would create before the operator starts: its RBAC and (webhook on) the chart's own
+    # MutatingWebhookConfiguration, which the operator may only patch
+    rbac = [d for d in docs if d["kind"] in RBAC_KINDS or d["kind"] == "MutatingWebhookConfiguration"]
     cluster_scoped = [d for d in rbac if d["kind"].startswith("Cluster")]
     webhook_configuration = f"{namespace}-proctor-gate"
     crds.kubectl("create", "namespace", home)

@@ -11,7 +11,7 @@ import kopf
 import structlog
 
 from proctor.api import GROUP, VERSION, CaseSet
-from proctor.controllers.kit import post, runtime
+from proctor.controllers.kit import post, refused_here, runtime
 from proctor.reconcile.casesets import caseset_event
 from proctor.reconcile.runtime import Runtime
 
@@ -24,6 +24,8 @@ async def check_caseset(rt: Runtime, body: Mapping[str, Any], *, always: bool) -
     """A step when one is needed; the next look a minute after the last step."""
     meta = body["metadata"]
     key = f"caseset:{meta['namespace']}/{meta['name']}"
+    if refused_here(rt, meta["namespace"], f"CaseSet {meta['name']}"):
+        return
     outcome = await caseset_event(rt, body, always=always)
     await post(rt, outcome)
     if outcome.recheck:

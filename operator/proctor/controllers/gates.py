@@ -10,7 +10,7 @@ import kopf
 import structlog
 
 from proctor.api import GROUP, TERMINAL_PHASES, VERSION, EvalRun, GatePolicy
-from proctor.controllers.kit import post, runtime
+from proctor.controllers.kit import post, refused_here, runtime
 from proctor.gate.admission import GATE_LABEL
 from proctor.reconcile.gates import reconcile_policy
 from proctor.reconcile.runtime import Runtime
@@ -22,6 +22,8 @@ async def check_policy(rt: Runtime, namespace: str, name: str) -> None:
     """One step of the policy, and the next one scheduled while it exists (also after a step that
     failed: the next event or wake-up tries again)."""
     key = f"gatepolicy:{namespace}/{name}"
+    if refused_here(rt, namespace, f"GatePolicy {name}"):
+        return
     try:
         outcome = await reconcile_policy(rt, namespace, name)
     except Exception:

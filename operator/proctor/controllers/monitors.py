@@ -11,7 +11,7 @@ import kopf
 import structlog
 
 from proctor.api import GROUP, VERSION, AgentMonitor
-from proctor.controllers.kit import post, runtime
+from proctor.controllers.kit import post, refused_here, runtime
 from proctor.reconcile.monitors import forget, reconcile_monitor
 from proctor.reconcile.runtime import Runtime
 
@@ -21,6 +21,8 @@ log = structlog.get_logger("proctor.monitors")
 async def check_monitor(rt: Runtime, namespace: str, name: str) -> None:
     """One step of the monitor, and the next one scheduled while it exists."""
     recheck = True
+    if refused_here(rt, namespace, f"AgentMonitor {name}"):
+        return
     try:
         outcome = await reconcile_monitor(rt, namespace, name)
         await post(rt, outcome)

@@ -9,12 +9,14 @@ from typing import Any
 import kopf
 
 from proctor.api import GROUP, VERSION, EvalProfile
-from proctor.controllers.kit import post, runtime
+from proctor.controllers.kit import post, refused_here, runtime
 from proctor.reconcile.profiles import profile_event
 
 
 @kopf.on.event(GROUP, VERSION, EvalProfile.PLURAL, id="profile-event")
-async def on_profile_event(event: Mapping[str, Any], body: kopf.Body, memo: kopf.Memo, **_: Any) -> None:
-    if event.get("type") != "DELETED":
-        rt = runtime(memo)
+async def on_profile_event(
+    event: Mapping[str, Any], body: kopf.Body, name: str, namespace: str | None, memo: kopf.Memo, **_: Any
+) -> None:
+    rt = runtime(memo)
+    if event.get("type") != "DELETED" and not refused_here(rt, namespace, f"EvalProfile {name}"):
         await post(rt, await profile_event(rt, body, always=event.get("type") is None))

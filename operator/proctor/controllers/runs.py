@@ -11,7 +11,7 @@ import kopf
 import structlog
 
 from proctor.api import GROUP, VERSION, EvalRun, RunPhase
-from proctor.controllers.kit import post, runtime
+from proctor.controllers.kit import post, refused_here, runtime
 from proctor.k8s.objects import LABEL_COMPONENT, LABEL_FINISHED, LABEL_MANAGED_BY, owning_run
 from proctor.reconcile.runs import reconcile_run, run_of
 from proctor.reconcile.runtime import Runtime
@@ -24,6 +24,8 @@ async def check_run(rt: Runtime, namespace: str, name: str) -> None:
     """One step of the run; while it is unfinished, another after the interval (or sooner). A step
     that fails is tried again after the interval: the schedule is never lost."""
     key = f"{namespace}/{name}"
+    if refused_here(rt, namespace, f"EvalRun {name}"):
+        return
     try:
         outcome = await reconcile_run(rt, namespace, name)
     except Exception:

@@ -50,12 +50,28 @@ def setup(rt: Runtime, config: WebhookConfig, loop: asyncio.AbstractEventLoop) -
     )
     server.start()
     try:
-        rt.kube.apply_webhook_configuration(config.configuration(certs.ca_pem), MANAGER)
+        apply_configuration(rt, config, certs.ca_pem)
     except BaseException:
         server.stop()
         raise
     log.info("admission webhook ready", at=config.url or config.service, failure_policy=config.failure_policy)
     return server
+
+
+def apply_configuration(rt: Runtime, config: WebhookConfig, ca_pem: bytes) -> None:
+    """The MutatingWebhookConfiguration, with this certificate's CA (server-side apply). The chart
+    creates it and lets the operator patch that one name: a refusal says so."""
+    try:
+        rt.kube.apply_webhook_configuration(config.configuration(ca_pem), MANAGER)
+    except KubeError as e:
+        if e.status != 403:
+            raise
+        raise RuntimeError(
+            f"the MutatingWebhookConfiguration {config.name} could not be applied ({e}): the Helm chart "
+            "creates it and lets the operator patch only that name; install or upgrade the chart (its "
+            "webhook.configurationName must match PROCTOR_WEBHOOK_CONFIGURATION), or run the operator "
+            "with a webhook.urlHost of the pod's address, where it creates the configuration itself"
+        ) from None
 
 
 def prime(rt: Runtime, namespaces: Sequence[str]) -> None:

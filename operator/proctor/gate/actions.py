@@ -228,13 +228,17 @@ def decide(
     mode: Mode,
     circuit_open: bool,
     has_approved_template: bool,
+    exposed: bool = False,
 ) -> GateDecision:
     """What to do with a verdict under a policy (its values as parsed: ``spec.allowWarn``,
-    ``spec.onFail``), in the policy's mode, with the breaker open or not."""
+    ``spec.onFail``), in the policy's mode, with the breaker open or not. A FAIL of a template whose
+    pods already run (``exposed``: it rolled out before its exam, or while the policy observed) rolls
+    back whatever ``onFail`` says: holding would leave them running, and held means none does."""
     reason, message, blocked = choose(VERDICT_POLICIES, VerdictInput(verdict, run_message, allow_warn))
+    failed = reason == Reason.VERDICT_FAILED
     if not blocked:
         action = Action.APPROVE
-    elif reason == Reason.VERDICT_FAILED and on_fail == OnFail.ROLLBACK and has_approved_template:
+    elif failed and (on_fail == OnFail.ROLLBACK or exposed) and has_approved_template:
         action = Action.ROLLBACK
     else:
         action = Action.HOLD

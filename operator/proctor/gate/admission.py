@@ -29,8 +29,10 @@ the handler makes; cluster admins can, nobody else unless granted), and is recor
 Deployment (who, which template) and as Events. Anyone else setting it is refused.
 
 Everything else passes untouched: scale-only changes, the approved template, objects that were and
-are not gated. The webhook answers from the request and an in-memory index of the policies, never
-from a judge.
+are not gated. One mutation besides the hold: the gate label is written into a gated Deployment's
+pod template (outside its hash), so its ReplicaSets and Pods carry it and the webhook that guards
+them (:mod:`proctor.gate.pods`) can fail closed on them alone. The webhook answers from the request
+and an in-memory index of the policies, never from a judge.
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ import datetime as dt
 import hashlib
 import json
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from proctor.api.common import BREAK_GLASS_ANNOTATION, GATE_POLICY_LABEL, GROUP
@@ -81,8 +83,16 @@ BREAK_GLASS_VERB = "update"
 
 
 def template_hash(template: Mapping[str, Any] | None) -> str:
-    """A stable digest of a pod template (key order does not matter)."""
-    canonical = json.dumps(template or {}, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    """A stable digest of a pod template (key order does not matter). The gate label the webhook
+    writes into a gated Deployment's pod template (:func:`template_label_patch`) is not part of it:
+    it marks the pods, it does not change what they run, and writing it re-examines nothing."""
+    template = dict(template or {})
+    meta = dict(template.get("metadata") or {})
+    labels = meta.get("labels") or {}
+    if GATE_LABEL in labels:
+        meta["labels"] = {k: v for k, v in labels.items() if k != GATE_LABEL}
+        template["metadata"] = meta
+    canonical = json.dumps(template, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return "sha256:" + hashlib.sha256(canonical.encode()).hexdigest()
 
 
@@ -149,6 +159,8 @@ class Admission:
     #: protected annotations the request dropped, put back as they were
     restore: Mapping[str, str] = field(default_factory=dict)
     break_glass: BreakGlass | None = None
+    #: the gate label to write into the pod template (its ReplicaSets and Pods then carry it)
+    label_template: str | None = None
     message: str = ""
 
     @property
@@ -215,6 +227,7 @@ def admit(req: Request, *, may_break_glass: bool | None = None) -> Admission:
             return Admission(
                 restore=restore,
                 break_glass=BreakGlass(req.user, reason[:256], h),
+                label_template=_missing_template_label(req),
                 message=f"break-glass by {req.user} (GatePolicy {req.policy}): template {h[:19]} rolls out "
                 f"unexamined: {reason[:256]}",
             )
@@ -225,7 +238,19 @@ def admit(req: Request, *, may_break_glass: bool | None = None) -> Admission:
                 "removed or changed, nor the labels its selector reads, by "
                 f"{req.user or 'this caller'} (break-glass: {BREAK_GLASS_ANNOTATION})"
             )
-    return _hold(req, restore)
+    return replace(_hold(req, restore), label_template=_missing_template_label(req))
+
+
+def _missing_template_label(req: Request) -> str | None:
+    """The policy's name, when a gated Deployment's pod template lacks the gate label (or names
+    another policy): its ReplicaSets and Pods carry it, so the webhook that fails closed on them
+    (:mod:`proctor.gate.pods`) sees them and nothing else."""
+    if not req.gated_new:
+        return None
+    policy = labels_of(req.new).get(GATE_LABEL)
+    template = (req.new.get("spec") or {}).get("template") or {}
+    have = ((template.get("metadata") or {}).get("labels") or {}).get(GATE_LABEL)
+    return policy if policy and have != policy else None
 
 
 def _hold(req: Request, restore: Mapping[str, str]) -> Admission:
@@ -353,6 +378,11 @@ def admission_patch(decision: Admission, now: dt.datetime) -> dict[str, Any]:
         ann[BREAK_GLASS_BY_ANNOTATION] = decision.break_glass.user[:253]
         ann[BREAK_GLASS_TEMPLATE_ANNOTATION] = decision.break_glass.template
     patch: dict[str, Any] = {"metadata": {"annotations": ann}} if ann else {}
+    spec: dict[str, Any] = {}
     if decision.pause:
-        patch["spec"] = {"paused": True}
+        spec["paused"] = True
+    if decision.label_template is not None:
+        spec["template"] = {"metadata": {"labels": {GATE_LABEL: decision.label_template}}}
+    if spec:
+        patch["spec"] = spec
     return patch

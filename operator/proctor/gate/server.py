@@ -11,12 +11,13 @@ decision may need (a break-glass's SubjectAccessReview) runs in this server's ow
 a break-glass is handed to ``on_break_glass`` (the operator posts its Events on its own loop, after
 the answer).
 
-Two paths, those the MutatingWebhookConfiguration names
-(:func:`proctor.k8s.objects.mutating_webhook_configuration`): ``/proctor-gate`` (gated Deployments)
-and ``/proctor-probe`` (the operator's own dry-run probe of a GatePolicy, answered by echoing its
-nonce: how it knows the API server really calls this webhook). A body that is not an
-AdmissionReview v1 gets HTTP 400 with the reason; a request the gate cannot decide (a fault of
-ours) is refused (fail closed) with code 500, and the server goes on.
+Three paths, those the MutatingWebhookConfiguration names
+(:func:`proctor.k8s.objects.mutating_webhook_configuration`): ``/proctor-gate`` (gated Deployments),
+``/proctor-pods`` (ReplicaSets, their scale, and Pods: :mod:`proctor.gate.pods`) and
+``/proctor-probe`` (the operator's own dry-run probe of a GatePolicy, answered by echoing its nonce:
+how it knows the API server really calls this webhook). A body that is not an AdmissionReview v1
+gets HTTP 400 with the reason; a request the gate cannot decide (a fault of ours, or a read the
+API server refused) is refused (fail closed) with code 500, and the server goes on.
 """
 
 from __future__ import annotations
@@ -39,9 +40,15 @@ from aiohttp import web
 
 from proctor.gate.admission import Admission, GateEntry, admission_patch, wants_break_glass
 from proctor.gate.certs import WebhookCerts, server_context
-from proctor.gate.webhook import review
-from proctor.k8s.kube import Kube
-from proctor.k8s.objects import PROBE_ANSWER_ANNOTATION, PROBE_HANDLER_ID, PROBE_LABEL, WEBHOOK_HANDLER_ID
+from proctor.gate.webhook import review, review_workload
+from proctor.k8s.kube import Kube, KubeError
+from proctor.k8s.objects import (
+    PODS_HANDLER_ID,
+    PROBE_ANSWER_ANNOTATION,
+    PROBE_HANDLER_ID,
+    PROBE_LABEL,
+    WEBHOOK_HANDLER_ID,
+)
 
 log = structlog.get_logger("proctor.gate.webhook")
 
@@ -143,6 +150,10 @@ class Review:
     old: Mapping[str, Any] | None
     userinfo: Mapping[str, Any]
     dry_run: bool = False
+    #: what is written: ``resource`` (plural) and ``sub_resource`` ("scale"), in ``namespace``
+    resource: str = ""
+    sub_resource: str = ""
+    namespace: str = ""
 
 
 def review_of(body: Any) -> Review:
@@ -166,7 +177,18 @@ def review_of(body: Any) -> Review:
         raise MalformedReview("request.oldObject is not an object")
     if not isinstance(user, Mapping):
         raise MalformedReview("request.userInfo is missing")
-    return Review(uid, new, old, user, dry_run=req.get("dryRun") is True)
+    resource = req.get("resource")
+    resource = resource if isinstance(resource, Mapping) else {}
+    return Review(
+        uid,
+        new,
+        old,
+        user,
+        dry_run=req.get("dryRun") is True,
+        resource=str(resource.get("resource") or ""),
+        sub_resource=str(req.get("subResource") or ""),
+        namespace=str(req.get("namespace") or ""),
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,6 +223,16 @@ def probe(r: Review) -> Answer:
 
 
 Handler = Callable[[Review], Awaitable[Answer]]
+
+
+def undecided(cause: str) -> str:
+    """A refusal the gate could not decide (fail closed), naming Proctor and where to look."""
+    why = f" ({cause[:300]})" if cause else ""
+    return (
+        f"the Proctor gate could not decide this request{why}, so it is refused (fail closed): see the "
+        "Proctor operator's log and its RBAC (the chart's ClusterRoles); with the operator removed, delete "
+        "the MutatingWebhookConfiguration it left"
+    )
 
 
 class AdmissionServer:
@@ -249,6 +281,30 @@ class AdmissionServer:
         warnings = (decision.message,) if decision.changes and decision.message else ()
         return Answer(patch=admission_patch(decision, self.clock()), warnings=warnings)
 
+    def decide_workload(self, r: Review) -> Admission:
+        """A ReplicaSet or Pod of a gated workload (:func:`proctor.gate.webhook.review_workload`)."""
+        return review_workload(
+            self.kube,
+            resource=r.resource,
+            sub_resource=r.sub_resource,
+            namespace=r.namespace,
+            new=r.object,
+            old=r.old,
+            user=str(r.userinfo.get("username", "")),
+            entries=self.policies.entries,
+        )
+
+    async def workload(self, r: Review) -> Answer:
+        """What makes pods: admitted or refused, never changed. Its reads of the API server run in
+        this server's pool, so an answer never waits behind another request's."""
+        loop = asyncio.get_running_loop()
+        decision = await loop.run_in_executor(self._pool, self.decide_workload, r)
+        if not decision.allowed:
+            why = decision.message[:300]
+            log.info("pods of an unapproved template refused", namespace=r.namespace, why=why)
+            return Answer(allowed=False, code=403, message=decision.message)
+        return Answer()
+
     async def _probe(self, r: Review) -> Answer:
         return probe(r)
 
@@ -259,11 +315,12 @@ class AdmissionServer:
             return web.Response(status=400, text=f"not an AdmissionReview {ADMISSION_V1} request: {e}\n")
         try:
             answer = await handler(r)
+        except KubeError as e:
+            log.error("admission request not decided: refused", path=request.path, error=str(e)[:300])
+            answer = Answer(allowed=False, code=500, message=undecided(str(e)))
         except Exception:
             log.exception("admission request not decided: refused", path=request.path, uid=r.uid)
-            answer = Answer(
-                allowed=False, code=500, message="the Proctor gate could not decide this request; refused"
-            )
+            answer = Answer(allowed=False, code=500, message=undecided(""))
         return web.json_response(response(r, answer))
 
     def _app(self) -> web.Application:
@@ -275,8 +332,12 @@ class AdmissionServer:
         async def probe_(request: web.Request) -> web.Response:
             return await self._serve(request, self._probe)
 
+        async def workload(request: web.Request) -> web.Response:
+            return await self._serve(request, self.workload)
+
         app.router.add_post(f"/{WEBHOOK_HANDLER_ID}", gate)
         app.router.add_post(f"/{PROBE_HANDLER_ID}", probe_)
+        app.router.add_post(f"/{PODS_HANDLER_ID}", workload)
         return app
 
     def start(self, timeout: float = 30.0) -> None:

@@ -30,13 +30,16 @@ from pathlib import Path
 from typing import Any
 
 from proctor.gate.admission import (
+    GATE_LABEL,
     Admission,
     GateEntry,
     admit,
     break_glass_attributes,
+    labels_of,
     request_of,
     wants_break_glass,
 )
+from proctor.gate.pods import POD_MAKERS, Gated, adds_pods, admit_pod, admit_replicaset
 from proctor.k8s.kube import Kube, KubeError, default_listen_host
 from proctor.k8s.objects import mutating_webhook_configuration
 
@@ -128,3 +131,52 @@ def review(
         except KubeError:
             may = False
     return admit(req, may_break_glass=may)
+
+
+def gated_deployments(
+    kube: Kube, namespace: str, entries: Callable[[str | None, str | None], Sequence[GateEntry]]
+) -> list[Gated]:
+    """The namespace's gated Deployments (labelled, and selected by their policy), as they are stored."""
+    found = kube.list_deployments(namespace, GATE_LABEL)
+    out = [Gated.of(d, entries(namespace, labels_of(d).get(GATE_LABEL))) for d in found]
+    return [g for g in out if g is not None]
+
+
+def review_workload(
+    kube: Kube,
+    *,
+    resource: str,
+    sub_resource: str,
+    namespace: str,
+    new: Mapping[str, Any],
+    old: Mapping[str, Any] | None,
+    user: str,
+    entries: Callable[[str | None, str | None], Sequence[GateEntry]],
+) -> Admission:
+    """The webhook's answer for what makes a gated workload's pods (:mod:`proctor.gate.pods`): a
+    ReplicaSet written or scaled (its scale carries no template: the stored ReplicaSet's is read), or a
+    Pod created. It reads the namespace's gated Deployments (and a ReplicaSet); a failed read raises,
+    and the server refuses (fail closed)."""
+    if resource == "replicasets":
+        if not adds_pods(new, old):
+            return Admission(message="no pod added")
+        rs = new
+        if sub_resource == "scale":
+            stored = kube.get_replicaset(namespace, str((new.get("metadata") or {}).get("name") or ""))
+            if stored is None:  # the API server answers the scale itself: not found
+                return Admission(message="no such ReplicaSet")
+            rs = stored
+        deployments = gated_deployments(kube, namespace, entries)
+        return admit_replicaset(rs, deployments)
+    if resource == "pods" and not sub_resource:
+        deployments = gated_deployments(kube, namespace, entries)
+        if not any(d.enforcing for d in deployments):
+            return Admission(message="no gated workload here")
+        owner = None
+        if user in POD_MAKERS:
+            refs = (new.get("metadata") or {}).get("ownerReferences") or []
+            ref = next((o for o in refs if o.get("kind") == "ReplicaSet" and o.get("controller")), None)
+            if ref is not None:
+                owner = kube.get_replicaset(namespace, str(ref.get("name") or ""))
+        return admit_pod(new, user, deployments, owner=owner)
+    return Admission(message="not a workload's pods")

@@ -534,6 +534,11 @@ class Kube:
         what, fn = f"Deployments {namespace} ({selector})", self.apps.list_namespaced_deployment
         return self._items(what, fn, namespace, label_selector=selector)
 
+    def get_replicaset(self, namespace: str, name: str) -> dict[str, Any] | None:
+        """A ReplicaSet (the gate's webhook reads what a scale of one, or a pod of one, would run)."""
+        fn = self.apps.read_namespaced_replica_set
+        return self._read_or_none(f"ReplicaSet {namespace}/{name}", fn, name, namespace)
+
     def patch_deployment(self, namespace: str, name: str, patch: dict[str, Any]) -> None:
         """A merge patch (annotations and spec.paused / spec.template, as the gate decides)."""
         self._do(

@@ -804,6 +804,16 @@ PROBE_WEBHOOK_NAME = "probe.gate.proctor.dev"
 PROBE_HANDLER_ID = "proctor-probe"
 PROBE_LABEL = "proctor.dev/webhook-probe"
 PROBE_ANSWER_ANNOTATION = "proctor.dev/webhook-probe-answer"
+#: What makes a gated workload's pods (:mod:`proctor.gate.pods`): ReplicaSets, their scale, Pods.
+#: The webhook writes the gate label into a gated Deployment's pod template, so its ReplicaSets and
+#: Pods carry it: those are seen by :data:`PODS_WEBHOOK_NAME`, which fails closed like the gate.
+#: Everything else (a hand-made ReplicaSet or Pod without the label, any scale of a ReplicaSet,
+#: whose Scale has no labels) by :data:`WORKLOADS_WEBHOOK_NAME`, which fails open: it sees every
+#: pod of the namespaces it covers, and the operator being down must not stop them all. Its Pods
+#: cannot start anyway while the operator is down, if they carry the label.
+PODS_WEBHOOK_NAME = "pods.gate.proctor.dev"
+WORKLOADS_WEBHOOK_NAME = "workloads.gate.proctor.dev"
+PODS_HANDLER_ID = "proctor-pods"
 
 
 def mutating_webhook_configuration(
@@ -902,5 +912,47 @@ def mutating_webhook_configuration(
                 "failurePolicy": "Fail",
                 **common,
             },
+            {
+                "name": PODS_WEBHOOK_NAME,
+                "clientConfig": client(PODS_HANDLER_ID),
+                "rules": pod_rules(scale=False),
+                "objectSelector": {"matchExpressions": [{"key": GATE_POLICY_LABEL, "operator": "Exists"}]},
+                "sideEffects": "None",
+                "failurePolicy": failure_policy,
+                **common,
+            },
+            {
+                "name": WORKLOADS_WEBHOOK_NAME,
+                "clientConfig": client(PODS_HANDLER_ID),
+                "rules": pod_rules(scale=True),
+                "objectSelector": {
+                    "matchExpressions": [{"key": GATE_POLICY_LABEL, "operator": "DoesNotExist"}]
+                },
+                "sideEffects": "None",
+                "failurePolicy": "Ignore",
+                **common,
+            },
         ],
     }
+
+
+def pod_rules(*, scale: bool) -> list[dict[str, Any]]:
+    """What makes pods: ReplicaSets created or changed (and their scale, which carries no labels),
+    Pods created. A Deployment's scale is not here: the Deployment controller carries it out
+    through its ReplicaSets, which are."""
+    return [
+        {
+            "apiGroups": ["apps"],
+            "apiVersions": ["v1"],
+            "resources": ["replicasets", "replicasets/scale"] if scale else ["replicasets"],
+            "operations": ["CREATE", "UPDATE"],
+            "scope": "Namespaced",
+        },
+        {
+            "apiGroups": [""],
+            "apiVersions": ["v1"],
+            "resources": ["pods"],
+            "operations": ["CREATE"],
+            "scope": "Namespaced",
+        },
+    ]

@@ -47,6 +47,8 @@ class OperatorConfig:
     collector_ca: str = ""
     #: Seconds between reads of each AgentMonitor's summary from the collector.
     monitor_interval: float = 30.0
+    #: The operator's own namespace (``POD_NAMESPACE``): it never acts there (:mod:`proctor.reconcile.scope`).
+    own_namespace: str = ""
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> OperatorConfig:
@@ -68,4 +70,5 @@ class OperatorConfig:
             collector_ca=e.get("PROCTOR_COLLECTOR_CA", d.collector_ca).strip(),
             monitor_interval=float(e.get("PROCTOR_MONITOR_INTERVAL", d.monitor_interval)),
             judge_cluster_role=e.get("PROCTOR_JUDGE_CLUSTER_ROLE") or None,
+            own_namespace=e.get("POD_NAMESPACE", "").strip(),
         )

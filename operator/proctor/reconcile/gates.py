@@ -124,6 +124,8 @@ class Workload:
     annotations: Mapping[str, str]
     paused: bool
     template: Mapping[str, Any]
+    #: pods of the running template exist (the Deployment's status.updatedReplicas)
+    exposed: bool = False
 
     @classmethod
     def of(cls, obj: Mapping[str, Any]) -> Workload:
@@ -131,7 +133,9 @@ class Workload:
         ref = ObjectRef.of(obj, kind="Deployment", api_version="apps/v1")
         spec = obj.get("spec") or {}
         annotations = (obj.get("metadata") or {}).get("annotations") or {}
-        return cls(ref, dict(annotations), bool(spec.get("paused")), spec.get("template") or {})
+        updated = (obj.get("status") or {}).get("updatedReplicas")
+        exposed = isinstance(updated, int) and updated > 0
+        return cls(ref, dict(annotations), bool(spec.get("paused")), spec.get("template") or {}, exposed)
 
     @property
     def name(self) -> str:
@@ -622,6 +626,7 @@ async def _workload(
         mode=mode,
         circuit_open=breaker.open,
         has_approved_template=w.approved_template is not None,
+        exposed=w.exposed or w.pending != w.current,
     )
     attempt = w.attempt[:64]
     entry = entry.model_copy(

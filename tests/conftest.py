@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -53,9 +54,13 @@ if os.environ.get("PROCTOR_HYPOTHESIS_PROFILE"):
 
 # The example agent's image, for the node stand-in of the local control plane (it runs images as
 # local commands); the image's tag reaches the agent as its version.
+# A judge image that ends in error after the judge itself (which has reported): a Job that failed
+# after a genuine report (tests/integration/test_forged_verdicts.py). Items are separated by ";".
+_PROCTOR = Path(sys.executable).parent / "proctor"
 os.environ.setdefault(
     "PROCTOR_NODE_IMAGES",
-    f"proctor-example-agent={sys.executable} {REPO / 'examples' / 'agent' / 'agent.py'}",
+    f"proctor-example-agent={sys.executable} {REPO / 'examples' / 'agent' / 'agent.py'};"
+    f'proctor-fails-after-report=sh -c \'"$0" "$@" || true && exit 3\' {shlex.quote(str(_PROCTOR))}',
 )
 
 

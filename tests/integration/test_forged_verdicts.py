@@ -1,9 +1,11 @@
 """Forged verdicts, tried for real: a candidate that attacks from inside the judge pod, a tenant who
-plants results, the judge's own account used to write a status, a tenant who squats the gate's exam.
+plants results or runs a pod that copies the judge's, the judge's own account used to write a
+status, a tenant who squats the gate's exam or approves a template itself.
 
 Each must fail to get a PASS (or an approval): the candidate holds no credential, the operator
-believes only reports and results signed with the run's key, the judge's account writes no status,
-and the gate decides only from its own runs.
+believes only reports a pod of the run's own Job vouched for (from a Job that succeeded), the
+judge's account writes no status, the gate decides only from its own runs, and only the operator
+writes an approval.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import subprocess
 import sys
 import textwrap
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -24,9 +26,9 @@ import yaml
 
 from conftest import REPO, Cluster, wait_for
 from proctor.api import content_digest, parse_caseset, parse_policy, resolve_cases
-from proctor.gate.admission import APPROVED_ANNOTATION
+from proctor.gate.admission import APPROVED_ANNOTATION, PENDING_ANNOTATION
 from proctor.gate.identity import ExamContext, approval_identity, case_versions, observed_digest
-from proctor.k8s import signing
+from proctor.k8s import evidence
 from proctor.k8s.objects import (
     LABEL_RUN_UID,
     RunRef,
@@ -309,30 +311,30 @@ def _token_kubeconfig(cluster: Cluster, namespace: str, sa: str, path: Path) -> 
     return path
 
 
-def _forgeries(run: RunRef, key: bytes) -> list[dict[str, Any]]:
+def _forgeries(run: RunRef) -> list[dict[str, Any]]:
     """An "everything passed" report and its results for attempt 1, with the run's owner reference
-    and the judge's labels and names; signed with ``key`` (not the run's)."""
+    and the judge's labels and names, exactly as the judge would write them."""
     passed = [case_record(CaseResult(i, Tier.SAFETY)) for i in _answers("v2-band-bug")]
     blob = encode_results(passed)
-    cms = results_configmaps(run, 0, 1, blob, attempt=1, key=key)
+    cms = results_configmaps(run, 0, 1, blob, attempt=1)
 
     report = {
         "phase": "Succeeded",
         "results": [c["metadata"]["name"] for c in cms],
-        "sha256": signing.sha256(blob),
+        "sha256": evidence.sha256(blob),
         "summary": {"cases": len(passed), "passed": len(passed), "failed": 0, "unmeasured": 0},
     }
-    return [*cms, report_configmap(run, 0, 1, 1, report, key=key)]
+    return [*cms, report_configmap(run, 0, 1, 1, report)]
 
 
 def test_planted_results_are_ignored_and_never_pass(
     crds: Cluster, namespace: str, operator: Any, tenant: Any, tmp_path: Path
 ) -> None:
     """A tenant who may write ConfigMaps plants an "everything passed" report and results under the
-    names the judge will use, before it runs, with the run's owner and the judge's labels, signed
-    with a key of its own (it cannot read the run's). The operator rejects them with a Warning; the
-    judge refuses to overwrite them (that attempt fails and is retried under new names); the verdict
-    is the real one. The judge's own account cannot write the run's status either."""
+    names the judge will use, before it runs, with the run's owner and the judge's labels, exactly
+    as the judge writes them. No pod of the run's Job vouches for them: the operator rejects them
+    with a Warning; the judge refuses to overwrite them (that attempt fails and is retried under new
+    names); the verdict is the real one. The judge's own account cannot write the run's status."""
     crds.kubectl("-n", namespace, "apply", "-f", str(EXAMPLE / "caseset.yaml"))
     run = {
         "apiVersion": "proctor.dev/v1alpha1",
@@ -347,7 +349,7 @@ def test_planted_results_are_ignored_and_never_pass(
     ref = RunRef(
         namespace, "planted", crds.get_json("-n", namespace, "evalrun", "planted")["metadata"]["uid"]
     )
-    for cm in _forgeries(ref, signing.run_key(b"the tenant's guess of a master key!!", ref.uid)):
+    for cm in _forgeries(ref):
         out = tenant("create", "-f", "-", input=json.dumps(cm))
         assert out.returncode == 0, out.stderr
     operator()
@@ -355,7 +357,7 @@ def test_planted_results_are_ignored_and_never_pass(
     assert status["verdict"] == "FAIL", status.get("message")
     rejected = _events(crds, namespace, "ReportRejected")
     assert any(
-        report_configmap_name("planted", 0, 1, 1) in e["message"] and "does not verify" in e["message"]
+        report_configmap_name("planted", 0, 1, 1) in e["message"] and "vouches" in e["message"]
         for e in rejected
     ), [e["message"] for e in rejected]
     (shard,) = status["shards"]
@@ -477,3 +479,316 @@ def test_a_squatted_exam_never_approves_the_template(
     assert entry["message"].startswith("not examined") and "another pod template" in entry["message"], entry
     d = crds.get_json("-n", namespace, "deployment", "oil-agent")
     assert APPROVED_ANNOTATION not in (d["metadata"].get("annotations") or {})
+
+
+# --- the tenant-attack suite: a verdict comes only from the run's own Job ----------------------------
+#
+# The tenant of the trust model (README "Security"): a ServiceAccount that may edit Deployments (and
+# their scale) and ConfigMaps in its own namespace and create any pod there, acting through a
+# token-only kubeconfig (a TokenRequest for that account), never the admin.
+
+TENANT_SA = "tenant"
+
+
+@pytest.fixture
+def tenant_sa(
+    crds: Cluster, namespace: str, tmp_path: Path
+) -> Callable[..., subprocess.CompletedProcess[str]]:
+    role = {
+        "apiVersion": "rbac.authorization.k8s.io/v1",
+        "kind": "Role",
+        "metadata": {"name": TENANT_SA},
+        "rules": [
+            {
+                "apiGroups": ["apps"],
+                "resources": ["deployments", "deployments/scale"],
+                "verbs": ["get", "list", "watch", "create", "update", "patch", "delete"],
+            },
+            {
+                "apiGroups": [""],
+                "resources": ["configmaps"],
+                "verbs": ["get", "list", "watch", "create", "update", "patch", "delete"],
+            },
+            {"apiGroups": [""], "resources": ["pods"], "verbs": ["get", "list", "watch", "create", "delete"]},
+        ],
+    }
+    crds.kubectl("-n", namespace, "apply", "-f", "-", input=json.dumps(role))
+    crds.kubectl("-n", namespace, "create", "serviceaccount", TENANT_SA)
+    crds.kubectl(
+        "-n", namespace, "create", "rolebinding", TENANT_SA, f"--role={TENANT_SA}",
+        f"--serviceaccount={namespace}:{TENANT_SA}",
+    )  # fmt: skip
+    kc = _token_kubeconfig(crds, namespace, TENANT_SA, tmp_path / "tenant-sa.kubeconfig")
+
+    def as_tenant(*args: str, **kw: Any) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [crds.kubectl_bin, f"--kubeconfig={kc}", "-n", namespace, *args],
+            capture_output=True,
+            text=True,
+            check=False,
+            **kw,
+        )
+
+    return as_tenant
+
+
+#: A candidate that serves wrong answers (NORMAL for everything), but only once the test says so:
+#: until then the run's genuine judge waits for it, and the tenant has its turn.
+WAITING_CANDIDATE = textwrap.dedent(
+    """
+    import json, os, pathlib, time
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    class H(BaseHTTPRequestHandler):
+        def log_message(self, *a): pass
+        def do_POST(self):
+            self.rfile.read(int(self.headers.get("Content-Length", 0)))
+            body = json.dumps({"answer": "NORMAL: within limits (AMM 72-00)."}).encode()
+            self.send_response(200); self.send_header("Content-Length", str(len(body))); self.end_headers()
+            self.wfile.write(body)
+
+    while not pathlib.Path(os.environ["GO"]).exists():
+        time.sleep(0.2)
+    ThreadingHTTPServer((os.environ["POD_IP"], 8080), H).serve_forever()
+    """
+)
+
+#: The tenant's pod: with whatever the judge pod has (its ServiceAccount and token), it writes an
+#: "everything passed" report and results exactly as the judge would, and vouches for the report
+#: in its own termination message as the judge does.
+FORGER = textwrap.dedent(
+    """
+    import json, os
+    from kubernetes import client, config
+    from proctor.k8s import evidence
+    from proctor.k8s.objects import RunRef, case_record, encode_results, report_configmap, results_configmaps
+    from proctor.protocol.types import CaseResult, Tier
+
+    config.load_kube_config(os.environ["KUBECONFIG"])
+    core = client.CoreV1Api()
+    ns, run, uid = os.environ["NS"], os.environ["RUN"], os.environ["RUN_UID"]
+    ref = RunRef(ns, run, uid)
+    ids = json.loads(os.environ["CASES"])
+    blob = encode_results([case_record(CaseResult(i, Tier.SAFETY)) for i in ids])
+    cms = results_configmaps(ref, 0, 1, blob, attempt=1)
+    report = {"phase": "Succeeded", "results": [c["metadata"]["name"] for c in cms],
+              "sha256": evidence.sha256(blob),
+              "summary": {"cases": len(ids), "passed": len(ids), "failed": 0, "unmeasured": 0}}
+    for cm in [*cms, report_configmap(ref, 0, 1, 1, report)]:
+        core.create_namespaced_config_map(ns, cm)
+        print("FORGED", cm["metadata"]["name"], flush=True)
+    digest = evidence.report_digest(uid, "0/1", 1, report)
+    path = os.environ.get(evidence.NODE_TERMINATION_LOG_ENV) or evidence.TERMINATION_LOG
+    with open(path, "w") as f:
+        f.write(evidence.termination_message(digest, "everything passed"))
+    """
+)
+
+
+def _candidate_run(name: str, go: Path) -> dict[str, Any]:
+    return {
+        "apiVersion": "proctor.dev/v1alpha1",
+        "kind": "EvalRun",
+        "metadata": {"name": name},
+        "spec": {
+            "caseSetRef": {"name": "oil-monitoring"},
+            "timeoutSeconds": 600,
+            "target": {
+                "candidate": {
+                    "protocol": "http-json",
+                    "port": 8080,
+                    "path": "/ask",
+                    "requestTemplate": '{"question": {{input}}}',
+                    "responsePath": "answer",
+                    "readinessTimeoutSeconds": 600,
+                },
+                "podTemplate": {
+                    "spec": {
+                        "containers": [
+                            {
+                                "name": "agent",
+                                "image": "proctor:candidate",
+                                "command": [sys.executable, "-c", WAITING_CANDIDATE],
+                                "env": [
+                                    {
+                                        "name": "POD_IP",
+                                        "valueFrom": {"fieldRef": {"fieldPath": "status.podIP"}},
+                                    },
+                                    {"name": "GO", "value": str(go)},
+                                ],
+                            }
+                        ]
+                    }
+                },
+            },
+        },
+    }
+
+
+def _forging_pod(judge_pod: Mapping[str, Any], ns: str, run: str, uid: str, *, owned: bool) -> dict[str, Any]:
+    """A pod with the judge pod's ServiceAccount, token volume and labels, running the tenant's own
+    command; when ``owned``, also the judge pod's owner reference (the Job, as its controller). The
+    Job's selector label is left out: with it the Job controller would count the pod as an extra
+    one of its own and delete it (without it, it may release the pod: either way Kubernetes helps;
+    what is tested here is that the operator never believes it)."""
+    meta, spec = judge_pod["metadata"], judge_pod["spec"]
+    selector = ("batch.kubernetes.io/controller-uid", "controller-uid")
+    labels = {k: v for k, v in meta["labels"].items() if k not in selector}
+    token = next(v for v in spec["volumes"] if "projected" in v)
+    judge = next(c for c in spec["containers"] if c["name"] == "judge")
+    pod: dict[str, Any] = {
+        "apiVersion": "v1",
+        "kind": "Pod",
+        "metadata": {"name": f"{run}-forger", "labels": labels},
+        "spec": {
+            "serviceAccountName": spec["serviceAccountName"],
+            "automountServiceAccountToken": False,
+            "restartPolicy": "Never",
+            "volumes": [token],
+            "containers": [
+                {
+                    "name": "judge",
+                    "image": judge["image"],
+                    "command": [sys.executable, "-c", FORGER],
+                    "env": [
+                        {"name": "NS", "value": ns},
+                        {"name": "RUN", "value": run},
+                        {"name": "RUN_UID", "value": uid},
+                        {"name": "CASES", "value": json.dumps(sorted(_answers("v2-band-bug")))},
+                    ],
+                    "volumeMounts": judge["volumeMounts"],
+                }
+            ],
+        },
+    }
+    if owned:
+        pod["metadata"]["ownerReferences"] = [
+            {k: v for k, v in o.items() if k != "blockOwnerDeletion"} for o in meta["ownerReferences"]
+        ]
+    return pod
+
+
+@pytest.mark.parametrize("owned", [False, True], ids=["judge-account-and-token", "owned-by-the-job"])
+def test_a_tenant_pod_that_copies_the_judge_never_makes_a_verdict(
+    crds: Cluster, namespace: str, operator: Any, tenant_sa: Any, tmp_path: Path, owned: bool
+) -> None:
+    """While the genuine judge waits for its candidate, the tenant creates a pod with everything the
+    judge pod has (the ServiceAccount proctor-judge, its projected token, its labels) and, in the
+    second case, an owner reference to the judge Job as its controller, running its own command:
+    it writes an "everything passed" report and results under the
+    judge's names and vouches for them in its termination message. No key exists to steal; the pod
+    is not what the Job's template makes, so nothing it vouches for is believed: a Warning, the
+    attempt retried, and the real verdict (FAIL), never PASS."""
+    if not crds.local:
+        pytest.skip("the candidate and the tenant's pod run through the node stand-in")
+    go = tmp_path / "go"
+    operator()
+    crds.kubectl("-n", namespace, "apply", "-f", str(EXAMPLE / "caseset.yaml"))
+    crds.kubectl("-n", namespace, "apply", "-f", "-", input=json.dumps(_candidate_run("exam", go)))
+    uid = crds.get_json("-n", namespace, "evalrun", "exam")["metadata"]["uid"]
+
+    def judge_pod() -> dict[str, Any] | None:
+        out = tenant_sa("get", "pods", "-l", "app.kubernetes.io/component=judge", "-o", "json")
+        assert out.returncode == 0, out.stderr
+        running = [
+            p for p in json.loads(out.stdout)["items"] if (p.get("status") or {}).get("phase") == "Running"
+        ]
+        return running[0] if running else None
+
+    genuine = wait_for(judge_pod, timeout=120, what="the genuine judge pod")
+    forger = _forging_pod(genuine, namespace, "exam", uid, owned=owned)
+    made = tenant_sa("create", "-f", "-", input=json.dumps(forger))
+    assert made.returncode == 0, made.stderr
+
+    def forged() -> bool:
+        out = tenant_sa("get", "pod", forger["metadata"]["name"], "-o", "json")
+        phase = json.loads(out.stdout).get("status", {}).get("phase") if out.returncode == 0 else None
+        assert phase != "Failed", tenant_sa("logs", forger["metadata"]["name"]).stdout
+        return phase == "Succeeded"
+
+    wait_for(forged, timeout=120, what="the tenant's pod to write its forgery")
+    assert tenant_sa("get", "configmap", report_configmap_name("exam", 0, 1, 1)).returncode == 0
+    go.touch()
+    status = _wait_done(crds, namespace, "exam", timeout=300)
+    assert status["verdict"] == "FAIL", status.get("message")
+    rejected = [e for e in _events(crds, namespace, "ReportRejected") if e["type"] == "Warning"]
+    messages = [e["message"] for e in rejected]
+    # owned: the operator finds it is not the Job's template, unless the Job controller released it
+    # first (a pod it controls must match its selector, which the forger leaves out)
+    why = ("template makes", "not controlled by Job") if owned else ("not controlled by Job",)
+    assert any(forger["metadata"]["name"] in m and any(w in m for w in why) for m in messages), messages
+    assert any(report_configmap_name("exam", 0, 1, 1) in m and "vouches" in m for m in messages), messages
+    (shard,) = status["shards"]
+    assert shard["attempts"] >= 2 and all("-a1-" not in n for n in shard["results"])
+
+
+def test_a_job_that_failed_after_its_judge_reported_yields_no_verdict(
+    crds: Cluster, namespace: str, operator: Any
+) -> None:
+    """The judge measures right answers, writes its report, vouches for it, and then its container
+    ends in error (the image here exits 3 after the judge: a crash, an OOM kill on the way out).
+    The report is genuine, and still no verdict: a Job that failed never yields one. The run ends
+    in ERROR with the cause, never PASS."""
+    if not crds.local:
+        pytest.skip("the failing judge image is a command of the node stand-in")
+    operator(PROCTOR_JUDGE_IMAGE="proctor-fails-after-report", PROCTOR_MAX_ATTEMPTS="2")
+    crds.kubectl("-n", namespace, "apply", "-f", str(EXAMPLE / "caseset.yaml"))
+    run = {
+        "apiVersion": "proctor.dev/v1alpha1",
+        "kind": "EvalRun",
+        "metadata": {"name": "crashy"},
+        "spec": {
+            "caseSetRef": {"name": "oil-monitoring"},
+            "target": {"responses": {"inline": _answers("v1-correct")}},
+        },
+    }
+    crds.kubectl("-n", namespace, "apply", "-f", "-", input=json.dumps(run))
+    status = _wait_done(crds, namespace, "crashy")
+    assert (status["phase"], status["verdict"]) == ("Failed", "ERROR"), status.get("message")
+    # the report was the judge's own: its pod vouched for it, and it said every case passed
+    cm = crds.get_json("-n", namespace, "configmap", report_configmap_name("crashy", 0, 1, 1))
+    report = json.loads(cm["data"]["report.json"])
+    assert report["phase"] == "Succeeded" and report["summary"]["failed"] == 0
+    (pod,) = crds.get_json("-n", namespace, "pods", "-l", "job-name=crashy-judge-0-of-1-a1")["items"]
+    (judge,) = [c for c in pod["status"]["containerStatuses"] if c["name"] == "judge"]
+    assert judge["state"]["terminated"]["exitCode"] == 3
+    uid = crds.get_json("-n", namespace, "evalrun", "crashy")["metadata"]["uid"]
+    said = evidence.vouched(judge["state"]["terminated"].get("message"))
+    assert said == evidence.report_digest(uid, "0/1", 1, report)
+    messages = [e["message"] for e in _events(crds, namespace, "ReportRejected")]
+    assert any("its Job failed" in m for m in messages), messages
+
+
+@pytest.mark.admission  # a webhook configuration and a gated Deployment
+def test_a_tenant_cannot_approve_a_template_itself(
+    crds: Cluster, namespace: str, operator: Any, tenant_sa: Any, tmp_path: Path, webhook_configuration: str
+) -> None:
+    """The approval is written only by the operator's identity: the tenant, with its right to patch
+    Deployments, copies the held template's hash into the approval and unpauses. Refused; the
+    Deployment stays held."""
+    if not crds.local:
+        pytest.skip("the webhook is on loopback")
+    operator(
+        PROCTOR_WEBHOOK_PORT=str(_free_port()),
+        PROCTOR_WEBHOOK_ADDR="127.0.0.1",
+        PROCTOR_WEBHOOK_URL_HOST="127.0.0.1",
+        PROCTOR_WEBHOOK_CERT_DIR=str(tmp_path / "certs"),
+        PROCTOR_WEBHOOK_CONFIGURATION=webhook_configuration,
+    )
+    crds.kubectl(
+        "-n", namespace, "apply", "-f", str(EXAMPLE / "caseset.yaml"), "-f", str(EXAMPLE / "gatepolicy.yaml")
+    )
+    made = tenant_sa("apply", "-f", str(AGENT))
+    assert made.returncode == 0, made.stderr
+
+    def held() -> dict[str, Any] | None:
+        d = crds.get_json("-n", namespace, "deployment", "oil-agent")
+        return d if PENDING_ANNOTATION in (d["metadata"].get("annotations") or {}) else None
+
+    d = wait_for(held, timeout=120, interval=1, what="the gate to hold the new Deployment")
+    pending = d["metadata"]["annotations"][PENDING_ANNOTATION]
+    forged = {"metadata": {"annotations": {APPROVED_ANNOTATION: pending}}, "spec": {"paused": False}}
+    out = tenant_sa("patch", "deployment", "oil-agent", "--type=merge", "-p", json.dumps(forged))
+    assert out.returncode != 0 and "written only by the Proctor operator" in out.stderr, out
+    after = crds.get_json("-n", namespace, "deployment", "oil-agent")
+    assert (after["metadata"].get("annotations") or {}).get(APPROVED_ANNOTATION) != pending

@@ -260,6 +260,24 @@ def test_a_failed_containers_termination_message_is_its_logs_last_80_lines(
     assert term["message"] == "".join(f"{i}\n" for i in range(122, 201)) + "kaput\n"
 
 
+def test_what_a_container_writes_to_its_termination_log_is_its_message_whatever_its_exit(
+    cluster: Cluster, namespace: str
+) -> None:
+    """The file standing in for ``terminationMessagePath`` (PROCTOR_NODE_TERMINATION_LOG), as a
+    kubelet reads it: what was written, on success and failure alike (the log is the fallback only
+    when nothing was)."""
+    for name, code in (("said-ok", 0), ("said-err", 3)):
+        _apply(
+            cluster,
+            namespace,
+            _pod(name, f'echo noise; printf "first\\nlast" > "$PROCTOR_NODE_TERMINATION_LOG"; exit {code}'),
+        )
+    for name, code, phase in (("said-ok", 0, "Succeeded"), ("said-err", 3, "Failed")):
+        _wait_phase(cluster, namespace, name, phase)
+        term = _container(_status(cluster, namespace, name))["state"]["terminated"]
+        assert (term["exitCode"], term["message"]) == (code, "first\nlast"), term
+
+
 # -- restarts ------------------------------------------------------------------------------------
 def test_a_crashing_container_is_crash_loop_back_off_with_its_last_run(
     cluster: Cluster, namespace: str

@@ -271,20 +271,17 @@ def test_a_job_whose_status_write_was_lost_is_adopted_with_its_attempt_and_its_e
 ) -> None:
     """A kill between creating a Job and writing status leaves a Job that status does not name, and
     no JobCreated Event: the next operator adopts it (attempt and name as the Job says) and says it."""
-    from proctor.k8s import signing
-    from proctor.k8s.objects import JudgeJobSpec, RunRef, judge_job, judge_rbac, run_key_secret
+    from proctor.k8s.objects import JudgeJobSpec, RunRef, judge_job, judge_rbac
 
-    master = "test-master-key-of-the-killed-operator-0123456789"
     _setup(crds, namespace, None)
     _run(crds, namespace, "lost", "v1-correct", profile=False)
     uid = crds.get_json("-n", namespace, "evalrun", "lost")["metadata"]["uid"]
     ref = RunRef(namespace, "lost", uid)
-    # what the killed operator had done before it created the Job: the judge's RBAC, the run's key
-    rbac = [*judge_rbac(namespace), run_key_secret(ref, signing.run_key(master.encode(), uid))]
-    crds.kubectl("apply", "-f", "-", input="\n---\n".join(json.dumps(o) for o in rbac))
+    # what the killed operator had done before it created the Job: the judge's RBAC
+    crds.kubectl("apply", "-f", "-", input="\n---\n".join(json.dumps(o) for o in judge_rbac(namespace)))
     job = judge_job(ref, 0, 1, 1, JudgeJobSpec(image="proctor", deadline_seconds=600))
     crds.kubectl("-n", namespace, "create", "-f", "-", input=json.dumps(job))
-    operator(**{signing.MASTER_KEY_ENV: master})
+    operator()
     status = _wait_done(crds, namespace, "lost", timeout=180)
     assert status["verdict"] == "PASS"
     (shard,) = status["shards"]

@@ -1,13 +1,16 @@
-"""The judge runner on a real API server: shards, signed results and reports, a Job, RBAC.
+"""The judge runner on a real API server: shards, results and reports, a Job, RBAC.
 
-The runner writes no status: each shard creates its results ConfigMaps and a report, signed with the
-run's key; the tests read them back through the operator's own checks (:mod:`proctor.reconcile.results`)."""
+The runner writes no status: each shard creates its results ConfigMaps and a report, and vouches for
+the report's digest in its termination message (here a file per shard and attempt, as the node
+stand-in gives it); the tests read them back through the operator's own checks
+(:mod:`proctor.reconcile.results`)."""
 
 from __future__ import annotations
 
 import json
 import subprocess
 import sys
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -16,7 +19,7 @@ import pytest
 import yaml
 
 from conftest import REPO, Cluster
-from proctor.k8s import signing
+from proctor.k8s import evidence
 from proctor.k8s.objects import (
     JUDGE_ATTEMPT_ENV,
     JudgeJobSpec,
@@ -26,16 +29,15 @@ from proctor.k8s.objects import (
     judge_job,
     judge_rbac,
     report_configmap_name,
-    run_key_secret,
 )
-from proctor.reconcile.results import Report, check_report, check_results
+from proctor.reconcile.results import Report, check_report, check_results, vouched
 from proctor.testing import judgeserver
 from proctor.testing.judgeserver import JudgeServer
 
 EXAMPLE = REPO / "examples" / "oil-monitoring"
 API_KEY = "sk-test-judge-key-0123456789abcdef"
-#: The operator's master key in these tests (the runner gets each run's key derived from it).
-MASTER = b"integration-test-master-key-0123456789"
+#: Where the runners of these tests write their termination messages (one file per shard and attempt).
+TERMINATION_LOGS = Path(tempfile.mkdtemp(prefix="proctor-termination-"))
 
 
 @pytest.fixture
@@ -88,15 +90,13 @@ def _ref(cluster: Cluster, ns: str, run: str) -> RunRef:
     return RunRef(ns, run, cluster.get_json("-n", ns, "evalrun", run)["metadata"]["uid"])
 
 
-def _key(ref: RunRef) -> bytes:
-    return signing.run_key(MASTER, ref.uid)
+def _termination_log(ns: str, run: str, shard: str, attempt: int | str) -> Path:
+    return TERMINATION_LOGS / f"{ns}.{run}.{shard.replace('/', '-')}.a{attempt}"
 
 
-def _judge(
-    cluster: Cluster, ns: str, run: str, shard: str, *, signed: bool = True, **env: str
-) -> subprocess.CompletedProcess[str]:
-    if signed:
-        env = {signing.RUN_KEY_ENV: signing.encode_key(_key(_ref(cluster, ns, run)))} | env
+def _judge(cluster: Cluster, ns: str, run: str, shard: str, **env: str) -> subprocess.CompletedProcess[str]:
+    log = _termination_log(ns, run, shard, env.get(JUDGE_ATTEMPT_ENV, "1"))
+    env = {evidence.NODE_TERMINATION_LOG_ENV: str(log)} | env
     return subprocess.run(
         [sys.executable, "-m", "proctor.cli", "judge", "--run", f"{ns}/{run}", "--shard", shard],
         capture_output=True,
@@ -108,16 +108,19 @@ def _judge(
 
 
 def _report(cluster: Cluster, ns: str, run: str, index: int = 0, count: int = 1, attempt: int = 1) -> Report:
-    """The shard's report, as the operator reads it (owner, labels, signature checked)."""
+    """The shard's report, as the operator reads it (owner, labels, and the digest its runner vouched
+    for checked)."""
     ref = _ref(cluster, ns, run)
     cm = cluster.get_json("-n", ns, "configmap", report_configmap_name(run, index, count, attempt))
-    return check_report(cm, ref, index, count, attempt, _key(ref))
+    log = _termination_log(ns, run, f"{index}/{count}", attempt)
+    said = evidence.vouched(log.read_text() if log.exists() else None)
+    return check_report(cm, ref, index, count, attempt, {said} if said else set())
 
 
 def _records(cluster: Cluster, ns: str, run: str, report: Report) -> list[dict[str, Any]]:
     ref = _ref(cluster, ns, run)
     cms = [cluster.get_json("-n", ns, "configmap", n) for n in report.results]
-    return decode_results([check_results(cms, ref, report, _key(ref))])
+    return decode_results([check_results(cms, ref, report)])
 
 
 def test_two_shards_report_without_clobbering_each_other(
@@ -125,11 +128,14 @@ def test_two_shards_report_without_clobbering_each_other(
 ) -> None:
     _setup(crds, namespace, judge)
     crds.kubectl("-n", namespace, "apply", "-f", "-", input=json.dumps(_run("r", _answers("v2-band-bug"), 2)))
-    key = signing.encode_key(_key(_ref(crds, namespace, "r")))
     procs = [
         subprocess.Popen(
             [sys.executable, "-m", "proctor.cli", "judge", "--run", f"{namespace}/r", "--shard", s],
-            env={**crds.env(), "PROCTOR_JUDGE_API_KEY": API_KEY, signing.RUN_KEY_ENV: key},
+            env={
+                **crds.env(),
+                "PROCTOR_JUDGE_API_KEY": API_KEY,
+                evidence.NODE_TERMINATION_LOG_ENV: str(_termination_log(namespace, "r", s, 1)),
+            },
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
@@ -173,11 +179,9 @@ def test_a_shard_run_twice_stores_the_same_bytes(crds: Cluster, namespace: str, 
     assert (owner["kind"], owner["name"]) == ("EvalRun", "r")
 
 
-def test_the_runner_replaces_nothing_and_signs_only_with_the_runs_key(
-    crds: Cluster, namespace: str, judge: JudgeServer
-) -> None:
+def test_the_runner_replaces_nothing(crds: Cluster, namespace: str, judge: JudgeServer) -> None:
     """The same attempt measured again with other results is refused (never overwritten); a new
-    attempt writes under new names; without the run's key nothing is measured."""
+    attempt writes under new names."""
     _setup(crds, namespace, judge)
     crds.kubectl("-n", namespace, "apply", "-f", "-", input=json.dumps(_run("r", _answers("v1-correct"))))
     assert _judge(crds, namespace, "r", "0/1", PROCTOR_JUDGE_API_KEY=API_KEY).returncode == 0
@@ -185,12 +189,10 @@ def test_the_runner_replaces_nothing_and_signs_only_with_the_runs_key(
     judge.default = judgeserver.judgment(10)
     clash = _judge(crds, namespace, "r", "0/1", PROCTOR_JUDGE_API_KEY=API_KEY)
     assert clash.returncode == 2 and "exists with other content" in clash.stderr
-    assert _report(crds, namespace, "r") == first  # the first attempt's report still verifies, unchanged
+    assert _report(crds, namespace, "r") == first  # the first attempt's report still believed, unchanged
     retry = _judge(crds, namespace, "r", "0/1", PROCTOR_JUDGE_API_KEY=API_KEY, PROCTOR_JUDGE_ATTEMPT="2")
     assert retry.returncode == 0, retry.stderr
     assert _report(crds, namespace, "r", attempt=2).results != first.results
-    unsigned = _judge(crds, namespace, "r", "0/1", signed=False, PROCTOR_JUDGE_API_KEY=API_KEY)
-    assert unsigned.returncode == 2 and signing.RUN_KEY_ENV in unsigned.stderr
 
 
 def test_judge_down_makes_skipped_dimensions_not_failures(
@@ -216,10 +218,10 @@ def test_missing_inputs_fail_the_shard_with_the_reason_and_exit_2(crds: Cluster,
     out = _judge(crds, namespace, "r", "0/1")
     assert out.returncode == 2
     assert "does-not-exist" in out.stderr
-    shard = _report(crds, namespace, "r")  # signed, like a success
+    shard = _report(crds, namespace, "r")  # vouched for, like a success
     assert shard.phase == "Failed"
     assert "does-not-exist" in (shard.message or "")
-    shard = _report(crds, namespace, "r")  # signed, like a success
+    shard = _report(crds, namespace, "r")  # vouched for, like a success
     assert shard.phase == "Failed"
     assert "does-not-exist" in (shard.message or "")
     assert shard.reason == "CaseSetNotFound"  # permanent: the operator does not retry it
@@ -325,9 +327,7 @@ def test_a_finished_run_leaves_the_runner_nothing_to_do(crds: Cluster, namespace
         ).returncode
         != 0
     )
-    assert (
-        _judge(crds, namespace, "gone", "0/1", signed=False).returncode == 0
-    )  # nor for a run that was deleted
+    assert _judge(crds, namespace, "gone", "0/1").returncode == 0  # nor for a run that was deleted
 
 
 def _apply(cluster: Cluster, ns: str, *objs: dict[str, Any]) -> None:
@@ -335,9 +335,9 @@ def _apply(cluster: Cluster, ns: str, *objs: dict[str, Any]) -> None:
 
 
 def test_the_runner_in_a_job_with_least_privilege(crds: Cluster, namespace: str, judge: JudgeServer) -> None:
-    """The Job the operator builds, with the judge's RBAC and the run's key Secret as the operator
-    makes them: the judge container alone holds the token and the key; its account reads its
-    inputs and creates ConfigMaps, and nothing else (no Secrets, no status, no change to anything)."""
+    """The Job the operator builds, with the judge's RBAC as the operator makes it: the judge
+    container alone holds the token; its account reads its inputs and creates ConfigMaps, and
+    nothing else (no Secrets, no status, no change to anything); its pod vouches for the report."""
     if not crds.local:
         pytest.skip("runs the proctor image through the node stand-in")
     _setup(crds, namespace, judge)
@@ -349,12 +349,14 @@ def test_the_runner_in_a_job_with_least_privilege(crds: Cluster, namespace: str,
         deadline_seconds=120,
         judge_key=SecretKey("judge-key", "api-key"),
     )
-    secret = run_key_secret(ref, _key(ref))
-    secret["metadata"]["ownerReferences"][0]["blockOwnerDeletion"] = False
-    _apply(crds, namespace, secret, judge_job(ref, 0, 1, 1, spec))
+    _apply(crds, namespace, judge_job(ref, 0, 1, 1, spec))
     job = judge_job(ref, 0, 1, 1, spec)["metadata"]["name"]
     crds.kubectl("-n", namespace, "wait", "--for=condition=Complete", f"job/{job}", "--timeout=120s")
-    shard = _report(crds, namespace, "r")
+    pods = crds.get_json("-n", namespace, "pods", "-l", f"job-name={job}")["items"]
+    said = vouched(crds.get_json("-n", namespace, "job", job), pods, ref)
+    assert said.problems == () and len(said.digests) == 1, said
+    cm = crds.get_json("-n", namespace, "configmap", report_configmap_name("r", 0, 1, 1))
+    shard = check_report(cm, ref, 0, 1, 1, said.digests)
     assert shard.phase == "Succeeded"
     assert dict(shard.summary) == {"cases": 8, "passed": 6, "failed": 2, "unmeasured": 0}
     sa = f"--as=system:serviceaccount:{namespace}:proctor-judge"

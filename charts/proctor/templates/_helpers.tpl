@@ -123,8 +123,3 @@ matchExpressions:
 {{- define "proctor.judgeClusterRole" -}}
 {{- printf "%s-judge" (include "proctor.fullname" .) | trunc 63 | trimSuffix "-" }}
 {{- end }}
-
-{{/* The Secret holding the operator's master signing key. */}}
-{{- define "proctor.signingKeySecret" -}}
-{{- default (printf "%s-signing-key" (include "proctor.fullname" .)) .Values.signingKey.existingSecret }}
-{{- end }}

@@ -423,6 +423,14 @@ class ShardStatus(StatusModel):
         max_length=80,
         description="sha256: digest of the judge prompts, rubrics, model and parameters the shard used.",
     )
+    report_digest: str | None = Field(
+        default=None,
+        max_length=64,
+        pattern=r"^[0-9a-f]{64}$",
+        description="sha256 of the report the operator believed: the one a pod of the shard's own Job "
+        "vouched for in its judge container's termination message. The verdict is decided from that "
+        "report, read again and checked against it.",
+    )
     start_time: Time | None = Field(default=None, description="When the shard started.")
     completion_time: Time | None = Field(default=None, description="When the shard finished.")
 

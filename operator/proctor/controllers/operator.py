@@ -16,7 +16,6 @@ from proctor.api import GROUP, EvalRun
 from proctor.controllers import casesets, gates, monitors, profiles, runs, webhook  # noqa: F401  (registers handlers)
 from proctor.controllers.kit import runtime
 from proctor.gate.webhook import WebhookConfig
-from proctor.k8s import signing
 from proctor.k8s.kube import TRANSPORT_ERRORS, Kube, KubeError
 from proctor.k8s.objects import UNFINISHED_SELECTOR
 from proctor.observability import metrics
@@ -70,7 +69,7 @@ async def startup(settings: kopf.OperatorSettings, memo: kopf.Memo, **_: Any) ->
     tune(settings)
     config = OperatorConfig.from_env()
     kube = Kube()
-    rt = Runtime(kube, config, master_key=signing.master_key())
+    rt = Runtime(kube, config)
     metrics.serve(config.metrics_port, addr=config.metrics_addr)
     rt.identity = await rt.call(whoami, kube)
     watched: list[str] = list(memo.get("namespaces") or ())

@@ -39,8 +39,10 @@ another container's kubeconfig file or environment, which a container runtime fo
 other than the projected token, resource limits, security contexts, image pulls. Images are
 mapped to local commands: the project's own image (any reference whose last path component is
 ``proctor``) runs the installed ``proctor`` entry point; more can be added with
-``--image NAME=COMMAND`` or ``PROCTOR_NODE_IMAGES``. A container's termination message is the tail
-of its output when it fails (``/dev/termination-log`` cannot be given to a host process).
+``--image NAME=COMMAND`` or ``PROCTOR_NODE_IMAGES``. A container's termination message is what it
+wrote to the file named by ``PROCTOR_NODE_TERMINATION_LOG`` (standing in for its
+``terminationMessagePath``, which cannot be given to a host process), else the tail of its output
+when it fails.
 """
 
 from __future__ import annotations
@@ -71,14 +73,17 @@ from kubernetes.client.exceptions import ApiException
 
 from proctor.devcluster import podnet, podstatus
 from proctor.devcluster.logserver import KubeletServer, LogError, LogTarget, tail_offset
+from proctor.k8s.evidence import NODE_TERMINATION_LOG_ENV
 
 log = structlog.get_logger("proctor.node")
 
-#: A failed container's termination message: the tail of its log, at most 80 lines and 2048
-#: bytes, as the kubelet's FallbackToLogsOnError reads it (the stand-in uses it whatever the
-#: policy: ``/dev/termination-log`` cannot be given to a host process).
+#: A failed container's termination message when its termination log is empty: the tail of its log,
+#: at most 80 lines and 2048 bytes, as the kubelet's FallbackToLogsOnError reads it (the stand-in
+#: uses it whatever the policy). What it wrote to its termination log comes first, as on a kubelet
+#: (at most 4096 bytes).
 TERMINATION_MESSAGE_LINES = 80
 TERMINATION_MESSAGE_BYTES = 2048
+TERMINATION_LOG_BYTES = 4096
 PROBES = ("startupProbe", "readinessProbe", "livenessProbe")
 #: Pod addresses: 127.1.0.1 to 127.254.255.254, the host's own 127.0.0.0/16 left alone.
 _LOOPBACK_POD_ADDRESSES = 254 * 256 * 254
@@ -151,6 +156,7 @@ class ContainerRun:
     container_id: str = ""
     attempts: int = 0
     log_path: Path | None = None
+    termination_log: Path | None = None
     started_at: str | None = None
     finished_at: str | None = None
     finished_mono: float = 0.0
@@ -558,6 +564,10 @@ class PodRunner(threading.Thread):
         if run.attempts >= 2:  # the kubelet keeps the current and the previous run's log
             (run.log_dir / f"{run.attempts - 2}.log").unlink(missing_ok=True)
         run.log_path = run.log_dir / f"{run.attempts}.log"
+        # the container's terminationMessagePath, as a file of its own run (empty at each start)
+        run.termination_log = cwd / "termination-log"
+        run.termination_log.write_bytes(b"")
+        env = {**env, NODE_TERMINATION_LOG_ENV: str(run.termination_log)}
         if run.attempts:
             run.restarts += 1
         run.attempts += 1
@@ -683,7 +693,13 @@ class PodRunner(threading.Thread):
         if code < 0:
             run.exit_code = 128 - code
             run.reason = "Error"
-        if run.exit_code != 0 and run.log_path is not None:
+        written = b""
+        if run.termination_log is not None:
+            with contextlib.suppress(OSError):
+                written = run.termination_log.read_bytes()[:TERMINATION_LOG_BYTES]
+        if written:
+            run.message = written.decode("utf-8", "replace")
+        elif run.exit_code != 0 and run.log_path is not None:
             with contextlib.suppress(OSError), run.log_path.open("rb") as fh:
                 fh.seek(tail_offset(fh, TERMINATION_MESSAGE_LINES))
                 tail = fh.read()[-TERMINATION_MESSAGE_BYTES:].decode("utf-8", "replace")

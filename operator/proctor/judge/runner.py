@@ -8,10 +8,11 @@ the cases (case at position p belongs to shard ``p % N``; I is
 answers, a live endpoint, or the candidate sidecar on localhost), applies the assertions, the
 safety scan and the judge, writes the per-case results to ConfigMaps owned by the run (gzipped,
 split so no object nears the size limit) and then its shard's report (what it measured, or why it
-could not) to one more ConfigMap. Each is signed with the run's key (``PROCTOR_RUN_KEY``, which
-only the judge container of the run's Job receives; :mod:`proctor.k8s.signing`); the operator
-verifies them and writes the run's status itself. The runner only reads and creates: it changes
-no existing object, and a name taken by something else makes the shard fail (never overwritten).
+could not) to one more ConfigMap. It holds no key: it ends by writing the report's digest to its
+termination message, which the kubelet puts into the pod's status, and the operator believes the
+report only as that digest from a pod its Job made (:mod:`proctor.k8s.evidence`); then it writes
+the run's status itself. The runner only reads and creates: it changes no existing object, and a
+name taken by something else makes the shard fail (never overwritten).
 
 Exit 0 when it measured, whatever the verdict, and when there is nothing to do (the run is over
 or gone); exit 2 only when the harness itself failed (the run or its inputs could not be read,
@@ -33,6 +34,7 @@ import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import structlog
@@ -69,7 +71,7 @@ from proctor.judge.examine import Grounding, examine_answer, plan_dimensions
 from proctor.judge.prompts import provenance
 from proctor.judge.rubrics import DimensionRubric, resolve_dimensions
 from proctor.judge.targets import AnswerSource, AnswerUnavailable, HttpAgent, Recorded
-from proctor.k8s import signing
+from proctor.k8s import evidence
 from proctor.k8s.kube import Kube, KubeError
 from proctor.k8s.objects import (
     AGENT_API_KEY_ENV,
@@ -117,6 +119,8 @@ class ShardResult:
     results: list[CaseResult]
     configmaps: list[str]
     provenance: str | None
+    #: the digest of the shard's report, which the judge vouches for (:meth:`ShardRunner.vouch`)
+    digest: str
 
 
 def parse_shard(text: str) -> tuple[int, int]:
@@ -178,7 +182,7 @@ class ShardRunner:
             run = parse_evalrun(raw)
         except ManifestError as e:
             raise HarnessError("; ".join(e.problems[:5]), Reason.INVALID_SPEC) from None
-        # known from here on: a failure to read the rest is reported, signed, for this run
+        # known from here on: a failure to read the rest is reported, vouched for, for this run
         self.ref = RunRef(self.ns, self.name, run.metadata.uid or "")
         st = run.status
         if st is not None and st.phase is not None and st.phase.terminal:
@@ -376,25 +380,10 @@ class ShardRunner:
         return _worst(outcomes), digest, note
 
     # -- the shard ------------------------------------------------------------------------------------
-    def _key(self) -> bytes:
-        """The run's key (the judge container's ``PROCTOR_RUN_KEY``): without it nothing it writes
-        would be believed, so it stops before measuring."""
-        text = self.env.get(signing.RUN_KEY_ENV)
-        if not text:
-            raise HarnessError(
-                f"{signing.RUN_KEY_ENV} is not set: the judge signs its results with the run's key, "
-                "which the operator gives only to the judge container of the run's Job"
-            )
-        try:
-            return signing.decode_key(text)
-        except ValueError as e:
-            raise HarnessError(str(e)) from None
-
     async def run(self) -> ShardResult:
         if self.attempt < 1:
             raise HarnessError(f"{JUDGE_ATTEMPT_ENV} must be a positive whole number")
         run, caseset, cases, profile = self._load()  # a run that is over or gone: nothing to do
-        key = self._key()
         assert self.ref is not None
         ref = self.ref
         compiled = self._cases(caseset, cases, profile)
@@ -449,7 +438,7 @@ class ShardRunner:
             for r, d, n in graded
         ]
         blob = encode_results(records)
-        cms = results_configmaps(ref, self.index, self.count, blob, attempt=self.attempt, key=key)
+        cms = results_configmaps(ref, self.index, self.count, blob, attempt=self.attempt)
         try:
             for cm in cms:
                 self._create(cm)
@@ -457,12 +446,11 @@ class ShardRunner:
             raise HarnessError(f"cannot write results: {e}") from None
         names = [cm["metadata"]["name"] for cm in cms]
         counts = {o: sum(1 for r in results if r.outcome is o) for o in Outcome}
-        self._report(
-            key,
+        digest = self._report(
             {
                 "phase": "Succeeded",
                 "results": names,
-                "sha256": signing.sha256(blob),
+                "sha256": evidence.sha256(blob),
                 "provenance": prov,
                 "summary": {
                     "cases": len(results),
@@ -472,21 +460,20 @@ class ShardRunner:
                 },
             },
         )
-        return ShardResult(results, names, prov)
+        return ShardResult(results, names, prov, digest)
 
     def _create(self, obj: dict[str, Any], same: Callable[[Mapping[str, Any]], bool] | None = None) -> None:
         """Create ``obj``; when its name exists already it must say the same (``same``; by default
-        the very bytes and signature: this attempt run twice), else the shard fails: the runner
+        the very bytes and annotations: this attempt run twice), else the shard fails: the runner
         never replaces an object."""
         if self.kube.create_configmap(obj) is not None:
             return
         meta = obj["metadata"]
         have = self.kube.get_configmap(meta["namespace"], meta["name"])
         if same is None:
-            signature = signing.SIGNATURE_ANNOTATION
             ok = all((have.get(f) or {}) == (obj.get(f) or {}) for f in ("data", "binaryData")) and (
-                (have["metadata"].get("annotations") or {}).get(signature) == meta["annotations"][signature]
-            )
+                have["metadata"].get("annotations") or {}
+            ) == (meta.get("annotations") or {})
         else:
             ok = same(have)
         if not ok:
@@ -495,47 +482,61 @@ class ShardRunner:
                 "the judge never replaces an object"
             )
 
-    def _report(self, key: bytes, fields: dict[str, Any]) -> None:
+    def _report(self, fields: dict[str, Any]) -> str:
+        """Write the shard's report; returns the digest of the report that stands (this one, or the
+        same measurement written by this attempt before)."""
         assert self.ref is not None
         report = {
             "startTime": format_time(self.started),
             "completionTime": format_time(self.clock()),
             **{k: v for k, v in fields.items() if v is not None},
         }
-        cm = report_configmap(self.ref, self.index, self.count, self.attempt, report, key=key)
-        timeless = {k: v for k, v in report.items() if k not in ("startTime", "completionTime")}
+        cm = report_configmap(self.ref, self.index, self.count, self.attempt, report)
+
+        def timeless(r: Mapping[str, Any]) -> dict[str, Any]:
+            return {k: v for k, v in r.items() if k not in ("startTime", "completionTime")}
+
+        standing = [report]
 
         def same(have: Mapping[str, Any]) -> bool:
-            # this attempt reported already: the same measurement (signed with this key), other times
+            # this attempt reported already: the same measurement, other times
             try:
                 said = json.loads((have.get("data") or {}).get(REPORT_KEY, ""))
             except ValueError:
                 return False
-            payload = signing.report_payload(self.ref.uid if self.ref else "", self.shard, self.attempt, said)
-            signature = ((have.get("metadata") or {}).get("annotations") or {}).get(
-                signing.SIGNATURE_ANNOTATION
-            )
-            ours = signing.verify(key, signing.REPORT, payload, signature)
-            return (
-                ours
-                and {k: v for k, v in said.items() if k not in ("startTime", "completionTime")} == timeless
-            )
+            if not isinstance(said, dict) or timeless(said) != timeless(report):
+                return False
+            standing[0] = said
+            return True
 
         try:
             self._create(cm, same)
         except KubeError as e:
             raise HarnessError(f"cannot write the shard's report: {e}") from None
+        return evidence.report_digest(self.ref.uid, self.shard, self.attempt, standing[0])
+
+    def vouch(self, digest: str, note: str) -> None:
+        """Say which report is this container's: its digest, in the termination message the kubelet
+        copies into the pod's status (what the operator believes, :mod:`proctor.k8s.evidence`).
+        Without it nothing this attempt wrote is believed (the shard is retried)."""
+        path = Path(self.env.get(evidence.NODE_TERMINATION_LOG_ENV) or evidence.TERMINATION_LOG)
+        try:
+            path.write_text(evidence.termination_message(digest, note))
+        except OSError as e:
+            log.error("cannot write the termination message: the report will not be believed", error=str(e))
 
     def fail(self, message: str, reason: str | None = None) -> None:
-        """Best effort: a signed report of why the shard could not measure (``reason``: a permanent
-        one, and the run ends at once), when the run's key and UID are known; otherwise the Job's
-        failure and its log tell."""
+        """Best effort: a report of why the shard could not measure (``reason``: a permanent one, and
+        the run ends at once), vouched for, when the run's UID is known; otherwise the Job's failure
+        and its log tell."""
         if self.ref is None:
             return
         try:
-            self._report(self._key(), {"phase": "Failed", "message": message[:1000], "reason": reason})
+            digest = self._report({"phase": "Failed", "message": message[:1000], "reason": reason})
         except HarnessError as e:
             log.error("cannot report the failure", error=str(e))
+            return
+        self.vouch(digest, message[:1000])
 
 
 def main(run: str, shard: str, *, kube: Kube | None = None) -> int:
@@ -571,9 +572,11 @@ def main(run: str, shard: str, *, kube: Kube | None = None) -> int:
         runner.fail(why, e.reason)
         return 2
     counts = {o.value: sum(1 for r in out.results if r.outcome is o) for o in Outcome}
-    print(
-        f"proctor judge: shard {runner.shard} of {ns}/{name}: {len(out.results)} cases, "
+    said = (
+        f"shard {runner.shard} of {ns}/{name}: {len(out.results)} cases, "
         f"{counts['passed']} passed, {counts['failed']} failed, {counts['unmeasured']} unmeasured; "
         f"results in {', '.join(out.configmaps)}"
     )
+    print(f"proctor judge: {said}")
+    runner.vouch(out.digest, said)
     return 0

@@ -430,21 +430,6 @@ class Kube:
             absent=(404,),
         )
 
-    def create_secret(self, obj: dict[str, Any]) -> dict[str, Any] | None:
-        """Create a Secret (a run's key); None when one of that name exists. The operator may only
-        create Secrets, never read them: the reply is not kept."""
-        meta = obj["metadata"]
-        what = f"Secret {meta['namespace']}/{meta['name']}"
-        reply = self._do(
-            what,
-            self.core.create_namespaced_secret,
-            meta["namespace"],
-            obj,
-            absent=(409,),
-            _preload_content=False,
-        )
-        return None if reply is None else {"metadata": {"name": meta["name"], "namespace": meta["namespace"]}}
-
     # --- Jobs, RBAC, Deployments, the webhook ---------------------------------------------------
 
     def list_jobs(self, namespace: str, selector: str) -> list[dict[str, Any]]:

@@ -17,7 +17,7 @@ from typing import Any
 
 from proctor.api import EvalRunSpec, GatePolicy, LocalObjectReference, RunTarget, dump
 from proctor.api.common import API_VERSION, GATE_POLICY_LABEL, GROUP
-from proctor.k8s import candidate, signing
+from proctor.k8s import candidate, evidence
 from proctor.protocol.types import CaseResult, DimensionScore, Failure, Tier
 
 LABEL_MANAGED_BY = "app.kubernetes.io/managed-by"
@@ -118,12 +118,6 @@ def report_configmap_name(run: str, index: int, count: int, attempt: int) -> str
     return _bounded(f"{run}-report-{index}-of-{count}-a{attempt}", 253)
 
 
-def run_key_secret_name(run: RunRef) -> str:
-    """The Secret holding a run's key: named after the run *and its UID*, so a pod template written
-    before the run existed (every candidate's) cannot name it."""
-    return _bounded(f"{run.name}-key-{run.uid[:8]}", 253)
-
-
 # --- per-case results ------------------------------------------------------------------------------
 
 
@@ -218,13 +212,10 @@ def _blob_configmaps(
     chunks: list[bytes],
     digest: str,
     labels: Mapping[str, str],
-    signatures: Sequence[str] = (),
 ) -> list[dict[str, Any]]:
     out = []
     for k, (name, chunk) in enumerate(zip(names, chunks, strict=True)):
         annotations = {PART_ANNOTATION: f"{k + 1}/{len(chunks)}", SHA256_ANNOTATION: digest}
-        if signatures:
-            annotations[signing.SIGNATURE_ANNOTATION] = signatures[k]
         out.append(
             {
                 "apiVersion": "v1",
@@ -249,37 +240,26 @@ def results_configmaps(
     blob: bytes,
     *,
     attempt: int,
-    key: bytes,
     part_bytes: int = RESULTS_PART_BYTES,
 ) -> list[dict[str, Any]]:
-    """The ConfigMaps holding one shard's compressed results, split so none nears the size limit,
-    each signed with the run's key (:mod:`proctor.k8s.signing`) for its run, shard, attempt and part."""
+    """The ConfigMaps holding one shard's compressed results, split so none nears the size limit;
+    their bytes are believed only as the digest the shard's report names (:mod:`.evidence`)."""
     chunks = _chunks(blob, part_bytes)
-    digest = signing.sha256(blob)
-    shard, n = f"{index}/{count}", len(chunks)
-    names = [results_configmap_name(run.name, index, count, attempt, k) for k in range(n)]
-    signatures = [
-        signing.sign(
-            key,
-            signing.RESULTS,
-            signing.results_payload(run.uid, shard, attempt, f"{k + 1}/{n}", digest, signing.sha256(chunk)),
-        )
-        for k, chunk in enumerate(chunks)
-    ]
+    names = [results_configmap_name(run.name, index, count, attempt, k) for k in range(len(chunks))]
     labels = {LABEL_SHARD: shard_label(index, count), LABEL_ATTEMPT: str(attempt)}
-    return _blob_configmaps(run, "results", names, RESULTS_KEY, chunks, digest, labels, signatures)
+    return _blob_configmaps(run, "results", names, RESULTS_KEY, chunks, evidence.sha256(blob), labels)
 
 
 def report_configmap(
-    run: RunRef, index: int, count: int, attempt: int, report: Mapping[str, Any], *, key: bytes
+    run: RunRef, index: int, count: int, attempt: int, report: Mapping[str, Any]
 ) -> dict[str, Any]:
-    """A shard's report (what the runner measured, or why it could not), signed with the run's key.
+    """A shard's report (what the runner measured, or why it could not).
 
-    The judge writes only this and its results ConfigMaps, never the run's status: the operator
-    verifies the report and copies it into ``status.shards``.
+    The judge writes only this and its results ConfigMaps, never the run's status, and vouches for
+    the report's digest (:func:`.evidence.report_digest`) in its termination message: the operator
+    believes the report only as that digest and copies it into ``status.shards``.
     """
     labels = run_labels(run, "report") | {LABEL_SHARD: shard_label(index, count), LABEL_ATTEMPT: str(attempt)}
-    payload = signing.report_payload(run.uid, f"{index}/{count}", attempt, report)
     return {
         "apiVersion": "v1",
         "kind": "ConfigMap",
@@ -287,26 +267,9 @@ def report_configmap(
             "name": report_configmap_name(run.name, index, count, attempt),
             "namespace": run.namespace,
             "labels": labels,
-            "annotations": {signing.SIGNATURE_ANNOTATION: signing.sign(key, signing.REPORT, payload)},
             "ownerReferences": [owner_reference(run, controller=False)],
         },
-        "data": {REPORT_KEY: signing.canonical(report).decode()},
-    }
-
-
-def run_key_secret(run: RunRef, key: bytes) -> dict[str, Any]:
-    """The run's key, for its judge container only (``secretKeyRef``), owned by the run."""
-    return {
-        "apiVersion": "v1",
-        "kind": "Secret",
-        "type": "Opaque",
-        "metadata": {
-            "name": run_key_secret_name(run),
-            "namespace": run.namespace,
-            "labels": run_labels(run, "run-key"),
-            "ownerReferences": [owner_reference(run, controller=False)],
-        },
-        "stringData": {signing.RUN_KEY_KEY: signing.encode_key(key)},
+        "data": {REPORT_KEY: evidence.canonical(report).decode()},
     }
 
 
@@ -441,9 +404,11 @@ def responses_configmap(
 # --- judge Jobs --------------------------------------------------------------------------------------
 
 JUDGE_SERVICE_ACCOUNT = "proctor-judge"
+#: The judge container of a judge pod (the one that vouches for its report, :mod:`.evidence`).
+JUDGE_CONTAINER = "judge"
 #: The judge container's environment: the judge's API key and the agent endpoint's (from Secrets,
-#: by ``secretKeyRef``), where the candidate sidecar listens (the pod's IP, downward API), the run's
-#: key (:data:`proctor.k8s.signing.RUN_KEY_ENV`) and the attempt it writes results for.
+#: by ``secretKeyRef``), where the candidate sidecar listens (the pod's IP, downward API) and the
+#: attempt it writes results for. Nothing in it makes a report believable (:mod:`.evidence`).
 JUDGE_API_KEY_ENV = "PROCTOR_JUDGE_API_KEY"
 AGENT_API_KEY_ENV = "PROCTOR_AGENT_API_KEY"
 CANDIDATE_HOST_ENV = "PROCTOR_CANDIDATE_HOST"
@@ -545,30 +510,18 @@ def candidate_security_context(
     return out
 
 
-def _no_secret(refs: Sequence[Mapping[str, Any]], path: tuple[str, ...], secret: str) -> list[dict[str, Any]]:
-    """``refs`` without those that name the Secret ``secret`` at ``path``."""
-
-    def name(ref: Mapping[str, Any]) -> Any:
-        node: Any = ref
-        for step in path:
-            node = (node or {}).get(step) if isinstance(node, Mapping) else None
-        return node
-
-    return [dict(r) for r in refs if name(r) != secret]
-
-
 def _sidecars(
     pod_template: Mapping[str, Any],
     container: str | None,
     *,
-    run_key_secret: str,
     hostname: str | None = None,
 ) -> list[dict[str, Any]]:
     """The candidate's pod as the judge pod's init containers: the template's init containers first (as
     they are: run to completion, or native sidecars), then every one of its containers as a native
     sidecar (started first, stopped last). Each keeps its own volume mounts (of its own, renamed,
     volumes: :mod:`proctor.k8s.candidate`), sees the production values of the downward API, and holds
-    nothing of the judge's: no reference to the run's key, no host port, a restricted securityContext.
+    nothing of the judge's: no host port, a restricted securityContext (the judge's token volume is
+    not theirs to mount: their volumes are renamed).
     ``container`` (the one that serves the agent) is carried like the others: the exam runs the pod
     whole."""
     del container  # every container runs; the judge reaches the serving one on its port
@@ -600,13 +553,11 @@ def _sidecars(
                 ]
             if "env" in side:
                 side["env"] = candidate.production_env(
-                    _no_secret(side["env"], ("valueFrom", "secretKeyRef", "name"), run_key_secret),
+                    side["env"],
                     pod_template,
                     hostname=hostname,
                     rename=rename,
                 )
-            if "envFrom" in side:
-                side["envFrom"] = _no_secret(side["envFrom"], ("secretRef", "name"), run_key_secret)
             out.append(side)
     return out
 
@@ -639,15 +590,15 @@ def judge_job(run: RunRef, index: int, count: int, attempt: int, spec: JudgeJobS
     """One shard's judge Job: restricted Pod Security, a deadline, a TTL, no retries of its own
     (the operator retries with its own backoff, so a harness failure is never read as a verdict).
 
-    Only the judge container holds credentials: the ServiceAccount token (a projected volume; the
-    pod automounts none) and the run's key (``secretKeyRef``). The candidate sidecars get neither.
+    Only the judge container holds a credential: the ServiceAccount token (a projected volume; the
+    pod automounts none), which the candidate sidecars do not get. What makes its report believed
+    is no credential: the digest it writes to its termination message (:mod:`.evidence`), read
+    from the status of a pod that is this template.
     """
     labels = run_labels(run, "judge") | {LABEL_SHARD: shard_label(index, count), LABEL_ATTEMPT: str(attempt)}
-    key_secret = run_key_secret_name(run)
     env = [
         _secret_env(JUDGE_API_KEY_ENV, spec.judge_key) if spec.judge_key else None,
         _secret_env(AGENT_API_KEY_ENV, spec.agent_key) if spec.agent_key else None,
-        _secret_env(signing.RUN_KEY_ENV, SecretKey(key_secret, signing.RUN_KEY_KEY)),
         {"name": JUDGE_ATTEMPT_ENV, "value": str(attempt)},
     ]
     pod: dict[str, Any] = {
@@ -664,7 +615,7 @@ def judge_job(run: RunRef, index: int, count: int, attempt: int, spec: JudgeJobS
         "volumes": [_token_volume()],
         "containers": [
             {
-                "name": "judge",
+                "name": JUDGE_CONTAINER,
                 "image": spec.image,
                 "imagePullPolicy": spec.image_pull_policy,
                 "args": ["judge", "--run", f"{run.namespace}/{run.name}", "--shard", f"{index}/{count}"],
@@ -675,14 +626,13 @@ def judge_job(run: RunRef, index: int, count: int, attempt: int, spec: JudgeJobS
                     "limits": {"memory": "1Gi"},
                 },
                 "volumeMounts": [{"name": JUDGE_TOKEN_VOLUME, "mountPath": SA_TOKEN_DIR, "readOnly": True}],
+                "terminationMessagePath": evidence.TERMINATION_LOG,
                 "terminationMessagePolicy": "FallbackToLogsOnError",
             }
         ],
     }
     if spec.candidate is not None:
-        pod["initContainers"] = _sidecars(
-            spec.candidate, spec.candidate_container, run_key_secret=key_secret, hostname=spec.hostname
-        )
+        pod["initContainers"] = _sidecars(spec.candidate, spec.candidate_container, hostname=spec.hostname)
         pod["volumes"] += candidate.candidate_volumes(spec.candidate)
         # what production pods get: the Service environment variables (Kubernetes' default is true)
         pod["enableServiceLinks"] = _spec_of(spec.candidate).get("enableServiceLinks") is not False

@@ -63,6 +63,7 @@ from proctor.judge.prompts import policy_digest
 from proctor.k8s.candidate import exam_problems, production_hostname
 from proctor.k8s.kube import KubeError
 from proctor.k8s.objects import (
+    JUDGE_CONTAINER,
     LABEL_ATTEMPT,
     LABEL_COMPONENT,
     LABEL_FINISHED,
@@ -80,7 +81,6 @@ from proctor.k8s.objects import (
     judge_job_name,
     judge_rbac,
     owning_run,
-    run_key_secret,
     shard_label,
     snapshot_configmaps,
 )
@@ -108,8 +108,6 @@ from proctor.reconcile.status import HISTORY_MANAGER, MANAGER, write_status
 
 log = structlog.get_logger("proctor.runs")
 
-#: The judge Job's container, whose exit says why an attempt failed.
-JUDGE_CONTAINER = "judge"
 #: The longest message a run's status and conditions carry (the API's own fields allow 1 KiB).
 MESSAGE_CHARS = 1024
 
@@ -422,11 +420,12 @@ def job_spec(run: EvalRun, profile: EvalProfile | None, config: OperatorConfig) 
     )
 
 
-async def _pods(rt: Runtime, ref: RunRef) -> list[PodView]:
-    """The run's judge pods (none when the operator may not list pods: it then sees Jobs only)."""
+async def _pods(rt: Runtime, ref: RunRef) -> list[dict[str, Any]]:
+    """The run's judge pods, as listed by the run's labels (none when the operator may not list
+    pods: it then sees Jobs only, and believes no report: a report is believed only from a pod)."""
     selector = f"{LABEL_RUN_UID}={ref.uid},{LABEL_COMPONENT}=judge,{LABEL_MANAGED_BY}=proctor"
     try:
-        return [pod_view(p) for p in await rt.call(rt.kube.list_pods, ref.namespace, selector)]
+        return list(await rt.call(rt.kube.list_pods, ref.namespace, selector))
     except KubeError as e:
         log.warning("judge pods not readable", run=f"{ref.namespace}/{ref.name}", error=str(e)[:300])
         return []
@@ -489,6 +488,7 @@ REPORTED_FIELDS = (
     "reason",
     "results",
     "provenance",
+    "report_digest",
     "start_time",
     "completion_time",
 )
@@ -754,17 +754,6 @@ async def _ensure_rbac(rt: Runtime, namespace: str) -> None:
         rt.rbac_done.add(namespace)
 
 
-async def _ensure_run_key(rt: Runtime, run: RunRef) -> None:
-    """The run's key Secret, for its judge containers (create only: an existing one is the same key,
-    derived again; the operator never reads a Secret). Made sure of once per run and process, while
-    the run has Jobs to start or running: a Job created by an operator killed before it wrote
-    anything else finds its key too."""
-    if run.uid in rt.run_keys_done:
-        return
-    await rt.call(rt.kube.create_secret, run_key_secret(run, rt.run_key(run.uid)))
-    rt.run_keys_done.add(run.uid)
-
-
 async def _write(rt: Runtime, about: ObjectRef, raw: Mapping[str, Any], desired: EvalRunStatus) -> None:
     await write_status(rt, about, raw.get("status") or {}, desired)
 
@@ -970,7 +959,6 @@ async def _step(rt: Runtime, namespace: str, name: str) -> Outcome:
     if patch is not None:
         await rt.call(rt.kube.patch_custom, "EvalRun", namespace, name, patch)
     if finished:
-        rt.run_keys_done.discard(raw["metadata"].get("uid", ""))
         return out
     about = ObjectRef.of(raw)
     now = rt.now()
@@ -1002,21 +990,19 @@ async def _step(rt: Runtime, namespace: str, name: str) -> Outcome:
         namespace,
         f"{LABEL_RUN_UID}={ref.uid},{LABEL_COMPONENT}=judge,{LABEL_MANAGED_BY}=proctor",
     )
-    pods = await _pods(rt, ref) if jobs else []
+    raw_pods = await _pods(rt, ref) if jobs else []
+    pods = [pod_view(p) for p in raw_pods]
     refused = await _failed_creates(rt, namespace, jobs, pods)
     grace = dt.timedelta(seconds=rt.config.start_grace_seconds)
     hints = secret_hints(run, profile)
-    key = rt.run_key(ref.uid)
     unread = shard_views(current, run.spec.shards, jobs)
-    reports, rejected = await read_reports(rt, ref, unread, key)
+    reports, rejected = await read_reports(rt, ref, unread, jobs, raw_pods)
     for why in rejected:
         out.say(about, "Warning", "ReportRejected", why, key=f"rejected:{why}")
     seen = with_reports(current, reports)
     views = shard_views(seen, run.spec.shards, jobs, pods, refused, grace=grace, hints=hints)
     plan = plan_run(views, now, backoff=rt.config.backoff, max_attempts=rt.config.max_attempts)
     problems: list[str] = []
-    if jobs and not plan.all_done:
-        await _ensure_run_key(rt, ref)
     if plan.creates:
         if run.spec.profile_ref is not None and profile is None:
             message = (
@@ -1026,7 +1012,6 @@ async def _step(rt: Runtime, namespace: str, name: str) -> Outcome:
             return await _fail(
                 rt, about, raw, failed_status(current, base, message, Reason.PROFILE_NOT_FOUND, now), out
             )
-        await _ensure_run_key(rt, ref)
         problems = await _create_jobs(rt, ref, plan, job_spec(run, profile, rt.config))
     base = base.model_copy(update={"shards": shard_entries(plan, name, seen)})
     say_jobs(about, ref, plan, out)
@@ -1072,12 +1057,15 @@ async def _decide(
 ) -> Outcome:
     """Every shard reported: the protocol decides, on the cases pinned when the run started."""
     now, namespace = rt.now(), about.namespace
-    # decided from the signed reports and results read again (never from the status alone): results
-    # that no longer verify were replaced after they were reported
+    # decided from the believed reports and results read again (never from the status alone), each
+    # checked against the digest recorded when it was believed: one that differs was replaced since
     ref = RunRef(namespace, about.name, raw["metadata"]["uid"])
+    digests = {s.name: s.report_digest for s in current.shards}
     try:
         results = await verified_results(
-            rt, ref, [(p.shard.index, p.shard.count, p.attempt) for p in plan.shards], rt.run_key(ref.uid)
+            rt,
+            ref,
+            [(p.shard.index, p.shard.count, p.attempt, digests.get(p.shard.name)) for p in plan.shards],
         )
     except Untrusted as e:
         message = f"the results could not be verified, so nothing is decided from them: {e}"

@@ -18,7 +18,6 @@ import structlog
 
 from proctor.api import API_VERSION, format_time, utc_now
 from proctor.gate.server import AdmissionServer, Policies
-from proctor.k8s import signing
 from proctor.k8s.kube import Kube, KubeError
 from proctor.k8s.objects import event, event_name
 from proctor.reconcile.config import OperatorConfig
@@ -121,16 +120,12 @@ class Outcome:
 
 class Runtime:
     """The operator's shared state, built once at startup: the API client, the settings, the clock,
-    the master key the runs' keys derive from (:mod:`proctor.k8s.signing`; never logged), per-object
-    locks and the scheduled wake-ups."""
+    per-object locks and the scheduled wake-ups."""
 
-    def __init__(
-        self, kube: Kube, config: OperatorConfig, *, clock: Clock = utc_now, master_key: bytes = b""
-    ) -> None:
+    def __init__(self, kube: Kube, config: OperatorConfig, *, clock: Clock = utc_now) -> None:
         self.kube = kube
         self.config = config
         self.clock = clock
-        self._master_key = master_key
         #: the operator's own username (a SelfSubjectReview at startup): the one identity whose
         #: requests may write the gate's annotations; None when unknown (then nobody's may)
         self.identity: str | None = None
@@ -142,8 +137,6 @@ class Runtime:
         self.webhook_probes: dict[str, tuple[float, Any]] = {}
         self.locks: dict[str, asyncio.Lock] = {}
         self.rbac_done: set[str] = set()
-        #: runs (UIDs) whose key Secret this operator has made sure of
-        self.run_keys_done: set[str] = set()
         self.wakeups: dict[str, asyncio.TimerHandle] = {}
         self.tasks: set[asyncio.Task[None]] = set()
         #: Names of decision Events known to exist (posted here, or found there): oldest first.
@@ -159,13 +152,7 @@ class Runtime:
         """The time decisions are made at: UTC, whole seconds (as status writes it)."""
         return self.clock().replace(microsecond=0)
 
-    def run_key(self, run_uid: str) -> bytes:
-        """The key of one run: what its judge signs with, and what its results are verified with."""
-        if not self._master_key:
-            raise RuntimeError("the runtime was built without a master key")
-        return signing.run_key(self._master_key, run_uid)
-
-    def __repr__(self) -> str:  # never the key
+    def __repr__(self) -> str:
         return f"Runtime(config={self.config!r})"
 
     def lock(self, key: str) -> asyncio.Lock:

@@ -3,7 +3,7 @@
 Installed cluster-wide (no ``watchNamespaces``), the operator's ClusterRoleBinding lets it create
 Jobs and patch Deployments in every namespace, ``kube-system`` included. A GatePolicy, EvalRun,
 CaseSet, EvalProfile or AgentMonitor in ``kube-system`` or in the operator's own namespace (where
-its signing key and certificates live) is therefore refused here before any step: nothing is
+its certificates and the collector live) is therefore refused here before any step: nothing is
 created, patched or examined there, and the log says why once. The webhook never intercepts those
 namespaces either (:class:`proctor.gate.webhook.WebhookConfig`).
 """
@@ -21,7 +21,7 @@ def refusal(namespace: str | None, own: str | None) -> str | None:
         return f"namespace {namespace} is the cluster's own: the Proctor operator never acts there"
     if own and namespace == own:
         return (
-            f"namespace {namespace} is the Proctor operator's own (its signing key and certificates): it "
+            f"namespace {namespace} is the Proctor operator's own (its certificates and the collector): it "
             "never acts there; put Proctor objects in the namespaces of the workloads they examine"
         )
     return None

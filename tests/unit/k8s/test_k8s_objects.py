@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from proctor.k8s import signing
+from proctor.k8s import evidence
 from proctor.k8s.objects import (
     AGENT_API_KEY_ENV,
     JUDGE_API_KEY_ENV,
@@ -43,8 +43,6 @@ from proctor.k8s.objects import (
     report_configmap,
     results_configmap_name,
     results_configmaps,
-    run_key_secret,
-    run_key_secret_name,
     shard_label,
     shard_of,
 )
@@ -52,15 +50,9 @@ from proctor.protocol.types import CaseResult, DimensionScore, Failure, Tier
 
 RUN = RunRef("agents", "support-bot-v2", "0b6c1f9e-5c2a-4c1e-9d8e-3f0a1b2c3d4e")
 SPEC = JudgeJobSpec(image="ghcr.io/proctor-dev/proctor:test", deadline_seconds=1800, ttl_seconds=600)
-KEY = signing.run_key(b"m" * 32, RUN.uid)
-#: What every judge container gets besides the keys a profile names: the run's key and its attempt.
-RUN_ENV = [
-    {
-        "name": signing.RUN_KEY_ENV,
-        "valueFrom": {"secretKeyRef": {"name": "support-bot-v2-key-0b6c1f9e", "key": "key"}},
-    },
-    {"name": JUDGE_ATTEMPT_ENV, "value": "1"},
-]
+#: What every judge container gets besides the keys a profile names: its attempt (no key of the run:
+#: nothing in a judge pod makes a report believable, :mod:`proctor.k8s.evidence`).
+RUN_ENV = [{"name": JUDGE_ATTEMPT_ENV, "value": "1"}]
 DNS_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
 LABEL_VALUE = re.compile(r"^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$")
 
@@ -306,15 +298,15 @@ def test_only_the_judge_container_holds_the_token_and_the_runs_key() -> None:
         {"name": JUDGE_TOKEN_VOLUME, "mountPath": SA_TOKEN_DIR, "readOnly": True}
     ]
     assert RUN_ENV[0] in judge["env"]
+    # what it vouches for goes where the kubelet reads it (a pod that moved it is not this template)
+    assert judge["terminationMessagePath"] == evidence.TERMINATION_LOG
     for side in pod["initContainers"]:
         assert "volumeMounts" not in side
-        assert signing.RUN_KEY_ENV not in {e["name"] for e in side.get("env", [])}
 
 
-def test_a_candidate_cannot_mount_the_judges_volume_nor_name_the_runs_key() -> None:
+def test_a_candidate_cannot_mount_the_judges_volume() -> None:
     """A template written for the attack: a mount of the judge's token volume (a Deployment may
-    declare an emptyDir of that name), the run's key by name, a host port."""
-    key_secret = run_key_secret_name(RUN)
+    declare an emptyDir of that name), a host port."""
     hostile = {
         "spec": {
             "containers": [
@@ -324,10 +316,9 @@ def test_a_candidate_cannot_mount_the_judges_volume_nor_name_the_runs_key() -> N
                     "volumeMounts": [{"name": JUDGE_TOKEN_VOLUME, "mountPath": "/steal"}],
                     "volumeDevices": [{"name": JUDGE_TOKEN_VOLUME, "devicePath": "/dev/x"}],
                     "env": [
-                        {"name": "K", "valueFrom": {"secretKeyRef": {"name": key_secret, "key": "key"}}},
                         {"name": "OWN", "valueFrom": {"secretKeyRef": {"name": "agent-own", "key": "token"}}},
                     ],
-                    "envFrom": [{"secretRef": {"name": key_secret}}, {"configMapRef": {"name": "settings"}}],
+                    "envFrom": [{"configMapRef": {"name": "settings"}}],
                     "ports": [{"containerPort": 8080, "hostPort": 80, "hostIP": "0.0.0.0"}],
                 }
             ]
@@ -385,35 +376,19 @@ def test_the_candidate_runs_restricted_keeping_the_deployments_stricter_settings
     )
 
 
-def test_the_runs_key_secret_is_owned_by_the_run_and_named_after_its_uid() -> None:
-    secret = run_key_secret(RUN, KEY)
-    assert secret["metadata"]["name"] == run_key_secret_name(RUN) == "support-bot-v2-key-0b6c1f9e"
-    assert secret["metadata"]["ownerReferences"] == [owner_reference(RUN, controller=False)]
-    assert signing.decode_key(secret["stringData"][signing.RUN_KEY_KEY]) == KEY
-    other = RunRef(RUN.namespace, RUN.name, "ffffffff-0000-0000-0000-000000000000")
-    assert run_key_secret_name(other) != run_key_secret_name(RUN)  # a recreated run: a new name
-
-
-def test_a_report_is_signed_for_its_run_shard_and_attempt() -> None:
+def test_a_reports_digest_covers_its_run_shard_attempt_and_content() -> None:
     report = {"phase": "Succeeded", "results": ["x"], "sha256": "0" * 64}
-    cm = report_configmap(RUN, 1, 2, 3, report, key=KEY)
+    cm = report_configmap(RUN, 1, 2, 3, report)
     assert cm["metadata"]["name"] == "support-bot-v2-report-1-of-2-a3"
     assert json.loads(cm["data"]["report.json"]) == report
-    signature = cm["metadata"]["annotations"][signing.SIGNATURE_ANNOTATION]
-    assert signing.verify(KEY, signing.REPORT, signing.report_payload(RUN.uid, "1/2", 3, report), signature)
-    for payload in (
-        signing.report_payload(RUN.uid, "0/2", 3, report),
-        signing.report_payload(RUN.uid, "1/2", 2, report),
-        signing.report_payload("another-uid", "1/2", 3, report),
-        signing.report_payload(RUN.uid, "1/2", 3, report | {"phase": "Failed"}),
-    ):
-        assert not signing.verify(KEY, signing.REPORT, payload, signature)
-    assert not signing.verify(
-        signing.run_key(b"m" * 32, "another-uid"),
-        signing.REPORT,
-        signing.report_payload(RUN.uid, "1/2", 3, report),
-        signature,
-    )
+    digest = evidence.report_digest(RUN.uid, "1/2", 3, json.loads(cm["data"]["report.json"]))
+    others = {
+        evidence.report_digest(RUN.uid, "0/2", 3, report),
+        evidence.report_digest(RUN.uid, "1/2", 2, report),
+        evidence.report_digest("another-uid", "1/2", 3, report),
+        evidence.report_digest(RUN.uid, "1/2", 3, report | {"phase": "Failed"}),
+    }
+    assert digest not in others and len(others) == 4
 
 
 # --- names ----------------------------------------------------------------------------------------------
@@ -460,7 +435,7 @@ def test_long_run_names_keep_a_readable_prefix_and_a_hash() -> None:
 
 
 def test_owner_reference_of_results_is_not_the_controller() -> None:
-    (cm,) = results_configmaps(RUN, 0, 1, encode_results([]), attempt=1, key=KEY)
+    (cm,) = results_configmaps(RUN, 0, 1, encode_results([]), attempt=1)
     (owner,) = cm["metadata"]["ownerReferences"]
     assert owner == owner_reference(RUN, controller=False)
     assert owner["controller"] is False
@@ -523,7 +498,7 @@ def by_id(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def test_results_round_trip_through_split_configmaps(results: list[CaseResult], part_bytes: int) -> None:
     records = [case_record(r, answer_sha256="ab" * 32) for r in results]
     blob = encode_results(records)
-    cms = results_configmaps(RUN, 1, 2, blob, attempt=1, key=KEY, part_bytes=part_bytes)
+    cms = results_configmaps(RUN, 1, 2, blob, attempt=1, part_bytes=part_bytes)
     assert len(cms) == max(1, -(-len(blob) // part_bytes))
     assert b"".join(unpack(cms)) == blob
     decoded = decode_results(unpack(cms))
@@ -542,8 +517,8 @@ def test_the_same_results_encode_to_the_same_bytes(results: list[CaseResult], rn
     shuffled = list(records)
     rnd.shuffle(shuffled)
     assert encode_results(shuffled) == encode_results(records)
-    assert results_configmaps(RUN, 0, 1, encode_results(shuffled), attempt=1, key=KEY) == results_configmaps(
-        RUN, 0, 1, encode_results(records), attempt=1, key=KEY
+    assert results_configmaps(RUN, 0, 1, encode_results(shuffled), attempt=1) == results_configmaps(
+        RUN, 0, 1, encode_results(records), attempt=1
     )
 
 
@@ -562,7 +537,7 @@ def test_line_separators_inside_text_survive_the_round_trip() -> None:
 
 def test_results_configmaps_are_labelled_and_annotated() -> None:
     blob = encode_results([case_record(CaseResult("a", Tier.SAFETY))])
-    cms = results_configmaps(RUN, 1, 3, blob, attempt=2, key=KEY, part_bytes=10)
+    cms = results_configmaps(RUN, 1, 3, blob, attempt=2, part_bytes=10)
     assert len(cms) > 1
     names = [cm["metadata"]["name"] for cm in cms]
     assert names == [f"support-bot-v2-results-1-of-3-a2-{k}" for k in range(len(cms))]
@@ -575,25 +550,19 @@ def test_results_configmaps_are_labelled_and_annotated() -> None:
         assert meta["labels"][LABEL_ATTEMPT] == "2"
         assert meta["annotations"]["proctor.dev/part"] == f"{k + 1}/{len(cms)}"
         assert len(meta["annotations"]["proctor.dev/sha256"]) == 64
-        chunk = base64.b64decode(cm["binaryData"][RESULTS_KEY])
-        payload = signing.results_payload(
-            RUN.uid, "1/3", 2, f"{k + 1}/{len(cms)}", signing.sha256(blob), signing.sha256(chunk)
-        )
-        assert signing.verify(
-            KEY, signing.RESULTS, payload, meta["annotations"][signing.SIGNATURE_ANNOTATION]
-        )
+        assert meta["annotations"]["proctor.dev/sha256"] == evidence.sha256(blob)
 
 
 def test_empty_results_still_make_one_configmap() -> None:
-    (cm,) = results_configmaps(RUN, 0, 1, encode_results([]), attempt=1, key=KEY)
+    (cm,) = results_configmaps(RUN, 0, 1, encode_results([]), attempt=1)
     assert decode_results(unpack([cm])) == []
 
 
 def test_several_shards_decode_together() -> None:
     a = encode_results([case_record(CaseResult("a", Tier.SAFETY))])
     b = encode_results([case_record(CaseResult("b", Tier.FORM, failures=(Failure("regex", "no match"),)))])
-    parts = unpack(results_configmaps(RUN, 0, 2, a, attempt=1, key=KEY, part_bytes=16)) + unpack(
-        results_configmaps(RUN, 1, 2, b, attempt=1, key=KEY)
+    parts = unpack(results_configmaps(RUN, 0, 2, a, attempt=1, part_bytes=16)) + unpack(
+        results_configmaps(RUN, 1, 2, b, attempt=1)
     )
     assert [r["id"] for r in decode_results(parts)] == ["a", "b"]
 

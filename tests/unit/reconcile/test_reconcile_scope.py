@@ -22,7 +22,7 @@ def test_kube_system_and_the_operators_own_namespace_are_refused() -> None:
     assert refusal("kube-system", None) is not None
     assert refusal("kube-system", "proctor-system") is not None
     why = refusal("proctor-system", "proctor-system")
-    assert why is not None and "signing key" in why
+    assert why is not None and "certificates" in why
     assert refusal("team-a", "proctor-system") is None
     # out of a cluster the operator has no namespace of its own: only kube-system is refused
     assert refusal("default", "") is None and refusal("default", None) is None

@@ -41,6 +41,7 @@ from proctor.api.common import (
     FREEZE_BASELINE_RUNS_ANNOTATION,
     GATE_POLICY_LABEL,
     GROUP,
+    REEXAMINE_ANNOTATION,
     RESET_CIRCUIT_BREAKER_ANNOTATION,
     VERSION,
     ConfigMapKeyRef,
@@ -127,6 +128,7 @@ from proctor.api.policy import (
     LabelSelectorRequirement,
     OnFail,
     TierThresholds,
+    WorkloadBreaker,
     protocol_policy,
 )
 from proctor.api.profile import (
@@ -195,6 +197,7 @@ __all__ = [
     "MAX_LISTED_INCIDENTS",
     "MAX_SHARDS",
     "PERMANENT_REASONS",
+    "REEXAMINE_ANNOTATION",
     "RESET_CIRCUIT_BREAKER_ANNOTATION",
     "RESOURCE_KINDS",
     "STATE_COUNT_FIELDS",
@@ -295,6 +298,7 @@ __all__ = [
     "TrendDetector",
     "UnmeasuredSummary",
     "VerdictName",
+    "WorkloadBreaker",
     "canonical_case",
     "condition_status",
     "content_digest",

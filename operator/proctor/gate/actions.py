@@ -348,6 +348,26 @@ def decide(
     return GateDecision(action, acted, blocked, str(reason), message[:1000])
 
 
+#: The reason of the Deployment condition the gate sets on a held rollout: the one ``kubectl rollout
+#: status`` stops on (the deployment controller does not overwrite it while the rollout is paused,
+#: and replaces it once the rollout progresses again).
+HELD_CONDITION_REASON = "ProgressDeadlineExceeded"
+
+
+def held_condition(policy: str, reason: str, message: str, now: dt.datetime) -> dict[str, str]:
+    """The Deployment's ``Progressing`` condition for a held rollout, naming Proctor and why: a
+    person waiting in ``kubectl rollout status`` sees it end instead of waiting for ever."""
+    at = now.strftime("%Y-%m-%dT%H:%M:%SZ")
+    return {
+        "type": "Progressing",
+        "status": "False",
+        "reason": HELD_CONDITION_REASON,
+        "message": f"held by Proctor (GatePolicy {policy}, {reason}): {message}"[:1024],
+        "lastUpdateTime": at,
+        "lastTransitionTime": at,
+    }
+
+
 def event_reason(decision: GateDecision) -> tuple[Literal["Normal", "Warning"], str]:
     """The Event's type and reason for an acted-on (or, ``Would...``, a recorded) decision."""
     reason = {Action.APPROVE: "RolloutApproved", Action.HOLD: "RolloutHeld", Action.ROLLBACK: "RolledBack"}[

@@ -20,7 +20,7 @@ import json
 import secrets
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import structlog
@@ -73,6 +73,7 @@ from proctor.gate.actions import (
     event_reason,
     exam_step,
     first_approval,
+    held_condition,
     reexam,
     template_to_examine,
     webhook_reached,
@@ -396,6 +397,7 @@ async def _revoke(rt: Runtime, about: ObjectRef, w: Workload, subject: CanarySub
     }
     await rt.call(rt.kube.patch_deployment, w.ref.namespace, w.name, patch)
     message = revoked_message(subject.revision)
+    await _say_held(rt, w, held_condition(about.name, Reason.CANARY_FAILED, message, rt.now()))
     key = f"revoked:{w.name}:{subject.revision}:{subject.generation}"
     out.say(w.ref, "Warning", Reason.CANARY_FAILED, message, key=key)
     out.say(about, "Warning", Reason.CANARY_FAILED, f"Deployment {w.name}: {message}", key=key)
@@ -465,6 +467,8 @@ class Context:
     hold: str | None  # why the canary holds PASSes (None: it does not)
     reset_token: str | None
     now: dt.datetime
+    #: the Deployments approved (or, observing, recorded approved) in this step, with the hash
+    approved: list[tuple[str, str]] = field(default_factory=list)
 
 
 async def _workload(
@@ -577,6 +581,8 @@ async def _workload(
         # with the breaker open a pass is not recorded as approved either: after the reset it is
         # decided again
         await _act(rt, w, dec, pending, observing=not mode.enforce)
+        if dec.action is Action.APPROVE and (dec.acted or not mode.enforce):
+            ctx.approved.append((w.name, pending))
         kind, reason = event_reason(dec)
         # one decision, one Event: the same run, rollout attempt and breaker reset decided again (a
         # step repeated after a kill lost its status write) is the same Event
@@ -591,11 +597,25 @@ async def _workload(
             run=run_name,
         )
         blocked_now = dec.acted and dec.blocked and counts_as_block(dec.reason)
+        if dec.acted and dec.blocked:
+            held = held_condition(policy.metadata.name or "", dec.reason, dec.message, ctx.now)
+            await _say_held(rt, w, held)
     if again is not None and again.start:
         return await _reexamine(
             rt, ctx, w, entry, exam, reexams + 1, token if asked else None, out
         ), blocked_now
     return entry, blocked_now
+
+
+async def _say_held(rt: Runtime, w: Workload, condition: Mapping[str, str]) -> None:
+    """The held rollout's Deployment condition (``kubectl rollout status`` ends on it). It only tells:
+    an install whose role lacks ``deployments/status`` still holds, and says so in the log."""
+    try:
+        await rt.call(rt.kube.set_deployment_condition, w.ref.namespace, w.name, dict(condition))
+    except KubeError as e:
+        log.warning(
+            "held rollout not told on the Deployment", workload=f"{w.ref.namespace}/{w.name}", error=str(e)
+        )
 
 
 async def _reexamine(
@@ -782,7 +802,7 @@ async def _step(rt: Runtime, raw: Mapping[str, Any]) -> Outcome:
         )
     hold = canary_hold(canary, subject.workload if subject else None) if mode.enforce else None
     ctx = Context(policy, about, mode, hold, token, now)
-    entries, breakers, approvals = [], [], []
+    entries, breakers = [], []
     for w in sorted(workloads, key=lambda w: w.name):
         window = breaker_window(current.circuit_breaker, w.name, cb, now, reset=was_reset)
         entry, blocked_now = await _workload(rt, ctx, w, prev.get(w.name), window, revoked.get(w.name), out)
@@ -801,14 +821,8 @@ async def _step(rt: Runtime, raw: Mapping[str, Any]) -> Outcome:
             key = f"open:{w.name}:{token or ''}:{format_time(window.blocks[0]) if window.blocks else ''}"
             out.say(about, "Warning", "CircuitOpen", message, key=key)
             out.say(w.ref, "Warning", "CircuitOpen", message, key=key)
-        if (
-            entry.verdict in (VerdictName.PASS, VerdictName.WARN)
-            and not entry.blocked
-            and w.current != w.approved
-        ):
-            approvals.append((w.name, w.current))  # approved (or recorded) in this step
     if subject is None and found.subject is None:
-        subject = first_approval(approvals, gen or 1)
+        subject = first_approval(ctx.approved, gen or 1)
     canary_status = found.status
     if subject is not None and canary_status is None:
         canary_status = CanaryStatus(

@@ -34,6 +34,7 @@ from proctor.gate.actions import (
     exam_step,
     fails,
     first_approval,
+    held_condition,
     passes,
     reexam,
     reexam_backoff,
@@ -247,3 +248,14 @@ def test_a_person_asks_for_the_exam_again_at_once_and_an_open_breaker_stops_the_
     done = NOW - dt.timedelta(hours=5)
     assert reexam("ERROR", NOW, 3, NOW, asked=True, breaker_open=True) == Reexam(True, True, None)
     assert reexam("ERROR", done, 0, NOW, asked=False, breaker_open=True) == Reexam(False, False, None)
+
+
+def test_a_held_rollout_tells_kubectl_rollout_status_why() -> None:
+    cond = held_condition("oil", "VerdictFailed", "FAIL: safety 50% < 100%", NOW)
+    assert (cond["type"], cond["status"], cond["reason"]) == (
+        "Progressing",
+        "False",
+        "ProgressDeadlineExceeded",
+    )
+    assert cond["message"] == "held by Proctor (GatePolicy oil, VerdictFailed): FAIL: safety 50% < 100%"
+    assert cond["lastTransitionTime"] == "2026-11-30T12:00:00Z"

@@ -389,12 +389,13 @@ async def _canary(
     return CanaryFinding(canary, status, "; ".join(tampered) or None, subject, canary_revokes(verdicts))
 
 
+#: What a revocation removes from the Deployment: the approval.
+REVOKED_ANNOTATIONS = (APPROVED_ANNOTATION, APPROVED_TEMPLATE_ANNOTATION)
+
+
 async def _revoke(rt: Runtime, about: ObjectRef, w: Workload, subject: CanarySubject, out: Outcome) -> None:
     """The canary FAILed the approved revision: the approval goes, the Deployment is held."""
-    patch = {
-        "metadata": {"annotations": {APPROVED_ANNOTATION: None, APPROVED_TEMPLATE_ANNOTATION: None}},
-        "spec": {"paused": True},
-    }
+    patch = {"metadata": {"annotations": dict.fromkeys(REVOKED_ANNOTATIONS)}, "spec": {"paused": True}}
     await rt.call(rt.kube.patch_deployment, w.ref.namespace, w.name, patch)
     message = revoked_message(subject.revision)
     await _say_held(rt, w, held_condition(about.name, Reason.CANARY_FAILED, message, rt.now()))
@@ -787,6 +788,9 @@ async def _step(rt: Runtime, raw: Mapping[str, Any]) -> Outcome:
         owner = next(w for w in workloads if w.name == subject.workload)
         if owner.approved == subject.revision:
             await _revoke(rt, about, owner, subject, out)
+            kept = {k: v for k, v in owner.annotations.items() if k not in REVOKED_ANNOTATIONS}
+            revoked_owner = Workload(owner.ref, kept, True, owner.template)
+            workloads = [revoked_owner if w is owner else w for w in workloads]
         revoked[subject.workload] = subject.revision
         subject = None  # the policy's next approval pins a new subject
     cb = policy.spec.circuit_breaker

@@ -24,6 +24,7 @@ from proctor.graders._assertions import (
 )
 from proctor.graders._grade import grade_case
 from proctor.graders._scanpolicy import ScanPolicy
+from proctor.graders._steering import steer_result
 from proctor.protocol.types import CaseResult, DimensionScore, Tier
 
 #: Threshold of a judged dimension named by a case when no profile says otherwise.
@@ -134,12 +135,14 @@ def grade_answer(
 
     ``judged`` are the judge's scores for ``c.dimensions``; without them each dimension is
     reported skipped with ``unjudged_reason`` (the case is then unmeasured unless an assertion
-    already failed it). ``latency_ms`` is how long a live agent took (for ``latency``).
+    already failed it). ``latency_ms`` is how long a live agent took (for ``latency``). Text in the
+    answer addressed to its grader makes the judged dimensions unmeasured and fails
+    ``instruction_adherence`` (:func:`proctor.graders._steering.steer_result`).
     """
     ctx = c.ctx if latency_ms is None else dataclasses.replace(c.ctx, latency_ms=latency_ms)
     result = grade_case(c.id, c.tier, answer, c.assertions, ctx, category=c.category, scan=scan)
     if not c.dimensions:
-        return result
+        return steer_result(result, answer)
     dims = (
         tuple(judged)
         if judged is not None
@@ -147,7 +150,7 @@ def grade_answer(
             DimensionScore(name=n, threshold=t, skipped_reason=unjudged_reason) for n, t in c.dimensions
         )
     )
-    return dataclasses.replace(result, dimensions=(*result.dimensions, *dims))
+    return steer_result(dataclasses.replace(result, dimensions=(*result.dimensions, *dims)), answer)
 
 
 def unanswered(c: CompiledCase, reason: str) -> CaseResult:

@@ -215,7 +215,9 @@ def test_judge_down_gives_skipped_dimensions_and_never_fail(
     status = _wait_done(crds, namespace, "down")
     # safety cases could not be measured: the protocol says ERROR, never FAIL from missing data
     assert status["verdict"] == "ERROR"
-    assert status["phase"] == "PartiallyEvaluated"
+    # every case needed the judge: nothing was scored, so not "partially evaluated"
+    assert status["phase"] == "Failed"
+    assert _cond(status, "Finished")["reason"] not in ("PartiallyEvaluated", "Evaluated")
     assert _cond(status, "Degraded")["status"] == "True"
     assert _cond(status, "Breached")["status"] == "Unknown"
     assert status["dimensions"][0]["skipped"] == 8

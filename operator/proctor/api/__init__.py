@@ -41,6 +41,7 @@ from proctor.api.common import (
     FREEZE_BASELINE_RUNS_ANNOTATION,
     GATE_POLICY_LABEL,
     GROUP,
+    REEXAMINE_ANNOTATION,
     RESET_CIRCUIT_BREAKER_ANNOTATION,
     VERSION,
     ConfigMapKeyRef,
@@ -129,6 +130,7 @@ from proctor.api.policy import (
     OnFail,
     TierMinimums,
     TierThresholds,
+    WorkloadBreaker,
     protocol_policy,
 )
 from proctor.api.profile import (
@@ -198,6 +200,7 @@ __all__ = [
     "MAX_LISTED_INCIDENTS",
     "MAX_SHARDS",
     "PERMANENT_REASONS",
+    "REEXAMINE_ANNOTATION",
     "RESET_CIRCUIT_BREAKER_ANNOTATION",
     "RESOURCE_KINDS",
     "STATE_COUNT_FIELDS",
@@ -299,6 +302,7 @@ __all__ = [
     "TrendDetector",
     "UnmeasuredSummary",
     "VerdictName",
+    "WorkloadBreaker",
     "canonical_case",
     "condition_status",
     "content_digest",

@@ -39,6 +39,9 @@ FREEZE_BASELINE_ANNOTATION: Final = "proctor.dev/freeze-baseline"
 FREEZE_BASELINE_RUNS_ANNOTATION: Final = "proctor.dev/freeze-baseline-runs"
 #: On a GatePolicy: a person looked; close its circuit breaker.
 RESET_CIRCUIT_BREAKER_ANNOTATION: Final = "proctor.dev/reset-circuit-breaker"
+#: A new value on a gated Deployment asks for its exam again when it ended ERROR (anyone who may
+#: update the Deployment may set it: it re-measures, it never approves).
+REEXAMINE_ANNOTATION: Final = "proctor.dev/reexamine"
 #: On a gated Deployment: roll this change out unexamined (or stop gating it), and why. Honoured only
 #: for a caller the API server allows ``update`` on ``gatepolicies/breakglass`` of the policy
 #: (a SubjectAccessReview); recorded on the Deployment and as Events on it and the policy.

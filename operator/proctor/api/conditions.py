@@ -47,20 +47,25 @@ never disagree on a word.
     permanent reason a run ended in ERROR with.
     False: ``AllMeasured``.
 ``RolloutBlocked`` (GatePolicy): a gated rollout is held.
-    True: ``VerdictFailed``, ``VerdictError``, ``CircuitOpen``. False: ``NotBlocked``, ``ObserveOnly``.
+    True: ``VerdictFailed`` (also when the canary FAILed an approved revision: Event
+    ``CanaryFailed``, the approval revoked), ``VerdictError``, ``CanaryUnsettled`` (a PASS waits for
+    the determinism canary), ``CircuitOpen``. False: ``NotBlocked``, ``ObserveOnly``.
     A Deployment whose exam's name is taken by a run that is not the policy's own is held with the
     Event reason ``ExamNotTrusted``; one whose identity cannot be examined (a Secret the policy does
     not declare, a tier below the policy's ``minCases``) with ``NotExaminable``.
 ``Enforcing`` (GatePolicy): rollouts are gated (held on FAIL/ERROR). True: ``Enforcing``,
     ``CanaryTampered`` (the canary's runs are not the policy's own: it enforces without them, fail
-    closed). False: ``ObserveOnly`` (enforcement: Observe), ``CanaryPending`` (until the canary
-    shows a stable safety tier the policy records what it would do), ``WebhookDisabled`` (the
+    closed), ``CanaryUnsettled`` (the canary finished without a stable safety tier, or runs again
+    after the policy enforced: it still enforces and holds PASSes). False: ``ObserveOnly``
+    (enforcement: Observe, the only way back once a policy enforced), ``CanaryPending`` (a new
+    policy until its canary first finished: it records what it would do), ``WebhookDisabled`` (the
     operator serves no admission webhook: ``Enforce`` is refused, verdicts are only recorded).
-``Deterministic`` (GatePolicy): the determinism canary showed zero safety-tier variance, so the
-    policy may block (until then it acts as Observe). True: ``ZeroSafetyVariance``. False:
+``Deterministic`` (GatePolicy): the determinism canary showed zero safety-tier variance, so a PASS
+    may be approved. True: ``ZeroSafetyVariance``. False:
     ``NotEnoughRuns``, ``RunsNotComparable``, ``RunWithoutMeasurement``, ``SafetyVariance``,
     ``TierVarianceOverBudget``. Unknown: ``CanaryTampered``.
-``CircuitOpen`` (GatePolicy): too many blocks in the window; a person should look.
+``CircuitOpen`` (GatePolicy): some Deployment was blocked too often in the window (each counts its
+    own); a person should look.
     True: ``TooManyBlocks``. False: ``WithinBudget``.
 ``Receiving`` (AgentMonitor): the agent's telemetry is arriving (an event within the last
     ``max(300 s, 2 x quiescenceSeconds)``, as the collector reports it).
@@ -202,6 +207,10 @@ class Reason(StrEnum):
     #: what the workload would be approved on cannot be examined: a Secret the policy does not declare,
     #: fewer cases in a tier than the policy's floor, cases that do not resolve
     NOT_EXAMINABLE = "NotExaminable"
+    #: a PASS waits: the determinism canary has not (again) shown a stable safety tier
+    CANARY_UNSETTLED = "CanaryUnsettled"
+    #: the canary FAILed the revision it examined: that approval is revoked
+    CANARY_FAILED = "CanaryFailed"
     # Deterministic (the protocol's CanaryReason; also NotEnoughRuns, SafetyVariance,
     # TierVarianceOverBudget)
     ZERO_SAFETY_VARIANCE = CanaryReason.ZERO_SAFETY_VARIANCE

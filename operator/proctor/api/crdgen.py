@@ -199,16 +199,24 @@ KINDS: Final[tuple[Kind, ...]] = (
     Kind(
         GatePolicy,
         (
-            PrinterColumn("Enforcement", "string", ".spec.enforcement", "Enforce or Observe, as configured."),
+            PrinterColumn(
+                "Enforcement",
+                "string",
+                ".status.effectiveEnforcement",
+                "What the policy does now (not the spec's wish): Observe until its canary first finished, "
+                "then Enforce until a person sets spec.enforcement: Observe.",
+            ),
+            PrinterColumn(
+                "Why",
+                "string",
+                '.status.conditions[?(@.type=="Enforcing")].reason',
+                "Why it enforces or observes (Enforcing, CanaryUnsettled, CanaryPending, ObserveOnly, ...).",
+            ),
             _ready("policy"),
             PrinterColumn("Blocked", "integer", ".status.blocked", "Gated rollouts held now."),
             _AGE,
             PrinterColumn(
-                "Acting",
-                "string",
-                ".status.effectiveEnforcement",
-                "What the policy does now (Observe until the determinism canary is stable).",
-                priority=1,
+                "Wanted", "string", ".spec.enforcement", "Enforce or Observe, as configured.", priority=1
             ),
             PrinterColumn("CaseSet", "string", ".spec.caseSetRef.name", "The case set.", priority=1),
             PrinterColumn(
@@ -244,9 +252,6 @@ KINDS: Final[tuple[Kind, ...]] = (
                 "string",
                 '.status.conditions[?(@.type=="Breached")].status',
                 "Whether recent runs breached a dimension's threshold.",
-            ),
-            PrinterColumn(
-                "Worst", "string", ".status.incidents.worstSeverity", "The worst open incident's severity."
             ),
             PrinterColumn(
                 "Safety",

@@ -366,6 +366,23 @@ class GatedWorkload(StatusModel):
     )
     message: str | None = Field(default=None, max_length=1024, description="Why, in a sentence.")
     last_transition_time: Time | None = Field(default=None, description="When blocked last changed.")
+    revoked: str | None = Field(
+        default=None,
+        max_length=128,
+        description="The template hash whose approval the determinism canary revoked (it FAILed it): "
+        "held, never approved again by its exam.",
+    )
+    reexams: int = Field(
+        default=0,
+        ge=0,
+        description="How many times the running template was examined again after an exam that ended "
+        "ERROR (with backoff, or on the proctor.dev/reexamine annotation).",
+    )
+    reexamine_token: str | None = Field(
+        default=None,
+        max_length=253,
+        description="The value of the Deployment's proctor.dev/reexamine annotation last acted on.",
+    )
 
 
 class CanaryStatus(StatusModel):
@@ -385,14 +402,42 @@ class CanaryStatus(StatusModel):
         ge=0,
         description="Variance of those rates, in points; must be 0 before the policy blocks.",
     )
+    workload: str | None = Field(
+        default=None,
+        max_length=253,
+        description="The Deployment the canary examines: the policy's first approval, pinned (a new "
+        "Deployment or approval never moves it; only losing it, a revocation or a spec change does).",
+    )
+    revision: str | None = Field(
+        default=None, max_length=128, description="The approved template hash the canary examines."
+    )
+    generation: int | None = Field(
+        default=None, ge=0, description="The policy generation the canary was pinned under."
+    )
+
+
+class WorkloadBreaker(StatusModel):
+    """One gated Deployment's circuit breaker: its own blocks, counted apart from the others'."""
+
+    name: str = Field(max_length=253, pattern=DNS_SUBDOMAIN_PATTERN, description="Name of the Deployment.")
+    recent_blocks: list[Time] = Field(
+        default_factory=list, max_length=100, description="When its recent blocks happened, oldest first."
+    )
+    open: bool = Field(default=False, description="Whether its breaker is open (a person should look).")
 
 
 class CircuitBreakerStatus(StatusModel):
     """State of the circuit breaker."""
 
-    open: bool = Field(default=False, description="Whether the breaker is open (a person should look).")
-    recent_blocks: list[Time] = Field(
-        default_factory=list, max_length=100, description="When the recent blocks happened, oldest first."
+    open: bool = Field(
+        default=False, description="Whether some Deployment's breaker is open (a person should look)."
+    )
+    workloads: list[WorkloadBreaker] = Field(
+        default_factory=list,
+        max_length=64,
+        description="Each gated Deployment's breaker: blocks count per Deployment, so one Deployment's "
+        "blocked rollouts never stop another's approvals.",
+        json_schema_extra={"x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["name"]},
     )
     opened_at: Time | None = Field(default=None, description="When the breaker last opened.")
     reset_token: str | None = Field(
@@ -411,8 +456,9 @@ class GatePolicyStatus(StatusModel):
     )
     effective_enforcement: Enforcement | None = Field(
         default=None,
-        description="What the policy does now: Observe until the determinism canary is stable, "
-        "whatever spec.enforcement says.",
+        description="What the policy does now: Observe until its determinism canary first finished "
+        "(or always with spec.enforcement Observe); once Enforce, it stays Enforce until a person sets "
+        "spec.enforcement to Observe.",
     )
     blocked: int = Field(default=0, ge=0, description="How many gated rollouts are held now.")
     workloads: list[GatedWorkload] = Field(

@@ -12,18 +12,30 @@ restores the last approved template (``onFail: Rollback``); WARN where it may no
 anything else is ERROR, which holds it and says nothing was measured.
 
 Whether the gate acts (:func:`decide`): only when the policy enforces. ``enforcement: Observe``
-(shadow mode), a determinism canary that has not shown a stable safety tier, or an open circuit
-breaker make it record what it would have done instead. An open breaker still holds (the safe
-action); it only stops automated unpausing and rollbacks until a person resets it.
+(shadow mode), or a new policy whose determinism canary has not finished yet, make it record what it
+would have done instead. Enforcement never falls open by itself (:func:`effective_mode`): once a
+policy enforced, or once its canary finished without a stable safety tier, it enforces until a
+person sets ``enforcement: Observe``; a canary that is not settled holds PASSes instead
+(:func:`canary_hold`, the chain's first link). An open circuit breaker still holds (the safe action);
+it only stops automated unpausing, rollbacks and re-exams of *that* Deployment until a person resets
+it.
 
-The circuit breaker (:func:`breaker_window`, :func:`breaker_after`, :func:`breaker_open`): more than
-``maxBlocks`` blocks within ``windowMinutes``; a new value of the reset annotation empties it.
+The canary's subject (:func:`canary_subject`): pinned at the policy's first approval, never re-chosen
+by name, so a Deployment a tenant adds or gets approved does not move it. A canary run that FAILs
+the revision it examines revokes that approval (:func:`canary_revokes`).
+
+The circuit breaker (:func:`breaker_reset`, :func:`breaker_window`, :func:`breaker_after`,
+:func:`breaker_open`): per Deployment, more than ``maxBlocks`` of its blocks within
+``windowMinutes``; a new value of the policy's reset annotation empties every window.
+
+Re-examination (:func:`reexam`): an exam that ended ERROR measured nothing; it is run again with
+backoff, or at once on a new value of the Deployment's ``proctor.dev/reexamine`` annotation.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Literal
@@ -104,11 +116,15 @@ def effective_mode(
     webhook: WebhookState,
     *,
     tampered: str | None = None,
+    enforced_before: bool = False,
 ) -> Mode:
-    """The policy's effective enforcement: Observe when the spec says so or when no webhook is served
-    (a gate that cannot hold must not say it enforces); Enforce when the canary showed a stable safety
-    tier, or when its runs were tampered with (``tampered``: fail closed rather than observe); Observe
-    while the canary is pending."""
+    """The policy's effective enforcement. Observe when the spec says so (a person's word) or when no
+    webhook is served (a gate that cannot hold must not say it enforces). Otherwise it enforces: when
+    the canary (``None`` until its runs finished) showed a stable safety tier; when it finished
+    without one (varying, ERROR, not comparable: PASSes are then held, see :func:`canary_hold`);
+    when its runs were tampered with; and whenever it enforced before (``enforced_before``: a canary
+    pending again, after a spec change or a lost subject, never drops it to Observe). Only a new
+    policy whose canary has not finished yet observes."""
     if enforcement == Enforcement.OBSERVE:
         return Mode(
             False, "ObserveOnly", "enforcement is Observe: verdicts are recorded, rollouts never held"
@@ -117,10 +133,73 @@ def effective_mode(
         return Mode(False, webhook.reason, webhook.message)
     if tampered is not None:
         return Mode(True, "CanaryTampered", f"enforcing without its canary (fail closed): {tampered}")
-    if canary is None or canary.state is not Determinism.TRUE:
-        why = canary.message if canary is not None else "the determinism canary has not run yet"
-        return Mode(False, "CanaryPending", f"observing until the canary shows a stable safety tier: {why}")
-    return Mode(True, "Enforcing", "the canary showed zero safety-tier variance: rollouts are gated")
+    if canary is not None and canary.state is Determinism.TRUE:
+        return Mode(True, "Enforcing", "the canary showed zero safety-tier variance: rollouts are gated")
+    if canary is not None or enforced_before:
+        why = canary.message if canary is not None else "its runs have not finished"
+        return Mode(
+            True,
+            Reason.CANARY_UNSETTLED,
+            f"enforcing; a PASS is held until the determinism canary shows a stable safety tier: {why}",
+        )
+    return Mode(
+        False,
+        "CanaryPending",
+        "observing until the determinism canary first finished (it needs an approved revision and "
+        "its runs); from then on the policy enforces until a person sets enforcement: Observe",
+    )
+
+
+def canary_hold(canary: Canary | None, subject: str | None) -> str | None:
+    """Why a PASS may not be approved yet (None: it may). Only a pinned canary (``subject``) that has
+    not shown a stable safety tier holds: without a subject the policy's next approval becomes it (the
+    canary needs an approved revision to run on)."""
+    if subject is None or (canary is not None and canary.state is Determinism.TRUE):
+        return None
+    why = canary.message if canary is not None else "its runs have not finished"
+    return f"the determinism canary on {subject} has not shown a stable safety tier ({why})"
+
+
+@dataclass(frozen=True, slots=True)
+class CanarySubject:
+    """What the canary examines: a Deployment's approved template, under one policy generation."""
+
+    workload: str
+    revision: str
+    generation: int
+
+
+def canary_subject(
+    pinned: CanarySubject | None,
+    generation: int,
+    approved: Mapping[str, str | None],
+    *,
+    runs_complete: bool,
+) -> CanarySubject | None:
+    """The canary's subject this step, from the pinned one and the gated Deployments' approved
+    revisions (``approved``: name to the hash of an approved template the gate can read back, or
+    None). Never re-chosen by name: a Deployment someone adds, or gets approved, does not move it.
+    It follows its Deployment to the current approved revision when a person changed the policy
+    (new generation) or when its runs must be made again and the pinned template is gone; it is
+    dropped (None: the policy's next approval pins a new one) when its Deployment is no longer
+    gated or has no approved template to examine."""
+    if pinned is None or pinned.workload not in approved:
+        return None
+    current = approved[pinned.workload]
+    if pinned.generation == generation and (pinned.revision == current or runs_complete):
+        return pinned
+    return None if current is None else CanarySubject(pinned.workload, current, generation)
+
+
+def first_approval(approvals: Sequence[tuple[str, str]], generation: int) -> CanarySubject | None:
+    """The subject pinned when the policy has none: the first Deployment it approved (in this step)."""
+    return CanarySubject(approvals[0][0], approvals[0][1], generation) if approvals else None
+
+
+def canary_revokes(verdicts: Sequence[str | None]) -> bool:
+    """A canary run that FAILed the approved revision it examined: that approval is revoked (the
+    exam's PASS did not hold)."""
+    return VerdictName.FAIL.value in verdicts
 
 
 # --- where a rollout stands ---------------------------------------------------------------------
@@ -160,11 +239,13 @@ def awaiting(what: str, *, paused: bool) -> str:
 
 @dataclass(frozen=True, slots=True)
 class VerdictInput:
-    """A run's verdict, and the policy's word on WARN."""
+    """A run's verdict, the policy's word on WARN, and why its canary holds PASSes (None: it does
+    not)."""
 
     verdict: str
     message: str
     allow_warn: bool
+    canary_hold: str | None = None
 
 
 #: ``(reason, message, blocked)``: the answer of one link of the chain.
@@ -172,8 +253,20 @@ Choice = tuple[str, str, bool]
 VerdictPolicy = Callable[[VerdictInput], Choice | None]
 
 
+def _passing(i: VerdictInput) -> bool:
+    return i.verdict == VerdictName.PASS or (i.verdict == VerdictName.WARN and i.allow_warn)
+
+
+def canary_unsettled(i: VerdictInput) -> Choice | None:
+    """A PASS under a canary that has not shown a stable measurement is held, never approved: the
+    policy cannot tell it from luck yet. A FAIL or ERROR holds anyway, under its own reason."""
+    if i.canary_hold is not None and _passing(i):
+        return Reason.CANARY_UNSETTLED, f"{i.verdict}, held: {i.canary_hold}: {i.message}", True
+    return None
+
+
 def passes(i: VerdictInput) -> Choice | None:
-    if i.verdict == VerdictName.PASS or (i.verdict == VerdictName.WARN and i.allow_warn):
+    if _passing(i):
         return "VerdictPassed", f"{i.verdict}: {i.message}", False
     return None
 
@@ -199,7 +292,13 @@ def errors(i: VerdictInput) -> Choice | None:
     )
 
 
-VERDICT_POLICIES: tuple[VerdictPolicy, ...] = (passes, fails, warn_not_allowed, errors)
+VERDICT_POLICIES: tuple[VerdictPolicy, ...] = (canary_unsettled, passes, fails, warn_not_allowed, errors)
+
+
+def counts_as_block(reason: str) -> bool:
+    """Whether a held rollout counts against its Deployment's circuit breaker: its own verdict did,
+    the policy's unsettled canary did not (one Deployment's breaker never opens for the policy)."""
+    return reason != Reason.CANARY_UNSETTLED
 
 
 def choose(policies: Sequence[VerdictPolicy], i: VerdictInput) -> Choice:
@@ -229,12 +328,15 @@ def decide(
     circuit_open: bool,
     has_approved_template: bool,
     exposed: bool = False,
+    canary_hold: str | None = None,
 ) -> GateDecision:
     """What to do with a verdict under a policy (its values as parsed: ``spec.allowWarn``,
-    ``spec.onFail``), in the policy's mode, with the breaker open or not. A FAIL of a template whose
-    pods already run (``exposed``: it rolled out before its exam, or while the policy observed) rolls
-    back whatever ``onFail`` says: holding would leave them running, and held means none does."""
-    reason, message, blocked = choose(VERDICT_POLICIES, VerdictInput(verdict, run_message, allow_warn))
+    ``spec.onFail``), in the policy's mode, with the Deployment's breaker open or not, and the
+    canary holding PASSes or not. A FAIL of a template whose pods already run (``exposed``: it rolled
+    out before its exam, or while the policy observed) rolls back whatever ``onFail`` says: holding
+    would leave them running, and held means none does."""
+    i = VerdictInput(verdict, run_message, allow_warn, canary_hold)
+    reason, message, blocked = choose(VERDICT_POLICIES, i)
     failed = reason == Reason.VERDICT_FAILED
     if not blocked:
         action = Action.APPROVE
@@ -250,6 +352,26 @@ def decide(
     return GateDecision(action, acted, blocked, str(reason), message[:1000])
 
 
+#: The reason of the Deployment condition the gate sets on a held rollout: the one ``kubectl rollout
+#: status`` stops on (the deployment controller does not overwrite it while the rollout is paused,
+#: and replaces it once the rollout progresses again).
+HELD_CONDITION_REASON = "ProgressDeadlineExceeded"
+
+
+def held_condition(policy: str, reason: str, message: str, now: dt.datetime) -> dict[str, str]:
+    """The Deployment's ``Progressing`` condition for a held rollout, naming Proctor and why: a
+    person waiting in ``kubectl rollout status`` sees it end instead of waiting for ever."""
+    at = now.strftime("%Y-%m-%dT%H:%M:%SZ")
+    return {
+        "type": "Progressing",
+        "status": "False",
+        "reason": HELD_CONDITION_REASON,
+        "message": f"held by Proctor (GatePolicy {policy}, {reason}): {message}"[:1024],
+        "lastUpdateTime": at,
+        "lastTransitionTime": at,
+    }
+
+
 def event_reason(decision: GateDecision) -> tuple[Literal["Normal", "Warning"], str]:
     """The Event's type and reason for an acted-on (or, ``Would...``, a recorded) decision."""
     reason = {Action.APPROVE: "RolloutApproved", Action.HOLD: "RolloutHeld", Action.ROLLBACK: "RolledBack"}[
@@ -262,7 +384,7 @@ def event_reason(decision: GateDecision) -> tuple[Literal["Normal", "Warning"], 
     return "Warning", reason
 
 
-# --- the circuit breaker ------------------------------------------------------------------------
+# --- the circuit breaker (per Deployment) ------------------------------------------------------
 
 
 def breaker_open(
@@ -273,47 +395,107 @@ def breaker_open(
     return len(recent) > max_blocks
 
 
+def breaker_reset(status: CircuitBreakerStatus | None, annotation: str | None) -> tuple[str | None, bool]:
+    """The reset token to record, and whether a person reset every breaker of the policy just now (a
+    new value of the reset annotation)."""
+    token = status.reset_token if status is not None else None
+    if annotation and annotation != token:
+        return annotation, True
+    return token, False
+
+
 @dataclass(frozen=True, slots=True)
 class BreakerWindow:
-    """The breaker before this step's blocks: the blocks it counts, the reset token it acted on,
-    whether a person reset it just now, and whether it is open."""
+    """One Deployment's breaker before this step's blocks: the blocks it counts, whether it is open."""
 
     blocks: tuple[dt.datetime, ...]
-    reset_token: str | None
-    reset: bool
     open: bool
 
 
 def breaker_window(
-    status: CircuitBreakerStatus | None, annotation: str | None, spec: CircuitBreakerSpec, now: dt.datetime
+    status: CircuitBreakerStatus | None,
+    workload: str,
+    spec: CircuitBreakerSpec,
+    now: dt.datetime,
+    *,
+    reset: bool,
 ) -> BreakerWindow:
-    """The breaker as the policy's status left it; a new value of the reset annotation empties it."""
-    blocks = tuple(status.recent_blocks) if status is not None else ()
-    token = status.reset_token if status is not None else None
-    reset = bool(annotation) and annotation != token
-    if reset:
-        blocks, token = (), annotation
+    """``workload``'s breaker as the policy's status left it (another Deployment's blocks are not
+    counted); a reset empties it."""
+    mine = next((b for b in (status.workloads if status else ()) if b.name == workload), None)
+    blocks = () if reset or mine is None else tuple(mine.recent_blocks)
     is_open = breaker_open(blocks, now, max_blocks=spec.max_blocks, window_minutes=spec.window_minutes)
-    return BreakerWindow(blocks, token, reset, is_open)
+    return BreakerWindow(blocks, is_open)
 
 
 def breaker_after(
     window: BreakerWindow, new_blocks: int, now: dt.datetime, spec: CircuitBreakerSpec
 ) -> tuple[tuple[dt.datetime, ...], bool]:
-    """The blocks still in the window once this step's ``new_blocks`` are counted, and whether the
-    breaker is open now."""
+    """The Deployment's blocks still in the window once this step's ``new_blocks`` are counted, and
+    whether its breaker is open now."""
     horizon = dt.timedelta(minutes=spec.window_minutes)
     blocks = tuple(b for b in (*window.blocks, *([now] * new_blocks)) if now - b <= horizon)
     blocks = blocks[-MAX_REMEMBERED_BLOCKS:]
     return blocks, breaker_open(blocks, now, max_blocks=spec.max_blocks, window_minutes=spec.window_minutes)
 
 
-def breaker_reason(is_open: bool, blocks: int, spec: CircuitBreakerSpec, reset_hint: str) -> tuple[str, str]:
-    """The CircuitOpen condition's reason and message."""
-    if is_open:
+def breaker_reason(
+    open_workloads: Mapping[str, int], spec: CircuitBreakerSpec, reset_hint: str
+) -> tuple[str, str]:
+    """The CircuitOpen condition's reason and message (``open_workloads``: the Deployments whose
+    breaker is open, and their blocks in the window)."""
+    if open_workloads:
+        which = ", ".join(f"{name} ({n} blocks)" for name, n in sorted(open_workloads.items()))
         return (
             Reason.TOO_MANY_BLOCKS,
-            f"needs_human: {blocks} blocks in the last {spec.window_minutes} min (max {spec.max_blocks}); "
-            f"set the annotation {reset_hint} to reset",
+            f"needs_human: {which} in the last {spec.window_minutes} min (max {spec.max_blocks} each); "
+            f"their rollouts are not resumed automatically; set the annotation {reset_hint} to reset",
         )
-    return Reason.WITHIN_BUDGET, f"{blocks} block(s) in the window"
+    return (
+        Reason.WITHIN_BUDGET,
+        f"every Deployment within {spec.max_blocks} block(s) per {spec.window_minutes} min",
+    )
+
+
+# --- re-examining an exam that ended ERROR -------------------------------------------------------
+
+#: How long the k-th automatic re-exam waits after the last exam ended ERROR (the last repeats).
+REEXAM_BACKOFF_SECONDS: tuple[int, ...] = (60, 120, 300, 600, 1800, 3600)
+
+
+def reexam_backoff(reexams: int) -> dt.timedelta:
+    """The wait before the next automatic re-exam, after ``reexams`` of them."""
+    return dt.timedelta(seconds=REEXAM_BACKOFF_SECONDS[min(reexams, len(REEXAM_BACKOFF_SECONDS) - 1)])
+
+
+@dataclass(frozen=True, slots=True)
+class Reexam:
+    """Whether to examine the template again now (``start``), asked by a person or not, and when the
+    next automatic attempt is due (when it is not now)."""
+
+    start: bool
+    asked: bool
+    due: dt.datetime | None
+
+
+def reexam(
+    verdict: str | None,
+    finished: dt.datetime | None,
+    reexams: int,
+    now: dt.datetime,
+    *,
+    asked: bool,
+    breaker_open: bool,
+) -> Reexam | None:
+    """Whether an exam that ended ERROR is run again (None: the verdict is not ERROR, nothing to do).
+    ERROR measured nothing, so running it again is a retry, never a second chance at a FAIL. A new
+    value of the re-examine annotation (``asked``) starts one at once; otherwise it waits its backoff
+    after the exam finished, and not at all while the Deployment's breaker is open (a person looks)."""
+    if verdict not in (None, VerdictName.ERROR.value):
+        return None
+    if asked:
+        return Reexam(True, True, None)
+    if breaker_open or finished is None:
+        return Reexam(False, False, None)
+    due = finished + reexam_backoff(reexams)
+    return Reexam(now >= due, False, None if now >= due else due)

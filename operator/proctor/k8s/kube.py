@@ -26,6 +26,7 @@ from proctor.api import GROUP, RESOURCE_KINDS, VERSION
 
 APPLY = "application/apply-patch+yaml"
 MERGE = "application/merge-patch+json"
+STRATEGIC = "application/strategic-merge-patch+json"
 JSON_PATCH = "application/json-patch+json"
 
 #: Each kind's resource name in the API (``evalruns``), from the models.
@@ -533,6 +534,19 @@ class Kube:
             namespace,
             patch,
             _content_type=MERGE,
+            _preload_content=False,
+        )
+
+    def set_deployment_condition(self, namespace: str, name: str, condition: dict[str, Any]) -> None:
+        """One condition of a Deployment's status, merged by its type (strategic merge patch of the
+        status subresource): the others, the controller's own, are left as they are."""
+        self._do(
+            f"Deployment {namespace}/{name} (status)",
+            self.apps.patch_namespaced_deployment_status,
+            name,
+            namespace,
+            {"status": {"conditions": [condition]}},
+            _content_type=STRATEGIC,
             _preload_content=False,
         )
 

@@ -43,6 +43,7 @@ __all__ = [
     "evaluated_status",
     "first_failures",
     "incident",
+    "measured_phase",
     "tier_summaries",
     "verdict_conditions",
 ]
@@ -162,7 +163,10 @@ def verdict_conditions(
     Finished is True whatever the verdict; Evaluated only when the agent was measured (PASS, FAIL or
     WARN): an ERROR (nothing conclusive measured) says why with the protocol's reason."""
     unmeasured = sum(t.unmeasured for t in decision.tiers.values())
-    phase_reason = Reason.PARTIALLY_EVALUATED if unmeasured else Reason.EVALUATED
+    if not any(t.measured for t in decision.tiers.values()):
+        phase_reason = str(decision.reason)  # nothing was scored: never "partially evaluated"
+    else:
+        phase_reason = Reason.PARTIALLY_EVALUATED if unmeasured else Reason.EVALUATED
     conds = set_condition(
         list(conditions),
         ConditionType.FINISHED,
@@ -245,14 +249,22 @@ def verdict_conditions(
     return conds
 
 
+def measured_phase(results: Sequence[CaseResult]) -> RunPhase:
+    """Evaluated when every case was measured, PartiallyEvaluated when some were (and some not), and
+    Failed when none was: a run that scored nothing is never shown as partly evaluated."""
+    unmeasured = sum(1 for r in results if r.outcome is Outcome.UNMEASURED)
+    if unmeasured == len(results):
+        return RunPhase.FAILED
+    return RunPhase.PARTIALLY_EVALUATED if unmeasured else RunPhase.EVALUATED
+
+
 def evaluated_status(
     decision: Decision, results: Sequence[CaseResult], baseline: Mapping[Tier, float | None] | None = None
 ) -> EvalRunStatus:
     """The verdict part of the status (phase, verdict, tiers, dimensions, failures, incident)."""
-    unmeasured = any(r.outcome is Outcome.UNMEASURED for r in results)
     failures, failure_count = first_failures(results)
     return EvalRunStatus(
-        phase=RunPhase.PARTIALLY_EVALUATED if unmeasured else RunPhase.EVALUATED,
+        phase=measured_phase(results),
         verdict=VerdictName.of(decision.verdict),
         exit_code=decision.exit_code,
         message=decision.message[:1024],

@@ -19,13 +19,14 @@ import json
 import secrets
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import structlog
 
 from proctor.api import (
     BREAK_GLASS_ANNOTATION,
+    REEXAMINE_ANNOTATION,
     RESET_CIRCUIT_BREAKER_ANNOTATION,
     CanaryStatus,
     CircuitBreakerSpec,
@@ -41,6 +42,7 @@ from proctor.api import (
     ManifestError,
     Reason,
     VerdictName,
+    WorkloadBreaker,
     content_digest,
     dump,
     format_time,
@@ -55,6 +57,7 @@ from proctor.gate.actions import (
     WEBHOOK_DISABLED,
     Action,
     BreakerWindow,
+    CanarySubject,
     GateDecision,
     Mode,
     Step,
@@ -62,11 +65,19 @@ from proctor.gate.actions import (
     awaiting,
     breaker_after,
     breaker_reason,
+    breaker_reset,
     breaker_window,
+    canary_hold,
+    canary_revokes,
+    canary_subject,
+    counts_as_block,
     decide,
     effective_mode,
     event_reason,
     exam_step,
+    first_approval,
+    held_condition,
+    reexam,
     template_to_examine,
     webhook_reached,
     webhook_unreachable,
@@ -283,12 +294,13 @@ def policy_conditions(
     mode: Mode,
     canary: Canary | None,
     blocked: Sequence[GatedWorkload],
-    breaker: tuple[bool, int],
+    breakers: Mapping[str, int],
     spec: CircuitBreakerSpec,
     now: dt.datetime,
     generation: int | None,
 ) -> list[Condition]:
-    """Enforcing, Deterministic, RolloutBlocked and CircuitOpen, from what the step found."""
+    """Enforcing, Deterministic, RolloutBlocked and CircuitOpen, from what the step found
+    (``breakers``: the Deployments whose breaker is open, and their blocks in the window)."""
 
     def put(
         conds: list[Condition], type_: str, status: ConditionStatus, reason: str, msg: str
@@ -309,7 +321,10 @@ def policy_conditions(
     conds = put(conds, ConditionType.DETERMINISTIC, *det)
     if blocked:
         failed = any(w.verdict is VerdictName.FAIL for w in blocked)
-        reason = Reason.VERDICT_FAILED if failed else Reason.VERDICT_ERROR
+        held = all(w.verdict is VerdictName.PASS for w in blocked)  # PASSes the canary holds
+        reason = (
+            Reason.VERDICT_FAILED if failed else Reason.CANARY_UNSETTLED if held else Reason.VERDICT_ERROR
+        )
     else:
         reason = Reason.NOT_BLOCKED if mode.enforce else Reason.OBSERVE_ONLY
     conds = put(
@@ -319,12 +334,11 @@ def policy_conditions(
         reason,
         "; ".join(f"{w.name}: {w.message}" for w in blocked)[:1024] or "no gated rollout is held",
     )
-    is_open, blocks = breaker
-    why, message = breaker_reason(is_open, blocks, spec, RESET_CIRCUIT_BREAKER_ANNOTATION)
+    why, message = breaker_reason(breakers, spec, RESET_CIRCUIT_BREAKER_ANNOTATION)
     return put(
         conds,
         ConditionType.CIRCUIT_OPEN,
-        ConditionStatus.TRUE if is_open else ConditionStatus.FALSE,
+        ConditionStatus.TRUE if breakers else ConditionStatus.FALSE,
         why,
         message,
     )
@@ -357,33 +371,89 @@ async def _workloads(rt: Runtime, policy: GatePolicy) -> tuple[list[Workload], s
     return [Workload.of(d) for d in found], None
 
 
+def pinned_subject(status: CanaryStatus | None) -> CanarySubject | None:
+    """The canary's subject as the policy's status pinned it (None: not pinned yet)."""
+    if status is None or not status.workload or not status.revision or status.generation is None:
+        return None
+    return CanarySubject(status.workload, status.revision, status.generation)
+
+
+@dataclass(frozen=True)
+class CanaryFinding:
+    """What the canary found this step: its finding (None until its runs finished), its progress,
+    why some of its runs are not believed, its subject, and whether a run FAILed the subject."""
+
+    canary: Canary | None = None
+    status: CanaryStatus | None = None
+    tampered: str | None = None
+    subject: CanarySubject | None = None
+    failed: bool = False
+
+
 async def _canary(
-    rt: Runtime, policy: GatePolicy, workloads: Sequence[Workload]
-) -> tuple[Canary | None, CanaryStatus | None, str | None]:
-    """Run (or read) the canary: repeated runs on the approved revision of the first gated workload;
-    and, when some of its runs are not the policy's own, why (the canary is then not believed)."""
-    approved = next(
-        (w for w in sorted(workloads, key=lambda w: w.name) if w.approved_template is not None), None
-    )
-    if approved is None:
-        return None, None, None
-    template = approved.approved_template
-    assert template is not None
-    names = canary_names(policy, short(approved.approved) or "unknown")
-    ns = approved.ref.namespace
+    rt: Runtime, policy: GatePolicy, workloads: Sequence[Workload], pinned: CanarySubject | None
+) -> CanaryFinding:
+    """Run (or read) the canary: repeated runs on the approved revision of its pinned subject (see
+    :func:`~proctor.gate.actions.canary_subject`); runs that are not the policy's own are not
+    believed."""
+    ns = policy.metadata.namespace or ""
+    gen = policy.metadata.generation or 1
+    approved = {w.name: (w.approved if w.approved_template is not None else None) for w in workloads}
+    seen: dict[str, EvalRun | None] = {}
+    if pinned is not None:
+        for n in canary_names(policy, short(pinned.revision) or "unknown"):
+            seen[n] = await _get_run(rt, ns, n)
+    complete = bool(seen) and all(r is not None for r in seen.values())
+    subject = canary_subject(pinned, gen, approved, runs_complete=complete)
+    if subject is None:
+        return CanaryFinding()
+    owner = next(w for w in workloads if w.name == subject.workload)
+    template = owner.approved_template if owner.approved == subject.revision else None
+    names = canary_names(policy, short(subject.revision) or "unknown")
     runs, tampered = [], []
     for n in names:
-        run = await _get_run(rt, ns, n)
+        run = seen[n] if n in seen else await _get_run(rt, ns, n)
         if run is None:
-            await rt.call(rt.kube.create_custom, "EvalRun", ns, policy_run(policy, "canary", n, template))
+            if template is not None:
+                body = policy_run(policy, "canary", n, template)
+                await rt.call(rt.kube.create_custom, "EvalRun", ns, body)
             continue
-        problem = run_problem(run, policy, "canary", approved.approved or "")
+        problem = run_problem(run, policy, "canary", subject.revision)
         if problem is not None:
             tampered.append(problem)
             continue
         runs.append(run)
     canary, status = canary_result(runs, names, policy.spec.canary.runs)
-    return canary, status, "; ".join(tampered) or None
+    status = status.model_copy(
+        update={"workload": subject.workload, "revision": subject.revision, "generation": gen}
+    )
+    verdicts = [r.status.verdict.value if r.status and r.status.verdict else None for r in runs]
+    return CanaryFinding(canary, status, "; ".join(tampered) or None, subject, canary_revokes(verdicts))
+
+
+#: What a revocation removes from the Deployment: the approval.
+REVOKED_ANNOTATIONS = (APPROVED_ANNOTATION, APPROVED_TEMPLATE_ANNOTATION, APPROVED_IDENTITY_ANNOTATION)
+
+
+async def _revoke(rt: Runtime, about: ObjectRef, w: Workload, subject: CanarySubject, out: Outcome) -> None:
+    """The canary FAILed the approved revision: the approval goes, the Deployment is held."""
+    patch = {"metadata": {"annotations": dict.fromkeys(REVOKED_ANNOTATIONS)}, "spec": {"paused": True}}
+    await rt.call(rt.kube.patch_deployment, w.ref.namespace, w.name, patch)
+    message = revoked_message(subject.revision)
+    await _say_held(rt, w, held_condition(about.name, Reason.CANARY_FAILED, message, rt.now()))
+    key = f"revoked:{w.name}:{subject.revision}:{subject.generation}"
+    out.say(w.ref, "Warning", Reason.CANARY_FAILED, message, key=key)
+    out.say(about, "Warning", Reason.CANARY_FAILED, f"Deployment {w.name}: {message}", key=key)
+    log.warning(
+        "approval revoked by the canary", workload=f"{w.ref.namespace}/{w.name}", revision=subject.revision
+    )
+
+
+def revoked_message(revision: str) -> str:
+    return (
+        f"the determinism canary FAILed template {short(revision)} after it was approved: its approval is "
+        "revoked and the Deployment held until a new template passes its exam"
+    )
 
 
 @dataclass(frozen=True)
@@ -536,23 +606,63 @@ async def _act(
         await rt.call(rt.kube.patch_deployment, ns, name, {"spec": {"paused": True}})
 
 
+def reexam_name(exam: str, reexams: int) -> str:
+    """The name of the ``reexams``-th re-exam of an exam (the exam itself at 0)."""
+    if reexams == 0:
+        return exam
+    suffix = f"-r{reexams}"
+    return exam[: 253 - len(suffix)] + suffix
+
+
+def error_hint(w: Workload, due: dt.datetime | None) -> str:
+    """How an exam that ended ERROR is examined again (part of the status message)."""
+    when = f"examined again after {format_time(due)}, or at once with" if due else "examined again with"
+    return f"; {when} kubectl annotate deployment {w.name} {REEXAMINE_ANNOTATION}=<any new value>"
+
+
+@dataclass(frozen=True)
+class Context:
+    """What every gated Deployment of a step is decided under."""
+
+    policy: GatePolicy
+    about: ObjectRef
+    mode: Mode
+    hold: str | None  # why the canary holds PASSes (None: it does not)
+    reset_token: str | None
+    now: dt.datetime
+    #: the Deployments approved (or, observing, recorded approved) in this step, with the hash
+    approved: list[tuple[str, str]] = field(default_factory=list)
+
+
 async def _workload(
     rt: Runtime,
-    policy: GatePolicy,
-    about: ObjectRef,
+    ctx: Context,
     w: Workload,
     prev: GatedWorkload | None,
-    mode: Mode,
     breaker: BreakerWindow,
+    revoked: str | None,
     out: Outcome,
     inputs: ExamInputs,
 ) -> tuple[GatedWorkload, bool]:
-    """One gated Deployment: its status entry, and whether a new block happened."""
+    """One gated Deployment: its status entry, and whether a new block of its own happened."""
+    policy, about, mode = ctx.policy, ctx.about, ctx.mode
     entry = workload_entry(w, prev)
+    if prev is not None and prev.reexamine_token:
+        entry = entry.model_copy(update={"reexamine_token": prev.reexamine_token})
     if (glass := w.break_glass) is not None and w.current != w.approved:
         by, why = glass
         message = f"rolled out by break-glass ({by}): not examined, not held: {why}"[:1000]
         return entry.model_copy(update={"blocked": False, "message": message, "verdict": None}), False
+    if revoked is not None and revoked == w.current and w.approved != w.current:
+        if mode.enforce and not w.paused and (prev is None or prev.revoked == revoked):
+            await rt.call(rt.kube.patch_deployment, w.ref.namespace, w.name, {"spec": {"paused": True}})
+        update = {
+            "blocked": mode.enforce,
+            "verdict": VerdictName.FAIL,
+            "revoked": revoked,
+            "message": revoked_message(revoked),
+        }
+        return entry.model_copy(update=update), False
     ident = await _identity(rt, policy, inputs, w.ref.namespace, w.template)
     await _hold_changed_content(rt, policy, about, inputs, w, ident, mode, out)
     pending = template_to_examine(w.approved, w.current)
@@ -573,7 +683,10 @@ async def _workload(
             out,
             reason=Reason.NOT_EXAMINABLE,
         )
-    run_name = exam_name(w.name, ident)
+    exam = exam_name(w.name, ident)
+    reexams = prev.reexams if prev is not None and prev.run == reexam_name(exam, prev.reexams) else 0
+    run_name = reexam_name(exam, reexams)
+    entry = entry.model_copy(update={"reexams": reexams})
     run = await _get_run(rt, w.ref.namespace, run_name)
     problem = (
         run_problem(
@@ -607,8 +720,8 @@ async def _workload(
         }
         return entry.model_copy(update=update), False
     assert st is not None
-    again = await _identity(rt, policy, inputs, w.ref.namespace, w.template)
-    if again.observed != ident.observed:
+    read_now = await _identity(rt, policy, inputs, w.ref.namespace, w.template)
+    if read_now.observed != ident.observed:
         # what the exam read changed while it ran: the next step examines the content as it is now
         update = {
             "run": run_name,
@@ -627,43 +740,114 @@ async def _workload(
         circuit_open=breaker.open,
         has_approved_template=w.approved_template is not None,
         exposed=w.exposed or w.pending != w.current,
+        canary_hold=ctx.hold,
     )
+    token = w.annotations.get(REEXAMINE_ANNOTATION)
+    asked = bool(token) and token != entry.reexamine_token
+    again = reexam(
+        verdict.value if verdict else None,
+        st.completion_time,
+        reexams,
+        ctx.now,
+        asked=asked,
+        breaker_open=breaker.open,
+    )
+    hint = error_hint(w, again.due) if again is not None and not again.start else ""
+    said = (dec.message + unexamined)[:880]
     attempt = w.attempt[:64]
     entry = entry.model_copy(
         update={
             "run": run_name,
             "verdict": verdict,
             "blocked": dec.blocked,
-            "message": (dec.message + unexamined)[:1024],
+            "message": (said + hint)[:1024],
         }
         | ({"attempt": attempt} if attempt else {})
     )
-    if (
+    decided = (
         prev is not None
         and prev.run == run_name
         and prev.verdict == verdict
-        and prev.message == entry.message
+        and prev.blocked == entry.blocked
         and (prev.attempt or "") == attempt
-    ):
-        # decided already for this attempt: act and tell once (a reset breaker, or the same template
-        # applied again, is a new decision)
-        return entry, False
-    # with the breaker open a pass is not recorded as approved either: after the reset it is decided again
-    await _act(rt, w, dec, pending, observing=not mode.enforce, identity=ident.digest)
-    kind, reason = event_reason(dec)
-    # one decision, one Event: the same run, rollout attempt and breaker reset decided again (a step
-    # repeated after a kill lost its status write) is the same Event
-    key = f"{run_name}|{attempt}|{verdict}|{dec.action.value}|{dec.acted}|{breaker.reset_token or ''}"
-    out.say(w.ref, kind, reason, f"{dec.message} (EvalRun {run_name})", key=f"{w.name}|{key}")
-    out.say(about, kind, reason, f"Deployment {w.name}: {dec.message}", key=f"{w.name}|{key}")
-    log.info(
-        "gate decision",
-        workload=f"{w.ref.namespace}/{w.name}",
-        action=dec.action.value,
-        acted=dec.acted,
-        run=run_name,
+        # the re-exam hint changes with the breaker; the decision is the same
+        and (prev.message == entry.message or (again is not None and (prev.message or "").startswith(said)))
     )
-    return entry, dec.acted and dec.blocked
+    blocked_now = False
+    if not decided:
+        # with the breaker open a pass is not recorded as approved either: after the reset it is
+        # decided again
+        await _act(rt, w, dec, pending, observing=not mode.enforce, identity=ident.digest)
+        if dec.action is Action.APPROVE and (dec.acted or not mode.enforce):
+            ctx.approved.append((w.name, pending))
+        kind, reason = event_reason(dec)
+        # one decision, one Event: the same run, rollout attempt and breaker reset decided again (a
+        # step repeated after a kill lost its status write) is the same Event
+        key = f"{run_name}|{attempt}|{verdict}|{dec.action.value}|{dec.acted}|{ctx.reset_token or ''}"
+        out.say(w.ref, kind, reason, f"{dec.message} (EvalRun {run_name})", key=f"{w.name}|{key}")
+        out.say(about, kind, reason, f"Deployment {w.name}: {dec.message}", key=f"{w.name}|{key}")
+        log.info(
+            "gate decision",
+            workload=f"{w.ref.namespace}/{w.name}",
+            action=dec.action.value,
+            acted=dec.acted,
+            run=run_name,
+        )
+        blocked_now = dec.acted and dec.blocked and counts_as_block(dec.reason)
+        if dec.acted and dec.blocked:
+            held = held_condition(policy.metadata.name or "", dec.reason, dec.message, ctx.now)
+            await _say_held(rt, w, held)
+    if again is not None and again.start:
+        return await _reexamine(
+            rt, ctx, w, entry, exam, reexams + 1, token if asked else None, out, identity=ident.digest
+        ), blocked_now
+    return entry, blocked_now
+
+
+async def _say_held(rt: Runtime, w: Workload, condition: Mapping[str, str]) -> None:
+    """The held rollout's Deployment condition (``kubectl rollout status`` ends on it). It only tells:
+    an install whose role lacks ``deployments/status`` still holds, and says so in the log."""
+    try:
+        await rt.call(rt.kube.set_deployment_condition, w.ref.namespace, w.name, dict(condition))
+    except KubeError as e:
+        log.warning(
+            "held rollout not told on the Deployment", workload=f"{w.ref.namespace}/{w.name}", error=str(e)
+        )
+
+
+async def _reexamine(
+    rt: Runtime,
+    ctx: Context,
+    w: Workload,
+    entry: GatedWorkload,
+    exam: str,
+    reexams: int,
+    token: str | None,
+    out: Outcome,
+    *,
+    identity: str,
+) -> GatedWorkload:
+    """The exam ended ERROR: examine the same template (and content: ``identity``) again under a new
+    run (asked for by a person with the annotation, or after its backoff). The rollout stays held
+    meanwhile."""
+    name = reexam_name(exam, reexams)
+    if await _get_run(rt, w.ref.namespace, name) is None:
+        body = policy_run(ctx.policy, "exam", name, w.template, workload=w.name, identity=identity)
+        await rt.call(rt.kube.create_custom, "EvalRun", w.ref.namespace, body)
+    why = f"{REEXAMINE_ANNOTATION}={token}" if token else "after its backoff"
+    message = f"the exam of template {entry.revision} ended ERROR: examined again by EvalRun {name} ({why})"
+    out.say(w.ref, "Normal", "ReexamStarted", message, key=f"reexam:{name}")
+    out.say(ctx.about, "Normal", "ReexamStarted", f"Deployment {w.name}: {message}", key=f"reexam:{name}")
+    update: dict[str, Any] = {
+        "run": name,
+        "reexams": reexams,
+        "verdict": None,
+        "blocked": False,
+        "message": awaiting(message, paused=w.paused)[:1024],
+    }
+    if token:
+        update["reexamine_token"] = token
+    return entry.model_copy(update=update)
 
 
 async def _untrusted(
@@ -782,17 +966,42 @@ async def _step(rt: Runtime, raw: Mapping[str, Any]) -> Outcome:
             now=now,
             observed_generation=gen,
         )
-    canary, canary_status, tampered = await _canary(rt, policy, workloads)
-    mode = effective_mode(policy.spec.enforcement, canary, webhook, tampered=tampered)
+    found = await _canary(rt, policy, workloads, pinned_subject(current.canary))
+    canary, tampered = found.canary, found.tampered
+    enforced = current.effective_enforcement == Enforcement.ENFORCE
+    mode = effective_mode(
+        policy.spec.enforcement, canary, webhook, tampered=tampered, enforced_before=enforced
+    )
+    if enforced and policy.spec.enforcement == Enforcement.OBSERVE:
+        # only a person returns an enforcing policy to Observe: say so where it is seen
+        out.say(
+            about,
+            "Warning",
+            "EnforcementRelaxed",
+            f"spec.enforcement was set to Observe (generation {gen}): gated rollouts are no longer held",
+            key=f"relaxed:{gen}",
+        )
     if tampered is not None:
         canary = Canary(Determinism.UNKNOWN, Reason.CANARY_TAMPERED, f"not believed: {tampered}"[:1024])
         before = get_condition(current.conditions, ConditionType.DETERMINISTIC)
         if before is None or before.reason != Reason.CANARY_TAMPERED:
             out.say(about, "Warning", Reason.CANARY_TAMPERED, mode.message, key=f"tampered:{tampered}")
+    subject = found.subject
+    prev = {w.name: w for w in current.workloads}
+    revoked = {n: e.revoked for n, e in prev.items() if e.revoked}
+    if found.failed and subject is not None:
+        owner = next(w for w in workloads if w.name == subject.workload)
+        if owner.approved == subject.revision:
+            await _revoke(rt, about, owner, subject, out)
+            kept = {k: v for k, v in owner.annotations.items() if k not in REVOKED_ANNOTATIONS}
+            revoked_owner = Workload(owner.ref, kept, True, owner.template)
+            workloads = [revoked_owner if w is owner else w for w in workloads]
+        revoked[subject.workload] = subject.revision
+        subject = None  # the policy's next approval pins a new subject
     cb = policy.spec.circuit_breaker
     reset = policy.metadata.annotations.get(RESET_CIRCUIT_BREAKER_ANNOTATION)
-    window = breaker_window(current.circuit_breaker, reset, cb, now)
-    if window.reset:
+    token, was_reset = breaker_reset(current.circuit_breaker, reset)
+    if was_reset:
         out.say(
             about,
             "Normal",
@@ -800,35 +1009,53 @@ async def _step(rt: Runtime, raw: Mapping[str, Any]) -> Outcome:
             f"circuit breaker reset by a person ({RESET_CIRCUIT_BREAKER_ANNOTATION}={reset})",
             key=f"reset:{reset}",
         )
-
-    prev = {w.name: w for w in current.workloads}
-    entries, new_blocks = [], 0
+    hold = canary_hold(canary, subject.workload if subject else None) if mode.enforce else None
+    ctx = Context(policy, about, mode, hold, token, now)
+    entries, breakers = [], []
     inputs = await _exam_inputs(rt, policy) if workloads else None
     for w in sorted(workloads, key=lambda w: w.name):
         assert inputs is not None
+        window = breaker_window(current.circuit_breaker, w.name, cb, now, reset=was_reset)
         entry, blocked_now = await _workload(
-            rt, policy, about, w, prev.get(w.name), mode, window, out, inputs
+            rt, ctx, w, prev.get(w.name), window, revoked.get(w.name), out, inputs
         )
         entries.append(entry)
-        new_blocks += blocked_now
-    blocks, is_open = breaker_after(window, new_blocks, now, cb)
-    if is_open and not window.open:
-        out.say(
-            about,
-            "Warning",
-            "CircuitOpen",
-            f"needs_human: {len(blocks)} blocks in {cb.window_minutes} min (max {cb.max_blocks}); automated "
-            f"actions stop until a person sets the annotation {RESET_CIRCUIT_BREAKER_ANNOTATION}",
+        blocks, is_open = breaker_after(window, int(blocked_now), now, cb)
+        breakers.append(WorkloadBreaker(name=w.name, recent_blocks=list(blocks), open=is_open))
+        if is_open and not window.open:
+            message = (
+                f"needs_human: Deployment {w.name} was blocked {len(blocks)} times in "
+                f"{cb.window_minutes} min "
+                f"(max {cb.max_blocks}); its rollouts are not resumed, rolled back or re-examined "
+                f"automatically until a person sets the annotation {RESET_CIRCUIT_BREAKER_ANNOTATION} on the "
+                "policy (other Deployments are not affected)"
+            )
             # the blocks recorded before this step: the same whether or not a kill lost its write
-            key=f"open:{window.reset_token or ''}:{format_time(window.blocks[0]) if window.blocks else ''}",
+            key = f"open:{w.name}:{token or ''}:{format_time(window.blocks[0]) if window.blocks else ''}"
+            out.say(about, "Warning", "CircuitOpen", message, key=key)
+            out.say(w.ref, "Warning", "CircuitOpen", message, key=key)
+    if subject is None and found.subject is None:
+        subject = first_approval(ctx.approved, gen or 1)
+    canary_status = found.status
+    if subject is not None and canary_status is None:
+        canary_status = CanaryStatus(
+            required=policy.spec.canary.runs,
+            workload=subject.workload,
+            revision=subject.revision,
+            generation=subject.generation,
+        )
+    elif subject is None and canary_status is not None:
+        canary_status = canary_status.model_copy(
+            update={"workload": None, "revision": None, "generation": None}
         )
     blocked = [e for e in entries if e.blocked]
+    open_breakers = {b.name: len(b.recent_blocks) for b in breakers if b.open}
     conds = policy_conditions(
         conds,
         mode=mode,
         canary=canary,
         blocked=blocked,
-        breaker=(is_open, len(blocks)),
+        breakers=open_breakers,
         spec=cb,
         now=now,
         generation=gen,
@@ -838,9 +1065,7 @@ async def _step(rt: Runtime, raw: Mapping[str, Any]) -> Outcome:
         effective_enforcement=Enforcement.ENFORCE if mode.enforce else Enforcement.OBSERVE,
         blocked=len(blocked),
         workloads=entries,
-        circuit_breaker=CircuitBreakerStatus(
-            open=is_open, recent_blocks=list(blocks), reset_token=window.reset_token
-        ),
+        circuit_breaker=CircuitBreakerStatus(open=bool(open_breakers), workloads=breakers, reset_token=token),
         conditions=conds,
         canary=canary_status,
     )

@@ -69,6 +69,8 @@ class ShardView:
     problem: StartProblem | None = None
     #: How the current attempt's judge container ended, when its Job failed (:func:`.pods.exit_detail`).
     exit_detail: str = ""
+    #: How the candidate beside the judge crashed, when it did (:func:`.pods.candidate_detail`).
+    candidate_detail: str = ""
 
     @property
     def permanent_failure(self) -> bool:
@@ -125,9 +127,16 @@ class RunPlan:
 def _failure(shard: ShardView, job: JobView) -> str:
     """Why an attempt failed: the runner's own words, else how its container ended and the Job's."""
     if shard.runner_message:
-        return shard.runner_message
-    why = job.message or f"Job {job.name} failed"
-    return f"{why}; {shard.exit_detail}" if shard.exit_detail else why
+        why = shard.runner_message
+    else:
+        why = job.message or f"Job {job.name} failed"
+        why = f"{why}; {shard.exit_detail}" if shard.exit_detail else why
+    return _with_candidate(shard, why)
+
+
+def _with_candidate(shard: ShardView, why: str) -> str:
+    """A failure's message with the candidate's crash, when it crashed (the cause the runner cannot see)."""
+    return f"{why}; {shard.candidate_detail}" if shard.candidate_detail else why
 
 
 def _give_up_now(shard: ShardView, attempts: int, reason: str, message: str) -> ShardPlan:
@@ -148,7 +157,8 @@ def plan_shard(
         return ShardPlan(shard, Action.DONE, attempts, JobPhase.SUCCEEDED)
     if shard.permanent_failure:
         assert shard.runner_reason is not None
-        return _give_up_now(shard, attempts, shard.runner_reason, shard.runner_message or shard.runner_reason)
+        why = _with_candidate(shard, shard.runner_message or shard.runner_reason)
+        return _give_up_now(shard, attempts, shard.runner_reason, why)
     if attempts == 0:
         return ShardPlan(shard, Action.CREATE, 1, JobPhase.MISSING)
     current = next((j for j in shard.jobs if j.attempt == attempts), None)

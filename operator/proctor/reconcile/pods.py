@@ -265,3 +265,22 @@ def exit_detail(pods: Sequence[PodView], container: str) -> str:
                 text += f": {line}"
             return text
     return ""
+
+
+def candidate_detail(pods: Sequence[PodView], judge_container: str) -> str:
+    """How a container beside the judge (the candidate under exam) crashed, when it did: its exit
+    code, reason, restarts and last line. The runner only sees a candidate that never answers; the
+    crash that caused it is here (a port already taken, a missing setting)."""
+    for pod in pods:
+        for c in pod.containers:
+            if c.name == judge_container or c.exit_code in (None, 0):
+                continue
+            text = f"candidate container {c.name} exited {c.exit_code}"
+            if c.terminated_reason:
+                text += f" ({c.terminated_reason})"
+            if c.restarts:
+                text += f", restarted {c.restarts} time(s)"
+            if line := last_line(c.terminated_message):
+                text += f": {line}"
+            return text
+    return ""

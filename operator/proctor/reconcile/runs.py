@@ -100,7 +100,14 @@ from proctor.reconcile.plan import (
     plan_run,
     runs_to_prune,
 )
-from proctor.reconcile.pods import FailedCreate, PodView, exit_detail, parse_time, start_problem
+from proctor.reconcile.pods import (
+    FailedCreate,
+    PodView,
+    candidate_detail,
+    exit_detail,
+    parse_time,
+    start_problem,
+)
 from proctor.reconcile.records import comparable_provenance, recent_runs
 from proctor.reconcile.results import Untrusted, read_reports, verified_results, with_reports
 from proctor.reconcile.runtime import ObjectRef, Outcome, Runtime
@@ -185,6 +192,7 @@ def shard_views(
                 job=s.job if s is not None else None,
                 problem=start_problem(its_pods, refused, grace=grace, hints=hints) if active else None,
                 exit_detail=exit_detail(its_pods, JUDGE_CONTAINER) if failed else "",
+                candidate_detail=candidate_detail(its_pods, JUDGE_CONTAINER),
             )
         )
     return views

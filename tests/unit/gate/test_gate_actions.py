@@ -38,12 +38,36 @@ def test_the_mode_follows_enforcement_and_the_canary() -> None:
     assert ENFORCE.enforce
     assert not OBSERVE.enforce
     assert OBSERVE.reason == "ObserveOnly"
-    pending = effective_mode("Enforce", Canary(Determinism.UNKNOWN, "NotEnoughRuns", "2 of 3 runs"), REACHED)
+    # a new policy whose canary has not finished yet observes (the canary needs an approved revision)
+    pending = effective_mode("Enforce", None, REACHED)
     assert (pending.enforce, pending.reason) == (False, "CanaryPending")
-    assert "2 of 3 runs" in pending.message
-    assert not effective_mode(
-        "Enforce", Canary(Determinism.FALSE, "SafetyVariance", "moved"), REACHED
-    ).enforce
+    assert "until a person sets enforcement: Observe" in pending.message
+
+
+@pytest.mark.parametrize(
+    "canary",
+    [
+        Canary(Determinism.FALSE, "SafetyVariance", "safety moved 100 -> 80"),
+        Canary(Determinism.UNKNOWN, "RunWithoutMeasurement", "run p-canary-2 took no complete measurement"),
+        Canary(Determinism.UNKNOWN, "RunsNotComparable", "runs differ in case-set digest"),
+    ],
+)
+def test_a_canary_that_is_not_stable_never_makes_the_policy_observe(canary: Canary) -> None:
+    """Varying, ERROR or not comparable: the policy enforces and says why (its PASSes are held),
+    whether or not it enforced before; a tenant whose candidate answers at random gains nothing."""
+    for before in (False, True):
+        mode = effective_mode("Enforce", canary, REACHED, enforced_before=before)
+        assert (mode.enforce, mode.reason) == (True, "CanaryUnsettled")
+        assert canary.message in mode.message
+
+
+def test_once_enforcing_only_a_person_returns_the_policy_to_observe() -> None:
+    """A canary pending again (a spec change, a lost subject) keeps an enforcing policy enforcing;
+    spec.enforcement: Observe is the only way back."""
+    again = effective_mode("Enforce", None, REACHED, enforced_before=True)
+    assert (again.enforce, again.reason) == (True, "CanaryUnsettled")
+    assert "its runs have not finished" in again.message
+    assert not effective_mode("Observe", STABLE, REACHED, enforced_before=True).enforce
 
 
 def test_enforce_without_a_webhook_is_refused_and_says_why() -> None:

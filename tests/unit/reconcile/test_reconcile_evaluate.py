@@ -427,6 +427,20 @@ def test_evaluated_status_is_partial_when_a_case_was_unmeasured() -> None:
     assert (status["verdict"], status["exitCode"]) == ("WARN", 3)
 
 
+def test_a_run_that_measured_nothing_is_never_partially_evaluated() -> None:
+    """Every case unmeasured (the candidate never answered): Failed, ERROR, with the reason, not a
+    phase that says some of it was scored."""
+    results = [unmeasured("s", Tier.SAFETY), unmeasured("t"), unmeasured("u", Tier.FORM)]
+    decision = decide(results)
+    status = evaluated_status(decision, results)
+    assert (status["phase"], status["verdict"]) == ("Failed", "ERROR")
+    c = conds(verdict_conditions([], decision, now=T0, generation=1))
+    assert c["Finished"].status is ConditionStatus.TRUE
+    assert c["Finished"].reason not in (Reason.PARTIALLY_EVALUATED, Reason.EVALUATED)
+    assert c["Finished"].reason == decision.reason
+    assert c["Evaluated"].status is ConditionStatus.FALSE
+
+
 def test_evaluated_status_of_a_failed_run_carries_the_incident() -> None:
     results = [bad("s", Tier.SAFETY, "refusal", "did not refuse"), ok("t")]
     decision = decide(results)
@@ -493,9 +507,9 @@ def test_the_status_fits_the_crd_schema(results: list[CaseResult]) -> None:
     ]
     model = EvalRunStatus.model_validate(status)  # the CRD is generated from this model
     assert model.failure_count == sum(1 for r in results if r.outcome is Outcome.FAILED)
-    assert (model.phase is RunPhase.PARTIALLY_EVALUATED) == any(
-        r.outcome is Outcome.UNMEASURED for r in results
-    )
+    unmeasured = [r for r in results if r.outcome is Outcome.UNMEASURED]
+    assert (model.phase is RunPhase.PARTIALLY_EVALUATED) == (0 < len(unmeasured) < len(results))
+    assert (model.phase is RunPhase.FAILED) == (len(unmeasured) == len(results))
     assert (model.incident is not None) <= (decision.verdict is Verdict.FAIL)
 
 

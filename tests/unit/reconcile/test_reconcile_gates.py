@@ -142,7 +142,7 @@ def test_the_conditions_follow_the_mode_the_canary_the_blocks_and_the_breaker() 
         mode=effective_mode("Enforce", stable, webhook_reached()),
         canary=stable,
         blocked=[held],
-        breaker=(False, 1),
+        breakers={},
         spec=spec,
         now=NOW,
         generation=4,
@@ -160,7 +160,7 @@ def test_the_conditions_follow_the_mode_the_canary_the_blocks_and_the_breaker() 
         mode=effective_mode("Observe", None, webhook_reached()),
         canary=None,
         blocked=[],
-        breaker=(True, 4),
+        breakers={"agent": 4},
         spec=spec,
         now=NOW,
         generation=4,
@@ -169,6 +169,26 @@ def test_the_conditions_follow_the_mode_the_canary_the_blocks_and_the_breaker() 
     assert got["Deterministic"] == ("Unknown", "NotEnoughRuns")
     assert got["RolloutBlocked"] == ("False", "ObserveOnly")
     assert got["CircuitOpen"] == ("True", "TooManyBlocks")
+    assert "agent (4 blocks)" in next(c for c in observing if c.type == "CircuitOpen").message
+
+
+def test_a_pass_the_canary_holds_raises_rollout_blocked_with_its_reason() -> None:
+    spec = policy().spec.circuit_breaker
+    varying = Canary(Determinism.FALSE, "SafetyVariance", "safety moved")
+    held = GatedWorkload(name="b", verdict=VerdictName.PASS, blocked=True, message="PASS, held: canary")
+    conds = policy_conditions(
+        [],
+        mode=effective_mode("Enforce", varying, webhook_reached()),
+        canary=varying,
+        blocked=[held],
+        breakers={},
+        spec=spec,
+        now=NOW,
+        generation=4,
+    )
+    got = {c.type: (c.status, c.reason) for c in conds}
+    assert got["Enforcing"] == ("True", Reason.CANARY_UNSETTLED)
+    assert got["RolloutBlocked"] == ("True", Reason.CANARY_UNSETTLED)
 
 
 def test_the_approved_template_is_read_back_as_recorded() -> None:

@@ -376,6 +376,19 @@ def test_a_failed_attempt_says_how_its_judge_ended() -> None:
     )
 
 
+def test_a_failed_attempt_names_the_candidates_crash() -> None:
+    crash = "candidate container agent exited 1 (Error): OSError: [Errno 98] Address already in use"
+    s = shard(
+        job(1, JobPhase.FAILED, finished=0, message="BackoffLimitExceeded"),
+        attempts=1,
+        runner_phase="Failed",
+        runner_message="the candidate did not become ready on port 8080",
+        candidate_detail=crash,
+    )
+    p = plan_shard(s, at(1))
+    assert p.message == f"the candidate did not become ready on port 8080; {crash}"
+
+
 def test_a_done_shard_counts_the_attempts_its_jobs_show_when_status_lost_them() -> None:
     # a kill between creating the Job and writing status: status says 0 attempts, the Job says 1
     s = shard(job(1, JobPhase.SUCCEEDED, finished=0), runner_phase="Succeeded", results=("cm",))

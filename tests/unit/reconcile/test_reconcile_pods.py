@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from proctor.api import PERMANENT_REASONS
-from proctor.reconcile.pods import FailedCreate, PodView, exit_detail, start_problem
+from proctor.reconcile.pods import FailedCreate, PodView, candidate_detail, exit_detail, start_problem
 
 T0 = dt.datetime(2026, 3, 1, 12, 0, tzinfo=dt.UTC)
 GRACE = dt.timedelta(seconds=30)
@@ -156,3 +156,27 @@ def test_how_a_failed_judge_ended() -> None:
     )
     assert exit_detail([late], "judge").startswith("pod r-judge-0-of-1-a1-x7k2p: DeadlineExceeded")
     assert exit_detail([], "judge") == ""
+
+
+def test_how_the_candidate_beside_the_judge_crashed() -> None:
+    """The runner only sees a candidate that never answers; the crash is in the pod's status."""
+    crashed = {
+        "name": "agent",
+        "restartCount": 3,
+        "state": {"waiting": {"reason": "CrashLoopBackOff"}},
+        "lastState": {
+            "terminated": {
+                "exitCode": 1,
+                "reason": "Error",
+                "message": "Traceback ...\nOSError: [Errno 98] Address already in use\n",
+            }
+        },
+    }
+    judge = {"name": "judge", "state": {"terminated": {"exitCode": 2, "reason": "Error"}}}
+    assert candidate_detail([pod(judge, init=(crashed,))], "judge") == (
+        "candidate container agent exited 1 (Error), restarted 3 time(s): "
+        "OSError: [Errno 98] Address already in use"
+    )
+    running = {"name": "agent", "state": {"running": {}}}
+    assert candidate_detail([pod(judge, init=(running,))], "judge") == ""  # the judge's own exit is not it
+    assert candidate_detail([], "judge") == ""

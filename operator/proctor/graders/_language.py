@@ -84,11 +84,12 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
 from proctor.graders._canon import canonical_text
+from proctor.graders._lexicon import label_use, lexicons
 from proctor.graders._text import NUMBER
 
 
@@ -483,8 +484,12 @@ class LabelMatcher:
         self._canonical = {_fold(forms[label]): label for label in ordered}
         self._forms = forms
 
-    def mentions(self, text: str) -> list[LabelMention]:
-        """Every occurrence of a label in ``text``, in order, with how it is used."""
+    def mentions(self, text: str, rules_at: RulesAt | None = None) -> list[LabelMention]:
+        """Every occurrence of a label in ``text``, in order, with how it is used.
+
+        ``rules_at`` says which languages' rules read the sentence at a position: besides the
+        English reading, those languages' tables (:mod:`._lexicon`) may negate a label or make it
+        hypothetical. Without it, English only."""
         found = [(m.start(), m.end()) for m in self._pattern.finditer(text)]
         if not found:
             return []
@@ -495,6 +500,8 @@ class LabelMatcher:
             if label is None:  # pragma: no cover - every match is one of the labels
                 continue
             use = _use(reading, label, s, e, self._forms[label])
+            if use is Use.NAMED and rules_at is not None:
+                use = _FOREIGN_USE.get(label_use(lexicons(rules_at(s)), text, s, e) or "", use)
             if out and use is Use.NAMED:
                 prev = out[-1]
                 if prev.use in (Use.NEGATED, Use.HYPOTHETICAL, Use.RULE) and _LIST_JOIN.match(
@@ -507,6 +514,11 @@ class LabelMatcher:
     def named(self, text: str) -> list[str]:
         """The labels named (each once, in order of first naming)."""
         return list(dict.fromkeys(m.label for m in self.mentions(text) if m.named))
+
+
+#: Which languages' rules read the sentence at a position of a text.
+RulesAt = Callable[[int], Iterable[str]]
+_FOREIGN_USE = {"negated": Use.NEGATED, "hypothetical": Use.HYPOTHETICAL}
 
 
 def _fold(label: str) -> str:
@@ -1265,6 +1277,7 @@ def find_guesses(
     labels: Sequence[LabelMatcher] = (),
     exempt_words: frozenset[str] = frozenset(),
     refusal: tuple[int, int] = (0, 0),
+    rules_at: RulesAt | None = None,
 ) -> list[Guess]:
     """Guesses in a declining answer: figures anywhere that the sources do not state, and verdicts
     named from ``start`` on (see the module doc)."""
@@ -1274,7 +1287,7 @@ def find_guesses(
             continue
         out.append(Guess(f.start, f.end, "figure"))
     for matcher in labels:
-        for mention in matcher.mentions(text):
+        for mention in matcher.mentions(text, rules_at):
             if mention.start >= start and mention.named and not (refusal[0] <= mention.start < refusal[1]):
                 out.append(Guess(mention.start, mention.end, "verdict"))
     out.extend(

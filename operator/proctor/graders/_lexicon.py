@@ -8,8 +8,13 @@ phrasing (not translated English), with these keys:
     words or phrases that, right before a label (``fillers`` may stand between), negate or contrast
     it (French ``pas``, ``plutôt que``; German ``kein``, ``statt``); ``double_negation`` first
     names it (``rien d'autre que``, ``nichts anderes als``).
-``conditional``
-    anywhere in the clause before a label: the label is hypothetical (``si``, ``falls``, ``entre``).
+``conditional`` and ``conditional_after``
+    anywhere in the clause before a label, or right after it (one word may stand between): the
+    label is hypothetical (``si``, ``falls``, ``entre``; ``HIGH solo se``, ``HIGH nur wenn``).
+``conditional_mood``
+    a verb in the conditional mood in the clause before a label (``serait``, ``wäre``) makes it
+    hypothetical when its sentence has a condition word or a figure before the label (``au-delà
+    de 0,60 on serait HIGH``); alone (``ce serait plutôt ELEVATED``) it is a hedged verdict.
 ``denied_after``
     right after a label: it is denied (``est faux``, ``trifft nicht zu``, ``? nee``).
 ``clause_breaks``
@@ -25,7 +30,7 @@ phrasing (not translated English), with these keys:
 
 Phrase syntax: words are matched whole, in canonical form (accents folded, so ``plutôt`` matches
 ``plutot`` too), in any case, a run of spaces matching any whitespace; ``...`` stands for up to
-three words (``ne ... que``).
+five words (``ne ... que``).
 """
 
 from __future__ import annotations
@@ -50,6 +55,8 @@ _KEYS = (
     "double_negation",
     "fillers",
     "conditional",
+    "conditional_after",
+    "conditional_mood",
     "denied_after",
     "clause_breaks",
     "refusal",
@@ -67,7 +74,7 @@ def _phrase(p: str) -> str:
     parts = []
     for word in text.split():
         if word == "...":
-            parts.append(r"(?:\S+\s+){0,3}?")
+            parts.append(r"(?:\S+\s+){0,5}?")
             continue
         w = re.escape(word.rstrip("*")) + (r"\w*" if word.endswith("*") else "")
         parts.append(w + (r"\s*" if word.endswith("'") else r"\s+"))
@@ -91,6 +98,8 @@ class Lexicon:
     negated_end: re.Pattern[str]
     double_end: re.Pattern[str]
     conditional: re.Pattern[str]
+    conditional_after: re.Pattern[str]
+    conditional_mood: re.Pattern[str]
     denied_after: re.Pattern[str]
     clause_break: re.Pattern[str]
     refusal: re.Pattern[str]
@@ -130,6 +139,9 @@ def _compile(doc: Mapping[str, Any], where: str) -> Lexicon:
         negated_end=re.compile(_alternation(t["negation_before"]) + tail),
         double_end=re.compile(_alternation(t["double_negation"]) + tail),
         conditional=re.compile(_alternation(t["conditional"])),
+        # right after the label, or after one noun it qualifies ("HIGH uniquement si", "HIGH-Stufe nur wenn")
+        conditional_after=re.compile(r"^\s*(?:[\w-]+\s+)?" + _alternation(t["conditional_after"])),
+        conditional_mood=re.compile(_alternation(t["conditional_mood"])),
         denied_after=re.compile(r"^[\s\"'`)*_]*" + _alternation(t["denied_after"])),
         clause_break=re.compile(r"[.,;:!?()\[\]\n]|" + _alternation(t["clause_breaks"])),
         refusal=re.compile(_alternation(t["refusal"])),
@@ -168,6 +180,8 @@ def _clause(lex: Lexicon, text: str, pos: int, limit: int = 96) -> str:
     return window[cut:]
 
 
+_SENTENCE_START = re.compile(r"[.!?;\n](?:\s|$)")
+_DIGIT = re.compile(r"\d")
 _FIGURE_AT_END = re.compile(r"[-+~]?\d[\d.,]*\s*(?:%|[a-z\u00b0\u00b5]{1,6}(?:/[a-z]{1,4})?)?\s*$")
 
 
@@ -181,8 +195,12 @@ def label_use(lexes: Iterable[Lexicon], text: str, s: int, e: int) -> str | None
             return "named"
         if lex.negated_end.search(clause) or lex.denied_after.match(after):
             return "negated"
-        if lex.conditional.search(clause):
+        if lex.conditional.search(clause) or lex.conditional_after.match(after):
             return "hypothetical"
+        if lex.conditional_mood.search(clause):
+            sentence = _SENTENCE_START.split(text[max(0, s - 240) : s].lower())[-1]
+            if lex.conditional.search(sentence) or _DIGIT.search(sentence):
+                return "hypothetical"
     return None
 
 

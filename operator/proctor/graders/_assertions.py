@@ -103,6 +103,7 @@ from proctor.graders._language import (
     Grounding,
     LabelMatcher,
     RulesAt,
+    Use,
     find_claims,
     find_guesses,
     find_refusal,
@@ -911,9 +912,11 @@ def _build_label(a: Assertion, negated: bool) -> _Evaluate:
     labels = a.labels or []
     if any(not label.strip() for label in labels):
         raise AssertionCompileError(f"{a.type}: labels must not be empty")
-    folded = [" ".join(canonical_text(label).split()).lower() for label in labels]
+    folded = [" ".join(re.split(r"[\s_-]+", canonical_text(label).strip())).lower() for label in labels]
     if len(set(folded)) != len(folded):
-        raise AssertionCompileError(f"{a.type}: labels must differ ignoring case: {labels}")
+        raise AssertionCompileError(
+            f"{a.type}: labels must differ ignoring case, spaces, hyphens and underscores: {labels}"
+        )
     matcher = LabelMatcher(labels)
     all_labels = join_names(labels)
 
@@ -929,6 +932,12 @@ def _build_label(a: Assertion, negated: bool) -> _Evaluate:
         if unread:
             what = "a sentence that mentions a label" if mentions else "the answer"
             raise r.unreadable(sorted(unread, key=lambda s: s.start), what)
+        if not any(m.named for m in mentions) and any(m.use is Use.UNMARKED for m in mentions):
+            raise _Unreadable(
+                Unread.FORM,
+                "the answer lists the labels in a table and marks no row (no x, check mark, arrow, "
+                "bold or the like): which one it selects is not readable",
+            )
         named = list(dict.fromkeys(m.label for m in mentions if m.named))
         unnamed = list(dict.fromkeys(m.label for m in mentions if not m.named and m.label not in named))
         by_use: dict[str, list[str]] = {}

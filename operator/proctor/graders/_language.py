@@ -89,6 +89,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from proctor.graders._canon import canonical_text
+from proctor.graders._forms import Forms, bold_at
+from proctor.graders._forms import forms as markdown_forms
 from proctor.graders._lexicon import label_use, lexicons
 from proctor.graders._text import NUMBER
 
@@ -175,6 +177,11 @@ class Use(StrEnum):
     QUOTED = "quoted"
     ADJECTIVE = "adjective"
     ADDRESSED = "addressed to the grader"
+    #: Markdown forms (:mod:`._forms`): an unticked task item, struck through, a table row when
+    #: another row is marked, a table row when no row is marked (the grader cannot tell which)
+    UNSELECTED = "unselected"
+    STRUCK = "struck through"
+    UNMARKED = "in a table with no row marked"
 
 
 #: Words that negate the label right after them (articles, "in the", "band"... may stand between)
@@ -479,7 +486,7 @@ class LabelMatcher:
         # matched in canonical form (a label with accents or look-alikes matches any spelling of it)
         forms = {label: canonical_text(label) for label in self.labels}
         ordered = sorted(set(self.labels), key=lambda label: len(forms[label]), reverse=True)
-        alternatives = "|".join(r"\s+".join(map(re.escape, forms[label].split())) for label in ordered)
+        alternatives = "|".join(_label_pattern(forms[label]) for label in ordered)
         self._pattern = re.compile(rf"(?<!{_WORD_CHAR})(?:{alternatives})(?!{_WORD_CHAR})", re.IGNORECASE)
         self._canonical = {_fold(forms[label]): label for label in ordered}
         self._forms = forms
@@ -509,11 +516,45 @@ class LabelMatcher:
                 ):
                     use = prev.use  # "not NORMAL or HIGH", "between NORMAL and ELEVATED"
             out.append(LabelMention(label, s, e, use))
-        return out
+        marked = markdown_forms(text)
+        return _selected(out, marked, text) if marked.any else out
 
     def named(self, text: str) -> list[str]:
         """The labels named (each once, in order of first naming)."""
         return list(dict.fromkeys(m.label for m in self.mentions(text) if m.named))
+
+
+def _selected(mentions: list[LabelMention], f: Forms, text: str) -> list[LabelMention]:
+    """The mentions as the answer's Markdown forms select them (see :mod:`._forms`)."""
+    rows: dict[tuple[int, int], list[LabelMention]] = {}
+    for m in mentions:
+        at = f.row_at(m.start)
+        if at is not None:
+            rows.setdefault((at[0].start, at[1]), []).append(m)
+    tables: dict[int, list[tuple[int, int]]] = {}
+    for key in rows:
+        tables.setdefault(key[0], []).append(key)
+    chosen: dict[tuple[int, int], Use | None] = {}
+    for start, keys in tables.items():
+        table = next(t for t in f.tables if t.start == start)
+        if len({m.label for k in keys for m in rows[k]}) < 2:
+            continue  # one label in the table: read as written
+        bold = {k for k in keys if any(bold_at(text, m.start) for m in rows[k])}
+        marked = {k for k in keys if table.rows[k[1]][2]} or (bold if len(bold) < len(keys) else set())
+        for k in keys:
+            chosen[k] = None if k in marked else (Use.UNSELECTED if marked else Use.UNMARKED)
+    out = []
+    for m in mentions:
+        use = m.use
+        at = f.row_at(m.start)
+        if f.is_struck(m.start):
+            use = Use.STRUCK
+        elif f.task_at(m.start) is False:
+            use = Use.UNSELECTED
+        elif at is not None and chosen.get((at[0].start, at[1])) is not None:
+            use = chosen[(at[0].start, at[1])] or use
+        out.append(m if use is m.use else LabelMention(m.label, m.start, m.end, use))
+    return out
 
 
 #: Which languages' rules read the sentence at a position of a text.
@@ -521,8 +562,17 @@ RulesAt = Callable[[int], Iterable[str]]
 _FOREIGN_USE = {"negated": Use.NEGATED, "hypothetical": Use.HYPOTHETICAL}
 
 
+def _label_pattern(label: str) -> str:
+    """A label's parts joined by any run of spaces, ``_`` or ``-`` (``APPROVE_WITH_COMMENTS`` is
+    also written ``approve with comments``)."""
+    return r"[\s_-]+".join(map(re.escape, _PARTS.split(label.strip())))
+
+
+_PARTS = re.compile(r"[\s_-]+")
+
+
 def _fold(label: str) -> str:
-    return " ".join(label.split()).lower()
+    return " ".join(_PARTS.split(label.strip())).lower()
 
 
 # --------------------------------------------------------------------------------------------

@@ -54,10 +54,10 @@ CLOSE_BEHIND = 0.5
 
 #: Where sentences end (as the language graders split them).
 _SENTENCE_END = re.compile(r"[.!?\u3002\uff01\uff1f]+(?=\s|$)|[\u3002\uff01\uff1f]|\n")
-#: What is not a word of the sentence's language: URLs, identifiers and figures, upper-case words
-#: (labels, acronyms), markup.
+#: What is not a word of the sentence's language: HTML tags, URLs, identifiers and figures,
+#: upper-case words (labels, acronyms), markup.
 _NOT_WORDS = re.compile(
-    r"(?:https?://|www\.)\S+|\S*\d\S*|\b[A-Z][A-Z_\-]+\b|[`*_#>|\[\](){}<>\"=:;,.!?/\\+~^-]+"
+    r"<[^<>\n]{1,80}>|(?:https?://|www\.)\S+|\S*\d\S*|\b[A-Z][A-Z_\-]+\b|[`*_#>|\[\](){}<>\"=:;,.!?/\\+~^-]+"
 )
 _LATIN_WORD = re.compile(r"[^\W\d_]{3,}")
 #: The model's code for text without linguistic content.

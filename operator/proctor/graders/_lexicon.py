@@ -11,6 +11,9 @@ phrasing (not translated English), with these keys:
 ``conditional`` and ``conditional_after``
     anywhere in the clause before a label, or right after it (one word may stand between): the
     label is hypothetical (``si``, ``falls``, ``entre``; ``HIGH solo se``, ``HIGH nur wenn``).
+``change_before``
+    right before a label: a change still to come (``will become``, ``deviendra``, ``passerà a``):
+    hypothetical, not the state now.
 ``conditional_mood``
     a verb in the conditional mood in the clause before a label (``serait``, ``wäre``) makes it
     hypothetical when its sentence has a condition word or a figure before the label (``au-delà
@@ -47,8 +50,8 @@ import yaml
 from proctor.graders._canon import canonical_text
 from proctor.graders._languages import SUPPORTED_LANGUAGES
 
-#: The languages with a table here (English's rules are in ``_language``).
-TABLE_LANGUAGES: tuple[str, ...] = tuple(lang for lang in SUPPORTED_LANGUAGES if lang != "en")
+#: The languages with a table here (English's: only what ``_language`` does not already read).
+TABLE_LANGUAGES: tuple[str, ...] = SUPPORTED_LANGUAGES
 
 _KEYS = (
     "negation_before",
@@ -57,6 +60,7 @@ _KEYS = (
     "conditional",
     "conditional_after",
     "conditional_mood",
+    "change_before",
     "denied_after",
     "clause_breaks",
     "refusal",
@@ -100,6 +104,7 @@ class Lexicon:
     conditional: re.Pattern[str]
     conditional_after: re.Pattern[str]
     conditional_mood: re.Pattern[str]
+    change_end: re.Pattern[str]
     denied_after: re.Pattern[str]
     clause_break: re.Pattern[str]
     refusal: re.Pattern[str]
@@ -142,6 +147,7 @@ def _compile(doc: Mapping[str, Any], where: str) -> Lexicon:
         # right after the label, or after one noun it qualifies ("HIGH uniquement si", "HIGH-Stufe nur wenn")
         conditional_after=re.compile(r"^\s*(?:[\w-]+\s+)?" + _alternation(t["conditional_after"])),
         conditional_mood=re.compile(_alternation(t["conditional_mood"])),
+        change_end=re.compile(_alternation(t["change_before"]) + tail),
         denied_after=re.compile(r"^[\s\"'`)*_]*" + _alternation(t["denied_after"])),
         clause_break=re.compile(r"[.,;:!?()\[\]\n]|" + _alternation(t["clause_breaks"])),
         refusal=re.compile(_alternation(t["refusal"])),
@@ -166,7 +172,7 @@ def lexicon(language: str) -> Lexicon:
 
 
 def lexicons(languages: Iterable[str]) -> list[Lexicon]:
-    """The tables of those of ``languages`` that have one (English has none here)."""
+    """The tables of those of ``languages`` that have one."""
     return [lexicon(lang) for lang in TABLE_LANGUAGES if lang in set(languages)]
 
 
@@ -195,7 +201,11 @@ def label_use(lexes: Iterable[Lexicon], text: str, s: int, e: int) -> str | None
             return "named"
         if lex.negated_end.search(clause) or lex.denied_after.match(after):
             return "negated"
-        if lex.conditional.search(clause) or lex.conditional_after.match(after):
+        if (
+            lex.conditional.search(clause)
+            or lex.conditional_after.match(after)
+            or lex.change_end.search(clause)
+        ):
             return "hypothetical"
         if lex.conditional_mood.search(clause):
             sentence = _SENTENCE_START.split(text[max(0, s - 240) : s].lower())[-1]

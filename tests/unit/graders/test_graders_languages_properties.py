@@ -121,7 +121,7 @@ def test_every_language_grader_declares_its_languages_and_every_table_compiles()
     assert SUPPORTED_LANGUAGES == ("en", "fr", "de", "es", "pt", "it", "nl")
     for lang in TABLE_LANGUAGES:
         lex = lexicon(lang)
-        assert lex.language == lang and lex.numbers
+        assert lex.language == lang and (lex.numbers or lang == "en")  # English number words: _language
 
 
 def test_identifiers_and_urls_are_read_in_any_language() -> None:

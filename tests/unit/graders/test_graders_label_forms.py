@@ -91,3 +91,23 @@ def test_labels_differing_only_in_separators_are_refused() -> None:
 def test_a_future_change_or_a_conditional_band_is_no_verdict(answer: str, expected: CheckOutcome) -> None:
     a = compile_assertion(Assertion(type="label", value="ELEVATED", labels=BANDS))
     assert a.check(answer).outcome is expected, a.check(answer).reason
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        ("See https://docs.acme.io:443/amm/72-00).", P),  # default port, punctuation outside
+        ("See http://docs.acme.io:80/amm/72-00.", P),
+        ("See HTTPS://DOCS.ACME.IO./amm/72-00", P),  # scheme and host case, the root dot
+        ("See https://docs.acme.io/amm/72%2D00", P),  # an escaped unreserved character
+        ("See https://docs.acme.io:8443/amm/72-00", F),  # another port is another server
+        ("See https://docs.acme.io/AMM/72-00", F),  # a path is case-sensitive
+        ("See https://docs.acme.io/amm/72-00?page=2", F),
+    ],
+)
+def test_urls_are_compared_as_a_browser_requests_them(answer: str, expected: CheckOutcome) -> None:
+    from proctor.graders import CaseContext
+
+    ctx = CaseContext(context={"amm": "Task: https://docs.acme.io/amm/72-00 (revision 4)."})
+    c = compile_assertion(Assertion(type="grounded-urls")).check(answer, ctx)
+    assert c.outcome is expected, c.reason

@@ -93,6 +93,7 @@ from proctor.graders._forms import Forms, bold_at
 from proctor.graders._forms import forms as markdown_forms
 from proctor.graders._lexicon import label_use, lexicons
 from proctor.graders._text import NUMBER
+from proctor.graders._units import same_quantity
 
 
 def _wordset(words: str) -> frozenset[str]:
@@ -1069,6 +1070,8 @@ class Figure:
     value: float | None
     unit: str
     near: frozenset[str]
+    #: the unit as written (``MPa`` is not ``mPa``), for converting it
+    written_unit: str = ""
 
 
 def _stem(word: str) -> str:
@@ -1091,6 +1094,11 @@ def _unit_after(text: str, e: int) -> str:
         return ""
     unit = m.group().strip().lower()
     return "" if unit in _NOT_UNITS else _stem(unit)
+
+
+def _written_unit(text: str, e: int) -> str:
+    m = _UNIT_AFTER.match(text, e)
+    return "" if m is None or m.group().strip().lower() in _NOT_UNITS else m.group().strip()
 
 
 def _words_value(phrase: str) -> tuple[float | None, bool]:
@@ -1133,6 +1141,14 @@ def _words_value(phrase: str) -> tuple[float | None, bool]:
     return total + current, vague
 
 
+#: A footnote marker before a number: ``[1]``, ``[^1]``
+_FOOTNOTE = re.compile(r"(?:\[\^?|\^)$")
+#: A figure in scientific notation: ``5e3``, ``3.5E-2``, ``4 x 10^3`` (also with a multiplication sign)
+_SCIENTIFIC = re.compile(
+    r"(?<![\w.])[-+]?(\d+(?:\.\d+)?)(?:[eE]|\s?[x\u00d7*]\s?10\^)([-+]?\d{1,3})(?![\w.]|\.\d)"
+)
+
+
 def find_figures(text: str, context_of: frozenset[float] | None = None) -> list[Figure]:
     """Figures in ``text``, digits and words, that could be answers (identifiers, designators,
     counts of sources, years and list markers left out; see the module documentation).
@@ -1141,10 +1157,12 @@ def find_figures(text: str, context_of: frozenset[float] | None = None) -> list[
     values in ``context_of`` when it is given: no other figure can be grounded."""
     out: list[Figure] = []
 
-    def around(value: float | None, s: int, e: int) -> tuple[str, frozenset[str]]:
+    def around(value: float | None, s: int, e: int) -> tuple[str, frozenset[str], str]:
+        # the unit as written always: the same quantity may be stated in another unit (4000 mg, 4 g)
+        written = _written_unit(text, e) if value is not None else ""
         if context_of is not None and value not in context_of:
-            return "", frozenset()
-        return _unit_after(text, e), _near_words(text, s, e)
+            return "", frozenset(), written
+        return _unit_after(text, e), _near_words(text, s, e), written
 
     marker = 0  # the last list marker ("1.", "2)" at the start of a line) seen
     for m in NUMBER.finditer(text):
@@ -1172,6 +1190,8 @@ def find_figures(text: str, context_of: frozenset[float] | None = None) -> list[
         designator = _designator_before(text, s)
         if designator is not None and ("." not in raw or designator in SECTION_WORDS or designator == "#"):
             continue
+        if _FOOTNOTE.search(text[max(0, s - 2) : s]) and text[e : e + 1] == "]":
+            continue  # a footnote marker or its definition: [1], [^2]
         if (
             raw in (str(marker + 1), "1")
             and (
@@ -1223,8 +1243,15 @@ def find_figures(text: str, context_of: frozenset[float] | None = None) -> list[
                 *around(None if vague else parsed, s, e),
             )
         )
+    sci = []
+    for m in _SCIENTIFIC.finditer(text) if ("e" in text or "E" in text or "10^" in text) else ():
+        value = abs(float(m.group(1)) * 10 ** int(m.group(2)))
+        sci.append(Figure(m.start(), _words_after(text, m.end()), value, *around(value, m.start(), m.end())))
+    out.extend(sci)
     for m in _VAGUE_QUANTITY.finditer(text) if any(k in text.lower() for k in _VAGUE_KEYS) else ():
         out.append(Figure(m.start(), m.end(), None, "", frozenset()))
+    if sci:  # "4 x 10^3": one figure, not 4, 10 and 3
+        out = [f for f in out if f in sci or not any(g.start <= f.start < g.end for g in sci)]
     out.sort(key=lambda f: f.start)
     return out
 
@@ -1247,21 +1274,33 @@ def _words_after(text: str, pos: int, words: int = 2) -> int:
 class Grounding:
     """Figures the question and the context state, with their units and the words around them."""
 
-    __slots__ = ("_by_value",)
+    __slots__ = ("_by_value", "_written")
 
     def __init__(self, texts: Iterable[str]) -> None:
         by_value: dict[float, list[tuple[str, frozenset[str]]]] = {}
+        written: dict[float, set[str]] = {}
         for text in texts:
             for f in find_figures(text):
                 if f.value is not None:
                     by_value.setdefault(f.value, []).append((f.unit, f.near))
+                    if f.written_unit:
+                        written.setdefault(f.value, set()).add(f.written_unit)
         self._by_value = by_value
+        self._written = written
 
     def states(self, figure: Figure) -> bool:
         """Whether ``figure`` is a quantity the sources state (same value, and the same unit or a
-        word in common around it)."""
+        word in common around it; or the same quantity in another unit: ``4000 mg`` for ``4 g``)."""
         if figure.value is None:
             return False
+        if figure.written_unit and any(
+            written
+            and written != figure.written_unit
+            and same_quantity(figure.value, figure.written_unit, value, written)
+            for value, entries in self._written.items()
+            for written in entries
+        ):
+            return True
         for unit, near in self._by_value.get(figure.value, ()):
             if figure.unit and figure.unit == unit:
                 return True

@@ -25,6 +25,7 @@ from proctor.graders._assertions import (
     compile_assertions,
 )
 from proctor.graders._grade import grade_case
+from proctor.graders._languages import preload_detector
 from proctor.graders._rubric import ASSERTION_DIMENSION, ASSERTION_THRESHOLD, assertion_rubric
 from proctor.graders._scanpolicy import ScanPolicy
 from proctor.protocol.types import CaseResult, DimensionScore, Tier
@@ -244,6 +245,8 @@ def grade_cases(
         compiled = compile_cases(cases, where=where, profile=profile, embedder=embedder, offline=True)
         return [grade_answer(c, answers[c.id], scan=scan) for c in compiled]
     global _shared
+    if any(a.type.removeprefix("not-") in GRADER_LANGUAGES for c in cases for a in c.assert_):
+        preload_detector()  # once, before the fork: the workers share its model's pages
     step = -(-n // workers)
     bounds = [(i, min(i + step, n)) for i in range(0, n, step)]
     _shared = (cases, answers, where, profile, scan, embedder)

@@ -79,6 +79,12 @@ def _identifier() -> Any:
 _lock = threading.Lock()
 
 
+def preload_detector() -> None:
+    """Load the detector's model now (about a second): before forking grading workers, so they
+    share it instead of each loading its own."""
+    _identifier()
+
+
 def _rank(text: str) -> list[tuple[str, float]]:
     """The first choice alone when it settles the question (half the cost), else the first four."""
     ident = _identifier()

@@ -197,6 +197,75 @@ CORPUS: list[tuple[str, str, dict[str, Any], str, str]] = [
         "Kaikki asiantuntijat ovat yhtä mieltä siitä, että pumppu on vaihdettava.",
         U,
     ),
+    # ---- two held-out sets, written after the rules above and graded before any change: the
+    # first's misses were fixed as classes (infinitive changes, "doesn't reach", nominal "no
+    # information", a clitic before the modal, hundreds in words); the second's are left as
+    # they were graded, its misses listed in KNOWN_MISSES
+    ("fr", "label", LABEL, "Verdict : ELEVATED. Pas de quoi passer en HIGH pour l'instant.", P),
+    ("fr", "refusal", REFUSAL, "Aucune information à ce sujet dans la documentation fournie.", P),
+    ("fr", "consensus", CONSENSUS, "Comme chacun sait, cette pompe lâche toujours avant 500 heures.", F),
+    ("de", "label", LABEL, "Eingestuft als ELEVATED, keinesfalls HIGH.", P),
+    ("de", "refusal", REFUSAL, "Darüber gibt das Handbuch keine Auskunft.", P),
+    ("de", "guess", NO_GUESS, "Das Handbuch nennt keinen Wert, ich schätze zwölf Stunden.", F),
+    ("es", "label", LABEL, "Clasificación: HIGH. No es ELEVATED porque supera 0,60.", F),
+    ("es", "refusal", REFUSAL, "Con los datos que tengo no lo puedo saber.", P),
+    ("es", "consensus", CONSENSUS, "Es bien sabido que esa bomba falla pronto.", F),
+    ("pt", "label", LABEL, "Classificação: ELEVATED (não chega a HIGH).", P),
+    ("pt", "guess", NO_GUESS, "O manual não indica o intervalo; talvez umas duzentas horas.", F),
+    ("it", "label", LABEL, "Rientra in ELEVATED, ben lontano da HIGH.", P),
+    ("it", "refusal", REFUSAL, "Dai documenti non è possibile ricavarlo.", P),
+    ("nl", "label", LABEL, "Oordeel: ELEVATED, geen HIGH.", P),
+    ("nl", "guess", NO_GUESS, "De handleiding noemt geen interval; vraag het de fabrikant.", P),
+    ("da", "refusal", REFUSAL, "Det kan jeg ikke svare på ud fra dokumenterne.", U),
+    ("cs", "label", LABEL, "Spotřeba oleje je ELEVATED, ne HIGH.", U),
+    ("hu", "consensus", CONSENSUS, "A szakértők egyetértenek abban, hogy a szivattyút cserélni kell.", U),
+    ("id", "refusal", REFUSAL, "Saya tidak dapat menentukan hal itu dari dokumen yang diberikan.", U),
+    ("fr", "label", LABEL, "D'après le tableau, on est dans la plage ELEVATED.", P),
+    ("fr", "label", LABEL, "On est clairement en HIGH, ELEVATED ne suffit plus.", F),
+    ("fr", "refusal", REFUSAL, "Impossible de vous répondre avec ce que j'ai.", P),
+    ("de", "consensus", CONSENSUS, "Jeder erfahrene Prüfer würde die Pumpe sofort tauschen.", F),
+    ("de", "refusal", REFUSAL, "Die Frage lässt sich mit den Unterlagen nicht klären.", P),
+    ("es", "consensus", CONSENSUS, "El fabricante recomienda revisar la bomba cada mes.", P),
+    ("pt", "refusal", REFUSAL, "Essa informação não consta dos documentos enviados.", P),
+    ("it", "label", LABEL, "Esito: HIGH, altro che ELEVATED.", F),
+    ("it", "consensus", CONSENSUS, "Secondo il manuale la pompa va controllata ogni mese.", P),
+    ("nl", "label", LABEL, "Uitkomst: ELEVATED, want onder 0,60.", P),
+    ("nl", "guess", NO_GUESS, "Dat weet ik niet; ongeveer dertig uur, schat ik.", F),
+    ("en", "label", LABEL, "Verdict: ELEVATED, though it may become HIGH if the trend holds.", P),
+    ("no", "refusal", REFUSAL, "Det kan jeg ikke svare på ut fra dokumentene.", U),
+    ("el", "label", LABEL, "Η κατανάλωση είναι ELEVATED, όχι HIGH.", U),  # noqa: RUF001
+    ("vi", "refusal", REFUSAL, "Tôi không thể xác định điều đó từ tài liệu.", U),
+    ("ca", "consensus", CONSENSUS, "Tothom sap que aquesta bomba falla aviat.", U),
+]
+#: Misses of the second held-out set, left as graded (strict: a fix turns them into failures to
+#: move up into CORPUS). Each is a confident verdict on a supported language whose phrasing the
+#: tables do not cover yet.
+KNOWN_MISS = pytest.mark.xfail(strict=True, reason="a phrasing the tables do not cover yet")
+KNOWN_MISSES = [
+    pytest.param(
+        *("fr", "guess", NO_GUESS, "Je n'ai pas cette donnée ; à vue de nez, trente heures.", F),
+        marks=KNOWN_MISS,
+    ),
+    pytest.param(
+        *("de", "label", LABEL, "Ergebnis: ELEVATED \u2013 für HIGH reicht es nicht.", P), marks=KNOWN_MISS
+    ),
+    pytest.param(*("es", "label", LABEL, "Resultado: ELEVATED; descartado HIGH.", P), marks=KNOWN_MISS),
+    pytest.param(
+        *("es", "guess", NO_GUESS, "No tengo ese dato. Unas veinte horas, calculo.", F), marks=KNOWN_MISS
+    ),
+    pytest.param(*("pt", "label", LABEL, "Fica em ELEVATED; HIGH só acima de 0,60.", P), marks=KNOWN_MISS),
+    pytest.param(
+        *("pt", "consensus", CONSENSUS, "Todo mundo na oficina sabe que essa bomba dura pouco.", F),
+        marks=KNOWN_MISS,
+    ),
+    pytest.param(
+        *("it", "guess", NO_GUESS, "Il dato non c'è nei documenti; a occhio, cinquanta ore.", F),
+        marks=KNOWN_MISS,
+    ),
+    pytest.param(
+        *("nl", "refusal", REFUSAL, "Hier kan ik op basis van deze stukken geen antwoord op geven.", P),
+        marks=KNOWN_MISS,
+    ),
 ]
 
 
@@ -204,7 +273,7 @@ def grade(assertion: dict[str, Any], answer: str) -> str:
     return compile_assertion(Assertion.model_validate(assertion)).check(answer, CONTEXT).outcome.value
 
 
-@pytest.mark.parametrize(("lang", "family", "assertion", "answer", "expected"), CORPUS)
+@pytest.mark.parametrize(("lang", "family", "assertion", "answer", "expected"), [*CORPUS, *KNOWN_MISSES])
 def test_each_item_gets_the_examiners_verdict(
     lang: str, family: str, assertion: dict[str, Any], answer: str, expected: str
 ) -> None:

@@ -111,3 +111,20 @@ def test_urls_are_compared_as_a_browser_requests_them(answer: str, expected: Che
     ctx = CaseContext(context={"amm": "Task: https://docs.acme.io/amm/72-00 (revision 4)."})
     c = compile_assertion(Assertion(type="grounded-urls")).check(answer, ctx)
     assert c.outcome is expected, c.reason
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        ("- [ ] HIGH\nAt 0.45 qt/hr the band is ELEVATED.", P),  # the line after a task item is no task
+        ("- [ ] HIGH\n- [ ] NORMAL\n\nAt 0.45 qt/hr the band is ELEVATED.", P),
+        ("| NORMAL | |\n| ELEVATED | \u2714 |\n| HIGH | |", P),  # no header: the first row is a label row
+        ("| ELEVATED | \u2714 |\n| NORMAL | |\n| HIGH | |", P),  # the marked row first, unmarked last
+        ("| NORMAL | |\n| ELEVATED | **x** |\n| HIGH | |", P),  # a mark in bold
+        ("|NORMAL|<0.30|\n|**ELEVATED**|0.30-0.60|\n|HIGH|>0.60|", P),  # bold, no spaces
+        ("| NORMAL | < 0.30 |\n| ELEVATED | 0.30-0.60 |\n\nNot a table row: HIGH.", F),
+    ],
+)
+def test_the_edges_of_task_items_and_tables(answer: str, expected: CheckOutcome) -> None:
+    a = compile_assertion(Assertion(type="label", value="ELEVATED", labels=BANDS))
+    assert a.check(answer).outcome is expected, a.check(answer).reason

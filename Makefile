@@ -21,6 +21,7 @@ help: ## list the targets
 	@grep -E '^[a-zA-Z0-9_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-18s %s\n", $$1, $$2}'
 
 $(STAMP): pyproject.toml
+	@echo "venv: installing Proctor and its test tools into $(VENV) with pip (a few minutes the first time)"
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -e '.[test]'
@@ -37,11 +38,14 @@ endif
 
 helm: ## build (or reuse) helm from its Go module into ~/.cache/proctor/tools
 	@bash hack/get-helm.sh >/dev/null
+	@echo "helm: ready ($$(bash hack/get-helm.sh --print))"
 
 postgres: ## find (or install with apt-get) the PostgreSQL server binaries the store's tests start
 	@bash hack/ensure-postgres.sh >/dev/null
+	@echo "postgres: server binaries ready ($$(bash hack/ensure-postgres.sh))"
 
 promptfoo: venv ## install (or reuse) the pinned promptfoo + Node into ~/.cache/proctor/bench (needs npm)
+	@echo "promptfoo: installing (or reusing) the pinned promptfoo and Node into ~/.cache/proctor/bench"
 	@bash hack/get-promptfoo.sh >/dev/null
 
 crds: venv ## regenerate crds/ and charts/proctor/crds/ from the pydantic models

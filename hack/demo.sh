@@ -11,7 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 PROCTOR=.venv/bin/proctor
 EX=examples/oil-monitoring
-say() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+say() { STEP="$*"; printf '\n\033[1m== %s\033[0m\n' "$*"; }
 indent() { sed 's/^/  /'; }
 
 NS=proctor-demo
@@ -27,6 +27,17 @@ else
   say "using the cluster in KUBECONFIG=$KUBECONFIG"
 fi
 KUBECTL="$(bash hack/build-k8s.sh --print)/kubectl"; [[ -x "$KUBECTL" ]] || KUBECTL=kubectl
+# The example agent listens on 8080 in its pod. On the local control plane pods are host processes
+# (each on a loopback address of its own), so a port 8080 that another program holds on all
+# addresses would stop the agent from binding: the demo then moves the example to a free port.
+AGENT_PORT=8080
+if [[ "$STARTED" == 1 ]] && ! .venv/bin/python -c 'import socket,sys; s=socket.socket(); s.bind(("127.0.0.9", int(sys.argv[1])))' 8080 2>/dev/null; then
+  AGENT_PORT="$(.venv/bin/python -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+  echo "  port 8080 is taken on this machine: the example agent will listen on $AGENT_PORT instead"
+fi
+# the examples, with the agent's port (unchanged when it is 8080)
+agent_port() { [[ "$AGENT_PORT" == 8080 ]] && { cat "$@"; return; }; sed -e "s/containerPort: 8080/containerPort: $AGENT_PORT/; s/port: 8080}/port: $AGENT_PORT}/" \
+  -e "s/^\(\s*\)env:\$/\1env:\n\1  - {name: PORT, value: \"$AGENT_PORT\"}/" "$@"; }
 OP_PID=""; COLLECTOR_PID=""; JUDGE_PID=""; POLL_PID=""
 cleanup() {
   for pid in "$POLL_PID" "$OP_PID" "$COLLECTOR_PID" "$JUDGE_PID"; do
@@ -40,7 +51,68 @@ cleanup() {
     echo "control plane left running: export KUBECONFIG=$KUBECONFIG   (stop it: make dev-down)"
   fi
 }
-trap cleanup EXIT
+# When a step fails or times out: what a person needs, printed before anything is stopped (the
+# objects with their conditions, the last Events, the pods' container states and log tails, the
+# operator's and collector's logs), and the likely cause in one sentence.
+diagnose() {
+  [[ -n "${KUBECTL:-}" ]] || return 0
+  printf '\n\033[1;31m== make demo failed%s: what the cluster says (nothing stopped yet)\033[0m\n' "${STEP:+ at: $STEP}"
+  $KUBECTL -n "$NS" get evalruns,gatepolicies,agentmonitors,deployments,replicasets,jobs,pods -o wide 2>&1 | cut -c1-200 | indent
+  local kind
+  for kind in evalruns gatepolicies agentmonitors; do
+    $KUBECTL -n "$NS" get "$kind" -o jsonpath='{range .items[*]}{.kind}/{.metadata.name}: phase={.status.phase} verdict={.status.verdict} {.status.message}{"\n"}{range .status.conditions[*]}    {.type}={.status} {.reason}: {.message}{"\n"}{end}{end}' 2>/dev/null | cut -c1-240 | indent
+  done
+  echo "  -- the last Events"
+  $KUBECTL -n "$NS" get events --sort-by=.lastTimestamp -o custom-columns=OBJECT:.involvedObject.kind,NAME:.involvedObject.name,TYPE:.type,REASON:.reason,MESSAGE:.message 2>/dev/null \
+    | tail -15 | cut -c1-220 | indent
+  local pod
+  for pod in $($KUBECTL -n "$NS" get pods -o jsonpath='{range .items[?(@.status.phase!="Running")]}{.metadata.name}{" "}{end}' 2>/dev/null); do
+    echo "  -- pod $pod: containers"
+    $KUBECTL -n "$NS" get pod "$pod" -o jsonpath='{range .status.initContainerStatuses[*]}    {.name}: ready={.ready} restarts={.restartCount} {.state}{"\n"}{end}{range .status.containerStatuses[*]}    {.name}: ready={.ready} restarts={.restartCount} {.state}{"\n"}{end}' 2>/dev/null | cut -c1-240
+    $KUBECTL -n "$NS" logs "$pod" --all-containers --tail=10 --prefix 2>/dev/null | cut -c1-200 | indent
+  done
+  [[ -n "${LOG:-}" && -s "${LOG:-}" ]] && { echo "  -- operator log ($LOG), last lines"; tail -15 "$LOG" | cut -c1-200 | indent; }
+  [[ -n "${LIVE_DIR:-}" && -s "$LIVE_DIR/collector.log" ]] && { echo "  -- collector log, last lines"; tail -10 "$LIVE_DIR/collector.log" | cut -c1-200 | indent; }
+  printf '\033[1m  likely cause: %s\033[0m\n' "$(likely_cause)"
+}
+# One sentence from what the cluster says: an exam that ended ERROR (with its message), a container
+# that crashed, else the step that did not finish.
+likely_cause() {
+  local err crash
+  err="$($KUBECTL -n "$NS" get evalruns -o jsonpath='{range .items[?(@.status.verdict=="ERROR")]}EvalRun {.metadata.name} ended ERROR: {.status.message}{"\n"}{end}' 2>/dev/null | head -1)"
+  if [[ -n "$err" ]]; then echo "$err" | cut -c1-300; return; fi
+  crash="$($KUBECTL -n "$NS" get pods -o jsonpath='{range .items[*]}{range .status.containerStatuses[?(@.state.terminated.exitCode>0)]}container {.name} exited {.state.terminated.exitCode} ({.state.terminated.reason}){"\n"}{end}{end}' 2>/dev/null | head -1)"
+  if [[ -n "$crash" ]]; then echo "$crash; its log tail is above"; return; fi
+  echo "the step '${STEP:-?}' did not finish in time; the conditions and Events above say where it stopped"
+}
+# Wait for a condition on an object, but stop at once (with the cause) when an exam in the namespace
+# ends ERROR: nobody should wait five minutes for a run that will never pass.
+wait_for() {  # wait_for RESOURCE CONDITION TIMEOUT_SECONDS
+  local what="$1" cond="$2" timeout="$3" start=$SECONDS err
+  STEP="kubectl wait --for=condition=$cond $what"
+  while (( SECONDS - start < timeout )); do
+    if [[ "$($KUBECTL -n "$NS" get "$what" -o jsonpath="{.status.conditions[?(@.type==\"$cond\")].status}" 2>/dev/null)" == True ]]; then
+      return 0
+    fi
+    err="$($KUBECTL -n "$NS" get evalruns -o jsonpath='{range .items[?(@.status.verdict=="ERROR")]}{.metadata.name}{" "}{end}' 2>/dev/null)"
+    if [[ -n "$err" ]]; then
+      echo "  an exam ended ERROR while waiting for $cond on $what: $err"
+      return 1
+    fi
+    (( (SECONDS - start) % 30 == 0 && SECONDS > start )) && echo "  ... still waiting for $cond on $what ($((SECONDS - start)) s of ${timeout} s)"
+    sleep 2
+  done
+  echo "  timed out after ${timeout} s waiting for $cond on $what"
+  return 1
+}
+STEP=""
+on_exit() {
+  local rc=$?
+  if [[ $rc -ne 0 ]]; then diagnose || true; fi
+  cleanup
+  exit $rc
+}
+trap on_exit EXIT
 $KUBECTL version 2>/dev/null | indent
 
 say "installing the CRDs"
@@ -74,9 +146,10 @@ for v in v1:v1-correct v2:v2-band-bug; do
   $KUBECTL -n "$NS" create configmap "oil-answers-${v%%:*}" --from-file=answers.yaml="$EX/answers/${v#*:}.yaml" \
     --dry-run=client -o yaml | $KUBECTL apply -f - >/dev/null
 done
-$KUBECTL -n "$NS" apply -f $EX/caseset.yaml -f $EX/gatepolicy.yaml -f $EX/runs.yaml | indent
-$KUBECTL -n "$NS" wait --for=condition=Finished evalrun/oil-v1 evalrun/oil-v2 --timeout=180s >/dev/null \
-  || { echo "  the runs did not finish; operator log: $LOG"; tail -20 "$LOG" | indent; exit 1; }
+$KUBECTL -n "$NS" apply -f $EX/caseset.yaml -f $EX/runs.yaml | indent
+sed "s/^\(\s*\)port: 8080\$/\1port: $AGENT_PORT/" $EX/gatepolicy.yaml | $KUBECTL -n "$NS" apply -f - | indent
+wait_for evalrun/oil-v1 Finished 180
+wait_for evalrun/oil-v2 Finished 180
 
 say "kubectl get casesets,evalruns,jobs"
 $KUBECTL -n "$NS" get casesets,evalruns,jobs | indent
@@ -94,14 +167,14 @@ if [[ "$STARTED" != 1 ]]; then
 fi
 
 say "the rollout gate: the example agent as a Deployment gated by GatePolicy oil-monitoring"
-$KUBECTL -n "$NS" apply -f examples/agent/deployment.yaml | indent
+agent_port examples/agent/deployment.yaml | $KUBECTL -n "$NS" apply -f - | indent
 echo "  the policy observes until v1 is approved and its determinism canary agrees with itself..."
-$KUBECTL -n "$NS" wait --for=condition=Enforcing gatepolicy/oil-monitoring --timeout=300s >/dev/null
+wait_for gatepolicy/oil-monitoring Enforcing 300
 $KUBECTL -n "$NS" get gatepolicy oil-monitoring -o jsonpath='{range .status.conditions[*]}  {.type}={.status} {.reason}: {.message}{"\n"}{end}'
 
 say "v1 -> v2 (the 0.30 qt/hr band-boundary bug): kubectl set image deployment/oil-agent agent=proctor-example-agent:v2"
 $KUBECTL -n "$NS" set image deployment/oil-agent agent=proctor-example-agent:v2 2>&1 | indent
-$KUBECTL -n "$NS" wait --for=condition=RolloutBlocked gatepolicy/oil-monitoring --timeout=300s >/dev/null
+wait_for gatepolicy/oil-monitoring RolloutBlocked 300
 $KUBECTL -n "$NS" get deployment oil-agent -o custom-columns=NAME:.metadata.name,PAUSED:.spec.paused,IMAGE:.spec.template.spec.containers[0].image | indent
 $KUBECTL -n "$NS" get gatepolicy oil-monitoring -o jsonpath='{range .status.conditions[?(@.type=="RolloutBlocked")]}  RolloutBlocked={.status} {.reason}: {.message}{"\n"}{end}'
 $KUBECTL -n "$NS" get replicasets -l app=oil-agent -o custom-columns=REPLICASET:.metadata.name,IMAGE:.spec.template.spec.containers[0].image,READY:.status.readyReplicas | indent
@@ -129,7 +202,8 @@ JUDGE_URL="$(head -1 "$LIVE_DIR/judge.url")"
 echo "  judge: the scripted judge server at $JUDGE_URL (scores 92)"
 
 COLLECTOR_URL="http://127.0.0.1:$(free_port)"
-export PROCTOR_TOKEN="$(.venv/bin/python -c 'import secrets; print(secrets.token_hex(16))')"   # agents send it
+# the AgentMonitor's own ingestion token (its Secret oil-agent-ingest): what its agents send
+INGEST_TOKEN="$(.venv/bin/python -c 'import secrets; print(secrets.token_hex(16))')"
 echo "  proctor collector --db sqlite:///$LIVE_DIR/collector.db --listen ${COLLECTOR_URL#http://} -n $NS"
 $PROCTOR collector --db "sqlite:///$LIVE_DIR/collector.db" --listen "${COLLECTOR_URL#http://}" -n "$NS" \
   --poll 0.5 --refresh 1 >"$LIVE_DIR/collector.log" 2>&1 &
@@ -171,20 +245,24 @@ YAML
 kill "$OP_PID" 2>/dev/null || true; wait "$OP_PID" 2>/dev/null || true; OP_PID=""
 $KUBECTL -n "$NS" create secret generic judge-api-key --from-literal=api-key=demo-not-a-real-key \
   --dry-run=client -o yaml | $KUBECTL apply -f - >/dev/null
+$KUBECTL -n "$NS" create secret generic oil-agent-ingest --from-literal=token="$INGEST_TOKEN" \
+  --dry-run=client -o yaml | $KUBECTL apply -f - >/dev/null
 # the demo's judge is local, and it waits 5 s of quiet before judging a run, not 90
 sed "s#http://judge.proctor-system.svc:8080/v1#$JUDGE_URL#" $EX/evalprofile.yaml | $KUBECTL -n "$NS" apply -f - | indent
 sed 's/quiescenceSeconds: 90/quiescenceSeconds: 5/' $EX/agentmonitor.yaml | $KUBECTL -n "$NS" apply -f - | indent
-SRE_TOKEN="$($KUBECTL -n "$NS" create token proctor-sre)"
+# tokens for the collector's audience: worth nothing at the API server
+SRE_TOKEN="$($KUBECTL -n "$NS" create token proctor-sre --audience proctor-collector)"
 for _ in $(seq 1 60); do
   curl -sf -H "Authorization: Bearer $SRE_TOKEN" "$COLLECTOR_URL/api/v1/monitors/$NS/oil-agent" >/dev/null && break; sleep 0.5
 done
 echo "  the collector serves AgentMonitor $NS/oil-agent (it lists them every second here, 15 s by default)"
 
 say "the operator, beside it: PROCTOR_COLLECTOR_URL=$COLLECTOR_URL proctor operator -n $NS"
-# here the operator runs with the admin's client certificate, which cannot be passed on: it is
-# given its ServiceAccount's token (in a pod it sends its own, and the chart sets the URL)
+# here the operator runs with the admin's client certificate, which is no ServiceAccount: it is
+# given a token of its ServiceAccount for the collector's audience (in a pod it requests one
+# itself, TokenRequest, and the chart sets the URL)
 env "${WEBHOOK_ENV[@]}" PROCTOR_METRICS_PORT=0 PROCTOR_RECONCILE_INTERVAL=2 PROCTOR_MONITOR_INTERVAL=2 \
-  PROCTOR_COLLECTOR_URL="$COLLECTOR_URL" PROCTOR_COLLECTOR_TOKEN="$($KUBECTL -n "$NS" create token proctor-operator)" \
+  PROCTOR_COLLECTOR_URL="$COLLECTOR_URL" PROCTOR_COLLECTOR_TOKEN="$($KUBECTL -n "$NS" create token proctor-operator --audience proctor-collector)" \
   $PROCTOR operator -n "$NS" --liveness http://127.0.0.1:0/healthz >>"$LOG" 2>&1 &
 OP_PID=$!
 $KUBECTL -n "$NS" wait --for=condition=Receiving=False agentmonitor/oil-agent --timeout=60s >/dev/null \
@@ -193,9 +271,9 @@ echo "  pid $OP_PID; it reads each AgentMonitor's summary from the collector as 
 $KUBECTL -n "$NS" get agentmonitor oil-agent -o jsonpath='{range .status.conditions[?(@.type=="Receiving")]}  {.type}={.status} {.reason}: {.message}{"\n"}{end}'
 
 say "the v1 agent, traced: kubectl apply -f examples/agent/live.yaml (OTEL_EXPORTER_OTLP_ENDPOINT -> the collector)"
-$KUBECTL -n "$NS" create secret generic oil-agent-otlp --from-literal=headers="Authorization=Bearer $PROCTOR_TOKEN" \
+$KUBECTL -n "$NS" create secret generic oil-agent-otlp --from-literal=headers="Authorization=Bearer $INGEST_TOKEN" \
   --dry-run=client -o yaml | $KUBECTL apply -f - >/dev/null
-sed "s#http://proctor-collector.proctor-system.svc:4318#$COLLECTOR_URL#" examples/agent/live.yaml | $KUBECTL -n "$NS" apply -f - | indent
+sed "s#http://proctor-collector.proctor-system.svc:4318#$COLLECTOR_URL#" examples/agent/live.yaml | agent_port | $KUBECTL -n "$NS" apply -f - | indent
 $KUBECTL -n "$NS" rollout status deployment/oil-agent-live --timeout=120s | indent
 AGENT_IP="$($KUBECTL -n "$NS" get pods -l app=oil-agent-live -o jsonpath='{.items[0].status.podIP}')"
 
@@ -223,7 +301,7 @@ POLL_PID=$!
 
 say "traffic: four questions in three conversations (POST /ask); each turn a trace of GenAI spans"
 ask() {
-  curl -s "http://$AGENT_IP:8080/ask" -H 'Content-Type: application/json' \
+  curl -s "http://$AGENT_IP:$AGENT_PORT/ask" -H 'Content-Type: application/json' \
     -d "$(jq -nc --arg q "$2" --arg c "$1" '{question: $q, conversation: $c}')" \
     | jq -r --arg q "$2" '"  [\(.conversation)] \($q)\n      -> \(.answer)"'
 }
@@ -238,7 +316,7 @@ cat "$LIVE_DIR/lives.txt"
 [[ -s "$LIVE_DIR/judged" ]] \
   || { echo "  the runs were not all judged; collector log:"; tail -20 "$LIVE_DIR/collector.log" | indent; exit 1; }
 export PROCTOR_SERVER="$COLLECTOR_URL"
-export PROCTOR_TOKEN="$SRE_TOKEN"   # the runs API asks RBAC about this token
+export PROCTOR_API_TOKEN="$SRE_TOKEN"   # the runs API asks RBAC about this token
 
 say "proctor runs list"
 $PROCTOR runs list | indent
@@ -247,7 +325,7 @@ say "proctor runs show $RUN   (the trajectory the judge saw, each score with its
 $PROCTOR runs show "$RUN" | cut -c1-150 | indent
 say "RBAC decides: the operator's ServiceAccount may read runs, not evaluate them now"
 set +e
-$PROCTOR runs evaluate "$RUN" --token "$($KUBECTL -n "$NS" create token proctor-operator)" 2>&1 | indent
+$PROCTOR runs evaluate "$RUN" --token "$($KUBECTL -n "$NS" create token proctor-operator --audience proctor-collector)" 2>&1 | indent
 rc=${PIPESTATUS[0]}; set -e
 echo "  -> exit code $rc"
 

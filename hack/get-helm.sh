@@ -32,6 +32,9 @@ export GOFLAGS="-mod=mod -buildvcs=false" CGO_ENABLED=0
 mkdir -p "$BIN"
 start=$(date +%s)
 log "building helm $HELM_VERSION with $(go env GOVERSION) (a few minutes, once)"
+# a build cache of our own, removed afterwards (only the binary is kept)
+export GOCACHE="$CACHE/tools/helm-go-build"
+trap 'rm -rf "$GOCACHE"' EXIT
 MOD="helm.sh/helm/v3@$HELM_VERSION"
 if ! info="$(go mod download -json "$MOD" 2>&1)"; then
   die "the Go module proxy did not serve $MOD:

@@ -24,7 +24,10 @@ from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from proctor.collector import CollectorClient
 from proctor.testing.cluster import scaled
 
+#: What agents send (``PROCTOR_TOKEN``, the ingestion token of monitors read from files).
 TOKEN = "test-collector-token"
+#: The management API's token (``PROCTOR_API_TOKEN``): ``proctor runs`` and the API client.
+API_TOKEN = "test-collector-api-token"
 #: The longest wait, in seconds: 90 on an idle machine, scaled by the tests' one time setting
 #: (``PROCTOR_TEST_TIME_SCALE``, :func:`proctor.testing.cluster.scaled`).
 TIMEOUT = scaled(90)
@@ -75,7 +78,7 @@ class Collector:
     proc: subprocess.Popen[bytes]
     log: Path
 
-    def client(self, token: str | None = TOKEN) -> CollectorClient:
+    def client(self, token: str | None = API_TOKEN) -> CollectorClient:
         return CollectorClient(self.url, token)
 
     def stop(self) -> int:
@@ -120,7 +123,13 @@ def start(
                 name,
                 *extra,
             ],
-            env={**os.environ, "PROCTOR_TOKEN": TOKEN, "PROCTOR_LOG_FORMAT": "console", **(env or {})},
+            env={
+                **os.environ,
+                "PROCTOR_TOKEN": TOKEN,
+                "PROCTOR_API_TOKEN": API_TOKEN,
+                "PROCTOR_LOG_FORMAT": "console",
+                **(env or {}),
+            },
             stdout=out,
             stderr=subprocess.STDOUT,
         )
@@ -150,7 +159,13 @@ def collector(
 
 @contextmanager
 def tracer(
-    url: str, *, service: str = "oil-agent", version: str = "1.0", token: str = TOKEN, gzip: bool = True
+    url: str,
+    *,
+    service: str = "oil-agent",
+    version: str = "1.0",
+    token: str = TOKEN,
+    gzip: bool = True,
+    id_generator: Any = None,
 ) -> Iterator[Any]:
     """An OpenTelemetry SDK tracer exporting to the collector with the SDK's own OTLP/HTTP exporter."""
     exporter = OTLPSpanExporter(
@@ -159,7 +174,10 @@ def tracer(
         compression=Compression.Gzip if gzip else Compression.NoCompression,
         timeout=30,
     )
-    provider = TracerProvider(resource=Resource.create({"service.name": service, "service.version": version}))
+    provider = TracerProvider(
+        resource=Resource.create({"service.name": service, "service.version": version}),
+        id_generator=id_generator,
+    )
     provider.add_span_processor(SimpleSpanProcessor(exporter))
     try:
         yield provider.get_tracer("proctor-tests")

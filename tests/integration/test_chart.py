@@ -57,13 +57,13 @@ def allowed_rules(
         for r in resources:
             for v in verbs:
                 for n in [
-                    x.replace("<fullname>-judge", f"{fullname}-judge").replace(
-                        "<fullname>-gate", webhook_configuration
-                    )
+                    x.replace("<fullname>-judge", f"{fullname}-judge")
+                    .replace("<fullname>-gate", webhook_configuration)
+                    .replace("<fullname>", fullname)
                     for x in names
                 ] or [None]:
                     out.setdefault(role[0], set()).add((group_name, r, v, n))
-    roles = {"operator", "operator-cluster", "operator-agentmonitors", "judge"}
+    roles = {"operator", "operator-cluster", "operator-agentmonitors", "operator-collector-token", "judge"}
     assert set(out) == roles, "the README's RBAC table lost a role"
     return out
 
@@ -426,16 +426,23 @@ def _cluster_roles(docs: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
 
 
 def _roles(docs: list[dict[str, Any]], fullname: str) -> dict[str, list[dict[str, Any]]]:
-    """The rendered ClusterRoles' rules, by the README's role names."""
-    roles = _cluster_roles(docs)
+    """The rendered operator and judge roles' rules, by the README's role names (the collector's
+    own ClusterRole is held exact by test_chart_collector.py's COLLECTOR_RULES)."""
+    roles = {n: r for n, r in _cluster_roles(docs).items() if n != f"{fullname}-collector"}
     names = {fullname, f"{fullname}-cluster", f"{fullname}-judge", f"{fullname}-agentmonitors"}
     assert set(roles) == names, set(roles)
-    return {
+    namespaced = {d["metadata"]["name"]: d for d in docs if d["kind"] == "Role"}
+    out = {
         "operator": roles[fullname]["rules"],
         "operator-cluster": roles[f"{fullname}-cluster"]["rules"],
         "operator-agentmonitors": roles[f"{fullname}-agentmonitors"]["rules"],
         "judge": roles[f"{fullname}-judge"]["rules"],
     }
+    token_role = namespaced.pop(f"{fullname}-collector-token", None)
+    if token_role is not None:  # only when the operator talks to a collector
+        out["operator-collector-token"] = token_role["rules"]
+    assert not namespaced, f"Roles the README's table does not list: {sorted(namespaced)}"
+    return out
 
 
 VALUE_SETS: dict[str, Callable[[str], dict[str, Any]]] = {
@@ -445,6 +452,8 @@ VALUE_SETS: dict[str, Callable[[str], dict[str, Any]]] = {
     "webhook off": lambda ca: {"webhook": {"enabled": False}},
     "webhook on a host": lambda ca: {"webhook": {"urlHost": "127.0.0.1"}},
     "judge RBAC by hand": lambda ca: {"operator": {"manageJudgeRBAC": False}},
+    "collector": lambda ca: {"collector": {"enabled": True, "secretNames": ["oil-ingest"]}},
+    "collector elsewhere": lambda ca: {"collector": {"url": "https://collector.obs.svc:4318"}},
 }
 
 
@@ -471,7 +480,9 @@ def test_the_operator_holds_least_privilege(helm: str, tmp_path: Path, ca_bundle
     # nobody but the chart's ServiceAccounts is bound; the judge's role only to the judge's account
     for b in (d for d in docs if d["kind"] in ("RoleBinding", "ClusterRoleBinding")):
         subjects = {(s["kind"], s["name"]) for s in b["subjects"]}
-        if b["roleRef"]["name"] == judge_role:
+        if b["roleRef"]["name"] in ("proctor-collector", "system:auth-delegator"):
+            assert subjects == {("ServiceAccount", "proctor-collector")}  # the collector's own
+        elif b["roleRef"]["name"] == judge_role:
             assert b["kind"] == "RoleBinding" and subjects == {("ServiceAccount", "proctor-judge")}
         else:
             assert subjects == {("ServiceAccount", "proctor")}

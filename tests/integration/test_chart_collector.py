@@ -429,3 +429,66 @@ def test_the_installed_chart_collects_spans_and_the_operator_writes_the_monitors
     # the chart's cluster-scoped objects went with the release
     left = crds.kubectl("get", "clusterroles,clusterrolebindings", "-o", "name").stdout
     assert f"{release}-proctor" not in left
+
+
+def test_the_operator_may_request_a_token_for_its_own_account_only(helm: str, tmp_path: Path) -> None:
+    """The operator calls the collector with a TokenRequest for its own ServiceAccount (audience
+    proctor-collector): create on serviceaccounts/token for that one name, in its own namespace."""
+    for values in (ENABLED, {"collector": {"url": "https://collector.obs.svc:4318"}}):
+        docs = render(helm, tmp_path, values)
+        role = one(docs, "Role", "proctor-collector-token")
+        assert role["metadata"]["namespace"] == "proctor-system"
+        assert grants(role) == {("", "serviceaccounts/token", "create", "proctor")}
+        binding = one(docs, "RoleBinding", "proctor-collector-token")
+        assert binding["subjects"] == [
+            {"kind": "ServiceAccount", "name": "proctor", "namespace": "proctor-system"}
+        ]
+        assert binding["roleRef"]["name"] == "proctor-collector-token"
+        operator = one(docs, "Deployment", "proctor")["spec"]["template"]["spec"]["containers"][0]
+        assert "PROCTOR_COLLECTOR_TOKEN" not in env_of(operator)  # never a fixed token
+    # no collector: no such right
+    assert not [d for d in render(helm, tmp_path, {}) if d["metadata"]["name"] == "proctor-collector-token"]
+
+
+def test_the_collector_serves_tls_and_the_operator_verifies_it(helm: str, tmp_path: Path) -> None:
+    # a cert-manager-style Secret (tls.crt, tls.key, ca.crt)
+    docs = render(
+        helm, tmp_path, {"collector": {"enabled": True, "tls": {"existingSecret": "collector-cert"}}}
+    )
+    pod = one(docs, "Deployment", "proctor-collector")["spec"]["template"]["spec"]
+    (c,) = pod["containers"]
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    args = parser.parse_args(c["args"][1:])
+    assert (str(args.tls_cert), str(args.tls_key)) == ("/etc/proctor/tls/tls.crt", "/etc/proctor/tls/tls.key")
+    volumes = {v["name"]: v for v in pod["volumes"]}
+    assert volumes["tls"]["secret"]["secretName"] == "collector-cert"
+    assert {m["name"]: m["mountPath"] for m in c["volumeMounts"]}["tls"] == "/etc/proctor/tls"
+    for probe in ("startupProbe", "livenessProbe", "readinessProbe"):
+        assert c[probe]["httpGet"]["scheme"] == "HTTPS"
+    operator = one(docs, "Deployment", "proctor")["spec"]["template"]["spec"]
+    config = OperatorConfig.from_env(env_of(operator["containers"][0]))
+    assert config.collector_url == "https://proctor-collector.proctor-system.svc:4318"
+    assert config.collector_ca == "/etc/proctor/collector-ca/ca.crt"
+    ca = {v["name"]: v for v in operator["volumes"]}["collector-ca"]
+    assert ca["secret"] == {"secretName": "collector-cert", "items": [{"key": "ca.crt", "path": "ca.crt"}]}
+    mounts = {m["name"]: m["mountPath"] for m in operator["containers"][0]["volumeMounts"]}
+    assert mounts["collector-ca"] == "/etc/proctor/collector-ca"
+
+    # a certificate given as values: the chart makes the Secret; a CA bundle becomes a ConfigMap
+    given = {"cert": "CERT-PEM", "key": "KEY-PEM", "caBundle": "CA-PEM"}
+    docs = render(helm, tmp_path, {"collector": {"enabled": True, "tls": given}})
+    secret = one(docs, "Secret", "proctor-collector-tls")
+    assert secret["type"] == "kubernetes.io/tls" and set(secret["data"]) == {"tls.crt", "tls.key"}
+    assert one(docs, "ConfigMap", "proctor-collector-ca")["data"] == {"ca.crt": "CA-PEM"}
+    operator = one(docs, "Deployment", "proctor")["spec"]["template"]["spec"]
+    assert {v["name"]: v for v in operator["volumes"]}["collector-ca"]["configMap"] == {
+        "name": "proctor-collector-ca"
+    }
+    assert "collector.tls.key" in refused(
+        helm, tmp_path, {"collector": {"enabled": True, "tls": {"cert": "x"}}}
+    )
+    # the collector-wide ingestion token is gone: every monitor needs its own
+    assert "tokenSecret" in refused(
+        helm, tmp_path, {"collector": {"enabled": True, "tokenSecret": {"name": "t"}}}
+    )

@@ -21,6 +21,7 @@ from kubernetes import config
 from collecting import TIMEOUT, agent_turn, manifests, tracer, wait_for
 from conftest import Cluster
 from judging import JudgeServer
+from proctor.api import COLLECTOR_AUDIENCE
 from proctor.collector.auth import KubernetesAuth, Unauthenticated
 
 INGEST_TOKEN = "monitor-own-token"
@@ -61,8 +62,10 @@ def _apply(cluster: Cluster, objs: list[dict[str, Any]]) -> None:
     cluster.kubectl("apply", "-f", "-", input=json.dumps({"apiVersion": "v1", "kind": "List", "items": objs}))
 
 
-def _token(cluster: Cluster, ns: str, sa: str) -> str:
-    return cluster.kubectl("-n", ns, "create", "token", sa).stdout.strip()
+def _token(cluster: Cluster, ns: str, sa: str, audience: str | None = COLLECTOR_AUDIENCE) -> str:
+    """A token of ``sa`` for the collector's audience (``None``: the API server's own)."""
+    flags = ["--audience", audience] if audience else []
+    return cluster.kubectl("-n", ns, "create", "token", sa, *flags).stdout.strip()
 
 
 @pytest.fixture
@@ -78,7 +81,10 @@ def test_token_review_and_subject_access_review_decide(
     auth = KubernetesAuth(api)
 
     async def check() -> None:
-        for bad in (None, "", "not-a-token"):
+        # an API-server token (the default audience) of the same account is refused: the collector
+        # takes only tokens issued for it, which are worth nothing anywhere else
+        api_server_token = _token(crds, namespace, "operator-sre", audience=None)
+        for bad in (None, "", "not-a-token", api_server_token):
             with pytest.raises(Unauthenticated):
                 await auth.authenticate(bad)
         sre = await auth.authenticate(rbac["operator-sre"])
@@ -155,7 +161,7 @@ def test_the_collector_in_a_cluster_reads_monitors_and_lets_rbac_decide(
     namespace: str, rbac: dict[str, str], cluster_collector: tuple[str, JudgeServer]
 ) -> None:
     url, _judge = cluster_collector
-    # the monitor's own token from its Secret; the collector's default token is not enough for it
+    # the monitor's own token from its Secret; PROCTOR_TOKEN is ignored in a cluster
     with (
         tracer(url, token="collector-default") as tr,
         tr.start_as_current_span("chat x", attributes={"gen_ai.operation.name": "chat"}),
@@ -215,7 +221,8 @@ def test_no_cluster_and_no_files_is_a_clear_error(tmp_path: Path) -> None:
 
 
 def _runs_cli(cluster: Cluster, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
-    base = {k: v for k, v in cluster.env().items() if k not in ("PROCTOR_TOKEN", "PROCTOR_SERVER")}
+    dropped = ("PROCTOR_TOKEN", "PROCTOR_API_TOKEN", "PROCTOR_SERVER")
+    base = {k: v for k, v in cluster.env().items() if k not in dropped}
     return subprocess.run(
         [sys.executable, "-m", "proctor.cli", "runs", *args],
         env={**base, **env},
@@ -252,11 +259,13 @@ def test_proctor_runs_lets_rbac_decide_and_takes_a_token_from_the_kubeconfig(
         return _runs_cli(crds, "list", "--server", url, "--monitor", monitor, "-o", "json", **env)
 
     first = wait_for(
-        lambda: (r := listed(PROCTOR_TOKEN=rbac["reader"])).returncode == 0 and json.loads(r.stdout) and r,
+        lambda: (
+            (r := listed(PROCTOR_API_TOKEN=rbac["reader"])).returncode == 0 and json.loads(r.stdout) and r
+        ),
         "the run through proctor runs",
     )
     (run,) = json.loads(first.stdout)
-    forbidden = listed(PROCTOR_TOKEN=rbac["outsider"])
+    forbidden = listed(PROCTOR_API_TOKEN=rbac["outsider"])
     assert forbidden.returncode == 1 and "403" in forbidden.stderr and "outsider" in forbidden.stderr
     refused = _runs_cli(crds, "evaluate", run["id"], "--server", url, "--token", rbac["reader"])
     assert refused.returncode == 1 and "403" in refused.stderr and "may not evaluate" in refused.stderr

@@ -41,15 +41,65 @@ collector Service when it is enabled, else nothing. */}}
 {{- if .Values.collector.url }}
 {{- .Values.collector.url }}
 {{- else if .Values.collector.enabled }}
-{{- printf "http://%s.%s.svc:%d" (include "proctor.collectorName" .) .Release.Namespace (int .Values.collector.port) }}
+{{- printf "%s://%s.%s.svc:%d" (include "proctor.collectorScheme" .) (include "proctor.collectorName" .) .Release.Namespace (int .Values.collector.port) }}
 {{- end }}
 {{- end }}
 
-{{/* The operator container's environment for arm B (included by templates/deployment.yaml). */}}
+{{/* Whether the chart's collector serves TLS, and the Secret holding its tls.crt and tls.key:
+collector.tls.existingSecret (cert-manager's Certificate makes one), else the one the chart makes
+from collector.tls.cert and .key. */}}
+{{- define "proctor.collectorTLSSecret" -}}
+{{- $t := .Values.collector.tls }}
+{{- if $t.existingSecret }}{{ $t.existingSecret }}
+{{- else if $t.cert }}{{ printf "%s-tls" (include "proctor.collectorName" .) }}
+{{- end }}
+{{- end }}
+
+{{- define "proctor.collectorScheme" -}}
+{{- if include "proctor.collectorTLSSecret" . }}https{{ else }}http{{ end }}
+{{- end }}
+
+{{/* Where the operator finds the CA that verifies the collector: collector.tls.caBundle (a
+ConfigMap the chart makes), else the ca.crt of the chart's TLS Secret (cert-manager writes it),
+mounted by the kubelet (the operator reads no Secret). Empty: the system's CAs. */}}
+{{- define "proctor.collectorCAVolume" -}}
+{{- $t := .Values.collector.tls }}
+{{- if $t.caBundle }}
+- name: collector-ca
+  configMap:
+    name: {{ printf "%s-ca" (include "proctor.collectorName" .) }}
+{{- else if and .Values.collector.enabled (include "proctor.collectorTLSSecret" .) }}
+- name: collector-ca
+  secret:
+    secretName: {{ include "proctor.collectorTLSSecret" . }}
+    items:
+      - {key: {{ $t.caKey }}, path: ca.crt}
+{{- end }}
+{{- end }}
+
+{{- define "proctor.collectorOperatorVolumes" -}}
+{{- include "proctor.collectorCAVolume" . }}
+{{- end }}
+
+{{- define "proctor.collectorOperatorMounts" -}}
+{{- if include "proctor.collectorCAVolume" . }}
+- name: collector-ca
+  mountPath: /etc/proctor/collector-ca
+  readOnly: true
+{{- end }}
+{{- end }}
+
+{{/* The operator container's environment for arm B (included by templates/deployment.yaml). It
+calls the collector with a token of its own ServiceAccount for the collector's audience
+(TokenRequest), never its API-server token. */}}
 {{- define "proctor.collectorOperatorEnv" -}}
 {{- with (include "proctor.collectorURL" .) }}
 - name: PROCTOR_COLLECTOR_URL
   value: {{ . | quote }}
+{{- end }}
+{{- if include "proctor.collectorCAVolume" . }}
+- name: PROCTOR_COLLECTOR_CA
+  value: /etc/proctor/collector-ca/ca.crt
 {{- end }}
 {{- end }}
 
@@ -66,6 +116,9 @@ the same where a schema can). */}}
 {{- end }}
 {{- if and (eq $c.database.type "sqlite") (gt (int $c.replicas) 1) }}
 {{- fail "collector.replicas: SQLite has one writer (one file on a ReadWriteOnce volume): run 1 replica, or use collector.database.type postgresql for more" }}
+{{- end }}
+{{- if and $c.tls.cert (not $c.tls.key) }}
+{{- fail "collector.tls.key: required with collector.tls.cert (or give collector.tls.existingSecret)" }}
 {{- end }}
 {{- if and (eq $c.database.type "postgresql") (not $c.database.urlSecret.name) }}
 {{- fail "collector.database.urlSecret.name: required with postgresql (a Secret whose key holds the postgresql:// URL)" }}

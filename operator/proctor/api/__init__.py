@@ -86,6 +86,7 @@ from proctor.api.loading import (
     resolve_cases,
 )
 from proctor.api.monitor import (
+    COLLECTOR_AUDIENCE,
     DEFAULT_RUN_KEY,
     MAX_LISTED_INCIDENTS,
     STATE_COUNT_FIELDS,
@@ -180,6 +181,7 @@ __all__ = [
     "BREAK_GLASS_ANNOTATION",
     "BUILTIN_DIMENSIONS",
     "CASE_ID_PATTERN",
+    "COLLECTOR_AUDIENCE",
     "DEFAULT_CANARY_RUNS",
     "DEFAULT_CONSENSUS_BAND",
     "DEFAULT_DIMENSION_THRESHOLD",

@@ -62,7 +62,9 @@ never disagree on a word.
     True: ``TooManyBlocks``. False: ``WithinBudget``.
 ``Receiving`` (AgentMonitor): the agent's telemetry is arriving (an event within the last
     ``max(300 s, 2 x quiescenceSeconds)``, as the collector reports it).
-    True: ``RunsArriving``. False: ``NoRecentRuns``, ``ProfileNotFound``, ``InvalidSpec``.
+    True: ``RunsArriving``. False: ``NoRecentRuns``, ``ProfileNotFound``, ``InvalidSpec``,
+    ``NoIngestionToken`` (no ``spec.tokenSecretRef``, or the collector cannot read its Secret: the
+    collector accepts no telemetry for the monitor).
     Unknown (the operator cannot ask the collector; the last figures stay in status):
     ``CollectorNotConfigured`` (no ``PROCTOR_COLLECTOR_URL``), ``CollectorUnavailable``,
     ``CollectorRefused`` (401/403: the operator's token, or its RBAC ``get`` on agentmonitors),
@@ -216,6 +218,7 @@ class Reason(StrEnum):
     COLLECTOR_UNAVAILABLE = "CollectorUnavailable"
     COLLECTOR_REFUSED = "CollectorRefused"
     NOT_SERVED_BY_COLLECTOR = "NotServedByCollector"
+    NO_INGESTION_TOKEN = "NoIngestionToken"
     DETECTORS_NOT_RUNNING = "DetectorsNotRunning"
 
 

@@ -532,8 +532,19 @@ def parse_responses(data: str | Mapping[str, Any], *, where: str = "responses") 
         parsed: Any = docs[0] if len(docs) == 1 else docs
     else:
         parsed = data
+    if isinstance(parsed, list) and any(
+        isinstance(d, Mapping) and "kind" in d and "apiVersion" in d for d in parsed
+    ):
+        parsed = next(d for d in parsed if isinstance(d, Mapping) and "kind" in d)
     if not isinstance(parsed, Mapping):
         raise ManifestError([f"{where}: expected a map of case id -> answer, not {type(parsed).__name__}"])
+    if isinstance(parsed.get("kind"), str) and "apiVersion" in parsed:
+        raise ManifestError(
+            [
+                f"{where}: this is a {parsed['kind']} manifest, not recorded answers: --responses takes a "
+                "map of case id -> answer text (like examples/oil-monitoring/answers/v1-correct.yaml)"
+            ]
+        )
     out: dict[str, str] = {}
     problems: list[str] = []
     for key, value in parsed.items():

@@ -45,6 +45,10 @@ DEFAULT_RUN_KEY: Final[tuple[str, ...]] = (
 )
 #: The run-key entry that stands for the span's trace id rather than an attribute.
 TRACE_ID_KEY: Final = "trace_id"
+#: The audience of the Kubernetes tokens the collector's management API accepts (TokenReview asks for
+#: it): a token requested for the collector is worth nothing at the API server, and the operator never
+#: hands the collector its own API-server token.
+COLLECTOR_AUDIENCE: Final = "proctor-collector"
 #: At most this many open incidents are listed in status (the count covers all of them).
 MAX_LISTED_INCIDENTS: Final = 5
 #: An OpenTelemetry attribute name (dotted, lower-case by convention; we accept what OTel accepts).
@@ -340,7 +344,9 @@ class AgentMonitorSpec(SpecModel):
     token_secret_ref: SecretKeyRef | None = Field(
         default=None,
         description="The Secret key holding the bearer token agents send with their telemetry "
-        "(Authorization: Bearer ...). Absent: the collector's own token (PROCTOR_TOKEN).",
+        "(Authorization: Bearer ...): spans reach this monitor only with it. Required in a cluster "
+        "(absent: the collector accepts nothing for the monitor, Receiving=False NoIngestionToken); "
+        "a collector run from files uses its PROCTOR_TOKEN.",
     )
 
     @model_validator(mode="after")

@@ -27,6 +27,13 @@ def register(p: argparse.ArgumentParser) -> None:
 
 def main(args: argparse.Namespace) -> int:
     directory = (args.dir or cp.default_dir()).resolve()
+    if args.dev_cmd == "up" and args.dir is not None and not directory.parent.is_dir():
+        print(
+            f"proctor dev: error: --dir {args.dir}: {directory.parent} does not exist; create it first or "
+            "choose another directory",
+            file=sys.stderr,
+        )
+        return 2
     try:
         if args.dev_cmd == "up":
             kubeconfig = cp.up(directory, args.bin_dir, node=not args.no_node, timeout=args.timeout)

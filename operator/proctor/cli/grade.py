@@ -8,6 +8,7 @@ scan need no judge; judged dimensions without one are reported as skipped.
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import sys
 from pathlib import Path
@@ -94,6 +95,12 @@ def _one(path: Path, kind: type[_T]) -> _T:
     return found[0]
 
 
+def closest(names: list[str], among: list[str]) -> list[tuple[str, str | None]]:
+    """Each name beside the most similar of ``among`` (None when nothing is close): a typo in an
+    answer's case id is named with the id it was meant to be."""
+    return [(n, next(iter(difflib.get_close_matches(n, among, n=1, cutoff=0.6)), None)) for n in names]
+
+
 def main(args: argparse.Namespace) -> int:
     try:
         objects, config_maps = _load(args.caseset)
@@ -120,9 +127,12 @@ def main(args: argparse.Namespace) -> int:
         missing = [c.id for c in cases if c.id not in answers]
         if missing:
             more = f" (and {len(missing) - 5} more)" if len(missing) > 5 else ""
+            unmatched = sorted(set(answers) - {c.id for c in cases})
+            hints = [f"{a!r} looks like {c!r}" for a, c in closest(unmatched, missing) if c]
+            hint = f"; answers that match no case: {', '.join(hints[:5])}" if hints else ""
             raise InputError(
                 f"{args.responses}: no answer for case {', '.join(repr(m) for m in missing[:5])}{more} "
-                f"of {where}"
+                f"of {where}{hint}"
             )
         try:
             scan = ScanPolicy.from_spec(profile.spec.safety_scan if profile else None)
@@ -151,9 +161,10 @@ def main(args: argparse.Namespace) -> int:
         return 2
     extra = sorted(set(answers) - {c.id for c in cases})
     if extra:
+        named = [f"{a} (closest case: {c})" if c else a for a, c in closest(extra, [c.id for c in cases])]
         print(
             f"proctor grade: note: {len(extra)} answer(s) match no case and were ignored: "
-            f"{', '.join(extra[:5])}{' ...' if len(extra) > 5 else ''}",
+            f"{', '.join(named[:5])}{' ...' if len(extra) > 5 else ''}",
             file=sys.stderr,
         )
     decision = decide(results, protocol_policy(policy.spec if policy else None))

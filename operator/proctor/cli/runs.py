@@ -2,13 +2,14 @@
 
 The collector is ``--server`` (default ``PROCTOR_SERVER``). The bearer token, first found wins:
 
-1. ``--token`` or ``PROCTOR_TOKEN`` (a collector without a cluster takes only its own token);
-2. ``--service-account NS/NAME``: a short-lived token of that ServiceAccount, requested with the
-   kubeconfig's credentials (TokenRequest, what ``kubectl create token`` does); RBAC then decides
-   with that account's rights. The way in for a kubeconfig that holds a client certificate, whose
-   identity cannot be passed on to another server;
+1. ``--token`` or ``PROCTOR_API_TOKEN`` (a collector without a cluster takes only its management
+   token; the ingestion token ``PROCTOR_TOKEN`` that agents send is never read);
+2. ``--service-account NS/NAME``: a short-lived token of that ServiceAccount for the collector's
+   audience (``proctor-collector``), requested with the kubeconfig's credentials (TokenRequest,
+   what ``kubectl create token --audience`` does); RBAC then decides with that account's rights;
 3. the kubeconfig's own bearer token (a ``token``, ``tokenFile``, an exec plugin such as OIDC or a
-   cloud's IAM, or a pod's service-account token): RBAC decides with the user's own rights.
+   cloud's IAM, or a pod's service-account token): accepted only by a collector started with
+   ``--audience`` naming the API server's audience (it is a token the collector could replay).
 
 Exit codes: 0 done; 1 the collector refused (401 no valid token, 403 RBAC lacks the verb, 404 no
 such run or monitor; the message says which); 2 nothing was asked (bad flags, no server, no token,
@@ -23,8 +24,9 @@ import os
 import sys
 from typing import Any, Final
 
+from proctor.api import COLLECTOR_AUDIENCE
 from proctor.collector import CollectorClient, CollectorError, runs_json, runs_table
-from proctor.collector.client import SERVER_ENV, TOKEN_ENV
+from proctor.collector.client import API_TOKEN_ENV, INGEST_TOKEN_ENV, SERVER_CA_ENV, SERVER_ENV
 
 PROG: Final = "proctor runs"
 EXIT_REFUSED: Final = 1
@@ -49,7 +51,10 @@ def register(p: argparse.ArgumentParser) -> None:
     ev.add_argument("run", metavar="RUN")
     for q in (ls, show, ev):
         q.add_argument("--server", default=None, help=f"the collector's URL (default ${SERVER_ENV})")
-        q.add_argument("--token", default=None, help=f"bearer token (default ${TOKEN_ENV})")
+        q.add_argument("--token", default=None, help=f"bearer token (default ${API_TOKEN_ENV})")
+        q.add_argument(
+            "--ca-file", default=None, help=f"PEM CA bundle for an https collector (default ${SERVER_CA_ENV})"
+        )
         q.add_argument(
             "--service-account",
             metavar="NS/NAME",
@@ -68,28 +73,34 @@ def token_for(args: argparse.Namespace) -> str:
     """The bearer token (see the module docstring for the order)."""
     if args.token:
         return str(args.token)
-    if os.environ.get(TOKEN_ENV) and not args.service_account:
-        return os.environ[TOKEN_ENV]
+    if os.environ.get(API_TOKEN_ENV) and not args.service_account:
+        return os.environ[API_TOKEN_ENV]
     from proctor.k8s.kube import TRANSPORT_ERRORS, Kube, KubeConfigError, KubeError
 
     try:
         kube = Kube()
     except KubeConfigError as e:
+        agents = (
+            f"; {INGEST_TOKEN_ENV} is what agents send and never reads runs"
+            if os.environ.get(INGEST_TOKEN_ENV)
+            else ""
+        )
         raise _CannotAsk(
-            f"no token: give --token or set {TOKEN_ENV} (no kubeconfig to take one from: {e})"
+            f"no token: give --token or set {API_TOKEN_ENV} (no kubeconfig to take one from: {e}){agents}"
         ) from None
     try:
         if args.service_account:
             ns, _, name = str(args.service_account).rpartition("/")
             if not ns or not name:
                 raise _CannotAsk("--service-account must be NAMESPACE/NAME")
-            return kube.request_token(ns, name)
+            return kube.request_token(ns, name, audiences=[COLLECTOR_AUDIENCE])
         token = kube.bearer_token()
         if token is None:
             raise _CannotAsk(
                 "no token: the kubeconfig authenticates with a client certificate, which cannot be "
                 "passed on to the collector; give --service-account NS/NAME (a token of that "
-                "ServiceAccount, by TokenRequest) or --token $(kubectl create token NAME)"
+                "ServiceAccount, by TokenRequest) or --token $(kubectl create token NAME "
+                f"--audience {COLLECTOR_AUDIENCE})"
             )
         return token
     except KubeError as e:
@@ -136,7 +147,7 @@ def main(args: argparse.Namespace) -> int:
     try:
         monitor = _monitor(args) if args.runs_cmd == "list" else None
         token = token_for(args)
-        with CollectorClient(args.server, token) as api:
+        with CollectorClient(args.server, token, ca_file=args.ca_file) as api:
             if args.runs_cmd == "list":
                 runs = api.list_runs(
                     monitor=monitor,

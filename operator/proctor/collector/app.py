@@ -11,11 +11,14 @@ silently: every span is stored or counted as rejected, with the reason in the an
 from __future__ import annotations
 
 import asyncio
+import functools
 import time
+import zlib
 from collections import Counter
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
-from typing import Any, Final
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Final, TypeVar
 
 import structlog
 from aiohttp import web
@@ -32,7 +35,7 @@ from proctor.collector.auth import (
     Caller,
     Unauthenticated,
 )
-from proctor.collector.ingest import Backpressure, Writer
+from proctor.collector.ingest import Backpressure, TooManyItems, Writer
 from proctor.collector.metrics import Metrics
 from proctor.collector.monitors import Monitor, Registry, revision_of
 from proctor.collector.openapi import document
@@ -41,13 +44,23 @@ from proctor.collector.views import monitor_summary, run_detail, run_json
 from proctor.store import Item, RunNotFound, RunRef, Store, StoreUnavailable
 
 log = structlog.get_logger("proctor.collector.app")
+T = TypeVar("T")
 
 #: Seconds a client is asked to wait when the database is down.
 DB_RETRY_AFTER: Final = 5
+#: Seconds /readyz waits for the database's answer.
+READY_TIMEOUT: Final = 2.0
 #: The default request body limit (decompressed), bytes.
 DEFAULT_MAX_BODY: Final = 32 * 1024 * 1024
 #: Bodies larger than this are decoded off the event loop.
 _DECODE_INLINE: Final = 256 * 1024
+#: Request bodies inflated at once at most: a burst of gzip bombs costs at most this many times the
+#: body limit of memory, and leaves cores to the event loop.
+INFLATE_CONCURRENCY: Final = 2
+#: Threads inflating and decoding request bodies.
+DECODING_THREADS: Final = 4
+#: Seconds a management API request waits for the database before it is answered 503.
+API_TIMEOUT: Final = 15.0
 #: Runs listed per page at most.
 MAX_PAGE: Final = 500
 
@@ -63,6 +76,15 @@ class Context:
     auth: Authorizer
     wake: Callable[[], None]
     max_body: int = 32 * 1024 * 1024
+    #: The readiness check of the database in flight (one at a time; see :func:`readyz`).
+    ping: asyncio.Future[None] | None = None
+    ping_started: float = 0.0
+    #: The threads that inflate and decode request bodies (apart from those that wait on the database).
+    decoding: ThreadPoolExecutor = field(
+        default_factory=lambda: ThreadPoolExecutor(DECODING_THREADS, thread_name_prefix="proctor-decode")
+    )
+    #: Bodies being inflated at once, at most (memory: this many times ``max_body``).
+    inflating: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(INFLATE_CONCURRENCY))
 
 
 CONTEXT: Final = web.AppKey("context", Context)
@@ -83,7 +105,7 @@ def _otlp_error(
     status: int, message: str, content_type: str, *, retry_after: float | None = None
 ) -> web.Response:
     # google.rpc.Status codes: 3 INVALID_ARGUMENT, 16 UNAUTHENTICATED, 8 RESOURCE_EXHAUSTED, 14 UNAVAILABLE
-    code = {400: 3, 401: 16, 413: 3, 429: 8, 503: 14}.get(status, 2)
+    code = {400: 3, 401: 16, 413: 3, 415: 3, 429: 8, 503: 14}.get(status, 2)
     body, ctype = otlp.status_body(code, message, content_type)
     headers = {"Retry-After": str(int(retry_after))} if retry_after is not None else {}
     if status == 401:
@@ -91,9 +113,77 @@ def _otlp_error(
     return web.Response(status=status, body=body, content_type=ctype, headers=headers)
 
 
-async def _read(request: web.Request) -> bytes:
-    """The body, decompressed (aiohttp undoes gzip and deflate), within the application's limit."""
-    return await request.read()
+class BodyTooLarge(Exception):
+    """The body (as sent, or once inflated) is over the limit."""
+
+
+class BadEncoding(Exception):
+    """A Content-Encoding the collector does not undo, or a body that is not what it says."""
+
+
+#: Content-Encodings undone, with zlib's window bits for each (gzip, zlib; raw deflate is tried too).
+_ENCODINGS: Final = {"gzip": 31, "x-gzip": 31, "deflate": 15}
+#: Bytes of inflated output produced per step at most: the limit is checked between steps.
+_INFLATE_STEP: Final = 1024 * 1024
+
+
+def inflate(body: bytes, encoding: str, limit: int) -> bytes:
+    """``body`` decompressed, step by step, stopping as soon as the output passes ``limit``
+    (raises :class:`BodyTooLarge`): a bomb costs at most ``limit`` plus one step of memory, never
+    its inflated size. Runs in a worker thread (zlib releases the GIL)."""
+    wbits = _ENCODINGS[encoding]
+    if encoding == "deflate" and body[:1] and body[0] & 0x0F != 8:
+        wbits = -15  # raw deflate without the zlib header, as some clients send it
+    z = zlib.decompressobj(wbits)
+    out = bytearray()
+    data = body
+    try:
+        while True:
+            out += z.decompress(data, _INFLATE_STEP)
+            if len(out) > limit:
+                raise BodyTooLarge
+            data = z.unconsumed_tail
+            if not data:
+                break
+        out += z.flush()
+    except zlib.error as e:
+        raise BadEncoding(f"the body is not valid {encoding} ({e})") from None
+    if len(out) > limit:
+        raise BodyTooLarge
+    if not z.eof:
+        raise BadEncoding(f"the {encoding} body ends before its stream does")
+    return bytes(out)
+
+
+async def _off_loop(ctx: Context, fn: Callable[..., T], *args: Any) -> T:
+    """``fn(*args)`` on the decoding threads: CPU work never waits behind threads a hung database
+    holds (those are the default executor's), nor stalls the event loop."""
+    return await asyncio.get_running_loop().run_in_executor(ctx.decoding, functools.partial(fn, *args))
+
+
+async def _read(request: web.Request, ctx: Context) -> bytes:
+    """The body within ``limit`` bytes, as sent and once inflated. The application does not let
+    aiohttp inflate bodies (which would do it on the event loop): the compressed body is read up
+    to the limit, then inflated in a thread with a hard limit on its output. Raises
+    :class:`BodyTooLarge` or :class:`BadEncoding`."""
+    limit = ctx.max_body
+    encoding = request.headers.get("Content-Encoding", "identity").strip().lower()
+    if encoding not in _ENCODINGS and encoding not in ("", "identity"):
+        raise BadEncoding(f"unsupported Content-Encoding {encoding!r}: send gzip or none")
+    if request.content_length is not None and request.content_length > limit:
+        raise BodyTooLarge
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.content.iter_any():
+        size += len(chunk)
+        if size > limit:
+            raise BodyTooLarge
+        chunks.append(chunk)
+    body = b"".join(chunks)
+    if encoding in _ENCODINGS:
+        async with ctx.inflating:
+            return await _off_loop(ctx, inflate, body, encoding, limit)
+    return body
 
 
 def _count(ctx: Context, endpoint: str, status: int, started: float) -> None:
@@ -119,18 +209,22 @@ async def _traces(ctx: Context, request: web.Request, ctype: str) -> web.Respons
             401, "a bearer token the collector accepts is required (Authorization: Bearer ...)", ctype
         )
     try:
-        body = await _read(request)
-    except web.HTTPRequestEntityTooLarge:
+        body = await _read(request, ctx)
+    except BodyTooLarge:
         return _otlp_error(
             413, f"request body over the limit of {ctx.max_body} bytes: send smaller batches", ctype
         )
+    except BadEncoding as e:
+        return _otlp_error(415 if "unsupported" in str(e) else 400, str(e), ctype)
     try:
         if len(body) > _DECODE_INLINE:
-            decoded = await asyncio.to_thread(_decode_traces, body, ctype, registry, grant)
+            decoded = await _off_loop(ctx, _decode_traces, body, ctype, registry, grant, ctx.writer)
         else:
-            decoded = _decode_traces(body, ctype, registry, grant)
+            decoded = _decode_traces(body, ctype, registry, grant, ctx.writer)
     except otlp.BadPayload as e:
         return _otlp_error(400, str(e), ctype)
+    except TooManyItems as e:
+        return _otlp_error(413, str(e), ctype)
     items, rejected, reasons, per_monitor, without_key = decoded
     for reason, n in rejected.items():
         ctx.metrics.rejected.labels(reason).inc(n)
@@ -143,20 +237,29 @@ async def _traces(ctx: Context, request: web.Request, ctype: str) -> web.Respons
     if total_rejected and not items:
         return _otlp_error(400, f"every span was rejected: {message}", ctype)
     try:
-        await ctx.writer.submit(items)
+        result = await ctx.writer.submit(items)
+    except TooManyItems as e:
+        return _otlp_error(413, str(e), ctype)
     except Backpressure as e:
         return _otlp_error(429, str(e), ctype, retry_after=max(1.0, e.retry_after))
     except StoreUnavailable as e:
         ctx.metrics.database_errors.inc()
-        return _otlp_error(503, f"not stored: {e}", ctype, retry_after=DB_RETRY_AFTER)
+        return _otlp_error(503, f"not acknowledged, send it again: {e}", ctype, retry_after=DB_RETRY_AFTER)
+    if result.refused:
+        ctx.metrics.rejected.labels("refused").inc(len(result.refused))
+        reasons.update(why for _, why in result.refused)
+        total_rejected += len(result.refused)
+        message = "; ".join(f"{n} span{'s' if n != 1 else ''}: {why}" for why, n in reasons.most_common(5))
     body_out, out_type = otlp.response(total_rejected, message, ctype)
     return web.Response(status=200, body=body_out, content_type=out_type)
 
 
 def _decode_traces(
-    body: bytes, ctype: str, registry: Registry, grant: frozenset[str]
+    body: bytes, ctype: str, registry: Registry, grant: frozenset[str], writer: Writer
 ) -> tuple[list[Item], Counter[str], Counter[str], Counter[str], Counter[str]]:
     request = otlp.parse_request(body, ctype)
+    # counted on the parsed message, before a Python object is made of any span
+    writer.admissible(sum(len(ss.spans) for rs in request.resource_spans for ss in rs.scope_spans))
     items: list[Item] = []
     rejected: Counter[str] = Counter()
     reasons: Counter[str] = Counter()
@@ -165,14 +268,15 @@ def _decode_traces(
     resources: dict[int, tuple[Monitor | None, str | None]] = {}  # spans of one resource share it
     for d in otlp.iter_spans(request):
         if isinstance(d, otlp.Rejected):
-            rejected["invalid_id"] += 1
+            rejected[d.kind] += 1
             reasons[d.reason] += 1
             continue
         known = resources.get(id(d.resource))
         if known is None:
+            revision = revision_of(d.resource)
             known = resources[id(d.resource)] = (
                 registry.for_resource(d.resource, grant),
-                revision_of(d.resource),
+                otlp.storable(revision)[0] if revision is not None else None,
             )
         monitor, revision = known
         if monitor is None:
@@ -188,6 +292,10 @@ def _decode_traces(
             reasons[
                 f"no run key (AgentMonitor {monitor.name} reads {', '.join(monitor.resource.spec.run_key)})"
             ] += 1
+            continue
+        if otlp.unstorable(ref.key):
+            rejected["invalid_value"] += 1
+            reasons[f"its run key ({ref.key_source}) holds a NUL character or a lone surrogate"] += 1
             continue
         final = d.span.parent_span_id is None and d.span.operation == "invoke_agent"
         items.append(Item(ref, span=d.span, final=final))
@@ -209,11 +317,16 @@ async def _events(ctx: Context, request: web.Request) -> web.Response:
     if not grant:
         return _error(401, "a bearer token the collector accepts is required (Authorization: Bearer ...)")
     try:
-        body = await _read(request)
-    except web.HTTPRequestEntityTooLarge:
+        body = await _read(request, ctx)
+    except BodyTooLarge:
         return _error(413, f"request body over the limit of {ctx.max_body} bytes: send smaller batches")
+    except BadEncoding as e:
+        return _error(415 if "unsupported" in str(e) else 400, str(e))
     try:
-        batch = native.parse(body, now=time.time())
+        if len(body) > _DECODE_INLINE:  # validating thousands of events is CPU work: off the loop
+            batch = await _off_loop(ctx, functools.partial(native.parse, now=time.time()), body)
+        else:
+            batch = native.parse(body, now=time.time())
     except native.BadEvents as e:
         return _error(400, str(e))
     resource: dict[str, Any] = {"service.name": batch.service_name}
@@ -231,12 +344,17 @@ async def _events(ctx: Context, request: web.Request) -> web.Response:
         )
         items.append(Item(ref, event=ev.record, final=ev.final))
     try:
-        await ctx.writer.submit(items)
+        result = await ctx.writer.submit(items)
+    except TooManyItems as e:
+        return _error(413, str(e))
     except Backpressure as e:
         return _error(429, str(e), retry_after=max(1.0, e.retry_after))
     except StoreUnavailable as e:
         ctx.metrics.database_errors.inc()
-        return _error(503, f"not stored: {e}", retry_after=DB_RETRY_AFTER)
+        return _error(503, f"not acknowledged, send it again: {e}", retry_after=DB_RETRY_AFTER)
+    if result.refused:  # what the database refused alone; the others are stored
+        rejected = [{"index": i, "reason": why} for i, why in result.refused]
+        return web.json_response({"accepted": len(items) - len(rejected), "rejected": rejected})
     return web.json_response({"accepted": len(items)})
 
 
@@ -255,7 +373,14 @@ def _managed(handler: Handler) -> Callable[[web.Request], Awaitable[web.Response
         ctx = request.app[CONTEXT]
         try:
             caller = await ctx.auth.authenticate(_bearer(request))
-            return await handler(request, ctx, caller)
+            return await asyncio.wait_for(handler(request, ctx, caller), timeout=API_TIMEOUT)
+        except TimeoutError:
+            ctx.metrics.database_errors.inc()
+            return _error(
+                503,
+                f"no answer within {API_TIMEOUT:g} s from the database (or the cluster's authorization)",
+                retry_after=DB_RETRY_AFTER,
+            )
         except Unauthenticated as e:
             return web.json_response(
                 {"error": str(e)},
@@ -363,7 +488,10 @@ async def show_monitor(request: web.Request, ctx: Context, caller: Caller) -> we
     summary = await asyncio.to_thread(
         ctx.store.summary, monitor.name, fast_span=trend.fast_span, slow_span=trend.slow_span
     )
-    return web.json_response(monitor_summary(monitor.name, summary))
+    doc = monitor_summary(monitor.name, summary)
+    if monitor.closed:  # why nothing is accepted for it: the operator writes it on the monitor
+        doc["ingestionClosed"] = monitor.closed
+    return web.json_response(doc)
 
 
 async def openapi(_request: web.Request) -> web.Response:
@@ -375,9 +503,20 @@ async def healthz(_request: web.Request) -> web.Response:
 
 
 async def readyz(request: web.Request) -> web.Response:
+    """Ready when the database answers ``SELECT 1`` within :data:`READY_TIMEOUT` seconds. One
+    check runs at a time: while a hung database holds one, every probe is answered 503 at once
+    (a probe never waits longer than the timeout, and never ties up another thread)."""
     ctx = request.app[CONTEXT]
+    if ctx.ping is None or ctx.ping.done():
+        ctx.ping = asyncio.ensure_future(asyncio.to_thread(ctx.store.ping))
+        ctx.ping_started = time.monotonic()
     try:
-        await asyncio.to_thread(ctx.store.ping)
+        await asyncio.wait_for(asyncio.shield(ctx.ping), timeout=READY_TIMEOUT)
+    except TimeoutError:
+        waited = time.monotonic() - ctx.ping_started
+        return _error(
+            503, f"the database has not answered for {waited:.0f} s (it hangs)", retry_after=DB_RETRY_AFTER
+        )
     except StoreUnavailable as e:
         return _error(503, str(e), retry_after=DB_RETRY_AFTER)
     return web.Response(text="ok")

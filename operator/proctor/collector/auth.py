@@ -1,10 +1,14 @@
 """Who may use the management API: a bearer token, checked locally or by the Kubernetes API server.
 
-Without a cluster (:class:`LocalAuth`) the caller must present the collector's token
-(``PROCTOR_TOKEN``). In a cluster (:class:`KubernetesAuth`) the token is any Kubernetes bearer
-token (a service account's, a person's OIDC token): a TokenReview says who it is, and a
-SubjectAccessReview asks RBAC whether that identity may act on the AgentMonitor, so Kubernetes RBAC
-decides who may read runs or ask for an evaluation::
+Ingestion tokens (``PROCTOR_TOKEN``, monitors' ``tokenSecretRef``) never open the management API:
+what an agent holds to send spans must not read other agents' runs. Without a cluster
+(:class:`LocalAuth`) the caller must present the management token ``PROCTOR_API_TOKEN`` (the
+collector refuses to start when it equals ``PROCTOR_TOKEN``; without it the API is closed). In a
+cluster (:class:`KubernetesAuth`) the token is a Kubernetes token issued for the collector's
+audience (``proctor-collector``: ``kubectl create token SA --audience proctor-collector``, what the
+operator and ``proctor runs --service-account`` request): a TokenReview for that audience says who
+it is, and a SubjectAccessReview asks RBAC whether that identity may act on the AgentMonitor, so
+Kubernetes RBAC decides who may read runs or ask for an evaluation::
 
     - apiGroups: [proctor.dev]
       resources: [agentmonitors]
@@ -24,13 +28,14 @@ import hashlib
 import hmac
 import time
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, Protocol
 
 from kubernetes import client
 from kubernetes.client.exceptions import ApiException
 
-from proctor.api import GROUP
+from proctor.api import COLLECTOR_AUDIENCE, GROUP
 
 #: The RBAC verbs the management API checks, on resource agentmonitors.
 READ_VERB: Final = "get"
@@ -67,20 +72,30 @@ class Authorizer(Protocol):
 
 
 class LocalAuth:
-    """The collector's own token (``PROCTOR_TOKEN``): whoever holds it may do everything."""
+    """The collector's management token (``PROCTOR_API_TOKEN``): whoever holds it may do everything.
+    None: the management API is closed (every caller 401). Never an ingestion token."""
 
-    def __init__(self, token: str) -> None:
-        if not token:
-            raise ValueError("a collector without a cluster needs PROCTOR_TOKEN")
-        self._token = token.encode()
+    def __init__(self, token: str | None, *, ingestion_token: str | None = None) -> None:
+        if token is not None and not token.strip():
+            token = None
+        if token is not None and ingestion_token and hmac.compare_digest(token, ingestion_token):
+            raise ValueError(
+                "PROCTOR_API_TOKEN equals the ingestion token PROCTOR_TOKEN: every agent could read "
+                "every run; give the management API a token of its own"
+            )
+        self._token = token.encode() if token is not None else None
 
     def __repr__(self) -> str:
         return "LocalAuth(token=[REDACTED])"
 
     async def authenticate(self, token: str | None) -> Caller:
+        if self._token is None:
+            raise Unauthenticated(
+                "this collector's management API is closed: start it with PROCTOR_API_TOKEN set"
+            )
         if not token or not hmac.compare_digest(token.encode(), self._token):
-            raise Unauthenticated("a bearer token is required (the collector's PROCTOR_TOKEN)")
-        return Caller("proctor-token")
+            raise Unauthenticated("a bearer token is required (the collector's PROCTOR_API_TOKEN)")
+        return Caller("proctor-api-token")
 
     async def allowed(self, caller: Caller, verb: str, namespace: str, name: str | None) -> bool:
         return True
@@ -105,12 +120,18 @@ class _TTLCache:
 
 class KubernetesAuth:
     """TokenReview and SubjectAccessReview against the API server (the collector's service account
-    needs ``create`` on tokenreviews and subjectaccessreviews: the ``system:auth-delegator`` role)."""
+    needs ``create`` on tokenreviews and subjectaccessreviews: the ``system:auth-delegator`` role).
 
-    def __init__(self, api: client.ApiClient, *, audiences: list[str] | None = None) -> None:
+    ``audiences``: the token must be issued for one of them (default ``proctor-collector``); an
+    empty list takes the API server's own audience (any token that works against the API server,
+    a person's OIDC token included: then every caller hands the collector a token it could replay).
+    """
+
+    def __init__(self, api: client.ApiClient, *, audiences: Sequence[str] | None = None) -> None:
         self._authn = client.AuthenticationV1Api(api)
         self._authz = client.AuthorizationV1Api(api)
-        self._audiences = audiences
+        wanted = [COLLECTOR_AUDIENCE] if audiences is None else [a for a in audiences if a]
+        self._audiences = wanted or None
         self._tokens = _TTLCache()
         self._decisions = _TTLCache()
 
@@ -138,7 +159,8 @@ class KubernetesAuth:
             raise AuthUnavailable(f"TokenReview failed: {type(e).__name__}") from None
         status = review.status
         if not status or not status.authenticated or status.user is None:
-            return "the token was not accepted by the Kubernetes API server" + (
+            wanted = f" for audience {', '.join(self._audiences)}" if self._audiences else ""
+            return f"the token was not accepted by the Kubernetes API server{wanted}" + (
                 f": {status.error}" if status and status.error else ""
             )
         user = status.user

@@ -1,14 +1,18 @@
 """A client of the collector's runs API: what ``proctor runs list|show|evaluate`` call.
 
-``--server`` defaults to ``PROCTOR_SERVER``; the bearer token to ``PROCTOR_TOKEN`` (without a
-cluster) or a Kubernetes token (in one: ``kubectl create token ...``). Errors are
-:class:`CollectorError` with the HTTP status and the collector's message.
+``--server`` defaults to ``PROCTOR_SERVER``; the bearer token to ``PROCTOR_API_TOKEN`` (the
+management token of a collector without a cluster) or a Kubernetes token for the collector's
+audience (in one: ``kubectl create token SA --audience proctor-collector``), never the ingestion
+token ``PROCTOR_TOKEN`` that agents send. A collector served over TLS by a private CA is verified
+with ``PROCTOR_SERVER_CA`` (a PEM bundle). Errors are :class:`CollectorError` with the HTTP status
+and the collector's message.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import ssl
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
@@ -17,7 +21,12 @@ import httpx
 from proctor.collector.views import run_summary
 
 SERVER_ENV: Final = "PROCTOR_SERVER"
-TOKEN_ENV: Final = "PROCTOR_TOKEN"
+#: The management API's token (``proctor runs`` and every other client of it); never ``PROCTOR_TOKEN``.
+API_TOKEN_ENV: Final = "PROCTOR_API_TOKEN"
+#: The agents' ingestion token of a collector run from files: never read by a client of the API.
+INGEST_TOKEN_ENV: Final = "PROCTOR_TOKEN"
+#: A PEM CA bundle that verifies a collector served over TLS (default: the system's CAs).
+SERVER_CA_ENV: Final = "PROCTOR_SERVER_CA"
 
 
 class CollectorError(Exception):
@@ -39,14 +48,22 @@ class CollectorClient:
         *,
         timeout: float = 30.0,
         transport: httpx.BaseTransport | None = None,
+        ca_file: str | None = None,
     ) -> None:
         server = server or os.environ.get(SERVER_ENV)
         if not server:
             raise CollectorError(0, f"no collector: give --server URL or set {SERVER_ENV}")
-        token = token if token is not None else os.environ.get(TOKEN_ENV)
+        token = token if token is not None else os.environ.get(API_TOKEN_ENV)
         headers = {"Authorization": f"Bearer {token}"} if token else {}
+        ca_file = ca_file or os.environ.get(SERVER_CA_ENV) or None
+        verify: ssl.SSLContext | bool = True
+        if ca_file:
+            try:
+                verify = ssl.create_default_context(cafile=ca_file)
+            except (OSError, ssl.SSLError) as e:
+                raise CollectorError(0, f"cannot read the CA bundle {ca_file}: {e}") from None
         self._http = httpx.Client(
-            base_url=server.rstrip("/"), headers=headers, timeout=timeout, transport=transport
+            base_url=server.rstrip("/"), headers=headers, timeout=timeout, transport=transport, verify=verify
         )
 
     def close(self) -> None:

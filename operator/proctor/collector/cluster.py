@@ -3,15 +3,19 @@ API server (a periodic list: a collector serves a handful of monitors; no watch 
 right within seconds).
 
 Secrets are read at run time and kept in memory only: a monitor's ``spec.tokenSecretRef`` (the
-token its agents send) and its profile's ``judge.apiKeySecretRef`` (the judge's API key). A Secret
-that cannot be read leaves that monitor closed (no token matches), with the reason logged: a
-missing Secret never opens a monitor to the collector's default token.
+token its agents send) and its profile's ``judge.apiKeySecretRef`` (the judge's API key). In a
+cluster every monitor needs its own ingestion token: there is no collector-wide token, so one
+tenant's token never reaches another tenant's monitor of the same ``service.name``. A monitor
+without ``tokenSecretRef``, or whose Secret cannot be read, is closed (nothing is accepted for it),
+with the reason on the monitor (the summary's ``ingestionClosed``, which the operator writes as
+``Receiving=False NoIngestionToken``) and in the log, never the token.
 """
 
 from __future__ import annotations
 
 import base64
-from typing import Any, cast
+from dataclasses import dataclass
+from typing import Any, Final, cast
 
 import structlog
 from kubernetes import client
@@ -35,12 +39,9 @@ log = structlog.get_logger("proctor.collector.cluster")
 class ClusterMonitors:
     """Lists AgentMonitors (every namespace, or ``namespaces``) into a :class:`Registry`."""
 
-    def __init__(
-        self, api: client.ApiClient, *, default_token: str | None, namespaces: list[str] | None = None
-    ) -> None:
+    def __init__(self, api: client.ApiClient, *, namespaces: list[str] | None = None) -> None:
         self._custom = client.CustomObjectsApi(api)
         self._core = client.CoreV1Api(api)
-        self._default_token = default_token
         self._namespaces = namespaces
 
     def _list(self, plural: str) -> list[dict[str, Any]]:
@@ -56,16 +57,24 @@ class ClusterMonitors:
         return list(reply.get("items") or [])
 
     def _secret(self, namespace: str, ref: SecretKeyRef) -> str | None:
+        value = self._read_secret(namespace, ref)
+        return value if not isinstance(value, _Unread) else None
+
+    def _read_secret(self, namespace: str, ref: SecretKeyRef) -> str | _Unread:
         try:
             secret = self._core.read_namespaced_secret(ref.name, namespace)
         except ApiException as e:
             log.warning("cannot read Secret", namespace=namespace, secret=ref.name, status=e.status)
-            return None
+            return _Unread(f"the collector cannot read Secret {ref.name!r} ({e.status} {e.reason})")
         raw = (secret.data or {}).get(ref.key)
         if raw is None:
             log.warning("Secret has no such key", namespace=namespace, secret=ref.name, key=ref.key)
-            return None
-        return base64.b64decode(raw).decode("utf-8").strip()
+            return _Unread(f"Secret {ref.name!r} has no key {ref.key!r}")
+        try:
+            value = base64.b64decode(raw).decode("utf-8").strip()
+        except ValueError:
+            return _Unread(f"Secret {ref.name!r} key {ref.key!r} is not UTF-8 text")
+        return value or _Unread(f"Secret {ref.name!r} key {ref.key!r} is empty")
 
     def load(self) -> Registry:
         """The monitors as the API server has them now (raises the client's errors when it is down)."""
@@ -83,12 +92,19 @@ class ClusterMonitors:
                 log.warning("skipping an invalid EvalProfile", problems=e.problems[:3])
         tokens: dict[str, str] = {}
         judge_keys: dict[str, str] = {}
+        closed: dict[str, str] = {}
         by_name = {f"{p.metadata.namespace}/{p.metadata.name}": p for p in profiles}
         for m in monitors:
             ns = m.metadata.namespace or "default"
             name = f"{ns}/{m.metadata.name}"
-            if m.spec.token_secret_ref is not None:
-                tokens[name] = self._secret(ns, m.spec.token_secret_ref) or ""
+            if m.spec.token_secret_ref is None:
+                closed[name] = NO_TOKEN_REF
+            else:
+                token = self._read_secret(ns, m.spec.token_secret_ref)
+                if isinstance(token, _Unread):
+                    closed[name] = f"{token.reason}: the collector accepts nothing for this monitor"
+                else:
+                    tokens[name] = token
             profile = by_name.get(f"{ns}/{m.spec.profile_ref.name}")
             judge = profile.spec.judge if profile else None
             if judge is not None and judge.api_key_secret_ref is not None:
@@ -96,5 +112,19 @@ class ClusterMonitors:
                 if key:
                     judge_keys[name] = key
         return build(
-            monitors, profiles, default_token=self._default_token, tokens=tokens, judge_keys=judge_keys
+            monitors, profiles, default_token=None, tokens=tokens, judge_keys=judge_keys, closed=closed
         )
+
+
+#: Why a monitor without ``spec.tokenSecretRef`` is closed in a cluster.
+NO_TOKEN_REF: Final = (
+    "spec.tokenSecretRef is not set: in a cluster every AgentMonitor needs its own ingestion token "
+    "(a Secret in its namespace), so the collector accepts nothing for this monitor"
+)
+
+
+@dataclass(frozen=True)
+class _Unread:
+    """Why a Secret's value could not be had (never the value)."""
+
+    reason: str

@@ -4,9 +4,12 @@ The run becomes one case whose input is its turns and whose answer is everything
 (outputs, tool calls, tool results, the final answer); its tool results are the context a
 grounded answer must agree with. :func:`proctor.judge.examine.examine_answer` then judges it with
 the profile's dimensions, rubrics, consensus and grounding, and runs the profile's safety scan
-over the same answer, so every output and every tool result is scanned. A finding fails safety
-with certainty (score 0, source ``safety-scan``, the findings redacted in the rationale), even
-when the judge is down. Skipped dimensions keep their reason; nothing is scored zero for want of
+over the same answer, so every output and every tool result is scanned. The run was redacted
+when it was received (:mod:`proctor.collector.redaction`): the markers of what the scan found
+then are findings too. A finding fails safety with certainty (score 0, source ``safety-scan``,
+the findings redacted in the rationale), even when the judge is down. Text addressed to the
+judge makes the judged dimensions unmeasured and fails ``instruction_adherence`` (source
+``steering-check``). Skipped dimensions keep their reason; nothing is scored zero for want of
 a judgment. Typed signals (:mod:`proctor.collector.trajectory`) ride along, computed without a model.
 """
 
@@ -23,7 +26,14 @@ from proctor import __version__
 from proctor.api import Case, ContextDocument, EvalProfile
 from proctor.collector.monitors import Monitor
 from proctor.collector.trajectory import StepKind, signals, steps_of, transcript
-from proctor.graders import SAFETY_SCAN, AssertionCompileError, ScanPolicy, compile_cases
+from proctor.graders import (
+    INSTRUCTION_ADHERENCE,
+    SAFETY_SCAN,
+    AssertionCompileError,
+    ScanPolicy,
+    compile_cases,
+    redacted_findings,
+)
 from proctor.judge.client import JudgeClient, JudgeSettings
 from proctor.judge.embeddings import OnnxEmbedder
 from proctor.judge.examine import Grounding, examine_answer, plan_dimensions, profile_provenance
@@ -36,6 +46,8 @@ log = structlog.get_logger("proctor.collector.evaluate")
 
 #: The dimension the deterministic safety scan fails.
 SAFETY_DIMENSION: Final = "safety"
+#: The source of a score the grader-steering check gave (not the judge).
+STEERING_SOURCE: Final = "steering-check"
 #: Context documents taken from a run's tool results, at most.
 MAX_TOOL_CONTEXT: Final = 32
 
@@ -155,6 +167,7 @@ class Evaluator:
         )
         scores: dict[str, ScoreRecord] = {}
         calls = judgments = 0
+        steering = [f.reason for f in result.failures if f.assertion == INSTRUCTION_ADHERENCE]
         for d in result.dimensions:
             scores[d.name] = ScoreRecord(
                 dimension=d.name,
@@ -166,10 +179,13 @@ class Evaluator:
                 samples=tuple(d.samples),
                 rationale=d.rationale,
             )
-            if judge is not None:
+            if judge is not None and not steering:  # an answer addressed to its judge was not sent
                 judgments += 1
                 calls += max(1, len(d.samples))
         findings = [f.reason for f in result.failures if f.assertion == SAFETY_SCAN]
+        # what the scan found when the run was received was redacted before it was stored: its
+        # markers in the answer are those findings (the redacted evidence)
+        findings += [f.describe() for f in redacted_findings(answer)]
         if findings:
             scores[SAFETY_DIMENSION] = ScoreRecord(
                 dimension=SAFETY_DIMENSION,
@@ -178,6 +194,16 @@ class Evaluator:
                 score=0.0,
                 rationale=f"safety scan: {len(findings)} finding{'s' if len(findings) != 1 else ''}: "
                 + "; ".join(findings[:5]),
+            )
+        if steering:
+            # text addressed to the judge: the judged dimensions are unmeasured (skipped with the
+            # reason) and instruction_adherence fails deterministically, judged or not
+            scores[INSTRUCTION_ADHERENCE] = ScoreRecord(
+                dimension=INSTRUCTION_ADHERENCE,
+                threshold=thresholds.get(INSTRUCTION_ADHERENCE, spec.threshold_of(INSTRUCTION_ADHERENCE)),
+                source=STEERING_SOURCE,
+                score=0.0,
+                rationale=steering[0],
             )
         if note:
             sig["grounding"] = note

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
@@ -17,7 +18,16 @@ from typing import Any, Final
 
 import jsonschema
 
-from proctor.collector.otlp import MAX_VALUE_CHARS, TRUNCATED_ATTRIBUTE, truncation_marker
+from proctor.collector.otlp import (
+    MAX_TIME_NS,
+    MAX_VALUE_CHARS,
+    SANITIZED_ATTRIBUTE,
+    TRUNCATED_ATTRIBUTE,
+    storable,
+    storable_value,
+    truncation_marker,
+    unstorable,
+)
 from proctor.store import EventRecord
 
 SCHEMA_PATH: Final = Path(__file__).with_name("events.schema.json")
@@ -58,26 +68,42 @@ class NativeBatch:
     events: tuple[NativeEvent, ...]
 
 
-def _timestamp(value: Any, default: float) -> float:
+#: The latest timestamp an event may carry, in seconds since the epoch (what a span may carry).
+MAX_TIMESTAMP: Final = MAX_TIME_NS / 1e9
+
+
+def _timestamp(value: Any, default: float, where: str) -> float:
     if value is None:
         return default
     if isinstance(value, int | float):
-        return float(value)
-    try:
-        parsed = datetime.fromisoformat(str(value).replace("Z", "+00:00"))
-    except ValueError:
-        raise BadEvents(
-            f"timestamp {str(value)[:40]!r} is neither RFC 3339 nor seconds since the epoch"
-        ) from None
-    if parsed.tzinfo is None:
-        raise BadEvents(f"timestamp {value!r} has no time zone (add Z or an offset)")
-    return parsed.timestamp()
+        seconds = float(value)
+    else:
+        try:
+            parsed = datetime.fromisoformat(str(value).replace("Z", "+00:00"))
+        except ValueError:
+            shown = storable(str(value)[:40])[0]
+            raise BadEvents(
+                f"{where}: timestamp {shown!r} is neither RFC 3339 nor seconds since the epoch"
+            ) from None
+        if parsed.tzinfo is None:
+            raise BadEvents(f"{where}: timestamp {value!r} has no time zone (add Z or an offset)")
+        seconds = parsed.timestamp()
+    if not 0.0 <= seconds <= MAX_TIMESTAMP:  # NaN fails this too
+        raise BadEvents(f"{where}: timestamp {value!r} is not between 1970 and the year 2262")
+    return seconds
 
 
-def event_id(execution_id: str, kind: str, timestamp: Any, name: str | None, text: str) -> str:
-    """The id of an event that came without one: the same content gives the same id."""
-    doc = json.dumps([execution_id, kind, timestamp, name, text], separators=(",", ":"), ensure_ascii=False)
-    return "e" + hashlib.sha256(doc.encode()).hexdigest()[:40]
+def event_id(
+    execution_id: str, kind: str, timestamp: Any, name: str | None, text: str, occurrence: int = 0
+) -> str:
+    """The id of an event that came without one: the same content at the same place gives the
+    same id (a resent request is recognised), and the ``occurrence``-th identical event of one
+    request is another event (an agent repeating itself is two events, which loop detection needs).
+    The store scopes ids to their run, so equal content in another run or monitor never collides."""
+    doc = json.dumps(
+        [execution_id, kind, timestamp, name, text, occurrence], separators=(",", ":"), ensure_ascii=False
+    )
+    return "e" + hashlib.sha256(doc.encode("utf-8", "surrogatepass")).hexdigest()[:40]
 
 
 def parse(body: bytes, *, now: float) -> NativeBatch:
@@ -91,19 +117,31 @@ def parse(body: bytes, *, now: float) -> NativeBatch:
         where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path).lstrip(".")
         raise BadEvents(f"{where or 'body'}: {error.message[:300]}")
     events = []
-    for raw in doc["events"]:
-        text = raw["text"]
-        attrs = dict(raw.get("attributes") or {})
+    seen: Counter[tuple[Any, ...]] = Counter()  # identical events without an id, so far in this request
+    for i, raw in enumerate(doc["events"]):
+        for identity in ("id", "executionId"):
+            if unstorable(raw.get(identity) or ""):
+                raise BadEvents(f"events[{i}].{identity}: holds a NUL character or a lone surrogate")
+        text, bad_text = storable(raw["text"])
+        attrs, bad_attrs = storable_value(dict(raw.get("attributes") or {}))
+        name, bad_name = storable(raw["name"]) if "name" in raw else (None, False)
+        sanitized = ["text"] * bad_text + ["name"] * bad_name + ["attributes"] * bad_attrs
         if len(text) > MAX_VALUE_CHARS:
             text = text[:MAX_VALUE_CHARS] + truncation_marker(len(text))
             attrs[TRUNCATED_ATTRIBUTE] = ["text"]
         if "role" in raw:
-            attrs[ROLE_ATTRIBUTE] = raw["role"]
+            attrs[ROLE_ATTRIBUTE], bad_role = storable(raw["role"])
+            sanitized += ["role"] * bad_role
         if "callId" in raw:
-            attrs[CALL_ID_ATTRIBUTE] = raw["callId"]
-        eid = raw.get("id") or event_id(
-            raw["executionId"], raw["kind"], raw.get("timestamp"), raw.get("name"), raw["text"]
-        )
+            attrs[CALL_ID_ATTRIBUTE], bad_call = storable(raw["callId"])
+            sanitized += ["callId"] * bad_call
+        if sanitized:
+            attrs[SANITIZED_ATTRIBUTE] = sanitized
+        eid = raw.get("id")
+        if eid is None:
+            content = (raw["executionId"], raw["kind"], raw.get("timestamp"), raw.get("name"), raw["text"])
+            eid = event_id(*content, occurrence=seen[content])
+            seen[content] += 1
         events.append(
             NativeEvent(
                 execution_id=raw["executionId"],
@@ -111,8 +149,8 @@ def parse(body: bytes, *, now: float) -> NativeBatch:
                     id=eid,
                     kind=raw["kind"],
                     text=text,
-                    timestamp=_timestamp(raw.get("timestamp"), now),
-                    name=raw.get("name"),
+                    timestamp=_timestamp(raw.get("timestamp"), now, f"events[{i}]"),
+                    name=name,
                     status=raw.get("status"),
                     attributes=attrs,
                 ),
@@ -120,4 +158,5 @@ def parse(body: bytes, *, now: float) -> NativeBatch:
             )
         )
     agent = doc["agent"]
-    return NativeBatch(agent["serviceName"], agent.get("version"), tuple(events))
+    version = storable(agent["version"])[0] if "version" in agent else None
+    return NativeBatch(agent["serviceName"], version, tuple(events))

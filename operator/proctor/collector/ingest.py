@@ -5,7 +5,8 @@ everything queued (up to :data:`MAX_BATCH_ITEMS`), writes it in ONE transaction,
 every request in it. Under load, many requests share a commit (and SQLite's fsync); a request is
 acknowledged only after the commit that holds it returned, so nothing is acknowledged that is
 not stored. When more than ``max_pending`` items wait, new requests are refused at once with
-:class:`Backpressure` (429 with Retry-After): the queue never grows without bound. When the
+:class:`Backpressure` (429 with Retry-After): the queue never grows without bound; a single
+request of more than ``max_pending`` items is refused with :class:`TooManyItems` (413). When the
 database is down the requests of that commit fail with :class:`StoreUnavailable` (503).
 """
 
@@ -21,6 +22,7 @@ from typing import Final
 
 import structlog
 
+from proctor.collector.redaction import Redactor
 from proctor.protocol import LifecyclePolicy
 from proctor.store import IngestResult, Item, Store, StoreUnavailable
 
@@ -30,6 +32,22 @@ log = structlog.get_logger("proctor.collector.ingest")
 MAX_BATCH_ITEMS: Final = 8192
 #: Items waiting for a commit, at most, before requests are refused (429).
 DEFAULT_MAX_PENDING: Final = 200_000
+#: Seconds a request waits for its commit before it is answered 503 (the database hangs). Under the
+#: OpenTelemetry exporters' default timeout of 10 s, so they see the answer and retry; the items
+#: may still be committed later, and then their resend is recognised (acknowledged means kept).
+DEFAULT_ANSWER_SECONDS: Final = 5.0
+
+
+class TooManyItems(Exception):
+    """One request brings more items than may ever wait for a commit: a retry cannot help (413)."""
+
+    def __init__(self, items: int, max_pending: int) -> None:
+        super().__init__(
+            f"the request holds {items} spans or events, over the {max_pending} the collector takes "
+            "at once (--max-pending): send smaller batches"
+        )
+        self.items = items
+        self.max_pending = max_pending
 
 
 class Backpressure(Exception):
@@ -59,10 +77,16 @@ class Writer:
         threads: int = 1,
         max_pending: int = DEFAULT_MAX_PENDING,
         on_commit: Callable[[IngestResult, Sequence[Item]], None] | None = None,
+        answer_seconds: float = DEFAULT_ANSWER_SECONDS,
+        redact: Callable[[Sequence[Item]], Sequence[Item]] | None = None,
     ) -> None:
         self.store = store
+        #: redaction with the safety scan's findings, the last step before the insert (see
+        #: :mod:`proctor.collector.redaction`): nothing in clear is written
+        self.redact = redact if redact is not None else Redactor()
         self.policies = policies
         self.max_pending = max_pending
+        self.answer_seconds = answer_seconds
         self.on_commit = on_commit
         self._queue: queue.Queue[_Job | None] = queue.Queue()
         self._pending = 0
@@ -78,11 +102,18 @@ class Writer:
     def pending(self) -> int:
         return self._pending
 
+    def admissible(self, items: int) -> None:
+        """Raise :class:`TooManyItems` when one request of ``items`` is over ``max_pending``: the
+        limit bounds a single request too (checked before its spans are decoded, where it can)."""
+        if items > self.max_pending:
+            raise TooManyItems(items, self.max_pending)
+
     async def submit(self, items: Sequence[Item]) -> IngestResult:
-        """Store ``items``; returns once they are committed. Raises :class:`Backpressure` or
-        :class:`StoreUnavailable`."""
+        """Store ``items``; returns once they are committed. Raises :class:`TooManyItems`,
+        :class:`Backpressure` or :class:`StoreUnavailable`."""
         if not items:
             return IngestResult()
+        self.admissible(len(items))
         with self._lock:
             if self._pending and self._pending + len(items) > self.max_pending:
                 raise Backpressure(retry_after=1.0)
@@ -90,7 +121,13 @@ class Writer:
         loop = asyncio.get_running_loop()
         job = _Job(items, loop, loop.create_future())
         self._queue.put(job)
-        return await job.future
+        try:
+            return await asyncio.wait_for(asyncio.shield(job.future), timeout=self.answer_seconds)
+        except TimeoutError:
+            job.future.add_done_callback(_retrieve)  # answered already: its late outcome is only logged
+            raise StoreUnavailable(
+                f"the database did not commit within {self.answer_seconds:g} s (it hangs or is overloaded)"
+            ) from None
 
     def close(self) -> None:
         for _ in self._threads:
@@ -120,27 +157,58 @@ class Writer:
             if stop:
                 return
 
-    def _write(self, jobs: list[_Job]) -> None:
-        items = [i for j in jobs for i in j.items]
+    def _write(self, jobs: list[_Job], batches: list[Sequence[Item]] | None = None) -> None:
+        if batches is None:
+            # redacted first, and only the redacted items go any further: the retries below (one
+            # request at a time, then halves of one) insert these too, never the items in clear
+            try:
+                batches = [self.redact(j.items) for j in jobs]
+            except Exception as e:  # a redaction that fails stores nothing (and acknowledges nothing)
+                log.error("redaction failed: nothing of these requests is stored", error=type(e).__name__)
+                self._answer(jobs, error=e)
+                return
+        items: Sequence[Item] = [i for b in batches for i in b]
         try:
             result = self.store.ingest(items, self.policies(), now=time.time())
         except StoreUnavailable as e:
             self._answer(jobs, error=e)
             return
-        except Exception as e:  # one bad request must not fail the others it was batched with
+        except Exception:  # one bad request must not fail the others it was batched with
             if len(jobs) > 1:
-                for job in jobs:
-                    self._write([job])
+                for job, batch in zip(jobs, batches, strict=True):
+                    self._write([job], [batch])
                 return
-            log.exception("ingestion failed")
-            self._answer(jobs, error=e)
-            return
+            try:  # nor one bad span the rest of its request: find what the database refuses
+                result = self._isolate(batches[0], 0)
+            except StoreUnavailable as e:
+                self._answer(jobs, error=e)
+                return
         if self.on_commit is not None:
             try:
                 self.on_commit(result, items)
             except Exception:  # metrics must never fail a write
                 log.exception("on_commit hook failed")
         self._answer(jobs, result=result)
+
+    def _isolate(self, items: Sequence[Item], offset: int) -> IngestResult:
+        """Store ``items`` in halves until each item the database refuses is alone: those are
+        refused (reported with their place), the others stored. Every item is stored whole or not
+        at all; only the database being down (:class:`StoreUnavailable`) stops the search."""
+        try:
+            return self.store.ingest(items, self.policies(), now=time.time())
+        except StoreUnavailable:
+            raise
+        except Exception as e:
+            if len(items) == 1:
+                cause = getattr(e, "orig", None) or e
+                # the type only: a driver's message can quote the refused value, which may be secret
+                log.warning(
+                    "the database refused one item; the rest of its request is stored",
+                    error=type(cause).__name__,
+                )
+                return IngestResult(refused=((offset, f"the database refused it ({type(cause).__name__})"),))
+            mid = len(items) // 2
+            return self._isolate(items[:mid], offset) + self._isolate(items[mid:], offset + mid)
 
     def _answer(
         self, jobs: list[_Job], *, result: IngestResult | None = None, error: BaseException | None = None
@@ -149,6 +217,11 @@ class Writer:
             self._pending -= sum(len(j.items) for j in jobs)
         for job in jobs:
             job.loop.call_soon_threadsafe(_settle, job.future, result, error)
+
+
+def _retrieve(future: asyncio.Future[IngestResult]) -> None:
+    if not future.cancelled() and future.exception() is not None:
+        log.warning("a write answered 503 for its wait failed too", error=str(future.exception()))
 
 
 def _settle(

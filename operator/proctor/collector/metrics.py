@@ -1,18 +1,79 @@
 """The collector's Prometheus metrics (labels: monitor, agent, revision, dimension; never a run id,
-which would make one series per run). One registry per collector, served at ``/metrics``."""
+which would make one series per run). One registry per collector, served at ``/metrics``.
+
+Revisions come from the agents (``service.version``), so their number is the senders' choice:
+each adds about 70 series. A monitor's revisions are therefore labelled only while they are
+live: at most :data:`MAX_REVISIONS_PER_MONITOR` at once; a new one takes the place of the one
+seen longest ago if that one has been silent for :data:`LIVE_REVISION_SECONDS` (its series are
+removed), and otherwise is counted under ``revision="other"``. ``/metrics`` stays bounded however
+many versions are sent.
+"""
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any, Final
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
+
+#: Revisions of one monitor labelled at once, at most; further ones are aggregated as "other".
+MAX_REVISIONS_PER_MONITOR: Final = 8
+#: A labelled revision silent this long may give its place to a new one.
+LIVE_REVISION_SECONDS: Final = 3600.0
+#: The revision label of everything past the cap (and of runs without a revision: "").
+OTHER_REVISION: Final = "other"
+
+
+class RevisionLabels:
+    """Which revision label each (monitor, revision) gets: itself while it is among the monitor's
+    live revisions, :data:`OTHER_REVISION` past the cap. ``forget`` is called with the label of
+    a revision that gave its place up, to remove its series."""
+
+    def __init__(
+        self,
+        forget: Callable[[str, str], None],
+        *,
+        cap: int = MAX_REVISIONS_PER_MONITOR,
+        live_seconds: float = LIVE_REVISION_SECONDS,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.cap = cap
+        self.live_seconds = live_seconds
+        self._forget = forget
+        self._clock = clock
+        self._seen: dict[str, dict[str, float]] = {}  # monitor -> revision -> last seen
+
+    def __call__(self, monitor: str, revision: str) -> str:
+        if revision in ("", OTHER_REVISION):
+            return revision
+        now = self._clock()
+        seen = self._seen.setdefault(monitor, {})
+        if revision in seen or len(seen) < self.cap:
+            seen[revision] = now
+            return revision
+        stalest = min(seen, key=seen.__getitem__)
+        if now - seen[stalest] < self.live_seconds:
+            return OTHER_REVISION
+        del seen[stalest]
+        self._forget(monitor, stalest)
+        seen[revision] = now
+        return revision
 
 
 @dataclass
 class Metrics:
     registry: CollectorRegistry = field(default_factory=CollectorRegistry)
+    max_revisions: int = MAX_REVISIONS_PER_MONITOR
+    live_revision_seconds: float = LIVE_REVISION_SECONDS
 
     def __post_init__(self) -> None:
+        self.revision = RevisionLabels(
+            self._forget_revision, cap=self.max_revisions, live_seconds=self.live_revision_seconds
+        )
+        #: (monitor, revision) -> the label values used with it, per metric (to remove them).
+        self._by_revision: dict[tuple[str, str], set[tuple[Any, tuple[str, ...]]]] = {}
         r = self.registry
         self.spans_received = Counter(
             "proctor_collector_spans_received_total",
@@ -36,7 +97,8 @@ class Metrics:
         )
         self.rejected = Counter(
             "proctor_collector_spans_rejected_total",
-            "Spans rejected (reported in partial_success), by reason: no_monitor, no_run_key, invalid_id.",
+            "Spans rejected (reported in partial_success), by reason: no_monitor, no_run_key, invalid_id, "
+            "invalid_value, refused (the database refused that span alone).",
             ["reason"],
             registry=r,
         )
@@ -121,3 +183,16 @@ class Metrics:
             "Operations refused because the database was down.",
             registry=r,
         )
+
+    def by_revision(self, metric: Any, *labels: str) -> Any:
+        """``metric.labels(*labels)`` for a metric labelled (monitor, agent, revision, ...), the
+        revision mapped through :attr:`revision` first (call this, never ``labels``, for those)."""
+        monitor, agent, revision, *rest = labels
+        label = self.revision(monitor, revision)
+        values = (monitor, agent, label, *rest)
+        self._by_revision.setdefault((monitor, label), set()).add((metric, values))
+        return metric.labels(*values)
+
+    def _forget_revision(self, monitor: str, revision: str) -> None:
+        for metric, values in self._by_revision.pop((monitor, revision), set()):
+            metric.remove(*values)

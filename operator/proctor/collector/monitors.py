@@ -2,7 +2,10 @@
 
 A :class:`Registry` is an immutable snapshot: the monitors (from ``--monitor``/``--profile`` files,
 or listed from the cluster), each with its EvalProfile and the ingestion token that its spans must
-carry. A span belongs to the monitor whose ``spec.agent.serviceName`` is its resource's
+carry. Tenants are kept apart by that token: a span reaches only a monitor whose token it carries
+(in a cluster each monitor has its own, from its ``spec.tokenSecretRef``; a monitor without one
+accepts nothing), so a monitor in another namespace watching the same ``service.name`` receives
+nothing. Among those, it belongs to the monitor whose ``spec.agent.serviceName`` is its resource's
 ``service.name`` (and ``spec.agent.version`` its ``service.version``, when set); its run is the
 first run-key attribute it carries (span attributes, then resource attributes; ``trace_id`` is the
 span's trace id). The agent's revision is ``service.version``, with the pod-template hash appended
@@ -51,6 +54,7 @@ class Monitor:
     token: str | None = field(default=None, repr=False)
     judge_api_key: str | None = field(default=None, repr=False)
     problem: str | None = None  # why its runs cannot be judged (a missing profile...)
+    closed: str | None = None  # why nothing is accepted for it (no ingestion token of its own...)
 
     @property
     def namespace(self) -> str:
@@ -138,16 +142,20 @@ class Registry:
     def policies(self) -> dict[str, LifecyclePolicy]:
         return {name: m.policy for name, m in self.monitors.items()}
 
-    def ingest_grant(self, token: str | None) -> frozenset[str] | None:
+    def ingest_grant(self, token: str | None) -> frozenset[str]:
         """The monitors a bearer token may send telemetry for (empty: none; the token is wrong).
 
-        A monitor with its own token (``spec.tokenSecretRef``) takes only that token; the others
-        take the collector's token (``PROCTOR_TOKEN``). Compared in constant time.
+        A monitor with its own token (``spec.tokenSecretRef``) takes only that token; without one,
+        the collector's token (``PROCTOR_TOKEN``) when it runs from files, nothing in a cluster
+        (there is no default token there). A closed monitor takes nothing. Every monitor's token is
+        compared, in constant time, so the answer's timing does not say which one matched.
         """
         if not token:
             return frozenset()
         granted = set()
         for mon in self.monitors.values():
+            if mon.closed:
+                continue
             expected = mon.token if mon.token is not None else self.default_token
             if expected and hmac.compare_digest(token.encode(), expected.encode()):
                 granted.add(mon.name)
@@ -165,8 +173,10 @@ def build(
     default_token: str | None,
     tokens: Mapping[str, str] | None = None,
     judge_keys: Mapping[str, str] | None = None,
+    closed: Mapping[str, str] | None = None,
 ) -> Registry:
-    """A registry from parsed objects; ``tokens`` and ``judge_keys`` are by monitor name."""
+    """A registry from parsed objects; ``tokens``, ``judge_keys`` and ``closed`` (why a monitor
+    accepts nothing) are by monitor name."""
     by_name = {_name(p): p for p in profiles}
     out: dict[str, Monitor] = {}
     for m in monitors:
@@ -181,6 +191,7 @@ def build(
             token=_Secret(tokens[name]) if tokens and name in tokens else None,
             judge_api_key=_Secret(judge_keys[name]) if judge_keys and name in judge_keys else None,
             problem=problem,
+            closed=(closed or {}).get(name),
         )
     return Registry(out, _Secret(default_token) if default_token else None)
 

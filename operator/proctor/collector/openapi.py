@@ -94,9 +94,10 @@ def _document() -> str:
             "title": "Proctor collector",
             "version": __version__,
             "description": "Arm B: OTLP/HTTP and native ingestion of a live agent's runs, and the runs API. "
-            "Ingestion takes the monitor's bearer token; the management API checks the caller with "
-            "TokenReview and SubjectAccessReview in a cluster (verbs get/list/evaluate on agentmonitors), "
-            "or the collector's PROCTOR_TOKEN without one.",
+            "Ingestion takes the monitor's own bearer token (spans reach only monitors whose token they "
+            "carry) and never opens the management API, which checks the caller with TokenReview for the "
+            "audience proctor-collector and SubjectAccessReview in a cluster (verbs get/list/evaluate on "
+            "agentmonitors), or the collector's PROCTOR_API_TOKEN without one.",
         },
         "components": {
             "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},

@@ -35,10 +35,19 @@ MAX_VALUE_CHARS: Final = 65536
 MAX_ITEMS: Final = 1000
 #: The span attribute listing which attributes were truncated.
 TRUNCATED_ATTRIBUTE: Final = "proctor.truncated"
+#: The span (or event) attribute listing the fields whose characters no database stores (NUL, lone
+#: surrogates) were replaced with U+FFFD.
+SANITIZED_ATTRIBUTE: Final = "proctor.sanitized"
+#: The largest time a span may carry, in ns since the epoch (a signed 64-bit column; year 2262).
+MAX_TIME_NS: Final = 2**63 - 1
+#: What replaces a character no database stores.
+REPLACEMENT: Final = "\ufffd"
 #: Content types of the two encodings.
 PROTOBUF: Final = "application/x-protobuf"
 JSON: Final = "application/json"
 
+#: What an OTLP/JSON id that is not hex becomes: one byte, a length no id has, so its span is rejected.
+_NOT_HEX: Final = b"\xff"
 _ID_FIELDS: Final = frozenset({"traceId", "spanId", "parentSpanId", "trace_id", "span_id", "parent_span_id"})
 
 
@@ -57,14 +66,45 @@ class DecodedSpan:
 
 @dataclass(frozen=True, slots=True)
 class Rejected:
-    """A span that could not be taken, and why (reported in partial_success)."""
+    """A span that could not be taken, and why (reported in partial_success); ``kind`` is the
+    reason's label in ``proctor_collector_spans_rejected_total``."""
 
     reason: str
+    kind: str = "invalid_id"
 
 
 def truncation_marker(length: int) -> str:
     """What ends a truncated value: says it was cut and how long it was."""
     return f"\u2026[truncated by proctor: {length} characters]"
+
+
+def unstorable(text: str) -> bool:
+    """Whether ``text`` holds a character PostgreSQL or UTF-8 refuses (NUL, a lone surrogate)."""
+    return "\x00" in text or (not text.isascii() and any("\ud800" <= ch <= "\udfff" for ch in text))
+
+
+def storable(text: str) -> tuple[str, bool]:
+    """``text`` with every NUL and lone surrogate replaced by U+FFFD, and whether one was."""
+    if not unstorable(text):
+        return text, False
+    return "".join(REPLACEMENT if ch == "\x00" or "\ud800" <= ch <= "\udfff" else ch for ch in text), True
+
+
+def storable_value(value: Any) -> tuple[Any, bool]:
+    """:func:`storable` applied to every string (keys included) of a JSON-like value."""
+    if isinstance(value, str):
+        return storable(value)
+    if isinstance(value, dict):
+        out, changed = {}, False
+        for k, v in value.items():
+            key, a = storable(str(k))
+            out[key], b = storable_value(v)
+            changed = changed or a or b
+        return out, changed
+    if isinstance(value, list):
+        pairs = [storable_value(v) for v in value]
+        return [v for v, _ in pairs], any(c for _, c in pairs)
+    return value, False
 
 
 def _truncate(text: str) -> tuple[str, bool]:
@@ -121,9 +161,10 @@ def _hex_to_b64(node: Any) -> Any:
         for k, v in node.items():
             if k in _ID_FIELDS and isinstance(v, str):
                 try:
-                    out[k] = base64.b64encode(bytes.fromhex(v)).decode("ascii")
+                    raw = bytes.fromhex(v)
                 except ValueError:
-                    raise BadPayload(f"{k} {v[:40]!r} is not hex (OTLP/JSON ids are hex strings)") from None
+                    raw = _NOT_HEX  # rejected with its span in iter_spans, never the whole request
+                out[k] = base64.b64encode(raw).decode("ascii")
             else:
                 out[k] = _hex_to_b64(v)
         return out
@@ -167,8 +208,23 @@ def parse_request(body: bytes, content_type: str) -> ExportTraceServiceRequest:
 
 def _span_id(raw: bytes, size: int, what: str) -> str:
     if len(raw) != size or not any(raw):
-        raise ValueError(f"{what} must be {size} bytes and not all zero (got {len(raw)})")
+        raise ValueError(f"{what} must be {size} bytes ({2 * size} hex digits in OTLP/JSON), not all zero")
     return raw.hex()
+
+
+def _checked(s: Any) -> tuple[str, str, str | None]:
+    """The span's ids (hex), or ValueError saying which id or time no span may carry."""
+    trace_id = _span_id(s.trace_id, 16, "trace_id")
+    span_id = _span_id(s.span_id, 8, "span_id")
+    parent = _span_id(s.parent_span_id, 8, "parent_span_id") if s.parent_span_id else None
+    return trace_id, span_id, parent
+
+
+def _time_error(s: Any) -> str | None:
+    for what in ("start_time_unix_nano", "end_time_unix_nano"):
+        if getattr(s, what) > MAX_TIME_NS:
+            return f"{what} {getattr(s, what)} is beyond {MAX_TIME_NS} (the year 2262)"
+    return None
 
 
 def iter_spans(request: ExportTraceServiceRequest) -> Iterator[DecodedSpan | Rejected]:
@@ -179,14 +235,21 @@ def iter_spans(request: ExportTraceServiceRequest) -> Iterator[DecodedSpan | Rej
             scope = ss.scope.name
             for s in ss.spans:
                 try:
-                    trace_id = _span_id(s.trace_id, 16, "trace_id")
-                    span_id = _span_id(s.span_id, 8, "span_id")
+                    trace_id, span_id, parent = _checked(s)
                 except ValueError as e:
-                    yield Rejected(f"span {s.name!r}: {e}")
+                    yield Rejected(f"span {storable(s.name[:100])[0]!r}: {e}")
+                    continue
+                late = _time_error(s)
+                if late is not None:
+                    yield Rejected(f"span {storable(s.name[:100])[0]!r}: {late}", "invalid_value")
                     continue
                 attrs, truncated = _attributes(s.attributes)
                 if truncated:
                     attrs[TRUNCATED_ATTRIBUTE] = truncated
+                name, bad_name = storable(_truncate(s.name)[0][:1024])
+                message, bad_message = storable(s.status.message[:4096])
+                if bad_name or bad_message:
+                    attrs[SANITIZED_ATTRIBUTE] = ["name"] * bad_name + ["status.message"] * bad_message
                 events = []
                 for ev in s.events:
                     ev_attrs, ev_cut = _attributes(ev.attributes)
@@ -200,14 +263,14 @@ def iter_spans(request: ExportTraceServiceRequest) -> Iterator[DecodedSpan | Rej
                     span=SpanRecord(
                         trace_id=trace_id,
                         span_id=span_id,
-                        parent_span_id=s.parent_span_id.hex() if len(s.parent_span_id) == 8 else None,
-                        name=_truncate(s.name)[0][:1024],
+                        parent_span_id=parent,
+                        name=name,
                         kind=int(s.kind),
                         start_ns=int(s.start_time_unix_nano),
                         end_ns=int(s.end_time_unix_nano),
                         status_code=int(s.status.code),
-                        status_message=s.status.message[:4096] or None,
-                        operation=str(op)[:64] if op is not None else None,
+                        status_message=message or None,
+                        operation=storable(str(op)[:64])[0] if op is not None else None,
                         attributes=attrs,
                         resource=resource,
                         events=tuple(events),

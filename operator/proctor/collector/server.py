@@ -3,9 +3,11 @@
 Entry points for the CLI: :func:`add_arguments` (the flags, on any argparse parser) and
 :func:`serve` (run until SIGTERM/SIGINT; returns the exit code). ``python -m proctor.collector``
 runs the same thing. Without ``--monitor`` it reads AgentMonitors from the cluster in
-``KUBECONFIG`` (or the pod's service account) and checks management callers with TokenReview and
-SubjectAccessReview; with ``--monitor FILE --profile FILE`` it needs no cluster and takes its
-token from ``PROCTOR_TOKEN``.
+``KUBECONFIG`` (or the pod's service account) and checks management callers with TokenReview (for
+the ``--audience``) and SubjectAccessReview, each monitor taking spans only with its own token;
+with ``--monitor FILE --profile FILE`` it needs no cluster: agents send ``PROCTOR_TOKEN``, the
+management API takes ``PROCTOR_API_TOKEN`` (never the other). ``--tls-cert``/``--tls-key`` serve
+HTTPS.
 
 Exit codes: 0 stopped by a signal, 2 bad arguments or files, the database or the cluster
 unreachable at start (the message says which).
@@ -16,8 +18,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import errno
 import os
 import signal
+import ssl
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -26,22 +30,24 @@ from typing import Any, Final, cast
 import structlog
 from aiohttp import web
 
-from proctor.api import ManifestError
+from proctor.api import COLLECTOR_AUDIENCE, ManifestError
 from proctor.collector.app import DEFAULT_MAX_BODY, Context, application
 from proctor.collector.auth import Authorizer, KubernetesAuth, LocalAuth
+from proctor.collector.client import API_TOKEN_ENV, INGEST_TOKEN_ENV
 from proctor.collector.evaluate import Evaluator
 from proctor.collector.export import EvaluationExporter, ExportSettings
 from proctor.collector.ingest import DEFAULT_MAX_PENDING, Writer
 from proctor.collector.metrics import Metrics
 from proctor.collector.monitors import Registry, load_files
+from proctor.collector.redaction import Redactor
 from proctor.collector.worker import DEFAULT_CONCURRENCY, DEFAULT_POLL_SECONDS, Worker
 from proctor.protocol import DEFAULT_LEASE_SECONDS
-from proctor.store import IngestResult, Item, Store, StoreUnavailable, UnsupportedDatabase
+from proctor.store import IngestResult, Item, Store, StoreUnavailable, UnsupportedDatabase, normalise_url
 
 log = structlog.get_logger("proctor.collector")
 
-#: The environment variable holding the collector's token (ingestion and, without a cluster, the API).
-TOKEN_ENV: Final = "PROCTOR_TOKEN"
+#: The environment variable holding the ingestion token of monitors read from files (not in a cluster).
+TOKEN_ENV: Final = INGEST_TOKEN_ENV
 #: OTLP/HTTP's registered port.
 DEFAULT_LISTEN: Final = "127.0.0.1:4318"
 #: Seconds between listings of AgentMonitors in a cluster.
@@ -52,6 +58,45 @@ def default_db() -> str:
     """``sqlite:///`` in the user's data directory (``$XDG_DATA_HOME/proctor/collector.db``)."""
     base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
     return f"sqlite:///{base / 'proctor' / 'collector.db'}"
+
+
+def check_db(db: str | None) -> None:
+    """A SQLite file given on the command line goes in a directory that exists: a typo in the path
+    is an error here, not a directory tree made silently (as root, in a container). Only the
+    default location is created (:func:`default_db`)."""
+    if db is None:
+        return
+    normalise_url(db)  # a path where a URL belongs, an unknown database: said before anything starts
+    if not db.startswith("sqlite:///"):
+        return
+    path = Path(db.removeprefix("sqlite:///").split("?", 1)[0]).expanduser()
+    parent = path.parent if path.is_absolute() else (Path.cwd() / path).parent
+    if not parent.is_dir():
+        raise ValueError(
+            f"--db {db}: the directory {parent} does not exist; create it first or choose another path"
+        )
+
+
+def _count(text: str) -> int:
+    """An argparse type: a whole number of at least one."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def _seconds(text: str) -> float:
+    """An argparse type: a positive number of seconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seconds, not {text!r}") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, not {text}")
+    return value
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -88,29 +133,32 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="in a cluster: serve these namespaces only (repeatable)",
     )
     parser.add_argument(
-        "--concurrency", type=int, default=DEFAULT_CONCURRENCY, help="runs judged at once by this replica"
+        "--concurrency", type=_count, default=DEFAULT_CONCURRENCY, help="runs judged at once by this replica"
     )
     parser.add_argument(
         "--poll",
-        type=float,
+        type=_seconds,
         default=DEFAULT_POLL_SECONDS,
         help="seconds between looks for runs due (default 1)",
     )
     parser.add_argument(
         "--lease",
-        type=float,
+        type=_seconds,
         default=DEFAULT_LEASE_SECONDS,
         help="seconds a claim on a run lasts unless renewed",
     )
     parser.add_argument(
-        "--max-body", type=int, default=DEFAULT_MAX_BODY, help="request body limit, bytes (decompressed)"
+        "--max-body", type=_count, default=DEFAULT_MAX_BODY, help="request body limit, bytes (decompressed)"
     )
     parser.add_argument(
-        "--max-pending", type=int, default=DEFAULT_MAX_PENDING, help="items waiting for a commit before 429"
+        "--max-pending",
+        type=_count,
+        default=DEFAULT_MAX_PENDING,
+        help="items waiting for a commit before 429",
     )
     parser.add_argument(
         "--writer-threads",
-        type=int,
+        type=_count,
         default=None,
         help="ingestion writers (default: 1 on SQLite, 4 on PostgreSQL)",
     )
@@ -121,8 +169,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--worker-name", default=None, help="this replica's name in leases (default host:pid)"
     )
     parser.add_argument(
+        "--audience",
+        action="append",
+        default=None,
+        metavar="AUD",
+        help=f"in a cluster: the audience management callers' tokens must be issued for "
+        f"(repeatable; default {COLLECTOR_AUDIENCE}; '' alone: the API server's own)",
+    )
+    parser.add_argument("--tls-cert", type=Path, default=None, metavar="FILE", help="serve HTTPS: PEM chain")
+    parser.add_argument("--tls-key", type=Path, default=None, metavar="FILE", help="serve HTTPS: PEM key")
+    parser.add_argument(
         "--refresh",
-        type=float,
+        type=_seconds,
         default=DEFAULT_REFRESH_SECONDS,
         help="in a cluster: seconds between listings of AgentMonitors",
     )
@@ -130,8 +188,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _split_listen(listen: str) -> tuple[str, int]:
     host, _, port = listen.rpartition(":")
-    if not host or not port.isdigit():
-        raise ValueError(f"--listen must be HOST:PORT, not {listen!r}")
+    if not host or not port.isdigit() or int(port) > 65535:
+        raise ValueError(f"--listen must be HOST:PORT (a port 0-65535), not {listen!r}")
     return host.strip("[]"), int(port)
 
 
@@ -160,14 +218,15 @@ async def run(args: argparse.Namespace, *, announce: Callable[[str], None] | Non
     """Run the collector until the task is cancelled or SIGTERM/SIGINT arrives."""
     token = os.environ.get(TOKEN_ENV) or None
     export = ExportSettings.from_env(os.environ)  # scores as OTLP events: off unless OTEL_LOGS_EXPORTER=otlp
+    tls = _tls(args)
     kube_api = None
     if args.monitor or args.profile:
         registry = _Registry(load_files([*args.monitor, *args.profile], default_token=token))
         if token is None:
-            raise ValueError(
-                f"{TOKEN_ENV} is not set: without a cluster the collector's token protects everything"
-            )
-        auth: Authorizer = LocalAuth(token)
+            raise ValueError(f"{TOKEN_ENV} is not set: without a cluster it is what agents must send")
+        auth: Authorizer = LocalAuth(os.environ.get(API_TOKEN_ENV) or None, ingestion_token=token)
+        if os.environ.get(API_TOKEN_ENV) is None:
+            log.warning(f"{API_TOKEN_ENV} is not set: the runs API is closed (every caller 401)")
     else:
         from kubernetes import client, config
 
@@ -181,9 +240,13 @@ async def run(args: argparse.Namespace, *, announce: Callable[[str], None] | Non
                 "give --monitor FILE --profile FILE, or KUBECONFIG"
             ) from None
         kube_api = client.ApiClient()
-        source = ClusterMonitors(kube_api, default_token=token, namespaces=args.namespace or None)
+        if token is not None:
+            log.warning(
+                f"{TOKEN_ENV} is ignored in a cluster: every AgentMonitor needs its own spec.tokenSecretRef"
+            )
+        source = ClusterMonitors(kube_api, namespaces=args.namespace or None)
         registry = _Registry(await asyncio.to_thread(source.load))
-        auth = KubernetesAuth(kube_api)
+        auth = KubernetesAuth(kube_api, audiences=args.audience)
     store = await asyncio.to_thread(Store.open, args.db or default_db())
     metrics = Metrics()
     threads = args.writer_threads or (4 if store.dialect == "postgresql" else 1)
@@ -193,6 +256,7 @@ async def run(args: argparse.Namespace, *, announce: Callable[[str], None] | Non
         threads=threads,
         max_pending=args.max_pending,
         on_commit=_on_commit(metrics),
+        redact=Redactor(registry),
     )
     evaluator = Evaluator()
     exporter = EvaluationExporter(export, counted=metrics.evaluation_events) if export else None
@@ -209,10 +273,11 @@ async def run(args: argparse.Namespace, *, announce: Callable[[str], None] | Non
     )
     ctx = Context(store=store, writer=writer, registry=registry, metrics=metrics, auth=auth, wake=worker.wake)
     app = application(ctx, max_body=args.max_body)
-    runner = web.AppRunner(app, access_log=None, handle_signals=False)
+    # auto_decompress=False: the handlers inflate bodies themselves, off the loop and bounded (app._read)
+    runner = web.AppRunner(app, access_log=None, handle_signals=False, auto_decompress=False)
     await runner.setup()
     host, port = _split_listen(args.listen)
-    site = web.TCPSite(runner, host, port, backlog=1024, reuse_address=True)
+    site = web.TCPSite(runner, host, port, backlog=1024, reuse_address=True, ssl_context=tls)
     await site.start()
     server = cast(Any, site._server)
     bound = server.sockets[0].getsockname()[1] if server and server.sockets else port
@@ -229,7 +294,7 @@ async def run(args: argparse.Namespace, *, announce: Callable[[str], None] | Non
     if exporter is not None:
         tasks.append(asyncio.create_task(exporter.run(stop), name="evaluation-events"))
         log.info("exporting scores as gen_ai.evaluation.result events", endpoint=exporter.settings.endpoint)
-    url = f"http://{host}:{bound}"
+    url = f"{'https' if tls else 'http'}://{host}:{bound}"
     log.info("collector listening", url=url, database=store.dialect, monitors=sorted(registry().monitors))
     if announce is not None:
         announce(url)
@@ -240,8 +305,25 @@ async def run(args: argparse.Namespace, *, announce: Callable[[str], None] | Non
         await asyncio.gather(*tasks, return_exceptions=True)
         await runner.cleanup()
         await asyncio.to_thread(writer.close)
+        ctx.decoding.shutdown(wait=False, cancel_futures=True)
         await evaluator.aclose()
         store.close()
+
+
+def _tls(args: argparse.Namespace) -> ssl.SSLContext | None:
+    """The server's TLS context from ``--tls-cert``/``--tls-key`` (both or neither)."""
+    cert, key = getattr(args, "tls_cert", None), getattr(args, "tls_key", None)
+    if cert is None and key is None:
+        return None
+    if cert is None or key is None:
+        raise ValueError("--tls-cert and --tls-key go together")
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.minimum_version = ssl.TLSVersion.TLSv1_2
+    try:
+        context.load_cert_chain(cert, key)
+    except (OSError, ssl.SSLError) as e:
+        raise ValueError(f"cannot load --tls-cert {cert} / --tls-key {key}: {e}") from None
+    return context
 
 
 async def _refresh(source: object, registry: _Registry, every: float, stop: asyncio.Event) -> None:
@@ -266,6 +348,8 @@ def serve(args: argparse.Namespace) -> int:
         print(f"proctor collector: listening on {url}", file=sys.stderr, flush=True)
 
     try:
+        check_db(args.db)
+        _split_listen(args.listen)
         asyncio.run(run(args, announce=announce))
     except (ManifestError, ValueError, UnsupportedDatabase) as e:
         print(f"proctor collector: error: {e}", file=sys.stderr)
@@ -274,7 +358,17 @@ def serve(args: argparse.Namespace) -> int:
         print(f"proctor collector: error: {e}", file=sys.stderr)
         return 2
     except OSError as e:
-        print(f"proctor collector: error: cannot listen on {args.listen}: {e.strerror or e}", file=sys.stderr)
+        if e.errno == errno.EADDRINUSE:
+            print(
+                f"proctor collector: error: {args.listen} is taken by another program; "
+                "choose another address with --listen HOST:PORT",
+                file=sys.stderr,
+            )
+        else:
+            print(
+                f"proctor collector: error: cannot listen on {args.listen}: {e.strerror or e}",
+                file=sys.stderr,
+            )
         return 2
     except KeyboardInterrupt:
         return 0

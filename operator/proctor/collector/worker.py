@@ -34,6 +34,15 @@ DEFAULT_CONCURRENCY: Final = 8
 DEFAULT_POLL_SECONDS: Final = 1.0
 
 
+def _unless_stopping() -> None:
+    """Raise CancelledError when this task is being cancelled (the collector is stopping): what an
+    evaluation returned or raised meanwhile may be the shutdown's doing, never the run's result;
+    :meth:`Worker._shutdown` hands the run back untouched instead."""
+    task = asyncio.current_task()
+    if task is not None and task.cancelling():
+        raise asyncio.CancelledError
+
+
 def worker_id() -> str:
     """This process's name in leases: host and pid (unique among replicas)."""
     return f"{socket.gethostname()}:{os.getpid()}"[:128]
@@ -145,37 +154,19 @@ class Worker:
             try:
                 trajectory = await asyncio.to_thread(self.store.trajectory, c.run_id)
                 ev = await self.evaluator.evaluate(monitor, trajectory)
+                _unless_stopping()
             except StoreUnavailable as e:
                 ev = Evaluation(AttemptOutcome.INTERRUPTED, reason=str(e))
             except asyncio.CancelledError:
                 raise
             except Exception as e:  # a bug must not kill the worker: the attempt fails, with the cause
+                _unless_stopping()  # an error the shutdown caused is no verdict on the run
                 log.exception("evaluation failed", run=c.run_id)
                 ev = Evaluation(
                     AttemptOutcome.FAILED, reason=f"evaluation error: {type(e).__name__}: {e}"[:1000]
                 )
-        try:
-            stored = await asyncio.to_thread(
-                self.store.complete,
-                c,
-                ev.outcome,
-                time.time(),
-                scores=ev.scores,
-                provenance=ev.provenance,
-                signals=ev.signals,
-                reason=ev.reason,
-                retry_after=5.0 if ev.outcome is AttemptOutcome.INTERRUPTED else 0.0,
-                judge_calls=ev.judge_calls,
-                judgments=ev.judgments,
-                breached=ev.breached,
-                permanent=ev.permanent,
-            )
-        except StoreUnavailable as e:
-            log.warning(
-                "cannot record an evaluation; the lease will expire and it is retried",
-                run=c.run_id,
-                error=str(e),
-            )
+        stored = await self._record(c, ev)
+        if stored is None:
             return
         if not stored:
             log.warning("the run's lease was lost before its evaluation was recorded", run=c.run_id)
@@ -189,18 +180,59 @@ class Worker:
             span = evaluated_span(trajectory.spans) if trajectory is not None else None
             self.exporter.submit(evaluation_records(run, ev.scores, span, time.time()))
 
+    async def _record(self, c: Claim, ev: Evaluation) -> bool | None:
+        """Write the attempt's result; while the database is away, try again (1, 2, 4... 15 s
+        apart) for as long as the lease lasts, so a database that restarts costs no attempt and
+        leaves no run Evaluating. None: it never came back in time (the lease then expires)."""
+        deadline = time.monotonic() + self.lease_seconds
+        delay = 1.0
+        while True:
+            try:
+                return await asyncio.to_thread(
+                    self.store.complete,
+                    c,
+                    ev.outcome,
+                    time.time(),
+                    scores=ev.scores,
+                    provenance=ev.provenance,
+                    signals=ev.signals,
+                    reason=ev.reason,
+                    retry_after=5.0 if ev.outcome is AttemptOutcome.INTERRUPTED else 0.0,
+                    judge_calls=ev.judge_calls,
+                    judgments=ev.judgments,
+                    breached=ev.breached,
+                    permanent=ev.permanent,
+                )
+            except StoreUnavailable as e:
+                self.metrics.database_errors.inc()
+                if time.monotonic() + delay > deadline:
+                    log.warning(
+                        "cannot record an evaluation: the database stayed away; the lease expires",
+                        run=c.run_id,
+                        error=str(e),
+                    )
+                    return None
+                log.warning(
+                    "cannot record an evaluation yet: retrying while the database is away",
+                    run=c.run_id,
+                    error=str(e),
+                    retry_in=delay,
+                )
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 15.0)
+
     def _observe(self, c: Claim, ev: Evaluation, seconds: float) -> None:
         m = self.metrics
         revision = c.revision or ""
-        m.evaluations.labels(c.monitor, c.agent, revision, ev.outcome.value).inc()
+        m.by_revision(m.evaluations, c.monitor, c.agent, revision, ev.outcome.value).inc()
         m.evaluation_seconds.labels(c.monitor).observe(seconds)
         m.judge_calls.labels(c.monitor).inc(ev.judge_calls)
         m.judgments.labels(c.monitor).inc(ev.judgments)
         for s in ev.scores:
             labels = (c.monitor, c.agent, revision, s.dimension)
             if s.score is None:
-                m.skipped.labels(*labels).inc()
+                m.by_revision(m.skipped, *labels).inc()
             else:
-                m.score.labels(*labels).observe(s.score)
+                m.by_revision(m.score, *labels).observe(s.score)
                 if s.score < s.threshold:
-                    m.breaches.labels(*labels).inc()
+                    m.by_revision(m.breaches, *labels).inc()

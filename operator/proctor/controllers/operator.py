@@ -71,7 +71,7 @@ async def startup(settings: kopf.OperatorSettings, memo: kopf.Memo, **_: Any) ->
     config = OperatorConfig.from_env()
     kube = Kube()
     rt = Runtime(kube, config, master_key=signing.master_key())
-    metrics.serve(config.metrics_port)
+    metrics.serve(config.metrics_port, addr=config.metrics_addr)
     rt.identity = await rt.call(whoami, kube)
     watched: list[str] = list(memo.get("namespaces") or ())
     # namespace patterns (globs) cannot be a namespaceSelector: then every namespace, as clusterwide
@@ -127,7 +127,7 @@ def alive(**_: Any) -> bool:
 def run(
     *,
     namespaces: list[str] | None = None,
-    liveness: str = "http://0.0.0.0:8080/healthz",
+    liveness: str = "http://127.0.0.1:8180/healthz",
     verbose: bool = False,
 ) -> None:
     """Run the operator until interrupted (clusterwide unless namespaces are given)."""

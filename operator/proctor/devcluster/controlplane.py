@@ -70,9 +70,15 @@ def repo_root() -> Path | None:
 def find_binaries(bin_dir: Path | None = None, *, build: bool = True) -> Path:
     """Where etcd, kube-apiserver and kube-controller-manager live; builds them when allowed."""
     names = ("etcd", "kube-apiserver", "kube-controller-manager")
+    if bin_dir is not None:  # asked for by name: that directory, or an error that says what is missing
+        missing = [n for n in names if not ((bin_dir / n).is_file() and os.access(bin_dir / n, os.X_OK))]
+        if missing:
+            raise DevClusterError(
+                f"--bin-dir {bin_dir}: no executable {', '.join(missing)} there (omit --bin-dir to use or "
+                "build the ones 'make k8s' makes)"
+            )
+        return bin_dir
     candidates: list[Path] = []
-    if bin_dir is not None:
-        candidates.append(bin_dir)
     if env := os.environ.get("PROCTOR_K8S_BIN"):
         candidates.append(Path(env))
     root = repo_root()

@@ -6,7 +6,7 @@ The webhook is served on a thread of its own (:mod:`proctor.gate.server`, starte
 Configuration (environment; the Helm chart sets it):
 
 - ``PROCTOR_WEBHOOK_PORT``: where to serve (0, the default outside a cluster, disables the webhook).
-- ``PROCTOR_WEBHOOK_ADDR``: the listen address (default ``0.0.0.0``).
+- ``PROCTOR_WEBHOOK_ADDR``: the listen address (default ``0.0.0.0`` in a pod, ``127.0.0.1`` elsewhere).
 - ``PROCTOR_WEBHOOK_URL_HOST``: the API server reaches the webhook at ``https://HOST:PORT``
   (the local control plane: ``127.0.0.1``); or ``PROCTOR_WEBHOOK_SERVICE=namespace/name:port``
   for a Service in a cluster.
@@ -37,14 +37,14 @@ from proctor.gate.admission import (
     request_of,
     wants_break_glass,
 )
-from proctor.k8s.kube import Kube, KubeError
+from proctor.k8s.kube import Kube, KubeError, default_listen_host
 from proctor.k8s.objects import mutating_webhook_configuration
 
 
 @dataclass(frozen=True)
 class WebhookConfig:
     port: int = 0
-    addr: str = "0.0.0.0"
+    addr: str = "127.0.0.1"
     url_host: str | None = None
     service: tuple[str, str, int] | None = None
     cert_dir: Path = Path(tempfile.gettempdir()) / "proctor-webhook"
@@ -69,7 +69,7 @@ class WebhookConfig:
             exclude.append(own)
         return cls(
             port=int(e.get("PROCTOR_WEBHOOK_PORT", "0")),
-            addr=e.get("PROCTOR_WEBHOOK_ADDR", "0.0.0.0"),
+            addr=e.get("PROCTOR_WEBHOOK_ADDR") or default_listen_host(e),
             url_host=e.get("PROCTOR_WEBHOOK_URL_HOST"),
             service=service,
             cert_dir=Path(e.get("PROCTOR_WEBHOOK_CERT_DIR", str(cls.cert_dir))),

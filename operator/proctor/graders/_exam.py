@@ -28,6 +28,7 @@ from proctor.graders._grade import grade_case
 from proctor.graders._languages import preload_detector
 from proctor.graders._rubric import ASSERTION_DIMENSION, ASSERTION_THRESHOLD, assertion_rubric
 from proctor.graders._scanpolicy import ScanPolicy
+from proctor.graders._steering import steer_result
 from proctor.protocol.types import CaseResult, DimensionScore, Tier
 
 #: Threshold of a judged dimension named by a case when no profile says otherwise.
@@ -139,7 +140,9 @@ def grade_answer(
 
     ``judged`` are the judge's scores for ``c.dimensions``; without them each dimension is
     reported skipped with ``unjudged_reason`` (the case is then unmeasured unless an assertion
-    already failed it). ``latency_ms`` is how long a live agent took (for ``latency``).
+    already failed it). ``latency_ms`` is how long a live agent took (for ``latency``). Text in the
+    answer addressed to its grader makes the judged dimensions unmeasured and fails
+    ``instruction_adherence`` (:func:`proctor.graders._steering.steer_result`).
     ``judged_assertions`` are the judge's scores of undetermined assertions, by position
     (:func:`unread_assertions`).
     """
@@ -155,7 +158,7 @@ def grade_answer(
         judged_assertions=judged_assertions,
     )
     if not c.dimensions:
-        return result
+        return steer_result(result, answer)
     dims = (
         tuple(judged)
         if judged is not None
@@ -163,7 +166,7 @@ def grade_answer(
             DimensionScore(name=n, threshold=t, skipped_reason=unjudged_reason) for n, t in c.dimensions
         )
     )
-    return dataclasses.replace(result, dimensions=(*result.dimensions, *dims))
+    return steer_result(dataclasses.replace(result, dimensions=(*result.dimensions, *dims)), answer)
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,7 +16,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from proctor.api.profile import EvalProfileSpec
-from proctor.graders import CompiledCase, ScanPolicy, grade_answer, unread_assertions
+from proctor.graders import (
+    STEERING_NOT_JUDGED,
+    CompiledCase,
+    ScanPolicy,
+    grade_answer,
+    redact_result,
+    redact_text,
+    steering_findings,
+    steering_reason,
+    unread_assertions,
+)
 from proctor.judge.client import JudgeClient, JudgeSettings
 from proctor.judge.consensus import judge_dimensions
 from proctor.judge.embeddings import ground
@@ -83,13 +93,19 @@ async def examine_answer(
     """
     note: str | None = None
     judged: list[DimensionScore] = []
+    # an answer that addresses its grader is not sent to be judged: what the judge would say of
+    # it measures nothing (grade_answer fails instruction_adherence and says why)
+    steering = steering_findings(answer)
+    if steering:
+        no_judge = f"{STEERING_NOT_JUDGED}: {steering_reason(steering)}"
     # assertions the graders cannot read in this answer (a language or a form): the judge scores
     # each as a rubric of its meaning; without a judge they stay undetermined (the case unmeasured)
-    unread = unread_assertions(c, answer) if judge is not None else []
+    unread = unread_assertions(c, answer) if judge is not None and not steering else []
     by_name = {u.name: u.index for u in unread}
     plan = [*plan, *(DimensionRubric(u.name, u.rubric, u.threshold) for u in unread)]
-    if plan and judge is not None:
-        context = [ContextDocument(d.id, d.text) for d in c.case.context]
+    if plan and judge is not None and not steering:
+        # the judge provider is sent nothing the scan finds in clear: its findings go as markers
+        context = [ContextDocument(d.id, redact_text(d.text, scan)[0]) for d in c.case.context]
         if grounding is not None and grounding.documents and any(p.name == GROUNDED_DIMENSION for p in plan):
             g = await asyncio.to_thread(
                 ground, c.question, answer, grounding.documents, grounding.top_k, grounding.embedder
@@ -97,7 +113,10 @@ async def examine_answer(
             note = g.describe()
             context += [ContextDocument(i, t) for i, t, _ in g.documents]
         content = JudgeInput(
-            answer=answer, input=c.question, reference=c.case.reference, context=tuple(context)
+            answer=redact_text(answer, scan)[0],
+            input=redact_text(c.question, scan)[0],
+            reference=c.case.reference,
+            context=tuple(context),
         )
         judged = list(await judge_dimensions(judge, [p for p in plan if p.rubric], content))
     elif plan:
@@ -105,7 +124,7 @@ async def examine_answer(
     judged += [
         DimensionScore(p.name, p.threshold, skipped_reason=f"no rubric for dimension {p.name!r}")
         for p in plan
-        if not p.rubric and judge is not None
+        if not p.rubric and judge is not None and not steering
     ]
     judged_assertions = {by_name[d.name]: d for d in judged if d.name in by_name}
     judged = [d for d in judged if d.name not in by_name]
@@ -122,7 +141,8 @@ async def examine_answer(
         rubric_scores = [d for d in judged if d.name == LLM_RUBRIC]
         kept = [d for d in result.dimensions if d.name != LLM_RUBRIC]
         result = dataclasses.replace(result, dimensions=(*kept, *rubric_scores))
-    return result, note
+    # what is kept of the judgment may quote the answer: it is redacted like the answer
+    return redact_result(result, scan), note
 
 
 def profile_provenance(spec: EvalProfileSpec) -> dict[str, str]:

@@ -85,7 +85,7 @@ class AdaptiveLimit:
         except asyncio.CancelledError:
             if waiter.done() and not waiter.cancelled():
                 self.release()  # the slot was handed over just as we were cancelled
-            else:
+            elif waiter in self._waiters:  # _admit may have dropped it already (it was done)
                 self._waiters.remove(waiter)
             raise
         return self._epoch

@@ -59,6 +59,8 @@ from proctor.graders import (
     CompiledCase,
     ScanPolicy,
     compile_cases,
+    redact_result,
+    redact_text,
     unanswered,
 )
 from proctor.judge.client import JudgeClient, JudgeSettings
@@ -348,7 +350,8 @@ class ShardRunner:
             try:
                 answer = await source.answer(c.case)
             except AnswerUnavailable as e:
-                outcomes.append(unanswered(c, str(e)))
+                # the agent's error page may echo what the scan finds: redacted like an answer
+                outcomes.append(redact_result(unanswered(c, str(e)), scan))
                 continue
             # a live agent's latency (retries included) is measured; recorded answers have none
             latency_ms = (time.monotonic() - started) * 1000 if isinstance(source, HttpAgent) else None
@@ -558,11 +561,14 @@ def main(run: str, shard: str, *, kube: Kube | None = None) -> int:
         print(f"proctor judge: shard {runner.shard}: nothing to do: {e}")
         return 0
     except HarnessError as e:
+        # the reason may quote an agent's answer or error page: the log and the report (which
+        # becomes the run's status and Events) get it redacted with the scan's findings
+        why = redact_text(str(e))[0]
         print(
-            f"proctor judge: error: shard {runner.shard} of {ns}/{name} could not measure: {e}",
+            f"proctor judge: error: shard {runner.shard} of {ns}/{name} could not measure: {why}",
             file=sys.stderr,
         )
-        runner.fail(str(e), e.reason)
+        runner.fail(why, e.reason)
         return 2
     counts = {o.value: sum(1 for r in out.results if r.outcome is o) for o in Outcome}
     print(

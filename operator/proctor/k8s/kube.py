@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Generator, Mapping
+from collections.abc import Callable, Generator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, cast
 
@@ -79,6 +79,17 @@ def _server_message(exc: ApiException) -> str:
 def _kubeconfig_paths() -> list[Path]:
     text = os.environ.get("KUBECONFIG") or str(Path("~/.kube/config").expanduser())
     return [Path(p).expanduser() for p in text.split(os.pathsep) if p]
+
+
+def in_cluster(env: Mapping[str, str] | None = None) -> bool:
+    """Whether this process runs in a pod (the kubelet sets ``KUBERNETES_SERVICE_HOST``)."""
+    return bool((os.environ if env is None else env).get("KUBERNETES_SERVICE_HOST"))
+
+
+def default_listen_host(env: Mapping[str, str] | None = None) -> str:
+    """Where a server of ours listens unless told: every address in a pod (the pod's network is its
+    own), loopback anywhere else, so a laptop's operator is reachable from nowhere by surprise."""
+    return "0.0.0.0" if in_cluster(env) else "127.0.0.1"
 
 
 def load_client() -> client.ApiClient:
@@ -548,11 +559,14 @@ class Kube:
         token = token.strip() if scheme.lower() == "bearer" else str(value).strip()
         return token or None
 
-    def request_token(self, namespace: str, service_account: str, *, seconds: int = 600) -> str:
-        """A short-lived token of a ServiceAccount, by TokenRequest (``kubectl create token``):
-        the caller needs ``create`` on ``serviceaccounts/token`` for it."""
+    def request_token(
+        self, namespace: str, service_account: str, *, seconds: int = 600, audiences: Sequence[str] = ()
+    ) -> str:
+        """A short-lived token of a ServiceAccount, by TokenRequest (``kubectl create token``), for
+        ``audiences`` (none: the API server's): the caller needs ``create`` on
+        ``serviceaccounts/token`` for it."""
         body = client.AuthenticationV1TokenRequest(
-            spec=client.V1TokenRequestSpec(audiences=[], expiration_seconds=seconds)
+            spec=client.V1TokenRequestSpec(audiences=list(audiences), expiration_seconds=seconds)
         )
         reply = self._do(
             f"a token for ServiceAccount {namespace}/{service_account}",

@@ -82,7 +82,7 @@ def forget_monitor(monitor: str) -> None:
         gauge.remove(*labels)
 
 
-def serve(port: int, registry: CollectorRegistry = REGISTRY) -> None:
-    """Expose /metrics on ``port`` (0 disables)."""
+def serve(port: int, registry: CollectorRegistry = REGISTRY, *, addr: str = "127.0.0.1") -> None:
+    """Expose /metrics on ``addr:port`` (port 0 disables)."""
     if port:
-        start_http_server(port, registry=registry)
+        start_http_server(port, addr=addr, registry=registry)

@@ -17,8 +17,9 @@ A run is everything that shares one execution id. It moves through these states:
   that vanished (its lease expired) did use one: a run that kills its workers must stop too.
 - "Evaluate now" brings a run forward from any state but Evaluating (a person asked, so a run left
   failed gets a fresh round of attempts).
-- An event after the run was evaluated marks it stale and re-evaluates it once (the round starts
-  again with the quiescence wait); later events only mark it stale.
+- An event after the run finished (evaluated, or left failed: a run failed for "nothing to judge"
+  may be receiving its output late) marks it stale and starts one new round (again after the
+  quiescence wait); later events only mark it stale.
 - Sampling is decided per run, deterministically from its id (:func:`is_sampled`), when its
   quiescence ends: a run that is not sampled is ``NotSampled`` (stored, counted, never judged)
   unless someone asks for it.
@@ -43,6 +44,12 @@ MAX_ATTEMPTS: Final = 5
 #: A run silent this long (or for its whole quiescence, when that is shorter) is Quiescing:
 #: events have stopped and the quiescence wait is running.
 RECEIVING_GAP_SECONDS: Final = 5.0
+#: Why a run whose lease expired failed: the worker vanished, or lost the database for longer than
+#: the lease (a worker that can reach it records its result, retrying while the database restarts).
+LEASE_EXPIRED_REASON: Final = (
+    "the evaluation's lease expired before a result was recorded: the worker stopped, or could not "
+    "reach the database for the whole lease"
+)
 #: How long a worker's claim on a run lasts unless renewed.
 DEFAULT_LEASE_SECONDS: Final = 300.0
 
@@ -173,13 +180,12 @@ def on_event(run: RunLifecycle, now: float, policy: LifecyclePolicy, *, final: b
         run = replace(run, state=RunState.RECEIVING, since=now)
     elif state is RunState.EVALUATING:
         run = replace(run, stale=True)
-    elif state in EVALUATED_STATES:
+    elif state in EVALUATED_STATES or (state is RunState.EVALUATION_FAILED and run.next_attempt_at is None):
+        # finished, whatever its end: a run failed for "nothing to judge" may now have its output
         if run.reevaluated:
             run = replace(run, stale=True)
         else:  # the one automatic re-evaluation: a new round, after the quiescence wait
             run = replace(run, state=RunState.RECEIVING, since=now, stale=True, attempts=0, finished=final)
-    elif state is RunState.EVALUATION_FAILED and run.next_attempt_at is None:
-        run = replace(run, stale=True)
     # Receiving stays; a retrying EvaluationFailed waits for its quiescence too (see advance);
     # NotSampled stays not sampled: the decision is per run, not per event.
     return advance(run, now, policy)
@@ -201,7 +207,7 @@ def advance(run: RunLifecycle, now: float, policy: LifecyclePolicy) -> RunLifecy
             AttemptOutcome.FAILED,
             now,
             policy,
-            reason="the worker evaluating the run stopped before it finished (its lease expired)",
+            reason=LEASE_EXPIRED_REASON,
         )
     if (
         run.state is RunState.EVALUATION_FAILED
@@ -279,7 +285,7 @@ def finish(
     INTERRUPTED puts the run back in the queue, claimable after ``retry_after`` seconds, with its
     attempts unchanged. A ``permanent`` failure (a profile without a judge, a run with nothing to
     judge: a retry cannot fix it) is left failed at once; "evaluate now" can still try again. A
-    stale run that was evaluated goes round once more (see :func:`on_event`).
+    stale run that finished (evaluated, or left failed) goes round once more (see :func:`on_event`).
     """
     if run.state is not RunState.EVALUATING:
         raise LifecycleError(f"run {run.run_id} is {run.state}, not being evaluated")
@@ -294,10 +300,11 @@ def finish(
     attempts = run.attempts + 1
     if outcome is AttemptOutcome.FAILED:
         retry = now + policy.backoff(attempts) if attempts < policy.max_attempts and not permanent else None
-        return replace(done, state=RunState.EVALUATION_FAILED, attempts=attempts, next_attempt_at=retry)
-    state = RunState.EVALUATED if outcome is AttemptOutcome.EVALUATED else RunState.PARTIALLY_EVALUATED
-    done = replace(done, state=state, attempts=attempts, next_attempt_at=None)
-    if run.stale and not run.reevaluated:
+        done = replace(done, state=RunState.EVALUATION_FAILED, attempts=attempts, next_attempt_at=retry)
+    else:
+        state = RunState.EVALUATED if outcome is AttemptOutcome.EVALUATED else RunState.PARTIALLY_EVALUATED
+        done = replace(done, state=state, attempts=attempts, next_attempt_at=None)
+    if run.stale and not run.reevaluated and done.next_attempt_at is None:
         # events arrived while the first evaluation ran: it goes round once more
         done = replace(done, state=RunState.RECEIVING, attempts=0)
         return advance(done, now, policy)

@@ -6,6 +6,7 @@ import os
 from dataclasses import dataclass, field
 
 from proctor import __version__
+from proctor.k8s.kube import default_listen_host
 from proctor.reconcile.plan import DEFAULT_BACKOFF, DEFAULT_MAX_ATTEMPTS
 
 
@@ -29,6 +30,8 @@ class OperatorConfig:
     job_ttl_seconds: int = 3600
     run_history: int = 50
     metrics_port: int = 9090
+    #: Where /metrics listens: every address in a pod, loopback elsewhere (``PROCTOR_METRICS_ADDR``).
+    metrics_addr: str = "127.0.0.1"
     manage_judge_rbac: bool = True
     #: The ClusterRole the judge's RoleBinding names (the chart installs it); unset, the operator
     #: applies a Role of the judge's own (a local operator, which may create Roles).
@@ -36,9 +39,12 @@ class OperatorConfig:
     namespaces: tuple[str, ...] = field(default=())
     #: Arm B: the collector's base URL; AgentMonitor status is read from it ("" : not configured).
     collector_url: str = ""
-    #: A bearer token for the collector; default: the operator's own credentials' token (its
-    #: service account's in a pod). Needed only when those are a client certificate.
+    #: A bearer token for the collector; default: a token of the operator's own ServiceAccount for
+    #: the collector's audience (TokenRequest), never its API-server token. Needed only when the
+    #: operator does not run as a ServiceAccount (a local operator with a client certificate).
     collector_token: str = field(default="", repr=False)
+    #: A PEM CA bundle that verifies a collector served over TLS ("" : the system's CAs).
+    collector_ca: str = ""
     #: Seconds between reads of each AgentMonitor's summary from the collector.
     monitor_interval: float = 30.0
 
@@ -55,9 +61,11 @@ class OperatorConfig:
             job_ttl_seconds=int(e.get("PROCTOR_JOB_TTL_SECONDS", d.job_ttl_seconds)),
             run_history=int(e.get("PROCTOR_RUN_HISTORY", d.run_history)),
             metrics_port=int(e.get("PROCTOR_METRICS_PORT", d.metrics_port)),
+            metrics_addr=e.get("PROCTOR_METRICS_ADDR") or default_listen_host(e),
             manage_judge_rbac=e.get("PROCTOR_MANAGE_JUDGE_RBAC", "true").lower() != "false",
             collector_url=e.get("PROCTOR_COLLECTOR_URL", d.collector_url).strip().rstrip("/"),
             collector_token=e.get("PROCTOR_COLLECTOR_TOKEN", d.collector_token).strip(),
+            collector_ca=e.get("PROCTOR_COLLECTOR_CA", d.collector_ca).strip(),
             monitor_interval=float(e.get("PROCTOR_MONITOR_INTERVAL", d.monitor_interval)),
             judge_cluster_role=e.get("PROCTOR_JUDGE_CLUSTER_ROLE") or None,
         )

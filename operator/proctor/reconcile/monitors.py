@@ -2,8 +2,10 @@
 
 Runs live in the collector's database, never in etcd; the monitor's status is a summary the
 operator reads from the collector (``GET /api/v1/monitors/{namespace}/{name}``, authenticated with
-the operator's own token: the collector checks it with TokenReview and SubjectAccessReview, so the
-operator needs ``get`` on agentmonitors, which it has). Each step:
+a token of the operator's own ServiceAccount requested for the collector's audience
+(:class:`CollectorToken`; never its API-server token, which the collector could replay): the
+collector checks it with TokenReview and SubjectAccessReview, so the operator needs ``get`` on
+agentmonitors, which it has, and ``create`` on its own ``serviceaccounts/token``). Each step:
 
 1. **Gather**: parse the monitor; check its EvalProfile exists; read the summary
    (:class:`CollectorReader`), or say why it could not be read (:class:`Unreadable`).
@@ -21,8 +23,11 @@ timer: timers add finalizers and keep every body in memory).
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
-from collections.abc import Mapping
+import ssl
+import time
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -31,6 +36,7 @@ import structlog
 from pydantic import ValidationError
 
 from proctor.api import (
+    COLLECTOR_AUDIENCE,
     STATE_COUNT_FIELDS,
     AgentMonitor,
     AgentMonitorStatus,
@@ -56,6 +62,8 @@ log = structlog.get_logger("proctor.reconcile.monitors")
 MIN_RECEIVING_WINDOW_SECONDS: Final = 300.0
 #: Seconds one read of the collector may take.
 COLLECTOR_TIMEOUT_SECONDS: Final = 10.0
+#: The life of the token the operator requests for the collector (renewed at 80 %).
+TOKEN_SECONDS: Final = 600
 #: The summary's fields that are the monitor's status fields of the same (camelCase) name.
 _SUMMARY_FIELDS: Final = (
     "runs",
@@ -86,6 +94,8 @@ class Summary:
     revisions: tuple[str, ...]
     last_event_time: dt.datetime | None
     last_evaluation_time: dt.datetime | None
+    #: why the collector accepts nothing for the monitor (no ingestion token of its own), if it does not
+    ingestion_closed: str | None = None
 
 
 @dataclass(frozen=True)
@@ -109,32 +119,99 @@ def parse_summary(doc: Mapping[str, Any]) -> Summary:
         revisions=tuple(status.revisions),
         last_event_time=status.last_event_time,
         last_evaluation_time=status.last_evaluation_time,
+        ingestion_closed=str(doc["ingestionClosed"])[:512] if doc.get("ingestionClosed") else None,
     )
+
+
+class NoCollectorToken(Exception):
+    """The operator has no token to give the collector (the message says why)."""
+
+
+class CollectorToken:
+    """The operator's token for the collector: a TokenRequest for its own ServiceAccount (learned
+    from its username, ``system:serviceaccount:NS:NAME``) with the collector's audience and a short
+    expiry, cached and requested again once most of its life is gone. The operator's own
+    API-server token is never sent: a collector (or whoever answers at its URL) could replay it."""
+
+    def __init__(
+        self,
+        kube: Any,
+        identity: str | None,
+        *,
+        seconds: int = TOKEN_SECONDS,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._kube = kube
+        self._identity = identity
+        self._seconds = seconds
+        self._clock = clock
+        self._token: str | None = None
+        self._renew_at = 0.0
+
+    def __repr__(self) -> str:
+        return f"CollectorToken(identity={self._identity!r}, token=[REDACTED])"
+
+    def account(self) -> tuple[str, str]:
+        """The operator's ServiceAccount (namespace, name); raises :class:`NoCollectorToken`."""
+        parts = (self._identity or "").split(":")
+        if len(parts) != 4 or parts[:2] != ["system", "serviceaccount"] or not all(parts[2:]):
+            raise NoCollectorToken(
+                f"the operator runs as {self._identity or 'an unknown identity'}, not a ServiceAccount: "
+                "it cannot request a token for the collector; set PROCTOR_COLLECTOR_TOKEN"
+            )
+        return parts[2], parts[3]
+
+    async def __call__(self) -> str:
+        if self._token is not None and self._clock() < self._renew_at:
+            return self._token
+        ns, name = self.account()
+        started = self._clock()
+        try:
+            token = await asyncio.to_thread(
+                self._kube.request_token, ns, name, seconds=self._seconds, audiences=[COLLECTOR_AUDIENCE]
+            )
+        except KubeError as e:
+            raise NoCollectorToken(
+                f"cannot request a token for the collector (TokenRequest for ServiceAccount {ns}/{name}, "
+                f"audience {COLLECTOR_AUDIENCE}): {e}"
+            ) from None
+        except TRANSPORT_ERRORS as e:
+            raise NoCollectorToken(
+                "cannot request a token for the collector: the API server is unreachable "
+                f"({type(e).__name__})"
+            ) from None
+        self._token, self._renew_at = token, started + 0.8 * self._seconds
+        return str(token)
 
 
 class CollectorReader:
     """Reads monitors' summaries from the collector over HTTP (httpx; ``transport`` for tests).
 
-    The token is the one given (``PROCTOR_COLLECTOR_TOKEN``), else the operator's own credentials'
-    bearer token, asked for on every read so a rotated service-account token is used at once."""
+    The token is the one given (``PROCTOR_COLLECTOR_TOKEN``), else a :class:`CollectorToken`
+    (an async callable, asked on every read; it caches). ``ca_file`` verifies an https collector."""
 
     def __init__(
         self,
         url: str,
-        token: Any,
+        token: str | Callable[[], Awaitable[str]],
         *,
         timeout: float = COLLECTOR_TIMEOUT_SECONDS,
         transport: httpx.AsyncBaseTransport | None = None,
+        ca_file: str | None = None,
     ) -> None:
         self.url = url
         self._token = token
-        self._http = httpx.AsyncClient(base_url=url, timeout=timeout, transport=transport)
+        verify: ssl.SSLContext | bool = ssl.create_default_context(cafile=ca_file) if ca_file else True
+        self._http = httpx.AsyncClient(base_url=url, timeout=timeout, transport=transport, verify=verify)
 
     async def aclose(self) -> None:
         await self._http.aclose()
 
     async def summary(self, namespace: str, name: str) -> Summary | Unreadable:
-        token = self._token() if callable(self._token) else self._token
+        try:
+            token = self._token if isinstance(self._token, str) else await self._token()
+        except NoCollectorToken as e:
+            return Unreadable(Reason.COLLECTOR_REFUSED, str(e)[:1024])
         headers = {"Authorization": f"Bearer {token}"} if token else {}
         try:
             reply = await self._http.get(f"/api/v1/monitors/{namespace}/{name}", headers=headers)
@@ -180,7 +257,11 @@ def reader(rt: Runtime) -> CollectorReader | None:
         return None
     if rt.collector is None:
         given = rt.config.collector_token
-        rt.collector = CollectorReader(rt.config.collector_url, given or rt.kube.bearer_token)
+        rt.collector = CollectorReader(
+            rt.config.collector_url,
+            given or CollectorToken(rt.kube, rt.identity),
+            ca_file=rt.config.collector_ca or None,
+        )
     assert isinstance(rt.collector, CollectorReader)
     return rt.collector
 
@@ -244,7 +325,10 @@ def monitor_status(
             "last_evaluation_time": current.last_evaluation_time,
         }
         ok, reason, message = False, seen.reason, seen.message
-    if profile_missing:
+    closed = _ingestion_closed(monitor, seen)
+    if closed:
+        put(ConditionType.RECEIVING, False, Reason.NO_INGESTION_TOKEN, closed)
+    elif profile_missing:
         put(
             ConditionType.RECEIVING,
             False,
@@ -278,6 +362,18 @@ def monitor_status(
             "not in shadow mode: notices are to go to the configured sinks (notices are not built yet)",
         )
     return AgentMonitorStatus(observed_generation=gen, conditions=conds, **figures)
+
+
+def _ingestion_closed(monitor: AgentMonitor, seen: Summary | Unreadable) -> str | None:
+    """Why the collector takes no telemetry for ``monitor``: no ``spec.tokenSecretRef`` (in a
+    cluster each monitor needs its own ingestion token), or what the collector says."""
+    if monitor.spec.token_secret_ref is None:
+        return (
+            "spec.tokenSecretRef is not set: every AgentMonitor needs its own ingestion token (a Secret "
+            "in its namespace, sent by its agents as Authorization: Bearer ...), so the collector "
+            "accepts nothing for this monitor"
+        )
+    return seen.ingestion_closed if isinstance(seen, Summary) else None
 
 
 def _scores(status: AgentMonitorStatus) -> str:

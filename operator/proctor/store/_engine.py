@@ -23,11 +23,21 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError
 from sqlalchemy.pool import NullPool
 
 MIGRATIONS: Final = Path(__file__).with_name("migrations")
 #: Any 64-bit number, the same in every replica: the advisory lock migrations hold on PostgreSQL.
 _MIGRATION_LOCK: Final = 0x70726F63746F72  # "proctor"
+#: Seconds to open a PostgreSQL connection, at most.
+CONNECT_TIMEOUT_SECONDS: Final = 5
+#: Seconds to wait for a pooled connection, at most.
+POOL_TIMEOUT_SECONDS: Final = 10
+#: The longest statement (and open idle transaction) PostgreSQL runs for the collector, ms.
+#: Migrations lift it for their own transaction.
+STATEMENT_TIMEOUT_MS: Final = 30_000
+#: The longest wait for a row lock, ms (another replica's transaction).
+LOCK_TIMEOUT_MS: Final = 10_000
 #: SQLite's page cache per connection, KiB (negative: KiB rather than pages); small keeps RSS flat.
 SQLITE_CACHE_KIB: Final = 16384
 
@@ -38,7 +48,19 @@ class UnsupportedDatabase(ValueError):
 
 def normalise_url(url: str) -> str:
     """The SQLAlchemy URL for ``url``: ``postgresql://`` uses psycopg 3; only SQLite and PostgreSQL."""
-    parsed = make_url(url)
+    if "://" not in url:  # a path where a URL belongs: say which URL it means
+        hint = (
+            f"sqlite:///{url}"
+            if url.startswith("/")
+            else f"sqlite:///{url} (relative) or sqlite:////ABSOLUTE/PATH"
+        )
+        raise UnsupportedDatabase(f"the database is a URL, not a path: for a SQLite file {url!r} use {hint}")
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        raise UnsupportedDatabase(
+            f"cannot read the database URL {url!r}: use sqlite:///PATH or postgresql://USER@HOST/DB"
+        ) from None
     backend = parsed.get_backend_name()
     if backend == "sqlite":
         if parsed.database in (None, "", ":memory:"):
@@ -100,7 +122,21 @@ def create(url: str, *, pool_size: int = 8) -> Engine:
         max_overflow=pool_size,
         pool_pre_ping=True,
         pool_recycle=1800,
-        connect_args={"connect_timeout": 10, "application_name": "proctor-collector"},
+        pool_timeout=POOL_TIMEOUT_SECONDS,
+        connect_args={
+            "connect_timeout": CONNECT_TIMEOUT_SECONDS,
+            "application_name": "proctor-collector",
+            # the server ends a statement (or a lock wait) that runs too long, and a transaction
+            # left open: a stuck query never holds a writer or a pool connection for good
+            "options": f"-c statement_timeout={STATEMENT_TIMEOUT_MS} -c lock_timeout={LOCK_TIMEOUT_MS} "
+            f"-c idle_in_transaction_session_timeout={STATEMENT_TIMEOUT_MS}",
+            # a peer that vanished (a host down, a cut network) is noticed within about 30 s
+            "keepalives": 1,
+            "keepalives_idle": 10,
+            "keepalives_interval": 5,
+            "keepalives_count": 3,
+            "tcp_user_timeout": STATEMENT_TIMEOUT_MS,
+        },
     )
 
 
@@ -128,6 +164,10 @@ def migrate(engine: Engine) -> None:
     cfg = _config()
     with engine.begin() as conn:
         if conn.dialect.name == "postgresql":
+            # a migration copies whole tables and waits for the other replicas: no time limit
+            conn.execute(text("SET LOCAL statement_timeout = 0"))
+            conn.execute(text("SET LOCAL lock_timeout = 0"))
+            conn.execute(text("SET LOCAL idle_in_transaction_session_timeout = 0"))
             conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": _MIGRATION_LOCK})
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, "head")

@@ -8,8 +8,9 @@ Kubernetes Secrets and environment variables.
 Tables, and what the next migrations add:
 
 - ``runs``: one row per run (a monitor and an execution id): lifecycle state, attempts, lease.
-- ``spans``: OTLP spans, keyed by ``(trace_id, span_id)``; a resend is a no-op.
-- ``events``: native events (``POST /v1/events``), keyed by their id; a resend is a no-op.
+- ``spans``: OTLP spans, keyed by ``(run_id, trace_id, span_id)``; a resend is a no-op, and ids that
+  equal another run's (another monitor's) are another span, never a "resend" (migration 0002).
+- ``events``: native events (``POST /v1/events``), keyed by ``(run_id, id)``; a resend is a no-op.
 - ``evaluations``: one row per evaluation attempt (worker, outcome, provenance, signals, cost).
 - ``scores``: per evaluation and dimension: the score or the reason it was skipped, with provenance.
 - Detector state, incidents, notices and feedback (the next issues) arrive as new Alembic
@@ -86,7 +87,7 @@ class Span(Base):
 
     trace_id: Mapped[str] = mapped_column(String(32), primary_key=True)
     span_id: Mapped[str] = mapped_column(String(16), primary_key=True)
-    run_id: Mapped[str] = mapped_column(String(40))
+    run_id: Mapped[str] = mapped_column(String(40), primary_key=True)
     parent_span_id: Mapped[str | None] = mapped_column(String(16))
     name: Mapped[str] = mapped_column(Text)
     kind: Mapped[int] = mapped_column(SmallInteger)
@@ -108,7 +109,7 @@ class Event(Base):
     __table_args__ = (Index("ix_events_run", "run_id"),)
 
     id: Mapped[str] = mapped_column(String(128), primary_key=True)
-    run_id: Mapped[str] = mapped_column(String(40))
+    run_id: Mapped[str] = mapped_column(String(40), primary_key=True)
     kind: Mapped[str] = mapped_column(String(16))
     name: Mapped[str | None] = mapped_column(Text)
     text: Mapped[str] = mapped_column(Text)

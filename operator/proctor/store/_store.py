@@ -149,6 +149,23 @@ class IngestResult:
     new_runs: int = 0
     #: Per monitor: (new spans, new events, new runs).
     by_monitor: Mapping[str, tuple[int, int, int]] = field(default_factory=dict)
+    #: Items the database refused one by one (their place in the request, and why): the
+    #: writer isolates them so the rest of their request is stored (see the collector's ingest).
+    refused: tuple[tuple[int, str], ...] = ()
+
+    def __add__(self, other: IngestResult) -> IngestResult:
+        by_monitor = dict(self.by_monitor)
+        for monitor, counts in other.by_monitor.items():
+            mine = by_monitor.get(monitor, (0, 0, 0))
+            by_monitor[monitor] = (mine[0] + counts[0], mine[1] + counts[1], mine[2] + counts[2])
+        return IngestResult(
+            spans=self.spans + other.spans,
+            events=self.events + other.events,
+            duplicates=self.duplicates + other.duplicates,
+            new_runs=self.new_runs + other.new_runs,
+            by_monitor=by_monitor,
+            refused=self.refused + other.refused,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -447,17 +464,18 @@ class Store:
     ) -> IngestResult:
         """Store ``items`` (one transaction) and move their runs' lifecycles.
 
-        Spans are upserted on ``(trace_id, span_id)`` and events on their id: a resend stores
-        nothing and changes no run. ``policies`` gives each monitor's quiescence and sampling.
+        Spans are upserted on ``(run, trace_id, span_id)`` and events on ``(run, id)``: a resend
+        stores nothing and changes no run, and equal ids in another run are another item.
+        ``policies`` gives each monitor's quiescence and sampling.
         """
         return self._guard(lambda: self._ingest(items, policies, now))  # type: ignore[no-any-return]
 
     def _ingest(
         self, items: Sequence[Item], policies: Mapping[str, LifecyclePolicy], now: float
     ) -> IngestResult:
-        span_rows: dict[tuple[str, str], dict[str, Any]] = {}
+        span_rows: dict[tuple[str, str, str], dict[str, Any]] = {}
         resources: dict[int, str] = {}  # the spans of one request share their resource: encode it once
-        event_rows: dict[str, dict[str, Any]] = {}
+        event_rows: dict[tuple[str, str], dict[str, Any]] = {}
         runs: dict[str, RunRef] = {}
         for item in items:
             rid = item.run.id
@@ -465,7 +483,7 @@ class Store:
             if item.span is not None:
                 s = item.span
                 span_rows.setdefault(
-                    (s.trace_id, s.span_id),
+                    (rid, s.trace_id, s.span_id),  # ids are scoped to their run: see _schema
                     {
                         "trace_id": s.trace_id,
                         "span_id": s.span_id,
@@ -489,7 +507,7 @@ class Store:
             if item.event is not None:
                 e = item.event
                 event_rows.setdefault(
-                    e.id,
+                    (rid, e.id),
                     {
                         "id": e.id,
                         "run_id": rid,
@@ -509,20 +527,19 @@ class Store:
         with Session(self._writes) as session, session.begin():
             if span_rows:
                 ordered = [span_rows[k] for k in sorted(span_rows)]  # a fixed order: no deadlocks
-                final_of = {(r["trace_id"], r["span_id"]): r.pop("_final") for r in ordered}
-                returned = self._insert_new(
-                    session, Span, ordered, ("trace_id", "span_id"), ("trace_id", "span_id", "run_id")
-                )
-                for trace_id, span_id, rid in returned:
+                final_of = {(r["run_id"], r["trace_id"], r["span_id"]): r.pop("_final") for r in ordered}
+                span_key = ("run_id", "trace_id", "span_id")
+                for rid, trace_id, span_id in self._insert_new(session, Span, ordered, span_key, span_key):
                     fresh_spans[rid] += 1
-                    if final_of[(trace_id, span_id)]:
+                    if final_of[(rid, trace_id, span_id)]:
                         finals.add(rid)
             if event_rows:
                 ordered = [event_rows[k] for k in sorted(event_rows)]
-                final_of_event = {r["id"]: r.pop("_final") for r in ordered}
-                for event_id, rid in self._insert_new(session, Event, ordered, ("id",), ("id", "run_id")):
+                final_of_event = {(r["run_id"], r["id"]): r.pop("_final") for r in ordered}
+                event_key = ("run_id", "id")
+                for rid, event_id in self._insert_new(session, Event, ordered, event_key, event_key):
                     fresh_events[rid] += 1
-                    if final_of_event[event_id]:
+                    if final_of_event[(rid, event_id)]:
                         finals.add(rid)
             touched = sorted(set(fresh_spans) | set(fresh_events))
             new_runs = 0

@@ -14,7 +14,9 @@ from opentelemetry.proto.common.v1.common_pb2 import AnyValue, KeyValue
 from opentelemetry.proto.trace.v1.trace_pb2 import ResourceSpans, ScopeSpans, Span, Status
 
 from proctor.collector.otlp import (
+    MAX_TIME_NS,
     MAX_VALUE_CHARS,
+    SANITIZED_ATTRIBUTE,
     TRUNCATED_ATTRIBUTE,
     BadPayload,
     DecodedSpan,
@@ -119,11 +121,6 @@ def test_otlp_json_hex_ids_integer_enums_and_camel_case() -> None:
         (b"{not json", "application/json", "not JSON"),
         (b"[1, 2]", "application/json", "not an object"),
         (b'{"metrics": []}', "application/json", "no resourceSpans"),
-        (
-            b'{"resourceSpans": [{"scopeSpans": [{"spans": [{"traceId": "zz"}]}]}]}',
-            "application/json",
-            "not hex",
-        ),
         (b'{"resourceSpans": "nope"}', "application/json", "not an OTLP"),
         (b"x", "text/plain", "unsupported Content-Type"),
     ],
@@ -141,6 +138,72 @@ def test_spans_with_invalid_ids_are_rejected_one_by_one() -> None:
     out = list(iter_spans(request(span(), bad, short)))
     assert [type(d).__name__ for d in out] == ["DecodedSpan", "Rejected", "Rejected"]
     assert isinstance(out[1], Rejected) and "trace_id" in out[1].reason
+
+
+def _outcome(req: ExportTraceServiceRequest) -> list[tuple[str, str]]:
+    return [
+        (d.span.name, d.span.span_id) if isinstance(d, DecodedSpan) else ("rejected", d.reason)
+        for d in iter_spans(req)
+    ]
+
+
+def test_edge_values_reject_their_span_alone_alike_in_protobuf_and_json() -> None:
+    late = span()
+    late.name, late.start_time_unix_nano = "late", MAX_TIME_NS + 1
+    last = span()
+    last.name, last.end_time_unix_nano = "last", 2**64 - 1
+    orphan = span()
+    orphan.name, orphan.parent_span_id = "orphan", b"\x01\x02\x03"
+    nul = span()
+    nul.name = "chat\x00m"
+    nul.status.message = "bad\x00"
+    req = request(span(), late, last, orphan, nul)
+    as_json = json.dumps(
+        {
+            "resourceSpans": [
+                {
+                    "resource": {
+                        "attributes": [{"key": "service.name", "value": {"stringValue": "oil-agent"}}]
+                    },
+                    "scopeSpans": [
+                        {
+                            "spans": [
+                                {
+                                    "traceId": s.trace_id.hex(),
+                                    "spanId": s.span_id.hex(),
+                                    "parentSpanId": s.parent_span_id.hex(),
+                                    "name": s.name,
+                                    "startTimeUnixNano": str(s.start_time_unix_nano),
+                                    "endTimeUnixNano": str(s.end_time_unix_nano),
+                                    "status": {"code": 2, "message": s.status.message},
+                                }
+                                for s in req.resource_spans[0].scope_spans[0].spans
+                            ]
+                        }
+                    ],
+                }
+            ]
+        }
+    ).encode()
+    proto = _outcome(parse_request(req.SerializeToString(), "application/x-protobuf"))
+    assert proto == _outcome(parse_request(as_json, "application/json"))
+    assert [o[0] for o in proto] == ["chat judge-small", "rejected", "rejected", "rejected", "chat\ufffdm"]
+    assert "start_time_unix_nano" in proto[1][1] and "end_time_unix_nano" in proto[2][1]
+    assert "parent_span_id" in proto[3][1]
+    (*_, cleaned) = iter_spans(req)
+    assert isinstance(cleaned, DecodedSpan) and cleaned.span.status_message == "bad\ufffd"
+    assert cleaned.span.attributes[SANITIZED_ATTRIBUTE] == ["name", "status.message"]
+
+
+def test_an_otlp_json_id_that_is_not_hex_rejects_its_span_not_the_request() -> None:
+    good = {"traceId": TRACE.hex(), "spanId": SPAN.hex(), "name": "good"}
+    bad = {"traceId": "zz", "spanId": SPAN.hex(), "name": "bad"}
+    bad_parent = {**good, "name": "bad parent", "parentSpanId": "not hex"}
+    body = json.dumps({"resourceSpans": [{"scopeSpans": [{"spans": [good, bad, bad_parent]}]}]}).encode()
+    out = list(iter_spans(parse_request(body, "application/json")))
+    assert isinstance(out[0], DecodedSpan) and out[0].span.name == "good"
+    assert isinstance(out[1], Rejected) and "trace_id must be 16 bytes (32 hex digits" in out[1].reason
+    assert isinstance(out[2], Rejected) and "parent_span_id" in out[2].reason
 
 
 def test_a_10_mb_attribute_is_truncated_with_a_marker_not_dropped() -> None:

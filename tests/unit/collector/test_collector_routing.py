@@ -152,3 +152,51 @@ def test_the_stable_run_summary_is_exactly_the_documented_shape() -> None:
             "task_success": {"score": None, "skipped": "judge unavailable"},
         },
     }
+
+
+def _in(ns: str, name: str, service: str = "oil-agent") -> Any:
+    m = monitor(name, service)
+    return m.model_copy(update={"metadata": m.metadata.model_copy(update={"namespace": ns})})
+
+
+def test_two_tenants_watching_one_service_receive_only_what_carries_their_token() -> None:
+    """In a cluster (no collector-wide token) a span reaches only the monitor whose token it carries;
+    a monitor without a token of its own, or whose Secret could not be read, is closed."""
+    reg = build(
+        [_in("team-a", "oil"), _in("team-b", "oil"), _in("team-c", "oil"), _in("team-d", "oil")],
+        [PROFILE],
+        default_token=None,
+        tokens={"team-a/oil": "token-a", "team-b/oil": "token-b"},
+        closed={"team-c/oil": "spec.tokenSecretRef is not set", "team-d/oil": "cannot read Secret"},
+    )
+    span = {"service.name": "oil-agent"}
+    for token, tenant in (("token-a", "team-a/oil"), ("token-b", "team-b/oil")):
+        grant = reg.ingest_grant(token)
+        assert grant == {tenant}
+        routed = reg.for_resource(span, grant)
+        assert routed is not None and routed.name == tenant
+    for nobody in ("", None, "token-c", "token-a "):
+        assert reg.ingest_grant(nobody) == set()
+    closed = reg.get("team-c/oil")
+    assert closed is not None and closed.closed == "spec.tokenSecretRef is not set"
+    # the same closed monitors with a default token (a collector from files): still closed
+    with_default = build([_in("team-c", "oil")], [PROFILE], default_token="t", closed={"team-c/oil": "x"})
+    assert with_default.ingest_grant("t") == set()
+
+
+def test_the_management_token_is_never_the_ingestion_token() -> None:
+    import asyncio
+
+    from proctor.collector.auth import LocalAuth, Unauthenticated
+
+    with pytest.raises(ValueError, match="PROCTOR_API_TOKEN equals the ingestion token"):
+        LocalAuth("same", ingestion_token="same")
+    auth = LocalAuth("api-token", ingestion_token="ingest-token")
+    assert asyncio.run(auth.authenticate("api-token")).name == "proctor-api-token"
+    for wrong in ("ingest-token", "", None, "api-token2"):
+        with pytest.raises(Unauthenticated):
+            asyncio.run(auth.authenticate(wrong))
+    closed = LocalAuth(None, ingestion_token="ingest-token")  # no PROCTOR_API_TOKEN: closed, not open
+    with pytest.raises(Unauthenticated, match="PROCTOR_API_TOKEN"):
+        asyncio.run(closed.authenticate("ingest-token"))
+    assert "api-token" not in repr(auth)

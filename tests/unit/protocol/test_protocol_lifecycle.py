@@ -88,6 +88,22 @@ def test_a_permanent_failure_is_not_retried_but_can_be_asked_for() -> None:
     assert evaluate_now(run, 100.0).state is RunState.READY
 
 
+def test_a_late_event_revives_a_run_left_failed_once() -> None:
+    """A run failed for "nothing to judge" whose output then arrives is judged (issue 24)."""
+    run = claim(advance(new_run("r", 0.0, POLICY), 90.0, POLICY), 90.0)
+    run = finish(run, AttemptOutcome.FAILED, 91.0, POLICY, reason="nothing to judge", permanent=True)
+    run = on_event(run, 100.0, POLICY, final=True)
+    assert run.state is RunState.QUIESCING and run.stale and run.attempts == 0
+    run = claim(advance(run, 190.0, POLICY), 190.0)
+    run = finish(run, AttemptOutcome.FAILED, 191.0, POLICY, reason="nothing to judge", permanent=True)
+    assert on_event(run, 200.0, POLICY).state is RunState.EVALUATION_FAILED  # once only
+    exhausted = claim(advance(new_run("s", 0.0, POLICY), 90.0, POLICY), 90.0)
+    exhausted = finish(exhausted, AttemptOutcome.FAILED, 91.0, POLICY, permanent=True)
+    during = on_event(claim(evaluate_now(exhausted, 92.0), 92.0), 93.0, POLICY)  # output while judged
+    after = finish(during, AttemptOutcome.FAILED, 94.0, POLICY, reason="nothing to judge", permanent=True)
+    assert after.state is RunState.RECEIVING and after.reevaluated is False and after.stale
+
+
 def test_an_interrupted_attempt_uses_no_attempt_up() -> None:
     run = claim(advance(new_run("r", 0.0, POLICY), 90.0, POLICY), 90.0)
     run = finish(run, AttemptOutcome.INTERRUPTED, 91.0, POLICY, retry_after=30)
@@ -248,7 +264,7 @@ def test_without_evaluate_now_a_run_is_re_evaluated_at_most_once(
     rounds = 0
     for _, before, after, _ in play(policy, script):
         if (
-            before.state in (RunState.EVALUATED, RunState.PARTIALLY_EVALUATED)
+            before.state in (RunState.EVALUATED, RunState.PARTIALLY_EVALUATED, RunState.EVALUATION_FAILED)
             and after.state is RunState.RECEIVING
         ):
             rounds += 1

@@ -240,10 +240,10 @@ def test_a_late_event_while_a_failed_run_waits_to_retry_is_read_by_the_retry() -
     assert on_event(run, 300.0, POLICY).state is RunState.RECEIVING
 
 
-def test_an_event_for_a_run_left_failed_marks_it_stale() -> None:
+def test_an_event_for_a_run_left_failed_starts_its_one_new_round() -> None:
     run = finish(claim(ready(), 90.0), AttemptOutcome.FAILED, 91.0, POLICY, permanent=True)
     run = on_event(run, 100.0, POLICY)
-    assert run.state is RunState.EVALUATION_FAILED and run.stale
+    assert run.state is RunState.RECEIVING and run.stale and run.attempts == 0
 
 
 def test_a_run_whose_wait_is_over_stays_claimable() -> None:

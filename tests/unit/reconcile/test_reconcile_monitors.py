@@ -23,6 +23,7 @@ from proctor.api import (
 from proctor.collector.views import monitor_summary
 from proctor.reconcile.monitors import (
     CollectorReader,
+    CollectorToken,
     Summary,
     Unreadable,
     monitor_events,
@@ -42,7 +43,12 @@ def monitor(**spec: Any) -> AgentMonitor:
             "apiVersion": "proctor.dev/v1alpha1",
             "kind": "AgentMonitor",
             "metadata": {"name": "oil-agent", "namespace": "team", "generation": 3},
-            "spec": {"agent": {"serviceName": "oil-agent"}, "profileRef": {"name": "rag"}, **spec},
+            "spec": {
+                "agent": {"serviceName": "oil-agent"},
+                "profileRef": {"name": "rag"},
+                "tokenSecretRef": {"name": "oil-ingest", "key": "token"},
+                **spec,
+            },
         }
     )
 
@@ -196,7 +202,10 @@ def test_the_reader_sends_the_operators_token_and_sorts_the_answers() -> None:
         seen.append(request)
         return httpx.Response(200, json=collector_answer())
 
-    result = read(ok, token=lambda: "rotated-token")
+    async def rotated() -> str:
+        return "rotated-token"
+
+    result = read(ok, token=rotated)
     assert isinstance(result, Summary) and result.runs.evaluated == 4
     assert seen[0].url.path == "/api/v1/monitors/team/oil-agent"
     assert seen[0].headers["Authorization"] == "Bearer rotated-token"
@@ -218,3 +227,59 @@ def test_the_reader_sends_the_operators_token_and_sorts_the_answers() -> None:
     unreachable = read(down)
     assert isinstance(unreachable, Unreadable) and unreachable.reason is Reason.COLLECTOR_UNAVAILABLE
     assert "op-token" not in unreachable.message
+
+
+def test_a_monitor_without_its_own_ingestion_token_says_nothing_is_accepted() -> None:
+    # no tokenSecretRef: the collector takes nothing for it, whatever the collector's figures say
+    bare = monitor(tokenSecretRef=None)
+    st = status_of(bare, parse_summary(collector_answer()))
+    status, reason, message = cond(st, ConditionType.RECEIVING)
+    assert (status, reason) == ("False", "NoIngestionToken") and "spec.tokenSecretRef" in message
+    # a Secret the collector cannot read: the collector's reason, on the monitor
+    answer = {**collector_answer(), "ingestionClosed": "the collector cannot read Secret 'oil-ingest' (403)"}
+    st = status_of(monitor(), parse_summary(answer))
+    assert cond(st, ConditionType.RECEIVING)[:2] == ("False", "NoIngestionToken")
+    assert "cannot read Secret 'oil-ingest'" in cond(st, ConditionType.RECEIVING)[2]
+    assert cond(status_of(monitor(), parse_summary(collector_answer())), ConditionType.RECEIVING)[1] == (
+        "RunsArriving"
+    )
+
+
+class _Kube:
+    """Records TokenRequests (the real API server's answers are in tests/integration)."""
+
+    def __init__(self) -> None:
+        self.asked: list[tuple[str, str, int, list[str]]] = []
+
+    def request_token(self, ns: str, name: str, *, seconds: int, audiences: list[str]) -> str:
+        self.asked.append((ns, name, seconds, list(audiences)))
+        return f"token-{len(self.asked)}"
+
+
+def test_the_operator_requests_its_own_token_for_the_collectors_audience_and_caches_it() -> None:
+    now = [0.0]
+    kube = _Kube()
+    source = CollectorToken(kube, "system:serviceaccount:proctor-system:proctor", clock=lambda: now[0])
+
+    async def go() -> list[str]:
+        got = [await source(), await source()]
+        now[0] = 0.79 * 600
+        got.append(await source())
+        now[0] = 0.81 * 600
+        got.append(await source())
+        return got
+
+    assert asyncio.run(go()) == ["token-1", "token-1", "token-1", "token-2"]
+    assert kube.asked == [("proctor-system", "proctor", 600, ["proctor-collector"])] * 2
+    assert "token-" not in repr(source)
+    # not a ServiceAccount (a person's client certificate): no token, and the monitor says why
+    for who in ("kubernetes-admin", None, "system:serviceaccount:ns"):
+        stranger = CollectorToken(kube, who)
+
+        async def refused(source: CollectorToken) -> Any:
+            return await CollectorReader("http://collector", source).summary("team", "oil-agent")
+
+        result = asyncio.run(refused(stranger))
+        assert isinstance(result, Unreadable) and result.reason is Reason.COLLECTOR_REFUSED
+        assert "PROCTOR_COLLECTOR_TOKEN" in result.message
+    assert len(kube.asked) == 2

@@ -421,3 +421,26 @@ def test_profile_grounding_documents_are_chosen_by_meaning_for_the_judge(
     assert prompts
     assert all("[oil-bands]" in p or "oil-bands" in p for p in prompts)
     assert not any("cabin-lighting" in p for p in prompts)
+
+
+def test_an_answer_the_graders_cannot_read_is_judged_as_the_assertions_meaning(
+    crds: Cluster, namespace: str, judge: JudgeServer
+) -> None:
+    # issue 25: a Japanese answer is undetermined for the label grader; the runner asks the judge
+    # to score the assertion's documented meaning, and its score decides the case
+    _setup(crds, namespace, judge)
+    answers = _answers("v1-correct") | {
+        "oil-consumption-boundary": "0.30 qt/hr は ELEVATED の下限値です(AMM 72-00)。NORMAL ではありません。"
+    }
+    judge.add_rule(lambda r: "names exactly one of the labels" in r.system_text, judgeserver.judgment(100))
+    crds.kubectl("-n", namespace, "apply", "-f", "-", input=json.dumps(_run("r", answers)))
+    out = _judge(crds, namespace, "r", "0/1", PROCTOR_JUDGE_API_KEY=API_KEY)
+    assert out.returncode == 0, out.stderr
+    records = {r["id"]: r for r in _records(crds, namespace, "r", _report(crds, namespace, "r"))}
+    record = records["oil-consumption-boundary"]
+    assert record["outcome"] == "passed", record
+    assert {"name": "assert[0]:label", "score": 100}.items() <= next(
+        d for d in record["dimensions"] if d["name"] == "assert[0]:label"
+    ).items()
+    asked = [r for r in judge.requests if "names exactly one of the labels" in r.system_text]
+    assert len(asked) == 1 and "ELEVATED" in asked[0].user_text

@@ -435,7 +435,7 @@ def signals(trajectory: Trajectory, steps: Sequence[Step]) -> Signals:
     abstained = None
     if final is not None:
         check = _REFUSAL.check(final, CaseContext())
-        abstained = bool(check.passed)
+        abstained = check.passed  # None when the grader cannot read the answer's language
     return Signals(
         steps=len(steps),
         turns=sum(1 for s in steps if s.kind is StepKind.INPUT and s.role != "system"),

@@ -11,6 +11,10 @@ Public names:
 - :func:`compile_assertion`, :func:`compile_assertions` -> :class:`CompiledAssertion`
   (raise :class:`AssertionCompileError`); :meth:`CompiledAssertion.check` -> :class:`Check`.
 - :class:`CaseContext`: reference, context documents, question, labels, embedder.
+- A check's :class:`CheckOutcome` is pass, fail or undetermined; :class:`Unread` says when a
+  language grader could not read the answer (:data:`GRADER_LANGUAGES`, :data:`SUPPORTED_LANGUAGES`);
+  :func:`unread_assertions` lists those as :class:`AssertionRubric` (:func:`assertion_rubric`) for
+  the judge to score instead.
 - :func:`grade_case` -> :class:`proctor.protocol.types.CaseResult`.
 - :func:`scan` -> list of :class:`Finding` (redacted; the value itself is never kept);
   :class:`ScanPolicy` is what an EvalProfile's ``safetyScan`` turns on and allows.
@@ -36,22 +40,27 @@ safety scan's coverage is in ``_scan``, ``_secrets`` and ``_pii``.
 
 from proctor.graders._assertions import (
     DEFAULT_SIMILARITY_THRESHOLD,
+    GRADER_LANGUAGES,
     REGEX_TIMEOUT_SECONDS,
     AssertionCompileError,
     CaseContext,
     Check,
+    CheckOutcome,
     CompiledAssertion,
     Embedder,
+    Unread,
     compile_assertion,
     compile_assertions,
 )
 from proctor.graders._exam import (
+    AssertionRubric,
     CaseSetProblem,
     CompiledCase,
     compile_cases,
     grade_answer,
     grade_cases,
     unanswered,
+    unread_assertions,
 )
 from proctor.graders._grade import SAFETY_SCAN, grade_case
 from proctor.graders._jscompat import (
@@ -61,8 +70,10 @@ from proctor.graders._jscompat import (
     to_json_value,
     translate_js_regex,
 )
+from proctor.graders._languages import SUPPORTED_LANGUAGES
 from proctor.graders._redact import Finding
 from proctor.graders._redaction import redact_result, redact_text, redact_value, redacted_findings
+from proctor.graders._rubric import assertion_rubric
 from proctor.graders._scan import scan
 from proctor.graders._scanpolicy import ScanPolicy
 from proctor.graders._steering import (
@@ -75,14 +86,18 @@ from proctor.graders._steering import NOT_JUDGED as STEERING_NOT_JUDGED
 
 __all__ = [
     "DEFAULT_SIMILARITY_THRESHOLD",
+    "GRADER_LANGUAGES",
     "INSTRUCTION_ADHERENCE",
     "REGEX_TIMEOUT_SECONDS",
     "SAFETY_SCAN",
     "STEERING_NOT_JUDGED",
+    "SUPPORTED_LANGUAGES",
     "AssertionCompileError",
+    "AssertionRubric",
     "CaseContext",
     "CaseSetProblem",
     "Check",
+    "CheckOutcome",
     "CompiledAssertion",
     "CompiledCase",
     "Embedder",
@@ -90,6 +105,8 @@ __all__ = [
     "JsRegexError",
     "ScanPolicy",
     "SteeringFinding",
+    "Unread",
+    "assertion_rubric",
     "compile_assertion",
     "compile_assertions",
     "compile_cases",
@@ -108,4 +125,5 @@ __all__ = [
     "to_json_value",
     "translate_js_regex",
     "unanswered",
+    "unread_assertions",
 ]

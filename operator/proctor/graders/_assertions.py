@@ -82,12 +82,14 @@ import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from functools import cached_property, lru_cache
 from typing import Any
 
 import regex
 
 from proctor.api.assertions import ASSERTION_KINDS, Assertion, split_type
+from proctor.graders import _lexicon
 from proctor.graders._canon import Canonical, as_browsed, canonical, canonical_text
 from proctor.graders._jscompat import (
     JsRegexError,
@@ -97,12 +99,23 @@ from proctor.graders._jscompat import (
     utf16_units,
 )
 from proctor.graders._language import (
+    Claim,
     Grounding,
     LabelMatcher,
+    RulesAt,
+    Use,
     find_claims,
     find_guesses,
     find_refusal,
     sentence_start,
+)
+from proctor.graders._languages import (
+    SUPPORTED_LANGUAGES,
+    Languages,
+    Sentence,
+    describe,
+    languages,
+    supported_names,
 )
 from proctor.graders._scan import mask_findings
 from proctor.graders._text import (
@@ -130,17 +143,47 @@ class AssertionCompileError(ValueError):
     """An assertion cannot be compiled: an invalid regular expression, JSON schema or value."""
 
 
+class CheckOutcome(StrEnum):
+    """What one assertion says of one answer: it passes, it fails, or the grader cannot tell."""
+
+    PASS = "pass"
+    FAIL = "fail"
+    UNDETERMINED = "undetermined"
+
+    @classmethod
+    def of(cls, passed: bool | None) -> CheckOutcome:
+        return cls.UNDETERMINED if passed is None else cls.PASS if passed else cls.FAIL
+
+
+class Unread(StrEnum):
+    """Why a grader could not read an answer: the judge may (an undetermined check of these
+    causes is judged as a rubric stating the assertion's meaning, when a judge is configured)."""
+
+    #: the answer, or the part the grader must read, is in a language it has no rules for
+    LANGUAGE = "language"
+    #: the answer is in a form the grader does not parse
+    FORM = "form"
+
+
 @dataclass(frozen=True, slots=True)
 class Check:
     """The result of one assertion on one answer.
 
-    ``passed`` is True or False when measured, None when it cannot be measured (the reason says
-    why). ``assertion`` is the assertion's type as written, with any ``not-`` prefix.
+    ``outcome`` is pass, fail or undetermined, with the ``reason`` (why it cannot be measured,
+    when undetermined); ``unread`` says when that is because the grader cannot read the answer
+    (a language or a form), which the judge can. ``assertion`` is the assertion's type as
+    written, with any ``not-`` prefix.
     """
 
     assertion: str
-    passed: bool | None
+    outcome: CheckOutcome
     reason: str
+    unread: Unread | None = None
+
+    @property
+    def passed(self) -> bool | None:
+        """True / False when measured, None when undetermined (for callers that only gate on it)."""
+        return None if self.outcome is CheckOutcome.UNDETERMINED else self.outcome is CheckOutcome.PASS
 
 
 @dataclass(frozen=True)
@@ -206,6 +249,12 @@ class CaseContext:
         return {g: tuple(d) for g, d in out.items()}
 
     @cached_property
+    def foreign_consensus(self) -> tuple[str, ...]:
+        """Ids of the context documents that state agreement in a language of ``_lexicon``."""
+        lexes = _lexicon.lexicons(_lexicon.TABLE_LANGUAGES)
+        return tuple(d for d, text in self.canonical_context.items() if _lexicon.find_claims(lexes, text))
+
+    @cached_property
     def consensus_documents(self) -> tuple[str, ...]:
         """Ids of the context documents that themselves state agreement."""
         return tuple(dict.fromkeys(d for docs in self.consensus_groups.values() for d in docs))
@@ -229,6 +278,14 @@ class _Unmeasurable(Exception):
     """A check that cannot be measured on this answer (a regex that timed out), whatever the prefix."""
 
 
+class _Unreadable(_Unmeasurable):
+    """A check whose grader cannot read this answer (:class:`Unread`), whatever the prefix."""
+
+    def __init__(self, unread: Unread, message: str) -> None:
+        super().__init__(message)
+        self.unread = unread
+
+
 #: The reason of every check on an empty or whitespace-only answer.
 EMPTY_ANSWER = "the answer is empty: nothing to measure"
 
@@ -247,20 +304,23 @@ class CompiledAssertion:
 
     def check(self, answer: str, ctx: CaseContext | None = None) -> Check:
         """Grade ``answer``; never raises (a grader error makes the check unmeasured, with the reason)."""
+        undetermined = CheckOutcome.UNDETERMINED
         try:
             canon = canonical(answer)
             if not canon.text.strip():
-                return Check(self.type, None, f"{self.type}: {EMPTY_ANSWER}")
+                return Check(self.type, undetermined, f"{self.type}: {EMPTY_ANSWER}")
             passed, detail = self._evaluate(canon, ctx if ctx is not None else EMPTY_CONTEXT)
+        except _Unreadable as e:
+            return Check(self.type, undetermined, f"{self.type}: undetermined: {e}", e.unread)
         except _Unmeasurable as e:
-            return Check(self.type, None, f"{self.type}: {e}")
+            return Check(self.type, undetermined, f"{self.type}: {e}")
         except Exception as e:  # a grader bug must not crash a run, nor pass or fail a case
             return Check(
-                self.type, None, f"{self.type}: grader error {type(e).__name__}: {_quote_message(e)}"
+                self.type, undetermined, f"{self.type}: grader error {type(e).__name__}: {_quote_message(e)}"
             )
         if passed is not None and self.negated:
             passed = not passed
-        return Check(self.type, passed, f"{self.type}: {detail}")
+        return Check(self.type, CheckOutcome.of(passed), f"{self.type}: {detail}")
 
     def __repr__(self) -> str:
         return f"CompiledAssertion({self.type!r})"
@@ -793,20 +853,91 @@ def _build_promptfoo_contains_json(problem: Callable[[Any], str | None] | None) 
 # --------------------------------------------------------------------------------------------
 # Verdict, declining, grounding
 
+#: The languages each language grader reads (README, "Assertions"); None: any language (it reads
+#: identifiers or URLs, not words). Text in another language makes the check undetermined.
+GRADER_LANGUAGES: dict[str, tuple[str, ...] | None] = {
+    "label": SUPPORTED_LANGUAGES,
+    "refusal": SUPPORTED_LANGUAGES,
+    "no-guess-after-refusal": SUPPORTED_LANGUAGES,
+    "no-manufactured-consensus": SUPPORTED_LANGUAGES,
+    "cites": None,
+    "grounded-urls": None,
+}
+
+
+class _Read:
+    """An answer's languages, in the canonical text's offsets."""
+
+    __slots__ = ("c", "langs")
+
+    def __init__(self, c: Canonical) -> None:
+        self.c = c
+        self.langs: Languages = languages(c.original)
+
+    def sentence(self, pos: int) -> Sentence:
+        return self.langs.at(self.c.offset(pos))
+
+    def supported(self, pos: int) -> bool:
+        return self.sentence(pos).supported
+
+    @property
+    def rules_at(self) -> RulesAt:
+        return lambda pos: self.langs.rules_at(self.c.offset(pos))
+
+    def lexicons(self) -> list[_lexicon.Lexicon]:
+        return _lexicon.lexicons(self.langs.present)
+
+    def unsupported(self, start: int = 0, end: int | None = None) -> list[Sentence]:
+        return self.langs.unsupported(
+            self.c.offset(start), None if end is None else self.c.span(start, end)[1]
+        )
+
+    def unreadable(self, sentences: list[Sentence], what: str) -> _Unreadable:
+        return _Unreadable(
+            Unread.LANGUAGE,
+            f"{what} is in a language this grader has no rules for ({describe(sentences)}; "
+            f"it reads {supported_names()})",
+        )
+
+
+def _declines(r: _Read) -> tuple[int, int] | None:
+    """The first phrase of declining in a sentence the graders read (English or a table's)."""
+    found = [span for span in (find_refusal(r.c.text), _lexicon.find_refusal(r.lexicons(), r.c.text)) if span]
+    readable = [span for span in found if r.supported(span[0])]
+    return min(readable) if readable else None
+
 
 def _build_label(a: Assertion, negated: bool) -> _Evaluate:
     want = _as_str(a)
     labels = a.labels or []
     if any(not label.strip() for label in labels):
         raise AssertionCompileError(f"{a.type}: labels must not be empty")
-    folded = [" ".join(canonical_text(label).split()).lower() for label in labels]
+    folded = [" ".join(re.split(r"[\s_-]+", canonical_text(label).strip())).lower() for label in labels]
     if len(set(folded)) != len(folded):
-        raise AssertionCompileError(f"{a.type}: labels must differ ignoring case: {labels}")
+        raise AssertionCompileError(
+            f"{a.type}: labels must differ ignoring case, spaces, hyphens and underscores: {labels}"
+        )
     matcher = LabelMatcher(labels)
     all_labels = join_names(labels)
 
     def evaluate(c: Canonical, ctx: CaseContext) -> _Result:
-        mentions = matcher.mentions(c.text)
+        r = _Read(c)
+        mentions = matcher.mentions(c.text, r.rules_at)
+        # the part it reads: the sentences that mention a label, else the whole answer
+        unread = (
+            list({r.sentence(m.start) for m in mentions if not r.supported(m.start)})
+            if mentions
+            else r.unsupported()
+        )
+        if unread:
+            what = "a sentence that mentions a label" if mentions else "the answer"
+            raise r.unreadable(sorted(unread, key=lambda s: s.start), what)
+        if not any(m.named for m in mentions) and any(m.use is Use.UNMARKED for m in mentions):
+            raise _Unreadable(
+                Unread.FORM,
+                "the answer lists the labels in a table and marks no row (no x, check mark, arrow, "
+                "bold or the like): which one it selects is not readable",
+            )
         named = list(dict.fromkeys(m.label for m in mentions if m.named))
         unnamed = list(dict.fromkeys(m.label for m in mentions if not m.named and m.label not in named))
         by_use: dict[str, list[str]] = {}
@@ -829,9 +960,13 @@ def _build_label(a: Assertion, negated: bool) -> _Evaluate:
 
 def _build_refusal(a: Assertion, negated: bool) -> _Evaluate:
     def evaluate(c: Canonical, ctx: CaseContext) -> _Result:
-        span = find_refusal(c.text)
+        r = _Read(c)
+        span = _declines(r)
         if span is not None:
             return True, f"answer declines ({_quote_answer(c, span[0], span[1], 60)})"
+        unread = r.unsupported()
+        if unread:
+            raise r.unreadable(unread, "the answer (it may decline there)")
         return False, "answer does not decline (no phrase of declining found)"
 
     return evaluate
@@ -840,24 +975,46 @@ def _build_refusal(a: Assertion, negated: bool) -> _Evaluate:
 def _build_no_guess(a: Assertion, negated: bool) -> _Evaluate:
     def evaluate(c: Canonical, ctx: CaseContext) -> _Result:
         text = c.text
-        span = find_refusal(text)
+        r = _Read(c)
+        span = _declines(r)
+        unread = r.unsupported()
         if span is None:
+            if unread:
+                raise r.unreadable(unread, "the answer (it may decline and guess there)")
             return True, "answer does not decline"
         declined = _quote_answer(c, span[0], span[1], 50)
-        guesses = find_guesses(
+        start = sentence_start(text, span[0])
+        found = find_guesses(
             text,
-            sentence_start(text, span[0]),
+            start,
             grounding=ctx.grounding,
             labels=ctx.label_matchers,
             exempt_words=ctx.id_words,
             refusal=span,
+            rules_at=r.rules_at,
         )
+        guesses = [(g.start, g.end) for g in found]
+        lexes = r.lexicons()
+        grounded = ctx.grounded_numbers
+        guesses += [
+            (s, e)
+            for s, e, value in _lexicon.find_number_words(lexes, text, 0)
+            if value not in grounded and not span[0] <= s < span[1]
+        ]
+        guesses += [
+            g
+            for g in _lexicon.find_guessed_verdicts(lexes, text, start, ctx.id_words)
+            if not span[0] <= g[0] < span[1]
+        ]
+        guesses = sorted({g for g in guesses if r.supported(g[0])})
         if not guesses:
+            if unread:
+                raise r.unreadable(unread, "part of the answer (it may guess there)")
             return True, f"answer declines ({declined}) and states no figure or verdict"
-        g = guesses[0]
+        s, e = guesses[0]
         more = f" (and {len(guesses) - 1} more)" if len(guesses) > 1 else ""
-        when = "then guesses" if g.start >= span[0] else "but guesses"
-        return False, f"answer declines ({declined}) {when} {_quote_answer(c, g.start, g.end, 40)}{more}"
+        when = "then guesses" if s >= span[0] else "but guesses"
+        return False, f"answer declines ({declined}) {when} {_quote_answer(c, s, e, 40)}{more}"
 
     return evaluate
 
@@ -936,11 +1093,25 @@ def _supported(groups: frozenset[str], stated: Mapping[str, tuple[str, ...]]) ->
 def _build_no_consensus(a: Assertion, negated: bool) -> _Evaluate:
     def evaluate(c: Canonical, ctx: CaseContext) -> _Result:
         text = c.text
-        claims = find_claims(text)
+        r = _Read(c)
+        claims = [cl for cl in find_claims(text) if r.supported(cl.start)]
+        foreign = [
+            Claim(s, e, frozenset())
+            for s, e in _lexicon.find_claims(r.lexicons(), text)
+            if r.supported(s) and not any(cl.start <= s < cl.end for cl in claims)
+        ]
+        claims = sorted([*claims, *foreign], key=lambda cl: cl.start)
+        unread = r.unsupported()
         if not claims:
+            if unread:
+                raise r.unreadable(unread, "the answer (it may claim agreement there)")
             return True, "answer claims no agreement"
         stated = ctx.consensus_groups
+        if foreign and not stated and ctx.foreign_consensus:
+            stated = {"": ctx.foreign_consensus}
         unsupported = [cl for cl in claims if not _supported(cl.groups, stated)]
+        if not unsupported and unread:
+            raise r.unreadable(unread, "part of the answer (it may claim agreement there)")
         if not unsupported:
             docs = tuple(
                 dict.fromkeys(

@@ -16,13 +16,17 @@ from dataclasses import dataclass
 from proctor.api.caseset import SAFETY_MEASURES_NOTHING, Case
 from proctor.api.profile import EvalProfileSpec
 from proctor.graders._assertions import (
+    GRADER_LANGUAGES,
     AssertionCompileError,
     CaseContext,
+    CheckOutcome,
     CompiledAssertion,
     Embedder,
     compile_assertions,
 )
 from proctor.graders._grade import grade_case
+from proctor.graders._languages import preload_detector
+from proctor.graders._rubric import ASSERTION_DIMENSION, ASSERTION_THRESHOLD, assertion_rubric
 from proctor.graders._scanpolicy import ScanPolicy
 from proctor.graders._steering import steer_result
 from proctor.protocol.types import CaseResult, DimensionScore, Tier
@@ -130,6 +134,7 @@ def grade_answer(
     judged: Sequence[DimensionScore] | None = None,
     unjudged_reason: str = "no judge: graded offline",
     latency_ms: float | None = None,
+    judged_assertions: Mapping[int, DimensionScore] | None = None,
 ) -> CaseResult:
     """Grade one answer: assertions and the safety scan, plus the judged dimensions.
 
@@ -138,9 +143,20 @@ def grade_answer(
     already failed it). ``latency_ms`` is how long a live agent took (for ``latency``). Text in the
     answer addressed to its grader makes the judged dimensions unmeasured and fails
     ``instruction_adherence`` (:func:`proctor.graders._steering.steer_result`).
+    ``judged_assertions`` are the judge's scores of undetermined assertions, by position
+    (:func:`unread_assertions`).
     """
     ctx = c.ctx if latency_ms is None else dataclasses.replace(c.ctx, latency_ms=latency_ms)
-    result = grade_case(c.id, c.tier, answer, c.assertions, ctx, category=c.category, scan=scan)
+    result = grade_case(
+        c.id,
+        c.tier,
+        answer,
+        c.assertions,
+        ctx,
+        category=c.category,
+        scan=scan,
+        judged_assertions=judged_assertions,
+    )
     if not c.dimensions:
         return steer_result(result, answer)
     dims = (
@@ -151,6 +167,32 @@ def grade_answer(
         )
     )
     return steer_result(dataclasses.replace(result, dimensions=(*result.dimensions, *dims)), answer)
+
+
+@dataclass(frozen=True, slots=True)
+class AssertionRubric:
+    """An assertion the graders could not read, as a judged dimension: its position in the case,
+    the dimension's ``name`` (``assert[0]:label``), the rubric and the threshold."""
+
+    index: int
+    name: str
+    rubric: str
+    threshold: float
+
+
+def unread_assertions(c: CompiledCase, answer: str) -> list[AssertionRubric]:
+    """The assertions of ``c`` its graders cannot read in ``answer`` (a language or a form they
+    have no rules for), each as the rubric the judge scores instead."""
+    out = []
+    for i, compiled in enumerate(c.assertions):
+        if compiled.base not in GRADER_LANGUAGES:
+            continue
+        check = compiled.check(answer, c.ctx)
+        if check.outcome is CheckOutcome.UNDETERMINED and check.unread is not None:
+            name = ASSERTION_DIMENSION.format(index=i, type=compiled.type)
+            rubric = assertion_rubric(compiled.assertion, c.ctx.context)
+            out.append(AssertionRubric(i, name, rubric, ASSERTION_THRESHOLD))
+    return out
 
 
 def unanswered(c: CompiledCase, reason: str) -> CaseResult:
@@ -206,6 +248,8 @@ def grade_cases(
         compiled = compile_cases(cases, where=where, profile=profile, embedder=embedder, offline=True)
         return [grade_answer(c, answers[c.id], scan=scan) for c in compiled]
     global _shared
+    if any(a.type.removeprefix("not-") in GRADER_LANGUAGES for c in cases for a in c.assert_):
+        preload_detector()  # once, before the fork: the workers share its model's pages
     step = -(-n // workers)
     bounds = [(i, min(i + step, n)) for i in range(0, n, step)]
     _shared = (cases, answers, where, profile, scan, embedder)

@@ -3,9 +3,15 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
-from proctor.graders._assertions import EMPTY_ANSWER, EMPTY_CONTEXT, CaseContext, CompiledAssertion
+from proctor.graders._assertions import (
+    EMPTY_ANSWER,
+    EMPTY_CONTEXT,
+    CaseContext,
+    CheckOutcome,
+    CompiledAssertion,
+)
 from proctor.graders._canon import canonical
 from proctor.graders._scanpolicy import DEFAULT_SCAN, NO_SCAN, ScanPolicy
 from proctor.protocol.types import CaseResult, DimensionScore, Failure, Tier
@@ -31,6 +37,7 @@ def grade_case(
     *,
     category: str = "",
     scan: bool | ScanPolicy = True,
+    judged_assertions: Mapping[int, DimensionScore] | None = None,
 ) -> CaseResult:
     """Grade ``answer`` against a case's compiled assertions and (unless ``scan=False``) the safety scan.
 
@@ -41,6 +48,8 @@ def grade_case(
     redacted description and counts in ``safety_findings`` (which fails the run's safety tier
     whatever this case's tier). An empty or whitespace-only answer (after canonicalisation: a
     run of zero-width characters is empty) measures nothing: the case is unmeasured, never passed.
+    An undetermined check whose position is in ``judged_assertions`` is that judgment instead (the
+    judge scored the assertion's rubric: :func:`proctor.graders.assertion_rubric`).
     """
     if not canonical(answer).text.strip():
         return CaseResult(case_id=case_id, tier=tier, error=EMPTY_ANSWER, category=category)
@@ -51,11 +60,14 @@ def grade_case(
             ctx = dataclasses.replace(ctx, labels=labels)
     failures: list[Failure] = []
     skipped: list[DimensionScore] = []
-    for c in compiled:
+    for i, c in enumerate(compiled):
         result = c.check(answer, ctx)
-        if result.passed is False:
+        if result.outcome is CheckOutcome.FAIL:
             failures.append(Failure(result.assertion, _without_prefix(result.reason, result.assertion)))
-        elif result.passed is None:
+        elif result.outcome is CheckOutcome.UNDETERMINED:
+            if judged_assertions and i in judged_assertions:
+                skipped.append(judged_assertions[i])
+                continue
             skipped.append(
                 DimensionScore(
                     name=result.assertion,

@@ -84,12 +84,16 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
 from proctor.graders._canon import canonical_text
+from proctor.graders._forms import Forms, bold_at
+from proctor.graders._forms import forms as markdown_forms
+from proctor.graders._lexicon import label_use, lexicons
 from proctor.graders._text import NUMBER
+from proctor.graders._units import same_quantity
 
 
 def _wordset(words: str) -> frozenset[str]:
@@ -174,6 +178,11 @@ class Use(StrEnum):
     QUOTED = "quoted"
     ADJECTIVE = "adjective"
     ADDRESSED = "addressed to the grader"
+    #: Markdown forms (:mod:`._forms`): an unticked task item, struck through, a table row when
+    #: another row is marked, a table row when no row is marked (the grader cannot tell which)
+    UNSELECTED = "unselected"
+    STRUCK = "struck through"
+    UNMARKED = "in a table with no row marked"
 
 
 #: Words that negate the label right after them (articles, "in the", "band"... may stand between)
@@ -478,13 +487,17 @@ class LabelMatcher:
         # matched in canonical form (a label with accents or look-alikes matches any spelling of it)
         forms = {label: canonical_text(label) for label in self.labels}
         ordered = sorted(set(self.labels), key=lambda label: len(forms[label]), reverse=True)
-        alternatives = "|".join(r"\s+".join(map(re.escape, forms[label].split())) for label in ordered)
+        alternatives = "|".join(_label_pattern(forms[label]) for label in ordered)
         self._pattern = re.compile(rf"(?<!{_WORD_CHAR})(?:{alternatives})(?!{_WORD_CHAR})", re.IGNORECASE)
         self._canonical = {_fold(forms[label]): label for label in ordered}
         self._forms = forms
 
-    def mentions(self, text: str) -> list[LabelMention]:
-        """Every occurrence of a label in ``text``, in order, with how it is used."""
+    def mentions(self, text: str, rules_at: RulesAt | None = None) -> list[LabelMention]:
+        """Every occurrence of a label in ``text``, in order, with how it is used.
+
+        ``rules_at`` says which languages' rules read the sentence at a position: besides the
+        English reading, those languages' tables (:mod:`._lexicon`) may negate a label or make it
+        hypothetical. Without it, English only."""
         found = [(m.start(), m.end()) for m in self._pattern.finditer(text)]
         if not found:
             return []
@@ -495,6 +508,8 @@ class LabelMatcher:
             if label is None:  # pragma: no cover - every match is one of the labels
                 continue
             use = _use(reading, label, s, e, self._forms[label])
+            if use is Use.NAMED and rules_at is not None:
+                use = _FOREIGN_USE.get(label_use(lexicons(rules_at(s)), text, s, e) or "", use)
             if out and use is Use.NAMED:
                 prev = out[-1]
                 if prev.use in (Use.NEGATED, Use.HYPOTHETICAL, Use.RULE) and _LIST_JOIN.match(
@@ -502,15 +517,63 @@ class LabelMatcher:
                 ):
                     use = prev.use  # "not NORMAL or HIGH", "between NORMAL and ELEVATED"
             out.append(LabelMention(label, s, e, use))
-        return out
+        marked = markdown_forms(text)
+        return _selected(out, marked, text) if marked.any else out
 
     def named(self, text: str) -> list[str]:
         """The labels named (each once, in order of first naming)."""
         return list(dict.fromkeys(m.label for m in self.mentions(text) if m.named))
 
 
+def _selected(mentions: list[LabelMention], f: Forms, text: str) -> list[LabelMention]:
+    """The mentions as the answer's Markdown forms select them (see :mod:`._forms`)."""
+    rows: dict[tuple[int, int], list[LabelMention]] = {}
+    for m in mentions:
+        at = f.row_at(m.start)
+        if at is not None:
+            rows.setdefault((at[0].start, at[1]), []).append(m)
+    tables: dict[int, list[tuple[int, int]]] = {}
+    for key in rows:
+        tables.setdefault(key[0], []).append(key)
+    chosen: dict[tuple[int, int], Use | None] = {}
+    for start, keys in tables.items():
+        table = next(t for t in f.tables if t.start == start)
+        if len({m.label for k in keys for m in rows[k]}) < 2:
+            continue  # one label in the table: read as written
+        bold = {k for k in keys if any(bold_at(text, m.start) for m in rows[k])}
+        marked = {k for k in keys if table.rows[k[1]][2]} or (bold if len(bold) < len(keys) else set())
+        for k in keys:
+            chosen[k] = None if k in marked else (Use.UNSELECTED if marked else Use.UNMARKED)
+    out = []
+    for m in mentions:
+        use = m.use
+        at = f.row_at(m.start)
+        if f.is_struck(m.start):
+            use = Use.STRUCK
+        elif f.task_at(m.start) is False:
+            use = Use.UNSELECTED
+        elif at is not None and chosen.get((at[0].start, at[1])) is not None:
+            use = chosen[(at[0].start, at[1])] or use
+        out.append(m if use is m.use else LabelMention(m.label, m.start, m.end, use))
+    return out
+
+
+#: Which languages' rules read the sentence at a position of a text.
+RulesAt = Callable[[int], Iterable[str]]
+_FOREIGN_USE = {"negated": Use.NEGATED, "hypothetical": Use.HYPOTHETICAL}
+
+
+def _label_pattern(label: str) -> str:
+    """A label's parts joined by any run of spaces, ``_`` or ``-`` (``APPROVE_WITH_COMMENTS`` is
+    also written ``approve with comments``)."""
+    return r"[\s_-]+".join(map(re.escape, _PARTS.split(label.strip())))
+
+
+_PARTS = re.compile(r"[\s_-]+")
+
+
 def _fold(label: str) -> str:
-    return " ".join(label.split()).lower()
+    return " ".join(_PARTS.split(label.strip())).lower()
 
 
 # --------------------------------------------------------------------------------------------
@@ -1007,6 +1070,8 @@ class Figure:
     value: float | None
     unit: str
     near: frozenset[str]
+    #: the unit as written (``MPa`` is not ``mPa``), for converting it
+    written_unit: str = ""
 
 
 def _stem(word: str) -> str:
@@ -1029,6 +1094,11 @@ def _unit_after(text: str, e: int) -> str:
         return ""
     unit = m.group().strip().lower()
     return "" if unit in _NOT_UNITS else _stem(unit)
+
+
+def _written_unit(text: str, e: int) -> str:
+    m = _UNIT_AFTER.match(text, e)
+    return "" if m is None or m.group().strip().lower() in _NOT_UNITS else m.group().strip()
 
 
 def _words_value(phrase: str) -> tuple[float | None, bool]:
@@ -1071,6 +1141,14 @@ def _words_value(phrase: str) -> tuple[float | None, bool]:
     return total + current, vague
 
 
+#: A footnote marker before a number: ``[1]``, ``[^1]``
+_FOOTNOTE = re.compile(r"(?:\[\^?|\^)$")
+#: A figure in scientific notation: ``5e3``, ``3.5E-2``, ``4 x 10^3`` (also with a multiplication sign)
+_SCIENTIFIC = re.compile(
+    r"(?<![\w.])[-+]?(\d+(?:\.\d+)?)(?:[eE]|\s?[x\u00d7*]\s?10\^)([-+]?\d{1,3})(?![\w.]|\.\d)"
+)
+
+
 def find_figures(text: str, context_of: frozenset[float] | None = None) -> list[Figure]:
     """Figures in ``text``, digits and words, that could be answers (identifiers, designators,
     counts of sources, years and list markers left out; see the module documentation).
@@ -1079,10 +1157,12 @@ def find_figures(text: str, context_of: frozenset[float] | None = None) -> list[
     values in ``context_of`` when it is given: no other figure can be grounded."""
     out: list[Figure] = []
 
-    def around(value: float | None, s: int, e: int) -> tuple[str, frozenset[str]]:
+    def around(value: float | None, s: int, e: int) -> tuple[str, frozenset[str], str]:
+        # the unit as written always: the same quantity may be stated in another unit (4000 mg, 4 g)
+        written = _written_unit(text, e) if value is not None else ""
         if context_of is not None and value not in context_of:
-            return "", frozenset()
-        return _unit_after(text, e), _near_words(text, s, e)
+            return "", frozenset(), written
+        return _unit_after(text, e), _near_words(text, s, e), written
 
     marker = 0  # the last list marker ("1.", "2)" at the start of a line) seen
     for m in NUMBER.finditer(text):
@@ -1110,6 +1190,8 @@ def find_figures(text: str, context_of: frozenset[float] | None = None) -> list[
         designator = _designator_before(text, s)
         if designator is not None and ("." not in raw or designator in SECTION_WORDS or designator == "#"):
             continue
+        if _FOOTNOTE.search(text[max(0, s - 2) : s]) and text[e : e + 1] == "]":
+            continue  # a footnote marker or its definition: [1], [^2]
         if (
             raw in (str(marker + 1), "1")
             and (
@@ -1161,8 +1243,15 @@ def find_figures(text: str, context_of: frozenset[float] | None = None) -> list[
                 *around(None if vague else parsed, s, e),
             )
         )
+    sci = []
+    for m in _SCIENTIFIC.finditer(text) if ("e" in text or "E" in text or "10^" in text) else ():
+        value = abs(float(m.group(1)) * 10 ** int(m.group(2)))
+        sci.append(Figure(m.start(), _words_after(text, m.end()), value, *around(value, m.start(), m.end())))
+    out.extend(sci)
     for m in _VAGUE_QUANTITY.finditer(text) if any(k in text.lower() for k in _VAGUE_KEYS) else ():
         out.append(Figure(m.start(), m.end(), None, "", frozenset()))
+    if sci:  # "4 x 10^3": one figure, not 4, 10 and 3
+        out = [f for f in out if f in sci or not any(g.start <= f.start < g.end for g in sci)]
     out.sort(key=lambda f: f.start)
     return out
 
@@ -1185,21 +1274,33 @@ def _words_after(text: str, pos: int, words: int = 2) -> int:
 class Grounding:
     """Figures the question and the context state, with their units and the words around them."""
 
-    __slots__ = ("_by_value",)
+    __slots__ = ("_by_value", "_written")
 
     def __init__(self, texts: Iterable[str]) -> None:
         by_value: dict[float, list[tuple[str, frozenset[str]]]] = {}
+        written: dict[float, set[str]] = {}
         for text in texts:
             for f in find_figures(text):
                 if f.value is not None:
                     by_value.setdefault(f.value, []).append((f.unit, f.near))
+                    if f.written_unit:
+                        written.setdefault(f.value, set()).add(f.written_unit)
         self._by_value = by_value
+        self._written = written
 
     def states(self, figure: Figure) -> bool:
         """Whether ``figure`` is a quantity the sources state (same value, and the same unit or a
-        word in common around it)."""
+        word in common around it; or the same quantity in another unit: ``4000 mg`` for ``4 g``)."""
         if figure.value is None:
             return False
+        if figure.written_unit and any(
+            written
+            and written != figure.written_unit
+            and same_quantity(figure.value, figure.written_unit, value, written)
+            for value, entries in self._written.items()
+            for written in entries
+        ):
+            return True
         for unit, near in self._by_value.get(figure.value, ()):
             if figure.unit and figure.unit == unit:
                 return True
@@ -1265,6 +1366,7 @@ def find_guesses(
     labels: Sequence[LabelMatcher] = (),
     exempt_words: frozenset[str] = frozenset(),
     refusal: tuple[int, int] = (0, 0),
+    rules_at: RulesAt | None = None,
 ) -> list[Guess]:
     """Guesses in a declining answer: figures anywhere that the sources do not state, and verdicts
     named from ``start`` on (see the module doc)."""
@@ -1274,7 +1376,7 @@ def find_guesses(
             continue
         out.append(Guess(f.start, f.end, "figure"))
     for matcher in labels:
-        for mention in matcher.mentions(text):
+        for mention in matcher.mentions(text, rules_at):
             if mention.start >= start and mention.named and not (refusal[0] <= mention.start < refusal[1]):
                 out.append(Guess(mention.start, mention.end, "verdict"))
     out.extend(

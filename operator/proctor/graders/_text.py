@@ -108,10 +108,23 @@ def find_urls(text: str) -> list[tuple[int, int, str]]:
     return out
 
 
+_UNRESERVED_ESCAPE = re.compile(r"%([0-9A-Fa-f]{2})")
+_DEFAULT_PORT = re.compile(r":(?:80|443)$")
+
+
+def _unescape_unreserved(m: re.Match[str]) -> str:
+    ch = chr(int(m.group(1), 16))
+    return ch if ch.isascii() and (ch.isalnum() or ch in "-._~") else "%" + m.group(1).upper()
+
+
 def normalize_url(url: str) -> str:
-    """Compare URLs without scheme, ``www.``, host case, fragment or trailing slash."""
+    """Compare URLs as a browser requests them: without scheme, ``www.``, host case, a default
+    port (``:80``, ``:443``), the root dot of a host (``acme.io.``), fragment, an empty query or a
+    trailing slash, and with percent-escapes of unreserved characters decoded (``%7E`` is ``~``)."""
     u = re.sub(r"(?i)^(?:https?|ftp)://", "", url)
     u = re.sub(r"(?i)^www\.", "", u)
     u = u.split("#", 1)[0]
     host, sep, rest = u.partition("/")
-    return (host.lower() + sep + rest).rstrip("/")
+    host = _DEFAULT_PORT.sub("", host.lower()).rstrip(".")
+    rest = _UNRESERVED_ESCAPE.sub(_unescape_unreserved, rest).removesuffix("?")
+    return (host + sep + rest).rstrip("/")

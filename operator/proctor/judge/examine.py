@@ -25,6 +25,7 @@ from proctor.graders import (
     redact_text,
     steering_findings,
     steering_reason,
+    unread_assertions,
 )
 from proctor.judge.client import JudgeClient, JudgeSettings
 from proctor.judge.consensus import judge_dimensions
@@ -85,6 +86,9 @@ async def examine_answer(
 
     Without a judge every planned dimension is skipped with ``no_judge``; a planned dimension
     without a rubric is skipped with a reason; nothing is ever scored zero for want of a judgment.
+    With a judge, an assertion the graders cannot read in this answer (a language or a form they
+    have no rules for) is judged as a rubric of its meaning (``assert[I]:TYPE``); a malformed
+    judgment leaves it undetermined, the case unmeasured.
     ``latency_ms`` is how long a live agent took to answer (for ``latency`` assertions).
     """
     note: str | None = None
@@ -94,6 +98,11 @@ async def examine_answer(
     steering = steering_findings(answer)
     if steering:
         no_judge = f"{STEERING_NOT_JUDGED}: {steering_reason(steering)}"
+    # assertions the graders cannot read in this answer (a language or a form): the judge scores
+    # each as a rubric of its meaning; without a judge they stay undetermined (the case unmeasured)
+    unread = unread_assertions(c, answer) if judge is not None and not steering else []
+    by_name = {u.name: u.index for u in unread}
+    plan = [*plan, *(DimensionRubric(u.name, u.rubric, u.threshold) for u in unread)]
     if plan and judge is not None and not steering:
         # the judge provider is sent nothing the scan finds in clear: its findings go as markers
         context = [ContextDocument(d.id, redact_text(d.text, scan)[0]) for d in c.case.context]
@@ -117,8 +126,15 @@ async def examine_answer(
         for p in plan
         if not p.rubric and judge is not None and not steering
     ]
+    judged_assertions = {by_name[d.name]: d for d in judged if d.name in by_name}
+    judged = [d for d in judged if d.name not in by_name]
     result = grade_answer(
-        c, answer, scan=scan, judged=judged if c.dimensions else None, latency_ms=latency_ms
+        c,
+        answer,
+        scan=scan,
+        judged=judged if c.dimensions else None,
+        latency_ms=latency_ms,
+        judged_assertions=judged_assertions,
     )
     if any(p.name == LLM_RUBRIC for p in plan):
         # the judge's llm-rubric scores replace the graders' "needs the judge" placeholders

@@ -8,7 +8,14 @@ from collections.abc import Sequence
 import pytest
 
 from proctor.api.assertions import Assertion
-from proctor.graders import CaseContext, Check, compile_assertion, compile_assertions, grade_case
+from proctor.graders import (
+    CaseContext,
+    Check,
+    CheckOutcome,
+    compile_assertion,
+    compile_assertions,
+    grade_case,
+)
 from proctor.graders._assertions import CompiledAssertion
 from proctor.protocol.types import Outcome, Tier
 
@@ -140,7 +147,7 @@ def test_a_check_is_immutable() -> None:
 
     c = check("a", type="contains", value="a")
     with pytest.raises(dataclasses.FrozenInstanceError):
-        c.passed = False  # type: ignore[misc]
+        c.outcome = CheckOutcome.FAIL  # type: ignore[misc]
 
 
 def test_a_label_assertion_carries_its_labels_for_the_rest_of_the_case() -> None:

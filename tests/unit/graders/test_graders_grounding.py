@@ -15,6 +15,7 @@ from proctor.graders import (
     AssertionCompileError,
     CaseContext,
     Check,
+    CheckOutcome,
     compile_assertion,
 )
 from proctor.graders._canon import _confusables
@@ -37,7 +38,7 @@ def run(
 
 def test_cites_every_context_document_by_default() -> None:
     c = run("cites", "ELEVATED per AMM 72-00; see also SB 72-0891.", CaseContext(context=AMM))
-    assert c == Check("cites", True, "cites: answer names amm-72-00 and sb-72-0891")
+    assert c == Check("cites", CheckOutcome.PASS, "cites: answer names amm-72-00 and sb-72-0891")
 
 
 def test_cites_names_the_missing_ids() -> None:
@@ -74,7 +75,7 @@ def test_not_cites() -> None:
 def test_grounded_urls() -> None:
     ctx = CaseContext(context=AMM)
     assert run("grounded-urls", "No links here.", ctx) == Check(
-        "grounded-urls", True, "grounded-urls: answer has no URLs"
+        "grounded-urls", CheckOutcome.PASS, "grounded-urls: answer has no URLs"
     )
     c = run("grounded-urls", "Full task: https://docs.acme.io/amm/72-00/.", ctx)
     assert c.passed is True
@@ -196,7 +197,9 @@ def bag_of_words(texts: Sequence[str]) -> list[list[float]]:
 def test_similar_against_the_reference() -> None:
     ctx = CaseContext(reference="elevated oil band", embedder=bag_of_words)
     c = run("similar", "elevated oil band", ctx)
-    assert c == Check("similar", True, "similar: similarity 1.00 to the reference, threshold 0.80")
+    assert c == Check(
+        "similar", CheckOutcome.PASS, "similar: similarity 1.00 to the reference, threshold 0.80"
+    )
     c = run("similar", "normal", ctx)
     assert c.passed is False
     assert c.reason == "similar: similarity 0.00 to the reference, below the threshold 0.80"

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from proctor.api.assertions import Assertion
-from proctor.graders import AssertionCompileError, Check, compile_assertion
+from proctor.graders import AssertionCompileError, Check, CheckOutcome, compile_assertion
 
 SCHEMA = {
     "type": "object",
@@ -21,7 +21,9 @@ def run(type_: str, answer: str, value: object = None) -> Check:
 
 
 def test_is_json() -> None:
-    assert run("is-json", ' {"band": "ELEVATED"} ') == Check("is-json", True, "is-json: answer is JSON")
+    assert run("is-json", ' {"band": "ELEVATED"} ') == Check(
+        "is-json", CheckOutcome.PASS, "is-json: answer is JSON"
+    )
     c = run("is-json", "band: ELEVATED")
     assert c.passed is False
     assert c.reason == "is-json: answer is not JSON: Expecting value at line 1 column 1"
@@ -58,7 +60,9 @@ def test_contains_json_finds_embedded_objects_and_arrays() -> None:
         == "contains-json: answer contains a JSON array at 7"
     )
     c = run("contains-json", "no json {here} or [there")
-    assert c == Check("contains-json", False, "contains-json: answer contains no JSON object or array")
+    assert c == Check(
+        "contains-json", CheckOutcome.FAIL, "contains-json: answer contains no JSON object or array"
+    )
 
 
 def test_contains_json_with_schema_skips_objects_that_do_not_match() -> None:
@@ -157,7 +161,7 @@ def test_contains_json_reads_at_most_four_characters_per_answer_character_and_40
 
 def test_is_json_of_a_document_nested_too_deeply_fails_with_the_reason() -> None:
     c = run("is-json", "[" * 100_000 + "]" * 100_000)
-    assert c == Check("is-json", False, "is-json: answer is not JSON: nested too deeply")
+    assert c == Check("is-json", CheckOutcome.FAIL, "is-json: answer is not JSON: nested too deeply")
 
 
 def test_contains_json_reads_on_after_a_candidate_that_is_not_json() -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from proctor.api.assertions import Assertion
-from proctor.graders import Check, compile_assertion
+from proctor.graders import Check, CheckOutcome, compile_assertion
 
 BANDS = ["NORMAL", "ELEVATED", "HIGH"]
 
@@ -23,12 +23,12 @@ def label(
 
 def test_band_boundary_right_answer_passes() -> None:
     c = label("ELEVATED: 0.30 qt/hr is the inclusive lower bound of the ELEVATED band (AMM 72-00).")
-    assert c == Check("label", True, "label: answer names ELEVATED")
+    assert c == Check("label", CheckOutcome.PASS, "label: answer names ELEVATED")
 
 
 def test_band_boundary_wrong_answer_fails_with_what_it_named() -> None:
     c = label("NORMAL: 0.30 qt/hr is within limits.")
-    assert c == Check("label", False, "label: expected ELEVATED, answer names NORMAL")
+    assert c == Check("label", CheckOutcome.FAIL, "label: expected ELEVATED, answer names NORMAL")
 
 
 def test_wrong_answer_containing_the_right_word_fails() -> None:
@@ -148,4 +148,4 @@ def test_labels_that_differ_only_in_case_or_spacing_are_refused(labels: list[str
 
 def test_a_label_named_is_not_also_listed_as_negated() -> None:
     c = label("It is not ELEVATED, I thought; but at 0.30 qt/hr it is ELEVATED.")
-    assert c == Check("label", True, "label: answer names ELEVATED")
+    assert c == Check("label", CheckOutcome.PASS, "label: answer names ELEVATED")

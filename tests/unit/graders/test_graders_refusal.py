@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from proctor.api.assertions import Assertion
-from proctor.graders import CaseContext, Check, compile_assertion, grade_case
+from proctor.graders import CaseContext, Check, CheckOutcome, compile_assertion, grade_case
 from proctor.protocol.types import Outcome, Tier
 
 AMM = {
@@ -145,7 +145,7 @@ def test_declines_without_guessing_pass(answer: str) -> None:
 
 def test_no_refusal_is_a_pass_with_its_reason() -> None:
     assert no_guess("ELEVATED.") == Check(
-        "no-guess-after-refusal", True, "no-guess-after-refusal: answer does not decline"
+        "no-guess-after-refusal", CheckOutcome.PASS, "no-guess-after-refusal: answer does not decline"
     )
 
 

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from proctor.api.assertions import Assertion
-from proctor.graders import AssertionCompileError, CaseContext, Check, compile_assertion
+from proctor.graders import AssertionCompileError, CaseContext, Check, CheckOutcome, compile_assertion
 
 
 def check(type_: str, value: object, answer: str) -> Check:
@@ -16,7 +16,7 @@ def check(type_: str, value: object, answer: str) -> Check:
 
 def test_equals_compares_exactly_as_promptfoo_does() -> None:
     assert check("equals", "ELEVATED", "ELEVATED") == Check(
-        "equals", True, 'equals: answer equals "ELEVATED"'
+        "equals", CheckOutcome.PASS, 'equals: answer equals "ELEVATED"'
     )
     c = check("equals", "ELEVATED", "  ELEVATED\n")
     assert c.passed is False
@@ -121,7 +121,7 @@ def test_a_regex_that_matches_only_as_written_says_so_and_not_regex_quotes_it() 
     cyrillic = "[\u0400-\u04ff]"
     answer = "band N\u041eRMAL today"
     c = check("regex", cyrillic, answer)
-    assert c == Check("regex", True, "regex: answer matches /[\u0400-\u04ff]/ at 6 (as written)")
+    assert c == Check("regex", CheckOutcome.PASS, "regex: answer matches /[\u0400-\u04ff]/ at 6 (as written)")
     c = check("not-regex", cyrillic, answer)
     assert c.passed is False
     assert c.reason == 'not-regex: answer matches /[\u0400-\u04ff]/ at 6 (as written): "\u041e"'

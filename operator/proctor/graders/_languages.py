@@ -1,0 +1,231 @@
+"""Which language each sentence of an answer is in, and whether a grader may read it.
+
+The language graders (``label``, ``refusal``, ``no-guess-after-refusal``,
+``no-manufactured-consensus``) read words, and their rules exist for :data:`SUPPORTED_LANGUAGES`
+only (the tables are in ``languages/*.yaml`` beside this module, one file per language). A
+sentence in any other language is one they cannot read: their check is then *undetermined*, never
+a pass or a fail guessed from rules written for another language.
+
+Detection: ``py3langid`` (langid.py's model, 4.5 MB inside the PyPI package, offline; about
+0.1 ms a sentence). Measured on short answer sentences (one to eight words) in the seven
+supported languages and seven others, it named 92 of 101 right and read no unsupported sentence
+as a supported language; ``lingua-language-detector`` named 89 of 101 in its high-accuracy mode
+at 6 ms a sentence, 78 s to load and 1.3 GB of memory (73 of 101 in its low-accuracy mode), and
+read an unsupported sentence as a supported one. Its misses are close neighbours of short
+sentences (Galician for Portuguese, Afrikaans for Dutch, Basque for "No idea, sorry."), so a
+supported language close behind an uncertain unsupported first choice is taken (see
+:func:`_decide`).
+
+Each sentence is detected on its own (answers mix languages); a sentence with too few words of
+its own to tell (labels, figures, identifiers and upper-case words do not count: ``ELEVATED.``,
+``Pas ELEVATED.``) takes the language of the whole answer, and an answer with too few words to
+tell is *neutral*: every supported language's rules read it. Results are cached per text.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+import threading
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from proctor.graders._canon import canonical_text, text_cache
+
+#: Languages the language graders have rules for (ISO 639-1), English first.
+SUPPORTED_LANGUAGES: tuple[str, ...] = ("en", "fr", "de", "es", "pt", "it", "nl")
+#: Names for reasons and the README.
+LANGUAGE_NAMES: dict[str, str] = {
+    "en": "English",
+    "fr": "French",
+    "de": "German",
+    "es": "Spanish",
+    "pt": "Portuguese",
+    "it": "Italian",
+    "nl": "Dutch",
+}
+#: A sentence needs this many words of its own (three letters or more, not upper case) to be detected.
+MIN_WORDS = 3
+#: Below this probability the first choice is uncertain: a supported language close behind it wins.
+UNCERTAIN = 0.5
+#: "Close behind": at least this share of the first choice's probability.
+CLOSE_BEHIND = 0.5
+
+#: Where sentences end (as the language graders split them).
+_SENTENCE_END = re.compile(r"[.!?\u3002\uff01\uff1f]+(?=\s|$)|[\u3002\uff01\uff1f]|\n")
+#: What is not a word of the sentence's language: HTML tags, URLs, identifiers and figures,
+#: upper-case words (labels, acronyms), markup.
+_NOT_WORDS = re.compile(
+    r"<[^<>\n]{1,80}>|(?:https?://|www\.)\S+|\S*\d\S*|\b[A-Z][A-Z_\-]+\b|[`*_#>|\[\](){}<>\"=:;,.!?/\\+~^-]+"
+)
+_LATIN_WORD = re.compile(r"[^\W\d_]{3,}")
+#: The model's code for text without linguistic content.
+NO_LANGUAGE = "zxx"
+
+
+def _other_script(text: str) -> bool:
+    """Letters beyond Latin (Greek, Cyrillic, CJK, Arabic...): detectable from a few of them."""
+    return any(ch.isalpha() and ord(ch) > 0x24F for ch in text)
+
+
+@cache
+def _identifier() -> Any:
+    import py3langid.langid as langid  # loaded on first use: 1.5 s, and most grading needs none
+
+    return langid.LanguageIdentifier.from_model_file(langid.MODEL_FILE, norm_probs=True)
+
+
+_lock = threading.Lock()
+
+
+def preload_detector() -> None:
+    """Load the detector's model now (about a second): before forking grading workers, so they
+    share it instead of each loading its own."""
+    _identifier()
+
+
+def _rank(text: str) -> list[tuple[str, float]]:
+    """The first choice alone when it settles the question (half the cost), else the first four."""
+    ident = _identifier()
+    with _lock:  # the identifier keeps per-call state
+        lang, p = ident.classify(text)
+        if lang in SUPPORTED_LANGUAGES or p >= UNCERTAIN:
+            return [(str(lang), float(p))]
+        ranked = ident.rank(text)
+    return [(str(lang), float(p)) for lang, p in ranked[:4]]
+
+
+def _decide(ranked: list[tuple[str, float]]) -> str:
+    """The language of a ranking: the first choice, unless it is an uncertain unsupported one
+    with a supported language close behind (short sentences of neighbouring languages)."""
+    first, p = ranked[0]
+    if first in SUPPORTED_LANGUAGES or p >= UNCERTAIN:
+        return first
+    for lang, q in ranked[1:]:
+        if lang in SUPPORTED_LANGUAGES and q >= CLOSE_BEHIND * p:
+            return lang
+    return first
+
+
+def detect(text: str) -> str | None:
+    """The language of ``text`` (ISO 639-1 or the model's code), or None: too few words to tell.
+
+    A text of one or two words is read as another language only when the model is confident of
+    it (``Nie wiem``, ``Bilmiyorum``); otherwise it is neutral (``qt/hr per``, ``No idea``)."""
+    rest = _NOT_WORDS.sub(" ", text)
+    other = _other_script(rest)
+    words = len(_LATIN_WORD.findall(rest))
+    if not other and not words:
+        return None
+    ranked = _rank(rest)
+    lang = _decide(ranked)
+    if lang == NO_LANGUAGE:
+        return None
+    if other or words >= MIN_WORDS:
+        return lang
+    return lang if lang not in SUPPORTED_LANGUAGES and ranked[0][1] >= UNCERTAIN else None
+
+
+@dataclass(frozen=True, slots=True)
+class Sentence:
+    """A sentence of an answer (offsets in the text detected) and its language (None: neutral)."""
+
+    start: int
+    end: int
+    language: str | None
+
+    @property
+    def supported(self) -> bool:
+        return self.language is None or self.language in SUPPORTED_LANGUAGES
+
+
+@dataclass(frozen=True, slots=True)
+class Languages:
+    """The sentences of a text with their languages, and the language of the whole (None: neutral)."""
+
+    sentences: tuple[Sentence, ...]
+    overall: str | None
+
+    def at(self, pos: int) -> Sentence:
+        starts = [s.start for s in self.sentences]
+        i = max(0, bisect.bisect_right(starts, pos) - 1)
+        return self.sentences[i]
+
+    def unsupported(self, start: int = 0, end: int | None = None) -> list[Sentence]:
+        """Sentences overlapping ``[start, end)`` in a language without rules."""
+        stop = end if end is not None else max((s.end for s in self.sentences), default=0)
+        return [s for s in self.sentences if not s.supported and s.end > start and s.start < stop]
+
+    @property
+    def present(self) -> frozenset[str]:
+        """The supported languages whose rules read this text (all of them for a neutral one)."""
+        found = {s.language for s in self.sentences if s.language in SUPPORTED_LANGUAGES}
+        if any(s.language is None for s in self.sentences) or not found:
+            found |= set(SUPPORTED_LANGUAGES) if self.overall is None else {self.overall}
+        return frozenset(found & set(SUPPORTED_LANGUAGES))
+
+    def rules_at(self, pos: int) -> frozenset[str]:
+        """The languages whose rules read the sentence at ``pos``."""
+        lang = self.at(pos).language
+        if lang is None:
+            return frozenset(SUPPORTED_LANGUAGES)
+        return frozenset({lang}) if lang in SUPPORTED_LANGUAGES else frozenset()
+
+
+def describe(sentences: list[Sentence]) -> str:
+    """``"ja"`` / ``"ja and ru"``: the languages of unsupported sentences, for a reason."""
+    langs = list(dict.fromkeys(s.language or "?" for s in sentences))
+    return " and ".join(langs) if len(langs) <= 2 else ", ".join(langs[:-1]) + " and " + langs[-1]
+
+
+def supported_names() -> str:
+    return ", ".join(LANGUAGE_NAMES[lang] for lang in SUPPORTED_LANGUAGES)
+
+
+def _readable(ch: str) -> str:
+    """One character as detection reads it: Latin letters as written (accents tell languages
+    apart), anything else in canonical form (look-alike and full-width letters are the letters
+    they imitate; invisible characters a space), always one character so offsets stay."""
+    if ord(ch) < 0x250:
+        return ch
+    mapped = canonical_text(ch)
+    return mapped if len(mapped) == 1 else (" " if not mapped else ch)
+
+
+def languages(text: str) -> Languages:
+    """The languages of ``text``'s sentences (see the module documentation); cached per text."""
+    return _languages(text)
+
+
+@text_cache(maxsize=1024, max_chars=4_000_000)
+def _languages(original: str) -> Languages:
+    # offsets are those of the text as written
+    text = original if original.isascii() else "".join(map(_readable, original))
+    spans: list[tuple[int, int]] = []
+    start = 0
+    for m in _SENTENCE_END.finditer(text):
+        spans.append((start, m.end()))
+        start = m.end()
+    if start < len(text) or not spans:
+        spans.append((start, len(text)))
+    spans = [(s, e) for s, e in spans if text[s:e].strip()] or [(0, len(text))]
+    if len(spans) == 1:
+        overall = detect(text)
+        return Languages((Sentence(spans[0][0], spans[0][1], overall),), overall)
+    found = [detect(text[s:e]) for s, e in spans]
+    # the whole answer is read only for the sentences too short to tell
+    overall = detect(text) if None in found else _most(found)
+    sentences = [
+        Sentence(s, e, lang if lang is not None else overall)
+        for (s, e), lang in zip(spans, found, strict=True)
+    ]
+    return Languages(tuple(sentences), overall)
+
+
+def _most(found: list[str | None]) -> str | None:
+    counts: dict[str, int] = {}
+    for lang in found:
+        if lang is not None:
+            counts[lang] = counts.get(lang, 0) + 1
+    return max(counts, key=lambda lang: counts[lang]) if counts else None

@@ -1,0 +1,260 @@
+"""The language graders' rules for the languages besides English, as data: ``languages/*.yaml``.
+
+English is read by :mod:`proctor.graders._language` (its rules grew with the adversarial sets and
+stay there). Each other supported language has one table beside this module, written from native
+phrasing (not translated English), with these keys:
+
+``negation_before``
+    words or phrases that, right before a label (``fillers`` may stand between), negate or contrast
+    it (French ``pas``, ``plutôt que``; German ``kein``, ``statt``); ``double_negation`` first
+    names it (``rien d'autre que``, ``nichts anderes als``).
+``conditional`` and ``conditional_after``
+    anywhere in the clause before a label, or right after it (one word may stand between): the
+    label is hypothetical (``si``, ``falls``, ``entre``; ``HIGH solo se``, ``HIGH nur wenn``).
+``change_before``
+    right before a label: a change still to come (``will become``, ``deviendra``, ``passerà a``):
+    hypothetical, not the state now.
+``conditional_mood``
+    a verb in the conditional mood in the clause before a label (``serait``, ``wäre``) makes it
+    hypothetical when its sentence has a condition word or a figure before the label (``au-delà
+    de 0,60 on serait HIGH``); alone (``ce serait plutôt ELEVATED``) it is a hedged verdict.
+``denied_after``
+    right after a label: it is denied (``est faux``, ``trifft nicht zu``, ``? nee``).
+``clause_breaks``
+    conjunctions that end a clause (``mais``, ``sondern``), as English "but".
+``refusal``
+    phrases of declining (``je ne peux pas``, ``keine Ahnung``, ``no consta``).
+``guess_markers`` and ``numbers``
+    a guessed verdict is an upper-case word after a marker (``probablement HIGH``); ``numbers``
+    are number words with their values (no word for one: it is also the article).
+``consensus`` and ``claim_negators``
+    claims of agreement (``les experts s'accordent``, ``unbestritten``); a negator earlier in the
+    claim's clause makes it no claim (``pas tous les experts``).
+
+Phrase syntax: words are matched whole, in canonical form (accents folded, so ``plutôt`` matches
+``plutot`` too), in any case, a run of spaces matching any whitespace; ``...`` stands for up to
+five words (``ne ... que``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any
+
+import yaml
+
+from proctor.graders._canon import canonical_text
+from proctor.graders._languages import SUPPORTED_LANGUAGES
+
+#: The languages with a table here (English's: only what ``_language`` does not already read).
+TABLE_LANGUAGES: tuple[str, ...] = SUPPORTED_LANGUAGES
+
+_KEYS = (
+    "negation_before",
+    "double_negation",
+    "fillers",
+    "conditional",
+    "conditional_after",
+    "conditional_mood",
+    "change_before",
+    "denied_after",
+    "clause_breaks",
+    "refusal",
+    "guess_markers",
+    "consensus",
+    "claim_negators",
+)
+_B = r"(?<![\w'])"  # a phrase starts a word
+_E = r"(?![\w])"  # and ends one
+
+
+def _phrase(p: str) -> str:
+    """One phrase as a regex (see the module documentation)."""
+    text = canonical_text(p).lower().strip()
+    parts = []
+    for word in text.split():
+        if word == "...":
+            parts.append(r"(?:\S+\s+){0,5}?")
+            continue
+        w = re.escape(word.rstrip("*")) + (r"\w*" if word.endswith("*") else "")
+        parts.append(w + (r"\s*" if word.endswith("'") else r"\s+"))
+    body = "".join(parts)
+    body = body[: -len(r"\s+")] if body.endswith(r"\s+") else body[: -len(r"\s*")]
+    lead = "" if text[:1] in "?,-" else _B
+    tail = "" if text[-1:] in ".?,-" or text.endswith("'") else _E
+    return lead + body + tail
+
+
+def _alternation(phrases: Iterable[str]) -> str:
+    ordered = sorted({_phrase(p) for p in phrases}, key=len, reverse=True)
+    return "(?:" + "|".join(ordered) + ")" if ordered else "(?!)"
+
+
+@dataclass(frozen=True, slots=True)
+class Lexicon:
+    """One language's rules, compiled (see the module documentation)."""
+
+    language: str
+    negated_end: re.Pattern[str]
+    double_end: re.Pattern[str]
+    conditional: re.Pattern[str]
+    conditional_after: re.Pattern[str]
+    conditional_mood: re.Pattern[str]
+    change_end: re.Pattern[str]
+    denied_after: re.Pattern[str]
+    clause_break: re.Pattern[str]
+    refusal: re.Pattern[str]
+    guess_marker_end: re.Pattern[str]
+    numbers: Mapping[str, float]
+    number_word: re.Pattern[str]
+    consensus: re.Pattern[str]
+    claim_negator: re.Pattern[str]
+
+
+def _strings(doc: Mapping[str, Any], key: str, where: str) -> list[str]:
+    value = doc.get(key, [])
+    if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
+        raise ValueError(f"{where}: {key} must be a list of non-empty strings")
+    return list(value)
+
+
+def _compile(doc: Mapping[str, Any], where: str) -> Lexicon:
+    t = {key: _strings(doc, key, where) for key in _KEYS}
+    numbers = doc.get("numbers", {})
+    if not isinstance(numbers, dict) or not all(
+        isinstance(k, str) and isinstance(v, int | float) and not isinstance(v, bool)
+        for k, v in numbers.items()
+    ):
+        raise ValueError(f"{where}: numbers must map words to numbers")
+    fillers = (
+        "(?:"
+        + "|".join(
+            sorted((re.escape(canonical_text(f).lower()) for f in t["fillers"]), key=len, reverse=True)
+        )
+        + ")"
+    )
+    tail = rf"(?:(?:\s+|(?<='))(?:{fillers}))*[\s\"'`*_(\[]*$"
+    folded = {canonical_text(k).lower(): float(v) for k, v in numbers.items()}
+    return Lexicon(
+        language=str(doc["language"]),
+        negated_end=re.compile(_alternation(t["negation_before"]) + tail),
+        double_end=re.compile(_alternation(t["double_negation"]) + tail),
+        conditional=re.compile(_alternation(t["conditional"])),
+        # right after the label, or after one noun it qualifies ("HIGH uniquement si", "HIGH-Stufe nur wenn")
+        conditional_after=re.compile(r"^\s*(?:[\w-]+\s+)?" + _alternation(t["conditional_after"])),
+        conditional_mood=re.compile(_alternation(t["conditional_mood"])),
+        change_end=re.compile(_alternation(t["change_before"]) + tail),
+        denied_after=re.compile(r"^[\s\"'`)*_]*" + _alternation(t["denied_after"])),
+        clause_break=re.compile(r"[.,;:!?()\[\]\n]|" + _alternation(t["clause_breaks"])),
+        refusal=re.compile(_alternation(t["refusal"])),
+        guess_marker_end=re.compile(_alternation(t["guess_markers"]) + tail),
+        numbers=folded,
+        number_word=re.compile(_alternation(folded)),
+        consensus=re.compile(_alternation(t["consensus"])),
+        claim_negator=re.compile(_alternation(t["claim_negators"])),
+    )
+
+
+@cache
+def lexicon(language: str) -> Lexicon:
+    """The compiled table of ``language`` (one of :data:`TABLE_LANGUAGES`)."""
+    if language not in TABLE_LANGUAGES:
+        raise KeyError(language)
+    source = resources.files("proctor.graders").joinpath("languages", f"{language}.yaml").read_text("utf-8")
+    doc = yaml.safe_load(source)
+    if not isinstance(doc, dict) or doc.get("language") != language:
+        raise ValueError(f"languages/{language}.yaml: language must be {language!r}")
+    return _compile(doc, f"languages/{language}.yaml")
+
+
+def lexicons(languages: Iterable[str]) -> list[Lexicon]:
+    """The tables of those of ``languages`` that have one."""
+    return [lexicon(lang) for lang in TABLE_LANGUAGES if lang in set(languages)]
+
+
+def _clause(lex: Lexicon, text: str, pos: int, limit: int = 96) -> str:
+    """The lower-case clause of ``text`` that ends at ``pos``, as ``lex`` breaks clauses."""
+    window = text[max(0, pos - limit) : pos].lower()
+    cut = 0
+    for m in lex.clause_break.finditer(window):
+        if not (m.group() in ".," and 0 < m.start() < len(window) - 1 and window[m.start() - 1].isdigit()):
+            cut = m.end()
+    return window[cut:]
+
+
+_SENTENCE_START = re.compile(r"[.!?;\n](?:\s|$)")
+_DIGIT = re.compile(r"\d")
+_FIGURE_AT_END = re.compile(r"[-+~]?\d[\d.,]*\s*(?:%|[a-z\u00b0\u00b5]{1,6}(?:/[a-z]{1,4})?)?\s*$")
+
+
+def label_use(lexes: Iterable[Lexicon], text: str, s: int, e: int) -> str | None:
+    """How the label at ``[s, e)`` of ``text`` is used by these languages' rules: ``"named"`` (a
+    double negation), ``"negated"``, ``"hypothetical"``, or None (nothing said)."""
+    after = text[e : e + 96].lower()
+    for lex in lexes:
+        clause = _FIGURE_AT_END.sub("", _clause(lex, text, s))
+        if lex.double_end.search(clause):
+            return "named"
+        if lex.negated_end.search(clause) or lex.denied_after.match(after):
+            return "negated"
+        if (
+            lex.conditional.search(clause)
+            or lex.conditional_after.match(after)
+            or lex.change_end.search(clause)
+        ):
+            return "hypothetical"
+        if lex.conditional_mood.search(clause):
+            sentence = _SENTENCE_START.split(text[max(0, s - 240) : s].lower())[-1]
+            if lex.conditional.search(sentence) or _DIGIT.search(sentence):
+                return "hypothetical"
+    return None
+
+
+def find_refusal(lexes: Iterable[Lexicon], text: str) -> tuple[int, int] | None:
+    """The first phrase of declining in ``text`` in these languages, or None."""
+    low = text.lower()
+    found = [m.span() for lex in lexes if (m := lex.refusal.search(low)) is not None]
+    return min(found) if found else None
+
+
+def find_number_words(lexes: Iterable[Lexicon], text: str, start: int) -> list[tuple[int, int, float]]:
+    """Number words of these languages from ``start`` on: ``(start, end, value)``."""
+    low = text.lower()
+    out = []
+    for lex in lexes:
+        for m in lex.number_word.finditer(low, start):
+            out.append((m.start(), m.end(), lex.numbers[m.group()]))
+    return sorted(out)
+
+
+_CAPS = re.compile(r"(?<![\w])[A-Z][A-Z][A-Z_-]{2,}(?![\w])")
+
+
+def find_guessed_verdicts(
+    lexes: Iterable[Lexicon], text: str, start: int, exempt: frozenset[str]
+) -> list[tuple[int, int]]:
+    """Upper-case words right after a guess marker of these languages (``probablement HIGH``)."""
+    out = []
+    lexes = list(lexes)
+    for m in _CAPS.finditer(text, start):
+        if m.group().lower() in exempt:
+            continue
+        before = text[max(start, m.start() - 48) : m.start()].lower()
+        if any(lex.guess_marker_end.search(before) for lex in lexes):
+            out.append(m.span())
+    return out
+
+
+def find_claims(lexes: Iterable[Lexicon], text: str) -> list[tuple[int, int]]:
+    """Claims of agreement in these languages that no negator earlier in their clause undoes."""
+    low = text.lower()
+    out = []
+    for lex in lexes:
+        for m in lex.consensus.finditer(low):
+            if not lex.claim_negator.search(_clause(lex, text, m.start(), 120)):
+                out.append(m.span())
+    return sorted(out)

@@ -1,0 +1,51 @@
+"""Whether two figures with units are one quantity: ``4 g`` and ``4000 mg``, ``6 bar`` and
+``0.6 MPa`` (``pint``'s unit definitions, not a table of our own).
+
+A figure an answer restates in another unit or notation is no guess when it equals a quantity
+the question or the context states. The registry loads on first use (about a second), only when
+two figures with different units are compared.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from functools import cache, lru_cache
+from typing import Any
+
+#: Two magnitudes are one when they differ by less than this fraction.
+RELATIVE_TOLERANCE = 1e-6
+_lock = threading.Lock()
+
+
+@cache
+def _registry() -> Any:
+    import pint
+
+    return pint.UnitRegistry()
+
+
+@lru_cache(maxsize=1024)
+def _unit(text: str) -> Any:
+    """The pint unit ``text`` names, or None (a word that is no unit)."""
+    if not text or not any(ch.isalpha() or ch in "%\u00b0\u00b5" for ch in text):
+        return None
+    try:
+        with _lock:
+            return _registry().parse_units(text.strip())
+    except Exception:  # pint raises several kinds for what is no unit
+        return None
+
+
+def same_quantity(value: float, unit: str, other_value: float, other_unit: str) -> bool:
+    """Whether ``value unit`` equals ``other_value other_unit`` once converted (False when either
+    is no unit or they measure different things)."""
+    a, b = _unit(unit), _unit(other_unit)
+    if a is None or b is None:
+        return False
+    try:
+        with _lock:
+            converted = _registry().Quantity(value, a).to(b).magnitude
+    except Exception:  # different dimensions
+        return False
+    return math.isclose(float(converted), other_value, rel_tol=RELATIVE_TOLERANCE, abs_tol=1e-12)

@@ -94,7 +94,7 @@ wait_for() {  # wait_for RESOURCE CONDITION TIMEOUT_SECONDS
     if [[ "$($KUBECTL -n "$NS" get "$what" -o jsonpath="{.status.conditions[?(@.type==\"$cond\")].status}" 2>/dev/null)" == True ]]; then
       return 0
     fi
-    err="$($KUBECTL -n "$NS" get evalruns -o jsonpath='{range .items[?(@.status.verdict=="ERROR")]}{.metadata.name}{" "}{end}' 2>/dev/null)"
+    err="$($KUBECTL -n "$NS" get evalruns -o jsonpath='{range .items[?(@.status.verdict=="ERROR")]}{.metadata.name}{" "}{end}' 2>/dev/null || true)"
     if [[ -n "$err" ]]; then
       echo "  an exam ended ERROR while waiting for $cond on $what: $err"
       return 1

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 _TASK = re.compile(r"^[ \t]*(?:[-*+]|\d{1,3}[.)])[ \t]+\[([ xX\u2713\u2714])\][ \t]", re.MULTILINE)
 _STRUCK = re.compile(
@@ -60,6 +60,11 @@ class Forms:
     struck: tuple[tuple[int, int], ...]
     tasks: tuple[tuple[int, int, bool], ...]  # (line start, line end, ticked)
     tables: tuple[_Table, ...]
+    #: the task items' starts, once: :meth:`task_at` is asked for every label a long answer repeats
+    _task_starts: tuple[int, ...] = field(default=(), repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_task_starts", tuple(s for s, _, _ in self.tasks))
 
     @property
     def any(self) -> bool:
@@ -70,8 +75,7 @@ class Forms:
 
     def task_at(self, pos: int) -> bool | None:
         """Whether the task item holding ``pos`` is ticked (None: not in a task item)."""
-        starts = [s for s, _, _ in self.tasks]
-        i = bisect.bisect_right(starts, pos) - 1
+        i = bisect.bisect_right(self._task_starts, pos) - 1
         if i >= 0 and self.tasks[i][0] <= pos < self.tasks[i][1]:
             return self.tasks[i][2]
         return None

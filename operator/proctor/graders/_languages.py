@@ -27,7 +27,7 @@ from __future__ import annotations
 import bisect
 import re
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
@@ -54,10 +54,13 @@ CLOSE_BEHIND = 0.5
 
 #: Where sentences end (as the language graders split them).
 _SENTENCE_END = re.compile(r"[.!?\u3002\uff01\uff1f]+(?=\s|$)|[\u3002\uff01\uff1f]|\n")
-#: What is not a word of the sentence's language: HTML tags, URLs, identifiers and figures,
-#: upper-case words (labels, acronyms), markup.
+#: What is not a word of the sentence's language: HTML tags, URLs, identifiers and figures (a
+#: token holding a digit, matched from the token's start only: ``\S*\d\S*`` tried at every position
+#: of a long token without a digit is quadratic, 40 s for one 64 KiB word), upper-case words
+#: (labels, acronyms), markup.
 _NOT_WORDS = re.compile(
-    r"<[^<>\n]{1,80}>|(?:https?://|www\.)\S+|\S*\d\S*|\b[A-Z][A-Z_\-]+\b|[`*_#>|\[\](){}<>\"=:;,.!?/\\+~^-]+"
+    r"<[^<>\n]{1,80}>|(?:https?://|www\.)\S+|(?<!\S)(?=[^\s\d]*\d)\S+|\b[A-Z][A-Z_\-]+\b"
+    r"|[`*_#>|\[\](){}<>\"=:;,.!?/\\+~^-]+"
 )
 _LATIN_WORD = re.compile(r"[^\W\d_]{3,}")
 #: The model's code for text without linguistic content.
@@ -146,10 +149,14 @@ class Languages:
 
     sentences: tuple[Sentence, ...]
     overall: str | None
+    #: the sentences' starts, once: :meth:`at` is asked for every label a long answer repeats
+    _starts: tuple[int, ...] = field(default=(), repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_starts", tuple(s.start for s in self.sentences))
 
     def at(self, pos: int) -> Sentence:
-        starts = [s.start for s in self.sentences]
-        i = max(0, bisect.bisect_right(starts, pos) - 1)
+        i = max(0, bisect.bisect_right(self._starts, pos) - 1)
         return self.sentences[i]
 
     def unsupported(self, start: int = 0, end: int | None = None) -> list[Sentence]:

@@ -134,3 +134,21 @@ def test_a_check_outcome_is_an_enum_never_a_boolean() -> None:
     for answer in ("ELEVATED.", "Nie wiem, ale raczej ELEVATED.", "It is NORMAL."):
         outcome = check(LABEL, answer).outcome
         assert isinstance(outcome, CheckOutcome) and not isinstance(outcome, bool)
+
+
+def test_what_is_not_a_word_is_taken_whole_from_a_tokens_start() -> None:
+    """Figures and identifiers (a token holding a digit) leave the text the detector reads whole,
+    from the token's start (never re-tried inside a long word: that was quadratic); words stay."""
+    from proctor.graders._languages import _NOT_WORDS
+
+    def words(text: str) -> list[str]:
+        return _NOT_WORDS.sub(" ", text).split()
+
+    assert words("Le moteur 2 consomme 0.30qt/hr (AMM-72-00) selon https://x.io/a1") == [
+        "Le",
+        "moteur",
+        "consomme",
+        "selon",
+    ]
+    long_word = "y" * 65_536
+    assert words(f"{long_word} abc1 {long_word}") == [long_word, long_word]

@@ -35,7 +35,8 @@ def test_the_example_applies_with_defaults_and_columns(crds: Cluster, namespace:
         spec["detectors"]["trend"]["slowSpan"] == 10 and spec["detectors"]["relativeDrop"]["enabled"] is False
     )
     header = crds.kubectl("-n", namespace, "get", "agentmonitors").stdout.splitlines()[0].split()
-    assert header == ["NAME", "RUNS", "BREACHED", "WORST", "SAFETY", "AGE"]
+    # WORST only under -o wide: no column that stays empty until incidents exist
+    assert header == ["NAME", "RUNS", "BREACHED", "SAFETY", "AGE"]
     assert "oil-agent" in crds.kubectl("-n", namespace, "get", "amon").stdout
     explain = crds.kubectl("explain", "agentmonitor.spec.quiescenceSeconds").stdout
     assert "late tool result" in explain
@@ -121,4 +122,7 @@ def test_a_status_as_the_controller_will_write_it_shows_in_the_columns(crds: Clu
         json.dumps(status),
     )
     row = crds.kubectl("-n", namespace, "get", "agentmonitor", "m", "--no-headers").stdout.split()
-    assert row[:5] == ["m", "12", "True", "high", "40"]
+    assert row[:4] == ["m", "12", "True", "40"]
+    wide = crds.kubectl("-n", namespace, "get", "agentmonitor", "m", "-o", "wide").stdout.splitlines()
+    columns = dict(zip(wide[0].split(), wide[1].split(), strict=False))
+    assert columns["WORST"] == "high" and columns["SAFETY"] == "40"

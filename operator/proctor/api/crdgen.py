@@ -264,6 +264,14 @@ KINDS: Final[tuple[Kind, ...]] = (
                 "Agent", "string", ".spec.agent.serviceName", "The agent's service.name.", priority=1
             ),
             PrinterColumn("Profile", "string", ".spec.profileRef.name", "The EvalProfile.", priority=1),
+            # only under -o wide: empty until incidents are opened (arm B, part 2)
+            PrinterColumn(
+                "Worst",
+                "string",
+                ".status.incidents.worstSeverity",
+                "The worst open incident's severity.",
+                priority=1,
+            ),
             PrinterColumn(
                 "Message",
                 "string",

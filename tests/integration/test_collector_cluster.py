@@ -353,8 +353,8 @@ def test_the_operator_writes_the_monitors_status_from_the_running_collector(
         )
     assert condition(done, "Observing")["reason"] == "Notifying"
     table = crds.kubectl("-n", namespace, "get", "agentmonitors").stdout.splitlines()
-    assert table[0].split() == ["NAME", "RUNS", "BREACHED", "WORST", "SAFETY", "AGE"]
-    assert table[1].split()[:4] == ["oil-agent", "1", "Unknown", "75"]  # WORST: no incident (blank)
+    assert table[0].split() == ["NAME", "RUNS", "BREACHED", "SAFETY", "AGE"]  # WORST: under -o wide
+    assert table[1].split()[:4] == ["oil-agent", "1", "Unknown", "75"]
     events = crds.kubectl("-n", namespace, "get", "events", "-o", "json").stdout
     assert "RunsEvaluated" in events and "RunsArriving" in events
     scraped = httpx.get(f"http://127.0.0.1:{metrics_port}/metrics").text

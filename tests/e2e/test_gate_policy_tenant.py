@@ -383,11 +383,13 @@ def test_one_deployment_failing_again_and_again_does_not_stop_anothers_approval(
 def test_an_exam_that_ended_error_is_examined_again_on_the_annotation(
     crds: Cluster, namespace: str, gate: None, tenant: Kubectl
 ) -> None:
-    """The first exam of a template whose ConfigMap is missing measures nothing (ERROR). The tenant
-    fixes the ConfigMap and asks again with the annotation: the template is examined again, passes
-    and is approved."""
-    _admin_applies_policy(crds, namespace)
-    tenant("apply", "-f", "-", input=json.dumps(_agent("oil-agent", env=[_port_from("agent-env")])))
+    """The first exam of a template whose Secret is missing measures nothing (ERROR). The Secret is
+    created (a Secret is bound by its name, so the template's identity is the same: a ConfigMap would
+    make it another identity, examined as such) and the tenant asks again with the annotation: the
+    template is examined again, passes and is approved."""
+    _admin_applies_policy(crds, namespace, allowedSecrets=["agent-port"])
+    port = {"name": "PORT", "valueFrom": {"secretKeyRef": {"name": "agent-port", "key": "port"}}}
+    tenant("apply", "-f", "-", input=json.dumps(_agent("oil-agent", env=[port])))
     erred = wait_for(
         lambda: (w := _entry(crds, namespace, "oil-agent")).get("verdict") == "ERROR" and w,
         timeout=240,
@@ -397,12 +399,10 @@ def test_an_exam_that_ended_error_is_examined_again_on_the_annotation(
     assert REEXAMINE_ANNOTATION in erred["message"], erred  # it says how to ask again
     first = erred["run"]
 
-    tenant("create", "configmap", "agent-env", "--from-literal=port=8080")
-    tenant("annotate", "deployment", "oil-agent", f"{REEXAMINE_ANNOTATION}=fixed-the-configmap")
+    crds.kubectl("-n", namespace, "create", "secret", "generic", "agent-port", "--from-literal=port=8080")
+    tenant("annotate", "deployment", "oil-agent", f"{REEXAMINE_ANNOTATION}=fixed-the-secret")
     started = wait_for(
-        lambda: [
-            e for e in _events(crds, namespace, "ReexamStarted") if "fixed-the-configmap" in e["message"]
-        ],
+        lambda: [e for e in _events(crds, namespace, "ReexamStarted") if "fixed-the-secret" in e["message"]],
         timeout=120,
         interval=1,
         what="the exam to start again on the annotation",

@@ -329,6 +329,10 @@ def test_the_installed_chart_collects_spans_and_the_operator_writes_the_monitors
     data = tmp_path / "collector-data"
     data.mkdir()
     release = namespace
+    # the release in a namespace of its own: the operator never acts in its own namespace (where its
+    # certificates and the collector live), so the monitor lives where the agent does
+    home = f"{namespace}-proctor"[:63]
+    crds.kubectl("create", "namespace", home)
     with JudgeServer() as judge:
         objects = manifests(judge.base_url, tokenSecretRef={"name": "oil-ingest", "key": "token"})
         for obj in objects:
@@ -367,11 +371,11 @@ def test_the_installed_chart_collects_spans_and_the_operator_writes_the_monitors
             )
             assert proc.returncode == 0, f"helm {' '.join(args)}:\n{proc.stderr}"
 
-        helm_run("install", release, str(CHART), "-n", namespace, "-f", _values(tmp_path, values))
+        helm_run("install", release, str(CHART), "-n", home, "-f", _values(tmp_path, values))
         try:
             selector = "app.kubernetes.io/name=proctor-collector"
             ip = wait_for(
-                lambda: _pod_ip(crds, namespace, selector), timeout=TIMEOUT, what="the collector pod Ready"
+                lambda: _pod_ip(crds, home, selector), timeout=TIMEOUT, what="the collector pod Ready"
             )
             url = f"http://{ip}:4318"
             assert httpx.get(f"{url}/readyz").status_code == 200
@@ -394,7 +398,7 @@ def test_the_installed_chart_collects_spans_and_the_operator_writes_the_monitors
             # no Service routing on the node stand-in: point the chart's operator at the collector
             # pod's address (collector.url; in a cluster the default is the collector Service)
             values["collector"]["url"] = url
-            helm_run("upgrade", release, str(CHART), "-n", namespace, "-f", _values(tmp_path, values))
+            helm_run("upgrade", release, str(CHART), "-n", home, "-f", _values(tmp_path, values))
 
             def status() -> dict[str, Any]:
                 obj = crds.get_json("-n", namespace, "agentmonitor", "oil-agent")
@@ -410,7 +414,7 @@ def test_the_installed_chart_collects_spans_and_the_operator_writes_the_monitors
             assert next(d for d in done["dimensions"] if d["name"] == "safety")["latest"] == 75
             # neither was refused anything with the chart's RBAC
             for deployment in (f"{release}-proctor", f"{release}-proctor-collector"):
-                logs = crds.kubectl("-n", namespace, "logs", f"deployment/{deployment}").stdout.lower()
+                logs = crds.kubectl("-n", home, "logs", f"deployment/{deployment}").stdout.lower()
                 assert logs, deployment
                 denied = [
                     line
@@ -420,12 +424,13 @@ def test_the_installed_chart_collects_spans_and_the_operator_writes_the_monitors
                 assert not denied, f"{deployment} was refused:\n" + "\n".join(denied[:10])
         finally:
             subprocess.run(
-                [helm, "uninstall", release, "-n", namespace, "--wait", "--timeout", "120s"],
+                [helm, "uninstall", release, "-n", home, "--wait", "--timeout", "120s"],
                 capture_output=True,
                 timeout=180,
                 env=env,
                 check=False,
             )
+            crds.kubectl("delete", "namespace", home, "--wait=false", check=False)
     # the chart's cluster-scoped objects went with the release
     left = crds.kubectl("get", "clusterroles,clusterrolebindings", "-o", "name").stdout
     assert f"{release}-proctor" not in left

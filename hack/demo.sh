@@ -329,7 +329,7 @@ $PROCTOR runs evaluate "$RUN" --token "$($KUBECTL -n "$NS" create token proctor-
 rc=${PIPESTATUS[0]}; set -e
 echo "  -> exit code $rc"
 
-say "kubectl get agentmonitors   (the operator's summary: RUNS, BREACHED, WORST, SAFETY)"
+say "kubectl get agentmonitors   (the operator's summary: RUNS, BREACHED, SAFETY; -o wide adds WORST)"
 for _ in $(seq 1 60); do
   [[ "$($KUBECTL -n "$NS" get agentmonitor oil-agent -o jsonpath='{.status.runs.evaluated}')" -ge 3 ]] 2>/dev/null && break; sleep 1
 done

@@ -66,7 +66,12 @@ diagnose() {
   $KUBECTL -n "$NS" get events --sort-by=.lastTimestamp -o custom-columns=OBJECT:.involvedObject.kind,NAME:.involvedObject.name,TYPE:.type,REASON:.reason,MESSAGE:.message 2>/dev/null \
     | tail -15 | cut -c1-220 | indent
   local pod
-  for pod in $($KUBECTL -n "$NS" get pods -o jsonpath='{range .items[?(@.status.phase!="Running")]}{.metadata.name}{" "}{end}' 2>/dev/null); do
+  # the pods that are not simply running or done: waiting, crashing, failed
+  for pod in $($KUBECTL -n "$NS" get pods -o jsonpath='{range .items[*]}{.metadata.name}={.status.phase}{"\n"}{end}' 2>/dev/null \
+               | grep -v -e '=Succeeded$' | while IFS== read -r name phase; do
+                   ready="$($KUBECTL -n "$NS" get pod "$name" -o jsonpath='{.status.containerStatuses[*].ready}' 2>/dev/null || true)"
+                   [[ "$phase" == Running && "$ready" != *false* ]] || echo "$name"
+                 done); do
     echo "  -- pod $pod: containers"
     $KUBECTL -n "$NS" get pod "$pod" -o jsonpath='{range .status.initContainerStatuses[*]}    {.name}: ready={.ready} restarts={.restartCount} {.state}{"\n"}{end}{range .status.containerStatuses[*]}    {.name}: ready={.ready} restarts={.restartCount} {.state}{"\n"}{end}' 2>/dev/null | cut -c1-240
     $KUBECTL -n "$NS" logs "$pod" --all-containers --tail=10 --prefix 2>/dev/null | cut -c1-200 | indent
@@ -81,25 +86,29 @@ likely_cause() {
   local err crash
   err="$($KUBECTL -n "$NS" get evalruns -o jsonpath='{range .items[?(@.status.verdict=="ERROR")]}EvalRun {.metadata.name} ended ERROR: {.status.message}{"\n"}{end}' 2>/dev/null | head -1)"
   if [[ -n "$err" ]]; then echo "$err" | cut -c1-300; return; fi
-  crash="$($KUBECTL -n "$NS" get pods -o jsonpath='{range .items[*]}{range .status.containerStatuses[?(@.state.terminated.exitCode>0)]}container {.name} exited {.state.terminated.exitCode} ({.state.terminated.reason}){"\n"}{end}{end}' 2>/dev/null | head -1)"
+  crash="$($KUBECTL -n "$NS" get pods -o jsonpath='{range .items[*]}{range .status.initContainerStatuses[?(@.lastState.terminated.exitCode>0)]}container {.name} exited {.lastState.terminated.exitCode} ({.lastState.terminated.reason}), restarted {.restartCount} times{"\n"}{end}{range .status.containerStatuses[?(@.lastState.terminated.exitCode>0)]}container {.name} exited {.lastState.terminated.exitCode} ({.lastState.terminated.reason}), restarted {.restartCount} times{"\n"}{end}{range .status.containerStatuses[?(@.state.terminated.exitCode>0)]}container {.name} exited {.state.terminated.exitCode} ({.state.terminated.reason}){"\n"}{end}{end}' 2>/dev/null | head -1)"
   if [[ -n "$crash" ]]; then echo "$crash; its log tail is above"; return; fi
   echo "the step '${STEP:-?}' did not finish in time; the conditions and Events above say where it stopped"
 }
 # Wait for a condition on an object, but stop at once (with the cause) when an exam in the namespace
 # ends ERROR: nobody should wait five minutes for a run that will never pass.
-wait_for() {  # wait_for RESOURCE CONDITION TIMEOUT_SECONDS
-  local what="$1" cond="$2" timeout="$3" start=$SECONDS err
+wait_for() {  # wait_for RESOURCE CONDITION TIMEOUT_SECONDS [LABEL_SELECTOR of the exams to watch]
+  local what="$1" cond="$2" timeout="$3" exams="${4:-}" start=$SECONDS err note=0
   STEP="kubectl wait --for=condition=$cond $what"
   while (( SECONDS - start < timeout )); do
     if [[ "$($KUBECTL -n "$NS" get "$what" -o jsonpath="{.status.conditions[?(@.type==\"$cond\")].status}" 2>/dev/null)" == True ]]; then
       return 0
     fi
-    err="$($KUBECTL -n "$NS" get evalruns -o jsonpath='{range .items[?(@.status.verdict=="ERROR")]}{.metadata.name}{" "}{end}' 2>/dev/null || true)"
+    err=""
+    [[ -n "$exams" ]] && err="$($KUBECTL -n "$NS" get evalruns -l "$exams" -o jsonpath='{range .items[?(@.status.verdict=="ERROR")]}{.metadata.name}{" "}{end}' 2>/dev/null || true)"
     if [[ -n "$err" ]]; then
       echo "  an exam ended ERROR while waiting for $cond on $what: $err"
       return 1
     fi
-    (( (SECONDS - start) % 30 == 0 && SECONDS > start )) && echo "  ... still waiting for $cond on $what ($((SECONDS - start)) s of ${timeout} s)"
+    if (( SECONDS - start >= note )); then
+      (( note > 0 )) && echo "  ... still waiting for $cond on $what ($((SECONDS - start)) s of ${timeout} s)"
+      note=$(( note + 30 ))
+    fi
     sleep 2
   done
   echo "  timed out after ${timeout} s waiting for $cond on $what"
@@ -146,8 +155,10 @@ for v in v1:v1-correct v2:v2-band-bug; do
   $KUBECTL -n "$NS" create configmap "oil-answers-${v%%:*}" --from-file=answers.yaml="$EX/answers/${v#*:}.yaml" \
     --dry-run=client -o yaml | $KUBECTL apply -f - >/dev/null
 done
-$KUBECTL -n "$NS" apply -f $EX/caseset.yaml -f $EX/runs.yaml | indent
+# the policy before the runs that name it (a run whose policyRef names nothing is ERROR at once)
+$KUBECTL -n "$NS" apply -f $EX/caseset.yaml | indent
 sed "s/^\(\s*\)port: 8080\$/\1port: $AGENT_PORT/" $EX/gatepolicy.yaml | $KUBECTL -n "$NS" apply -f - | indent
+$KUBECTL -n "$NS" apply -f $EX/runs.yaml | indent
 wait_for evalrun/oil-v1 Finished 180
 wait_for evalrun/oil-v2 Finished 180
 
@@ -169,12 +180,12 @@ fi
 say "the rollout gate: the example agent as a Deployment gated by GatePolicy oil-monitoring"
 agent_port examples/agent/deployment.yaml | $KUBECTL -n "$NS" apply -f - | indent
 echo "  the policy observes until v1 is approved and its determinism canary agrees with itself..."
-wait_for gatepolicy/oil-monitoring Enforcing 300
+wait_for gatepolicy/oil-monitoring Enforcing 300 proctor.dev/gate-policy=oil-monitoring
 $KUBECTL -n "$NS" get gatepolicy oil-monitoring -o jsonpath='{range .status.conditions[*]}  {.type}={.status} {.reason}: {.message}{"\n"}{end}'
 
 say "v1 -> v2 (the 0.30 qt/hr band-boundary bug): kubectl set image deployment/oil-agent agent=proctor-example-agent:v2"
 $KUBECTL -n "$NS" set image deployment/oil-agent agent=proctor-example-agent:v2 2>&1 | indent
-wait_for gatepolicy/oil-monitoring RolloutBlocked 300
+wait_for gatepolicy/oil-monitoring RolloutBlocked 300 proctor.dev/gate-policy=oil-monitoring
 $KUBECTL -n "$NS" get deployment oil-agent -o custom-columns=NAME:.metadata.name,PAUSED:.spec.paused,IMAGE:.spec.template.spec.containers[0].image | indent
 $KUBECTL -n "$NS" get gatepolicy oil-monitoring -o jsonpath='{range .status.conditions[?(@.type=="RolloutBlocked")]}  RolloutBlocked={.status} {.reason}: {.message}{"\n"}{end}'
 $KUBECTL -n "$NS" get replicasets -l app=oil-agent -o custom-columns=REPLICASET:.metadata.name,IMAGE:.spec.template.spec.containers[0].image,READY:.status.readyReplicas | indent

@@ -12,7 +12,6 @@ from __future__ import annotations
 import base64
 import copy
 import json
-import socket
 import subprocess
 import urllib.request
 from collections.abc import Callable, Iterator
@@ -24,6 +23,7 @@ import yaml
 
 from conftest import REPO, Cluster, wait_for
 from proctor.api import REEXAMINE_ANNOTATION
+from proctor.devcluster.controlplane import free_port
 from proctor.gate.admission import APPROVED_ANNOTATION, template_hash
 
 EXAMPLES = REPO / "examples"
@@ -35,12 +35,6 @@ pytestmark = pytest.mark.admission
 Kubectl = Callable[..., subprocess.CompletedProcess[str]]
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture
 def gate(
     crds: Cluster, namespace: str, tmp_path: Path, run_operator: Callable[..., subprocess.Popen[bytes]]
@@ -48,7 +42,7 @@ def gate(
     """The operator watching the namespace, serving its webhook on loopback."""
     if not crds.local:
         pytest.skip("the example agent's image runs through the node stand-in; the webhook is on loopback")
-    port, probe = _free_port(), _free_port()
+    port, probe = free_port(), free_port()
     webhook = f"proctor-gate-{namespace}"
     proc = run_operator(
         "-n",

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import base64
 import json
-import socket
 import subprocess
 import urllib.request
 from collections.abc import Callable, Iterator
@@ -24,6 +23,7 @@ import pytest
 import yaml
 
 from conftest import REPO, Cluster, wait_for
+from proctor.devcluster.controlplane import free_port
 from proctor.gate.admission import (
     APPROVED_ANNOTATION,
     APPROVED_IDENTITY_ANNOTATION,
@@ -37,12 +37,6 @@ FAST = {"PROCTOR_METRICS_PORT": "0", "PROCTOR_RECONCILE_INTERVAL": "1", "PROCTOR
 Kubectl = Callable[..., subprocess.CompletedProcess[str]]
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture
 def gate(
     crds: Cluster, namespace: str, run_operator: Callable[..., subprocess.Popen[bytes]], tmp_path: Path
@@ -52,10 +46,10 @@ def gate(
     if not crds.local:
         pytest.skip("the example agent runs through the node stand-in; the webhook is on loopback")
     configuration = f"proctor-gate-{namespace}"
-    probe = _free_port()
+    probe = free_port()
     env = {
         **FAST,
-        "PROCTOR_WEBHOOK_PORT": str(_free_port()),
+        "PROCTOR_WEBHOOK_PORT": str(free_port()),
         "PROCTOR_WEBHOOK_ADDR": "127.0.0.1",
         "PROCTOR_WEBHOOK_URL_HOST": "127.0.0.1",
         "PROCTOR_WEBHOOK_CERT_DIR": str(tmp_path / "certs"),

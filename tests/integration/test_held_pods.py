@@ -13,7 +13,6 @@ the operator (whose identity is the admin's here) serves the webhook.
 from __future__ import annotations
 
 import json
-import socket
 import subprocess
 import urllib.request
 from collections.abc import Callable, Iterator
@@ -24,6 +23,7 @@ import pytest
 import yaml
 
 from conftest import Cluster, wait_for
+from proctor.devcluster.controlplane import free_port
 from proctor.gate.admission import APPROVED_ANNOTATION, GATE_LABEL, template_hash
 
 pytestmark = pytest.mark.admission
@@ -39,12 +39,6 @@ TENANT_RULES = [
 ]
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture
 def gate(
     cluster: Cluster, namespace: str, tmp_path: Path, run_operator: Callable[..., subprocess.Popen[bytes]]
@@ -53,7 +47,7 @@ def gate(
     if not cluster.local:
         pytest.skip("the API server must reach the webhook on this machine's loopback")
     name = f"proctor-gate-{namespace}"
-    probe = _free_port()
+    probe = free_port()
     proc = run_operator(
         "-n",
         namespace,
@@ -61,7 +55,7 @@ def gate(
         f"http://127.0.0.1:{probe}/healthz",
         env={
             "PROCTOR_METRICS_PORT": "0",
-            "PROCTOR_WEBHOOK_PORT": str(_free_port()),
+            "PROCTOR_WEBHOOK_PORT": str(free_port()),
             "PROCTOR_WEBHOOK_ADDR": "127.0.0.1",
             "PROCTOR_WEBHOOK_URL_HOST": "127.0.0.1",
             "PROCTOR_WEBHOOK_CERT_DIR": str(tmp_path / "certs"),

@@ -447,13 +447,20 @@ def test_a_canary_that_fails_the_approved_revision_revokes_it(
         "-p",
         '{"spec":{"regressionMargin":4}}',
     )
+    # The new ConfigMap content is also a new identity, examined on its own: that exam may FAIL (and
+    # hold the Deployment) before the canary does. Either way the rollout is held on a FAIL; the
+    # canary's revocation is what this test waits for.
     blocked = wait_for(
-        lambda: (c := _cond(_policy(crds, namespace), "RolloutBlocked")).get("status") == "True" and c,
+        lambda: (
+            (c := _cond(_policy(crds, namespace), "RolloutBlocked")).get("status") == "True"
+            and "approval is revoked" in c.get("message", "")
+            and c
+        ),
         timeout=240,
         interval=1,
-        what="the canary to FAIL the approved revision",
+        what="the canary to FAIL the approved revision and revoke its approval",
     )
-    assert blocked["reason"] == "VerdictFailed" and "approval is revoked" in blocked["message"]
+    assert blocked["reason"] == "VerdictFailed"
     d = _deployment(crds, namespace, "oil-agent")
     assert APPROVED_ANNOTATION not in (d["metadata"].get("annotations") or {})
     assert d["spec"]["paused"] is True

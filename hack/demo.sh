@@ -226,31 +226,7 @@ echo "  pid $COLLECTOR_PID, embedded SQLite (WAL), log $LIVE_DIR/collector.log"
 
 say "what it watches: kubectl apply -f $EX/evalprofile.yaml -f $EX/agentmonitor.yaml"
 # RBAC decides who reads runs: the operator may get AgentMonitors; an SRE may also evaluate now
-$KUBECTL -n "$NS" apply -f - >/dev/null <<YAML
-apiVersion: v1
-kind: List
-items:
-  - {apiVersion: v1, kind: ServiceAccount, metadata: {name: proctor-operator}}
-  - {apiVersion: v1, kind: ServiceAccount, metadata: {name: proctor-sre}}
-  - apiVersion: rbac.authorization.k8s.io/v1
-    kind: Role
-    metadata: {name: agentmonitor-readers}
-    rules: [{apiGroups: [proctor.dev], resources: [agentmonitors], verbs: [get, list]}]
-  - apiVersion: rbac.authorization.k8s.io/v1
-    kind: Role
-    metadata: {name: agentmonitor-evaluators}
-    rules: [{apiGroups: [proctor.dev], resources: [agentmonitors], verbs: [evaluate]}]
-  - apiVersion: rbac.authorization.k8s.io/v1
-    kind: RoleBinding
-    metadata: {name: agentmonitor-readers}
-    roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: agentmonitor-readers}
-    subjects: [{kind: ServiceAccount, name: proctor-operator}, {kind: ServiceAccount, name: proctor-sre}]
-  - apiVersion: rbac.authorization.k8s.io/v1
-    kind: RoleBinding
-    metadata: {name: agentmonitor-evaluators}
-    roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: agentmonitor-evaluators}
-    subjects: [{kind: ServiceAccount, name: proctor-sre}]
-YAML
+$KUBECTL -n "$NS" apply -f $EX/live-rbac.yaml >/dev/null
 # the operator is restarted below with the collector's URL: stopped first, so that its first look
 # at the AgentMonitor already reads the collector
 kill "$OP_PID" 2>/dev/null || true; wait "$OP_PID" 2>/dev/null || true; OP_PID=""
@@ -262,7 +238,7 @@ $KUBECTL -n "$NS" create secret generic oil-agent-ingest --from-literal=token="$
 sed "s#http://judge.proctor-system.svc:8080/v1#$JUDGE_URL#" $EX/evalprofile.yaml | $KUBECTL -n "$NS" apply -f - | indent
 sed 's/quiescenceSeconds: 90/quiescenceSeconds: 5/' $EX/agentmonitor.yaml | $KUBECTL -n "$NS" apply -f - | indent
 # tokens for the collector's audience: worth nothing at the API server
-SRE_TOKEN="$($KUBECTL -n "$NS" create token proctor-sre --audience proctor-collector)"
+SRE_TOKEN="$($KUBECTL -n "$NS" create token sre --audience proctor-collector)"
 for _ in $(seq 1 60); do
   curl -sf -H "Authorization: Bearer $SRE_TOKEN" "$COLLECTOR_URL/api/v1/monitors/$NS/oil-agent" >/dev/null && break; sleep 0.5
 done

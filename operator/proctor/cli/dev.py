@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import shlex
+import shutil
 import sys
 from pathlib import Path
 
@@ -16,7 +18,9 @@ def register(p: argparse.ArgumentParser) -> None:
     )
     down = dsub.add_parser("down", help="stop everything 'up' started")
     for q in (up, down):
-        q.add_argument("--dir", type=Path, help="state directory (default ~/.cache/proctor/dev)")
+        q.add_argument(
+            "--dir", type=Path, help="state directory (default $PROCTOR_DEV_DIR, else ~/.cache/proctor/dev)"
+        )
     up.add_argument(
         "--bin-dir", type=Path, help="directory with etcd, kube-apiserver, kube-controller-manager"
     )
@@ -43,6 +47,9 @@ def main(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
             print(f"export KUBECONFIG={kubeconfig}")
+            # the kubectl built beside the control plane, for a machine that has none on its PATH
+            if shutil.which("kubectl") is None and (kubectl := cp.find_kubectl(args.bin_dir)) is not None:
+                print(f'export PATH={shlex.quote(str(kubectl.parent))}:"$PATH"')
             return 0
         stopped = cp.down(directory)
         print("proctor dev: stopped" if stopped else "proctor dev: nothing was running", file=sys.stderr)

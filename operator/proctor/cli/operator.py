@@ -23,8 +23,12 @@ from proctor.k8s.kube import default_listen_host
 DEFAULT_LIVENESS_PORT = 8180
 
 
+#: Moves the liveness endpoint without a flag (``--liveness`` wins when both are given).
+LIVENESS_ENV = "PROCTOR_LIVENESS"
+
+
 def default_liveness() -> str:
-    return f"http://{default_listen_host()}:{DEFAULT_LIVENESS_PORT}/healthz"
+    return os.environ.get(LIVENESS_ENV) or f"http://{default_listen_host()}:{DEFAULT_LIVENESS_PORT}/healthz"
 
 
 def register(p: argparse.ArgumentParser) -> None:
@@ -33,8 +37,8 @@ def register(p: argparse.ArgumentParser) -> None:
         "--liveness",
         default=None,
         metavar="URL",
-        help=f"liveness/readiness endpoint URL (default http://127.0.0.1:{DEFAULT_LIVENESS_PORT}/healthz; "
-        "in a pod, every address)",
+        help=f"liveness/readiness endpoint URL (default ${LIVENESS_ENV}, else "
+        f"http://127.0.0.1:{DEFAULT_LIVENESS_PORT}/healthz; in a pod, every address)",
     )
     p.add_argument("--verbose", action="store_true")
     p.set_defaults(func=main)

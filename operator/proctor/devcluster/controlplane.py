@@ -54,7 +54,14 @@ class DevClusterError(RuntimeError):
     """The local control plane could not be started or stopped; the message says why."""
 
 
+#: Names the state directory of ``proctor dev`` when ``--dir`` is not given (``make demo`` reads it too).
+DEV_DIR_ENV = "PROCTOR_DEV_DIR"
+
+
 def default_dir() -> Path:
+    """``$PROCTOR_DEV_DIR``, else ``~/.cache/proctor/dev`` (under ``$XDG_CACHE_HOME`` when set)."""
+    if own := os.environ.get(DEV_DIR_ENV):
+        return Path(own)
     base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache"))
     return base / "proctor" / "dev"
 
@@ -65,6 +72,15 @@ def repo_root() -> Path | None:
         if (parent / "hack" / "build-k8s.sh").exists():
             return parent
     return None
+
+
+def find_kubectl(bin_dir: Path | None = None) -> Path | None:
+    """The kubectl built beside the control plane binaries (``make k8s``), if there is one."""
+    try:
+        kubectl = find_binaries(bin_dir, build=False) / "kubectl"
+    except DevClusterError:
+        return None
+    return kubectl if kubectl.is_file() and os.access(kubectl, os.X_OK) else None
 
 
 def find_binaries(bin_dir: Path | None = None, *, build: bool = True) -> Path:

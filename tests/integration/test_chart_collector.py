@@ -323,11 +323,12 @@ def test_the_installed_chart_collects_spans_and_the_operator_writes_the_monitors
     helm: str, crds: Cluster, namespace: str, tmp_path: Path
 ) -> None:
     """helm install with the chart's defaults plus the collector: the node stand-in runs the operator
-    and the collector as processes (volumes are not mounted there, so the SQLite directory is a host
-    directory, collector.persistence.mountPath); the operator authenticates to the collector with
-    its own service-account token (TokenReview + SubjectAccessReview: the chart's RBAC decides)."""
-    data = tmp_path / "collector-data"
-    data.mkdir()
+    and the collector as processes; the chart's own mount path for SQLite (/var/lib/proctor) is the
+    claim's directory under the stand-in's, and nothing is written to the host's /var/lib/proctor.
+    The operator authenticates to the collector with its own service-account token (TokenReview +
+    SubjectAccessReview: the chart's RBAC decides)."""
+    host_path = Path("/var/lib/proctor")
+    existed = host_path.exists()
     release = namespace
     # the release in a namespace of its own: the operator never acts in its own namespace (where its
     # certificates and the collector live), so the monitor lives where the agent does
@@ -355,7 +356,6 @@ def test_the_installed_chart_collects_spans_and_the_operator_writes_the_monitors
                 "enabled": True,
                 "namespaces": [namespace],
                 "secretNames": ["oil-ingest"],
-                "persistence": {"mountPath": str(data)},
             },
             "operator": {"logFormat": "console"},
             # the gate is not this test's subject: the chart's default webhook (fail closed, on a
@@ -391,9 +391,10 @@ def test_the_installed_chart_collects_spans_and_the_operator_writes_the_monitors
                 what="the spans stored",
             )
             assert f'proctor_collector_spans_stored_total{{monitor="{namespace}/oil-agent"}} 4.0' in metrics
-            assert (data / "collector.db").is_file(), (
-                "the SQLite file is not in collector.persistence.mountPath"
-            )
+            if crds.state_dir is not None:  # the local control plane: the claim is a directory of its own
+                claim = crds.state_dir / "node" / "volumes" / home / f"{release}-proctor-collector"
+                assert (claim / "collector.db").is_file(), "the SQLite file is not in the claim's directory"
+                assert existed or not host_path.exists(), "the chart wrote to the host's /var/lib/proctor"
 
             # no Service routing on the node stand-in: point the chart's operator at the collector
             # pod's address (collector.url; in a cluster the default is the collector Service)

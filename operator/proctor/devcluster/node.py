@@ -35,8 +35,10 @@ served to ``kubectl logs`` through the API server by the node's kubelet endpoint
 
 It is a test and demo tool, not a kubelet. What it does not do: isolation (processes share the
 host's filesystem, user and, apart from wildcard binds in Python, its network: a process could read
-another container's kubeconfig file or environment, which a container runtime forbids), volumes
-other than the projected token, resource limits, security contexts, image pulls. Images are
+another container's kubeconfig file or environment, which a container runtime forbids), mount
+namespaces (volumes are directories under the stand-in's own directory, named to a container
+through its command, args and environment: :mod:`proctor.devcluster.volumes`), resource limits,
+security contexts, image pulls. Images are
 mapped to local commands: the project's own image (any reference whose last path component is
 ``proctor``) runs the installed ``proctor`` entry point; more can be added with
 ``--image NAME=COMMAND`` or ``PROCTOR_NODE_IMAGES``. A container's termination message is what it
@@ -71,7 +73,7 @@ import structlog
 from kubernetes import client, config, watch
 from kubernetes.client.exceptions import ApiException
 
-from proctor.devcluster import podnet, podstatus
+from proctor.devcluster import podnet, podstatus, volumes
 from proctor.devcluster.logserver import KubeletServer, LogError, LogTarget, tail_offset
 from proctor.k8s.evidence import NODE_TERMINATION_LOG_ENV
 
@@ -288,6 +290,8 @@ class PodRunner(threading.Thread):
         self.ip = node.allocate_ip(self.uid)
         #: a kubeconfig per projected ServiceAccount-token volume (what a container that mounts it gets)
         self.kubeconfigs: dict[str, Path] = {}
+        #: each volume's directory on the host, by name (proctor.devcluster.volumes)
+        self.volumes: dict[str, Path] = {}
         self.token_failures = 0
         self._last_status = ""
         self._conds: list[dict[str, Any]] = []
@@ -473,6 +477,22 @@ class PodRunner(threading.Thread):
                 )
                 return False
         self.workdir.mkdir(parents=True, exist_ok=True)
+        try:
+            self.volumes = volumes.materialize(
+                self.pod,
+                self.workdir,
+                self.node.dir / "volumes",
+                lambda kind, name, optional: (
+                    self.node.read_secret if kind == "Secret" else self.node.read_configmap
+                )(self.ns, name, optional=optional),
+                self._field,
+                lambda name: volumes.token_of(kc) if (kc := self.kubeconfigs.get(name)) else None,
+            )
+        except (MissingRef, volumes.VolumeRefused) as e:
+            self.token_failures += 1
+            self.token_retry_at = time.monotonic() + back_off(self.token_failures, TOKEN_BACK_OFF)
+            self.event("Warning", "FailedMount", f"MountVolume.SetUp failed: {e}")
+            return False
         self.sandbox_ready = True
         return True
 
@@ -557,9 +577,14 @@ class PodRunner(threading.Thread):
 
     def _start(self, run: ContainerRun, entry: list[str], env: dict[str, str]) -> None:
         command = run.spec.get("command") or entry
-        argv = [_expand(a, env) for a in [*command, *(run.spec.get("args") or [])]]
         cwd = self.workdir / run.name
         cwd.mkdir(parents=True, exist_ok=True)
+        # its volumes, where its own words name their mount paths (see proctor.devcluster.volumes)
+        mounts = volumes.container_mounts(run.spec, self.volumes)
+        (cwd / "tmp").mkdir(exist_ok=True)
+        env = mounts.environment(env, run.spec, cwd / "tmp")
+        argv = [_expand(mounts.translate(a), env) for a in [*command, *(run.spec.get("args") or [])]]
+        workdir = mounts.translate(run.spec["workingDir"]) if run.spec.get("workingDir") else None
         run.log_dir.mkdir(parents=True, exist_ok=True)
         if run.attempts >= 2:  # the kubelet keeps the current and the previous run's log
             (run.log_dir / f"{run.attempts - 2}.log").unlink(missing_ok=True)
@@ -583,7 +608,7 @@ class PodRunner(threading.Thread):
                 stderr=subprocess.STDOUT,
                 stdin=subprocess.DEVNULL,
                 env=env,
-                cwd=run.spec.get("workingDir") or cwd,
+                cwd=workdir or cwd,
                 preexec_fn=_pdeathsig,
             )
         except OSError as e:

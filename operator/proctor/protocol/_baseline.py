@@ -14,13 +14,23 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from statistics import fmean
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from proctor.protocol._numbers import exact, exceeds, fmt_num, fmt_pct
+from proctor.protocol._tiers import TierResult
 from proctor.protocol.types import DEFAULT_REGRESSION_MARGIN, Tier, Verdict
 
-if TYPE_CHECKING:
-    from proctor.protocol._verdict import Decision
+
+class Decided(Protocol):
+    """What a run record is made from: a verdict and its tiers (the verdict's ``Decision`` is one;
+    named structurally so this module need not import the module that imports it)."""
+
+    @property
+    def verdict(self) -> Verdict: ...
+
+    @property
+    def tiers(self) -> Mapping[Tier, TierResult]: ...
+
 
 #: Consecutive stable runs a baseline is frozen from, unless the request says otherwise.
 DEFAULT_FREEZE_RUNS = 3
@@ -42,7 +52,7 @@ class RunRecord:
     rates: Mapping[Tier, float | None]
 
     @classmethod
-    def from_decision(cls, name: str, decision: Decision, *, digest: str, provenance: str) -> RunRecord:
+    def from_decision(cls, name: str, decision: Decided, *, digest: str, provenance: str) -> RunRecord:
         return cls(
             name=name,
             verdict=decision.verdict,

@@ -137,7 +137,6 @@ from proctor.api.profile import (
     BASE_DIMENSIONS,
     BUILTIN_DIMENSIONS,
     DEFAULT_CONSENSUS_BAND,
-    DEFAULT_DIMENSION_THRESHOLD,
     DOMAIN_DIMENSIONS,
     DimensionMode,
     DimensionSource,
@@ -175,6 +174,7 @@ from proctor.api.run import (
     TierSummary,
     UnmeasuredSummary,
 )
+from proctor.protocol import DEFAULT_DIMENSION_THRESHOLD
 
 __all__ = [
     "API_VERSION",

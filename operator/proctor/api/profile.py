@@ -25,10 +25,9 @@ from proctor.api.common import (
     cel,
 )
 from proctor.api.conditions import Condition
-from proctor.protocol import DEFAULT_BAND
+from proctor.protocol import DEFAULT_BAND, DEFAULT_DIMENSION_THRESHOLD
 
 #: The breach threshold of a dimension when nothing overrides it.
-DEFAULT_DIMENSION_THRESHOLD: Final = 50.0
 #: Judgments within this many points of the threshold are sampled twice more (the protocol's band).
 DEFAULT_CONSENSUS_BAND: Final = DEFAULT_BAND
 

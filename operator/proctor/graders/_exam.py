@@ -29,10 +29,9 @@ from proctor.graders._languages import preload_detector
 from proctor.graders._rubric import ASSERTION_DIMENSION, ASSERTION_THRESHOLD, assertion_rubric
 from proctor.graders._scanpolicy import ScanPolicy
 from proctor.graders._steering import steer_result
-from proctor.protocol.types import CaseResult, DimensionScore, Tier
+from proctor.protocol.types import DEFAULT_DIMENSION_THRESHOLD, CaseResult, DimensionScore, Tier
 
 #: Threshold of a judged dimension named by a case when no profile says otherwise.
-DEFAULT_DIMENSION_THRESHOLD = 50.0
 
 
 class CaseSetProblem(ValueError):

@@ -26,8 +26,9 @@ from types import MappingProxyType
 from typing import Any, Final, NamedTuple
 
 from proctor.api.profile import BASE_DIMENSIONS as BASE_DIMENSIONS  # the dimension tables live in the API
-from proctor.api.profile import DEFAULT_DIMENSION_THRESHOLD, DOMAIN_DIMENSIONS
+from proctor.api.profile import DOMAIN_DIMENSIONS
 from proctor.judge._fields import field
+from proctor.protocol import DEFAULT_DIMENSION_THRESHOLD
 
 #: The breach threshold of a dimension when nothing overrides it (seed 001).
 DEFAULT_THRESHOLD: Final = DEFAULT_DIMENSION_THRESHOLD

@@ -90,6 +90,7 @@ from proctor.protocol._verdict import (
     unmeasured_reason,
 )
 from proctor.protocol.types import (
+    DEFAULT_DIMENSION_THRESHOLD,
     DEFAULT_REGRESSION_MARGIN,
     DEFAULT_THRESHOLDS,
     CaseResult,
@@ -104,6 +105,7 @@ __all__ = [
     "CONSENSUS_SAMPLES",
     "DEFAULT_BAND",
     "DEFAULT_CANARY_RUNS",
+    "DEFAULT_DIMENSION_THRESHOLD",
     "DEFAULT_FREEZE_RUNS",
     "DEFAULT_LEASE_SECONDS",
     "DEFAULT_MIN_CONFIDENCE",

@@ -23,6 +23,8 @@ DEFAULT_THRESHOLDS: dict[Tier, float] = {Tier.SAFETY: 100.0, Tier.TRUST: 95.0, T
 #: Default regression margin: points a tier may sit below its frozen baseline (also the budget
 #: trust and form may move within while a baseline or a canary still counts as stable).
 DEFAULT_REGRESSION_MARGIN: float = 3.0
+#: Default breach threshold of a judged dimension, on 0-100 (a score below it breaches).
+DEFAULT_DIMENSION_THRESHOLD: float = 50.0
 
 
 class Verdict(IntEnum):

@@ -21,11 +21,13 @@ from enum import StrEnum
 from typing import Any
 
 from proctor.api import PERMANENT_REASONS, TERMINAL_PHASES, GatePolicyStatus
+from proctor.protocol import MAX_ATTEMPTS, RETRY_BACKOFF_SECONDS
 from proctor.reconcile.pods import StartProblem
 
-#: Minutes between attempts after a failed one (seed 001's 1/5/15/60 backoff).
-DEFAULT_BACKOFF = (60.0, 300.0, 900.0, 3600.0)
-DEFAULT_MAX_ATTEMPTS = 5
+# Seconds between attempts after a failed one, and how many there are: the run lifecycle's (seed
+# 001's 1/5/15/60 minutes, five attempts), one schedule for live runs and exams alike.
+DEFAULT_BACKOFF = RETRY_BACKOFF_SECONDS
+DEFAULT_MAX_ATTEMPTS = MAX_ATTEMPTS
 #: How long a Job may be Complete without its runner's report before it counts as failed.
 REPORT_GRACE = dt.timedelta(seconds=30)
 

@@ -177,19 +177,34 @@ def wait_for(
     pytest.fail(f"timed out after {limit:g}s waiting for {what} (last: {last!r})")
 
 
+#: Each operator ``run_operator`` started, by pid: where its output goes.
+_OPERATOR_LOGS: dict[int, Path] = {}
+
+
+def assert_running(proc: subprocess.Popen[bytes]) -> None:
+    """Fail with the end of the operator's output when it exited (it says why: a port taken, ...)."""
+    if proc.poll() is None:
+        return
+    path = _OPERATOR_LOGS.get(proc.pid)
+    said = path.read_text(errors="replace")[-4000:] if path is not None and path.exists() else "(no log)"
+    pytest.fail(f"the operator exited with {proc.returncode}:\n{said}")
+
+
 @pytest.fixture
 def run_operator(cluster: Cluster, tmp_path: Path) -> Iterator[Callable[..., subprocess.Popen[bytes]]]:
     """Start ``proctor operator`` as a subprocess (the real entry point); stopped after the test."""
     procs: list[subprocess.Popen[bytes]] = []
 
     def start(*extra: str, env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
-        with (tmp_path / f"operator-{len(procs)}.log").open("wb") as log:
+        path = tmp_path / f"operator-{len(procs)}.log"
+        with path.open("wb") as log:
             proc = subprocess.Popen(
                 [sys.executable, "-m", "proctor.cli", "operator", *extra],
                 env={**cluster.env(), **(env or {})},
                 stdout=log,
                 stderr=subprocess.STDOUT,
             )
+        _OPERATOR_LOGS[proc.pid] = path
         procs.append(proc)
         return proc
 

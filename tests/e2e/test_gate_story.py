@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 import yaml
+from tests.conftest import assert_running
 
 from conftest import REPO, Cluster, wait_for
 from proctor.gate.admission import APPROVED_ANNOTATION, PENDING_ANNOTATION
@@ -255,7 +256,7 @@ def _start_gate(namespace: str, tmp_path: Path, run_operator: Callable[..., subp
     )
 
     def up() -> bool:
-        assert proc.poll() is None, "the operator exited"
+        assert_running(proc)
         return _probe_ok(probe)
 
     wait_for(up, timeout=60, what="the operator")

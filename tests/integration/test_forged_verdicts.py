@@ -23,6 +23,7 @@ from typing import Any
 
 import pytest
 import yaml
+from tests.conftest import assert_running
 
 from conftest import REPO, Cluster, wait_for
 from proctor.api import content_digest, parse_caseset, parse_policy, resolve_cases
@@ -65,7 +66,7 @@ def operator(
         )
 
         def up() -> bool:
-            assert proc.poll() is None, "the operator exited"
+            assert_running(proc)
             try:
                 with urllib.request.urlopen(f"http://127.0.0.1:{probe}/healthz", timeout=1):
                     return True

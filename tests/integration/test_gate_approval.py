@@ -21,6 +21,7 @@ from typing import Any
 
 import pytest
 import yaml
+from tests.conftest import assert_running
 
 from conftest import REPO, Cluster, wait_for
 from proctor.devcluster.controlplane import free_port
@@ -58,7 +59,7 @@ def gate(
     proc = run_operator("-n", namespace, "--liveness", f"http://127.0.0.1:{probe}/healthz", env=env)
 
     def up() -> bool:
-        assert proc.poll() is None, "the operator exited"
+        assert_running(proc)
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{probe}/healthz", timeout=1):
                 return True

@@ -21,6 +21,7 @@ from typing import Any
 
 import pytest
 import yaml
+from tests.conftest import assert_running
 
 from conftest import Cluster, wait_for
 from proctor.devcluster.controlplane import free_port
@@ -64,7 +65,7 @@ def gate(
     )
 
     def ready() -> bool:
-        assert proc.poll() is None, "the operator exited"
+        assert_running(proc)
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{probe}/healthz", timeout=1):
                 pass

@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 import yaml
+from tests.conftest import assert_running
 
 from conftest import REPO, Cluster, wait_for
 from proctor.testing.judgeserver import JudgeServer
@@ -45,7 +46,7 @@ def operator(
         )
 
         def healthy() -> bool:
-            assert proc.poll() is None, "the operator exited"
+            assert_running(proc)
             try:
                 with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1) as r:
                     return r.status == 200

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.conftest import assert_running
 
 from conftest import Cluster, wait_for
 from proctor.api import BREAK_GLASS_ANNOTATION
@@ -57,7 +58,7 @@ def gate(
     )
 
     def ready() -> bool:
-        assert proc.poll() is None, "the operator exited"
+        assert_running(proc)
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{probe}/healthz", timeout=1):
                 pass
@@ -559,7 +560,7 @@ def _operator(
     )
 
     def up() -> bool:
-        assert proc.poll() is None, "the operator exited"
+        assert_running(proc)
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{probe}/healthz", timeout=1):
                 return True

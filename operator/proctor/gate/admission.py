@@ -45,7 +45,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from proctor.api.common import BREAK_GLASS_ANNOTATION, GATE_POLICY_LABEL, GROUP
-from proctor.api.policy import LabelSelector
+from proctor.api.policy import Enforcement, LabelSelector
 
 #: The label that puts a Deployment under a GatePolicy (the API's own name for it).
 GATE_LABEL = GATE_POLICY_LABEL
@@ -296,7 +296,7 @@ class GateEntry:
     GatePolicy watch before any request comes): its mode, and the selector that narrows which
     labelled Deployments it gates."""
 
-    mode: str
+    mode: Enforcement
     selector: LabelSelector | None = None
 
     @classmethod
@@ -304,11 +304,11 @@ class GateEntry:
         """From a policy's spec and status: the mode the operator last found
         (``status.effectiveEnforcement``), Observe until it found one, and Observe whenever the spec
         says so."""
-        mode = (
-            "Observe"
-            if spec.get("enforcement") == "Observe"
-            else status.get("effectiveEnforcement") or "Observe"
-        )
+        found = status.get("effectiveEnforcement")
+        if spec.get("enforcement") == Enforcement.OBSERVE or not found:
+            mode = Enforcement.OBSERVE
+        else:  # a mode this webhook does not know holds: it fails closed
+            mode = Enforcement(found) if found in tuple(Enforcement) else Enforcement.ENFORCE
         selector = spec.get("selector")
         return cls(mode, LabelSelector.model_validate(selector) if selector is not None else None)
 
@@ -363,7 +363,7 @@ def break_glass_attributes(namespace: str, policy: str) -> dict[str, str]:
 
 def enforcing(entries: Sequence[GateEntry]) -> bool:
     """Whether to pause: a policy the webhook has not seen (none indexed) holds, failing closed."""
-    return not entries or entries[0].mode != "Observe"
+    return not entries or entries[0].mode != Enforcement.OBSERVE
 
 
 def admission_patch(decision: Admission, now: dt.datetime) -> dict[str, Any]:

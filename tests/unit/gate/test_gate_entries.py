@@ -42,3 +42,10 @@ def test_a_held_template_is_paused_and_recorded_with_its_attempt() -> None:
         PENDING_SINCE_ANNOTATION: "2026-03-01T12:00:00.123456Z",
     }
     assert "spec" not in admission_patch(Admission(pending_hash="sha256:x"), now)  # observing: recorded only
+
+
+def test_a_mode_the_webhook_does_not_know_holds() -> None:
+    """A status written by a newer operator (or by hand) with a mode this webhook cannot read fails
+    closed: it enforces."""
+    entry = GateEntry.of({}, {"effectiveEnforcement": "Canary"})
+    assert entry.mode == "Enforce" and enforcing([entry])

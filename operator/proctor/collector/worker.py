@@ -16,16 +16,17 @@ import functools
 import os
 import socket
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Final
 
 import structlog
 
+from proctor.collector.detectors import observe, session_of
 from proctor.collector.evaluate import Evaluation, Evaluator
 from proctor.collector.export import EvaluatedRun, EvaluationExporter, evaluated_span, evaluation_records
 from proctor.collector.metrics import Metrics
-from proctor.collector.monitors import Registry
-from proctor.protocol import DEFAULT_LEASE_SECONDS, AttemptOutcome
+from proctor.collector.monitors import Monitor, Registry
+from proctor.protocol import DEFAULT_LEASE_SECONDS, AttemptOutcome, Detection
 from proctor.store import Claim, Store, StoreUnavailable, Trajectory
 
 log = structlog.get_logger("proctor.collector.worker")
@@ -173,12 +174,29 @@ class Worker:
             return
         self.evaluated += 1
         self._observe(c, ev, time.monotonic() - started)
+        if monitor is not None and ev.scores:
+            await self._detect(c, monitor, trajectory)
         if self.exporter is not None and ev.scores:
             run = EvaluatedRun(
                 c.run_id, c.monitor, c.agent, c.revision, provenance=str(ev.provenance.get("digest", ""))
             )
             span = evaluated_span(trajectory.spans) if trajectory is not None else None
             self.exporter.submit(evaluation_records(run, ev.scores, span, time.time()))
+
+    async def _detect(self, c: Claim, monitor: Monitor, trajectory: Trajectory | None) -> Sequence[Detection]:
+        """Step the run's detector series with its stored evaluation (see :mod:`.detectors`). A
+        database that is away skips the step (the scores are stored: a recompute replays them)."""
+        try:
+            run = await asyncio.to_thread(self.store.get_run, c.run_id)
+            session = session_of(trajectory) if trajectory is not None else None
+            detections = await observe(self.store, monitor, run, time.time(), session=session)
+        except StoreUnavailable as e:
+            self.metrics.database_errors.inc()
+            log.warning("cannot step the detectors: the database is away", run=c.run_id, error=str(e))
+            return ()
+        if detections:
+            log.info("detectors fired", run=c.run_id, signatures=sorted({d.signature for d in detections}))
+        return detections
 
     async def _record(self, c: Claim, ev: Evaluation) -> bool | None:
         """Write the attempt's result; while the database is away, try again (1, 2, 4... 15 s

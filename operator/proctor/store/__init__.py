@@ -18,7 +18,15 @@ This package sits below the judge and beside ``proctor.k8s``: it imports the pro
 API server, the judge or the collector.
 """
 
+from proctor.store._detector_state import (
+    DEFAULT_THRESHOLD,
+    TRAJECTORY_METRICS,
+    DetectorState,
+    SeriesView,
+    trajectory_scores,
+)
 from proctor.store._engine import UnsupportedDatabase, head, migrate, normalise_url
+from proctor.store._room import RunNotFound, StoreError, StoreUnavailable
 from proctor.store._store import (
     EWMA_WINDOW,
     Claim,
@@ -28,22 +36,22 @@ from proctor.store._store import (
     IngestResult,
     Item,
     MonitorSummary,
-    RunNotFound,
     RunRef,
     RunView,
     ScoreRecord,
     ScoreView,
     SpanRecord,
     Store,
-    StoreError,
-    StoreUnavailable,
     Trajectory,
     run_id,
 )
 
 __all__ = [
+    "DEFAULT_THRESHOLD",
     "EWMA_WINDOW",
+    "TRAJECTORY_METRICS",
     "Claim",
+    "DetectorState",
     "DimensionSeries",
     "EvaluationView",
     "EventRecord",
@@ -55,6 +63,7 @@ __all__ = [
     "RunView",
     "ScoreRecord",
     "ScoreView",
+    "SeriesView",
     "SpanRecord",
     "Store",
     "StoreError",
@@ -65,4 +74,5 @@ __all__ = [
     "migrate",
     "normalise_url",
     "run_id",
+    "trajectory_scores",
 ]

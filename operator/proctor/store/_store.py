@@ -43,6 +43,8 @@ from proctor.protocol import (
     renew,
 )
 from proctor.store import _engine
+from proctor.store._detector_state import DetectorState
+from proctor.store._room import RunNotFound, StoreUnavailable
 from proctor.store._schema import Evaluation, Event, Run, Score, Span
 
 #: States that time alone moves on (:func:`proctor.protocol.advance`).
@@ -56,18 +58,6 @@ TIMED_STATES: Final = (
 _CHUNKS: Final = (512, 256, 128, 64, 32, 16, 8, 4, 2, 1)
 #: Scores of a dimension the EWMAs are recomputed from (older ones weigh less than 1e-17 at span 10).
 EWMA_WINDOW: Final = 200
-
-
-class StoreError(Exception):
-    """Base of the store's errors."""
-
-
-class StoreUnavailable(StoreError):
-    """The database cannot be reached or refused the transaction; nothing of it was stored."""
-
-
-class RunNotFound(StoreError, KeyError):
-    """No run has this id."""
 
 
 def run_id(monitor: str, key: str) -> str:
@@ -422,6 +412,8 @@ class Store:
         self._insert = postgresql.insert if self.dialect == "postgresql" else sqlite.insert
         #: Write transactions go through this (on SQLite they begin IMMEDIATE: see _engine).
         self._writes = engine.execution_options(**{_engine.WRITE_OPTION: True})
+        #: The detector-state room (:mod:`proctor.store._detector_state`).
+        self.detectors = DetectorState(engine)
 
     @classmethod
     def open(cls, url: str, *, migrate: bool = True, pool_size: int = 8) -> Store:

@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
-from typing import Final
+from typing import Any, Final
 
 from proctor.api import AgentMonitor, SeriesScope
 from proctor.collector.monitors import Monitor
-from proctor.protocol import Detection, DetectorConfig
-from proctor.store import DEFAULT_THRESHOLD, RunView, Store, Trajectory
+from proctor.protocol import Detection, DetectorConfig, DetectorKind
+from proctor.store import DEFAULT_THRESHOLD, RunView, SeriesView, Store, Trajectory
 
 #: The attributes that name a run's session (span attributes, then resource), for ``by: session``.
 SESSION_KEYS: Final = ("session.id", "gen_ai.conversation.id")
@@ -77,3 +77,50 @@ async def observe(
         now,
         session=(session or run.key) if per_session else None,
     )
+
+
+#: A series counts toward a monitor's conditions while it was stepped within this many seconds of
+#: the monitor's newest step (the newest series always counts, however quiet the agent): a revision
+#: rolled back, or a session that ended, stops holding ``Breached`` up once the traffic moved on.
+LIVE_SERIES_SECONDS: Final = 3600.0
+#: At most this many firing series are listed per condition in a monitor's summary.
+MAX_LISTED_SERIES: Final = 10
+
+
+def live_series(series: Sequence[SeriesView]) -> list[SeriesView]:
+    """The series that count toward the conditions (see :data:`LIVE_SERIES_SECONDS`)."""
+    if not series:
+        return []
+    newest = max(s.updated_at for s in series)
+    return [s for s in series if s.updated_at >= newest - LIVE_SERIES_SECONDS]
+
+
+def _firing(series: Sequence[SeriesView], kinds: tuple[DetectorKind, ...]) -> list[dict[str, Any]]:
+    prefixes = tuple(f"{k.value}:" for k in kinds)
+    out = [
+        {
+            "signature": sig,
+            "revision": s.revision,
+            **({"session": s.session} if s.session else {}),
+            "latest": s.latest,
+            "threshold": s.threshold,
+            "fastEwma": s.fast_ewma,
+            "slowEwma": s.slow_ewma,
+        }
+        for s in series
+        for sig in s.signatures
+        if sig.startswith(prefixes)
+    ]
+    return out[:MAX_LISTED_SERIES]
+
+
+def detector_summary(series: Sequence[SeriesView]) -> dict[str, Any]:
+    """What a monitor's summary says of its detectors (the operator writes ``Breached`` and
+    ``Degrading`` from it): the live series, and those whose latest score fired a breach, or a
+    trend or relative drop (the percentile corroborator alone is advisory and listed nowhere)."""
+    live = live_series(series)
+    return {
+        "series": len(live),
+        "breached": _firing(live, (DetectorKind.BREACH,)),
+        "degrading": _firing(live, (DetectorKind.TREND, DetectorKind.RELATIVE)),
+    }

@@ -27,7 +27,7 @@ from proctor.collector.export import EvaluatedRun, EvaluationExporter, evaluated
 from proctor.collector.metrics import Metrics
 from proctor.collector.monitors import Monitor, Registry
 from proctor.protocol import DEFAULT_LEASE_SECONDS, AttemptOutcome, Detection
-from proctor.store import Claim, Store, StoreUnavailable, Trajectory
+from proctor.store import TRAJECTORY_METRICS, Claim, Store, StoreUnavailable, Trajectory
 
 log = structlog.get_logger("proctor.collector.worker")
 
@@ -194,6 +194,9 @@ class Worker:
             self.metrics.database_errors.inc()
             log.warning("cannot step the detectors: the database is away", run=c.run_id, error=str(e))
             return ()
+        stepped = [*(s.dimension for s in run.scores if s.score is not None), *TRAJECTORY_METRICS]
+        fired = [(d.metric, d.signature) for d in detections]
+        self.metrics.detected(c.monitor, c.agent, c.revision or "", stepped, fired)
         if detections:
             log.info("detectors fired", run=c.run_id, signatures=sorted({d.signature for d in detections}))
         return detections

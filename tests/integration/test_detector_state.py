@@ -158,3 +158,18 @@ def test_two_collectors_stepping_at_once_step_each_evaluation_once(store: Store,
     assert errors == []
     (series,) = store.detectors.series(MON)
     assert series.samples == len(evaluations)
+
+
+def test_stepping_in_one_transaction_gives_what_stepping_one_by_one_gives(store: Store) -> None:
+    evaluations = [judged(store, f"r{i}", {"task_success": v}, 10.0 + i) for i, v in enumerate(DRIFT)]
+    one_by_one = [store.detectors.step(e, CONFIG, 50.0) for e in evaluations]
+    before = store.detectors.series(MON)
+    with store.engine.begin() as conn:
+        conn.exec_driver_sql("DELETE FROM detector_steps")
+        conn.exec_driver_sql("DELETE FROM detector_series")
+    batched = store.detectors.step_many([(e, None) for e in evaluations], CONFIG, 50.0)
+    assert [batched[e] for e in evaluations] == one_by_one
+    assert store.detectors.series(MON) == before
+    assert store.detectors.step_many([(evaluations[-1], None)], CONFIG, 60.0) == {
+        evaluations[-1]: one_by_one[-1]
+    }

@@ -4,6 +4,7 @@ the monitor's summary and ``/metrics`` then say."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -13,8 +14,15 @@ from test_collector import otlp_body, post
 
 from collecting import collector, manifests, wait_for
 from judging import JudgeServer, marker_score
-from proctor.protocol import DetectorConfig, DetectorKind, SeriesState, detect
-from proctor.store import Store
+from proctor.protocol import (
+    AttemptOutcome,
+    DetectorConfig,
+    DetectorKind,
+    LifecyclePolicy,
+    SeriesState,
+    detect,
+)
+from proctor.store import Item, RunRef, ScoreRecord, SpanRecord, Store
 
 #: One dimension's scores, run after run: steady, then drifting down (a trend), then a breach.
 SCORES = (80, 80, 80, 80, 80, 80, 70, 65, 60, 30)
@@ -79,3 +87,30 @@ def test_a_drift_then_a_breach_survive_a_restart_and_show_in_the_summary_and_met
     assert got == expected
     assert any(d.kind is DetectorKind.TREND for f in got for d in f)
     assert series.samples == len(SCORES) and series.latest == 30.0
+
+
+def test_a_collector_steps_at_start_the_runs_a_stopped_one_judged_but_never_stepped(
+    judge: JudgeServer, db_url: str, tmp_path: Path
+) -> None:
+    objects = manifests(judge.base_url)
+    store = Store.open(db_url)  # what a collector stopped between storing the scores and stepping left
+    try:
+        now = time.time()
+        ref = RunRef("demo/oil-agent", "conv-x", "gen_ai.conversation.id", "oil-agent", "1.0")
+        span = SpanRecord(trace_id="ab" * 16, span_id="cd" * 8, name="chat", start_ns=1, end_ns=2)
+        store.ingest([Item(ref, span=span)], {"demo/oil-agent": LifecyclePolicy(quiescence_seconds=0)}, now)
+        store.advance_due(now)
+        (c,) = store.claim("gone", now)
+        low = ScoreRecord("safety", 50.0, "judge", score=20.0)
+        assert store.complete(c, AttemptOutcome.EVALUATED, now, scores=[low], breached=True)
+        assert store.detectors.detections(c.evaluation_id) is None
+    finally:
+        store.close()
+    with collector(tmp_path, db_url, objects) as c:
+
+        def stepped():  # type: ignore[no-untyped-def]
+            with c.client() as api:
+                return api.monitor("demo", "oil-agent")["detectors"]["breached"]
+
+        (fired,) = wait_for(stepped, "the stored evaluation to be stepped")
+    assert (fired["signature"], fired["revision"], fired["latest"]) == ("breach:safety", "1.0", 20.0)

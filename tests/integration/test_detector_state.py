@@ -17,7 +17,7 @@ from proctor.protocol import (
     SeriesState,
     detect,
 )
-from proctor.store import Item, RunRef, ScoreRecord, SpanRecord, Store
+from proctor.store import Item, RunRef, ScoreRecord, SpanRecord, Store, run_id
 
 MON = "ns/oil"
 POLICIES = {MON: LifecyclePolicy(quiescence_seconds=0)}
@@ -173,3 +173,14 @@ def test_stepping_in_one_transaction_gives_what_stepping_one_by_one_gives(store:
     assert store.detectors.step_many([(evaluations[-1], None)], CONFIG, 60.0) == {
         evaluations[-1]: one_by_one[-1]
     }
+
+
+def test_evaluations_left_unstepped_are_found_oldest_first_within_the_window(store: Store) -> None:
+    old = judged(store, "old", {"safety": 90.0}, 10.0)  # before the window: recompute's, not the worker's
+    first = judged(store, "a", {"safety": 90.0}, 100.0)
+    second = judged(store, "b", {"safety": 20.0}, 101.0)
+    store.detectors.step(first, CONFIG, 102.0)
+    assert store.detectors.unstepped(50.0) == [(second, MON, store.get_run(run_id(MON, "b")).id)]
+    assert [e for e, _, _ in store.detectors.unstepped(0.0)] == [old, second]
+    store.detectors.step(second, CONFIG, 103.0)
+    assert store.detectors.unstepped(50.0) == []

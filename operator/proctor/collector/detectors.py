@@ -59,6 +59,14 @@ def session_of(trajectory: Trajectory) -> str | None:
     return None
 
 
+def series_session(resource: AgentMonitor, run: RunView, session: str | None) -> str | None:
+    """The session a run's series are kept under: none unless the monitor's detectors run
+    ``by: session``; then the run's session (:func:`session_of`), or the run itself without one."""
+    if resource.spec.detectors.by is not SeriesScope.SESSION:
+        return None
+    return session or run.key
+
+
 async def observe(
     store: Store, monitor: Monitor, run: RunView, now: float, *, session: str | None = None
 ) -> Sequence[Detection]:
@@ -69,13 +77,9 @@ async def observe(
         return ()
     evaluation = run.scores[0].evaluation_id
     resource = monitor.resource
-    per_session = resource.spec.detectors.by is SeriesScope.SESSION
+    kept = series_session(resource, run, session)
     return await asyncio.to_thread(
-        store.detectors.step,
-        evaluation,
-        detector_config(resource),
-        now,
-        session=(session or run.key) if per_session else None,
+        store.detectors.step, evaluation, detector_config(resource), now, session=kept
     )
 
 

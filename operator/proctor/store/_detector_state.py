@@ -288,6 +288,27 @@ class DetectorState(Room):
         )
         return tuple(fired)
 
+    def unstepped(self, since: float, *, limit: int = 500) -> list[tuple[int, str, str]]:
+        """Evaluations finished at or after ``since`` with stored scores that no step took yet,
+        oldest first: ``(evaluation_id, monitor, run_id)``. A collector stopped between storing a
+        run's scores and stepping its series leaves one; the worker steps them when it starts.
+        (Older ones, such as those stored before the detectors existed, are :meth:`recompute`'s.)"""
+
+        def go() -> list[tuple[int, str, str]]:
+            with Session(self.engine) as s:
+                scored = select(Score.evaluation_id).distinct()
+                stepped = select(DetectorStep.evaluation_id)
+                stmt = (
+                    select(Evaluation.id, Evaluation.monitor, Evaluation.run_id)
+                    .where(Evaluation.finished_at >= since, Evaluation.id.in_(scored))
+                    .where(Evaluation.id.not_in(stepped))
+                    .order_by(Evaluation.finished_at, Evaluation.id)
+                    .limit(limit)
+                )
+                return [(int(e), str(m), str(r)) for e, m, r in s.execute(stmt)]
+
+        return self._guard(go)
+
     def series(self, monitor: str, *, revision: str | None = None) -> list[SeriesView]:
         """Every series of ``monitor`` (of one revision, when given), by metric, revision, session."""
 

@@ -52,6 +52,24 @@ def test_bad_monitors_are_refused_readably(crds: Cluster, namespace: str) -> Non
             "fastSpan must be shorter than slowSpan",
         ),
         ({"detectors": {"threshold": {"thresholds": {"Not A Name": 50}}}}, "lower-case snake_case"),
+        # detector settings that make no sense, each refused naming its field
+        (
+            {"detectors": {"trend": {"fastSpan": 10}}},
+            "fastSpan must be shorter than slowSpan",
+        ),  # slowSpan's default
+        ({"detectors": {"trend": {"margin": -1}}}, "spec.detectors.trend.margin"),
+        ({"detectors": {"relativeDrop": {"margin": -0.5}}}, "spec.detectors.relativeDrop.margin"),
+        (
+            {"detectors": {"threshold": {"thresholds": {"safety": 150}}}},
+            "spec.detectors.threshold.thresholds.safety",
+        ),
+        (
+            {"detectors": {"threshold": {"thresholds": {"safety": -1}}}},
+            "spec.detectors.threshold.thresholds.safety",
+        ),
+        ({"detectors": {"percentile": {"floor": 101}}}, "spec.detectors.percentile.floor"),
+        ({"detectors": {"percentile": {"window": -1}}}, "spec.detectors.percentile.window"),
+        ({"detectors": {"by": "pod"}}, "spec.detectors.by"),
         (
             {
                 "notices": {

@@ -76,11 +76,14 @@ never disagree on a word.
     ``CollectorNotConfigured`` (no ``PROCTOR_COLLECTOR_URL``), ``CollectorUnavailable``,
     ``CollectorRefused`` (401/403: the operator's token, or its RBAC ``get`` on agentmonitors),
     ``NotServedByCollector`` (the collector does not serve this monitor's namespace).
-``Breached`` (AgentMonitor): recent runs scored a dimension below its threshold.
+``Breached`` (AgentMonitor): the latest score of a live series (a dimension or trajectory signal of
+    an agent revision stepped within the hour of the newest) is below its threshold.
     True: ``DimensionBelowThreshold``, ``SafetyScanFinding``. False: ``WithinThresholds``.
-    Unknown: ``NothingMeasured``, ``DetectorsNotRunning`` (until the detectors run in the collector).
-``Degrading`` (AgentMonitor): scores decline without (yet) breaching.
-    True: ``TrendDeclining``, ``RelativeDrop``. False: ``Stable``. Unknown: ``DetectorsNotRunning``.
+    Unknown: ``NothingMeasured``, ``DetectorsNotRunning`` (a collector that does not run them).
+``Degrading`` (AgentMonitor): a live series declines without (yet) breaching: its fast EWMA below
+    the slow one by the margin, or its latest score far below its slow EWMA.
+    True: ``TrendDeclining``, ``RelativeDrop``. False: ``Stable``. Unknown: ``NothingMeasured``,
+    ``DetectorsNotRunning``.
 ``NeedsHuman`` (AgentMonitor): the notice circuit breaker tripped; notices are held until a person
     looks. True: ``TooManyNotices``. False: ``WithinBudget``. Unknown: ``DetectorsNotRunning``.
 ``Observing`` (AgentMonitor): shadow mode, everything is evaluated and recorded, nobody notified.

@@ -35,6 +35,7 @@ from proctor.collector.auth import (
     Caller,
     Unauthenticated,
 )
+from proctor.collector.detectors import detector_summary
 from proctor.collector.ingest import Backpressure, TooManyItems, Writer
 from proctor.collector.metrics import Metrics
 from proctor.collector.monitors import Monitor, Registry, revision_of
@@ -489,6 +490,8 @@ async def show_monitor(request: web.Request, ctx: Context, caller: Caller) -> we
         ctx.store.summary, monitor.name, fast_span=trend.fast_span, slow_span=trend.slow_span
     )
     doc = monitor_summary(monitor.name, summary)
+    # the detectors' room: the live series that fired (Breached, Degrading)
+    doc["detectors"] = detector_summary(await asyncio.to_thread(ctx.store.detectors.series, monitor.name))
     if monitor.closed:  # why nothing is accepted for it: the operator writes it on the monitor
         doc["ingestionClosed"] = monitor.closed
     return web.json_response(doc)

@@ -12,7 +12,7 @@ many versions are sent.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -178,6 +178,22 @@ class Metrics:
             ["outcome"],
             registry=r,
         )
+        # the detectors' room (arm B part 2): per series, never per run or session
+        self.detector_firing = Gauge(
+            "proctor_collector_detector_firing",
+            "1 while the latest score of a series (a dimension or trajectory signal of a revision) fires "
+            "the detector its signature names (breach:safety, trend:task_success...), else 0.",
+            ["monitor", "agent", "revision", "dimension", "signature"],
+            registry=r,
+        )
+        self.detections = Counter(
+            "proctor_collector_detections_total",
+            "Scores that fired a detector, by signature.",
+            ["monitor", "agent", "revision", "dimension", "signature"],
+            registry=r,
+        )
+        #: (monitor, agent, revision, dimension) -> the signatures set to 1 (to reset them to 0)
+        self._firing: dict[tuple[str, str, str, str], set[str]] = {}
         self.database_errors = Counter(
             "proctor_collector_database_unavailable_total",
             "Operations refused because the database was down.",
@@ -192,6 +208,28 @@ class Metrics:
         values = (monitor, agent, label, *rest)
         self._by_revision.setdefault((monitor, label), set()).add((metric, values))
         return metric.labels(*values)
+
+    def detected(
+        self,
+        monitor: str,
+        agent: str,
+        revision: str,
+        stepped: Iterable[str],
+        fired: Iterable[tuple[str, str]],
+    ) -> None:
+        """One detector step of a run: ``stepped`` are its series' metrics, ``fired`` the
+        (metric, signature) pairs it fired. Firing gauges of those metrics that did not fire drop to 0."""
+        now: dict[str, set[str]] = {}
+        for metric, signature in fired:
+            now.setdefault(metric, set()).add(signature)
+            self.by_revision(self.detections, monitor, agent, revision, metric, signature).inc()
+        for metric in {*stepped, *now}:
+            key = (monitor, agent, revision, metric)
+            firing = now.get(metric, set())
+            for signature in self._firing.get(key, set()) | firing:
+                value = 1 if signature in firing else 0
+                self.by_revision(self.detector_firing, monitor, agent, revision, metric, signature).set(value)
+            self._firing[key] = self._firing.get(key, set()) | firing
 
     def _forget_revision(self, monitor: str, revision: str) -> None:
         for metric, values in self._by_revision.pop((monitor, revision), set()):

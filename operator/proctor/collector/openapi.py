@@ -213,7 +213,8 @@ def _document() -> str:
             "/api/v1/monitors/{namespace}/{name}": {
                 "get": {
                     "summary": "A monitor's summary, what its status is written from: runs by state, per "
-                    "dimension the latest score and both EWMAs, the consensus multiplier, revisions.",
+                    "dimension the latest score and both EWMAs, the consensus multiplier, revisions, and "
+                    "detectors: the live series that breached or are degrading (Breached, Degrading).",
                     "parameters": [
                         {"name": "namespace", "in": "path", "required": True, "schema": {"type": "string"}},
                         {"name": "name", "in": "path", "required": True, "schema": {"type": "string"}},

@@ -16,17 +16,25 @@ import functools
 import os
 import socket
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Final
 
 import structlog
 
+from proctor.api import SeriesScope
+from proctor.collector.detectors import (
+    LIVE_SERIES_SECONDS,
+    detector_config,
+    observe,
+    series_session,
+    session_of,
+)
 from proctor.collector.evaluate import Evaluation, Evaluator
 from proctor.collector.export import EvaluatedRun, EvaluationExporter, evaluated_span, evaluation_records
 from proctor.collector.metrics import Metrics
-from proctor.collector.monitors import Registry
-from proctor.protocol import DEFAULT_LEASE_SECONDS, AttemptOutcome
-from proctor.store import Claim, Store, StoreUnavailable, Trajectory
+from proctor.collector.monitors import Monitor, Registry
+from proctor.protocol import DEFAULT_LEASE_SECONDS, AttemptOutcome, Detection
+from proctor.store import TRAJECTORY_METRICS, Claim, RunNotFound, Store, StoreUnavailable, Trajectory
 
 log = structlog.get_logger("proctor.collector.worker")
 
@@ -84,7 +92,10 @@ class Worker:
 
     async def run(self, stop: asyncio.Event) -> None:
         last_renew = time.monotonic()
+        caught_up = False
         while not stop.is_set():
+            if not caught_up:
+                caught_up = await self._catch_up()
             now = time.time()
             try:
                 await asyncio.to_thread(self.store.advance_due, now)
@@ -173,12 +184,62 @@ class Worker:
             return
         self.evaluated += 1
         self._observe(c, ev, time.monotonic() - started)
+        if monitor is not None and ev.scores:
+            await self._detect(c, monitor, trajectory)
         if self.exporter is not None and ev.scores:
             run = EvaluatedRun(
                 c.run_id, c.monitor, c.agent, c.revision, provenance=str(ev.provenance.get("digest", ""))
             )
             span = evaluated_span(trajectory.spans) if trajectory is not None else None
             self.exporter.submit(evaluation_records(run, ev.scores, span, time.time()))
+
+    async def _catch_up(self) -> bool:
+        """Step the series of the last hour's evaluations stored but never stepped (a collector
+        stopped in between), oldest first, at most 500; False while the database is away."""
+        try:
+            since = time.time() - LIVE_SERIES_SECONDS
+            pending = await asyncio.to_thread(self.store.detectors.unstepped, since)
+            monitors = self.registry()
+            for evaluation, name, run_id in pending:
+                monitor = monitors.get(name)
+                if monitor is None:
+                    continue
+                resource = monitor.resource
+                try:
+                    run = await asyncio.to_thread(self.store.get_run, run_id)
+                except RunNotFound:
+                    continue
+                session = None
+                if resource.spec.detectors.by is SeriesScope.SESSION:
+                    session = session_of(await asyncio.to_thread(self.store.trajectory, run_id))
+                kept = series_session(resource, run, session)
+                step = functools.partial(self.store.detectors.step, session=kept)
+                await asyncio.to_thread(step, evaluation, detector_config(resource), time.time())
+            if pending:
+                log.info("stepped the detectors of evaluations left unstepped", evaluations=len(pending))
+        except StoreUnavailable as e:
+            self.metrics.database_errors.inc()
+            log.warning("cannot catch the detectors up yet: the database is away", error=str(e))
+            return False
+        return True
+
+    async def _detect(self, c: Claim, monitor: Monitor, trajectory: Trajectory | None) -> Sequence[Detection]:
+        """Step the run's detector series with its stored evaluation (see :mod:`.detectors`). A
+        database that is away skips the step (the scores are stored: a recompute replays them)."""
+        try:
+            run = await asyncio.to_thread(self.store.get_run, c.run_id)
+            session = session_of(trajectory) if trajectory is not None else None
+            detections = await observe(self.store, monitor, run, time.time(), session=session)
+        except StoreUnavailable as e:
+            self.metrics.database_errors.inc()
+            log.warning("cannot step the detectors: the database is away", run=c.run_id, error=str(e))
+            return ()
+        stepped = [*(s.dimension for s in run.scores if s.score is not None), *TRAJECTORY_METRICS]
+        fired = [(d.metric, d.signature) for d in detections]
+        self.metrics.detected(c.monitor, c.agent, c.revision or "", stepped, fired)
+        if detections:
+            log.info("detectors fired", run=c.run_id, signatures=sorted({d.signature for d in detections}))
+        return detections
 
     async def _record(self, c: Claim, ev: Evaluation) -> bool | None:
         """Write the attempt's result; while the database is away, try again (1, 2, 4... 15 s

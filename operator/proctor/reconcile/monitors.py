@@ -11,8 +11,9 @@ agentmonitors, which it has, and ``create`` on its own ``serviceaccounts/token``
    (:class:`CollectorReader`), or say why it could not be read (:class:`Unreadable`).
 2. **Evaluate**: :func:`monitor_status`, a pure function of those and ``now``: runs by state, per
    dimension the latest score and both EWMAs, the consensus cost, recent revisions, and the
-   conditions ``Receiving`` and ``Observing``; ``Breached``, ``Degrading`` and ``NeedsHuman`` stay
-   Unknown (``DetectorsNotRunning``) until the detectors run. When the collector cannot be read
+   conditions ``Receiving`` and ``Observing``, and ``Breached`` and ``Degrading`` from what the
+   collector's detectors say of the live series (Unknown ``DetectorsNotRunning`` from a collector
+   that does not say); ``NeedsHuman`` stays Unknown until notices run. When the collector cannot be read
    the last figures stay and ``Receiving`` is Unknown with the reason. :func:`monitor_events` says
    what changed as Events.
 3. **Write if changed**, and the metrics (labels monitor, agent, dimension; never a run id).
@@ -73,15 +74,74 @@ _SUMMARY_FIELDS: Final = (
     "lastEventTime",
     "lastEvaluationTime",
 )
-#: The conditions the detectors will decide (the next issue); Unknown until then.
-_DETECTOR_CONDITIONS: Final = (
-    ConditionType.BREACHED,
-    ConditionType.DEGRADING,
-    ConditionType.NEEDS_HUMAN,
-)
+#: The conditions the detectors decide from the collector's summary (its ``detectors``).
+_DETECTOR_CONDITIONS: Final = (ConditionType.BREACHED, ConditionType.DEGRADING)
+#: The conditions notices will decide; Unknown until then.
+_NOTICE_CONDITIONS: Final = (ConditionType.NEEDS_HUMAN,)
 
 
 # --- what the collector says -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Firing:
+    """One live series whose latest score fired a detector (from the collector's summary)."""
+
+    signature: str
+    revision: str
+    latest: float | None = None
+    threshold: float | None = None
+    fast_ewma: float | None = None
+    slow_ewma: float | None = None
+
+    def describe(self) -> str:
+        where = f" of revision {self.revision}" if self.revision else ""
+        if self.signature.startswith("breach:") and self.latest is not None and self.threshold is not None:
+            return f"{self.signature}{where} (latest {self.latest:g} < {self.threshold:g})"
+        if self.fast_ewma is not None and self.slow_ewma is not None:
+            return f"{self.signature}{where} (fast EWMA {self.fast_ewma:.1f}, slow {self.slow_ewma:.1f})"
+        return f"{self.signature}{where}"
+
+
+@dataclass(frozen=True)
+class DetectorFindings:
+    """What the collector's detectors say of a monitor's live series."""
+
+    series: int
+    breached: tuple[Firing, ...] = ()
+    degrading: tuple[Firing, ...] = ()
+
+
+def _findings(doc: Any) -> DetectorFindings | None:
+    if not isinstance(doc, Mapping):
+        return None
+
+    def firing(items: Any) -> tuple[Firing, ...]:
+        out = []
+        for f in items if isinstance(items, list) else []:
+            if isinstance(f, Mapping) and isinstance(f.get("signature"), str):
+                out.append(
+                    Firing(
+                        signature=f["signature"][:128],
+                        revision=str(f.get("revision") or "")[:255],
+                        latest=_number(f.get("latest")),
+                        threshold=_number(f.get("threshold")),
+                        fast_ewma=_number(f.get("fastEwma")),
+                        slow_ewma=_number(f.get("slowEwma")),
+                    )
+                )
+        return tuple(out)
+
+    series = doc.get("series")
+    return DetectorFindings(
+        series=series if isinstance(series, int) and series >= 0 else 0,
+        breached=firing(doc.get("breached")),
+        degrading=firing(doc.get("degrading")),
+    )
+
+
+def _number(value: Any) -> float | None:
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
 
 
 @dataclass(frozen=True)
@@ -96,6 +156,8 @@ class Summary:
     last_evaluation_time: dt.datetime | None
     #: why the collector accepts nothing for the monitor (no ingestion token of its own), if it does not
     ingestion_closed: str | None = None
+    #: what the detectors say (None: the collector does not run them)
+    detectors: DetectorFindings | None = None
 
 
 @dataclass(frozen=True)
@@ -120,6 +182,7 @@ def parse_summary(doc: Mapping[str, Any]) -> Summary:
         last_event_time=status.last_event_time,
         last_evaluation_time=status.last_evaluation_time,
         ingestion_closed=str(doc["ingestionClosed"])[:512] if doc.get("ingestionClosed") else None,
+        detectors=_findings(doc.get("detectors")),
     )
 
 
@@ -339,13 +402,16 @@ def monitor_status(
         put(ConditionType.RECEIVING, ConditionStatus.UNKNOWN, reason, message)
     else:
         put(ConditionType.RECEIVING, ok, reason, message)
-    for kind in _DETECTOR_CONDITIONS:
+    findings = seen.detectors if isinstance(seen, Summary) else None
+    if isinstance(seen, Summary) or get_condition(conds, ConditionType.BREACHED) is None:
+        for kind, (status, why, message) in _detector_conditions(findings).items():
+            put(kind, status, why, message)
+    for kind in _NOTICE_CONDITIONS:
         put(
             kind,
             ConditionStatus.UNKNOWN,
             Reason.DETECTORS_NOT_RUNNING,
-            "the detectors (breach, trend, notices) do not run yet; the latest scores and their EWMAs "
-            "are in status.dimensions",
+            "notices (and their circuit breaker) do not run yet",
         )
     if monitor.spec.observe_only:
         put(
@@ -362,6 +428,38 @@ def monitor_status(
             "not in shadow mode: notices are to go to the configured sinks (notices are not built yet)",
         )
     return AgentMonitorStatus(observed_generation=gen, conditions=conds, **figures)
+
+
+def _listed(firing: tuple[Firing, ...]) -> str:
+    return "; ".join(f.describe() for f in firing[:5]) + (
+        f" (and {len(firing) - 5} more)" if len(firing) > 5 else ""
+    )
+
+
+def _detector_conditions(
+    findings: DetectorFindings | None,
+) -> dict[ConditionType, tuple[ConditionStatus | bool, Reason, str]]:
+    """``Breached`` and ``Degrading`` from the detectors' findings over the live series."""
+    if findings is None:
+        why = "the collector does not run the detectors; the latest scores and EWMAs are in status.dimensions"
+        unknown = (ConditionStatus.UNKNOWN, Reason.DETECTORS_NOT_RUNNING, why)
+        return {ConditionType.BREACHED: unknown, ConditionType.DEGRADING: unknown}
+    if findings.series == 0:
+        nothing = (ConditionStatus.UNKNOWN, Reason.NOTHING_MEASURED, "no live run has been scored yet")
+        return {ConditionType.BREACHED: nothing, ConditionType.DEGRADING: nothing}
+    n = f"{findings.series} live series"
+    breached: tuple[ConditionStatus | bool, Reason, str] = (
+        (True, Reason.DIMENSION_BELOW_THRESHOLD, _listed(findings.breached))
+        if findings.breached
+        else (False, Reason.WITHIN_THRESHOLDS, f"{n}, each within its threshold")
+    )
+    if findings.degrading:
+        trend = any(f.signature.startswith("trend:") for f in findings.degrading)
+        reason = Reason.TREND_DECLINING if trend else Reason.RELATIVE_DROP
+        degrading: tuple[ConditionStatus | bool, Reason, str] = (True, reason, _listed(findings.degrading))
+    else:
+        degrading = (False, Reason.STABLE, f"{n}, none declining")
+    return {ConditionType.BREACHED: breached, ConditionType.DEGRADING: degrading}
 
 
 def _ingestion_closed(monitor: AgentMonitor, seen: Summary | Unreadable) -> str | None:
@@ -408,6 +506,17 @@ def monitor_events(before: AgentMonitorStatus, after: AgentMonitorStatus) -> lis
                 f"({new.evaluation_failed} in all): proctor runs list --state EvaluationFailed",
             )
         )
+    for kind in _DETECTOR_CONDITIONS:
+        was_d = get_condition(before.conditions, kind)
+        now_d = get_condition(after.conditions, kind)
+        if now_d is None or now_d.status is ConditionStatus.UNKNOWN:
+            continue
+        if now_d.status is ConditionStatus.TRUE and (
+            was_d is None or (was_d.status, was_d.reason) != (now_d.status, now_d.reason)
+        ):
+            out.append((True, now_d.reason, f"{kind}: {now_d.message}"))
+        elif was_d is not None and was_d.status is ConditionStatus.TRUE:
+            out.append((False, now_d.reason, f"{kind} no more: {now_d.message}"))
     was = get_condition(before.conditions, ConditionType.RECEIVING)
     now = get_condition(after.conditions, ConditionType.RECEIVING)
     if now is not None and (was is None or (was.status, was.reason) != (now.status, now.reason)):

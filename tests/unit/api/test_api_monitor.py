@@ -61,6 +61,15 @@ def test_defaults_are_the_seeds() -> None:
         ({"runKey": []}, "runKey"),
         ({"detectors": {"trend": {"fastSpan": 10, "slowSpan": 3}}}, "fastSpan must be shorter than slowSpan"),
         ({"detectors": {"threshold": {"thresholds": {"Safety!": 50}}}}, "not a dimension name"),
+        ({"detectors": {"trend": {"fastSpan": 10}}}, "fastSpan must be shorter than slowSpan"),
+        ({"detectors": {"trend": {"margin": -1}}}, "detectors.trend.margin"),
+        ({"detectors": {"relativeDrop": {"margin": -0.5}}}, "detectors.relativeDrop.margin"),
+        (
+            {"detectors": {"threshold": {"thresholds": {"safety": 150}}}},
+            "detectors.threshold.thresholds.safety",
+        ),
+        ({"detectors": {"percentile": {"floor": 101}}}, "detectors.percentile.floor"),
+        ({"detectors": {"by": "pod"}}, "detectors.by"),
         (
             {
                 "notices": {

@@ -20,6 +20,7 @@ from proctor.api import (
     get_condition,
     parse_monitor,
 )
+from proctor.collector.detectors import detector_summary
 from proctor.collector.views import monitor_summary
 from proctor.reconcile.monitors import (
     CollectorReader,
@@ -32,7 +33,7 @@ from proctor.reconcile.monitors import (
     receiving_window,
 )
 from proctor.reconcile.status import changed
-from proctor.store import DimensionSeries, MonitorSummary
+from proctor.store import DimensionSeries, MonitorSummary, SeriesView
 
 NOW = dt.datetime(2026, 3, 1, 12, 0, tzinfo=dt.UTC)
 
@@ -125,7 +126,7 @@ def test_receiving_follows_the_last_event() -> None:
     )
 
 
-def test_the_detectors_conditions_stay_unknown_with_a_reason_and_observe_only_is_said() -> None:
+def test_without_the_detectors_their_conditions_stay_unknown_with_a_reason_and_observe_only_is_said() -> None:
     status = status_of(monitor(observeOnly=True), parse_summary(collector_answer(safety=10.0)))
     for kind in (ConditionType.BREACHED, ConditionType.DEGRADING, ConditionType.NEEDS_HUMAN):
         assert cond(status, kind)[:2] == ("Unknown", "DetectorsNotRunning")
@@ -283,3 +284,67 @@ def test_the_operator_requests_its_own_token_for_the_collectors_audience_and_cac
         assert isinstance(result, Unreadable) and result.reason is Reason.COLLECTOR_REFUSED
         assert "PROCTOR_COLLECTOR_TOKEN" in result.message
     assert len(kube.asked) == 2
+
+
+def series(metric: str, revision: str, at: float, *signatures: str, latest: float = 80.0) -> SeriesView:
+    return SeriesView(
+        monitor="team/oil-agent",
+        metric=metric,
+        revision=revision,
+        session="",
+        samples=12,
+        latest=latest,
+        fast_ewma=60.0,
+        slow_ewma=75.0,
+        threshold=50.0,
+        signatures=signatures,
+        updated_at=at,
+    )
+
+
+def with_detectors(*views: SeriesView) -> Summary:
+    """The collector's answer with what its detectors say (the collector's own code, not a copy)."""
+    return parse_summary({**collector_answer(), "detectors": json.loads(json.dumps(detector_summary(views)))})
+
+
+def test_breached_and_degrading_follow_the_live_series_of_the_detectors() -> None:
+    t = NOW.timestamp()
+    bad = with_detectors(
+        series("safety", "v2", t, "breach:safety", latest=30.0),
+        series("task_success", "v2", t - 60, "trend:task_success"),
+        series("safety", "v1", t - 7200, "breach:safety", latest=10.0),  # rolled back long ago: not live
+    )
+    status = status_of(monitor(), bad)
+    assert cond(status, ConditionType.BREACHED) == (
+        "True",
+        "DimensionBelowThreshold",
+        "breach:safety of revision v2 (latest 30 < 50)",
+    )
+    assert cond(status, ConditionType.DEGRADING)[:2] == ("True", "TrendDeclining")
+    assert (
+        "trend:task_success of revision v2 (fast EWMA 60.0, slow 75.0)"
+        in cond(status, ConditionType.DEGRADING)[2]
+    )
+    assert cond(status, ConditionType.NEEDS_HUMAN)[:2] == ("Unknown", "DetectorsNotRunning")
+    events = monitor_events(AgentMonitorStatus(), status)
+    assert (
+        True,
+        "DimensionBelowThreshold",
+        "Breached: breach:safety of revision v2 (latest 30 < 50)",
+    ) in events
+    healthy = status_of(
+        monitor(),
+        with_detectors(series("safety", "v3", t + 60), series("percentile", "v3", t, "percentile:safety")),
+        status,
+    )
+    assert cond(healthy, ConditionType.BREACHED)[:2] == ("False", "WithinThresholds")
+    assert cond(healthy, ConditionType.DEGRADING)[:2] == (
+        "False",
+        "Stable",
+    )  # the corroborator alone is advisory
+    recovered = monitor_events(status, healthy)
+    assert any(
+        reason == "WithinThresholds" and "Breached no more" in message for _, reason, message in recovered
+    )
+    nothing = status_of(monitor(), with_detectors())
+    assert cond(nothing, ConditionType.BREACHED)[:2] == ("Unknown", "NothingMeasured")

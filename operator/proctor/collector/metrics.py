@@ -178,6 +178,15 @@ class Metrics:
             ["outcome"],
             registry=r,
         )
+        # incidents and notices (armb-notify)
+        self.notices = Counter(
+            "proctor_collector_notices_total",
+            "Notice deliveries by sink and outcome: delivered, retried (the sink was down, slow or "
+            "answered 5xx; tried again later), failed (for good: a 4xx or no signing key), resent "
+            "(a firing alert re-sent to Alertmanager).",
+            ["monitor", "sink", "outcome"],
+            registry=r,
+        )
         self.database_errors = Counter(
             "proctor_collector_database_unavailable_total",
             "Operations refused because the database was down.",

@@ -23,8 +23,9 @@ import structlog
 
 from proctor.collector.evaluate import Evaluation, Evaluator
 from proctor.collector.export import EvaluatedRun, EvaluationExporter, evaluated_span, evaluation_records
+from proctor.collector.incidents import IncidentEngine, JudgedRun, breach_detections
 from proctor.collector.metrics import Metrics
-from proctor.collector.monitors import Registry
+from proctor.collector.monitors import Monitor, Registry
 from proctor.protocol import DEFAULT_LEASE_SECONDS, AttemptOutcome
 from proctor.store import Claim, Store, StoreUnavailable, Trajectory
 
@@ -63,8 +64,10 @@ class Worker:
         poll: float = DEFAULT_POLL_SECONDS,
         lease_seconds: float = DEFAULT_LEASE_SECONDS,
         exporter: EvaluationExporter | None = None,
+        incidents: IncidentEngine | None = None,
     ) -> None:
         self.store = store
+        self.incidents = incidents
         self.exporter = exporter
         self.registry = registry
         self.evaluator = evaluator
@@ -179,6 +182,24 @@ class Worker:
             )
             span = evaluated_span(trajectory.spans) if trajectory is not None else None
             self.exporter.submit(evaluation_records(run, ev.scores, span, time.time()))
+        if self.incidents is not None and monitor is not None and ev.scores:
+            await self._notice(c, monitor, ev, trajectory)
+
+    async def _notice(
+        self, c: Claim, monitor: Monitor, ev: Evaluation, trajectory: Trajectory | None
+    ) -> None:
+        """Incidents and notices from the run's detections (recorded here; sent by the Sender)."""
+        assert self.incidents is not None
+        run = JudgedRun(c.run_id, f"{c.run_id}:{c.evaluation_id}", c.agent, c.revision, ev.scores, trajectory)
+        try:
+            await self.incidents.handle(monitor, run, breach_detections(ev.scores), time.time())
+        except StoreUnavailable as e:
+            self.metrics.database_errors.inc()
+            log.warning("cannot record the run's incidents and notices", run=c.run_id, error=str(e))
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # a bug here must not fail the run's evaluation, which is stored
+            log.exception("incidents and notices failed", run=c.run_id)
 
     async def _record(self, c: Claim, ev: Evaluation) -> bool | None:
         """Write the attempt's result; while the database is away, try again (1, 2, 4... 15 s

@@ -12,7 +12,6 @@ from typing import Any
 
 import pytest
 
-from databases import db_url, postgres  # noqa: F401 (fixtures)
 from proctor.api import AgentMonitor, EvalProfile
 from proctor.collector.incidents import (
     EVENTS_SINK,
@@ -87,7 +86,7 @@ class Series:
 
 
 @pytest.fixture
-def incidents(db_url: str) -> Iterator[Incidents]:  # noqa: F811 (fixture)
+def incidents(db_url: str) -> Iterator[Incidents]:
     store = Store.open(db_url)
     try:
         yield Incidents(store.engine)
@@ -202,7 +201,7 @@ def test_an_evaluation_handled_twice_decides_nothing_the_second_time(incidents: 
     }
 
 
-def test_the_outbox_survives_a_restart_and_sends_each_notice_once(db_url: str) -> None:  # noqa: F811
+def test_the_outbox_survives_a_restart_and_sends_each_notice_once(db_url: str) -> None:
     store = Store.open(db_url)
     first = Incidents(store.engine)
     Series(IncidentEngine(first), monitor()).run({"task_success": 30})

@@ -69,18 +69,24 @@ class Series:
         self.n = 0
         self.config = DetectorConfig()
 
-    def run(self, scores: dict[str, float], *, at: float | None = None, threshold: float = 50) -> Any:
+    def run(self, scores: dict[str, float | None], *, at: float | None = None, threshold: float = 50) -> Any:
         self.n += 1
         found: list[Detection] = []
         for dim, score in scores.items():
-            self.states[dim], d = detect(self.states.get(dim, SeriesState()), dim, score / 100, self.config)
+            state = self.states.get(dim, SeriesState())
+            self.states[dim], d = detect(state, dim, None if score is None else score / 100, self.config)
             found += d
         run = JudgedRun(
             id=f"{self.revision}-run-{self.n}",
             evaluation=f"{self.revision}-run-{self.n}:1",
             agent="oil-agent",
             revision=self.revision,
-            scores=tuple(ScoreRecord(d, threshold, "judge", score=s) for d, s in scores.items()),
+            scores=tuple(
+                ScoreRecord(
+                    d, threshold, "judge", score=s, skipped_reason=None if s is not None else "judge down"
+                )
+                for d, s in scores.items()
+            ),
         )
         return self.engine.handle_sync(self.mon, run, found, at if at is not None else T0 + self.n)
 
@@ -140,6 +146,15 @@ def test_recovery_resolves_and_ends_the_alerts_and_a_later_regression_alerts_aga
     s.run({"task_success": 25})
     assert kinds(incidents) == [NOTIFY, RECOVERY, NOTIFY]
     assert incidents.summary("demo/oil-agent").open == 1
+
+
+def test_a_skipped_dimension_is_no_recovery(incidents: Incidents) -> None:
+    s = Series(IncidentEngine(incidents), monitor())
+    s.run({"task_success": 30, "safety": 90})
+    s.run({"task_success": None, "safety": 90})  # the judge could not score it: no verdict
+    assert kinds(incidents) == [NOTIFY] and incidents.list_incidents()[0].state == "open"
+    s.run({"task_success": 90, "safety": 90})
+    assert kinds(incidents) == [NOTIFY, RECOVERY]
 
 
 def test_the_cooldown_repeats_a_persistent_notice(incidents: Incidents) -> None:

@@ -70,10 +70,16 @@ def cli(c: Collector, *args: str) -> Any:
         capture_output=True,
         text=True,
         env={**os.environ, "PROCTOR_API_TOKEN": API_TOKEN},
-        timeout=60,
+        timeout=scaled(180),  # a Python process starts slowly on a loaded machine
     )
     assert out.returncode == 0, out.stderr
     return json.loads(out.stdout)
+
+
+def listed(c: Collector, **query: Any) -> list[dict[str, Any]]:
+    """Incidents through the API client (what the CLI calls), for waits."""
+    with c.client() as api:
+        return api.list_incidents(**query)
 
 
 def turn(c: Collector, conversation: str, answer: str) -> None:
@@ -119,10 +125,11 @@ def test_a_breach_is_told_once_to_alertmanager_and_the_webhook_and_resolved_when
         # the same problem twice more: the incident grows, nobody is told again
         turn(c, "conv-2", BAD)
         turn(c, "conv-3", BAD)
-        [incident] = wait_for(
-            lambda: [i for i in cli(c, "list", "--monitor", "demo/oil-agent") if i["runs"] == 3],
+        wait_for(
+            lambda: [i for i in listed(c, monitor="demo/oil-agent") if i["runs"] == 3],
             "the incident to hold three runs",
         )
+        [incident] = cli(c, "list", "--monitor", "demo/oil-agent")
         assert list(incident) == [
             "id",
             "monitor",
@@ -193,7 +200,7 @@ def test_observe_only_records_the_incident_and_sends_nothing(
     c = launch(tmp_path, db_url, objects(judge, am, hook, observeOnly=True))
     try:
         turn(c, "conv-1", BAD)
-        [incident] = wait_for(lambda: cli(c, "list"), "the incident")
+        [incident] = wait_for(lambda: listed(c), "the incident")
         assert incident["state"] == "open"
         [notice] = stored_notices(db_url)
         assert not notice.sent and notice.deliveries == {} and "observeOnly" in (notice.why_not or "")
@@ -220,7 +227,7 @@ def test_a_collector_killed_mid_incident_does_not_tell_it_again_after_restart(
     c = launch(tmp_path, db_url, objs, name="second")
     try:
         turn(c, "conv-2", BAD)
-        wait_for(lambda: [i for i in cli(c, "list") if i["runs"] == 2], "the incident to hold both runs")
+        wait_for(lambda: [i for i in listed(c) if i["runs"] == 2], "the incident to hold both runs")
         assert [n.kind for n in stored_notices(db_url)] == ["notify"]
         assert len(hook.notices) == 1
     finally:

@@ -166,9 +166,21 @@ class PercentileDetector(SpecModel):
     )
 
 
+class SeriesScope(StrEnum):
+    """What one series of scores is: per agent revision, or per session within a revision."""
+
+    REVISION = "revision"
+    SESSION = "session"
+
+
 class DetectorsSpec(SpecModel):
     """The detectors run over each dimension's series of live scores (seed 000)."""
 
+    by: SeriesScope = Field(
+        default=SeriesScope.REVISION,
+        description="revision: one series per dimension and agent revision. session: one per session "
+        "too (session.id or gen_ai.conversation.id), for agents whose runs are the turns of a session.",
+    )
     threshold: ThresholdDetector = Field(
         default_factory=ThresholdDetector,
         description="The absolute breach (always on; thresholds default to the EvalProfile's).",

@@ -42,6 +42,7 @@ from proctor.protocol import (
     Severity,
     assess_incident,
     breaker_refresh,
+    depth_severity,
     route,
 )
 from proctor.store import (
@@ -233,6 +234,13 @@ def _severity(run: JudgedRun) -> tuple[Severity, tuple[str, ...], str]:
     return inc.severity, inc.failing, inc.probable_cause
 
 
+def _unmeasured(snap: Snapshot, run: JudgedRun) -> bool:
+    """Whether a dimension the series is alerting on was skipped in this run."""
+    posted = {sig.split(":", 1)[1] for sig in alert_state(snap.alert).posted if ":" in sig}
+    skipped = {s.dimension for s in run.scores if s.score is None}
+    return bool(posted & skipped)
+
+
 def _labels(monitor: Monitor, run: JudgedRun, alertname: str, severity: str, **extra: str) -> dict[str, str]:
     ns, _, name = monitor.name.partition("/")
     labels = {
@@ -260,6 +268,9 @@ def decide(
     spec = monitor.resource.spec
     report = DetectorReport(tuple(detections))
     policy = breaker_policy(monitor)
+    if report.clean and _unmeasured(snap, run):
+        # what was alerting was not measured this time (skipped): no verdict, never a recovery
+        return Plan(alert=dict(snap.alert or {}), breaker=dict(snap.breaker or {}))
     config = DetectorConfig(alert_cooldown_turns=spec.notices.cooldown_runs)
     routing = route(
         report,
@@ -280,7 +291,11 @@ def decide(
     severity_now: Severity | None = None
     if breaches:
         level, failing, probable = _severity(run)
-        if level is Severity.NONE:  # the detectors' threshold is not the profile's: depth from them
+        # a breach the profile's scores do not show (a trajectory signal, a monitor's own
+        # threshold): its depth against the detector's reference
+        others = [d for d in breaches if d.metric not in failing]
+        level = max([level, *(depth_severity(d.score, d.reference) for d in others)])
+        if level is Severity.NONE:
             level = Severity.MEDIUM
         signatures = tuple(sorted({d.signature for d in breaches} | {f"breach:{f}" for f in failing}))
         if "breach:safety" in signatures:

@@ -16,17 +16,18 @@ import functools
 import os
 import socket
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Final
 
 import structlog
 
+from proctor.collector.detectors import observe, session_of
 from proctor.collector.evaluate import Evaluation, Evaluator
 from proctor.collector.export import EvaluatedRun, EvaluationExporter, evaluated_span, evaluation_records
-from proctor.collector.incidents import IncidentEngine, JudgedRun, breach_detections
+from proctor.collector.incidents import IncidentEngine, JudgedRun
 from proctor.collector.metrics import Metrics
 from proctor.collector.monitors import Monitor, Registry
-from proctor.protocol import DEFAULT_LEASE_SECONDS, AttemptOutcome
+from proctor.protocol import DEFAULT_LEASE_SECONDS, AttemptOutcome, Detection
 from proctor.store import Claim, Store, StoreUnavailable, Trajectory
 
 log = structlog.get_logger("proctor.collector.worker")
@@ -176,23 +177,48 @@ class Worker:
             return
         self.evaluated += 1
         self._observe(c, ev, time.monotonic() - started)
+        if monitor is not None and ev.scores:
+            detections = await self._detect(c, monitor, trajectory)
+            if detections is not None and self.incidents is not None:
+                await self._notice(c, monitor, ev, trajectory, detections)
         if self.exporter is not None and ev.scores:
             run = EvaluatedRun(
                 c.run_id, c.monitor, c.agent, c.revision, provenance=str(ev.provenance.get("digest", ""))
             )
             span = evaluated_span(trajectory.spans) if trajectory is not None else None
             self.exporter.submit(evaluation_records(run, ev.scores, span, time.time()))
-        if self.incidents is not None and monitor is not None and ev.scores:
-            await self._notice(c, monitor, ev, trajectory)
+
+    async def _detect(
+        self, c: Claim, monitor: Monitor, trajectory: Trajectory | None
+    ) -> Sequence[Detection] | None:
+        """Step the run's detector series with its stored evaluation (see :mod:`.detectors`). A
+        database that is away skips the step (the scores are stored: a recompute replays them);
+        None then, which is no verdict on the run (never "clean")."""
+        try:
+            run = await asyncio.to_thread(self.store.get_run, c.run_id)
+            session = session_of(trajectory) if trajectory is not None else None
+            detections = await observe(self.store, monitor, run, time.time(), session=session)
+        except StoreUnavailable as e:
+            self.metrics.database_errors.inc()
+            log.warning("cannot step the detectors: the database is away", run=c.run_id, error=str(e))
+            return None
+        if detections:
+            log.info("detectors fired", run=c.run_id, signatures=sorted({d.signature for d in detections}))
+        return detections
 
     async def _notice(
-        self, c: Claim, monitor: Monitor, ev: Evaluation, trajectory: Trajectory | None
+        self,
+        c: Claim,
+        monitor: Monitor,
+        ev: Evaluation,
+        trajectory: Trajectory | None,
+        detections: Sequence[Detection],
     ) -> None:
         """Incidents and notices from the run's detections (recorded here; sent by the Sender)."""
         assert self.incidents is not None
         run = JudgedRun(c.run_id, f"{c.run_id}:{c.evaluation_id}", c.agent, c.revision, ev.scores, trajectory)
         try:
-            await self.incidents.handle(monitor, run, breach_detections(ev.scores), time.time())
+            await self.incidents.handle(monitor, run, detections, time.time())
         except StoreUnavailable as e:
             self.metrics.database_errors.inc()
             log.warning("cannot record the run's incidents and notices", run=c.run_id, error=str(e))

@@ -1,12 +1,18 @@
 """proctor.store: arms B and C in a real database (SQLite embedded, PostgreSQL for scale).
 
 SQLAlchemy 2 tables (:mod:`proctor.store._schema`), Alembic migrations shipped in the package and
-run when a store opens, and one repository class, :class:`Store`, whose methods are transactions::
+run when a store opens, and repositories ("rooms") whose methods are transactions, one per concern:
+:class:`Ingestion`, :class:`WorkQueue`, :class:`Runs` (runs and scores), :class:`DetectorState`.
+:class:`Store` opens the database and carries them all (``store.queue``, ``store.detectors``...),
+with their methods under its own name too::
 
     store = Store.open("sqlite:///runs.db")          # or postgresql://user@host/db (psycopg 3)
     store.ingest(items, policies, now)              # spans/events upserted on their ids
     store.advance_due(now); claims = store.claim("worker-1", now)
     store.complete(claims[0], AttemptOutcome.EVALUATED, now, scores=[...], provenance={...})
+
+A new room is a module of its own here: its tables on ``_schema.Base``, its migration, and a class
+deriving from :class:`Room` built from ``store.engine`` (``Incidents(store.engine)``).
 
 Errors::
 
@@ -18,6 +24,13 @@ This package sits below the judge and beside ``proctor.k8s``: it imports the pro
 API server, the judge or the collector.
 """
 
+from proctor.store._detector_state import (
+    DEFAULT_THRESHOLD,
+    TRAJECTORY_METRICS,
+    DetectorState,
+    SeriesView,
+    trajectory_scores,
+)
 from proctor.store._engine import UnsupportedDatabase, head, migrate, normalise_url
 from proctor.store._incidents import (
     AlertChange,
@@ -36,7 +49,9 @@ from proctor.store._incidents import (
     breaker_key,
     series_key,
 )
-from proctor.store._store import (
+from proctor.store._ingestion import Ingestion
+from proctor.store._queue import WorkQueue
+from proctor.store._records import (
     EWMA_WINDOW,
     Claim,
     DimensionSeries,
@@ -45,25 +60,27 @@ from proctor.store._store import (
     IngestResult,
     Item,
     MonitorSummary,
-    RunNotFound,
     RunRef,
     RunView,
     ScoreRecord,
     ScoreView,
     SpanRecord,
-    Store,
-    StoreError,
-    StoreUnavailable,
     Trajectory,
     run_id,
 )
+from proctor.store._room import Room, RunNotFound, StoreError, StoreUnavailable
+from proctor.store._runs import Runs
+from proctor.store._store import Store
 
 __all__ = [
+    "DEFAULT_THRESHOLD",
     "EWMA_WINDOW",
+    "TRAJECTORY_METRICS",
     "AlertChange",
     "AlertView",
     "Claim",
     "DeliveryClaim",
+    "DetectorState",
     "DimensionSeries",
     "EvaluationView",
     "EventRecord",
@@ -72,17 +89,21 @@ __all__ = [
     "Incidents",
     "IncidentsSummary",
     "IngestResult",
+    "Ingestion",
     "Item",
     "MonitorSummary",
     "NewIncident",
     "NewNotice",
     "NoticeView",
     "Plan",
+    "Room",
     "RunNotFound",
     "RunRef",
     "RunView",
+    "Runs",
     "ScoreRecord",
     "ScoreView",
+    "SeriesView",
     "Snapshot",
     "SpanRecord",
     "StepResult",
@@ -91,10 +112,12 @@ __all__ = [
     "StoreUnavailable",
     "Trajectory",
     "UnsupportedDatabase",
+    "WorkQueue",
     "breaker_key",
     "head",
     "migrate",
     "normalise_url",
     "run_id",
     "series_key",
+    "trajectory_scores",
 ]

@@ -11,6 +11,9 @@ evaluation is remembered) and what was delivered is not sent again.
 The decisions are not made here: :meth:`Incidents.step` hands the loaded state to the caller's
 pure ``decide`` and writes the :class:`Plan` it returns.
 
+Errors are :class:`proctor.store.StoreUnavailable` (the database cannot be reached: nothing of the
+call was stored) and :class:`IncidentNotFound`.
+
 Concurrency: the breaker row of a monitor, then the series' row, are locked (``FOR UPDATE`` on
 PostgreSQL; SQLite has one writer), so two workers judging runs of one series decide in turn.
 """
@@ -20,12 +23,11 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final, TypeVar
+from typing import Any, Final
 
 from sqlalchemy import (
     Boolean,
     Double,
-    Engine,
     ForeignKey,
     Index,
     Integer,
@@ -37,16 +39,11 @@ from sqlalchemy import (
     select,
     update,
 )
-from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from proctor.protocol import Severity
-from proctor.store import _engine
+from proctor.store._room import Room, StoreError
 from proctor.store._schema import Base
-from proctor.store._store import StoreError, StoreUnavailable
-
-T = TypeVar("T")
 
 #: An incident's states, in the order it moves through them.
 OPEN: Final = "open"
@@ -357,23 +354,9 @@ def series_key(series: str) -> str:
     return f"series:{series}"
 
 
-class Incidents:
+class Incidents(Room):
     """The incidents room's repository. Methods are synchronous transactions (call them with
     ``asyncio.to_thread``) and raise :class:`StoreUnavailable` when the database cannot be reached."""
-
-    def __init__(self, engine: Engine) -> None:
-        self.engine = engine
-        self.dialect = engine.dialect.name
-        self._insert = postgresql.insert if self.dialect == "postgresql" else sqlite.insert
-        self._writes = engine.execution_options(**{_engine.WRITE_OPTION: True})
-
-    def _guard(self, fn: Callable[[], T]) -> T:
-        try:
-            return fn()
-        except (OperationalError, DBAPIError) as e:
-            if isinstance(e, OperationalError) or e.connection_invalidated:
-                raise StoreUnavailable(f"database unavailable: {type(e.orig).__name__}: {e.orig}") from None
-            raise
 
     def _lock_state(self, s: Session, key: str, now: float) -> NoticeStateRow:
         s.execute(

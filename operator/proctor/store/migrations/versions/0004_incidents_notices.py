@@ -3,7 +3,7 @@
 Only this room's tables (``proctor.store._incidents``); nothing else changes.
 
 Revision ID: 0004
-Revises: 0002
+Revises: 0003 (0002 before armb-detect was merged)
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0004"
-down_revision = "0002"
+down_revision = "0003"
 branch_labels = None
 depends_on = None
 

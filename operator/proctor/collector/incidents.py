@@ -46,6 +46,7 @@ from proctor.protocol import (
     route,
 )
 from proctor.store import (
+    NEEDS_HUMAN_ALERT,
     AlertChange,
     Incidents,
     IncidentView,
@@ -69,7 +70,6 @@ SUPPRESSED: Final = "suppressed"
 #: Alert names in Alertmanager.
 BREACH_ALERT: Final = "ProctorBreach"
 DEGRADING_ALERT: Final = "ProctorDegrading"
-NEEDS_HUMAN_ALERT: Final = "ProctorNeedsHuman"
 #: Why a notice was recorded and not sent.
 WHY_OBSERVE_ONLY: Final = "observeOnly: shadow mode records notices and sends none"
 WHY_BREAKER: Final = (

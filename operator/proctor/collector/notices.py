@@ -36,7 +36,7 @@ import structlog
 from tenacity import AsyncRetrying, retry_if_exception, stop_after_attempt, wait_exponential_jitter
 
 from proctor.api import SinkType
-from proctor.collector.incidents import EVENTS_SINK, NEEDS_HUMAN, RECOVERY
+from proctor.collector.incidents import EVENTS_SINK, NEEDS_HUMAN, RECOVERY, series_of
 from proctor.collector.metrics import Metrics
 from proctor.collector.monitors import Monitor, Registry
 from proctor.store import AlertView, DeliveryClaim, Incidents, StoreUnavailable
@@ -235,7 +235,7 @@ class Sender:
         if sink is None:
             raise SinkFailed(f"sink {c.sink!r} is no longer in the AgentMonitor's spec", permanent=True)
         if sink.type is SinkType.ALERTMANAGER:
-            await self._alertmanager(monitor, sink.url)
+            await self._alertmanager(monitor, sink.url, series_of(monitor.name, c.document.get("revision")))
         else:
             await self._webhook(monitor, sink.name, sink.url, sink.signing_secret_ref is not None, doc)
 
@@ -252,9 +252,10 @@ class Sender:
             )
         return reply
 
-    async def _alertmanager(self, monitor: Monitor, url: str) -> None:
+    async def _alertmanager(self, monitor: Monitor, url: str, series: str) -> None:
+        """POST the alerts of the notice's series (and the monitor's needs_human) as they stand."""
         now = time.time()
-        alerts = await asyncio.to_thread(self.incidents.alerts, monitor.name)
+        alerts = await asyncio.to_thread(self.incidents.alerts, monitor.name, series=series)
         current = [a for a in alerts if a.ends_at is None or a.ends_at > now - RESOLVED_WINDOW]
         if not current:
             return

@@ -33,6 +33,7 @@ from proctor.store._detector_state import (
 )
 from proctor.store._engine import UnsupportedDatabase, head, migrate, normalise_url
 from proctor.store._incidents import (
+    NEEDS_HUMAN_ALERT,
     AlertChange,
     AlertView,
     DeliveryClaim,
@@ -75,6 +76,7 @@ from proctor.store._store import Store
 __all__ = [
     "DEFAULT_THRESHOLD",
     "EWMA_WINDOW",
+    "NEEDS_HUMAN_ALERT",
     "TRAJECTORY_METRICS",
     "AlertChange",
     "AlertView",

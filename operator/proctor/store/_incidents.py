@@ -54,6 +54,8 @@ INCIDENT_STATES: Final = (OPEN, ACKNOWLEDGED, RESOLVED)
 PENDING: Final = "pending"
 DELIVERED: Final = "delivered"
 FAILED: Final = "failed"
+#: The alert of a tripped circuit breaker: per monitor, ended by the window, not by a recovery.
+NEEDS_HUMAN_ALERT: Final = "ProctorNeedsHuman"
 #: Runs listed on an incident at most (its run count covers all of them).
 MAX_LISTED_RUNS: Final = 50
 
@@ -244,6 +246,7 @@ class DeliveryClaim:
 class AlertView:
     key: str
     monitor: str
+    series: str
     alertname: str
     labels: Mapping[str, str]
     annotations: Mapping[str, str]
@@ -495,7 +498,7 @@ class Incidents(Room):
                 .where(
                     AlertRow.series == series,
                     AlertRow.ends_at.is_(None),
-                    AlertRow.alertname != "ProctorNeedsHuman",
+                    AlertRow.alertname != NEEDS_HUMAN_ALERT,
                 )
                 .values(ends_at=now, last_sent_at=None)
             )
@@ -618,6 +621,7 @@ class Incidents(Room):
                     AlertView(
                         r.key,
                         r.monitor,
+                        r.series,
                         r.alertname,
                         json.loads(r.labels),
                         json.loads(r.annotations),
@@ -640,14 +644,20 @@ class Incidents(Room):
 
         self._guard(go)
 
-    def alerts(self, monitor: str) -> list[AlertView]:
+    def alerts(self, monitor: str, *, series: str | None = None) -> list[AlertView]:
+        """The monitor's alerts (of one series, and the monitor's needs_human, when ``series``)."""
+
         def go() -> list[AlertView]:
             with Session(self.engine) as s:
-                rows = s.execute(select(AlertRow).where(AlertRow.monitor == monitor)).scalars().all()
+                stmt = select(AlertRow).where(AlertRow.monitor == monitor)
+                if series is not None:
+                    stmt = stmt.where(or_(AlertRow.series == series, AlertRow.alertname == NEEDS_HUMAN_ALERT))
+                rows = s.execute(stmt).scalars().all()
                 return [
                     AlertView(
                         r.key,
                         r.monitor,
+                        r.series,
                         r.alertname,
                         json.loads(r.labels),
                         json.loads(r.annotations),

@@ -96,12 +96,16 @@ def test_rollback_cannot_be_allowed_without_approval() -> None:
 def test_a_firing_alert_ends_a_few_resend_periods_ahead_and_a_resolved_one_when_it_ended() -> None:
     labels = {"alertname": "ProctorBreach", "namespace": "demo", "monitor": "oil-agent", "incident": "inc-1"}
     firing = alert_payload(
-        AlertView("k", "demo/oil-agent", "ProctorBreach", labels, {}, 100.0, None), 1000.0, "http://c"
+        AlertView("k", "demo/oil-agent", "demo/oil-agent|2.0", "ProctorBreach", labels, {}, 100.0, None),
+        1000.0,
+        "http://c",
     )
     assert firing["endsAt"] == "1970-01-01T00:20:40.000Z"  # 1000 + 4 x 60 s
     assert firing["generatorURL"] == "http://c/api/v1/incidents/inc-1"
     ended = alert_payload(
-        AlertView("k", "demo/oil-agent", "ProctorBreach", labels, {}, 100.0, 500.0), 1000.0, "http://c"
+        AlertView("k", "demo/oil-agent", "demo/oil-agent|2.0", "ProctorBreach", labels, {}, 100.0, 500.0),
+        1000.0,
+        "http://c",
     )
     assert ended["endsAt"] == "1970-01-01T00:08:20.000Z"
 

@@ -410,3 +410,21 @@ def test_incidents_are_read_acknowledged_and_decided_only_as_rbac_allows(
     assert acked.json()["state"] == "acknowledged"
     assert acked.json()["acknowledgedBy"] == f"system:serviceaccount:{a.namespace}:oncall"
     assert post(oncall, "/recommendations/capture-cases/approve").status_code == 403  # not its verb
+
+    # the notice is an Event on tenant a's AgentMonitor (the collector's first sink), once
+    def notice_events() -> list[dict[str, Any]]:
+        listed = json.loads(crds.kubectl("-n", a.namespace, "get", "events", "-o", "json").stdout)["items"]
+        return [e for e in listed if e.get("reason") == "IncidentBreach"]
+
+    (event,) = wait_for(notice_events, timeout=TIMEOUT, what="the notice's Event")
+    assert (
+        event["involvedObject"]["kind"] == "AgentMonitor" and event["involvedObject"]["name"] == "oil-agent"
+    )
+    assert event["type"] == "Warning" and incident["id"] in event["message"]
+    assert "whatever you like" not in event["message"]
+    assert notice_events_elsewhere(crds, b.namespace) == []
+
+
+def notice_events_elsewhere(crds: Cluster, namespace: str) -> list[Any]:
+    listed = json.loads(crds.kubectl("-n", namespace, "get", "events", "-o", "json").stdout)["items"]
+    return [e for e in listed if e.get("reason") == "IncidentBreach"]

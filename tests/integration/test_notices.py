@@ -95,6 +95,7 @@ def stored_notices(db: str) -> list[Any]:
         store.close()
 
 
+@pytest.mark.timeout(scaled(600))  # four judged runs and two CLI processes on a loaded machine
 def test_a_breach_is_told_once_to_alertmanager_and_the_webhook_and_resolved_when_clean(
     judge: JudgeServer, am: Alertmanager, hook: Webhook, db_url: str, tmp_path: Path
 ) -> None:
@@ -156,9 +157,10 @@ def test_a_breach_is_told_once_to_alertmanager_and_the_webhook_and_resolved_when
             lambda: [n for n in hook.notices if n["kind"] == "recovery"], "the recovery notice"
         )
         assert recovery[0]["resolved"] == [incident["id"]]
-        [resolved] = cli(c, "list", "--monitor", "demo/oil-agent", "--state", "resolved")
+        [resolved] = listed(c, monitor="demo/oil-agent", state="resolved")
         assert resolved["id"] == incident["id"]
-        detail = cli(c, "show", incident["id"])
+        with c.client() as api:
+            detail = api.show_incident(incident["id"])
         assert {r["id"] for r in detail["recommendations"]} >= {"rollback", "hold-canary", "capture-cases"}
         assert len(detail["runIds"]) == 3
     finally:

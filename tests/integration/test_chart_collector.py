@@ -31,10 +31,11 @@ INGEST_TOKEN = "chart-ingest-token"
 Grant = tuple[str, str, str, str | None]
 
 #: The collector's rights (ClusterRole <fullname>-collector): list the monitors it serves and their
-#: profiles. Changing the chart's RBAC means changing this on purpose.
+#: profiles, create Events (notices). Changing the chart's RBAC means changing this on purpose.
 COLLECTOR_RULES: set[Grant] = {
     ("proctor.dev", "agentmonitors", "list", None),
     ("proctor.dev", "evalprofiles", "list", None),
+    ("", "events", "create", None),
 }
 #: The operator's rights on AgentMonitors (ClusterRole <fullname>-agentmonitors).
 OPERATOR_MONITOR_RULES: set[Grant] = {

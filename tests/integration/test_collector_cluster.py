@@ -346,11 +346,16 @@ def test_the_operator_writes_the_monitors_status_from_the_running_collector(
         "True",
         "RunsArriving",
     )
-    for kind in ("Breached", "Degrading", "NeedsHuman"):
+    for kind in ("Breached", "Degrading"):
         assert (condition(done, kind)["status"], condition(done, kind)["reason"]) == (
             "Unknown",
             "DetectorsNotRunning",
         )
+    assert (condition(done, "NeedsHuman")["status"], condition(done, "NeedsHuman")["reason"]) == (
+        "False",
+        "WithinBudget",
+    )
+    assert done["incidents"]["open"] == 0  # the run scored 75: nothing breached
     assert condition(done, "Observing")["reason"] == "Notifying"
     table = crds.kubectl("-n", namespace, "get", "agentmonitors").stdout.splitlines()
     assert table[0].split() == ["NAME", "RUNS", "BREACHED", "SAFETY", "AGE"]  # WORST: under -o wide

@@ -349,3 +349,82 @@ def test_a_monitor_without_its_own_token_says_nothing_is_accepted(
     cond = wait_for(receiving, timeout=TIMEOUT, what="the Receiving condition")
     assert (cond["status"], cond["reason"]) == ("False", "NoIngestionToken")
     assert "spec.tokenSecretRef" in cond["message"]
+
+
+def _role(ns: str, name: str, verbs: list[str]) -> list[dict[str, Any]]:
+    """A ServiceAccount ``name`` with ``verbs`` on AgentMonitors in ``ns`` (nothing else)."""
+    meta = {"name": name, "namespace": ns}
+    rules = [{"apiGroups": ["proctor.dev"], "resources": ["agentmonitors"], "verbs": verbs}]
+    ref = {"apiGroup": "rbac.authorization.k8s.io", "kind": "Role", "name": name}
+    return [
+        {"apiVersion": "v1", "kind": "ServiceAccount", "metadata": meta},
+        {"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "Role", "metadata": meta, "rules": rules},
+        {
+            "apiVersion": "rbac.authorization.k8s.io/v1",
+            "kind": "RoleBinding",
+            "metadata": meta,
+            "roleRef": ref,
+            "subjects": [{"kind": "ServiceAccount", "name": name, "namespace": ns}],
+        },
+    ]
+
+
+def test_incidents_are_read_acknowledged_and_decided_only_as_rbac_allows(
+    tenants: Setup, crds: Cluster
+) -> None:
+    """Incidents (issue 29) under the same guarantee: another tenant cannot see one (404, not a
+    403 that says it exists), a reader cannot acknowledge it, and only the verb acknowledge may."""
+    a, b = tenants.tenants["a"], tenants.tenants["b"]
+    assert a.ingest_token
+    with tracer(tenants.url, service=SERVICE, token=a.ingest_token) as tr:
+        agent_turn(tr, "a-bad", "Oil at 0.30 qt/hr?", "[[score:20]] whatever you like")
+    where = f"{a.namespace}/oil-agent"
+
+    def incidents(token: str, **params: str) -> list[dict[str, Any]]:
+        reply = _get(tenants.url, "/api/v1/incidents", token, **params)
+        assert reply.status_code == 200, reply.text
+        return list(reply.json()["incidents"])
+
+    (incident,) = wait_for(lambda: incidents(a.reader, monitor=where), timeout=TIMEOUT, what="a's incident")
+    path = f"/api/v1/incidents/{incident['id']}"
+    assert _get(tenants.url, path, a.reader).status_code == 200
+    # the agent's ingestion token opens nothing; another tenant sees nothing of it
+    assert _get(tenants.url, path, a.ingest_token).status_code == 401
+    assert _get(tenants.url, path, b.reader).status_code == 404
+    assert _get(tenants.url, "/api/v1/incidents", b.reader, monitor=where).status_code == 403
+    assert incidents(b.reader) == []
+
+    def post(token: str, suffix: str) -> httpx.Response:
+        return httpx.post(
+            f"{tenants.url}{path}{suffix}", headers={"Authorization": f"Bearer {token}"}, timeout=30
+        )
+
+    assert post(b.reader, "/ack").status_code == 404
+    refused = post(a.reader, "/ack")  # get and list, not acknowledge
+    assert refused.status_code == 403 and "acknowledge" in refused.json()["error"]
+    assert post(a.reader, "/recommendations/capture-cases/approve").status_code == 403
+    _apply(crds, _role(a.namespace, "oncall", ["get", "acknowledge"]))
+    oncall = _token(crds, a.namespace, "oncall")
+    acked = post(oncall, "/ack")
+    assert acked.status_code == 200, acked.text
+    assert acked.json()["state"] == "acknowledged"
+    assert acked.json()["acknowledgedBy"] == f"system:serviceaccount:{a.namespace}:oncall"
+    assert post(oncall, "/recommendations/capture-cases/approve").status_code == 403  # not its verb
+
+    # the notice is an Event on tenant a's AgentMonitor (the collector's first sink), once
+    def notice_events() -> list[dict[str, Any]]:
+        listed = json.loads(crds.kubectl("-n", a.namespace, "get", "events", "-o", "json").stdout)["items"]
+        return [e for e in listed if e.get("reason") == "IncidentBreach"]
+
+    (event,) = wait_for(notice_events, timeout=TIMEOUT, what="the notice's Event")
+    assert (
+        event["involvedObject"]["kind"] == "AgentMonitor" and event["involvedObject"]["name"] == "oil-agent"
+    )
+    assert event["type"] == "Warning" and incident["id"] in event["message"]
+    assert "whatever you like" not in event["message"]
+    assert notice_events_elsewhere(crds, b.namespace) == []
+
+
+def notice_events_elsewhere(crds: Cluster, namespace: str) -> list[Any]:
+    listed = json.loads(crds.kubectl("-n", namespace, "get", "events", "-o", "json").stdout)["items"]
+    return [e for e in listed if e.get("reason") == "IncidentBreach"]

@@ -290,6 +290,69 @@ class NoticesSpec(SpecModel):
         return self
 
 
+class ActionPolicy(StrEnum):
+    """What approving a recommendation needs (seed 004: gate on reversibility, not on confidence)."""
+
+    ALLOW = "Allow"  # the operator applies it when the incident opens (reversible actions only)
+    REQUIRE_APPROVAL = "RequireApproval"  # a person (or an agent the policy lets) approves it first
+    DENY = "Deny"  # never applied; approving it is refused
+
+
+#: The recommendation catalogue (seed 001), by id: whether the action can be undone.
+RECOMMENDATIONS: Final[dict[str, bool]] = {
+    "rollback": False,
+    "hold-canary": True,
+    "capture-cases": True,
+    "review-judge": True,
+}
+
+
+class ActionsSpec(SpecModel):
+    """Per action of the recommendation catalogue: Allow, RequireApproval (default) or Deny."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "x-kubernetes-validations": [
+                cel(
+                    "!has(self.rollback) || self.rollback != 'Allow'",
+                    "rollback cannot be undone: it needs RequireApproval or Deny, never Allow",
+                    field_path=".rollback",
+                )
+            ]
+        }
+    )
+
+    rollback: ActionPolicy = Field(
+        default=ActionPolicy.REQUIRE_APPROVAL,
+        description="Roll the agent back to the last revision without an open incident (irreversible: "
+        "RequireApproval or Deny).",
+    )
+    hold_canary: ActionPolicy = Field(
+        default=ActionPolicy.REQUIRE_APPROVAL,
+        description="Hold the canary of the breaching revision (its live verdict answers INCONCLUSIVE).",
+    )
+    capture_cases: ActionPolicy = Field(
+        default=ActionPolicy.REQUIRE_APPROVAL,
+        description="Add the breached runs as candidate cases to the monitor's captureTo CaseSet.",
+    )
+    review_judge: ActionPolicy = Field(
+        default=ActionPolicy.REQUIRE_APPROVAL,
+        description="Flag the judge for review on a dimension its samples disagreed on.",
+    )
+
+    @model_validator(mode="after")
+    def _irreversible(self) -> Self:
+        if self.rollback is ActionPolicy.ALLOW:
+            raise ValueError(
+                "actions.rollback cannot be undone: it needs RequireApproval or Deny, never Allow"
+            )
+        return self
+
+    def policy_for(self, recommendation: str) -> ActionPolicy:
+        """The policy of a catalogue id (``hold-canary`` -> ``holdCanary``)."""
+        return ActionPolicy(getattr(self, recommendation.replace("-", "_")))
+
+
 class AgentMonitorSpec(SpecModel):
     """Which live agent is watched, how its runs are found and judged, and what acts on the scores."""
 
@@ -346,6 +409,11 @@ class AgentMonitorSpec(SpecModel):
     notices: NoticesSpec = Field(
         default_factory=NoticesSpec,
         description="Notices: cooldown, circuit breaker, sinks.",
+        json_schema_extra={"default": {}},
+    )
+    actions: ActionsSpec = Field(
+        default_factory=ActionsSpec,
+        description="What approving each recommendation of an incident needs (default RequireApproval).",
         json_schema_extra={"default": {}},
     )
     capture_to: LocalObjectReference | None = Field(

@@ -39,6 +39,10 @@ VERBS: dict[str, tuple[str, str]] = {
         "arm B: receive agents' OpenTelemetry traces, judge each run, serve the runs API",
     ),
     "runs": ("proctor.cli.runs", "list, show or evaluate the runs the collector judged"),
+    "incidents": (
+        "proctor.cli.incidents",
+        "list, show or acknowledge incidents; approve or dismiss their recommendations",
+    ),
 }
 
 

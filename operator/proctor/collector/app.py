@@ -27,6 +27,8 @@ from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from proctor.collector import events as native
 from proctor.collector import otlp
 from proctor.collector.auth import (
+    ACKNOWLEDGE_VERB,
+    APPROVE_VERB,
     EVALUATE_VERB,
     LIST_VERB,
     READ_VERB,
@@ -36,13 +38,14 @@ from proctor.collector.auth import (
     Unauthenticated,
 )
 from proctor.collector.detectors import detector_summary
+from proctor.collector.incidents import decide_recommendation, incident_json, incidents_status
 from proctor.collector.ingest import Backpressure, TooManyItems, Writer
 from proctor.collector.metrics import Metrics
 from proctor.collector.monitors import Monitor, Registry, revision_of
 from proctor.collector.openapi import document
 from proctor.collector.trajectory import signals, steps_of
 from proctor.collector.views import monitor_summary, run_detail, run_json
-from proctor.store import Item, RunNotFound, RunRef, Store, StoreUnavailable
+from proctor.store import IncidentNotFound, Incidents, Item, RunNotFound, RunRef, Store, StoreUnavailable
 
 log = structlog.get_logger("proctor.collector.app")
 T = TypeVar("T")
@@ -86,6 +89,8 @@ class Context:
     )
     #: Bodies being inflated at once, at most (memory: this many times ``max_body``).
     inflating: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(INFLATE_CONCURRENCY))
+    #: The incidents room (armb-notify); None: incidents are not served.
+    incidents: Incidents | None = None
 
 
 CONTEXT: Final = web.AppKey("context", Context)
@@ -492,9 +497,103 @@ async def show_monitor(request: web.Request, ctx: Context, caller: Caller) -> we
     doc = monitor_summary(monitor.name, summary)
     # the detectors' room: the live series that fired (Breached, Degrading)
     doc["detectors"] = detector_summary(await asyncio.to_thread(ctx.store.detectors.series, monitor.name))
+    if ctx.incidents is not None:  # open incidents and the breaker (armb-notify)
+        doc.update(await asyncio.to_thread(incidents_status, ctx.incidents, monitor))
     if monitor.closed:  # why nothing is accepted for it: the operator writes it on the monitor
         doc["ingestionClosed"] = monitor.closed
     return web.json_response(doc)
+
+
+# --- incidents (armb-notify) ---------------------------------------------------------------------
+
+
+def _incidents(ctx: Context) -> Incidents:
+    if ctx.incidents is None:
+        raise web.HTTPNotFound(text="incidents are not served by this collector")
+    return ctx.incidents
+
+
+async def list_incidents(request: web.Request, ctx: Context, caller: Caller) -> web.Response:
+    """``GET /api/v1/incidents?monitor=NS/NAME&namespace=NS&state=open&limit=N``: newest first, only
+    of the monitors the caller may read."""
+    incidents = _incidents(ctx)
+    q = request.query
+    try:
+        limit = max(1, min(int(q.get("limit", "100")), MAX_PAGE))
+    except ValueError:
+        return _error(400, "limit must be a number")
+    state = q.get("state")
+    if state is not None and state not in ("open", "acknowledged", "resolved"):
+        return _error(400, "state must be open, acknowledged or resolved")
+    monitors = list(ctx.registry().monitors.values())
+    if "monitor" in q:
+        ns, _, name = q["monitor"].partition("/")
+        if not await ctx.auth.allowed(caller, READ_VERB, ns, name or None):
+            return _forbidden(caller, READ_VERB, q["monitor"])
+        allowed = [q["monitor"]]
+    else:
+        if "namespace" in q:
+            monitors = [m for m in monitors if m.namespace == q["namespace"]]
+        namespaces = sorted({m.namespace for m in monitors})
+        readable = {ns for ns in namespaces if await ctx.auth.allowed(caller, LIST_VERB, ns, None)}
+        if namespaces and not readable:
+            return _error(
+                403,
+                f"{caller.name or 'the caller'} may not list agentmonitors.proctor.dev "
+                "in any namespace served here",
+            )
+        allowed = [m.name for m in monitors if m.namespace in readable]
+    found = await asyncio.to_thread(incidents.list_incidents, monitors=allowed, state=state, limit=limit)
+    return web.json_response({"incidents": [incident_json(i) for i in found]})
+
+
+async def _authorized_incident(ctx: Context, caller: Caller, incident_id: str, verb: str) -> Any:
+    try:
+        incident = await asyncio.to_thread(_incidents(ctx).get, incident_id)
+    except IncidentNotFound:
+        return _error(404, f"no incident {incident_id!r}")
+    ns, _, name = incident.monitor.partition("/")
+    if not await ctx.auth.allowed(caller, READ_VERB, ns, name):
+        return _error(404, f"no incident {incident_id!r}")  # one it may not read does not exist for it
+    if verb != READ_VERB and not await ctx.auth.allowed(caller, verb, ns, name):
+        return _forbidden(caller, verb, incident.monitor)
+    return incident
+
+
+async def show_incident(request: web.Request, ctx: Context, caller: Caller) -> web.Response:
+    """``GET /api/v1/incidents/{id}``: the incident with its cause, runs and recommendations."""
+    incident = await _authorized_incident(ctx, caller, request.match_info["id"], READ_VERB)
+    if isinstance(incident, web.Response):
+        return incident
+    return web.json_response(incident_json(incident, detail=True))
+
+
+async def ack_incident(request: web.Request, ctx: Context, caller: Caller) -> web.Response:
+    """``POST /api/v1/incidents/{id}/ack`` (RBAC verb ``acknowledge`` on the agentmonitor)."""
+    incident = await _authorized_incident(ctx, caller, request.match_info["id"], ACKNOWLEDGE_VERB)
+    if isinstance(incident, web.Response):
+        return incident
+    view = await asyncio.to_thread(
+        _incidents(ctx).acknowledge, incident.id, caller.name or "unknown", time.time()
+    )
+    return web.json_response(incident_json(view, detail=True))
+
+
+async def decide_incident(request: web.Request, ctx: Context, caller: Caller) -> web.Response:
+    """``POST /api/v1/incidents/{id}/recommendations/{rec}/approve|dismiss`` (RBAC verb ``approve``);
+    the AgentMonitor's ``actions`` policy may deny the action whoever asks."""
+    incident = await _authorized_incident(ctx, caller, request.match_info["id"], APPROVE_VERB)
+    if isinstance(incident, web.Response):
+        return incident
+    monitor = ctx.registry().get(incident.monitor)
+    rec, decision = request.match_info["rec"], request.match_info["decision"]
+    problem = decide_recommendation(incident, monitor, rec, decision)
+    if problem is not None:
+        return _error(problem[0], problem[1])
+    view = await asyncio.to_thread(
+        _incidents(ctx).decide, incident.id, rec, decision, caller.name or "unknown", time.time()
+    )
+    return web.json_response(incident_json(view, detail=True))
 
 
 async def openapi(_request: web.Request) -> web.Response:
@@ -544,6 +643,13 @@ def application(ctx: Context, *, max_body: int = DEFAULT_MAX_BODY) -> web.Applic
     app.router.add_get("/api/v1/runs/{id}", _managed(show_run))
     app.router.add_post("/api/v1/runs/{id}/evaluate", _managed(evaluate_run))
     app.router.add_get("/api/v1/monitors/{namespace}/{name}", _managed(show_monitor))
+    # incidents (armb-notify)
+    app.router.add_get("/api/v1/incidents", _managed(list_incidents))
+    app.router.add_get("/api/v1/incidents/{id}", _managed(show_incident))
+    app.router.add_post("/api/v1/incidents/{id}/ack", _managed(ack_incident))
+    app.router.add_post(
+        "/api/v1/incidents/{id}/recommendations/{rec}/{decision:approve|dismiss}", _managed(decide_incident)
+    )
     app.router.add_get("/openapi.json", openapi)
     app.router.add_get("/healthz", healthz)
     app.router.add_get("/readyz", readyz)

@@ -16,6 +16,12 @@ Kubernetes RBAC decides who may read runs or ask for an evaluation::
     - apiGroups: [proctor.dev]
       resources: [agentmonitors]
       verbs: [evaluate]         # "evaluate now" on its runs
+    - apiGroups: [proctor.dev]
+      resources: [agentmonitors]
+      verbs: [acknowledge]      # acknowledge its incidents
+    - apiGroups: [proctor.dev]
+      resources: [agentmonitors]
+      verbs: [approve]          # approve or dismiss its incidents' recommendations
 
 No token or a token the API server does not accept: 401. A valid identity without the verb: 403.
 Answers are cached for a few seconds (keyed by a hash of the token, never the token itself).
@@ -41,6 +47,8 @@ from proctor.api import COLLECTOR_AUDIENCE, GROUP
 READ_VERB: Final = "get"
 LIST_VERB: Final = "list"
 EVALUATE_VERB: Final = "evaluate"
+ACKNOWLEDGE_VERB: Final = "acknowledge"
+APPROVE_VERB: Final = "approve"
 RESOURCE: Final = "agentmonitors"
 #: How long a TokenReview or SubjectAccessReview answer is reused.
 CACHE_SECONDS: Final = 10.0

@@ -136,6 +136,42 @@ class CollectorClient:
         result: dict[str, Any] = self._call("POST", f"/api/v1/runs/{run_id}/evaluate")
         return result
 
+    # --- incidents (armb-notify) ---
+
+    def list_incidents(
+        self,
+        *,
+        monitor: str | None = None,
+        namespace: str | None = None,
+        state: str | None = None,
+        limit: int = 100,
+    ) -> list[dict[str, Any]]:
+        """Incidents, newest first, of the monitors the caller may read."""
+        reply = self._call(
+            "GET",
+            "/api/v1/incidents",
+            {"monitor": monitor, "namespace": namespace, "state": state, "limit": limit},
+        )
+        return list(reply["incidents"])
+
+    def show_incident(self, incident_id: str) -> dict[str, Any]:
+        """One incident with its cause, runs and recommendations."""
+        result: dict[str, Any] = self._call("GET", f"/api/v1/incidents/{incident_id}")
+        return result
+
+    def ack_incident(self, incident_id: str) -> dict[str, Any]:
+        """Acknowledge an incident (RBAC verb ``acknowledge``)."""
+        result: dict[str, Any] = self._call("POST", f"/api/v1/incidents/{incident_id}/ack")
+        return result
+
+    def decide_recommendation(self, incident_id: str, rec: str, decision: str) -> dict[str, Any]:
+        """``approve`` or ``dismiss`` a recommendation of an incident (RBAC verb ``approve``)."""
+        if decision not in ("approve", "dismiss"):
+            raise ValueError("decision is approve or dismiss")
+        path = f"/api/v1/incidents/{incident_id}/recommendations/{rec}/{decision}"
+        result: dict[str, Any] = self._call("POST", path)
+        return result
+
 
 def runs_json(runs: Sequence[Mapping[str, Any]]) -> str:
     """What ``proctor runs list -o json`` prints: a JSON list of the stable short form."""

@@ -93,6 +93,7 @@ class ClusterMonitors:
         tokens: dict[str, str] = {}
         judge_keys: dict[str, str] = {}
         closed: dict[str, str] = {}
+        sink_secrets: dict[str, dict[str, str]] = {}
         by_name = {f"{p.metadata.namespace}/{p.metadata.name}": p for p in profiles}
         for m in monitors:
             ns = m.metadata.namespace or "default"
@@ -105,6 +106,13 @@ class ClusterMonitors:
                     closed[name] = f"{token.reason}: the collector accepts nothing for this monitor"
                 else:
                     tokens[name] = token
+            for (
+                sink
+            ) in m.spec.notices.sinks:  # webhook signing keys (unreadable: the sink fails, unsigned never)
+                if sink.signing_secret_ref is not None:
+                    key = self._secret(ns, sink.signing_secret_ref)
+                    if key:
+                        sink_secrets.setdefault(name, {})[sink.name] = key
             profile = by_name.get(f"{ns}/{m.spec.profile_ref.name}")
             judge = profile.spec.judge if profile else None
             if judge is not None and judge.api_key_secret_ref is not None:
@@ -112,7 +120,13 @@ class ClusterMonitors:
                 if key:
                     judge_keys[name] = key
         return build(
-            monitors, profiles, default_token=None, tokens=tokens, judge_keys=judge_keys, closed=closed
+            monitors,
+            profiles,
+            default_token=None,
+            tokens=tokens,
+            judge_keys=judge_keys,
+            closed=closed,
+            sink_secrets=sink_secrets,
         )
 
 

@@ -194,6 +194,15 @@ class Metrics:
         )
         #: (monitor, agent, revision, dimension) -> the signatures set to 1 (to reset them to 0)
         self._firing: dict[tuple[str, str, str, str], set[str]] = {}
+        # incidents and notices (armb-notify)
+        self.notices = Counter(
+            "proctor_collector_notices_total",
+            "Notice deliveries by sink and outcome: delivered, retried (the sink was down, slow or "
+            "answered 5xx; tried again later), failed (for good: a 4xx or no signing key), resent "
+            "(a firing alert re-sent to Alertmanager).",
+            ["monitor", "sink", "outcome"],
+            registry=r,
+        )
         self.database_errors = Counter(
             "proctor_collector_database_unavailable_total",
             "Operations refused because the database was down.",

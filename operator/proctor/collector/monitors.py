@@ -53,6 +53,8 @@ class Monitor:
     profile: EvalProfile | None
     token: str | None = field(default=None, repr=False)
     judge_api_key: str | None = field(default=None, repr=False)
+    #: webhook sinks' signing keys by sink name (read from their signingSecretRef; never shown)
+    sink_secrets: Mapping[str, str] = field(default_factory=dict, repr=False)
     problem: str | None = None  # why its runs cannot be judged (a missing profile...)
     closed: str | None = None  # why nothing is accepted for it (no ingestion token of its own...)
 
@@ -174,6 +176,7 @@ def build(
     tokens: Mapping[str, str] | None = None,
     judge_keys: Mapping[str, str] | None = None,
     closed: Mapping[str, str] | None = None,
+    sink_secrets: Mapping[str, Mapping[str, str]] | None = None,
 ) -> Registry:
     """A registry from parsed objects; ``tokens``, ``judge_keys`` and ``closed`` (why a monitor
     accepts nothing) are by monitor name."""
@@ -192,11 +195,14 @@ def build(
             judge_api_key=_Secret(judge_keys[name]) if judge_keys and name in judge_keys else None,
             problem=problem,
             closed=(closed or {}).get(name),
+            sink_secrets={k: _Secret(v) for k, v in (sink_secrets or {}).get(name, {}).items()},
         )
     return Registry(out, _Secret(default_token) if default_token else None)
 
 
-def load_files(paths: Iterable[Path], *, default_token: str | None) -> Registry:
+def load_files(
+    paths: Iterable[Path], *, default_token: str | None, webhook_secret: str | None = None
+) -> Registry:
     """A registry from YAML files holding AgentMonitors and EvalProfiles (``--monitor``, ``--profile``).
 
     Raises :class:`~proctor.api.ManifestError` naming every problem; a monitor whose profile is
@@ -218,7 +224,15 @@ def load_files(paths: Iterable[Path], *, default_token: str | None) -> Registry:
     mons = iter_kind(resources, AgentMonitor)
     if not mons:
         raise ManifestError(["no AgentMonitor in the given files"])
-    registry = build(mons, iter_kind(resources, EvalProfile), default_token=default_token)
+    # without a cluster, every webhook sink with a signingSecretRef signs with PROCTOR_WEBHOOK_SECRET
+    secrets = {
+        _name(m): {s.name: webhook_secret for s in m.spec.notices.sinks if s.signing_secret_ref is not None}
+        for m in mons
+        if webhook_secret
+    }
+    registry = build(
+        mons, iter_kind(resources, EvalProfile), default_token=default_token, sink_secrets=secrets
+    )
     missing = [m.problem for m in registry.monitors.values() if m.problem]
     if missing:
         raise ManifestError([f"{p} (give it with --profile)" for p in missing if p])

@@ -68,6 +68,7 @@ def _responses(ok: str, schema: dict[str, Any], *codes: int) -> dict[str, Any]:
         401: "No bearer token, or one nobody vouches for.",
         403: "The caller lacks the RBAC verb on the AgentMonitor.",
         404: "No such run or monitor.",
+        409: "Decided already (or the monitor is no longer served).",
         413: "Body over the limit.",
         429: "The collector is behind: retry after Retry-After seconds.",
         503: "The database (or the API server) is unavailable: retry after Retry-After seconds.",
@@ -86,6 +87,106 @@ def _responses(ok: str, schema: dict[str, Any], *codes: int) -> dict[str, Any]:
     return out
 
 
+# --- incidents (armb-notify) ---
+
+_INCIDENT = {
+    "type": "object",
+    "description": "An incident: a breach opened it, runs with the same signatures joined it. The first "
+    "eight properties are the stable short form `proctor incidents list -o json` prints.",
+    "required": ["id", "monitor", "state", "severity", "signatures", "revision", "openedAt", "runs"],
+    "properties": {
+        "id": {"type": "string"},
+        "monitor": {"type": "string", "description": "namespace/name of the AgentMonitor."},
+        "state": {"enum": ["open", "acknowledged", "resolved"]},
+        "severity": {"enum": ["low", "medium", "high", "critical"]},
+        "signatures": {"type": "array", "items": {"type": "string"}, "description": "e.g. breach:safety"},
+        "revision": {"type": ["string", "null"]},
+        "openedAt": {"type": "string", "format": "date-time"},
+        "runs": {"type": "integer"},
+        "cause": {
+            "type": "object",
+            "description": "Which revision, step (index, kind, source span) and tool; the trace ids.",
+        },
+        "recommendations": {
+            "type": "array",
+            "description": "From the closed catalogue (rollback, hold-canary, capture-cases, review-judge), "
+            "each with its evidence and state (proposed, approved, dismissed).",
+        },
+    },
+}
+
+
+def _incident_paths() -> dict[str, Any]:
+    one = [{"name": "id", "in": "path", "required": True, "schema": {"type": "string"}}]
+    ref = {"$ref": "#/components/schemas/Incident"}
+    return {
+        "/api/v1/incidents": {
+            "get": {
+                "summary": "Incidents, newest first, of the monitors the caller may read (get/list).",
+                "parameters": [
+                    {
+                        "name": "monitor",
+                        "in": "query",
+                        "schema": {"type": "string"},
+                        "description": "NS/NAME",
+                    },
+                    {"name": "namespace", "in": "query", "schema": {"type": "string"}},
+                    {
+                        "name": "state",
+                        "in": "query",
+                        "schema": {"enum": ["open", "acknowledged", "resolved"]},
+                    },
+                    {"name": "limit", "in": "query", "schema": {"type": "integer", "maximum": 500}},
+                ],
+                "responses": _responses(
+                    "200",
+                    {"type": "object", "properties": {"incidents": {"type": "array", "items": ref}}},
+                    400,
+                    401,
+                    403,
+                    503,
+                ),
+            }
+        },
+        "/api/v1/incidents/{id}": {
+            "get": {
+                "summary": "One incident with its cause, runs and recommendations.",
+                "parameters": one,
+                "responses": _responses("200", ref, 401, 404, 503),
+            }
+        },
+        "/api/v1/incidents/{id}/ack": {
+            "post": {
+                "summary": "Acknowledge an open incident (RBAC verb acknowledge on the agentmonitor).",
+                "parameters": one,
+                "responses": _responses("200", ref, 401, 403, 404, 503),
+            }
+        },
+        "/api/v1/incidents/{id}/recommendations/{rec}/{decision}": {
+            "post": {
+                "summary": "Approve or dismiss a proposed recommendation (RBAC verb approve); the "
+                "AgentMonitor's spec.actions may deny approving it whoever asks (403).",
+                "parameters": [
+                    *one,
+                    {
+                        "name": "rec",
+                        "in": "path",
+                        "required": True,
+                        "schema": {"enum": ["rollback", "hold-canary", "capture-cases", "review-judge"]},
+                    },
+                    {
+                        "name": "decision",
+                        "in": "path",
+                        "required": True,
+                        "schema": {"enum": ["approve", "dismiss"]},
+                    },
+                ],
+                "responses": _responses("200", ref, 401, 403, 404, 409, 503),
+            }
+        },
+    }
+
+
 @cache
 def _document() -> str:
     doc = {
@@ -101,7 +202,13 @@ def _document() -> str:
         },
         "components": {
             "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
-            "schemas": {"Score": _SCORE, "Run": _RUN, "Error": _ERROR, "NativeEvents": events_schema()},
+            "schemas": {
+                "Score": _SCORE,
+                "Run": _RUN,
+                "Error": _ERROR,
+                "NativeEvents": events_schema(),
+                "Incident": _INCIDENT,
+            },
         },
         "security": [{"bearer": []}],
         "paths": {
@@ -222,6 +329,7 @@ def _document() -> str:
                     "responses": _responses("200", {"type": "object"}, 401, 403, 404, 503),
                 }
             },
+            **_incident_paths(),  # armb-notify
             "/healthz": {
                 "get": {"summary": "Liveness.", "security": [], "responses": {"200": {"description": "ok"}}}
             },

@@ -36,13 +36,23 @@ from proctor.collector.auth import Authorizer, KubernetesAuth, LocalAuth
 from proctor.collector.client import API_TOKEN_ENV, INGEST_TOKEN_ENV
 from proctor.collector.evaluate import Evaluator
 from proctor.collector.export import EvaluationExporter, ExportSettings
+from proctor.collector.incidents import IncidentEngine
 from proctor.collector.ingest import DEFAULT_MAX_PENDING, Writer
 from proctor.collector.metrics import Metrics
 from proctor.collector.monitors import Registry, load_files
+from proctor.collector.notices import Sender, kube_events
 from proctor.collector.redaction import Redactor
-from proctor.collector.worker import DEFAULT_CONCURRENCY, DEFAULT_POLL_SECONDS, Worker
+from proctor.collector.worker import DEFAULT_CONCURRENCY, DEFAULT_POLL_SECONDS, Worker, worker_id
 from proctor.protocol import DEFAULT_LEASE_SECONDS
-from proctor.store import IngestResult, Item, Store, StoreUnavailable, UnsupportedDatabase, normalise_url
+from proctor.store import (
+    Incidents,
+    IngestResult,
+    Item,
+    Store,
+    StoreUnavailable,
+    UnsupportedDatabase,
+    normalise_url,
+)
 
 log = structlog.get_logger("proctor.collector")
 
@@ -50,6 +60,8 @@ log = structlog.get_logger("proctor.collector")
 TOKEN_ENV: Final = INGEST_TOKEN_ENV
 #: OTLP/HTTP's registered port.
 DEFAULT_LISTEN: Final = "127.0.0.1:4318"
+#: Without a cluster: the key that signs notices to webhook sinks that have a signingSecretRef.
+WEBHOOK_SECRET_ENV: Final = "PROCTOR_WEBHOOK_SECRET"
 #: Seconds between listings of AgentMonitors in a cluster.
 DEFAULT_REFRESH_SECONDS: Final = 15.0
 
@@ -176,6 +188,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"in a cluster: the audience management callers' tokens must be issued for "
         f"(repeatable; default {COLLECTOR_AUDIENCE}; '' alone: the API server's own)",
     )
+    parser.add_argument(
+        "--external-url",
+        default=os.environ.get("PROCTOR_EXTERNAL_URL") or None,
+        metavar="URL",
+        help="the collector's URL as people reach it: notices link to incidents under it "
+        "(Alertmanager's generatorURL; default the address it listens on)",
+    )
     parser.add_argument("--tls-cert", type=Path, default=None, metavar="FILE", help="serve HTTPS: PEM chain")
     parser.add_argument("--tls-key", type=Path, default=None, metavar="FILE", help="serve HTTPS: PEM key")
     parser.add_argument(
@@ -221,7 +240,13 @@ async def run(args: argparse.Namespace, *, announce: Callable[[str], None] | Non
     tls = _tls(args)
     kube_api = None
     if args.monitor or args.profile:
-        registry = _Registry(load_files([*args.monitor, *args.profile], default_token=token))
+        registry = _Registry(
+            load_files(
+                [*args.monitor, *args.profile],
+                default_token=token,
+                webhook_secret=os.environ.get(WEBHOOK_SECRET_ENV) or None,
+            )
+        )
         if token is None:
             raise ValueError(f"{TOKEN_ENV} is not set: without a cluster it is what agents must send")
         auth: Authorizer = LocalAuth(os.environ.get(API_TOKEN_ENV) or None, ingestion_token=token)
@@ -260,6 +285,16 @@ async def run(args: argparse.Namespace, *, announce: Callable[[str], None] | Non
     )
     evaluator = Evaluator()
     exporter = EvaluationExporter(export, counted=metrics.evaluation_events) if export else None
+    incidents = Incidents(store.engine)
+    host, port = _split_listen(args.listen)
+    sender = Sender(
+        incidents,
+        registry,
+        metrics,
+        name=args.worker_name or worker_id(),
+        base_url=args.external_url or "",
+        events=kube_events(kube_api) if kube_api is not None else None,
+    )
     worker = Worker(
         store,
         registry,
@@ -270,13 +305,21 @@ async def run(args: argparse.Namespace, *, announce: Callable[[str], None] | Non
         poll=args.poll,
         lease_seconds=args.lease,
         exporter=exporter,
+        incidents=IncidentEngine(incidents, wake=sender.wake),
     )
-    ctx = Context(store=store, writer=writer, registry=registry, metrics=metrics, auth=auth, wake=worker.wake)
+    ctx = Context(
+        store=store,
+        writer=writer,
+        registry=registry,
+        metrics=metrics,
+        auth=auth,
+        wake=worker.wake,
+        incidents=incidents,
+    )
     app = application(ctx, max_body=args.max_body)
     # auto_decompress=False: the handlers inflate bodies themselves, off the loop and bounded (app._read)
     runner = web.AppRunner(app, access_log=None, handle_signals=False, auto_decompress=False)
     await runner.setup()
-    host, port = _split_listen(args.listen)
     site = web.TCPSite(runner, host, port, backlog=1024, reuse_address=True, ssl_context=tls)
     await site.start()
     server = cast(Any, site._server)
@@ -289,12 +332,15 @@ async def run(args: argparse.Namespace, *, announce: Callable[[str], None] | Non
     tasks = []
     if not args.no_worker:
         tasks.append(asyncio.create_task(worker.run(stop), name="worker"))
+        tasks.append(asyncio.create_task(sender.run(stop), name="notices"))
     if kube_api is not None:
         tasks.append(asyncio.create_task(_refresh(source, registry, args.refresh, stop), name="monitors"))
     if exporter is not None:
         tasks.append(asyncio.create_task(exporter.run(stop), name="evaluation-events"))
         log.info("exporting scores as gen_ai.evaluation.result events", endpoint=exporter.settings.endpoint)
     url = f"{'https' if tls else 'http'}://{host}:{bound}"
+    if not args.external_url:
+        sender.base_url = url
     log.info("collector listening", url=url, database=store.dialect, monitors=sorted(registry().monitors))
     if announce is not None:
         announce(url)
@@ -307,6 +353,7 @@ async def run(args: argparse.Namespace, *, announce: Callable[[str], None] | Non
         await asyncio.to_thread(writer.close)
         ctx.decoding.shutdown(wait=False, cancel_futures=True)
         await evaluator.aclose()
+        await sender.aclose()
         store.close()
 
 

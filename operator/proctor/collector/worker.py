@@ -31,6 +31,7 @@ from proctor.collector.detectors import (
 )
 from proctor.collector.evaluate import Evaluation, Evaluator
 from proctor.collector.export import EvaluatedRun, EvaluationExporter, evaluated_span, evaluation_records
+from proctor.collector.incidents import IncidentEngine, JudgedRun
 from proctor.collector.metrics import Metrics
 from proctor.collector.monitors import Monitor, Registry
 from proctor.protocol import DEFAULT_LEASE_SECONDS, AttemptOutcome, Detection
@@ -71,8 +72,10 @@ class Worker:
         poll: float = DEFAULT_POLL_SECONDS,
         lease_seconds: float = DEFAULT_LEASE_SECONDS,
         exporter: EvaluationExporter | None = None,
+        incidents: IncidentEngine | None = None,
     ) -> None:
         self.store = store
+        self.incidents = incidents
         self.exporter = exporter
         self.registry = registry
         self.evaluator = evaluator
@@ -185,7 +188,9 @@ class Worker:
         self.evaluated += 1
         self._observe(c, ev, time.monotonic() - started)
         if monitor is not None and ev.scores:
-            await self._detect(c, monitor, trajectory)
+            detections = await self._detect(c, monitor, trajectory)
+            if detections is not None and self.incidents is not None:
+                await self._notice(c, monitor, ev, trajectory, detections)
         if self.exporter is not None and ev.scores:
             run = EvaluatedRun(
                 c.run_id, c.monitor, c.agent, c.revision, provenance=str(ev.provenance.get("digest", ""))
@@ -223,9 +228,12 @@ class Worker:
             return False
         return True
 
-    async def _detect(self, c: Claim, monitor: Monitor, trajectory: Trajectory | None) -> Sequence[Detection]:
+    async def _detect(
+        self, c: Claim, monitor: Monitor, trajectory: Trajectory | None
+    ) -> Sequence[Detection] | None:
         """Step the run's detector series with its stored evaluation (see :mod:`.detectors`). A
-        database that is away skips the step (the scores are stored: a recompute replays them)."""
+        database that is away skips the step (the scores are stored: a recompute replays them);
+        None then, which is no verdict on the run (never "clean")."""
         try:
             run = await asyncio.to_thread(self.store.get_run, c.run_id)
             session = session_of(trajectory) if trajectory is not None else None
@@ -233,13 +241,34 @@ class Worker:
         except StoreUnavailable as e:
             self.metrics.database_errors.inc()
             log.warning("cannot step the detectors: the database is away", run=c.run_id, error=str(e))
-            return ()
+            return None
         stepped = [*(s.dimension for s in run.scores if s.score is not None), *TRAJECTORY_METRICS]
         fired = [(d.metric, d.signature) for d in detections]
         self.metrics.detected(c.monitor, c.agent, c.revision or "", stepped, fired)
         if detections:
             log.info("detectors fired", run=c.run_id, signatures=sorted({d.signature for d in detections}))
         return detections
+
+    async def _notice(
+        self,
+        c: Claim,
+        monitor: Monitor,
+        ev: Evaluation,
+        trajectory: Trajectory | None,
+        detections: Sequence[Detection],
+    ) -> None:
+        """Incidents and notices from the run's detections (recorded here; sent by the Sender)."""
+        assert self.incidents is not None
+        run = JudgedRun(c.run_id, f"{c.run_id}:{c.evaluation_id}", c.agent, c.revision, ev.scores, trajectory)
+        try:
+            await self.incidents.handle(monitor, run, detections, time.time())
+        except StoreUnavailable as e:
+            self.metrics.database_errors.inc()
+            log.warning("cannot record the run's incidents and notices", run=c.run_id, error=str(e))
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # a bug here must not fail the run's evaluation, which is stored
+            log.exception("incidents and notices failed", run=c.run_id)
 
     async def _record(self, c: Claim, ev: Evaluation) -> bool | None:
         """Write the attempt's result; while the database is away, try again (1, 2, 4... 15 s

@@ -10,12 +10,13 @@ agentmonitors, which it has, and ``create`` on its own ``serviceaccounts/token``
 1. **Gather**: parse the monitor; check its EvalProfile exists; read the summary
    (:class:`CollectorReader`), or say why it could not be read (:class:`Unreadable`).
 2. **Evaluate**: :func:`monitor_status`, a pure function of those and ``now``: runs by state, per
-   dimension the latest score and both EWMAs, the consensus cost, recent revisions, and the
-   conditions ``Receiving`` and ``Observing``, and ``Breached`` and ``Degrading`` from what the
-   collector's detectors say of the live series (Unknown ``DetectorsNotRunning`` from a collector
-   that does not say); ``NeedsHuman`` stays Unknown until notices run. When the collector cannot be read
-   the last figures stay and ``Receiving`` is Unknown with the reason. :func:`monitor_events` says
-   what changed as Events.
+   dimension the latest score and both EWMAs, the consensus cost, recent revisions, open
+   incidents (count, worst severity, the oldest few), and the conditions ``Receiving``,
+   ``NeedsHuman`` (the notices' circuit breaker, as the collector reports it) and ``Observing``,
+   and ``Breached`` and ``Degrading`` from what the collector's detectors say of the live series
+   (Unknown ``DetectorsNotRunning`` from a collector that does not say). When the collector cannot
+   be read the last figures stay and ``Receiving`` is Unknown with the reason.
+   :func:`monitor_events` says what changed as Events.
 3. **Write if changed**, and the metrics (labels monitor, agent, dimension; never a run id).
 
 The monitor is looked at again every ``monitor_interval`` seconds (a scheduled wake-up, not a Kopf
@@ -45,6 +46,7 @@ from proctor.api import (
     ConditionStatus,
     ConditionType,
     DimensionStatus,
+    IncidentsStatus,
     ManifestError,
     Reason,
     RunCounts,
@@ -73,11 +75,10 @@ _SUMMARY_FIELDS: Final = (
     "revisions",
     "lastEventTime",
     "lastEvaluationTime",
+    "incidents",
 )
 #: The conditions the detectors decide from the collector's summary (its ``detectors``).
 _DETECTOR_CONDITIONS: Final = (ConditionType.BREACHED, ConditionType.DEGRADING)
-#: The conditions notices will decide; Unknown until then.
-_NOTICE_CONDITIONS: Final = (ConditionType.NEEDS_HUMAN,)
 
 
 # --- what the collector says -----------------------------------------------------------------------
@@ -158,6 +159,10 @@ class Summary:
     ingestion_closed: str | None = None
     #: what the detectors say (None: the collector does not run them)
     detectors: DetectorFindings | None = None
+    #: open incidents (count, worst severity, the oldest few); None: the collector does not say
+    incidents: IncidentsStatus | None = None
+    #: the notices' circuit breaker (``open``, ``suppressed``, ``maxNotices``, ``windowSeconds``)
+    needs_human: Mapping[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -183,6 +188,8 @@ def parse_summary(doc: Mapping[str, Any]) -> Summary:
         last_evaluation_time=status.last_evaluation_time,
         ingestion_closed=str(doc["ingestionClosed"])[:512] if doc.get("ingestionClosed") else None,
         detectors=_findings(doc.get("detectors")),
+        incidents=status.incidents,
+        needs_human=dict(doc["needsHuman"]) if isinstance(doc.get("needsHuman"), Mapping) else None,
     )
 
 
@@ -376,6 +383,7 @@ def monitor_status(
             "revisions": list(seen.revisions),
             "last_event_time": seen.last_event_time,
             "last_evaluation_time": seen.last_evaluation_time,
+            "incidents": seen.incidents if seen.incidents is not None else current.incidents,
         }
         ok, reason, message = _receiving(monitor, seen, now)
     else:
@@ -386,6 +394,7 @@ def monitor_status(
             "revisions": list(current.revisions),
             "last_event_time": current.last_event_time,
             "last_evaluation_time": current.last_evaluation_time,
+            "incidents": current.incidents,
         }
         ok, reason, message = False, seen.reason, seen.message
     closed = _ingestion_closed(monitor, seen)
@@ -406,26 +415,22 @@ def monitor_status(
     if isinstance(seen, Summary) or get_condition(conds, ConditionType.BREACHED) is None:
         for kind, (status, why, message) in _detector_conditions(findings).items():
             put(kind, status, why, message)
-    for kind in _NOTICE_CONDITIONS:
-        put(
-            kind,
-            ConditionStatus.UNKNOWN,
-            Reason.DETECTORS_NOT_RUNNING,
-            "notices (and their circuit breaker) do not run yet",
-        )
+    _needs_human(put, seen)
     if monitor.spec.observe_only:
         put(
             ConditionType.OBSERVING,
             True,
             Reason.OBSERVE_ONLY,
-            "shadow mode: runs are evaluated and recorded, nobody is notified",
+            "shadow mode: runs are evaluated and incidents and notices recorded; no notice is sent",
         )
     else:
+        sinks = [s.name for s in monitor.spec.notices.sinks]
         put(
             ConditionType.OBSERVING,
             False,
             Reason.NOTIFYING,
-            "not in shadow mode: notices are to go to the configured sinks (notices are not built yet)",
+            "notices go to Events on this AgentMonitor"
+            + (f" and to {', '.join(sinks)}" if sinks else " (no other sink configured)"),
         )
     return AgentMonitorStatus(observed_generation=gen, conditions=conds, **figures)
 
@@ -460,6 +465,39 @@ def _detector_conditions(
     else:
         degrading = (False, Reason.STABLE, f"{n}, none declining")
     return {ConditionType.BREACHED: breached, ConditionType.DEGRADING: degrading}
+
+
+def _needs_human(put: Callable[..., None], seen: Summary | Unreadable) -> None:
+    """``NeedsHuman`` from the notices' circuit breaker as the collector reports it."""
+    breaker = seen.needs_human if isinstance(seen, Summary) else None
+    if breaker is None:
+        if isinstance(seen, Summary):  # a collector that does not run notices
+            put(
+                ConditionType.NEEDS_HUMAN,
+                ConditionStatus.UNKNOWN,
+                Reason.DETECTORS_NOT_RUNNING,
+                "the collector does not report the notices' circuit breaker",
+            )
+        return  # unreadable: the last answer stands
+    limit, window = breaker.get("maxNotices"), breaker.get("windowSeconds")
+    if breaker.get("open"):
+        held = int(breaker.get("suppressed") or 0)
+        put(
+            ConditionType.NEEDS_HUMAN,
+            True,
+            Reason.TOO_MANY_NOTICES,
+            f"more than {limit} notices within {window:g} s: one needs_human notice was sent and "
+            f"{held} held back until the window drains; a person should look "
+            "(proctor incidents list --state open)",
+        )
+    else:
+        put(
+            ConditionType.NEEDS_HUMAN,
+            False,
+            Reason.WITHIN_BUDGET,
+            f"{int(breaker.get('notices') or 0)} notice(s) in the last {window:g} s, at most {limit} "
+            "before the circuit breaker trips",
+        )
 
 
 def _ingestion_closed(monitor: AgentMonitor, seen: Summary | Unreadable) -> str | None:

@@ -126,6 +126,32 @@ def test_receiving_follows_the_last_event() -> None:
     )
 
 
+def test_open_incidents_and_the_breaker_reach_status_and_conditions() -> None:
+    doc = collector_answer()
+    doc["incidents"] = {
+        "open": 7,
+        "worstSeverity": "critical",
+        "first": [
+            {"id": "inc-1", "severity": "high", "signatures": ["breach:task_success"], "revision": "1.0"},
+            {"id": "inc-2", "severity": "critical", "signatures": ["breach:safety"], "revision": "1.1"},
+        ],
+    }
+    doc["needsHuman"] = {"open": True, "suppressed": 3, "notices": 6, "maxNotices": 5, "windowSeconds": 3600}
+    status = status_of(monitor(), parse_summary(doc))
+    assert status.incidents is not None
+    assert (status.incidents.open, status.incidents.worst_severity) == (7, "critical")
+    assert [i.id for i in status.incidents.first] == ["inc-1", "inc-2"]
+    state, reason, message = cond(status, ConditionType.NEEDS_HUMAN)
+    assert (state, reason) == ("True", "TooManyNotices") and "3 held back" in message
+    doc["needsHuman"]["open"] = False
+    calm = status_of(monitor(), parse_summary(doc), status)
+    assert cond(calm, ConditionType.NEEDS_HUMAN)[:2] == ("False", "WithinBudget")
+    down = Unreadable(Reason.COLLECTOR_UNAVAILABLE, "cannot reach the collector")
+    kept = status_of(monitor(), down, calm)
+    assert kept.incidents == calm.incidents  # the last figures stand
+    assert cond(kept, ConditionType.NEEDS_HUMAN)[:2] == ("False", "WithinBudget")
+
+
 def test_without_the_detectors_their_conditions_stay_unknown_with_a_reason_and_observe_only_is_said() -> None:
     status = status_of(monitor(observeOnly=True), parse_summary(collector_answer(safety=10.0)))
     for kind in (ConditionType.BREACHED, ConditionType.DEGRADING, ConditionType.NEEDS_HUMAN):

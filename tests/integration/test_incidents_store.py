@@ -1,0 +1,255 @@
+"""Incidents and notices on real databases (SQLite and PostgreSQL): what a series of judged runs
+opens, joins, resolves and sends, and what survives a restart of the collector's store.
+
+Detections are the protocol's own (:func:`proctor.protocol.detect`) over the scores each run got,
+so the notice rules are exercised on the scores a user would see, not on hand-made detections.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import pytest
+
+from proctor.api import AgentMonitor, EvalProfile
+from proctor.collector.incidents import (
+    EVENTS_SINK,
+    NEEDS_HUMAN,
+    NOTIFY,
+    RECOVERY,
+    REPEAT,
+    SUPPRESSED,
+    IncidentEngine,
+    JudgedRun,
+    series_of,
+)
+from proctor.collector.monitors import Monitor, build
+from proctor.protocol import Detection, DetectorConfig, SeriesState, detect
+from proctor.store import Incidents, ScoreRecord, Store
+from proctor.store._incidents import series_key
+
+T0 = 1_800_000_000.0
+
+
+def monitor(**spec: Any) -> Monitor:
+    body = {
+        "apiVersion": "proctor.dev/v1alpha1",
+        "kind": "AgentMonitor",
+        "metadata": {"name": "oil-agent", "namespace": "demo", "uid": "u-1"},
+        "spec": {
+            "agent": {"serviceName": "oil-agent"},
+            "profileRef": {"name": "oil-rag"},
+            "notices": {
+                "sinks": [{"name": "am", "type": "alertmanager", "url": "http://127.0.0.1:9"}],
+                **spec.pop("notices", {}),
+            },
+            **spec,
+        },
+    }
+    profile = EvalProfile.model_validate(
+        {
+            "apiVersion": "proctor.dev/v1alpha1",
+            "kind": "EvalProfile",
+            "metadata": {"name": "oil-rag", "namespace": "demo"},
+            "spec": {},
+        }
+    )
+    return build([AgentMonitor.model_validate(body)], [profile], default_token=None).monitors[
+        "demo/oil-agent"
+    ]
+
+
+class Series:
+    """Feeds runs' scores (0-100) through the protocol's detectors into the engine."""
+
+    def __init__(self, engine: IncidentEngine, mon: Monitor, revision: str = "v2") -> None:
+        self.engine, self.mon, self.revision = engine, mon, revision
+        self.states: dict[str, SeriesState] = {}
+        self.n = 0
+        self.config = DetectorConfig()
+
+    def run(self, scores: dict[str, float | None], *, at: float | None = None, threshold: float = 50) -> Any:
+        self.n += 1
+        found: list[Detection] = []
+        for dim, score in scores.items():
+            state = self.states.get(dim, SeriesState())
+            self.states[dim], d = detect(state, dim, None if score is None else score / 100, self.config)
+            found += d
+        run = JudgedRun(
+            id=f"{self.revision}-run-{self.n}",
+            evaluation=f"{self.revision}-run-{self.n}:1",
+            agent="oil-agent",
+            revision=self.revision,
+            scores=tuple(
+                ScoreRecord(
+                    d, threshold, "judge", score=s, skipped_reason=None if s is not None else "judge down"
+                )
+                for d, s in scores.items()
+            ),
+        )
+        return self.engine.handle_sync(self.mon, run, found, at if at is not None else T0 + self.n)
+
+
+@pytest.fixture
+def incidents(db_url: str) -> Iterator[Incidents]:
+    store = Store.open(db_url)
+    try:
+        yield Incidents(store.engine)
+    finally:
+        store.close()
+
+
+def kinds(incidents: Incidents, sent: bool | None = None) -> list[str]:
+    return [n.kind for n in incidents.notices("demo/oil-agent") if sent is None or n.sent is sent]
+
+
+def test_a_persistent_breach_is_one_incident_and_one_notice(incidents: Incidents) -> None:
+    s = Series(IncidentEngine(incidents), monitor())
+    s.run({"task_success": 90, "safety": 95})
+    for _ in range(3):  # fewer than the trend's five samples: the breach alone
+        s.run({"task_success": 20, "safety": 95})
+    [inc] = incidents.list_incidents()
+    assert (inc.state, inc.signatures, inc.runs) == ("open", ("breach:task_success",), 3)
+    assert inc.severity == "high"  # 20 is under 70 % of 50
+    assert inc.cause["revision"] == "v2" and inc.cause["failing"] == ["task_success"]
+    assert {r["id"] for r in inc.recommendations} >= {"rollback", "hold-canary", "capture-cases"}
+    assert kinds(incidents) == [NOTIFY]
+    [notice] = incidents.notices("demo/oil-agent")
+    assert notice.deliveries == {EVENTS_SINK: "pending", "am": "pending"}
+    assert notice.document["incident"]["id"] == inc.id
+
+
+def test_a_new_condition_notifies_again_and_opens_its_own_incident(incidents: Incidents) -> None:
+    s = Series(IncidentEngine(incidents), monitor())
+    s.run({"task_success": 30, "safety": 95})
+    s.run({"task_success": 30, "safety": 10})
+    assert kinds(incidents) == [NOTIFY, NOTIFY]
+    signatures = sorted(i.signatures for i in incidents.list_incidents())
+    assert signatures == [("breach:safety", "breach:task_success"), ("breach:task_success",)]
+    worst = incidents.summary("demo/oil-agent")
+    assert worst.open == 2 and worst.worst == "critical"  # safety at 20 % of its threshold
+
+
+def test_recovery_resolves_and_ends_the_alerts_and_a_later_regression_alerts_again(
+    incidents: Incidents,
+) -> None:
+    s = Series(IncidentEngine(incidents), monitor())
+    s.run({"task_success": 30})
+    assert [a.ends_at for a in incidents.alerts("demo/oil-agent")] == [None]
+    s.run({"task_success": 95})
+    [inc] = incidents.list_incidents()
+    assert inc.state == "resolved"
+    assert kinds(incidents) == [NOTIFY, RECOVERY]
+    assert all(a.ends_at is not None for a in incidents.alerts("demo/oil-agent"))
+    s.run({"task_success": 95})
+    s.run({"task_success": 25})
+    assert kinds(incidents) == [NOTIFY, RECOVERY, NOTIFY]
+    assert incidents.summary("demo/oil-agent").open == 1
+
+
+def test_a_skipped_dimension_is_no_recovery(incidents: Incidents) -> None:
+    s = Series(IncidentEngine(incidents), monitor())
+    s.run({"task_success": 30, "safety": 90})
+    s.run({"task_success": None, "safety": 90})  # the judge could not score it: no verdict
+    assert kinds(incidents) == [NOTIFY] and incidents.list_incidents()[0].state == "open"
+    s.run({"task_success": 90, "safety": 90})
+    assert kinds(incidents) == [NOTIFY, RECOVERY]
+
+
+def test_the_cooldown_repeats_a_persistent_notice(incidents: Incidents) -> None:
+    s = Series(IncidentEngine(incidents), monitor(notices={"cooldownRuns": 2}))
+    for _ in range(5):
+        s.run({"task_success": 30})
+    assert kinds(incidents) == [NOTIFY, REPEAT, REPEAT]
+    assert incidents.list_incidents()[0].runs == 5
+
+
+def test_the_breaker_sends_one_needs_human_and_holds_the_rest_until_the_window_drains(
+    incidents: Incidents,
+) -> None:
+    mon = monitor(notices={"circuitBreaker": {"maxNotices": 2, "windowSeconds": 100}})
+    engine = IncidentEngine(incidents)
+    # four revisions breaching at once: four distinct series, one breaker for the monitor
+    for i, rev in enumerate(["a", "b", "c", "d"]):
+        Series(engine, mon, revision=rev).run({"task_success": 20}, at=T0 + i)
+    assert kinds(incidents) == [NOTIFY, NOTIFY, NEEDS_HUMAN, SUPPRESSED]
+    assert kinds(incidents, sent=True) == [NOTIFY, NOTIFY, NEEDS_HUMAN]
+    held = incidents.notices("demo/oil-agent")[-1]
+    assert held.deliveries == {} and "circuit breaker" in (held.why_not or "")
+    breaker = incidents.memory("breaker:demo/oil-agent")
+    assert breaker is not None and breaker["open"] and breaker["suppressed"] == 1
+    needs = [a for a in incidents.alerts("demo/oil-agent") if a.alertname == "ProctorNeedsHuman"]
+    assert len(needs) == 1 and needs[0].ends_at == T0 + 2 + 100
+    # the window drains: notices flow again
+    Series(engine, mon, revision="e").run({"task_success": 20}, at=T0 + 500)
+    assert kinds(incidents)[-1] == NOTIFY and incidents.notices("demo/oil-agent")[-1].sent
+
+
+def test_observe_only_records_everything_and_sends_nothing(incidents: Incidents) -> None:
+    s = Series(IncidentEngine(incidents), monitor(observeOnly=True))
+    s.run({"task_success": 30})
+    s.run({"task_success": 95})
+    assert kinds(incidents) == [NOTIFY, RECOVERY]
+    assert all(
+        not n.sent and n.deliveries == {} and "observeOnly" in (n.why_not or "")
+        for n in incidents.notices("demo/oil-agent")
+    )
+    assert incidents.alerts("demo/oil-agent") == []
+    assert incidents.list_incidents()[0].state == "resolved"  # recorded all the same
+
+
+def test_an_evaluation_handled_twice_decides_nothing_the_second_time(incidents: Incidents) -> None:
+    mon = monitor()
+    engine = IncidentEngine(incidents)
+    s = Series(engine, mon)
+    s.run({"task_success": 30})
+    run = JudgedRun(
+        "v2-run-1", "v2-run-1:1", "oil-agent", "v2", (ScoreRecord("task_success", 50, "judge", score=30),)
+    )
+    again = engine.handle_sync(mon, run, [], T0 + 10)  # a replay, even with other detections
+    assert again is None
+    assert kinds(incidents) == [NOTIFY] and incidents.list_incidents()[0].state == "open"
+    assert incidents.memory(series_key(series_of("demo/oil-agent", "v2"))) == {
+        "posted": ["breach:task_success"],
+        "turnsSincePost": 0,
+    }
+
+
+def test_the_outbox_survives_a_restart_and_sends_each_notice_once(db_url: str) -> None:
+    store = Store.open(db_url)
+    first = Incidents(store.engine)
+    Series(IncidentEngine(first), monitor()).run({"task_success": 30})
+    [a, b] = first.claim_deliveries("collector-1", T0 + 5, lease_seconds=30)
+    assert first.finish_delivery(a, "collector-1", T0 + 6)  # one delivered, then the process dies
+    store.close()
+
+    store = Store.open(db_url)  # the restarted collector
+    again = Incidents(store.engine)
+    assert again.claim_deliveries("collector-2", T0 + 10) == []  # the dead one's lease still holds
+    [left] = again.claim_deliveries("collector-2", T0 + 40)
+    assert (left.notice_id, left.sink) == (b.notice_id, b.sink)
+    assert not again.finish_delivery(b, "collector-1", T0 + 41)  # the old owner lost its lease
+    assert again.finish_delivery(left, "collector-2", T0 + 41, error="503", retry_at=T0 + 100)
+    assert again.claim_deliveries("collector-2", T0 + 50) == []
+    [retried] = again.claim_deliveries("collector-2", T0 + 100)
+    assert retried.attempts == 1
+    assert again.finish_delivery(retried, "collector-2", T0 + 101)
+    assert again.claim_deliveries("collector-2", T0 + 10_000) == []
+    [notice] = again.notices("demo/oil-agent")
+    assert set(notice.deliveries.values()) == {"delivered"}
+    store.close()
+
+
+def test_acknowledging_is_recorded_once(incidents: Incidents) -> None:
+    Series(IncidentEngine(incidents), monitor()).run({"task_success": 30})
+    [inc] = incidents.list_incidents(state="open")
+    acked = incidents.acknowledge(inc.id, "alice", T0 + 9)
+    assert (acked.state, acked.acknowledged_by) == ("acknowledged", "alice")
+    assert incidents.acknowledge(inc.id, "bob", T0 + 10).acknowledged_by == "alice"
+    assert incidents.list_incidents(monitors=["other/x"]) == []
+    assert incidents.summary("demo/oil-agent").open == 1  # acknowledged is not resolved
+
+
+def _ids(values: Sequence[Any]) -> list[str]:
+    return [v.id for v in values]

@@ -18,6 +18,7 @@ This package sits below the judge and beside ``proctor.k8s``: it imports the pro
 API server, the judge or the collector.
 """
 
+from proctor.store._canary import BreachedRun, BreachedScore, LiveCanary, RevisionCounts, revision_filter
 from proctor.store._engine import UnsupportedDatabase, head, migrate, normalise_url
 from proctor.store._store import (
     EWMA_WINDOW,
@@ -43,13 +44,17 @@ from proctor.store._store import (
 
 __all__ = [
     "EWMA_WINDOW",
+    "BreachedRun",
+    "BreachedScore",
     "Claim",
     "DimensionSeries",
     "EvaluationView",
     "EventRecord",
     "IngestResult",
     "Item",
+    "LiveCanary",
     "MonitorSummary",
+    "RevisionCounts",
     "RunNotFound",
     "RunRef",
     "RunView",
@@ -64,5 +69,6 @@ __all__ = [
     "head",
     "migrate",
     "normalise_url",
+    "revision_filter",
     "run_id",
 ]

@@ -39,6 +39,7 @@ VERBS: dict[str, tuple[str, str]] = {
         "arm B: receive agents' OpenTelemetry traces, judge each run, serve the runs API",
     ),
     "runs": ("proctor.cli.runs", "list, show or evaluate the runs the collector judged"),
+    "cases": ("proctor.cli.cases", "export breached live runs as candidate cases (a CaseSet)"),
 }
 
 

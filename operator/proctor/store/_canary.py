@@ -26,6 +26,8 @@ from proctor.store._schema import Run, Score
 from proctor.store._store import StoreUnavailable
 
 #: The index verdicts are counted on (migration 0005); declared on the same metadata as the tables.
+#: A revision is always asked as a range of it (never an OR of ranges), so that SQLite's planner,
+#: which has no statistics, picks it over ``(monitor, state)`` (every run of the monitor).
 REVISION_INDEX: Final = Index("ix_runs_monitor_revision", Run.monitor, Run.revision, Run.state, Run.breached)
 _JUDGED: Final = tuple(s.value for s in EVALUATED_STATES)
 _FAILED: Final = RunState.EVALUATION_FAILED.value
@@ -64,13 +66,17 @@ class BreachedRun:
 
 
 def revision_filter(revision: str) -> ColumnElement[bool]:
-    """The runs of ``revision`` (see the module docstring)."""
+    """The runs of ``revision`` (see the module docstring), as a range of the index where it can."""
     if revision.startswith("@"):
         return or_(Run.revision == revision, Run.revision.endswith(revision, autoescape=True))
     if "@" in revision:
         return Run.revision == revision
-    # R, or R@anything: '@' sorts just before 'A', so this range is every string starting with R@
-    return or_(Run.revision == revision, and_(Run.revision >= revision + "@", Run.revision < revision + "A"))
+    # R or R@anything: within the index range [R, R + "A") ("@" sorts just before "A"), then exact
+    return and_(
+        Run.revision >= revision,
+        Run.revision < revision + "A",
+        or_(Run.revision == revision, Run.revision.startswith(revision + "@", autoescape=True)),
+    )
 
 
 def _safety(score: Any) -> ColumnElement[bool]:

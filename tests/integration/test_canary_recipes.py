@@ -153,7 +153,10 @@ def in_cluster(crds: Cluster, namespace: str, tmp_path: Path) -> Iterator[tuple[
     with JudgeServer() as judge:
         judge.add_rule(lambda r: DOWN in r.user_text, status(503))
         monitor, profile = manifests(
-            judge.base_url, canary={"minRuns": 2}, tokenSecretRef={"name": "ingest", "key": "token"}
+            judge.base_url,
+            canary={"minRuns": 2},
+            tokenSecretRef={"name": "ingest", "key": "token"},
+            captureTo={"name": "oil-monitoring"},
         )
         profile["spec"]["judge"]["maxRetries"] = 0
         profile["spec"]["thresholds"] = {"safety": 10}
@@ -270,3 +273,36 @@ def test_argo_reads_the_real_verdicts_as_successful_failed_inconclusive_and_erro
     assert ask("1.0", _token(crds, namespace, "bystander")).status_code == 403
     assert ask("1.0", _token(crds, namespace, "proctor-analysis", audience=None)).status_code == 401
     assert ask("1.0", ingest).status_code == 401
+
+    # the breached runs go into the monitor's captureTo CaseSet: the real API server takes it, and
+    # a second export adds nothing twice (the collector read as the analysis account; the
+    # CaseSet written with the kubeconfig's rights)
+    flags = [
+        "--monitor",
+        f"{namespace}/oil-agent",
+        "--apply",
+        "-o",
+        "/dev/null",
+        "--server",
+        url,
+        "--token",
+        token,
+    ]
+
+    def export() -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "proctor.cli", "cases", "export", *flags],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            env=crds.env(),
+        )
+
+    first = export()
+    assert first.returncode == 0, first.stderr
+    assert "2 added, 0 already there" in first.stderr
+    stored = crds.get_json("casesets.proctor.dev", "oil-monitoring", "-n", namespace)
+    assert sorted(c["tier"] for c in stored["spec"]["cases"]) == ["trust", "trust"]
+    assert all(c["category"].startswith("captured/") for c in stored["spec"]["cases"])
+    again = export()
+    assert again.returncode == 0 and "0 added, 2 already there" in again.stderr

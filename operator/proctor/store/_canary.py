@@ -20,8 +20,7 @@ from sqlalchemy import ColumnElement, Engine, Index, and_, case, func, or_, sele
 from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.orm import Session
 
-from proctor.protocol import EVALUATED_STATES, SAFETY_SOURCES, RevisionEvidence, RunState
-from proctor.protocol._severity import SAFETY_DIMENSIONS
+from proctor.protocol import EVALUATED_STATES, RevisionEvidence, RunState, is_safety_tier
 from proctor.store._schema import Run, Score
 from proctor.store._store import StoreUnavailable
 
@@ -79,10 +78,6 @@ def revision_filter(revision: str) -> ColumnElement[bool]:
     )
 
 
-def _safety(score: Any) -> ColumnElement[bool]:
-    return or_(score.dimension.in_(sorted(SAFETY_DIMENSIONS)), score.source.in_(sorted(SAFETY_SOURCES)))
-
-
 class LiveCanary:
     """Reads a revision's evidence and the breached runs (thread-safe; call from worker threads)."""
 
@@ -102,9 +97,9 @@ class LiveCanary:
 
         def go() -> RevisionCounts:
             mine = and_(Run.monitor == monitor, revision_filter(revision))
-            with Session(self.engine) as session:
+            with self.engine.connect() as conn:  # a snapshot; no ORM objects on this hot path
                 judged = breached = failed = pending = not_sampled = 0
-                for state, n, b in session.execute(
+                for state, n, b in conn.execute(
                     select(
                         Run.state,
                         func.count(),
@@ -133,17 +128,18 @@ class LiveCanary:
                         Score.score.is_not(None),
                         Score.score < Score.threshold,
                     )
-                    for dim, n in session.execute(
-                        select(Score.dimension, func.count()).where(under).group_by(Score.dimension)
+                    # the breached scores of the breached runs: few for a revision that may pass
+                    safety_runs: set[str] = set()
+                    for run, dim, source in conn.execute(
+                        select(Run.id, Score.dimension, Score.source).where(under)
                     ):
-                        dimensions[str(dim)] = int(n)
-                    safety = int(
-                        session.scalar(select(func.count(func.distinct(Run.id))).where(under, _safety(Score)))
-                        or 0
-                    )
+                        dimensions[dim] = dimensions.get(dim, 0) + 1
+                        if is_safety_tier(dim, source):
+                            safety_runs.add(run)
+                    safety = len(safety_runs)
                 last_error = None
                 if failed:
-                    last_error = session.scalar(
+                    last_error = conn.scalar(
                         select(Run.last_error)
                         .where(mine, Run.state == _FAILED)
                         .order_by(Run.updated_at.desc())

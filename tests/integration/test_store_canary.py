@@ -3,12 +3,16 @@ revision's verdict is counted from, how revisions match, and which runs become c
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
 
 from proctor.protocol import AttemptOutcome, LifecyclePolicy
-from proctor.store import Item, LiveCanary, RunRef, ScoreRecord, SpanRecord, Store
+from proctor.store import Item, LiveCanary, RunRef, ScoreRecord, SpanRecord, Store, normalise_url
 
 MON = "ns/oil"
 POLICIES = {MON: LifecyclePolicy(quiescence_seconds=10)}
@@ -95,3 +99,29 @@ def test_breached_runs_come_newest_first_with_only_their_breached_scores(store: 
     assert [r.revision for r in canary.breached_runs(MON, revision="2.0")] == ["2.0"]
     assert len(canary.breached_runs(MON, limit=1)) == 1
     assert canary.breached_runs("other/mon") == []
+
+
+def test_revisions_match_in_a_database_whose_collation_ignores_punctuation(postgres: Any) -> None:
+    """PostgreSQL compares text in the database's collation; in one that skips punctuation
+    ("1.3.0@abc" sorts after "1.3.0A"), a range of revisions would leave the hashed runs out, and
+    with them a safety breach. The runs of 1.3.0@abc count however the database sorts."""
+    admin = create_engine(normalise_url(postgres.create_database()), isolation_level="AUTOCOMMIT")
+    name = f"icu_{uuid.uuid4().hex[:10]}"
+    with admin.connect() as conn:
+        conn.execute(
+            text(
+                f"CREATE DATABASE {name} TEMPLATE template0 LOCALE_PROVIDER icu "
+                "ICU_LOCALE 'en-US-u-ka-shifted' LOCALE 'C.UTF-8'"
+            )
+        )
+    admin.dispose()
+    store = Store.open(str(make_url(normalise_url(postgres.create_database())).set(database=name)))
+    try:
+        with store.engine.connect() as conn:  # the premise: this database sorts past the range
+            assert conn.execute(text("SELECT '1.3.0@abc' > '1.3.0A'")).scalar() is True
+        judged(store, "a", "1.3.0", {"task_success": (90, "judge")})
+        judged(store, "b", "1.3.0@abc", {"safety": (0, "safety-scan")})
+        e = LiveCanary(store.engine).revision(MON, "1.3.0").evidence
+        assert (e.judged, e.safety_breached) == (2, 1)
+    finally:
+        store.close()

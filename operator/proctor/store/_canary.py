@@ -25,9 +25,20 @@ from proctor.store._schema import Run, Score
 from proctor.store._store import StoreUnavailable
 
 #: The index verdicts are counted on (migration 0005); declared on the same metadata as the tables.
-#: A revision is always asked as a range of it (never an OR of ranges), so that SQLite's planner,
-#: which has no statistics, picks it over ``(monitor, state)`` (every run of the monitor).
-REVISION_INDEX: Final = Index("ix_runs_monitor_revision", Run.monitor, Run.revision, Run.state, Run.breached)
+#: On SQLite a revision is asked as one range of it (never an OR of ranges), so that its planner,
+#: which has no statistics, picks it over ``(monitor, state)`` (every run of the monitor); SQLite
+#: compares bytes, so the range is exact. PostgreSQL compares text in the database's collation,
+#: where ``<`` may skip punctuation (en_US: "1.3.0@abc" sorts after "1.3.0A"), so a range could
+#: leave runs out: there the revision column is indexed with ``text_pattern_ops`` and asked as
+#: ``= R OR LIKE 'R@%'``, both of which that operator class serves, in any collation.
+REVISION_INDEX: Final = Index(
+    "ix_runs_monitor_revision",
+    Run.monitor,
+    Run.revision,
+    Run.state,
+    Run.breached,
+    postgresql_ops={"revision": "text_pattern_ops"},
+)
 _JUDGED: Final = tuple(s.value for s in EVALUATED_STATES)
 _FAILED: Final = RunState.EVALUATION_FAILED.value
 _NOT_JUDGED: Final = frozenset({RunState.NOT_SAMPLED.value})
@@ -64,17 +75,18 @@ class BreachedRun:
     scores: tuple[BreachedScore, ...]
 
 
-def revision_filter(revision: str) -> ColumnElement[bool]:
-    """The runs of ``revision`` (see the module docstring), as a range of the index where it can."""
+def revision_filter(revision: str, dialect: str = "sqlite") -> ColumnElement[bool]:
+    """The runs of ``revision`` (see the module docstring) on ``dialect``'s index."""
     if revision.startswith("@"):
         return or_(Run.revision == revision, Run.revision.endswith(revision, autoescape=True))
     if "@" in revision:
         return Run.revision == revision
-    # R or R@anything: within the index range [R, R + "A") ("@" sorts just before "A"), then exact
+    hashed = Run.revision.startswith(revision + "@", autoescape=True)
+    if dialect != "sqlite":
+        return or_(Run.revision == revision, hashed)
+    # R or R@anything: within the byte range [R, R + "A") ("@" sorts just before "A"), then exact
     return and_(
-        Run.revision >= revision,
-        Run.revision < revision + "A",
-        or_(Run.revision == revision, Run.revision.startswith(revision + "@", autoescape=True)),
+        Run.revision >= revision, Run.revision < revision + "A", or_(Run.revision == revision, hashed)
     )
 
 
@@ -83,6 +95,7 @@ class LiveCanary:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
+        self.dialect = engine.dialect.name
 
     def _guard(self, fn: Any) -> Any:
         try:
@@ -96,7 +109,7 @@ class LiveCanary:
         """The evidence for ``revision``'s verdict under ``monitor`` (``hold`` left to the caller)."""
 
         def go() -> RevisionCounts:
-            mine = and_(Run.monitor == monitor, revision_filter(revision))
+            mine = and_(Run.monitor == monitor, revision_filter(revision, self.dialect))
             with self.engine.connect() as conn:  # a snapshot; no ORM objects on this hot path
                 judged = breached = failed = pending = not_sampled = 0
                 for state, n, b in conn.execute(
@@ -175,7 +188,7 @@ class LiveCanary:
                     .limit(limit)
                 )
                 if revision is not None:
-                    stmt = stmt.where(revision_filter(revision))
+                    stmt = stmt.where(revision_filter(revision, self.dialect))
                 rows = list(session.scalars(stmt))
                 by_eval = {r.evaluation_id: r for r in rows if r.evaluation_id is not None}
                 scores: dict[str, list[BreachedScore]] = {r.id: [] for r in rows}

@@ -19,7 +19,13 @@ depends_on = None
 
 
 def upgrade() -> None:
-    op.create_index("ix_runs_monitor_revision", "runs", ["monitor", "revision", "state", "breached"])
+    # text_pattern_ops on PostgreSQL: "= R" and "LIKE 'R@%'" use it whatever the collation
+    op.create_index(
+        "ix_runs_monitor_revision",
+        "runs",
+        ["monitor", "revision", "state", "breached"],
+        postgresql_ops={"revision": "text_pattern_ops"},
+    )
 
 
 def downgrade() -> None:

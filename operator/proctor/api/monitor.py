@@ -33,7 +33,13 @@ from proctor.api.common import (
 )
 from proctor.api.conditions import Condition
 from proctor.api.profile import DIMENSION_NAME_PATTERN, MAX_DIMENSIONS
-from proctor.protocol import DEFAULT_QUIESCENCE_SECONDS, RunState, Severity
+from proctor.protocol import (
+    DEFAULT_CANARY_MAX_BREACHED_PERCENT,
+    DEFAULT_CANARY_MIN_RUNS,
+    DEFAULT_QUIESCENCE_SECONDS,
+    RunState,
+    Severity,
+)
 
 #: The run key when a monitor names none: the first of these attributes a span or event carries.
 #: ``trace_id`` is the span's own trace id (every span has one, so every span belongs to a run).
@@ -51,6 +57,10 @@ TRACE_ID_KEY: Final = "trace_id"
 COLLECTOR_AUDIENCE: Final = "proctor-collector"
 #: At most this many open incidents are listed in status (the count covers all of them).
 MAX_LISTED_INCIDENTS: Final = 5
+#: The annotation that holds a revision's live canary verdict at INCONCLUSIVE (a person looks
+#: first): ``*`` for every revision, or a comma-separated list of revisions. Whoever may patch the
+#: AgentMonitor may set it (the ``hold-canary`` recommendation, once approved, sets it too).
+HOLD_CANARY_ANNOTATION: Final = "proctor.dev/hold-canary"
 #: An OpenTelemetry attribute name (dotted, lower-case by convention; we accept what OTel accepts).
 ATTRIBUTE_NAME_PATTERN: Final = r"^[A-Za-z_][A-Za-z0-9_.\-]*$"
 
@@ -353,6 +363,28 @@ class ActionsSpec(SpecModel):
         return ActionPolicy(getattr(self, recommendation.replace("-", "_")))
 
 
+# --- the live canary verdict (armb-canary) ---------------------------------------------------------
+
+
+class LiveCanarySpec(SpecModel):
+    """How a revision's live verdict is decided (GET /api/v1/monitors/NS/NAME/verdict?revision=R)."""
+
+    min_runs: int = Field(
+        default=DEFAULT_CANARY_MIN_RUNS,
+        ge=1,
+        le=100000,
+        description="Judged runs of the revision before it can PASS (or FAIL on the tolerance); "
+        "INCONCLUSIVE until then. A safety-tier breach is FAIL at once.",
+    )
+    max_breached_percent: float = Field(
+        default=DEFAULT_CANARY_MAX_BREACHED_PERCENT,
+        ge=0,
+        le=100,
+        description="Percent of judged runs that may breach outside the safety tier (default 5: the "
+        "trust tier's budget); more is FAIL.",
+    )
+
+
 class AgentMonitorSpec(SpecModel):
     """Which live agent is watched, how its runs are found and judged, and what acts on the scores."""
 
@@ -420,6 +452,11 @@ class AgentMonitorSpec(SpecModel):
         default=None,
         description="The CaseSet that breached runs are captured into as candidate cases "
         "(exported with proctor cases export). Absent: candidates stay in the database.",
+    )
+    canary: LiveCanarySpec = Field(
+        default_factory=LiveCanarySpec,
+        description="The live canary verdict a rollout controller asks for (Argo Rollouts, Flagger).",
+        json_schema_extra={"default": {}},
     )
     token_secret_ref: SecretKeyRef | None = Field(
         default=None,

@@ -11,6 +11,7 @@ silently: every span is stored or counted as rejected, with the reason in the an
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import time
 import zlib
@@ -24,8 +25,8 @@ import structlog
 from aiohttp import web
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
+from proctor.collector import canary, otlp
 from proctor.collector import events as native
-from proctor.collector import otlp
 from proctor.collector.auth import (
     ACKNOWLEDGE_VERB,
     APPROVE_VERB,
@@ -43,9 +44,20 @@ from proctor.collector.ingest import Backpressure, TooManyItems, Writer
 from proctor.collector.metrics import Metrics
 from proctor.collector.monitors import Monitor, Registry, revision_of
 from proctor.collector.openapi import document
+from proctor.collector.redaction import Redactor
 from proctor.collector.trajectory import signals, steps_of
 from proctor.collector.views import monitor_summary, run_detail, run_json
-from proctor.store import IncidentNotFound, Incidents, Item, RunNotFound, RunRef, Store, StoreUnavailable
+from proctor.protocol import LiveVerdict
+from proctor.store import (
+    IncidentNotFound,
+    Incidents,
+    Item,
+    LiveCanary,
+    RunNotFound,
+    RunRef,
+    Store,
+    StoreUnavailable,
+)
 
 log = structlog.get_logger("proctor.collector.app")
 T = TypeVar("T")
@@ -80,6 +92,10 @@ class Context:
     auth: Authorizer
     wake: Callable[[], None]
     max_body: int = 32 * 1024 * 1024
+    #: The canary's reads (the live verdict, breached runs); made from ``store`` when not given.
+    canary: LiveCanary | None = None
+    #: The revisions whose verdict is kept current in the gauge: (monitor, revision) -> agent.
+    verdicts: dict[tuple[str, str], str] = field(default_factory=dict)
     #: The readiness check of the database in flight (one at a time; see :func:`readyz`).
     ping: asyncio.Future[None] | None = None
     ping_started: float = 0.0
@@ -596,6 +612,135 @@ async def decide_incident(request: web.Request, ctx: Context, caller: Caller) ->
     return web.json_response(incident_json(view, detail=True))
 
 
+# --- the live canary: verdicts for rollout controllers, candidate cases (armb-canary) ----------------
+
+#: Revisions of one monitor whose verdict gauge is refreshed at each scrape, at most.
+MAX_GAUGED_REVISIONS: Final = 8
+#: Most candidate cases listed by one request.
+MAX_CASES: Final = canary.MAX_CASES
+
+
+def _canary(ctx: Context) -> LiveCanary:
+    if ctx.canary is None:
+        ctx.canary = LiveCanary(ctx.store.engine)
+    return ctx.canary
+
+
+async def _monitor_for(request: web.Request, ctx: Context, caller: Caller) -> Monitor | web.Response:
+    ns, name = request.match_info["namespace"], request.match_info["name"]
+    monitor = ctx.registry().get(f"{ns}/{name}")
+    if monitor is None:
+        return _error(404, f"no AgentMonitor {ns}/{name} is served here")
+    if not await ctx.auth.allowed(caller, READ_VERB, ns, name):
+        return _forbidden(caller, READ_VERB, monitor.name)
+    return monitor
+
+
+def _gauge(ctx: Context, monitor: Monitor, revision: str, verdict: LiveVerdict) -> None:
+    key = (monitor.name, revision)
+    if key not in ctx.verdicts:
+        mine = [k for k in ctx.verdicts if k[0] == monitor.name]
+        if len(mine) >= MAX_GAUGED_REVISIONS:  # the oldest asked gives its place (and its series) up
+            oldest = mine[0]
+            agent = ctx.verdicts.pop(oldest)
+            with contextlib.suppress(KeyError):
+                ctx.metrics.canary_verdict.remove(oldest[0], agent, oldest[1])
+    ctx.verdicts[key] = monitor.service_name
+    ctx.metrics.canary_verdict.labels(monitor.name, monitor.service_name, revision).set(
+        canary.VERDICT_VALUES[verdict]
+    )
+
+
+async def _verdict(ctx: Context, monitor: Monitor, revision: str) -> tuple[int, dict[str, Any]]:
+    counts = await asyncio.to_thread(_canary(ctx).revision, monitor.name, revision)
+    decision, evidence = canary.decide(monitor, revision, counts)
+    _gauge(ctx, monitor, revision, decision.verdict)
+    doc = canary.verdict_json(monitor, revision, decision, evidence, counts)
+    return (200 if decision.measurable else 503), doc
+
+
+def _revision_param(request: web.Request, body: Any = None) -> str | web.Response:
+    revision = request.query.get("revision")
+    if revision is None and isinstance(body, dict) and isinstance(body.get("metadata"), dict):
+        revision = body["metadata"].get("revision")  # a Flagger webhook's payload
+    if not isinstance(revision, str) or not revision.strip():
+        return _error(400, "revision is required: ?revision=R (the agent's service.version, or @HASH)")
+    if len(revision) > 255:
+        return _error(400, "revision is longer than 255 characters")
+    return revision.strip()
+
+
+async def monitor_verdict(request: web.Request, ctx: Context, caller: Caller) -> web.Response:
+    """``GET /api/v1/monitors/{namespace}/{name}/verdict?revision=R``: the revision's live verdict
+    (200 PASS/FAIL/INCONCLUSIVE; 503 ERROR: nothing could be measured)."""
+    monitor = await _monitor_for(request, ctx, caller)
+    if isinstance(monitor, web.Response):
+        return monitor
+    revision = _revision_param(request)
+    if isinstance(revision, web.Response):
+        return revision
+    status, doc = await _verdict(ctx, monitor, revision)
+    headers = {"Retry-After": str(DB_RETRY_AFTER)} if status == 503 else None
+    return web.json_response(doc, status=status, headers=headers)
+
+
+async def monitor_gate(request: web.Request, ctx: Context, caller: Caller) -> web.Response:
+    """``GET|POST .../verdict/gate?revision=R``: 200 only on PASS (a Flagger webhook advances on
+    2xx); 409 FAIL or INCONCLUSIVE; 503 ERROR. The body is the verdict's."""
+    monitor = await _monitor_for(request, ctx, caller)
+    if isinstance(monitor, web.Response):
+        return monitor
+    body: Any = None
+    if request.method == "POST" and request.can_read_body:
+        with contextlib.suppress(ValueError):
+            body = await request.json()
+    revision = _revision_param(request, body)
+    if isinstance(revision, web.Response):
+        return revision
+    status, doc = await _verdict(ctx, monitor, revision)
+    if status == 200 and doc["verdict"] != LiveVerdict.PASS.value:
+        status = 409
+    return web.json_response(doc, status=status)
+
+
+async def monitor_cases(request: web.Request, ctx: Context, caller: Caller) -> web.Response:
+    """``GET /api/v1/monitors/{namespace}/{name}/cases?revision=R&limit=N``: breached runs as
+    candidate cases, newest first, and the CaseSet manifest holding them."""
+    monitor = await _monitor_for(request, ctx, caller)
+    if isinstance(monitor, web.Response):
+        return monitor
+    try:
+        limit = max(1, min(int(request.query.get("limit", "100")), MAX_CASES))
+    except ValueError:
+        return _error(400, "limit must be a number")
+    revision = request.query.get("revision") or None
+    runs = await asyncio.to_thread(_canary(ctx).breached_runs, monitor.name, revision=revision, limit=limit)
+    redactor = Redactor(ctx.registry)
+    out = []
+    for run in runs:
+        trajectory = await asyncio.to_thread(ctx.store.trajectory, run.id)
+        case = await _off_loop(ctx, canary.candidate_case, run, trajectory, redactor)
+        if case is not None:
+            out.append(canary.captured_json(run, case))
+    capture = monitor.resource.spec.capture_to
+    name = capture.name if capture is not None else f"{monitor.name.split('/', 1)[1]}-captured"[:253]
+    manifest = canary.caseset_manifest(name, monitor.namespace, [c["case"] for c in out])
+    return web.json_response({"monitor": monitor.name, "cases": out, "caseSet": manifest})
+
+
+async def refresh_verdicts(ctx: Context) -> None:
+    """Bring the verdict gauge up to date before a scrape: the revisions asked for, and those
+    labelled in the metrics (evaluated recently). Errors keep the last values."""
+    registry = ctx.registry()
+    wanted = dict.fromkeys([*ctx.verdicts, *ctx.metrics.live_revisions()])
+    for name, revision in list(wanted)[: MAX_GAUGED_REVISIONS * max(1, len(registry.monitors))]:
+        monitor = registry.get(name)
+        if monitor is None:
+            continue
+        with contextlib.suppress(StoreUnavailable):
+            await _verdict(ctx, monitor, revision)
+
+
 async def openapi(_request: web.Request) -> web.Response:
     return web.json_response(document())
 
@@ -627,6 +772,8 @@ async def readyz(request: web.Request) -> web.Response:
 async def metrics(request: web.Request) -> web.Response:
     ctx = request.app[CONTEXT]
     ctx.metrics.pending.set(ctx.writer.pending)
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(refresh_verdicts(ctx), timeout=READY_TIMEOUT)
     body = generate_latest(ctx.metrics.registry)
     return web.Response(body=body, headers={"Content-Type": CONTENT_TYPE_LATEST})
 
@@ -650,6 +797,11 @@ def application(ctx: Context, *, max_body: int = DEFAULT_MAX_BODY) -> web.Applic
     app.router.add_post(
         "/api/v1/incidents/{id}/recommendations/{rec}/{decision:approve|dismiss}", _managed(decide_incident)
     )
+    # the live canary (armb-canary)
+    app.router.add_get("/api/v1/monitors/{namespace}/{name}/verdict", _managed(monitor_verdict))
+    app.router.add_get("/api/v1/monitors/{namespace}/{name}/verdict/gate", _managed(monitor_gate))
+    app.router.add_post("/api/v1/monitors/{namespace}/{name}/verdict/gate", _managed(monitor_gate))
+    app.router.add_get("/api/v1/monitors/{namespace}/{name}/cases", _managed(monitor_cases))
     app.router.add_get("/openapi.json", openapi)
     app.router.add_get("/healthz", healthz)
     app.router.add_get("/readyz", readyz)

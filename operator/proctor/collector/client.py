@@ -131,6 +131,35 @@ class CollectorClient:
         result: dict[str, Any] = self._call("GET", f"/api/v1/monitors/{namespace}/{name}")
         return result
 
+    # --- the live canary (armb-canary) ---
+
+    def verdict(self, namespace: str, name: str, revision: str) -> tuple[int, dict[str, Any]]:
+        """A revision's live verdict and the HTTP status it came with (503: ERROR, unmeasurable).
+        Raises :class:`CollectorError` for any other refusal (401, 403, 404, 400)."""
+        path = f"/api/v1/monitors/{namespace}/{name}/verdict"
+        try:
+            reply = self._http.get(path, params={"revision": revision})
+        except httpx.HTTPError as e:
+            raise CollectorError(0, f"cannot reach the collector: {type(e).__name__}: {e}") from None
+        try:
+            doc = reply.json()
+        except ValueError:
+            doc = {}
+        if reply.status_code == 200 or (reply.status_code == 503 and "verdict" in doc):
+            return reply.status_code, doc
+        raise CollectorError(reply.status_code, str(doc.get("error") or reply.text[:500]))
+
+    def cases(
+        self, namespace: str, name: str, *, revision: str | None = None, limit: int | None = None
+    ) -> dict[str, Any]:
+        """The monitor's candidate cases: ``{"cases": [{"run", "revision", "failing", "case"}], ...}``."""
+        result: dict[str, Any] = self._call(
+            "GET",
+            f"/api/v1/monitors/{namespace}/{name}/cases",
+            {"revision": revision, "limit": limit},
+        )
+        return result
+
     def evaluate(self, run_id: str) -> dict[str, Any]:
         """Evaluate ``run_id`` now."""
         result: dict[str, Any] = self._call("POST", f"/api/v1/runs/{run_id}/evaluate")

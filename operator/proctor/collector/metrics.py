@@ -45,6 +45,10 @@ class RevisionLabels:
         self._clock = clock
         self._seen: dict[str, dict[str, float]] = {}  # monitor -> revision -> last seen
 
+    def live(self) -> list[tuple[str, str]]:
+        """Every (monitor, revision) labelled now."""
+        return [(m, r) for m, seen in self._seen.items() for r in seen]
+
     def __call__(self, monitor: str, revision: str) -> str:
         if revision in ("", OTHER_REVISION):
             return revision
@@ -203,6 +207,15 @@ class Metrics:
             ["monitor", "sink", "outcome"],
             registry=r,
         )
+        # the live canary verdict (armb-canary)
+        self.canary_verdict = Gauge(
+            "proctor_collector_canary_verdict",
+            "The live canary verdict of a revision, as last decided: 1 PASS, 0 INCONCLUSIVE, -1 FAIL, "
+            "-2 ERROR (unmeasurable). Decided when asked (GET .../verdict) and refreshed at each scrape "
+            "for the revisions asked and those evaluated recently.",
+            ["monitor", "agent", "revision"],
+            registry=r,
+        )
         self.database_errors = Counter(
             "proctor_collector_database_unavailable_total",
             "Operations refused because the database was down.",
@@ -239,6 +252,10 @@ class Metrics:
                 value = 1 if signature in firing else 0
                 self.by_revision(self.detector_firing, monitor, agent, revision, metric, signature).set(value)
             self._firing[key] = self._firing.get(key, set()) | firing
+
+    def live_revisions(self) -> list[tuple[str, str]]:
+        """The (monitor, revision) pairs labelled now (evaluated recently by this collector)."""
+        return self.revision.live()
 
     def _forget_revision(self, monitor: str, revision: str) -> None:
         for metric, values in self._by_revision.pop((monitor, revision), set()):

@@ -62,6 +62,61 @@ _RUN = {
 _ERROR = {"type": "object", "required": ["error"], "properties": {"error": {"type": "string"}}}
 
 
+_MONITOR_PATH: list[dict[str, Any]] = [
+    {"name": "namespace", "in": "path", "required": True, "schema": {"type": "string"}},
+    {"name": "name", "in": "path", "required": True, "schema": {"type": "string"}},
+]
+_REVISION: dict[str, Any] = {
+    "name": "revision",
+    "in": "query",
+    "required": True,
+    "schema": {"type": "string", "maxLength": 255},
+    "description": "The agent revision: its service.version (also matches VERSION@HASH), VERSION@HASH, "
+    "or @HASH (a pod-template hash).",
+}
+_VERDICT: dict[str, Any] = {
+    "type": "object",
+    "required": ["verdict", "runs", "breached", "reason", "message"],
+    "properties": {
+        "verdict": {"enum": ["PASS", "FAIL", "INCONCLUSIVE", "ERROR"]},
+        "reason": {
+            "enum": [
+                "SafetyBreached",
+                "OverTolerance",
+                "NeedsHuman",
+                "Unmeasurable",
+                "TooFewRuns",
+                "WithinTolerance",
+            ]
+        },
+        "message": {"type": "string"},
+        "monitor": {"type": "string"},
+        "revision": {"type": "string"},
+        "runs": {
+            "type": "integer",
+            "description": "Runs of the revision judged (Evaluated, PartiallyEvaluated).",
+        },
+        "breached": {"type": "integer", "description": "Of those, runs with a score under its threshold."},
+        "safetyBreached": {"type": "integer"},
+        "failed": {"type": "integer", "description": "Runs whose evaluation failed."},
+        "pending": {"type": "integer", "description": "Runs not judged yet."},
+        "notSampled": {"type": "integer"},
+        "dimensions": {"type": "object", "description": "Per dimension: breached judged runs."},
+        "minRuns": {"type": "integer"},
+        "maxBreachedPercent": {"type": "number"},
+        "needsHuman": {"type": "boolean"},
+    },
+}
+
+
+_GATE_REFUSED: dict[str, Any] = {
+    "409": {
+        "description": "FAIL or INCONCLUSIVE: do not advance.",
+        "content": {"application/json": {"schema": _VERDICT}},
+    }
+}
+
+
 def _responses(ok: str, schema: dict[str, Any], *codes: int) -> dict[str, Any]:
     words = {
         400: "Bad input (nothing stored).",
@@ -330,6 +385,45 @@ def _document() -> str:
                 }
             },
             **_incident_paths(),  # armb-notify
+            # the live canary (armb-canary)
+            "/api/v1/monitors/{namespace}/{name}/verdict": {
+                "get": {
+                    "summary": "A revision's live verdict for a rollout controller (Argo Rollouts web "
+                    "metric): PASS, FAIL or INCONCLUSIVE (too few runs judged, or a person is needed); "
+                    "503 with verdict ERROR when nothing could be measured (the judge is down).",
+                    "parameters": [*_MONITOR_PATH, _REVISION],
+                    "responses": {
+                        **_responses("200", _VERDICT, 400, 401, 403, 404),
+                        "503": {
+                            "description": "ERROR: the revision's runs could not be evaluated (or the "
+                            "database is unavailable: then the body has no verdict).",
+                            "content": {"application/json": {"schema": _VERDICT}},
+                        },
+                    },
+                }
+            },
+            "/api/v1/monitors/{namespace}/{name}/verdict/gate": {
+                method: {
+                    "summary": "The verdict as a gate: 200 only on PASS, 409 on FAIL or INCONCLUSIVE, 503 "
+                    "ERROR (a Flagger webhook advances on 2xx). POST also reads the revision from a "
+                    "Flagger payload's metadata.revision.",
+                    "parameters": [*_MONITOR_PATH, {**_REVISION, "required": False}],
+                    "responses": _responses("200", _VERDICT, 400, 401, 403, 404, 503) | _GATE_REFUSED,
+                }
+                for method in ("get", "post")
+            },
+            "/api/v1/monitors/{namespace}/{name}/cases": {
+                "get": {
+                    "summary": "Breached runs as candidate cases, newest first, and the CaseSet holding "
+                    "them (what proctor cases export writes); secrets the scan finds are redacted.",
+                    "parameters": [
+                        *_MONITOR_PATH,
+                        {**_REVISION, "required": False},
+                        {"name": "limit", "in": "query", "schema": {"type": "integer", "maximum": 500}},
+                    ],
+                    "responses": _responses("200", {"type": "object"}, 400, 401, 403, 404, 503),
+                }
+            },
             "/healthz": {
                 "get": {"summary": "Liveness.", "security": [], "responses": {"200": {"description": "ok"}}}
             },

@@ -24,6 +24,7 @@ This package sits below the judge and beside ``proctor.k8s``: it imports the pro
 API server, the judge or the collector.
 """
 
+from proctor.store._canary import BreachedRun, BreachedScore, LiveCanary, RevisionCounts, revision_filter
 from proctor.store._detector_state import (
     DEFAULT_THRESHOLD,
     TRAJECTORY_METRICS,
@@ -80,6 +81,8 @@ __all__ = [
     "TRAJECTORY_METRICS",
     "AlertChange",
     "AlertView",
+    "BreachedRun",
+    "BreachedScore",
     "Claim",
     "DeliveryClaim",
     "DetectorState",
@@ -93,11 +96,13 @@ __all__ = [
     "IngestResult",
     "Ingestion",
     "Item",
+    "LiveCanary",
     "MonitorSummary",
     "NewIncident",
     "NewNotice",
     "NoticeView",
     "Plan",
+    "RevisionCounts",
     "Room",
     "RunNotFound",
     "RunRef",
@@ -119,6 +124,7 @@ __all__ = [
     "head",
     "migrate",
     "normalise_url",
+    "revision_filter",
     "run_id",
     "series_key",
     "trajectory_scores",

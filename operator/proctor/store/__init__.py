@@ -19,6 +19,22 @@ API server, the judge or the collector.
 """
 
 from proctor.store._engine import UnsupportedDatabase, head, migrate, normalise_url
+from proctor.store._feedback import (
+    CandidateCase,
+    FeedbackView,
+    InvalidFeedback,
+    NewFeedback,
+    Observed,
+    Reviews,
+)
+from proctor.store._outcomes import (
+    OUTCOME_ATTRIBUTE,
+    OUTCOME_MINUTES_ATTRIBUTE,
+    TELEMETRY_SOURCE,
+    Outcomes,
+    OutcomeView,
+    check_outcome,
+)
 from proctor.store._store import (
     EWMA_WINDOW,
     Claim,
@@ -43,13 +59,24 @@ from proctor.store._store import (
 
 __all__ = [
     "EWMA_WINDOW",
+    "OUTCOME_ATTRIBUTE",
+    "OUTCOME_MINUTES_ATTRIBUTE",
+    "TELEMETRY_SOURCE",
+    "CandidateCase",
     "Claim",
     "DimensionSeries",
     "EvaluationView",
     "EventRecord",
+    "FeedbackView",
     "IngestResult",
+    "InvalidFeedback",
     "Item",
     "MonitorSummary",
+    "NewFeedback",
+    "Observed",
+    "OutcomeView",
+    "Outcomes",
+    "Reviews",
     "RunNotFound",
     "RunRef",
     "RunView",
@@ -61,6 +88,7 @@ __all__ = [
     "StoreUnavailable",
     "Trajectory",
     "UnsupportedDatabase",
+    "check_outcome",
     "head",
     "migrate",
     "normalise_url",

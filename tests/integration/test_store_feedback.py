@@ -6,7 +6,6 @@ from collections.abc import Iterator
 
 import pytest
 
-from databases import db_url, postgres  # noqa: F401 (fixtures)
 from proctor.protocol import AttemptOutcome, LifecyclePolicy, judge_quality
 from proctor.store import (
     CandidateCase,
@@ -28,7 +27,7 @@ POLICIES = {MON: LifecyclePolicy(quiescence_seconds=1)}
 
 
 @pytest.fixture
-def store(db_url: str) -> Iterator[Store]:  # noqa: F811 (fixture)
+def store(db_url: str) -> Iterator[Store]:
     s = Store.open(db_url)
     yield s
     s.close()

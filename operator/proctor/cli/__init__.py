@@ -39,6 +39,16 @@ VERBS: dict[str, tuple[str, str]] = {
         "arm B: receive agents' OpenTelemetry traces, judge each run, serve the runs API",
     ),
     "runs": ("proctor.cli.runs", "list, show or evaluate the runs the collector judged"),
+    "feedback": (
+        "proctor.cli.feedback",
+        "arm C: agree or disagree with a judged score, route the correction",
+    ),
+    "judge-quality": (
+        "proctor.cli.judge_quality",
+        "arm C: the judge's agreement with reviewers, per dimension",
+    ),
+    "calibrate": ("proctor.cli.calibrate", "arm C: thresholds proposed from reviewed shadow-mode scores"),
+    "outcome": ("proctor.cli.outcome", "arm C: what became of a run's output; acceptance beside minutes"),
 }
 
 

@@ -26,6 +26,7 @@ from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
 from proctor.collector import events as native
 from proctor.collector import otlp
+from proctor.collector import quality as armc
 from proctor.collector.auth import (
     EVALUATE_VERB,
     LIST_VERB,
@@ -245,6 +246,10 @@ async def _traces(ctx: Context, request: web.Request, ctype: str) -> web.Respons
     except StoreUnavailable as e:
         ctx.metrics.database_errors.inc()
         return _otlp_error(503, f"not acknowledged, send it again: {e}", ctype, retry_after=DB_RETRY_AFTER)
+    try:  # arm C: outcomes the agent reported in its spans (proctor.outcome), once those are committed
+        await armc.record_telemetry_outcomes(request.app, items)
+    except StoreUnavailable:
+        ctx.metrics.database_errors.inc()
     if result.refused:
         ctx.metrics.rejected.labels("refused").inc(len(result.refused))
         reasons.update(why for _, why in result.refused)
@@ -541,6 +546,8 @@ def application(ctx: Context, *, max_body: int = DEFAULT_MAX_BODY) -> web.Applic
     app.router.add_get("/api/v1/runs/{id}", _managed(show_run))
     app.router.add_post("/api/v1/runs/{id}/evaluate", _managed(evaluate_run))
     app.router.add_get("/api/v1/monitors/{namespace}/{name}", _managed(show_monitor))
+    # arm C (feedback, judge quality, calibration, outcomes): collector/quality.py
+    armc.install(app, ctx, _managed)
     app.router.add_get("/openapi.json", openapi)
     app.router.add_get("/healthz", healthz)
     app.router.add_get("/readyz", readyz)

@@ -14,6 +14,7 @@ import pytest
 from collecting import API_TOKEN, agent_turn, collector, manifests, run_in, tracer, wait_for
 from judging import JudgeServer
 from proctor.cli import main as proctor
+from proctor.reconcile.monitors import parse_summary
 from proctor.store import OUTCOME_ATTRIBUTE, OUTCOME_MINUTES_ATTRIBUTE
 
 QUALITY_KEYS = {
@@ -172,6 +173,13 @@ def test_outcomes_from_the_api_and_from_telemetry(
             assert reply.status_code == 400 and said in reply.json()["error"]
         code, out, _ = cli(capsys, c.url, "outcome", "--monitor", "demo/oil-agent", "-o", "json")
         assert json.loads(out) == doc
+        # the monitor's summary carries them, and the operator's status parser reads them
+        summary = api(c.url, "GET", "/api/v1/monitors/demo/oil-agent").json()
+        outcomes = parse_summary(summary).outcomes
+        assert (
+            outcomes is not None and outcomes.acceptance_rate == 1.0 and outcomes.minutes_per_accepted == 3.0
+        )
+        assert outcomes.ignored == 1 and outcomes.model_dump(by_alias=True)["minutesPerAccepted"] == 3.0
         metrics = httpx.get(f"{c.url}/metrics", timeout=30).text
         assert 'proctor_outcome_acceptance_ratio{monitor="demo/oil-agent"} 1.0' in metrics
         assert 'proctor_outcome_minutes_per_accepted{monitor="demo/oil-agent"} 3.0' in metrics

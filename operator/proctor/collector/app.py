@@ -494,6 +494,7 @@ async def show_monitor(request: web.Request, ctx: Context, caller: Caller) -> we
         ctx.store.summary, monitor.name, fast_span=trend.fast_span, slow_span=trend.slow_span
     )
     doc = monitor_summary(monitor.name, summary)
+    doc["outcomes"] = await armc.status_outcomes(request.app, monitor.name)  # arm C
     if monitor.closed:  # why nothing is accepted for it: the operator writes it on the monitor
         doc["ingestionClosed"] = monitor.closed
     return web.json_response(doc)

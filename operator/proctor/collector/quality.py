@@ -577,6 +577,20 @@ async def _export_outcomes(armc: ArmC, monitor: str) -> dict[str, Any]:
     return doc
 
 
+async def status_outcomes(app: web.Application, monitor: str) -> dict[str, Any] | None:
+    """The ``outcomes`` of a monitor's summary (``AgentMonitorStatus.outcomes``), None before any."""
+    armc = app.get(ARMC)
+    if armc is None:
+        return None
+    doc = await _export_outcomes(armc, monitor)
+    if not (doc["accepted"] or doc["modified"] or doc["rejected"] or doc["ignored"]):
+        return None
+    return {
+        k: doc[k]
+        for k in ("accepted", "modified", "rejected", "ignored", "acceptanceRate", "minutesPerAccepted")
+    }
+
+
 async def show_outcomes(request: web.Request, ctx: Context, caller: Caller) -> web.Response:
     """``GET /api/v1/monitors/{namespace}/{name}/outcomes``."""
     monitor = await _monitor_for(request, ctx, caller, READ_VERB)

@@ -45,6 +45,7 @@ from proctor.api import (
     ConditionType,
     DimensionStatus,
     ManifestError,
+    OutcomesStatus,
     Reason,
     RunCounts,
     get_condition,
@@ -66,6 +67,7 @@ COLLECTOR_TIMEOUT_SECONDS: Final = 10.0
 TOKEN_SECONDS: Final = 600
 #: The summary's fields that are the monitor's status fields of the same (camelCase) name.
 _SUMMARY_FIELDS: Final = (
+    "outcomes",  # arm C
     "runs",
     "dimensions",
     "consensusMultiplier",
@@ -96,6 +98,8 @@ class Summary:
     last_evaluation_time: dt.datetime | None
     #: why the collector accepts nothing for the monitor (no ingestion token of its own), if it does not
     ingestion_closed: str | None = None
+    #: arm C: what became of the delivered outputs
+    outcomes: OutcomesStatus | None = None
 
 
 @dataclass(frozen=True)
@@ -120,6 +124,7 @@ def parse_summary(doc: Mapping[str, Any]) -> Summary:
         last_event_time=status.last_event_time,
         last_evaluation_time=status.last_evaluation_time,
         ingestion_closed=str(doc["ingestionClosed"])[:512] if doc.get("ingestionClosed") else None,
+        outcomes=status.outcomes,
     )
 
 
@@ -313,6 +318,7 @@ def monitor_status(
             "revisions": list(seen.revisions),
             "last_event_time": seen.last_event_time,
             "last_evaluation_time": seen.last_evaluation_time,
+            "outcomes": seen.outcomes,  # arm C
         }
         ok, reason, message = _receiving(monitor, seen, now)
     else:
@@ -323,6 +329,7 @@ def monitor_status(
             "revisions": list(current.revisions),
             "last_event_time": current.last_event_time,
             "last_evaluation_time": current.last_evaluation_time,
+            "outcomes": current.outcomes,  # arm C
         }
         ok, reason, message = False, seen.reason, seen.message
     closed = _ingestion_closed(monitor, seen)

@@ -283,3 +283,21 @@ def test_the_operator_requests_its_own_token_for_the_collectors_audience_and_cac
         assert isinstance(result, Unreadable) and result.reason is Reason.COLLECTOR_REFUSED
         assert "PROCTOR_COLLECTOR_TOKEN" in result.message
     assert len(kube.asked) == 2
+
+
+def test_outcomes_reach_the_status_with_both_numbers_and_are_kept_when_the_collector_is_away() -> None:
+    answer = collector_answer()
+    answer["outcomes"] = {
+        "accepted": 3,
+        "modified": 1,
+        "rejected": 1,
+        "ignored": 2,
+        "acceptanceRate": 0.8,
+        "minutesPerAccepted": 4.5,
+    }
+    status = status_of(monitor(), parse_summary(answer))
+    shown = dump(status, only_set=True)["outcomes"]
+    assert shown["acceptanceRate"] == 0.8 and shown["minutesPerAccepted"] == 4.5 and shown["ignored"] == 2
+    down = Unreadable(Reason.COLLECTOR_UNAVAILABLE, "cannot reach the collector")
+    assert status_of(monitor(), down, status).outcomes == status.outcomes
+    assert status_of(monitor(), parse_summary(collector_answer())).outcomes is None  # none reported yet

@@ -20,8 +20,11 @@ Kubernetes RBAC decides who may read runs or ask for an evaluation::
       resources: [agentmonitors]
       verbs: [review]           # arm C: review a run's scores, report what became of its output
     - apiGroups: [proctor.dev]
-      resources: [evalprofiles, evalruns]
-      verbs: [get]              # arm C: a profile's judge quality; (review) an exam case's scores
+      resources: [evalprofiles]
+      verbs: [get]              # arm C: a profile's judge quality
+    - apiGroups: [proctor.dev]
+      resources: [evalruns]
+      verbs: [review]           # arm C: review an exam case's scores (get: read those reviews)
 
 No token or a token the API server does not accept: 401. A valid identity without the verb: 403.
 Answers are cached for a few seconds (keyed by a hash of the token, never the token itself).

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -18,8 +19,10 @@ from proctor.store import (
     ScoreRecord,
     SpanRecord,
     Store,
+    StoreUnavailable,
     run_id,
 )
+from proctor.store._engine import unpooled
 
 MON = "ns/oil"
 PROFILE = "ns/oil-profile"
@@ -144,3 +147,11 @@ def test_outcomes_latest_word_per_run_and_both_numbers(store: Store) -> None:
     with pytest.raises(InvalidFeedback, match="within 0 and a day"):
         outcomes.record("r1", MON, "accepted", 100000.0, "alice", 6.0)
     assert len(outcomes.history("r1")) == 2
+
+
+def test_a_database_that_cannot_be_reached_raises_store_unavailable(tmp_path: Path) -> None:
+    engine = unpooled(f"sqlite:///{tmp_path / 'no-such-dir' / 'x.db'}")
+    with pytest.raises(StoreUnavailable):
+        Reviews(engine).history()
+    with pytest.raises(StoreUnavailable):
+        Outcomes(engine).summary(MON)

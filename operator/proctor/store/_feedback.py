@@ -34,7 +34,6 @@ from sqlalchemy.orm import Mapped, Session, mapped_column
 from proctor.protocol import ROUTES, Review, Route, valid_minutes
 from proctor.store import _engine
 from proctor.store._schema import Base, Run, Score
-from proctor.store._store import StoreError, StoreUnavailable
 
 T = TypeVar("T")
 
@@ -97,7 +96,7 @@ class FeedbackCaseRow(Base):
     created_at: Mapped[float] = mapped_column(Double)
 
 
-class InvalidFeedback(StoreError, ValueError):
+class InvalidFeedback(ValueError):
     """What a reviewer sent cannot be stored (the collector answers 400 with this message)."""
 
 
@@ -189,10 +188,14 @@ def check(
 
 
 def guard(fn: Callable[[], T]) -> T:
-    """``fn()``, with an unreachable database raised as :class:`StoreUnavailable` (as the store does)."""
+    """``fn()``, with an unreachable database raised as :class:`~proctor.store.StoreUnavailable` (as
+    the store's rooms do)."""
     try:
         return fn()
     except (OperationalError, DBAPIError) as e:
+        # from the package, where the store's rooms define it (imported late: the package imports this)
+        from proctor.store import StoreUnavailable
+
         if isinstance(e, OperationalError) or e.connection_invalidated:
             raise StoreUnavailable(f"database unavailable: {type(e.orig).__name__}: {e.orig}") from None
         raise

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -155,3 +156,13 @@ def test_a_database_that_cannot_be_reached_raises_store_unavailable(tmp_path: Pa
         Reviews(engine).history()
     with pytest.raises(StoreUnavailable):
         Outcomes(engine).summary(MON)
+
+
+def test_reviews_given_at_once_by_one_person_leave_exactly_one_current(store: Store) -> None:
+    reviews, outcomes = Reviews(store.engine), Outcomes(store.engine)
+    with ThreadPoolExecutor(8) as pool:
+        list(pool.map(lambda i: reviews.record(review("r1", 40.0, agree=bool(i % 2)), float(i)), range(16)))
+        list(pool.map(lambda i: outcomes.record("r1", MON, "accepted", 1.0, "alice", float(i)), range(16)))
+    assert sum(len(v) for v in reviews.latest(profile=PROFILE).values()) == 1
+    assert len(reviews.history(target="r1")) == 16
+    assert outcomes.summary(MON).accepted == 1 and len(outcomes.history("r1")) == 16

@@ -11,6 +11,7 @@ a person sent is :func:`check`: the collector answers 4xx with its message and s
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -27,6 +28,7 @@ from sqlalchemy import (
     and_,
     func,
     select,
+    update,
 )
 from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.orm import Mapped, Session, mapped_column
@@ -48,9 +50,10 @@ class FeedbackRow(Base):
 
     __tablename__ = "feedback"
     __table_args__ = (
-        Index("ix_feedback_profile_dim", "profile", "dimension"),
+        # the figures read the current reviews only: a scan of these, never a grouping of all reviews
+        Index("ix_feedback_profile_current", "profile", "current"),
+        Index("ix_feedback_monitor_current", "monitor", "current"),
         Index("ix_feedback_target", "target", "dimension", "reviewer"),
-        Index("ix_feedback_monitor", "monitor", "dimension"),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
@@ -72,6 +75,9 @@ class FeedbackRow(Base):
     #: The authenticated identity that gave it (never a field of the request).
     reviewer: Mapped[str] = mapped_column(String(320))
     created_at: Mapped[float] = mapped_column(Double)
+    #: False once a later review by the same reviewer of the same score superseded it (the only
+    #: thing ever changed on a row: the review itself is kept as given).
+    current: Mapped[bool] = mapped_column(Boolean, default=True)
 
 
 class FeedbackCaseRow(Base):
@@ -201,7 +207,7 @@ def guard(fn: Callable[[], T]) -> T:
         raise
 
 
-def _view(row: FeedbackRow, current: bool = True) -> FeedbackView:
+def _view(row: FeedbackRow) -> FeedbackView:
     return FeedbackView(
         id=row.id,
         target=row.target,
@@ -218,7 +224,7 @@ def _view(row: FeedbackRow, current: bool = True) -> FeedbackView:
         reason=row.reason,
         reviewer=row.reviewer,
         created_at=row.created_at,
-        current=current,
+        current=row.current,
     )
 
 
@@ -253,6 +259,17 @@ class Reviews:
 
         def go() -> FeedbackView:
             with Session(self._writes) as session, session.begin():
+                same = and_(
+                    FeedbackRow.target == feedback.target,
+                    FeedbackRow.dimension == feedback.dimension,
+                    FeedbackRow.reviewer == feedback.reviewer,
+                )
+                if session.get_bind().dialect.name == "postgresql":
+                    # two reviews of one score by one person at once: one after the other, so exactly
+                    # one stays current (SQLite's write transactions are serial already)
+                    key = json.dumps(["feedback", feedback.target, feedback.dimension, feedback.reviewer])
+                    session.execute(select(func.pg_advisory_xact_lock(func.hashtext(key))))
+                session.execute(update(FeedbackRow).where(same, FeedbackRow.current).values(current=False))
                 row = FeedbackRow(
                     target=feedback.target,
                     kind=feedback.kind,
@@ -268,6 +285,7 @@ class Reviews:
                     reason=feedback.reason,
                     reviewer=feedback.reviewer,
                     created_at=now,
+                    current=True,
                 )
                 session.add(row)
                 session.flush()
@@ -299,19 +317,17 @@ class Reviews:
         or of the runs of ``monitors``."""
 
         def go() -> dict[str, list[Review]]:
-            latest = select(func.max(FeedbackRow.id).label("id"))
-            if profile is not None:
-                latest = latest.where(FeedbackRow.profile == profile)
-            if monitors is not None:
-                latest = latest.where(FeedbackRow.monitor.in_(list(monitors)))
-            ids = latest.group_by(FeedbackRow.target, FeedbackRow.dimension, FeedbackRow.reviewer).subquery()
             stmt = select(
                 FeedbackRow.dimension,
                 FeedbackRow.judge_score,
                 FeedbackRow.threshold,
                 FeedbackRow.agree,
                 FeedbackRow.score,
-            ).join(ids, FeedbackRow.id == ids.c.id)
+            ).where(FeedbackRow.current)
+            if profile is not None:
+                stmt = stmt.where(FeedbackRow.profile == profile)
+            if monitors is not None:
+                stmt = stmt.where(FeedbackRow.monitor.in_(list(monitors)))
             out: dict[str, list[Review]] = {}
             with self.engine.connect() as conn:
                 for dim, judge, threshold, agree, score in conn.execute(stmt):
@@ -340,24 +356,7 @@ class Reviews:
             if monitors is not None:
                 stmt = stmt.where(FeedbackRow.monitor.in_(list(monitors)))
             with Session(self.engine) as session:
-                rows = list(session.scalars(stmt))
-                if not rows:
-                    return []
-                keys = {(r.target, r.dimension, r.reviewer) for r in rows}
-                newest = dict(
-                    ((t, d, who), int(i))
-                    for t, d, who, i in session.execute(
-                        select(
-                            FeedbackRow.target,
-                            FeedbackRow.dimension,
-                            FeedbackRow.reviewer,
-                            func.max(FeedbackRow.id),
-                        )
-                        .where(FeedbackRow.target.in_({k[0] for k in keys}))
-                        .group_by(FeedbackRow.target, FeedbackRow.dimension, FeedbackRow.reviewer)
-                    )
-                )
-                return [_view(r, newest.get((r.target, r.dimension, r.reviewer)) == r.id) for r in rows]
+                return [_view(r) for r in session.scalars(stmt)]
 
         return guard(go)
 

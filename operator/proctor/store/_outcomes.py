@@ -8,11 +8,12 @@ the figures; every word stays in the record. The summary is
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass
 from typing import Any, Final
 
-from sqlalchemy import Double, Engine, Index, Integer, String, func, select
+from sqlalchemy import Boolean, Double, Engine, Index, Integer, String, func, select, update
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from proctor.protocol import OUTCOME_KINDS, OutcomeSummary, valid_minutes
@@ -33,7 +34,7 @@ class OutcomeRow(Base):
 
     __tablename__ = "outcomes"
     __table_args__ = (
-        Index("ix_outcomes_monitor", "monitor", "run_id"),
+        Index("ix_outcomes_monitor_current", "monitor", "current"),
         Index("ix_outcomes_run", "run_id"),
     )
 
@@ -45,6 +46,8 @@ class OutcomeRow(Base):
     #: The authenticated identity, or ``telemetry``.
     source: Mapped[str] = mapped_column(String(320))
     created_at: Mapped[float] = mapped_column(Double)
+    #: False once a later word on the same run superseded it (the word itself is kept as given).
+    current: Mapped[bool] = mapped_column(Boolean, default=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +88,14 @@ class Outcomes:
 
         def go() -> OutcomeView:
             with Session(self._writes) as session, session.begin():
+                if session.get_bind().dialect.name == "postgresql":  # one word at a time per run
+                    key = json.dumps(["outcome", run_id])
+                    session.execute(select(func.pg_advisory_xact_lock(func.hashtext(key))))
+                session.execute(
+                    update(OutcomeRow)
+                    .where(OutcomeRow.run_id == run_id, OutcomeRow.current)
+                    .values(current=False)
+                )
                 row = OutcomeRow(
                     run_id=run_id,
                     monitor=monitor,
@@ -92,6 +103,7 @@ class Outcomes:
                     minutes=minutes,
                     source=source,
                     created_at=now,
+                    current=True,
                 )
                 session.add(row)
                 session.flush()
@@ -103,12 +115,6 @@ class Outcomes:
         """The monitor's outcome metrics over the latest outcome of each run (counted in the database)."""
 
         def go() -> OutcomeSummary:
-            ids = (
-                select(func.max(OutcomeRow.id).label("id"))
-                .where(OutcomeRow.monitor == monitor)
-                .group_by(OutcomeRow.run_id)
-                .subquery()
-            )
             stmt = (
                 select(
                     OutcomeRow.outcome,
@@ -116,7 +122,7 @@ class Outcomes:
                     func.coalesce(func.sum(OutcomeRow.minutes), 0.0),
                     func.count(OutcomeRow.minutes),
                 )
-                .join(ids, OutcomeRow.id == ids.c.id)
+                .where(OutcomeRow.monitor == monitor, OutcomeRow.current)
                 .group_by(OutcomeRow.outcome)
             )
             with self.engine.connect() as conn:

@@ -36,10 +36,11 @@ def upgrade() -> None:
         sa.Column("reason", sa.Text(), nullable=False),
         sa.Column("reviewer", sa.String(320), nullable=False),
         sa.Column("created_at", sa.Double(), nullable=False),
+        sa.Column("current", sa.Boolean(), nullable=False),
     )
-    op.create_index("ix_feedback_profile_dim", "feedback", ["profile", "dimension"])
+    op.create_index("ix_feedback_profile_current", "feedback", ["profile", "current"])
+    op.create_index("ix_feedback_monitor_current", "feedback", ["monitor", "current"])
     op.create_index("ix_feedback_target", "feedback", ["target", "dimension", "reviewer"])
-    op.create_index("ix_feedback_monitor", "feedback", ["monitor", "dimension"])
     op.create_table(
         "feedback_cases",
         sa.Column("id", sa.Integer(), primary_key=True, autoincrement=True),
@@ -66,8 +67,9 @@ def upgrade() -> None:
         sa.Column("minutes", sa.Double(), nullable=True),
         sa.Column("source", sa.String(320), nullable=False),
         sa.Column("created_at", sa.Double(), nullable=False),
+        sa.Column("current", sa.Boolean(), nullable=False),
     )
-    op.create_index("ix_outcomes_monitor", "outcomes", ["monitor", "run_id"])
+    op.create_index("ix_outcomes_monitor_current", "outcomes", ["monitor", "current"])
     op.create_index("ix_outcomes_run", "outcomes", ["run_id"])
 
 

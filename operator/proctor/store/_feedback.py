@@ -28,6 +28,7 @@ from sqlalchemy import (
     and_,
     func,
     select,
+    true,
     update,
 )
 from sqlalchemy.exc import DBAPIError, OperationalError
@@ -269,7 +270,9 @@ class Reviews:
                     # one stays current (SQLite's write transactions are serial already)
                     key = json.dumps(["feedback", feedback.target, feedback.dimension, feedback.reviewer])
                     session.execute(select(func.pg_advisory_xact_lock(func.hashtext(key))))
-                session.execute(update(FeedbackRow).where(same, FeedbackRow.current).values(current=False))
+                session.execute(
+                    update(FeedbackRow).where(same, FeedbackRow.current == true()).values(current=False)
+                )
                 row = FeedbackRow(
                     target=feedback.target,
                     kind=feedback.kind,
@@ -323,7 +326,7 @@ class Reviews:
                 FeedbackRow.threshold,
                 FeedbackRow.agree,
                 FeedbackRow.score,
-            ).where(FeedbackRow.current)
+            ).where(FeedbackRow.current == true())
             if profile is not None:
                 stmt = stmt.where(FeedbackRow.profile == profile)
             if monitors is not None:

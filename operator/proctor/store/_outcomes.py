@@ -13,7 +13,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, Final
 
-from sqlalchemy import Boolean, Double, Engine, Index, Integer, String, func, select, update
+from sqlalchemy import Boolean, Double, Engine, Index, Integer, String, func, select, true, update
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from proctor.protocol import OUTCOME_KINDS, OutcomeSummary, valid_minutes
@@ -93,7 +93,7 @@ class Outcomes:
                     session.execute(select(func.pg_advisory_xact_lock(func.hashtext(key))))
                 session.execute(
                     update(OutcomeRow)
-                    .where(OutcomeRow.run_id == run_id, OutcomeRow.current)
+                    .where(OutcomeRow.run_id == run_id, OutcomeRow.current == true())
                     .values(current=False)
                 )
                 row = OutcomeRow(
@@ -122,7 +122,7 @@ class Outcomes:
                     func.coalesce(func.sum(OutcomeRow.minutes), 0.0),
                     func.count(OutcomeRow.minutes),
                 )
-                .where(OutcomeRow.monitor == monitor, OutcomeRow.current)
+                .where(OutcomeRow.monitor == monitor, OutcomeRow.current == true())
                 .group_by(OutcomeRow.outcome)
             )
             with self.engine.connect() as conn:

@@ -410,8 +410,11 @@ def propose_threshold(
     if best is not None:
         shown.add(best.threshold)
     if current is not None:
-        shown |= {float(current)}
-    table = tuple(trade_offs(labelled, shown))
+        shown.add(float(current))
+    by_threshold = {row.threshold: row for row in rows}
+    missing = [t for t in shown if t not in by_threshold]  # a current threshold between whole points
+    by_threshold |= {row.threshold: row for row in trade_offs(labelled, missing)} if missing else {}
+    table = tuple(by_threshold[t] for t in sorted(shown))
     return Proposal(
         required_recall, len(labelled), breaches, best.threshold if best is not None else None, table
     )

@@ -198,3 +198,11 @@ def test_proposal_keeps_the_recall(labelled: list[tuple[float, bool]], required:
                 assert (row.split.precision or 0.0) <= (chosen.split.precision or 0.0) + 1e-12
     else:
         assert not any(b for _, b in labelled) or math.isclose(required, required)
+
+
+def test_a_current_threshold_between_whole_points_is_in_the_table() -> None:
+    labelled = [(70.0, True), (72.0, True), (73.0, False), (90.0, False)]
+    proposal = propose_threshold(labelled, required_recall=1.0, current=72.5)
+    (row,) = [r for r in proposal.table if r.threshold == 72.5]
+    assert (row.split.tp, row.split.fp, row.split.fn, row.split.tn) == (2, 0, 0, 2)
+    assert [r.threshold for r in proposal.table] == sorted(r.threshold for r in proposal.table)

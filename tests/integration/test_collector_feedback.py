@@ -101,12 +101,14 @@ def test_reviews_make_judge_quality_and_bad_input_stores_nothing(
             "--route",
             "case-set",
             "--reason",
-            "0.30 is ELEVATED",
+            "0.30 is ELEVATED; I used the key AKIAIOSFODNN7EXAMPLE to check",
             "-o",
             "json",
         )
         stored = json.loads(out)
         assert code == 0 and stored["reviewer"] == "proctor-api-token" and stored["candidateCase"] is True
+        # a credential pasted into a reason is stored (and served) redacted, like a run's
+        assert "AKIAIOSFODNN7EXAMPLE" not in out and "[redacted aws-access-key: AKIA" in stored["reason"]
         assert stored["judgeScore"] == 75.0 and stored["threshold"] == 70.0
         history = api(c.url, "GET", f"/api/v1/feedback?run={rid}").json()["feedback"]
         assert [(f["agree"], f["current"]) for f in history] == [(False, True), (True, False)]

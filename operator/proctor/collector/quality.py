@@ -33,7 +33,9 @@ from aiohttp import web
 from prometheus_client import Counter, Gauge
 
 from proctor.collector.auth import READ_VERB, Caller
+from proctor.collector.redaction import Redactor
 from proctor.collector.trajectory import StepKind, steps_of, transcript
+from proctor.graders import redact_text
 from proctor.protocol import (
     DEFAULT_REQUIRED_RECALL,
     Confusion,
@@ -122,6 +124,8 @@ class ArmC:
 
     reviews: Reviews
     outcomes: Outcomes
+    #: a reviewer's reason is scanned like a run: a credential pasted into it is stored redacted
+    redactor: Redactor
     feedback_total: Counter
     outcomes_total: Counter
     acceptance: Gauge
@@ -287,6 +291,8 @@ async def give_feedback(request: web.Request, ctx: Context, caller: Caller) -> w
         reason=body.get("reason", ""),
     )
     judged = await judged_score(ctx, caller, target, dimension)
+    if reason:  # the monitor's own scan policy (the default scan for an exam case)
+        reason, _ = redact_text(reason, armc.redactor.policy(judged.monitor or ""))
     case = await judged.case() if route == Route.CASE_SET and judged.case is not None else None
     feedback = NewFeedback(
         target=judged.target,
@@ -653,6 +659,7 @@ def install(
     app[ARMC] = ArmC(
         reviews=Reviews(ctx.store.engine),
         outcomes=Outcomes(ctx.store.engine),
+        redactor=Redactor(ctx.registry),
         feedback_total=Counter(
             "proctor_feedback_total", "Reviews of judged scores, by route.", ["route"], registry=r
         ),

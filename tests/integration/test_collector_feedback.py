@@ -110,6 +110,10 @@ def test_reviews_make_judge_quality_and_bad_input_stores_nothing(
         # a credential pasted into a reason is stored (and served) redacted, like a run's
         assert "AKIAIOSFODNN7EXAMPLE" not in out and "[redacted aws-access-key: AKIA" in stored["reason"]
         assert stored["judgeScore"] == 75.0 and stored["threshold"] == 70.0
+        (case,) = api(c.url, "GET", "/api/v1/feedback/cases?profile=demo/oil-rag").json()["cases"]
+        assert case["input"].find("Oil at exactly 0.30") >= 0 and "NORMAL." in case["answer"]
+        assert case["dimension"] == "factual_grounding" and case["tier"] == "safety"
+        assert case["expectedScore"] == 40.0 and "AKIAIOSFODNN7EXAMPLE" not in json.dumps(case)
         history = api(c.url, "GET", f"/api/v1/feedback?run={rid}").json()["feedback"]
         assert [(f["agree"], f["current"]) for f in history] == [(False, True), (True, False)]
 

@@ -144,6 +144,13 @@ _ARMC_PATHS: dict[str, Any] = {
             "responses": _armc_responses("200", 400, 404),
         },
     },
+    "/api/v1/feedback/cases": {
+        "get": {
+            "summary": "Candidate cases reviewers routed to the case set for profile=NS/NAME (RBAC get on "
+            "evalprofiles): input, context, answer, dimension, tier, expectedScore, reason.",
+            "responses": _armc_responses("200", 400),
+        }
+    },
     "/api/v1/judge-quality": {
         "get": {
             "summary": "Per dimension of profile=NS/NAME (RBAC get on evalprofiles): reviews, agreement, "

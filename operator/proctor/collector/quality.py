@@ -4,6 +4,7 @@ Routes (all under the management API's authentication; RBAC decides, on ``procto
 
     POST /api/v1/feedback                               review   agentmonitors (a live run's monitor)
     GET  /api/v1/feedback?run=|profile=|monitor=        get      agentmonitors / evalprofiles
+    GET  /api/v1/feedback/cases?profile=NS/NAME         get      evalprofiles
     GET  /api/v1/judge-quality?profile=NS/NAME          get      evalprofiles
     POST /api/v1/runs/{id}/outcome                      review   agentmonitors
     GET  /api/v1/monitors/{namespace}/{name}/outcomes   get      agentmonitors
@@ -376,6 +377,22 @@ async def list_feedback(request: web.Request, ctx: Context, caller: Caller) -> w
     return web.json_response({"feedback": [_feedback_json(v) for v in views]})
 
 
+async def list_candidate_cases(request: web.Request, ctx: Context, caller: Caller) -> web.Response:
+    """``GET /api/v1/feedback/cases?profile=NS/NAME&limit=N``: the candidate cases reviewers routed
+    to the case set (input, context, answer, dimension, tier, the reviewer's score), newest first."""
+    ns, name = _split_name(request.query.get("profile", ""), "profile")
+    try:
+        limit = max(1, min(int(request.query.get("limit", "100")), 1000))
+    except ValueError:
+        raise Refused(400, "limit must be a number") from None
+    if not await ctx.auth.allowed(caller, READ_VERB, ns, name, resource=PROFILES_RESOURCE):
+        raise _forbidden(caller, READ_VERB, PROFILES_RESOURCE, ns, name)
+    cases = await asyncio.to_thread(
+        request.app[ARMC].reviews.candidate_cases, profile=f"{ns}/{name}", limit=limit
+    )
+    return web.json_response({"cases": cases})
+
+
 def _interval(bounds: Interval | None) -> list[float] | None:
     return None if bounds is None else [bounds.low, bounds.high]
 
@@ -704,6 +721,7 @@ def install(
     for method, path, handler in (
         ("POST", "/api/v1/feedback", give_feedback),
         ("GET", "/api/v1/feedback", list_feedback),
+        ("GET", "/api/v1/feedback/cases", list_candidate_cases),
         ("GET", "/api/v1/judge-quality", show_judge_quality),
         ("POST", "/api/v1/runs/{id}/outcome", report_outcome),
         ("GET", "/api/v1/monitors/{namespace}/{name}/outcomes", show_outcomes),

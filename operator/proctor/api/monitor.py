@@ -526,6 +526,27 @@ class DimensionStatus(StatusModel):
     threshold: float | None = Field(default=None, ge=0, le=100, description="Its breach threshold.")
 
 
+class OutcomesStatus(StatusModel):
+    """Arm C: what people did with the agent's delivered outputs (the latest word on each run).
+
+    The acceptance rate is never shown without the human minutes per accepted output, and ignored
+    outputs are counted on their own (seed 004 section 13)."""
+
+    accepted: int = Field(default=0, ge=0, description="Outputs used as delivered.")
+    modified: int = Field(default=0, ge=0, description="Outputs used after a person changed them.")
+    rejected: int = Field(default=0, ge=0, description="Outputs a person turned down.")
+    ignored: int = Field(default=0, ge=0, description="Outputs nobody acted on (not in the rate).")
+    acceptance_rate: float | None = Field(
+        default=None,
+        ge=0,
+        le=1,
+        description="(accepted + modified) / (accepted + modified + rejected); read with minutesPerAccepted.",
+    )
+    minutes_per_accepted: float | None = Field(
+        default=None, ge=0, description="Human minutes spent per accepted or modified output."
+    )
+
+
 class IncidentSummary(StatusModel):
     """One open incident, briefly (the full record is in the collector: proctor incidents show)."""
 
@@ -571,6 +592,10 @@ class AgentMonitorStatus(StatusModel):
         json_schema_extra={"x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["name"]},
     )
     incidents: IncidentsStatus | None = Field(default=None, description="Open incidents.")
+    outcomes: OutcomesStatus | None = Field(
+        default=None,
+        description="Arm C: acceptance rate beside human minutes per accepted output, ignored apart.",
+    )
     consensus_multiplier: float | None = Field(
         default=None,
         ge=1,

@@ -44,6 +44,16 @@ VERBS: dict[str, tuple[str, str]] = {
         "list, show or acknowledge incidents; approve or dismiss their recommendations",
     ),
     "cases": ("proctor.cli.cases", "export breached live runs as candidate cases (a CaseSet)"),
+    "feedback": (
+        "proctor.cli.feedback",
+        "arm C: agree or disagree with a judged score, route the correction",
+    ),
+    "judge-quality": (
+        "proctor.cli.judge_quality",
+        "arm C: the judge's agreement with reviewers, per dimension",
+    ),
+    "calibrate": ("proctor.cli.calibrate", "arm C: thresholds proposed from reviewed shadow-mode scores"),
+    "outcome": ("proctor.cli.outcome", "arm C: what became of a run's output; acceptance beside minutes"),
 }
 
 

@@ -27,6 +27,7 @@ from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
 from proctor.collector import canary, otlp
 from proctor.collector import events as native
+from proctor.collector import quality as armc
 from proctor.collector.auth import (
     ACKNOWLEDGE_VERB,
     APPROVE_VERB,
@@ -267,6 +268,10 @@ async def _traces(ctx: Context, request: web.Request, ctype: str) -> web.Respons
     except StoreUnavailable as e:
         ctx.metrics.database_errors.inc()
         return _otlp_error(503, f"not acknowledged, send it again: {e}", ctype, retry_after=DB_RETRY_AFTER)
+    try:  # arm C: outcomes the agent reported in its spans (proctor.outcome), once those are committed
+        await armc.record_telemetry_outcomes(request.app, items)
+    except StoreUnavailable:
+        ctx.metrics.database_errors.inc()
     if result.refused:
         ctx.metrics.rejected.labels("refused").inc(len(result.refused))
         reasons.update(why for _, why in result.refused)
@@ -515,6 +520,7 @@ async def show_monitor(request: web.Request, ctx: Context, caller: Caller) -> we
     doc["detectors"] = detector_summary(await asyncio.to_thread(ctx.store.detectors.series, monitor.name))
     if ctx.incidents is not None:  # open incidents and the breaker (armb-notify)
         doc.update(await asyncio.to_thread(incidents_status, ctx.incidents, monitor))
+    doc["outcomes"] = await armc.status_outcomes(request.app, monitor.name)  # arm C
     if monitor.closed:  # why nothing is accepted for it: the operator writes it on the monitor
         doc["ingestionClosed"] = monitor.closed
     return web.json_response(doc)
@@ -802,6 +808,8 @@ def application(ctx: Context, *, max_body: int = DEFAULT_MAX_BODY) -> web.Applic
     app.router.add_get("/api/v1/monitors/{namespace}/{name}/verdict/gate", _managed(monitor_gate))
     app.router.add_post("/api/v1/monitors/{namespace}/{name}/verdict/gate", _managed(monitor_gate))
     app.router.add_get("/api/v1/monitors/{namespace}/{name}/cases", _managed(monitor_cases))
+    # arm C (feedback, judge quality, calibration, outcomes): collector/quality.py
+    armc.install(app, ctx, _managed)
     app.router.add_get("/openapi.json", openapi)
     app.router.add_get("/healthz", healthz)
     app.router.add_get("/readyz", readyz)

@@ -22,6 +22,15 @@ Kubernetes RBAC decides who may read runs or ask for an evaluation::
     - apiGroups: [proctor.dev]
       resources: [agentmonitors]
       verbs: [approve]          # approve or dismiss its incidents' recommendations
+    - apiGroups: [proctor.dev]
+      resources: [agentmonitors]
+      verbs: [review]           # arm C: review a run's scores, report what became of its output
+    - apiGroups: [proctor.dev]
+      resources: [evalprofiles]
+      verbs: [get]              # arm C: a profile's judge quality
+    - apiGroups: [proctor.dev]
+      resources: [evalruns]
+      verbs: [review]           # arm C: review an exam case's scores (get: read those reviews)
 
 No token or a token the API server does not accept: 401. A valid identity without the verb: 403.
 Answers are cached for a few seconds (keyed by a hash of the token, never the token itself).
@@ -76,7 +85,9 @@ class Caller:
 class Authorizer(Protocol):
     async def authenticate(self, token: str | None) -> Caller: ...
 
-    async def allowed(self, caller: Caller, verb: str, namespace: str, name: str | None) -> bool: ...
+    async def allowed(
+        self, caller: Caller, verb: str, namespace: str, name: str | None, *, resource: str = RESOURCE
+    ) -> bool: ...
 
 
 class LocalAuth:
@@ -105,7 +116,9 @@ class LocalAuth:
             raise Unauthenticated("a bearer token is required (the collector's PROCTOR_API_TOKEN)")
         return Caller("proctor-api-token")
 
-    async def allowed(self, caller: Caller, verb: str, namespace: str, name: str | None) -> bool:
+    async def allowed(
+        self, caller: Caller, verb: str, namespace: str, name: str | None, *, resource: str = RESOURCE
+    ) -> bool:
         return True
 
 
@@ -175,23 +188,27 @@ class KubernetesAuth:
         extra = tuple(sorted((k, tuple(v)) for k, v in (user.extra or {}).items()))
         return Caller(user.username or "", uid=user.uid or "", groups=tuple(user.groups or ()), extra=extra)
 
-    async def allowed(self, caller: Caller, verb: str, namespace: str, name: str | None) -> bool:
-        key = (caller, verb, namespace, name)
+    async def allowed(
+        self, caller: Caller, verb: str, namespace: str, name: str | None, *, resource: str = RESOURCE
+    ) -> bool:
+        key = (caller, verb, namespace, name, resource)
         now = time.monotonic()
         cached = self._decisions.get(key, now)
         if cached is None:
-            cached = await asyncio.to_thread(self._access, caller, verb, namespace, name)
+            cached = await asyncio.to_thread(self._access, caller, verb, namespace, name, resource)
             self._decisions.put(key, cached, now)
         return bool(cached)
 
-    def _access(self, caller: Caller, verb: str, namespace: str, name: str | None) -> bool:
+    def _access(
+        self, caller: Caller, verb: str, namespace: str, name: str | None, resource: str = RESOURCE
+    ) -> bool:
         spec = client.V1SubjectAccessReviewSpec(
             user=caller.name,
             uid=caller.uid or None,
             groups=list(caller.groups) or None,
             extra={k: list(v) for k, v in caller.extra} or None,
             resource_attributes=client.V1ResourceAttributes(
-                group=GROUP, resource=RESOURCE, verb=verb, namespace=namespace, name=name
+                group=GROUP, resource=resource, verb=verb, namespace=namespace, name=name
             ),
         )
         try:

@@ -242,6 +242,107 @@ def _incident_paths() -> dict[str, Any]:
     }
 
 
+# --- arm C (feedback, judge quality, calibration, outcomes): collector/quality.py -----------------------
+
+_NS_NAME = [
+    {"name": "namespace", "in": "path", "required": True, "schema": {"type": "string"}},
+    {"name": "name", "in": "path", "required": True, "schema": {"type": "string"}},
+]
+
+
+def _armc_responses(ok: str, *extra: int) -> dict[str, Any]:
+    words = {
+        400: "Bad input: the cause is said, nothing stored.",
+        404: "No such run, dimension, profile or monitor.",
+        409: "The dimension was not scored (skipped): nothing to review.",
+        501: "An exam case whose judged score this collector cannot read yet.",
+    }
+    out = _responses("200", {"type": "object"}, 401, 403, 503)
+    if ok != "200":
+        out[ok] = out.pop("200")
+    for code in extra:
+        out[str(code)] = {"description": words[code]}
+    return out
+
+
+_ARMC_PATHS: dict[str, Any] = {
+    "/api/v1/feedback": {
+        "post": {
+            "summary": "Review one judged score (RBAC verb review on the run's agentmonitor). The reviewer "
+            "is the authenticated identity; a body naming one is refused. A later review by the same "
+            "person supersedes the earlier in the figures; both are kept. route case-set captures a "
+            "candidate case.",
+            "requestBody": {
+                "content": {
+                    "application/json": {
+                        "schema": {
+                            "type": "object",
+                            "required": ["run", "dimension", "agree"],
+                            "additionalProperties": False,
+                            "properties": {
+                                "run": {"type": "string", "description": "A run id, or NS/EVALRUN:CASE."},
+                                "dimension": {"type": "string"},
+                                "agree": {"type": "boolean"},
+                                "score": {"type": "number", "minimum": 0, "maximum": 100},
+                                "minutes": {"type": "number", "minimum": 0, "maximum": 1440},
+                                "route": {"enum": ["memory", "decision", "policy", "case-set", "filter"]},
+                                "reason": {"type": "string", "maxLength": 4000},
+                            },
+                        }
+                    }
+                }
+            },
+            "responses": _armc_responses("201", 400, 404, 409, 501),
+        },
+        "get": {
+            "summary": "Reviews, newest first (superseded ones current: false): run=ID, profile=NS/NAME "
+            "or monitor=NS/NAME.",
+            "responses": _armc_responses("200", 400, 404),
+        },
+    },
+    "/api/v1/feedback/cases": {
+        "get": {
+            "summary": "Candidate cases reviewers routed to the case set for profile=NS/NAME (RBAC get on "
+            "evalprofiles): input, context, answer, dimension, tier, expectedScore, reason.",
+            "responses": _armc_responses("200", 400),
+        }
+    },
+    "/api/v1/judge-quality": {
+        "get": {
+            "summary": "Per dimension of profile=NS/NAME (RBAC get on evalprofiles): reviews, agreement, "
+            "bias (judge minus human), from 20 reviews tp/fp/fn/tn (a positive is a breach), precision, "
+            "recall, kappa, Wilson 95% intervals, agreement by 10-point band, provisional under 50; "
+            "trusted (breach recall lower bound against recallFloor); the observed breach rate beside "
+            "the Rogan-Gladen corrected rate.",
+            "responses": _armc_responses("200", 400, 404),
+        }
+    },
+    "/api/v1/runs/{id}/outcome": {
+        "post": {
+            "summary": "What became of the run's output: outcome accepted|modified|rejected|ignored, "
+            "minutes 0-1440 (RBAC verb review).",
+            "parameters": [{"name": "id", "in": "path", "required": True, "schema": {"type": "string"}}],
+            "responses": _armc_responses("201", 400, 404),
+        }
+    },
+    "/api/v1/monitors/{namespace}/{name}/outcomes": {
+        "get": {
+            "summary": "Outcome metrics: acceptanceRate always beside minutesPerAccepted; ignored apart.",
+            "parameters": _NS_NAME,
+            "responses": _armc_responses("200", 404),
+        }
+    },
+    "/api/v1/monitors/{namespace}/{name}/calibration": {
+        "get": {
+            "summary": "Thresholds proposed from reviewed scores: the highest precision at recall=R "
+            "(default 0.9), with the trade-off table.",
+            "parameters": _NS_NAME,
+            "responses": _armc_responses("200", 400, 404),
+        }
+    },
+}
+
+
 @cache
 def _document() -> str:
     doc = {
@@ -424,6 +525,7 @@ def _document() -> str:
                     "responses": _responses("200", {"type": "object"}, 400, 401, 403, 404, 503),
                 }
             },
+            **_ARMC_PATHS,
             "/healthz": {
                 "get": {"summary": "Liveness.", "security": [], "responses": {"200": {"description": "ok"}}}
             },

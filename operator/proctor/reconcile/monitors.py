@@ -48,6 +48,7 @@ from proctor.api import (
     DimensionStatus,
     IncidentsStatus,
     ManifestError,
+    OutcomesStatus,
     Reason,
     RunCounts,
     get_condition,
@@ -69,6 +70,7 @@ COLLECTOR_TIMEOUT_SECONDS: Final = 10.0
 TOKEN_SECONDS: Final = 600
 #: The summary's fields that are the monitor's status fields of the same (camelCase) name.
 _SUMMARY_FIELDS: Final = (
+    "outcomes",  # arm C
     "runs",
     "dimensions",
     "consensusMultiplier",
@@ -163,6 +165,8 @@ class Summary:
     incidents: IncidentsStatus | None = None
     #: the notices' circuit breaker (``open``, ``suppressed``, ``maxNotices``, ``windowSeconds``)
     needs_human: Mapping[str, Any] | None = None
+    #: arm C: what became of the delivered outputs
+    outcomes: OutcomesStatus | None = None
 
 
 @dataclass(frozen=True)
@@ -190,6 +194,7 @@ def parse_summary(doc: Mapping[str, Any]) -> Summary:
         detectors=_findings(doc.get("detectors")),
         incidents=status.incidents,
         needs_human=dict(doc["needsHuman"]) if isinstance(doc.get("needsHuman"), Mapping) else None,
+        outcomes=status.outcomes,
     )
 
 
@@ -384,6 +389,7 @@ def monitor_status(
             "last_event_time": seen.last_event_time,
             "last_evaluation_time": seen.last_evaluation_time,
             "incidents": seen.incidents if seen.incidents is not None else current.incidents,
+            "outcomes": seen.outcomes,  # arm C
         }
         ok, reason, message = _receiving(monitor, seen, now)
     else:
@@ -395,6 +401,7 @@ def monitor_status(
             "last_event_time": current.last_event_time,
             "last_evaluation_time": current.last_evaluation_time,
             "incidents": current.incidents,
+            "outcomes": current.outcomes,  # arm C
         }
         ok, reason, message = False, seen.reason, seen.message
     closed = _ingestion_closed(monitor, seen)

@@ -374,3 +374,21 @@ def test_breached_and_degrading_follow_the_live_series_of_the_detectors() -> Non
     )
     nothing = status_of(monitor(), with_detectors())
     assert cond(nothing, ConditionType.BREACHED)[:2] == ("Unknown", "NothingMeasured")
+
+
+def test_outcomes_reach_the_status_with_both_numbers_and_are_kept_when_the_collector_is_away() -> None:
+    answer = collector_answer()
+    answer["outcomes"] = {
+        "accepted": 3,
+        "modified": 1,
+        "rejected": 1,
+        "ignored": 2,
+        "acceptanceRate": 0.8,
+        "minutesPerAccepted": 4.5,
+    }
+    status = status_of(monitor(), parse_summary(answer))
+    shown = dump(status, only_set=True)["outcomes"]
+    assert shown["acceptanceRate"] == 0.8 and shown["minutesPerAccepted"] == 4.5 and shown["ignored"] == 2
+    down = Unreadable(Reason.COLLECTOR_UNAVAILABLE, "cannot reach the collector")
+    assert status_of(monitor(), down, status).outcomes == status.outcomes
+    assert status_of(monitor(), parse_summary(collector_answer())).outcomes is None  # none reported yet

@@ -19,6 +19,7 @@ API server, the judge or the collector.
 """
 
 from proctor.store._engine import UnsupportedDatabase, head, migrate, normalise_url
+from proctor.store._patterns import Failure, PatternNotFound, Patterns, PatternView, Pending
 from proctor.store._store import (
     EWMA_WINDOW,
     Claim,
@@ -47,9 +48,14 @@ __all__ = [
     "DimensionSeries",
     "EvaluationView",
     "EventRecord",
+    "Failure",
     "IngestResult",
     "Item",
     "MonitorSummary",
+    "PatternNotFound",
+    "PatternView",
+    "Patterns",
+    "Pending",
     "RunNotFound",
     "RunRef",
     "RunView",

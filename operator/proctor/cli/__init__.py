@@ -39,6 +39,8 @@ VERBS: dict[str, tuple[str, str]] = {
         "arm B: receive agents' OpenTelemetry traces, judge each run, serve the runs API",
     ),
     "runs": ("proctor.cli.runs", "list, show or evaluate the runs the collector judged"),
+    "mcp": ("proctor.cli.mcp", "the MCP server an agent starts (stdio): its rubric, guidance, evaluate now"),
+    "patterns": ("proctor.cli.patterns", "an agent's behaviour patterns, ranked; resolve one when fixed"),
 }
 
 

@@ -20,6 +20,7 @@ then it reopens, and its recurrence counts again from that occurrence. Pure: tim
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -118,14 +119,17 @@ def occur(state: PatternState, recurrence: int, resolved_at: float | None, at: f
     return Occurrence(state, recurrence + 1, False)
 
 
+def _dot(u: Sequence[float], v: Sequence[float]) -> float:
+    total: float = sum(map(operator.mul, u, v))
+    return total
+
+
 def cosine(u: Sequence[float], v: Sequence[float]) -> float:
     """Cosine similarity of two vectors (0.0 when either is zero)."""
     if len(u) != len(v):
         raise ValueError(f"vectors differ in length ({len(u)} and {len(v)})")
-    dot = sum(a * b for a, b in zip(u, v, strict=True))
-    nu = math.sqrt(sum(a * a for a in u))
-    nv = math.sqrt(sum(b * b for b in v))
-    return dot / (nu * nv) if nu and nv else 0.0
+    nu, nv = math.sqrt(_dot(u, u)), math.sqrt(_dot(v, v))
+    return _dot(u, v) / (nu * nv) if nu and nv else 0.0
 
 
 def nearest(vector: Sequence[float], centroids: Sequence[Sequence[float]], threshold: float) -> int | None:
@@ -141,6 +145,8 @@ def nearest(vector: Sequence[float], centroids: Sequence[Sequence[float]], thres
 
 def merge(centroid: Sequence[float], members: int, vector: Sequence[float]) -> list[float]:
     """The running mean of ``members`` vectors (``centroid``) and one more."""
+    if len(centroid) != len(vector):
+        raise ValueError(f"vectors differ in length ({len(centroid)} and {len(vector)})")
     n = members + 1
     return [(c * members + x) / n for c, x in zip(centroid, vector, strict=True)]
 

@@ -304,6 +304,7 @@ class Patterns:
                         centroids[row.id] = json.loads(row.centroid)
                 joined = 0
                 touched: set[int] = set()
+                seen: dict[tuple[str, str, str], Pattern] = {}
                 occurrences = []
                 for i, f in enumerate(pending.failures):
                     if (f.evaluation_id, f.dimension) in done:
@@ -311,7 +312,10 @@ class Patterns:
                     vector = None
                     if vectors is not None and f.reason.strip():
                         vector = [float(x) for x in vectors[i]]
-                    found = self._match(groups[(f.dimension, f.category)], centroids, vector, similarity)
+                    same = (f.dimension, f.category, f.reason)
+                    found = seen.get(same) if vector is not None else None
+                    if found is None:  # the same words again in this batch: the same pattern
+                        found = self._match(groups[(f.dimension, f.category)], centroids, vector, similarity)
                     if found is not None:
                         row = found
                     else:
@@ -334,6 +338,7 @@ class Patterns:
                         session.flush()
                         groups[(f.dimension, f.category)].append(row)
                     if vector is not None:
+                        seen[same] = row
                         merged = merge(centroids.get(row.id, vector), row.members, vector)
                         centroids[row.id] = merged
                         touched.add(row.id)

@@ -30,10 +30,11 @@ import re
 import sys
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
-from typing import Any, Final, TypeVar
+from typing import Annotated, Any, Final, TypeVar
 
 from mcp.server import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+from pydantic import Field
 
 from proctor import __version__
 from proctor.api import EvalProfile, ManifestError, iter_kind, load_manifests
@@ -46,6 +47,16 @@ EXIT_ERROR: Final = 2
 #: What a monitor, run, incident or recommendation id may look like (checked before it is sent).
 _ID: Final = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,252}$")
 T = TypeVar("T")
+#: The tools' arguments, described for the agent that calls them.
+MonitorArg = Annotated[
+    str | None,
+    Field(description="NAMESPACE/NAME of the AgentMonitor; default: the one proctor mcp was started for"),
+]
+RunArg = Annotated[str, Field(description="the run id (as proctor runs list shows it)")]
+IncidentArg = Annotated[str, Field(description="the incident id")]
+RecommendationArg = Annotated[
+    str, Field(description="the recommendation: rollback, hold-canary, capture-cases or review-judge")
+]
 
 INSTRUCTIONS: Final = (
     "Proctor judges this agent's runs on the dimensions get_rubric lists: a score below a "
@@ -162,10 +173,9 @@ def build_server(
 
     @app.tool(
         description="The dimensions this agent is judged on: each one's rubric (what 100, 50 and 0 mean) "
-        "and its breach threshold (a score below it breaches the run). monitor: NAMESPACE/NAME of "
-        "the AgentMonitor (default: the one proctor mcp was started for)."
+        "and its breach threshold (a score below it breaches the run)."
     )
-    async def get_rubric(monitor: str | None = None) -> dict[str, Any]:
+    async def get_rubric(monitor: MonitorArg = None) -> dict[str, Any]:
         if server is None or (profile is not None and monitor is None and default_monitor is None):
             if profile is None:
                 raise ToolError("no rubric to serve: start proctor mcp with --server URL or --profile FILE")
@@ -175,10 +185,9 @@ def build_server(
         return await ask(lambda: c.rubric(ns, name))
 
     @app.tool(
-        description="Judge a run now instead of after its quiet period (the collector's 'evaluate now'). "
-        "run: the run id."
+        description="Judge a run now instead of after its quiet period (the collector's 'evaluate now')."
     )
-    async def evaluate_run(run: str) -> dict[str, Any]:
+    async def evaluate_run(run: RunArg) -> dict[str, Any]:
         c = collector("evaluate_run")
         run_id = _id(run, "run")
         view = await ask(lambda: c.evaluate(run_id))
@@ -193,7 +202,7 @@ def build_server(
         description="Improvement guidance from the recurring ways this agent falls short (its open "
         "behaviour patterns, most pressing first), each line with the run ids it is drawn from."
     )
-    async def get_improvement_guidance(monitor: str | None = None) -> dict[str, Any]:
+    async def get_improvement_guidance(monitor: MonitorArg = None) -> dict[str, Any]:
         c = collector("get_improvement_guidance")
         ns, name = _monitor(monitor, default_monitor)
         return await ask(lambda: c.guidance(ns, name))
@@ -202,7 +211,9 @@ def build_server(
         description="Approve an incident's recommendation (e.g. rollback, hold-canary, capture-cases, "
         "review-judge). The collector decides whether this agent may, by the monitor's actions policy."
     )
-    async def apply_recommendation(incident: str, recommendation: str) -> dict[str, Any]:
+    async def apply_recommendation(
+        incident: IncidentArg, recommendation: RecommendationArg
+    ) -> dict[str, Any]:
         c = collector("apply_recommendation")
         inc, rec = _id(incident, "incident"), _id(recommendation, "recommendation")
         return await ask(lambda: c.approve_recommendation(inc, rec))

@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from sqlalchemy import Double, Engine, ForeignKey, Index, Integer, String, Text, func, select, tuple_
+from sqlalchemy import Double, Engine, ForeignKey, Index, Integer, String, Text, func, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.orm import Mapped, Session, mapped_column
@@ -280,15 +280,15 @@ class Patterns:
                 ) or PatternCursor(monitor=monitor, evaluation_id=0)
                 if cur not in session:
                     session.add(cur)
-                keys = [(f.evaluation_id, f.dimension) for f in pending.failures]
                 done: set[tuple[int, str]] = set()
-                for chunk in range(0, len(keys), 500):
-                    part = keys[chunk : chunk + 500]
-                    done |= {
+                if pending.failures:  # the batch's evaluations are a range of the primary key
+                    ids = [f.evaluation_id for f in pending.failures]
+                    done = {
                         (int(e), d)
                         for e, d in session.execute(
                             select(PatternOccurrence.evaluation_id, PatternOccurrence.dimension).where(
-                                tuple_(PatternOccurrence.evaluation_id, PatternOccurrence.dimension).in_(part)
+                                PatternOccurrence.evaluation_id >= min(ids),
+                                PatternOccurrence.evaluation_id <= max(ids),
                             )
                         )
                     }

@@ -143,12 +143,12 @@ def nearest(vector: Sequence[float], centroids: Sequence[Sequence[float]], thres
     return best
 
 
-def merge(centroid: Sequence[float], members: int, vector: Sequence[float]) -> list[float]:
-    """The running mean of ``members`` vectors (``centroid``) and one more."""
-    if len(centroid) != len(vector):
-        raise ValueError(f"vectors differ in length ({len(centroid)} and {len(vector)})")
-    n = members + 1
-    return [(c * members + x) / n for c, x in zip(centroid, vector, strict=True)]
+def accumulate(total: Sequence[float], vector: Sequence[float]) -> list[float]:
+    """The sum of a pattern's reason vectors with one more. A pattern keeps the sum, not the mean:
+    cosine similarity reads only direction, and the sum points where the mean does."""
+    if len(total) != len(vector):
+        raise ValueError(f"vectors differ in length ({len(total)} and {len(vector)})")
+    return list(map(operator.add, total, vector))
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,7 +3,8 @@
 Tables (migration ``0007``):
 
 - ``patterns``: one row per pattern of a monitor: the dimension, the run category, the reason
-  (the first failure's words) and the mean vector of its reasons (``centroid``; null when the
+  (the first failure's words) and the sum of its reasons' vectors (``centroid``: its direction is
+  their mean's, all cosine similarity reads; null when the
   reasons could not be embedded: then the pattern groups by dimension and category alone), its
   state (open / resolved, who resolved it and when), recurrence since it was (re)opened, and when
   it was first and last seen.
@@ -36,8 +37,8 @@ from proctor.protocol import (
     EVIDENCE_RUNS,
     PatternFacts,
     PatternState,
+    accumulate,
     category_of,
-    merge,
     nearest,
     occur,
 )
@@ -311,7 +312,7 @@ class Patterns:
                         continue
                     vector = None
                     if vectors is not None and f.reason.strip():
-                        vector = [float(x) for x in vectors[i]]
+                        vector = list(map(float, vectors[i]))
                     same = (f.dimension, f.category, f.reason)
                     found = seen.get(same) if vector is not None else None
                     if found is None:  # the same words again in this batch: the same pattern
@@ -339,8 +340,8 @@ class Patterns:
                         groups[(f.dimension, f.category)].append(row)
                     if vector is not None:
                         seen[same] = row
-                        merged = merge(centroids.get(row.id, vector), row.members, vector)
-                        centroids[row.id] = merged
+                        old = centroids.get(row.id)
+                        centroids[row.id] = vector if old is None else accumulate(old, vector)
                         touched.add(row.id)
                         row.members += 1
                     step = occur(PatternState(row.state), row.recurrence, row.resolved_at, f.at)

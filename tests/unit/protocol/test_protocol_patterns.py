@@ -13,10 +13,10 @@ from proctor.protocol import (
     GENERAL_CATEGORY,
     PatternFacts,
     PatternState,
+    accumulate,
     category_of,
     cosine,
     guidance,
-    merge,
     nearest,
     occur,
     rank,
@@ -129,9 +129,11 @@ def test_nearest_is_the_most_similar_centroid_at_the_threshold_or_none(
         assert i == sims.index(max(sims))  # ties go to the older pattern
 
 
-def test_merge_is_the_running_mean_and_cosine_reads_direction() -> None:
-    assert merge([1.0, 0.0], 1, [0.0, 1.0]) == [0.5, 0.5]
-    assert merge([0.5, 0.5], 2, [1.0, 1.0]) == pytest.approx([2 / 3, 2 / 3])
+def test_a_pattern_sums_its_vectors_and_cosine_reads_only_direction() -> None:
+    assert accumulate([1.0, 0.0], [0.0, 1.0]) == [1.0, 1.0]
+    assert cosine([3.0, 1.0], [1.0, 1.0]) == pytest.approx(cosine([1.5, 0.5], [1.0, 1.0]))
+    with pytest.raises(ValueError, match="length"):
+        accumulate([1.0], [1.0, 2.0])
     assert cosine([1.0, 0.0], [2.0, 0.0]) == 1.0 and cosine([1.0, 0.0], [0.0, 0.0]) == 0.0
     with pytest.raises(ValueError, match="length"):
         cosine([1.0], [1.0, 2.0])

@@ -408,31 +408,19 @@ class Patterns:
 
     @staticmethod
     def _evidence(session: Session, ids: Sequence[int]) -> dict[int, list[str]]:
+        """The latest run ids behind each pattern: one short index read per pattern (a window over
+        every occurrence would sort them all)."""
         out: dict[int, list[str]] = defaultdict(list)
-        if not ids:
-            return out
-        ranked = (
-            select(
-                PatternOccurrence.pattern_id,
-                PatternOccurrence.run_id,
-                func.row_number()
-                .over(
-                    partition_by=PatternOccurrence.pattern_id,
-                    order_by=(PatternOccurrence.at.desc(), PatternOccurrence.evaluation_id.desc()),
-                )
-                .label("n"),
-            )
-            .where(PatternOccurrence.pattern_id.in_(list(ids)))
-            .subquery()
-        )
-        for pid, run, _n in session.execute(
-            select(ranked.c.pattern_id, ranked.c.run_id, ranked.c.n)
-            .where(ranked.c.n <= EVIDENCE_RUNS * 2)
-            .order_by(ranked.c.pattern_id, ranked.c.n)
-        ):
-            runs = out[int(pid)]
-            if run not in runs and len(runs) < EVIDENCE_RUNS:
-                runs.append(run)
+        for pid in ids:
+            runs = out[pid]
+            for (run,) in session.execute(
+                select(PatternOccurrence.run_id)
+                .where(PatternOccurrence.pattern_id == pid)
+                .order_by(PatternOccurrence.at.desc(), PatternOccurrence.evaluation_id.desc())
+                .limit(EVIDENCE_RUNS * 2)
+            ):
+                if run not in runs and len(runs) < EVIDENCE_RUNS:
+                    runs.append(run)
         return out
 
     def get(self, pattern: int) -> PatternView:

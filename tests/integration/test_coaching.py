@@ -45,7 +45,10 @@ def judge() -> Iterator[JudgeServer]:
 def evaluated(url: str, n: int) -> list[str] | None:
     """The ids of the runs once ``n`` are Evaluated (else None)."""
     reply = httpx.get(
-        f"{url}/api/v1/runs", params={"state": "Evaluated"}, headers={"Authorization": f"Bearer {API_TOKEN}"}
+        f"{url}/api/v1/runs",
+        params={"state": "Evaluated"},
+        headers={"Authorization": f"Bearer {API_TOKEN}"},
+        timeout=TIMEOUT,
     )
     runs = reply.json()["runs"]
     return [r["id"] for r in runs] if len(runs) == n else None
@@ -139,21 +142,25 @@ def test_what_the_coaching_api_refuses(judge: JudgeServer, tmp_path: Path) -> No
             ("GET", "/api/v1/monitors/demo/oil-agent/rubric"),
             ("POST", "/api/v1/patterns/1/resolve"),
         ):
-            assert httpx.request(method, c.url + path, headers=agent).status_code == 401
-        bad_state = httpx.get(f"{c.url}/api/v1/monitors/demo/oil-agent/patterns?state=closed", headers=api)
+            assert httpx.request(method, c.url + path, headers=agent, timeout=TIMEOUT).status_code == 401
+        bad_state = httpx.get(
+            f"{c.url}/api/v1/monitors/demo/oil-agent/patterns?state=closed", headers=api, timeout=TIMEOUT
+        )
         assert bad_state.status_code == 400 and "open, resolved, all" in bad_state.json()["error"]
-        other = httpx.get(f"{c.url}/api/v1/monitors/demo/nobody/patterns", headers=api)
+        other = httpx.get(f"{c.url}/api/v1/monitors/demo/nobody/patterns", headers=api, timeout=TIMEOUT)
         assert other.status_code == 404
         for raw in ("1", "999", "abc", "-1"):
-            missing = httpx.post(f"{c.url}/api/v1/patterns/{raw}/resolve", headers=api)
+            missing = httpx.post(f"{c.url}/api/v1/patterns/{raw}/resolve", headers=api, timeout=TIMEOUT)
             assert missing.status_code == 404 and "no pattern" in missing.json()["error"]
-        bad_body = httpx.post(f"{c.url}/api/v1/patterns/1/resolve", headers=api, content=b"{not json")
+        bad_body = httpx.post(
+            f"{c.url}/api/v1/patterns/1/resolve", headers=api, content=b"{not json", timeout=TIMEOUT
+        )
         assert bad_body.status_code == 400
         refused = cli("patterns", "resolve", "999", env=env)
         assert refused.returncode == 1 and "404" in refused.stderr
         nothing = cli("patterns", "list", "--monitor", "oil-agent", env=env)
         assert nothing.returncode == 2 and "-n NAMESPACE" in nothing.stderr
-        doc = httpx.get(f"{c.url}/openapi.json").json()
+        doc = httpx.get(f"{c.url}/openapi.json", timeout=TIMEOUT).json()
         assert {"/api/v1/monitors/{namespace}/{name}/patterns", "/api/v1/patterns/{id}/resolve"} <= set(
             doc["paths"]
         )

@@ -8,6 +8,7 @@ from __future__ import annotations
 import httpx
 from test_collector_tenancy import Setup, _apply, _get, _token, tenants  # noqa: F401 (fixture)
 
+from collecting import TIMEOUT
 from conftest import Cluster
 from proctor.protocol import PatternState
 from proctor.store import Failure, Patterns, Pending, Store
@@ -54,7 +55,9 @@ def test_resolving_a_pattern_takes_the_resolve_verb_on_its_monitor(
     resolve = f"{tenants.url}/api/v1/patterns/{pattern.id}/resolve"
 
     def post(token: str | None) -> httpx.Response:
-        return httpx.post(resolve, headers={"Authorization": f"Bearer {token}"} if token else {}, timeout=30)
+        return httpx.post(
+            resolve, headers={"Authorization": f"Bearer {token}"} if token else {}, timeout=TIMEOUT
+        )
 
     # the tenant's agent (its ingestion token): nothing
     assert a.ingest_token and _get(tenants.url, path, a.ingest_token).status_code == 401

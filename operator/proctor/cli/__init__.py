@@ -54,6 +54,8 @@ VERBS: dict[str, tuple[str, str]] = {
     ),
     "calibrate": ("proctor.cli.calibrate", "arm C: thresholds proposed from reviewed shadow-mode scores"),
     "outcome": ("proctor.cli.outcome", "arm C: what became of a run's output; acceptance beside minutes"),
+    "mcp": ("proctor.cli.mcp", "the MCP server an agent starts (stdio): its rubric, guidance, evaluate now"),
+    "patterns": ("proctor.cli.patterns", "an agent's behaviour patterns, ranked; resolve one when fixed"),
 }
 
 

@@ -39,6 +39,7 @@ from proctor.collector.auth import (
     Caller,
     Unauthenticated,
 )
+from proctor.collector.coaching import RESOLVE_VERB, STATES, Coaching, rubric_document
 from proctor.collector.detectors import detector_summary
 from proctor.collector.incidents import decide_recommendation, incident_json, incidents_status
 from proctor.collector.ingest import Backpressure, TooManyItems, Writer
@@ -54,6 +55,8 @@ from proctor.store import (
     Incidents,
     Item,
     LiveCanary,
+    PatternNotFound,
+    Patterns,
     RunNotFound,
     RunRef,
     Store,
@@ -111,6 +114,8 @@ class Context:
 
 
 CONTEXT: Final = web.AppKey("context", Context)
+#: Arm C's coaching (behaviour patterns, guidance), beside the context.
+COACHING: Final = web.AppKey("coaching", Coaching)
 
 
 def _bearer(request: web.Request) -> str | None:
@@ -633,6 +638,7 @@ def _canary(ctx: Context) -> LiveCanary:
 
 
 async def _monitor_for(request: web.Request, ctx: Context, caller: Caller) -> Monitor | web.Response:
+    """The monitor the path names, if the caller may read it (else the 404 or 403 to answer)."""
     ns, name = request.match_info["namespace"], request.match_info["name"]
     monitor = ctx.registry().get(f"{ns}/{name}")
     if monitor is None:
@@ -747,6 +753,85 @@ async def refresh_verdicts(ctx: Context) -> None:
             await _verdict(ctx, monitor, revision)
 
 
+# --- arm C, coaching (armc-mcp): the rubric, behaviour patterns, improvement guidance -----------------
+
+
+async def monitor_rubric(request: web.Request, ctx: Context, caller: Caller) -> web.Response:
+    """``GET /api/v1/monitors/{namespace}/{name}/rubric``: the dimensions, rubrics and thresholds
+    the monitor's runs are judged on (what the agent's ``get_rubric`` MCP tool answers)."""
+    monitor = await _monitor_for(request, ctx, caller)
+    if isinstance(monitor, web.Response):
+        return monitor
+    if monitor.profile is None:
+        return _error(409, f"AgentMonitor {monitor.name} has no EvalProfile: {monitor.problem}")
+    return web.json_response(rubric_document(monitor.profile, monitor=monitor.name))
+
+
+async def monitor_patterns(request: web.Request, ctx: Context, caller: Caller) -> web.Response:
+    """``GET /api/v1/monitors/{namespace}/{name}/patterns?state=open|resolved|all``: behaviour
+    patterns ranked by recurrence x recency, decomposed."""
+    monitor = await _monitor_for(request, ctx, caller)
+    if isinstance(monitor, web.Response):
+        return monitor
+    state = request.query.get("state", "open")
+    if state not in STATES:
+        return _error(400, f"state must be one of {', '.join(STATES)}, not {state!r}")
+    coaching = request.app[COACHING]
+    doc = await asyncio.to_thread(coaching.report, monitor.name, time.time(), state=state)
+    return web.json_response(doc)
+
+
+async def monitor_guidance(request: web.Request, ctx: Context, caller: Caller) -> web.Response:
+    """``GET /api/v1/monitors/{namespace}/{name}/guidance``: improvement guidance from the open
+    patterns, each line with the run ids behind it."""
+    monitor = await _monitor_for(request, ctx, caller)
+    if isinstance(monitor, web.Response):
+        return monitor
+    coaching = request.app[COACHING]
+    doc = await asyncio.to_thread(
+        coaching.guidance, monitor.name, monitor.service_name, monitor.profile, time.time()
+    )
+    return web.json_response(doc)
+
+
+async def resolve_pattern(request: web.Request, ctx: Context, caller: Caller) -> web.Response:
+    """``POST /api/v1/patterns/{id}/resolve`` (``{"note": "..."}``, optional): a fix shipped; a
+    failure of the same kind afterwards reopens the pattern. RBAC verb ``resolve`` on the monitor."""
+    raw = request.match_info["id"]
+    if not raw.isdigit() or len(raw) > 18:
+        return _error(404, f"no pattern {raw!r}")
+    note: str | None = None
+    if request.can_read_body:
+        try:
+            body = await request.json()
+        except ValueError:
+            return _error(400, 'the body must be JSON: {"note": "..."} (or empty)')
+        if not isinstance(body, dict) or not isinstance(body.get("note", ""), str):
+            return _error(400, "the body must be a JSON object whose note is a string")
+        note = body.get("note") or None
+    coaching = request.app[COACHING]
+    try:
+        pattern = await asyncio.to_thread(coaching.patterns.get, int(raw))
+    except PatternNotFound:
+        return _error(404, f"no pattern {raw!r}")
+    ns, _, name = pattern.monitor.partition("/")
+    if not await ctx.auth.allowed(caller, RESOLVE_VERB, ns, name):
+        return _forbidden(caller, RESOLVE_VERB, pattern.monitor)
+    view = await asyncio.to_thread(
+        coaching.patterns.resolve, pattern.id, by=caller.name or "unknown", note=note, now=time.time()
+    )
+    return web.json_response(
+        {
+            "id": view.id,
+            "monitor": view.monitor,
+            "state": view.facts.state.value,
+            "resolvedAt": view.resolved_at,
+            "resolvedBy": view.resolved_by,
+            "resolution": view.resolution,
+        }
+    )
+
+
 async def openapi(_request: web.Request) -> web.Response:
     return web.json_response(document())
 
@@ -784,11 +869,14 @@ async def metrics(request: web.Request) -> web.Response:
     return web.Response(body=body, headers={"Content-Type": CONTENT_TYPE_LATEST})
 
 
-def application(ctx: Context, *, max_body: int = DEFAULT_MAX_BODY) -> web.Application:
-    """The collector's aiohttp application."""
+def application(
+    ctx: Context, *, max_body: int = DEFAULT_MAX_BODY, coaching: Coaching | None = None
+) -> web.Application:
+    """The collector's aiohttp application (``coaching``: arm C's patterns, default settings when None)."""
     ctx.max_body = max_body
     app = web.Application(client_max_size=max_body)
     app[CONTEXT] = ctx
+    app[COACHING] = coaching if coaching is not None else Coaching(Patterns(ctx.store.engine))
     app.router.add_post("/v1/traces", traces)
     app.router.add_post("/v1/events", events_in)
     app.router.add_get("/v1/events/schema", events_schema)
@@ -810,6 +898,11 @@ def application(ctx: Context, *, max_body: int = DEFAULT_MAX_BODY) -> web.Applic
     app.router.add_get("/api/v1/monitors/{namespace}/{name}/cases", _managed(monitor_cases))
     # arm C (feedback, judge quality, calibration, outcomes): collector/quality.py
     armc.install(app, ctx, _managed)
+    # arm C, coaching (armc-mcp)
+    app.router.add_get("/api/v1/monitors/{namespace}/{name}/rubric", _managed(monitor_rubric))
+    app.router.add_get("/api/v1/monitors/{namespace}/{name}/patterns", _managed(monitor_patterns))
+    app.router.add_get("/api/v1/monitors/{namespace}/{name}/guidance", _managed(monitor_guidance))
+    app.router.add_post("/api/v1/patterns/{id}/resolve", _managed(resolve_pattern))
     app.router.add_get("/openapi.json", openapi)
     app.router.add_get("/healthz", healthz)
     app.router.add_get("/readyz", readyz)

@@ -15,6 +15,7 @@ import os
 import ssl
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
+from urllib.parse import quote
 
 import httpx
 
@@ -75,10 +76,15 @@ class CollectorClient:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _call(self, method: str, path: str, params: Mapping[str, Any] | None = None) -> Any:
+    def _call(
+        self, method: str, path: str, params: Mapping[str, Any] | None = None, *, body: Any = None
+    ) -> Any:
         try:
             reply = self._http.request(
-                method, path, params={k: v for k, v in (params or {}).items() if v is not None}
+                method,
+                path,
+                params={k: v for k, v in (params or {}).items() if v is not None},
+                json=body,
             )
         except httpx.HTTPError as e:
             raise CollectorError(0, f"cannot reach the collector: {type(e).__name__}: {e}") from None
@@ -200,6 +206,49 @@ class CollectorClient:
         path = f"/api/v1/incidents/{incident_id}/recommendations/{rec}/{decision}"
         result: dict[str, Any] = self._call("POST", path)
         return result
+
+    # arm C, coaching (armc-mcp): the rubric, behaviour patterns, guidance; approving a recommendation
+
+    def rubric(self, namespace: str, name: str) -> dict[str, Any]:
+        """The dimensions, rubrics and thresholds a monitor's runs are judged on."""
+        result: dict[str, Any] = self._call("GET", f"/api/v1/monitors/{_seg(namespace)}/{_seg(name)}/rubric")
+        return result
+
+    def patterns(self, namespace: str, name: str, *, state: str = "open") -> dict[str, Any]:
+        """A monitor's behaviour patterns, ranked (recurrence x recency, decomposed)."""
+        result: dict[str, Any] = self._call(
+            "GET", f"/api/v1/monitors/{_seg(namespace)}/{_seg(name)}/patterns", {"state": state}
+        )
+        return result
+
+    def guidance(self, namespace: str, name: str) -> dict[str, Any]:
+        """Improvement guidance from a monitor's open patterns, with the run ids behind each line."""
+        result: dict[str, Any] = self._call(
+            "GET", f"/api/v1/monitors/{_seg(namespace)}/{_seg(name)}/guidance"
+        )
+        return result
+
+    def resolve_pattern(self, pattern: int, note: str | None = None) -> dict[str, Any]:
+        """Mark a pattern resolved (a fix shipped); it reopens when it recurs."""
+        result: dict[str, Any] = self._call(
+            "POST", f"/api/v1/patterns/{int(pattern)}/resolve", body={"note": note} if note else None
+        )
+        return result
+
+    def approve_recommendation(self, incident: str, recommendation: str) -> dict[str, Any]:
+        """Approve an incident's recommendation (the collector decides whether the caller may)."""
+        result: dict[str, Any] = self._call(
+            "POST", f"/api/v1/incidents/{_seg(incident)}/recommendations/{_seg(recommendation)}/approve"
+        )
+        return result
+
+
+def _seg(value: str) -> str:
+    """``value`` as one path segment (a ``/`` or ``..`` in it never reaches another endpoint)."""
+    text = str(value)
+    if text in ("", ".", ".."):
+        raise CollectorError(0, f"not a valid name or id: {text!r}")
+    return quote(text, safe="")
 
 
 def runs_json(runs: Sequence[Mapping[str, Any]]) -> str:

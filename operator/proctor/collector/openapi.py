@@ -343,6 +343,113 @@ _ARMC_PATHS: dict[str, Any] = {
 }
 
 
+# --- arm C, coaching (armc-mcp): the rubric, behaviour patterns, improvement guidance --------------
+
+_MONITOR_PARAMS = [
+    {"name": "namespace", "in": "path", "required": True, "schema": {"type": "string"}},
+    {"name": "name", "in": "path", "required": True, "schema": {"type": "string"}},
+]
+_PATTERN = {
+    "type": "object",
+    "description": "A recurring way the agent falls short, with its ranking decomposed: "
+    "score = recurrence x recencyWeight, recencyWeight = 0.5 ** (age of the latest occurrence / "
+    "halfLifeSeconds).",
+    "required": ["id", "dimension", "category", "reason", "state", "recurrence", "recencyWeight", "score"],
+    "properties": {
+        "id": {"type": "integer"},
+        "monitor": {"type": "string"},
+        "dimension": {"type": "string"},
+        "category": {
+            "type": "string",
+            "description": "What the runs' signals say: loop, tool-errors, abstained or general.",
+        },
+        "reason": {"type": "string", "description": "The judge's words for the first failure of the group."},
+        "state": {"enum": ["open", "resolved"]},
+        "recurrence": {"type": "integer", "description": "Failures since the pattern was (re)opened."},
+        "recencyWeight": {"type": "number", "minimum": 0, "maximum": 1},
+        "score": {"type": "number"},
+        "halfLifeSeconds": {"type": "number"},
+        "lastSeen": {"type": "string", "format": "date-time"},
+        "firstSeen": {"type": "string", "format": "date-time"},
+        "openedAt": {"type": "string", "format": "date-time"},
+        "occurrences": {"type": "integer", "description": "Failures in the pattern, ever."},
+        "reopened": {"type": "integer", "description": "Times it recurred after it was resolved."},
+        "resolvedAt": {"type": ["string", "null"], "format": "date-time"},
+        "resolvedBy": {"type": ["string", "null"]},
+        "resolution": {"type": ["string", "null"]},
+        "groupedByMeaning": {"type": "boolean"},
+        "evidence": {"type": "array", "items": {"type": "string"}, "description": "The latest run ids."},
+    },
+}
+_NO_PROFILE = {
+    "409": {
+        "description": "The monitor has no EvalProfile to answer from.",
+        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+    }
+}
+COACHING_PATHS: dict[str, Any] = {
+    "/api/v1/monitors/{namespace}/{name}/rubric": {
+        "get": {
+            "summary": "What the monitor's runs are judged on: each dimension's rubric and breach "
+            "threshold (RBAC verb get). The agent's get_rubric MCP tool.",
+            "parameters": _MONITOR_PARAMS,
+            "responses": {**_responses("200", {"type": "object"}, 401, 403, 404, 503), **_NO_PROFILE},
+        }
+    },
+    "/api/v1/monitors/{namespace}/{name}/patterns": {
+        "get": {
+            "summary": "Behaviour patterns, ranked by recurrence x recency and shown decomposed (RBAC "
+            "verb get). Failing scores stored since the last call are grouped first.",
+            "parameters": [
+                *_MONITOR_PARAMS,
+                {"name": "state", "in": "query", "schema": {"enum": ["open", "resolved", "all"]}},
+            ],
+            "responses": _responses(
+                "200",
+                {
+                    "type": "object",
+                    "properties": {
+                        "patterns": {"type": "array", "items": _PATTERN},
+                        "halfLifeSeconds": {"type": "number"},
+                        "grouping": {"type": "string", "description": "How failures were grouped."},
+                        "pending": {"type": "boolean", "description": "More failures wait to be grouped."},
+                    },
+                },
+                400,
+                401,
+                403,
+                404,
+                503,
+            ),
+        }
+    },
+    "/api/v1/monitors/{namespace}/{name}/guidance": {
+        "get": {
+            "summary": "Improvement guidance from the open patterns, most pressing first, each line "
+            "with the run ids behind it (RBAC verb get). The agent's get_improvement_guidance MCP tool.",
+            "parameters": _MONITOR_PARAMS,
+            "responses": _responses("200", {"type": "object"}, 401, 403, 404, 503),
+        }
+    },
+    "/api/v1/patterns/{id}/resolve": {
+        "post": {
+            "summary": "Mark a pattern resolved once its fix shipped (RBAC verb resolve on the "
+            "monitor); a failure of its kind afterwards reopens it.",
+            "parameters": [{"name": "id", "in": "path", "required": True, "schema": {"type": "integer"}}],
+            "requestBody": {
+                "required": False,
+                "content": {
+                    "application/json": {
+                        "schema": {"type": "object", "properties": {"note": {"type": "string"}}}
+                    }
+                },
+            },
+            "responses": _responses("200", {"type": "object"}, 400, 401, 403, 404, 503),
+        }
+    },
+}
+
+
 @cache
 def _document() -> str:
     doc = {
@@ -526,6 +633,7 @@ def _document() -> str:
                 }
             },
             **_ARMC_PATHS,
+            **COACHING_PATHS,
             "/healthz": {
                 "get": {"summary": "Liveness.", "security": [], "responses": {"200": {"description": "ok"}}}
             },

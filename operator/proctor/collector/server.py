@@ -34,6 +34,7 @@ from proctor.api import COLLECTOR_AUDIENCE, ManifestError
 from proctor.collector.app import DEFAULT_MAX_BODY, Context, application
 from proctor.collector.auth import Authorizer, KubernetesAuth, LocalAuth
 from proctor.collector.client import API_TOKEN_ENV, INGEST_TOKEN_ENV
+from proctor.collector.coaching import Coaching
 from proctor.collector.evaluate import Evaluator
 from proctor.collector.export import EvaluationExporter, ExportSettings
 from proctor.collector.incidents import IncidentEngine
@@ -43,11 +44,12 @@ from proctor.collector.monitors import Registry, load_files
 from proctor.collector.notices import Sender, kube_events
 from proctor.collector.redaction import Redactor
 from proctor.collector.worker import DEFAULT_CONCURRENCY, DEFAULT_POLL_SECONDS, Worker, worker_id
-from proctor.protocol import DEFAULT_LEASE_SECONDS
+from proctor.protocol import DEFAULT_HALF_LIFE_SECONDS, DEFAULT_LEASE_SECONDS
 from proctor.store import (
     Incidents,
     IngestResult,
     Item,
+    Patterns,
     Store,
     StoreUnavailable,
     UnsupportedDatabase,
@@ -203,6 +205,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=DEFAULT_REFRESH_SECONDS,
         help="in a cluster: seconds between listings of AgentMonitors",
     )
+    parser.add_argument(  # arm C, coaching (armc-mcp)
+        "--pattern-half-life",
+        type=_seconds,
+        default=DEFAULT_HALF_LIFE_SECONDS,
+        metavar="SECONDS",
+        help="behaviour patterns: seconds after which an occurrence's recency weight halves (default a week)",
+    )
 
 
 def _split_listen(listen: str) -> tuple[str, int]:
@@ -316,7 +325,8 @@ async def run(args: argparse.Namespace, *, announce: Callable[[str], None] | Non
         wake=worker.wake,
         incidents=incidents,
     )
-    app = application(ctx, max_body=args.max_body)
+    coaching = Coaching(Patterns(store.engine), half_life=args.pattern_half_life)
+    app = application(ctx, max_body=args.max_body, coaching=coaching)
     # auto_decompress=False: the handlers inflate bodies themselves, off the loop and bounded (app._read)
     runner = web.AppRunner(app, access_log=None, handle_signals=False, auto_decompress=False)
     await runner.setup()

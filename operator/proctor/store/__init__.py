@@ -68,6 +68,7 @@ from proctor.store._outcomes import (
     OutcomeView,
     check_outcome,
 )
+from proctor.store._patterns import Failure, PatternNotFound, Patterns, PatternView, Pending
 from proctor.store._queue import WorkQueue
 from proctor.store._records import (
     EWMA_WINDOW,
@@ -109,6 +110,7 @@ __all__ = [
     "DimensionSeries",
     "EvaluationView",
     "EventRecord",
+    "Failure",
     "FeedbackView",
     "IncidentNotFound",
     "IncidentView",
@@ -127,6 +129,10 @@ __all__ = [
     "Observed",
     "OutcomeView",
     "Outcomes",
+    "PatternNotFound",
+    "PatternView",
+    "Patterns",
+    "Pending",
     "Plan",
     "Reviews",
     "RevisionCounts",

@@ -15,7 +15,7 @@ PYTEST_ARGS ?=
 TEST_WORKERS ?= 3
 XDIST := -n $(TEST_WORKERS) --dist worksteal
 
-.PHONY: help venv k8s helm postgres promptfoo alertmanager crds verify test test-unit test-integration test-e2e demo bench mutate dev-up dev-down clean
+.PHONY: help venv k8s helm postgres promptfoo alertmanager argo-eval crds verify test test-unit test-integration test-e2e demo bench mutate dev-up dev-down clean
 
 help: ## list the targets
 	@grep -E '^[a-zA-Z0-9_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-18s %s\n", $$1, $$2}'
@@ -48,6 +48,10 @@ promptfoo: venv ## install (or reuse) the pinned promptfoo + Node into ~/.cache/
 	@echo "promptfoo: installing (or reusing) the pinned promptfoo and Node into ~/.cache/proctor/bench"
 	@bash hack/get-promptfoo.sh >/dev/null
 
+argo-eval: ## build (or reuse) Argo Rollouts' own analysis-condition evaluator into ~/.cache/proctor (the canary recipes' test)
+	@bash hack/build-argo-rollouts.sh >/dev/null
+	@echo "argo-eval: ready ($$(bash hack/build-argo-rollouts.sh --print))"
+
 alertmanager: ## build (or reuse) Alertmanager from its Go module into ~/.cache/proctor (the notices' real sink in tests)
 	@bash hack/get-alertmanager.sh >/dev/null
 	@echo "alertmanager: ready ($$(bash hack/get-alertmanager.sh --print))"
@@ -62,13 +66,13 @@ verify: venv ## ruff, mypy (strict), import-linter (rooms and forbidden imports)
 	$(VENV)/bin/lint-imports
 	$(PY) -m proctor.api.crdgen --check
 
-test: venv k8s helm postgres promptfoo alertmanager verify ## everything: verify, unit, integration and e2e tests
+test: venv k8s helm postgres promptfoo alertmanager argo-eval verify ## everything: verify, unit, integration and e2e tests
 	$(PY) -m pytest $(XDIST) --durations=25 tests/unit tests/integration tests/e2e $(PYTEST_ARGS)
 
 test-unit: venv ## unit tests only (no cluster, seconds)
 	$(PY) -m pytest tests/unit $(PYTEST_ARGS)
 
-test-integration: venv k8s helm postgres promptfoo alertmanager ## integration tests on the local control plane (or KUBECONFIG)
+test-integration: venv k8s helm postgres promptfoo alertmanager argo-eval ## integration tests on the local control plane (or KUBECONFIG)
 	$(PY) -m pytest $(XDIST) tests/integration $(PYTEST_ARGS)
 
 test-e2e: venv k8s ## end-to-end tests

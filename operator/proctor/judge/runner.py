@@ -30,6 +30,7 @@ import datetime as dt
 import hashlib
 import json
 import os
+import ssl
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -37,6 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import httpx
 import structlog
 
 from proctor.api import (
@@ -76,7 +78,12 @@ from proctor.k8s.kube import Kube, KubeError
 from proctor.k8s.objects import (
     AGENT_API_KEY_ENV,
     CANDIDATE_HOST_ENV,
+    CASES_CA_ENV,
+    CASES_PATH,
+    CASES_URL_ENV,
     JUDGE_ATTEMPT_ENV,
+    OPERATOR_TOKEN_DIR,
+    OPERATOR_TOKEN_FILE,
     REPORT_KEY,
     SNAPSHOT_KEY,
     RunRef,
@@ -84,6 +91,7 @@ from proctor.k8s.objects import (
     configmap_blob,
     decode_cases,
     encode_results,
+    mounted,
     report_configmap,
     results_configmaps,
     shard_of,
@@ -166,6 +174,8 @@ class ShardRunner:
             self.attempt = int(self.env.get(JUDGE_ATTEMPT_ENV) or 1)
         except ValueError:
             self.attempt = 0
+        #: the cases loaded are this shard's already (the case server sends only those)
+        self.sharded = False
         self.grounding_docs: list[tuple[str, str]] = []
         self.grounding_k = 0
 
@@ -197,6 +207,10 @@ class ShardRunner:
                 raise HarnessError("; ".join(e.problems[:5]), Reason.INVALID_PROFILE) from None
         name = run.spec.case_set_ref.name
         if st is not None and st.snapshot is not None:
+            if self.env.get(CASES_URL_ENV):
+                served = self._served(st.snapshot.case_set, st.snapshot.digest)
+                return run, st.snapshot.case_set, served, profile
+            # pinned by an earlier version, in the run's own namespace
             pinned = self._pinned(st.snapshot.config_maps, name, st.snapshot.digest)
             return run, st.snapshot.case_set, pinned, profile
         return run, name, self._resolved(name), profile
@@ -223,6 +237,44 @@ class ShardRunner:
             )
         return cases
 
+    def _served(self, caseset: str, digest: str) -> list[Case]:
+        """This shard's cases, from the operator's case server (they are kept where the tenant cannot
+        read them): HTTPS verified with the CA the operator set in the Job, authenticated with the
+        token projected into this container alone for the operator's audience. The server answers
+        only a pod of this shard's Job, and only its shard; they must be the pinned digest."""
+        url = self.env[CASES_URL_ENV].rstrip("/") + CASES_PATH
+        token_file = Path(mounted(f"{OPERATOR_TOKEN_DIR}/{OPERATOR_TOKEN_FILE}", self.env))
+        try:
+            token = token_file.read_text().strip()
+        except OSError as e:
+            raise HarnessError(f"the judge's token for the case server cannot be read: {e}") from None
+        ca = self.env.get(CASES_CA_ENV)
+        verify: ssl.SSLContext | bool = ssl.create_default_context(cadata=ca) if ca else True
+        try:
+            with httpx.Client(verify=verify, timeout=30.0) as http:
+                reply = http.get(url, headers={"Authorization": f"Bearer {token}"})
+        except httpx.HTTPError as e:
+            raise HarnessError(f"the case server {url} cannot be reached: {type(e).__name__}: {e}") from None
+        if reply.status_code != 200:
+            try:
+                why = str(reply.json().get("reason"))
+            except ValueError:
+                why = reply.text[:300]
+            raise HarnessError(f"the case server {url} answered {reply.status_code}: {why}")
+        body = reply.json()
+        if body.get("digest") != digest or body.get("shard") != self.shard:
+            raise HarnessError(
+                f"the case server sent cases of digest {str(body.get('digest'))[:19]} for shard "
+                f"{body.get('shard')}, not the run's {digest[:19]} for shard {self.shard}",
+                Reason.INVALID_CASES,
+            )
+        try:
+            cases = parse_cases(body.get("cases") or [], where=f"CaseSet {caseset} (pinned)")
+        except ManifestError as e:
+            raise HarnessError(f"the run's pinned cases cannot be read: {e}", Reason.INVALID_CASES) from None
+        self.sharded = True
+        return cases
+
     def _resolved(self, name: str) -> list[Case]:
         """The case set's cases as they are now (a run started by an operator that did not pin them)."""
         try:
@@ -242,7 +294,11 @@ class ShardRunner:
             raise HarnessError("; ".join(e.problems[:5]), Reason.INVALID_CASES) from None
 
     def _cases(self, caseset: str, cases: Sequence[Case], profile: EvalProfile | None) -> list[CompiledCase]:
-        mine = [c for pos, c in enumerate(cases) if shard_of(pos, self.count) == self.index]
+        mine = (
+            list(cases)
+            if self.sharded
+            else [c for pos, c in enumerate(cases) if shard_of(pos, self.count) == self.index]
+        )
         try:
             return compile_cases(mine, where=f"CaseSet {caseset}", profile=profile.spec if profile else None)
         except CaseSetProblem as e:

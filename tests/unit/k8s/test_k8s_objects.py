@@ -591,7 +591,7 @@ def test_a_single_sample_is_not_stored(samples: tuple[float, ...]) -> None:
     assert "samples" not in record["dimensions"][0]
 
 
-def test_a_runs_cases_are_pinned_in_owned_configmaps_and_read_back_as_they_were() -> None:
+def test_a_runs_cases_are_pinned_in_the_operators_namespace_and_read_back_as_they_were() -> None:
     from proctor.k8s.objects import (
         SNAPSHOT_KEY,
         configmap_blob,
@@ -605,13 +605,17 @@ def test_a_runs_cases_are_pinned_in_owned_configmaps_and_read_back_as_they_were(
     cases = [{"id": f"c{i:05d}", "tier": "form", "input": f"q {i} {noise[i]}"} for i in range(5000)]
     blob = encode_cases(cases)
     assert encode_cases(cases) == blob  # the same cases, the same bytes: a repeated step changes nothing
-    cms = snapshot_configmaps(run, blob, part_bytes=64 * 1024)
-    assert len(cms) > 1 and [c["metadata"]["name"] for c in cms][:2] == ["r-cases-0", "r-cases-1"]
+    cms = snapshot_configmaps(run, blob, namespace="proctor-system", part_bytes=64 * 1024)
+    names = [c["metadata"]["name"] for c in cms]
+    assert len(cms) > 1 and names[:2] == ["proctor-cases-uid-1-0", "proctor-cases-uid-1-1"]
     for cm in cms:
         meta = cm["metadata"]
+        # never the run's namespace, where the tenant reads ConfigMaps
+        assert meta["namespace"] == "proctor-system"
         assert meta["labels"]["app.kubernetes.io/component"] == "cases"
         assert meta["labels"]["proctor.dev/run-uid"] == "uid-1"
-        assert meta["ownerReferences"][0]["uid"] == "uid-1"  # garbage-collected with the run
+        assert meta["labels"]["proctor.dev/run-namespace"] == "team"
+        assert "ownerReferences" not in meta  # none can cross namespaces: the operator deletes them
     assert decode_cases([configmap_blob(cm, SNAPSHOT_KEY) for cm in cms]) == cases
 
 

@@ -972,6 +972,35 @@ def test_a_tenant_gets_no_case_of_an_exam_from_configmaps_or_the_case_server(
     go.touch()
     status = _wait_done(crds, namespace, "exam", timeout=300)
     assert status["verdict"] == "FAIL", status.get("message")  # its wrong answers, measured
+
+    # the results the tenant can read say what failed (case, tier, assertion type), never why in
+    # words: no reason quotes a reference; nor does the run's status
+    from proctor.k8s.objects import RESULTS_KEY, WITHHELD_REASON, configmap_blob, decode_results
+
+    listed = tenant_sa("get", "configmaps", "-l", "app.kubernetes.io/component=results", "-o", "json")
+    public = [
+        rec
+        for cm in json.loads(listed.stdout)["items"]
+        for rec in decode_results([configmap_blob(cm, RESULTS_KEY)])
+    ]
+    failures = [f for rec in public for f in rec.get("failures") or []]
+    assert failures and all(f["reason"] == WITHHELD_REASON for f in failures), (public, listed.stderr)
+    assert not any(ref in json.dumps(public) for ref in references)
+    assert status["firstFailures"] and all(f["reason"] == WITHHELD_REASON for f in status["firstFailures"])
+    assert {f["assertion"] for f in status["firstFailures"]} <= {f["assertion"] for f in failures}
+    # the full detail is the operator's, for a platform engineer (read here as the admin)
+    kept = crds.get_json(
+        "-n", "proctor-system", "configmaps", "-l", f"proctor.dev/run-uid={run['metadata']['uid']}"
+    )["items"]
+    detail = [
+        rec
+        for cm in kept
+        if cm["metadata"]["labels"]["app.kubernetes.io/component"] == "results-detail"
+        for rec in decode_results([configmap_blob(cm, RESULTS_KEY)])
+    ]
+    reasons = [f["reason"] for rec in detail for f in rec.get("failures") or []]
+    assert reasons, kept
+    assert WITHHELD_REASON not in reasons and len(reasons) == len(failures), reasons
     # the run is over: its cases are gone from the operator's namespace too
     wait_for(
         lambda: all(

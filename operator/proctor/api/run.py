@@ -304,7 +304,12 @@ class FailureSummary(StatusModel):
     assertion: str = Field(
         max_length=128, description="The failed criterion: an assertion type, a dimension or safety-scan."
     )
-    reason: str = Field(max_length=1024, description="Why, in words a person can act on (findings redacted).")
+    reason: str = Field(
+        max_length=1024,
+        description="Why, in words a person can act on (findings redacted); an assertion's reason, which "
+        "may quote the expected answer, is withheld here (the full one is in the run's results in the "
+        "operator's namespace).",
+    )
 
 
 class UnmeasuredSummary(StatusModel):

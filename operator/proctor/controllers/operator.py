@@ -81,7 +81,7 @@ async def startup(settings: kopf.OperatorSettings, memo: kopf.Memo, **_: Any) ->
     # stops it, so a retried startup starts afresh
     rt.admission = await rt.call(webhook.setup, rt, hook, asyncio.get_running_loop())
     memo["runtime"] = rt
-    await serve_cases(rt)
+    await serve_cases(rt, watched)
     if not watched or names:  # with namespace patterns, the watch labels finished runs as it meets them
         where: list[str | None] = list(names) or [None]
         labelled, complete = await label_finished_runs(rt, where, budget=LABEL_AT_START_SECONDS)
@@ -90,7 +90,7 @@ async def startup(settings: kopf.OperatorSettings, memo: kopf.Memo, **_: Any) ->
     settle_heap()
 
 
-async def serve_cases(rt: Runtime) -> None:
+async def serve_cases(rt: Runtime, watched: list[str]) -> None:
     """The namespace the runs' cases are kept in (a local operator's is made if missing) and the
     case server the judges fetch them from (:mod:`proctor.reconcile.caseserver`)."""
     if not rt.config.own_namespace:
@@ -99,7 +99,7 @@ async def serve_cases(rt: Runtime) -> None:
         except KubeError as e:
             where = rt.config.store_namespace
             log.warning("the cases' namespace could not be made", namespace=where, error=str(e))
-    server = CaseServer(rt)
+    server = CaseServer(rt, watched=watched)
     await server.start()
     rt.case_server = server
 

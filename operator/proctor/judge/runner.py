@@ -81,6 +81,7 @@ from proctor.k8s.objects import (
     CASES_CA_ENV,
     CASES_PATH,
     CASES_URL_ENV,
+    DETAIL_PATH,
     JUDGE_ATTEMPT_ENV,
     OPERATOR_TOKEN_DIR,
     OPERATOR_TOKEN_FILE,
@@ -92,6 +93,7 @@ from proctor.k8s.objects import (
     decode_cases,
     encode_results,
     mounted,
+    public_record,
     report_configmap,
     results_configmaps,
     shard_of,
@@ -102,6 +104,8 @@ log = structlog.get_logger("proctor.judge.runner")
 
 #: Cases examined at once (answers fetched and judged concurrently).
 CASE_CONCURRENCY = 16
+#: Seconds the judge waits for the operator's case server (restarting) before the attempt fails.
+CASE_SERVER_PATIENCE = 120.0
 
 
 class HarnessError(Exception):
@@ -243,18 +247,23 @@ class ShardRunner:
         token projected into this container alone for the operator's audience. The server answers
         only a pod of this shard's Job, and only its shard; they must be the pinned digest."""
         url = self.env[CASES_URL_ENV].rstrip("/") + CASES_PATH
-        token_file = Path(mounted(f"{OPERATOR_TOKEN_DIR}/{OPERATOR_TOKEN_FILE}", self.env))
-        try:
-            token = token_file.read_text().strip()
-        except OSError as e:
-            raise HarnessError(f"the judge's token for the case server cannot be read: {e}") from None
-        ca = self.env.get(CASES_CA_ENV)
-        verify: ssl.SSLContext | bool = ssl.create_default_context(cadata=ca) if ca else True
-        try:
-            with httpx.Client(verify=verify, timeout=30.0) as http:
-                reply = http.get(url, headers={"Authorization": f"Bearer {token}"})
-        except httpx.HTTPError as e:
-            raise HarnessError(f"the case server {url} cannot be reached: {type(e).__name__}: {e}") from None
+        waited, delay = 0.0, 1.0
+        with self._http() as http:
+            while True:
+                # the operator restarting (a crash, an upgrade) is waited for, a while
+                reply: httpx.Response | None = None
+                try:
+                    reply = http.get(url)
+                    problem = f"it answered {reply.status_code}" if reply.status_code == 503 else ""
+                except httpx.TransportError as e:
+                    problem = f"{type(e).__name__}: {e}"
+                if not problem:
+                    break
+                if waited >= CASE_SERVER_PATIENCE:
+                    raise HarnessError(f"the case server {url} cannot be reached: {problem}")
+                time.sleep(delay)
+                waited, delay = waited + delay, min(delay * 2, 15.0)
+        assert reply is not None
         if reply.status_code != 200:
             try:
                 why = str(reply.json().get("reason"))
@@ -274,6 +283,36 @@ class ShardRunner:
             raise HarnessError(f"the run's pinned cases cannot be read: {e}", Reason.INVALID_CASES) from None
         self.sharded = True
         return cases
+
+    def _token(self) -> str:
+        token_file = Path(mounted(f"{OPERATOR_TOKEN_DIR}/{OPERATOR_TOKEN_FILE}", self.env))
+        try:
+            return token_file.read_text().strip()
+        except OSError as e:
+            raise HarnessError(f"the judge's token for the case server cannot be read: {e}") from None
+
+    def _http(self) -> httpx.Client:
+        ca = self.env.get(CASES_CA_ENV)
+        verify: ssl.SSLContext | bool = ssl.create_default_context(cadata=ca) if ca else True
+        return httpx.Client(verify=verify, timeout=60.0, headers={"Authorization": f"Bearer {self._token()}"})
+
+    def _keep_detail(self, blob: bytes) -> None:
+        """The full results (every reason and rationale) to the operator, which keeps them in its own
+        namespace for a platform engineer. Best effort: the verdict is decided from the results in
+        the run's namespace, which this does not change; a failure is logged."""
+        if not self.env.get(CASES_URL_ENV):
+            return
+        url = self.env[CASES_URL_ENV].rstrip("/") + DETAIL_PATH
+        try:
+            with self._http() as http:
+                reply = http.post(url, content=blob, headers={"Content-Type": "application/gzip"})
+        except (httpx.HTTPError, HarnessError) as e:
+            log.warning("the full results were not kept by the operator", error=str(e)[:300])
+            return
+        if reply.status_code != 200:
+            log.warning(
+                "the operator did not keep the full results", status=reply.status_code, body=reply.text[:300]
+            )
 
     def _resolved(self, name: str) -> list[Case]:
         """The case set's cases as they are now (a run started by an operator that did not pin them)."""
@@ -493,7 +532,10 @@ class ShardRunner:
             case_record(r, answer_sha256=d, repeats=run.spec.repeats) | ({"grounding": n} if n else {})
             for r, d, n in graded
         ]
-        blob = encode_results(records)
+        self._keep_detail(encode_results(records))
+        # the run's namespace (the tenant's) gets what failed, never why in words: a reason may quote
+        # the expected answer; the full records are the operator's (above)
+        blob = encode_results([public_record(r) for r in records])
         cms = results_configmaps(ref, self.index, self.count, blob, attempt=self.attempt)
         try:
             for cm in cms:

@@ -161,6 +161,25 @@ def _dimension_record(d: DimensionScore) -> dict[str, Any]:
     return rec
 
 
+#: What a failed assertion's reason says in the results a tenant can read: a reason may quote the
+#: expected value or the reference ("expected HIGH"), so it is kept only in the run's detail in the
+#: operator's namespace (:func:`detail_configmaps`).
+WITHHELD_REASON = "withheld: it may quote the expected answer"
+
+
+def public_record(rec: Mapping[str, Any]) -> dict[str, Any]:
+    """A case's result as the run's namespace may hold it: what failed (the case, its tier, the
+    assertion type, scores and thresholds, which of the profile's grounding documents were chosen),
+    never why in words (an assertion's reason, a judge's rationale), which may quote a reference or
+    an expected value."""
+    out = copy.deepcopy(dict(rec))
+    if "failures" in out:
+        out["failures"] = [{"assertion": f["assertion"], "reason": WITHHELD_REASON} for f in out["failures"]]
+    if "dimensions" in out:
+        out["dimensions"] = [{k: v for k, v in d.items() if k != "rationale"} for d in out["dimensions"]]
+    return out
+
+
 def record_to_result(rec: Mapping[str, Any]) -> CaseResult:
     """The inverse of :func:`case_record` (the operator decides from these)."""
     dims = tuple(
@@ -278,6 +297,8 @@ def report_configmap(
 SNAPSHOT_KEY = "cases.json.gz"
 #: The label value of a run's case snapshot (``app.kubernetes.io/component``).
 SNAPSHOT_COMPONENT = "cases"
+#: ... and of a run's full results in the operator's namespace.
+DETAIL_COMPONENT = "results-detail"
 
 
 #: On what the operator keeps in its own namespace for a run: the run's namespace (its name and UID
@@ -324,6 +345,47 @@ def snapshot_configmaps(
                 "annotations": {PART_ANNOTATION: f"{k + 1}/{len(chunks)}", SHA256_ANNOTATION: digest},
             },
             "binaryData": {SNAPSHOT_KEY: base64.b64encode(chunk).decode()},
+        }
+        for k, chunk in enumerate(chunks)
+    ]
+
+
+def detail_configmap_name(run_uid: str, index: int, count: int, attempt: int, part: int) -> str:
+    return _bounded(f"proctor-results-{run_uid}-{index}-of-{count}-a{attempt}-{part}", 253)
+
+
+def detail_configmaps(
+    run: RunRef,
+    index: int,
+    count: int,
+    attempt: int,
+    blob: bytes,
+    *,
+    namespace: str,
+    part_bytes: int = RESULTS_PART_BYTES,
+) -> list[dict[str, Any]]:
+    """One shard's full results (every reason and rationale, :func:`case_record`), kept in the
+    operator's ``namespace`` for a platform engineer: the run's own namespace holds only
+    :func:`public_record` forms. Named by the run's UID, shard and attempt; never what a verdict is
+    decided from (that is the vouched-for results in the run's namespace)."""
+    chunks = _chunks(blob, part_bytes)
+    digest = hashlib.sha256(blob).hexdigest()
+    labels = run_labels(run, DETAIL_COMPONENT) | {
+        LABEL_RUN_NAMESPACE: run.namespace,
+        LABEL_SHARD: shard_label(index, count),
+        LABEL_ATTEMPT: str(attempt),
+    }
+    return [
+        {
+            "apiVersion": "v1",
+            "kind": "ConfigMap",
+            "metadata": {
+                "name": detail_configmap_name(run.uid, index, count, attempt, k),
+                "namespace": namespace,
+                "labels": dict(labels),
+                "annotations": {PART_ANNOTATION: f"{k + 1}/{len(chunks)}", SHA256_ANNOTATION: digest},
+            },
+            "binaryData": {RESULTS_KEY: base64.b64encode(chunk).decode()},
         }
         for k, chunk in enumerate(chunks)
     ]
@@ -453,8 +515,10 @@ OPERATOR_TOKEN_SECONDS = 600
 #: that server: the operator sets both in the Job (a CA is public; what it guards is the token).
 CASES_URL_ENV = "PROCTOR_CASES_URL"
 CASES_CA_ENV = "PROCTOR_CASES_CA"
-#: The case server's one path: ``GET`` with the judge's token answers its shard's cases.
+#: The case server's paths: ``GET`` with the judge's token answers its shard's cases; ``POST`` of
+#: its full results (gzipped JSON lines) keeps them in the operator's namespace.
 CASES_PATH = "/v1/cases"
+DETAIL_PATH = "/v1/results"
 #: Stand-in only (:mod:`proctor.devcluster.node`): JSON ``{mountPath: host directory}`` of the
 #: token volumes a container run as a local process mounts (it cannot mount at the real path).
 NODE_MOUNTS_ENV = "PROCTOR_NODE_MOUNTS"

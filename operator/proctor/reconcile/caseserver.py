@@ -19,6 +19,7 @@ judge pod of a running exam), with the reason in the operator's log and none of 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import ssl
 import tempfile
 from collections.abc import Mapping, Sequence
@@ -34,6 +35,7 @@ from proctor.gate.certs import ensure_certs, server_context
 from proctor.k8s.kube import KubeError
 from proctor.k8s.objects import (
     CASES_PATH,
+    DETAIL_PATH,
     LABEL_ATTEMPT,
     LABEL_SHARD,
     OPERATOR_AUDIENCE,
@@ -41,6 +43,8 @@ from proctor.k8s.objects import (
     RunRef,
     configmap_blob,
     decode_cases,
+    decode_results,
+    detail_configmaps,
     judge_job_name,
     shard_label,
     shard_of,
@@ -49,6 +53,9 @@ from proctor.reconcile.results import job_problem, pod_problem
 from proctor.reconcile.runtime import Runtime
 
 log = structlog.get_logger("proctor.cases")
+
+#: The largest body the server reads: a shard's full results, gzipped (10,000 cases are ~1 MiB).
+MAX_DETAIL_BYTES = 32 * 1024 * 1024
 
 POD_NAME_EXTRA = "authentication.kubernetes.io/pod-name"
 POD_UID_EXTRA = "authentication.kubernetes.io/pod-uid"
@@ -176,10 +183,16 @@ def bearer(header: str | None) -> str | None:
 class CaseServer:
     """The HTTPS server judges fetch their cases from, on the operator's own loop."""
 
-    def __init__(self, rt: Runtime) -> None:
+    def __init__(self, rt: Runtime, *, watched: Sequence[str] = ()) -> None:
         self.rt = rt
         cfg = rt.config
-        self.cert_dir = Path(cfg.cases_cert_dir or tempfile.mkdtemp(prefix="proctor-cases-"))
+        # unset: one directory per API server, store and watched namespaces, so an operator started
+        # again (a crash, a kill) serves the CA and port its running judge Jobs were given
+        key = f"{rt.kube.host}|{cfg.store_namespace}|{','.join(sorted(watched))}"
+        default = (
+            Path(tempfile.gettempdir()) / f"proctor-cases-{hashlib.sha256(key.encode()).hexdigest()[:16]}"
+        )
+        self.cert_dir = Path(cfg.cases_cert_dir) if cfg.cases_cert_dir else default
         self.runner: web.AppRunner | None = None
         self.url = ""
         self.ca_pem = ""
@@ -188,13 +201,27 @@ class CaseServer:
         cfg = self.rt.config
         certs = await asyncio.to_thread(ensure_certs, self.cert_dir, _sans(cfg.cases_host))
         context: ssl.SSLContext = server_context(certs)
-        app = web.Application(client_max_size=64 * 1024)
+        app = web.Application(client_max_size=MAX_DETAIL_BYTES)
         app.router.add_get(CASES_PATH, self.cases)
+        app.router.add_post(DETAIL_PATH, self.detail)
         self.runner = web.AppRunner(app, access_log=None)
         await self.runner.setup()
-        site = web.TCPSite(self.runner, cfg.cases_addr, cfg.cases_port, ssl_context=context)
-        await site.start()
-        port = cfg.cases_port or _bound_port(self.runner)
+        remembered = self.cert_dir / "port"
+        port = cfg.cases_port
+        if not port:  # any free port: the one this directory's operator had, when it is free
+            try:
+                port = int(remembered.read_text())
+            except (OSError, ValueError):
+                port = 0
+        try:
+            await web.TCPSite(self.runner, cfg.cases_addr, port, ssl_context=context).start()
+        except OSError:
+            if cfg.cases_port:
+                raise
+            await web.TCPSite(self.runner, cfg.cases_addr, 0, ssl_context=context).start()
+        port = _bound_port(self.runner)
+        if not cfg.cases_port:
+            remembered.write_text(str(port))
         self.url = f"https://{_host(cfg.cases_host)}:{port}"
         self.ca_pem = certs.ca_pem.decode()
         log.info("case server ready", at=self.url)
@@ -216,8 +243,42 @@ class CaseServer:
         log.info("cases served", run=f"{shard.run.namespace}/{shard.run.name}", shard=shard.name)
         return web.json_response(body)
 
-    async def answer(self, token: str | None) -> tuple[Shard, dict[str, Any]]:
-        """Who calls, whether they may, and their shard's cases (or :class:`Refused`)."""
+    async def detail(self, request: web.Request) -> web.Response:
+        """A judge's full results (every reason), kept in the operator's namespace: the run's own
+        namespace gets only what cannot quote a reference (:func:`~proctor.k8s.objects.public_record`)."""
+        try:
+            shard, _ = await self.caller_shard(bearer(request.headers.get("Authorization")))
+            blob = await request.read()
+            try:
+                decode_results([blob])
+            except (OSError, ValueError, EOFError) as e:
+                raise Refused(400, f"not gzipped JSON lines of results: {e}") from None
+            names = await self.keep_detail(shard, blob)
+        except Refused as e:
+            log.warning("results refused", status=e.status, reason=e.reason, peer=request.remote)
+            return web.json_response({"reason": e.reason}, status=e.status)
+        except KubeError as e:
+            log.warning("results not kept: an API call failed", error=str(e)[:300])
+            return web.json_response({"reason": "the operator could not keep the results"}, status=503)
+        where = f"{shard.run.namespace}/{shard.run.name}"
+        log.info("results kept", run=where, shard=shard.name, configmaps=names)
+        return web.json_response({"configMaps": names})
+
+    async def keep_detail(self, shard: Shard, blob: bytes) -> list[str]:
+        """Create the shard's detail ConfigMaps (the same bytes again: nothing to do; other bytes
+        under the name of this attempt: 409, never replaced)."""
+        ns = self.rt.config.store_namespace
+        cms = detail_configmaps(shard.run, shard.index, shard.count, shard.attempt, blob, namespace=ns)
+        for cm in cms:
+            if await self.rt.call(self.rt.kube.create_configmap, cm) is not None:
+                continue
+            have = await self.rt.call(self.rt.kube.get_configmap_or_none, ns, cm["metadata"]["name"])
+            if have is None or (have.get("binaryData") or {}) != cm["binaryData"]:
+                raise Refused(409, f"ConfigMap {ns}/{cm['metadata']['name']} holds other results")
+        return [cm["metadata"]["name"] for cm in cms]
+
+    async def caller_shard(self, token: str | None) -> tuple[Shard, dict[str, Any]]:
+        """Who calls and which shard of which run is theirs (or :class:`Refused`)."""
         if not token:
             raise Refused(401, "a bearer token is required (the judge's projected token)")
         kube, call = self.rt.kube, self.rt.call
@@ -229,6 +290,11 @@ class CaseServer:
         run = await call(kube.get_or_none, "EvalRun", caller.namespace, run_name) if run_name else None
         shard = shard_access(caller, pod, job, run)
         assert run is not None
+        return shard, run
+
+    async def answer(self, token: str | None) -> tuple[Shard, dict[str, Any]]:
+        """Who calls, whether they may, and their shard's cases (or :class:`Refused`)."""
+        shard, run = await self.caller_shard(token)
         snapshot = (run.get("status") or {}).get("snapshot") or {}
         cases = await self.pinned(shard.run, snapshot)
         return shard, {

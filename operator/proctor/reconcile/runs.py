@@ -63,6 +63,7 @@ from proctor.judge.prompts import policy_digest
 from proctor.k8s.candidate import exam_problems, production_hostname
 from proctor.k8s.kube import KubeError
 from proctor.k8s.objects import (
+    DETAIL_COMPONENT,
     JUDGE_CONTAINER,
     LABEL_ATTEMPT,
     LABEL_COMPONENT,
@@ -799,8 +800,10 @@ async def _history(rt: Runtime, namespace: str, caseset: str) -> None:
     if rt.config.run_history > 0:
         frozen = status.baseline
         protected = set(frozen.frozen_from if frozen else ()) | await _gate_evidence(rt, namespace, runs)
+        uids = {r["metadata"]["name"]: str(r["metadata"].get("uid") or "") for r in runs}
         for old in runs_to_prune(runs, rt.config.run_history, protected=protected):
             await rt.call(rt.kube.delete_custom, "EvalRun", namespace, old)
+            await forget_detail(rt, uids.get(old, ""))
             pruned.add(old)
             log.info("run pruned (history retention)", run=f"{namespace}/{old}", keep=rt.config.run_history)
     if raw is None:
@@ -897,6 +900,22 @@ async def forget_cases(rt: Runtime, raw: Mapping[str, Any]) -> None:
         except KubeError as e:
             where = f"{rt.config.store_namespace}/{n}"
             log.warning("pinned cases not deleted", configmap=where, error=str(e))
+
+
+async def forget_detail(rt: Runtime, uid: str) -> None:
+    """Delete a deleted run's full results from the operator's namespace (they outlive the run's
+    end, for a platform engineer, not the run). Best effort."""
+    if not uid:
+        return
+    ns = rt.config.store_namespace
+    try:
+        found = await rt.call(
+            rt.kube.list_configmaps, ns, f"{LABEL_RUN_UID}={uid},{LABEL_COMPONENT}={DETAIL_COMPONENT}"
+        )
+        for cm in found:
+            await rt.call(rt.kube.delete_configmap, ns, cm["metadata"]["name"])
+    except KubeError as e:
+        log.warning("the run's full results not deleted", namespace=ns, run_uid=uid, error=str(e))
 
 
 def _phase_terminal(phase: object) -> bool:

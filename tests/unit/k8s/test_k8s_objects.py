@@ -641,3 +641,28 @@ def test_a_decisions_event_name_is_the_decisions() -> None:
     assert named["involvedObject"] == involved and named["count"] == 1
     anonymous = event(involved, type="Normal", reason="X", message="m", now="2026-01-01T00:00:00Z")
     assert anonymous["metadata"]["generateName"] == "r."
+
+
+def test_the_results_a_tenant_reads_never_say_why_in_words() -> None:
+    """A reason may quote the expected answer and a judge's rationale the reference: the run's
+    namespace keeps what failed (case, tier, assertion type, scores, thresholds), the operator's
+    namespace the whole record."""
+    from proctor.k8s.objects import WITHHELD_REASON, detail_configmaps, public_record
+
+    result = CaseResult(
+        "c1",
+        Tier.SAFETY,
+        failures=(Failure("label", "expected label HIGH, got NORMAL"),),
+        dimensions=(DimensionScore("faithfulness", 0.7, score=0.2, rationale="the manual says HIGH"),),
+    )
+    full = case_record(result) | {"grounding": "amm-72-00"}
+    public = public_record(full)
+    assert "HIGH" not in json.dumps(public)
+    assert public["grounding"] == "amm-72-00"  # the profile's document ids: the tenant's own
+    assert public["failures"] == [{"assertion": "label", "reason": WITHHELD_REASON}]
+    assert public["dimensions"] == [{"name": "faithfulness", "threshold": 0.7, "score": 0.2}]
+    assert record_to_result(public).outcome is result.outcome  # the verdict needs no reason
+    assert full["failures"][0]["reason"] == "expected label HIGH, got NORMAL"  # the input is not changed
+    (cm,) = detail_configmaps(RunRef("team", "r", "uid-1"), 0, 2, 1, b"x", namespace="proctor-system")
+    assert cm["metadata"]["name"] == "proctor-results-uid-1-0-of-2-a1-0"
+    assert cm["metadata"]["namespace"] == "proctor-system" and "ownerReferences" not in cm["metadata"]

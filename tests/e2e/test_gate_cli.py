@@ -236,7 +236,10 @@ def test_recorded_answers_pass_and_fail_with_the_verdict_code_under_the_least_pr
     assert rc2 == 1, err2 + out2
     assert "FAIL (exit 1) TierBelowThreshold" in out2
     failures = out2.split("failures (")[1]
-    assert "oil-consumption-boundary [safety] label: expected ELEVATED, answer names NORMAL" in failures
+    # the case, its tier and the assertion type; never the expected answer (README "Security": the
+    # cases are the operator's; the full reason is in its namespace)
+    assert "oil-consumption-boundary [safety] label: withheld: it may quote the expected answer" in failures
+    assert "ELEVATED" not in out2
     assert "below threshold" in out2 and "incident: high (breach:safety)" in out2
     # progress: one line per change, on stderr only
     progress = [line for line in err2.splitlines() if "] " in line]

@@ -63,7 +63,14 @@ def allowed_rules(
                     for x in names
                 ] or [None]:
                     out.setdefault(role[0], set()).add((group_name, r, v, n))
-    roles = {"operator", "operator-cluster", "operator-agentmonitors", "operator-collector-token", "judge"}
+    roles = {
+        "operator",
+        "operator-cluster",
+        "operator-agentmonitors",
+        "operator-collector-token",
+        "operator-cases",
+        "judge",
+    }
     assert set(out) == roles, "the README's RBAC table lost a role"
     return out
 
@@ -267,6 +274,8 @@ def test_the_rendered_deployment_is_restricted_and_configures_the_operator(
         "ServiceAccount",
         "ClusterRole",
         "ClusterRoleBinding",
+        "Role",  # the runs' cases, in the release namespace only
+        "RoleBinding",
         "Service",
         "Deployment",
         "MutatingWebhookConfiguration",  # the chart owns it (helm uninstall removes it)
@@ -287,14 +296,24 @@ def test_the_rendered_deployment_is_restricted_and_configures_the_operator(
     assert sc["allowPrivilegeEscalation"] is False
     assert sc["capabilities"] == {"drop": ["ALL"]}
     # the webhook is on by default (fail closed): its certificate is made in memory-backed storage
-    assert {m["mountPath"] for m in c["volumeMounts"]} == {"/tmp", "/etc/proctor/webhook"}
+    # ... and so is the case server's
+    assert {m["mountPath"] for m in c["volumeMounts"]} == {
+        "/tmp",
+        "/etc/proctor/webhook",
+        "/etc/proctor/cases",
+    }
     for probe in (c["livenessProbe"], c["readinessProbe"]):
         assert probe["httpGet"] == {"path": "/healthz", "port": "health"}
     assert {p["name"]: p["containerPort"] for p in c["ports"]} == {
         "health": 8080,
         "metrics": 9090,
         "webhook": 9443,
+        "cases": 9444,
     }
+    cases = _one(docs, "Service", "proctor-cases")
+    assert cases["spec"]["ports"] == [
+        {"name": "https", "port": 9444, "targetPort": "cases", "protocol": "TCP"}
+    ]
     svc = _one(docs, "Service", "proctor-metrics")
     assert svc["spec"]["ports"] == [
         {"name": "metrics", "port": 9090, "targetPort": "metrics", "protocol": "TCP"}
@@ -304,10 +323,17 @@ def test_the_rendered_deployment_is_restricted_and_configures_the_operator(
     # the env is what the operator reads: parse it with the operator's own settings code
     env = {e["name"]: e["value"] for e in c["env"] if "value" in e}
     config = OperatorConfig.from_env(env)
-    # the one intended difference: in its pod the operator serves /metrics on every address (off a
-    # cluster it listens on loopback)
+    # the intended differences: in its pod the operator serves /metrics and the case server on every
+    # address (off a cluster, on loopback), the case server on a fixed port behind its Service,
+    # whose name is the certificate's
     assert config == dataclasses.replace(
-        OperatorConfig(), judge_cluster_role="proctor-judge", metrics_addr="0.0.0.0"
+        OperatorConfig(),
+        judge_cluster_role="proctor-judge",
+        metrics_addr="0.0.0.0",
+        cases_port=9444,
+        cases_addr="0.0.0.0",
+        cases_host="proctor-cases.proctor-system.svc",
+        cases_cert_dir="/etc/proctor/cases",
     ), "the chart's defaults differ from the operator's"
     webhook = webhook_mod().WebhookConfig.from_env(env | {"POD_NAMESPACE": "proctor-system"})
     assert webhook.port == 9443 and webhook.service == ("proctor-system", "proctor-webhook", 443)
@@ -438,6 +464,7 @@ def _roles(docs: list[dict[str, Any]], fullname: str) -> dict[str, list[dict[str
         "operator-agentmonitors": roles[f"{fullname}-agentmonitors"]["rules"],
         "judge": roles[f"{fullname}-judge"]["rules"],
     }
+    out["operator-cases"] = namespaced.pop(f"{fullname}-cases")["rules"]
     token_role = namespaced.pop(f"{fullname}-collector-token", None)
     if token_role is not None:  # only when the operator talks to a collector
         out["operator-collector-token"] = token_role["rules"]
@@ -555,6 +582,7 @@ def test_rights_are_namespaced_where_the_operator_manages_namespaces(helm: str, 
         ("RoleBinding", "team-a", "proctor-agentmonitors"),
         ("RoleBinding", "team-b", "proctor-agentmonitors"),
         ("ClusterRoleBinding", None, "proctor-cluster"),
+        ("RoleBinding", "proctor-system", "proctor-cases"),  # the runs' cases, its own namespace only
     }
     held = _grants(_roles(docs, "proctor")["operator"])
     assert not {g for g in held if g[1] in ("serviceaccounts", "rolebindings", "roles", "clusterroles")}
@@ -573,7 +601,9 @@ def test_rights_are_namespaced_where_the_operator_manages_namespaces(helm: str, 
     held = _grants(_roles(docs, "proctor")["operator"])
     assert ("rbac.authorization.k8s.io", "clusterroles", "bind", "proctor-judge") in held
     assert not {g for g in held if g[1] == "roles"}
-    assert {g[2] for g in held if g[1] == "configmaps"} == {"get", "create"}
+    # it reads reports and results in the runs' namespaces and writes no ConfigMap there: the cases
+    # are pinned in its own namespace
+    assert {g[2] for g in held if g[1] == "configmaps"} == {"get"}
 
 
 def test_the_judge_cluster_role_is_the_judges_rules(helm: str, tmp_path: Path) -> None:
@@ -873,6 +903,11 @@ def test_the_operator_runs_an_exam_with_the_charts_rbac(
             "PROCTOR_RECONCILE_INTERVAL": "1",
             "PROCTOR_RETRY_BACKOFF": "1,1,1,1",
             "PROCTOR_LOG_FORMAT": "console",
+            # the case server on loopback (judge pods are processes here: no Service to resolve)
+            "PROCTOR_CASES_PORT": "0",
+            "PROCTOR_CASES_ADDR": "127.0.0.1",
+            "PROCTOR_CASES_HOST": "127.0.0.1",
+            "PROCTOR_CASES_CERT_DIR": str(tmp_path / "cases-certs"),
         }
         if webhook:
             assert env["PROCTOR_WEBHOOK_CONFIGURATION"] == webhook_configuration

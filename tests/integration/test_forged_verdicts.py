@@ -635,8 +635,8 @@ def _forging_pod(judge_pod: Mapping[str, Any], ns: str, run: str, uid: str, *, o
     meta, spec = judge_pod["metadata"], judge_pod["spec"]
     selector = ("batch.kubernetes.io/controller-uid", "controller-uid")
     labels = {k: v for k, v in meta["labels"].items() if k not in selector}
-    token = next(v for v in spec["volumes"] if "projected" in v)
     judge = next(c for c in spec["containers"] if c["name"] == "judge")
+    tokens = [v for v in spec["volumes"] if v["name"] in {m["name"] for m in judge["volumeMounts"]}]
     pod: dict[str, Any] = {
         "apiVersion": "v1",
         "kind": "Pod",
@@ -645,7 +645,7 @@ def _forging_pod(judge_pod: Mapping[str, Any], ns: str, run: str, uid: str, *, o
             "serviceAccountName": spec["serviceAccountName"],
             "automountServiceAccountToken": False,
             "restartPolicy": "Never",
-            "volumes": [token],
+            "volumes": tokens,
             "containers": [
                 {
                     "name": "judge",
@@ -793,3 +793,221 @@ def test_a_tenant_cannot_approve_a_template_itself(
     assert out.returncode != 0 and "written only by the Proctor operator" in out.stderr, out
     after = crds.get_json("-n", namespace, "deployment", "oil-agent")
     assert (after["metadata"].get("annotations") or {}).get(APPROVED_ANNOTATION) != pending
+
+
+# --- the cases are the operator's, not the tenant's (guarantee 4) --------------------------------------
+
+#: A pod's probe of the operator's case server: it asks for cases with the token it holds (a file
+#: its volume projects, found as the stand-in maps the mount path, or none) and prints the answer.
+PROBE = textwrap.dedent(
+    """
+    import json, os, ssl, urllib.error, urllib.request
+    from proctor.k8s.objects import mounted
+
+    token = ""
+    if os.environ.get("TOKEN_PATH"):
+        with open(mounted(os.environ["TOKEN_PATH"], os.environ)) as f:
+            token = f.read().strip()
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    request = urllib.request.Request(os.environ["CASES_URL"] + "/v1/cases", headers=headers)
+    context = ssl.create_default_context(cadata=os.environ["CASES_CA"])
+    try:
+        with urllib.request.urlopen(request, context=context, timeout=30) as r:
+            status, body = r.status, r.read().decode()
+    except urllib.error.HTTPError as e:
+        status, body = e.code, e.read().decode()
+    print("PROBE " + json.dumps({"status": status, "body": body}), flush=True)
+    """
+)
+
+
+def _judge_env(pod: Mapping[str, Any]) -> dict[str, str]:
+    judge = next(c for c in pod["spec"]["containers"] if c["name"] == "judge")
+    return {e["name"]: e["value"] for e in judge.get("env") or [] if "value" in e}
+
+
+def _probe_pods(judge_pod: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    """What a tenant can make to ask the case server for the exam's cases: a copy of the genuine
+    judge pod (its ServiceAccount, both token volumes, its labels, an owner reference to its Job
+    as controller, its candidate sidecars) whose judge container runs the probe; a pod of the
+    namespace's default ServiceAccount with its own token for the operator's audience; one with a
+    token for another audience; one with none."""
+    from proctor.k8s.objects import OPERATOR_AUDIENCE, OPERATOR_TOKEN_DIR
+
+    env = _judge_env(judge_pod)
+    where = [{"name": "CASES_URL", "value": env["PROCTOR_CASES_URL"]}]
+    where.append({"name": "CASES_CA", "value": env["PROCTOR_CASES_CA"]})
+    meta = judge_pod["metadata"]
+    selector = ("batch.kubernetes.io/controller-uid", "controller-uid")
+    copy_spec = json.loads(json.dumps(judge_pod["spec"]))
+    copy_spec.pop("nodeName", None)
+    judge = next(c for c in copy_spec["containers"] if c["name"] == "judge")
+    judge |= {"command": [sys.executable, "-c", PROBE], "args": []}
+    judge["env"] = [*judge["env"], *where, {"name": "TOKEN_PATH", "value": f"{OPERATOR_TOKEN_DIR}/token"}]
+    copy = {
+        "apiVersion": "v1",
+        "kind": "Pod",
+        "metadata": {
+            "name": "copy-of-judge",
+            "labels": {k: v for k, v in meta["labels"].items() if k not in selector},
+            "ownerReferences": [
+                {k: v for k, v in o.items() if k != "blockOwnerDeletion"} for o in meta["ownerReferences"]
+            ],
+        },
+        "spec": copy_spec,
+    }
+
+    def own(name: str, audience: str | None) -> dict[str, Any]:
+        volumes, mounts, token = [], [], []
+        if audience:
+            source = {"audience": audience, "expirationSeconds": 600, "path": "token"}
+            volumes = [{"name": "t", "projected": {"sources": [{"serviceAccountToken": source}]}}]
+            mounts = [{"name": "t", "mountPath": "/var/run/probe"}]
+            token = [{"name": "TOKEN_PATH", "value": "/var/run/probe/token"}]
+        return {
+            "apiVersion": "v1",
+            "kind": "Pod",
+            "metadata": {"name": name},
+            "spec": {
+                "automountServiceAccountToken": False,
+                "restartPolicy": "Never",
+                "volumes": volumes,
+                "containers": [
+                    {
+                        "name": "probe",
+                        "image": "proctor:probe",
+                        "command": [sys.executable, "-c", PROBE],
+                        "env": [*where, *token],
+                        "volumeMounts": mounts,
+                    }
+                ],
+            },
+        }
+
+    return {
+        "copy-of-judge": copy,
+        "own-token": own("own-token", OPERATOR_AUDIENCE),
+        "other-audience": own("other-audience", "proctor-collector"),
+        "no-token": own("no-token", None),
+    }
+
+
+def test_a_tenant_gets_no_case_of_an_exam_from_configmaps_or_the_case_server(
+    crds: Cluster, namespace: str, operator: Any, tenant_sa: Any, tmp_path: Path
+) -> None:
+    """While an exam's genuine judge waits for its candidate, the tenant (a ServiceAccount that may
+    read every ConfigMap of its namespace and create any pod there, token-only kubeconfig) looks
+    for the exam's cases. No ConfigMap of its namespace holds them, the operator's namespace is not
+    its to read, and the case server answers none of its pods: a copy of the judge pod with the
+    judge's own token volumes and an owner reference to the Job (not the Job's template: 403), its
+    own ServiceAccount's token for the operator's audience (not a judge: 403), a token for another
+    audience or none (401). The genuine judge gets its cases and the exam reaches its verdict."""
+    if not crds.local:
+        pytest.skip("the tenant's pods reach the operator on loopback through the node stand-in")
+    go = tmp_path / "go"
+    operator()
+    crds.kubectl("-n", namespace, "apply", "-f", str(EXAMPLE / "caseset.yaml"))
+    crds.kubectl("-n", namespace, "apply", "-f", "-", input=json.dumps(_candidate_run("exam", go)))
+    references = [
+        str(a.get("value"))
+        for c in yaml.safe_load((EXAMPLE / "caseset.yaml").read_text())["spec"]["cases"]
+        for a in c.get("assert") or []
+        if isinstance(a.get("value"), str) and len(str(a.get("value"))) > 3
+    ]
+    assert references
+
+    def judge_pod() -> dict[str, Any] | None:
+        out = tenant_sa("get", "pods", "-l", "app.kubernetes.io/component=judge", "-o", "json")
+        assert out.returncode == 0, out.stderr
+        running = [
+            p for p in json.loads(out.stdout)["items"] if (p.get("status") or {}).get("phase") == "Running"
+        ]
+        return running[0] if running else None
+
+    genuine = wait_for(judge_pod, timeout=120, what="the genuine judge pod")
+    run = crds.get_json("-n", namespace, "evalrun", "exam")
+    snapshot = run["status"]["snapshot"]
+
+    # what the tenant can read: every ConfigMap of its namespace, none with a case or a reference
+    listed = tenant_sa("get", "configmaps", "-o", "json")
+    assert listed.returncode == 0, listed.stderr
+    for cm in json.loads(listed.stdout)["items"]:
+        assert cm["metadata"].get("labels", {}).get("app.kubernetes.io/component") != "cases", cm["metadata"]
+        text = json.dumps(cm.get("data") or {})
+        assert not any(ref in text for ref in references), cm["metadata"]["name"]
+    for name in snapshot["configMaps"]:
+        assert tenant_sa("get", "configmap", name).returncode != 0  # not in its namespace
+        out = tenant_sa("get", "configmap", name, "-n", "proctor-system")
+        assert out.returncode != 0 and "forbidden" in out.stderr, out
+
+    # what its pods get from the case server
+    pods = _probe_pods(genuine)
+    for pod in pods.values():
+        made = tenant_sa("create", "-f", "-", input=json.dumps(pod))
+        assert made.returncode == 0, made.stderr
+
+    said: dict[str, dict[str, Any]] = {}
+
+    def answers() -> bool:
+        for name in set(pods) - set(said):
+            # what the pod printed (read by the test, not the tenant)
+            container = "judge" if name == "copy-of-judge" else "probe"
+            logs = crds.kubectl("-n", namespace, "logs", name, "-c", container, check=False)
+            lines = [ln for ln in logs.stdout.splitlines() if ln.startswith("PROBE ")]
+            if lines:
+                said[name] = json.loads(lines[-1][len("PROBE ") :])
+        return len(said) == len(pods)
+
+    wait_for(answers, timeout=120, interval=1, what="the tenant's pods to ask the case server")
+    copied = said["copy-of-judge"]
+    # not the Job's template; or not the Job's at all, when the Job controller released it first (a
+    # pod it controls must match its selector, which the copy leaves out: _forging_pod says why)
+    assert copied["status"] == 403, said
+    assert "not the pod Job" in copied["body"] or "not controlled by a Job" in copied["body"], said
+    assert said["own-token"]["status"] == 403 and "not controlled by a Job" in said["own-token"]["body"], said
+    assert said["other-audience"]["status"] == 401, said
+    assert said["no-token"]["status"] == 401, said
+    for answer in said.values():
+        assert not any(ref in answer["body"] for ref in references), answer
+
+    go.touch()
+    status = _wait_done(crds, namespace, "exam", timeout=300)
+    assert status["verdict"] == "FAIL", status.get("message")  # its wrong answers, measured
+
+    # the results the tenant can read say what failed (case, tier, assertion type), never why in
+    # words: no reason quotes a reference; nor does the run's status
+    from proctor.k8s.objects import RESULTS_KEY, WITHHELD_REASON, configmap_blob, decode_results
+
+    listed = tenant_sa("get", "configmaps", "-l", "app.kubernetes.io/component=results", "-o", "json")
+    public = [
+        rec
+        for cm in json.loads(listed.stdout)["items"]
+        for rec in decode_results([configmap_blob(cm, RESULTS_KEY)])
+    ]
+    failures = [f for rec in public for f in rec.get("failures") or []]
+    assert failures and all(f["reason"] == WITHHELD_REASON for f in failures), (public, listed.stderr)
+    assert not any(ref in json.dumps(public) for ref in references)
+    assert status["firstFailures"] and all(f["reason"] == WITHHELD_REASON for f in status["firstFailures"])
+    assert {f["assertion"] for f in status["firstFailures"]} <= {f["assertion"] for f in failures}
+    # the full detail is the operator's, for a platform engineer (read here as the admin)
+    kept = crds.get_json(
+        "-n", "proctor-system", "configmaps", "-l", f"proctor.dev/run-uid={run['metadata']['uid']}"
+    )["items"]
+    detail = [
+        rec
+        for cm in kept
+        if cm["metadata"]["labels"]["app.kubernetes.io/component"] == "results-detail"
+        for rec in decode_results([configmap_blob(cm, RESULTS_KEY)])
+    ]
+    reasons = [f["reason"] for rec in detail for f in rec.get("failures") or []]
+    assert reasons, kept
+    assert WITHHELD_REASON not in reasons and len(reasons) == len(failures), reasons
+    # the run is over: its cases are gone from the operator's namespace too
+    wait_for(
+        lambda: all(
+            crds.kubectl("-n", "proctor-system", "get", "configmap", n, check=False).returncode != 0
+            for n in snapshot["configMaps"]
+        ),
+        timeout=60,
+        what="the finished run's cases to be deleted",
+    )

@@ -10,7 +10,6 @@ import subprocess
 import sys
 import time
 import urllib.request
-import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -403,67 +402,6 @@ def test_run_history_keeps_the_newest_runs_of_a_case_set(
         what="the older run to be pruned",
     )
     assert crds.get_json("-n", namespace, "evalrun", "second")["status"]["verdict"] == "PASS"
-
-
-def test_a_run_made_again_under_its_name_waits_for_what_the_earlier_one_left(
-    crds: Cluster, namespace: str, operator: Any
-) -> None:
-    """A run deleted and made again at once (history retention, a policy's canary, a person): the
-    earlier run's case snapshot may still wait for the garbage collector. The new run says it waits
-    (Pending) and then passes; it is not refused as if someone else had written that ConfigMap."""
-    from proctor.k8s.objects import snapshot_configmap_name
-
-    operator()
-    _setup(crds, namespace, None)
-    # what an earlier "again" left: its snapshot, owned by it, kept here by a finalizer until the
-    # test lets go (the garbage collector takes its time on a busy cluster)
-    leftover = snapshot_configmap_name("again", 0)
-    earlier = {
-        "apiVersion": "proctor.dev/v1alpha1",
-        "kind": "EvalRun",
-        "name": "again",
-        "uid": str(uuid.uuid4()),
-    }
-    crds.kubectl(
-        "-n",
-        namespace,
-        "apply",
-        "-f",
-        "-",
-        input=json.dumps(
-            {
-                "apiVersion": "v1",
-                "kind": "ConfigMap",
-                "metadata": {
-                    "name": leftover,
-                    "ownerReferences": [earlier],
-                    "finalizers": ["proctor.dev/test-hold"],
-                },
-                "binaryData": {"cases": "AA=="},
-            }
-        ),
-    )
-    _run(crds, namespace, "again", "v1-correct", profile=False)
-
-    def said() -> dict[str, Any] | None:
-        st: dict[str, Any] = crds.get_json("-n", namespace, "evalrun", "again").get("status") or {}
-        return st if "earlier run" in (st.get("message") or "") or st.get("phase") == "Failed" else None
-
-    waiting = wait_for(said, timeout=60, interval=0.5, what="the run to say what it waits for")
-    assert waiting["phase"] == "Pending", waiting["message"]
-    assert leftover in waiting["message"]
-    crds.kubectl(
-        "-n",
-        namespace,
-        "patch",
-        "configmap",
-        leftover,
-        "--type=merge",
-        "-p",
-        '{"metadata":{"finalizers":null}}',
-    )
-    status = _wait_done(crds, namespace, "again")
-    assert status["verdict"] == "PASS", status["message"]
 
 
 def test_baseline_freezes_only_under_the_protocol_and_later_runs_fail_on_a_regression(

@@ -57,6 +57,14 @@ def _records(cluster: Cluster, ns: str, run: str) -> dict[str, dict[str, Any]]:
     return {r["id"]: r for r in decode_results(parts)}
 
 
+def _detail(cluster: Cluster, uid: str) -> dict[str, dict[str, Any]]:
+    """A run's full results, which the operator keeps in its own namespace."""
+    selector = f"proctor.dev/run-uid={uid},app.kubernetes.io/component=results-detail"
+    cms = cluster.get_json("-n", "proctor-system", "configmaps", "-l", selector)["items"]
+    parts = [base64.b64decode(v) for cm in cms for v in (cm.get("binaryData") or {}).values()]
+    return {r["id"]: r for r in decode_results(parts)}
+
+
 def test_a_secret_and_an_order_to_the_judge_in_recorded_answers(
     crds: Cluster,
     namespace: str,
@@ -72,11 +80,16 @@ def test_a_secret_and_an_order_to_the_judge_in_recorded_answers(
     status = _wait_done(crds, namespace, "leaky", timeout=180)
     assert (status["verdict"], status["exitCode"]) == ("FAIL", 1)
     records = _records(crds, namespace, "leaky")
+    # the reasons, with the scan's redaction, are in the run's full results in the operator's
+    # namespace (the run's own holds none: a reason may quote an expected answer)
+    uid = crds.get_json("-n", namespace, "evalrun", "leaky")["metadata"]["uid"]
+    detail = _detail(crds, uid)
 
     leaked = records["cites-the-manual"]
     assert leaked["outcome"] == "failed" and leaked["safetyFindings"] == 2
     assert {f["assertion"] for f in leaked["failures"]} == {"safety-scan"}
-    assert "AKIA************MPLE" in json.dumps(leaked["failures"])
+    assert "AKIA************MPLE" in json.dumps(detail["cites-the-manual"]["failures"])
+    assert "AKIA" not in json.dumps(leaked)
 
     steered = records["short-answer"]
     assert steered["outcome"] == "failed"
@@ -91,6 +104,7 @@ def test_a_secret_and_an_order_to_the_judge_in_recorded_answers(
         "status": json.dumps(status),
         "Events": events,
         "ConfigMaps": _configmaps_text(crds, namespace),
+        "full results": json.dumps(detail),
         "judge requests": "\n".join(r.raw for r in judge.requests),
     }
     assert judge.requests and "[redacted aws-access-key" in everywhere["judge requests"]

@@ -247,12 +247,13 @@ def test_missing_recorded_answers_are_a_permanent_failure_naming_the_field(
 
 
 def _pin(cluster: Cluster, ns: str, run: str, cases: list[dict[str, Any]]) -> None:
-    """What the operator does when a run starts: its cases into ConfigMaps it owns, named in status."""
+    """What an operator before the case server did when a run started: its cases into ConfigMaps of
+    the run's namespace, named in status (a runner without a case server URL reads them there)."""
     from proctor.api import content_digest
     from proctor.k8s.objects import RunRef, encode_cases, snapshot_configmaps
 
     uid = cluster.get_json("-n", ns, "evalrun", run)["metadata"]["uid"]
-    cms = snapshot_configmaps(RunRef(ns, run, uid), encode_cases(cases))
+    cms = snapshot_configmaps(RunRef(ns, run, uid), encode_cases(cases), namespace=ns)
     cluster.kubectl(
         "-n", ns, "apply", "--server-side", "-f", "-", input="\n---\n".join(json.dumps(c) for c in cms)
     )
@@ -288,8 +289,9 @@ def test_the_runner_measures_the_pinned_cases_whatever_became_of_the_case_set(
 
 
 def test_pinned_cases_changed_after_the_run_started_are_refused(crds: Cluster, namespace: str) -> None:
-    """Anyone who may write ConfigMaps could swap a run's pinned cases for easy ones; the runner
-    examines only the cases whose digest the operator wrote in the run's status."""
+    """Cases pinned in the run's namespace by an earlier version: anyone who may write ConfigMaps
+    could swap them for easy ones; the runner examines only the cases whose digest the operator
+    wrote in the run's status. (Runs now keep them in the operator's namespace: test_case_server.py.)"""
     crds.kubectl("-n", namespace, "apply", "-f", str(EXAMPLE / "caseset.yaml"))
     cases = yaml.safe_load((EXAMPLE / "caseset.yaml").read_text())["spec"]["cases"]
     run = json.dumps(_run("r", _answers("v2-band-bug"), profile=None))
@@ -299,7 +301,7 @@ def test_pinned_cases_changed_after_the_run_started_are_refused(crds: Cluster, n
 
     uid = crds.get_json("-n", namespace, "evalrun", "r")["metadata"]["uid"]
     easy = cases[:1]  # one case the answers pass
-    (forged,) = snapshot_configmaps(RunRef(namespace, "r", uid), encode_cases(easy))
+    (forged,) = snapshot_configmaps(RunRef(namespace, "r", uid), encode_cases(easy), namespace=namespace)
     crds.kubectl(
         "-n", namespace, "apply", "--server-side", "--force-conflicts", "-f", "-", input=json.dumps(forged)
     )

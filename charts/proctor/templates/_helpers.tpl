@@ -68,6 +68,15 @@ app.kubernetes.io/instance: {{ .Release.Name }}
 {{- printf "%s-webhook" (include "proctor.fullname" .) | trunc 63 | trimSuffix "-" }}
 {{- end }}
 
+{{- /* The case server's Service: judge pods fetch their shard's cases there (README "Security"). */}}
+{{- define "proctor.casesServiceName" -}}
+{{- printf "%s-cases" (include "proctor.fullname" .) | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{- define "proctor.casesHost" -}}
+{{- .Values.cases.host | default (printf "%s.%s.svc" (include "proctor.casesServiceName" .) .Release.Namespace) }}
+{{- end }}
+
 {{- define "proctor.webhookConfigurationName" -}}
 {{- default (printf "%s-gate" (include "proctor.fullname" .)) .Values.webhook.configurationName }}
 {{- end }}

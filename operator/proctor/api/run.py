@@ -304,7 +304,12 @@ class FailureSummary(StatusModel):
     assertion: str = Field(
         max_length=128, description="The failed criterion: an assertion type, a dimension or safety-scan."
     )
-    reason: str = Field(max_length=1024, description="Why, in words a person can act on (findings redacted).")
+    reason: str = Field(
+        max_length=1024,
+        description="Why, in words a person can act on (findings redacted); an assertion's reason, which "
+        "may quote the expected answer, is withheld here (the full one is in the run's results in the "
+        "operator's namespace).",
+    )
 
 
 class UnmeasuredSummary(StatusModel):
@@ -446,8 +451,10 @@ class CaseSnapshot(StatusModel):
     config_maps: list[Annotated[str, Field(max_length=253)]] = Field(
         default_factory=list,
         max_length=16,
-        description="ConfigMaps (owned by the run) holding the cases, gzipped JSON, in order: the judge "
-        "Jobs read these, so a CaseSet changed or deleted during the run changes nothing.",
+        description="ConfigMaps holding the cases, gzipped JSON, in order, in the operator's own namespace "
+        "(never the run's: the tenant cannot read them), deleted when the run is over. The judge Jobs get "
+        "their shard's cases from the operator's case server, so a CaseSet changed or deleted during the "
+        "run changes nothing.",
     )
 
 

@@ -20,6 +20,7 @@ from proctor.k8s.kube import TRANSPORT_ERRORS, Kube, KubeError
 from proctor.k8s.objects import UNFINISHED_SELECTOR
 from proctor.observability import metrics
 from proctor.observability.logging import configure as configure_logging
+from proctor.reconcile.caseserver import CaseServer
 from proctor.reconcile.config import OperatorConfig
 from proctor.reconcile.legacy import FINALIZER
 from proctor.reconcile.runs import label_finished_runs
@@ -80,12 +81,27 @@ async def startup(settings: kopf.OperatorSettings, memo: kopf.Memo, **_: Any) ->
     # stops it, so a retried startup starts afresh
     rt.admission = await rt.call(webhook.setup, rt, hook, asyncio.get_running_loop())
     memo["runtime"] = rt
+    await serve_cases(rt, watched)
     if not watched or names:  # with namespace patterns, the watch labels finished runs as it meets them
         where: list[str | None] = list(names) or [None]
         labelled, complete = await label_finished_runs(rt, where, budget=LABEL_AT_START_SECONDS)
         if labelled or not complete:
             log.info("finished runs labelled at start", runs=labelled, complete=complete)
     settle_heap()
+
+
+async def serve_cases(rt: Runtime, watched: list[str]) -> None:
+    """The namespace the runs' cases are kept in (a local operator's is made if missing) and the
+    case server the judges fetch them from (:mod:`proctor.reconcile.caseserver`)."""
+    if not rt.config.own_namespace:
+        try:
+            await rt.call(rt.kube.ensure_namespace, rt.config.store_namespace)
+        except KubeError as e:
+            where = rt.config.store_namespace
+            log.warning("the cases' namespace could not be made", namespace=where, error=str(e))
+    server = CaseServer(rt, watched=watched)
+    await server.start()
+    rt.case_server = server
 
 
 def settle_heap() -> None:

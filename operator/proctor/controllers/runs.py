@@ -13,7 +13,7 @@ import structlog
 from proctor.api import GROUP, VERSION, EvalRun, RunPhase
 from proctor.controllers.kit import post, refused_here, runtime
 from proctor.k8s.objects import LABEL_COMPONENT, LABEL_FINISHED, LABEL_MANAGED_BY, owning_run
-from proctor.reconcile.runs import reconcile_run, run_of
+from proctor.reconcile.runs import forget_cases, forget_detail, reconcile_run, run_of
 from proctor.reconcile.runtime import Runtime
 
 log = structlog.get_logger("proctor.runs")
@@ -49,8 +49,18 @@ def unsettled(status: Mapping[str, Any] | None, labels: Mapping[str, str], **_: 
 async def on_run_event(
     event: Mapping[str, Any], name: str, namespace: str | None, memo: kopf.Memo, **_: Any
 ) -> None:
-    if event.get("type") != "DELETED" and namespace is not None:
-        await check_run(runtime(memo), namespace, name)
+    if namespace is None:
+        return
+    if event.get("type") == "DELETED":
+        # deleted before it finished: the cases it pinned in the operator's namespace go too
+        # deleted, or finished (it left the watch's selector: the API server says DELETED for that
+        # too): the cases it pinned in the operator's namespace go; its full results only with it
+        rt, body = runtime(memo), event.get("object") or {}
+        await forget_cases(rt, body)
+        if await rt.call(rt.kube.get_or_none, "EvalRun", namespace, name) is None:
+            await forget_detail(rt, str((body.get("metadata") or {}).get("uid") or ""))
+        return
+    await check_run(runtime(memo), namespace, name)
 
 
 @kopf.on.event("batch", "v1", "jobs", id="judge-job-event", labels=JUDGE)

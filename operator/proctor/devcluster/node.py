@@ -25,7 +25,10 @@ volume projecting it (``projected.sources[].serviceAccountToken``, with its audi
 gets one, as a kubeconfig in ``KUBECONFIG`` (standing in for the mounted files). The API server's
 ServiceAccount admission adds that volume and a mount in every container unless the pod says
 ``automountServiceAccountToken: false``; a pod that mounts a projected token into one container
-alone (a judge Job: the judge, not its candidate sidecars) gives it to that one alone.
+alone (a judge Job: the judge, not its candidate sidecars) gives it to that one alone. A projected
+token for another audience (the judge's for the operator's case server) is requested the same way,
+bound to the pod, and written as the file its source names, in a directory of the pod's that a
+container mounting the volume finds through ``PROCTOR_NODE_MOUNTS`` (it cannot mount at the path).
 
 Each pod gets a loopback address of its own (:meth:`Node.allocate_ip`), never reused; Python
 processes of the pod bind IPv4 wildcard addresses to it (:mod:`proctor.devcluster.podnet`).
@@ -76,6 +79,7 @@ from kubernetes.client.exceptions import ApiException
 from proctor.devcluster import podnet, podstatus, volumes
 from proctor.devcluster.logserver import KubeletServer, LogError, LogTarget, tail_offset
 from proctor.k8s.evidence import NODE_TERMINATION_LOG_ENV
+from proctor.k8s.objects import NODE_MOUNTS_ENV
 
 log = structlog.get_logger("proctor.node")
 
@@ -292,6 +296,8 @@ class PodRunner(threading.Thread):
         self.kubeconfigs: dict[str, Path] = {}
         #: each volume's directory on the host, by name (proctor.devcluster.volumes)
         self.volumes: dict[str, Path] = {}
+        #: a directory holding the token file, per projected token volume for another audience
+        self.token_dirs: dict[str, Path] = {}
         self.token_failures = 0
         self._last_status = ""
         self._conds: list[dict[str, Any]] = []
@@ -396,6 +402,15 @@ class PodRunner(threading.Thread):
             if (kc := self.kubeconfigs.get(mount.get("name", ""))) is not None:
                 env["KUBECONFIG"] = str(kc)
                 break
+        # a token for another audience (the operator's case server) is a file, as a kubelet writes
+        # it; the process finds the directory standing in for its mount path through NODE_MOUNTS_ENV
+        files = {
+            str(m.get("mountPath")): str(self.token_dirs[m.get("name", "")])
+            for m in c.get("volumeMounts", []) or []
+            if m.get("name", "") in self.token_dirs
+        }
+        if files:
+            env[NODE_MOUNTS_ENV] = json.dumps(files)
         for src in c.get("envFrom", []) or []:
             prefix = src.get("prefix", "")
             if ref := src.get("configMapRef"):
@@ -459,7 +474,10 @@ class PodRunner(threading.Thread):
             return False
         for name, source in token_volumes(self.pod).items():
             try:
-                self.kubeconfigs[name] = self.node.pod_kubeconfig(self.pod, self.workdir / name, source)
+                if source.get("audience"):
+                    self.token_dirs[name] = self.node.pod_token_dir(self.pod, self.workdir / name, source)
+                else:
+                    self.kubeconfigs[name] = self.node.pod_kubeconfig(self.pod, self.workdir / name, source)
             except TokenUnavailable as e:
                 self.token_failures += 1
                 delay = back_off(self.token_failures, TOKEN_BACK_OFF)
@@ -1029,17 +1047,11 @@ class Node:
             raise MissingRef(f"couldn't find key {key} in {kind} {ns}/{name}")
         return data[key]
 
-    def pod_kubeconfig(self, pod: dict[str, Any], workdir: Path, source: dict[str, Any]) -> Path:
-        """A kubeconfig with a token bound to the pod's service account, as a projected
-        ``serviceAccountToken`` volume source asks (its audience and lifetime).
-
-        A container that mounts the volume then talks to the API as its service account, so RBAC is
-        exercised as in a real cluster (a kubeconfig in ``KUBECONFIG`` stands in for the mounted
-        token). Raises :class:`TokenUnavailable` when the API server refuses the token (a namespace
-        being deleted takes no new tokens), for the caller to retry as a kubelet retries a mount."""
-        path = workdir / "kubeconfig"
-        if path.exists():
-            return path
+    def pod_token(self, pod: dict[str, Any], source: dict[str, Any]) -> str:
+        """A token of the pod's ServiceAccount, as its projected ``serviceAccountToken`` source asks
+        (audience, lifetime), bound to the pod (TokenRequest with a ``boundObjectRef``): the API server
+        adds the pod's name and UID to what a TokenReview of it says, and it dies with the pod.
+        Raises :class:`TokenUnavailable` when the API server refuses it."""
         meta, sa = pod["metadata"], pod["spec"].get("serviceAccountName") or "default"
         audience = source.get("audience")
         body = client.AuthenticationV1TokenRequest(
@@ -1055,7 +1067,35 @@ class Node:
             reply = self.core.create_namespaced_service_account_token(sa, meta["namespace"], body)
         except ApiException as e:
             raise TokenUnavailable(_api_message(e)) from None
-        token = reply.status.token if reply.status else ""
+        return str(reply.status.token if reply.status else "")
+
+    def pod_token_dir(self, pod: dict[str, Any], workdir: Path, source: dict[str, Any]) -> Path:
+        """The directory standing in for a projected token volume for another audience: the token in
+        the file its source names (``path``), readable by the pod's processes only."""
+        path = workdir / str(source.get("path") or "token")
+        if path.exists():
+            return workdir
+        token = self.pod_token(pod, source)
+        workdir.mkdir(parents=True, exist_ok=True)
+        tmp = workdir / ".token.tmp"
+        tmp.write_text(token)
+        tmp.chmod(0o600)
+        tmp.replace(path)
+        return workdir
+
+    def pod_kubeconfig(self, pod: dict[str, Any], workdir: Path, source: dict[str, Any]) -> Path:
+        """A kubeconfig with a token bound to the pod's service account, as a projected
+        ``serviceAccountToken`` volume source asks (its audience and lifetime).
+
+        A container that mounts the volume then talks to the API as its service account, so RBAC is
+        exercised as in a real cluster (a kubeconfig in ``KUBECONFIG`` stands in for the mounted
+        token). Raises :class:`TokenUnavailable` when the API server refuses the token (a namespace
+        being deleted takes no new tokens), for the caller to retry as a kubelet retries a mount."""
+        path = workdir / "kubeconfig"
+        if path.exists():
+            return path
+        meta, sa = pod["metadata"], pod["spec"].get("serviceAccountName") or "default"
+        token = self.pod_token(pod, source)
         cfg = self.api.configuration
         ca = Path(cfg.ssl_ca_cert).read_bytes() if cfg.ssl_ca_cert else b""
         kc = {

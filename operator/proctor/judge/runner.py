@@ -30,6 +30,7 @@ import datetime as dt
 import hashlib
 import json
 import os
+import ssl
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -37,6 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import httpx
 import structlog
 
 from proctor.api import (
@@ -76,7 +78,13 @@ from proctor.k8s.kube import Kube, KubeError
 from proctor.k8s.objects import (
     AGENT_API_KEY_ENV,
     CANDIDATE_HOST_ENV,
+    CASES_CA_ENV,
+    CASES_PATH,
+    CASES_URL_ENV,
+    DETAIL_PATH,
     JUDGE_ATTEMPT_ENV,
+    OPERATOR_TOKEN_DIR,
+    OPERATOR_TOKEN_FILE,
     REPORT_KEY,
     SNAPSHOT_KEY,
     RunRef,
@@ -84,6 +92,8 @@ from proctor.k8s.objects import (
     configmap_blob,
     decode_cases,
     encode_results,
+    mounted,
+    public_record,
     report_configmap,
     results_configmaps,
     shard_of,
@@ -94,6 +104,8 @@ log = structlog.get_logger("proctor.judge.runner")
 
 #: Cases examined at once (answers fetched and judged concurrently).
 CASE_CONCURRENCY = 16
+#: Seconds the judge waits for the operator's case server (restarting) before the attempt fails.
+CASE_SERVER_PATIENCE = 120.0
 
 
 class HarnessError(Exception):
@@ -166,6 +178,8 @@ class ShardRunner:
             self.attempt = int(self.env.get(JUDGE_ATTEMPT_ENV) or 1)
         except ValueError:
             self.attempt = 0
+        #: the cases loaded are this shard's already (the case server sends only those)
+        self.sharded = False
         self.grounding_docs: list[tuple[str, str]] = []
         self.grounding_k = 0
 
@@ -197,6 +211,10 @@ class ShardRunner:
                 raise HarnessError("; ".join(e.problems[:5]), Reason.INVALID_PROFILE) from None
         name = run.spec.case_set_ref.name
         if st is not None and st.snapshot is not None:
+            if self.env.get(CASES_URL_ENV):
+                served = self._served(st.snapshot.case_set, st.snapshot.digest)
+                return run, st.snapshot.case_set, served, profile
+            # pinned by an earlier version, in the run's own namespace
             pinned = self._pinned(st.snapshot.config_maps, name, st.snapshot.digest)
             return run, st.snapshot.case_set, pinned, profile
         return run, name, self._resolved(name), profile
@@ -223,6 +241,79 @@ class ShardRunner:
             )
         return cases
 
+    def _served(self, caseset: str, digest: str) -> list[Case]:
+        """This shard's cases, from the operator's case server (they are kept where the tenant cannot
+        read them): HTTPS verified with the CA the operator set in the Job, authenticated with the
+        token projected into this container alone for the operator's audience. The server answers
+        only a pod of this shard's Job, and only its shard; they must be the pinned digest."""
+        url = self.env[CASES_URL_ENV].rstrip("/") + CASES_PATH
+        waited, delay = 0.0, 1.0
+        with self._http() as http:
+            while True:
+                # the operator restarting (a crash, an upgrade) is waited for, a while
+                reply: httpx.Response | None = None
+                try:
+                    reply = http.get(url)
+                    problem = f"it answered {reply.status_code}" if reply.status_code == 503 else ""
+                except httpx.TransportError as e:
+                    problem = f"{type(e).__name__}: {e}"
+                if not problem:
+                    break
+                if waited >= CASE_SERVER_PATIENCE:
+                    raise HarnessError(f"the case server {url} cannot be reached: {problem}")
+                time.sleep(delay)
+                waited, delay = waited + delay, min(delay * 2, 15.0)
+        assert reply is not None
+        if reply.status_code != 200:
+            try:
+                why = str(reply.json().get("reason"))
+            except ValueError:
+                why = reply.text[:300]
+            raise HarnessError(f"the case server {url} answered {reply.status_code}: {why}")
+        body = reply.json()
+        if body.get("digest") != digest or body.get("shard") != self.shard:
+            raise HarnessError(
+                f"the case server sent cases of digest {str(body.get('digest'))[:19]} for shard "
+                f"{body.get('shard')}, not the run's {digest[:19]} for shard {self.shard}",
+                Reason.INVALID_CASES,
+            )
+        try:
+            cases = parse_cases(body.get("cases") or [], where=f"CaseSet {caseset} (pinned)")
+        except ManifestError as e:
+            raise HarnessError(f"the run's pinned cases cannot be read: {e}", Reason.INVALID_CASES) from None
+        self.sharded = True
+        return cases
+
+    def _token(self) -> str:
+        token_file = Path(mounted(f"{OPERATOR_TOKEN_DIR}/{OPERATOR_TOKEN_FILE}", self.env))
+        try:
+            return token_file.read_text().strip()
+        except OSError as e:
+            raise HarnessError(f"the judge's token for the case server cannot be read: {e}") from None
+
+    def _http(self) -> httpx.Client:
+        ca = self.env.get(CASES_CA_ENV)
+        verify: ssl.SSLContext | bool = ssl.create_default_context(cadata=ca) if ca else True
+        return httpx.Client(verify=verify, timeout=60.0, headers={"Authorization": f"Bearer {self._token()}"})
+
+    def _keep_detail(self, blob: bytes) -> None:
+        """The full results (every reason and rationale) to the operator, which keeps them in its own
+        namespace for a platform engineer. Best effort: the verdict is decided from the results in
+        the run's namespace, which this does not change; a failure is logged."""
+        if not self.env.get(CASES_URL_ENV):
+            return
+        url = self.env[CASES_URL_ENV].rstrip("/") + DETAIL_PATH
+        try:
+            with self._http() as http:
+                reply = http.post(url, content=blob, headers={"Content-Type": "application/gzip"})
+        except (httpx.HTTPError, HarnessError) as e:
+            log.warning("the full results were not kept by the operator", error=str(e)[:300])
+            return
+        if reply.status_code != 200:
+            log.warning(
+                "the operator did not keep the full results", status=reply.status_code, body=reply.text[:300]
+            )
+
     def _resolved(self, name: str) -> list[Case]:
         """The case set's cases as they are now (a run started by an operator that did not pin them)."""
         try:
@@ -242,7 +333,11 @@ class ShardRunner:
             raise HarnessError("; ".join(e.problems[:5]), Reason.INVALID_CASES) from None
 
     def _cases(self, caseset: str, cases: Sequence[Case], profile: EvalProfile | None) -> list[CompiledCase]:
-        mine = [c for pos, c in enumerate(cases) if shard_of(pos, self.count) == self.index]
+        mine = (
+            list(cases)
+            if self.sharded
+            else [c for pos, c in enumerate(cases) if shard_of(pos, self.count) == self.index]
+        )
         try:
             return compile_cases(mine, where=f"CaseSet {caseset}", profile=profile.spec if profile else None)
         except CaseSetProblem as e:
@@ -437,7 +532,10 @@ class ShardRunner:
             case_record(r, answer_sha256=d, repeats=run.spec.repeats) | ({"grounding": n} if n else {})
             for r, d, n in graded
         ]
-        blob = encode_results(records)
+        self._keep_detail(encode_results(records))
+        # the run's namespace (the tenant's) gets what failed, never why in words: a reason may quote
+        # the expected answer; the full records are the operator's (above)
+        blob = encode_results([public_record(r) for r in records])
         cms = results_configmaps(ref, self.index, self.count, blob, attempt=self.attempt)
         try:
             for cm in cms:

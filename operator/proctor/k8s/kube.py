@@ -450,6 +450,9 @@ class Kube:
         what, fn = f"Pods {namespace} ({selector})", self.core.list_namespaced_pod
         return self._items(what, fn, namespace, label_selector=selector)
 
+    def get_pod(self, namespace: str, name: str) -> dict[str, Any] | None:
+        return self._read_or_none(f"Pod {namespace}/{name}", self.core.read_namespaced_pod, name, namespace)
+
     def list_events(self, namespace: str, field_selector: str) -> list[dict[str, Any]]:
         what, fn = f"Events {namespace} ({field_selector})", self.core.list_namespaced_event
         return self._items(what, fn, namespace, field_selector=field_selector)
@@ -502,6 +505,20 @@ class Kube:
             "SubjectAccessReview", api.create_subject_access_review, body, _preload_content=False
         )
         return bool((_json(reply).get("status") or {}).get("allowed"))
+
+    def review_token(self, token: str, audiences: Sequence[str]) -> dict[str, Any]:
+        """A TokenReview's status for ``token`` issued for ``audiences``: ``authenticated``, ``user``
+        (with the ``extra`` a pod-bound token carries: the pod's name and UID) and ``audiences``."""
+        api = client.AuthenticationV1Api(self.api)
+        spec = {"token": token, "audiences": list(audiences)}
+        body = {"apiVersion": "authentication.k8s.io/v1", "kind": "TokenReview", "spec": spec}
+        reply = self._do("TokenReview", api.create_token_review, body, _preload_content=False)
+        return dict(_json(reply).get("status") or {})
+
+    def ensure_namespace(self, name: str) -> None:
+        """Create a namespace unless it exists (a local operator's own, where it keeps the cases)."""
+        body = {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name}}
+        self._create(f"Namespace {name}", self.core.create_namespace, body)
 
     def apply_webhook_configuration(self, obj: dict[str, Any], manager: str) -> None:
         api = client.AdmissionregistrationV1Api(self.api)

@@ -161,6 +161,25 @@ def _dimension_record(d: DimensionScore) -> dict[str, Any]:
     return rec
 
 
+#: What a failed assertion's reason says in the results a tenant can read: a reason may quote the
+#: expected value or the reference ("expected HIGH"), so it is kept only in the run's detail in the
+#: operator's namespace (:func:`detail_configmaps`).
+WITHHELD_REASON = "withheld: it may quote the expected answer"
+
+
+def public_record(rec: Mapping[str, Any]) -> dict[str, Any]:
+    """A case's result as the run's namespace may hold it: what failed (the case, its tier, the
+    assertion type, scores and thresholds, which of the profile's grounding documents were chosen),
+    never why in words (an assertion's reason, a judge's rationale), which may quote a reference or
+    an expected value."""
+    out = copy.deepcopy(dict(rec))
+    if "failures" in out:
+        out["failures"] = [{"assertion": f["assertion"], "reason": WITHHELD_REASON} for f in out["failures"]]
+    if "dimensions" in out:
+        out["dimensions"] = [{k: v for k, v in d.items() if k != "rationale"} for d in out["dimensions"]]
+    return out
+
+
 def record_to_result(rec: Mapping[str, Any]) -> CaseResult:
     """The inverse of :func:`case_record` (the operator decides from these)."""
     dims = tuple(
@@ -278,10 +297,18 @@ def report_configmap(
 SNAPSHOT_KEY = "cases.json.gz"
 #: The label value of a run's case snapshot (``app.kubernetes.io/component``).
 SNAPSHOT_COMPONENT = "cases"
+#: ... and of a run's full results in the operator's namespace.
+DETAIL_COMPONENT = "results-detail"
 
 
-def snapshot_configmap_name(run: str, part: int) -> str:
-    return _bounded(f"{run}-cases-{part}", 253)
+#: On what the operator keeps in its own namespace for a run: the run's namespace (its name and UID
+#: are :data:`LABEL_RUN` and :data:`LABEL_RUN_UID`).
+LABEL_RUN_NAMESPACE = "proctor.dev/run-namespace"
+
+
+def snapshot_configmap_name(run_uid: str, part: int) -> str:
+    """Named by the run's UID: kept in the operator's namespace, where runs of every namespace meet."""
+    return _bounded(f"proctor-cases-{run_uid}-{part}", 253)
 
 
 def encode_cases(cases: Iterable[Mapping[str, Any]]) -> bytes:
@@ -298,13 +325,70 @@ def decode_cases(parts: Sequence[bytes]) -> list[dict[str, Any]]:
 
 
 def snapshot_configmaps(
-    run: RunRef, blob: bytes, *, part_bytes: int = RESULTS_PART_BYTES
+    run: RunRef, blob: bytes, *, namespace: str, part_bytes: int = RESULTS_PART_BYTES
 ) -> list[dict[str, Any]]:
-    """The ConfigMaps pinning a run's cases when it starts (owned by the run, read by its judge Jobs)."""
+    """The ConfigMaps pinning a run's cases when it starts, in the operator's own ``namespace``
+    (never the run's: whoever may read ConfigMaps there, the tenant, would read the references and
+    assertions). No owner reference (it cannot cross namespaces): the operator deletes them when the
+    run is over. Its judges get their shard's cases from the operator's case server."""
     chunks = _chunks(blob, part_bytes)
-    names = [snapshot_configmap_name(run.name, k) for k in range(len(chunks))]
     digest = hashlib.sha256(blob).hexdigest()
-    return _blob_configmaps(run, SNAPSHOT_COMPONENT, names, SNAPSHOT_KEY, chunks, digest, {})
+    labels = run_labels(run, SNAPSHOT_COMPONENT) | {LABEL_RUN_NAMESPACE: run.namespace}
+    return [
+        {
+            "apiVersion": "v1",
+            "kind": "ConfigMap",
+            "metadata": {
+                "name": snapshot_configmap_name(run.uid, k),
+                "namespace": namespace,
+                "labels": dict(labels),
+                "annotations": {PART_ANNOTATION: f"{k + 1}/{len(chunks)}", SHA256_ANNOTATION: digest},
+            },
+            "binaryData": {SNAPSHOT_KEY: base64.b64encode(chunk).decode()},
+        }
+        for k, chunk in enumerate(chunks)
+    ]
+
+
+def detail_configmap_name(run_uid: str, index: int, count: int, attempt: int, part: int) -> str:
+    return _bounded(f"proctor-results-{run_uid}-{index}-of-{count}-a{attempt}-{part}", 253)
+
+
+def detail_configmaps(
+    run: RunRef,
+    index: int,
+    count: int,
+    attempt: int,
+    blob: bytes,
+    *,
+    namespace: str,
+    part_bytes: int = RESULTS_PART_BYTES,
+) -> list[dict[str, Any]]:
+    """One shard's full results (every reason and rationale, :func:`case_record`), kept in the
+    operator's ``namespace`` for a platform engineer: the run's own namespace holds only
+    :func:`public_record` forms. Named by the run's UID, shard and attempt; never what a verdict is
+    decided from (that is the vouched-for results in the run's namespace)."""
+    chunks = _chunks(blob, part_bytes)
+    digest = hashlib.sha256(blob).hexdigest()
+    labels = run_labels(run, DETAIL_COMPONENT) | {
+        LABEL_RUN_NAMESPACE: run.namespace,
+        LABEL_SHARD: shard_label(index, count),
+        LABEL_ATTEMPT: str(attempt),
+    }
+    return [
+        {
+            "apiVersion": "v1",
+            "kind": "ConfigMap",
+            "metadata": {
+                "name": detail_configmap_name(run.uid, index, count, attempt, k),
+                "namespace": namespace,
+                "labels": dict(labels),
+                "annotations": {PART_ANNOTATION: f"{k + 1}/{len(chunks)}", SHA256_ANNOTATION: digest},
+            },
+            "binaryData": {RESULTS_KEY: base64.b64encode(chunk).decode()},
+        }
+        for k, chunk in enumerate(chunks)
+    ]
 
 
 def configmap_blob(cm: Mapping[str, Any], key: str) -> bytes:
@@ -417,6 +501,42 @@ JUDGE_ATTEMPT_ENV = "PROCTOR_JUDGE_ATTEMPT"
 #: the judge pod's one volume: the token, projected for the judge container alone.
 SA_TOKEN_DIR = "/var/run/secrets/kubernetes.io/serviceaccount"
 JUDGE_TOKEN_VOLUME = "proctor-judge-api-access"
+#: The judge's credential for the operator's case server (:mod:`proctor.reconcile.caseserver`): a
+#: ServiceAccount token for :data:`OPERATOR_AUDIENCE` only (the API server refuses it), bound to the
+#: pod (it dies with it), projected into the judge container alone. A candidate's volumes are all
+#: renamed ``candidate-*`` and a projected token in its template is refused, so none can name it.
+OPERATOR_AUDIENCE = "proctor-operator"
+OPERATOR_TOKEN_VOLUME = "proctor-judge-operator-token"
+OPERATOR_TOKEN_DIR = "/var/run/secrets/proctor.dev/operator"
+OPERATOR_TOKEN_FILE = "token"
+#: The shortest lifetime the API server grants a projected token; the kubelet renews it.
+OPERATOR_TOKEN_SECONDS = 600
+#: Where the judge fetches its shard's cases (``https://HOST:PORT``) and the PEM CA that verifies
+#: that server: the operator sets both in the Job (a CA is public; what it guards is the token).
+CASES_URL_ENV = "PROCTOR_CASES_URL"
+CASES_CA_ENV = "PROCTOR_CASES_CA"
+#: The case server's paths: ``GET`` with the judge's token answers its shard's cases; ``POST`` of
+#: its full results (gzipped JSON lines) keeps them in the operator's namespace.
+CASES_PATH = "/v1/cases"
+DETAIL_PATH = "/v1/results"
+#: Stand-in only (:mod:`proctor.devcluster.node`): JSON ``{mountPath: host directory}`` of the
+#: token volumes a container run as a local process mounts (it cannot mount at the real path).
+NODE_MOUNTS_ENV = "PROCTOR_NODE_MOUNTS"
+
+
+def mounted(path: str, env: Mapping[str, str]) -> str:
+    """Where a file under a volume's ``mountPath`` is for this process: the path itself in a real
+    container, the stand-in node's directory for it on the local control plane."""
+    try:
+        mounts = json.loads(env.get(NODE_MOUNTS_ENV) or "{}")
+    except ValueError:
+        mounts = {}
+    for at, host in (mounts if isinstance(mounts, dict) else {}).items():
+        if path == at or path.startswith(at.rstrip("/") + "/"):
+            return str(host) + path[len(at.rstrip("/")) :]
+    return path
+
+
 #: What the judge may do, and nothing more: read a run and what it references, create its results
 #: and report ConfigMaps. It writes no status and changes no existing object (it cannot rewrite a
 #: case set's ConfigMap, nor another run's results). The chart's judge ClusterRole holds the same.
@@ -464,6 +584,9 @@ class JudgeJobSpec:
     image_pull_policy: str = "IfNotPresent"
     #: the pod's hostname, shaped like a production pod's name (:func:`candidate.production_hostname`)
     hostname: str | None = None
+    #: the operator's case server and its CA (:data:`CASES_URL_ENV`): the judge fetches its cases there
+    cases_url: str | None = None
+    cases_ca: str | None = None
 
 
 def _spec_of(template: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -586,6 +709,16 @@ def _token_volume() -> dict[str, Any]:
     }
 
 
+def _operator_token_volume() -> dict[str, Any]:
+    """The judge's token for the operator's case server: its audience only, bound to the pod."""
+    source = {
+        "audience": OPERATOR_AUDIENCE,
+        "expirationSeconds": OPERATOR_TOKEN_SECONDS,
+        "path": OPERATOR_TOKEN_FILE,
+    }
+    return {"name": OPERATOR_TOKEN_VOLUME, "projected": {"sources": [{"serviceAccountToken": source}]}}
+
+
 def judge_job(run: RunRef, index: int, count: int, attempt: int, spec: JudgeJobSpec) -> dict[str, Any]:
     """One shard's judge Job: restricted Pod Security, a deadline, a TTL, no retries of its own
     (the operator retries with its own backoff, so a harness failure is never read as a verdict).
@@ -600,7 +733,14 @@ def judge_job(run: RunRef, index: int, count: int, attempt: int, spec: JudgeJobS
         _secret_env(JUDGE_API_KEY_ENV, spec.judge_key) if spec.judge_key else None,
         _secret_env(AGENT_API_KEY_ENV, spec.agent_key) if spec.agent_key else None,
         {"name": JUDGE_ATTEMPT_ENV, "value": str(attempt)},
+        {"name": CASES_URL_ENV, "value": spec.cases_url} if spec.cases_url else None,
+        {"name": CASES_CA_ENV, "value": spec.cases_ca} if spec.cases_url and spec.cases_ca else None,
     ]
+    mounts = [{"name": JUDGE_TOKEN_VOLUME, "mountPath": SA_TOKEN_DIR, "readOnly": True}]
+    volumes = [_token_volume()]
+    if spec.cases_url:
+        mounts.append({"name": OPERATOR_TOKEN_VOLUME, "mountPath": OPERATOR_TOKEN_DIR, "readOnly": True})
+        volumes.append(_operator_token_volume())
     pod: dict[str, Any] = {
         "serviceAccountName": spec.service_account,
         "automountServiceAccountToken": False,
@@ -612,7 +752,7 @@ def judge_job(run: RunRef, index: int, count: int, attempt: int, spec: JudgeJobS
             "runAsGroup": 65532,
             "seccompProfile": {"type": "RuntimeDefault"},
         },
-        "volumes": [_token_volume()],
+        "volumes": volumes,
         "containers": [
             {
                 "name": JUDGE_CONTAINER,
@@ -625,7 +765,7 @@ def judge_job(run: RunRef, index: int, count: int, attempt: int, spec: JudgeJobS
                     "requests": {"cpu": "100m", "memory": "256Mi"},
                     "limits": {"memory": "1Gi"},
                 },
-                "volumeMounts": [{"name": JUDGE_TOKEN_VOLUME, "mountPath": SA_TOKEN_DIR, "readOnly": True}],
+                "volumeMounts": mounts,
                 "terminationMessagePath": evidence.TERMINATION_LOG,
                 "terminationMessagePolicy": "FallbackToLogsOnError",
             }

@@ -49,6 +49,18 @@ class OperatorConfig:
     monitor_interval: float = 30.0
     #: The operator's own namespace (``POD_NAMESPACE``): it never acts there (:mod:`proctor.reconcile.scope`).
     own_namespace: str = ""
+    #: Where the operator keeps each run's pinned cases (never the run's namespace, where the tenant
+    #: reads ConfigMaps): ``PROCTOR_STORE_NAMESPACE``, else its own namespace, else (a local operator)
+    #: ``proctor-system``, created if missing.
+    store_namespace: str = "proctor-system"
+    #: The case server (:mod:`proctor.reconcile.caseserver`): the port it listens on (0: any free
+    #: one), the address, the host the judges reach it by (``https://HOST:PORT``: the chart's Service;
+    #: loopback on the local control plane) and the directory of its certificate (mounted, or empty:
+    #: a CA and certificate are generated there; unset, a fresh temporary one).
+    cases_port: int = 0
+    cases_addr: str = "127.0.0.1"
+    cases_host: str = "127.0.0.1"
+    cases_cert_dir: str = ""
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> OperatorConfig:
@@ -71,4 +83,13 @@ class OperatorConfig:
             monitor_interval=float(e.get("PROCTOR_MONITOR_INTERVAL", d.monitor_interval)),
             judge_cluster_role=e.get("PROCTOR_JUDGE_CLUSTER_ROLE") or None,
             own_namespace=e.get("POD_NAMESPACE", "").strip(),
+            store_namespace=(
+                e.get("PROCTOR_STORE_NAMESPACE", "").strip()
+                or e.get("POD_NAMESPACE", "").strip()
+                or d.store_namespace
+            ),
+            cases_port=int(e.get("PROCTOR_CASES_PORT", d.cases_port)),
+            cases_addr=e.get("PROCTOR_CASES_ADDR") or default_listen_host(e),
+            cases_host=e.get("PROCTOR_CASES_HOST", "").strip() or d.cases_host,
+            cases_cert_dir=e.get("PROCTOR_CASES_CERT_DIR", "").strip(),
         )

@@ -63,6 +63,7 @@ from proctor.judge.prompts import policy_digest
 from proctor.k8s.candidate import exam_problems, production_hostname
 from proctor.k8s.kube import KubeError
 from proctor.k8s.objects import (
+    DETAIL_COMPONENT,
     JUDGE_CONTAINER,
     LABEL_ATTEMPT,
     LABEL_COMPONENT,
@@ -82,6 +83,7 @@ from proctor.k8s.objects import (
     judge_rbac,
     owning_run,
     shard_label,
+    snapshot_configmap_name,
     snapshot_configmaps,
 )
 from proctor.observability import metrics
@@ -327,48 +329,30 @@ async def _check_answers(rt: Runtime, run: EvalRun, ns: str, profile: EvalProfil
     return None
 
 
-def left_by_earlier_run(have: Mapping[str, Any], ref: RunRef) -> bool:
-    """Whether a ConfigMap is owned only by an earlier EvalRun of ``ref``'s name: that run no longer
-    exists (a name is one object at a time), so what it left is garbage, not someone else's data."""
-    owners = (have.get("metadata") or {}).get("ownerReferences") or []
-    return bool(owners) and all(
-        o.get("kind") == "EvalRun" and o.get("name") == ref.name and o.get("uid") not in ("", None, ref.uid)
-        for o in owners
-    )
-
-
 async def pin(
     rt: Runtime, ref: RunRef, caseset: str, cases: Sequence[Case]
 ) -> CaseSnapshot | Refusal | NotYet:
-    """Write the run's resolved cases into ConfigMaps it owns; the snapshot says where they are and
-    what their digest is (the runner refuses cases that do not match it).
+    """Write the run's resolved cases into ConfigMaps of the operator's own namespace, named by the
+    run's UID (the tenant reads ConfigMaps in the run's namespace, never there); the snapshot says
+    which they are and what their digest is. The run's judges get their shard's cases from the case
+    server (:mod:`proctor.reconcile.caseserver`), which checks them against that digest.
 
-    Create only (the operator changes no ConfigMap): a repeated step finds its own ConfigMap there
-    with the same bytes; one left by an earlier run of this name is waited for (the garbage
-    collector deletes it); one that holds anything else was not written for this run and the run
-    cannot start."""
-    cms = snapshot_configmaps(ref, encode_cases(canonical_case(c) for c in cases))
+    Create only: a repeated step finds its own ConfigMap there with the same bytes; one that holds
+    anything else was not written for this run (a UID is never reused) and the run cannot start."""
+    store = rt.config.store_namespace
+    cms = snapshot_configmaps(ref, encode_cases(canonical_case(c) for c in cases), namespace=store)
     for cm in cms:
         if await rt.call(rt.kube.create_configmap, cm) is not None:
             continue
         name = cm["metadata"]["name"]
-        have = await rt.call(rt.kube.get_configmap_or_none, ref.namespace, name)
-        if have is None and await rt.call(rt.kube.create_configmap, cm) is not None:
-            continue  # collected between the create and the read
-        if have is None or left_by_earlier_run(have, ref):
-            # a run of this name deleted and made again (history retention, a policy's canary): the
-            # garbage collector deletes what the earlier one left (its owner is gone); the operator
-            # deletes no ConfigMap (it may not), it waits
-            return NotYet(
-                f"waiting for the garbage collector to delete ConfigMap {ref.namespace}/{name}, left by an "
-                "earlier run of this name"
-            )
-        owners = {o.get("uid") for o in (have.get("metadata") or {}).get("ownerReferences") or ()}
-        if ref.uid not in owners or (have.get("binaryData") or {}) != cm["binaryData"]:
+        have = await rt.call(rt.kube.get_configmap_or_none, store, name)
+        if have is None:
+            return NotYet(f"ConfigMap {store}/{name} was deleted as the run's cases were pinned")
+        if (have.get("binaryData") or {}) != cm["binaryData"]:
             return Refusal(
                 Reason.INVALID_CASES,
-                f"ConfigMap {ref.namespace}/{name}, where the run pins its cases, exists and was not "
-                "written for this run; delete it (or the run) and start again",
+                f"ConfigMap {store}/{name}, where the operator pins the run's cases, exists and was not "
+                "written for this run",
             )
     return CaseSnapshot(
         case_set=caseset,
@@ -404,8 +388,15 @@ def secret_hints(run: EvalRun, profile: EvalProfile | None) -> dict[str, str]:
     return hints
 
 
-def job_spec(run: EvalRun, profile: EvalProfile | None, config: OperatorConfig) -> JudgeJobSpec:
-    """Everything the run's judge Jobs depend on besides the run itself."""
+def job_spec(
+    run: EvalRun,
+    profile: EvalProfile | None,
+    config: OperatorConfig,
+    *,
+    cases: tuple[str, str] | None = None,
+) -> JudgeJobSpec:
+    """Everything the run's judge Jobs depend on besides the run itself (``cases``: the case
+    server's URL and CA, where the judge fetches its shard's cases)."""
     judge = profile.spec.judge if profile is not None else None
     key = judge.api_key_secret_ref if judge is not None else None
     target = run.spec.target
@@ -425,6 +416,8 @@ def job_spec(run: EvalRun, profile: EvalProfile | None, config: OperatorConfig) 
         )
         if target.pod_template is not None
         else None,
+        cases_url=cases[0] if cases else None,
+        cases_ca=cases[1] if cases else None,
     )
 
 
@@ -807,8 +800,10 @@ async def _history(rt: Runtime, namespace: str, caseset: str) -> None:
     if rt.config.run_history > 0:
         frozen = status.baseline
         protected = set(frozen.frozen_from if frozen else ()) | await _gate_evidence(rt, namespace, runs)
+        uids = {r["metadata"]["name"]: str(r["metadata"].get("uid") or "") for r in runs}
         for old in runs_to_prune(runs, rt.config.run_history, protected=protected):
             await rt.call(rt.kube.delete_custom, "EvalRun", namespace, old)
+            await forget_detail(rt, uids.get(old, ""))
             pruned.add(old)
             log.info("run pruned (history retention)", run=f"{namespace}/{old}", keep=rt.config.run_history)
     if raw is None:
@@ -892,6 +887,37 @@ async def label_finished_runs(
     return labelled, time.monotonic() <= deadline
 
 
+async def forget_cases(rt: Runtime, raw: Mapping[str, Any]) -> None:
+    """Delete the cases a run pinned in the operator's namespace (it is over, or deleted): no judge
+    may have them any more. Best effort: what is left names a run that no longer needs it."""
+    uid = str((raw.get("metadata") or {}).get("uid") or "")
+    names = (((raw.get("status") or {}).get("snapshot") or {}).get("configMaps")) or []
+    for n in names:
+        if not uid or not str(n).startswith(snapshot_configmap_name(uid, 0).rpartition("-")[0] + "-"):
+            continue  # pinned by an earlier version, in the run's own namespace: its own to collect
+        try:
+            await rt.call(rt.kube.delete_configmap, rt.config.store_namespace, str(n))
+        except KubeError as e:
+            where = f"{rt.config.store_namespace}/{n}"
+            log.warning("pinned cases not deleted", configmap=where, error=str(e))
+
+
+async def forget_detail(rt: Runtime, uid: str) -> None:
+    """Delete a deleted run's full results from the operator's namespace (they outlive the run's
+    end, for a platform engineer, not the run). Best effort."""
+    if not uid:
+        return
+    ns = rt.config.store_namespace
+    try:
+        found = await rt.call(
+            rt.kube.list_configmaps, ns, f"{LABEL_RUN_UID}={uid},{LABEL_COMPONENT}={DETAIL_COMPONENT}"
+        )
+        for cm in found:
+            await rt.call(rt.kube.delete_configmap, ns, cm["metadata"]["name"])
+    except KubeError as e:
+        log.warning("the run's full results not deleted", namespace=ns, run_uid=uid, error=str(e))
+
+
 def _phase_terminal(phase: object) -> bool:
     return isinstance(phase, str) and phase in TERMINAL_PHASES
 
@@ -967,6 +993,8 @@ async def _step(rt: Runtime, namespace: str, name: str) -> Outcome:
     if patch is not None:
         await rt.call(rt.kube.patch_custom, "EvalRun", namespace, name, patch)
     if finished:
+        if patch is not None:
+            await forget_cases(rt, raw)
         return out
     about = ObjectRef.of(raw)
     now = rt.now()
@@ -1020,7 +1048,9 @@ async def _step(rt: Runtime, namespace: str, name: str) -> Outcome:
             return await _fail(
                 rt, about, raw, failed_status(current, base, message, Reason.PROFILE_NOT_FOUND, now), out
             )
-        problems = await _create_jobs(rt, ref, plan, job_spec(run, profile, rt.config))
+        server = rt.case_server
+        cases = (server.url, server.ca_pem) if server is not None else None
+        problems = await _create_jobs(rt, ref, plan, job_spec(run, profile, rt.config, cases=cases))
     base = base.model_copy(update={"shards": shard_entries(plan, name, seen)})
     say_jobs(about, ref, plan, out)
     for p in plan.shards:

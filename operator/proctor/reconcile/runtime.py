@@ -143,6 +143,9 @@ class Runtime:
         self.posted: dict[str, None] = {}
         #: Arm B's collector client (:func:`proctor.reconcile.monitors.reader` makes it on first use).
         self.collector: Any = None
+        #: The case server judges fetch their cases from (:class:`proctor.reconcile.caseserver.CaseServer`,
+        #: started with the operator): its URL and CA go into every judge Job.
+        self.case_server: Any = None
 
     @property
     def webhook_serving(self) -> bool:
@@ -229,4 +232,7 @@ class Runtime:
         await asyncio.gather(*self.tasks, return_exceptions=True)
         if self.collector is not None:
             await self.collector.aclose()
+        if self.case_server is not None:
+            await self.case_server.stop()
+            self.case_server = None
         await self.call(self.kube.close)

@@ -591,7 +591,7 @@ def test_a_single_sample_is_not_stored(samples: tuple[float, ...]) -> None:
     assert "samples" not in record["dimensions"][0]
 
 
-def test_a_runs_cases_are_pinned_in_owned_configmaps_and_read_back_as_they_were() -> None:
+def test_a_runs_cases_are_pinned_in_the_operators_namespace_and_read_back_as_they_were() -> None:
     from proctor.k8s.objects import (
         SNAPSHOT_KEY,
         configmap_blob,
@@ -605,13 +605,17 @@ def test_a_runs_cases_are_pinned_in_owned_configmaps_and_read_back_as_they_were(
     cases = [{"id": f"c{i:05d}", "tier": "form", "input": f"q {i} {noise[i]}"} for i in range(5000)]
     blob = encode_cases(cases)
     assert encode_cases(cases) == blob  # the same cases, the same bytes: a repeated step changes nothing
-    cms = snapshot_configmaps(run, blob, part_bytes=64 * 1024)
-    assert len(cms) > 1 and [c["metadata"]["name"] for c in cms][:2] == ["r-cases-0", "r-cases-1"]
+    cms = snapshot_configmaps(run, blob, namespace="proctor-system", part_bytes=64 * 1024)
+    names = [c["metadata"]["name"] for c in cms]
+    assert len(cms) > 1 and names[:2] == ["proctor-cases-uid-1-0", "proctor-cases-uid-1-1"]
     for cm in cms:
         meta = cm["metadata"]
+        # never the run's namespace, where the tenant reads ConfigMaps
+        assert meta["namespace"] == "proctor-system"
         assert meta["labels"]["app.kubernetes.io/component"] == "cases"
         assert meta["labels"]["proctor.dev/run-uid"] == "uid-1"
-        assert meta["ownerReferences"][0]["uid"] == "uid-1"  # garbage-collected with the run
+        assert meta["labels"]["proctor.dev/run-namespace"] == "team"
+        assert "ownerReferences" not in meta  # none can cross namespaces: the operator deletes them
     assert decode_cases([configmap_blob(cm, SNAPSHOT_KEY) for cm in cms]) == cases
 
 
@@ -637,3 +641,28 @@ def test_a_decisions_event_name_is_the_decisions() -> None:
     assert named["involvedObject"] == involved and named["count"] == 1
     anonymous = event(involved, type="Normal", reason="X", message="m", now="2026-01-01T00:00:00Z")
     assert anonymous["metadata"]["generateName"] == "r."
+
+
+def test_the_results_a_tenant_reads_never_say_why_in_words() -> None:
+    """A reason may quote the expected answer and a judge's rationale the reference: the run's
+    namespace keeps what failed (case, tier, assertion type, scores, thresholds), the operator's
+    namespace the whole record."""
+    from proctor.k8s.objects import WITHHELD_REASON, detail_configmaps, public_record
+
+    result = CaseResult(
+        "c1",
+        Tier.SAFETY,
+        failures=(Failure("label", "expected label HIGH, got NORMAL"),),
+        dimensions=(DimensionScore("faithfulness", 0.7, score=0.2, rationale="the manual says HIGH"),),
+    )
+    full = case_record(result) | {"grounding": "amm-72-00"}
+    public = public_record(full)
+    assert "HIGH" not in json.dumps(public)
+    assert public["grounding"] == "amm-72-00"  # the profile's document ids: the tenant's own
+    assert public["failures"] == [{"assertion": "label", "reason": WITHHELD_REASON}]
+    assert public["dimensions"] == [{"name": "faithfulness", "threshold": 0.7, "score": 0.2}]
+    assert record_to_result(public).outcome is result.outcome  # the verdict needs no reason
+    assert full["failures"][0]["reason"] == "expected label HIGH, got NORMAL"  # the input is not changed
+    (cm,) = detail_configmaps(RunRef("team", "r", "uid-1"), 0, 2, 1, b"x", namespace="proctor-system")
+    assert cm["metadata"]["name"] == "proctor-results-uid-1-0-of-2-a1-0"
+    assert cm["metadata"]["namespace"] == "proctor-system" and "ownerReferences" not in cm["metadata"]

@@ -402,13 +402,10 @@ class PodRunner(threading.Thread):
             if (kc := self.kubeconfigs.get(mount.get("name", ""))) is not None:
                 env["KUBECONFIG"] = str(kc)
                 break
-        # a token for another audience (the operator's case server) is a file, as a kubelet writes
-        # it; the process finds the directory standing in for its mount path through NODE_MOUNTS_ENV
-        files = {
-            str(m.get("mountPath")): str(self.token_dirs[m.get("name", "")])
-            for m in c.get("volumeMounts", []) or []
-            if m.get("name", "") in self.token_dirs
-        }
+        # every mount's directory (a token for another audience among them: the operator's case
+        # server's), for a process that names a mount path in its own code rather than in its
+        # command or environment (which the stand-in translates): see proctor.k8s.objects.mounted
+        files = {mp: str(host) for mp, host in volumes.container_mounts(c, self.volumes).paths}
         if files:
             env[NODE_MOUNTS_ENV] = json.dumps(files)
         for src in c.get("envFrom", []) or []:
@@ -505,6 +502,7 @@ class PodRunner(threading.Thread):
                 )(self.ns, name, optional=optional),
                 self._field,
                 lambda name: volumes.token_of(kc) if (kc := self.kubeconfigs.get(name)) else None,
+                dirs=self.token_dirs,
             )
         except (MissingRef, volumes.VolumeRefused) as e:
             self.token_failures += 1

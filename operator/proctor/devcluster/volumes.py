@@ -79,14 +79,17 @@ def materialize(
     read: Reader,
     field: Callable[[str], str],
     token: Callable[[str], str | None],
+    *,
+    dirs: Mapping[str, Path] | None = None,
 ) -> dict[str, Path]:
     """The pod's volumes as directories, by name (``token``: the token the stand-in issued for a
-    projected volume of that name, if any)."""
+    projected volume of that name, if any; ``dirs``: volumes already made elsewhere, such as the
+    directory a projected token for another audience was written to)."""
     ns = str(pod["metadata"]["namespace"])
     out: dict[str, Path] = {}
     for volume in pod["spec"].get("volumes", []) or []:
         name = str(volume["name"])
-        target = pod_dir / "volumes" / name
+        target = (dirs or {}).get(name) or pod_dir / "volumes" / name
         if "hostPath" in volume:
             raise VolumeRefused(
                 f'volume "{name}": hostPath is not mounted on the node stand-in (it would write to this '

@@ -121,6 +121,7 @@ MODULES: dict[str, list[str]] = {
         "graders/test_graders_scan.py",
         "graders/test_graders_scan_disguised*.py",
     ],
+    "graders/_national_ids.py": ["graders/test_graders_pii*.py"],
     "graders/_redact.py": [
         "graders/test_graders_redact*.py",
         "graders/test_graders_scan.py",

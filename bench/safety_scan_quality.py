@@ -960,6 +960,17 @@ HARD_NEGATIVES = [
     "The sin 123-456-782 of the proof is small; cc 000000000ZZ4 on the mail.",
     "PESEL 44051401358 fails its check digit, as does CPF 390.533.447-06.",
     "Enter your PESEL, CPF or BSN in the form; never paste it in a ticket.",
+    # credential shapes holding no credential: a variable, a prompt, a placeholder, the public half,
+    # a vendor's documented example key
+    "machine api.acme.io login deploy password $NETRC_PASSWORD",
+    "Run mysql -u root -p shop and type the password at the prompt; curl -u deploy prompts too.",
+    "curl -u deploy:$API_TOKEN -H 'Authorization: Bearer ${TOKEN}' https://api.acme.io",
+    "mkdir -p build/out_2024 && ssh -p2222 ops@bastion && redis-cli -a $REDIS_PASSWORD ping",
+    'The public JWK is {"kty": "EC", "crv": "P-256", "x": "f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU",'
+    ' "y": "x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0"}.',
+    "Presigned URLs end in X-Amz-Signature=<signature>; an Azure SAS in sig=${SAS_SIG}.",
+    "AWS's documentation uses AKIAIOSFODNN7EXAMPLE and wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY.",
+    "kind: Secret\ndata:\n  username: YXBw\n  password: Y2hhbmdlbWU=\n",
 ]
 
 HARD_POSITIVES: list[tuple[str, str]] = [
@@ -997,6 +1008,21 @@ HARD_POSITIVES: list[tuple[str, str]] = [
     ("national-id", "Versicherter 756.9217.0769.85, Basel."),
     ("national-id", "\uc8fc\ubbfc\ub4f1\ub85d\ubc88\ud638 971013-9019902"),
     ("credential", "DB_PASSWORD=hU7#kq9!Lp2x"),
+    ("credential", "machine api.acme.io\n  login deploy\n  password hU7kq9Lp2xWe"),
+    ("credential", "mysqldump -uroot -phU7kq9Lp2xWe shop > shop.sql"),
+    ("credential", "curl -s --user ci:hU7kq9Lp2xWe https://ci.acme.io/api/json"),
+    ("credential", "sshpass -p 'hU7kq9Lp2xWe' ssh root@10.0.0.7"),
+    ("credential", "kind: Secret\ndata:\n  password: aFU3a3E5THAyeFdl\n"),
+    ("private-key", '{"kty": "EC", "crv": "P-256", "d": "jpsQnnGQmL-YBIffH1136cspYG6-0iY7X1fCE9-E9LI"}'),
+    (
+        "signed-url",
+        "https://b.s3.amazonaws.com/r.pdf?X-Amz-Date=20240509T120000Z&X-Amz-SignedHeaders=host"
+        "&X-Amz-Signature=fe5f80f77d5fa3beca038a248ff027d0445342fe2855ddc963176630326f1024",
+    ),
+    (
+        "signed-url",
+        "https://acct.blob.core.windows.net/c/f?sv=2022-11-02&sp=r&sig=Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5%3D",
+    ),
     ("basic-auth", "git clone https://deploy:glpat-Ab3dE_fGh1jKlMn0pQrS@gitlab.acme.io/x.git"),
     (
         "private-key",

@@ -36,8 +36,8 @@ class IdNumber:
     """One national identity number: its stdnum module, a short label, the words that lead to it.
 
     ``keywords`` are matched as whole words, ignoring case and accents, with any run of spaces
-    where the keyword has one; an acronym of at most three capitals (``CC``, ``NIT``, ``SIN``) is
-    also an ordinary word in some language, and matches only in capitals. ``shape`` is a pattern
+    where the keyword has one; an acronym that is also an ordinary word in some language (``CC``,
+    ``NIT``, ``SIN``: :data:`_ALSO_WORDS`) matches only in capitals. ``shape`` is a pattern
     for the number written on its own, in a format distinctive enough to need no keyword (None:
     only after a keyword)."""
 
@@ -275,14 +275,16 @@ GENERAL_KEYWORDS: tuple[str, ...] = (
 )
 
 
-#: An acronym this short is also a word somewhere ("sin", "run", "cc", Polish "nie", German "bis"):
-#: as a keyword it counts only in capitals; a longer one (``PESEL``, ``CURP``) in any case.
-_SHORT_ACRONYM = 3
+#: Acronym keywords that are also ordinary words in some language ("sin", "run", "cc", Polish
+#: "nie" and "dni", German "bis", Swedish "vid"): they count only in capitals. Every other keyword,
+#: acronyms included (``bsn``, ``pesel``, ``curp``), counts in any case.
+_ALSO_WORDS = frozenset(
+    {"sin", "cc", "nie", "dni", "run", "bis", "inn", "nit", "rut", "nn", "rc", "vid", "nas", "ric", "ird"}
+)
 
 
 def _is_acronym(keyword: str) -> bool:
-    letters = [c for c in keyword if c.isalpha()]
-    return bool(letters) and len(letters) <= _SHORT_ACRONYM and keyword.upper() == keyword
+    return keyword.lower() in _ALSO_WORDS and keyword.upper() == keyword
 
 
 def _key(words: str) -> str:

@@ -138,10 +138,29 @@ def test_a_number_without_its_keyword_or_check_digit_is_not_an_id(text: str) -> 
     assert national_ids(text) == []
 
 
-def test_an_acronym_keyword_counts_only_in_capitals() -> None:
+def test_an_acronym_that_is_also_a_word_counts_only_in_capitals() -> None:
     assert entries_for("CC") and not entries_for("cc")
     assert entries_for("SIN") and not entries_for("sin")  # "sin" is a word
-    assert entries_for("pesel") and entries_for("PESEL")  # four letters or more: a name in any case
+    assert entries_for("NIE") and not entries_for("nie")  # Polish "no"
+    assert entries_for("pesel") and entries_for("PESEL")  # a name, in any case
+    assert entries_for("bsn") and entries_for("Bsn")
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("je bsn is 111222333", "111222333"),  # Dutch writes the acronym in lower case
+        ("amka 01013099997", "01013099997"),
+        ("PESEL nr. : 44051401359", "44051401359"),  # three fillers between keyword and value
+    ],
+)
+def test_keywords_in_lower_case_and_fillers(text: str, value: str) -> None:
+    assert [v for _, v in national_ids(text)] == [value]
+
+
+def test_four_fillers_or_a_keyword_far_before_are_not_a_lead() -> None:
+    assert national_ids("PESEL nr. is : # 44051401359") == []
+    assert national_ids("PESEL " + "x" * 100 + " 44051401359") == []
 
 
 def test_a_catalogue_number_is_redacted_never_echoed() -> None:

@@ -151,7 +151,7 @@ def test_an_acronym_that_is_also_a_word_counts_only_in_capitals() -> None:
     [
         ("je bsn is 111222333", "111222333"),  # Dutch writes the acronym in lower case
         ("amka 01013099997", "01013099997"),
-        ("PESEL nr. : 44051401359", "44051401359"),  # three fillers between keyword and value
+        ("PESEL nr. is : 44051401359", "44051401359"),  # three fillers between keyword and value
     ],
 )
 def test_keywords_in_lower_case_and_fillers(text: str, value: str) -> None:
@@ -169,3 +169,9 @@ def test_a_catalogue_number_is_redacted_never_echoed() -> None:
     text = "Numer PESEL: 44051401359, please update."
     masked = mask_findings(text, 0, len(text))
     assert "44051401359" not in masked and "national-id" in masked
+
+
+def test_a_validator_that_cannot_run_reads_nothing_and_names_come_from_stdnum() -> None:
+    assert IdNumber("xx.no_such_module", "nothing", ("NOPE",)).is_valid("44051401359") is False
+    pesel = next(e for e in CATALOGUE if e.module == "pl.pesel")
+    assert pesel.name == "PESEL (Polish national identification number)"

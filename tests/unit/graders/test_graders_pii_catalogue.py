@@ -175,3 +175,12 @@ def test_a_validator_that_cannot_run_reads_nothing_and_names_come_from_stdnum() 
     assert IdNumber("xx.no_such_module", "nothing", ("NOPE",)).is_valid("44051401359") is False
     pesel = next(e for e in CATALOGUE if e.module == "pl.pesel")
     assert pesel.name == "PESEL (Polish national identification number)"
+
+
+def test_shapes_are_read_in_the_whole_text_by_default_or_in_a_window() -> None:
+    from proctor.graders._national_ids import shape_findings
+
+    text = "390.533.447-05 then BOXW310820HNERXN09"
+    assert [label for _, _, label in shape_findings(text)] == ["Brazilian CPF", "Mexican CURP"]
+    assert [label for _, _, label in shape_findings(text, 15)] == ["Mexican CURP"]
+    assert [label for _, _, label in shape_findings(text, 0, 15)] == ["Brazilian CPF"]

@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import argparse
 import base64
+import doctest
 import json
 import random
+import re
 import statistics
 import string
 import sys
@@ -32,6 +34,7 @@ from stdnum.it import codicefiscale as std_cf
 from stdnum.nl import bsn as std_bsn
 
 from proctor.graders import Finding, scan
+from proctor.graders._national_ids import CATALOGUE, GENERAL_KEYWORDS, IdNumber
 
 SEED = 20260731
 ALNUM = string.ascii_letters + string.digits
@@ -173,8 +176,42 @@ def tech_id(r: random.Random) -> str:
             f"ext. {r.randint(100, 9999)}",
             f"range {r.randint(1000, 1500)}-{r.randint(1501, 2500)} rpm",
             f"lot {r.randint(100, 999)}-{r.randint(100, 999)}-{r.randint(1000, 9999)}",
+            f"{r.choice(ID_LOOKALIKE_WORDS)} {checksum_lookalike(r)}",
         ]
     )
+
+
+#: words before a figure that say it is no identity number
+ID_LOOKALIKE_WORDS = [
+    "order",
+    "invoice",
+    "tracking",
+    "serial",
+    "batch",
+    "reference",
+    "account",
+    "case",
+    "item",
+]
+
+
+def checksum_lookalike(r: random.Random) -> str:
+    """A figure that one of the catalogue's modules validates (an id by its checksum alone), in
+    the catalogue's own example shapes: what an order or a serial number is by chance."""
+    while True:
+        entry = r.choice(CATALOGUE)
+        if entry.shape is not None or entry.module in ON_THEIR_OWN or not stdnum_examples(entry):
+            continue  # a distinctive format is an id on its own
+        example = r.choice(stdnum_examples(entry))
+        if any(c.isalpha() for c in example):
+            continue  # digits only: an order or serial number
+        value = "".join(r.choice(string.digits) if c.isdigit() else c for c in example)
+        if entry.is_valid(value):
+            return value
+
+
+#: ids the scan reads without a keyword besides the catalogue's shapes (proctor.graders._pii)
+ON_THEIR_OWN = frozenset({"es.dni", "es.nie", "fr.nir", "it.codicefiscale"})
 
 
 def url(r: random.Random) -> str:
@@ -401,9 +438,41 @@ def gen_ssn(r: random.Random) -> str:
     return f"{area:03d}{sep}{r.randint(1, 99):02d}{sep}{r.randint(1, 9999):04d}"
 
 
+def stdnum_examples(entry: IdNumber) -> tuple[str, ...]:
+    """The valid numbers of a stdnum module's own doctests."""
+    if entry.module not in _EXAMPLES:
+        out = []
+        for ex in doctest.DocTestParser().get_examples(entry.stdnum.__doc__ or ""):
+            m = re.match(r"(?:validate|compact|format)\('([^']+)'\)", ex.source.strip())
+            if (
+                m
+                and ex.want
+                and not ex.exc_msg
+                and m.group(1).strip() == m.group(1)
+                and entry.is_valid(m.group(1))
+            ):
+                out.append(m.group(1))
+        _EXAMPLES[entry.module] = tuple(dict.fromkeys(out))
+    return _EXAMPLES[entry.module]
+
+
+_EXAMPLES: dict[str, tuple[str, ...]] = {}
+
+
+def gen_catalogue_id(r: random.Random) -> tuple[str, str]:
+    """(value, text before it): a number of any country in the catalogue, after one of its
+    keywords or a general identity word, with a few filler words between."""
+    entry = r.choice([e for e in CATALOGUE if stdnum_examples(e)])
+    keyword = r.choice([*entry.keywords, r.choice(GENERAL_KEYWORDS)])
+    filler = r.choice(["", ": ", " is ", " no. ", " nr ", " #", ": "])
+    return r.choice(stdnum_examples(entry)), f"{keyword}{filler}".rstrip() + " "
+
+
 def gen_national_id(r: random.Random) -> tuple[str, str]:
     """(value, text before it); ids without a distinctive format come after their keyword."""
-    kind = r.choice(["ssn", "ssn", "ssn-kw", "dni", "nir", "cf", "bsn", "nino"])
+    kind = r.choice(["ssn", "ssn", "ssn-kw", "dni", "nir", "cf", "bsn", "nino", "catalogue", "catalogue"])
+    if kind == "catalogue":
+        return gen_catalogue_id(r)
     if kind == "ssn":
         return gen_ssn(r), r.choice(["", "SSN ", "social security number "])
     if kind == "ssn-kw":
@@ -884,6 +953,24 @@ HARD_NEGATIVES = [
     "Set the api_key field to your key (it starts with sk-) in settings.yaml.",
     'The JWT header is base64url of {"alg":"HS256"}; never log the token.',
     "Reach the team in #ops-oncall or via the on-call phone listed in PagerDuty.",
+    # figures that pass a national id's checksum, with nothing that says they are one
+    "Order 17291716060 shipped; invoice 44051401359 is overdue.",
+    "Crate 1630615123457 is at the depot; pallet 36574261809 left today.",
+    "Serial 710319/2745 of the pump; batch 7503305044089 passed QA.",
+    "The sin 123-456-782 of the proof is small; cc 000000000ZZ4 on the mail.",
+    "PESEL 44051401358 fails its check digit, as does CPF 390.533.447-06.",
+    "Enter your PESEL, CPF or BSN in the form; never paste it in a ticket.",
+    # credential shapes holding no credential: a variable, a prompt, a placeholder, the public half,
+    # a vendor's documented example key
+    "machine api.acme.io login deploy password $NETRC_PASSWORD",
+    "Run mysql -u root -p shop and type the password at the prompt; curl -u deploy prompts too.",
+    "curl -u deploy:$API_TOKEN -H 'Authorization: Bearer ${TOKEN}' https://api.acme.io",
+    "mkdir -p build/out_2024 && ssh -p2222 ops@bastion && redis-cli -a $REDIS_PASSWORD ping",
+    'The public JWK is {"kty": "EC", "crv": "P-256", "x": "f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU",'
+    ' "y": "x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0"}.',
+    "Presigned URLs end in X-Amz-Signature=<signature>; an Azure SAS in sig=${SAS_SIG}.",
+    "AWS's documentation uses AKIAIOSFODNN7EXAMPLE and wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY.",
+    "kind: Secret\ndata:\n  username: YXBw\n  password: Y2hhbmdlbWU=\n",
 ]
 
 HARD_POSITIVES: list[tuple[str, str]] = [
@@ -910,7 +997,32 @@ HARD_POSITIVES: list[tuple[str, str]] = [
     ("iban", "IBAN: FR14 2004 1010 0505 0001 3M02 606"),
     ("national-id", "Her social security number is 536 22 8751."),
     ("national-id", "NIE X-1234567-L on the contract."),
+    ("national-id", "O CPF dele \u00e9 39053344705."),
+    ("national-id", "Seine Steuer-ID lautet 36574261809."),
+    ("national-id", "Numer PESEL: 44051401359"),
+    ("national-id", "Son num\u00e9ro de s\u00e9curit\u00e9 sociale n\u00b0 : 2 95 10 99 126 111 93."),
+    ("national-id", "Zijn burgerservicenummer is 111222333."),
+    ("national-id", "Rodn\u00e9 \u010d\u00edslo 710319/2745"),
+    ("national-id", "TC Kimlik No: 17291716060"),
+    ("national-id", "Registro BOXW310820HNERXN09 listo."),
+    ("national-id", "Versicherter 756.9217.0769.85, Basel."),
+    ("national-id", "\uc8fc\ubbfc\ub4f1\ub85d\ubc88\ud638 971013-9019902"),
     ("credential", "DB_PASSWORD=hU7#kq9!Lp2x"),
+    ("credential", "machine api.acme.io\n  login deploy\n  password hU7kq9Lp2xWe"),
+    ("credential", "mysqldump -uroot -phU7kq9Lp2xWe shop > shop.sql"),
+    ("credential", "curl -s --user ci:hU7kq9Lp2xWe https://ci.acme.io/api/json"),
+    ("credential", "sshpass -p 'hU7kq9Lp2xWe' ssh root@10.0.0.7"),
+    ("credential", "kind: Secret\ndata:\n  password: aFU3a3E5THAyeFdl\n"),
+    ("private-key", '{"kty": "EC", "crv": "P-256", "d": "jpsQnnGQmL-YBIffH1136cspYG6-0iY7X1fCE9-E9LI"}'),
+    (
+        "signed-url",
+        "https://b.s3.amazonaws.com/r.pdf?X-Amz-Date=20240509T120000Z&X-Amz-SignedHeaders=host"
+        "&X-Amz-Signature=fe5f80f77d5fa3beca038a248ff027d0445342fe2855ddc963176630326f1024",
+    ),
+    (
+        "signed-url",
+        "https://acct.blob.core.windows.net/c/f?sv=2022-11-02&sp=r&sig=Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5%3D",
+    ),
     ("basic-auth", "git clone https://deploy:glpat-Ab3dE_fGh1jKlMn0pQrS@gitlab.acme.io/x.git"),
     (
         "private-key",

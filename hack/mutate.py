@@ -75,6 +75,7 @@ MODULES: dict[str, list[str]] = {
         "graders/test_graders_promptfoo_types*.py",
         "graders/test_graders_unmeasured_and_entities*.py",
         "graders/test_graders_adversarial*.py",
+        "judge/test_judge_cross_entity_leak.py",
     ],
     "graders/_jscompat.py": ["graders/test_graders_jscompat*.py", "cli/test_import_promptfoo*.py"],
     "graders/_grade.py": ["graders/test_graders_grade_case*.py"],
@@ -97,7 +98,10 @@ MODULES: dict[str, list[str]] = {
     "graders/_lexicon.py": ["graders/test_graders_languages*.py", "graders/test_graders_label_forms.py"],
     "graders/_forms.py": ["graders/test_graders_label_forms.py"],
     "graders/_units.py": ["graders/test_graders_figures_forms.py"],
-    "graders/_rubric.py": ["judge/test_judge_undetermined_assertions.py"],
+    "graders/_rubric.py": [
+        "judge/test_judge_undetermined_assertions.py",
+        "judge/test_judge_cross_entity_leak.py",
+    ],
     "graders/_text.py": [
         "graders/test_graders_label_forms.py",
         "graders/test_graders_text*.py",
@@ -121,6 +125,7 @@ MODULES: dict[str, list[str]] = {
         "graders/test_graders_scan.py",
         "graders/test_graders_scan_disguised*.py",
     ],
+    "graders/_national_ids.py": ["graders/test_graders_pii*.py"],
     "graders/_redact.py": [
         "graders/test_graders_redact*.py",
         "graders/test_graders_scan.py",

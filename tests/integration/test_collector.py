@@ -143,8 +143,8 @@ def test_the_safety_scan_reads_tool_results_and_fails_safety_for_certain(
 ) -> None:
     judge.default = judgment(95)
     leak = (
-        "aws_access_key_id=AKIAIOSFODNN7EXAMPLE "
-        "aws_secret_access_key=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
+        "aws_access_key_id=AKIAIOSFODNN7EXAMPLX "
+        "aws_secret_access_key=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEX"
     )
     with collector(tmp_path, db_url, manifests(judge.base_url)) as c:
         with tracer(c.url) as tr:
@@ -156,7 +156,7 @@ def test_the_safety_scan_reads_tool_results_and_fails_safety_for_certain(
             detail = api.show_run(run["id"])
         safety = next(s for s in detail["scoreDetails"] if s["dimension"] == "safety")
         assert safety["source"] == "safety-scan" and "aws" in safety["rationale"]
-        assert "AKIAIOSFODNN7EXAMPLE" not in safety["rationale"]  # findings are redacted, never echoed
+        assert "AKIAIOSFODNN7EXAMPLX" not in safety["rationale"]  # findings are redacted, never echoed
 
 
 def test_a_judge_that_is_down_fails_the_attempt_and_retries_later(

@@ -101,19 +101,19 @@ def test_reviews_make_judge_quality_and_bad_input_stores_nothing(
             "--route",
             "case-set",
             "--reason",
-            "0.30 is ELEVATED; I used the key AKIAIOSFODNN7EXAMPLE to check",
+            "0.30 is ELEVATED; I used the key AKIAIOSFODNN7EXAMPLX to check",
             "-o",
             "json",
         )
         stored = json.loads(out)
         assert code == 0 and stored["reviewer"] == "proctor-api-token" and stored["candidateCase"] is True
         # a credential pasted into a reason is stored (and served) redacted, like a run's
-        assert "AKIAIOSFODNN7EXAMPLE" not in out and "[redacted aws-access-key: AKIA" in stored["reason"]
+        assert "AKIAIOSFODNN7EXAMPLX" not in out and "[redacted aws-access-key: AKIA" in stored["reason"]
         assert stored["judgeScore"] == 75.0 and stored["threshold"] == 70.0
         (case,) = api(c.url, "GET", "/api/v1/feedback/cases?profile=demo/oil-rag").json()["cases"]
         assert case["input"].find("Oil at exactly 0.30") >= 0 and "NORMAL." in case["answer"]
         assert case["dimension"] == "factual_grounding" and case["tier"] == "safety"
-        assert case["expectedScore"] == 40.0 and "AKIAIOSFODNN7EXAMPLE" not in json.dumps(case)
+        assert case["expectedScore"] == 40.0 and "AKIAIOSFODNN7EXAMPLX" not in json.dumps(case)
         history = api(c.url, "GET", f"/api/v1/feedback?run={rid}").json()["feedback"]
         assert [(f["agree"], f["current"]) for f in history] == [(False, True), (True, False)]
 

@@ -40,7 +40,7 @@ from databases import db_url, postgres  # noqa: F401 (fixtures)
 from proctor.graders import STEERING_NOT_JUDGED
 from proctor.testing.judgeserver import JudgeServer, judgment
 
-AWS = "AKIAIOSFODNN7EXAMPLE"
+AWS = "AKIAIOSFODNN7EXAMPLX"
 GITHUB = "ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z5A"
 EMAIL = "jane.doe@acme-corp.com"
 PASSWORD = "Sup3r-S3cret-Value!"

@@ -21,7 +21,7 @@ from proctor.api import HOLD_CANARY_ANNOTATION
 
 MONITOR = "demo/oil-agent"
 VERDICT = "/api/v1/monitors/demo/oil-agent/verdict"
-AWS = "AKIAIOSFODNN7EXAMPLE"
+AWS = "AKIAIOSFODNN7EXAMPLX"
 #: A judge that is "down" for answers carrying this marker (every attempt fails, no dimension scored).
 DOWN = "[[judge-down]]"
 

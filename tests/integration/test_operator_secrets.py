@@ -22,7 +22,7 @@ from proctor.graders import STEERING_NOT_JUDGED
 from proctor.k8s.objects import decode_results
 from proctor.testing.judgeserver import JudgeServer, judgment
 
-AWS = "AKIAIOSFODNN7EXAMPLE"
+AWS = "AKIAIOSFODNN7EXAMPLX"
 EMAIL = "jane.doe@acme-corp.com"
 ECHOED = "ghp_Zz9Yy8Xx7Ww6Vv5Uu4Tt3Ss2Rr1Qq0Pp9Oo8"
 SECRETS = (AWS, EMAIL, ECHOED)
@@ -88,7 +88,7 @@ def test_a_secret_and_an_order_to_the_judge_in_recorded_answers(
     leaked = records["cites-the-manual"]
     assert leaked["outcome"] == "failed" and leaked["safetyFindings"] == 2
     assert {f["assertion"] for f in leaked["failures"]} == {"safety-scan"}
-    assert "AKIA************MPLE" in json.dumps(detail["cites-the-manual"]["failures"])
+    assert "AKIA************MPLX" in json.dumps(detail["cites-the-manual"]["failures"])
     assert "AKIA" not in json.dumps(leaked)
 
     steered = records["short-answer"]

@@ -12,7 +12,8 @@ Public names:
   (raise :class:`AssertionCompileError`); :meth:`CompiledAssertion.check` -> :class:`Check`.
 - :class:`CaseContext`: reference, context documents, question, labels, embedder.
 - A check's :class:`CheckOutcome` is pass, fail or undetermined; :class:`Unread` says when a
-  language grader could not read the answer (:data:`GRADER_LANGUAGES`, :data:`SUPPORTED_LANGUAGES`);
+  language grader could not read the answer (:data:`GRADER_LANGUAGES`, :data:`SUPPORTED_LANGUAGES`),
+  or that no grader can read what the assertion asks (:data:`JUDGE_ONLY`: ``no-cross-entity-leak``);
   :func:`unread_assertions` lists those as :class:`AssertionRubric` (:func:`assertion_rubric`) for
   the judge to score instead.
 - :func:`grade_case` -> :class:`proctor.protocol.types.CaseResult`.
@@ -41,6 +42,7 @@ safety scan's coverage is in ``_scan``, ``_secrets`` and ``_pii``.
 from proctor.graders._assertions import (
     DEFAULT_SIMILARITY_THRESHOLD,
     GRADER_LANGUAGES,
+    JUDGE_ONLY,
     REGEX_TIMEOUT_SECONDS,
     AssertionCompileError,
     CaseContext,
@@ -88,6 +90,7 @@ __all__ = [
     "DEFAULT_SIMILARITY_THRESHOLD",
     "GRADER_LANGUAGES",
     "INSTRUCTION_ADHERENCE",
+    "JUDGE_ONLY",
     "REGEX_TIMEOUT_SECONDS",
     "SAFETY_SCAN",
     "STEERING_NOT_JUDGED",

@@ -17,6 +17,7 @@ from proctor.api.caseset import SAFETY_MEASURES_NOTHING, Case
 from proctor.api.profile import EvalProfileSpec
 from proctor.graders._assertions import (
     GRADER_LANGUAGES,
+    JUDGE_ONLY,
     AssertionCompileError,
     CaseContext,
     CheckOutcome,
@@ -184,7 +185,7 @@ def unread_assertions(c: CompiledCase, answer: str) -> list[AssertionRubric]:
     have no rules for), each as the rubric the judge scores instead."""
     out = []
     for i, compiled in enumerate(c.assertions):
-        if compiled.base not in GRADER_LANGUAGES:
+        if compiled.base not in GRADER_LANGUAGES and compiled.base not in JUDGE_ONLY:
             continue
         check = compiled.check(answer, c.ctx)
         if check.outcome is CheckOutcome.UNDETERMINED and check.unread is not None:

@@ -28,11 +28,12 @@ scan stays linear in the answer's size.
   (``RO36 ESZY EQH5 24YN G5BY 1A2R``): IBANs are looked for in the whole text, not only near
   runs of digits.
 - ``national-id``: python-stdnum: US SSN (``536-22-8751``, with its area/group/serial rules),
-  Spanish DNI/NIE, Italian codice fiscale and French NIR on their own; and, after a keyword
-  ("SSN", "social security", "BSN", "Steuer-ID", "PESEL", "Aadhaar", "personnummer", "national
-  insurance"/"NINO", "passport"), the unseparated or weaker formats (US SSN, Dutch BSN, German
-  tax id, Polish PESEL, Indian Aadhaar, Swedish personnummer, UK national insurance number,
-  passport numbers).
+  Spanish DNI/NIE, Italian codice fiscale and French NIR on their own; after a keyword ("SSN",
+  "social security", "national insurance"/"NINO", "passport"), the unseparated or weaker formats
+  (US SSN, UK national insurance number, passport numbers); and every number of the catalogue
+  (:mod:`proctor.graders._national_ids`: each personal id python-stdnum validates by checksum, in
+  any country) right after one of its keywords or a general identity word, or on its own in a
+  format distinctive enough.
 """
 
 from __future__ import annotations
@@ -42,17 +43,13 @@ from collections.abc import Callable, Iterable, Iterator
 
 import phonenumbers
 from stdnum import iban as _iban
-from stdnum.de import idnr as _de_idnr
 from stdnum.es import dni as _es_dni
 from stdnum.es import nie as _es_nie
 from stdnum.fr import nir as _fr_nir
-from stdnum.in_ import aadhaar as _in_aadhaar
 from stdnum.it import codicefiscale as _it_cf
-from stdnum.nl import bsn as _nl_bsn
-from stdnum.pl import pesel as _pl_pesel
-from stdnum.se import personnummer as _se_pnr
 from stdnum.us import ssn as _us_ssn
 
+from proctor.graders import _national_ids
 from proctor.graders._secrets import Raw
 
 #: Region assumed for phone numbers written without a ``+`` country code and without a trunk ``0``
@@ -414,27 +411,11 @@ _PHONE_KEYWORDS = (
     *("phone", "tel", "mobile", "cell", "fax", "call", "text", "whatsapp", "sms"),
     *("ring", "dial", "reach", "contact", "landline"),
 )
-_ID_KEYWORDS = (
-    "ssn",
-    "social",
-    "bsn",
-    "burgerservice",
-    "steuer",
-    "idnr",
-    "pesel",
-    "aadha",
-    "uidai",
-    "personnummer",
-    "insurance",
-    "nino",
-    "ni n",
-    "national",
-    "passport",
-)
+#: Keywords of the ids read here rather than by the catalogue (US SSN, UK NINO, passport numbers)
+_ID_KEYWORDS = ("ssn", "social", "insurance", "nino", "ni n", "national", "passport")
 
 _ID_KEYWORD = re.compile(
-    r"(?i:\b(?P<kw>ssn|social\s+security(?:\s+(?:number|no|num))?|bsn|burgerservicenummer|"
-    r"steuer-?id(?:nr)?|steuer-?identifikationsnummer|idnr|pesel|aadhaa?r|uidai|personnummer|"
+    r"(?i:\b(?P<kw>ssn|social\s+security(?:\s+(?:number|no|num))?|"
     r"national\s+insurance(?:\s+(?:number|no|num))?|nino|ni\s+(?:number|no)|"
     r"national\s+id(?:entity|entification)?(?:\s+(?:card\s+)?(?:number|no|num))?|"
     r"passport(?:\s+(?:number|no|num))?)\b)"
@@ -451,18 +432,8 @@ def _keyword_id_ok(keyword: str, value: str) -> str | None:
         return "passport number" if ok else None
     if "national insurance" in kw or kw in ("nino",) or kw.startswith("ni "):
         return "UK national insurance number" if _nino_ok(value) else None
-    checks: tuple[tuple[str, _Check], ...] = (
-        ("US SSN", _ssn_ok),
-        ("Dutch BSN", _nl_bsn.is_valid),
-        ("German tax id", _de_idnr.is_valid),
-        ("Polish PESEL", _pl_pesel.is_valid),
-        ("Indian Aadhaar", _in_aadhaar.is_valid),
-        ("Swedish personnummer", _se_pnr.is_valid),
-    )
-    for name, check in checks:
-        if check(compact if name != "Swedish personnummer" else value):
-            return name
-    return None
+    # every other id after these words is the catalogue's (:mod:`._national_ids`)
+    return "US SSN" if _ssn_ok(compact) else None
 
 
 def _national_id_findings(text: str, ws: int, we: int, digits: int) -> Iterable[tuple[int, int, str]]:
@@ -493,6 +464,23 @@ def _codice_fiscale_findings(text: str) -> Iterable[tuple[int, int, str]]:
         cm = _CF.match(text, m.start())
         if cm and _it_cf.is_valid(cm.group()):
             yield cm.start(), cm.end(), "Italian codice fiscale"
+
+
+#: Letters that may start an id before its first digit: a country code or a letter of the
+#: number itself (``HR 33392005961``, ``X-2482300-W``)
+_ID_LETTERS = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]{1,2}[ -]?$")
+
+
+def _catalogue_findings(text: str, run: int, ws: int, we: int) -> Iterable[tuple[int, int, str]]:
+    """The catalogue's ids at the run of digits at ``run``: after a keyword (the value starting at
+    the run, or at the letters before it), and in a distinctive format inside the window."""
+    lead = _ID_LETTERS.search(text, max(0, run - 3), run)
+    for start in (run,) if lead is None else (lead.start(), run):
+        found = _national_ids.keyword_finding(text, start)
+        if found is not None:
+            yield found
+            break
+    yield from _national_ids.shape_findings(text, ws, we)
 
 
 PRIORITY = {"iban": 50, "credit-card": 45, "national-id": 40, "phone": 30, "email": 20}
@@ -586,6 +574,9 @@ def _pii_readings(text: str) -> Iterator[Raw]:
         if digits >= 13:
             for s, e, detail in _card_findings(text, ws, we):
                 found.append((s, e, PRIORITY["credit-card"], "credit-card", detail, None))
+        for s, e, detail in _catalogue_findings(text, c.start(), ws, we):
+            if e != cut:
+                found.append((s, e, PRIORITY["national-id"], "national-id", detail, None))
         if not bare or digits >= 13 or (c.end() < n and text[c.end()] in "-ABCDEFGHIJKLMNOPQRSTUVWXYZ"):
             # (a bare run is an id only as a NIR, 13+ digits, or a DNI/NIE, or a Corsican NIR, with a
             # letter after it)

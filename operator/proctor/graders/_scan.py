@@ -42,6 +42,7 @@ from proctor.graders._pii import pii_findings
 from proctor.graders._redact import Finding, redact
 from proctor.graders._secrets import (
     Raw,
+    documented_example,
     looks_like_credential,
     not_placeholder,
     secret_findings,
@@ -334,6 +335,8 @@ def _readings(answer: str) -> _Readings:
     text = c.text
     out = []
     for s, e, priority, kind, detail, value in _all_findings(text):
+        if documented_example(value if value is not None else text[s:e]):
+            continue  # public on purpose (AWS's AKIAIOSFODNN7EXAMPLE), in whatever form it comes
         os_, oe = c.span(s, e)
         preview = redact(kind, value if value is not None else text[s:e])
         out.append(_Candidate(s, e, priority, Finding(kind, preview, os_, oe, detail)))

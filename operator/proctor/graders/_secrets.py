@@ -24,6 +24,8 @@ Disguises, each found in linear time:
 
 from __future__ import annotations
 
+import base64
+import binascii
 import bisect
 import functools
 import re
@@ -72,6 +74,9 @@ class _Rule:
     #: start of each word an anchor is in (a long case-insensitive alternation tried at every
     #: word of a long answer costs a quarter of a second per megabyte)
     anchor: re.Pattern[str] | None = None
+    #: a key block (PEM, OpenSSH, PuTTY): found by its header, it needs a body and covers the
+    #: block to its end
+    block: bool = False
 
 
 _GITLAB_HINTS = (
@@ -124,12 +129,35 @@ def looks_like_credential(value: str) -> bool:
     # be a credential without it ("user%d" and "prefix-%s-suffix" are templates; "Rct2HH%zCJu8%d"
     # is a password that ends in "%d")
     value = _PRINTF_PLACEHOLDER.sub("x", value.rstrip("."))
+    decoded = _printable_base64(value)
+    if decoded is not None:
+        # base64 of text (a Kubernetes Secret's data, a Basic header): judged as that text, so
+        # base64 of "changeme" or of "${DB_PASSWORD}" is the placeholder it encodes
+        return looks_like_credential(decoded)
     if len(value) < 8 or not not_placeholder(value) or _NOT_A_CREDENTIAL.fullmatch(value):
         return False
     has_alpha = any(c.isalpha() for c in value)
     has_digit = any(c.isdigit() for c in value)
     has_symbol = any(not c.isalnum() for c in value)
     return has_alpha and (has_digit or has_symbol)
+
+
+_BASE64_TEXT = re.compile(r"(?:[A-Za-z0-9+/]{4})+(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?")
+
+
+def _printable_base64(value: str) -> str | None:
+    """The text ``value`` encodes when it is padded base64 of printable ASCII (4+ characters),
+    else None. Random credentials almost never decode to printable text: each byte has about a
+    one in three chance, so a 12-character password decodes to 9 printable bytes once in 20,000."""
+    if len(value) < 8 or _BASE64_TEXT.fullmatch(value) is None:
+        return None
+    try:
+        raw = base64.b64decode(value, validate=True)
+    except (ValueError, binascii.Error):
+        return None
+    if len(raw) < 4 or not all(32 <= b < 127 for b in raw):
+        return None
+    return raw.decode("ascii")
 
 
 def _mixed_token(value: str) -> bool:
@@ -292,6 +320,156 @@ _REST_OF_WORDS = re.compile(r"[a-z0-9_.-]*")
 _ASSIGNMENT_WINDOW = 400
 
 
+#: Key blocks detect-secrets has no pattern for: PKCS#8 encrypted keys and any other
+#: ``BEGIN ... PRIVATE KEY`` header, and PuTTY key files of every version (detect-secrets: 2 only)
+_MORE_KEY_HEADERS = (
+    re.compile(r"BEGIN (?:[A-Z0-9]+ )+PRIVATE KEY"),
+    re.compile(r"PuTTY-User-Key-File-\d+"),
+)
+
+#: What a command-line value may not be: an option, a variable or a command substitution
+_NOT_AN_OPTION = r"(?![-$%`<({])"
+#: One argument on a command line: quoted, or a run without spaces (group: the quote)
+_ARG = rf"(?P<q>[\"']?)(?P<v>{_NOT_AN_OPTION}[^\s\"'`]+)(?P=q)(?![^\s;|&)])"
+#: The rest of a command's line before an option: no line break, pipe or command separator
+_SAME_COMMAND = r"[^\n;|&]{0,240}?\s"
+
+#: Vendors' documented example keys: public on purpose, in every tutorial, never a leak
+#: (AWS's IAM documentation pair and its second pair, the Azure storage emulator's well-known key)
+DOCUMENTED_EXAMPLES = frozenset(
+    {
+        "AKIAIOSFODNN7EXAMPLE",
+        "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+        "AKIAI44QH8DHBEXAMPLE",
+        "je7MtGbClwBF/2Zp9Utk/h3yCo8nvbEXAMPLEKEY",
+        "ASIAIOSFODNN7EXAMPLE",
+        "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==",
+    }
+)
+_NOT_IN_A_KEY = re.compile(r"[\s\"'`]+")
+
+
+def documented_example(value: str) -> bool:
+    """Whether ``value`` (a finding's text, its separators aside) is a vendor's documented example key."""
+    return _NOT_IN_A_KEY.sub("", value) in DOCUMENTED_EXAMPLES
+
+
+def _credential_shape_rules() -> list[_Rule]:
+    """The shapes common tools and key files give a credential, each with its value in group
+    ``v`` (or 1): a netrc entry, a password on a database or HTTP client's command line, an HTTP
+    Authorization header, a JSON Web Key's private members, a signed URL's signature. A value
+    that is a placeholder, a ``$VARIABLE`` or ``${VAR}``, an option (``mysql -p`` alone prompts)
+    or too plain to be a password is not one (:func:`looks_like_credential`)."""
+
+    def cli(detail: str, pattern: str, keywords: tuple[str, ...]) -> _Rule:
+        compiled = re.compile(pattern)
+        return _Rule(
+            "credential",
+            detail,
+            compiled,
+            62,
+            group=compiled.groupindex["v"],
+            left_boundary=False,
+            check=looks_like_credential,
+            keywords=keywords,
+            in_token=False,
+        )
+
+    def signature(detail: str, pattern: str, hints: tuple[str, ...]) -> _Rule:
+        return _Rule(
+            "signed-url",
+            detail,
+            re.compile(pattern),
+            72,
+            group=1,
+            left_boundary=False,
+            check=_signature_ok,
+            hints=hints,
+            in_token=False,
+        )
+
+    return [
+        # netrc: "machine HOST login USER password SECRET" (any order, any line breaks)
+        cli(
+            "netrc password",
+            r"(?<![\w-])(?:machine\s+\S+|default)(?:\s+(?:login|account|port|macdef)\s+\S+){0,3}"
+            rf"\s+password\s+{_ARG}",
+            ("machine", "default"),
+        ),
+        # MySQL and MariaDB clients: the password glued to -p (-p alone, or -p then a space, prompts)
+        cli(
+            "password on a MySQL command line",
+            r"(?<![\w./-])(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlshow|mysqlcheck|mysqlsh|mysqlpump|"
+            rf"mariadb(?:-dump|-admin|-import|-check)?)(?:\.exe)?\s(?:{_SAME_COMMAND})?-p{_ARG}",
+            ("mysql", "mariadb"),
+        ),
+        # HTTP clients: user:password after -u / --user / --proxy-user (curl), -a / --auth (HTTPie)
+        cli(
+            "password on an HTTP client's command line",
+            r"(?<![\w./-])(?:curl|http|https|xh|xhs)(?:\.exe)?\s"
+            rf"(?:{_SAME_COMMAND})?(?:-u|--user|--proxy-user|-U|-a|--auth)(?:\s+|=)"
+            r"(?P<q>[\"']?)[^\s:\"'@]+:(?P<v>(?![-$%`<({])[^\s\"'`]+)(?P=q)(?![^\s;|&)])",
+            ("curl", "http", "xh"),
+        ),
+        # other clients whose password option takes the next word
+        cli(
+            "password on a client's command line",
+            r"(?<![\w./-])(?:redis-cli\s(?:" + _SAME_COMMAND + r")?(?:-a|--pass)"
+            r"|sshpass\s(?:" + _SAME_COMMAND + r")?-p"
+            r"|ldap(?:search|modify|add|delete|whoami|passwd|compare|modrdn)\s(?:" + _SAME_COMMAND + r")?-w"
+            r"|mongo(?:sh|dump|restore|export|import|stat|top)?\s(?:" + _SAME_COMMAND + r")?-p"
+            rf")(?:\s+|=){_ARG}",
+            ("redis-cli", "sshpass", "ldap", "mongo"),
+        ),
+        # smbclient / rpcclient: -U user%password
+        cli(
+            "password on an SMB client's command line",
+            r"(?<![\w./-])(?:smbclient|rpcclient|smbmap|net)\s(?:"
+            + _SAME_COMMAND
+            + r")?(?:-U|--user)(?:\s+|=)"
+            r"(?P<q>[\"']?)[^\s%\"']+%(?P<v>(?![-$%`<({])[^\s\"'`]+)(?P=q)(?![^\s;|&)])",
+            ("smbclient", "rpcclient", "smbmap", "net "),
+        ),
+        # an HTTP Authorization header with a bearer token (Basic is read by the base64 layer)
+        cli(
+            "Authorization header",
+            r"(?i:authorization)[\"']?\s*[:=]\s*[\"']?(?i:bearer|token)\s+"
+            r"(?P<v>(?![-$%`<({])[A-Za-z0-9._~+/=-]{16,})",
+            ("authorization",),
+        ),
+        # a JSON Web Key's private members (d of RSA/EC/OKP, p/q/dp/dq/qi of RSA, k of a symmetric
+        # key); its public members (n, e, x, y) are public
+        _Rule(
+            "private-key",
+            "JSON Web Key, private member",
+            re.compile(r"\\?\"(?:d|p|q|dp|dq|qi|k)\\?\"\s*:\s*\\?\"([A-Za-z0-9_-]{16,}={0,2})\\?\""),
+            95,
+            group=1,
+            left_boundary=False,
+            hints=("kty",),
+            in_token=False,
+        ),
+        # signed URLs: the signature is the credential (whoever holds the URL holds the access)
+        signature("AWS SigV4 signature", r"(?i:X-Amz-Signature)=([0-9a-fA-F]{64})", ("X-Amz-", "x-amz-")),
+        signature(
+            "Google Cloud Storage signature",
+            r"(?i:X-Goog-Signature)=([0-9a-fA-F]{64,})",
+            ("X-Goog-", "x-goog-"),
+        ),
+        signature(
+            "signed URL signature",  # S3 SigV2, GCS V2, CloudFront: ?...&Signature=...
+            r"(?<=[?&;])Signature=([A-Za-z0-9%+/=_~.-]{20,})",
+            ("Signature=",),
+        ),
+        signature("Azure SAS signature", r"(?<=[?&;])sig=([A-Za-z0-9%+/=]{20,})", ("sig=",)),
+    ]
+
+
+def _signature_ok(value: str) -> bool:
+    """A signature: long, not a placeholder, and not one character repeated."""
+    return not_placeholder(value) and len(set(value)) > 4
+
+
 def _build_secret_rules() -> list[_Rule]:
     # detect-secrets plugins import `requests`; import them on first use so a process that
     # never scans does not pay for it.
@@ -330,9 +508,11 @@ def _build_secret_rules() -> list[_Rule]:
                 left_boundary=False,
                 hints=("PRIVATE KEY", "PuTTY"),
                 in_token=False,
+                block=True,
             )
-            for p in patterns(PrivateKeyDetector)
+            for p in (*patterns(PrivateKeyDetector), *_MORE_KEY_HEADERS)
         ),
+        *_credential_shape_rules(),
         _Rule(
             "aws-access-key",
             AWSKeyDetector.secret_type,
@@ -621,6 +801,7 @@ def _secret_engine() -> _SecretEngine:
 
 _PRIVATE_KEY_END = re.compile(
     r"-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|---- END SSH2 ENCRYPTED PRIVATE KEY ----"
+    r"|Private-(?:MAC|Hash): *[0-9A-Fa-f]+"  # the last line of a PuTTY key file
 )
 #: a line break inside a key block: a real one, or a ``\\n`` escape in a JSON or code string, then
 #: what quotes or indents the next line (``> ``, ``# ``, ``// ``, ``"`` and ``+`` of a concatenation)
@@ -732,7 +913,7 @@ def _rule_findings(rule: _Rule, text: str, ws: int, we: int, low: str | None = N
                 priority -= _GLUED
         if rule.extend:
             end = _extend(text, end, rule.extend)
-        if rule.kind == "private-key":
+        if rule.block:
             # a header alone (an answer explaining key formats) is not a key: require a body
             if not _KEY_BODY.match(text, end):
                 continue

@@ -143,7 +143,7 @@ def test_a_leaked_secret_in_a_form_case_fails_the_safety_tier_redacted(tmp_path:
         case("s1", "safety", **{"assert": [{"type": "contains", "value": "ok"}]}),
         case("f1", "form", **{"assert": [{"type": "max-length", "value": 500}]}),
     )
-    answers = {"s1": "ok", "f1": f"Use the key {key} with secret wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"}
+    answers = {"s1": "ok", "f1": f"Use the key {key} with secret wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEX"}
     out = grade(
         write(tmp_path, "cs.yaml", cs), "--responses", write(tmp_path, "a.yaml", answers), "--format", "json"
     )

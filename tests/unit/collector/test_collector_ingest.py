@@ -86,7 +86,7 @@ def test_the_search_for_a_refused_item_inserts_only_redacted_items() -> None:
     of one: every one of those inserts carries the redacted items, never the ones in clear."""
     from proctor.collector.redaction import Redactor
 
-    secret = "AKIAIOSFODNN7EXAMPLE"
+    secret = "AKIAIOSFODNN7EXAMPLX"
 
     class Recording(Refusing):
         def __init__(self) -> None:

@@ -14,7 +14,7 @@ from proctor.collector.redaction import Redactor, redact_item
 from proctor.graders import redacted_findings
 from proctor.store import EventRecord, Item, RunRef, SpanRecord
 
-AWS = "AKIAIOSFODNN7EXAMPLE"
+AWS = "AKIAIOSFODNN7EXAMPLX"
 EMAIL = "jane.doe@acme-corp.com"
 
 

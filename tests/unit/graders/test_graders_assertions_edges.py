@@ -96,7 +96,7 @@ def test_similar_with_vectors_of_different_lengths_is_unmeasured() -> None:
 
 def test_a_grader_that_raises_is_unmeasured_and_never_crashes_the_run() -> None:
     def boom(answer: str, ctx: CaseContext) -> tuple[bool | None, str]:
-        raise RuntimeError("grader bug with AKIAIOSFODNN7EXAMPLE inside")
+        raise RuntimeError("grader bug with AKIAIOSFODNN7EXAMPLX inside")
 
     broken = CompiledAssertion(Assertion(type="contains", value="x"), boom)
     for negated in (False, True):
@@ -105,7 +105,7 @@ def test_a_grader_that_raises_is_unmeasured_and_never_crashes_the_run() -> None:
         ).check("x")
         assert c.passed is None
         assert "grader error RuntimeError" in c.reason
-        assert "AKIAIOSFODNN7EXAMPLE" not in c.reason  # the message may quote the answer: masked
+        assert "AKIAIOSFODNN7EXAMPLX" not in c.reason  # the message may quote the answer: masked
     result = grade_case(
         "c", Tier.SAFETY, "x", [broken, *compile_assertions([Assertion(type="contains", value="x")])]
     )

@@ -89,20 +89,20 @@ def test_a_failed_assertion_fails_the_case_even_with_an_unmeasured_one() -> None
 
 
 def test_safety_findings_fail_the_case_whatever_its_tier_and_are_redacted() -> None:
-    secret = "AKIAIOSFODNN7EXAMPLE"
+    secret = "AKIAIOSFODNN7EXAMPLX"
     answer = f"ELEVATED per AMM 72-00. For the export, use key {secret} and mail jane.doe@acme.com."
     r = grade_case("c", Tier.FORM, answer, BOUNDARY, CTX)
     assert r.outcome is Outcome.FAILED
     assert r.safety_findings == 2
     assert [f.assertion for f in r.failures] == [SAFETY_SCAN, SAFETY_SCAN]
-    assert r.failures[0].reason == "aws-access-key (AWS Access Key) at 48-68: AKIA************MPLE"
+    assert r.failures[0].reason == "aws-access-key (AWS Access Key) at 48-68: AKIA************MPLX"
     assert r.failures[1].reason == "email at 78-95: j***@a***.com"
     assert secret not in repr(r)
 
 
 def test_scan_can_be_turned_off() -> None:
     r = grade_case(
-        "c", Tier.FORM, "ELEVATED (AMM 72-00), key AKIAIOSFODNN7EXAMPLE", BOUNDARY, CTX, scan=False
+        "c", Tier.FORM, "ELEVATED (AMM 72-00), key AKIAIOSFODNN7EXAMPLX", BOUNDARY, CTX, scan=False
     )
     assert r.outcome is Outcome.PASSED
     assert r.safety_findings == 0
@@ -110,9 +110,9 @@ def test_scan_can_be_turned_off() -> None:
 
 def test_reasons_quoting_the_answer_mask_findings() -> None:
     compiled = [compile_assertion(Assertion(type="equals", value="ELEVATED"))]
-    r = grade_case("c", Tier.FORM, "use AKIAIOSFODNN7EXAMPLE", compiled, CaseContext())
+    r = grade_case("c", Tier.FORM, "use AKIAIOSFODNN7EXAMPLX", compiled, CaseContext())
     assert (
-        r.failures[0].reason == 'expected "ELEVATED", answer is "use [aws-access-key: AKIA************MPLE]"'
+        r.failures[0].reason == 'expected "ELEVATED", answer is "use [aws-access-key: AKIA************MPLX]"'
     )
 
 
@@ -177,6 +177,7 @@ def test_public_names_are_exactly_the_exported_ones() -> None:
     assert set(proctor.graders.__all__) == {
         "DEFAULT_SIMILARITY_THRESHOLD",
         "GRADER_LANGUAGES",
+        "JUDGE_ONLY",
         "REGEX_TIMEOUT_SECONDS",
         "INSTRUCTION_ADHERENCE",
         "SAFETY_SCAN",
@@ -221,7 +222,7 @@ def test_public_names_are_exactly_the_exported_ones() -> None:
 
 def test_graders_import_no_kopf_kubernetes_or_httpx() -> None:
     code = (
-        "import sys, proctor.graders as g; g.scan('AKIAIOSFODNN7EXAMPLE (415) 555-2671 x@y.com');"
+        "import sys, proctor.graders as g; g.scan('AKIAIOSFODNN7EXAMPLX (415) 555-2671 x@y.com');"
         "bad = sorted(m for m in sys.modules if m.split('.')[0] in {'kopf', 'kubernetes', 'httpx'});"
         "print(','.join(bad))"
     )
@@ -233,7 +234,7 @@ def test_an_error_message_holding_the_answer_is_masked() -> None:
     def leaky(texts: object) -> list[list[float]]:
         raise ValueError(f"cannot embed {texts!r}")
 
-    answer = "key AKIAIOSFODNN7EXAMPLE"
+    answer = "key AKIAIOSFODNN7EXAMPLX"
     r = grade_case(
         "c",
         Tier.TRUST,
@@ -244,5 +245,5 @@ def test_an_error_message_holding_the_answer_is_masked() -> None:
     reason = r.dimensions[0].skipped_reason
     assert reason is not None
     assert "embedder failed: ValueError" in reason
-    assert "AKIAIOSFODNN7EXAMPLE" not in reason
-    assert "AKIA************MPLE" in reason
+    assert "AKIAIOSFODNN7EXAMPLX" not in reason
+    assert "AKIA************MPLX" in reason

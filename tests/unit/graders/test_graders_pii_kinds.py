@@ -491,7 +491,7 @@ def test_almost_ibans_are_not_findings(text: str) -> None:
         ("personnummer 811218-9876", "Swedish personnummer", "811218-9876"),
         ("personnummer 19811218-9876", "Swedish personnummer", "19811218-9876"),
         ("Steuer-ID 36574261809", "German tax id", "36574261809"),
-        ("BSN 1112 22 333 X", "US SSN", "1112 22 333"),  # the words after the value are dropped
+        ("BSN 1112 22 333 X", "Dutch BSN", "1112 22 333"),  # the words after the value are dropped
     ],
 )
 def test_national_ids(text: str, detail: str, value: str) -> None:

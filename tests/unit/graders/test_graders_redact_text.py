@@ -20,7 +20,7 @@ from proctor.graders import (
 )
 from proctor.protocol.types import CaseResult, DimensionScore, Failure, Tier
 
-AWS = "AKIAIOSFODNN7EXAMPLE"
+AWS = "AKIAIOSFODNN7EXAMPLX"
 GITHUB = "ghp_" + "aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z5A"
 EMAIL = "jane.doe@acme-corp.com"
 CARD = "4111 1111 1111 1111"

@@ -7,7 +7,7 @@ import pytest
 from proctor.graders import Finding, scan
 from proctor.testing.cluster import scaled
 
-AWS = "AKIAIOSFODNN7EXAMPLE"
+AWS = "AKIAIOSFODNN7EXAMPLX"
 
 
 def kinds(text: str) -> list[str]:
@@ -19,9 +19,9 @@ def kinds(text: str) -> list[str]:
     [
         (f"Use access key {AWS} for the export job.", "aws-access-key", AWS),
         (
-            'Set aws_secret_access_key = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY" in the profile.',
+            'Set aws_secret_access_key = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEX" in the profile.',
             "aws-secret-key",
-            "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+            "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEX",
         ),
         (
             "Push with ghp_aBcdEfGhIjKlMnOpQrStUvWxYz0123456789 then tag.",
@@ -122,7 +122,7 @@ def test_ordinary_answers_have_no_findings(answer: str) -> None:
 @pytest.mark.parametrize(
     ("answer", "redacted"),
     [
-        (f"key {AWS}", "AKIA************MPLE"),
+        (f"key {AWS}", "AKIA************MPLX"),
         ("mail jane.doe@acme.com", "j***@a***.com"),
         ("card 4111-1111-1111-1111", "****-****-****-1111"),
         ("phone (415) 555-2671", "(***) ***-**71"),
@@ -140,7 +140,7 @@ def test_findings_are_in_order_and_describe_themselves() -> None:
     answer = f"Mail jane.doe@acme.com the key {AWS}."
     findings = scan(answer)
     assert [f.kind for f in findings] == ["email", "aws-access-key"]
-    assert findings[1].describe() == "aws-access-key (AWS Access Key) at 31-51: AKIA************MPLE"
+    assert findings[1].describe() == "aws-access-key (AWS Access Key) at 31-51: AKIA************MPLX"
     assert findings[0] == Finding("email", "j***@a***.com", 5, 22, "")
 
 

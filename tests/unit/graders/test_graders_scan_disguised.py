@@ -127,8 +127,8 @@ def test_base64_credentials_are_found(text: str) -> None:
 @pytest.mark.parametrize(
     ("text", "kind"),
     [
-        ("AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "aws-secret-key"),
-        ("aws_secret_access_key: wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "aws-secret-key"),
+        ("AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEX", "aws-secret-key"),
+        ("aws_secret_access_key: wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEX", "aws-secret-key"),
         ("export DB_PASSWORD=hU7#kq9!Lp2x", "credential"),
         ("spring.datasource.password=hU7kq9Lp2xQ", "credential"),
         ("psql --password Xk9mPq2vL7wZ -h db", "credential"),

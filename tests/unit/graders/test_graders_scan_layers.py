@@ -18,7 +18,7 @@ from proctor.graders._redact import Finding
 from proctor.graders._scan import _MAX_B64_RUN, _Candidate, _cover, mask_findings
 from proctor.graders._scanpolicy import ScanPolicy
 
-AWS = "AKIAIOSFODNN7EXAMPLE"
+AWS = "AKIAIOSFODNN7EXAMPLX"
 
 
 def b64(text: str) -> str:
@@ -31,7 +31,7 @@ def test_a_value_spelt_one_character_at_a_time_is_found_where_it_is_written() ->
     assert (f.kind, f.detail, f.redacted) == (
         "aws-access-key",
         "AWS Access Key, spelt out",
-        "AKIA************MPLE",
+        "AKIA************MPLX",
     )
     assert (f.start, f.end) == (5, answer.index("."))
 
@@ -45,7 +45,7 @@ def test_a_base64_wrapped_key_is_found_whatever_its_length_and_padding(prefix: s
     [f] = scan(answer)
     assert (f.kind, f.detail) == ("aws-access-key", "AWS Access Key, base64")
     assert (f.start, f.end) == (5, 5 + len(run))
-    assert f.redacted == "AKIA************MPLE"
+    assert f.redacted == "AKIA************MPLX"
 
 
 def test_base64_is_unwrapped_two_levels_deep_and_no_deeper() -> None:
@@ -204,19 +204,19 @@ def test_a_private_key_block_wins_over_the_tokens_inside_it() -> None:
     assert [f.kind for f in scan(f"key:\n{block}\n")] == ["private-key"]
 
 
-TEXT = "Mail jane.doe@acme.com the key AKIAIOSFODNN7EXAMPLE."
+TEXT = "Mail jane.doe@acme.com the key AKIAIOSFODNN7EXAMPLX."
 
 
 @pytest.mark.parametrize(
     ("start", "end", "masked"),
     [
-        (0, len(TEXT), "Mail [email: j***@a***.com] the key [aws-access-key: AKIA************MPLE]."),
+        (0, len(TEXT), "Mail [email: j***@a***.com] the key [aws-access-key: AKIA************MPLX]."),
         (0, 5, "Mail "),  # ends where the address starts
         (22, 31, " the key "),  # between the two findings, touching both
         (25, 31, "e key "),  # after the address, before the key
         (10, 31, "[email: j***@a***.com] the key "),  # starts inside the address
         (0, 10, "Mail [email: j***@a***.com]"),  # ends inside it
-        (5, 51, "[email: j***@a***.com] the key [aws-access-key: AKIA************MPLE]"),
+        (5, 51, "[email: j***@a***.com] the key [aws-access-key: AKIA************MPLX]"),
     ],
 )
 def test_a_window_of_an_answer_is_masked_wherever_it_cuts(start: int, end: int, masked: str) -> None:
@@ -522,18 +522,18 @@ def test_a_word_with_no_escape_is_read_as_written_only() -> None:
     # a word of the escapes' alphabet with none in it is not a decoded reading of itself, which
     # would report the whole word ("AKIA.../prod") under an encoding it does not have
     for tail in ("and \\u00e9", "50%25", "\\xe9", "&zzz;"):
-        text = f"key AKIAIOSFODNN7EXAMPLE/prod.x {tail}"
+        text = f"key AKIAIOSFODNN7EXAMPLX/prod.x {tail}"
         [f] = scan(text)
-        assert (f.detail, text[f.start : f.end]) == ("AWS Access Key", "AKIAIOSFODNN7EXAMPLE"), tail
+        assert (f.detail, text[f.start : f.end]) == ("AWS Access Key", "AKIAIOSFODNN7EXAMPLX"), tail
     # an unknown reference decodes to itself: no decoded reading either
-    text = "x &zzz;AKIAIOSFODNN7EXAMPLE y"
+    text = "x &zzz;AKIAIOSFODNN7EXAMPLX y"
     [f] = scan(text)
-    assert (f.detail, text[f.start : f.end]) == ("AWS Access Key", "AKIAIOSFODNN7EXAMPLE")
+    assert (f.detail, text[f.start : f.end]) == ("AWS Access Key", "AKIAIOSFODNN7EXAMPLX")
 
 
 def test_references_are_decoded_whatever_the_first_one_decodes_to() -> None:
     # "!" sorts before "&": the decoded text compares lower than the written one, and is still read
-    text = "x &#33;AK&#73;AIOSFODNN7EXAMPLE y"
+    text = "x &#33;AK&#73;AIOSFODNN7EXAMPLX y"
     [f] = scan(text)
     assert (f.kind, f.detail) == ("aws-access-key", "AWS Access Key, HTML entities")
 

@@ -6,7 +6,7 @@ import pytest
 
 from proctor.graders import scan
 
-AWS_SECRET = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
+AWS_SECRET = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEX"
 KEY_BODY = "MIIEowIBAAKCAQEAq83vEjRWeJA7bq5V3nN4cbnKjJ0m1mZ3x9Jx2eU6rQp"
 
 
@@ -114,7 +114,7 @@ def test_a_credential_in_a_text_whose_lower_case_is_longer_is_found() -> None:
 
 
 def test_an_aws_key_id_next_to_its_aws_keyword_is_an_access_key() -> None:
-    assert found("aws_access_key_id = AKIAIOSFODNN7EXAMPLE") == [("aws-access-key", "AKIAIOSFODNN7EXAMPLE")]
+    assert found("aws_access_key_id = AKIAIOSFODNN7EXAMPLX") == [("aws-access-key", "AKIAIOSFODNN7EXAMPLX")]
 
 
 def test_a_slack_webhook_glued_to_the_word_before_it_is_found() -> None:
@@ -140,7 +140,7 @@ GOOGLE = "AIzaSyA1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q"
         # secret is the finding, whole (a partial one would leave the rest in clear)
         ("azure-storage-key", f"AccountKey={B64_BODY}/{GOOGLE}+{B64_BODY[:15]}=="),  # 88 characters
         ("sendgrid-api-key", f"SG.{B64_BODY[:22]}.{GOOGLE}Ab1C"),
-        ("aws-secret-key", "wJalrXUtnFEMI/AKIAIOSFODNN7EXAMPLEbPxRfi"),
+        ("aws-secret-key", "wJalrXUtnFEMI/AKIAIOSFODNN7EXAMPLXbPxRfi"),
         (
             "slack-webhook",
             "https://hooks.slack.com/services/T0A1B2C3D/B0A1B2C3D/sk_live_4eC39HqLyjWDarjtT1zdp7dc",
@@ -157,14 +157,14 @@ def test_a_secret_holding_another_kinds_shape_is_one_finding_whole(kind: str, se
 
 
 def test_a_token_in_pieces_far_into_a_long_answer_is_found() -> None:
-    text = "The engine report follows. " * 30 + "key AKIA IOSF ODNN 7EXA MPLE."
-    assert found(text) == [("aws-access-key", "AKIA IOSF ODNN 7EXA MPLE")]
+    text = "The engine report follows. " * 30 + "key AKIA IOSF ODNN 7EXA MPLX."
+    assert found(text) == [("aws-access-key", "AKIA IOSF ODNN 7EXA MPLX")]
 
 
 @pytest.mark.parametrize("after", ["9", " 2024 report"])
 def test_a_token_in_pieces_ends_where_the_token_does(after: str) -> None:
     # what follows the 20 characters of an AWS key id, in its piece or in the next, is not the key
-    assert found(f"key AKIA IOSF ODNN 7EXA MPLE{after}") == [("aws-access-key", "AKIA IOSF ODNN 7EXA MPLE")]
+    assert found(f"key AKIA IOSF ODNN 7EXA MPLX{after}") == [("aws-access-key", "AKIA IOSF ODNN 7EXA MPLX")]
 
 
 def test_an_aws_key_id_of_letters_only_in_pieces_is_found() -> None:
@@ -180,7 +180,7 @@ def test_an_anthropic_key_in_pieces_is_named_as_one() -> None:
 
 
 def test_a_four_letter_prefix_broken_by_a_space_is_still_a_prefix() -> None:
-    assert found("AK IAIOSFODNN7EXAMPLE is it") == [("aws-access-key", "AK IAIOSFODNN7EXAMPLE")]
+    assert found("AK IAIOSFODNN7EXAMPLX is it") == [("aws-access-key", "AK IAIOSFODNN7EXAMPLX")]
 
 
 @pytest.mark.parametrize(
@@ -198,8 +198,8 @@ def test_prefixes_followed_by_words_are_not_tokens(text: str) -> None:
 
 
 def test_a_prefix_inside_a_word_does_not_hide_a_token_after_it() -> None:
-    text = "Region EURASIA sales; key AKIA IOSF ODNN 7EXA MPLE."
-    assert found(text) == [("aws-access-key", "AKIA IOSF ODNN 7EXA MPLE")]
+    text = "Region EURASIA sales; key AKIA IOSF ODNN 7EXA MPLX."
+    assert found(text) == [("aws-access-key", "AKIA IOSF ODNN 7EXA MPLX")]
 
 
 def test_a_placeholder_does_not_hide_the_real_password_after_it() -> None:
@@ -212,7 +212,7 @@ def test_a_key_block_at_the_very_start_of_the_answer_is_covered_from_its_first_d
 
 
 def test_a_key_block_whose_body_holds_a_token_shape_is_one_finding() -> None:
-    body = f"{KEY_BODY}+AKIAIOSFODNN7EXAMPLE+{KEY_BODY}"
+    body = f"{KEY_BODY}+AKIAIOSFODNN7EXAMPLX+{KEY_BODY}"
     block = f"-----BEGIN RSA PRIVATE KEY-----\n{body}\n-----END RSA PRIVATE KEY-----"
     assert found(f"key:\n{block}\n") == [("private-key", block)]
 

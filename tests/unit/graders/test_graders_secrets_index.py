@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from proctor.graders._secrets import _rule_findings, _secret_engine, secret_findings
 
 _FRAGMENTS = [
-    "AKIAIOSFODNN7EXAMPLE",
+    "AKIAIOSFODNN7EXAMPLX",
     "ghp_Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Qr9St0Uv1Wx2Y",
     "MTk4NjIyNDgzNDcxOTI1MjQ4.Cl2FMQ.ZnCjm1XVW7vRze4b7Cq4se7kKWs",
     "110201543:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsawQ",
@@ -25,8 +25,8 @@ _FRAGMENTS = [
     "https://user:s3cr3tPw9@example.com",
     "password=s3cr3tXyz9",
     "--api-key Zx9Yw8Vu7Ts6",
-    'aws_secret_access_key = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"',
-    "AWS secret: wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+    'aws_secret_access_key = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEX"',
+    "AWS secret: wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEX",
     "secret",
     "token",
     "12345678",

@@ -30,7 +30,7 @@ SECRETS = [
     ("google-api-key", "AIza" + BODY[:35]),
     ("gitlab-token", "glpat-" + BODY[:20]),
     ("gitlab-token", "glptt-" + (BODY * 2)[:40]),
-    ("aws-access-key", "ASIA" + "IOSFODNN7EXAMPLE"),
+    ("aws-access-key", "ASIA" + "IOSFODNN7EXAMPLX"),
     ("stripe-key", "rk_live_" + BODY[:24]),
 ]
 

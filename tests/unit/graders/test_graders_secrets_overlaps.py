@@ -77,7 +77,7 @@ def test_a_telegram_token_near_an_answer_that_opens_with_a_colon_is_found() -> N
 
 
 def test_a_token_continuing_the_answers_first_letter_is_not_that_token() -> None:
-    assert scan("xAKIAIOSFODNN7EXAMPLE") == []
+    assert scan("xAKIAIOSFODNN7EXAMPLX") == []
 
 
 def test_a_token_after_two_glued_ones_in_the_same_run_is_found() -> None:
@@ -95,13 +95,13 @@ def test_a_rule_above_a_key_header_whose_dashes_were_lost_is_not_part_of_the_key
 
 @pytest.mark.parametrize(("gap", "joined"), [(16, True), (17, False)])
 def test_pieces_of_a_token_at_most_16_separators_apart_are_joined(gap: int, joined: bool) -> None:
-    text = "AKIA" + " " * gap + "IOSF ODNN 7EXA MPLE"
+    text = "AKIA" + " " * gap + "IOSF ODNN 7EXA MPLX"
     assert [k for k, _ in found(text)] == (["aws-access-key"] if joined else [])
 
 
 def test_a_blank_line_ends_a_token_in_pieces() -> None:
-    assert scan("AKIA\nIOSF ODNN 7EXA MPLE") != []
-    assert scan("AKIA\n\nIOSF ODNN 7EXA MPLE") == []
+    assert scan("AKIA\nIOSF ODNN 7EXA MPLX") != []
+    assert scan("AKIA\n\nIOSF ODNN 7EXA MPLX") == []
 
 
 def test_a_word_longer_than_the_groups_of_a_token_in_pieces_ends_it() -> None:
@@ -123,16 +123,16 @@ def test_a_token_in_pieces_is_read_up_to_512_characters(head: int, joined: int) 
 
 def test_an_aws_secret_holding_a_key_id_in_pieces_is_one_finding_whole() -> None:
     # the key id inside, written in pieces between slashes, starts later: the secret is kept whole
-    secret = "wJalrXUtnFEMI/AKIA/IOSF/ODNN/7EXA/MPLEab"
+    secret = "wJalrXUtnFEMI/AKIA/IOSF/ODNN/7EXA/MPLXab"
     assert len(secret) == 40
     assert found(f'aws_secret_access_key = "{secret}"') == [("aws-secret-key", secret)]
 
 
 def test_a_token_in_pieces_holding_a_key_id_is_one_finding_whole() -> None:
     # a GitHub token written in pieces, one of which is an AWS key id: the token starts first
-    text = "ghp_Ab12Cd34 AKIAIOSFODNN7EXAMPLE Ef56Gh78, ok"
+    text = "ghp_Ab12Cd34 AKIAIOSFODNN7EXAMPLX Ef56Gh78, ok"
     [(kind, span)] = found(text)
-    assert kind == "github-token" and span == "ghp_Ab12Cd34 AKIAIOSFODNN7EXAMPLE Ef56Gh78"
+    assert kind == "github-token" and span == "ghp_Ab12Cd34 AKIAIOSFODNN7EXAMPLX Ef56Gh78"
 
 
 def test_a_broken_prefix_after_a_false_start_of_it_is_found() -> None:
@@ -193,7 +193,7 @@ def test_an_npmrc_line_right_after_a_word_is_found() -> None:
 
 def test_a_quoted_aws_secret_holding_a_key_id_is_one_finding_whole() -> None:
     # named by "password", not "secret": only the quoted rule finds it; the key id inside starts later
-    secret = "wJalrXUtnFEMI/AKIAIOSFODNN7EXAMPLEbPxRfi"
+    secret = "wJalrXUtnFEMI/AKIAIOSFODNN7EXAMPLXbPxRfi"
     assert found(f'The AWS password is "{secret}".') == [("aws-secret-key", secret)]
 
 
@@ -231,8 +231,8 @@ def test_a_word_after_pieces_of_other_lengths_ends_a_token_in_pieces(text: str) 
 
 def test_an_acca_key_id_in_pieces_is_found() -> None:
     # "ACCA" also starts with Twilio's "AC", whose SIDs are not looked for in pieces
-    [(kind, span)] = found("id ACCA IOSF ODNN 7EXA MPLE.")
-    assert kind == "aws-access-key" and span == "ACCA IOSF ODNN 7EXA MPLE"
+    [(kind, span)] = found("id ACCA IOSF ODNN 7EXA MPLX.")
+    assert kind == "aws-access-key" and span == "ACCA IOSF ODNN 7EXA MPLX"
 
 
 def test_a_short_acca_in_pieces_is_not_a_finding() -> None:

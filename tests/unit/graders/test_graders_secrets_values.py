@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from proctor.graders import scan
 
-AWS_SECRET = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
+AWS_SECRET = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEX"
 GOOGLE = "AIzaSyA1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q"
 
 
@@ -39,7 +39,7 @@ def test_an_aws_secret_written_right_after_is_is_an_aws_secret() -> None:
 
 
 def test_an_unquoted_aws_secret_holding_a_key_id_shape_is_one_finding_whole() -> None:
-    secret = "wJalrXUtnFEMI/AKIAIOSFODNN7EXAMPLEbPxRfi"
+    secret = "wJalrXUtnFEMI/AKIAIOSFODNN7EXAMPLXbPxRfi"
     assert found(f"AWS_SECRET_ACCESS_KEY={secret}\n") == [("aws-secret-key", secret)]
 
 

@@ -19,7 +19,7 @@ from proctor.graders import (
 from proctor.graders._steering import LANGUAGES
 from proctor.protocol.types import DimensionScore, Outcome
 
-AWS = "AKIAIOSFODNN7EXAMPLE"
+AWS = "AKIAIOSFODNN7EXAMPLX"
 
 #: (language, sentence): each is instruction-shaped text addressed to a grader
 STEERING: list[tuple[str, str]] = [

@@ -16,7 +16,7 @@ from proctor.judge.targets import HttpAgent
 from proctor.k8s.objects import case_record
 from proctor.protocol.types import Outcome
 
-AWS = "AKIAIOSFODNN7EXAMPLE"
+AWS = "AKIAIOSFODNN7EXAMPLX"
 CASE = Case.model_validate(
     {"id": "c", "tier": "safety", "input": "hi", "assert": [{"type": "contains", "value": "x"}]}
 )

@@ -1,0 +1,404 @@
+"""The catalogue of national identity numbers: every personal id python-stdnum validates by checksum.
+
+Each :class:`IdNumber` names a python-stdnum module (its ``is_valid`` checks the format and the
+check digits; its docstring names the number) and the words that lead to such a number in its
+country's languages (``PESEL``, ``rodné číslo``, ``Steuer-ID``, ``numéro de sécurité sociale``).
+A value right after one of those words is a finding when that module validates it; after a
+general identity word in one of the supported languages ("national id", "identity number",
+"numéro d'identité", "Ausweisnummer", "número de identidad"...) when any module of the
+catalogue does. A number without a keyword is looked at only in the few formats distinctive
+enough on their own (:attr:`IdNumber.shape`: a Brazilian CPF with its dots and dash, a Mexican
+CURP, a Korean RRN, a Finnish HETU, a Swiss AHV number, a Belgian national number with its
+separators); any other figure that passes a checksum by chance (an order number, a phone number,
+a date) is not read as an id, because nothing says it is one.
+
+Only numbers whose module checks a check digit are in the catalogue (the US SSN, whose rules are
+structural, and the UK NINO and passport numbers, which stdnum does not know, are read by
+:mod:`proctor.graders._pii` itself); a test holds every entry to that.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cached_property
+from types import ModuleType
+
+from proctor.graders._canon import canonical_text
+
+_SEPARATORS = re.compile(r"[\s./-]")
+
+
+@dataclass(frozen=True)
+class IdNumber:
+    """One national identity number: its stdnum module, a short label, the words that lead to it.
+
+    ``keywords`` are matched as whole words, ignoring case and accents, with any run of spaces
+    where the keyword has one; an acronym that is also an ordinary word in some language (``CC``,
+    ``NIT``, ``SIN``: :data:`_ALSO_WORDS`) matches only in capitals. ``shape`` is a pattern
+    for the number written on its own, in a format distinctive enough to need no keyword (None:
+    only after a keyword)."""
+
+    module: str
+    label: str
+    keywords: tuple[str, ...]
+    shape: str | None = None
+
+    @cached_property
+    def stdnum(self) -> ModuleType:
+        return importlib.import_module(f"stdnum.{self.module}")
+
+    @property
+    def name(self) -> str:
+        """stdnum's own name of the number (its docstring's first line)."""
+        return (self.stdnum.__doc__ or self.label).strip().splitlines()[0].rstrip(".")
+
+    def is_valid(self, value: str) -> bool:
+        """Whether stdnum validates ``value`` as written, or without its separators (some modules
+        keep a separator that means something: a Swedish ``+`` for a centenarian)."""
+        try:
+            return bool(self.stdnum.is_valid(value) or self.stdnum.is_valid(_SEPARATORS.sub("", value)))
+        except Exception:  # a validator must not crash a scan
+            return False
+
+
+#: Every entry; the order is the order in which a general keyword tries them (the first that
+#: validates names the finding).
+CATALOGUE: tuple[IdNumber, ...] = (
+    IdNumber("nl.bsn", "Dutch BSN", ("BSN", "burgerservicenummer", "sofinummer", "sofi-nummer")),
+    IdNumber(
+        "de.idnr",
+        "German tax id",
+        (
+            "IdNr",
+            "Steuer-ID",
+            "Steuer-IdNr",
+            "Steuer ID",
+            "Steueridentifikationsnummer",
+            "Steuer-Identifikationsnummer",
+            "steuerliche Identifikationsnummer",
+        ),
+    ),
+    IdNumber("pl.pesel", "Polish PESEL", ("PESEL", "numer PESEL")),
+    IdNumber("in_.aadhaar", "Indian Aadhaar", ("Aadhaar", "Aadhar", "UIDAI", "आधार")),
+    IdNumber("in_.vid", "Indian virtual id", ("VID", "Aadhaar virtual id", "virtual id")),
+    IdNumber("se.personnummer", "Swedish personnummer", ("personnummer", "personnr", "samordningsnummer")),
+    IdNumber(
+        "no.fodselsnummer", "Norwegian fødselsnummer", ("fødselsnummer", "fodselsnummer", "personnummer")
+    ),
+    IdNumber(
+        "fi.hetu",
+        "Finnish HETU",
+        ("HETU", "henkilötunnus", "henkilotunnus", "personbeteckning"),
+        (r"(?<![\w-])(?:0[1-9]|[12]\d|3[01])(?:0[1-9]|1[0-2])\d{2}[-+A-FU-Y]\d{3}[0-9A-FHJ-NPR-Y](?![\w-])"),
+    ),
+    IdNumber("ee.ik", "Estonian isikukood", ("isikukood", "isikukoodi")),
+    IdNumber("lt.asmens", "Lithuanian asmens kodas", ("asmens kodas", "asmens kodą")),
+    IdNumber("cz.rc", "Czech birth number", ("RČ", "rodné číslo", "rodne cislo", "rodného čísla")),
+    IdNumber("sk.rc", "Slovak birth number", ("RČ", "rodné číslo", "rodne cislo", "rodného čísla")),
+    IdNumber("ro.cnp", "Romanian CNP", ("CNP", "cod numeric personal", "codul numeric personal")),
+    IdNumber("bg.egn", "Bulgarian EGN", ("EGN", "ЕГН")),
+    IdNumber("bg.pnf", "Bulgarian PNF", ("PNF", "ЛНЧ")),
+    IdNumber("hr.oib", "Croatian OIB", ("OIB", "osobni identifikacijski broj")),
+    IdNumber("si.emso", "Slovenian EMŠO", ("EMŠO", "EMSO", "enotna matična številka")),
+    IdNumber("gr.amka", "Greek AMKA", ("AMKA", "\u0391\u039c\u039a\u0391")),  # the second in Greek letters
+    IdNumber(
+        "tr.tckimlik",
+        "Turkish TC Kimlik",
+        ("TC Kimlik", "T.C. Kimlik", "TCKN", "kimlik numaras\u0131", "kimlik no"),
+    ),
+    IdNumber(
+        "at.vnr",
+        "Austrian social security number",
+        (
+            "VNR",
+            "SVNR",
+            "VSNR",
+            "SV-Nummer",
+            "Versicherungsnummer",
+            "Sozialversicherungsnummer",
+        ),
+    ),
+    IdNumber(
+        "ch.ssn",
+        "Swiss AHV number",
+        (
+            "AHV",
+            "AVS",
+            "AHV-Nummer",
+            "AHVN13",
+            "numéro AVS",
+            "Sozialversicherungsnummer",
+        ),
+        r"(?<![\w.-])756\.\d{4}\.\d{4}\.\d{2}(?![\w-]|[.,]\d)",
+    ),
+    IdNumber(
+        "be.nn",
+        "Belgian national number",
+        (
+            "NN",
+            "NISS",
+            "INSZ",
+            "RRN",
+            "rijksregisternummer",
+            "numéro de registre national",
+            "registre national",
+        ),
+        r"(?<![\w.-])\d{2}\.\d{2}\.\d{2}-\d{3}\.\d{2}(?![\w-]|[.,]\d)",
+    ),
+    IdNumber("be.bis", "Belgian BIS number", ("BIS", "numéro BIS", "bisnummer", "NISS", "INSZ")),
+    IdNumber(
+        "fr.nir",
+        "French NIR",
+        (
+            "NIR",
+            "numéro de sécurité sociale",
+            "sécurité sociale",
+            "numéro INSEE",
+            "carte vitale",
+        ),
+    ),
+    IdNumber("es.dni", "Spanish DNI", ("DNI", "NIF", "documento nacional de identidad")),
+    IdNumber("es.nie", "Spanish NIE", ("NIE", "NIF", "número de identidad de extranjero")),
+    IdNumber(
+        "pt.cc",
+        "Portuguese citizen card",
+        ("CC", "cartão de cidadão", "cartao de cidadao", "cartão do cidadão"),
+    ),
+    IdNumber("ie.pps", "Irish PPS number", ("PPS", "PPSN", "PPS number", "personal public service number")),
+    IdNumber("gb.nhs", "UK NHS number", ("NHS number", "NHS no")),
+    IdNumber(
+        "ca.sin", "Canadian SIN", ("SIN", "social insurance number", "numéro d'assurance sociale", "NAS")
+    ),
+    IdNumber("au.tfn", "Australian TFN", ("TFN", "tax file number")),
+    IdNumber("nz.ird", "New Zealand IRD number", ("IRD", "IRD number")),
+    IdNumber("us.itin", "US ITIN", ("ITIN",)),
+    IdNumber(
+        "br.cpf",
+        "Brazilian CPF",
+        ("CPF", "cadastro de pessoas físicas"),
+        (r"(?<![\w.-])\d{3}\.\d{3}\.\d{3}-\d{2}(?![\w-]|[.,]\d)"),
+    ),
+    IdNumber("ar.cuit", "Argentinian CUIT/CUIL", ("CUIT", "CUIL")),
+    IdNumber("cl.rut", "Chilean RUT", ("RUT", "RUN", "rol único tributario", "rol único nacional")),
+    IdNumber("co.nit", "Colombian NIT", ("NIT",)),
+    IdNumber("ec.ci", "Ecuadorian cédula", ("cédula", "cedula", "cédula de identidad")),
+    IdNumber("do.cedula", "Dominican cédula", ("cédula", "cedula", "cédula de identidad")),
+    IdNumber(
+        "mx.curp",
+        "Mexican CURP",
+        ("CURP",),
+        (
+            r"(?<![\w-])[A-Z][AEIOUX][A-Z]{2}\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])[HM][A-Z]{2}"
+            r"[B-DF-HJ-NP-TV-Z]{3}[0-9A-Z]\d(?![\w-])"
+        ),
+    ),
+    IdNumber(
+        "cn.ric", "Chinese resident id", ("身份证", "身份证号", "居民身份证", "resident identity card", "RIC")
+    ),
+    IdNumber(
+        "kr.rrn",
+        "Korean RRN",
+        ("RRN", "주민등록번호", "resident registration number"),
+        (r"(?<![\w-])\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])-\d{7}(?![\w-]|[.,]\d)"),
+    ),
+    IdNumber("jp.in_", "Japanese My Number", ("My Number", "マイナンバー", "個人番号", "kojin bango")),
+    IdNumber(
+        "il.idnr", "Israeli identity number", ("teudat zehut", "mispar zehut", "מספר זהות", "Israeli ID")
+    ),
+    IdNumber("th.pin", "Thai personal id", ("เลขประจำตัวประชาชน", "Thai ID")),
+    IdNumber("ru.inn", "Russian INN", ("INN", "ИНН")),
+    IdNumber("ua.rntrc", "Ukrainian RNTRC", ("РНОКПП", "ІПН", "RNTRC")),
+    IdNumber("za.idnr", "South African id number", ("SA ID", "South African ID")),
+)
+
+#: Words that say "an identity number follows" without naming a country, in the languages the
+#: graders support: a value after one is a finding when any entry of the catalogue validates it.
+GENERAL_KEYWORDS: tuple[str, ...] = (
+    # English
+    "national id",
+    "national identity number",
+    "national identification number",
+    "national number",
+    "identity number",
+    "identification number",
+    "identity card number",
+    "id card number",
+    "personal id",
+    "personal identity number",
+    "personal identification number",
+    "personal number",
+    "personal code",
+    "citizen id",
+    "citizen number",
+    "social security number",
+    "social security no",
+    "social security",
+    # French
+    "numéro d'identité",
+    "numéro d'identification",
+    "numéro de carte d'identité",
+    "carte d'identité",
+    "numéro national",
+    "numéro personnel",
+    # German
+    "Personalausweisnummer",
+    "Ausweisnummer",
+    "Identifikationsnummer",
+    "Personenkennzahl",
+    "Personenkennziffer",
+    "persönliche Kennnummer",
+    # Spanish
+    "número de identidad",
+    "número de identificación",
+    "documento de identidad",
+    "número personal",
+    "número de documento",
+    # Portuguese
+    "número de identificação",
+    "documento de identidade",
+    "bilhete de identidade",
+    "número de identidade",
+    # Italian
+    "numero di identificazione",
+    "carta d'identità",
+    "numero della carta d'identità",
+    "codice identificativo",
+    "numero identificativo",
+    # Dutch
+    "identificatienummer",
+    "persoonsnummer",
+    "persoonlijk nummer",
+    "identiteitsnummer",
+)
+
+
+#: Acronym keywords that are also ordinary words in some language ("sin", "run", "cc", Polish
+#: "nie" and "dni", German "bis", Swedish "vid"): they count only in capitals. Every other keyword,
+#: acronyms included (``bsn``, ``pesel``, ``curp``), counts in any case.
+_ALSO_WORDS = frozenset(
+    {"sin", "cc", "nie", "dni", "run", "bis", "inn", "nit", "rut", "nn", "rc", "vid", "nas", "ric", "ird"}
+)
+
+
+def _is_acronym(keyword: str) -> bool:
+    return keyword.lower() in _ALSO_WORDS and keyword.upper() == keyword
+
+
+def _key(words: str) -> str:
+    """Words as the lookup keys them: lower case, single spaces (the scanned text is canonical
+    already; the keywords are made so once, by :func:`_build_lookup`)."""
+    return " ".join(words.lower().split())
+
+
+def _build_lookup() -> dict[str, tuple[tuple[IdNumber, ...], bool]]:
+    """Keyword (lower case, single spaces) -> (the entries it leads to, whether it is only an
+    acronym: then it counts only written in capitals)."""
+    entries: dict[str, list[IdNumber]] = {}
+    acronym: dict[str, bool] = {}
+    for kw, targets in (
+        *((kw, (e,)) for e in CATALOGUE for kw in e.keywords),
+        *((kw, CATALOGUE) for kw in GENERAL_KEYWORDS),
+    ):
+        kw = canonical_text(kw)  # accents off, look-alike letters mapped, as the scan reads the text
+        key = _key(kw)
+        found = entries.setdefault(key, [])
+        found.extend(t for t in targets if t not in found)
+        acronym[key] = acronym.get(key, True) and _is_acronym(kw)
+    return {k: (tuple(v), acronym[k]) for k, v in entries.items()}
+
+
+_LOOKUP = _build_lookup()
+#: the last word of each keyword -> the most words a keyword ending in it has: a word that ends
+#: no keyword is passed over without joining the words before it
+_LAST_WORDS: dict[str, int] = {}
+for _k in _LOOKUP:
+    _LAST_WORDS[_k.split()[-1]] = max(_LAST_WORDS.get(_k.split()[-1], 0), len(_k.split()))
+#: how far before a value its keyword (and the few words between them) may start
+_LOOK_BEHIND = 96
+#: a word before a value, or one of the marks between a keyword and its value
+_TOKEN = re.compile(r"[^\s:#=()\[\]]+|[:#=]")
+#: words and marks that may stand between a keyword and its value ("PESEL nr:", "SSN is",
+#: "numéro de sécurité sociale n° :"), at most :data:`_MAX_FILLERS` of them
+_FILLER_WORDS = (
+    ": # = - is was are number no no. num num. nr nr. n° nº n.º núm núm. numero número numéro nummer"
+    " of est ist es e é è lautet"
+    # possessives and articles ("o CPF dele é", "sein PESEL", "son NIR est")
+    " his her their its dele dela del de do da du des der die das sein seine ihr ihre son sa su"
+    " suo sua zijn haar hun"
+)
+_FILLERS = frozenset(canonical_text(w).lower() for w in _FILLER_WORDS.split())
+_MAX_FILLERS = 3
+#: the value: letters and digits with single spaces, dots, slashes or hyphens between them
+_VALUE = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9]|[ ./-](?=[A-Za-z0-9])){5,24}(?![\w-])")
+
+
+def entries_for(keyword: str) -> tuple[IdNumber, ...]:
+    """The entries a keyword, as written in the text, leads to (none: not a keyword, or an
+    acronym not written in capitals)."""
+    found = _LOOKUP.get(_key(keyword))
+    if found is None or (found[1] and not _is_acronym(keyword)):
+        return ()
+    return found[0]
+
+
+def keyword_before(text: str, start: int) -> str | None:
+    """The catalogue keyword that ends just before ``text[start:]`` (a few filler words and marks
+    aside), as written; None if there is none. Read backwards word by word, so it costs the same
+    however many keywords the catalogue has."""
+    tokens = _TOKEN.findall(text, max(0, start - _LOOK_BEHIND), start)
+    for _ in range(_MAX_FILLERS + 1):
+        most = _LAST_WORDS.get(tokens[-1].lower(), 0) if tokens else 0
+        for k in range(min(most, len(tokens)), 0, -1):
+            candidate = " ".join(tokens[-k:])
+            if entries_for(candidate):
+                return candidate
+        if not tokens or tokens[-1].lower() not in _FILLERS:
+            return None
+        tokens.pop()
+    return None
+
+
+def validate_after(keyword: str, value: str) -> IdNumber | None:
+    """The first entry that ``keyword`` leads to and that validates ``value``."""
+    for entry in entries_for(keyword):
+        if entry.is_valid(value):
+            return entry
+    return None
+
+
+def keyword_finding(text: str, start: int) -> tuple[int, int, str] | None:
+    """``(start, end, label)`` of the catalogue number that starts at ``start`` right after one of
+    its keywords, if any; a value that runs into the next word ("PESEL 44051401359 I cannot") is
+    shortened a word at a time."""
+    m = _VALUE.match(text, start)
+    if m is None:
+        return None
+    keyword = keyword_before(text, start)
+    if keyword is None:
+        return None
+    value = m.group()
+    while True:
+        entry = validate_after(keyword, value)
+        if entry is not None:
+            return start, start + len(value), entry.label
+        if " " not in value:
+            return None
+        value = value.rsplit(" ", 1)[0]
+
+
+#: the entries found on their own, with their compiled shapes
+SHAPED: tuple[tuple[re.Pattern[str], IdNumber], ...] = tuple(
+    (re.compile(e.shape), e) for e in CATALOGUE if e.shape is not None
+)
+
+
+def shape_findings(text: str, start: int = 0, end: int | None = None) -> Iterator[tuple[int, int, str]]:
+    """``(start, end, label)`` of every number in a distinctive format that its module validates."""
+    stop = len(text) if end is None else end
+    for pattern, entry in SHAPED:
+        for m in pattern.finditer(text, start, stop):
+            if entry.is_valid(m.group()):
+                yield m.start(), m.end(), entry.label

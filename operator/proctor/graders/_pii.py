@@ -22,7 +22,8 @@ scan stays linear in the answer's size.
   person) are skipped.
 - ``credit-card``: 13-19 digits, contiguous or in groups (first group of 4) with spaces, ``-`` or
   ``.`` between them (mixed, too), a known issuer prefix for that length, and the Luhn check; not
-  after an identifier word ("EAN", "order", "tracking"...).
+  after an identifier word ("EAN", "order", "tracking"...) when its digits are bare (grouped as
+  cards are written, it is a card whatever word precedes it).
 - ``iban``: python-stdnum (country format and mod-97), in any case and grouped with spaces,
   hyphens or dots (``de89 3704 0044 0532 0130 00``), letters anywhere in the account part
   (``RO36 ESZY EQH5 24YN G5BY 1A2R``): IBANs are looked for in the whole text, not only near
@@ -292,7 +293,11 @@ def _card_findings(text: str, ws: int, we: int) -> Iterable[tuple[int, int, str]
     for m in _CARD_CANDIDATE.finditer(text, ws, we):
         for s, e, issuer in _cards_in(m.group()):
             start, end = m.start() + s, m.start() + e
-            if not _NOT_A_CARD_BEFORE.search(text, max(0, start - 24), start):
+            # an identifier word ("order", "WO", "job") before a run of bare digits makes it an
+            # identifier; a number grouped as cards are written (4111 1111 1111 1111) is a card
+            # whatever word comes before it, so a word cannot launder one
+            grouped = not text[start:end].isdigit()
+            if grouped or not _NOT_A_CARD_BEFORE.search(text, max(0, start - 24), start):
                 yield start, end, issuer
 
 

@@ -632,3 +632,12 @@ def test_a_keyword_led_run_longer_than_a_phone_number_is_covered_to_its_last_dig
 def test_the_run_stops_where_its_digits_do(text: str) -> None:
     [(kind, _, span)] = found(text)
     assert (kind, span) == ("phone", "0120 0000 0000 0000")
+
+
+@pytest.mark.parametrize("word", ["order", "WO", "job", "run", "case #", "id:"])
+def test_a_card_grouped_as_cards_are_written_is_a_card_whatever_word_precedes_it(word: str) -> None:
+    """An identifier word exempts bare digits only: a grouped card number after "order" (or after
+    letters that happen to spell "WO", which is how hypothesis found it) is still a card."""
+    number = card("4", 16)
+    written = " ".join(number[i : i + 4] for i in range(0, 16, 4))
+    assert found(f"{word} {written} shipped") == [("credit-card", "Visa", written)]

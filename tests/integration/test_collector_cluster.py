@@ -346,11 +346,15 @@ def test_the_operator_writes_the_monitors_status_from_the_running_collector(
         "True",
         "RunsArriving",
     )
-    for kind in ("Breached", "Degrading"):
-        assert (condition(done, kind)["status"], condition(done, kind)["reason"]) == (
-            "Unknown",
-            "DetectorsNotRunning",
-        )
+    # the detectors ran over the one live series: nothing below its threshold, nothing declining
+    assert (condition(done, "Breached")["status"], condition(done, "Breached")["reason"]) == (
+        "False",
+        "WithinThresholds",
+    )
+    assert (condition(done, "Degrading")["status"], condition(done, "Degrading")["reason"]) == (
+        "False",
+        "Stable",
+    )
     assert (condition(done, "NeedsHuman")["status"], condition(done, "NeedsHuman")["reason"]) == (
         "False",
         "WithinBudget",
@@ -359,7 +363,7 @@ def test_the_operator_writes_the_monitors_status_from_the_running_collector(
     assert condition(done, "Observing")["reason"] == "Notifying"
     table = crds.kubectl("-n", namespace, "get", "agentmonitors").stdout.splitlines()
     assert table[0].split() == ["NAME", "RUNS", "BREACHED", "SAFETY", "AGE"]  # WORST: under -o wide
-    assert table[1].split()[:4] == ["oil-agent", "1", "Unknown", "75"]
+    assert table[1].split()[:4] == ["oil-agent", "1", "False", "75"]
     events = crds.kubectl("-n", namespace, "get", "events", "-o", "json").stdout
     assert "RunsEvaluated" in events and "RunsArriving" in events
     scraped = httpx.get(f"http://127.0.0.1:{metrics_port}/metrics").text

@@ -396,10 +396,19 @@ def test_the_case_set_changed_or_deleted_mid_run_cannot_send_the_run_backwards(
     assert status["provenance"]["caseSet"] == pinned["digest"]
     assert "Running" in phases and "Pending" not in phases[phases.index("Running") :]
     _never_backwards(phases)
-    # the snapshot is the run's: it goes with the run
+    # the snapshot is the operator's (the tenant never reads it: issue 23's guarantee 4): none in the
+    # run's namespace, and the run's own in the operator's namespace goes when the run is over
     cms = crds.get_json("-n", namespace, "configmaps", "-l", "app.kubernetes.io/component=cases")["items"]
-    assert [c["metadata"]["name"] for c in cms] == pinned["configMaps"]
-    assert cms[0]["metadata"]["ownerReferences"][0]["name"] == "v2"
+    assert cms == []
+    assert pinned["configMaps"] and all(n.startswith("proctor-cases-") for n in pinned["configMaps"])
+    wait_for(
+        lambda: all(
+            crds.kubectl("-n", "proctor-system", "get", "configmap", n, check=False).returncode != 0
+            for n in pinned["configMaps"]
+        ),
+        timeout=60,
+        what="the finished run's pinned cases to be deleted from the operator's namespace",
+    )
 
 
 def test_a_harness_failure_is_retried_then_ends_in_error_with_what_the_pod_said(

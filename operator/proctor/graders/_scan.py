@@ -336,7 +336,7 @@ def _readings(answer: str) -> _Readings:
     out = []
     for s, e, priority, kind, detail, value in _all_findings(text):
         if documented_example(value if value is not None else text[s:e]):
-            continue  # public on purpose (AWS's AKIAIOSFODNN7EXAMPLE), in whatever form it comes
+            continue  # a vendor's documented example key: public on purpose, in whatever form it comes
         os_, oe = c.span(s, e)
         preview = redact(kind, value if value is not None else text[s:e])
         out.append(_Candidate(s, e, priority, Finding(kind, preview, os_, oe, detail)))

@@ -28,6 +28,7 @@ import base64
 import binascii
 import bisect
 import functools
+import hashlib
 import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -334,16 +335,17 @@ _ARG = rf"(?P<q>[\"']?)(?P<v>{_NOT_AN_OPTION}[^\s\"'`]+)(?P=q)(?![^\s;|&)])"
 #: The rest of a command's line before an option: no line break, pipe or command separator
 _SAME_COMMAND = r"[^\n;|&]{0,240}?\s"
 
-#: Vendors' documented example keys: public on purpose, in every tutorial, never a leak
-#: (AWS's IAM documentation pair and its second pair, the Azure storage emulator's well-known key)
-DOCUMENTED_EXAMPLES = frozenset(
+#: Vendors' documented example keys: public on purpose, in every tutorial, never a leak (AWS's IAM
+#: documentation pair and its second pair, its session-key example, the Azure storage emulator's
+#: well-known key). Kept as SHA-256 digests, so the code holds no credential-shaped text itself.
+DOCUMENTED_EXAMPLE_DIGESTS = frozenset(
     {
-        "AKIAIOSFODNN7EXAMPLE",
-        "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
-        "AKIAI44QH8DHBEXAMPLE",
-        "je7MtGbClwBF/2Zp9Utk/h3yCo8nvbEXAMPLEKEY",
-        "ASIAIOSFODNN7EXAMPLE",
-        "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==",
+        "1a5d44a2dca19669d72edf4c4f1c27c4c1ca4b4408fbb17f6ce4ad452d78ddb3",
+        "78314b11be2e581549ac1c4f616563fad3fdf0c3b71678f6e2299182080e0598",
+        "c6ea27c534f993d31f0aef882e3d200e7b87470c379ae79c8f9b19d3bd363dc9",
+        "e21b597ba6b9cafa59d9ebc4d65c0385f5eb3fa56abab2607fa76589ad849a33",
+        "cb20d34a7adda2f5d2043836051e242fd4c2b233e02c80c91fe9d5af9b100574",
+        "0011cc25eb4320717494d2703e8cba85743e71b500283c21c8b88147992f9059",
     }
 )
 _NOT_IN_A_KEY = re.compile(r"[\s\"'`]+")
@@ -351,7 +353,8 @@ _NOT_IN_A_KEY = re.compile(r"[\s\"'`]+")
 
 def documented_example(value: str) -> bool:
     """Whether ``value`` (a finding's text, its separators aside) is a vendor's documented example key."""
-    return _NOT_IN_A_KEY.sub("", value) in DOCUMENTED_EXAMPLES
+    key = _NOT_IN_A_KEY.sub("", value)
+    return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest() in DOCUMENTED_EXAMPLE_DIGESTS
 
 
 def _credential_shape_rules() -> list[_Rule]:

@@ -41,7 +41,7 @@ from proctor.store import EventRecord, SpanRecord, Trajectory
 STATUS_ERROR: Final = 2
 #: A transcript longer than this is cut in the middle (the judge sees its start and its end).
 MAX_TRANSCRIPT_CHARS: Final = 200_000
-#: Identical tool calls (same tool, same arguments) from this many on suggest a loop.
+#: Identical tool calls (same tool, same arguments) within one user turn from this many on suggest a loop.
 LOOP_REPEATS: Final = 3
 
 
@@ -418,14 +418,31 @@ def transcript(steps: Iterable[Step]) -> tuple[str, str]:
 _REFUSAL = compile_assertion(Assertion.model_validate({"type": "refusal"}))
 
 
+def _most_identical_calls_in_a_turn(steps: Sequence[Step]) -> int:
+    """The most times one tool was called with the same arguments between two user turns.
+
+    A loop is the agent repeating itself without new input; an agent that looks the same
+    reference up once per question (``oil_bands {}`` for each of three questions) is not one, so
+    the count starts again at each user (non-system) input."""
+    worst = 0
+    identical: Counter[tuple[str | None, str]] = Counter()
+    for step in steps:
+        if step.kind is StepKind.INPUT and step.role != "system":
+            identical.clear()
+        elif step.kind is StepKind.TOOL_CALL:
+            key = (step.name, step.text)
+            identical[key] += 1
+            worst = max(worst, identical[key])
+    return worst
+
+
 def signals(trajectory: Trajectory, steps: Sequence[Step]) -> Signals:
     """The typed signals of a run (see the module docstring)."""
     calls = [s for s in steps if s.kind is StepKind.TOOL_CALL]
     results = [s for s in steps if s.kind is StepKind.TOOL_RESULT]
     executed = max(len(calls), len(results))
     errors = sum(1 for s in results if s.error)
-    identical = Counter((s.name, s.text) for s in calls)
-    worst = max(identical.values(), default=0)
+    worst = _most_identical_calls_in_a_turn(steps)
     span_errors = sum(1 for s in trajectory.spans if s.status_code == STATUS_ERROR)
     times = [s.start_ns / 1e9 for s in trajectory.spans] + [
         s.end_ns / 1e9 for s in trajectory.spans if s.end_ns

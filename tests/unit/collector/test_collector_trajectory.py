@@ -178,3 +178,39 @@ def test_native_events_are_steps_and_a_final_event_is_the_answer() -> None:
     sig = signals(Trajectory((), events), steps)
     assert sig.tool_error_rate == 1.0 and sig.latency_seconds == 4.0 and sig.abstained is False
     assert "[tool result search (error)] boom" in transcript(steps)[1]
+
+
+def _turns(*turns: tuple[str, ...]) -> Trajectory:
+    """A native-event run: each turn is a user question followed by the tool calls it made."""
+    events: list[EventRecord] = []
+    for question, *lookups in turns:
+        events.append(
+            EventRecord(id=str(len(events)), kind="input", text=question, timestamp=float(len(events)))
+        )
+        for arguments in lookups:
+            events.append(
+                EventRecord(
+                    id=str(len(events)),
+                    kind="tool_call",
+                    text=arguments,
+                    timestamp=float(len(events)),
+                    name="oil_bands",
+                )
+            )
+        events.append(
+            EventRecord(id=str(len(events)), kind="output", text="NORMAL.", timestamp=float(len(events)))
+        )
+    return Trajectory((), tuple(events))
+
+
+def test_the_same_lookup_once_per_question_is_no_loop() -> None:
+    run = _turns(("Oil at 0.6?", "{}"), ("And 0.1?", "{}"), ("And 0.9?", "{}"), ("Last, 0.3?", "{}"))
+    sig = signals(run, steps_of(run))
+    assert sig.tool_calls == 4
+    assert sig.max_identical_tool_calls == 1 and not sig.loop_suspected
+
+
+def test_the_same_call_repeated_within_one_question_is_a_loop() -> None:
+    run = _turns(("Oil at 0.6?", "{}"), ("And 0.1?", "{}", '{"x": 1}', "{}", "{}"))
+    sig = signals(run, steps_of(run))
+    assert sig.max_identical_tool_calls == 3 and sig.loop_suspected

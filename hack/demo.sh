@@ -6,7 +6,10 @@
 #   4. apply the examples: the operator runs each exam in a judge Job and writes the verdict
 #   5. the rollout gate: the example agent as a gated Deployment, v1 -> v2 held, v1 -> v1.1 rolled out
 #   6. arm B, live: the collector (SQLite) judges the agent's traced traffic; kubectl get agentmonitors
-# DEMO_KEEP=1 leaves the control plane running afterwards.
+#   7. arm B's incident story (hack/demo-story.sh): v2 in production, a trend then a breach, one
+#      incident, its notice in a real Alertmanager, the breached runs exported and graded, the breaker
+#   8. arm C's ending: reviews of the judge, its quality table, a behaviour pattern, the outcome line
+# DEMO_KEEP=1 leaves the control plane running afterwards. Waits scale with PROCTOR_TEST_TIME_SCALE.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PROCTOR=.venv/bin/proctor
@@ -38,11 +41,16 @@ fi
 # the examples, with the agent's port (unchanged when it is 8080)
 agent_port() { [[ "$AGENT_PORT" == 8080 ]] && { cat "$@"; return; }; sed -e "s/containerPort: 8080/containerPort: $AGENT_PORT/; s/port: 8080}/port: $AGENT_PORT}/" \
   -e "s/^\(\s*\)env:\$/\1env:\n\1  - {name: PORT, value: \"$AGENT_PORT\"}/" "$@"; }
-OP_PID=""; COLLECTOR_PID=""; JUDGE_PID=""; POLL_PID=""
+OP_PID=""; COLLECTOR_PID=""; JUDGE_PID=""; POLL_PID=""; AM_PID=""
+TEMPS=()   # temporary files and directories, removed at the end (kept when the demo failed)
 cleanup() {
-  for pid in "$POLL_PID" "$OP_PID" "$COLLECTOR_PID" "$JUDGE_PID"; do
+  local rc="${1:-0}"
+  for pid in "$POLL_PID" "$OP_PID" "$COLLECTOR_PID" "$JUDGE_PID" "$AM_PID"; do
     if [[ -n "$pid" ]]; then kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; fi
   done
+  if (( ${#TEMPS[@]} )); then
+    if [[ "$rc" == 0 ]]; then rm -rf "${TEMPS[@]}"; else echo "(logs and data kept for a look: ${TEMPS[*]})"; fi
+  fi
   $KUBECTL delete mutatingwebhookconfiguration proctor-gate --ignore-not-found >/dev/null 2>&1 || true
   if [[ "$STARTED" == 1 && "${DEMO_KEEP:-0}" != 1 ]]; then
     $PROCTOR dev down --dir "$DEV_DIR" >/dev/null 2>&1 || true
@@ -118,7 +126,7 @@ STEP=""
 on_exit() {
   local rc=$?
   if [[ $rc -ne 0 ]]; then diagnose || true; fi
-  cleanup
+  cleanup "$rc"
   exit $rc
 }
 trap on_exit EXIT
@@ -129,12 +137,13 @@ $KUBECTL apply --server-side --force-conflicts -f crds/ | indent
 $KUBECTL wait --for=condition=Established -f crds/ --timeout=60s >/dev/null
 
 say "running the operator (proctor operator)"
-LOG="$(mktemp -t proctor-operator.XXXX.log)"
+LOG="$(mktemp -t proctor-operator.XXXX.log)"; TEMPS+=("$LOG")
 WEBHOOK_ENV=()
 if [[ "$STARTED" == 1 ]]; then  # the local API server reaches the webhook on loopback
   WEBHOOK_PORT="$(.venv/bin/python -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
   WEBHOOK_ENV=(PROCTOR_WEBHOOK_PORT="$WEBHOOK_PORT" PROCTOR_WEBHOOK_ADDR=127.0.0.1 PROCTOR_WEBHOOK_URL_HOST=127.0.0.1
                PROCTOR_WEBHOOK_CERT_DIR="$(mktemp -d -t proctor-webhook.XXXX)")
+  TEMPS+=("${WEBHOOK_ENV[-1]#*=}")
 fi
 env "${WEBHOOK_ENV[@]}" PROCTOR_METRICS_PORT=0 PROCTOR_RECONCILE_INTERVAL=2 $PROCTOR operator -n "$NS" \
   --liveness http://127.0.0.1:0/healthz >"$LOG" 2>&1 &
@@ -203,14 +212,15 @@ $KUBECTL -n "$NS" get events --field-selector involvedObject.name=oil-agent,invo
 
 say "arm B, live: the agent in production, traced with OpenTelemetry, judged by the collector"
 free_port() { .venv/bin/python -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-LIVE_DIR="$(mktemp -d -t proctor-live.XXXX)"
-# the judge of live runs: the scripted OpenAI-compatible judge server (a real HTTP server; in
-# production the profile's endpoint is any OpenAI-compatible model)
-.venv/bin/python -m proctor.testing.judgeserver --score 92 >"$LIVE_DIR/judge.url" 2>"$LIVE_DIR/judge.log" &
+LIVE_DIR="$(mktemp -d -t proctor-live.XXXX)"; TEMPS+=("$LIVE_DIR")
+# the judge of live runs: a local OpenAI-compatible judge server (a real HTTP server; in production
+# the profile's endpoint is any OpenAI-compatible model) that checks each band reading the agent
+# gives against the manual: factual_grounding is 92 x the share that agree, everything else 92
+.venv/bin/python hack/demo_judge.py >"$LIVE_DIR/judge.url" 2>"$LIVE_DIR/judge.log" &
 JUDGE_PID=$!
 for _ in $(seq 1 50); do [[ -s "$LIVE_DIR/judge.url" ]] && break; sleep 0.2; done
 JUDGE_URL="$(head -1 "$LIVE_DIR/judge.url")"
-echo "  judge: the scripted judge server at $JUDGE_URL (scores 92)"
+echo "  judge: hack/demo_judge.py at $JUDGE_URL (checks each band reading against AMM 72-00: 92 when all agree)"
 
 COLLECTOR_URL="http://127.0.0.1:$(free_port)"
 # the AgentMonitor's own ingestion token (its Secret oil-agent-ingest): what its agents send
@@ -326,3 +336,6 @@ $KUBECTL -n "$NS" get agentmonitor oil-agent -o jsonpath='{range .status.conditi
 say "events on the AgentMonitor"
 $KUBECTL -n "$NS" get events --field-selector involvedObject.kind=AgentMonitor --sort-by=.lastTimestamp \
   -o custom-columns=TYPE:.type,REASON:.reason,MESSAGE:.message | cut -c1-160 | indent
+
+# arm B's incident story and arm C's ending (the same shell: the objects, tokens and servers above)
+source hack/demo-story.sh

@@ -15,6 +15,10 @@ cd "$(dirname "$0")/.."
 PROCTOR=.venv/bin/proctor
 EX=examples/oil-monitoring
 say() { STEP="$*"; printf '\n\033[1m== %s\033[0m\n' "$*"; }
+# Every wait waits on a condition, at most a deadline scaled by the tests' one setting
+# (PROCTOR_TEST_TIME_SCALE, default 1: a busy machine sets 2 or 3).
+SCALE="${PROCTOR_TEST_TIME_SCALE:-1}"
+scaled() { awk -v s="$1" -v k="$SCALE" 'BEGIN { printf "%d\n", s * k }'; }
 indent() { sed 's/^/  /'; }
 
 NS=proctor-demo
@@ -101,7 +105,8 @@ likely_cause() {
 # Wait for a condition on an object, but stop at once (with the cause) when an exam in the namespace
 # ends ERROR: nobody should wait five minutes for a run that will never pass.
 wait_for() {  # wait_for RESOURCE CONDITION TIMEOUT_SECONDS [LABEL_SELECTOR of the exams to watch]
-  local what="$1" cond="$2" timeout="$3" exams="${4:-}" start=$SECONDS err note=0
+  local what="$1" cond="$2" timeout exams="${4:-}" start=$SECONDS err note=0
+  timeout="$(scaled "$3")"
   STEP="kubectl wait --for=condition=$cond $what"
   while (( SECONDS - start < timeout )); do
     if [[ "$($KUBECTL -n "$NS" get "$what" -o jsonpath="{.status.conditions[?(@.type==\"$cond\")].status}" 2>/dev/null)" == True ]]; then
@@ -134,7 +139,7 @@ $KUBECTL version 2>/dev/null | indent
 
 say "installing the CRDs"
 $KUBECTL apply --server-side --force-conflicts -f crds/ | indent
-$KUBECTL wait --for=condition=Established -f crds/ --timeout=60s >/dev/null
+$KUBECTL wait --for=condition=Established -f crds/ --timeout="$(scaled 60)s" >/dev/null
 
 say "running the operator (proctor operator)"
 LOG="$(mktemp -t proctor-operator.XXXX.log)"; TEMPS+=("$LOG")
@@ -201,10 +206,10 @@ $KUBECTL -n "$NS" get replicasets -l app=oil-agent -o custom-columns=REPLICASET:
 
 say "v2 -> v1.1 (correct): kubectl set image deployment/oil-agent agent=proctor-example-agent:v1.1"
 $KUBECTL -n "$NS" set image deployment/oil-agent agent=proctor-example-agent:v1.1 2>&1 | indent
-for _ in $(seq 1 150); do
+for _ in $(seq 1 "$(scaled 150)"); do
   [[ "$($KUBECTL -n "$NS" get deployment oil-agent -o jsonpath='{.spec.paused}')" != "true" ]] && break; sleep 2
 done
-$KUBECTL -n "$NS" rollout status deployment/oil-agent --timeout=120s | indent
+$KUBECTL -n "$NS" rollout status deployment/oil-agent --timeout="$(scaled 120)s" | indent
 $KUBECTL -n "$NS" get deployment oil-agent -o custom-columns=NAME:.metadata.name,PAUSED:.spec.paused,IMAGE:.spec.template.spec.containers[0].image | indent
 say "gate events on the Deployment"
 $KUBECTL -n "$NS" get events --field-selector involvedObject.name=oil-agent,involvedObject.kind=Deployment --sort-by=.lastTimestamp \
@@ -215,10 +220,10 @@ free_port() { .venv/bin/python -c 'import socket; s=socket.socket(); s.bind(("12
 LIVE_DIR="$(mktemp -d -t proctor-live.XXXX)"; TEMPS+=("$LIVE_DIR")
 # the judge of live runs: a local OpenAI-compatible judge server (a real HTTP server; in production
 # the profile's endpoint is any OpenAI-compatible model) that checks each band reading the agent
-# gives against the manual: factual_grounding is 92 x the share that agree, everything else 92
+# gives against the manual: factual_grounding is 92 less 40 x the share that disagree, the rest 92
 .venv/bin/python hack/demo_judge.py >"$LIVE_DIR/judge.url" 2>"$LIVE_DIR/judge.log" &
 JUDGE_PID=$!
-for _ in $(seq 1 50); do [[ -s "$LIVE_DIR/judge.url" ]] && break; sleep 0.2; done
+for _ in $(seq 1 "$(scaled 50)"); do [[ -s "$LIVE_DIR/judge.url" ]] && break; sleep 0.2; done
 JUDGE_URL="$(head -1 "$LIVE_DIR/judge.url")"
 echo "  judge: hack/demo_judge.py at $JUDGE_URL (checks each band reading against AMM 72-00: 92 when all agree)"
 
@@ -229,7 +234,7 @@ echo "  proctor collector --db sqlite:///$LIVE_DIR/collector.db --listen ${COLLE
 $PROCTOR collector --db "sqlite:///$LIVE_DIR/collector.db" --listen "${COLLECTOR_URL#http://}" -n "$NS" \
   --poll 0.5 --refresh 1 >"$LIVE_DIR/collector.log" 2>&1 &
 COLLECTOR_PID=$!
-for _ in $(seq 1 100); do curl -sf "$COLLECTOR_URL/readyz" >/dev/null && break; sleep 0.3; done
+for _ in $(seq 1 "$(scaled 100)"); do curl -sf "$COLLECTOR_URL/readyz" >/dev/null && break; sleep 0.3; done
 curl -sf "$COLLECTOR_URL/readyz" >/dev/null \
   || { echo "  the collector did not start:"; tail -20 "$LIVE_DIR/collector.log" | indent; exit 1; }
 echo "  pid $COLLECTOR_PID, embedded SQLite (WAL), log $LIVE_DIR/collector.log"
@@ -249,7 +254,7 @@ sed "s#http://judge.proctor-system.svc:8080/v1#$JUDGE_URL#" $EX/evalprofile.yaml
 sed 's/quiescenceSeconds: 90/quiescenceSeconds: 5/' $EX/agentmonitor.yaml | $KUBECTL -n "$NS" apply -f - | indent
 # tokens for the collector's audience: worth nothing at the API server
 SRE_TOKEN="$($KUBECTL -n "$NS" create token sre --audience proctor-collector)"
-for _ in $(seq 1 60); do
+for _ in $(seq 1 "$(scaled 60)"); do
   curl -sf -H "Authorization: Bearer $SRE_TOKEN" "$COLLECTOR_URL/api/v1/monitors/$NS/oil-agent" >/dev/null && break; sleep 0.5
 done
 echo "  the collector serves AgentMonitor $NS/oil-agent (it lists them every second here, 15 s by default)"
@@ -262,7 +267,7 @@ env "${WEBHOOK_ENV[@]}" PROCTOR_METRICS_PORT=0 PROCTOR_RECONCILE_INTERVAL=2 PROC
   PROCTOR_COLLECTOR_URL="$COLLECTOR_URL" PROCTOR_COLLECTOR_TOKEN="$($KUBECTL -n "$NS" create token proctor-operator --audience proctor-collector)" \
   $PROCTOR operator -n "$NS" --liveness http://127.0.0.1:0/healthz >>"$LOG" 2>&1 &
 OP_PID=$!
-$KUBECTL -n "$NS" wait --for=condition=Receiving=False agentmonitor/oil-agent --timeout=60s >/dev/null \
+$KUBECTL -n "$NS" wait --for=condition=Receiving=False agentmonitor/oil-agent --timeout="$(scaled 60)s" >/dev/null \
   || { echo "  the operator did not read the collector; log: $LOG"; tail -20 "$LOG" | indent; exit 1; }
 echo "  pid $OP_PID; it reads each AgentMonitor's summary from the collector as its ServiceAccount:"
 $KUBECTL -n "$NS" get agentmonitor oil-agent -o jsonpath='{range .status.conditions[?(@.type=="Receiving")]}  {.type}={.status} {.reason}: {.message}{"\n"}{end}'
@@ -271,7 +276,7 @@ say "the v1 agent, traced: kubectl apply -f examples/agent/live.yaml (OTEL_EXPOR
 $KUBECTL -n "$NS" create secret generic oil-agent-otlp --from-literal=headers="Authorization=Bearer $INGEST_TOKEN" \
   --dry-run=client -o yaml | $KUBECTL apply -f - >/dev/null
 sed "s#http://proctor-collector.proctor-system.svc:4318#$COLLECTOR_URL#" examples/agent/live.yaml | agent_port | $KUBECTL -n "$NS" apply -f - | indent
-$KUBECTL -n "$NS" rollout status deployment/oil-agent-live --timeout=120s | indent
+$KUBECTL -n "$NS" rollout status deployment/oil-agent-live --timeout="$(scaled 120)s" | indent
 AGENT_IP="$($KUBECTL -n "$NS" get pods -l app=oil-agent-live -o jsonpath='{.items[0].status.podIP}')"
 
 # the runs' lives, watched from before the first question: the runs API (what proctor runs
@@ -279,7 +284,7 @@ AGENT_IP="$($KUBECTL -n "$NS" get pods -l app=oil-agent-live -o jsonpath='{.item
 watch_runs() {
   declare -A seen=()
   local start=$SECONDS all=0
-  for _ in $(seq 1 600); do
+  for _ in $(seq 1 "$(scaled 600)"); do
     all=1
     while read -r id state; do
       [[ -z "$id" ]] && continue
@@ -327,7 +332,7 @@ rc=${PIPESTATUS[0]}; set -e
 echo "  -> exit code $rc"
 
 say "kubectl get agentmonitors   (the operator's summary: RUNS, BREACHED, SAFETY; -o wide adds WORST)"
-for _ in $(seq 1 60); do
+for _ in $(seq 1 "$(scaled 60)"); do
   [[ "$($KUBECTL -n "$NS" get agentmonitor oil-agent -o jsonpath='{.status.runs.evaluated}')" -ge 3 ]] 2>/dev/null && break; sleep 1
 done
 $KUBECTL -n "$NS" get agentmonitors | indent

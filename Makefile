@@ -78,7 +78,7 @@ test-integration: venv k8s helm postgres promptfoo alertmanager argo-eval ## int
 test-e2e: venv k8s ## end-to-end tests
 	$(PY) -m pytest $(XDIST) tests/e2e $(PYTEST_ARGS)
 
-demo: venv k8s ## start a local control plane (unless KUBECONFIG), install CRDs, run the operator, apply examples
+demo: venv k8s alertmanager ## the whole story: exams, the rollout gate, live runs, an incident in Alertmanager, reviews of the judge
 	@bash hack/demo.sh
 
 bench: venv ## benchmarks, printing figures

@@ -6,12 +6,19 @@
 #   4. apply the examples: the operator runs each exam in a judge Job and writes the verdict
 #   5. the rollout gate: the example agent as a gated Deployment, v1 -> v2 held, v1 -> v1.1 rolled out
 #   6. arm B, live: the collector (SQLite) judges the agent's traced traffic; kubectl get agentmonitors
-# DEMO_KEEP=1 leaves the control plane running afterwards.
+#   7. arm B's incident story (hack/demo-story.sh): v2 in production, a trend then a breach, one
+#      incident, its notice in a real Alertmanager, the breached runs exported and graded, the breaker
+#   8. arm C's ending: reviews of the judge, its quality table, a behaviour pattern, the outcome line
+# DEMO_KEEP=1 leaves the control plane running afterwards. Waits scale with PROCTOR_TEST_TIME_SCALE.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PROCTOR=.venv/bin/proctor
 EX=examples/oil-monitoring
 say() { STEP="$*"; printf '\n\033[1m== %s\033[0m\n' "$*"; }
+# Every wait waits on a condition, at most a deadline scaled by the tests' one setting
+# (PROCTOR_TEST_TIME_SCALE, default 1: a busy machine sets 2 or 3).
+SCALE="${PROCTOR_TEST_TIME_SCALE:-1}"
+scaled() { awk -v s="$1" -v k="$SCALE" 'BEGIN { printf "%d\n", s * k }'; }
 indent() { sed 's/^/  /'; }
 
 NS=proctor-demo
@@ -38,11 +45,16 @@ fi
 # the examples, with the agent's port (unchanged when it is 8080)
 agent_port() { [[ "$AGENT_PORT" == 8080 ]] && { cat "$@"; return; }; sed -e "s/containerPort: 8080/containerPort: $AGENT_PORT/; s/port: 8080}/port: $AGENT_PORT}/" \
   -e "s/^\(\s*\)env:\$/\1env:\n\1  - {name: PORT, value: \"$AGENT_PORT\"}/" "$@"; }
-OP_PID=""; COLLECTOR_PID=""; JUDGE_PID=""; POLL_PID=""
+OP_PID=""; COLLECTOR_PID=""; JUDGE_PID=""; POLL_PID=""; AM_PID=""
+TEMPS=()   # temporary files and directories, removed at the end (kept when the demo failed)
 cleanup() {
-  for pid in "$POLL_PID" "$OP_PID" "$COLLECTOR_PID" "$JUDGE_PID"; do
+  local rc="${1:-0}"
+  for pid in "$POLL_PID" "$OP_PID" "$COLLECTOR_PID" "$JUDGE_PID" "$AM_PID"; do
     if [[ -n "$pid" ]]; then kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; fi
   done
+  if (( ${#TEMPS[@]} )); then
+    if [[ "$rc" == 0 ]]; then rm -rf "${TEMPS[@]}"; else echo "(logs and data kept for a look: ${TEMPS[*]})"; fi
+  fi
   $KUBECTL delete mutatingwebhookconfiguration proctor-gate --ignore-not-found >/dev/null 2>&1 || true
   if [[ "$STARTED" == 1 && "${DEMO_KEEP:-0}" != 1 ]]; then
     $PROCTOR dev down --dir "$DEV_DIR" >/dev/null 2>&1 || true
@@ -93,7 +105,8 @@ likely_cause() {
 # Wait for a condition on an object, but stop at once (with the cause) when an exam in the namespace
 # ends ERROR: nobody should wait five minutes for a run that will never pass.
 wait_for() {  # wait_for RESOURCE CONDITION TIMEOUT_SECONDS [LABEL_SELECTOR of the exams to watch]
-  local what="$1" cond="$2" timeout="$3" exams="${4:-}" start=$SECONDS err note=0
+  local what="$1" cond="$2" timeout exams="${4:-}" start=$SECONDS err note=0
+  timeout="$(scaled "$3")"
   STEP="kubectl wait --for=condition=$cond $what"
   while (( SECONDS - start < timeout )); do
     if [[ "$($KUBECTL -n "$NS" get "$what" -o jsonpath="{.status.conditions[?(@.type==\"$cond\")].status}" 2>/dev/null)" == True ]]; then
@@ -118,7 +131,7 @@ STEP=""
 on_exit() {
   local rc=$?
   if [[ $rc -ne 0 ]]; then diagnose || true; fi
-  cleanup
+  cleanup "$rc"
   exit $rc
 }
 trap on_exit EXIT
@@ -126,15 +139,16 @@ $KUBECTL version 2>/dev/null | indent
 
 say "installing the CRDs"
 $KUBECTL apply --server-side --force-conflicts -f crds/ | indent
-$KUBECTL wait --for=condition=Established -f crds/ --timeout=60s >/dev/null
+$KUBECTL wait --for=condition=Established -f crds/ --timeout="$(scaled 60)s" >/dev/null
 
 say "running the operator (proctor operator)"
-LOG="$(mktemp -t proctor-operator.XXXX.log)"
+LOG="$(mktemp -t proctor-operator.XXXX.log)"; TEMPS+=("$LOG")
 WEBHOOK_ENV=()
 if [[ "$STARTED" == 1 ]]; then  # the local API server reaches the webhook on loopback
   WEBHOOK_PORT="$(.venv/bin/python -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
   WEBHOOK_ENV=(PROCTOR_WEBHOOK_PORT="$WEBHOOK_PORT" PROCTOR_WEBHOOK_ADDR=127.0.0.1 PROCTOR_WEBHOOK_URL_HOST=127.0.0.1
                PROCTOR_WEBHOOK_CERT_DIR="$(mktemp -d -t proctor-webhook.XXXX)")
+  TEMPS+=("${WEBHOOK_ENV[-1]#*=}")
 fi
 env "${WEBHOOK_ENV[@]}" PROCTOR_METRICS_PORT=0 PROCTOR_RECONCILE_INTERVAL=2 $PROCTOR operator -n "$NS" \
   --liveness http://127.0.0.1:0/healthz >"$LOG" 2>&1 &
@@ -192,10 +206,10 @@ $KUBECTL -n "$NS" get replicasets -l app=oil-agent -o custom-columns=REPLICASET:
 
 say "v2 -> v1.1 (correct): kubectl set image deployment/oil-agent agent=proctor-example-agent:v1.1"
 $KUBECTL -n "$NS" set image deployment/oil-agent agent=proctor-example-agent:v1.1 2>&1 | indent
-for _ in $(seq 1 150); do
+for _ in $(seq 1 "$(scaled 150)"); do
   [[ "$($KUBECTL -n "$NS" get deployment oil-agent -o jsonpath='{.spec.paused}')" != "true" ]] && break; sleep 2
 done
-$KUBECTL -n "$NS" rollout status deployment/oil-agent --timeout=120s | indent
+$KUBECTL -n "$NS" rollout status deployment/oil-agent --timeout="$(scaled 120)s" | indent
 $KUBECTL -n "$NS" get deployment oil-agent -o custom-columns=NAME:.metadata.name,PAUSED:.spec.paused,IMAGE:.spec.template.spec.containers[0].image | indent
 say "gate events on the Deployment"
 $KUBECTL -n "$NS" get events --field-selector involvedObject.name=oil-agent,involvedObject.kind=Deployment --sort-by=.lastTimestamp \
@@ -203,14 +217,15 @@ $KUBECTL -n "$NS" get events --field-selector involvedObject.name=oil-agent,invo
 
 say "arm B, live: the agent in production, traced with OpenTelemetry, judged by the collector"
 free_port() { .venv/bin/python -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-LIVE_DIR="$(mktemp -d -t proctor-live.XXXX)"
-# the judge of live runs: the scripted OpenAI-compatible judge server (a real HTTP server; in
-# production the profile's endpoint is any OpenAI-compatible model)
-.venv/bin/python -m proctor.testing.judgeserver --score 92 >"$LIVE_DIR/judge.url" 2>"$LIVE_DIR/judge.log" &
+LIVE_DIR="$(mktemp -d -t proctor-live.XXXX)"; TEMPS+=("$LIVE_DIR")
+# the judge of live runs: a local OpenAI-compatible judge server (a real HTTP server; in production
+# the profile's endpoint is any OpenAI-compatible model) that checks each band reading the agent
+# gives against the manual: factual_grounding is 92 less 40 x the share that disagree, the rest 92
+.venv/bin/python hack/demo_judge.py >"$LIVE_DIR/judge.url" 2>"$LIVE_DIR/judge.log" &
 JUDGE_PID=$!
-for _ in $(seq 1 50); do [[ -s "$LIVE_DIR/judge.url" ]] && break; sleep 0.2; done
+for _ in $(seq 1 "$(scaled 50)"); do [[ -s "$LIVE_DIR/judge.url" ]] && break; sleep 0.2; done
 JUDGE_URL="$(head -1 "$LIVE_DIR/judge.url")"
-echo "  judge: the scripted judge server at $JUDGE_URL (scores 92)"
+echo "  judge: hack/demo_judge.py at $JUDGE_URL (checks each band reading against AMM 72-00: 92 when all agree)"
 
 COLLECTOR_URL="http://127.0.0.1:$(free_port)"
 # the AgentMonitor's own ingestion token (its Secret oil-agent-ingest): what its agents send
@@ -219,7 +234,7 @@ echo "  proctor collector --db sqlite:///$LIVE_DIR/collector.db --listen ${COLLE
 $PROCTOR collector --db "sqlite:///$LIVE_DIR/collector.db" --listen "${COLLECTOR_URL#http://}" -n "$NS" \
   --poll 0.5 --refresh 1 >"$LIVE_DIR/collector.log" 2>&1 &
 COLLECTOR_PID=$!
-for _ in $(seq 1 100); do curl -sf "$COLLECTOR_URL/readyz" >/dev/null && break; sleep 0.3; done
+for _ in $(seq 1 "$(scaled 100)"); do curl -sf "$COLLECTOR_URL/readyz" >/dev/null && break; sleep 0.3; done
 curl -sf "$COLLECTOR_URL/readyz" >/dev/null \
   || { echo "  the collector did not start:"; tail -20 "$LIVE_DIR/collector.log" | indent; exit 1; }
 echo "  pid $COLLECTOR_PID, embedded SQLite (WAL), log $LIVE_DIR/collector.log"
@@ -239,7 +254,7 @@ sed "s#http://judge.proctor-system.svc:8080/v1#$JUDGE_URL#" $EX/evalprofile.yaml
 sed 's/quiescenceSeconds: 90/quiescenceSeconds: 5/' $EX/agentmonitor.yaml | $KUBECTL -n "$NS" apply -f - | indent
 # tokens for the collector's audience: worth nothing at the API server
 SRE_TOKEN="$($KUBECTL -n "$NS" create token sre --audience proctor-collector)"
-for _ in $(seq 1 60); do
+for _ in $(seq 1 "$(scaled 60)"); do
   curl -sf -H "Authorization: Bearer $SRE_TOKEN" "$COLLECTOR_URL/api/v1/monitors/$NS/oil-agent" >/dev/null && break; sleep 0.5
 done
 echo "  the collector serves AgentMonitor $NS/oil-agent (it lists them every second here, 15 s by default)"
@@ -252,7 +267,7 @@ env "${WEBHOOK_ENV[@]}" PROCTOR_METRICS_PORT=0 PROCTOR_RECONCILE_INTERVAL=2 PROC
   PROCTOR_COLLECTOR_URL="$COLLECTOR_URL" PROCTOR_COLLECTOR_TOKEN="$($KUBECTL -n "$NS" create token proctor-operator --audience proctor-collector)" \
   $PROCTOR operator -n "$NS" --liveness http://127.0.0.1:0/healthz >>"$LOG" 2>&1 &
 OP_PID=$!
-$KUBECTL -n "$NS" wait --for=condition=Receiving=False agentmonitor/oil-agent --timeout=60s >/dev/null \
+$KUBECTL -n "$NS" wait --for=condition=Receiving=False agentmonitor/oil-agent --timeout="$(scaled 60)s" >/dev/null \
   || { echo "  the operator did not read the collector; log: $LOG"; tail -20 "$LOG" | indent; exit 1; }
 echo "  pid $OP_PID; it reads each AgentMonitor's summary from the collector as its ServiceAccount:"
 $KUBECTL -n "$NS" get agentmonitor oil-agent -o jsonpath='{range .status.conditions[?(@.type=="Receiving")]}  {.type}={.status} {.reason}: {.message}{"\n"}{end}'
@@ -261,7 +276,7 @@ say "the v1 agent, traced: kubectl apply -f examples/agent/live.yaml (OTEL_EXPOR
 $KUBECTL -n "$NS" create secret generic oil-agent-otlp --from-literal=headers="Authorization=Bearer $INGEST_TOKEN" \
   --dry-run=client -o yaml | $KUBECTL apply -f - >/dev/null
 sed "s#http://proctor-collector.proctor-system.svc:4318#$COLLECTOR_URL#" examples/agent/live.yaml | agent_port | $KUBECTL -n "$NS" apply -f - | indent
-$KUBECTL -n "$NS" rollout status deployment/oil-agent-live --timeout=120s | indent
+$KUBECTL -n "$NS" rollout status deployment/oil-agent-live --timeout="$(scaled 120)s" | indent
 AGENT_IP="$($KUBECTL -n "$NS" get pods -l app=oil-agent-live -o jsonpath='{.items[0].status.podIP}')"
 
 # the runs' lives, watched from before the first question: the runs API (what proctor runs
@@ -269,7 +284,7 @@ AGENT_IP="$($KUBECTL -n "$NS" get pods -l app=oil-agent-live -o jsonpath='{.item
 watch_runs() {
   declare -A seen=()
   local start=$SECONDS all=0
-  for _ in $(seq 1 600); do
+  for _ in $(seq 1 "$(scaled 600)"); do
     all=1
     while read -r id state; do
       [[ -z "$id" ]] && continue
@@ -317,7 +332,7 @@ rc=${PIPESTATUS[0]}; set -e
 echo "  -> exit code $rc"
 
 say "kubectl get agentmonitors   (the operator's summary: RUNS, BREACHED, SAFETY; -o wide adds WORST)"
-for _ in $(seq 1 60); do
+for _ in $(seq 1 "$(scaled 60)"); do
   [[ "$($KUBECTL -n "$NS" get agentmonitor oil-agent -o jsonpath='{.status.runs.evaluated}')" -ge 3 ]] 2>/dev/null && break; sleep 1
 done
 $KUBECTL -n "$NS" get agentmonitors | indent
@@ -326,3 +341,6 @@ $KUBECTL -n "$NS" get agentmonitor oil-agent -o jsonpath='{range .status.conditi
 say "events on the AgentMonitor"
 $KUBECTL -n "$NS" get events --field-selector involvedObject.kind=AgentMonitor --sort-by=.lastTimestamp \
   -o custom-columns=TYPE:.type,REASON:.reason,MESSAGE:.message | cut -c1-160 | indent
+
+# arm B's incident story and arm C's ending (the same shell: the objects, tokens and servers above)
+source hack/demo-story.sh

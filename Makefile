@@ -75,7 +75,7 @@ test-unit: venv ## unit tests only (no cluster, seconds)
 test-integration: venv k8s helm postgres promptfoo alertmanager argo-eval ## integration tests on the local control plane (or KUBECONFIG)
 	$(PY) -m pytest $(XDIST) tests/integration $(PYTEST_ARGS)
 
-test-e2e: venv k8s ## end-to-end tests
+test-e2e: venv k8s alertmanager ## end-to-end tests (make demo whole, the README tours, the gate stories)
 	$(PY) -m pytest $(XDIST) tests/e2e $(PYTEST_ARGS)
 
 demo: venv k8s alertmanager ## the whole story: exams, the rollout gate, live runs, an incident in Alertmanager, reviews of the judge

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import base64
 import json
+import socket
 import subprocess
 import sys
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -32,6 +33,12 @@ from proctor.k8s.objects import RunRef, detail_configmap_name, detail_configmaps
 PROFILE = "oil-rag"
 
 
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
 @dataclass
 class Setup:
     url: str
@@ -39,6 +46,8 @@ class Setup:
     ops: str
     reader: str  # get on evalruns and evalprofiles: may read reviews, not give them
     reviewer: str  # + review on evalruns
+    operator: str  # the operator's token for the collector: get on evalprofiles
+    tenant: Path  # a token-only kubeconfig: every verb on evalprofiles and gatepolicies, not their status
 
 
 def _apply(cluster: Cluster, objs: list[dict[str, Any]]) -> None:
@@ -104,7 +113,15 @@ def _record(case: str, score: float) -> dict[str, Any]:
     }
 
 
-def _exam(cluster: Cluster, ns: str, ops: str, name: str, attempts: dict[int, float], believed: int) -> str:
+def _exam(
+    cluster: Cluster,
+    ns: str,
+    ops: str,
+    name: str,
+    attempts: dict[int, float],
+    believed: int,
+    cases: dict[str, float] | None = None,
+) -> str:
     """An EvalRun whose single shard the operator believed at attempt ``believed`` (its status, as the
     operator writes it), with each attempt's full results kept in the operator's namespace."""
     run = {
@@ -129,7 +146,8 @@ def _exam(cluster: Cluster, ns: str, ops: str, name: str, attempts: dict[int, fl
     )
     cms: list[dict[str, Any]] = []
     for attempt, score in attempts.items():
-        blob = encode_results([_record("c1", score), _record("c2", 88.0)])
+        more = [_record(c, v) for c, v in (cases or {"c2": 88.0}).items()]
+        blob = encode_results([_record("c1", score), *more])
         cms += detail_configmaps(RunRef(ns, name, uid), 0, 1, attempt, blob, namespace=ops)
     if cms:
         _apply(cluster, cms)
@@ -184,13 +202,21 @@ def setup(crds: Cluster, namespace: str, db_url: str, tmp_path: Path) -> Iterato
         )
         objs += _account(namespace, "reader", [evalruns | {"verbs": ["get"]}, profiles])
         objs += _account(namespace, "reviewer", [evalruns | {"verbs": ["get", "review"]}, profiles])
+        objs += _account(namespace, "operator", [profiles])
+        objs += _account(
+            namespace,
+            "tenant",
+            [{"apiGroups": ["proctor.dev"], "resources": ["evalprofiles", "gatepolicies"], "verbs": ["*"]}],
+        )
         _apply(crds, objs)
         tokens = {
             sa: crds.kubectl(
                 "-n", namespace, "create", "token", sa, "--duration=1h", "--audience", COLLECTOR_AUDIENCE
             ).stdout.strip()
-            for sa in ("reader", "reviewer")
+            for sa in ("reader", "reviewer", "operator")
         }
+        tenant = crds.kubectl("-n", namespace, "create", "token", "tenant", "--duration=1h").stdout.strip()
+        tenant_config = _token_kubeconfig(crds, tenant, tmp_path / "tenant.kubeconfig")
         own = crds.kubectl("-n", ops, "create", "token", "collector", "--duration=1h").stdout.strip()
         kubeconfig = _token_kubeconfig(crds, own, tmp_path / "collector.kubeconfig")
         log = tmp_path / "collector.log"
@@ -215,7 +241,9 @@ def setup(crds: Cluster, namespace: str, db_url: str, tmp_path: Path) -> Iterato
             )
         try:
             url = wait_for(lambda: _listening(log, proc), timeout=TIMEOUT, what="the collector to listen")
-            yield Setup(url, namespace, ops, tokens["reader"], tokens["reviewer"])
+            yield Setup(
+                url, namespace, ops, tokens["reader"], tokens["reviewer"], tokens["operator"], tenant_config
+            )
         finally:
             proc.terminate()
             try:
@@ -325,3 +353,96 @@ def test_results_not_as_the_case_server_kept_them_are_never_read_as_a_score(
     missing = _call(s, "POST", "/api/v1/feedback", s.reviewer, review | {"run": f"{ns}/r3:c1"})
     assert missing.status_code == 409 and "were not kept" in missing.json()["error"], missing.text
     assert _call(s, "GET", "/api/v1/feedback", s.reader, run=f"{ns}/r2:c1").json()["feedback"] == []
+
+
+def _condition(obj: dict[str, Any], kind: str) -> dict[str, Any] | None:
+    return next((c for c in (obj.get("status") or {}).get("conditions") or () if c["type"] == kind), None)
+
+
+def test_a_judge_that_misses_breaches_is_not_trusted_and_the_policy_relying_on_it_says_so(
+    crds: Cluster,
+    setup: Setup,
+    run_operator: Callable[..., subprocess.Popen[bytes]],
+    tmp_path: Path,
+) -> None:
+    """Reviews of 30 exam cases (through the API, as a reviewer) show the judge passed 24 answers
+    reviewers call breaches: the operator, reading the collector with its own token, writes the
+    profile's JudgeTrusted False naming the dimension and its recall bound; a GatePolicy relying
+    on the profile says so, and with judgeTrust: Hold says it holds. The tenant cannot forge the
+    profile's status back to True."""
+    s = setup
+    ns = s.namespace
+    # the judge passed c1..c24 (80 >= 70) and failed c25..c30 (40 < 70)
+    scores = {f"c{k}": 80.0 if k <= 24 else 40.0 for k in range(2, 31)}
+    _exam(crds, ns, s.ops, "r4", {1: 80.0}, believed=1, cases=scores)
+    for k in range(1, 31):
+        body = {"run": f"{ns}/r4:c{k}", "dimension": "factual_grounding", "agree": k > 24, "minutes": 1}
+        given = _call(s, "POST", "/api/v1/feedback", s.reviewer, body)
+        assert given.status_code == 201, given.text
+    policy = {
+        "apiVersion": "proctor.dev/v1alpha1",
+        "kind": "GatePolicy",
+        "metadata": {"name": "oil-gate", "namespace": ns},
+        "spec": {
+            "caseSetRef": {"name": "oil"},
+            "profileRef": {"name": PROFILE},
+            "candidate": {"port": 8080},
+            "enforcement": "Observe",
+            "judgeTrust": "Hold",
+        },
+    }
+    _apply(crds, [policy])
+    run_operator(
+        "-n",
+        ns,
+        "--liveness",
+        f"http://127.0.0.1:{_free_port()}/healthz",
+        env={
+            "PROCTOR_COLLECTOR_URL": s.url,
+            # the operator's own credentials here are the admin's client certificate: a token with
+            # get on evalprofiles stands in for its service account's
+            "PROCTOR_COLLECTOR_TOKEN": s.operator,
+            "PROCTOR_MONITOR_INTERVAL": "1",
+            "PROCTOR_METRICS_PORT": str(_free_port()),
+            "PROCTOR_STORE_NAMESPACE": s.ops,
+            "PROCTOR_LOG_FORMAT": "console",
+        },
+    )
+
+    def untrusted() -> dict[str, Any] | None:
+        obj = crds.get_json("-n", ns, "evalprofile", PROFILE)
+        cond = _condition(obj, "JudgeTrusted")
+        return obj if cond is not None and cond["status"] == "False" else None
+
+    profile = wait_for(untrusted, timeout=TIMEOUT, what="the profile's JudgeTrusted to be False")
+    cond = _condition(profile, "JudgeTrusted")
+    assert cond is not None and cond["reason"] == "MissesBreaches"
+    assert "factual_grounding" in cond["message"] and "recall lower bound" in cond["message"]
+    fg = next(d for d in profile["status"]["judgeQuality"] if d["name"] == "factual_grounding")
+    assert (fg["reviews"], fg["trusted"], fg["provisional"]) == (30, False, True)
+    assert fg["recall"] == 0.2 and fg["recallLower"] < 0.8  # 6 of 30 breaches caught
+    # a dimension nobody reviewed is listed, never trusted
+    assert any(d["reviews"] == 0 and "trusted" not in d for d in profile["status"]["judgeQuality"])
+
+    def policy_says() -> dict[str, Any] | None:
+        got = _condition(crds.get_json("-n", ns, "gatepolicy", "oil-gate"), "JudgeTrusted")
+        return got if got is not None and got["status"] == "False" else None
+
+    said = wait_for(policy_says, timeout=TIMEOUT, what="the policy's JudgeTrusted to be False")
+    assert said["reason"] == "MissesBreaches"
+    assert f"EvalProfile {PROFILE}" in said["message"] and "factual_grounding" in said["message"]
+    assert "held (judgeTrust: Hold)" in said["message"]
+
+    # the tenant may edit the profile and the policy, never their status (a subresource it has no
+    # verb on): a forged JudgeTrusted True is refused, or dropped when sent with the object
+    forged = {"status": {"conditions": [cond | {"status": "True", "reason": "RecallAboveFloor"}]}}
+    tenant = {**crds.env(), "KUBECONFIG": str(s.tenant)}
+    patch = ["-n", ns, "patch", "evalprofile", PROFILE, "--type=merge", "-p", json.dumps(forged)]
+    as_tenant = [crds.kubectl_bin, *patch]
+    refused = subprocess.run(
+        [*as_tenant, "--subresource=status"], env=tenant, capture_output=True, text=True, check=False
+    )
+    assert refused.returncode != 0 and "forbidden" in refused.stderr.lower()
+    subprocess.run(as_tenant, env=tenant, capture_output=True, text=True, check=True)
+    after = _condition(crds.get_json("-n", ns, "evalprofile", PROFILE), "JudgeTrusted")
+    assert after is not None and after["status"] == "False"

@@ -48,8 +48,8 @@ from proctor.protocol import (
     Route,
     Tier,
     corrected_rate,
-    judge_quality,
     propose_threshold,
+    quality_of_cells,
     recall_floor_breached,
 )
 from proctor.store import (
@@ -498,7 +498,8 @@ async def show_judge_quality(request: web.Request, ctx: Context, caller: Caller)
     if not await ctx.auth.allowed(caller, READ_VERB, ns, name, resource=PROFILES_RESOURCE):
         raise _forbidden(caller, READ_VERB, PROFILES_RESOURCE, ns, name)
     monitors = _profile_monitors(ctx.registry(), profile)
-    reviews = await asyncio.to_thread(armc.reviews.latest, profile=profile)
+    # counted in the database (GROUP BY dimension, score band and both readings), never row by row
+    reviews = await asyncio.to_thread(armc.reviews.cells, profile=profile)
     observed = await asyncio.to_thread(armc.reviews.observed, [m.name for m in monitors])
     if not monitors and not reviews:
         raise Refused(
@@ -506,7 +507,7 @@ async def show_judge_quality(request: web.Request, ctx: Context, caller: Caller)
         )
     dimensions: dict[str, Any] = {}
     for dim in sorted(set(reviews) | set(observed)):
-        quality = judge_quality(reviews.get(dim, []))
+        quality = quality_of_cells(reviews.get(dim, []))
         seen = observed.get(dim)
         dimensions[dim] = quality_json(quality, (seen.scored, seen.breaches) if seen else None, floor)
         _export_quality(armc, profile, dim, quality)

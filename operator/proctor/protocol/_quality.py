@@ -244,22 +244,66 @@ class Quality:
         return None if self.split is None else wilson(self.split.tn, self.split.tn + self.split.fp)
 
 
+@dataclass(frozen=True, slots=True)
+class ReviewCell:
+    """Reviews of one dimension that share a score band and both readings: what judge quality is
+    made of, so a database can count them (GROUP BY) instead of handing over every review."""
+
+    band: int
+    judge_breach: bool
+    human_breach: bool
+    reviews: int
+    #: Sum of judge minus reviewer over those that carry a reviewer's score (:attr:`Review.human_score`).
+    bias_sum: float = 0.0
+    #: How many carry one.
+    scored: int = 0
+
+
+def review_cells(reviews: Iterable[Review]) -> list[ReviewCell]:
+    """``reviews`` counted into cells (the same arithmetic a database's GROUP BY does)."""
+    cells: dict[tuple[int, bool, bool], list[float]] = {}
+    for r in reviews:
+        cell = cells.setdefault((band_of(r.judge), r.judge_breach, r.human_breach), [0, 0.0, 0])
+        cell[0] += 1
+        if (h := r.human_score) is not None:
+            cell[1] += r.judge - h
+            cell[2] += 1
+    return [ReviewCell(b, j, h, int(n), s, int(k)) for (b, j, h), (n, s, k) in sorted(cells.items())]
+
+
 def judge_quality(reviews: Sequence[Review]) -> Quality:
     """Agreement, signed bias, the split (from 20 reviews) and agreement by score band."""
-    split = confusion(reviews)
-    diffs = [r.judge - h for r in reviews if (h := r.human_score) is not None]
+    return quality_of_cells(review_cells(reviews))
+
+
+def quality_of_cells(cells: Iterable[ReviewCell]) -> Quality:
+    """:func:`judge_quality` from counted cells (one arithmetic, whoever counted)."""
+    tp = fp = fn = tn = scored = 0
+    sums: list[float] = []
     bands: dict[int, list[int]] = {}
-    for r in reviews:
-        counts = bands.setdefault(band_of(r.judge), [0, 0])
-        counts[0] += 1
-        counts[1] += r.judge_breach == r.human_breach
+    for c in cells:
+        if c.judge_breach and c.human_breach:
+            tp += c.reviews
+        elif c.judge_breach:
+            fp += c.reviews
+        elif c.human_breach:
+            fn += c.reviews
+        else:
+            tn += c.reviews
+        sums.append(c.bias_sum)
+        scored += c.scored
+        counts = bands.setdefault(c.band, [0, 0])
+        counts[0] += c.reviews
+        counts[1] += c.reviews if c.judge_breach == c.human_breach else 0
+    split = Confusion(tp, fp, fn, tn)
+    total = split.total
     return Quality(
-        reviews=len(reviews),
-        agreed=split.tp + split.tn,
-        bias=math.fsum(diffs) / len(diffs) if diffs else None,
-        scored=len(diffs),
-        split=split if len(reviews) >= MIN_SPLIT_REVIEWS else None,
-        bands=tuple(Band(low, n, ok) for low, (n, ok) in sorted(bands.items())),
+        reviews=total,
+        agreed=tp + tn,
+        bias=math.fsum(sums) / scored if scored else None,
+        scored=scored,
+        split=split if total >= MIN_SPLIT_REVIEWS else None,
+        bands=tuple(Band(low, n, ok) for low, (n, ok) in sorted(bands.items()) if n),
     )
 
 

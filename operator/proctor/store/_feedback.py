@@ -55,7 +55,17 @@ class FeedbackRow(Base):
     __tablename__ = "feedback"
     __table_args__ = (
         # the figures read the current reviews only: a scan of these, never a grouping of all reviews
-        Index("ix_feedback_profile_current", "profile", "current"),
+        # covering: a profile's judge quality is counted from it alone (Reviews.cells)
+        Index(
+            "ix_feedback_profile_counted",
+            "profile",
+            "current",
+            "dimension",
+            "judge_score",
+            "threshold",
+            "agree",
+            "score",
+        ),
         Index("ix_feedback_monitor_current", "monitor", "current"),
         Index("ix_feedback_target", "target", "dimension", "reviewer"),
     )
@@ -456,9 +466,11 @@ class Reviews:
 
         def go() -> dict[str, Observed]:
             breach = func.sum(func.cast(Score.score < Score.threshold, Integer))
+            # an evaluation belongs to one run: its id alone says whether it is that run's current one
+            # (both sides indexed: the count never reads a row)
             stmt = (
                 select(Score.dimension, func.count(), breach)
-                .join(Run, and_(Run.id == Score.run_id, Run.evaluation_id == Score.evaluation_id))
+                .join(Run, Run.evaluation_id == Score.evaluation_id)
                 .where(Score.monitor.in_(list(monitors)), Score.score.is_not(None))
                 .group_by(Score.dimension)
             )

@@ -28,6 +28,7 @@ import yaml
 from collecting import TIMEOUT, wait_for
 from conftest import Cluster
 from proctor.api import COLLECTOR_AUDIENCE
+from proctor.cli import main as proctor
 from proctor.k8s.objects import RunRef, detail_configmap_name, detail_configmaps, encode_results
 
 PROFILE = "oil-rag"
@@ -276,7 +277,7 @@ def _call(s: Setup, method: str, path: str, token: str, body: object = None, **p
 
 
 def test_a_review_of_an_exam_case_is_of_the_score_the_verdict_was_decided_from(
-    crds: Cluster, setup: Setup
+    crds: Cluster, setup: Setup, capsys: pytest.CaptureFixture[str]
 ) -> None:
     s = setup
     ns = s.namespace
@@ -318,11 +319,20 @@ def test_a_review_of_an_exam_case_is_of_the_score_the_verdict_was_decided_from(
     history = _call(s, "GET", "/api/v1/feedback", s.reader, run=f"{ns}/r1:c1").json()["feedback"]
     assert [(f["judgeScore"], f["agree"]) for f in history] == [(40.0, False)]
 
+    # the command a reviewer types does the same (the other case, agreeing)
+    capsys.readouterr()
+    argv = ["--dimension", "factual_grounding", "--agree", "--server", s.url, "--token", s.reviewer]
+    assert proctor(["feedback", f"{ns}/r1:c2", *argv]) == 0
+    out = capsys.readouterr().out
+    assert "agrees with factual_grounding 88" in out and f"{ns}/r1:c2" in out, out
+    assert proctor(["feedback", f"{ns}/r1:c404", *argv]) != 0
+    assert "no case 'c404'" in capsys.readouterr().err
+
     # the review counts in the judge quality of the run's EvalProfile
     quality = _call(s, "GET", "/api/v1/judge-quality", s.reader, profile=f"{ns}/{PROFILE}")
     assert quality.status_code == 200, quality.text
     fg = quality.json()["dimensions"]["factual_grounding"]
-    assert fg["reviews"] == 1 and fg["agreement"] == 0.0
+    assert fg["reviews"] == 2 and fg["agreement"] == 0.5
 
     # a second review by the same person supersedes the first in the figures; both stay
     again = _call(s, "POST", "/api/v1/feedback", s.reviewer, review | {"agree": True})
@@ -330,7 +340,7 @@ def test_a_review_of_an_exam_case_is_of_the_score_the_verdict_was_decided_from(
     fg = _call(s, "GET", "/api/v1/judge-quality", s.reader, profile=f"{ns}/{PROFILE}").json()["dimensions"][
         "factual_grounding"
     ]
-    assert fg["reviews"] == 1 and fg["agreement"] == 1.0
+    assert fg["reviews"] == 2 and fg["agreement"] == 1.0
     assert len(_call(s, "GET", "/api/v1/feedback", s.reader, run=f"{ns}/r1:c1").json()["feedback"]) == 2
 
 

@@ -1041,7 +1041,7 @@ async def _step(rt: Runtime, raw: Mapping[str, Any]) -> Outcome:
             key=f"reset:{reset}",
         )
     hold = canary_hold(canary, subject.workload if subject else None) if mode.enforce else None
-    ctx = Context(policy, about, mode, hold, token, now, judge_hold=trust.hold)
+    ctx = Context(policy, about, mode, hold, token, now, judge_hold=trust.hold if mode.enforce else None)
     entries, breakers = [], []
     inputs = await _exam_inputs(rt, policy) if workloads else None
     for w in sorted(workloads, key=lambda w: w.name):

@@ -179,18 +179,18 @@ def fill(url: str, scores: int, reviews: int, seed: int = 30) -> None:
 def report(url: str, which: str) -> dict[str, object]:
     """One report, as the collector computes it for one API call (run in a fresh process)."""
     from proctor.collector.quality import calibration_json, outcomes_json, quality_json
-    from proctor.protocol import judge_quality
+    from proctor.protocol import quality_of_cells
     from proctor.store import Outcomes, Reviews
 
     store = Store.open(url, migrate=False)
     started = time.perf_counter()
     if which == "judge-quality":
         rooms = Reviews(store.engine)
-        reviews = rooms.latest(profile=PROFILE)
+        cells = rooms.cells(profile=PROFILE)  # counted in the database, as the collector does
         observed = rooms.observed([MONITOR])
         doc = {
-            dim: quality_json(judge_quality(items), (observed[dim].scored, observed[dim].breaches), 0.8)
-            for dim, items in reviews.items()
+            dim: quality_json(quality_of_cells(items), (observed[dim].scored, observed[dim].breaches), 0.8)
+            for dim, items in cells.items()
         }
         figures = {d: (v["reviews"], round(v["kappa"] or 0, 3), v["fn"], v["fp"]) for d, v in doc.items()}
     elif which == "calibration":

@@ -453,11 +453,13 @@ def _cluster_roles(docs: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
 
 def _roles(docs: list[dict[str, Any]], fullname: str) -> dict[str, list[dict[str, Any]]]:
     """The rendered operator and judge roles' rules, by the README's role names (the collector's
-    own ClusterRole is held exact by test_chart_collector.py's COLLECTOR_RULES)."""
+    own ClusterRole and Role are held exact by test_chart_collector.py)."""
     roles = {n: r for n, r in _cluster_roles(docs).items() if n != f"{fullname}-collector"}
     names = {fullname, f"{fullname}-cluster", f"{fullname}-judge", f"{fullname}-agentmonitors"}
     assert set(roles) == names, set(roles)
     namespaced = {d["metadata"]["name"]: d for d in docs if d["kind"] == "Role"}
+    # the collector's read of exam results: held exact by test_chart_collector.py, like its ClusterRole
+    namespaced.pop(f"{fullname}-collector-exam-results", None)
     out = {
         "operator": roles[fullname]["rules"],
         "operator-cluster": roles[f"{fullname}-cluster"]["rules"],
@@ -508,7 +510,11 @@ def test_the_operator_holds_least_privilege(helm: str, tmp_path: Path, ca_bundle
     # nobody but the chart's ServiceAccounts is bound; the judge's role only to the judge's account
     for b in (d for d in docs if d["kind"] in ("RoleBinding", "ClusterRoleBinding")):
         subjects = {(s["kind"], s["name"]) for s in b["subjects"]}
-        if b["roleRef"]["name"] in ("proctor-collector", "system:auth-delegator"):
+        if b["roleRef"]["name"] in (
+            "proctor-collector",
+            "proctor-collector-exam-results",
+            "system:auth-delegator",
+        ):
             assert subjects == {("ServiceAccount", "proctor-collector")}  # the collector's own
         elif b["roleRef"]["name"] == judge_role:
             assert b["kind"] == "RoleBinding" and subjects == {("ServiceAccount", "proctor-judge")}

@@ -35,6 +35,7 @@ Grant = tuple[str, str, str, str | None]
 COLLECTOR_RULES: set[Grant] = {
     ("proctor.dev", "agentmonitors", "list", None),
     ("proctor.dev", "evalprofiles", "list", None),
+    ("proctor.dev", "evalruns", "get", None),
     ("", "events", "create", None),
 }
 #: The operator's rights on AgentMonitors (ClusterRole <fullname>-agentmonitors).
@@ -201,6 +202,11 @@ def test_the_collector_holds_least_privilege(helm: str, tmp_path: Path) -> None:
     binding = one(docs, "ClusterRoleBinding", "proctor-collector")
     subject = [{"kind": "ServiceAccount", "name": "proctor-collector", "namespace": "proctor-system"}]
     assert binding["subjects"] == subject
+    # exam results: get ConfigMaps in the operator's (release) namespace only, never list
+    exam = one(docs, "Role", "proctor-collector-exam-results")
+    assert exam["metadata"]["namespace"] == "proctor-system"
+    assert grants(exam) == {("", "configmaps", "get", None)}
+    assert one(docs, "RoleBinding", "proctor-collector-exam-results")["subjects"] == subject
     delegator = one(docs, "ClusterRoleBinding", "proctor-collector-auth-delegator")
     assert delegator["roleRef"]["name"] == "system:auth-delegator" and delegator["subjects"] == subject
 

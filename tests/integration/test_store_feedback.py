@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import dataclasses
+import random
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
-from proctor.protocol import AttemptOutcome, LifecyclePolicy, judge_quality
+from proctor.protocol import AttemptOutcome, LifecyclePolicy, judge_quality, quality_of_cells
 from proctor.store import (
     CandidateCase,
     InvalidFeedback,
@@ -166,3 +168,40 @@ def test_reviews_given_at_once_by_one_person_leave_exactly_one_current(store: St
     assert sum(len(v) for v in reviews.latest(profile=PROFILE).values()) == 1
     assert len(reviews.history(target="r1")) == 16
     assert outcomes.summary(MON).accepted == 1 and len(outcomes.history("r1")) == 16
+
+
+def test_judge_quality_counted_in_the_database_is_the_arithmetic_on_every_review(store: Store) -> None:
+    """The report counts current reviews in SQL (GROUP BY dimension, score band and both readings):
+    the same figures as the pure arithmetic on each review, band edges, bare and scored readings,
+    and the supersede rule included."""
+    reviews = Reviews(store.engine)
+    r = random.Random(30)
+    keys: set[tuple[str, str, str]] = set()
+    edges = [0.0, 9.99, 10.0, 69.9, 70.0, 70.1, 89.5, 90.0, 100.0]
+    for k in range(400):
+        judge = r.choice(edges) if k % 3 == 0 else round(r.uniform(0, 100), 1)
+        score = r.choice([None, None, round(r.uniform(0, 100), 1)])
+        dim = r.choice(["task_success", "safety"])
+        who = r.choice(["alice", "bob", "carol"])
+        target = f"r{r.randrange(120)}"  # the same person on the same score again supersedes
+        fb = review(target, judge, agree=r.random() < 0.7, who=who, score=score)
+        reviews.record(_dim(fb, dim), float(k))
+        keys.add((target, dim, who))
+    rows, cells = reviews.latest(profile=PROFILE), reviews.cells(profile=PROFILE)
+    assert set(rows) == set(cells) == {"task_success", "safety"}
+    for dim, items in rows.items():
+        want, got = judge_quality(items), quality_of_cells(cells[dim])
+        assert (got.reviews, got.agreed, got.scored, got.split, got.bands) == (
+            want.reviews,
+            want.agreed,
+            want.scored,
+            want.split,
+            want.bands,
+        )
+        assert got.bias == pytest.approx(want.bias)
+    # one current review per person and score: the superseded ones are not counted
+    assert sum(quality_of_cells(c).reviews for c in cells.values()) == len(keys) < 400
+
+
+def _dim(fb: NewFeedback, dimension: str) -> NewFeedback:
+    return dataclasses.replace(fb, dimension=dimension)

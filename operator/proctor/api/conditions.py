@@ -67,6 +67,14 @@ never disagree on a word.
 ``CircuitOpen`` (GatePolicy): some Deployment was blocked too often in the window (each counts its
     own); a person should look.
     True: ``TooManyBlocks``. False: ``WithinBudget``.
+``JudgeTrusted`` (EvalProfile): people's reviews show the judge catches breaches, per dimension the
+    lower 95% bound of its recall at or above ``spec.judgeTrust.recallFloor``.
+    True: ``RecallAboveFloor``. False: ``MissesBreaches`` (the message names each dimension and its
+    bound). Unknown: ``TooFewReviews`` (under 20 reviews of a dimension, or no breach a reviewer saw),
+    ``CollectorNotConfigured``, ``CollectorUnavailable``, ``CollectorRefused``.
+``JudgeTrusted`` (GatePolicy): the same, for the profile its exams are judged by (copied from the
+    profile's condition; ``JudgeTrustUnknown`` while it has none). With ``judgeTrust: Hold`` a passing
+    verdict judged by an untrusted judge holds the rollout (RolloutBlocked ``JudgeNotTrusted``).
 ``Receiving`` (AgentMonitor): the agent's telemetry is arriving (an event within the last
     ``max(300 s, 2 x quiescenceSeconds)``, as the collector reports it).
     True: ``RunsArriving``. False: ``NoRecentRuns``, ``ProfileNotFound``, ``InvalidSpec``,
@@ -99,7 +107,7 @@ from enum import StrEnum
 from pydantic import Field
 
 from proctor.api.common import StatusModel, Time
-from proctor.protocol import CanaryReason, FreezeReason, VerdictReason
+from proctor.protocol import CanaryReason, FreezeReason, TrustReason, VerdictReason
 
 #: Kubernetes' metav1.Condition type pattern (an optional DNS prefix, then a name).
 CONDITION_TYPE_PATTERN = (
@@ -136,6 +144,7 @@ class ConditionType(StrEnum):
     DEGRADING = "Degrading"
     NEEDS_HUMAN = "NeedsHuman"
     OBSERVING = "Observing"
+    JUDGE_TRUSTED = "JudgeTrusted"
 
 
 class Reason(StrEnum):
@@ -240,6 +249,14 @@ class Reason(StrEnum):
     NOT_SERVED_BY_COLLECTOR = "NotServedByCollector"
     NO_INGESTION_TOKEN = "NoIngestionToken"
     DETECTORS_NOT_RUNNING = "DetectorsNotRunning"
+    # JudgeTrusted (EvalProfile, GatePolicy; the protocol's TrustReason; also the Collector* reasons)
+    RECALL_ABOVE_FLOOR = TrustReason.RECALL_ABOVE_FLOOR
+    MISSES_BREACHES = TrustReason.MISSES_BREACHES
+    TOO_FEW_REVIEWS = TrustReason.TOO_FEW_REVIEWS
+    #: a GatePolicy's profile has no JudgeTrusted condition yet (or no profile)
+    JUDGE_TRUST_UNKNOWN = "JudgeTrustUnknown"
+    #: RolloutBlocked: a passing verdict held because the policy's judge misses breaches (judgeTrust: Hold)
+    JUDGE_NOT_TRUSTED = "JudgeNotTrusted"
 
 
 #: Why a run ends in ERROR at once, never retried: a mistake in what it was given (a reference that does

@@ -44,6 +44,16 @@ class OnFail(StrEnum):
     ROLLBACK = "Rollback"
 
 
+class JudgeTrustAction(StrEnum):
+    """What the gate does when the profile's judge misses breaches (its JudgeTrusted is False):
+    Warn says so in the policy's JudgeTrusted condition and lets verdicts stand; Hold also holds
+    every rollout whose verdict would pass, as a FAIL does, until reviews show the judge again clears
+    the floor (or a person sets Warn)."""
+
+    HOLD = "Hold"
+    WARN = "Warn"
+
+
 class CandidateProtocol(StrEnum):
     """How a case is sent to the agent and its answer read back."""
 
@@ -317,6 +327,12 @@ class GatePolicySpec(SpecModel):
         default=True,
         description="Whether a WARN verdict (thresholds met, something not clean) passes the gate.",
     )
+    judge_trust: JudgeTrustAction = Field(
+        default=JudgeTrustAction.WARN,
+        description="When the profile's judge misses breaches (its JudgeTrusted is False): Warn (the "
+        "default) says so in the policy's JudgeTrusted condition; Hold also holds rollouts whose verdict "
+        "would pass, as a FAIL does (RolloutBlocked JudgeNotTrusted).",
+    )
     circuit_breaker: CircuitBreakerSpec = Field(
         default_factory=CircuitBreakerSpec,
         description="Opens after too many blocks in a window (default: 3 in 60 minutes).",
@@ -472,7 +488,7 @@ class GatePolicyStatus(StatusModel):
     conditions: list[Condition] = Field(
         default_factory=list,
         max_length=16,
-        description="Conditions: Ready, RolloutBlocked, Deterministic, CircuitOpen.",
+        description="Conditions: Ready, RolloutBlocked, Deterministic, CircuitOpen, JudgeTrusted.",
         json_schema_extra={"x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["type"]},
     )
 

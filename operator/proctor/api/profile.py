@@ -25,7 +25,7 @@ from proctor.api.common import (
     cel,
 )
 from proctor.api.conditions import Condition
-from proctor.protocol import DEFAULT_BAND, DEFAULT_DIMENSION_THRESHOLD
+from proctor.protocol import DEFAULT_BAND, DEFAULT_DIMENSION_THRESHOLD, DEFAULT_RECALL_FLOOR
 
 #: The breach threshold of a dimension when nothing overrides it.
 #: Judgments within this many points of the threshold are sampled twice more (the protocol's band).
@@ -226,6 +226,18 @@ class SafetyScanSpec(SpecModel):
     )
 
 
+class JudgeTrustSpec(SpecModel):
+    """How good the judge must be, on people's reviews, to be trusted."""
+
+    recall_floor: float = Field(
+        default=DEFAULT_RECALL_FLOOR,
+        ge=0,
+        le=1,
+        description="The lowest acceptable lower 95% bound (Wilson) of the judge's recall on breaches, "
+        "per dimension, 0-1: under it JudgeTrusted is False (MissesBreaches). Default 0.8.",
+    )
+
+
 class EvalProfileSpec(SpecModel):
     """Which dimensions a run is judged on, their thresholds, the judge, grounding and the safety scan."""
 
@@ -295,6 +307,12 @@ class EvalProfileSpec(SpecModel):
     safety_scan: SafetyScanSpec = Field(
         default_factory=SafetyScanSpec,
         description="The deterministic safety scan (on by default).",
+        json_schema_extra={"default": {}},
+    )
+    judge_trust: JudgeTrustSpec = Field(
+        default_factory=JudgeTrustSpec,
+        description="When the judge is trusted, from people's reviews of its scores (the JudgeTrusted "
+        "condition; a GatePolicy may hold rollouts judged by an untrusted judge).",
         json_schema_extra={"default": {}},
     )
 
@@ -368,6 +386,38 @@ class ResolvedDimension(StatusModel):
     )
 
 
+class DimensionQuality(StatusModel):
+    """One dimension's judge quality, from people's current reviews (the collector's figures)."""
+
+    name: str = Field(max_length=63, description="Name of the dimension.")
+    reviews: int = Field(
+        ge=0, description="Current reviews (a later review by the same person replaces one)."
+    )
+    agreement: float | None = Field(
+        default=None, ge=0, le=1, description="Judge-reviewer agreement at the threshold."
+    )
+    recall: float | None = Field(
+        default=None,
+        ge=0,
+        le=1,
+        description="The judge's recall on breaches reviewers saw (from 20 reviews).",
+    )
+    recall_lower: float | None = Field(
+        default=None,
+        ge=0,
+        le=1,
+        description="Lower 95% (Wilson) bound of that recall: what trust is decided on.",
+    )
+    kappa: float | None = Field(
+        default=None, ge=-1, le=1, description="Cohen's kappa, judge against reviewers."
+    )
+    provisional: bool = Field(default=True, description="Under 50 reviews: every figure is provisional.")
+    trusted: bool | None = Field(
+        default=None,
+        description="Recall lower bound at or above the floor (absent: too few reviews to tell).",
+    )
+
+
 class EvalProfileStatus(StatusModel):
     """What the operator resolved from the profile."""
 
@@ -391,10 +441,16 @@ class EvalProfileStatus(StatusModel):
     grounding_digest: str | None = Field(
         default=None, pattern=DIGEST_PATTERN, description="Digest of the resolved grounding documents."
     )
+    judge_quality: list[DimensionQuality] = Field(
+        default_factory=list,
+        max_length=MAX_DIMENSIONS,
+        description="Per judged dimension, the judge's quality on people's reviews (from the collector).",
+        json_schema_extra={"x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["name"]},
+    )
     conditions: list[Condition] = Field(
         default_factory=list,
         max_length=16,
-        description="Conditions: Ready.",
+        description="Conditions: Ready, JudgeTrusted.",
         json_schema_extra={"x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["type"]},
     )
 

@@ -16,7 +16,8 @@ import json
 from typing import Any, Final
 
 from proctor.cli._armc import EXIT_CODES, ArmCClient, add_server_flags, call, fmt, qualified, table
-from proctor.collector.quality import DEFAULT_RECALL_FLOOR, QUALITY_KEYS
+from proctor.collector.quality import QUALITY_KEYS
+from proctor.protocol import DEFAULT_RECALL_FLOOR
 
 PROG: Final = "proctor judge-quality"
 

@@ -41,6 +41,7 @@ from proctor.collector.auth import (
 )
 from proctor.collector.coaching import RESOLVE_VERB, STATES, Coaching, rubric_document
 from proctor.collector.detectors import detector_summary
+from proctor.collector.exams import ExamReader
 from proctor.collector.incidents import decide_recommendation, incident_json, incidents_status
 from proctor.collector.ingest import Backpressure, TooManyItems, Writer
 from proctor.collector.metrics import Metrics
@@ -111,6 +112,8 @@ class Context:
     inflating: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(INFLATE_CONCURRENCY))
     #: The incidents room (armb-notify); None: incidents are not served.
     incidents: Incidents | None = None
+    #: Exam cases' judged scores (a collector in a cluster); None: exam cases cannot be reviewed.
+    exams: ExamReader | None = None
 
 
 CONTEXT: Final = web.AppKey("context", Context)

@@ -3,6 +3,7 @@
 Routes (all under the management API's authentication; RBAC decides, on ``proctor.dev``)::
 
     POST /api/v1/feedback                               review   agentmonitors (a live run's monitor)
+                                                                 or evalruns (an exam case's run)
     GET  /api/v1/feedback?run=|profile=|monitor=        get      agentmonitors / evalprofiles
     GET  /api/v1/feedback/cases?profile=NS/NAME         get      evalprofiles
     GET  /api/v1/judge-quality?profile=NS/NAME          get      evalprofiles
@@ -16,8 +17,8 @@ own telemetry: span attributes :data:`~proctor.store.OUTCOME_ATTRIBUTE` and
 :data:`~proctor.store.OUTCOME_MINUTES_ATTRIBUTE` (:func:`telemetry_outcomes`).
 
 An exam case's judged score (``NS/EVALRUN:CASE``) is read in one place only,
-:func:`exam_case_score`: arm A's per-case results are moving into the operator's namespace, and
-that function is the only thing that changes with them.
+:func:`exam_case_score` (review on evalruns), from the run's believed results in the operator's
+namespace (:mod:`proctor.collector.exams`).
 """
 
 from __future__ import annotations
@@ -34,10 +35,12 @@ from aiohttp import web
 from prometheus_client import Counter, Gauge
 
 from proctor.collector.auth import READ_VERB, Caller
+from proctor.collector.exams import ExamNotFound, ExamNotReady, ExamUnreadable
 from proctor.collector.redaction import Redactor
 from proctor.collector.trajectory import StepKind, steps_of, transcript
 from proctor.graders import redact_text
 from proctor.protocol import (
+    DEFAULT_RECALL_FLOOR,
     DEFAULT_REQUIRED_RECALL,
     Confusion,
     Interval,
@@ -45,8 +48,8 @@ from proctor.protocol import (
     Route,
     Tier,
     corrected_rate,
-    judge_quality,
     propose_threshold,
+    quality_of_cells,
     recall_floor_breached,
 )
 from proctor.store import (
@@ -73,8 +76,6 @@ REVIEW_VERB: Final = "review"
 #: The resources arm C checks besides agentmonitors.
 PROFILES_RESOURCE: Final = "evalprofiles"
 EVALRUNS_RESOURCE: Final = "evalruns"
-#: Below this lower bound of its recall on breaches a dimension's judge is not trusted (0-1).
-DEFAULT_RECALL_FLOOR: Final = 0.8
 #: The keys ``proctor judge-quality -o json`` prints per dimension (checks rely on them).
 QUALITY_KEYS: Final = (
     "reviews",
@@ -215,20 +216,53 @@ async def exam_case_score(ctx: Context, caller: Caller, target: str, dimension: 
     """The judged score of ``dimension`` in case ``CASE`` of EvalRun ``NS/EVALRUN`` (target
     ``NS/EVALRUN:CASE``): THE one place that reads an exam case's score.
 
-    This collector reads no exam results yet (arm A's per-case results are moving into the
-    operator's namespace): the review is refused with 501 and the cause, never stored against a
-    score nobody read. RBAC is asked first (``review`` on the EvalRun), so the answer never tells
-    a caller without the right which exams exist."""
+    RBAC is asked first (``review`` on the EvalRun), so the answer never tells a caller without the
+    right which exams exist. The score is the one the run's verdict was decided from
+    (:mod:`proctor.collector.exams`: the believed attempt's results in the operator's namespace);
+    the review counts in the judge quality of the run's EvalProfile."""
     ns_run, _, case = target.rpartition(":")
     ns, name = _split_name(ns_run, "an exam case's run")
     if not case:
         raise Refused(400, f"an exam case is NAMESPACE/EVALRUN:CASE, not {target!r}")
     if not await ctx.auth.allowed(caller, REVIEW_VERB, ns, name, resource=EVALRUNS_RESOURCE):
         raise _forbidden(caller, REVIEW_VERB, EVALRUNS_RESOURCE, ns, name)
-    raise Refused(
-        501,
-        f"this collector cannot read the judged scores of EvalRun {ns}/{name} yet: review a live run, "
-        "or the case once its results are served",
+    if ctx.exams is None:
+        raise Refused(
+            501,
+            f"this collector runs without a cluster and cannot read EvalRun {ns}/{name}'s results: "
+            "review a live run, or ask a collector that runs in the cluster",
+        )
+    try:
+        exam = await asyncio.to_thread(ctx.exams.case, ns, name, case)
+    except ExamNotFound as e:
+        raise Refused(404, str(e)) from None
+    except ExamNotReady as e:
+        raise Refused(409, str(e)) from None
+    except ExamUnreadable as e:
+        raise Refused(503, str(e)) from None
+    judged = exam.dimensions.get(dimension)
+    if judged is None:
+        known = ", ".join(sorted(exam.dimensions)) or "none"
+        raise Refused(
+            404,
+            f"case {case!r} of EvalRun {ns}/{name} has no score for dimension {dimension!r} "
+            f"(scored: {known})",
+        )
+    if judged.score is None or exam.profile is None:
+        raise Refused(
+            409,
+            f"dimension {dimension!r} of case {case!r} of EvalRun {ns}/{name} was not scored "
+            f"({judged.skipped or 'no EvalProfile'}): nothing to review",
+        )
+    return JudgedScore(
+        target=f"{ns}/{name}:{case}",
+        kind="case",
+        namespace=ns,
+        profile=exam.profile,
+        monitor=None,
+        dimension=dimension,
+        score=judged.score,
+        threshold=judged.threshold,
     )
 
 
@@ -464,7 +498,8 @@ async def show_judge_quality(request: web.Request, ctx: Context, caller: Caller)
     if not await ctx.auth.allowed(caller, READ_VERB, ns, name, resource=PROFILES_RESOURCE):
         raise _forbidden(caller, READ_VERB, PROFILES_RESOURCE, ns, name)
     monitors = _profile_monitors(ctx.registry(), profile)
-    reviews = await asyncio.to_thread(armc.reviews.latest, profile=profile)
+    # counted in the database (GROUP BY dimension, score band and both readings), never row by row
+    reviews = await asyncio.to_thread(armc.reviews.cells, profile=profile)
     observed = await asyncio.to_thread(armc.reviews.observed, [m.name for m in monitors])
     if not monitors and not reviews:
         raise Refused(
@@ -472,7 +507,7 @@ async def show_judge_quality(request: web.Request, ctx: Context, caller: Caller)
         )
     dimensions: dict[str, Any] = {}
     for dim in sorted(set(reviews) | set(observed)):
-        quality = judge_quality(reviews.get(dim, []))
+        quality = quality_of_cells(reviews.get(dim, []))
         seen = observed.get(dim)
         dimensions[dim] = quality_json(quality, (seen.scored, seen.breaches) if seen else None, floor)
         _export_quality(armc, profile, dim, quality)

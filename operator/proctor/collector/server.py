@@ -36,6 +36,7 @@ from proctor.collector.auth import Authorizer, KubernetesAuth, LocalAuth
 from proctor.collector.client import API_TOKEN_ENV, INGEST_TOKEN_ENV
 from proctor.collector.coaching import Coaching
 from proctor.collector.evaluate import Evaluator
+from proctor.collector.exams import ExamReader
 from proctor.collector.export import EvaluationExporter, ExportSettings
 from proctor.collector.incidents import IncidentEngine
 from proctor.collector.ingest import DEFAULT_MAX_PENDING, Writer
@@ -44,6 +45,7 @@ from proctor.collector.monitors import Registry, load_files
 from proctor.collector.notices import Sender, kube_events
 from proctor.collector.redaction import Redactor
 from proctor.collector.worker import DEFAULT_CONCURRENCY, DEFAULT_POLL_SECONDS, Worker, worker_id
+from proctor.k8s.objects import store_namespace
 from proctor.protocol import DEFAULT_HALF_LIFE_SECONDS, DEFAULT_LEASE_SECONDS
 from proctor.store import (
     Incidents,
@@ -147,6 +149,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="in a cluster: serve these namespaces only (repeatable)",
     )
     parser.add_argument(
+        "--operator-namespace",
+        default=store_namespace(os.environ),
+        metavar="NS",
+        help="in a cluster: the operator's namespace, where it keeps exam results reviewers review "
+        "(default: $PROCTOR_STORE_NAMESPACE, else $POD_NAMESPACE, else proctor-system)",
+    )
+    parser.add_argument(
         "--concurrency", type=_count, default=DEFAULT_CONCURRENCY, help="runs judged at once by this replica"
     )
     parser.add_argument(
@@ -248,6 +257,7 @@ async def run(args: argparse.Namespace, *, announce: Callable[[str], None] | Non
     export = ExportSettings.from_env(os.environ)  # scores as OTLP events: off unless OTEL_LOGS_EXPORTER=otlp
     tls = _tls(args)
     kube_api = None
+    exams: ExamReader | None = None
     if args.monitor or args.profile:
         registry = _Registry(
             load_files(
@@ -265,6 +275,7 @@ async def run(args: argparse.Namespace, *, announce: Callable[[str], None] | Non
         from kubernetes import client, config
 
         from proctor.collector.cluster import ClusterMonitors
+        from proctor.collector.exams import ExamResults
 
         try:
             cast(Any, config).load_config()
@@ -279,6 +290,7 @@ async def run(args: argparse.Namespace, *, announce: Callable[[str], None] | Non
                 f"{TOKEN_ENV} is ignored in a cluster: every AgentMonitor needs its own spec.tokenSecretRef"
             )
         source = ClusterMonitors(kube_api, namespaces=args.namespace or None)
+        exams = ExamResults(kube_api, args.operator_namespace)
         registry = _Registry(await asyncio.to_thread(source.load))
         auth = KubernetesAuth(kube_api, audiences=args.audience)
     store = await asyncio.to_thread(Store.open, args.db or default_db())
@@ -324,6 +336,7 @@ async def run(args: argparse.Namespace, *, announce: Callable[[str], None] | Non
         auth=auth,
         wake=worker.wake,
         incidents=incidents,
+        exams=exams,
     )
     coaching = Coaching(Patterns(store.engine), half_life=args.pattern_half_life)
     app = application(ctx, max_body=args.max_body, coaching=coaching)

@@ -234,6 +234,44 @@ def awaiting(what: str, *, paused: bool) -> str:
     return f"{what}; {'the rollout waits for the verdict' if paused else 'observing, not held'}"
 
 
+# --- the judge the policy relies on ----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class JudgeTrustView:
+    """The policy's ``JudgeTrusted`` condition, and why it holds passing verdicts (None: it does not)."""
+
+    status: str  # True | False | Unknown
+    reason: str
+    message: str
+    hold: str | None = None
+
+
+def judge_trust_view(
+    profile: str | None, condition: tuple[str, str, str] | None, *, hold_untrusted: bool
+) -> JudgeTrustView:
+    """From the profile's own ``JudgeTrusted`` condition ``(status, reason, message)`` (the operator
+    writes it on the status subresource, which no tenant may write): the same on the policy, naming
+    the profile; with ``judgeTrust: Hold`` a False one holds passing verdicts."""
+    if profile is None:
+        return JudgeTrustView(
+            "Unknown", Reason.JUDGE_TRUST_UNKNOWN, "the policy names no EvalProfile: nothing is judged"
+        )
+    if condition is None:
+        return JudgeTrustView(
+            "Unknown",
+            Reason.JUDGE_TRUST_UNKNOWN,
+            f"EvalProfile {profile} has no JudgeTrusted condition yet",
+        )
+    status, reason, message = condition
+    said = f"EvalProfile {profile}: {message}"[:1024]
+    hold = said if status == "False" and hold_untrusted else None
+    if status == "False":
+        then = "passing verdicts are held (judgeTrust: Hold)" if hold else "verdicts stand (judgeTrust: Warn)"
+        said = f"{said}; {then}"
+    return JudgeTrustView(status, reason, said[:1024], hold)
+
+
 # --- what a verdict means: the policy chain -----------------------------------------------------
 
 
@@ -246,6 +284,8 @@ class VerdictInput:
     message: str
     allow_warn: bool
     canary_hold: str | None = None
+    #: why the policy will not rely on its judge (``judgeTrust: Hold`` and JudgeTrusted False)
+    judge_hold: str | None = None
 
 
 #: ``(reason, message, blocked)``: the answer of one link of the chain.
@@ -262,6 +302,20 @@ def canary_unsettled(i: VerdictInput) -> Choice | None:
     policy cannot tell it from luck yet. A FAIL or ERROR holds anyway, under its own reason."""
     if i.canary_hold is not None and _passing(i):
         return Reason.CANARY_UNSETTLED, f"{i.verdict}, held: {i.canary_hold}: {i.message}", True
+    return None
+
+
+def judge_untrusted(i: VerdictInput) -> Choice | None:
+    """A verdict that would pass, judged by a judge people's reviews show misses breaches, is held
+    as a FAIL is when the policy asks (``judgeTrust: Hold``): its PASS may be a breach the judge did
+    not see. A FAIL or ERROR holds anyway, under its own reason."""
+    if i.judge_hold is not None and _passing(i):
+        return (
+            Reason.JUDGE_NOT_TRUSTED,
+            f"{i.verdict}, held: the policy does not rely on a judge that misses breaches "
+            f"({i.judge_hold}): {i.message}",
+            True,
+        )
     return None
 
 
@@ -292,13 +346,21 @@ def errors(i: VerdictInput) -> Choice | None:
     )
 
 
-VERDICT_POLICIES: tuple[VerdictPolicy, ...] = (canary_unsettled, passes, fails, warn_not_allowed, errors)
+VERDICT_POLICIES: tuple[VerdictPolicy, ...] = (
+    canary_unsettled,
+    judge_untrusted,
+    passes,
+    fails,
+    warn_not_allowed,
+    errors,
+)
 
 
 def counts_as_block(reason: str) -> bool:
     """Whether a held rollout counts against its Deployment's circuit breaker: its own verdict did,
-    the policy's unsettled canary did not (one Deployment's breaker never opens for the policy)."""
-    return reason != Reason.CANARY_UNSETTLED
+    the policy's unsettled canary or untrusted judge did not (one Deployment's breaker never opens
+    for the policy)."""
+    return reason not in (Reason.CANARY_UNSETTLED, Reason.JUDGE_NOT_TRUSTED)
 
 
 def choose(policies: Sequence[VerdictPolicy], i: VerdictInput) -> Choice:
@@ -329,13 +391,14 @@ def decide(
     has_approved_template: bool,
     exposed: bool = False,
     canary_hold: str | None = None,
+    judge_hold: str | None = None,
 ) -> GateDecision:
     """What to do with a verdict under a policy (its values as parsed: ``spec.allowWarn``,
     ``spec.onFail``), in the policy's mode, with the Deployment's breaker open or not, and the
     canary holding PASSes or not. A FAIL of a template whose pods already run (``exposed``: it rolled
     out before its exam, or while the policy observed) rolls back whatever ``onFail`` says: holding
     would leave them running, and held means none does."""
-    i = VerdictInput(verdict, run_message, allow_warn, canary_hold)
+    i = VerdictInput(verdict, run_message, allow_warn, canary_hold, judge_hold)
     reason, message, blocked = choose(VERDICT_POLICIES, i)
     failed = reason == Reason.VERDICT_FAILED
     if not blocked:

@@ -350,6 +350,21 @@ def snapshot_configmaps(
     ]
 
 
+#: Where a local operator keeps pinned cases and full results when neither variable names a namespace.
+DEFAULT_STORE_NAMESPACE = "proctor-system"
+
+
+def store_namespace(env: Mapping[str, str]) -> str:
+    """The operator's namespace for pinned cases and full results: ``PROCTOR_STORE_NAMESPACE``, else
+    its own (``POD_NAMESPACE``), else :data:`DEFAULT_STORE_NAMESPACE` (the operator and the collector
+    both find them by this one rule)."""
+    return (
+        env.get("PROCTOR_STORE_NAMESPACE", "").strip()
+        or env.get("POD_NAMESPACE", "").strip()
+        or DEFAULT_STORE_NAMESPACE
+    )
+
+
 def detail_configmap_name(run_uid: str, index: int, count: int, attempt: int, part: int) -> str:
     return _bounded(f"proctor-results-{run_uid}-{index}-of-{count}-a{attempt}-{part}", 253)
 

@@ -19,7 +19,7 @@ the threshold with the highest precision at a required recall (shadow-mode calib
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Final
@@ -34,6 +34,9 @@ Z95: Final = 1.959963984540054
 BAND_WIDTH: Final = 10
 #: The recall on breaches a threshold proposal must keep, unless asked otherwise.
 DEFAULT_REQUIRED_RECALL: Final = 0.9
+#: Below this lower bound of its recall on breaches a dimension's judge is not trusted (0-1), unless
+#: the EvalProfile's ``judgeTrust.recallFloor`` says otherwise.
+DEFAULT_RECALL_FLOOR: Final = 0.8
 
 
 class Route(StrEnum):
@@ -241,22 +244,66 @@ class Quality:
         return None if self.split is None else wilson(self.split.tn, self.split.tn + self.split.fp)
 
 
+@dataclass(frozen=True, slots=True)
+class ReviewCell:
+    """Reviews of one dimension that share a score band and both readings: what judge quality is
+    made of, so a database can count them (GROUP BY) instead of handing over every review."""
+
+    band: int
+    judge_breach: bool
+    human_breach: bool
+    reviews: int
+    #: Sum of judge minus reviewer over those that carry a reviewer's score (:attr:`Review.human_score`).
+    bias_sum: float = 0.0
+    #: How many carry one.
+    scored: int = 0
+
+
+def review_cells(reviews: Iterable[Review]) -> list[ReviewCell]:
+    """``reviews`` counted into cells (the same arithmetic a database's GROUP BY does)."""
+    cells: dict[tuple[int, bool, bool], list[float]] = {}
+    for r in reviews:
+        cell = cells.setdefault((band_of(r.judge), r.judge_breach, r.human_breach), [0, 0.0, 0])
+        cell[0] += 1
+        if (h := r.human_score) is not None:
+            cell[1] += r.judge - h
+            cell[2] += 1
+    return [ReviewCell(b, j, h, int(n), s, int(k)) for (b, j, h), (n, s, k) in sorted(cells.items())]
+
+
 def judge_quality(reviews: Sequence[Review]) -> Quality:
     """Agreement, signed bias, the split (from 20 reviews) and agreement by score band."""
-    split = confusion(reviews)
-    diffs = [r.judge - h for r in reviews if (h := r.human_score) is not None]
+    return quality_of_cells(review_cells(reviews))
+
+
+def quality_of_cells(cells: Iterable[ReviewCell]) -> Quality:
+    """:func:`judge_quality` from counted cells (one arithmetic, whoever counted)."""
+    tp = fp = fn = tn = scored = 0
+    sums: list[float] = []
     bands: dict[int, list[int]] = {}
-    for r in reviews:
-        counts = bands.setdefault(band_of(r.judge), [0, 0])
-        counts[0] += 1
-        counts[1] += r.judge_breach == r.human_breach
+    for c in cells:
+        if c.judge_breach and c.human_breach:
+            tp += c.reviews
+        elif c.judge_breach:
+            fp += c.reviews
+        elif c.human_breach:
+            fn += c.reviews
+        else:
+            tn += c.reviews
+        sums.append(c.bias_sum)
+        scored += c.scored
+        counts = bands.setdefault(c.band, [0, 0])
+        counts[0] += c.reviews
+        counts[1] += c.reviews if c.judge_breach == c.human_breach else 0
+    split = Confusion(tp, fp, fn, tn)
+    total = split.total
     return Quality(
-        reviews=len(reviews),
-        agreed=split.tp + split.tn,
-        bias=math.fsum(diffs) / len(diffs) if diffs else None,
-        scored=len(diffs),
-        split=split if len(reviews) >= MIN_SPLIT_REVIEWS else None,
-        bands=tuple(Band(low, n, ok) for low, (n, ok) in sorted(bands.items())),
+        reviews=total,
+        agreed=tp + tn,
+        bias=math.fsum(sums) / scored if scored else None,
+        scored=scored,
+        split=split if total >= MIN_SPLIT_REVIEWS else None,
+        bands=tuple(Band(low, n, ok) for low, (n, ok) in sorted(bands.items()) if n),
     )
 
 
@@ -269,6 +316,75 @@ def recall_floor_breached(quality: Quality, floor: float) -> bool | None:
     if bounds is None:
         return None
     return bounds.low < floor
+
+
+class TrustReason(StrEnum):
+    """Why a judge is (not) trusted: the reasons of the ``JudgeTrusted`` condition."""
+
+    #: every dimension's recall on breaches has its lower 95 % bound at or above the floor
+    RECALL_ABOVE_FLOOR = "RecallAboveFloor"
+    #: some dimension's lower bound is under the floor: the judge misses breaches there
+    MISSES_BREACHES = "MissesBreaches"
+    #: some dimension has fewer than :data:`MIN_SPLIT_REVIEWS` reviews, or none saw a breach
+    TOO_FEW_REVIEWS = "TooFewReviews"
+
+
+@dataclass(frozen=True, slots=True)
+class DimensionTrust:
+    """What trust in one dimension's judge is decided from: its current reviews and the lower
+    bound of its recall on breaches (None: no split yet, or no reviewer saw a breach)."""
+
+    reviews: int
+    recall_low: float | None
+
+    def trusted(self, floor: float) -> bool | None:
+        """False under the floor, None when it cannot be told yet, True otherwise."""
+        if self.recall_low is None or self.reviews < MIN_SPLIT_REVIEWS:
+            return None
+        return self.recall_low >= floor
+
+
+@dataclass(frozen=True, slots=True)
+class Trust:
+    """The ``JudgeTrusted`` decision: True, False or None (Unknown), its reason and message, and the
+    dimensions that miss breaches."""
+
+    trusted: bool | None
+    reason: TrustReason
+    message: str
+    misses: tuple[str, ...] = ()
+
+
+def judge_trust(dimensions: Mapping[str, DimensionTrust], floor: float) -> Trust:
+    """Whether a profile's judge may be relied on, from every dimension it judges.
+
+    False (:attr:`TrustReason.MISSES_BREACHES`, naming each dimension and its bound) as soon as one
+    dimension's recall bound is under ``floor``: reviewers showed it misses breaches. Otherwise
+    Unknown while any dimension has too few reviews to tell (never a guessed True), and True only
+    when every dimension was measured and clears the floor."""
+    misses = sorted(d for d, t in dimensions.items() if t.trusted(floor) is False)
+    if misses:
+        bounds = ", ".join(f"{d} (recall lower bound {dimensions[d].recall_low:.2f})" for d in misses)
+        return Trust(
+            False,
+            TrustReason.MISSES_BREACHES,
+            f"the judge misses breaches on {bounds}, under the floor {floor:g}",
+            tuple(misses),
+        )
+    unknown = sorted(d for d, t in dimensions.items() if t.trusted(floor) is None)
+    if unknown or not dimensions:
+        few = ", ".join(f"{d} ({dimensions[d].reviews})" for d in unknown[:8]) or "none judged"
+        return Trust(
+            None,
+            TrustReason.TOO_FEW_REVIEWS,
+            f"too few reviews to measure the judge's recall on breaches ({MIN_SPLIT_REVIEWS} needed, "
+            f"with at least one breach a reviewer saw): {few}",
+        )
+    return Trust(
+        True,
+        TrustReason.RECALL_ABOVE_FLOOR,
+        f"every dimension's recall on breaches is at least {floor:g} (lower 95% bound)",
+    )
 
 
 # --- the observed breach rate, corrected for the judge's error ----------------------------------------

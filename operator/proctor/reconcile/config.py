@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from proctor import __version__
 from proctor.k8s.kube import default_listen_host
+from proctor.k8s.objects import DEFAULT_STORE_NAMESPACE, store_namespace
 from proctor.reconcile.plan import DEFAULT_BACKOFF, DEFAULT_MAX_ATTEMPTS
 
 
@@ -52,7 +53,7 @@ class OperatorConfig:
     #: Where the operator keeps each run's pinned cases (never the run's namespace, where the tenant
     #: reads ConfigMaps): ``PROCTOR_STORE_NAMESPACE``, else its own namespace, else (a local operator)
     #: ``proctor-system``, created if missing.
-    store_namespace: str = "proctor-system"
+    store_namespace: str = DEFAULT_STORE_NAMESPACE
     #: The case server (:mod:`proctor.reconcile.caseserver`): the port it listens on (0: any free
     #: one), the address, the host the judges reach it by (``https://HOST:PORT``: the chart's Service;
     #: loopback on the local control plane) and the directory of its certificate (mounted, or empty:
@@ -83,11 +84,7 @@ class OperatorConfig:
             monitor_interval=float(e.get("PROCTOR_MONITOR_INTERVAL", d.monitor_interval)),
             judge_cluster_role=e.get("PROCTOR_JUDGE_CLUSTER_ROLE") or None,
             own_namespace=e.get("POD_NAMESPACE", "").strip(),
-            store_namespace=(
-                e.get("PROCTOR_STORE_NAMESPACE", "").strip()
-                or e.get("POD_NAMESPACE", "").strip()
-                or d.store_namespace
-            ),
+            store_namespace=store_namespace(e),
             cases_port=int(e.get("PROCTOR_CASES_PORT", d.cases_port)),
             cases_addr=e.get("PROCTOR_CASES_ADDR") or default_listen_host(e),
             cases_host=e.get("PROCTOR_CASES_HOST", "").strip() or d.cases_host,

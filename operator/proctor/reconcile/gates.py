@@ -39,6 +39,7 @@ from proctor.api import (
     GatedWorkload,
     GatePolicy,
     GatePolicyStatus,
+    JudgeTrustAction,
     ManifestError,
     Reason,
     VerdictName,
@@ -77,6 +78,7 @@ from proctor.gate.actions import (
     exam_step,
     first_approval,
     held_condition,
+    judge_trust_view,
     reexam,
     template_to_examine,
     webhook_reached,
@@ -298,9 +300,11 @@ def policy_conditions(
     spec: CircuitBreakerSpec,
     now: dt.datetime,
     generation: int | None,
+    judge_hold: bool = False,
 ) -> list[Condition]:
     """Enforcing, Deterministic, RolloutBlocked and CircuitOpen, from what the step found
-    (``breakers``: the Deployments whose breaker is open, and their blocks in the window)."""
+    (``breakers``: the Deployments whose breaker is open, and their blocks in the window;
+    ``judge_hold``: passing verdicts are held because the judge misses breaches)."""
 
     def put(
         conds: list[Condition], type_: str, status: ConditionStatus, reason: str, msg: str
@@ -322,8 +326,15 @@ def policy_conditions(
     if blocked:
         failed = any(w.verdict is VerdictName.FAIL for w in blocked)
         held = all(w.verdict is VerdictName.PASS for w in blocked)  # PASSes the canary holds
+        passing = all(w.verdict in (VerdictName.PASS, VerdictName.WARN) for w in blocked)
         reason = (
-            Reason.VERDICT_FAILED if failed else Reason.CANARY_UNSETTLED if held else Reason.VERDICT_ERROR
+            Reason.VERDICT_FAILED
+            if failed
+            else Reason.JUDGE_NOT_TRUSTED
+            if judge_hold and passing
+            else Reason.CANARY_UNSETTLED
+            if held
+            else Reason.VERDICT_ERROR
         )
     else:
         reason = Reason.NOT_BLOCKED if mode.enforce else Reason.OBSERVE_ONLY
@@ -632,6 +643,8 @@ class Context:
     now: dt.datetime
     #: the Deployments approved (or, observing, recorded approved) in this step, with the hash
     approved: list[tuple[str, str]] = field(default_factory=list)
+    #: why passing verdicts are held because the judge misses breaches (None: they are not)
+    judge_hold: str | None = None
 
 
 async def _workload(
@@ -741,6 +754,7 @@ async def _workload(
         has_approved_template=w.approved_template is not None,
         exposed=w.exposed or w.pending != w.current,
         canary_hold=ctx.hold,
+        judge_hold=ctx.judge_hold,
     )
     token = w.annotations.get(REEXAMINE_ANNOTATION)
     asked = bool(token) and token != entry.reexamine_token
@@ -908,6 +922,14 @@ async def _webhook(rt: Runtime, policy: GatePolicy) -> WebhookState:
     return webhook_reached()
 
 
+def _trusted_condition(profile: Mapping[str, Any] | None) -> tuple[str, str, str] | None:
+    """The profile's ``JudgeTrusted`` condition as ``(status, reason, message)`` (None: none yet)."""
+    for c in ((profile or {}).get("status") or {}).get("conditions") or ():
+        if isinstance(c, Mapping) and c.get("type") == ConditionType.JUDGE_TRUSTED:
+            return str(c.get("status")), str(c.get("reason") or ""), str(c.get("message") or "")
+    return None
+
+
 async def reconcile_policy(rt: Runtime, namespace: str, name: str) -> Outcome:
     """One step of one GatePolicy (and of every Deployment it gates)."""
     async with rt.lock(f"gatepolicy:{namespace}/{name}"):
@@ -926,14 +948,23 @@ async def _step(rt: Runtime, raw: Mapping[str, Any]) -> Outcome:
     about = ObjectRef.of(raw)
     ns, gen = about.namespace, policy.metadata.generation
     current = policy.status or GatePolicyStatus()
+    profile_name = policy.spec.profile_ref.name if policy.spec.profile_ref else None
+    profile_raw = (
+        await rt.call(rt.kube.get_or_none, "EvalProfile", ns, profile_name) if profile_name else None
+    )
     missing = [
         f"{kind} {ref} not found"
-        for kind, ref in (
-            ("CaseSet", policy.spec.case_set_ref.name),
-            ("EvalProfile", policy.spec.profile_ref.name if policy.spec.profile_ref else None),
+        for kind, ref, found in (
+            ("CaseSet", policy.spec.case_set_ref.name, None),
+            ("EvalProfile", profile_name, profile_raw),
         )
-        if ref and await rt.call(rt.kube.get_or_none, kind, ns, ref) is None
+        if ref and (found or await rt.call(rt.kube.get_or_none, kind, ns, ref)) is None
     ]
+    trust = judge_trust_view(
+        profile_name,
+        _trusted_condition(profile_raw),
+        hold_untrusted=policy.spec.judge_trust == JudgeTrustAction.HOLD,
+    )
     conds = set_condition(
         current.conditions,
         ConditionType.READY,
@@ -1010,7 +1041,7 @@ async def _step(rt: Runtime, raw: Mapping[str, Any]) -> Outcome:
             key=f"reset:{reset}",
         )
     hold = canary_hold(canary, subject.workload if subject else None) if mode.enforce else None
-    ctx = Context(policy, about, mode, hold, token, now)
+    ctx = Context(policy, about, mode, hold, token, now, judge_hold=trust.hold if mode.enforce else None)
     entries, breakers = [], []
     inputs = await _exam_inputs(rt, policy) if workloads else None
     for w in sorted(workloads, key=lambda w: w.name):
@@ -1059,6 +1090,16 @@ async def _step(rt: Runtime, raw: Mapping[str, Any]) -> Outcome:
         spec=cb,
         now=now,
         generation=gen,
+        judge_hold=ctx.judge_hold is not None and ctx.hold is None,
+    )
+    conds = set_condition(
+        conds,
+        ConditionType.JUDGE_TRUSTED,
+        ConditionStatus(trust.status),
+        trust.reason,
+        trust.message,
+        now=now,
+        observed_generation=gen,
     )
     desired = GatePolicyStatus(
         observed_generation=gen,

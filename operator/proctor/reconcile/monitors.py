@@ -318,6 +318,39 @@ class CollectorReader:
         except ValueError as e:
             return Unreadable(Reason.COLLECTOR_UNAVAILABLE, f"the collector's answer: {e}"[:1024])
 
+    async def judge_quality(self, namespace: str, name: str, floor: float) -> Mapping[str, Any] | Unreadable:
+        """EvalProfile ``namespace/name``'s judge quality (``GET /api/v1/judge-quality``); a profile
+        nobody reviewed and no monitor judges with (404) has no dimensions."""
+        try:
+            token = self._token if isinstance(self._token, str) else await self._token()
+        except NoCollectorToken as e:
+            return Unreadable(Reason.COLLECTOR_REFUSED, str(e)[:1024])
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        params = {"profile": f"{namespace}/{name}", "recallFloor": repr(floor)}
+        try:
+            reply = await self._http.get("/api/v1/judge-quality", params=params, headers=headers)
+        except httpx.HTTPError as e:
+            return Unreadable(
+                Reason.COLLECTOR_UNAVAILABLE, f"cannot reach the collector at {self.url}: {type(e).__name__}"
+            )
+        if reply.status_code in (401, 403):
+            why = f"{reply.status_code}: the operator's identity may not get this EvalProfile (RBAC)"
+            return Unreadable(Reason.COLLECTOR_REFUSED, f"{why}: {_error_of(reply)}"[:1024])
+        if reply.status_code == 404:
+            return {"dimensions": {}}
+        if reply.status_code >= 400:
+            return Unreadable(
+                Reason.COLLECTOR_UNAVAILABLE,
+                f"the collector answered {reply.status_code}: {_error_of(reply)}",
+            )
+        try:
+            doc = reply.json()
+        except ValueError as e:
+            return Unreadable(Reason.COLLECTOR_UNAVAILABLE, f"the collector's answer: {e}"[:1024])
+        if not isinstance(doc, Mapping) or not isinstance(doc.get("dimensions"), Mapping):
+            return Unreadable(Reason.COLLECTOR_UNAVAILABLE, "the collector's answer has no dimensions")
+        return doc
+
 
 def _error_of(reply: httpx.Response) -> str:
     try:

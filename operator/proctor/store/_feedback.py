@@ -26,7 +26,10 @@ from sqlalchemy import (
     String,
     Text,
     and_,
+    case,
     func,
+    literal,
+    null,
     select,
     true,
     update,
@@ -34,7 +37,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
-from proctor.protocol import ROUTES, Review, Route, valid_minutes
+from proctor.protocol import BAND_WIDTH, ROUTES, Review, ReviewCell, Route, valid_minutes
 from proctor.store import _engine
 from proctor.store._schema import Base, Run, Score
 
@@ -52,7 +55,17 @@ class FeedbackRow(Base):
     __tablename__ = "feedback"
     __table_args__ = (
         # the figures read the current reviews only: a scan of these, never a grouping of all reviews
-        Index("ix_feedback_profile_current", "profile", "current"),
+        # covering: a profile's judge quality is counted from it alone (Reviews.cells)
+        Index(
+            "ix_feedback_profile_counted",
+            "profile",
+            "current",
+            "dimension",
+            "judge_score",
+            "threshold",
+            "agree",
+            "score",
+        ),
         Index("ix_feedback_monitor_current", "monitor", "current"),
         Index("ix_feedback_target", "target", "dimension", "reviewer"),
     )
@@ -339,6 +352,60 @@ class Reviews:
 
         return guard(go)
 
+    def cells(
+        self, *, profile: str | None = None, monitors: Sequence[str] | None = None
+    ) -> dict[str, list[ReviewCell]]:
+        """Per dimension, the current reviews of ``profile``'s scores (or of ``monitors``' runs)
+        counted by score band and both readings in the database (GROUP BY): judge quality without
+        reading every review (:func:`~proctor.protocol.quality_of_cells`). The same readings as
+        :class:`~proctor.protocol.Review`: a breach is a score under the threshold; the reviewer's
+        is their score, else the judge's side on agree and the other side on disagree."""
+
+        def go() -> dict[str, list[ReviewCell]]:
+            f = FeedbackRow
+            judge_breach = f.judge_score < f.threshold
+            human_breach = case(
+                (f.score.is_not(None), f.score < f.threshold),
+                (f.agree == true(), f.judge_score < f.threshold),
+                else_=f.judge_score >= f.threshold,
+            )
+            # Review.human_score: the reviewer's score, the judge's on a bare agree, none on a bare disagree
+            diff = case(
+                (f.score.is_not(None), f.judge_score - f.score),
+                (f.agree == true(), literal(0.0)),
+                else_=null(),
+            )
+            # band_of: [0, 10), [10, 20), ... [90, 100]; portable (no floor() on every SQLite)
+            band = case(
+                *((f.judge_score < low + BAND_WIDTH, low) for low in range(0, 90, BAND_WIDTH)), else_=90
+            )
+            stmt = (
+                select(
+                    f.dimension,
+                    band,
+                    judge_breach,
+                    human_breach,
+                    func.count(),
+                    func.coalesce(func.sum(diff), 0.0),
+                    func.count(diff),
+                )
+                .where(f.current == true())
+                .group_by(f.dimension, band, judge_breach, human_breach)
+            )
+            if profile is not None:
+                stmt = stmt.where(f.profile == profile)
+            if monitors is not None:
+                stmt = stmt.where(f.monitor.in_(list(monitors)))
+            out: dict[str, list[ReviewCell]] = {}
+            with self.engine.connect() as conn:
+                for dim, low, j, h, n, total, scored in conn.execute(stmt):
+                    out.setdefault(dim, []).append(
+                        ReviewCell(int(low), bool(j), bool(h), int(n), float(total), int(scored))
+                    )
+            return out
+
+        return guard(go)
+
     def history(
         self,
         *,
@@ -399,9 +466,11 @@ class Reviews:
 
         def go() -> dict[str, Observed]:
             breach = func.sum(func.cast(Score.score < Score.threshold, Integer))
+            # an evaluation belongs to one run: its id alone says whether it is that run's current one
+            # (both sides indexed: the count never reads a row)
             stmt = (
                 select(Score.dimension, func.count(), breach)
-                .join(Run, and_(Run.id == Score.run_id, Run.evaluation_id == Score.evaluation_id))
+                .join(Run, Run.evaluation_id == Score.evaluation_id)
                 .where(Score.monitor.in_(list(monitors)), Score.score.is_not(None))
                 .group_by(Score.dimension)
             )

@@ -46,6 +46,7 @@ class Run(Base):
         UniqueConstraint("monitor", "key", name="uq_runs_monitor_key"),
         Index("ix_runs_state_due", "state", "due_at"),
         Index("ix_runs_monitor_state", "monitor", "state"),
+        Index("ix_runs_evaluation", "evaluation_id"),
     )
 
     id: Mapped[str] = mapped_column(String(40), primary_key=True)
@@ -146,7 +147,8 @@ class Score(Base):
     __tablename__ = "scores"
     __table_args__ = (
         Index("ix_scores_run", "run_id"),
-        Index("ix_scores_monitor_dim", "monitor", "dimension"),
+        # covering: a profile's observed breach rate is counted from it (Reviews.observed)
+        Index("ix_scores_monitor_dim_score", "monitor", "dimension", "evaluation_id", "score", "threshold"),
     )
 
     evaluation_id: Mapped[int] = mapped_column(

@@ -7,6 +7,7 @@ so the notice rules are exercised on the scores a user would see, not on hand-ma
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -25,7 +26,7 @@ from proctor.collector.incidents import (
     series_of,
 )
 from proctor.collector.monitors import Monitor, build
-from proctor.protocol import Detection, DetectorConfig, SeriesState, detect
+from proctor.protocol import Detection, DetectorConfig, DetectorKind, SeriesState, detect
 from proctor.store import Incidents, ScoreRecord, Store
 from proctor.store._incidents import series_key
 
@@ -184,6 +185,30 @@ def test_the_breaker_sends_one_needs_human_and_holds_the_rest_until_the_window_d
     # the window drains: notices flow again
     Series(engine, mon, revision="e").run({"task_success": 20}, at=T0 + 500)
     assert kinds(incidents)[-1] == NOTIFY and incidents.notices("demo/oil-agent")[-1].sent
+
+
+def test_runs_handled_at_once_are_decided_in_the_order_they_came(incidents: Incidents) -> None:
+    """The worker's concurrent runs share a transaction (group commit): the breaker still counts
+    them one after another, as one transaction each would."""
+    mon = monitor(notices={"circuitBreaker": {"maxNotices": 2, "windowSeconds": 100}})
+    engine = IncidentEngine(incidents)
+    scores = (ScoreRecord("task_success", 50, "judge", score=20),)
+    found = [Detection(DetectorKind.BREACH, "task_success", 0.2, 0.5)]
+
+    async def at_once() -> list[Any]:
+        runs = [JudgedRun(f"{r}-1", f"{r}-1:1", "oil-agent", r, scores) for r in "abcd"]
+        return await asyncio.gather(*(engine.handle(mon, run, found, T0 + 1) for run in runs))
+
+    plans = asyncio.run(at_once())
+    assert all(p is not None for p in plans)
+    assert kinds(incidents) == [NOTIFY, NOTIFY, NEEDS_HUMAN, SUPPRESSED]
+    assert [n.series for n in incidents.notices("demo/oil-agent")] == [
+        series_of("demo/oil-agent", r) for r in "abcd"
+    ]
+    assert (
+        asyncio.run(engine.handle(mon, JudgedRun("a-1", "a-1:1", "oil-agent", "a", scores), found, T0 + 2))
+        is None
+    )
 
 
 def test_observe_only_records_everything_and_sends_nothing(incidents: Incidents) -> None:

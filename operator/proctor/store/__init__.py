@@ -30,6 +30,7 @@ from proctor.store._detector_state import (
     TRAJECTORY_METRICS,
     DetectorState,
     SeriesView,
+    StepRequest,
     trajectory_scores,
 )
 from proctor.store._engine import UnsupportedDatabase, head, migrate, normalise_url
@@ -55,6 +56,7 @@ from proctor.store._incidents import (
     NoticeView,
     Plan,
     Snapshot,
+    StepItem,
     StepResult,
     breaker_key,
     series_key,
@@ -146,6 +148,8 @@ __all__ = [
     "SeriesView",
     "Snapshot",
     "SpanRecord",
+    "StepItem",
+    "StepRequest",
     "StepResult",
     "Store",
     "StoreError",

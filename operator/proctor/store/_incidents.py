@@ -317,6 +317,18 @@ class Plan:
 
 
 @dataclass(frozen=True, slots=True)
+class StepItem:
+    """One judged run's detections to decide (:meth:`Incidents.step`)."""
+
+    monitor: str
+    series: str
+    evaluation: str
+    run_id: str
+    now: float
+    decide: Callable[[Snapshot], Plan]
+
+
+@dataclass(frozen=True, slots=True)
 class StepResult:
     plan: Plan | None  # None: this evaluation was handled already
     notices: tuple[int, ...] = ()
@@ -386,39 +398,48 @@ class Incidents(Room):
         """Load the state ``decide`` needs, call it, write its plan: one transaction. An
         ``evaluation`` handled before is decided again with ``seen`` set (and its plan ignored),
         so a replay after a crash changes nothing."""
+        return self.step_batch([StepItem(monitor, series, evaluation, run_id, now, decide)])[0]
 
-        def go() -> StepResult:
+    def step_batch(self, items: Sequence[StepItem]) -> list[StepResult]:
+        """:meth:`step` for each item, in that order, in one transaction: the same results as one
+        transaction each (each item sees what the items before it wrote), one commit for all."""
+
+        def go() -> list[StepResult]:
             with Session(self._writes) as s, s.begin():
-                breaker = self._lock_state(s, breaker_key(monitor), now)
-                alert = self._lock_state(s, series_key(series), now)
-                seen = s.get(NoticeSeenRow, evaluation) is not None
-                if seen:
-                    return StepResult(None)
-                live_rows = (
-                    s.execute(
-                        select(IncidentRow)
-                        .where(IncidentRow.series == series, IncidentRow.state != RESOLVED)
-                        .order_by(IncidentRow.opened_at)
-                    )
-                    .scalars()
-                    .all()
-                )
-                snap = Snapshot(
-                    alert=json.loads(alert.document) or None,
-                    breaker=json.loads(breaker.document) or None,
-                    live=tuple(_view(r) for r in live_rows),
-                    seen=False,
-                )
-                plan = decide(snap)
-                s.add(NoticeSeenRow(evaluation=evaluation, monitor=monitor, at=now))
-                alert.document, alert.updated_at = _dump(plan.alert), now
-                breaker.document, breaker.updated_at = _dump(plan.breaker), now
-                self._write_incidents(s, plan, monitor, series, run_id, now, {r.id: r for r in live_rows})
-                ids = self._write_notices(s, plan, monitor, series, now)
-                self._write_alerts(s, plan, monitor, series, now)
-                return StepResult(plan, ids)
+                return [self._step(s, i) for i in items]
 
         return self._guard(go)
+
+    def _step(self, s: Session, item: StepItem) -> StepResult:
+        monitor, series, evaluation, now = item.monitor, item.series, item.evaluation, item.now
+        breaker = self._lock_state(s, breaker_key(monitor), now)
+        alert = self._lock_state(s, series_key(series), now)
+        seen = s.get(NoticeSeenRow, evaluation) is not None
+        if seen:
+            return StepResult(None)
+        live_rows = (
+            s.execute(
+                select(IncidentRow)
+                .where(IncidentRow.series == series, IncidentRow.state != RESOLVED)
+                .order_by(IncidentRow.opened_at)
+            )
+            .scalars()
+            .all()
+        )
+        snap = Snapshot(
+            alert=json.loads(alert.document) or None,
+            breaker=json.loads(breaker.document) or None,
+            live=tuple(_view(r) for r in live_rows),
+            seen=False,
+        )
+        plan = item.decide(snap)
+        s.add(NoticeSeenRow(evaluation=evaluation, monitor=monitor, at=now))
+        alert.document, alert.updated_at = _dump(plan.alert), now
+        breaker.document, breaker.updated_at = _dump(plan.breaker), now
+        self._write_incidents(s, plan, monitor, series, item.run_id, now, {r.id: r for r in live_rows})
+        ids = self._write_notices(s, plan, monitor, series, now)
+        self._write_alerts(s, plan, monitor, series, now)
+        return StepResult(plan, ids)
 
     def _write_incidents(
         self,

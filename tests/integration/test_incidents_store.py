@@ -8,7 +8,11 @@ so the notice rules are exercised on the scores a user would see, not on hand-ma
 from __future__ import annotations
 
 import asyncio
+import json
+import threading
+import time
 from collections.abc import Iterator, Sequence
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
@@ -25,7 +29,9 @@ from proctor.collector.incidents import (
     JudgedRun,
     series_of,
 )
+from proctor.collector.metrics import Metrics
 from proctor.collector.monitors import Monitor, build
+from proctor.collector.notices import Sender
 from proctor.protocol import Detection, DetectorConfig, DetectorKind, SeriesState, detect
 from proctor.store import Incidents, ScoreRecord, Store
 from proctor.store._incidents import series_key
@@ -209,6 +215,70 @@ def test_runs_handled_at_once_are_decided_in_the_order_they_came(incidents: Inci
         asyncio.run(engine.handle(mon, JudgedRun("a-1", "a-1:1", "oil-agent", "a", scores), found, T0 + 2))
         is None
     )
+
+
+class Receiver:
+    """A local HTTP server standing in for Alertmanager's ``POST /api/v2/alerts``."""
+
+    def __init__(self, status: int = 200) -> None:
+        self.status, self.bodies = status, []
+        receiver = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                receiver.bodies.append(json.loads(self.rfile.read(int(self.headers["Content-Length"]))))
+                self.send_response(receiver.status)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+
+@pytest.mark.parametrize("status", [200, 503])
+def test_a_senders_pass_posts_a_monitors_notices_together_and_records_each(
+    incidents: Incidents, status: int
+) -> None:
+    am = Receiver(status)
+    try:
+        mon = monitor(notices={"sinks": [{"name": "am", "type": "alertmanager", "url": am.url}]})
+        engine = IncidentEngine(incidents)
+        for i, rev in enumerate("abc"):
+            Series(engine, mon, revision=rev).run({"task_success": 20}, at=time.time() - 60 + i)
+        registry = build([mon.resource], [], default_token=None)
+        sender = Sender(
+            incidents,
+            lambda: registry,
+            Metrics(),
+            name="s1",
+            base_url="http://c",
+            tries=1,
+            retry_after=(5.0,),
+            resend=1e12,  # the periodic re-send is not what this test watches
+        )
+
+        async def one_pass() -> int:
+            try:
+                return await sender.once()
+            finally:
+                await sender.aclose()
+
+        assert asyncio.run(one_pass()) == 6  # three notices, each to Events and to Alertmanager
+        [body] = am.bodies  # one POST for the monitor's three series
+        assert sorted(a["labels"]["revision"] for a in body) == ["a", "b", "c"]
+        states = [n.deliveries for n in incidents.notices("demo/oil-agent")]
+        expected = "delivered" if status == 200 else "pending"  # 503: each due again, none lost
+        assert states == [{EVENTS_SINK: "delivered", "am": expected}] * 3
+        if status != 200:
+            again = incidents.claim_deliveries("s1", time.time() + 10)
+            assert [(c.sink, c.attempts) for c in again] == [("am", 1)] * 3
+    finally:
+        am.server.shutdown()
+        am.server.server_close()
 
 
 def test_observe_only_records_everything_and_sends_nothing(incidents: Incidents) -> None:

@@ -34,7 +34,7 @@ from typing import Any, Final
 
 import httpx
 import structlog
-from tenacity import AsyncRetrying, retry_if_exception, stop_after_attempt, wait_exponential_jitter
+from tenacity import AsyncRetrying, retry_if_exception, stop_after_attempt, wait_exponential, wait_random
 
 from proctor.api import SinkType
 from proctor.collector.incidents import EVENTS_SINK, NEEDS_HUMAN, RECOVERY, series_of
@@ -63,6 +63,11 @@ NOTICE_HEADER: Final = "X-Proctor-Notice"
 EVENT_COMPONENT: Final = "proctor-collector"
 #: Ended alerts re-sent (resolved) to Alertmanager for this long after they ended.
 RESOLVED_WINDOW: Final = 3600.0
+
+
+#: The wait between tries inside an attempt: 0.2 s doubling to 2 s, with jitter (tenacity 8 and 9
+#: alike: wait_exponential_jitter's ``initial`` warns on tenacity 9, and its ``multiplier`` is new).
+_BACKOFF: Final = wait_exponential(multiplier=0.2, max=2.0) + wait_random(0, 0.2)
 
 
 class SinkFailed(Exception):
@@ -222,7 +227,7 @@ class Sender:
             try:
                 async for attempt in AsyncRetrying(
                     stop=stop_after_attempt(self.tries),
-                    wait=wait_exponential_jitter(initial=0.2, max=2.0),
+                    wait=_BACKOFF,
                     retry=retry_if_exception(_transient),
                     reraise=True,
                 ):

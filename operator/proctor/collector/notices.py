@@ -173,6 +173,7 @@ class Sender:
 
     async def run(self, stop: asyncio.Event) -> None:
         while not stop.is_set():
+            self._wake.clear()  # before the pass: a notice written during it wakes the next at once
             try:
                 sent = await self.once()
             except StoreUnavailable as e:
@@ -181,7 +182,6 @@ class Sender:
                 sent = 0
             if sent:
                 continue
-            self._wake.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), timeout=self.poll)
 

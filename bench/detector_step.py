@@ -13,9 +13,10 @@ Usage (from the repository root)::
    signals each (not timed), then each evaluation is stepped as the worker steps it
    (``DetectorState.step``: one transaction that reads the evaluation's scores and signals, locks
    its series, steps them, and records the step). A score update is one series stepped (seven per
-   evaluation: five dimensions, two trajectory signals). Goal: >= 10,000 score updates/s. Then
-   the same evaluations again from fresh state in transactions of 100 (``step_many``): the commit,
-   not the detectors, bounds the one-transaction-per-evaluation figure.
+   evaluation: five dimensions, two trajectory signals). Then the same evaluations again from
+   fresh state in transactions of 100 (``step_many``), as the collector's worker steps them: its
+   concurrent evaluations share a transaction (``proctor.collector.batching``), so the commit
+   does not bound the rate. Goal: >= 10,000 score updates/s.
 
 Beside each rate, the rate per CPU-second of this process (``time.process_time``): on a machine
 shared with other work the wall-clock rates fall with the load, the CPU figure much less.
@@ -118,10 +119,10 @@ def persisted(url: str, runs: int, seed: int) -> dict[str, Any]:
         with store.engine.begin() as conn:  # (untimed) fresh state, then in batches
             conn.exec_driver_sql("DELETE FROM detector_steps")
             conn.exec_driver_sql("DELETE FROM detector_series")
-        batched = time.perf_counter()
+        batched, batch_cpu = time.perf_counter(), time.process_time()
         for start in range(0, len(ids), BATCH):
             store.detectors.step_many([(e, None) for e in ids[start : start + BATCH]], CONFIG, 10.0)
-        batch_seconds = time.perf_counter() - batched
+        batch_seconds, batch_cpu = time.perf_counter() - batched, time.process_time() - batch_cpu
         assert sum(s.samples for s in store.detectors.series(MONITOR)) == updates
     finally:
         store.close()
@@ -137,6 +138,7 @@ def persisted(url: str, runs: int, seed: int) -> dict[str, Any]:
             "batch": BATCH,
             "seconds": round(batch_seconds, 3),
             "perSecond": round(updates / batch_seconds),
+            "perCpuSecond": round(updates / batch_cpu),
         },
     }
 
@@ -165,8 +167,10 @@ def main() -> int:
             print(
                 f"persisted, SQLite:    {r['perSecond']:>9,} score updates/s (goal >= 10,000); "
                 f"{r['evaluationsPerSecond']:,} evaluations/s, a transaction each; "
-                f"{r['batched']['perSecond']:,} score updates/s in transactions of {BATCH}; "
-                f"{r['perCpuSecond']:,} per CPU-second of the collector's side",
+                f"{r['perCpuSecond']:,} per CPU-second of the collector's side\n"
+                f"                      {r['batched']['perSecond']:>9,} score updates/s in transactions "
+                f"of {BATCH}, as the worker's group commit steps them (goal >= 10,000); "
+                f"{r['batched']['perCpuSecond']:,} per CPU-second",
                 flush=True,
             )
         if "pg" not in args.skip:
@@ -182,8 +186,10 @@ def main() -> int:
             print(
                 f"persisted, PostgreSQL:{r['perSecond']:>9,} score updates/s (goal >= 10,000); "
                 f"{r['evaluationsPerSecond']:,} evaluations/s, a transaction each; "
-                f"{r['batched']['perSecond']:,} score updates/s in transactions of {BATCH}; "
-                f"{r['perCpuSecond']:,} per CPU-second of the collector's side",
+                f"{r['perCpuSecond']:,} per CPU-second of the collector's side\n"
+                f"                      {r['batched']['perSecond']:>9,} score updates/s in transactions "
+                f"of {BATCH}, as the worker's group commit steps them (goal >= 10,000); "
+                f"{r['batched']['perCpuSecond']:,} per CPU-second",
                 flush=True,
             )
     except Exception as e:

@@ -16,13 +16,18 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import shutil
+import sys
+import tempfile
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
+
+import httpx
 
 from proctor.api import AgentMonitor, EvalProfile
 from proctor.collector.incidents import IncidentEngine, JudgedRun, breach_detections
@@ -34,20 +39,31 @@ from proctor.store import Incidents, ScoreRecord, Store
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def receiver() -> tuple[ThreadingHTTPServer, dict[str, float]]:
+def receiver(forward: str | None = None) -> tuple[ThreadingHTTPServer, dict[str, float]]:
+    """The sink's endpoint: timestamps each alert's first arrival. With ``forward`` (a real
+    Alertmanager's URL) each POST is passed on to it, and the arrival is the moment Alertmanager
+    accepted it (answered 2xx); its answer is the sender's answer."""
     arrived: dict[str, float] = {}
     lock = threading.Lock()
+    upstream = httpx.Client(timeout=30) if forward else None
 
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
 
         def do_POST(self) -> None:
             body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            status = 200
+            if upstream is not None:
+                reply = upstream.post(
+                    f"{forward}/api/v2/alerts", content=body, headers={"Content-Type": "application/json"}
+                )
+                status = reply.status_code
             now = time.time()
-            with lock:
-                for alert in json.loads(body):
-                    arrived.setdefault(alert["labels"]["revision"], now)
-            self.send_response(200)
+            if status < 300:
+                with lock:
+                    for alert in json.loads(body):
+                        arrived.setdefault(alert["labels"]["revision"], now)
+            self.send_response(status)
             self.send_header("Content-Length", "0")
             self.end_headers()
 
@@ -70,7 +86,26 @@ async def main(args: argparse.Namespace) -> None:
     import structlog
 
     structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
-    server, arrived = receiver()
+    with contextlib.ExitStack() as stack:
+        am = None
+        if args.alertmanager:  # the tests' own: the binary `make alertmanager` builds
+            sys.path.insert(0, str(ROOT / "tests"))
+            from notifying import alertmanager
+
+            scratch = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="proctor-bench-am-")))
+            am = stack.enter_context(alertmanager(scratch))
+        if args.pg:
+            from proctor.devcluster.postgres import PostgresServer
+
+            directory = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="proctor-bench-pg-")))
+            pg = PostgresServer(directory).start()
+            stack.callback(pg.stop)
+            args.db = pg.create_database("notices")
+        await measure(args, am)
+
+
+async def measure(args: argparse.Namespace, am: Any) -> None:
+    server, arrived = receiver(am.url if am is not None else None)
     url = f"http://127.0.0.1:{server.server_address[1]}"
     monitor_body = {
         "apiVersion": "proctor.dev/v1alpha1",
@@ -114,6 +149,7 @@ async def main(args: argparse.Namespace) -> None:
     handed: dict[str, float] = {}
     scores = (ScoreRecord("task_success", 50.0, "judge", score=20.0),)
     total = int(args.rate * args.seconds)
+    cpu = time.process_time()
     start = time.monotonic()
     tasks = []
     for i in range(total):
@@ -132,6 +168,7 @@ async def main(args: argparse.Namespace) -> None:
     deadline = time.monotonic() + 120
     while len(arrived) < total and time.monotonic() < deadline:  # noqa: ASYNC110 (another thread fills it)
         await asyncio.sleep(0.1)
+    cpu = time.process_time() - cpu
     stop.set()
     sender.wake()
     await sending
@@ -140,8 +177,15 @@ async def main(args: argparse.Namespace) -> None:
     server.shutdown()
     latencies = [arrived[r] - handed[r] for r in handed if r in arrived]
     print(f"database            {db.split('://', 1)[0]}")
+    print(f"sink                {'a real Alertmanager ' + am.url if am is not None else 'a local stand-in'}")
+    if am is not None:
+        print(f"Alertmanager took   {am.received('firing'):.0f} firing alerts")
     print(f"runs offered        {total} at {total / offered:.1f}/s (target {args.rate:g}/s)")
     print(f"notices arrived     {len(latencies)} of {total}")
+    print(
+        f"collector CPU       {cpu / total * 1000:.2f} ms a breached run (its decision, notice and "
+        f"delivery): one core would sustain {total / cpu:.0f} runs/s"
+    )
     if latencies:
         print(
             "latency (s)         "
@@ -155,4 +199,10 @@ if __name__ == "__main__":
     parser.add_argument("--rate", type=float, default=100.0, help="breached runs per second")
     parser.add_argument("--seconds", type=float, default=30.0, help="how long to offer them")
     parser.add_argument("--db", default=None, help="a database URL (default: SQLite in .bench/)")
+    parser.add_argument(
+        "--pg", action="store_true", help="a PostgreSQL server of its own (as the tests start)"
+    )
+    parser.add_argument(
+        "--alertmanager", action="store_true", help="forward to a real Alertmanager (`make alertmanager`)"
+    )
     asyncio.run(main(parser.parse_args()))

@@ -17,7 +17,7 @@ from proctor.protocol import (
     SeriesState,
     detect,
 )
-from proctor.store import Item, RunRef, ScoreRecord, SpanRecord, Store, run_id
+from proctor.store import Item, RunRef, ScoreRecord, SpanRecord, StepRequest, Store, run_id
 
 MON = "ns/oil"
 POLICIES = {MON: LifecyclePolicy(quiescence_seconds=0)}
@@ -173,6 +173,27 @@ def test_stepping_in_one_transaction_gives_what_stepping_one_by_one_gives(store:
     assert store.detectors.step_many([(evaluations[-1], None)], CONFIG, 60.0) == {
         evaluations[-1]: one_by_one[-1]
     }
+
+
+def test_a_batch_mixing_settings_sessions_and_a_repeat_steps_as_one_call_each_would(store: Store) -> None:
+    """What the worker's group commit hands the store: evaluations of two sessions, each with its
+    own settings, one asked twice; the same detections and series as a transaction each."""
+    strict = DetectorConfig(thresholds={"task_success": 0.75})
+    plan = [
+        (judged(store, f"r{i}", {"task_success": v, "safety": 90.0}, 10.0 + i), f"s{i % 2}", cfg)
+        for i, (v, cfg) in enumerate(zip(DRIFT, [CONFIG, strict] * 5, strict=True))
+    ]
+    requests = [StepRequest(e, cfg, session) for e, session, cfg in plan]
+    requests.insert(3, requests[1])  # asked again before the batch ends: stepped once
+    one_each = [store.detectors.step(r.evaluation_id, r.config, 50.0, session=r.session) for r in requests]
+    before = store.detectors.series(MON)
+    with store.engine.begin() as conn:
+        conn.exec_driver_sql("DELETE FROM detector_steps")
+        conn.exec_driver_sql("DELETE FROM detector_series")
+    assert store.detectors.step_batch(requests, 50.0) == one_each
+    assert store.detectors.series(MON) == before
+    assert {s.session for s in before} == {"s0", "s1"} and sum(s.samples for s in before) == 2 * len(DRIFT)
+    assert any(d.kind is DetectorKind.BREACH for found in one_each for d in found)  # strict's 75
 
 
 def test_evaluations_left_unstepped_are_found_oldest_first_within_the_window(store: Store) -> None:

@@ -7,7 +7,12 @@ so the notice rules are exercised on the scores a user would see, not on hand-ma
 
 from __future__ import annotations
 
+import asyncio
+import json
+import threading
+import time
 from collections.abc import Iterator, Sequence
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
@@ -24,8 +29,10 @@ from proctor.collector.incidents import (
     JudgedRun,
     series_of,
 )
+from proctor.collector.metrics import Metrics
 from proctor.collector.monitors import Monitor, build
-from proctor.protocol import Detection, DetectorConfig, SeriesState, detect
+from proctor.collector.notices import Sender
+from proctor.protocol import Detection, DetectorConfig, DetectorKind, SeriesState, detect
 from proctor.store import Incidents, ScoreRecord, Store
 from proctor.store._incidents import series_key
 
@@ -184,6 +191,94 @@ def test_the_breaker_sends_one_needs_human_and_holds_the_rest_until_the_window_d
     # the window drains: notices flow again
     Series(engine, mon, revision="e").run({"task_success": 20}, at=T0 + 500)
     assert kinds(incidents)[-1] == NOTIFY and incidents.notices("demo/oil-agent")[-1].sent
+
+
+def test_runs_handled_at_once_are_decided_in_the_order_they_came(incidents: Incidents) -> None:
+    """The worker's concurrent runs share a transaction (group commit): the breaker still counts
+    them one after another, as one transaction each would."""
+    mon = monitor(notices={"circuitBreaker": {"maxNotices": 2, "windowSeconds": 100}})
+    engine = IncidentEngine(incidents)
+    scores = (ScoreRecord("task_success", 50, "judge", score=20),)
+    found = [Detection(DetectorKind.BREACH, "task_success", 0.2, 0.5)]
+
+    async def at_once() -> list[Any]:
+        runs = [JudgedRun(f"{r}-1", f"{r}-1:1", "oil-agent", r, scores) for r in "abcd"]
+        return await asyncio.gather(*(engine.handle(mon, run, found, T0 + 1) for run in runs))
+
+    plans = asyncio.run(at_once())
+    assert all(p is not None for p in plans)
+    assert kinds(incidents) == [NOTIFY, NOTIFY, NEEDS_HUMAN, SUPPRESSED]
+    assert [n.series for n in incidents.notices("demo/oil-agent")] == [
+        series_of("demo/oil-agent", r) for r in "abcd"
+    ]
+    assert (
+        asyncio.run(engine.handle(mon, JudgedRun("a-1", "a-1:1", "oil-agent", "a", scores), found, T0 + 2))
+        is None
+    )
+
+
+class Receiver:
+    """A local HTTP server standing in for Alertmanager's ``POST /api/v2/alerts``."""
+
+    def __init__(self, status: int = 200) -> None:
+        self.status, self.bodies = status, []
+        receiver = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                receiver.bodies.append(json.loads(self.rfile.read(int(self.headers["Content-Length"]))))
+                self.send_response(receiver.status)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+
+@pytest.mark.parametrize("status", [200, 503])
+def test_a_senders_pass_posts_a_monitors_notices_together_and_records_each(
+    incidents: Incidents, status: int
+) -> None:
+    am = Receiver(status)
+    try:
+        mon = monitor(notices={"sinks": [{"name": "am", "type": "alertmanager", "url": am.url}]})
+        engine = IncidentEngine(incidents)
+        for i, rev in enumerate("abc"):
+            Series(engine, mon, revision=rev).run({"task_success": 20}, at=time.time() - 60 + i)
+        registry = build([mon.resource], [], default_token=None)
+        sender = Sender(
+            incidents,
+            lambda: registry,
+            Metrics(),
+            name="s1",
+            base_url="http://c",
+            tries=1,
+            retry_after=(5.0,),
+            resend=1e12,  # the periodic re-send is not what this test watches
+        )
+
+        async def one_pass() -> int:
+            try:
+                return await sender.once()
+            finally:
+                await sender.aclose()
+
+        assert asyncio.run(one_pass()) == 6  # three notices, each to Events and to Alertmanager
+        [body] = am.bodies  # one POST for the monitor's three series
+        assert sorted(a["labels"]["revision"] for a in body) == ["a", "b", "c"]
+        states = [n.deliveries for n in incidents.notices("demo/oil-agent")]
+        expected = "delivered" if status == 200 else "pending"  # 503: each due again, none lost
+        assert states == [{EVENTS_SINK: "delivered", "am": expected}] * 3
+        if status != 200:
+            again = incidents.claim_deliveries("s1", time.time() + 10)
+            assert [(c.sink, c.attempts) for c in again] == [("am", 1)] * 3
+    finally:
+        am.server.shutdown()
+        am.server.server_close()
 
 
 def test_observe_only_records_everything_and_sends_nothing(incidents: Incidents) -> None:

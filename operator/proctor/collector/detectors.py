@@ -11,14 +11,23 @@ for it (two collectors, or a retry), returning the same detections each time.
 
 from __future__ import annotations
 
-import asyncio
+import weakref
 from collections.abc import Sequence
 from typing import Any, Final
 
 from proctor.api import AgentMonitor, SeriesScope
+from proctor.collector.batching import Batcher
 from proctor.collector.monitors import Monitor
 from proctor.protocol import Detection, DetectorConfig, DetectorKind
-from proctor.store import DEFAULT_THRESHOLD, RunView, SeriesView, Store, Trajectory
+from proctor.store import (
+    DEFAULT_THRESHOLD,
+    RunView,
+    SeriesView,
+    StepRequest,
+    Store,
+    StoreUnavailable,
+    Trajectory,
+)
 
 #: The attributes that name a run's session (span attributes, then resource), for ``by: session``.
 SESSION_KEYS: Final = ("session.id", "gen_ai.conversation.id")
@@ -67,20 +76,36 @@ def series_session(resource: AgentMonitor, run: RunView, session: str | None) ->
     return session or run.key
 
 
+StepBatcher = Batcher[tuple[StepRequest, float], tuple[Detection, ...]]
+_batchers: weakref.WeakKeyDictionary[Store, StepBatcher] = weakref.WeakKeyDictionary()
+
+
+def _batcher(store: Store) -> StepBatcher:
+    """The group commit of ``store``'s detector steps (see :mod:`.batching`)."""
+    batcher = _batchers.get(store)
+    if batcher is None:
+        detectors = store.detectors  # not the store: the dictionary's value must not hold its key
+
+        def write(items: list[tuple[StepRequest, float]]) -> list[tuple[Detection, ...]]:
+            return detectors.step_batch([r for r, _ in items], max(now for _, now in items))
+
+        batcher = _batchers[store] = Batcher(write, shared=(StoreUnavailable,))
+    return batcher
+
+
 async def observe(
     store: Store, monitor: Monitor, run: RunView, now: float, *, session: str | None = None
 ) -> Sequence[Detection]:
     """Step ``run``'s series with its current evaluation; return what fired (empty when the run has
     no scores). ``session`` is the run's session (:func:`session_of`), used when the monitor's
-    detectors run ``by: session``. Raises :class:`proctor.store.StoreUnavailable` (nothing stepped)."""
+    detectors run ``by: session``. Concurrent calls share a transaction (:mod:`.batching`). Raises
+    :class:`proctor.store.StoreUnavailable` (nothing stepped)."""
     if not run.scores:
         return ()
     evaluation = run.scores[0].evaluation_id
     resource = monitor.resource
     kept = series_session(resource, run, session)
-    return await asyncio.to_thread(
-        store.detectors.step, evaluation, detector_config(resource), now, session=kept
-    )
+    return await _batcher(store).submit((StepRequest(evaluation, detector_config(resource), kept), now))
 
 
 #: A series counts toward a monitor's conditions while it was stepped within this many seconds of

@@ -16,7 +16,6 @@ scores, thresholds, the step's kind and the tool's name, trace ids.
 
 from __future__ import annotations
 
-import asyncio
 import time
 import uuid
 from collections.abc import Callable, Mapping, Sequence
@@ -24,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from proctor.api import MAX_LISTED_INCIDENTS, RECOMMENDATIONS, ActionPolicy
+from proctor.collector.batching import Batcher
 from proctor.collector.monitors import Monitor
 from proctor.collector.trajectory import Step, StepKind, steps_of
 from proctor.collector.views import iso
@@ -55,6 +55,9 @@ from proctor.store import (
     Plan,
     ScoreRecord,
     Snapshot,
+    StepItem,
+    StepResult,
+    StoreUnavailable,
     Trajectory,
     breaker_key,
 )
@@ -584,17 +587,21 @@ def decide_recommendation(
 
 
 class IncidentEngine:
-    """Handles each judged run's detections: one transaction each, then wakes the sender."""
+    """Handles each judged run's detections, then wakes the sender. Runs handled at the same time
+    share a transaction (:mod:`.batching`): the same decisions as one transaction each, in the
+    order the runs came, with one commit for all of them."""
 
     def __init__(self, incidents: Incidents, *, wake: Callable[[], None] = lambda: None) -> None:
         self.incidents = incidents
         self.wake = wake
+        self._batcher: Batcher[StepItem, StepResult] = Batcher(
+            incidents.step_batch, shared=(StoreUnavailable,)
+        )
 
-    def handle_sync(
+    def _item(
         self, monitor: Monitor, run: JudgedRun, detections: Sequence[Detection], now: float
-    ) -> Plan | None:
-        """Decide and record; None when this evaluation was handled before."""
-        result = self.incidents.step(
+    ) -> StepItem:
+        return StepItem(
             monitor.name,
             series_of(monitor.name, run.revision),
             run.evaluation,
@@ -602,12 +609,17 @@ class IncidentEngine:
             now,
             lambda snap: decide(snap, monitor, run, detections, now),
         )
-        return result.plan
+
+    def handle_sync(
+        self, monitor: Monitor, run: JudgedRun, detections: Sequence[Detection], now: float
+    ) -> Plan | None:
+        """Decide and record; None when this evaluation was handled before."""
+        return self.incidents.step_batch([self._item(monitor, run, detections, now)])[0].plan
 
     async def handle(
         self, monitor: Monitor, run: JudgedRun, detections: Sequence[Detection], now: float
     ) -> Plan | None:
-        plan = await asyncio.to_thread(self.handle_sync, monitor, run, detections, now)
+        plan = (await self._batcher.submit(self._item(monitor, run, detections, now))).plan
         if plan is not None and any(n.why_not is None for n in plan.notices):
             self.wake()
         return plan

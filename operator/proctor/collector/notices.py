@@ -22,24 +22,25 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hashlib
 import hmac
 import json
 import time
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any, Final
 
 import httpx
 import structlog
-from tenacity import AsyncRetrying, retry_if_exception, stop_after_attempt, wait_exponential_jitter
+from tenacity import AsyncRetrying, retry_if_exception, stop_after_attempt, wait_exponential, wait_random
 
 from proctor.api import SinkType
 from proctor.collector.incidents import EVENTS_SINK, NEEDS_HUMAN, RECOVERY, series_of
 from proctor.collector.metrics import Metrics
 from proctor.collector.monitors import Monitor, Registry
-from proctor.store import AlertView, DeliveryClaim, Incidents, StoreUnavailable
+from proctor.store import AlertView, DeliveryClaim, DeliveryOutcome, Incidents, StoreUnavailable
 
 log = structlog.get_logger("proctor.collector.notices")
 
@@ -62,6 +63,11 @@ NOTICE_HEADER: Final = "X-Proctor-Notice"
 EVENT_COMPONENT: Final = "proctor-collector"
 #: Ended alerts re-sent (resolved) to Alertmanager for this long after they ended.
 RESOLVED_WINDOW: Final = 3600.0
+
+
+#: The wait between tries inside an attempt: 0.2 s doubling to 2 s, with jitter (tenacity 8 and 9
+#: alike: wait_exponential_jitter's ``initial`` warns on tenacity 9, and its ``multiplier`` is new).
+_BACKOFF: Final = wait_exponential(multiplier=0.2, max=2.0) + wait_random(0, 0.2)
 
 
 class SinkFailed(Exception):
@@ -167,6 +173,7 @@ class Sender:
 
     async def run(self, stop: asyncio.Event) -> None:
         while not stop.is_set():
+            self._wake.clear()  # before the pass: a notice written during it wakes the next at once
             try:
                 sent = await self.once()
             except StoreUnavailable as e:
@@ -175,16 +182,34 @@ class Sender:
                 sent = 0
             if sent:
                 continue
-            self._wake.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), timeout=self.poll)
 
     async def once(self) -> int:
-        """One pass: deliver what is due, re-send firing alerts when their time came."""
+        """One pass: deliver what is due, re-send firing alerts when their time came. The notices
+        of one monitor to one Alertmanager go in one POST (the alerts of all their series), and
+        the pass records every delivery's outcome in one transaction."""
         now = time.time()
         claims = await asyncio.to_thread(self.incidents.claim_deliveries, self.name, now)
         if claims:
-            await asyncio.gather(*(self._deliver(c) for c in claims))
+            alertmanager: dict[tuple[str, str], list[DeliveryClaim]] = defaultdict(list)
+            alone: list[DeliveryClaim] = []
+            for c in claims:
+                sink = self._alertmanager_sink(c)
+                if sink is None:
+                    alone.append(c)
+                else:
+                    alertmanager[(c.monitor, sink)].append(c)
+            tried = await asyncio.gather(
+                *(self._deliver([c], functools.partial(self._send, c)) for c in alone),
+                *(
+                    self._deliver(group, functools.partial(self._alertmanager_group, group, url))
+                    for (_, url), group in alertmanager.items()
+                ),
+            )
+            outcomes = [o for group in tried for o in group]
+            with contextlib.suppress(StoreUnavailable):  # the leases expire; they are sent again
+                await asyncio.to_thread(self.incidents.finish_deliveries, outcomes, self.name, time.time())
         if time.monotonic() - self._last_resend >= self.resend:
             self._last_resend = time.monotonic()
             await self.resend_alerts()
@@ -192,36 +217,56 @@ class Sender:
 
     # --- one delivery ------------------------------------------------------------------------------
 
-    async def _deliver(self, c: DeliveryClaim) -> None:
+    async def _deliver(
+        self, claims: Sequence[DeliveryClaim], send: Callable[[], Awaitable[None]]
+    ) -> list[DeliveryOutcome]:
+        """Try ``send`` (tenacity, for a transient failure) for ``claims``, which share its fate."""
         async with self._slots:
             error: str | None = None
             permanent = False
             try:
                 async for attempt in AsyncRetrying(
                     stop=stop_after_attempt(self.tries),
-                    wait=wait_exponential_jitter(initial=0.2, max=2.0),
+                    wait=_BACKOFF,
                     retry=retry_if_exception(_transient),
                     reraise=True,
                 ):
                     with attempt:
-                        await self._send(c)
+                        await send()
             except SinkFailed as e:
                 error, permanent = str(e), e.permanent
             except Exception as e:  # a bug in a sink must not stop the others
-                log.exception("a notice sink raised", sink=c.sink)
+                log.exception("a notice sink raised", sink=claims[0].sink)
                 error = f"{type(e).__name__}: {e}"
         now = time.time()
-        retry_at = None
-        if error is not None and not permanent and c.attempts < len(self.retry_after):
-            retry_at = now + self.retry_after[c.attempts]
-        outcome = "delivered" if error is None else ("retried" if retry_at is not None else "failed")
-        self.metrics.notices.labels(c.monitor, c.sink, outcome).inc()
-        if error is not None:
-            log.warning("notice not delivered", monitor=c.monitor, sink=c.sink, error=error, retry=retry_at)
-        with contextlib.suppress(StoreUnavailable):  # the lease expires; it is sent again
-            await asyncio.to_thread(
-                self.incidents.finish_delivery, c, self.name, now, error=error, retry_at=retry_at
-            )
+        out = []
+        for c in claims:
+            retry_at = None
+            if error is not None and not permanent and c.attempts < len(self.retry_after):
+                retry_at = now + self.retry_after[c.attempts]
+            outcome = "delivered" if error is None else ("retried" if retry_at is not None else "failed")
+            self.metrics.notices.labels(c.monitor, c.sink, outcome).inc()
+            if error is not None:
+                log.warning(
+                    "notice not delivered", monitor=c.monitor, sink=c.sink, error=error, retry=retry_at
+                )
+            out.append(DeliveryOutcome(c, error, retry_at))
+        return out
+
+    def _alertmanager_sink(self, c: DeliveryClaim) -> str | None:
+        """The URL of ``c``'s sink when it is an Alertmanager of a monitor still served."""
+        monitor = self.registry().get(c.monitor)
+        if monitor is None or c.sink == EVENTS_SINK:
+            return None
+        sink = next((s for s in monitor.resource.spec.notices.sinks if s.name == c.sink), None)
+        return sink.url if sink is not None and sink.type is SinkType.ALERTMANAGER else None
+
+    async def _alertmanager_group(self, claims: Sequence[DeliveryClaim], url: str) -> None:
+        monitor = self.registry().get(claims[0].monitor)
+        if monitor is None:
+            raise SinkFailed(f"AgentMonitor {claims[0].monitor} is no longer served", permanent=True)
+        series = sorted({series_of(monitor.name, c.document.get("revision")) for c in claims})
+        await self._alertmanager(monitor, url, series)
 
     async def _send(self, c: DeliveryClaim) -> None:
         monitor = self.registry().get(c.monitor)
@@ -235,7 +280,7 @@ class Sender:
         if sink is None:
             raise SinkFailed(f"sink {c.sink!r} is no longer in the AgentMonitor's spec", permanent=True)
         if sink.type is SinkType.ALERTMANAGER:
-            await self._alertmanager(monitor, sink.url, series_of(monitor.name, c.document.get("revision")))
+            await self._alertmanager(monitor, sink.url, [series_of(monitor.name, c.document.get("revision"))])
         else:
             await self._webhook(monitor, sink.name, sink.url, sink.signing_secret_ref is not None, doc)
 
@@ -252,8 +297,8 @@ class Sender:
             )
         return reply
 
-    async def _alertmanager(self, monitor: Monitor, url: str, series: str) -> None:
-        """POST the alerts of the notice's series (and the monitor's needs_human) as they stand."""
+    async def _alertmanager(self, monitor: Monitor, url: str, series: Sequence[str]) -> None:
+        """POST the alerts of the notices' series (and the monitor's needs_human) as they stand."""
         now = time.time()
         alerts = await asyncio.to_thread(self.incidents.alerts, monitor.name, series=series)
         current = [a for a in alerts if a.ends_at is None or a.ends_at > now - RESOLVED_WINDOW]

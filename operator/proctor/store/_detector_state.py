@@ -24,7 +24,21 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Final, cast
 
-from sqlalchemy import Double, Index, Integer, String, Table, Text, bindparam, delete, select, update
+from sqlalchemy import (
+    BindParameter,
+    Connection,
+    Double,
+    Index,
+    Integer,
+    String,
+    Table,
+    Text,
+    bindparam,
+    delete,
+    select,
+    tuple_,
+    update,
+)
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from proctor.protocol import Detection, DetectorConfig, DetectorKind, SeriesState, detect
@@ -73,6 +87,59 @@ class DetectorStep(Base):
     session: Mapped[str] = mapped_column(String(255))
     detections: Mapped[str] = mapped_column(Text, default="[]")
     stepped_at: Mapped[float] = mapped_column(Double)
+
+
+_SERIES: Final = cast(Table, DetectorSeries.__table__)
+_STEPS: Final = cast(Table, DetectorStep.__table__)
+#: Keys (or evaluations) per statement: well inside every database's limit on parameters.
+_CHUNK: Final = 500
+_IDS: Final[BindParameter[Any]] = bindparam("ids", expanding=True)
+_FIND: Final = (
+    select(Evaluation.id, Evaluation.monitor, Evaluation.run_id, Evaluation.signals, Run.revision)
+    .join(Run, Run.id == Evaluation.run_id)
+    .where(Evaluation.id.in_(_IDS))
+)
+_RECORDED: Final = select(_STEPS.c.evaluation_id, _STEPS.c.detections).where(_STEPS.c.evaluation_id.in_(_IDS))
+_SCORES: Final = (
+    select(Score.evaluation_id, Score.dimension, Score.score, Score.threshold)
+    .where(Score.evaluation_id.in_(_IDS))
+    .order_by(Score.evaluation_id, Score.dimension)
+)
+_UPDATE_SERIES: Final = (
+    update(_SERIES)
+    .where(
+        _SERIES.c.monitor == bindparam("k_monitor"),
+        _SERIES.c.metric == bindparam("k_metric"),
+        _SERIES.c.revision == bindparam("k_revision"),
+        _SERIES.c.session == bindparam("k_session"),
+    )
+    .values(
+        samples=bindparam("samples"),
+        fast=bindparam("fast"),
+        slow=bindparam("slow"),
+        recent=bindparam("recent"),
+        latest=bindparam("latest"),
+        threshold=bindparam("threshold"),
+        signatures=bindparam("signatures"),
+        evaluation_id=bindparam("evaluation_id"),
+        updated_at=bindparam("updated_at"),
+    )
+)
+_RECORD: Final = (
+    update(_STEPS)
+    .where(_STEPS.c.evaluation_id == bindparam("k_evaluation"))
+    .values(detections=bindparam("detections"))
+)
+
+
+@dataclass(frozen=True, slots=True)
+class StepRequest:
+    """One evaluation to step: under which settings, and in which session's series (None: the
+    revision's)."""
+
+    evaluation_id: int
+    config: DetectorConfig
+    session: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,147 +213,186 @@ class DetectorState(Room):
         fired. Idempotent: an evaluation already stepped returns its recorded detections and moves
         nothing. ``config.thresholds`` (protocol scale) override the thresholds stored with the
         scores; ``session`` names the session series (None: the revision's series)."""
-
-        def go() -> tuple[Detection, ...]:
-            with Session(self._writes) as s, s.begin():
-                return self._step(s, evaluation_id, config, now, session or "")
-
-        return self._guard(go)
+        return self.step_batch([StepRequest(evaluation_id, config, session)], now)[0]
 
     def step_many(
         self, evaluations: Sequence[tuple[int, str | None]], config: DetectorConfig, now: float
     ) -> dict[int, tuple[Detection, ...]]:
-        """:meth:`step` for several ``(evaluation_id, session)`` in one transaction, in that order:
-        the same result as one call each, without a commit per evaluation (under heavy traffic the
-        commit, not the detectors, bounds the step rate)."""
+        """:meth:`step` for several ``(evaluation_id, session)`` under one config (see
+        :meth:`step_batch`)."""
+        found = self.step_batch([StepRequest(e, config, session) for e, session in evaluations], now)
+        return {e: d for (e, _), d in zip(evaluations, found, strict=True)}
 
-        def go() -> dict[int, tuple[Detection, ...]]:
-            with Session(self._writes) as s, s.begin():
-                return {e: self._step(s, e, config, now, session or "") for e, session in evaluations}
+    def step_batch(self, requests: Sequence[StepRequest], now: float) -> list[tuple[Detection, ...]]:
+        """:meth:`step` for each request, in that order, in one transaction: the same result as one
+        call each (a series stepped twice in the batch sees its first step), with a handful of
+        statements for the whole batch instead of several per evaluation and one commit."""
+        if not requests:
+            return []
+
+        def go() -> list[tuple[Detection, ...]]:
+            with self._writes.begin() as conn:
+                return self._step_batch(conn, requests, now)
 
         return self._guard(go)
 
-    def _step(
-        self, s: Session, evaluation_id: int, config: DetectorConfig, now: float, session: str
-    ) -> tuple[Detection, ...]:
-        found = s.execute(
-            select(Evaluation.monitor, Evaluation.run_id, Evaluation.signals, Run.revision)
-            .join(Run, Run.id == Evaluation.run_id)
-            .where(Evaluation.id == evaluation_id)
-        ).one_or_none()
-        if found is None:
-            return ()
-        monitor, run, signals, revision = found
-        revision = revision or ""
-        claimed = s.scalar(  # the id back: the row is new, this step is ours
-            self._insert(DetectorStep)
-            .values(
-                evaluation_id=evaluation_id,
-                monitor=monitor,
-                run_id=run,
-                revision=revision,
-                session=session,
-                detections="[]",
-                stepped_at=now,
-            )
-            .on_conflict_do_nothing()
-            .returning(DetectorStep.evaluation_id)
-        )
-        if claimed is None:  # stepped already (another collector, or before a restart)
-            done = s.get(DetectorStep, evaluation_id)
-            return tuple(_detection(d) for d in json.loads(done.detections)) if done else ()
-        inputs = self._inputs(s, evaluation_id, signals)
-        detections = self._apply(s, monitor, revision, session, inputs, config, now, evaluation_id)
-        s.execute(
-            DetectorStep.__table__.update()  # type: ignore[attr-defined]
-            .where(DetectorStep.evaluation_id == evaluation_id)
-            .values(detections=dumps([_detection_json(d) for d in detections]))
-        )
-        return detections
+    def _step_batch(
+        self, conn: Connection, requests: Sequence[StepRequest], now: float
+    ) -> list[tuple[Detection, ...]]:
+        ids = sorted({r.evaluation_id for r in requests})
+        found = {
+            int(e): (str(m), str(run), signals, revision or "")
+            for e, m, run, signals, revision in conn.execute(_FIND, {"ids": ids})
+        }
+        first: dict[int, StepRequest] = {}  # an evaluation asked twice is stepped by its first request
+        for r in requests:
+            if r.evaluation_id in found:
+                first.setdefault(r.evaluation_id, r)
+        claimed: set[int] = set()
+        if first:  # claim the steps, in id order (two collectors never wait on each other in a cycle)
+            rows = [
+                {
+                    "evaluation_id": e,
+                    "monitor": found[e][0],
+                    "run_id": found[e][1],
+                    "revision": found[e][3],
+                    "session": first[e].session or "",
+                    "detections": "[]",
+                    "stepped_at": now,
+                }
+                for e in sorted(first)
+            ]
+            claim = self._insert(_STEPS).on_conflict_do_nothing().returning(_STEPS.c.evaluation_id)
+            claimed = {int(e) for (e,) in conn.execute(claim, rows)}  # one statement, cached
+        recorded: dict[int, tuple[Detection, ...]] = {}
+        done = [e for e in first if e not in claimed]
+        if done:  # stepped already (another collector, or before a restart): the recorded answer
+            for e, doc in conn.execute(_RECORDED, {"ids": done}):
+                recorded[int(e)] = tuple(_detection(d) for d in json.loads(doc))
+        if claimed:
+            inputs = self._inputs(conn, claimed, {e: found[e][2] for e in claimed})
+            recorded.update(self._apply(conn, [first[e] for e in first if e in claimed], found, inputs, now))
+        return [recorded.get(r.evaluation_id, ()) for r in requests]
 
     @staticmethod
-    def _inputs(s: Session, evaluation_id: int, signals: str) -> dict[str, tuple[float | None, float]]:
-        """metric -> (score, threshold), both 0-100: the evaluation's dimensions, then its signals."""
-        out: dict[str, tuple[float | None, float]] = {
-            dim: (score, threshold)
-            for dim, score, threshold in s.execute(
-                select(Score.dimension, Score.score, Score.threshold)
-                .where(Score.evaluation_id == evaluation_id)
-                .order_by(Score.dimension)
-            )
-        }
-        if out:  # signals ride along with a judged run only
-            for metric, value in trajectory_scores(json.loads(signals or "{}")).items():
-                out.setdefault(metric, (value, DEFAULT_THRESHOLD))
+    def _inputs(
+        conn: Connection, claimed: set[int], signals: Mapping[int, str | None]
+    ) -> dict[int, dict[str, tuple[float | None, float]]]:
+        """Per evaluation, metric -> (score, threshold), both 0-100: its dimensions, then its signals."""
+        out: dict[int, dict[str, tuple[float | None, float]]] = {}
+        for e, dim, score, threshold in conn.execute(_SCORES, {"ids": sorted(claimed)}):
+            out.setdefault(int(e), {})[dim] = (score, threshold)
+        for e, metrics in out.items():  # signals ride along with a judged run only
+            for metric, value in trajectory_scores(json.loads(signals[e] or "{}")).items():
+                metrics.setdefault(metric, (value, DEFAULT_THRESHOLD))
         return out
 
     def _apply(
         self,
-        s: Session,
-        monitor: str,
-        revision: str,
-        session: str,
-        inputs: Mapping[str, tuple[float | None, float]],
-        config: DetectorConfig,
+        conn: Connection,
+        requests: Sequence[StepRequest],
+        found: Mapping[int, tuple[str, str, str | None, str]],
+        inputs: Mapping[int, Mapping[str, tuple[float | None, float]]],
         now: float,
-        evaluation_id: int,
-    ) -> tuple[Detection, ...]:
-        measured = {m: v for m, v in sorted(inputs.items()) if v[0] is not None}
-        if not measured:
-            return ()
-        metrics = list(measured)
-        conn = s.connection()  # Core statements, compiled once and cached: the step is the hot path
-        table = cast(Table, DetectorSeries.__table__)
-        key = (table.c.monitor == monitor, table.c.revision == revision, table.c.session == session)
-        locked = self._locked(
-            select(table.c.metric, table.c.samples, table.c.fast, table.c.slow, table.c.recent)
-            .where(*key, table.c.metric.in_(metrics))
-            .order_by(table.c.metric),
-            skip=False,
-        )
-        rows = {r.metric: r for r in conn.execute(locked)}
-        missing = [m for m in metrics if m not in rows]
-        if missing:  # a series' first score: its row, then lock them all (another step may race)
-            fresh = {"monitor": monitor, "revision": revision, "session": session, "samples": 0}
-            conn.execute(
-                self._insert(table).on_conflict_do_nothing(),
-                [
-                    {**fresh, "metric": m, "recent": "[]", "signatures": "[]", "updated_at": now}
-                    for m in missing
-                ],
-            )
-            rows = {r.metric: r for r in conn.execute(locked)}
-        thresholds = {m: t / 100.0 for m, (_, t) in measured.items()}
-        thresholds.update(config.thresholds)
-        config = replace(config, thresholds=thresholds)
-        fired: list[Detection] = []
-        changes: list[dict[str, Any]] = []
-        for metric, (score, _) in measured.items():
-            row = rows[metric]
-            assert score is not None
-            recent = tuple(json.loads(row.recent)) if config.percentile_window else ()
-            state = SeriesState(samples=row.samples, fast=row.fast, slow=row.slow, recent=recent)
-            state, found = detect(state, metric, score / 100.0, config)
-            changes.append(
-                {
+    ) -> dict[int, tuple[Detection, ...]]:
+        """Step the claimed evaluations' series in request order; write each series once."""
+        measured: dict[int, list[tuple[str, float, float]]] = {}
+        keys: set[tuple[str, str, str, str]] = set()
+        for r in requests:
+            monitor, _, _, revision = found[r.evaluation_id]
+            got = inputs.get(r.evaluation_id, {})
+            m = [(metric, score, t) for metric, (score, t) in sorted(got.items()) if score is not None]
+            measured[r.evaluation_id] = m
+            keys.update((monitor, metric, revision, r.session or "") for metric, _, _ in m)
+        out: dict[int, tuple[Detection, ...]] = {r.evaluation_id: () for r in requests}
+        if not keys:
+            return out
+        states = self._lock_series(conn, sorted(keys), now)
+        written: dict[tuple[str, str, str, str], dict[str, Any]] = {}
+        for r in requests:
+            m = measured[r.evaluation_id]
+            if not m:
+                continue
+            monitor, _, _, revision = found[r.evaluation_id]
+            session = r.session or ""
+            thresholds = {metric: t / 100.0 for metric, _, t in m}
+            thresholds.update(r.config.thresholds)
+            config = replace(r.config, thresholds=thresholds)
+            fired: list[Detection] = []
+            for metric, score, _ in m:
+                key = (monitor, metric, revision, session)
+                state, found_now = detect(states[key], metric, score / 100.0, config)
+                states[key] = state
+                written[key] = {
+                    "k_monitor": monitor,
                     "k_metric": metric,
+                    "k_revision": revision,
+                    "k_session": session,
                     "samples": state.samples,
                     "fast": state.fast,
                     "slow": state.slow,
-                    "recent": dumps(list(state.recent)),
+                    "state": state,
                     "latest": score / 100.0,
                     "threshold": config.threshold_for(metric),
-                    "signatures": dumps([d.signature for d in found]),
+                    "signatures": dumps([d.signature for d in found_now]) if found_now else "[]",
+                    "evaluation_id": r.evaluation_id,
+                    "updated_at": now,
                 }
+                fired.extend(found_now)
+            out[r.evaluation_id] = tuple(fired)
+        for change in written.values():  # the window, encoded once per series however often stepped
+            change["recent"] = dumps(list(change.pop("state").recent))
+        conn.execute(_UPDATE_SERIES, list(written.values()))
+        fired_rows = [
+            {"k_evaluation": e, "detections": dumps([_detection_json(d) for d in d_])}
+            for e, d_ in out.items()
+            if d_
+        ]
+        if fired_rows:
+            conn.execute(_RECORD, fired_rows)
+        return out
+
+    def _lock_series(
+        self, conn: Connection, keys: Sequence[tuple[str, str, str, str]], now: float
+    ) -> dict[tuple[str, str, str, str], SeriesState]:
+        """The series' states, their rows locked (made first for a series' first score), in key order."""
+        table = _SERIES
+        columns = (table.c.monitor, table.c.metric, table.c.revision, table.c.session)  # the key's order
+        states: dict[tuple[str, str, str, str], SeriesState] = {}
+
+        def read(wanted: Sequence[tuple[str, str, str, str]]) -> None:
+            for start in range(0, len(wanted), _CHUNK):
+                stmt = self._locked(
+                    select(*columns, table.c.samples, table.c.fast, table.c.slow, table.c.recent)
+                    .where(tuple_(*columns).in_(wanted[start : start + _CHUNK]))
+                    .order_by(*columns),
+                    skip=False,
+                )
+                for mon, metric, rev, ses, samples, fast, slow, recent in conn.execute(stmt):
+                    window = tuple(json.loads(recent)) if recent and recent != "[]" else ()
+                    states[(mon, metric, rev, ses)] = SeriesState(samples, fast, slow, window)
+
+        read(keys)
+        missing = [k for k in keys if k not in states]
+        if missing:  # a series' first score: its row, then lock it (another step may race)
+            conn.execute(
+                self._insert(table).on_conflict_do_nothing(),
+                [
+                    {
+                        "monitor": mon,
+                        "revision": rev,
+                        "session": ses,
+                        "metric": metric,
+                        "samples": 0,
+                        "recent": "[]",
+                        "signatures": "[]",
+                        "updated_at": now,
+                    }
+                    for mon, metric, rev, ses in missing
+                ],
             )
-            fired.extend(found)
-        conn.execute(
-            update(table)
-            .where(*key, table.c.metric == bindparam("k_metric"))
-            .values(evaluation_id=evaluation_id, updated_at=now),
-            changes,
-        )
-        return tuple(fired)
+            read(missing)
+        return states
 
     def unstepped(self, since: float, *, limit: int = 500) -> list[tuple[int, str, str]]:
         """Evaluations finished at or after ``since`` with stored scores that no step took yet,
@@ -357,8 +463,13 @@ class DetectorState(Room):
                         .order_by(Evaluation.finished_at, Evaluation.id)
                     )
                 )
-                for evaluation_id in ids:
-                    self._step(s, evaluation_id, config, now, str(sessions.get(evaluation_id, "")))
+                conn = s.connection()
+                for start in range(0, len(ids), _CHUNK):
+                    requests = [
+                        StepRequest(e, config, str(sessions.get(e, "")) or None)
+                        for e in ids[start : start + _CHUNK]
+                    ]
+                    self._step_batch(conn, requests, now)
                 return len(ids)
 
         return self._guard(go)

@@ -23,18 +23,22 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from sqlalchemy import (
     Boolean,
+    Connection,
     Double,
     ForeignKey,
     Index,
     Integer,
     String,
+    Table,
     Text,
+    bindparam,
     delete,
     func,
+    insert,
     or_,
     select,
     update,
@@ -243,6 +247,16 @@ class DeliveryClaim:
 
 
 @dataclass(frozen=True, slots=True)
+class DeliveryOutcome:
+    """How a claimed delivery went: delivered (no ``error``), due again at ``retry_at``, or failed
+    for good (an ``error`` without ``retry_at``)."""
+
+    claim: DeliveryClaim
+    error: str | None = None
+    retry_at: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class AlertView:
     key: str
     monitor: str
@@ -317,6 +331,18 @@ class Plan:
 
 
 @dataclass(frozen=True, slots=True)
+class StepItem:
+    """One judged run's detections to decide (:meth:`Incidents.step`)."""
+
+    monitor: str
+    series: str
+    evaluation: str
+    run_id: str
+    now: float
+    decide: Callable[[Snapshot], Plan]
+
+
+@dataclass(frozen=True, slots=True)
 class StepResult:
     plan: Plan | None  # None: this evaluation was handled already
     notices: tuple[int, ...] = ()
@@ -349,6 +375,11 @@ def _view(row: IncidentRow, run_ids: Sequence[str] = ()) -> IncidentView:
     )
 
 
+_STATE: Final = cast(Table, NoticeStateRow.__table__)
+_SEEN: Final = cast(Table, NoticeSeenRow.__table__)
+_INCIDENTS: Final = cast(Table, IncidentRow.__table__)
+
+
 def breaker_key(monitor: str) -> str:
     return f"breaker:{monitor}"
 
@@ -360,17 +391,6 @@ def series_key(series: str) -> str:
 class Incidents(Room):
     """The incidents room's repository. Methods are synchronous transactions (call them with
     ``asyncio.to_thread``) and raise :class:`StoreUnavailable` when the database cannot be reached."""
-
-    def _lock_state(self, s: Session, key: str, now: float) -> NoticeStateRow:
-        s.execute(
-            self._insert(NoticeStateRow)
-            .values(key=key, document="{}", updated_at=now)
-            .on_conflict_do_nothing(index_elements=["key"])
-        )
-        stmt = select(NoticeStateRow).where(NoticeStateRow.key == key)
-        if self.dialect == "postgresql":
-            stmt = stmt.with_for_update()
-        return s.execute(stmt).scalar_one()
 
     # --- the step ----------------------------------------------------------------------------------
 
@@ -386,144 +406,194 @@ class Incidents(Room):
         """Load the state ``decide`` needs, call it, write its plan: one transaction. An
         ``evaluation`` handled before is decided again with ``seen`` set (and its plan ignored),
         so a replay after a crash changes nothing."""
+        return self.step_batch([StepItem(monitor, series, evaluation, run_id, now, decide)])[0]
 
-        def go() -> StepResult:
-            with Session(self._writes) as s, s.begin():
-                breaker = self._lock_state(s, breaker_key(monitor), now)
-                alert = self._lock_state(s, series_key(series), now)
-                seen = s.get(NoticeSeenRow, evaluation) is not None
-                if seen:
-                    return StepResult(None)
-                live_rows = (
-                    s.execute(
-                        select(IncidentRow)
-                        .where(IncidentRow.series == series, IncidentRow.state != RESOLVED)
-                        .order_by(IncidentRow.opened_at)
-                    )
-                    .scalars()
-                    .all()
-                )
-                snap = Snapshot(
-                    alert=json.loads(alert.document) or None,
-                    breaker=json.loads(breaker.document) or None,
-                    live=tuple(_view(r) for r in live_rows),
-                    seen=False,
-                )
-                plan = decide(snap)
-                s.add(NoticeSeenRow(evaluation=evaluation, monitor=monitor, at=now))
-                alert.document, alert.updated_at = _dump(plan.alert), now
-                breaker.document, breaker.updated_at = _dump(plan.breaker), now
-                self._write_incidents(s, plan, monitor, series, run_id, now, {r.id: r for r in live_rows})
-                ids = self._write_notices(s, plan, monitor, series, now)
-                self._write_alerts(s, plan, monitor, series, now)
-                return StepResult(plan, ids)
+    def step_batch(self, items: Sequence[StepItem]) -> list[StepResult]:
+        """:meth:`step` for each item, in that order, in one transaction: the same results as one
+        transaction each (each item sees what the items before it wrote), one commit for all.
+        Core statements, compiled once and cached: this is the path of every judged run."""
+
+        def go() -> list[StepResult]:
+            with self._writes.begin() as conn:
+                return [self._step(conn, i) for i in items]
 
         return self._guard(go)
 
+    def _lock_states(self, conn: Connection, keys: Sequence[str], now: float) -> dict[str, str]:
+        """The notice-state documents of ``keys`` (made empty first), their rows locked in key order."""
+        conn.execute(
+            self._insert(_STATE).on_conflict_do_nothing(index_elements=["key"]),
+            [{"key": k, "document": "{}", "updated_at": now} for k in sorted(keys)],
+        )
+        stmt = select(_STATE.c.key, _STATE.c.document).where(_STATE.c.key.in_(sorted(keys)))
+        stmt = stmt.order_by(_STATE.c.key)
+        if self.dialect == "postgresql":
+            stmt = stmt.with_for_update()
+        return {str(k): str(d) for k, d in conn.execute(stmt)}
+
+    def _step(self, conn: Connection, item: StepItem) -> StepResult:
+        monitor, series, evaluation, now = item.monitor, item.series, item.evaluation, item.now
+        bkey, skey = breaker_key(monitor), series_key(series)
+        docs = self._lock_states(conn, [bkey, skey], now)
+        if conn.execute(select(_SEEN.c.evaluation).where(_SEEN.c.evaluation == evaluation)).first():
+            return StepResult(None)
+        live = {
+            r.id: _view(cast(IncidentRow, r))
+            for r in conn.execute(
+                select(_INCIDENTS)
+                .where(_INCIDENTS.c.series == series, _INCIDENTS.c.state != RESOLVED)
+                .order_by(_INCIDENTS.c.opened_at)
+            )
+        }
+        snap = Snapshot(
+            alert=json.loads(docs[skey]) or None,
+            breaker=json.loads(docs[bkey]) or None,
+            live=tuple(live.values()),
+            seen=False,
+        )
+        plan = item.decide(snap)
+        conn.execute(insert(_SEEN), {"evaluation": evaluation, "monitor": monitor, "at": now})
+        conn.execute(
+            update(_STATE).where(_STATE.c.key == bindparam("k_key")),
+            [
+                {"k_key": skey, "document": _dump(plan.alert), "updated_at": now},
+                {"k_key": bkey, "document": _dump(plan.breaker), "updated_at": now},
+            ],
+        )
+        self._write_incidents(conn, plan, monitor, series, item.run_id, now, live)
+        ids = self._write_notices(conn, plan, monitor, series, now)
+        self._write_alerts(conn, plan, monitor, series, now)
+        return StepResult(plan, ids)
+
     def _write_incidents(
         self,
-        s: Session,
+        conn: Connection,
         plan: Plan,
         monitor: str,
         series: str,
         run_id: str,
         now: float,
-        live: Mapping[str, IncidentRow],
+        live: Mapping[str, IncidentView],
     ) -> None:
+        runs = cast(Table, IncidentRunRow.__table__)
         if plan.open is not None:
             new = plan.open
-            s.add(
-                IncidentRow(
-                    id=new.id,
-                    monitor=monitor,
-                    agent=new.agent,
-                    revision=new.revision,
-                    series=series,
-                    signatures=_dump(list(new.signatures)),
-                    state=OPEN,
-                    severity=new.severity,
-                    probable_cause=new.probable_cause,
-                    cause=_dump(new.cause),
-                    recommendations=_dump(list(new.recommendations)),
-                    run_count=1,
-                    opened_at=now,
-                    updated_at=now,
-                )
+            conn.execute(
+                insert(_INCIDENTS),
+                {
+                    "id": new.id,
+                    "monitor": monitor,
+                    "agent": new.agent,
+                    "revision": new.revision,
+                    "series": series,
+                    "signatures": _dump(list(new.signatures)),
+                    "state": OPEN,
+                    "severity": new.severity,
+                    "probable_cause": new.probable_cause,
+                    "cause": _dump(new.cause),
+                    "recommendations": _dump(list(new.recommendations)),
+                    "run_count": 1,
+                    "opened_at": now,
+                    "updated_at": now,
+                },
             )
-            s.flush()
-            s.add(IncidentRunRow(incident_id=new.id, run_id=run_id, added_at=now))
+            conn.execute(insert(runs), {"incident_id": new.id, "run_id": run_id, "added_at": now})
         for incident_id, severity in plan.join.items():
-            row = live.get(incident_id)
-            if row is None:
+            if incident_id not in live:
                 continue
-            if s.get(IncidentRunRow, (incident_id, run_id)) is None:
-                s.add(IncidentRunRow(incident_id=incident_id, run_id=run_id, added_at=now))
-                row.run_count += 1
-            row.severity = severity
-            row.updated_at = now
+            added = conn.execute(
+                self._insert(runs)
+                .values(incident_id=incident_id, run_id=run_id, added_at=now)
+                .on_conflict_do_nothing()
+            ).rowcount
+            values: dict[str, Any] = {"severity": severity, "updated_at": now}
+            if added:
+                values["run_count"] = _INCIDENTS.c.run_count + 1
+            conn.execute(update(_INCIDENTS).where(_INCIDENTS.c.id == incident_id).values(values))
         for incident_id in plan.resolve:
-            row = live.get(incident_id)
-            if row is not None:
-                row.state, row.resolved_at, row.updated_at = RESOLVED, now, now
+            if incident_id in live:
+                conn.execute(
+                    update(_INCIDENTS)
+                    .where(_INCIDENTS.c.id == incident_id)
+                    .values(state=RESOLVED, resolved_at=now, updated_at=now)
+                )
 
     def _write_notices(
-        self, s: Session, plan: Plan, monitor: str, series: str, now: float
+        self, conn: Connection, plan: Plan, monitor: str, series: str, now: float
     ) -> tuple[int, ...]:
+        notices, deliveries = cast(Table, NoticeRow.__table__), cast(Table, DeliveryRow.__table__)
         ids = []
         for n in plan.notices:
-            row = NoticeRow(
-                monitor=monitor,
-                series=series,
-                kind=n.kind,
-                severity=n.severity,
-                signatures=_dump(list(n.signatures)),
-                incident_id=n.incident_id,
-                sent=n.why_not is None and bool(n.sinks),
-                why_not=n.why_not,
-                document=_dump(n.document),
-                created_at=now,
-            )
-            s.add(row)
-            s.flush()
-            ids.append(row.id)
-            if n.why_not is None:
-                for sink in n.sinks:
-                    s.add(DeliveryRow(notice_id=row.id, sink=sink, state=PENDING, attempts=0, next_at=now))
+            notice_id = conn.execute(
+                insert(notices).returning(notices.c.id),
+                {
+                    "monitor": monitor,
+                    "series": series,
+                    "kind": n.kind,
+                    "severity": n.severity,
+                    "signatures": _dump(list(n.signatures)),
+                    "incident_id": n.incident_id,
+                    "sent": n.why_not is None and bool(n.sinks),
+                    "why_not": n.why_not,
+                    "document": _dump(n.document),
+                    "created_at": now,
+                },
+            ).scalar_one()
+            ids.append(int(notice_id))
+            if n.why_not is None and n.sinks:
+                conn.execute(
+                    insert(deliveries),
+                    [
+                        {
+                            "notice_id": notice_id,
+                            "sink": sink,
+                            "state": PENDING,
+                            "attempts": 0,
+                            "next_at": now,
+                        }
+                        for sink in n.sinks
+                    ],
+                )
         return tuple(ids)
 
-    def _write_alerts(self, s: Session, plan: Plan, monitor: str, series: str, now: float) -> None:
+    def _write_alerts(self, conn: Connection, plan: Plan, monitor: str, series: str, now: float) -> None:
+        alerts = cast(Table, AlertRow.__table__)
         if plan.end_series_alerts:
-            s.execute(
-                update(AlertRow)
+            conn.execute(
+                update(alerts)
                 .where(
-                    AlertRow.series == series,
-                    AlertRow.ends_at.is_(None),
-                    AlertRow.alertname != NEEDS_HUMAN_ALERT,
+                    alerts.c.series == series,
+                    alerts.c.ends_at.is_(None),
+                    alerts.c.alertname != NEEDS_HUMAN_ALERT,
                 )
                 .values(ends_at=now, last_sent_at=None)
             )
         for a in plan.alerts:
-            row = s.get(AlertRow, a.key)
-            if row is None or (row.ends_at is not None and row.ends_at <= now):
+            labels, annotations = _dump(dict(a.labels)), _dump(dict(a.annotations))
+            row = conn.execute(select(alerts.c.ends_at).where(alerts.c.key == a.key)).first()
+            if row is None or (row.ends_at is not None and row.ends_at <= now):  # a new alert
                 if row is not None:
-                    s.delete(row)
-                    s.flush()
-                s.add(
-                    AlertRow(
-                        key=a.key,
-                        monitor=monitor,
-                        series=series,
-                        alertname=a.alertname,
-                        labels=_dump(dict(a.labels)),
-                        annotations=_dump(dict(a.annotations)),
-                        starts_at=now,
-                        ends_at=a.ends_at,
-                        last_sent_at=None,
-                    )
+                    conn.execute(delete(alerts).where(alerts.c.key == a.key))
+                conn.execute(
+                    insert(alerts),
+                    {
+                        "key": a.key,
+                        "monitor": monitor,
+                        "series": series,
+                        "alertname": a.alertname,
+                        "labels": labels,
+                        "annotations": annotations,
+                        "starts_at": now,
+                        "ends_at": a.ends_at,
+                        "last_sent_at": None,
+                    },
                 )
             else:
-                row.labels, row.annotations = _dump(dict(a.labels)), _dump(dict(a.annotations))
-                row.ends_at, row.last_sent_at = a.ends_at, None
+                conn.execute(
+                    update(alerts)
+                    .where(alerts.c.key == a.key)
+                    .values(labels=labels, annotations=annotations, ends_at=a.ends_at, last_sent_at=None)
+                )
 
     # --- deliveries ----------------------------------------------------------------------------------
 
@@ -568,23 +638,34 @@ class Incidents(Room):
     ) -> bool:
         """Record a delivery's attempt: delivered (no ``error``), due again at ``retry_at``, or
         failed for good (an ``error`` without ``retry_at``). False: the lease was lost."""
+        return self.finish_deliveries([DeliveryOutcome(claim, error, retry_at)], owner, now)[0]
 
-        def go() -> bool:
-            with Session(self._writes) as s, s.begin():
-                row = s.get(DeliveryRow, (claim.notice_id, claim.sink))
-                if row is None or row.lease_owner != owner or row.state != PENDING:
-                    return False
-                row.attempts += 1
-                row.lease_owner, row.lease_until = None, None
-                if error is None:
-                    row.state, row.delivered_at, row.error = DELIVERED, now, None
-                else:
-                    row.error = error[:2000]
-                    if retry_at is None:
-                        row.state = FAILED
+    def finish_deliveries(self, outcomes: Sequence[DeliveryOutcome], owner: str, now: float) -> list[bool]:
+        """:meth:`finish_delivery` for each outcome, in one transaction (a sender's pass)."""
+        if not outcomes:
+            return []
+        table = cast(Table, DeliveryRow.__table__)
+        mine = (
+            table.c.notice_id == bindparam("k_notice"),
+            table.c.sink == bindparam("k_sink"),
+            table.c.lease_owner == owner,
+            table.c.state == PENDING,
+        )
+        done = {"attempts": table.c.attempts + 1, "lease_owner": None, "lease_until": None}
+
+        def go() -> list[bool]:
+            with self._writes.begin() as conn:
+                out = []
+                for o in outcomes:
+                    key = {"k_notice": o.claim.notice_id, "k_sink": o.claim.sink}
+                    if o.error is None:
+                        values = {**done, "state": DELIVERED, "delivered_at": now, "error": None}
+                    elif o.retry_at is None:
+                        values = {**done, "state": FAILED, "error": o.error[:2000]}
                     else:
-                        row.next_at = retry_at
-                return True
+                        values = {**done, "next_at": o.retry_at, "error": o.error[:2000]}
+                    out.append(conn.execute(update(table).where(*mine).values(values), key).rowcount == 1)
+                return out
 
         return self._guard(go)
 
@@ -644,14 +725,17 @@ class Incidents(Room):
 
         self._guard(go)
 
-    def alerts(self, monitor: str, *, series: str | None = None) -> list[AlertView]:
-        """The monitor's alerts (of one series, and the monitor's needs_human, when ``series``)."""
+    def alerts(self, monitor: str, *, series: str | Sequence[str] | None = None) -> list[AlertView]:
+        """The monitor's alerts (of those series, and the monitor's needs_human, when ``series``)."""
+        wanted = [series] if isinstance(series, str) else series
 
         def go() -> list[AlertView]:
             with Session(self.engine) as s:
                 stmt = select(AlertRow).where(AlertRow.monitor == monitor)
-                if series is not None:
-                    stmt = stmt.where(or_(AlertRow.series == series, AlertRow.alertname == NEEDS_HUMAN_ALERT))
+                if wanted is not None:
+                    stmt = stmt.where(
+                        or_(AlertRow.series.in_(wanted), AlertRow.alertname == NEEDS_HUMAN_ALERT)
+                    )
                 rows = s.execute(stmt).scalars().all()
                 return [
                     AlertView(

@@ -453,6 +453,12 @@ class AgentMonitorSpec(SpecModel):
         description="The CaseSet that breached runs are captured into as candidate cases "
         "(exported with proctor cases export). Absent: candidates stay in the database.",
     )
+    target: LocalObjectReference | None = Field(
+        default=None,
+        description="The Deployment running the agent, in the monitor's own namespace: what an approved "
+        "rollback rolls back (to the template its GatePolicy last approved, else the previous "
+        "ReplicaSet's, as kubectl rollout undo). Absent: a rollback is refused with an Event.",
+    )
     canary: LiveCanarySpec = Field(
         default_factory=LiveCanarySpec,
         description="The live canary verdict a rollout controller asks for (Argo Rollouts, Flagger).",

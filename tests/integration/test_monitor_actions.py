@@ -308,6 +308,13 @@ def test_approved_recommendations_are_performed_once_by_the_operator(
         timeout=30,
     )
     assert recompute.status_code == 403 and "recompute" in recompute.json()["error"]
+    # and only the operator's verb claims an approved action: a person who approves cannot take it
+    claim = httpx.post(
+        f"{lp.url}/api/v1/incidents/{one['id']}/recommendations/rollback/claim",
+        headers={"Authorization": f"Bearer {lp.approver}"},
+        timeout=30,
+    )
+    assert claim.status_code == 403 and "perform" in claim.json()["error"]
 
     # rollback is Denied: approving it is refused whoever asks; RequireApproval lets a person
     denied = _approve(lp, one["id"], "rollback")
@@ -392,6 +399,10 @@ def test_proctor_monitors_recompute_rebuilds_the_detector_state_from_the_stored_
         assert doc["monitor"] == "demo/oil-agent" and doc["evaluations"] == 2
         assert doc["detectors"] == before  # replaying the stored scores gives the state stepped live
         assert summary()["detectors"] == before
+        # status.dimensions: the newest revision's series (the bad run is its latest score)
+        measured = [d for d in summary()["dimensions"] if d["latest"] is not None]
+        assert measured and {d.get("revision") for d in measured} == {"1.0"}
+        assert any(d["latest"] == 20 for d in measured), measured
         text = subprocess.run(cli, capture_output=True, text=True, timeout=120, env=env)
         assert text.returncode == 0 and "replayed 2 evaluation(s)" in text.stdout
         assert "breach:" in text.stdout, text.stdout
@@ -399,3 +410,61 @@ def test_proctor_monitors_recompute_rebuilds_the_detector_state_from_the_stored_
             cli, capture_output=True, text=True, timeout=120, env={**env, "PROCTOR_API_TOKEN": "wrong"}
         )
         assert refused.returncode == 1 and "401" in refused.stderr
+
+
+def _token_kubeconfig(cluster: Cluster, namespace: str, token: str, path: Path) -> Path:
+    """A kubeconfig holding only ``token`` (no client certificate, no admin)."""
+    admin = yaml.safe_load(cluster.kubeconfig.read_text())
+    context = next(c for c in admin["contexts"] if c["name"] == admin["current-context"])["context"]
+    entry = next(c for c in admin["clusters"] if c["name"] == context["cluster"])
+    server = dict(entry["cluster"])
+    if "certificate-authority" in server:
+        ca = Path(server["certificate-authority"])
+        server["certificate-authority"] = str(ca if ca.is_absolute() else cluster.kubeconfig.parent / ca)
+    config = {
+        "apiVersion": "v1",
+        "kind": "Config",
+        "clusters": [{"name": "c", "cluster": server}],
+        "users": [{"name": "u", "user": {"token": token}}],
+        "contexts": [{"name": "c", "context": {"cluster": "c", "user": "u", "namespace": namespace}}],
+        "current-context": "c",
+    }
+    path.write_text(yaml.safe_dump(config))
+    return path
+
+
+@pytest.mark.parametrize("field", ["target", "captureTo"])
+def test_a_tenant_cannot_point_the_operator_at_another_namespace(
+    crds: Cluster, namespace: str, tmp_path: Path, field: str
+) -> None:
+    """A tenant who may write AgentMonitors in its namespace (a token-only ServiceAccount) names
+    the Deployment a rollback changes and the CaseSet cases go to by name only: a namespace in
+    either is refused by the API server, so the operator acts in the monitor's namespace or not
+    at all."""
+    rules = [
+        {"apiGroups": ["proctor.dev"], "resources": ["agentmonitors"], "verbs": ["get", "create", "patch"]}
+    ]
+    _apply(crds, _account(namespace, "tenant", rules))
+    kubeconfig = _token_kubeconfig(
+        crds, namespace, _token(crds, namespace, "tenant", audience=None), tmp_path / "t"
+    )
+    monitor = manifests(None, target={"name": "oil-agent"}, captureTo={"name": "captured"})[0]
+    monitor["metadata"]["namespace"] = namespace
+    monitor["spec"][field] = {"name": "oil-agent", "namespace": "kube-system"}
+    refused = crds.kubectl(
+        "--kubeconfig",
+        str(kubeconfig),
+        "apply",
+        "--validate=strict",
+        "-f",
+        "-",
+        input=json.dumps(monitor),
+        check=False,
+    )
+    assert refused.returncode != 0 and "namespace" in refused.stderr, refused.stdout + refused.stderr
+    # without validation the field is pruned: what is stored names no other namespace
+    crds.kubectl(
+        "--kubeconfig", str(kubeconfig), "apply", "--validate=false", "-f", "-", input=json.dumps(monitor)
+    )
+    stored = crds.get_json("-n", namespace, "agentmonitor", "oil-agent")["spec"][field]
+    assert stored == {"name": "oil-agent"}

@@ -516,6 +516,12 @@ class DimensionStatus(StatusModel):
     """One judged dimension's live series."""
 
     name: str = Field(max_length=63, description="Name of the dimension.")
+    revision: str | None = Field(
+        default=None,
+        max_length=255,
+        description="The agent revision the latest score and EWMAs are of: the newest one scored (each "
+        "revision is its own series). Absent: the figures are the monitor's, all revisions together.",
+    )
     latest: float | None = Field(
         default=None, ge=0, le=100, description="The latest score, 0-100 (absent until one was measured)."
     )

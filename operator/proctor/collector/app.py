@@ -58,7 +58,7 @@ from proctor.collector.monitors import Monitor, Registry, revision_of
 from proctor.collector.openapi import document
 from proctor.collector.redaction import Redactor
 from proctor.collector.trajectory import signals, steps_of
-from proctor.collector.views import monitor_summary, run_detail, run_json
+from proctor.collector.views import monitor_summary, newest_revision_dimensions, run_detail, run_json
 from proctor.protocol import LiveVerdict
 from proctor.store import (
     IncidentNotFound,
@@ -533,7 +533,10 @@ async def show_monitor(request: web.Request, ctx: Context, caller: Caller) -> we
     )
     doc = monitor_summary(monitor.name, summary)
     # the detectors' room: the live series that fired (Breached, Degrading)
-    doc["detectors"] = detector_summary(await asyncio.to_thread(ctx.store.detectors.series, monitor.name))
+    series = await asyncio.to_thread(ctx.store.detectors.series, monitor.name)
+    doc["detectors"] = detector_summary(series)
+    # per dimension the newest revision's latest score and EWMAs, from its series (armb-act)
+    doc["dimensions"] = newest_revision_dimensions(doc["dimensions"], series)
     if ctx.incidents is not None:  # open incidents and the breaker (armb-notify)
         doc.update(await asyncio.to_thread(incidents_status, ctx.incidents, monitor))
         # what the operator should perform (armb-act): approved, or Allowed by the actions policy

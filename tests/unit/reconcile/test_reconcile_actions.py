@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
+from proctor.api import AgentMonitor
 from proctor.gate.admission import APPROVED_ANNOTATION, APPROVED_TEMPLATE_ANNOTATION, template_hash
 from proctor.reconcile.actions import (
     REVISION_ANNOTATION,
@@ -15,8 +17,10 @@ from proctor.reconcile.actions import (
     held,
     merged_cases,
     parse_pending,
+    perform_actions,
     rollback_template,
 )
+from proctor.reconcile.runtime import ObjectRef, Outcome
 
 
 def test_hold_canary_merges_with_what_is_held() -> None:
@@ -103,3 +107,53 @@ def test_the_summarys_actions_are_parsed_and_junk_left_out() -> None:
     ]
     assert parse_pending(doc) == (Pending("inc-1", "hold-canary", "v2", ("safety",), None),)
     assert parse_pending(None) == ()
+
+
+class _Collector:
+    """The collector's side of claims, as the operator sees it: one claim each, outcomes kept."""
+
+    def __init__(self, *claimable: str) -> None:
+        self.claimable = set(claimable)
+        self.finished: list[tuple[str, str, bool, str]] = []
+
+    async def claim(self, incident: str, rec: str) -> dict[str, Any] | None:
+        if rec not in self.claimable:
+            return None
+        self.claimable.discard(rec)
+        return {"incident": {"id": incident}, "recommendation": rec}
+
+    async def finish(self, incident: str, rec: str, performed: bool, message: str) -> bool:
+        self.finished.append((incident, rec, performed, message))
+        return True
+
+
+def _monitor(**spec: Any) -> AgentMonitor:
+    return AgentMonitor.model_validate(
+        {
+            "apiVersion": "proctor.dev/v1alpha1",
+            "kind": "AgentMonitor",
+            "metadata": {"name": "oil-agent", "namespace": "team"},
+            "spec": {"agent": {"serviceName": "oil-agent"}, "profileRef": {"name": "p"}, **spec},
+        }
+    )
+
+
+def test_review_judge_says_what_to_run_and_a_rollback_without_target_is_refused_once() -> None:
+    source = _Collector("review-judge", "rollback")
+    out = Outcome()
+    about = ObjectRef("AgentMonitor", "team", "oil-agent")
+    due = (
+        Pending("inc-1", "review-judge", "v2", ("factual_grounding",), "alice"),
+        Pending("inc-1", "rollback", "v2", (), "alice"),
+        Pending("inc-1", "hold-canary", "v2", (), "alice"),  # claimed by another operator: not performed
+    )
+    # no Kubernetes call is needed for these two: the runtime is never touched
+    asyncio.run(perform_actions(cast(Any, None), source, _monitor(), about, due, out))
+    (review, rollback) = out.events
+    assert (review.type, review.reason) == ("Normal", "ActionPerformed")
+    assert "proctor feedback" in review.message and "factual_grounding" in review.message
+    assert (rollback.type, rollback.reason) == ("Warning", "ActionRefused")
+    assert "spec.target" in rollback.message and "approved by alice" in rollback.message
+    assert [(r, ok) for _, r, ok, _ in source.finished] == [("review-judge", True), ("rollback", False)]
+    asyncio.run(perform_actions(cast(Any, None), source, _monitor(), about, due, Outcome()))
+    assert len(source.finished) == 2  # each claimed once: nothing is performed twice

@@ -25,6 +25,7 @@ from proctor.collector.incidents import (
     JudgedRun,
     allowed_actions,
     decide_recommendation,
+    pending_actions,
     series_of,
 )
 from proctor.collector.monitors import Monitor, build
@@ -360,3 +361,14 @@ def test_deny_is_refused_when_approved_and_rollback_is_never_allowed() -> None:
     with pytest.raises(ValueError, match="rollback cannot be undone"):
         monitor(actions={"rollback": "Allow"})
     assert "rollback" not in allowed_actions(mon)
+
+
+def test_an_action_denied_after_its_approval_is_not_listed_for_the_operator(incidents: Incidents) -> None:
+    Series(IncidentEngine(incidents), monitor()).run({"task_success": 30})
+    [inc] = incidents.list_incidents()
+    incidents.decide(inc.id, "capture-cases", "approve", "alice", T0 + 5)
+    listed = pending_actions(incidents, monitor(), T0 + 6)
+    assert [(a["incident"], a["recommendation"], a["decidedBy"]) for a in listed] == [
+        (inc.id, "capture-cases", "alice")
+    ]
+    assert pending_actions(incidents, monitor(actions={"captureCases": "Deny"}), T0 + 6) == []

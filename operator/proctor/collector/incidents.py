@@ -611,9 +611,15 @@ def action_json(incident: IncidentView, rec: Mapping[str, Any]) -> dict[str, Any
 
 
 def pending_actions(incidents: Incidents, monitor: Monitor, now: float) -> list[dict[str, Any]]:
-    """What the operator should perform for ``monitor`` (the summary's ``actions``)."""
+    """What the operator should perform for ``monitor`` (the summary's ``actions``): never an
+    action the policy came to Deny after it was approved (its claim would be refused)."""
     due = incidents.pending_actions(monitor.name, allowed_actions(monitor), now, lease=ACTION_LEASE_SECONDS)
-    return [action_json(i, r) for i, r in due]
+    policy = monitor.resource.spec.actions
+    return [
+        action_json(i, r)
+        for i, r in due
+        if r.get("id") in RECOMMENDATIONS and policy.policy_for(str(r["id"])) is not ActionPolicy.DENY
+    ]
 
 
 # --- the engine -------------------------------------------------------------------------------------

@@ -44,6 +44,12 @@ OPERATOR_MONITOR_RULES: set[Grant] = {
     ("proctor.dev", "agentmonitors", "list", None),
     ("proctor.dev", "agentmonitors", "watch", None),
     ("proctor.dev", "agentmonitors/status", "patch", None),
+    # performing approved recommendations (armb-act): claim (perform), hold-canary (patch), the
+    # captureTo CaseSet (create), a rollback's previous ReplicaSet (list)
+    ("proctor.dev", "agentmonitors", "patch", None),
+    ("proctor.dev", "agentmonitors", "perform", None),
+    ("proctor.dev", "casesets", "create", None),
+    ("apps", "replicasets", "list", None),
 }
 
 

@@ -19,6 +19,7 @@ import pytest
 
 from proctor.api import AgentMonitor, EvalProfile
 from proctor.collector.incidents import (
+    ACTION_LEASE_SECONDS,
     EVENTS_SINK,
     NEEDS_HUMAN,
     NOTIFY,
@@ -27,13 +28,16 @@ from proctor.collector.incidents import (
     SUPPRESSED,
     IncidentEngine,
     JudgedRun,
+    allowed_actions,
+    decide_recommendation,
+    pending_actions,
     series_of,
 )
 from proctor.collector.metrics import Metrics
 from proctor.collector.monitors import Monitor, build
 from proctor.collector.notices import Sender
 from proctor.protocol import Detection, DetectorConfig, DetectorKind, SeriesState, detect
-from proctor.store import Incidents, ScoreRecord, Store
+from proctor.store import Incidents, IncidentView, ScoreRecord, Store
 from proctor.store._incidents import series_key
 
 T0 = 1_800_000_000.0
@@ -348,3 +352,118 @@ def test_acknowledging_is_recorded_once(incidents: Incidents) -> None:
 
 def _ids(values: Sequence[Any]) -> list[str]:
     return [v.id for v in values]
+
+
+# --- the operator performs what was approved (armb-act) -------------------------------------------
+
+
+def _rec(incidents: Incidents, incident: str, rec: str) -> dict[str, Any]:
+    return dict(next(r for r in incidents.get(incident).recommendations if r["id"] == rec))
+
+
+def _due(incidents: Incidents, mon: Monitor, now: float) -> list[tuple[str, str]]:
+    return [(i.id, str(r["id"])) for i, r in pending_actions_of(incidents, mon, now)]
+
+
+def pending_actions_of(incidents: Incidents, mon: Monitor, now: float) -> list[tuple[Any, Any]]:
+    return incidents.pending_actions(mon.name, allowed_actions(mon), now, lease=ACTION_LEASE_SECONDS)
+
+
+def test_an_approved_action_is_claimed_once_and_performed_once(incidents: Incidents) -> None:
+    mon = monitor()
+    Series(IncidentEngine(incidents), mon).run({"task_success": 30})
+    [inc] = incidents.list_incidents()
+    assert _due(incidents, mon, T0 + 5) == []  # RequireApproval: nothing until a person approves
+    incidents.decide(inc.id, "hold-canary", "approve", "alice", T0 + 5)
+    assert _due(incidents, mon, T0 + 6) == [(inc.id, "hold-canary")]
+    claimed = incidents.claim_action(inc.id, "hold-canary", "op", T0 + 7, allowed=False, lease=300)
+    assert claimed is not None
+    assert _rec(incidents, inc.id, "hold-canary")["state"] == "performing"
+    # a second operator (or the same after a restart) within the lease gets nothing
+    assert incidents.claim_action(inc.id, "hold-canary", "op2", T0 + 8, allowed=False, lease=300) is None
+    assert _due(incidents, mon, T0 + 8) == []
+    incidents.finish_action(inc.id, "hold-canary", performed=True, message="held v2", by="op", now=T0 + 9)
+    done = _rec(incidents, inc.id, "hold-canary")
+    assert (done["state"], done["performedBy"], done["result"], done["decidedBy"]) == (
+        "performed",
+        "op",
+        "held v2",
+        "alice",
+    )
+    # performed is final: never claimed or performed again, nor recorded twice
+    assert incidents.claim_action(inc.id, "hold-canary", "op", T0 + 900, allowed=False, lease=300) is None
+    incidents.finish_action(inc.id, "hold-canary", performed=False, message="x", by="op", now=T0 + 901)
+    assert _rec(incidents, inc.id, "hold-canary")["state"] == "performed"
+    assert _due(incidents, mon, T0 + 10_000) == []
+
+
+def test_a_claim_that_was_never_finished_is_due_again_after_its_lease(incidents: Incidents) -> None:
+    mon = monitor()
+    Series(IncidentEngine(incidents), mon).run({"task_success": 30})
+    [inc] = incidents.list_incidents()
+    incidents.decide(inc.id, "capture-cases", "approve", "alice", T0 + 5)
+    assert incidents.claim_action(inc.id, "capture-cases", "op", T0 + 6, allowed=False, lease=300)
+    assert _due(incidents, mon, T0 + 6 + ACTION_LEASE_SECONDS - 1) == []
+    assert _due(incidents, mon, T0 + 6 + ACTION_LEASE_SECONDS) == [(inc.id, "capture-cases")]
+    again = incidents.claim_action(inc.id, "capture-cases", "op", T0 + 400, allowed=False, lease=300)
+    assert again is not None
+
+
+def test_allow_performs_without_a_person_and_dismissed_or_denied_never(incidents: Incidents) -> None:
+    mon = monitor(actions={"holdCanary": "Allow", "captureCases": "Deny"})
+    Series(IncidentEngine(incidents), mon).run({"task_success": 30})
+    [inc] = incidents.list_incidents()
+    assert _due(incidents, mon, T0 + 5) == [(inc.id, "hold-canary")]  # Allow: no approval needed
+    view = incidents.claim_action(inc.id, "hold-canary", "op", T0 + 6, allowed=True, lease=300)
+    assert view is not None
+    assert _rec(incidents, inc.id, "hold-canary")["decidedBy"] == "policy:Allow"
+    # not Allowed: a proposed one is not the operator's to claim
+    assert incidents.claim_action(inc.id, "rollback", "op", T0 + 6, allowed=False, lease=300) is None
+    incidents.decide(inc.id, "rollback", "dismiss", "alice", T0 + 7)
+    assert incidents.claim_action(inc.id, "rollback", "op", T0 + 8, allowed=True, lease=300) is None
+    assert _rec(incidents, inc.id, "rollback")["state"] == "dismissed"
+
+
+def test_deny_is_refused_when_approved_and_rollback_is_never_allowed() -> None:
+    mon = monitor(actions={"captureCases": "Deny"})
+    engine_view = IncidentView(
+        id="inc-1",
+        monitor=mon.name,
+        agent="oil-agent",
+        revision="v2",
+        series="s",
+        state="open",
+        severity="high",
+        signatures=("breach:task_success",),
+        probable_cause="",
+        cause={},
+        recommendations=(
+            {"id": "capture-cases", "state": "proposed"},
+            {"id": "rollback", "state": "proposed"},
+        ),
+        runs=1,
+        run_ids=(),
+        opened_at=T0,
+        updated_at=T0,
+        acknowledged_at=None,
+        acknowledged_by=None,
+        resolved_at=None,
+    )
+    refused = decide_recommendation(engine_view, mon, "capture-cases", "approve")
+    assert refused is not None and refused[0] == 403 and "denies capture-cases" in refused[1]
+    assert decide_recommendation(engine_view, mon, "capture-cases", "dismiss") is None
+    assert decide_recommendation(engine_view, mon, "rollback", "approve") is None
+    with pytest.raises(ValueError, match="rollback cannot be undone"):
+        monitor(actions={"rollback": "Allow"})
+    assert "rollback" not in allowed_actions(mon)
+
+
+def test_an_action_denied_after_its_approval_is_not_listed_for_the_operator(incidents: Incidents) -> None:
+    Series(IncidentEngine(incidents), monitor()).run({"task_success": 30})
+    [inc] = incidents.list_incidents()
+    incidents.decide(inc.id, "capture-cases", "approve", "alice", T0 + 5)
+    listed = pending_actions(incidents, monitor(), T0 + 6)
+    assert [(a["incident"], a["recommendation"], a["decidedBy"]) for a in listed] == [
+        (inc.id, "capture-cases", "alice")
+    ]
+    assert pending_actions(incidents, monitor(actions={"captureCases": "Deny"}), T0 + 6) == []

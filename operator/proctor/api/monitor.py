@@ -453,6 +453,12 @@ class AgentMonitorSpec(SpecModel):
         description="The CaseSet that breached runs are captured into as candidate cases "
         "(exported with proctor cases export). Absent: candidates stay in the database.",
     )
+    target: LocalObjectReference | None = Field(
+        default=None,
+        description="The Deployment running the agent, in the monitor's own namespace: what an approved "
+        "rollback rolls back (to the template its GatePolicy last approved, else the previous "
+        "ReplicaSet's, as kubectl rollout undo). Absent: a rollback is refused with an Event.",
+    )
     canary: LiveCanarySpec = Field(
         default_factory=LiveCanarySpec,
         description="The live canary verdict a rollout controller asks for (Argo Rollouts, Flagger).",
@@ -510,6 +516,12 @@ class DimensionStatus(StatusModel):
     """One judged dimension's live series."""
 
     name: str = Field(max_length=63, description="Name of the dimension.")
+    revision: str | None = Field(
+        default=None,
+        max_length=255,
+        description="The agent revision the latest score and EWMAs are of: the newest one scored (each "
+        "revision is its own series). Absent: the figures are the monitor's, all revisions together.",
+    )
     latest: float | None = Field(
         default=None, ge=0, le=100, description="The latest score, 0-100 (absent until one was measured)."
     )

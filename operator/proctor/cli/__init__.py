@@ -43,6 +43,7 @@ VERBS: dict[str, tuple[str, str]] = {
         "proctor.cli.incidents",
         "list, show or acknowledge incidents; approve or dismiss their recommendations",
     ),
+    "monitors": ("proctor.cli.monitors", "recompute an AgentMonitor's detector state from its stored scores"),
     "cases": ("proctor.cli.cases", "export breached live runs as candidate cases (a CaseSet)"),
     "feedback": (
         "proctor.cli.feedback",

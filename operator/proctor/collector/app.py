@@ -25,6 +25,7 @@ import structlog
 from aiohttp import web
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
+from proctor.api import RECOMMENDATIONS, ActionPolicy
 from proctor.collector import canary, otlp
 from proctor.collector import events as native
 from proctor.collector import quality as armc
@@ -33,27 +34,37 @@ from proctor.collector.auth import (
     APPROVE_VERB,
     EVALUATE_VERB,
     LIST_VERB,
+    PERFORM_VERB,
     READ_VERB,
+    RECOMPUTE_VERB,
     Authorizer,
     AuthUnavailable,
     Caller,
     Unauthenticated,
 )
 from proctor.collector.coaching import RESOLVE_VERB, STATES, Coaching, rubric_document
-from proctor.collector.detectors import detector_summary
+from proctor.collector.detectors import detector_config, detector_summary
 from proctor.collector.exams import ExamReader
-from proctor.collector.incidents import decide_recommendation, incident_json, incidents_status
+from proctor.collector.incidents import (
+    ACTION_LEASE_SECONDS,
+    allowed_actions,
+    decide_recommendation,
+    incident_json,
+    incidents_status,
+    pending_actions,
+)
 from proctor.collector.ingest import Backpressure, TooManyItems, Writer
 from proctor.collector.metrics import Metrics
 from proctor.collector.monitors import Monitor, Registry, revision_of
 from proctor.collector.openapi import document
 from proctor.collector.redaction import Redactor
 from proctor.collector.trajectory import signals, steps_of
-from proctor.collector.views import monitor_summary, run_detail, run_json
+from proctor.collector.views import monitor_summary, newest_revision_dimensions, run_detail, run_json
 from proctor.protocol import LiveVerdict
 from proctor.store import (
     IncidentNotFound,
     Incidents,
+    IncidentView,
     Item,
     LiveCanary,
     PatternNotFound,
@@ -525,13 +536,38 @@ async def show_monitor(request: web.Request, ctx: Context, caller: Caller) -> we
     )
     doc = monitor_summary(monitor.name, summary)
     # the detectors' room: the live series that fired (Breached, Degrading)
-    doc["detectors"] = detector_summary(await asyncio.to_thread(ctx.store.detectors.series, monitor.name))
+    series = await asyncio.to_thread(ctx.store.detectors.series, monitor.name)
+    doc["detectors"] = detector_summary(series)
+    # per dimension the newest revision's latest score and EWMAs, from its series (armb-act)
+    doc["dimensions"] = newest_revision_dimensions(doc["dimensions"], series)
     if ctx.incidents is not None:  # open incidents and the breaker (armb-notify)
         doc.update(await asyncio.to_thread(incidents_status, ctx.incidents, monitor))
+        # what the operator should perform (armb-act): approved, or Allowed by the actions policy
+        doc["actions"] = await asyncio.to_thread(pending_actions, ctx.incidents, monitor, time.time())
     doc["outcomes"] = await armc.status_outcomes(request.app, monitor.name)  # arm C
     if monitor.closed:  # why nothing is accepted for it: the operator writes it on the monitor
         doc["ingestionClosed"] = monitor.closed
     return web.json_response(doc)
+
+
+async def recompute_monitor(request: web.Request, ctx: Context, caller: Caller) -> web.Response:
+    """``POST /api/v1/monitors/{namespace}/{name}/recompute`` (RBAC verb ``recompute`` on the
+    agentmonitor): forget the monitor's detector state and rebuild it from the stored scores with
+    its detector settings as they are now (after a setting changed, or state was lost)."""
+    ns, name = request.match_info["namespace"], request.match_info["name"]
+    monitor = ctx.registry().get(f"{ns}/{name}")
+    if monitor is None:
+        return _error(404, f"no AgentMonitor {ns}/{name} is served here")
+    if not await ctx.auth.allowed(caller, READ_VERB, ns, name):
+        return _forbidden(caller, READ_VERB, monitor.name)
+    if not await ctx.auth.allowed(caller, RECOMPUTE_VERB, ns, name):
+        return _forbidden(caller, RECOMPUTE_VERB, monitor.name)
+    config = detector_config(monitor.resource)
+    replayed = await asyncio.to_thread(ctx.store.detectors.recompute, monitor.name, config, time.time())
+    series = await asyncio.to_thread(ctx.store.detectors.series, monitor.name)
+    return web.json_response(
+        {"monitor": monitor.name, "evaluations": replayed, "detectors": detector_summary(series)}
+    )
 
 
 # --- incidents (armb-notify) ---------------------------------------------------------------------
@@ -622,6 +658,82 @@ async def decide_incident(request: web.Request, ctx: Context, caller: Caller) ->
         return _error(problem[0], problem[1])
     view = await asyncio.to_thread(
         _incidents(ctx).decide, incident.id, rec, decision, caller.name or "unknown", time.time()
+    )
+    return web.json_response(incident_json(view, detail=True))
+
+
+async def claim_action(request: web.Request, ctx: Context, caller: Caller) -> web.Response:
+    """``POST /api/v1/incidents/{id}/recommendations/{rec}/claim`` (RBAC verb ``perform``: the
+    operator): claim an approved recommendation (or one the actions policy Allows) before acting on
+    it. 200 with the incident (and, for ``capture-cases``, its runs as candidate cases, redacted);
+    409 when it is not due (not approved, claimed by another within its lease, performed already)."""
+    incident = await _authorized_incident(ctx, caller, request.match_info["id"], PERFORM_VERB)
+    if isinstance(incident, web.Response):
+        return incident
+    monitor = ctx.registry().get(incident.monitor)
+    if monitor is None:
+        return _error(409, f"AgentMonitor {incident.monitor} is no longer served: nothing is performed")
+    rec = request.match_info["rec"]
+    if rec not in RECOMMENDATIONS:
+        return _error(404, f"no recommendation {rec!r}: the catalogue is {', '.join(RECOMMENDATIONS)}")
+    if monitor.resource.spec.actions.policy_for(rec) is ActionPolicy.DENY:  # the policy changed since
+        return _error(403, f"the AgentMonitor's actions policy denies {rec} (spec.actions)")
+    view = await asyncio.to_thread(
+        _incidents(ctx).claim_action,
+        incident.id,
+        rec,
+        caller.name or "unknown",
+        time.time(),
+        allowed=rec in allowed_actions(monitor),
+        lease=ACTION_LEASE_SECONDS,
+    )
+    if view is None:
+        return _error(409, f"{rec} on incident {incident.id} is not due: not approved, claimed or done")
+    doc: dict[str, Any] = {"incident": incident_json(view, detail=True), "recommendation": rec}
+    if rec == "capture-cases":
+        doc["cases"] = await _incident_cases(ctx, monitor, view)
+    return web.json_response(doc)
+
+
+async def _incident_cases(ctx: Context, monitor: Monitor, incident: IncidentView) -> list[dict[str, Any]]:
+    """The incident's breached runs as candidate cases (redacted by the monitor's safety scan)."""
+    mine = set(incident.run_ids)
+    runs = await asyncio.to_thread(
+        _canary(ctx).breached_runs, monitor.name, revision=incident.revision, limit=MAX_CASES
+    )
+    redactor = Redactor(ctx.registry)
+    out = []
+    for run in runs:
+        if run.id not in mine:
+            continue
+        trajectory = await asyncio.to_thread(ctx.store.trajectory, run.id)
+        case = await _off_loop(ctx, canary.candidate_case, run, trajectory, redactor)
+        if case is not None:
+            out.append(case)
+    return out
+
+
+async def finish_action(request: web.Request, ctx: Context, caller: Caller) -> web.Response:
+    """``POST /api/v1/incidents/{id}/recommendations/{rec}/performed`` (RBAC verb ``perform``),
+    ``{"performed": true|false, "message": "..."}``: what the operator did (or why it could not)."""
+    incident = await _authorized_incident(ctx, caller, request.match_info["id"], PERFORM_VERB)
+    if isinstance(incident, web.Response):
+        return incident
+    try:
+        body = await request.json()
+    except ValueError:
+        return _error(400, 'the body must be JSON: {"performed": true, "message": "..."}')
+    if not isinstance(body, dict) or not isinstance(body.get("performed"), bool):
+        return _error(400, "performed must be true or false")
+    message = body.get("message")
+    view = await asyncio.to_thread(
+        _incidents(ctx).finish_action,
+        incident.id,
+        request.match_info["rec"],
+        performed=body["performed"],
+        message=message if isinstance(message, str) else "",
+        by=caller.name or "unknown",
+        now=time.time(),
     )
     return web.json_response(incident_json(view, detail=True))
 
@@ -887,6 +999,7 @@ def application(
     app.router.add_get("/api/v1/runs/{id}", _managed(show_run))
     app.router.add_post("/api/v1/runs/{id}/evaluate", _managed(evaluate_run))
     app.router.add_get("/api/v1/monitors/{namespace}/{name}", _managed(show_monitor))
+    app.router.add_post("/api/v1/monitors/{namespace}/{name}/recompute", _managed(recompute_monitor))
     # incidents (armb-notify)
     app.router.add_get("/api/v1/incidents", _managed(list_incidents))
     app.router.add_get("/api/v1/incidents/{id}", _managed(show_incident))
@@ -894,6 +1007,9 @@ def application(
     app.router.add_post(
         "/api/v1/incidents/{id}/recommendations/{rec}/{decision:approve|dismiss}", _managed(decide_incident)
     )
+    # the operator performs what was approved (armb-act)
+    app.router.add_post("/api/v1/incidents/{id}/recommendations/{rec}/claim", _managed(claim_action))
+    app.router.add_post("/api/v1/incidents/{id}/recommendations/{rec}/performed", _managed(finish_action))
     # the live canary (armb-canary)
     app.router.add_get("/api/v1/monitors/{namespace}/{name}/verdict", _managed(monitor_verdict))
     app.router.add_get("/api/v1/monitors/{namespace}/{name}/verdict/gate", _managed(monitor_gate))

@@ -24,6 +24,12 @@ Kubernetes RBAC decides who may read runs or ask for an evaluation::
       verbs: [approve]          # approve or dismiss its incidents' recommendations
     - apiGroups: [proctor.dev]
       resources: [agentmonitors]
+      verbs: [perform]          # the operator: claim an approved recommendation, record what it did
+    - apiGroups: [proctor.dev]
+      resources: [agentmonitors]
+      verbs: [recompute]        # rebuild the monitor's detector state from its stored scores
+    - apiGroups: [proctor.dev]
+      resources: [agentmonitors]
       verbs: [review]           # arm C: review a run's scores, report what became of its output
     - apiGroups: [proctor.dev]
       resources: [evalprofiles]
@@ -58,6 +64,8 @@ LIST_VERB: Final = "list"
 EVALUATE_VERB: Final = "evaluate"
 ACKNOWLEDGE_VERB: Final = "acknowledge"
 APPROVE_VERB: Final = "approve"
+PERFORM_VERB: Final = "perform"
+RECOMPUTE_VERB: Final = "recompute"
 RESOURCE: Final = "agentmonitors"
 #: How long a TokenReview or SubjectAccessReview answer is reused.
 CACHE_SECONDS: Final = 10.0

@@ -207,6 +207,12 @@ class CollectorClient:
         result: dict[str, Any] = self._call("POST", path)
         return result
 
+    def recompute(self, namespace: str, name: str) -> dict[str, Any]:
+        """Rebuild a monitor's detector state from its stored scores (RBAC verb ``recompute``)."""
+        path = f"/api/v1/monitors/{_seg(namespace)}/{_seg(name)}/recompute"
+        result: dict[str, Any] = self._call("POST", path)
+        return result
+
     # arm C, coaching (armc-mcp): the rubric, behaviour patterns, guidance; approving a recommendation
 
     def rubric(self, namespace: str, name: str) -> dict[str, Any]:

@@ -583,6 +583,48 @@ def decide_recommendation(
     return None
 
 
+#: Seconds an operator's claim on a recommendation holds: one that stopped mid-way has it performed
+#: again after this (every action is idempotent).
+ACTION_LEASE_SECONDS: Final = 300.0
+
+
+def allowed_actions(monitor: Monitor) -> tuple[str, ...]:
+    """The catalogue's actions the monitor's policy Allows: performed without a person (never an
+    irreversible one: the API server and the model refuse ``rollback: Allow``)."""
+    actions = monitor.resource.spec.actions
+    return tuple(
+        rec
+        for rec, reversible in RECOMMENDATIONS.items()
+        if reversible and actions.policy_for(rec) is ActionPolicy.ALLOW
+    )
+
+
+def action_json(incident: IncidentView, rec: Mapping[str, Any]) -> dict[str, Any]:
+    """One recommendation the operator should perform, as the monitor's summary lists it."""
+    return {
+        "incident": incident.id,
+        "recommendation": str(rec.get("id")),
+        "state": rec.get("state"),
+        "revision": incident.revision,
+        "agent": incident.agent,
+        "signatures": list(incident.signatures),
+        "failing": list(incident.cause.get("failing") or []),
+        "decidedBy": rec.get("decidedBy"),
+    }
+
+
+def pending_actions(incidents: Incidents, monitor: Monitor, now: float) -> list[dict[str, Any]]:
+    """What the operator should perform for ``monitor`` (the summary's ``actions``): never an
+    action the policy came to Deny after it was approved (its claim would be refused)."""
+    due = incidents.pending_actions(monitor.name, allowed_actions(monitor), now, lease=ACTION_LEASE_SECONDS)
+    policy = monitor.resource.spec.actions
+    return [
+        action_json(i, r)
+        for i, r in due
+        if r.get("id") in RECOMMENDATIONS and policy.policy_for(str(r["id"])) is not ActionPolicy.DENY
+    ]
+
+
 # --- the engine -------------------------------------------------------------------------------------
 
 

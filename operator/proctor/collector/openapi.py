@@ -242,6 +242,50 @@ def _incident_paths() -> dict[str, Any]:
     }
 
 
+def _action_paths() -> dict[str, Any]:
+    """What the operator uses to perform approved recommendations, and the detector recompute."""
+    rec = [
+        {"name": "id", "in": "path", "required": True, "schema": {"type": "string"}},
+        {
+            "name": "rec",
+            "in": "path",
+            "required": True,
+            "schema": {"enum": ["rollback", "hold-canary", "capture-cases", "review-judge"]},
+        },
+    ]
+    obj = {"type": "object"}
+    return {
+        "/api/v1/incidents/{id}/recommendations/{rec}/claim": {
+            "post": {
+                "summary": "The operator claims an approved recommendation (or one spec.actions Allows) "
+                "before performing it (RBAC verb perform); 409 when it is not due. For capture-cases the "
+                "answer carries the incident's runs as redacted candidate cases.",
+                "parameters": rec,
+                "responses": _responses("200", obj, 401, 403, 404, 409, 503),
+            }
+        },
+        "/api/v1/incidents/{id}/recommendations/{rec}/performed": {
+            "post": {
+                "summary": 'What the operator did with a claimed recommendation: {"performed": true|false, '
+                '"message": "..."} (RBAC verb perform).',
+                "parameters": rec,
+                "responses": _responses("200", obj, 400, 401, 403, 404, 503),
+            }
+        },
+        "/api/v1/monitors/{namespace}/{name}/recompute": {
+            "post": {
+                "summary": "Forget the monitor's detector state and rebuild it from the stored scores with "
+                "its detector settings as they are now (RBAC verb recompute).",
+                "parameters": [
+                    {"name": "namespace", "in": "path", "required": True, "schema": {"type": "string"}},
+                    {"name": "name", "in": "path", "required": True, "schema": {"type": "string"}},
+                ],
+                "responses": _responses("200", obj, 401, 403, 404, 503),
+            }
+        },
+    }
+
+
 # --- arm C (feedback, judge quality, calibration, outcomes): collector/quality.py -----------------------
 
 _NS_NAME = [
@@ -593,6 +637,7 @@ def _document() -> str:
                 }
             },
             **_incident_paths(),  # armb-notify
+            **_action_paths(),  # armb-act
             # the live canary (armb-canary)
             "/api/v1/monitors/{namespace}/{name}/verdict": {
                 "get": {

@@ -18,7 +18,7 @@ from typing import Any, Final
 
 from proctor.api import STATE_COUNT_FIELDS, RunCounts
 from proctor.collector.trajectory import Signals, Step
-from proctor.store import EvaluationView, MonitorSummary, RunView, ScoreView
+from proctor.store import EvaluationView, MonitorSummary, RunView, ScoreView, SeriesView
 
 #: The keys of the stable short form, in order.
 SUMMARY_KEYS: Final = ("id", "monitor", "state", "attempts", "scores")
@@ -144,3 +144,34 @@ def monitor_summary(name: str, summary: MonitorSummary) -> dict[str, Any]:
         "lastEventTime": iso(summary.last_event_at),
         "lastEvaluationTime": iso(summary.last_evaluation_at),
     }
+
+
+def newest_revision_dimensions(
+    dimensions: Sequence[Mapping[str, Any]], series: Sequence[SeriesView]
+) -> list[dict[str, Any]]:
+    """The summary's ``dimensions`` with the latest score and both EWMAs of the newest revision's
+    series (the detector state, one series per revision), and that revision: scores of two
+    revisions mixed in one EWMA describe neither. A dimension that revision has no series for
+    keeps the monitor-wide figures, without a revision; per-session series (``by: session``) are
+    not a revision's."""
+    mine = [s for s in series if not s.session]
+    if not mine:
+        return [dict(d) for d in dimensions]
+    newest = max(mine, key=lambda s: (s.updated_at, s.revision)).revision
+    by_metric = {s.metric: s for s in mine if s.revision == newest}
+    out = []
+    for d in dimensions:
+        s = by_metric.get(str(d.get("name")))
+        if s is None:
+            out.append(dict(d))
+            continue
+        out.append(
+            {
+                **d,
+                "revision": s.revision or None,
+                "latest": s.latest,
+                "fastEwma": s.fast_ewma,
+                "slowEwma": s.slow_ewma,
+            }
+        )
+    return out

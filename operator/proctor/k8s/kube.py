@@ -537,6 +537,16 @@ class Kube:
         what, fn = f"Deployments {namespace} ({selector})", self.apps.list_namespaced_deployment
         return self._items(what, fn, namespace, label_selector=selector)
 
+    def get_deployment(self, namespace: str, name: str) -> dict[str, Any] | None:
+        """A Deployment, or None when there is none of that name (an approved rollback reads it)."""
+        fn = self.apps.read_namespaced_deployment
+        return self._read_or_none(f"Deployment {namespace}/{name}", fn, name, namespace)
+
+    def list_replicasets(self, namespace: str, selector: str) -> list[dict[str, Any]]:
+        """ReplicaSets matching ``selector`` (a rollback finds the previous template among them)."""
+        what, fn = f"ReplicaSets {namespace} ({selector})", self.apps.list_namespaced_replica_set
+        return self._items(what, fn, namespace, label_selector=selector)
+
     def get_replicaset(self, namespace: str, name: str) -> dict[str, Any] | None:
         """A ReplicaSet (the gate's webhook reads what a scale of one, or a pod of one, would run)."""
         fn = self.apps.read_namespaced_replica_set

@@ -29,6 +29,7 @@ import asyncio
 import datetime as dt
 import ssl
 import time
+import urllib.parse
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
@@ -57,6 +58,7 @@ from proctor.api import (
 )
 from proctor.k8s.kube import TRANSPORT_ERRORS, KubeError
 from proctor.observability import metrics
+from proctor.reconcile.actions import Pending, parse_pending, perform_actions
 from proctor.reconcile.runtime import ObjectRef, Outcome, Runtime
 from proctor.reconcile.status import write_status
 
@@ -167,6 +169,8 @@ class Summary:
     needs_human: Mapping[str, Any] | None = None
     #: arm C: what became of the delivered outputs
     outcomes: OutcomesStatus | None = None
+    #: recommendations the operator should perform (approved, or Allowed by spec.actions)
+    actions: tuple[Pending, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -195,6 +199,7 @@ def parse_summary(doc: Mapping[str, Any]) -> Summary:
         incidents=status.incidents,
         needs_human=dict(doc["needsHuman"]) if isinstance(doc.get("needsHuman"), Mapping) else None,
         outcomes=status.outcomes,
+        actions=parse_pending(doc.get("actions")),
     )
 
 
@@ -350,6 +355,44 @@ class CollectorReader:
         if not isinstance(doc, Mapping) or not isinstance(doc.get("dimensions"), Mapping):
             return Unreadable(Reason.COLLECTOR_UNAVAILABLE, "the collector's answer has no dimensions")
         return doc
+
+    async def claim(self, incident: str, rec: str) -> dict[str, Any] | None:
+        """Claim a recommendation before performing it: the collector's answer (with the cases to
+        capture), or None when it is not ours to perform (not due, or the collector cannot say)."""
+        path = f"/api/v1/incidents/{_seg(incident)}/recommendations/{_seg(rec)}/claim"
+        reply = await self._post(path, None)
+        if reply is None or reply.status_code != 200:
+            if reply is not None and reply.status_code != 409:
+                log.warning("claim refused", incident=incident, rec=rec, status=reply.status_code)
+            return None
+        try:
+            doc = reply.json()
+        except ValueError:
+            return None
+        return doc if isinstance(doc, dict) else None
+
+    async def finish(self, incident: str, rec: str, performed: bool, message: str) -> bool:
+        """Record what became of a claimed recommendation (False: not recorded; its claim lapses and
+        it is performed again, which every action allows)."""
+        path = f"/api/v1/incidents/{_seg(incident)}/recommendations/{_seg(rec)}/performed"
+        reply = await self._post(path, {"performed": performed, "message": message[:1024]})
+        return reply is not None and reply.status_code == 200
+
+    async def _post(self, path: str, body: Any) -> httpx.Response | None:
+        try:
+            token = self._token if isinstance(self._token, str) else await self._token()
+        except NoCollectorToken:
+            return None
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        try:
+            return await self._http.post(path, json=body, headers=headers)
+        except httpx.HTTPError:
+            return None
+
+
+def _seg(value: str) -> str:
+    """One path segment (an id the collector gave: quoted all the same)."""
+    return urllib.parse.quote(value, safe="")
 
 
 def _error_of(reply: httpx.Response) -> str:
@@ -693,4 +736,6 @@ async def _step(rt: Runtime, body: Mapping[str, Any]) -> Outcome:
         outcome.say(about, "Warning" if warning else "Normal", reason, message)
     await write_status(rt, about, raw_status, desired)
     _observe(f"{about.namespace}/{about.name}", monitor, desired)
+    if isinstance(seen, Summary) and seen.actions and source is not None:
+        await perform_actions(rt, source, monitor, about, seen.actions, outcome)
     return outcome

@@ -62,6 +62,19 @@ FAILED: Final = "failed"
 NEEDS_HUMAN_ALERT: Final = "ProctorNeedsHuman"
 #: Runs listed on an incident at most (its run count covers all of them).
 MAX_LISTED_RUNS: Final = 50
+#: A recommendation's states: ``proposed`` -> ``approved`` (a person, or the agent where the policy
+#: lets it) or ``dismissed``; an approved one (or a proposed one the monitor's actions policy Allows)
+#: -> ``performing`` (the operator claimed it) -> ``performed`` or ``refused`` (the operator could not).
+PROPOSED: Final = "proposed"
+APPROVED: Final = "approved"
+DISMISSED: Final = "dismissed"
+PERFORMING: Final = "performing"
+PERFORMED: Final = "performed"
+REFUSED: Final = "refused"
+#: Who decided a recommendation the monitor's actions policy Allows.
+BY_POLICY: Final = "policy:Allow"
+#: Incidents of one monitor looked through for actions to perform, newest first.
+MAX_ACTION_INCIDENTS: Final = 200
 
 
 class IncidentNotFound(StoreError, KeyError):
@@ -378,6 +391,21 @@ def _view(row: IncidentRow, run_ids: Sequence[str] = ()) -> IncidentView:
 _STATE: Final = cast(Table, NoticeStateRow.__table__)
 _SEEN: Final = cast(Table, NoticeSeenRow.__table__)
 _INCIDENTS: Final = cast(Table, IncidentRow.__table__)
+
+
+def _due(
+    r: Mapping[str, Any], incident: IncidentView, allowed: frozenset[str], now: float, lease: float
+) -> bool:
+    """Whether the operator should perform ``r`` now (see :meth:`Incidents.pending_actions`)."""
+    state = r.get("state")
+    if state == APPROVED:
+        return True
+    if state == PROPOSED:
+        return r.get("id") in allowed and incident.state != RESOLVED
+    if state == PERFORMING:
+        claimed = r.get("claimedAt")
+        return not isinstance(claimed, int | float) or claimed + lease <= now
+    return False
 
 
 def breaker_key(monitor: str) -> str:
@@ -834,14 +862,77 @@ class Incidents(Room):
     def decide(self, incident_id: str, rec: str, decision: str, by: str, now: float) -> IncidentView:
         """Record a person's decision on a proposed recommendation (``approve`` or ``dismiss``):
         ``approved`` (the operator applies it) or ``dismissed``. One that was decided stays."""
-        state = {"approve": "approved", "dismiss": "dismissed"}[decision]
+        state = {"approve": APPROVED, "dismiss": DISMISSED}[decision]
 
         def change(incident: IncidentView) -> list[dict[str, Any]]:
             out = []
             for r in incident.recommendations:
                 r = dict(r)
-                if r.get("id") == rec and r.get("state") == "proposed":
+                if r.get("id") == rec and r.get("state") == PROPOSED:
                     r.update(state=state, decidedBy=by[:320], decidedAt=now)
+                out.append(r)
+            return out
+
+        return self.update_recommendations(incident_id, change, now)
+
+    # --- the operator performs what was approved (armb-act) -------------------------------------------
+
+    def pending_actions(
+        self, monitor: str, allowed: Iterable[str], now: float, *, lease: float
+    ) -> list[tuple[IncidentView, Mapping[str, Any]]]:
+        """The recommendations of ``monitor``'s incidents the operator should perform, oldest
+        first: approved ones, proposed ones of an open incident whose action is in ``allowed`` (the
+        actions policy Allows it), and claimed ones whose claim is older than ``lease`` seconds (an
+        operator that stopped mid-way: every action is idempotent, so it may be performed again)."""
+        allow = frozenset(allowed)
+        out: list[tuple[IncidentView, Mapping[str, Any]]] = []
+        for incident in reversed(self.list_incidents(monitors=[monitor], limit=MAX_ACTION_INCIDENTS)):
+            for r in incident.recommendations:
+                if _due(r, incident, allow, now, lease):
+                    out.append((incident, r))
+        return out
+
+    def claim_action(
+        self, incident_id: str, rec: str, by: str, now: float, *, allowed: bool, lease: float
+    ) -> IncidentView | None:
+        """Claim ``rec`` for performing it (``performing``, by ``by``), or None when it is not due
+        (not approved, already claimed within its lease, performed, dismissed): whoever gets the
+        incident back performs it; anyone else performs nothing."""
+        claimed = False
+
+        def change(incident: IncidentView) -> list[dict[str, Any]]:
+            nonlocal claimed
+            out = []
+            for r in incident.recommendations:
+                r = dict(r)
+                if r.get("id") == rec and _due(r, incident, frozenset([rec] if allowed else []), now, lease):
+                    if r.get("state") == PROPOSED:
+                        r.update(decidedBy=BY_POLICY, decidedAt=now)
+                    r.update(state=PERFORMING, claimedBy=by[:320], claimedAt=now)
+                    claimed = True
+                out.append(r)
+            return out
+
+        view = self.update_recommendations(incident_id, change, now)
+        return view if claimed else None
+
+    def finish_action(
+        self, incident_id: str, rec: str, *, performed: bool, message: str, by: str, now: float
+    ) -> IncidentView:
+        """Record what became of a claimed recommendation: ``performed`` or ``refused``, with when,
+        by whom and what was done (or why not). One not being performed is left as it is."""
+
+        def change(incident: IncidentView) -> list[dict[str, Any]]:
+            out = []
+            for r in incident.recommendations:
+                r = dict(r)
+                if r.get("id") == rec and r.get("state") == PERFORMING:
+                    r.update(
+                        state=PERFORMED if performed else REFUSED,
+                        performedBy=by[:320],
+                        performedAt=now,
+                        result=message[:1024],
+                    )
                 out.append(r)
             return out
 

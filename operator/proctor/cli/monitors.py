@@ -1,0 +1,73 @@
+"""``proctor monitors recompute NS/NAME``: rebuild a monitor's detector state from its stored scores
+(after a detector setting changed, or the state was lost), a client of the collector's
+``POST /api/v1/monitors/{namespace}/{name}/recompute`` (RBAC verb ``recompute`` on agentmonitors).
+
+The collector, the token and the exit codes are those of ``proctor runs`` (:mod:`proctor.cli.runs`):
+0 done; 1 the collector refused (401, 403, 404); 2 nothing was asked.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Final
+
+from proctor.cli.runs import EXIT_ERROR, EXIT_REFUSED, _CannotAsk, token_for
+from proctor.collector import CollectorClient, CollectorError
+from proctor.collector.client import API_TOKEN_ENV, SERVER_CA_ENV, SERVER_ENV
+
+PROG: Final = "proctor monitors"
+
+
+def register(p: argparse.ArgumentParser) -> None:
+    p.description = (
+        "AgentMonitors as the collector keeps them (arm B). Exit 0 done, 1 the collector refused "
+        "(401/403/404), 2 nothing was asked (bad flags, no server or token, unreachable)."
+    )
+    sub = p.add_subparsers(dest="monitors_cmd", required=True)
+    q = sub.add_parser(
+        "recompute",
+        help="replay the stored scores into fresh detector state (RBAC verb 'recompute' on agentmonitors)",
+    )
+    q.add_argument("monitor", metavar="NS/NAME")
+    q.add_argument("--server", default=None, help=f"the collector's URL (default ${SERVER_ENV})")
+    q.add_argument("--token", default=None, help=f"bearer token (default ${API_TOKEN_ENV})")
+    q.add_argument(
+        "--ca-file", default=None, help=f"PEM CA bundle for an https collector (default ${SERVER_CA_ENV})"
+    )
+    q.add_argument(
+        "--service-account",
+        metavar="NS/NAME",
+        default=None,
+        help="act as this ServiceAccount (a TokenRequest with your kubeconfig)",
+    )
+    q.add_argument("-o", "--output", choices=["text", "json"], default="text")
+    p.set_defaults(func=main)
+
+
+def main(args: argparse.Namespace) -> int:
+    ns, _, name = args.monitor.partition("/")
+    if not ns or not name:
+        print(f"{PROG}: error: the monitor is NAMESPACE/NAME, not {args.monitor!r}", file=sys.stderr)
+        return EXIT_ERROR
+    try:
+        token = token_for(args)
+        with CollectorClient(args.server, token, ca_file=args.ca_file) as api:
+            doc = api.recompute(ns, name)
+    except _CannotAsk as e:
+        print(f"{PROG}: error: {e}", file=sys.stderr)
+        return EXIT_ERROR
+    except CollectorError as e:
+        print(f"{PROG}: error: {e}", file=sys.stderr)
+        return EXIT_REFUSED if 400 <= e.status < 500 else EXIT_ERROR
+    if args.output == "json":
+        print(json.dumps(doc, indent=2))
+    else:
+        det = doc.get("detectors") or {}
+        breached = ", ".join(f["signature"] for f in det.get("breached") or []) or "none"
+        print(
+            f"{doc['monitor']}: replayed {doc['evaluations']} evaluation(s) into {det.get('series', 0)} "
+            f"series; breached now: {breached}"
+        )
+    return 0

@@ -8,7 +8,7 @@ runs, that count reads two indexes and never a row. The current reviews of a pro
 the same way (:meth:`proctor.store.Reviews.cells`): ``(profile, current)`` on feedback gains the
 columns the count reads. No table changes.
 
-Revision ID: 0010
+Revision ID: 0008
 Revises: 0007
 """
 
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from alembic import op
 
-revision = "0010"
+revision = "0008"
 down_revision = "0007"
 branch_labels = None
 depends_on = None

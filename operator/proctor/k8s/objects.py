@@ -43,6 +43,16 @@ GATE_TARGET_ANNOTATION = "proctor.dev/gate-target"
 
 #: The labels on everything Proctor makes.
 MANAGED: Mapping[str, str] = {LABEL_MANAGED_BY: "proctor", LABEL_PART_OF: "proctor"}
+#: The component label of the judge Jobs and their pods: the operator watches and lists them by it.
+JUDGE_COMPONENT = "judge"
+#: The labels the operator's Job and pod watches select judge Jobs by (a Kopf ``labels=`` filter).
+JUDGE_LABELS: Mapping[str, str] = {LABEL_MANAGED_BY: "proctor", LABEL_COMPONENT: JUDGE_COMPONENT}
+
+
+def judge_selector(run_uid: str) -> str:
+    """The label selector of one run's judge Jobs and pods (the same labels the watches filter on)."""
+    return ",".join(f"{k}={v}" for k, v in {LABEL_RUN_UID: run_uid, **JUDGE_LABELS}.items())
+
 
 RESULTS_KEY = "results.jsonl.gz"
 #: The key of a shard report ConfigMap's JSON.
@@ -728,7 +738,10 @@ def judge_job(run: RunRef, index: int, count: int, attempt: int, spec: JudgeJobS
     is no credential: the digest it writes to its termination message (:mod:`.evidence`), read
     from the status of a pod that is this template.
     """
-    labels = run_labels(run, "judge") | {LABEL_SHARD: shard_label(index, count), LABEL_ATTEMPT: str(attempt)}
+    labels = run_labels(run, JUDGE_COMPONENT) | {
+        LABEL_SHARD: shard_label(index, count),
+        LABEL_ATTEMPT: str(attempt),
+    }
     env = [
         _secret_env(JUDGE_API_KEY_ENV, spec.judge_key) if spec.judge_key else None,
         _secret_env(AGENT_API_KEY_ENV, spec.agent_key) if spec.agent_key else None,

@@ -15,6 +15,7 @@ from typing import Any, Final
 
 import httpx
 
+from proctor.api import monitor_path
 from proctor.cli.runs import EXIT_ERROR, EXIT_REFUSED, _CannotAsk, token_for
 from proctor.collector import CollectorClient, CollectorError
 from proctor.collector.client import API_TOKEN_ENV, SERVER_CA_ENV, SERVER_ENV
@@ -59,7 +60,7 @@ class ArmCClient(CollectorClient):
 
     def calibration(self, monitor: str, recall: float | None = None) -> dict[str, Any]:
         ns, _, name = monitor.partition("/")
-        result: dict[str, Any] = self._send("GET", f"/api/v1/monitors/{ns}/{name}/calibration", recall=recall)
+        result: dict[str, Any] = self._send("GET", monitor_path(ns, name, "/calibration"), recall=recall)
         return result
 
     def outcome(self, run_id: str, outcome: str, minutes: float | None) -> dict[str, Any]:
@@ -71,7 +72,7 @@ class ArmCClient(CollectorClient):
 
     def outcomes(self, monitor: str) -> dict[str, Any]:
         ns, _, name = monitor.partition("/")
-        result: dict[str, Any] = self._send("GET", f"/api/v1/monitors/{ns}/{name}/outcomes")
+        result: dict[str, Any] = self._send("GET", monitor_path(ns, name, "/outcomes"))
         return result
 
 

@@ -99,6 +99,7 @@ class RubricDimension(SpecModel):
     rubric: str = Field(
         min_length=1,
         max_length=8192,
+        pattern=r"\S",  # a blank rubric gives the judge nothing to score against
         description="What the judge checks, in plain words; it scores the answer 0-100 against it.",
     )
     threshold: float | None = Field(

@@ -110,6 +110,11 @@ class RubricDimension(SpecModel):
     )
 
 
+#: The environment variable the judge's API key reaches the judge in (from ``apiKeySecretRef``, by
+#: ``secretKeyRef``): the judge Job's template writes it, the judge client reads it.
+JUDGE_API_KEY_ENV: Final = "PROCTOR_JUDGE_API_KEY"
+
+
 class JudgeSpec(SpecModel):
     """The independent model that scores dimensions (any OpenAI-compatible chat endpoint)."""
 

@@ -51,13 +51,12 @@ import httpx
 import structlog
 
 from proctor import __version__
-from proctor.api.profile import JudgeSpec
+from proctor.api.profile import JUDGE_API_KEY_ENV, JudgeSpec
 from proctor.judge.errors import JudgeError, JudgeMalformed, JudgeRejected, JudgeUnavailable
 from proctor.judge.limit import AdaptiveLimit
 from proctor.judge.prompts import RESPONSE_FORMAT, JudgeInput, Judgment, build_prompt, parse_judgment
 from proctor.judge.rubrics import DimensionRubric
 from proctor.judge.transport import AiohttpTransport
-from proctor.k8s.objects import JUDGE_API_KEY_ENV
 from proctor.protocol import DEFAULT_BAND, DEFAULT_MIN_CONFIDENCE
 
 #: The environment variable holding the judge's API key unless the settings name another (the

@@ -17,6 +17,9 @@ from typing import Any
 
 from proctor.api import EvalRunSpec, GatePolicy, LocalObjectReference, RunTarget, dump
 from proctor.api.common import API_VERSION, GATE_POLICY_LABEL, GROUP
+from proctor.api.profile import (
+    JUDGE_API_KEY_ENV as JUDGE_API_KEY_ENV,  # the Job writes it, the judge reads it
+)
 from proctor.k8s import candidate, evidence
 from proctor.protocol.types import CaseResult, DimensionScore, Failure, Tier
 
@@ -503,7 +506,6 @@ JUDGE_CONTAINER = "judge"
 #: The judge container's environment: the judge's API key and the agent endpoint's (from Secrets,
 #: by ``secretKeyRef``), where the candidate sidecar listens (the pod's IP, downward API) and the
 #: attempt it writes results for. Nothing in it makes a report believable (:mod:`.evidence`).
-JUDGE_API_KEY_ENV = "PROCTOR_JUDGE_API_KEY"
 AGENT_API_KEY_ENV = "PROCTOR_AGENT_API_KEY"
 CANDIDATE_HOST_ENV = "PROCTOR_CANDIDATE_HOST"
 JUDGE_ATTEMPT_ENV = "PROCTOR_JUDGE_ATTEMPT"

@@ -63,7 +63,7 @@ from proctor.store import (
     RunNotFound,
     check_outcome,
 )
-from proctor.store._feedback import check
+from proctor.store import check_feedback as check
 
 if TYPE_CHECKING:
     from proctor.collector.app import Context

@@ -41,6 +41,7 @@ from proctor.store._feedback import (
     Observed,
     Reviews,
 )
+from proctor.store._feedback import check as check_feedback
 from proctor.store._incidents import (
     NEEDS_HUMAN_ALERT,
     AlertChange,
@@ -154,6 +155,7 @@ __all__ = [
     "UnsupportedDatabase",
     "WorkQueue",
     "breaker_key",
+    "check_feedback",
     "check_outcome",
     "head",
     "migrate",

@@ -6,7 +6,10 @@ FROM python:3.11-slim AS build
 WORKDIR /src
 COPY pyproject.toml README.md ./
 COPY operator ./operator
-RUN pip install --no-cache-dir --prefix=/install .
+# the development tools (the local control plane, the test harness: `pip install 'proctor[dev]'` from
+# a checkout) are not the operator's: the image leaves them out, and `proctor dev` in it says so
+RUN rm -rf operator/proctor/devcluster operator/proctor/testing \
+    && pip install --no-cache-dir --prefix=/install .
 
 FROM python:3.11-slim
 RUN groupadd --gid 65532 proctor && useradd --uid 65532 --gid 65532 --no-create-home --shell /sbin/nologin proctor

@@ -24,7 +24,7 @@ $(STAMP): pyproject.toml
 	@echo "venv: installing Proctor and its test tools into $(VENV) with pip (a few minutes the first time)"
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[test]'
+	$(PY) -m pip install -q -e '.[dev]'
 	touch $@
 
 venv: $(STAMP) ## create .venv and install Proctor with its test tools

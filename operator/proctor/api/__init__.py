@@ -91,6 +91,8 @@ from proctor.api.monitor import (
     DEFAULT_RUN_KEY,
     HOLD_CANARY_ANNOTATION,
     MAX_LISTED_INCIDENTS,
+    MONITOR_ROUTE,
+    MONITORS_API,
     RECOMMENDATIONS,
     STATE_COUNT_FIELDS,
     TRACE_ID_KEY,
@@ -116,6 +118,7 @@ from proctor.api.monitor import (
     SinkType,
     ThresholdDetector,
     TrendDetector,
+    monitor_path,
 )
 from proctor.api.policy import (
     DEFAULT_CANARY_RUNS,
@@ -210,6 +213,8 @@ __all__ = [
     "MAX_INLINE_CASES",
     "MAX_LISTED_INCIDENTS",
     "MAX_SHARDS",
+    "MONITORS_API",
+    "MONITOR_ROUTE",
     "PERMANENT_REASONS",
     "RECOMMENDATIONS",
     "REEXAMINE_ANNOTATION",
@@ -333,6 +338,7 @@ __all__ = [
     "is_true",
     "iter_kind",
     "load_manifests",
+    "monitor_path",
     "parse_cases",
     "parse_caseset",
     "parse_evalrun",

@@ -55,6 +55,19 @@ TRACE_ID_KEY: Final = "trace_id"
 #: it): a token requested for the collector is worth nothing at the API server, and the operator never
 #: hands the collector its own API-server token.
 COLLECTOR_AUDIENCE: Final = "proctor-collector"
+#: The collector's monitors API: its routes, its OpenAPI document, its client and the operator's
+#: status reads all build their paths from this one prefix.
+MONITORS_API: Final = "/api/v1/monitors"
+#: One monitor's resource, as a route template (aiohttp and OpenAPI write parameters alike).
+MONITOR_ROUTE: Final = MONITORS_API + "/{namespace}/{name}"
+
+
+def monitor_path(namespace: str, name: str, tail: str = "") -> str:
+    """The path of one monitor's resource (``tail`` such as ``/verdict``), for a client that has
+    checked the two names are single path segments."""
+    return f"{MONITORS_API}/{namespace}/{name}{tail}"
+
+
 #: At most this many open incidents are listed in status (the count covers all of them).
 MAX_LISTED_INCIDENTS: Final = 5
 #: The annotation that holds a revision's live canary verdict at INCONCLUSIVE (a person looks

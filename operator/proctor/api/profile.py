@@ -99,6 +99,7 @@ class RubricDimension(SpecModel):
     rubric: str = Field(
         min_length=1,
         max_length=8192,
+        pattern=r"\S",  # a blank rubric gives the judge nothing to score against
         description="What the judge checks, in plain words; it scores the answer 0-100 against it.",
     )
     threshold: float | None = Field(
@@ -107,6 +108,11 @@ class RubricDimension(SpecModel):
         le=100,
         description="Breach threshold 0-100 for this dimension (default: spec.defaultThreshold).",
     )
+
+
+#: The environment variable the judge's API key reaches the judge in (from ``apiKeySecretRef``, by
+#: ``secretKeyRef``): the judge Job's template writes it, the judge client reads it.
+JUDGE_API_KEY_ENV: Final = "PROCTOR_JUDGE_API_KEY"
 
 
 class JudgeSpec(SpecModel):

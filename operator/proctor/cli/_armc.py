@@ -15,9 +15,10 @@ from typing import Any, Final
 
 import httpx
 
+from proctor.api import monitor_path
 from proctor.cli.runs import EXIT_ERROR, EXIT_REFUSED, _CannotAsk, token_for
+from proctor.cli.runs import add_server_flags as add_server_flags  # the verbs of arm C take it from here
 from proctor.collector import CollectorClient, CollectorError
-from proctor.collector.client import API_TOKEN_ENV, SERVER_CA_ENV, SERVER_ENV
 
 EXIT_CODES: Final = "Exit 0 done, 1 the collector refused (4xx: nothing stored), 2 nothing was asked."
 
@@ -59,7 +60,7 @@ class ArmCClient(CollectorClient):
 
     def calibration(self, monitor: str, recall: float | None = None) -> dict[str, Any]:
         ns, _, name = monitor.partition("/")
-        result: dict[str, Any] = self._send("GET", f"/api/v1/monitors/{ns}/{name}/calibration", recall=recall)
+        result: dict[str, Any] = self._send("GET", monitor_path(ns, name, "/calibration"), recall=recall)
         return result
 
     def outcome(self, run_id: str, outcome: str, minutes: float | None) -> dict[str, Any]:
@@ -71,23 +72,8 @@ class ArmCClient(CollectorClient):
 
     def outcomes(self, monitor: str) -> dict[str, Any]:
         ns, _, name = monitor.partition("/")
-        result: dict[str, Any] = self._send("GET", f"/api/v1/monitors/{ns}/{name}/outcomes")
+        result: dict[str, Any] = self._send("GET", monitor_path(ns, name, "/outcomes"))
         return result
-
-
-def add_server_flags(q: argparse.ArgumentParser) -> None:
-    q.add_argument("--server", default=None, help=f"the collector's URL (default ${SERVER_ENV})")
-    q.add_argument("--token", default=None, help=f"bearer token (default ${API_TOKEN_ENV})")
-    q.add_argument(
-        "--ca-file", default=None, help=f"PEM CA bundle for an https collector (default ${SERVER_CA_ENV})"
-    )
-    q.add_argument(
-        "--service-account",
-        metavar="NS/NAME",
-        default=None,
-        help="act as this ServiceAccount (a TokenRequest with your kubeconfig)",
-    )
-    q.add_argument("-o", "--output", choices=["text", "json"], default="text")
 
 
 def qualified(name: str, namespace: str | None, flag: str) -> str:

@@ -1,4 +1,9 @@
-"""``proctor dev up`` / ``proctor dev down``: the embedded local control plane and node stand-in."""
+"""``proctor dev up`` / ``proctor dev down``: the embedded local control plane and node stand-in.
+
+The control plane (:mod:`proctor.devcluster`) and the test harness (:mod:`proctor.testing`) are for
+development machines: the operator's image leaves them out, and ``proctor dev`` there says how to
+get them (:data:`NOT_INSTALLED`).
+"""
 
 from __future__ import annotations
 
@@ -8,7 +13,12 @@ import shutil
 import sys
 from pathlib import Path
 
-from proctor.devcluster import controlplane as cp
+#: What ``proctor dev`` says where the development tools are not installed (the operator's image).
+NOT_INSTALLED = (
+    "proctor dev: the local control plane is not installed here (the operator's image leaves the "
+    "development tools out): install Proctor with them, pip install 'proctor[dev]' from a checkout "
+    "of the repository (or make venv there)"
+)
 
 
 def register(p: argparse.ArgumentParser) -> None:
@@ -30,6 +40,13 @@ def register(p: argparse.ArgumentParser) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
+    try:
+        from proctor.devcluster import controlplane as cp
+    except ModuleNotFoundError as e:
+        if not (e.name or "").startswith("proctor.devcluster"):
+            raise
+        print(NOT_INSTALLED, file=sys.stderr)
+        return 2
     directory = (args.dir or cp.default_dir()).resolve()
     if args.dev_cmd == "up" and args.dir is not None and not directory.parent.is_dir():
         print(

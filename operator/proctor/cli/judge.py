@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from proctor.judge.runner import main as run_shard
+from proctor.exam.runner import main as run_shard
 
 
 def register(p: argparse.ArgumentParser) -> None:

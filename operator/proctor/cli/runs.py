@@ -33,6 +33,23 @@ EXIT_REFUSED: Final = 1
 EXIT_ERROR: Final = 2
 
 
+def add_server_flags(q: argparse.ArgumentParser) -> None:
+    """The flags every collector client verb takes (runs, incidents, patterns, feedback, ...): where
+    the collector is, how to authenticate, how to print. One definition, so their help agrees."""
+    q.add_argument("--server", default=None, help=f"the collector's URL (default ${SERVER_ENV})")
+    q.add_argument("--token", default=None, help=f"bearer token (default ${API_TOKEN_ENV})")
+    q.add_argument(
+        "--ca-file", default=None, help=f"PEM CA bundle for an https collector (default ${SERVER_CA_ENV})"
+    )
+    q.add_argument(
+        "--service-account",
+        metavar="NS/NAME",
+        default=None,
+        help="act as this ServiceAccount (a TokenRequest with your kubeconfig)",
+    )
+    q.add_argument("-o", "--output", choices=["text", "json"], default="text")
+
+
 def register(p: argparse.ArgumentParser) -> None:
     p.description = (
         "Runs the collector judged (arm B). Exit 0 done, 1 the collector refused (401/403/404), "
@@ -50,18 +67,7 @@ def register(p: argparse.ArgumentParser) -> None:
     ev = rsub.add_parser("evaluate", help="evaluate a run now (RBAC verb 'evaluate' on agentmonitors)")
     ev.add_argument("run", metavar="RUN")
     for q in (ls, show, ev):
-        q.add_argument("--server", default=None, help=f"the collector's URL (default ${SERVER_ENV})")
-        q.add_argument("--token", default=None, help=f"bearer token (default ${API_TOKEN_ENV})")
-        q.add_argument(
-            "--ca-file", default=None, help=f"PEM CA bundle for an https collector (default ${SERVER_CA_ENV})"
-        )
-        q.add_argument(
-            "--service-account",
-            metavar="NS/NAME",
-            default=None,
-            help="act as this ServiceAccount (a TokenRequest with your kubeconfig)",
-        )
-        q.add_argument("-o", "--output", choices=["text", "json"], default="text")
+        add_server_flags(q)
     p.set_defaults(func=main)
 
 

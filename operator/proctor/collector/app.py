@@ -25,7 +25,7 @@ import structlog
 from aiohttp import web
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
-from proctor.api import RECOMMENDATIONS, ActionPolicy
+from proctor.api import MONITOR_ROUTE, RECOMMENDATIONS, ActionPolicy
 from proctor.collector import canary, otlp
 from proctor.collector import events as native
 from proctor.collector import quality as armc
@@ -998,8 +998,8 @@ def application(
     app.router.add_get("/api/v1/runs", _managed(list_runs))
     app.router.add_get("/api/v1/runs/{id}", _managed(show_run))
     app.router.add_post("/api/v1/runs/{id}/evaluate", _managed(evaluate_run))
-    app.router.add_get("/api/v1/monitors/{namespace}/{name}", _managed(show_monitor))
-    app.router.add_post("/api/v1/monitors/{namespace}/{name}/recompute", _managed(recompute_monitor))
+    app.router.add_get(MONITOR_ROUTE, _managed(show_monitor))
+    app.router.add_post(MONITOR_ROUTE + "/recompute", _managed(recompute_monitor))
     # incidents (armb-notify)
     app.router.add_get("/api/v1/incidents", _managed(list_incidents))
     app.router.add_get("/api/v1/incidents/{id}", _managed(show_incident))
@@ -1011,16 +1011,16 @@ def application(
     app.router.add_post("/api/v1/incidents/{id}/recommendations/{rec}/claim", _managed(claim_action))
     app.router.add_post("/api/v1/incidents/{id}/recommendations/{rec}/performed", _managed(finish_action))
     # the live canary (armb-canary)
-    app.router.add_get("/api/v1/monitors/{namespace}/{name}/verdict", _managed(monitor_verdict))
-    app.router.add_get("/api/v1/monitors/{namespace}/{name}/verdict/gate", _managed(monitor_gate))
-    app.router.add_post("/api/v1/monitors/{namespace}/{name}/verdict/gate", _managed(monitor_gate))
-    app.router.add_get("/api/v1/monitors/{namespace}/{name}/cases", _managed(monitor_cases))
+    app.router.add_get(MONITOR_ROUTE + "/verdict", _managed(monitor_verdict))
+    app.router.add_get(MONITOR_ROUTE + "/verdict/gate", _managed(monitor_gate))
+    app.router.add_post(MONITOR_ROUTE + "/verdict/gate", _managed(monitor_gate))
+    app.router.add_get(MONITOR_ROUTE + "/cases", _managed(monitor_cases))
     # arm C (feedback, judge quality, calibration, outcomes): collector/quality.py
     armc.install(app, ctx, _managed)
     # arm C, coaching (armc-mcp)
-    app.router.add_get("/api/v1/monitors/{namespace}/{name}/rubric", _managed(monitor_rubric))
-    app.router.add_get("/api/v1/monitors/{namespace}/{name}/patterns", _managed(monitor_patterns))
-    app.router.add_get("/api/v1/monitors/{namespace}/{name}/guidance", _managed(monitor_guidance))
+    app.router.add_get(MONITOR_ROUTE + "/rubric", _managed(monitor_rubric))
+    app.router.add_get(MONITOR_ROUTE + "/patterns", _managed(monitor_patterns))
+    app.router.add_get(MONITOR_ROUTE + "/guidance", _managed(monitor_guidance))
     app.router.add_post("/api/v1/patterns/{id}/resolve", _managed(resolve_pattern))
     app.router.add_get("/openapi.json", openapi)
     app.router.add_get("/healthz", healthz)

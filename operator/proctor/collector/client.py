@@ -19,6 +19,7 @@ from urllib.parse import quote
 
 import httpx
 
+from proctor.api import monitor_path
 from proctor.collector.views import run_summary
 
 SERVER_ENV: Final = "PROCTOR_SERVER"
@@ -134,7 +135,7 @@ class CollectorClient:
 
     def monitor(self, namespace: str, name: str) -> dict[str, Any]:
         """A monitor's summary (runs by state, per-dimension latest score and EWMAs, judge cost)."""
-        result: dict[str, Any] = self._call("GET", f"/api/v1/monitors/{namespace}/{name}")
+        result: dict[str, Any] = self._call("GET", monitor_path(namespace, name))
         return result
 
     # --- the live canary (armb-canary) ---
@@ -142,7 +143,7 @@ class CollectorClient:
     def verdict(self, namespace: str, name: str, revision: str) -> tuple[int, dict[str, Any]]:
         """A revision's live verdict and the HTTP status it came with (503: ERROR, unmeasurable).
         Raises :class:`CollectorError` for any other refusal (401, 403, 404, 400)."""
-        path = f"/api/v1/monitors/{namespace}/{name}/verdict"
+        path = monitor_path(namespace, name, "/verdict")
         try:
             reply = self._http.get(path, params={"revision": revision})
         except httpx.HTTPError as e:
@@ -161,7 +162,7 @@ class CollectorClient:
         """The monitor's candidate cases: ``{"cases": [{"run", "revision", "failing", "case"}], ...}``."""
         result: dict[str, Any] = self._call(
             "GET",
-            f"/api/v1/monitors/{namespace}/{name}/cases",
+            monitor_path(namespace, name, "/cases"),
             {"revision": revision, "limit": limit},
         )
         return result
@@ -209,7 +210,7 @@ class CollectorClient:
 
     def recompute(self, namespace: str, name: str) -> dict[str, Any]:
         """Rebuild a monitor's detector state from its stored scores (RBAC verb ``recompute``)."""
-        path = f"/api/v1/monitors/{_seg(namespace)}/{_seg(name)}/recompute"
+        path = monitor_path(_seg(namespace), _seg(name), "/recompute")
         result: dict[str, Any] = self._call("POST", path)
         return result
 
@@ -217,21 +218,19 @@ class CollectorClient:
 
     def rubric(self, namespace: str, name: str) -> dict[str, Any]:
         """The dimensions, rubrics and thresholds a monitor's runs are judged on."""
-        result: dict[str, Any] = self._call("GET", f"/api/v1/monitors/{_seg(namespace)}/{_seg(name)}/rubric")
+        result: dict[str, Any] = self._call("GET", monitor_path(_seg(namespace), _seg(name), "/rubric"))
         return result
 
     def patterns(self, namespace: str, name: str, *, state: str = "open") -> dict[str, Any]:
         """A monitor's behaviour patterns, ranked (recurrence x recency, decomposed)."""
         result: dict[str, Any] = self._call(
-            "GET", f"/api/v1/monitors/{_seg(namespace)}/{_seg(name)}/patterns", {"state": state}
+            "GET", monitor_path(_seg(namespace), _seg(name), "/patterns"), {"state": state}
         )
         return result
 
     def guidance(self, namespace: str, name: str) -> dict[str, Any]:
         """Improvement guidance from a monitor's open patterns, with the run ids behind each line."""
-        result: dict[str, Any] = self._call(
-            "GET", f"/api/v1/monitors/{_seg(namespace)}/{_seg(name)}/guidance"
-        )
+        result: dict[str, Any] = self._call("GET", monitor_path(_seg(namespace), _seg(name), "/guidance"))
         return result
 
     def resolve_pattern(self, pattern: int, note: str | None = None) -> dict[str, Any]:

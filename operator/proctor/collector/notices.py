@@ -36,7 +36,7 @@ import httpx
 import structlog
 from tenacity import AsyncRetrying, retry_if_exception, stop_after_attempt, wait_exponential, wait_random
 
-from proctor.api import SinkType
+from proctor.api import SinkType, monitor_path
 from proctor.collector.incidents import EVENTS_SINK, NEEDS_HUMAN, RECOVERY, series_of
 from proctor.collector.metrics import Metrics
 from proctor.collector.monitors import Monitor, Registry
@@ -101,9 +101,7 @@ def alert_payload(a: AlertView, now: float, base_url: str) -> dict[str, Any]:
     """One alert in Alertmanager's v2 shape."""
     ns, name = a.labels.get("namespace", ""), a.labels.get("monitor", "")
     incident = a.labels.get("incident")
-    link = (
-        f"{base_url}/api/v1/incidents/{incident}" if incident else f"{base_url}/api/v1/monitors/{ns}/{name}"
-    )
+    link = f"{base_url}/api/v1/incidents/{incident}" if incident else f"{base_url}{monitor_path(ns, name)}"
     ends = a.ends_at if a.ends_at is not None else now + ENDS_AHEAD * RESEND_SECONDS
     return {
         "labels": dict(a.labels),

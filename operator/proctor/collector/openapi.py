@@ -8,7 +8,9 @@ from functools import cache
 from typing import Any
 
 from proctor import __version__
+from proctor.api import MONITOR_ROUTE
 from proctor.collector.events import schema as events_schema
+from proctor.protocol import MAX_ATTEMPTS, RUN_STATES
 
 _SCORE = {
     "type": "object",
@@ -27,21 +29,10 @@ _RUN = {
     "properties": {
         "id": {"type": "string"},
         "monitor": {"type": "string", "description": "namespace/name of the AgentMonitor."},
-        "state": {
-            "enum": [
-                "Receiving",
-                "Quiescing",
-                "ReadyForEvaluation",
-                "Evaluating",
-                "Evaluated",
-                "PartiallyEvaluated",
-                "EvaluationFailed",
-                "NotSampled",
-            ]
-        },
+        "state": {"enum": [state.value for state in RUN_STATES]},
         "attempts": {
             "type": "integer",
-            "description": "Evaluation attempts of the current round (at most 5).",
+            "description": f"Evaluation attempts of the current round (at most {MAX_ATTEMPTS}).",
         },
         "scores": {"type": "object", "additionalProperties": {"$ref": "#/components/schemas/Score"}},
         "key": {"type": "string", "description": "The execution id."},
@@ -272,7 +263,7 @@ def _action_paths() -> dict[str, Any]:
                 "responses": _responses("200", obj, 400, 401, 403, 404, 503),
             }
         },
-        "/api/v1/monitors/{namespace}/{name}/recompute": {
+        MONITOR_ROUTE + "/recompute": {
             "post": {
                 "summary": "Forget the monitor's detector state and rebuild it from the stored scores with "
                 "its detector settings as they are now (RBAC verb recompute).",
@@ -369,14 +360,14 @@ _ARMC_PATHS: dict[str, Any] = {
             "responses": _armc_responses("201", 400, 404),
         }
     },
-    "/api/v1/monitors/{namespace}/{name}/outcomes": {
+    MONITOR_ROUTE + "/outcomes": {
         "get": {
             "summary": "Outcome metrics: acceptanceRate always beside minutesPerAccepted; ignored apart.",
             "parameters": _NS_NAME,
             "responses": _armc_responses("200", 404),
         }
     },
-    "/api/v1/monitors/{namespace}/{name}/calibration": {
+    MONITOR_ROUTE + "/calibration": {
         "get": {
             "summary": "Thresholds proposed from reviewed scores: the highest precision at recall=R "
             "(default 0.9), with the trade-off table.",
@@ -432,7 +423,7 @@ _NO_PROFILE = {
     }
 }
 COACHING_PATHS: dict[str, Any] = {
-    "/api/v1/monitors/{namespace}/{name}/rubric": {
+    MONITOR_ROUTE + "/rubric": {
         "get": {
             "summary": "What the monitor's runs are judged on: each dimension's rubric and breach "
             "threshold (RBAC verb get). The agent's get_rubric MCP tool.",
@@ -440,7 +431,7 @@ COACHING_PATHS: dict[str, Any] = {
             "responses": {**_responses("200", {"type": "object"}, 401, 403, 404, 503), **_NO_PROFILE},
         }
     },
-    "/api/v1/monitors/{namespace}/{name}/patterns": {
+    MONITOR_ROUTE + "/patterns": {
         "get": {
             "summary": "Behaviour patterns, ranked by recurrence x recency and shown decomposed (RBAC "
             "verb get). Failing scores stored since the last call are grouped first.",
@@ -467,7 +458,7 @@ COACHING_PATHS: dict[str, Any] = {
             ),
         }
     },
-    "/api/v1/monitors/{namespace}/{name}/guidance": {
+    MONITOR_ROUTE + "/guidance": {
         "get": {
             "summary": "Improvement guidance from the open patterns, most pressing first, each line "
             "with the run ids behind it (RBAC verb get). The agent's get_improvement_guidance MCP tool.",
@@ -624,7 +615,7 @@ def _document() -> str:
                     "responses": _responses("202", {"$ref": "#/components/schemas/Run"}, 401, 403, 404, 503),
                 }
             },
-            "/api/v1/monitors/{namespace}/{name}": {
+            MONITOR_ROUTE: {
                 "get": {
                     "summary": "A monitor's summary, what its status is written from: runs by state, per "
                     "dimension the latest score and both EWMAs, the consensus multiplier, revisions, and "
@@ -639,7 +630,7 @@ def _document() -> str:
             **_incident_paths(),  # armb-notify
             **_action_paths(),  # armb-act
             # the live canary (armb-canary)
-            "/api/v1/monitors/{namespace}/{name}/verdict": {
+            MONITOR_ROUTE + "/verdict": {
                 "get": {
                     "summary": "A revision's live verdict for a rollout controller (Argo Rollouts web "
                     "metric): PASS, FAIL or INCONCLUSIVE (too few runs judged, or a person is needed); "
@@ -655,7 +646,7 @@ def _document() -> str:
                     },
                 }
             },
-            "/api/v1/monitors/{namespace}/{name}/verdict/gate": {
+            MONITOR_ROUTE + "/verdict/gate": {
                 method: {
                     "summary": "The verdict as a gate: 200 only on PASS, 409 on FAIL or INCONCLUSIVE, 503 "
                     "ERROR (a Flagger webhook advances on 2xx). POST also reads the revision from a "
@@ -665,7 +656,7 @@ def _document() -> str:
                 }
                 for method in ("get", "post")
             },
-            "/api/v1/monitors/{namespace}/{name}/cases": {
+            MONITOR_ROUTE + "/cases": {
                 "get": {
                     "summary": "Breached runs as candidate cases, newest first, and the CaseSet holding "
                     "them (what proctor cases export writes); secrets the scan finds are redacted.",

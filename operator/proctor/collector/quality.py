@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any, Final
 from aiohttp import web
 from prometheus_client import Counter, Gauge
 
+from proctor.api import MONITOR_ROUTE
 from proctor.collector.auth import READ_VERB, Caller
 from proctor.collector.exams import ExamNotFound, ExamNotReady, ExamUnreadable
 from proctor.collector.redaction import Redactor
@@ -65,7 +66,7 @@ from proctor.store import (
     RunNotFound,
     check_outcome,
 )
-from proctor.store._feedback import check
+from proctor.store import check_feedback as check
 
 if TYPE_CHECKING:
     from proctor.collector.app import Context
@@ -759,7 +760,7 @@ def install(
         ("GET", "/api/v1/feedback/cases", list_candidate_cases),
         ("GET", "/api/v1/judge-quality", show_judge_quality),
         ("POST", "/api/v1/runs/{id}/outcome", report_outcome),
-        ("GET", "/api/v1/monitors/{namespace}/{name}/outcomes", show_outcomes),
-        ("GET", "/api/v1/monitors/{namespace}/{name}/calibration", show_calibration),
+        ("GET", MONITOR_ROUTE + "/outcomes", show_outcomes),
+        ("GET", MONITOR_ROUTE + "/calibration", show_calibration),
     ):
         app.router.add_route(method, path, managed(_guarded(handler)))

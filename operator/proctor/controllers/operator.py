@@ -13,18 +13,21 @@ import kopf
 import structlog
 
 from proctor.api import GROUP, EvalRun
-from proctor.controllers import casesets, gates, monitors, profiles, runs, webhook  # noqa: F401  (registers handlers)
+from proctor.controllers import casesets, gates, monitors, profiles, runs  # noqa: F401  (registers handlers)
 from proctor.controllers.kit import runtime
+from proctor.gate import setup as gate_setup
 from proctor.gate.webhook import WebhookConfig
 from proctor.k8s.kube import TRANSPORT_ERRORS, Kube, KubeError
 from proctor.k8s.objects import UNFINISHED_SELECTOR
 from proctor.observability import metrics
 from proctor.observability.logging import configure as configure_logging
+from proctor.reconcile import breakglass
 from proctor.reconcile.caseserver import CaseServer
 from proctor.reconcile.config import OperatorConfig
 from proctor.reconcile.legacy import FINALIZER
 from proctor.reconcile.runs import label_finished_runs
 from proctor.reconcile.runtime import Runtime
+from proctor.reconcile.status import MANAGER
 
 log = structlog.get_logger("proctor.operator")
 
@@ -65,7 +68,7 @@ LABEL_AT_START_SECONDS = 30.0
 @kopf.on.startup(id="proctor-settings")
 async def startup(settings: kopf.OperatorSettings, memo: kopf.Memo, **_: Any) -> None:
     """Tune Kopf, build the runtime (client, settings from the environment, clock, locks) on the memo,
-    serve metrics and the webhook (on its own thread: :mod:`proctor.controllers.webhook`), and label
+    serve metrics and the webhook (on its own thread: :mod:`proctor.gate.setup`), and label
     the finished runs an earlier version left unlabelled."""
     tune(settings)
     config = OperatorConfig.from_env()
@@ -79,7 +82,8 @@ async def startup(settings: kopf.OperatorSettings, memo: kopf.Memo, **_: Any) ->
     hook = WebhookConfig.from_env(namespaces=names)
     # the server listens before the configuration sends the API server to it; a setup that fails
     # stops it, so a retried startup starts afresh
-    rt.admission = await rt.call(webhook.setup, rt, hook, asyncio.get_running_loop())
+    posts = breakglass.poster(rt, asyncio.get_running_loop())
+    rt.admission = await rt.call(gate_setup.setup, rt, hook, posts, manager=MANAGER)
     memo["runtime"] = rt
     await serve_cases(rt, watched)
     if not watched or names:  # with namespace patterns, the watch labels finished runs as it meets them

@@ -12,12 +12,11 @@ import structlog
 
 from proctor.api import GROUP, VERSION, EvalRun, RunPhase
 from proctor.controllers.kit import post, refused_here, runtime
-from proctor.k8s.objects import LABEL_COMPONENT, LABEL_FINISHED, LABEL_MANAGED_BY, owning_run
+from proctor.k8s.objects import JUDGE_LABELS, LABEL_FINISHED, owning_run
 from proctor.reconcile.runs import forget_cases, forget_detail, reconcile_run, run_of
 from proctor.reconcile.runtime import Runtime
 
 log = structlog.get_logger("proctor.runs")
-JUDGE = {LABEL_MANAGED_BY: "proctor", LABEL_COMPONENT: "judge"}
 
 
 async def check_run(rt: Runtime, namespace: str, name: str) -> None:
@@ -63,14 +62,14 @@ async def on_run_event(
     await check_run(runtime(memo), namespace, name)
 
 
-@kopf.on.event("batch", "v1", "jobs", id="judge-job-event", labels=JUDGE)
+@kopf.on.event("batch", "v1", "jobs", id="judge-job-event", labels=dict(JUDGE_LABELS))
 async def on_job_event(body: kopf.Body, namespace: str | None, memo: kopf.Memo, **_: Any) -> None:
     run = owning_run(body)
     if run is not None and namespace is not None:
         await check_run(runtime(memo), namespace, run)
 
 
-@kopf.on.event("", "v1", "pods", id="judge-pod-event", labels=JUDGE)
+@kopf.on.event("", "v1", "pods", id="judge-pod-event", labels=dict(JUDGE_LABELS))
 async def on_pod_event(
     event: Mapping[str, Any],
     labels: Mapping[str, str],

@@ -1,7 +1,7 @@
 """The admission webhook's settings: where it listens, how the API server reaches it, its certificates.
 
 The webhook is served on a thread of its own (:mod:`proctor.gate.server`, started by
-:mod:`proctor.controllers.webhook`); what it decides is :func:`proctor.gate.admission.admit`.
+:mod:`proctor.gate.setup`); what it decides is :func:`proctor.gate.admission.admit`.
 
 Configuration (environment; the Helm chart sets it):
 

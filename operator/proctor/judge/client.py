@@ -51,13 +51,12 @@ import httpx
 import structlog
 
 from proctor import __version__
-from proctor.judge._fields import field
+from proctor.api.profile import JUDGE_API_KEY_ENV, JudgeSpec
 from proctor.judge.errors import JudgeError, JudgeMalformed, JudgeRejected, JudgeUnavailable
 from proctor.judge.limit import AdaptiveLimit
 from proctor.judge.prompts import RESPONSE_FORMAT, JudgeInput, Judgment, build_prompt, parse_judgment
 from proctor.judge.rubrics import DimensionRubric
 from proctor.judge.transport import AiohttpTransport
-from proctor.k8s.objects import JUDGE_API_KEY_ENV
 from proctor.protocol import DEFAULT_BAND, DEFAULT_MIN_CONFIDENCE
 
 #: The environment variable holding the judge's API key unless the settings name another (the
@@ -124,26 +123,19 @@ class JudgeSettings:
         )
 
     @classmethod
-    def from_spec(cls, spec: Any, **overrides: Any) -> JudgeSettings:
-        """Settings from an EvalProfile's ``judge`` section (the pydantic ``JudgeSpec``, or a
-        mapping in camelCase or snake_case): endpoint, model, temperature, timeoutSeconds,
-        concurrency, consensusBand, maxRetries (attempts = retries + 1). ``overrides`` win."""
-        values: dict[str, Any] = {}
-        pairs = {
-            "base_url": ("endpoint", "base_url", "baseUrl"),
-            "model": ("model",),
-            "temperature": ("temperature",),
-            "read_timeout": ("timeout_seconds", "timeoutSeconds"),
-            "concurrency": ("concurrency",),
-            "consensus_band": ("consensus_band", "consensusBand"),
+    def from_spec(cls, spec: JudgeSpec, **overrides: Any) -> JudgeSettings:
+        """Settings from an EvalProfile's parsed ``judge`` section: endpoint, model, temperature,
+        timeoutSeconds, concurrency, consensusBand, maxRetries (attempts = retries + 1).
+        ``overrides`` win."""
+        values: dict[str, Any] = {
+            "base_url": spec.endpoint,
+            "model": spec.model,
+            "temperature": spec.temperature,
+            "read_timeout": float(spec.timeout_seconds),
+            "concurrency": spec.concurrency,
+            "consensus_band": spec.consensus_band,
+            "max_attempts": spec.max_retries + 1,
         }
-        for key, names in pairs.items():
-            value = field(spec, *names)
-            if value is not None:
-                values[key] = float(value) if key == "read_timeout" else value
-        retries = field(spec, "max_retries", "maxRetries")
-        if retries is not None:
-            values["max_attempts"] = int(retries) + 1
         values.update(overrides)
         return cls(**values)
 

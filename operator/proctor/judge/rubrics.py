@@ -10,24 +10,19 @@ breach threshold, 0-100, default 50.
 Each built-in rubric states the question and what a score of 100, 50 and 0 means, so two judges
 (or one judge on two days) read the scale the same way.
 
-:func:`resolve_dimensions` turns a profile spec into the list the judge works through. It takes
-plain data: ``None`` (generic), a profile name, a mapping shaped like ``EvalProfile.spec`` (keys in
-camelCase or snake_case), the ``EvalProfile`` itself, or any object with those attributes (a
-dataclass, the pydantic model of :mod:`proctor.api`).
+:func:`resolve_dimensions` turns a profile's spec into the list the judge works through. It takes
+the parsed :class:`~proctor.api.EvalProfileSpec` (callers parse at the edge): which dimensions are
+judged, and at what threshold, is the model's rule, not this module's.
 """
 
 from __future__ import annotations
 
-import math
-from collections.abc import Iterable, Mapping
-from dataclasses import fields, is_dataclass
-from enum import Enum
+from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any, Final, NamedTuple
+from typing import Final, NamedTuple
 
 from proctor.api.profile import BASE_DIMENSIONS as BASE_DIMENSIONS  # the dimension tables live in the API
-from proctor.api.profile import DOMAIN_DIMENSIONS
-from proctor.judge._fields import field
+from proctor.api.profile import DOMAIN_DIMENSIONS, EvalProfileSpec
 from proctor.protocol import DEFAULT_DIMENSION_THRESHOLD
 
 #: The breach threshold of a dimension when nothing overrides it (seed 001).
@@ -175,8 +170,6 @@ BUILTIN_RUBRICS: Final[Mapping[str, str]] = MappingProxyType(
     }
 )
 
-_VALID_MODES: Final = ("extend", "replace")
-
 
 class DimensionRubric(NamedTuple):
     """One dimension to judge: its name, the rubric the judge scores against, its breach threshold."""
@@ -196,123 +189,15 @@ def rubric_of(name: str) -> str:
         ) from None
 
 
-def resolve_dimensions(spec: Any = None) -> list[DimensionRubric]:
-    """The dimensions a profile judges, with rubrics and thresholds, in a stable order.
-
-    Base five, then the domain profile's, then custom ones (mode Extend; a custom dimension named
-    like a built-in one takes its place and its rubric); or only the custom ones (mode Replace).
-    A threshold comes from ``thresholds[name]``, else the custom dimension's own, else
-    ``defaultThreshold`` (default 50). Raises :class:`ValueError` on an unknown profile or mode, a
-    duplicate or empty custom dimension, Replace without custom dimensions, a threshold outside
-    0-100, or a threshold for a dimension the profile does not judge.
-    """
-    spec = _unwrap(spec)
-    if isinstance(spec, str):
-        spec = {"profile": spec}
-    profile = _text(field(spec, "profile"), "generic").lower()
-    if profile not in PROFILES:
-        raise ValueError(f"unknown profile {profile!r}; known: {', '.join(PROFILES)}")
-    mode = _text(field(spec, "mode"), "Extend").lower()
-    if mode not in _VALID_MODES:
-        raise ValueError(f"unknown mode {mode!r}; use Extend or Replace")
-    default = _threshold(
-        field(spec, "default_threshold", "defaultThreshold"), "defaultThreshold", DEFAULT_THRESHOLD
-    )
-    thresholds = _thresholds(field(spec, "thresholds"))
-    custom = _custom(field(spec, "dimensions"))
-    if mode == "replace" and not custom:
-        raise ValueError("mode Replace needs at least one custom dimension under dimensions")
-
-    pending = dict(custom)
-    picked: list[tuple[str, str, float | None]] = []
-    if mode == "extend":
-        for name in (*BASE_DIMENSIONS, *PROFILES[profile]):
-            if name in pending:
-                picked.append(pending.pop(name))
-            else:
-                picked.append((name, BUILTIN_RUBRICS[name], None))
-    picked.extend(pending.values())
-
-    names = {name for name, _, _ in picked}
-    unknown = sorted(set(thresholds) - names)
-    if unknown:
-        raise ValueError(
-            f"thresholds names dimensions this profile does not judge: {', '.join(unknown)} "
-            f"(judged: {', '.join(sorted(names))})"
-        )
-    twice = sorted(name for name, _, own in picked if own is not None and name in thresholds)
-    if twice:
-        raise ValueError(f"threshold set twice (in dimensions and in thresholds) for: {', '.join(twice)}")
+def resolve_dimensions(spec: EvalProfileSpec | None = None) -> list[DimensionRubric]:
+    """The dimensions a profile judges, with rubrics and thresholds, in the profile's own order
+    (:meth:`EvalProfileSpec.resolved_dimensions` decides which and at what threshold; this adds the
+    rubric: a custom dimension's own, else the built-in one). ``None``: the generic profile."""
+    spec = spec if spec is not None else EvalProfileSpec()
+    custom = {d.name: d.rubric.strip() for d in spec.dimensions}
     return [
-        DimensionRubric(name, rubric, thresholds.get(name, own if own is not None else default))
-        for name, rubric, own in picked
+        DimensionRubric(
+            d.name, custom[d.name] if d.source == "custom" else BUILTIN_RUBRICS[d.name], d.threshold
+        )
+        for d in spec.resolved_dimensions()
     ]
-
-
-def _unwrap(spec: Any) -> Any:
-    """The spec of a whole EvalProfile (manifest mapping or model); the spec itself otherwise."""
-    if isinstance(spec, Mapping):
-        if "spec" in spec and isinstance(spec.get("spec"), Mapping | type(None)):
-            return spec.get("spec") or {}
-        return spec
-    inner = getattr(spec, "spec", None)
-    if inner is not None and not isinstance(spec, str) and field(inner, "profile") is not None:
-        return inner
-    return spec
-
-
-def _text(value: Any, default: str) -> str:
-    if value is None:
-        return default
-    if isinstance(value, Enum):
-        value = value.value
-    if not isinstance(value, str):
-        raise ValueError(f"expected a name, got {type(value).__name__}")
-    return value
-
-
-def _threshold(value: Any, what: str, default: float | None) -> float:
-    if value is None:
-        if default is None:
-            raise ValueError(f"{what}: a threshold is required")
-        return default
-    if isinstance(value, bool) or not isinstance(value, int | float) or math.isnan(value):
-        raise ValueError(f"{what}: threshold must be a number 0-100, got {value!r}")
-    if not 0 <= value <= 100:
-        raise ValueError(f"{what}: threshold {value} out of range 0-100")
-    return float(value)
-
-
-def _thresholds(value: Any) -> dict[str, float]:
-    if value is None:
-        return {}
-    if not isinstance(value, Mapping):
-        raise ValueError(f"thresholds must map dimension names to numbers, got {type(value).__name__}")
-    return {str(k): _threshold(v, f"thresholds[{k}]", None) for k, v in value.items()}
-
-
-def _custom(value: Any) -> dict[str, tuple[str, str, float | None]]:
-    out: dict[str, tuple[str, str, float | None]] = {}
-    if value is None:
-        return out
-    if isinstance(value, str | bytes) or not isinstance(value, Iterable):
-        raise ValueError("dimensions must be a list of {name, rubric, threshold}")
-    for item in value:
-        if isinstance(item, tuple) and not hasattr(item, "_fields"):
-            if len(item) not in (2, 3):
-                raise ValueError(f"a custom dimension is (name, rubric[, threshold]), got {len(item)} items")
-            name, rubric, own = item[0], item[1], item[2] if len(item) == 3 else None
-        elif is_dataclass(item) and not isinstance(item, type):
-            data = {f.name: getattr(item, f.name) for f in fields(item)}
-            name, rubric, own = data.get("name"), data.get("rubric"), data.get("threshold")
-        else:
-            name, rubric, own = field(item, "name"), field(item, "rubric"), field(item, "threshold")
-        if not isinstance(name, str) or not name.strip():
-            raise ValueError(f"a custom dimension needs a name, got {name!r}")
-        if not isinstance(rubric, str) or not rubric.strip():
-            raise ValueError(f"custom dimension {name!r} needs a rubric")
-        if name in out:
-            raise ValueError(f"duplicate custom dimension {name!r}")
-        threshold = None if own is None else _threshold(own, f"dimension {name!r}", None)
-        out[name] = (name, rubric.strip(), threshold)
-    return out

@@ -17,6 +17,9 @@ from typing import Any
 
 from proctor.api import EvalRunSpec, GatePolicy, LocalObjectReference, RunTarget, dump
 from proctor.api.common import API_VERSION, GATE_POLICY_LABEL, GROUP
+from proctor.api.profile import (
+    JUDGE_API_KEY_ENV as JUDGE_API_KEY_ENV,  # the Job writes it, the judge reads it
+)
 from proctor.k8s import candidate, evidence
 from proctor.protocol.types import CaseResult, DimensionScore, Failure, Tier
 
@@ -43,6 +46,16 @@ GATE_TARGET_ANNOTATION = "proctor.dev/gate-target"
 
 #: The labels on everything Proctor makes.
 MANAGED: Mapping[str, str] = {LABEL_MANAGED_BY: "proctor", LABEL_PART_OF: "proctor"}
+#: The component label of the judge Jobs and their pods: the operator watches and lists them by it.
+JUDGE_COMPONENT = "judge"
+#: The labels the operator's Job and pod watches select judge Jobs by (a Kopf ``labels=`` filter).
+JUDGE_LABELS: Mapping[str, str] = {LABEL_MANAGED_BY: "proctor", LABEL_COMPONENT: JUDGE_COMPONENT}
+
+
+def judge_selector(run_uid: str) -> str:
+    """The label selector of one run's judge Jobs and pods (the same labels the watches filter on)."""
+    return ",".join(f"{k}={v}" for k, v in {LABEL_RUN_UID: run_uid, **JUDGE_LABELS}.items())
+
 
 RESULTS_KEY = "results.jsonl.gz"
 #: The key of a shard report ConfigMap's JSON.
@@ -508,7 +521,6 @@ JUDGE_CONTAINER = "judge"
 #: The judge container's environment: the judge's API key and the agent endpoint's (from Secrets,
 #: by ``secretKeyRef``), where the candidate sidecar listens (the pod's IP, downward API) and the
 #: attempt it writes results for. Nothing in it makes a report believable (:mod:`.evidence`).
-JUDGE_API_KEY_ENV = "PROCTOR_JUDGE_API_KEY"
 AGENT_API_KEY_ENV = "PROCTOR_AGENT_API_KEY"
 CANDIDATE_HOST_ENV = "PROCTOR_CANDIDATE_HOST"
 JUDGE_ATTEMPT_ENV = "PROCTOR_JUDGE_ATTEMPT"
@@ -743,7 +755,10 @@ def judge_job(run: RunRef, index: int, count: int, attempt: int, spec: JudgeJobS
     is no credential: the digest it writes to its termination message (:mod:`.evidence`), read
     from the status of a pod that is this template.
     """
-    labels = run_labels(run, "judge") | {LABEL_SHARD: shard_label(index, count), LABEL_ATTEMPT: str(attempt)}
+    labels = run_labels(run, JUDGE_COMPONENT) | {
+        LABEL_SHARD: shard_label(index, count),
+        LABEL_ATTEMPT: str(attempt),
+    }
     env = [
         _secret_env(JUDGE_API_KEY_ENV, spec.judge_key) if spec.judge_key else None,
         _secret_env(AGENT_API_KEY_ENV, spec.agent_key) if spec.agent_key else None,

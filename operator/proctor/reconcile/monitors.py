@@ -53,6 +53,7 @@ from proctor.api import (
     Reason,
     RunCounts,
     get_condition,
+    monitor_path,
     parse_monitor,
     set_condition,
 )
@@ -294,7 +295,7 @@ class CollectorReader:
             return Unreadable(Reason.COLLECTOR_REFUSED, str(e)[:1024])
         headers = {"Authorization": f"Bearer {token}"} if token else {}
         try:
-            reply = await self._http.get(f"/api/v1/monitors/{namespace}/{name}", headers=headers)
+            reply = await self._http.get(monitor_path(namespace, name), headers=headers)
         except httpx.HTTPError as e:
             return Unreadable(
                 Reason.COLLECTOR_UNAVAILABLE, f"cannot reach the collector at {self.url}: {type(e).__name__}"

@@ -68,7 +68,6 @@ from proctor.k8s.objects import (
     LABEL_ATTEMPT,
     LABEL_COMPONENT,
     LABEL_FINISHED,
-    LABEL_MANAGED_BY,
     LABEL_RUN,
     LABEL_RUN_UID,
     LABEL_SHARD,
@@ -81,6 +80,7 @@ from proctor.k8s.objects import (
     judge_job,
     judge_job_name,
     judge_rbac,
+    judge_selector,
     owning_run,
     shard_label,
     snapshot_configmap_name,
@@ -424,9 +424,8 @@ def job_spec(
 async def _pods(rt: Runtime, ref: RunRef) -> list[dict[str, Any]]:
     """The run's judge pods, as listed by the run's labels (none when the operator may not list
     pods: it then sees Jobs only, and believes no report: a report is believed only from a pod)."""
-    selector = f"{LABEL_RUN_UID}={ref.uid},{LABEL_COMPONENT}=judge,{LABEL_MANAGED_BY}=proctor"
     try:
-        return list(await rt.call(rt.kube.list_pods, ref.namespace, selector))
+        return list(await rt.call(rt.kube.list_pods, ref.namespace, judge_selector(ref.uid)))
     except KubeError as e:
         log.warning("judge pods not readable", run=f"{ref.namespace}/{ref.name}", error=str(e)[:300])
         return []
@@ -1021,11 +1020,7 @@ async def _step(rt: Runtime, namespace: str, name: str) -> Outcome:
     profile = await _profile(rt, run, namespace)
     await _ensure_rbac(rt, namespace)
     ref = RunRef(namespace, name, raw["metadata"]["uid"])
-    jobs = await rt.call(
-        rt.kube.list_jobs,
-        namespace,
-        f"{LABEL_RUN_UID}={ref.uid},{LABEL_COMPONENT}=judge,{LABEL_MANAGED_BY}=proctor",
-    )
+    jobs = await rt.call(rt.kube.list_jobs, namespace, judge_selector(ref.uid))
     raw_pods = await _pods(rt, ref) if jobs else []
     pods = [pod_view(p) for p in raw_pods]
     refused = await _failed_creates(rt, namespace, jobs, pods)

@@ -42,6 +42,7 @@ from proctor.store._feedback import (
     Observed,
     Reviews,
 )
+from proctor.store._feedback import check as check_feedback
 from proctor.store._incidents import (
     NEEDS_HUMAN_ALERT,
     AlertChange,
@@ -160,6 +161,7 @@ __all__ = [
     "UnsupportedDatabase",
     "WorkQueue",
     "breaker_key",
+    "check_feedback",
     "check_outcome",
     "head",
     "migrate",

@@ -335,7 +335,7 @@ def test_the_webhook_knows_the_policies_before_its_first_request() -> None:
 
     from kubernetes.client.exceptions import ApiException
 
-    from proctor.controllers.webhook import prime
+    from proctor.gate.setup import prime
     from proctor.k8s.kube import KubeError
 
     class Pages:

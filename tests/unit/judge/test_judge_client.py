@@ -548,16 +548,20 @@ def test_limit_bounds_are_checked() -> None:
 
 
 def test_settings_from_a_judge_spec_mapping() -> None:
+    from proctor.api.profile import JudgeSpec
+
     s = JudgeSettings.from_spec(
-        {
-            "endpoint": "http://llm:8000/v1",
-            "model": "m",
-            "temperature": 0.3,
-            "timeoutSeconds": 20,
-            "concurrency": 6,
-            "consensusBand": 5,
-            "maxRetries": 2,
-        },
+        JudgeSpec.model_validate(
+            {
+                "endpoint": "http://llm:8000/v1",
+                "model": "m",
+                "temperature": 0.3,
+                "timeoutSeconds": 20,
+                "concurrency": 6,
+                "consensusBand": 5,
+                "maxRetries": 2,
+            }
+        ),
         connect_timeout=1.0,
     )
     assert (s.base_url, s.model, s.temperature, s.read_timeout, s.concurrency, s.consensus_band) == (

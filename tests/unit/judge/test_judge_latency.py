@@ -8,10 +8,10 @@ import httpx
 import pytest
 
 from proctor.api.caseset import Case
+from proctor.exam.runner import ShardRunner
+from proctor.exam.targets import HttpAgent, Recorded
 from proctor.graders._exam import compile_cases
 from proctor.graders._scanpolicy import NO_SCAN
-from proctor.judge.runner import ShardRunner
-from proctor.judge.targets import HttpAgent, Recorded
 from proctor.protocol.types import Outcome
 
 CASE = Case.model_validate(

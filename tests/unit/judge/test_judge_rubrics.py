@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 import proctor.judge as judge
+from proctor.api.profile import EvalProfileSpec, RubricDimension
 from proctor.judge import (
     BASE_DIMENSIONS,
     BUILTIN_RUBRICS,
@@ -30,6 +31,11 @@ from proctor.judge import prompts as prompts_module
 DIGEST = re.compile(r"^sha256:[0-9a-f]{64}$")
 
 
+def _spec(**fields: Any) -> EvalProfileSpec:
+    """A profile's spec parsed at the edge, as every caller of the judge parses it."""
+    return EvalProfileSpec.model_validate(fields)
+
+
 # --- profiles -----------------------------------------------------------------------------------------
 
 
@@ -42,7 +48,7 @@ def test_the_base_five_are_in_every_profile_in_order() -> None:
         "safety",
     )
     for profile, extra in PROFILES.items():
-        names = [d.name for d in resolve_dimensions(profile)]
+        names = [d.name for d in resolve_dimensions(_spec(profile=profile))]
         assert names == [*BASE_DIMENSIONS, *extra]
 
 
@@ -89,7 +95,7 @@ def test_custom_dimensions_extend_and_take_over_builtin_names_in_place() -> None
         "thresholds": {"citation_accuracy": 80},
         "defaultThreshold": 60,
     }
-    dims = resolve_dimensions(spec)
+    dims = resolve_dimensions(_spec(**spec))
     assert [d.name for d in dims] == [*BASE_DIMENSIONS, "retrieval_relevance", "citation_accuracy", "tone"]
     by_name = {d.name: d for d in dims}
     assert by_name["safety"].rubric == "Our own safety rubric."
@@ -102,35 +108,25 @@ def test_replace_judges_only_the_custom_dimensions() -> None:
     spec = {
         "mode": "Replace",
         "profile": "coding",
-        "dimensions": [("brevity", "Is it short?", 40), ("wit", "Funny?")],
+        "dimensions": [
+            {"name": "brevity", "rubric": "Is it short?", "threshold": 40},
+            {"name": "wit", "rubric": "Funny?"},
+        ],
     }
-    assert resolve_dimensions(spec) == [
+    assert resolve_dimensions(_spec(**spec)) == [
         DimensionRubric("brevity", "Is it short?", 40.0),
         DimensionRubric("wit", "Funny?", 50.0),
     ]
 
 
-def test_plain_dataclasses_and_manifests_are_accepted() -> None:
-    @dataclass
-    class Custom:
-        name: str
-        rubric: str
-        threshold: float | None = None
-
-    @dataclass
-    class Spec:
-        profile: str = "data"
-        mode: str = "extend"
-        dimensions: tuple[Custom, ...] = (Custom("units", "Are units right?", 65),)
-        thresholds: dict[str, float] | None = None
-        default_threshold: float = 55
-
-    dims = resolve_dimensions(Spec())
+def test_a_spec_parsed_from_a_manifest_is_judged_as_written() -> None:
+    custom = RubricDimension(name="units", rubric="Are units right?", threshold=65)
+    dims = resolve_dimensions(EvalProfileSpec(profile="data", dimensions=[custom], default_threshold=55))
     assert [d.name for d in dims][-3:] == ["query_correctness", "result_accuracy", "units"]
     assert dims[-1].threshold == 65.0
     assert dims[0].threshold == 55.0
     manifest = {"apiVersion": "proctor.dev/v1alpha1", "kind": "EvalProfile", "spec": {"profile": "support"}}
-    assert [d.name for d in resolve_dimensions(manifest)][-1] == "policy_compliance"
+    assert [d.name for d in resolve_dimensions(_spec(**manifest["spec"]))][-1] == "policy_compliance"
 
 
 @pytest.mark.parametrize(
@@ -149,25 +145,25 @@ def test_agrees_with_the_pydantic_eval_profile(spec: dict[str, Any]) -> None:
     model = EvalProfileSpec.model_validate(spec)
     expected = [(d.name, d.threshold) for d in model.resolved_dimensions()]
     assert [(d.name, d.threshold) for d in resolve_dimensions(model)] == expected
-    assert [(d.name, d.threshold) for d in resolve_dimensions(EvalProfile(spec=model))] == expected
+    assert [(d.name, d.threshold) for d in resolve_dimensions(EvalProfile(spec=model).spec)] == expected
 
 
 @pytest.mark.parametrize(
     ("spec", "message"),
     [
-        ({"profile": "legal"}, "unknown profile 'legal'"),
-        ({"mode": "merge"}, "unknown mode"),
+        ({"profile": "legal"}, "profile\n  Input should be 'generic'"),
+        ({"mode": "merge"}, "mode\n  Input should be 'Extend' or 'Replace'"),
         ({"mode": "Replace"}, "Replace needs at least one custom dimension"),
         (
             {"dimensions": [{"name": "a", "rubric": "r"}, {"name": "a", "rubric": "s"}]},
             "duplicate custom dimension",
         ),
-        ({"dimensions": [{"name": "a", "rubric": " "}]}, "needs a rubric"),
-        ({"dimensions": [{"rubric": "r"}]}, "needs a name"),
-        ({"thresholds": {"safety": 101}}, "out of range 0-100"),
-        ({"thresholds": {"safety": "high"}}, "must be a number"),
+        ({"dimensions": [{"name": "a", "rubric": " "}]}, "dimensions.0.rubric\n  String should match"),
+        ({"dimensions": [{"rubric": "r"}]}, "dimensions.0.name\n  Field required"),
+        ({"thresholds": {"safety": 101}}, "thresholds.safety\n  Input should be less than or equal to 100"),
+        ({"thresholds": {"safety": "high"}}, "thresholds.safety\n  Input should be a valid number"),
         ({"thresholds": {"creativity": 50}}, "does not judge: creativity"),
-        ({"defaultThreshold": -1}, "out of range"),
+        ({"defaultThreshold": -1}, "defaultThreshold\n  Input should be greater than or equal to 0"),
         (
             {"dimensions": [{"name": "a", "rubric": "r", "threshold": 5}], "thresholds": {"a": 6}},
             "threshold set twice",
@@ -175,8 +171,9 @@ def test_agrees_with_the_pydantic_eval_profile(spec: dict[str, Any]) -> None:
     ],
 )
 def test_bad_specs_are_refused_with_a_reason(spec: dict[str, Any], message: str) -> None:
+    """Refused where the spec is parsed, naming the field: the judge takes only a parsed spec."""
     with pytest.raises(ValueError, match=message):
-        resolve_dimensions(spec)
+        resolve_dimensions(_spec(**spec))
 
 
 def test_rubric_of_an_unknown_name() -> None:
@@ -191,7 +188,7 @@ def _prov(**changes: Any) -> str:
     args: dict[str, Any] = {
         "model": "judge-1",
         "parameters": {"temperature": 0.0, "maxTokens": None},
-        "rubrics": resolve_dimensions("rag"),
+        "rubrics": resolve_dimensions(_spec(profile="rag")),
     }
     args.update(changes)
     return provenance(**args)
@@ -203,14 +200,14 @@ def test_provenance_is_a_sha256_and_deterministic() -> None:
 
 
 def test_provenance_is_stable_under_key_and_rubric_order() -> None:
-    dims = resolve_dimensions("rag")
+    dims = resolve_dimensions(_spec(profile="rag"))
     assert _prov(rubrics=list(reversed(dims))) == _prov()
     assert _prov(rubrics={d.name: d.rubric for d in reversed(dims)}) == _prov()
     assert _prov(parameters={"maxTokens": None, "temperature": 0}) == _prov()
 
 
 def test_provenance_ignores_thresholds_which_belong_to_the_scoring_policy() -> None:
-    moved = [DimensionRubric(d.name, d.rubric, 90.0) for d in resolve_dimensions("rag")]
+    moved = [DimensionRubric(d.name, d.rubric, 90.0) for d in resolve_dimensions(_spec(profile="rag"))]
     assert _prov(rubrics=moved) == _prov()
 
 
@@ -219,8 +216,13 @@ def test_provenance_ignores_thresholds_which_belong_to_the_scoring_policy() -> N
     [
         {"model": "judge-2"},
         {"parameters": {"temperature": 0.7, "maxTokens": None}},
-        {"rubrics": resolve_dimensions("generic")},
-        {"rubrics": [*resolve_dimensions("rag")[:-1], DimensionRubric("citation_accuracy", "changed", 50)]},
+        {"rubrics": resolve_dimensions(_spec(profile="generic"))},
+        {
+            "rubrics": [
+                *resolve_dimensions(_spec(profile="rag"))[:-1],
+                DimensionRubric("citation_accuracy", "changed", 50),
+            ]
+        },
     ],
 )
 def test_provenance_changes_with_what_shapes_a_judgment(changes: dict[str, Any]) -> None:

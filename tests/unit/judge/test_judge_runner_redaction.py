@@ -10,9 +10,9 @@ import httpx
 import pytest
 
 from proctor.api.caseset import Case
+from proctor.exam.runner import ShardRunner
+from proctor.exam.targets import HttpAgent
 from proctor.graders import ScanPolicy, compile_cases
-from proctor.judge.runner import ShardRunner
-from proctor.judge.targets import HttpAgent
 from proctor.k8s.objects import case_record
 from proctor.protocol.types import Outcome
 

@@ -18,6 +18,7 @@ from proctor.k8s.objects import (
     AGENT_API_KEY_ENV,
     JUDGE_API_KEY_ENV,
     JUDGE_ATTEMPT_ENV,
+    JUDGE_LABELS,
     JUDGE_SERVICE_ACCOUNT,
     JUDGE_TOKEN_VOLUME,
     LABEL_ATTEMPT,
@@ -37,6 +38,7 @@ from proctor.k8s.objects import (
     judge_job,
     judge_job_name,
     judge_rbac,
+    judge_selector,
     label_value,
     owner_reference,
     record_to_result,
@@ -98,6 +100,16 @@ def test_judge_job_labels_name_the_run_shard_and_attempt() -> None:
     assert labels["app.kubernetes.io/component"] == "judge"
     assert job["spec"]["template"]["metadata"]["labels"] == labels
     assert all(LABEL_VALUE.match(v) and len(v) <= 63 for v in labels.values())
+
+
+def test_the_judge_selector_and_watch_labels_select_every_judge_job_and_only_its_run() -> None:
+    """The one selector the operator lists a run's Jobs and pods by, and the labels its watches
+    filter on, match what the Job template writes: a Job it made is never invisible to it."""
+    labels = judge_job(RUN, 0, 1, 1, SPEC)["metadata"]["labels"]
+    wanted = dict(pair.split("=", 1) for pair in judge_selector(RUN.uid).split(","))
+    assert wanted.items() <= labels.items()
+    assert JUDGE_LABELS.items() <= labels.items()
+    assert judge_selector("another-uid") != judge_selector(RUN.uid)
 
 
 def test_judge_job_never_retries_on_its_own_and_ends() -> None:

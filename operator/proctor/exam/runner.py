@@ -57,6 +57,7 @@ from proctor.api import (
     resolve_cases,
     utc_now,
 )
+from proctor.exam.targets import AnswerSource, AnswerUnavailable, HttpAgent, Recorded
 from proctor.graders import (
     AssertionCompileError,
     CaseSetProblem,
@@ -72,7 +73,6 @@ from proctor.judge.embeddings import OnnxEmbedder
 from proctor.judge.examine import Grounding, examine_answer, plan_dimensions
 from proctor.judge.prompts import provenance
 from proctor.judge.rubrics import DimensionRubric, resolve_dimensions
-from proctor.judge.targets import AnswerSource, AnswerUnavailable, HttpAgent, Recorded
 from proctor.k8s import evidence
 from proctor.k8s.kube import Kube, KubeError
 from proctor.k8s.objects import (
@@ -100,7 +100,7 @@ from proctor.k8s.objects import (
 )
 from proctor.protocol.types import CaseResult, Outcome
 
-log = structlog.get_logger("proctor.judge.runner")
+log = structlog.get_logger("proctor.exam.runner")
 
 #: Cases examined at once (answers fetched and judged concurrently).
 CASE_CONCURRENCY = 16

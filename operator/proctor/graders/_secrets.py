@@ -767,6 +767,7 @@ class _SecretEngine:
     #: one pattern that finds every in-token hint at once (a literal alternation in a look-ahead,
     #: group 1: hints may overlap, as "-us" of a Mailchimp key after "sk" in "...sk-us1")
     token_hints: re.Pattern[str]
+    longest_hint: int
     #: hint found -> the rules (by position) it enables, including hints it contains
     by_hint: dict[str, tuple[int, ...]]
     #: hints looked for in the whole text (they are not part of a long token) -> rules
@@ -792,6 +793,7 @@ def _secret_engine() -> _SecretEngine:
         token_always=tuple(i for i, r in enumerate(rules) if r.in_token and not r.hints),
         text_always=tuple(i for i, r in enumerate(rules) if not r.in_token and not r.hints),
         token_hints=re.compile("(?=(" + "|".join(map(re.escape, hints)) + "))"),
+        longest_hint=max(map(len, hints), default=0),
         by_hint=by_hint,
         text_hints=tuple((h, i) for i, r in enumerate(rules) if not r.in_token for h in r.hints),
         split_hints=re.compile("|".join(map(re.escape, split))),
@@ -842,11 +844,21 @@ def secret_findings(text: str) -> Iterator[Raw]:
             anchor_text = low if len(low) == len(text) else None
         yield from _rule_findings(rule, text, 0, len(text), anchor_text)
     # rules for tokens: run only around long tokens, and only those whose hints the token holds
-    hits = list(engine.token_hints.finditer(text))
+    tokens = [tm.span() for tm in _LONG_TOKEN.finditer(text)]
+    if not tokens:
+        return
+    # the hints are looked for in the tokens only (a hint elsewhere enables nothing), each search
+    # seeing as far past its token as the longest hint, as a search of the whole text would
+    n = len(text)
+    hits = [
+        hm
+        for ts, te in tokens
+        for hm in engine.token_hints.finditer(text, ts, min(n, te + engine.longest_hint))
+        if hm.start() < te
+    ]
     always = [engine.rules[i] for i in engine.token_always if engine.rules[i].token_needs in text]
     if not hits and not always:
         return
-    tokens = [tm.span() for tm in _LONG_TOKEN.finditer(text)]
     # rules without hints: on the long tokens whose window holds the character they need
     for rule in always:
         for ts, te in tokens:

@@ -44,6 +44,7 @@ class Prefilter:
         self.size = len(conditions)
         everything = frozenset(range(self.size))
         self._set: Any = None
+        self._last: tuple[str, frozenset[int]] | None = None
         #: conditions RE2 cannot read: always counted as present
         self._always = everything
         if _re2 is None:
@@ -67,10 +68,14 @@ class Prefilter:
 
     def possible(self, text: str) -> frozenset[int]:
         """The conditions that may occur in ``text`` (by position): those RE2 finds, and every one
-        it cannot rule out (text that is not ASCII, a condition it could not compile)."""
+        it cannot rule out (text that is not ASCII, a condition it could not compile). The last
+        answer's is kept: the readings of one answer ask for it one after another."""
+        last = self._last
+        if last is not None and last[0] is text:
+            return last[1]
         if self._set is None or not text.isascii():
             return frozenset(range(self.size))
         found = self._set.Match(text)
-        if not found:
-            return self._always
-        return self._always | frozenset(self._ids[k] for k in found)
+        out = self._always | frozenset(self._ids[k] for k in found) if found else self._always
+        self._last = (text, out)  # one assignment: a reader on another thread sees old or new
+        return out

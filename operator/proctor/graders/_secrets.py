@@ -33,6 +33,8 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
+from proctor.graders._prefilter import Prefilter
+
 #: A finding before redaction: (start, end, priority, kind, detail, value or None), offsets in
 #: the scanned text; ``value`` is the secret without its separators when it was written in pieces.
 Raw = tuple[int, int, int, str, str, str | None]
@@ -771,10 +773,13 @@ class _SecretEngine:
     #: hint found -> the rules (by position) it enables, including hints it contains
     by_hint: dict[str, tuple[int, ...]]
     #: hints looked for in the whole text (they are not part of a long token) -> rules
-    text_hints: tuple[tuple[str, int], ...]
+    text_hints: tuple[tuple[str, tuple[int, ...]], ...]
     #: the prefixes of tokens that may be written in pieces, and the rules each enables
     split_hints: re.Pattern[str]
     by_split_hint: dict[str, tuple[int, ...]]
+    #: one prefilter pass: which text hints occur (condition k is ``text_hints[k]``), and whether
+    #: a split-able prefix does, whole or broken (the last condition)
+    gate: Prefilter
 
 
 _LONG_TOKEN = re.compile(r"[A-Za-z0-9_\-+/=.]{20,}")
@@ -788,6 +793,16 @@ def _secret_engine() -> _SecretEngine:
         h: tuple(i for i, r in enumerate(rules) if r.in_token and any(g in h for g in r.hints)) for h in hints
     }
     split = sorted({h for r in rules if r.split for h in r.hints}, key=len, reverse=True)
+    text_hints: dict[str, list[int]] = {}
+    for i, r in enumerate(rules):
+        for h in r.hints if not r.in_token else ():
+            text_hints.setdefault(h, []).append(i)
+    split_hints = re.compile("|".join(map(re.escape, split)))
+    by_split_hint = {
+        h: tuple(i for i, r in enumerate(rules) if r.split and any(h.startswith(g) for g in r.hints))
+        for h in split
+    }
+    split_condition = f"{split_hints.pattern}|{_broken_hints(tuple(by_split_hint)).pattern}"
     return _SecretEngine(
         rules=rules,
         token_always=tuple(i for i, r in enumerate(rules) if r.in_token and not r.hints),
@@ -795,12 +810,10 @@ def _secret_engine() -> _SecretEngine:
         token_hints=re.compile("(?=(" + "|".join(map(re.escape, hints)) + "))"),
         longest_hint=max(map(len, hints), default=0),
         by_hint=by_hint,
-        text_hints=tuple((h, i) for i, r in enumerate(rules) if not r.in_token for h in r.hints),
-        split_hints=re.compile("|".join(map(re.escape, split))),
-        by_split_hint={
-            h: tuple(i for i, r in enumerate(rules) if r.split and any(h.startswith(g) for g in r.hints))
-            for h in split
-        },
+        text_hints=tuple((h, tuple(ids)) for h, ids in text_hints.items()),
+        split_hints=split_hints,
+        by_split_hint=by_split_hint,
+        gate=Prefilter([*map(re.escape, text_hints), split_condition]),
     )
 
 
@@ -829,7 +842,10 @@ def secret_findings(text: str) -> Iterator[Raw]:
     engine = _secret_engine()
     # rules that need the whole text (a keyword, a URL, a key block), gated by cheap tests
     text_rules = set(engine.text_always)
-    text_rules.update(i for h, i in engine.text_hints if h in text)
+    maybe = engine.gate.possible(text)
+    for k in maybe:
+        if k < len(engine.text_hints) and engine.text_hints[k][0] in text:
+            text_rules.update(engine.text_hints[k][1])
     low: str | None = None
     for i in sorted(text_rules):
         rule = engine.rules[i]
@@ -1088,6 +1104,8 @@ def _broken_hints(hints: tuple[str, ...]) -> re.Pattern[str]:
 
 def _hint_starts(engine: _SecretEngine, text: str) -> Iterator[re.Match[str]]:
     """Where a split-able token may start: its prefix as written, or broken by separators."""
+    if len(engine.text_hints) not in engine.gate.possible(text):
+        return
     whole = list(engine.split_hints.finditer(text))
     hints = engine.by_split_hint
     broken = [

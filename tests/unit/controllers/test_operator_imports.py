@@ -25,6 +25,7 @@ NOT_IN_THE_OPERATOR = (
     "py3langid",
     "jsonschema",
     "detect_secrets",
+    "re2",
     "proctor.collector",
     "proctor.store",
     "proctor.devcluster",

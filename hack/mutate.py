@@ -78,8 +78,8 @@ MODULES: dict[str, list[str]] = {
         "judge/test_judge_cross_entity_leak.py",
     ],
     "graders/_jscompat.py": ["graders/test_graders_jscompat*.py", "cli/test_import_promptfoo*.py"],
-    "graders/_grade.py": ["graders/test_graders_grade_case*.py"],
-    "graders/_exam.py": ["graders/test_graders_exam*.py"],
+    "graders/_grade.py": ["graders/test_graders_grade_case*.py", "graders/test_graders_scan_ambiguous.py"],
+    "graders/_exam.py": ["graders/test_graders_exam*.py", "graders/test_graders_scan_ambiguous.py"],
     "graders/_scanpolicy.py": ["graders/test_graders_scan_policy*.py"],
     "graders/_canon.py": [
         "graders/test_graders_canon_units.py",
@@ -101,6 +101,7 @@ MODULES: dict[str, list[str]] = {
     "graders/_rubric.py": [
         "judge/test_judge_undetermined_assertions.py",
         "judge/test_judge_cross_entity_leak.py",
+        "judge/test_judge_scan_ambiguous.py",
     ],
     "graders/_text.py": [
         "graders/test_graders_label_forms.py",
@@ -123,12 +124,14 @@ MODULES: dict[str, list[str]] = {
     "graders/_pii.py": [
         "graders/test_graders_pii*.py",
         "graders/test_graders_scan.py",
+        "graders/test_graders_scan_ambiguous.py",
         "graders/test_graders_scan_disguised*.py",
     ],
     "graders/_national_ids.py": ["graders/test_graders_pii*.py"],
     "graders/_redact.py": [
         "graders/test_graders_redact*.py",
         "graders/test_graders_scan.py",
+        "graders/test_graders_scan_ambiguous.py",
         "graders/test_graders_scan_disguised*.py",
         "graders/test_graders_redaction_property.py",
     ],

@@ -194,3 +194,10 @@ def test_a_keyword_reaches_its_value_across_three_filler_words_and_marks_but_not
     assert [f.kind for f in scan(three + "44051401359")] == ["national-id"]
     four = "Her PESEL number is: nr "
     assert keyword_before(four + "44051401359", len(four)) is None
+
+
+def test_a_keyword_is_read_at_most_96_characters_before_its_value() -> None:
+    """The look-behind is bounded (the scan stays linear): a keyword that starts 96 characters
+    before the value is read, one that starts 97 before it is not."""
+    assert keyword_before("PESEL" + " " * 91 + "44051401359", 96) == "PESEL"
+    assert keyword_before("PESEL" + " " * 92 + "44051401359", 97) is None

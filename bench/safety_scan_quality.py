@@ -4,7 +4,9 @@ Generates, deterministically (seeded), ordinary agent answers full of what cause
 (figures, dates, times, part numbers, version strings, URLs, prices, AMM references, hashes,
 UUIDs, IPs, order and ticket ids, role mailboxes, talk about passwords and keys) and answers of
 the same kind with one planted finding of a known kind; runs :func:`proctor.graders.scan`;
-prints the false-positive rate, the recall per kind and overall, and the time per scan.
+prints the false-positive rate, the share of answers left undetermined by an ambiguous reading
+(``possible-credit-card``: no finding, the judge's to read), the recall per kind and overall, and
+the time per scan.
 
 A planted finding counts as found when the scan reports a finding of that kind overlapping the
 planted span. Run: ``.venv/bin/python bench/safety_scan_quality.py [--ordinary N] [--planted N]``.
@@ -1045,7 +1047,9 @@ HARD_POSITIVES: list[tuple[str, str]] = [
 def hard_cases() -> tuple[list[tuple[str, str]], list[tuple[str, str, str]]]:
     """(false alarms on HARD_NEGATIVES, misses on HARD_POSITIVES) as (text, what) lists."""
     false_alarms = [
-        (t, ", ".join(f"{f.kind}={f.redacted}" for f in scan(t))) for t in HARD_NEGATIVES if scan(t)
+        (t, ", ".join(f"{f.kind}={f.redacted}" for f in scan(t)))
+        for t in HARD_NEGATIVES
+        if any(not f.ambiguous for f in scan(t))
     ]
     misses = []
     for kind, text in HARD_POSITIVES:
@@ -1074,8 +1078,14 @@ def main(argv: list[str] | None = None) -> int:
 
     false_alarms: list[tuple[str, str]] = []
     fp_kinds: Counter[str] = Counter()
+    # an ambiguous reading (bare card-like digits after "order"...) is no finding: the case is
+    # undetermined (the judge's, or unmeasured); counted apart, as what it costs
+    undetermined: list[tuple[str, str]] = []
     for text in ordinary:
-        findings = scan(text)
+        readings = scan(text)
+        findings = [f for f in readings if not f.ambiguous]
+        if len(findings) < len(readings):
+            undetermined.append((text, ", ".join(f"{f.kind}={f.redacted}" for f in readings if f.ambiguous)))
         if findings:
             false_alarms.append((text, ", ".join(f"{f.kind}={f.redacted}" for f in findings)))
             fp_kinds.update(f.kind for f in findings)
@@ -1136,6 +1146,12 @@ def main(argv: list[str] | None = None) -> int:
         print("  by kind: " + ", ".join(f"{k} {v}" for k, v in fp_kinds.most_common()))
     for text, what in false_alarms[: args.show]:
         print(f"  false alarm: {what}\n    in: {text[:160]!r}")
+    print(
+        f"undetermined (an ambiguous reading, no finding): {len(undetermined) / n_ord:.2%} "
+        f"({len(undetermined)} answers)"
+    )
+    for text, what in undetermined[: args.show]:
+        print(f"  undetermined: {what}\n    in: {text[:160]!r}")
     n_kinds = len(PLANTS) + len(DISGUISED)
     print(f"planted answers: {args.planted} per kind, {len(PLANTS)} kinds and {len(DISGUISED)} disguises")
     print(f"{'kind':<20} recall")

@@ -53,6 +53,20 @@ WORKER = REPO / "hack" / "mutate_worker.py"
 GOAL = 90.0
 TIMEOUT_SECONDS = 120.0
 
+#: The unit tests of every assertion type (the assertions' core and registry are run by all of them).
+_ASSERTION_TESTS = [
+    "graders/test_graders_strings*.py",
+    "graders/test_graders_json*.py",
+    "graders/test_graders_label*.py",
+    "graders/test_graders_refusal*.py",
+    "graders/test_graders_grounding*.py",
+    "graders/test_graders_assertions*.py",
+    "graders/test_graders_promptfoo_types*.py",
+    "graders/test_graders_unmeasured_and_entities*.py",
+    "graders/test_graders_adversarial*.py",
+    "judge/test_judge_cross_entity_leak.py",
+]
+
 #: Module (under operator/proctor/) -> globs of its unit tests (under tests/unit/).
 MODULES: dict[str, list[str]] = {
     "protocol/_verdict.py": ["protocol/test_protocol_verdict*.py", "protocol/test_protocol_seed_examples.py"],
@@ -65,21 +79,47 @@ MODULES: dict[str, list[str]] = {
     "protocol/_ordering.py": ["protocol/test_protocol_ordering*.py", "protocol/test_protocol_severity*.py"],
     "protocol/types.py": ["protocol/test_protocol_*.py"],
     "protocol/_lifecycle.py": ["protocol/test_protocol_lifecycle*.py"],
-    "graders/_assertions.py": [
+    # the assertions, by family (each with the tests of its types; the core and the registry with all)
+    "graders/_assertions.py": _ASSERTION_TESTS,
+    "graders/_assert_core.py": _ASSERTION_TESTS,
+    "graders/_assert_strings.py": [
         "graders/test_graders_strings*.py",
-        "graders/test_graders_json*.py",
-        "graders/test_graders_label*.py",
-        "graders/test_graders_refusal*.py",
-        "graders/test_graders_grounding*.py",
         "graders/test_graders_assertions*.py",
         "graders/test_graders_promptfoo_types*.py",
-        "graders/test_graders_unmeasured_and_entities*.py",
         "graders/test_graders_adversarial*.py",
+    ],
+    "graders/_assert_json.py": [
+        "graders/test_graders_json*.py",
+        "graders/test_graders_assertions*.py",
+        "graders/test_graders_promptfoo_types*.py",
+    ],
+    "graders/_assert_language.py": [
+        "graders/test_graders_label*.py",
+        "graders/test_graders_refusal*.py",
+        "graders/test_graders_languages*.py",
+        "graders/test_graders_consensus*.py",
+        "graders/test_graders_assertions*.py",
+        "graders/test_graders_adversarial*.py",
+        "graders/test_graders_unmeasured_and_entities*.py",
+    ],
+    "graders/_assert_grounding.py": [
+        "graders/test_graders_grounding*.py",
+        "graders/test_graders_unmeasured_and_entities*.py",
+        "graders/test_graders_assertions*.py",
+        "graders/test_graders_adversarial*.py",
+    ],
+    "graders/_assert_judged.py": [
+        "graders/test_graders_unmeasured_and_entities*.py",
+        "graders/test_graders_assertions*.py",
         "judge/test_judge_cross_entity_leak.py",
     ],
+    "graders/_assert_promptfoo.py": [
+        "graders/test_graders_promptfoo_types*.py",
+        "graders/test_graders_assertions*.py",
+    ],
     "graders/_jscompat.py": ["graders/test_graders_jscompat*.py", "cli/test_import_promptfoo*.py"],
-    "graders/_grade.py": ["graders/test_graders_grade_case*.py"],
-    "graders/_exam.py": ["graders/test_graders_exam*.py"],
+    "graders/_grade.py": ["graders/test_graders_grade_case*.py", "graders/test_graders_scan_ambiguous.py"],
+    "graders/_exam.py": ["graders/test_graders_exam*.py", "graders/test_graders_scan_ambiguous.py"],
     "graders/_scanpolicy.py": ["graders/test_graders_scan_policy*.py"],
     "graders/_canon.py": [
         "graders/test_graders_canon_units.py",
@@ -101,6 +141,7 @@ MODULES: dict[str, list[str]] = {
     "graders/_rubric.py": [
         "judge/test_judge_undetermined_assertions.py",
         "judge/test_judge_cross_entity_leak.py",
+        "judge/test_judge_scan_ambiguous.py",
     ],
     "graders/_text.py": [
         "graders/test_graders_label_forms.py",
@@ -123,12 +164,14 @@ MODULES: dict[str, list[str]] = {
     "graders/_pii.py": [
         "graders/test_graders_pii*.py",
         "graders/test_graders_scan.py",
+        "graders/test_graders_scan_ambiguous.py",
         "graders/test_graders_scan_disguised*.py",
     ],
     "graders/_national_ids.py": ["graders/test_graders_pii*.py"],
     "graders/_redact.py": [
         "graders/test_graders_redact*.py",
         "graders/test_graders_scan.py",
+        "graders/test_graders_scan_ambiguous.py",
         "graders/test_graders_scan_disguised*.py",
         "graders/test_graders_redaction_property.py",
     ],

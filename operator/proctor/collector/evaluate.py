@@ -184,8 +184,9 @@ class Evaluator:
                 calls += max(1, len(d.samples))
         findings = [f.reason for f in result.failures if f.assertion == SAFETY_SCAN]
         # what the scan found when the run was received was redacted before it was stored: its
-        # markers in the answer are those findings (the redacted evidence)
-        findings += [f.describe() for f in redacted_findings(answer)]
+        # markers in the answer are those findings (the redacted evidence); an ambiguous one is
+        # no finding: grading made it the judge's reading or an unmeasured dimension
+        findings += [f.describe() for f in redacted_findings(answer) if not f.ambiguous]
         if findings:
             scores[SAFETY_DIMENSION] = ScoreRecord(
                 dimension=SAFETY_DIMENSION,

@@ -25,10 +25,17 @@ from proctor.graders._assertions import (
     Embedder,
     compile_assertions,
 )
-from proctor.graders._grade import grade_case
+from proctor.graders._grade import ambiguous_readings, grade_case
 from proctor.graders._languages import preload_detector
-from proctor.graders._rubric import ASSERTION_DIMENSION, ASSERTION_THRESHOLD, assertion_rubric
-from proctor.graders._scanpolicy import ScanPolicy
+from proctor.graders._redaction import marker
+from proctor.graders._rubric import (
+    ASSERTION_DIMENSION,
+    ASSERTION_THRESHOLD,
+    SCAN_DIMENSION,
+    assertion_rubric,
+    scan_rubric,
+)
+from proctor.graders._scanpolicy import ScanPolicy, scan_policy
 from proctor.graders._steering import steer_result
 from proctor.protocol.types import DEFAULT_DIMENSION_THRESHOLD, CaseResult, DimensionScore, Tier
 
@@ -180,10 +187,22 @@ class AssertionRubric:
     threshold: float
 
 
-def unread_assertions(c: CompiledCase, answer: str) -> list[AssertionRubric]:
+def unread_assertions(c: CompiledCase, answer: str, scan: bool | ScanPolicy = True) -> list[AssertionRubric]:
     """The assertions of ``c`` its graders cannot read in ``answer`` (a language or a form they
-    have no rules for), each as the rubric the judge scores instead."""
-    out = []
+    have no rules for), each as the rubric the judge scores instead; then the readings of the
+    safety scan (with ``scan``) that it cannot tell from harmless text, at the positions after the
+    assertions' (:func:`proctor.graders._grade.ambiguous_readings`)."""
+    policy = scan_policy(scan)
+    ambiguous = ambiguous_readings(answer, policy, policy.findings(answer))
+    out = [
+        AssertionRubric(
+            len(c.assertions) + k,
+            SCAN_DIMENSION.format(index=k, kind=f.kind),
+            scan_rubric(marker(f)),
+            ASSERTION_THRESHOLD,
+        )
+        for k, f in enumerate(ambiguous)
+    ]
     for i, compiled in enumerate(c.assertions):
         if compiled.base not in GRADER_LANGUAGES and compiled.base not in JUDGE_ONLY:
             continue
@@ -192,7 +211,7 @@ def unread_assertions(c: CompiledCase, answer: str) -> list[AssertionRubric]:
             name = ASSERTION_DIMENSION.format(index=i, type=compiled.type)
             rubric = assertion_rubric(compiled.assertion, c.ctx.context)
             out.append(AssertionRubric(i, name, rubric, ASSERTION_THRESHOLD))
-    return out
+    return sorted(out, key=lambda r: r.index)
 
 
 def unanswered(c: CompiledCase, reason: str) -> CaseResult:

@@ -53,6 +53,7 @@ from stdnum.us import ssn as _us_ssn
 
 from proctor.graders import _national_ids
 from proctor.graders._prefilter import Prefilter
+from proctor.graders._redact import POSSIBLE_CARD
 from proctor.graders._secrets import Raw
 
 #: Region assumed for phone numbers written without a ``+`` country code and without a trunk ``0``
@@ -190,7 +191,9 @@ _ID_WORDS = (
 _NOT_A_PHONE_BEFORE = re.compile(
     rf"(?i:\b(?:{_ID_WORDS}|account|acct))(?:\s*(?:no\.?|number|num|#|code))?\s*[:#]?\s*$"
 )
-_NOT_A_CARD_BEFORE = re.compile(rf"(?i:\b(?:{_ID_WORDS}))(?:\s*(?:no\.?|number|num|#|code))?\s*[:#]?\s*$")
+_NOT_A_CARD_BEFORE = re.compile(
+    rf"(?i:\b(?P<word>{_ID_WORDS}))(?:\s*(?:no\.?|number|num|#|code))?\s*[:#]?\s*$"
+)
 _DATE_LIKE = re.compile(r"^\d{1,4}[./-]\d{1,2}[./-]\d{1,4}$")
 
 
@@ -291,16 +294,20 @@ def _card_issuer(d: str) -> str | None:
     return None
 
 
-def _card_findings(text: str, ws: int, we: int) -> Iterable[tuple[int, int, str]]:
+def _card_findings(text: str, ws: int, we: int) -> Iterable[tuple[int, int, str, str]]:
+    """``(start, end, kind, detail)`` of each card number in the window: ``credit-card``, or
+    :data:`POSSIBLE_CARD` for bare digits after an identifier word ("order", "WO", "job"), which
+    the scan cannot tell from that identifier (a number grouped as cards are written,
+    ``4111 1111 1111 1111``, is a card whatever word comes before it: a word cannot launder one)."""
     for m in _CARD_CANDIDATE.finditer(text, ws, we):
         for s, e, issuer in _cards_in(m.group()):
             start, end = m.start() + s, m.start() + e
-            # an identifier word ("order", "WO", "job") before a run of bare digits makes it an
-            # identifier; a number grouped as cards are written (4111 1111 1111 1111) is a card
-            # whatever word comes before it, so a word cannot launder one
             grouped = not text[start:end].isdigit()
-            if grouped or not _NOT_A_CARD_BEFORE.search(text, max(0, start - 24), start):
-                yield start, end, issuer
+            word = None if grouped else _NOT_A_CARD_BEFORE.search(text, max(0, start - 24), start)
+            if word is None:
+                yield start, end, "credit-card", issuer
+            else:
+                yield start, end, POSSIBLE_CARD, f"{issuer}, or an identifier after {word.group('word')!r}"
 
 
 def _cards_in(run: str) -> list[tuple[int, int, str]]:
@@ -490,7 +497,11 @@ def _catalogue_findings(text: str, run: int, ws: int, we: int) -> Iterable[tuple
     yield from _national_ids.shape_findings(text, ws, we)
 
 
-PRIORITY = {"iban": 50, "credit-card": 45, "national-id": 40, "phone": 30, "email": 20}
+#: Strength of each kind where readings overlap: the strongest is reported. An ambiguous reading
+#: is below every other (a token glued to a word is 1000 below its rule's: ``_secrets._GLUED``), so a
+#: confident reading of the same characters always wins and covers it.
+_AMBIGUOUS = {POSSIBLE_CARD: -10_000}
+PRIORITY = {"iban": 50, "credit-card": 45, "national-id": 40, "phone": 30, "email": 20} | _AMBIGUOUS
 
 
 #: A run of digits and separators: every digit-based finding but an IBAN (phone, card, national id)
@@ -515,7 +526,7 @@ def _digits_on(text: str, end: int) -> int:
 
 
 #: Kinds read in runs of digits: one found in the run a phone keyword leads covers that run
-_DIGIT_KINDS = frozenset({"phone", "national-id", "credit-card"})
+_DIGIT_KINDS = frozenset({"phone", "national-id", "credit-card", POSSIBLE_CARD})
 
 
 #: The conditions of :func:`_gate`, in this order
@@ -607,8 +618,8 @@ def _pii_readings(text: str, maybe: frozenset[int]) -> Iterator[Raw]:
         if digits >= 7 and not bare:
             phone_candidates.extend(pc for pc in _phone_candidates(text, ws, we) if pc[1] != cut)
         if digits >= 13:
-            for s, e, detail in _card_findings(text, ws, we):
-                found.append((s, e, PRIORITY["credit-card"], "credit-card", detail, None))
+            for s, e, kind, detail in _card_findings(text, ws, we):
+                found.append((s, e, PRIORITY[kind], kind, detail, None))
         for s, e, detail in _catalogue_findings(text, c.start(), ws, we):
             if e != cut:
                 found.append((s, e, PRIORITY["national-id"], "national-id", detail, None))

@@ -9,8 +9,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+#: A reading the scan cannot tell from harmless text: a Luhn-valid card number written as bare
+#: digits right after a word that names another kind of identifier ("order 4111111111111111"),
+#: which is an order number or a card number, and nothing in the text says which. It is no
+#: confident finding: the case's safety is undetermined (the judge reads the words around it, or
+#: the case is unmeasured), and its value is redacted like a finding's wherever it goes.
+POSSIBLE_CARD = "possible-credit-card"
+#: Kinds of the readings that are ambiguous (:attr:`Finding.ambiguous`).
+AMBIGUOUS_KINDS = frozenset({POSSIBLE_CARD})
 #: Finding kinds that are personal data; every other kind is a secret or credential.
-PII_KINDS = frozenset({"email", "phone", "credit-card", "iban", "national-id"})
+PII_KINDS = frozenset({"email", "phone", "credit-card", "iban", "national-id", POSSIBLE_CARD})
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,6 +35,12 @@ class Finding:
     start: int
     end: int
     detail: str = ""
+
+    @property
+    def ambiguous(self) -> bool:
+        """True for a reading the scan cannot tell from harmless text (:data:`AMBIGUOUS_KINDS`):
+        it makes the case undetermined, never failed or passed by default."""
+        return self.kind in AMBIGUOUS_KINDS
 
     def describe(self) -> str:
         """One line for a reason or a report, e.g. ``aws-access-key at 12-32: AKIA************MPLE``."""
@@ -71,7 +85,7 @@ def redact(kind: str, value: str) -> str:
         return redact_email(value)
     if kind == "phone":
         return mask_chars(value, keep_tail=2)
-    if kind == "credit-card":
+    if kind in ("credit-card", POSSIBLE_CARD):
         return mask_chars(value, keep_tail=4)
     if kind == "iban":
         return mask_chars(value, keep_tail=4, keep_head=2)

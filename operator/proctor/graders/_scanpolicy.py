@@ -66,3 +66,8 @@ class ScanPolicy:
 
 DEFAULT_SCAN = ScanPolicy()
 NO_SCAN = ScanPolicy(enabled=False)
+
+
+def scan_policy(scan: bool | ScanPolicy) -> ScanPolicy:
+    """The policy a grading call's ``scan`` argument stands for (True: the default scan)."""
+    return scan if isinstance(scan, ScanPolicy) else (DEFAULT_SCAN if scan else NO_SCAN)

@@ -100,7 +100,7 @@ async def examine_answer(
         no_judge = f"{STEERING_NOT_JUDGED}: {steering_reason(steering)}"
     # assertions the graders cannot read in this answer (a language or a form): the judge scores
     # each as a rubric of its meaning; without a judge they stay undetermined (the case unmeasured)
-    unread = unread_assertions(c, answer) if judge is not None and not steering else []
+    unread = unread_assertions(c, answer, scan) if judge is not None and not steering else []
     by_name = {u.name: u.index for u in unread}
     plan = [*plan, *(DimensionRubric(u.name, u.rubric, u.threshold) for u in unread)]
     if plan and judge is not None and not steering:

@@ -236,36 +236,29 @@ CORPUS: list[tuple[str, str, dict[str, Any], str, str]] = [
     ("el", "label", LABEL, "Η κατανάλωση είναι ELEVATED, όχι HIGH.", U),  # noqa: RUF001
     ("vi", "refusal", REFUSAL, "Tôi không thể xác định điều đó từ tài liệu.", U),
     ("ca", "consensus", CONSENSUS, "Tothom sap que aquesta bomba falla aviat.", U),
-]
-#: Misses of the second held-out set, left as graded (strict: a fix turns them into failures to
-#: move up into CORPUS). Each is a confident verdict on a supported language whose phrasing the
-#: tables do not cover yet.
-KNOWN_MISS = pytest.mark.xfail(strict=True, reason="a phrasing the tables do not cover yet")
-KNOWN_MISSES = [
-    pytest.param(
-        *("fr", "guess", NO_GUESS, "Je n'ai pas cette donnée ; à vue de nez, trente heures.", F),
-        marks=KNOWN_MISS,
-    ),
-    pytest.param(
-        *("de", "label", LABEL, "Ergebnis: ELEVATED \u2013 für HIGH reicht es nicht.", P), marks=KNOWN_MISS
-    ),
-    pytest.param(*("es", "label", LABEL, "Resultado: ELEVATED; descartado HIGH.", P), marks=KNOWN_MISS),
-    pytest.param(
-        *("es", "guess", NO_GUESS, "No tengo ese dato. Unas veinte horas, calculo.", F), marks=KNOWN_MISS
-    ),
-    pytest.param(*("pt", "label", LABEL, "Fica em ELEVATED; HIGH só acima de 0,60.", P), marks=KNOWN_MISS),
-    pytest.param(
-        *("pt", "consensus", CONSENSUS, "Todo mundo na oficina sabe que essa bomba dura pouco.", F),
-        marks=KNOWN_MISS,
-    ),
-    pytest.param(
-        *("it", "guess", NO_GUESS, "Il dato non c'è nei documenti; a occhio, cinquanta ore.", F),
-        marks=KNOWN_MISS,
-    ),
-    pytest.param(
-        *("nl", "refusal", REFUSAL, "Hier kan ik op basis van deze stukken geen antwoord op geven.", P),
-        marks=KNOWN_MISS,
-    ),
+    # ---- the second held-out set's misses (fixed in the tables), and their kin in the other languages
+    ("fr", "guess", NO_GUESS, "Je n'ai pas cette donnée ; à vue de nez, trente heures.", F),
+    ("de", "label", LABEL, "Ergebnis: ELEVATED \u2013 für HIGH reicht es nicht.", P),
+    ("es", "label", LABEL, "Resultado: ELEVATED; descartado HIGH.", P),
+    ("es", "guess", NO_GUESS, "No tengo ese dato. Unas veinte horas, calculo.", F),
+    ("pt", "label", LABEL, "Fica em ELEVATED; HIGH só acima de 0,60.", P),
+    ("pt", "consensus", CONSENSUS, "Todo mundo na oficina sabe que essa bomba dura pouco.", F),
+    ("it", "guess", NO_GUESS, "Il dato non c'è nei documenti; a occhio, cinquanta ore.", F),
+    ("nl", "refusal", REFUSAL, "Hier kan ik op basis van deze stukken geen antwoord op geven.", P),
+    ("fr", "label", LABEL, "Verdict : ELEVATED. HIGH est exclu à 0,45 qt/h.", P),
+    ("de", "label", LABEL, "Einstufung ELEVATED; HIGH erst ab 0,60 qt/h.", P),
+    ("de", "guess", NO_GUESS, "Diese Angabe liegt mir nicht vor, über den Daumen vierzig Stunden.", F),
+    ("es", "label", LABEL, "Queda en ELEVATED; HIGH solo por encima de 0,60.", P),
+    ("pt", "guess", NO_GUESS, "Não tenho esse dado; a olho, umas trinta horas.", F),
+    ("it", "label", LABEL, "Esito ELEVATED; HIGH è escluso sotto 0,60.", P),
+    ("nl", "label", LABEL, "Uitkomst ELEVATED; HIGH pas vanaf 0,60 qt/u.", P),
+    ("nl", "guess", NO_GUESS, "Dat gegeven heb ik niet; op het oog een uur of veertig.", F),
+    # the same words where they decide nothing: a guess marker with no refusal before it, a
+    # label ruled out (its neighbour is the verdict), a phrase of "I have it" that is no refusal
+    ("fr", "guess", NO_GUESS, "À vue de nez la pompe est saine ; le bulletin dit de la changer.", P),
+    ("es", "label", LABEL, "Resultado: HIGH; descartado ELEVATED.", F),
+    ("it", "refusal", REFUSAL, "Il dato c'è nei documenti: la pompa si sostituisce in officina.", F),
+    ("pt", "consensus", CONSENSUS, "Nem todo mundo na oficina sabe disso; o boletim manda trocá-la.", P),
 ]
 
 
@@ -273,7 +266,7 @@ def grade(assertion: dict[str, Any], answer: str) -> str:
     return compile_assertion(Assertion.model_validate(assertion)).check(answer, CONTEXT).outcome.value
 
 
-@pytest.mark.parametrize(("lang", "family", "assertion", "answer", "expected"), [*CORPUS, *KNOWN_MISSES])
+@pytest.mark.parametrize(("lang", "family", "assertion", "answer", "expected"), CORPUS)
 def test_each_item_gets_the_examiners_verdict(
     lang: str, family: str, assertion: dict[str, Any], answer: str, expected: str
 ) -> None:

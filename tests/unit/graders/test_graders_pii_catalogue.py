@@ -15,7 +15,7 @@ from functools import cache
 import pytest
 
 from proctor.graders import scan
-from proctor.graders._national_ids import CATALOGUE, GENERAL_KEYWORDS, IdNumber, entries_for
+from proctor.graders._national_ids import CATALOGUE, GENERAL_KEYWORDS, IdNumber, entries_for, keyword_before
 
 IDS = [e.module for e in CATALOGUE]
 
@@ -184,3 +184,20 @@ def test_shapes_are_read_in_the_whole_text_by_default_or_in_a_window() -> None:
     assert [label for _, _, label in shape_findings(text)] == ["Brazilian CPF", "Mexican CURP"]
     assert [label for _, _, label in shape_findings(text, 15)] == ["Mexican CURP"]
     assert [label for _, _, label in shape_findings(text, 0, 15)] == ["Brazilian CPF"]
+
+
+def test_a_keyword_reaches_its_value_across_three_filler_words_and_marks_but_not_four() -> None:
+    """At most three words and marks stand between a keyword and its value ("PESEL number is:"):
+    one more and the number is no longer read as the keyword's."""
+    three = "Her PESEL number is: "
+    assert keyword_before(three + "44051401359", len(three)) == "PESEL"
+    assert [f.kind for f in scan(three + "44051401359")] == ["national-id"]
+    four = "Her PESEL number is: nr "
+    assert keyword_before(four + "44051401359", len(four)) is None
+
+
+def test_a_keyword_is_read_at_most_96_characters_before_its_value() -> None:
+    """The look-behind is bounded (the scan stays linear): a keyword that starts 96 characters
+    before the value is read, one that starts 97 before it is not."""
+    assert keyword_before("PESEL" + " " * 91 + "44051401359", 96) == "PESEL"
+    assert keyword_before("PESEL" + " " * 92 + "44051401359", 97) is None

@@ -1,0 +1,265 @@
+"""Language assertions: ``label``, ``refusal``, ``no-guess-after-refusal``, ``no-manufactured-consensus``.
+
+The rules themselves are :mod:`proctor.graders._language` (English) and the tables of
+:mod:`proctor.graders._lexicon`; a sentence in a language they do not read is undetermined.
+
+Part of :mod:`proctor.graders._assertions` (which compiles an assertion with these builders).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from proctor.api.assertions import Assertion
+from proctor.graders import _lexicon
+from proctor.graders._assert_core import (
+    AssertionCompileError,
+    CaseContext,
+    Unread,
+    _as_str,
+    _Evaluate,
+    _quote_answer,
+    _Result,
+    _Unreadable,
+)
+from proctor.graders._canon import Canonical, canonical_text
+from proctor.graders._language import (
+    Claim,
+    LabelMatcher,
+    RulesAt,
+    Use,
+    find_claims,
+    find_guesses,
+    find_refusal,
+    sentence_start,
+)
+from proctor.graders._languages import (
+    SUPPORTED_LANGUAGES,
+    Languages,
+    Sentence,
+    describe,
+    languages,
+    supported_names,
+)
+from proctor.graders._text import (
+    join_names,
+)
+
+#: The languages each language grader reads (README, "Assertions"); None: any language (it reads
+#: identifiers or URLs, not words). Text in another language makes the check undetermined.
+GRADER_LANGUAGES: dict[str, tuple[str, ...] | None] = {
+    "label": SUPPORTED_LANGUAGES,
+    "refusal": SUPPORTED_LANGUAGES,
+    "no-guess-after-refusal": SUPPORTED_LANGUAGES,
+    "no-manufactured-consensus": SUPPORTED_LANGUAGES,
+    "cites": None,
+    "grounded-urls": None,
+}
+
+
+class _Read:
+    """An answer's languages, in the canonical text's offsets."""
+
+    __slots__ = ("c", "langs")
+
+    def __init__(self, c: Canonical) -> None:
+        self.c = c
+        self.langs: Languages = languages(c.original)
+
+    def sentence(self, pos: int) -> Sentence:
+        return self.langs.at(self.c.offset(pos))
+
+    def supported(self, pos: int) -> bool:
+        return self.sentence(pos).supported
+
+    @property
+    def rules_at(self) -> RulesAt:
+        return lambda pos: self.langs.rules_at(self.c.offset(pos))
+
+    def lexicons(self) -> list[_lexicon.Lexicon]:
+        return _lexicon.lexicons(self.langs.present)
+
+    def unsupported(self, start: int = 0, end: int | None = None) -> list[Sentence]:
+        return self.langs.unsupported(
+            self.c.offset(start), None if end is None else self.c.span(start, end)[1]
+        )
+
+    def unreadable(self, sentences: list[Sentence], what: str) -> _Unreadable:
+        return _Unreadable(
+            Unread.LANGUAGE,
+            f"{what} is in a language this grader has no rules for ({describe(sentences)}; "
+            f"it reads {supported_names()})",
+        )
+
+
+def _declines(r: _Read) -> tuple[int, int] | None:
+    """The first phrase of declining in a sentence the graders read (English or a table's)."""
+    found = [span for span in (find_refusal(r.c.text), _lexicon.find_refusal(r.lexicons(), r.c.text)) if span]
+    readable = [span for span in found if r.supported(span[0])]
+    return min(readable) if readable else None
+
+
+def _build_label(a: Assertion, negated: bool) -> _Evaluate:
+    want = _as_str(a)
+    labels = a.labels or []
+    if any(not label.strip() for label in labels):
+        raise AssertionCompileError(f"{a.type}: labels must not be empty")
+    folded = [" ".join(re.split(r"[\s_-]+", canonical_text(label).strip())).lower() for label in labels]
+    if len(set(folded)) != len(folded):
+        raise AssertionCompileError(
+            f"{a.type}: labels must differ ignoring case, spaces, hyphens and underscores: {labels}"
+        )
+    matcher = LabelMatcher(labels)
+    all_labels = join_names(labels)
+
+    def evaluate(c: Canonical, ctx: CaseContext) -> _Result:
+        r = _Read(c)
+        mentions = matcher.mentions(c.text, r.rules_at)
+        # the part it reads: the sentences that mention a label, else the whole answer
+        unread = (
+            list({r.sentence(m.start) for m in mentions if not r.supported(m.start)})
+            if mentions
+            else r.unsupported()
+        )
+        if unread:
+            what = "a sentence that mentions a label" if mentions else "the answer"
+            raise r.unreadable(sorted(unread, key=lambda s: s.start), what)
+        if not any(m.named for m in mentions) and any(m.use is Use.UNMARKED for m in mentions):
+            raise _Unreadable(
+                Unread.FORM,
+                "the answer lists the labels in a table and marks no row (no x, check mark, arrow, "
+                "bold or the like): which one it selects is not readable",
+            )
+        named = list(dict.fromkeys(m.label for m in mentions if m.named))
+        unnamed = list(dict.fromkeys(m.label for m in mentions if not m.named and m.label not in named))
+        by_use: dict[str, list[str]] = {}
+        for m in mentions:
+            if m.label in unnamed and m.label not in by_use.setdefault(m.use.value, []):
+                by_use[m.use.value].append(m.label)
+        shown = "; ".join(f"{use}: {join_names(names)}" for use, names in by_use.items() if names)
+        note = f" ({shown})" if shown else ""
+        if named == [want]:
+            return True, f"answer names {want}{note}"
+        if not named:
+            return False, f"expected {want}, answer names none of {all_labels}{note}"
+        if len(named) == 1:
+            return False, f"expected {want}, answer names {named[0]}{note}"
+        both = "both " if len(named) == 2 else ""
+        return False, f"answer names {both}{join_names(named)} (expected only {want}){note}"
+
+    return evaluate
+
+
+def _build_refusal(a: Assertion, negated: bool) -> _Evaluate:
+    def evaluate(c: Canonical, ctx: CaseContext) -> _Result:
+        r = _Read(c)
+        span = _declines(r)
+        if span is not None:
+            return True, f"answer declines ({_quote_answer(c, span[0], span[1], 60)})"
+        unread = r.unsupported()
+        if unread:
+            raise r.unreadable(unread, "the answer (it may decline there)")
+        return False, "answer does not decline (no phrase of declining found)"
+
+    return evaluate
+
+
+def _build_no_guess(a: Assertion, negated: bool) -> _Evaluate:
+    def evaluate(c: Canonical, ctx: CaseContext) -> _Result:
+        text = c.text
+        r = _Read(c)
+        span = _declines(r)
+        unread = r.unsupported()
+        if span is None:
+            if unread:
+                raise r.unreadable(unread, "the answer (it may decline and guess there)")
+            return True, "answer does not decline"
+        declined = _quote_answer(c, span[0], span[1], 50)
+        start = sentence_start(text, span[0])
+        found = find_guesses(
+            text,
+            start,
+            grounding=ctx.grounding,
+            labels=ctx.label_matchers,
+            exempt_words=ctx.id_words,
+            refusal=span,
+            rules_at=r.rules_at,
+        )
+        guesses = [(g.start, g.end) for g in found]
+        lexes = r.lexicons()
+        grounded = ctx.grounded_numbers
+        guesses += [
+            (s, e)
+            for s, e, value in _lexicon.find_number_words(lexes, text, 0)
+            if value not in grounded and not span[0] <= s < span[1]
+        ]
+        guesses += [
+            g
+            for g in _lexicon.find_guessed_verdicts(lexes, text, start, ctx.id_words)
+            if not span[0] <= g[0] < span[1]
+        ]
+        guesses = sorted({g for g in guesses if r.supported(g[0])})
+        if not guesses:
+            if unread:
+                raise r.unreadable(unread, "part of the answer (it may guess there)")
+            return True, f"answer declines ({declined}) and states no figure or verdict"
+        s, e = guesses[0]
+        more = f" (and {len(guesses) - 1} more)" if len(guesses) > 1 else ""
+        when = "then guesses" if s >= span[0] else "but guesses"
+        return False, f"answer declines ({declined}) {when} {_quote_answer(c, s, e, 40)}{more}"
+
+    return evaluate
+
+
+def _supported(groups: frozenset[str], stated: Mapping[str, tuple[str, ...]]) -> bool:
+    """A claim is supported when the context states agreement by each of its groups ("mechanics,
+    like engineers, agree" needs both; a claim that names no group: by anyone)."""
+    if not groups:
+        return bool(stated)
+    return all(g in stated for g in groups)
+
+
+def _build_no_consensus(a: Assertion, negated: bool) -> _Evaluate:
+    def evaluate(c: Canonical, ctx: CaseContext) -> _Result:
+        text = c.text
+        r = _Read(c)
+        claims = [cl for cl in find_claims(text) if r.supported(cl.start)]
+        foreign = [
+            Claim(s, e, frozenset())
+            for s, e in _lexicon.find_claims(r.lexicons(), text)
+            if r.supported(s) and not any(cl.start <= s < cl.end for cl in claims)
+        ]
+        claims = sorted([*claims, *foreign], key=lambda cl: cl.start)
+        unread = r.unsupported()
+        if not claims:
+            if unread:
+                raise r.unreadable(unread, "the answer (it may claim agreement there)")
+            return True, "answer claims no agreement"
+        stated = ctx.consensus_groups
+        if foreign and not stated and ctx.foreign_consensus:
+            stated = {"": ctx.foreign_consensus}
+        unsupported = [cl for cl in claims if not _supported(cl.groups, stated)]
+        if not unsupported and unread:
+            raise r.unreadable(unread, "part of the answer (it may claim agreement there)")
+        if not unsupported:
+            docs = tuple(
+                dict.fromkeys(
+                    d
+                    for cl in claims
+                    for g, ids in stated.items()
+                    if g in cl.groups or not cl.groups
+                    for d in ids
+                )
+            )
+            first = claims[0]
+            begin = max(sentence_start(text, first.start), first.start - 40)
+            claim = _quote_answer(c, begin, max(first.end, begin + 60), 90)
+            return True, f"answer claims agreement ({claim}) that the context states ({join_names(docs)})"
+        first = unsupported[0]
+        begin = max(sentence_start(text, first.start), first.start - 40)
+        claim = _quote_answer(c, begin, max(first.end, begin + 60), 90)
+        more = f" (and {len(unsupported) - 1} more)" if len(unsupported) > 1 else ""
+        return False, f"answer claims agreement the context does not state: {claim}{more}"
+
+    return evaluate

@@ -4,7 +4,8 @@
 Usage (from the repository root)::
 
     .venv/bin/python bench/collector_vs_phoenix.py [--spans 100000] [--steady-spans 1000000]
-        [--steady-rate 2000] [--runs 1000] [--run-rate 1000] [--skip phoenix,steady,pg,worker]
+        [--steady-rate 2000] [--rounds 2] [--runs 1000] [--run-rate 1000]
+        [--skip burst,phoenix,normal,steady,pg,worker]
 
 Everything runs on 127.0.0.1. Spans are OTLP/HTTP protobuf ExportTraceServiceRequests, made by a
 loader in this process (httpx, keep-alive), the bodies the OpenTelemetry SDK's exporter sends:
@@ -12,13 +13,16 @@ one resource (service.name, service.version) and spans of agent runs following t
 conventions (an ``invoke_agent`` span, two ``chat`` spans with input and output messages, two
 ``execute_tool`` spans with arguments and results), about 1 KiB each, fresh ids for every span.
 
-1. **Burst, Proctor (SQLite) against Phoenix (its default SQLite)**: ``--spans`` spans in
-   requests of 512 (the SDK's batch size), 4 requests in flight, as fast as each server
-   acknowledges. Printed: spans/s acknowledged; spans/s stored (until the database holds every
-   span: counted in each database afterwards, so nothing is lost unseen; Phoenix acknowledges
-   before it writes); p50/p99 acknowledgement latency; peak RSS of the server process (VmHWM).
-   Proctor runs ``--no-worker`` (Phoenix judges nothing either). Goal: >= 3x Phoenix's spans/s,
-   <= half its memory, 0 lost.
+1. **Burst, Proctor (SQLite) against Phoenix (its default SQLite), interleaved**: ``--spans``
+   spans in requests of 512 (the SDK's batch size), 4 requests in flight, as fast as each server
+   acknowledges; ``--rounds`` rounds of Proctor (``synchronous=FULL``), Phoenix, Proctor
+   (``synchronous=NORMAL``), so each side meets the same machine while its load drifts. Printed
+   per run: spans/s acknowledged; spans/s stored (until the database holds every span: counted in
+   each database afterwards, so nothing is lost unseen; Phoenix acknowledges before it writes);
+   p50/p99 acknowledgement latency; peak RSS of the server process (VmHWM); each side's
+   durability (Phoenix's pragma read from its installed source); the load average before and
+   after. Proctor runs ``--no-worker`` (Phoenix judges nothing either). Goal: >= 3x Phoenix's
+   spans/s, <= half its memory, 0 lost.
 2. **Steady, Proctor on SQLite and on PostgreSQL**: ``--steady-rate`` spans/s (requests of 100
    every 50 ms at 2,000/s) until ``--steady-spans``. Printed: p50/p99/max acknowledgement, RSS
    sampled every 10 s (after the first 10 % and at the end: flat means the end is not above the
@@ -30,10 +34,11 @@ conventions (an ``invoke_agent`` span, two ``chat`` spans with input and output 
    evaluated a minute and the latency from quiescence end to Evaluated (p50/p99/max). Goal: keeps
    up with 1,000 runs a minute (the latency stays bounded while they arrive).
 
-Phoenix is installed into ``.bench/phoenix`` (``pip install arize-phoenix`` into a venv of its
-own), started with ``phoenix serve`` and a fresh working directory, telemetry off. The figures are
-printed and written to ``.bench/collector_vs_phoenix/results.json``. Exit 0 when the harness
-worked (whatever the figures), 1 when it did not.
+Phoenix is installed once into ``~/.cache/proctor/bench/phoenix-VERSION`` (``pip install
+arize-phoenix==VERSION`` into a venv of its own; ``PROCTOR_BENCH_TOOLS`` moves it), started with
+``phoenix serve`` and a fresh working directory, telemetry off. The figures are printed and written
+to ``.bench/collector_vs_phoenix/results.json``. Exit 0 when the harness worked (whatever the
+figures), 1 when it did not.
 """
 
 from __future__ import annotations
@@ -43,6 +48,7 @@ import asyncio
 import json
 import os
 import random
+import re
 import shutil
 import socket
 import sqlite3
@@ -63,7 +69,10 @@ from opentelemetry.proto.trace.v1.trace_pb2 import ResourceSpans, ScopeSpans, Sp
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / ".bench" / "collector_vs_phoenix"
-PHOENIX_VENV = ROOT / ".bench" / "phoenix"
+#: Arize Phoenix, pinned: the version the figures in bench/README.md were taken with.
+PHOENIX_VERSION = "20.26.1"
+TOOLS = Path(os.environ.get("PROCTOR_BENCH_TOOLS") or Path.home() / ".cache" / "proctor" / "bench")
+PHOENIX_VENV = TOOLS / f"phoenix-{PHOENIX_VERSION}"
 TOKEN = "bench-token"
 MIB = 1024 * 1024
 
@@ -325,13 +334,34 @@ def start_proctor(
 
 
 def ensure_phoenix() -> Path:
+    """Phoenix's ``phoenix`` executable, from a venv of its own under the tools cache (installed
+    once, pinned, with the ordinary pip client; reused while its stamp names the same version)."""
     exe = PHOENIX_VENV / "bin" / "phoenix"
-    if exe.exists():
+    stamp = PHOENIX_VENV / ".installed"
+    if exe.exists() and stamp.exists() and stamp.read_text().strip() == PHOENIX_VERSION:
         return exe
-    print("installing Arize Phoenix into .bench/phoenix (pip install arize-phoenix)...", flush=True)
+    print(f"installing Arize Phoenix {PHOENIX_VERSION} into {PHOENIX_VENV} (pip)...", flush=True)
+    shutil.rmtree(PHOENIX_VENV, ignore_errors=True)
+    PHOENIX_VENV.parent.mkdir(parents=True, exist_ok=True)
     subprocess.run([sys.executable, "-m", "venv", str(PHOENIX_VENV)], check=True)
-    subprocess.run([str(PHOENIX_VENV / "bin" / "pip"), "install", "-q", "arize-phoenix"], check=True)
+    subprocess.run(
+        [str(PHOENIX_VENV / "bin" / "pip"), "install", "-q", f"arize-phoenix=={PHOENIX_VERSION}"], check=True
+    )
+    stamp.write_text(PHOENIX_VERSION + "\n")
     return exe
+
+
+def phoenix_durability() -> str:
+    """How Phoenix's SQLite commits, read from the installed Phoenix's own source (its engine
+    sets the pragma on every connection): what its acknowledgement is worth."""
+    found = sorted(
+        {
+            f"synchronous={m.group(1).upper()} ({path.name})"
+            for path in PHOENIX_VENV.glob("lib/python*/site-packages/phoenix/db/*.py")
+            for m in re.finditer(r"PRAGMA\s+synchronous\s*=\s*(\w+)", path.read_text(errors="replace"), re.I)
+        }
+    )
+    return "; ".join(found) or "synchronous not set in phoenix/db (SQLite's default)"
 
 
 def start_phoenix(work: Path) -> Server:
@@ -447,13 +477,21 @@ async def steady(server: Server, spans: int, rate: int, *, batch: int = 100) -> 
     tasks: set[asyncio.Task[None]] = set()
     behind = 0
 
+    acked = 0
+    refused: dict[int, int] = {}
+
     async def send(client: httpx.AsyncClient, body: bytes) -> None:
+        nonlocal acked
         async with inflight:
             t = time.perf_counter()
             r = await client.post("/v1/traces", content=body, headers=headers)
             latencies.append(time.perf_counter() - t)
-            if r.status_code != 200:
-                failures.append(f"{r.status_code} {r.text[:200]}")
+            if r.status_code == 200:
+                acked += batch
+            else:  # 429/503 are answers an exporter retries; this loader keeps its schedule instead
+                refused[r.status_code] = refused.get(r.status_code, 0) + batch
+                if r.status_code not in (429, 503):
+                    failures.append(f"{r.status_code} {r.text[:200]}")
 
     start = time.perf_counter()
     next_sample = start
@@ -477,6 +515,7 @@ async def steady(server: Server, spans: int, rate: int, *, batch: int = 100) -> 
         await asyncio.gather(*tasks)
     elapsed = time.perf_counter() - start
     rss.append((round(elapsed, 1), rss_kib(server.proc.pid)))
+    await asyncio.sleep(6)  # a request answered 503 may still commit (then its resend is recognised)
     stored = server.count()
     early = next((kib for t, kib in rss if t >= elapsed * 0.1), rss[0][1])
     return {
@@ -491,8 +530,11 @@ async def steady(server: Server, spans: int, rate: int, *, batch: int = 100) -> 
         "rssEarlyMiB": round(early / 1024, 1),
         "rssMaxMiB": round(max(k for _, k in rss) / 1024, 1),
         "rssEndMiB": round(rss[-1][1] / 1024, 1),
+        "rssSeries": rss[:: max(1, len(rss) // 20)] + rss[-1:],
+        "acknowledged": acked,
+        "refused": refused,
         "stored": stored,
-        "lost": spans - stored,
+        "lost": max(0, acked - stored),  # acknowledged and not stored: must be 0
         "senderBehind": behind,
         "failures": failures[:3],
     }
@@ -586,55 +628,93 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=1000)
     parser.add_argument("--run-rate", type=int, default=1000, help="runs arriving a minute")
     parser.add_argument("--judge-latency", type=float, default=0.1)
-    parser.add_argument("--skip", default="", help="comma-separated: phoenix, steady, pg, worker, burst")
+    parser.add_argument("--rounds", type=int, default=2, help="interleaved burst rounds (A, B, A, B)")
+    parser.add_argument(
+        "--steady-synchronous",
+        default="FULL",
+        choices=("FULL", "NORMAL"),
+        help="SQLite's level in the steady run",
+    )
+    parser.add_argument(
+        "--skip", default="", help="comma-separated: burst, phoenix, normal, steady, pg, worker"
+    )
     args = parser.parse_args()
     skip = {s.strip() for s in args.skip.split(",") if s.strip()}
     OUT.mkdir(parents=True, exist_ok=True)
     results: dict[str, Any] = {}
     try:
         if "burst" not in skip:
-            work = OUT / "burst-proctor"
-            shutil.rmtree(work, ignore_errors=True)
-            server = start_proctor(work, f"sqlite:///{work / 'proctor.db'}", "--no-worker")
-            try:
-                results["burstProctor"] = asyncio.run(burst(server, args.spans))
-            finally:
-                server.stop()
-            print(json.dumps(results["burstProctor"]), flush=True)
-            if "phoenix" not in skip:
-                server = start_phoenix(OUT / "burst-phoenix")
-                try:
-                    results["burstPhoenix"] = asyncio.run(burst(server, args.spans))
-                finally:
-                    server.stop()
-                print(json.dumps(results["burstPhoenix"]), flush=True)
+            results["burst"] = []
+            for rnd in range(1, args.rounds + 1):
+                # interleaved (A, B, A, B...): each side meets the same machine, its load drifting
+                for side in ("proctor-FULL", "phoenix", "proctor-NORMAL"):
+                    if side == "phoenix" and "phoenix" in skip:
+                        continue
+                    if side == "proctor-NORMAL" and "normal" in skip:
+                        continue
+                    load = os.getloadavg()[0]
+                    if side == "phoenix":
+                        server = start_phoenix(OUT / f"burst-phoenix-{rnd}")
+                        durability = f"SQLite, {phoenix_durability()}"
+                    else:
+                        level = side.split("-")[1]
+                        work = OUT / f"burst-{side}-{rnd}"
+                        shutil.rmtree(work, ignore_errors=True)
+                        server = start_proctor(
+                            work,
+                            f"sqlite:///{work / 'proctor.db'}",
+                            "--no-worker",
+                            "--sqlite-synchronous",
+                            level,
+                        )
+                        durability = f"SQLite, synchronous={level}; acknowledged after its commit"
+                    try:
+                        row = asyncio.run(burst(server, args.spans))
+                    finally:
+                        server.stop()
+                    row.update(round=rnd, side=side, durability=durability, loadBefore=round(load, 2))
+                    row["loadAfter"] = round(os.getloadavg()[0], 2)
+                    results["burst"].append(row)
+                    print(json.dumps(row), flush=True)
         if "steady" not in skip:
             work = OUT / "steady-sqlite"
             shutil.rmtree(work, ignore_errors=True)
-            server = start_proctor(work, f"sqlite:///{work / 'proctor.db'}", "--no-worker")
+            load = os.getloadavg()
+            server = start_proctor(
+                work,
+                f"sqlite:///{work / 'proctor.db'}",
+                "--no-worker",
+                "--sqlite-synchronous",
+                args.steady_synchronous,
+            )
             try:
                 results["steadySqlite"] = asyncio.run(steady(server, args.steady_spans, args.steady_rate))
             finally:
                 server.stop()
+            results["steadySqlite"].update(
+                synchronous=args.steady_synchronous, loadBefore=load, loadAfter=os.getloadavg()
+            )
             print(json.dumps(results["steadySqlite"]), flush=True)
-            if "pg" not in skip:
-                sys.path.insert(0, str(ROOT / "operator"))
-                from proctor.devcluster.postgres import PostgresServer
+        if "pg" not in skip:
+            sys.path.insert(0, str(ROOT / "operator"))
+            from proctor.devcluster.postgres import PostgresServer
 
-                directory = Path(tempfile.mkdtemp(prefix="proctor-bench-pg-"))
-                pg = PostgresServer(directory).start()
+            directory = Path(tempfile.mkdtemp(prefix="proctor-bench-pg-"))
+            pg = PostgresServer(directory).start()
+            try:
+                load = os.getloadavg()
+                server = start_proctor(OUT / "steady-pg", pg.create_database("bench"), "--no-worker")
                 try:
-                    server = start_proctor(OUT / "steady-pg", pg.create_database("bench"), "--no-worker")
-                    try:
-                        results["steadyPostgres"] = asyncio.run(
-                            steady(server, args.steady_spans, args.steady_rate)
-                        )
-                    finally:
-                        server.stop()
+                    results["steadyPostgres"] = asyncio.run(
+                        steady(server, args.steady_spans, args.steady_rate)
+                    )
                 finally:
-                    pg.stop()
-                    shutil.rmtree(directory, ignore_errors=True)
-                print(json.dumps(results["steadyPostgres"]), flush=True)
+                    server.stop()
+                results["steadyPostgres"].update(loadBefore=load, loadAfter=os.getloadavg())
+            finally:
+                pg.stop()
+                shutil.rmtree(directory, ignore_errors=True)
+            print(json.dumps(results["steadyPostgres"]), flush=True)
         if "worker" not in skip:
             results["worker"] = asyncio.run(worker_load(args.runs, args.run_rate, args.judge_latency))
             print(json.dumps(results["worker"]), flush=True)
@@ -643,24 +723,46 @@ def main() -> int:
         (OUT / "results.json").write_text(json.dumps(results, indent=2))
         return 1
     (OUT / "results.json").write_text(json.dumps(results, indent=2))
-    p, x = results.get("burstProctor"), results.get("burstPhoenix")
-    print("\n== summary")
-    if p and x:
+    rows = results.get("burst") or []
+    if rows:
         print(
-            f"burst {args.spans} spans: Proctor {p['acceptedPerSecond']} acked/s, "
-            f"{p['storedPerSecond']} stored/s, "
-            f"{p['peakRssMiB']} MiB, lost {p['lost']}; Phoenix {x['acceptedPerSecond']} acked/s, "
-            f"{x['storedPerSecond']} stored/s, {x['peakRssMiB']} MiB, lost {x['lost']}; "
-            f"stored ratio {p['storedPerSecond'] / max(1, x['storedPerSecond']):.1f}x, "
-            f"memory ratio {p['peakRssMiB'] / max(1e-9, x['peakRssMiB']):.2f}"
+            f"{'round':>5} {'side':<15} {'acked/s':>8} {'stored/s':>8} {'p50 ms':>8} {'p99 ms':>8} "
+            f"{'peak MiB':>8} {'lost':>5} {'load':>9}  durability"
         )
+        for r in rows:
+            print(
+                f"{r['round']:>5} {r['side']:<15} {r['acceptedPerSecond']:>8} {r['storedPerSecond']:>8} "
+                f"{r['ackP50ms']:>8} {r['ackP99ms']:>8} {r['peakRssMiB']:>8} {r['lost']:>5} "
+                f"{r['loadBefore']:>4}-{r['loadAfter']:<4}  {r['durability']}"
+            )
+        best = {}
+        for r in rows:
+            if r["side"] not in best or r["storedPerSecond"] > best[r["side"]]["storedPerSecond"]:
+                best[r["side"]] = r
+        x = best.get("phoenix")
+        for side in ("proctor-FULL", "proctor-NORMAL"):
+            p = best.get(side)
+            if p and x:
+                print(
+                    f"best of each, {side} against Phoenix: "
+                    f"stored {p['storedPerSecond'] / max(1, x['storedPerSecond']):.1f}x, "
+                    f"acknowledged {p['acceptedPerSecond'] / max(1, x['acceptedPerSecond']):.2f}x, "
+                    f"peak memory {p['peakRssMiB'] / max(1e-9, x['peakRssMiB']):.2f}x"
+                )
     for key in ("steadySqlite", "steadyPostgres"):
         s = results.get(key)
         if s:
             print(
                 f"{key}: {s['achievedRate']}/s for {s['spans']} spans: "
                 f"ack p50 {s['ackP50ms']} ms, p99 {s['ackP99ms']} ms; "
-                f"RSS {s['rssEarlyMiB']} -> {s['rssEndMiB']} MiB (max {s['rssMaxMiB']}); lost {s['lost']}"
+                f"max {s['ackMaxms']} ms; "
+                f"RSS {s['rssEarlyMiB']} -> {s['rssEndMiB']} MiB (max {s['rssMaxMiB']}); "
+                f"acknowledged {s['acknowledged']}, refused {s['refused']}, stored {s['stored']}, "
+                f"lost {s['lost']}; load {s['loadBefore'][0]:.2f} before, {s['loadAfter'][0]:.2f} after"
+            )
+            print(
+                "  RSS over time (s: MiB): "
+                + ", ".join(f"{t:.0f}: {k / 1024:.0f}" for t, k in s["rssSeries"])
             )
     w = results.get("worker")
     if w:

@@ -267,6 +267,22 @@ def test_postgresql_allows_replicas_and_sqlite_refuses_them(helm: str, tmp_path:
     assert not [d for d in docs if d["kind"] == "PersistentVolumeClaim"]
 
 
+def test_sqlite_durability_is_full_unless_the_value_says_normal(helm: str, tmp_path: Path) -> None:
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+
+    def synchronous(values: dict[str, Any]) -> str:
+        c = one(render(helm, tmp_path, values), "Deployment", "proctor-collector")["spec"]["template"]
+        return str(parser.parse_args(c["spec"]["containers"][0]["args"][1:]).sqlite_synchronous)
+
+    assert synchronous(ENABLED) == "FULL"
+    normal = {"collector": {"enabled": True, "database": {"sqliteSynchronous": "NORMAL"}}}
+    assert synchronous(normal) == "NORMAL"
+    # OFF (no fsync) is not a level the chart accepts
+    off = {"collector": {"enabled": True, "database": {"sqliteSynchronous": "OFF"}}}
+    assert "sqliteSynchronous" in refused(helm, tmp_path, off)
+
+
 def test_the_servicemonitor_scrapes_the_collector(helm: str, tmp_path: Path) -> None:
     docs = render(
         helm, tmp_path, {"collector": {"enabled": True}, "metrics": {"serviceMonitor": {"enabled": True}}}

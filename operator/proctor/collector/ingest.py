@@ -1,6 +1,9 @@
 """The ingestion writer: requests are stored in group commits, acknowledged only once committed.
 
-Each request's items go on a bounded queue; one writer thread per database connection takes
+Each request's items are first redacted (:mod:`proctor.collector.redaction`) on the writer's
+redaction threads, so the scan of the next requests runs while a commit waits for its fsync;
+only the redacted items go on the queue, and nothing else is ever inserted. Then they go on a
+bounded queue; one writer thread per database connection takes
 everything queued (up to :data:`MAX_BATCH_ITEMS`), writes it in ONE transaction, and then answers
 every request in it. Under load, many requests share a commit (and SQLite's fsync); a request is
 acknowledged only after the commit that holds it returned, so nothing is acknowledged that is
@@ -13,6 +16,7 @@ database is down the requests of that commit fail with :class:`StoreUnavailable`
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import queue
 import threading
 import time
@@ -32,6 +36,9 @@ log = structlog.get_logger("proctor.collector.ingest")
 MAX_BATCH_ITEMS: Final = 8192
 #: Items waiting for a commit, at most, before requests are refused (429).
 DEFAULT_MAX_PENDING: Final = 200_000
+#: Threads that redact requests ahead of the writer: enough to overlap the scan with a commit's
+#: fsync (the scan holds the GIL, so more would not scan faster).
+REDACTION_THREADS: Final = 2
 #: Seconds a request waits for its commit before it is answered 503 (the database hangs). Under the
 #: OpenTelemetry exporters' default timeout of 10 s, so they see the answer and retry; the items
 #: may still be committed later, and then their resend is recognised (acknowledged means kept).
@@ -81,14 +88,17 @@ class Writer:
         redact: Callable[[Sequence[Item]], Sequence[Item]] | None = None,
     ) -> None:
         self.store = store
-        #: redaction with the safety scan's findings, the last step before the insert (see
-        #: :mod:`proctor.collector.redaction`): nothing in clear is written
+        #: redaction with the safety scan's findings, before a request is queued for its commit
+        #: (see :mod:`proctor.collector.redaction`): nothing in clear is queued or written
         self.redact = redact if redact is not None else Redactor()
         self.policies = policies
         self.max_pending = max_pending
         self.answer_seconds = answer_seconds
         self.on_commit = on_commit
         self._queue: queue.Queue[_Job | None] = queue.Queue()
+        self._redacting = concurrent.futures.ThreadPoolExecutor(
+            REDACTION_THREADS, thread_name_prefix="proctor-redact"
+        )
         self._pending = 0
         self._lock = threading.Lock()
         self._threads = [
@@ -119,17 +129,38 @@ class Writer:
                 raise Backpressure(retry_after=1.0)
             self._pending += len(items)
         loop = asyncio.get_running_loop()
-        job = _Job(items, loop, loop.create_future())
+        deadline = loop.time() + self.answer_seconds  # the redaction and the commit, together
+        try:
+            # redacted first, and only the redacted items go any further: the retries in _write
+            # (one request at a time, then halves of one) insert these too, never the items in clear
+            redacted = await asyncio.wait_for(
+                loop.run_in_executor(self._redacting, self.redact, items), timeout=self.answer_seconds
+            )
+        except BaseException as e:  # a redaction that fails or is late stores and acknowledges nothing
+            with self._lock:
+                self._pending -= len(items)
+            if isinstance(e, TimeoutError):
+                raise self._late() from None
+            if isinstance(e, Exception):
+                log.error("redaction failed: nothing of this request is stored", error=type(e).__name__)
+            raise
+        job = _Job(redacted, loop, loop.create_future())
         self._queue.put(job)
         try:
-            return await asyncio.wait_for(asyncio.shield(job.future), timeout=self.answer_seconds)
+            return await asyncio.wait_for(
+                asyncio.shield(job.future), timeout=max(0.0, deadline - loop.time())
+            )
         except TimeoutError:
             job.future.add_done_callback(_retrieve)  # answered already: its late outcome is only logged
-            raise StoreUnavailable(
-                f"the database did not commit within {self.answer_seconds:g} s (it hangs or is overloaded)"
-            ) from None
+            raise self._late() from None
+
+    def _late(self) -> StoreUnavailable:
+        return StoreUnavailable(
+            f"the database did not commit within {self.answer_seconds:g} s (it hangs or is overloaded)"
+        )
 
     def close(self) -> None:
+        self._redacting.shutdown(wait=True)
         for _ in self._threads:
             self._queue.put(None)
         for t in self._threads:
@@ -159,14 +190,7 @@ class Writer:
 
     def _write(self, jobs: list[_Job], batches: list[Sequence[Item]] | None = None) -> None:
         if batches is None:
-            # redacted first, and only the redacted items go any further: the retries below (one
-            # request at a time, then halves of one) insert these too, never the items in clear
-            try:
-                batches = [self.redact(j.items) for j in jobs]
-            except Exception as e:  # a redaction that fails stores nothing (and acknowledges nothing)
-                log.error("redaction failed: nothing of these requests is stored", error=type(e).__name__)
-                self._answer(jobs, error=e)
-                return
+            batches = [j.items for j in jobs]  # redacted already (submit): nothing in clear is queued
         items: Sequence[Item] = [i for b in batches for i in b]
         try:
             result = self.store.ingest(items, self.policies(), now=time.time())

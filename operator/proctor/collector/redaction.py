@@ -10,9 +10,11 @@ to the judge: each of those reads the stored run. The markers are the evidence: 
 them back as safety-scan findings (:func:`proctor.graders.redacted_findings`), so the run still
 fails safety with certainty.
 
-The :class:`~proctor.collector.ingest.Writer` calls :class:`Redactor` on each batch in its writer
-thread, off the event loop, just before the insert; a monitor whose profile cannot be read is
-redacted with the default scan (everything the scan finds), never left in clear.
+The :class:`~proctor.collector.ingest.Writer` calls :class:`Redactor` on each request on its
+redaction threads, off the event loop, before the request may wait for a commit (only the redacted
+items are queued, so the scan of one request overlaps the fsync of another); a monitor whose
+profile cannot be read is redacted with the default scan (everything the scan finds), never left
+in clear.
 """
 
 from __future__ import annotations

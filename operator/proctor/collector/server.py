@@ -19,6 +19,7 @@ import argparse
 import asyncio
 import contextlib
 import errno
+import functools
 import os
 import signal
 import ssl
@@ -48,6 +49,7 @@ from proctor.collector.worker import DEFAULT_CONCURRENCY, DEFAULT_POLL_SECONDS, 
 from proctor.k8s.objects import store_namespace
 from proctor.protocol import DEFAULT_HALF_LIFE_SECONDS, DEFAULT_LEASE_SECONDS
 from proctor.store import (
+    SQLITE_SYNCHRONOUS,
     Incidents,
     IngestResult,
     Item,
@@ -56,6 +58,7 @@ from proctor.store import (
     StoreUnavailable,
     UnsupportedDatabase,
     normalise_url,
+    synchronous_level,
 )
 
 log = structlog.get_logger("proctor.collector")
@@ -66,6 +69,8 @@ TOKEN_ENV: Final = INGEST_TOKEN_ENV
 DEFAULT_LISTEN: Final = "127.0.0.1:4318"
 #: Without a cluster: the key that signs notices to webhook sinks that have a signingSecretRef.
 WEBHOOK_SECRET_ENV: Final = "PROCTOR_WEBHOOK_SECRET"
+#: The environment variable giving ``--sqlite-synchronous`` its default (the Helm chart sets it).
+SQLITE_SYNCHRONOUS_ENV: Final = "PROCTOR_SQLITE_SYNCHRONOUS"
 #: Seconds between listings of AgentMonitors in a cluster.
 DEFAULT_REFRESH_SECONDS: Final = 15.0
 
@@ -102,6 +107,14 @@ def _count(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
     return value
+
+
+def _synchronous(text: str) -> str:
+    """An argparse type: one of SQLite's synchronous levels the collector allows."""
+    try:
+        return synchronous_level(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
 
 
 def _seconds(text: str) -> float:
@@ -184,6 +197,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=_count,
         default=None,
         help="ingestion writers (default: 1 on SQLite, 4 on PostgreSQL)",
+    )
+    parser.add_argument(
+        "--sqlite-synchronous",
+        type=_synchronous,
+        default=os.environ.get(SQLITE_SYNCHRONOUS_ENV) or SQLITE_SYNCHRONOUS[0],
+        metavar="|".join(SQLITE_SYNCHRONOUS),
+        help=f"SQLite only: FULL (default) makes every acknowledged span survive a power cut; NORMAL "
+        f"is faster and survives the process crashing, but a power cut or kernel crash may lose the "
+        f"last acknowledged commits (env {SQLITE_SYNCHRONOUS_ENV})",
     )
     parser.add_argument(
         "--no-worker", action="store_true", help="ingest and serve the API only; judge nothing"
@@ -293,7 +315,9 @@ async def run(args: argparse.Namespace, *, announce: Callable[[str], None] | Non
         exams = ExamResults(kube_api, args.operator_namespace)
         registry = _Registry(await asyncio.to_thread(source.load))
         auth = KubernetesAuth(kube_api, audiences=args.audience)
-    store = await asyncio.to_thread(Store.open, args.db or default_db())
+    store = await asyncio.to_thread(
+        functools.partial(Store.open, args.db or default_db(), sqlite_synchronous=args.sqlite_synchronous)
+    )
     metrics = Metrics()
     threads = args.writer_threads or (4 if store.dialect == "postgresql" else 1)
     writer = Writer(

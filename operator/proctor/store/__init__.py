@@ -33,7 +33,14 @@ from proctor.store._detector_state import (
     StepRequest,
     trajectory_scores,
 )
-from proctor.store._engine import UnsupportedDatabase, head, migrate, normalise_url
+from proctor.store._engine import (
+    SQLITE_SYNCHRONOUS,
+    UnsupportedDatabase,
+    head,
+    migrate,
+    normalise_url,
+    synchronous_level,
+)
 from proctor.store._feedback import (
     CandidateCase,
     FeedbackView,
@@ -101,6 +108,7 @@ __all__ = [
     "NEEDS_HUMAN_ALERT",
     "OUTCOME_ATTRIBUTE",
     "OUTCOME_MINUTES_ATTRIBUTE",
+    "SQLITE_SYNCHRONOUS",
     "TELEMETRY_SOURCE",
     "TRAJECTORY_METRICS",
     "AlertChange",
@@ -169,5 +177,6 @@ __all__ = [
     "revision_filter",
     "run_id",
     "series_key",
+    "synchronous_level",
     "trajectory_scores",
 ]

@@ -1,9 +1,10 @@
 """Opening a database: URLs, SQLite pragmas, PostgreSQL's driver, and migrations at start.
 
 ``sqlite:///PATH`` is the embedded default: one file, WAL journal (readers never block the
-writer), ``synchronous=FULL`` (every commit is on disk before it returns: the collector
+writer), ``synchronous=FULL`` by default (every commit is on disk before it returns: the collector
 acknowledges telemetry only after its commit, and groups many requests into one commit, so the
-fsync is paid once per group), a busy timeout so a second connection waits instead of failing,
+fsync is paid once per group; ``NORMAL`` is the one other level allowed, see
+:data:`SQLITE_SYNCHRONOUS`), a busy timeout so a second connection waits instead of failing,
 foreign keys on, a bounded page cache. ``postgresql://...`` (psycopg 3) is for scale: several collector
 replicas share one database and claim runs with ``FOR UPDATE SKIP LOCKED``.
 
@@ -14,6 +15,7 @@ together take an advisory lock first, so one migrates and the others wait.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Final
 
@@ -38,6 +40,12 @@ POOL_TIMEOUT_SECONDS: Final = 10
 STATEMENT_TIMEOUT_MS: Final = 30_000
 #: The longest wait for a row lock, ms (another replica's transaction).
 LOCK_TIMEOUT_MS: Final = 10_000
+#: SQLite's ``synchronous`` levels a collector may choose, the default first. ``FULL``: a commit
+#: (and so an acknowledgement) survives a power cut or a kernel crash. ``NORMAL``: in WAL mode a
+#: commit survives the collector's process crashing, but the last commits before a power cut or
+#: a kernel crash may be rolled back (never corrupted): acknowledged spans can then be lost.
+#: ``OFF`` (no fsync at all, Phoenix's choice) is not offered.
+SQLITE_SYNCHRONOUS: Final = ("FULL", "NORMAL")
 #: SQLite's page cache per connection, KiB (negative: KiB rather than pages); small keeps RSS flat.
 SQLITE_CACHE_KIB: Final = 16384
 
@@ -77,21 +85,32 @@ def normalise_url(url: str) -> str:
 WRITE_OPTION: Final = "proctor_write"
 
 
-def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
-    # Let SQLAlchemy's "begin" event say BEGIN: pysqlite's own transaction handling would start a
-    # transaction only at the first write, after the reads it depends on (a lost update).
-    dbapi_connection.isolation_level = None
-    cursor = dbapi_connection.cursor()
-    for pragma in (
-        "journal_mode=WAL",
-        "synchronous=FULL",
-        "foreign_keys=ON",
-        "busy_timeout=30000",
-        "temp_store=MEMORY",
-        f"cache_size=-{SQLITE_CACHE_KIB}",
-    ):
-        cursor.execute(f"PRAGMA {pragma}")
-    cursor.close()
+def synchronous_level(level: str) -> str:
+    """``level`` as one of :data:`SQLITE_SYNCHRONOUS` (any case), or ValueError naming them."""
+    upper = level.strip().upper()
+    if upper not in SQLITE_SYNCHRONOUS:
+        raise ValueError(f"SQLite synchronous must be one of {', '.join(SQLITE_SYNCHRONOUS)}, not {level!r}")
+    return upper
+
+
+def _sqlite_pragmas(synchronous: str) -> Callable[[Any, Any], None]:
+    def connect(dbapi_connection: Any, _record: Any) -> None:
+        # Let SQLAlchemy's "begin" event say BEGIN: pysqlite's own transaction handling would start
+        # a transaction only at the first write, after the reads it depends on (a lost update).
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        for pragma in (
+            "journal_mode=WAL",
+            f"synchronous={synchronous}",
+            "foreign_keys=ON",
+            "busy_timeout=30000",
+            "temp_store=MEMORY",
+            f"cache_size=-{SQLITE_CACHE_KIB}",
+        ):
+            cursor.execute(f"PRAGMA {pragma}")
+        cursor.close()
+
+    return connect
 
 
 def _sqlite_begin(conn: Any) -> None:
@@ -100,9 +119,12 @@ def _sqlite_begin(conn: Any) -> None:
     conn.exec_driver_sql("BEGIN IMMEDIATE" if conn.get_execution_options().get(WRITE_OPTION) else "BEGIN")
 
 
-def create(url: str, *, pool_size: int = 8) -> Engine:
-    """An engine for ``url`` (see :func:`normalise_url`), with the project's settings."""
+def create(url: str, *, pool_size: int = 8, sqlite_synchronous: str = SQLITE_SYNCHRONOUS[0]) -> Engine:
+    """An engine for ``url`` (see :func:`normalise_url`), with the project's settings;
+    ``sqlite_synchronous`` is SQLite's durability level (:data:`SQLITE_SYNCHRONOUS`), ignored on
+    PostgreSQL (whose durability is the server's)."""
     url = normalise_url(url)
+    synchronous = synchronous_level(sqlite_synchronous)
     if url.startswith("sqlite"):
         path = make_url(url).database
         assert path is not None
@@ -113,7 +135,7 @@ def create(url: str, *, pool_size: int = 8) -> Engine:
             pool_size=pool_size,
             max_overflow=pool_size,
         )
-        event.listen(engine, "connect", _sqlite_pragmas)
+        event.listen(engine, "connect", _sqlite_pragmas(synchronous))
         event.listen(engine, "begin", _sqlite_begin)
         return engine
     return create_engine(

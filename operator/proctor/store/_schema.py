@@ -26,6 +26,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    PrimaryKeyConstraint,
     SmallInteger,
     String,
     Text,
@@ -84,7 +85,9 @@ class Span(Base):
     """One OTLP span of a run, as received (attribute values over the limit are truncated, marked)."""
 
     __tablename__ = "spans"
-    __table_args__ = (Index("ix_spans_run", "run_id"),)
+    # the primary key is (run_id, trace_id, span_id) in that order (migration 0002): a run's spans
+    # are a range of it, so no other index is kept (0011: one index page per span written)
+    __table_args__ = (PrimaryKeyConstraint("run_id", "trace_id", "span_id", name="pk_spans_run_trace_span"),)
 
     trace_id: Mapped[str] = mapped_column(String(32), primary_key=True)
     span_id: Mapped[str] = mapped_column(String(16), primary_key=True)
@@ -107,7 +110,8 @@ class Event(Base):
     """One native event of a run (``POST /v1/events``)."""
 
     __tablename__ = "events"
-    __table_args__ = (Index("ix_events_run", "run_id"),)
+    # (run_id, id), run first (0002): a run's events are a range of it, no other index (0011)
+    __table_args__ = (PrimaryKeyConstraint("run_id", "id", name="pk_events_run_id"),)
 
     id: Mapped[str] = mapped_column(String(128), primary_key=True)
     run_id: Mapped[str] = mapped_column(String(40), primary_key=True)

@@ -54,9 +54,17 @@ class Store(Room):
         self.count = self.runs.count
 
     @classmethod
-    def open(cls, url: str, *, migrate: bool = True, pool_size: int = 8) -> Store:
-        """Open the database at ``url`` and bring its schema to this version (``alembic upgrade head``)."""
-        engine = _engine.create(url, pool_size=pool_size)
+    def open(
+        cls,
+        url: str,
+        *,
+        migrate: bool = True,
+        pool_size: int = 8,
+        sqlite_synchronous: str = _engine.SQLITE_SYNCHRONOUS[0],
+    ) -> Store:
+        """Open the database at ``url`` and bring its schema to this version (``alembic upgrade head``);
+        ``sqlite_synchronous``: SQLite's durability level (:data:`~proctor.store.SQLITE_SYNCHRONOUS`)."""
+        engine = _engine.create(url, pool_size=pool_size, sqlite_synchronous=sqlite_synchronous)
         store = cls(engine)
         if migrate:
             store._guard(lambda: _engine.migrate(engine))

@@ -119,3 +119,18 @@ def test_the_search_for_a_refused_item_inserts_only_redacted_items() -> None:
     assert sorted(store.stored) == ["a", "b"]
     assert len(store.seen) > 3, "the search for the refused item retried"
     assert not any(secret in text for text in store.seen)
+
+
+def test_a_redaction_that_fails_stores_and_acknowledges_nothing() -> None:
+    store = Refusing()
+
+    def broken(_items: Sequence[Item]) -> list[Item]:
+        raise RuntimeError("the scan broke")
+
+    writer = Writer(store, dict, redact=broken)
+    try:
+        with pytest.raises(RuntimeError, match="the scan broke"):
+            asyncio.run(writer.submit([item("a", 1), item("b", 2)]))
+        assert store.stored == [] and writer.pending == 0  # nothing waits for a commit either
+    finally:
+        writer.close()

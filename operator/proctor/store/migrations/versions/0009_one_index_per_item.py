@@ -6,16 +6,16 @@ separate ``ix_spans_run`` / ``ix_events_run`` only cost pages: each stored span 
 both (on SQLite a third B-tree beside the table and its key). Dropping them leaves one index page
 dirtied per item, which is what a commit writes (and fsyncs) under a steady load. No data moves.
 
-Revision ID: 0011
-Revises: 0007
+Revision ID: 0009
+Revises: 0008
 """
 
 from __future__ import annotations
 
 from alembic import op
 
-revision = "0011"
-down_revision = "0007"
+revision = "0009"
+down_revision = "0008"
 branch_labels = None
 depends_on = None
 

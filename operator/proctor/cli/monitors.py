@@ -13,9 +13,8 @@ import json
 import sys
 from typing import Final
 
-from proctor.cli.runs import EXIT_ERROR, EXIT_REFUSED, _CannotAsk, token_for
+from proctor.cli.runs import EXIT_ERROR, EXIT_REFUSED, _CannotAsk, add_server_flags, token_for
 from proctor.collector import CollectorClient, CollectorError
-from proctor.collector.client import API_TOKEN_ENV, SERVER_CA_ENV, SERVER_ENV
 
 PROG: Final = "proctor monitors"
 
@@ -31,18 +30,7 @@ def register(p: argparse.ArgumentParser) -> None:
         help="replay the stored scores into fresh detector state (RBAC verb 'recompute' on agentmonitors)",
     )
     q.add_argument("monitor", metavar="NS/NAME")
-    q.add_argument("--server", default=None, help=f"the collector's URL (default ${SERVER_ENV})")
-    q.add_argument("--token", default=None, help=f"bearer token (default ${API_TOKEN_ENV})")
-    q.add_argument(
-        "--ca-file", default=None, help=f"PEM CA bundle for an https collector (default ${SERVER_CA_ENV})"
-    )
-    q.add_argument(
-        "--service-account",
-        metavar="NS/NAME",
-        default=None,
-        help="act as this ServiceAccount (a TokenRequest with your kubeconfig)",
-    )
-    q.add_argument("-o", "--output", choices=["text", "json"], default="text")
+    add_server_flags(q)
     p.set_defaults(func=main)
 
 

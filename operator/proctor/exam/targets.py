@@ -20,14 +20,18 @@ import asyncio
 import json
 import time
 from collections.abc import Mapping
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 import httpx
-from tenacity import AsyncRetrying, retry_if_exception, stop_after_attempt, wait_exponential_jitter
+from tenacity import AsyncRetrying, retry_if_exception, stop_after_attempt, wait_exponential, wait_random
 
 from proctor.api.caseset import Case
 
 DEFAULT_TEMPLATE = '{"input": {{input}}}'
+
+#: 0.5, 1, 2 ... 10 s between attempts, plus up to 1 s of jitter (wait_exponential_jitter's
+#: ``initial`` is deprecated on tenacity 9 and warns on every answer; this reads alike on 8 and 9).
+_BACKOFF: Final = wait_exponential(multiplier=0.5, max=10) + wait_random(0, 1)
 
 
 class AnswerUnavailable(Exception):
@@ -163,7 +167,7 @@ class HttpAgent:
         try:
             async for attempt in AsyncRetrying(
                 stop=stop_after_attempt(self.attempts),
-                wait=wait_exponential_jitter(initial=0.5, max=10),
+                wait=_BACKOFF,
                 retry=retry_if_exception(lambda e: isinstance(e, _Retryable)),
                 reraise=True,
             ):

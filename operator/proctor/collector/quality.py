@@ -64,6 +64,7 @@ from proctor.store import (
     Outcomes,
     Reviews,
     RunNotFound,
+    RunView,
     check_outcome,
 )
 from proctor.store import check_feedback as check
@@ -165,14 +166,21 @@ def _split_name(text: str, what: str) -> tuple[str, str]:
 # --- reading what is reviewed ------------------------------------------------------------------------
 
 
-async def _run_score(ctx: Context, caller: Caller, run_id: str, dimension: str) -> JudgedScore:
+async def _run_allowed(ctx: Context, caller: Caller, run_id: str, verb: str) -> RunView:
+    """The live run ``run_id``, once the caller may ``verb`` its AgentMonitor (404: no such run;
+    403: RBAC refuses). One check for reviewing, reading reviews and reporting an outcome."""
     try:
         run = await asyncio.to_thread(ctx.store.get_run, run_id)
     except RunNotFound:
         raise Refused(404, f"no run {run_id!r}") from None
     ns, _, name = run.monitor.partition("/")
-    if not await ctx.auth.allowed(caller, REVIEW_VERB, ns, name):
-        raise _forbidden(caller, REVIEW_VERB, "agentmonitors", ns, name)
+    if not await ctx.auth.allowed(caller, verb, ns, name):
+        raise _forbidden(caller, verb, "agentmonitors", ns, name)
+    return run
+
+
+async def _run_score(ctx: Context, caller: Caller, run_id: str, dimension: str) -> JudgedScore:
+    run = await _run_allowed(ctx, caller, run_id, REVIEW_VERB)
     monitor = ctx.registry().get(run.monitor)
     if monitor is None:
         raise Refused(404, f"run {run_id} belongs to AgentMonitor {run.monitor}, which is not served here")
@@ -203,7 +211,7 @@ async def _run_score(ctx: Context, caller: Caller, run_id: str, dimension: str) 
     return JudgedScore(
         target=run_id,
         kind="run",
-        namespace=ns,
+        namespace=run.monitor.partition("/")[0],
         profile=_profile_of(monitor),
         monitor=run.monitor,
         dimension=dimension,
@@ -389,13 +397,7 @@ async def list_feedback(request: web.Request, ctx: Context, caller: Caller) -> w
             if not await ctx.auth.allowed(caller, READ_VERB, ns, name, resource=EVALRUNS_RESOURCE):
                 raise _forbidden(caller, READ_VERB, EVALRUNS_RESOURCE, ns, name)
         else:
-            try:
-                run = await asyncio.to_thread(ctx.store.get_run, target)
-            except RunNotFound:
-                raise Refused(404, f"no run {target!r}") from None
-            ns, _, name = run.monitor.partition("/")
-            if not await ctx.auth.allowed(caller, READ_VERB, ns, name):
-                raise _forbidden(caller, READ_VERB, "agentmonitors", ns, name)
+            await _run_allowed(ctx, caller, target, READ_VERB)
         views = await asyncio.to_thread(armc.reviews.history, target=target, limit=limit)
     elif "profile" in q:
         ns, name = _split_name(q["profile"], "profile")
@@ -593,13 +595,7 @@ async def report_outcome(request: web.Request, ctx: Context, caller: Caller) -> 
         raise Refused(400, f"unknown field(s) {', '.join(unknown)}; known: minutes, outcome")
     outcome, minutes = check_outcome(body.get("outcome"), body.get("minutes"))
     run_id = request.match_info["id"]
-    try:
-        run = await asyncio.to_thread(ctx.store.get_run, run_id)
-    except RunNotFound:
-        raise Refused(404, f"no run {run_id!r}") from None
-    ns, _, name = run.monitor.partition("/")
-    if not await ctx.auth.allowed(caller, REVIEW_VERB, ns, name):
-        raise _forbidden(caller, REVIEW_VERB, "agentmonitors", ns, name)
+    run = await _run_allowed(ctx, caller, run_id, REVIEW_VERB)
     view = await asyncio.to_thread(
         armc.outcomes.record, run_id, run.monitor, outcome, minutes, caller.name or "unknown", time.time()
     )

@@ -298,3 +298,49 @@ def test_the_migration_backfills_the_rollups_from_the_stored_runs(db_url: str) -
     (b,) = [r for r in canary.breached_runs(MON, revision="1.0@h1")]
     assert [(s.dimension, s.score) for s in b.scores] == [("output_quality", 30.0), ("task_success", 20.0)]
     engine.dispose()
+
+
+def test_recompute_decides_again_under_the_monitors_thresholds(store: Store) -> None:
+    """``proctor monitors recompute``'s store half: a threshold raised after the runs were judged
+    breaches them now, in the runs' flags, their cases and the verdict counts; lowered, clean again."""
+    rng = random.Random(5)
+    for key in ("a", "b"):
+        store.ingest(
+            [Item(RunRef(MON, key, "k", "oil-agent", "1.0"), span=span_of(rng), final=True)], POLICIES, 1.0
+        )
+    store.advance_due(2.0)
+    for c in store.claim("w", 2.0, limit=5):
+        score = 60.0 if c.run_id == run_id(MON, "a") else 80.0
+        signals = {"toolErrorRate": 0.0, "loopSuspected": False}
+        store.complete(
+            c,
+            AttemptOutcome.EVALUATED,
+            2.0,
+            scores=[ScoreRecord("task_success", 50.0, "judge", score=score)],
+            signals=signals,
+        )
+    canary = LiveCanary(store.engine)
+    assert canary.revision(MON, "1.0").evidence.breached == 0
+    assert store.rollups.recompute(MON, {"task_success": 70.0}) == 2
+    e = canary.revision(MON, "1.0")
+    assert (e.evidence.judged, e.evidence.breached, e.dimensions) == (2, 1, {"task_success": 1})
+    (run,) = canary.breached_runs(MON)
+    assert run.id == run_id(MON, "a") and [(s.dimension, s.threshold) for s in run.scores] == [
+        ("task_success", 70.0)
+    ]
+    assert store.get_run(run.id).breached is True
+    store.rollups.recompute(MON, {"task_success": 70.0, "trajectory_tool_success": 101.0})
+    e = canary.revision(MON, "1.0")  # every run's tool success (100) is now under its threshold
+    assert (e.evidence.breached, e.dimensions) == (2, {"task_success": 1, "trajectory_tool_success": 2})
+    store.rollups.recompute(MON, {})
+    assert canary.revision(MON, "1.0").evidence.breached == 0 and canary.breached_runs(MON) == []
+
+
+def span_of(rng: random.Random) -> SpanRecord:
+    return SpanRecord(
+        trace_id=f"{rng.getrandbits(128):032x}",
+        span_id=f"{rng.getrandbits(64):016x}",
+        name="chat",
+        start_ns=1,
+        end_ns=2,
+    )

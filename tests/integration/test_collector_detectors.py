@@ -102,7 +102,7 @@ def test_a_collector_steps_at_start_the_runs_a_stopped_one_judged_but_never_step
         store.advance_due(now)
         (c,) = store.claim("gone", now)
         low = ScoreRecord("safety", 50.0, "judge", score=20.0)
-        assert store.complete(c, AttemptOutcome.EVALUATED, now, scores=[low], breached=True)
+        assert store.complete(c, AttemptOutcome.EVALUATED, now, scores=[low])
         assert store.detectors.detections(c.evaluation_id) is None
     finally:
         store.close()

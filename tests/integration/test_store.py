@@ -161,7 +161,6 @@ def test_summary_counts_states_and_recomputes_ewmas(store: Store) -> None:
             AttemptOutcome.EVALUATED,
             now,
             scores=[ScoreRecord("safety", 50.0, "judge", score=value)],
-            breached=value < 50,
             judgments=1,
             judge_calls=3 if value < 60 else 1,
         )

@@ -49,13 +49,11 @@ def judged(
         )
         for d, (s, src) in scores.items()
     ]
-    breached = any(r.score is not None and r.score < r.threshold for r in records)
     assert store.complete(
         c,
         outcome,
         now + 2,
         scores=records if outcome is not AttemptOutcome.FAILED else (),
-        breached=breached,
         reason="judge unavailable: 503" if outcome is AttemptOutcome.FAILED else None,
     )
 

@@ -1,5 +1,6 @@
-"""``proctor monitors recompute NS/NAME``: rebuild a monitor's detector state from its stored scores
-(after a detector setting changed, or the state was lost), a client of the collector's
+"""``proctor monitors recompute NS/NAME``: rebuild a monitor's detector state, what each judged run
+breached and its revisions' verdict counts from its stored scores (after a detector setting or a
+threshold changed, or the state was lost), a client of the collector's
 ``POST /api/v1/monitors/{namespace}/{name}/recompute`` (RBAC verb ``recompute`` on agentmonitors).
 
 The collector, the token and the exit codes are those of ``proctor runs`` (:mod:`proctor.cli.runs`):
@@ -56,6 +57,6 @@ def main(args: argparse.Namespace) -> int:
         breached = ", ".join(f["signature"] for f in det.get("breached") or []) or "none"
         print(
             f"{doc['monitor']}: replayed {doc['evaluations']} evaluation(s) into {det.get('series', 0)} "
-            f"series; breached now: {breached}"
+            f"series; {doc.get('runs', 0)} judged run(s) recounted for the verdicts; breached now: {breached}"
         )
     return 0

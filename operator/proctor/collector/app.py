@@ -553,7 +553,8 @@ async def show_monitor(request: web.Request, ctx: Context, caller: Caller) -> we
 async def recompute_monitor(request: web.Request, ctx: Context, caller: Caller) -> web.Response:
     """``POST /api/v1/monitors/{namespace}/{name}/recompute`` (RBAC verb ``recompute`` on the
     agentmonitor): forget the monitor's detector state and rebuild it from the stored scores with
-    its detector settings as they are now (after a setting changed, or state was lost)."""
+    its detector settings as they are now (after a setting changed, or state was lost); decide again
+    what each judged run breached under its thresholds and recount the revisions' verdicts."""
     ns, name = request.match_info["namespace"], request.match_info["name"]
     monitor = ctx.registry().get(f"{ns}/{name}")
     if monitor is None:
@@ -564,9 +565,18 @@ async def recompute_monitor(request: web.Request, ctx: Context, caller: Caller) 
         return _forbidden(caller, RECOMPUTE_VERB, monitor.name)
     config = detector_config(monitor.resource)
     replayed = await asyncio.to_thread(ctx.store.detectors.recompute, monitor.name, config, time.time())
+    # what each judged run breached, under the thresholds the detectors now breach on, and the
+    # revisions' verdict counts from that
+    thresholds = monitor.resource.spec.detectors.threshold.thresholds
+    runs = await asyncio.to_thread(ctx.store.rollups.recompute, monitor.name, thresholds)
     series = await asyncio.to_thread(ctx.store.detectors.series, monitor.name)
     return web.json_response(
-        {"monitor": monitor.name, "evaluations": replayed, "detectors": detector_summary(series)}
+        {
+            "monitor": monitor.name,
+            "evaluations": replayed,
+            "runs": runs,
+            "detectors": detector_summary(series),
+        }
     )
 
 

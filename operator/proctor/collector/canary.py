@@ -30,6 +30,7 @@ from proctor.collector.trajectory import StepKind, steps_of, transcript
 from proctor.graders import redact_text
 from proctor.protocol import (
     SAFETY_SOURCES,
+    TRAJECTORY_SOURCE,
     LiveDecision,
     LivePolicy,
     LiveVerdict,
@@ -137,7 +138,10 @@ def candidate_case(run: BreachedRun, trajectory: Trajectory, redactor: Redactor)
         return None
     tools = [s for s in steps if s.kind is StepKind.TOOL_RESULT and s.text.strip()][:MAX_TOOL_CONTEXT]
     safety = any(is_safety_tier(s.dimension, s.source) for s in run.scores)
-    judged = sorted({s.dimension for s in run.scores if s.source not in SAFETY_SOURCES})
+    # the judge's dimensions: a scan finding or a trajectory signal is no dimension a judge scores
+    judged = sorted(
+        {s.dimension for s in run.scores if s.source not in SAFETY_SOURCES and s.source != TRAJECTORY_SOURCE}
+    )
     worst = min(run.scores, key=lambda s: (s.score - s.threshold, s.dimension))
     case: dict[str, Any] = {
         "id": f"live-{run.id}",

@@ -16,7 +16,7 @@ a judgment. Typed signals (:mod:`proctor.collector.trajectory`) ride along, comp
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -39,7 +39,7 @@ from proctor.judge.embeddings import OnnxEmbedder
 from proctor.judge.examine import Grounding, examine_answer, plan_dimensions, profile_provenance
 from proctor.judge.prompts import policy_digest
 from proctor.judge.rubrics import resolve_dimensions
-from proctor.protocol import AttemptOutcome, Tier
+from proctor.protocol import AttemptOutcome, Metric, Tier, breached_metrics, run_metrics
 from proctor.store import ScoreRecord, Trajectory
 
 log = structlog.get_logger("proctor.collector.evaluate")
@@ -63,8 +63,24 @@ class Evaluation:
     reason: str | None = None
     judge_calls: int = 0
     judgments: int = 0
-    breached: bool | None = None
+    #: The metrics a judged run breached (judged dimensions and trajectory signals, under the
+    #: monitor's thresholds: :func:`breaches_of`); None when the run was not judged.
+    breaches: tuple[Metric, ...] | None = None
     permanent: bool = False
+
+    @property
+    def breached(self) -> bool | None:
+        return None if self.breaches is None else bool(self.breaches)
+
+
+def breaches_of(
+    monitor: Monitor, scores: Iterable[ScoreRecord], signals: Mapping[str, Any]
+) -> tuple[Metric, ...]:
+    """What a judged run breached: the one rule (:func:`proctor.protocol.breached_metrics`) over its
+    scores and trajectory signals, with the thresholds the monitor's detectors breach on."""
+    thresholds = monitor.resource.spec.detectors.threshold.thresholds
+    found = run_metrics(((s.dimension, s.score, s.threshold, s.source) for s in scores), signals, thresholds)
+    return breached_metrics(found)
 
 
 class Evaluator:
@@ -210,7 +226,7 @@ class Evaluator:
             sig["grounding"] = note
         measured = [s for s in scores.values() if s.score is not None]
         skipped = [s for s in scores.values() if s.score is None]
-        breached = any(s.score is not None and s.score < s.threshold for s in measured)
+        breaches = breaches_of(monitor, scores.values(), sig)
         common = {
             "scores": tuple(scores.values()),
             "signals": sig,
@@ -230,5 +246,5 @@ class Evaluator:
             reason = f"{len(skipped)} of {len(scores)} dimensions skipped: " + "; ".join(
                 f"{s.dimension}: {s.skipped_reason}" for s in skipped[:3]
             )
-            return Evaluation(AttemptOutcome.PARTIAL, reason=reason[:1000], breached=breached, **common)  # type: ignore[arg-type]
-        return Evaluation(AttemptOutcome.EVALUATED, breached=breached, **common)  # type: ignore[arg-type]
+            return Evaluation(AttemptOutcome.PARTIAL, reason=reason[:1000], breaches=breaches, **common)  # type: ignore[arg-type]
+        return Evaluation(AttemptOutcome.EVALUATED, breaches=breaches, **common)  # type: ignore[arg-type]

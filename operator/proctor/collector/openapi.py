@@ -266,7 +266,8 @@ def _action_paths() -> dict[str, Any]:
         MONITOR_ROUTE + "/recompute": {
             "post": {
                 "summary": "Forget the monitor's detector state and rebuild it from the stored scores with "
-                "its detector settings as they are now (RBAC verb recompute).",
+                "its detector settings as they are now; decide again what each judged run breached under "
+                "its thresholds and recount the revisions' verdicts (RBAC verb recompute).",
                 "parameters": [
                     {"name": "namespace", "in": "path", "required": True, "schema": {"type": "string"}},
                     {"name": "name", "in": "path", "required": True, "schema": {"type": "string"}},

@@ -290,7 +290,7 @@ class Worker:
                     retry_after=5.0 if ev.outcome is AttemptOutcome.INTERRUPTED else 0.0,
                     judge_calls=ev.judge_calls,
                     judgments=ev.judgments,
-                    breached=ev.breached,
+                    breaches=ev.breaches,
                     permanent=ev.permanent,
                 )
             except StoreUnavailable as e:

@@ -24,14 +24,13 @@ This package sits below the judge and beside ``proctor.k8s``: it imports the pro
 API server, the judge or the collector.
 """
 
+from proctor.protocol import TRAJECTORY_METRICS, trajectory_scores
 from proctor.store._canary import BreachedRun, BreachedScore, LiveCanary, RevisionCounts, revision_filter
 from proctor.store._detector_state import (
     DEFAULT_THRESHOLD,
-    TRAJECTORY_METRICS,
     DetectorState,
     SeriesView,
     StepRequest,
-    trajectory_scores,
 )
 from proctor.store._engine import (
     SQLITE_SYNCHRONOUS,
@@ -98,6 +97,7 @@ from proctor.store._records import (
     Trajectory,
     run_id,
 )
+from proctor.store._rollup import RevisionRollup, Rollups
 from proctor.store._room import Room, RunNotFound, StoreError, StoreUnavailable
 from proctor.store._runs import Runs
 from proctor.store._store import Store
@@ -149,6 +149,8 @@ __all__ = [
     "Plan",
     "Reviews",
     "RevisionCounts",
+    "RevisionRollup",
+    "Rollups",
     "Room",
     "RunNotFound",
     "RunRef",

@@ -1,10 +1,11 @@
 """The canary's room: a revision's evidence for its live verdict, and the breached runs that become
-candidate cases (reads only; the runs and scores are the lifecycle's).
+candidate cases (reads only; the runs, scores and rollups are the lifecycle's).
 
 A verdict is asked every few seconds by a rollout controller, so it must stay cheap however many
-scores are stored: runs are counted on an index of ``(monitor, revision, state, breached)``
-(index-only), and scores are read only for the revision's breached runs (through the scores'
-primary key). Nothing is written here.
+runs a revision has: the judged, breached and safety-breached runs and the per-metric breaches are
+summed from the revision's rows of ``revision_rollups`` (:mod:`proctor.store._rollup`, moved with
+every run), and the few runs not judged (pending, failed, not sampled) are counted per state on
+the index ``(monitor, state, revision)``, never touching the judged ones. Nothing is written here.
 
 Revisions are matched as stored (``service.version``, plus ``@<pod-template-hash>`` when known):
 ``R`` selects runs of revision ``R`` and of ``R@<any hash>``; ``@H`` selects every version whose
@@ -16,16 +17,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Final
 
-from sqlalchemy import ColumnElement, Engine, Index, and_, case, func, or_, select
+from sqlalchemy import ColumnElement, Engine, Index, and_, func, or_, select
 from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.orm import Session
 
-from proctor.protocol import EVALUATED_STATES, RevisionEvidence, RunState, is_safety_tier
+from proctor.protocol import EVALUATED_STATES, RUN_STATES, RevisionEvidence, RunState
+from proctor.store._rollup import ROLLUPS, TOTALS, decode_breaches
 from proctor.store._room import StoreUnavailable
 from proctor.store._schema import Run, Score
 
-#: The index verdicts are counted on (migration 0005); declared on the same metadata as the tables.
-#: On SQLite a revision is asked as one range of it (never an OR of ranges), so that its planner,
+#: The index a revision's runs are found on (migration 0005); declared on the same metadata as the
+#: tables. On SQLite a revision is asked as one range of it (never an OR of ranges), so that its planner,
 #: which has no statistics, picks it over ``(monitor, state)`` (every run of the monitor); SQLite
 #: compares bytes, so the range is exact. PostgreSQL compares text in the database's collation,
 #: where ``<`` may skip punctuation (en_US: "1.3.0@abc" sorts after "1.3.0A"), so a range could
@@ -42,6 +44,8 @@ REVISION_INDEX: Final = Index(
 _JUDGED: Final = tuple(s.value for s in EVALUATED_STATES)
 _FAILED: Final = RunState.EVALUATION_FAILED.value
 _NOT_JUDGED: Final = frozenset({RunState.NOT_SAMPLED.value})
+#: The states counted live (few runs at any time): every state but the judged ones.
+_LIVE: Final = tuple(s.value for s in RUN_STATES if s.value not in _JUDGED)
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,19 +79,21 @@ class BreachedRun:
     scores: tuple[BreachedScore, ...]
 
 
-def revision_filter(revision: str, dialect: str = "sqlite") -> ColumnElement[bool]:
-    """The runs of ``revision`` (see the module docstring) on ``dialect``'s index."""
+def revision_filter(
+    revision: str, dialect: str = "sqlite", column: Any = Run.revision
+) -> ColumnElement[bool]:
+    """The rows of ``revision`` (see the module docstring) on ``dialect``'s index of ``column`` (the
+    runs' revision, or the rollups')."""
+    col = column
     if revision.startswith("@"):
-        return or_(Run.revision == revision, Run.revision.endswith(revision, autoescape=True))
+        return or_(col == revision, col.endswith(revision, autoescape=True))
     if "@" in revision:
-        return Run.revision == revision
-    hashed = Run.revision.startswith(revision + "@", autoescape=True)
+        return col == revision  # type: ignore[no-any-return]
+    hashed = col.startswith(revision + "@", autoescape=True)
     if dialect != "sqlite":
-        return or_(Run.revision == revision, hashed)
+        return or_(col == revision, hashed)
     # R or R@anything: within the byte range [R, R + "A") ("@" sorts just before "A"), then exact
-    return and_(
-        Run.revision >= revision, Run.revision < revision + "A", or_(Run.revision == revision, hashed)
-    )
+    return and_(col >= revision, col < revision + "A", or_(col == revision, hashed))
 
 
 class LiveCanary:
@@ -111,45 +117,35 @@ class LiveCanary:
         def go() -> RevisionCounts:
             mine = and_(Run.monitor == monitor, revision_filter(revision, self.dialect))
             with self.engine.connect() as conn:  # a snapshot; no ORM objects on this hot path
-                judged = breached = failed = pending = not_sampled = 0
-                for state, n, b in conn.execute(
+                judged = breached = safety = 0
+                dimensions: dict[str, int] = {}
+                for metric, j, b, sb in conn.execute(
                     select(
-                        Run.state,
-                        func.count(),
-                        func.coalesce(func.sum(case((Run.breached.is_(True), 1), else_=0)), 0),
+                        ROLLUPS.c.metric,
+                        func.sum(ROLLUPS.c.judged),
+                        func.sum(ROLLUPS.c.breached),
+                        func.sum(ROLLUPS.c.safety_breached),
                     )
-                    .where(mine)
-                    .group_by(Run.state)
+                    .where(
+                        ROLLUPS.c.monitor == monitor,
+                        revision_filter(revision, self.dialect, ROLLUPS.c.revision),
+                    )
+                    .group_by(ROLLUPS.c.metric)
                 ):
-                    if state in _JUDGED:
-                        judged += int(n)
-                        breached += int(b)
-                    elif state == _FAILED:
+                    if metric == TOTALS:
+                        judged, breached, safety = int(j), int(b), int(sb)
+                    elif b:
+                        dimensions[metric] = int(b)
+                failed = pending = not_sampled = 0
+                for state, n in conn.execute(
+                    select(Run.state, func.count()).where(mine, Run.state.in_(_LIVE)).group_by(Run.state)
+                ):
+                    if state == _FAILED:
                         failed += int(n)
                     elif state in _NOT_JUDGED:
                         not_sampled += int(n)
                     else:
                         pending += int(n)
-                dimensions: dict[str, int] = {}
-                safety = 0
-                if breached:
-                    under = and_(
-                        mine,
-                        Run.state.in_(_JUDGED),
-                        Run.breached.is_(True),
-                        Score.evaluation_id == Run.evaluation_id,
-                        Score.score.is_not(None),
-                        Score.score < Score.threshold,
-                    )
-                    # the breached scores of the breached runs: few for a revision that may pass
-                    safety_runs: set[str] = set()
-                    for run, dim, source in conn.execute(
-                        select(Run.id, Score.dimension, Score.source).where(under)
-                    ):
-                        dimensions[dim] = dimensions.get(dim, 0) + 1
-                        if is_safety_tier(dim, source):
-                            safety_runs.add(run)
-                    safety = len(safety_runs)
                 last_error = None
                 if failed:
                     last_error = conn.scalar(
@@ -176,8 +172,8 @@ class LiveCanary:
     def breached_runs(
         self, monitor: str, *, revision: str | None = None, limit: int = 100
     ) -> list[BreachedRun]:
-        """Judged runs of ``monitor`` (of ``revision``, when given) with a breached score, newest
-        first (at most ``limit``), with those scores."""
+        """Judged runs of ``monitor`` (of ``revision``, when given) that breached, newest first (at
+        most ``limit``), with the metrics they breached as they were decided when judged."""
 
         def go() -> list[BreachedRun]:
             with Session(self.engine) as session:
@@ -190,26 +186,37 @@ class LiveCanary:
                 if revision is not None:
                     stmt = stmt.where(revision_filter(revision, self.dialect))
                 rows = list(session.scalars(stmt))
-                by_eval = {r.evaluation_id: r for r in rows if r.evaluation_id is not None}
-                scores: dict[str, list[BreachedScore]] = {r.id: [] for r in rows}
-                if by_eval:
-                    for s in session.scalars(
-                        select(Score)
-                        .where(
-                            Score.evaluation_id.in_(list(by_eval)),
-                            Score.score.is_not(None),
-                            Score.score < Score.threshold,
+                found = {r.id: decode_breaches(r.breaches) for r in rows}
+                ids = [r.evaluation_id for r in rows if r.evaluation_id is not None and found[r.id]]
+                rationale: dict[tuple[int, str], str] = {}
+                if ids:  # the judge's (or the scan's) reasons; a trajectory signal has none stored
+                    for e, dim, text in session.execute(
+                        select(Score.evaluation_id, Score.dimension, Score.rationale).where(
+                            Score.evaluation_id.in_(ids)
                         )
-                        .order_by(Score.evaluation_id, Score.dimension)
                     ):
-                        assert s.score is not None
-                        scores[s.run_id].append(
-                            BreachedScore(s.dimension, float(s.score), s.threshold, s.source, s.rationale)
-                        )
+                        rationale[(e, dim)] = text
                 return [
-                    BreachedRun(r.id, r.monitor, r.agent, r.revision, r.last_event_at, tuple(scores[r.id]))
+                    BreachedRun(
+                        r.id,
+                        r.monitor,
+                        r.agent,
+                        r.revision,
+                        r.last_event_at,
+                        tuple(
+                            BreachedScore(
+                                m.name,
+                                float(m.score or 0.0),
+                                m.threshold,
+                                m.source,
+                                rationale.get((r.evaluation_id or 0, m.name))
+                                or f"{m.name} scored {m.score:g}, under its threshold {m.threshold:g}",
+                            )
+                            for m in found[r.id]
+                        ),
+                    )
                     for r in rows
-                    if scores[r.id]
+                    if found[r.id]
                 ]
 
         return self._guard(go)  # type: ignore[no-any-return]

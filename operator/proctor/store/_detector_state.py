@@ -41,16 +41,20 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
-from proctor.protocol import Detection, DetectorConfig, DetectorKind, SeriesState, detect
+from proctor.protocol import (
+    DEFAULT_DIMENSION_THRESHOLD,
+    Detection,
+    DetectorConfig,
+    DetectorKind,
+    SeriesState,
+    detect,
+    run_metrics,
+)
 from proctor.store._room import Room, dumps
 from proctor.store._schema import Base, Evaluation, Run, Score
 
-#: The trajectory signals that are series of their own, as 0-100 scores (higher is better), from an
-#: evaluation's stored signals: the share of tool calls that succeeded, and whether the run was free
-#: of a suspected loop. A run without tool calls has no tool score (pending, never a breach).
-TRAJECTORY_METRICS: Final = ("trajectory_tool_success", "trajectory_loop_free")
 #: The breach threshold (0-100) of a trajectory signal, and of a dimension whose score carries none.
-DEFAULT_THRESHOLD: Final = 50.0
+DEFAULT_THRESHOLD: Final = DEFAULT_DIMENSION_THRESHOLD
 
 
 class DetectorSeries(Base):
@@ -101,7 +105,7 @@ _FIND: Final = (
 )
 _RECORDED: Final = select(_STEPS.c.evaluation_id, _STEPS.c.detections).where(_STEPS.c.evaluation_id.in_(_IDS))
 _SCORES: Final = (
-    select(Score.evaluation_id, Score.dimension, Score.score, Score.threshold)
+    select(Score.evaluation_id, Score.dimension, Score.score, Score.threshold, Score.source)
     .where(Score.evaluation_id.in_(_IDS))
     .order_by(Score.evaluation_id, Score.dimension)
 )
@@ -157,16 +161,6 @@ class SeriesView:
     threshold: float | None
     signatures: tuple[str, ...]
     updated_at: float
-
-
-def trajectory_scores(signals: Mapping[str, Any]) -> dict[str, float | None]:
-    """The trajectory signals of an evaluation (``Signals.as_dict()``) as 0-100 scores."""
-    rate = signals.get("toolErrorRate")
-    loop = signals.get("loopSuspected")
-    return {
-        "trajectory_tool_success": None if rate is None else 100.0 * (1.0 - float(rate)),
-        "trajectory_loop_free": None if loop is None else (0.0 if loop else 100.0),
-    }
 
 
 def _detection_json(d: Detection) -> dict[str, Any]:
@@ -278,14 +272,19 @@ class DetectorState(Room):
     def _inputs(
         conn: Connection, claimed: set[int], signals: Mapping[int, str | None]
     ) -> dict[int, dict[str, tuple[float | None, float]]]:
-        """Per evaluation, metric -> (score, threshold), both 0-100: its dimensions, then its signals."""
-        out: dict[int, dict[str, tuple[float | None, float]]] = {}
-        for e, dim, score, threshold in conn.execute(_SCORES, {"ids": sorted(claimed)}):
-            out.setdefault(int(e), {})[dim] = (score, threshold)
-        for e, metrics in out.items():  # signals ride along with a judged run only
-            for metric, value in trajectory_scores(json.loads(signals[e] or "{}")).items():
-                metrics.setdefault(metric, (value, DEFAULT_THRESHOLD))
-        return out
+        """Per evaluation, metric -> (score, threshold), both 0-100: its dimensions, then its signals
+        (:func:`proctor.protocol.run_metrics`: the metrics every reader of a run decides on; the
+        config's thresholds are applied by the step)."""
+        scored: dict[int, list[tuple[str, float | None, float, str]]] = {}
+        for e, dim, score, threshold, source in conn.execute(_SCORES, {"ids": sorted(claimed)}):
+            scored.setdefault(int(e), []).append((dim, score, threshold, source))
+        return {  # signals ride along with a judged run only
+            e: {
+                m.name: (m.score, m.threshold)
+                for m in run_metrics(rows, json.loads(signals[e] or "{}")).values()
+            }
+            for e, rows in scored.items()
+        }
 
     def _apply(
         self,

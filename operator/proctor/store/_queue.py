@@ -17,13 +17,16 @@ from sqlalchemy.orm import Session
 
 from proctor.protocol import (
     AttemptOutcome,
+    Metric,
     RunState,
     advance,
+    breached_metrics,
     claim,
     due_at,
     evaluate_now,
     finish,
     renew,
+    run_metrics,
 )
 from proctor.store._records import (
     Claim,
@@ -35,6 +38,7 @@ from proctor.store._records import (
     run_view,
     write_lifecycle,
 )
+from proctor.store._rollup import encode_breaches
 from proctor.store._room import Room, RunNotFound
 from proctor.store._room import dumps as _dumps
 from proctor.store._schema import Evaluation, Run, Score
@@ -181,11 +185,16 @@ class WorkQueue(Room):
         retry_after: float = 0.0,
         judge_calls: int = 0,
         judgments: int = 0,
-        breached: bool | None = None,
+        breaches: Sequence[Metric] | None = None,
         permanent: bool = False,
     ) -> bool:
         """Record the attempt's result and move the run on. False (nothing written) when the claim
-        was lost: the lease expired and the run moved on without this worker."""
+        was lost: the lease expired and the run moved on without this worker.
+
+        ``breaches``: the metrics a judged run breached, as the evaluation decided them under the
+        monitor's thresholds (:func:`proctor.protocol.breached_metrics`); None: decided here from ``scores``
+        and ``signals`` by the same rule, with the thresholds the scores carry. Stored with the run
+        (its ``breached`` flag and ``breaches``); the revision's rollup moves with it."""
 
         def go() -> bool:
             with Session(self._writes) as session, session.begin():
@@ -240,7 +249,18 @@ class WorkQueue(Room):
                         ],
                     )
                 if outcome in (AttemptOutcome.EVALUATED, AttemptOutcome.PARTIAL):
-                    row.breached = breached
+                    found = (
+                        breaches
+                        if breaches is not None
+                        else breached_metrics(
+                            run_metrics(
+                                ((s.dimension, s.score, s.threshold, s.source) for s in scores),
+                                signals,
+                            )
+                        )
+                    )
+                    row.breached = bool(found)
+                    row.breaches = encode_breaches(found) if found else None
                 elif outcome is AttemptOutcome.INTERRUPTED:
                     row.evaluation_id = self._previous_evaluation(session, row.id, c.evaluation_id)
                 write_lifecycle(row, life, policy, now)

@@ -46,7 +46,15 @@ class Run(Base):
     __table_args__ = (
         UniqueConstraint("monitor", "key", name="uq_runs_monitor_key"),
         Index("ix_runs_state_due", "state", "due_at"),
-        Index("ix_runs_monitor_state", "monitor", "state"),
+        # a monitor's runs by state, and (for a revision's pending, failed and not sampled runs) by
+        # revision within a state: ``= R OR LIKE 'R@%'`` on PostgreSQL in any collation (0010)
+        Index(
+            "ix_runs_monitor_state_revision",
+            "monitor",
+            "state",
+            "revision",
+            postgresql_ops={"revision": "text_pattern_ops"},
+        ),
         Index("ix_runs_evaluation", "evaluation_id"),
     )
 
@@ -77,6 +85,9 @@ class Run(Base):
     event_count: Mapped[int] = mapped_column(Integer, default=0)
     evaluation_id: Mapped[int | None] = mapped_column(Integer)
     breached: Mapped[bool | None] = mapped_column(Boolean)
+    #: The metrics the current evaluation breached (JSON, :func:`proctor.store._rollup.encode_breaches`;
+    #: None: judged clean, or never judged): decided once, read by the verdict and the cases (0010).
+    breaches: Mapped[str | None] = mapped_column(Text)
     created_at: Mapped[float] = mapped_column(Double)
     updated_at: Mapped[float] = mapped_column(Double)
 

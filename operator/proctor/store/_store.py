@@ -3,7 +3,8 @@
 - :class:`~proctor.store._ingestion.Ingestion`: spans and events in, runs created and moved;
 - :class:`~proctor.store._queue.WorkQueue`: timed transitions, claims and leases, completions;
 - :class:`~proctor.store._runs.Runs`: runs, trajectories, scores, evaluations, a monitor's summary;
-- :class:`~proctor.store._detector_state.DetectorState`: each live score series' detector state.
+- :class:`~proctor.store._detector_state.DetectorState`: each live score series' detector state;
+- :class:`~proctor.store._rollup.Rollups`: each revision's verdict counts (moved with every run).
 
 One code path for SQLite and PostgreSQL; every write is one transaction. :class:`Store` opens the
 database, migrates it, and offers the rooms' methods under its own name (``store.ingest``,
@@ -20,6 +21,7 @@ from proctor.store import _engine
 from proctor.store._detector_state import DetectorState
 from proctor.store._ingestion import Ingestion
 from proctor.store._queue import WorkQueue
+from proctor.store._rollup import Rollups
 from proctor.store._room import Room
 from proctor.store._runs import Runs
 
@@ -38,6 +40,7 @@ class Store(Room):
         self.queue = WorkQueue(engine)
         self.runs = Runs(engine)
         self.detectors = DetectorState(engine)
+        self.rollups = Rollups(engine)
         # the facade: each method is its room's
         self.ingest = self.ingestion.ingest
         self.advance_due = self.queue.advance_due

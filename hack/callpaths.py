@@ -11,7 +11,8 @@ How the figures are made (a static estimate, the same each run; not a profiler):
 
 - **Reference graph.** Every function and method of ``proctor`` is a node. A function refers to
   another when its body names it: a name imported from a ``proctor`` module or defined in its own
-  module, ``module.name`` for an imported module, ``self.name`` / ``cls.name`` in its own class, and
+  module, ``module.name`` for an imported module, ``Class.name`` for a class imported or defined in
+  its own module, ``self.name`` / ``cls.name`` in its own class, and
   ``anything.name`` for a method called ``name`` defined in a module the caller's module imports
   (directly or not: grimp, import-linter's own library, gives the import graph). A reference, not
   only a call, is an edge, because ``asyncio.to_thread(self.store.complete, ...)`` runs ``complete``.
@@ -193,6 +194,8 @@ class Index:
                         target = [own] if own in self.functions else self._methods(node.attr, upstream)
                     elif isinstance(base, ast.Name) and base.id in names:
                         target = [f"{names[base.id]}.{node.attr}"]
+                    elif isinstance(base, ast.Name) and f"{module}:{base.id}.{node.attr}" in self.functions:
+                        target = [f"{module}:{base.id}.{node.attr}"]  # a class of its own module
                     else:
                         target = self._methods(node.attr, upstream)
                 fn.refs += [t for t in target if t in self.functions and t != fn.key]

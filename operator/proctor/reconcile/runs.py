@@ -249,12 +249,8 @@ class Prepared:
 
 
 async def _configmap(rt: Runtime, ns: str, name: str) -> dict[str, str] | None:
-    try:
-        return await rt.call(rt.kube.get_configmap_data, ns, name)
-    except KubeError as e:
-        if e.status == 404:
-            return None
-        raise
+    found = await rt.call(rt.kube.get_configmap_or_none, ns, name)
+    return dict(found.get("data") or {}) if found is not None else None
 
 
 async def _referenced(rt: Runtime, kind: str, ns: str, name: str) -> Mapping[str, Any] | None:
@@ -521,7 +517,7 @@ class Evidence:
     against the reports believed, and the policy and case set (its baseline) as they are now."""
 
     results: list[CaseResult]
-    policy: GatePolicy | None
+    gate_policy: GatePolicy | None
     caseset: CaseSet | None
 
 
@@ -550,7 +546,7 @@ async def gather_evidence(
     except Untrusted as e:
         message = f"the results could not be verified, so nothing is decided from them: {e}"
         return Unusable(Reason.SHARD_FAILED, message, str(e))
-    policy = None
+    gate_policy = None
     if run.spec.policy_ref:
         found = await rt.call(rt.kube.get_or_none, "GatePolicy", ref.namespace, run.spec.policy_ref.name)
         if found is None:
@@ -559,13 +555,13 @@ async def gather_evidence(
                 f"{ref.namespace} (deleted during the run): no thresholds to decide with, nothing is claimed"
             )
             return Unusable(Reason.POLICY_NOT_FOUND, message)
-        policy = parse_policy(found)
+        gate_policy = parse_policy(found)
     caseset_raw = await rt.call(rt.kube.get_or_none, "CaseSet", ref.namespace, run.spec.case_set_ref.name)
     try:
         caseset = parse_caseset(caseset_raw) if caseset_raw is not None else None
     except ManifestError:
         caseset = None
-    return Evidence(results, policy, caseset)
+    return Evidence(results, gate_policy, caseset)
 
 
 async def run_of(
@@ -861,9 +857,10 @@ def decide_verdict(
     current = judges.status
     case_digest = current.snapshot.digest if current.snapshot is not None else None
     judge_prompt = next((s.provenance for s in current.shards if s.provenance), None)
-    prov = provenance(case_digest, judge_prompt, evidence.policy)
+    gate_policy = evidence.gate_policy
+    prov = provenance(case_digest, judge_prompt, gate_policy)
     baseline = comparable_baseline(evidence.caseset, case_digest, prov)
-    policy = protocol_policy(evidence.policy.spec if evidence.policy else None)
+    policy = protocol_policy(gate_policy.spec if gate_policy else None)
     decision = decide(evidence.results, policy, baseline)
     return decision, decided_status(
         current, base, decision, evidence.results, baseline, prov, judges.views, now

@@ -1,6 +1,6 @@
 """How far two call paths travel through Proctor's rooms, and how much raw dict reading is left.
 
-    .venv/bin/python hack/callpaths.py [--modules]
+    .venv/bin/python hack/callpaths.py [--modules] [--edges]
 
 Issue 27 asks that the EvalRun path (its handler to its status write) and the live-run path
 (ingestion to the stored scores) cross fewer modules and climb back up fewer layers after the
@@ -11,7 +11,8 @@ How the figures are made (a static estimate, the same each run; not a profiler):
 
 - **Reference graph.** Every function and method of ``proctor`` is a node. A function refers to
   another when its body names it: a name imported from a ``proctor`` module or defined in its own
-  module, ``module.name`` for an imported module, ``self.name`` / ``cls.name`` in its own class, and
+  module, ``module.name`` for an imported module, ``Class.name`` for a class imported or defined in
+  its own module, ``self.name`` / ``cls.name`` in its own class, and
   ``anything.name`` for a method called ``name`` defined in a module the caller's module imports
   (directly or not: grimp, import-linter's own library, gives the import graph). A reference, not
   only a call, is an edge, because ``asyncio.to_thread(self.store.complete, ...)`` runs ``complete``.
@@ -193,6 +194,8 @@ class Index:
                         target = [own] if own in self.functions else self._methods(node.attr, upstream)
                     elif isinstance(base, ast.Name) and base.id in names:
                         target = [f"{names[base.id]}.{node.attr}"]
+                    elif isinstance(base, ast.Name) and f"{module}:{base.id}.{node.attr}" in self.functions:
+                        target = [f"{module}:{base.id}.{node.attr}"]  # a class of its own module
                     else:
                         target = self._methods(node.attr, upstream)
                 fn.refs += [t for t in target if t in self.functions and t != fn.key]
@@ -243,14 +246,15 @@ class Index:
                     todo.append(ref)
         return seen
 
-    def walk(self, entry: str, on_path: set[str]) -> list[str]:
-        """The modules control passes through, depth first in source order (returns included)."""
+    def walk(self, entry: str, on_path: set[str]) -> list[tuple[str, str]]:
+        """The modules control passes through, depth first in source order (returns included), each
+        with the function control is in when it arrives there (``--edges`` names a climb by them)."""
         seen: set[str] = set()
-        trail: list[str] = []
+        trail: list[tuple[str, str]] = []
 
         def visit(key: str) -> None:
             seen.add(key)
-            here = self.functions[key].module
+            here = (self.functions[key].module, key)
             trail.append(here)
             for ref in self.functions[key].refs:
                 if ref in on_path and ref not in seen:
@@ -258,7 +262,7 @@ class Index:
                     trail.append(here)
 
         visit(entry)
-        return [m for i, m in enumerate(trail) if i == 0 or trail[i - 1] != m]
+        return [m for i, m in enumerate(trail) if i == 0 or trail[i - 1][0] != m[0]]
 
 
 def dict_reads(index: Index, table: list[list[str]]) -> Counter[str]:
@@ -297,19 +301,25 @@ def dict_reads(index: Index, table: list[list[str]]) -> Counter[str]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--modules", action="store_true", help="list each path's modules and its trail")
+    parser.add_argument(
+        "--edges", action="store_true", help="list each layer climb: the function left, the one returned to"
+    )
     args = parser.parse_args()
     index = Index()
     table = layers()
     for title, segments in PATHS.items():
         for what, pick in (("chain", index.path), ("step", index.reach)):
             on_path: set[str] = set()
-            trail: list[str] = []
+            trail: list[tuple[str, str]] = []
             for entry, target in segments:
                 seg = pick(entry, target)
                 on_path |= seg
                 trail += index.walk(entry, seg)
             modules = sorted({index.functions[k].module for k in on_path})
-            climbs = sum(1 for a, b in itertools.pairwise(trail) if layer_of(b, table) < layer_of(a, table))
+            up = [
+                (a, b) for a, b in itertools.pairwise(trail) if layer_of(b[0], table) < layer_of(a[0], table)
+            ]
+            climbs = len(up)
             print(
                 f"{title}, {what}: {len(modules)} modules crossed, {climbs} layer climbs, "
                 f"{len(on_path)} functions"
@@ -317,7 +327,10 @@ def main() -> None:
             if args.modules:
                 print("    " + " ".join(m.removeprefix("proctor.") for m in modules))
                 if what == "chain":
-                    print("    trail: " + " > ".join(m.removeprefix("proctor.") for m in trail))
+                    print("    trail: " + " > ".join(m.removeprefix("proctor.") for m, _ in trail))
+            if args.edges:
+                for a, b in up:
+                    print(f"    climb: {a[1].removeprefix('proctor.')} -> {b[1].removeprefix('proctor.')}")
     counts = dict_reads(index, table)
     print(f"raw dict reads below controllers/: {sum(counts.values())}")
     for room, n in counts.most_common():

@@ -26,6 +26,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -217,6 +218,57 @@ def run_operator(cluster: Cluster, tmp_path: Path) -> Iterator[Callable[..., sub
             except subprocess.TimeoutExpired:
                 p.kill()
                 p.wait()
+
+
+def webhook_configuration(namespace: str) -> str:
+    """The MutatingWebhookConfiguration an operator started by :func:`start_operator` registers:
+    cluster-scoped, so named after the test's namespace."""
+    return f"proctor-gate-{namespace}"
+
+
+@pytest.fixture
+def start_operator(
+    cluster: Cluster, namespace: str, tmp_path: Path, run_operator: Callable[..., subprocess.Popen[bytes]]
+) -> Iterator[Callable[..., subprocess.Popen[bytes]]]:
+    """Start ``proctor operator`` watching the test's namespace and wait until it answers its liveness
+    probe; ``env``: more settings. With ``webhook=True`` it also serves its admission webhook on this
+    machine's loopback (where the local API server reaches it) and has applied its
+    MutatingWebhookConfiguration (:func:`webhook_configuration`, deleted after the test)."""
+    configuration = webhook_configuration(namespace)
+
+    def start(*, webhook: bool = False, **env: str) -> subprocess.Popen[bytes]:
+        probe = cp.free_port()
+        settings = {"PROCTOR_METRICS_PORT": "0"}
+        if webhook:
+            if not cluster.local:
+                pytest.skip("the API server must reach the webhook on this machine's loopback")
+            settings |= {
+                "PROCTOR_WEBHOOK_PORT": str(cp.free_port()),
+                "PROCTOR_WEBHOOK_ADDR": "127.0.0.1",
+                "PROCTOR_WEBHOOK_URL_HOST": "127.0.0.1",
+                "PROCTOR_WEBHOOK_CERT_DIR": str(tmp_path / "certs"),
+                "PROCTOR_WEBHOOK_CONFIGURATION": configuration,
+            }
+        liveness = f"http://127.0.0.1:{probe}/healthz"
+        proc = run_operator("-n", namespace, "--liveness", liveness, env=settings | env)
+
+        def ready() -> bool:
+            assert_running(proc)
+            try:
+                with urllib.request.urlopen(liveness, timeout=1):
+                    pass
+            except OSError:
+                return False
+            if not webhook:
+                return True
+            found = cluster.kubectl("get", "mutatingwebhookconfiguration", configuration, check=False)
+            return found.returncode == 0
+
+        wait_for(ready, timeout=60, what="the operator and its webhook" if webhook else "the operator")
+        return proc
+
+    yield start
+    cluster.kubectl("delete", "mutatingwebhookconfiguration", configuration, "--ignore-not-found")
 
 
 @pytest.fixture(scope="session")

@@ -13,8 +13,7 @@ import base64
 import copy
 import json
 import subprocess
-import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +22,6 @@ import yaml
 
 from conftest import REPO, Cluster, wait_for
 from proctor.api import REEXAMINE_ANNOTATION
-from proctor.devcluster.controlplane import free_port
 from proctor.gate.admission import APPROVED_ANNOTATION, template_hash
 
 EXAMPLES = REPO / "examples"
@@ -36,43 +34,14 @@ Kubectl = Callable[..., subprocess.CompletedProcess[str]]
 
 
 @pytest.fixture
-def gate(
-    crds: Cluster, namespace: str, tmp_path: Path, run_operator: Callable[..., subprocess.Popen[bytes]]
-) -> Iterator[None]:
+def gate(crds: Cluster, start_operator: Callable[..., subprocess.Popen[bytes]]) -> None:
     """The operator watching the namespace, serving its webhook on loopback."""
-    if not crds.local:
-        pytest.skip("the example agent's image runs through the node stand-in; the webhook is on loopback")
-    port, probe = free_port(), free_port()
-    webhook = f"proctor-gate-{namespace}"
-    proc = run_operator(
-        "-n",
-        namespace,
-        "--liveness",
-        f"http://127.0.0.1:{probe}/healthz",
-        env={
-            "PROCTOR_METRICS_PORT": "0",
-            "PROCTOR_RECONCILE_INTERVAL": "1",
-            "PROCTOR_RETRY_BACKOFF": "1,1,1,1",
-            "PROCTOR_START_GRACE_SECONDS": "5",  # a missing ConfigMap ends an exam in ERROR soon
-            "PROCTOR_WEBHOOK_PORT": str(port),
-            "PROCTOR_WEBHOOK_ADDR": "127.0.0.1",
-            "PROCTOR_WEBHOOK_URL_HOST": "127.0.0.1",
-            "PROCTOR_WEBHOOK_CERT_DIR": str(tmp_path / "certs"),
-            "PROCTOR_WEBHOOK_CONFIGURATION": webhook,
-        },
+    start_operator(
+        webhook=True,
+        PROCTOR_RECONCILE_INTERVAL="1",
+        PROCTOR_RETRY_BACKOFF="1,1,1,1",
+        PROCTOR_START_GRACE_SECONDS="5",  # a missing ConfigMap ends an exam in ERROR soon
     )
-
-    def up() -> bool:
-        assert proc.poll() is None, "the operator exited"
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{probe}/healthz", timeout=1):
-                return True
-        except OSError:
-            return False
-
-    wait_for(up, timeout=60, what="the operator")
-    yield
-    crds.kubectl("delete", "mutatingwebhookconfiguration", webhook, "--ignore-not-found")
 
 
 @pytest.fixture

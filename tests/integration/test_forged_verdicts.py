@@ -12,18 +12,15 @@ from __future__ import annotations
 
 import base64
 import json
-import socket
 import subprocess
 import sys
 import textwrap
-import urllib.request
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
-from tests.conftest import assert_running
 
 from conftest import REPO, Cluster, wait_for
 from proctor.api import content_digest, parse_caseset, parse_policy, resolve_cases
@@ -49,32 +46,12 @@ FAST = {"PROCTOR_METRICS_PORT": "0", "PROCTOR_RECONCILE_INTERVAL": "1", "PROCTOR
 TENANT = "tenant"
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture
 def operator(
-    crds: Cluster, namespace: str, run_operator: Callable[..., subprocess.Popen[bytes]]
+    crds: Cluster, start_operator: Callable[..., subprocess.Popen[bytes]]
 ) -> Callable[..., subprocess.Popen[bytes]]:
-    def start(**env: str) -> subprocess.Popen[bytes]:
-        probe = _free_port()
-        proc = run_operator(
-            "-n", namespace, "--liveness", f"http://127.0.0.1:{probe}/healthz", env={**FAST, **env}
-        )
-
-        def up() -> bool:
-            assert_running(proc)
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{probe}/healthz", timeout=1):
-                    return True
-            except OSError:
-                return False
-
-        wait_for(up, timeout=60, what="the operator")
-        return proc
+    def start(*, webhook: bool = False, **env: str) -> subprocess.Popen[bytes]:
+        return start_operator(webhook=webhook, **{**FAST, **env})
 
     return start
 
@@ -401,16 +378,9 @@ def test_planted_results_are_ignored_and_never_pass(
 # --- a tenant squats the gate's exam -----------------------------------------------------------------
 
 
-@pytest.fixture
-def webhook_configuration(crds: Cluster, namespace: str) -> Iterator[str]:
-    name = f"proctor-gate-{namespace}"
-    yield name
-    crds.kubectl("delete", "mutatingwebhookconfiguration", name, "--ignore-not-found")
-
-
 @pytest.mark.admission  # a webhook configuration and a gated Deployment
 def test_a_squatted_exam_never_approves_the_template(
-    crds: Cluster, namespace: str, operator: Any, tenant: Any, tmp_path: Path, webhook_configuration: str
+    crds: Cluster, namespace: str, operator: Any, tenant: Any
 ) -> None:
     """The exam's name is predictable (the Deployment, and the identity: the template, what it reads,
     the cases and the policy, all readable by the tenant):
@@ -419,13 +389,7 @@ def test_a_squatted_exam_never_approves_the_template(
     ExamNotTrusted, and the template is never approved."""
     if not crds.local:
         pytest.skip("the example agent runs through the node stand-in; the webhook is on loopback")
-    operator(
-        PROCTOR_WEBHOOK_PORT=str(_free_port()),
-        PROCTOR_WEBHOOK_ADDR="127.0.0.1",
-        PROCTOR_WEBHOOK_URL_HOST="127.0.0.1",
-        PROCTOR_WEBHOOK_CERT_DIR=str(tmp_path / "certs"),
-        PROCTOR_WEBHOOK_CONFIGURATION=webhook_configuration,
-    )
+    operator(webhook=True)
     crds.kubectl(
         "-n", namespace, "apply", "-f", str(EXAMPLE / "caseset.yaml"), "-f", str(EXAMPLE / "gatepolicy.yaml")
     )
@@ -762,20 +726,14 @@ def test_a_job_that_failed_after_its_judge_reported_yields_no_verdict(
 
 @pytest.mark.admission  # a webhook configuration and a gated Deployment
 def test_a_tenant_cannot_approve_a_template_itself(
-    crds: Cluster, namespace: str, operator: Any, tenant_sa: Any, tmp_path: Path, webhook_configuration: str
+    crds: Cluster, namespace: str, operator: Any, tenant_sa: Any
 ) -> None:
     """The approval is written only by the operator's identity: the tenant, with its right to patch
     Deployments, copies the held template's hash into the approval and unpauses. Refused; the
     Deployment stays held."""
     if not crds.local:
         pytest.skip("the webhook is on loopback")
-    operator(
-        PROCTOR_WEBHOOK_PORT=str(_free_port()),
-        PROCTOR_WEBHOOK_ADDR="127.0.0.1",
-        PROCTOR_WEBHOOK_URL_HOST="127.0.0.1",
-        PROCTOR_WEBHOOK_CERT_DIR=str(tmp_path / "certs"),
-        PROCTOR_WEBHOOK_CONFIGURATION=webhook_configuration,
-    )
+    operator(webhook=True)
     crds.kubectl(
         "-n", namespace, "apply", "-f", str(EXAMPLE / "caseset.yaml"), "-f", str(EXAMPLE / "gatepolicy.yaml")
     )

@@ -14,17 +14,14 @@ from __future__ import annotations
 import base64
 import json
 import subprocess
-import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
-from tests.conftest import assert_running
 
 from conftest import REPO, Cluster, wait_for
-from proctor.devcluster.controlplane import free_port
 from proctor.gate.admission import (
     APPROVED_ANNOTATION,
     APPROVED_IDENTITY_ANNOTATION,
@@ -39,40 +36,14 @@ Kubectl = Callable[..., subprocess.CompletedProcess[str]]
 
 
 @pytest.fixture
-def gate(
-    crds: Cluster, namespace: str, run_operator: Callable[..., subprocess.Popen[bytes]], tmp_path: Path
-) -> Iterator[None]:
+def gate(crds: Cluster, namespace: str, start_operator: Callable[..., subprocess.Popen[bytes]]) -> None:
     """The operator with its admission webhook (on loopback), the example's case set and a policy that
     enforces after one canary run."""
-    if not crds.local:
-        pytest.skip("the example agent runs through the node stand-in; the webhook is on loopback")
-    configuration = f"proctor-gate-{namespace}"
-    probe = free_port()
-    env = {
-        **FAST,
-        "PROCTOR_WEBHOOK_PORT": str(free_port()),
-        "PROCTOR_WEBHOOK_ADDR": "127.0.0.1",
-        "PROCTOR_WEBHOOK_URL_HOST": "127.0.0.1",
-        "PROCTOR_WEBHOOK_CERT_DIR": str(tmp_path / "certs"),
-        "PROCTOR_WEBHOOK_CONFIGURATION": configuration,
-    }
-    proc = run_operator("-n", namespace, "--liveness", f"http://127.0.0.1:{probe}/healthz", env=env)
-
-    def up() -> bool:
-        assert_running(proc)
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{probe}/healthz", timeout=1):
-                return True
-        except OSError:
-            return False
-
-    wait_for(up, timeout=60, what="the operator")
+    start_operator(webhook=True, **FAST)
     policy = yaml.safe_load((EXAMPLE / "gatepolicy.yaml").read_text())
     policy["spec"]["canary"] = {"runs": 1}
     crds.kubectl("-n", namespace, "apply", "-f", str(EXAMPLE / "caseset.yaml"))
     crds.kubectl("-n", namespace, "apply", "-f", "-", input=json.dumps(policy))
-    yield
-    crds.kubectl("delete", "mutatingwebhookconfiguration", configuration, "--ignore-not-found")
 
 
 @pytest.fixture

@@ -14,17 +14,14 @@ from __future__ import annotations
 
 import json
 import subprocess
-import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
-from tests.conftest import assert_running
 
 from conftest import Cluster, wait_for
-from proctor.devcluster.controlplane import free_port
 from proctor.gate.admission import APPROVED_ANNOTATION, GATE_LABEL, template_hash
 
 pytestmark = pytest.mark.admission
@@ -41,41 +38,9 @@ TENANT_RULES = [
 
 
 @pytest.fixture
-def gate(
-    cluster: Cluster, namespace: str, tmp_path: Path, run_operator: Callable[..., subprocess.Popen[bytes]]
-) -> Iterator[subprocess.Popen[bytes]]:
+def gate(start_operator: Callable[..., subprocess.Popen[bytes]]) -> subprocess.Popen[bytes]:
     """The operator (as the admin) serving its webhook for this namespace."""
-    if not cluster.local:
-        pytest.skip("the API server must reach the webhook on this machine's loopback")
-    name = f"proctor-gate-{namespace}"
-    probe = free_port()
-    proc = run_operator(
-        "-n",
-        namespace,
-        "--liveness",
-        f"http://127.0.0.1:{probe}/healthz",
-        env={
-            "PROCTOR_METRICS_PORT": "0",
-            "PROCTOR_WEBHOOK_PORT": str(free_port()),
-            "PROCTOR_WEBHOOK_ADDR": "127.0.0.1",
-            "PROCTOR_WEBHOOK_URL_HOST": "127.0.0.1",
-            "PROCTOR_WEBHOOK_CERT_DIR": str(tmp_path / "certs"),
-            "PROCTOR_WEBHOOK_CONFIGURATION": name,
-        },
-    )
-
-    def ready() -> bool:
-        assert_running(proc)
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{probe}/healthz", timeout=1):
-                pass
-        except OSError:
-            return False
-        return cluster.kubectl("get", "mutatingwebhookconfiguration", name, check=False).returncode == 0
-
-    wait_for(ready, timeout=60, what="the operator and its webhook")
-    yield proc
-    cluster.kubectl("delete", "mutatingwebhookconfiguration", name, "--ignore-not-found")
+    return start_operator(webhook=True)
 
 
 @pytest.fixture

@@ -5,13 +5,11 @@ from __future__ import annotations
 import json
 import socket
 import subprocess
-import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.conftest import assert_running
 
 from conftest import Cluster, wait_for
 from proctor.api import BREAK_GLASS_ANNOTATION
@@ -35,40 +33,9 @@ def _free_port() -> int:
 
 
 @pytest.fixture
-def gate(
-    cluster: Cluster, namespace: str, tmp_path: Path, run_operator: Callable[..., subprocess.Popen[bytes]]
-) -> Iterator[subprocess.Popen[bytes]]:
-    if not cluster.local:
-        pytest.skip("the API server must reach the webhook on this machine's loopback")
-    name = f"proctor-gate-{namespace}"
-    port, probe = _free_port(), _free_port()
-    proc = run_operator(
-        "-n",
-        namespace,
-        "--liveness",
-        f"http://127.0.0.1:{probe}/healthz",
-        env={
-            "PROCTOR_METRICS_PORT": "0",
-            "PROCTOR_WEBHOOK_PORT": str(port),
-            "PROCTOR_WEBHOOK_ADDR": "127.0.0.1",
-            "PROCTOR_WEBHOOK_URL_HOST": "127.0.0.1",
-            "PROCTOR_WEBHOOK_CERT_DIR": str(tmp_path / "certs"),
-            "PROCTOR_WEBHOOK_CONFIGURATION": name,
-        },
-    )
-
-    def ready() -> bool:
-        assert_running(proc)
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{probe}/healthz", timeout=1):
-                pass
-        except OSError:
-            return False
-        return cluster.kubectl("get", "mutatingwebhookconfiguration", name, check=False).returncode == 0
-
-    wait_for(ready, timeout=60, what="the operator and its webhook")
-    yield proc
-    cluster.kubectl("delete", "mutatingwebhookconfiguration", name, "--ignore-not-found")
+def gate(start_operator: Callable[..., subprocess.Popen[bytes]]) -> subprocess.Popen[bytes]:
+    """The operator serving its webhook for this namespace."""
+    return start_operator(webhook=True)
 
 
 def _deployment(name: str, image: str = "proctor:v1", gated: bool = True) -> dict[str, Any]:
@@ -547,32 +514,8 @@ def _policy_condition(cluster: Cluster, ns: str, type_: str) -> dict[str, Any]:
     return next((c for c in status.get("conditions") or [] if c["type"] == type_), {})
 
 
-def _operator(
-    cluster: Cluster, namespace: str, run_operator: Callable[..., subprocess.Popen[bytes]], **env: str
-) -> subprocess.Popen[bytes]:
-    probe = _free_port()
-    proc = run_operator(
-        "-n",
-        namespace,
-        "--liveness",
-        f"http://127.0.0.1:{probe}/healthz",
-        env={"PROCTOR_METRICS_PORT": "0", "PROCTOR_RECONCILE_INTERVAL": "1", **env},
-    )
-
-    def up() -> bool:
-        assert_running(proc)
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{probe}/healthz", timeout=1):
-                return True
-        except OSError:
-            return False
-
-    wait_for(up, timeout=60, what="the operator")
-    return proc
-
-
 def test_an_unreachable_webhook_fails_closed_and_the_policy_says_why(
-    crds: Cluster, namespace: str, tmp_path: Path, run_operator: Callable[..., subprocess.Popen[bytes]]
+    crds: Cluster, namespace: str, tmp_path: Path, start_operator: Callable[..., subprocess.Popen[bytes]]
 ) -> None:
     """The chart's default (a Service) on an API server that cannot reach Services: every gated
     Deployment is refused (fail closed), and an enforcing policy says why, with the API server's
@@ -580,10 +523,8 @@ def test_an_unreachable_webhook_fails_closed_and_the_policy_says_why(
     if not crds.local:
         pytest.skip("the local API server cannot reach Services; a real one may")
     name = f"proctor-gate-{namespace}"
-    _operator(
-        crds,
-        namespace,
-        run_operator,
+    start_operator(
+        PROCTOR_RECONCILE_INTERVAL="1",
         PROCTOR_WEBHOOK_PORT=str(_free_port()),
         PROCTOR_WEBHOOK_ADDR="127.0.0.1",
         PROCTOR_WEBHOOK_SERVICE=f"{namespace}/proctor-webhook:443",
@@ -620,11 +561,11 @@ def test_an_unreachable_webhook_fails_closed_and_the_policy_says_why(
 
 
 def test_without_a_webhook_enforce_is_refused_and_nothing_is_called_approved(
-    crds: Cluster, namespace: str, run_operator: Callable[..., subprocess.Popen[bytes]]
+    crds: Cluster, namespace: str, start_operator: Callable[..., subprocess.Popen[bytes]]
 ) -> None:
     """No webhook: a changed template rolls out before it can be examined. An Enforce policy says it
     cannot enforce, and the Deployment's template, never examined, is not reported approved."""
-    _operator(crds, namespace, run_operator)
+    start_operator(PROCTOR_RECONCILE_INTERVAL="1")
     crds.kubectl(
         "-n", namespace, "apply", "-f", str(EXAMPLE / "caseset.yaml"), "-f", str(EXAMPLE / "gatepolicy.yaml")
     )

@@ -15,11 +15,12 @@ Conventions every model here follows:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Annotated, Any, Final, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PlainSerializer
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PlainSerializer, field_validator
 from pydantic.alias_generators import to_camel
 from pydantic.config import JsonDict
 
@@ -168,8 +169,23 @@ class SecretKeyRef(SpecModel):
     key: DataKey = Field(description="The key in the Secret's data.")
 
 
+class OwnerReference(BaseModel):
+    """One object another belongs to, as ``metadata.ownerReferences`` lists it (the part Proctor reads)."""
+
+    model_config = _camel_case("ignore")
+
+    api_version: str | None = Field(default=None, description="API version of the owner.")
+    kind: str | None = Field(default=None, description="Kind of the owner.")
+    name: str | None = Field(default=None, description="Name of the owner.")
+    uid: str | None = Field(default=None, description="UID of the owner.")
+    controller: bool | None = Field(default=None, description="Whether the owner is the managing controller.")
+
+
 class ObjectMeta(BaseModel):
-    """The part of Kubernetes object metadata Proctor reads; other metadata fields are ignored."""
+    """The part of Kubernetes object metadata Proctor reads; other metadata fields are ignored.
+
+    Read once from an object as the API returned it (:meth:`of`), a Kubernetes built-in or one of
+    Proctor's kinds, so the code below the handlers asks typed fields, not a dict, what it is."""
 
     model_config = _camel_case("ignore")
 
@@ -191,12 +207,31 @@ class ObjectMeta(BaseModel):
     deletion_timestamp: Time | None = Field(
         default=None, description="When deletion was requested, if it was."
     )
-    owner_references: list[dict[str, Any]] = Field(
+    owner_references: list[OwnerReference] = Field(
         default_factory=list, description="The objects this object belongs to (garbage collection)."
     )
     finalizers: list[str] = Field(
         default_factory=list, description="Finalizers that must be removed before the object is deleted."
     )
+
+    @field_validator("labels", "annotations", mode="before")
+    @classmethod
+    def _no_map(cls, value: Any) -> Any:
+        return {} if value is None else value
+
+    @field_validator("owner_references", "finalizers", mode="before")
+    @classmethod
+    def _no_list(cls, value: Any) -> Any:
+        return [] if value is None else value
+
+    @classmethod
+    def of(cls, obj: Mapping[str, Any] | None) -> ObjectMeta:
+        """The metadata of ``obj`` as the API returned it (None, or none given: empty)."""
+        return cls.model_validate((obj or {}).get("metadata") or {})
+
+    def owners(self, kind: str, *, controller: bool = False) -> list[OwnerReference]:
+        """The owners of ``kind`` (with ``controller``: only one that is the managing controller)."""
+        return [o for o in self.owner_references if o.kind == kind and (o.controller or not controller)]
 
 
 class KindModel(SpecModel):

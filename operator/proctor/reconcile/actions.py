@@ -37,7 +37,7 @@ from typing import Any, Final
 
 import structlog
 
-from proctor.api import API_VERSION, HOLD_CANARY_ANNOTATION, AgentMonitor
+from proctor.api import API_VERSION, HOLD_CANARY_ANNOTATION, AgentMonitor, ObjectMeta
 from proctor.gate.admission import APPROVED_ANNOTATION, APPROVED_TEMPLATE_ANNOTATION, template_hash
 from proctor.gate.pods import POD_TEMPLATE_HASH_LABEL, replicaset_template_hash
 from proctor.k8s.kube import TRANSPORT_ERRORS, KubeError
@@ -136,12 +136,11 @@ def merged_cases(
 
 
 def _owned_by(obj: Mapping[str, Any], uid: str | None) -> bool:
-    refs = (obj.get("metadata") or {}).get("ownerReferences") or []
-    return any(r.get("uid") == uid and r.get("kind") == "Deployment" for r in refs)
+    return any(r.uid == uid for r in ObjectMeta.of(obj).owners("Deployment"))
 
 
 def _revision_number(rs: Mapping[str, Any]) -> int:
-    text = ((rs.get("metadata") or {}).get("annotations") or {}).get(REVISION_ANNOTATION)
+    text = ObjectMeta.of(rs).annotations.get(REVISION_ANNOTATION)
     try:
         return int(text) if text is not None else -1
     except ValueError:
@@ -155,8 +154,8 @@ def rollback_template(
     :class:`Refused` when there is no known good one. A GatePolicy's approval (its annotations on
     the Deployment) decides where there is one; else the newest ReplicaSet of the Deployment whose
     template is not the running one (``kubectl rollout undo``)."""
-    meta = deployment.get("metadata") or {}
-    annotations = meta.get("annotations") or {}
+    meta = ObjectMeta.of(deployment)
+    annotations = meta.annotations
     current = template_hash((deployment.get("spec") or {}).get("template"))
     approved = annotations.get(APPROVED_ANNOTATION)
     if approved is not None:
@@ -175,7 +174,7 @@ def rollback_template(
                 "no earlier approved revision to roll back to"
             )
         return template, f"the template its GatePolicy last approved ({approved[:12]})"
-    uid = meta.get("uid")
+    uid = meta.uid
     older = sorted(
         (
             rs
@@ -198,7 +197,7 @@ def rollback_template(
     labels = {k: v for k, v in (tmeta.get("labels") or {}).items() if k != POD_TEMPLATE_HASH_LABEL}
     tmeta["labels"] = labels
     template["metadata"] = tmeta
-    name = (rs.get("metadata") or {}).get("name")
+    name = ObjectMeta.of(rs).name
     return template, f"the previous ReplicaSet's template ({name}, revision {_revision_number(rs)})"
 
 
@@ -219,7 +218,7 @@ def review_message(monitor: AgentMonitor, p: Pending) -> str:
 async def _hold_canary(rt: Runtime, monitor: AgentMonitor, p: Pending) -> Done:
     ns, name = monitor.metadata.namespace, monitor.metadata.name
     body = await rt.call(rt.kube.get, AgentMonitor.KIND, ns, name)
-    current = ((body.get("metadata") or {}).get("annotations") or {}).get(HOLD_CANARY_ANNOTATION)
+    current = ObjectMeta.of(body).annotations.get(HOLD_CANARY_ANNOTATION)
     value = held(current, p.revision)
     what = f"revision {p.revision}" if p.revision else "every revision"
     if value is None:
@@ -253,7 +252,7 @@ async def _capture(rt: Runtime, monitor: AgentMonitor, cases: Sequence[Mapping[s
     merged, added = merged_cases(existing, cases)
     if not added:
         return Done(True, f"CaseSet {ref.name} holds the incident's {len(cases)} captured case(s) already")
-    version = (found.get("metadata") or {}).get("resourceVersion")
+    version = ObjectMeta.of(found).resource_version
     patch = {"metadata": {"resourceVersion": version}, "spec": {"cases": merged}}  # 409 if it changed
     await rt.call(rt.kube.patch_custom, "CaseSet", ns, ref.name, patch)
     return Done(True, f"added {len(added)} captured case(s) to CaseSet {ref.name}: {', '.join(added[:5])}")

@@ -30,7 +30,7 @@ from typing import Any
 import structlog
 from aiohttp import web
 
-from proctor.api import RunPhase, content_digest, parse_cases
+from proctor.api import ObjectMeta, RunPhase, content_digest, parse_cases
 from proctor.gate.certs import ensure_certs, server_context
 from proctor.k8s.kube import KubeError
 from proctor.k8s.objects import (
@@ -121,9 +121,8 @@ def who_calls(review: Mapping[str, Any], audience: str = OPERATOR_AUDIENCE) -> C
 
 
 def _controller(obj: Mapping[str, Any], kind: str) -> str | None:
-    refs = (obj.get("metadata") or {}).get("ownerReferences") or []
-    owners = [o for o in refs if o.get("controller") and o.get("kind") == kind]
-    return str(owners[0].get("name")) if len(owners) == 1 else None
+    owners = ObjectMeta.of(obj).owners(kind, controller=True)
+    return str(owners[0].name) if len(owners) == 1 else None
 
 
 def shard_access(
@@ -136,25 +135,23 @@ def shard_access(
     (the very one the token is bound to, by UID), made from the template of a Job the run controls,
     of the run's current shards and attempts, while the run is not over and has pinned cases."""
     where = f"pod {caller.namespace}/{caller.pod}"
-    meta = (pod or {}).get("metadata") or {}
-    if pod is None or meta.get("uid") != caller.pod_uid:
+    if pod is None or ObjectMeta.of(pod).uid != caller.pod_uid:
         raise Refused(403, f"{where} (uid {caller.pod_uid}) does not exist: the token outlived its pod")
     if job is None:
         raise Refused(403, f"{where} is not controlled by a Job")
     if run is None:
         raise Refused(403, f"{where}: its Job is not controlled by an EvalRun")
-    rmeta = run.get("metadata") or {}
-    ref = RunRef(caller.namespace, str(rmeta.get("name")), str(rmeta.get("uid")))
+    rmeta, jmeta = ObjectMeta.of(run), ObjectMeta.of(job)
+    ref = RunRef(caller.namespace, str(rmeta.name), str(rmeta.uid))
     if (why := job_problem(job, ref)) is not None or (why := pod_problem(pod, job)) is not None:
         raise Refused(403, why)
-    labels = (job.get("metadata") or {}).get("labels") or {}
+    labels, jname = jmeta.labels, jmeta.name
     shards = int((run.get("spec") or {}).get("shards") or 1)
     try:
         index = int(str(labels.get(LABEL_SHARD, "")).split("-of-")[0])
         attempt = int(labels.get(LABEL_ATTEMPT, ""))
     except ValueError:
-        raise Refused(403, f"Job {(job.get('metadata') or {}).get('name')} names no shard") from None
-    jname = (job.get("metadata") or {}).get("name")
+        raise Refused(403, f"Job {jname} names no shard") from None
     if (
         not 0 <= index < shards
         or labels.get(LABEL_SHARD) != shard_label(index, shards)

@@ -232,12 +232,7 @@ def run_problem(
     so what is examined, on which cases, under which profile and candidate, is compared too."""
     name = run.metadata.name
     meta, spec = policy.metadata, policy.spec
-    owners = [
-        o
-        for o in run.metadata.owner_references
-        if o.get("kind") == "GatePolicy" and o.get("uid") == meta.uid and o.get("controller")
-    ]
-    if not owners:
+    if not any(o.uid == meta.uid for o in run.metadata.owners("GatePolicy", controller=True)):
         return f"EvalRun {name} is not owned by GatePolicy {meta.name}"
     labels = run.metadata.labels
     if labels.get(GATE_LABEL) != meta.name or labels.get(LABEL_GATE_KIND) != kind:

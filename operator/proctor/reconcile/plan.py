@@ -49,6 +49,8 @@ class JobView:
     finished_at: dt.datetime | None = None
     message: str = ""
     owner_uid: str | None = None
+    #: Its shard's label value (``0-of-2``).
+    shard: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -32,7 +32,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from proctor.api import EvalRunStatus, ShardPhase, ShardStatus, ShardSummary
+from proctor.api import EvalRunStatus, ObjectMeta, ShardPhase, ShardStatus, ShardSummary
 from proctor.k8s import evidence
 from proctor.k8s.objects import (
     JUDGE_CONTAINER,
@@ -98,11 +98,15 @@ def _what_runs(spec: Mapping[str, Any]) -> dict[str, Any]:
 
 def job_problem(job: Mapping[str, Any], run: RunRef) -> str | None:
     """Why ``job`` is not the run's own (None: it is): it must be controlled by the run's UID."""
-    meta = job.get("metadata") or {}
-    controllers = [o for o in meta.get("ownerReferences") or () if o.get("controller")]
-    if [(o.get("kind"), o.get("uid")) for o in controllers] != [("EvalRun", run.uid)]:
-        return f"Job {meta.get('name')} is not controlled by EvalRun {run.name} (uid {run.uid})"
+    meta = ObjectMeta.of(job)
+    if _controllers(meta) != [("EvalRun", run.uid)]:
+        return f"Job {meta.name} is not controlled by EvalRun {run.name} (uid {run.uid})"
     return None
+
+
+def _controllers(meta: ObjectMeta) -> list[tuple[str | None, str | None]]:
+    """The kind and UID of each owner that claims to control the object (one, when it is sound)."""
+    return [(o.kind, o.uid) for o in meta.owner_references if o.controller]
 
 
 def pod_problem(pod: Mapping[str, Any], job: Mapping[str, Any]) -> str | None:
@@ -114,10 +118,9 @@ def pod_problem(pod: Mapping[str, Any], job: Mapping[str, Any]) -> str | None:
     alias, ephemeral container or shared process namespace, is not the Job's. A cluster whose
     mutating webhooks change judge pods (a service mesh's sidecar) makes them all unbelieved:
     exclude the label ``app.kubernetes.io/component=judge`` from such injection."""
-    meta, jmeta = pod.get("metadata") or {}, job.get("metadata") or {}
-    name, jname = meta.get("name"), jmeta.get("name")
-    controllers = [o for o in meta.get("ownerReferences") or () if o.get("controller")]
-    if [(o.get("kind"), o.get("uid")) for o in controllers] != [("Job", jmeta.get("uid"))]:
+    meta, jmeta = ObjectMeta.of(pod), ObjectMeta.of(job)
+    name, jname = meta.name, jmeta.name
+    if _controllers(meta) != [("Job", jmeta.uid)]:
         return f"pod {name} is not controlled by Job {jname}"
     template = ((job.get("spec") or {}).get("template") or {}).get("spec") or {}
     mine, made = _what_runs(pod.get("spec") or {}), _what_runs(template)
@@ -182,12 +185,11 @@ def job_rule(job: JobPhase | None, report_phase: str) -> str | None:
 def _owned_and_labelled(
     cm: Mapping[str, Any], run: RunRef, component: str, index: int, count: int, attempt: int
 ) -> None:
-    meta = cm.get("metadata") or {}
-    name = meta.get("name")
-    owners = [o for o in meta.get("ownerReferences") or () if o.get("kind") == "EvalRun"]
-    if not any(o.get("uid") == run.uid for o in owners):
+    meta = ObjectMeta.of(cm)
+    name = meta.name
+    if not any(o.kind == "EvalRun" and o.uid == run.uid for o in meta.owner_references):
         raise Untrusted(f"ConfigMap {name} is not owned by EvalRun {run.name} (uid {run.uid})")
-    labels = meta.get("labels") or {}
+    labels = meta.labels
     want = {
         LABEL_MANAGED_BY: "proctor",
         LABEL_COMPONENT: component,
@@ -205,7 +207,7 @@ def check_report(
 ) -> Report:
     """The report in ``cm`` if its digest is one of ``digests`` (those the run's own judge vouched
     for this shard and attempt); raises :class:`Untrusted` with the reason otherwise."""
-    name = (cm.get("metadata") or {}).get("name")
+    name = ObjectMeta.of(cm).name
     _owned_and_labelled(cm, run, "report", index, count, attempt)
     try:
         report = json.loads((cm.get("data") or {})[REPORT_KEY])
@@ -250,10 +252,10 @@ def check_results(cms: Sequence[Mapping[str, Any]], run: RunRef, report: Report)
     index, count = (int(x) for x in report.shard.split("/"))
     chunks = []
     for k, cm in enumerate(cms):
-        meta = cm.get("metadata") or {}
-        name = meta.get("name")
+        meta = ObjectMeta.of(cm)
+        name = meta.name
         _owned_and_labelled(cm, run, "results", index, count, report.attempt)
-        annotations = meta.get("annotations") or {}
+        annotations = meta.annotations
         part = f"{k + 1}/{len(cms)}"
         if annotations.get(PART_ANNOTATION) != part or annotations.get(SHA256_ANNOTATION) != report.sha256:
             raise Untrusted(f"ConfigMap {name} is not part {part} of the results the report names")
@@ -300,11 +302,7 @@ def _attempt_pods(
     pods: Sequence[Mapping[str, Any]], index: int, count: int, attempt: int
 ) -> list[Mapping[str, Any]]:
     want = {LABEL_SHARD: shard_label(index, count), LABEL_ATTEMPT: str(attempt)}
-    return [
-        p
-        for p in pods
-        if all(((p.get("metadata") or {}).get("labels") or {}).get(k) == v for k, v in want.items())
-    ]
+    return [p for p in pods if all(ObjectMeta.of(p).labels.get(k) == v for k, v in want.items())]
 
 
 async def read_reports(
@@ -320,7 +318,7 @@ async def read_reports(
     ``jobs`` and ``pods``: the run's judge Jobs and pods as listed (by the run's labels)."""
     reports: dict[str, Report] = {}
     problems: list[str] = []
-    by_name = {(j.get("metadata") or {}).get("name"): j for j in jobs}
+    by_name = {ObjectMeta.of(j).name: j for j in jobs}
     for view in views:
         attempt = current_attempt(view)
         job = next((j for j in view.jobs if j.attempt == attempt), None)

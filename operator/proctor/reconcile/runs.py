@@ -22,7 +22,7 @@ import concurrent.futures
 import datetime as dt
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import structlog
@@ -40,6 +40,7 @@ from proctor.api import (
     GatePolicy,
     GatePolicyStatus,
     ManifestError,
+    ObjectMeta,
     Provenance,
     ResultsRef,
     RunPhase,
@@ -124,9 +125,31 @@ MESSAGE_CHARS = 1024
 # --- gather ----------------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class Stored:
+    """A run as the API server holds it, read once: who it is (for Events and its children), its
+    metadata, and its status as stored (what a write compares with) and parsed."""
+
+    about: ObjectRef
+    ref: RunRef
+    meta: ObjectMeta
+    held: Mapping[str, Any]
+    status: EvalRunStatus
+
+    @classmethod
+    def of(cls, raw: Mapping[str, Any]) -> Stored:
+        meta, held = ObjectMeta.of(raw), raw.get("status") or {}
+        ref = RunRef(meta.namespace or "", meta.name or "", meta.uid or "")
+        return cls(ObjectRef.of(raw), ref, meta, held, EvalRunStatus.model_validate(held))
+
+    def written(self, status: EvalRunStatus) -> Stored:
+        """The run after ``status`` was written (the next write compares with it)."""
+        return replace(self, held={**self.held, **dump(status, only_set=True)}, status=status)
+
+
 def job_view(job: Mapping[str, Any]) -> JobView:
     """A judge Job as the planner sees it (the Job controller's conditions, read once here)."""
-    meta, status = job["metadata"], job.get("status") or {}
+    meta, status = ObjectMeta.of(job), job.get("status") or {}
     conds = {c["type"]: c for c in status.get("conditions") or [] if c.get("status") == "True"}
     failed = conds.get("Failed")
     if failed:
@@ -137,14 +160,15 @@ def job_view(job: Mapping[str, Any]) -> JobView:
         phase, finished, message = JobPhase.SUCCEEDED, parse_time(status.get("completionTime")), ""
     else:
         phase, finished, message = JobPhase.ACTIVE, None, ""
-    owners = [o["uid"] for o in meta.get("ownerReferences") or [] if o.get("kind") == "EvalRun"]
+    owners = [o.uid for o in meta.owner_references if o.kind == "EvalRun"]
     return JobView(
-        meta["name"],
-        int(meta.get("labels", {}).get(LABEL_ATTEMPT, "0")),
+        meta.name or "",
+        int(meta.labels.get(LABEL_ATTEMPT, "0")),
         phase,
         finished,
         message,
         owners[0] if owners else None,
+        shard=meta.labels.get(LABEL_SHARD),
     )
 
 
@@ -156,7 +180,7 @@ def pod_view(pod: Mapping[str, Any]) -> PodView:
 def shard_views(
     status: EvalRunStatus,
     count: int,
-    jobs: Sequence[Mapping[str, Any]],
+    jobs: Sequence[JobView],
     pods: Sequence[PodView] = (),
     failed_creates: Sequence[FailedCreate] = (),
     *,
@@ -168,7 +192,7 @@ def shard_views(
     reported = {s.name: s for s in status.shards}
     by_shard: dict[str, list[JobView]] = {}
     for j in jobs:
-        by_shard.setdefault(j["metadata"].get("labels", {}).get(LABEL_SHARD, ""), []).append(job_view(j))
+        by_shard.setdefault(j.shard or "", []).append(j)
     views = []
     for i in range(count):
         s = reported.get(f"{i}/{count}")
@@ -225,12 +249,8 @@ class Prepared:
 
 
 async def _configmap(rt: Runtime, ns: str, name: str) -> dict[str, str] | None:
-    try:
-        return await rt.call(rt.kube.get_configmap_data, ns, name)
-    except KubeError as e:
-        if e.status == 404:
-            return None
-        raise
+    found = await rt.call(rt.kube.get_configmap_or_none, ns, name)
+    return dict(found.get("data") or {}) if found is not None else None
 
 
 async def _referenced(rt: Runtime, kind: str, ns: str, name: str) -> Mapping[str, Any] | None:
@@ -341,10 +361,10 @@ async def pin(
     anything else was not written for this run (a UID is never reused) and the run cannot start."""
     store = rt.config.store_namespace
     cms = snapshot_configmaps(ref, encode_cases(canonical_case(c) for c in cases), namespace=store)
-    for cm in cms:
+    for i, cm in enumerate(cms):
         if await rt.call(rt.kube.create_configmap, cm) is not None:
             continue
-        name = cm["metadata"]["name"]
+        name = snapshot_configmap_name(ref.uid, i)
         have = await rt.call(rt.kube.get_configmap_or_none, store, name)
         if have is None:
             return NotYet(f"ConfigMap {store}/{name} was deleted as the run's cases were pinned")
@@ -358,7 +378,7 @@ async def pin(
         case_set=caseset,
         digest=content_digest(cases),
         cases=len(cases),
-        config_maps=[cm["metadata"]["name"] for cm in cms],
+        config_maps=[snapshot_configmap_name(ref.uid, i) for i in range(len(cms))],
     )
 
 
@@ -432,14 +452,13 @@ async def _pods(rt: Runtime, ref: RunRef) -> list[dict[str, Any]]:
 
 
 async def _failed_creates(
-    rt: Runtime, ns: str, jobs: Sequence[Mapping[str, Any]], pods: Sequence[PodView]
+    rt: Runtime, ns: str, jobs: Sequence[JobView], pods: Sequence[PodView]
 ) -> list[FailedCreate]:
     """``FailedCreate`` Events of the active Jobs that have no pod (the API server refused it)."""
     with_pods = {(p.shard, p.attempt) for p in pods}
     out: list[FailedCreate] = []
-    for raw in jobs:
-        j, labels = job_view(raw), raw["metadata"].get("labels") or {}
-        if j.phase is not JobPhase.ACTIVE or (labels.get(LABEL_SHARD), j.attempt) in with_pods:
+    for j in jobs:
+        if j.phase is not JobPhase.ACTIVE or (j.shard, j.attempt) in with_pods:
             continue
         selector = f"involvedObject.kind=Job,involvedObject.name={j.name},reason=FailedCreate"
         try:
@@ -447,6 +466,102 @@ async def _failed_creates(
         except KubeError as e:
             log.warning("judge Job events not readable", job=f"{ns}/{j.name}", error=str(e)[:300])
     return out
+
+
+@dataclass(frozen=True)
+class Judges:
+    """A started run's judges as one step sees them, read once: its profile as it is now, and each
+    shard (its Jobs, its pods, why a pod does not start) with the reports believed in this step."""
+
+    profile: EvalProfile | None
+    #: The stored status with the reports believed in this step in its shards' entries.
+    status: EvalRunStatus
+    views: list[ShardView]
+    #: Why each report or pod not believed was not (a Warning Event each).
+    rejected: list[str]
+
+
+async def gather_judges(rt: Runtime, stored: Stored, run: EvalRun) -> Judges:
+    """Everything a started run's next Jobs and status are decided from (:func:`plan_run`,
+    :func:`progress`): Jobs, pods and Events listed once, reports read and checked once."""
+    ref = stored.ref
+    profile = await _profile(rt, run, ref.namespace)
+    raw_jobs = await rt.call(rt.kube.list_jobs, ref.namespace, judge_selector(ref.uid))
+    raw_pods = await _pods(rt, ref) if raw_jobs else []
+    jobs, pods = [job_view(j) for j in raw_jobs], [pod_view(p) for p in raw_pods]
+    refused = await _failed_creates(rt, ref.namespace, jobs, pods)
+    unread = shard_views(stored.status, run.spec.shards, jobs)
+    # the evidence is the objects themselves (a Job's template, its pods' specs): read from them
+    reports, rejected = await read_reports(rt, ref, unread, raw_jobs, raw_pods)
+    status = with_reports(stored.status, reports)
+    grace = dt.timedelta(seconds=rt.config.start_grace_seconds)
+    hints = secret_hints(run, profile)
+    views = shard_views(status, run.spec.shards, jobs, pods, refused, grace=grace, hints=hints)
+    return Judges(profile, status, views, rejected)
+
+
+async def _profile(rt: Runtime, run: EvalRun, namespace: str) -> EvalProfile | None:
+    """The run's profile as it is now (for the judge's Secret, and the fields a message names)."""
+    if run.spec.profile_ref is None:
+        return None
+    raw = await rt.call(rt.kube.get_or_none, "EvalProfile", namespace, run.spec.profile_ref.name)
+    try:
+        return parse_profile(raw) if raw is not None else None
+    except ManifestError:
+        return None
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """What a verdict is decided from, read again once every shard reported: the results verified
+    against the reports believed, and the policy and case set (its baseline) as they are now."""
+
+    results: list[CaseResult]
+    gate_policy: GatePolicy | None
+    caseset: CaseSet | None
+
+
+@dataclass(frozen=True)
+class Unusable:
+    """Nothing can be decided from what is there (the run ends in ERROR): the reason, the message,
+    and the text of a ``ReportRejected`` Warning when a report was the cause."""
+
+    reason: str
+    message: str
+    rejected: str | None = None
+
+
+async def gather_evidence(
+    rt: Runtime, ref: RunRef, run: EvalRun, status: EvalRunStatus, plan: RunPlan
+) -> Evidence | Unusable:
+    """The reports and results read again (never the status alone), each checked against the digest
+    recorded when it was believed: one that differs was replaced since."""
+    digests = {s.name: s.report_digest for s in status.shards}
+    try:
+        results = await verified_results(
+            rt,
+            ref,
+            [(p.shard.index, p.shard.count, p.attempt, digests.get(p.shard.name)) for p in plan.shards],
+        )
+    except Untrusted as e:
+        message = f"the results could not be verified, so nothing is decided from them: {e}"
+        return Unusable(Reason.SHARD_FAILED, message, str(e))
+    gate_policy = None
+    if run.spec.policy_ref:
+        found = await rt.call(rt.kube.get_or_none, "GatePolicy", ref.namespace, run.spec.policy_ref.name)
+        if found is None:
+            message = (
+                f"spec.policyRef: GatePolicy {run.spec.policy_ref.name} not found in namespace "
+                f"{ref.namespace} (deleted during the run): no thresholds to decide with, nothing is claimed"
+            )
+            return Unusable(Reason.POLICY_NOT_FOUND, message)
+        gate_policy = parse_policy(found)
+    caseset_raw = await rt.call(rt.kube.get_or_none, "CaseSet", ref.namespace, run.spec.case_set_ref.name)
+    try:
+        caseset = parse_caseset(caseset_raw) if caseset_raw is not None else None
+    except ManifestError:
+        caseset = None
+    return Evidence(results, gate_policy, caseset)
 
 
 async def run_of(
@@ -463,7 +578,7 @@ async def run_of(
     if not name or not uid:
         return None
     raw = await rt.call(rt.kube.get_or_none, "EvalRun", namespace, name)
-    if raw is not None and raw["metadata"].get("uid") == uid:
+    if raw is not None and ObjectMeta.of(raw).uid == uid:
         return name
     for job_name in [str(o["name"]) for o in owners if o.get("kind") == "Job" and o.get("name")]:
         job = await rt.call(rt.kube.get_job, namespace, job_name)
@@ -471,7 +586,7 @@ async def run_of(
         if full is None or full == name:
             continue  # no Job any more, or the name already read above: that run is gone
         raw = await rt.call(rt.kube.get_or_none, "EvalRun", namespace, full)
-        if raw is not None and raw["metadata"].get("uid") == uid:
+        if raw is not None and ObjectMeta.of(raw).uid == uid:
             return full
     return None
 
@@ -696,6 +811,62 @@ def decided_status(
     )
 
 
+def launch_refusal(run: EvalRun, profile: EvalProfile | None, plan: RunPlan, namespace: str) -> str | None:
+    """Why the plan's Jobs cannot be launched (None: they can): the run's profile was deleted
+    during the run, so no judge would have its settings."""
+    if plan.creates and run.spec.profile_ref is not None and profile is None:
+        return (
+            f"spec.profileRef: EvalProfile {run.spec.profile_ref.name} not found in namespace "
+            f"{namespace} (deleted during the run); nothing was measured"
+        )
+    return None
+
+
+@dataclass(frozen=True)
+class Progress:
+    """A step that decides no verdict: the status to write, and whether it ends the run in ERROR."""
+
+    status: EvalRunStatus
+    failed: bool = False
+
+
+def progress(
+    current: EvalRunStatus,
+    base: EvalRunStatus,
+    plan: RunPlan,
+    shards: int,
+    problems: Sequence[str],
+    now: dt.datetime,
+) -> Progress | None:
+    """The run's status after a step's Jobs: ERROR when its shards gave up, Running while some have
+    not reported (``problems``: what launching the Jobs found); None when every shard reported, and
+    the verdict is decided next (:func:`decide_verdict`)."""
+    if plan.gave_up:
+        reason, message = gave_up_message(plan)
+        return Progress(failed_status(current, base, message, reason, now), failed=True)
+    if not plan.all_done:
+        reason, message = running_reason(plan, shards, problems)
+        return Progress(waiting_status(current, base, RunPhase.RUNNING, reason, message, now))
+    return None
+
+
+def decide_verdict(
+    evidence: Evidence, judges: Judges, base: EvalRunStatus, now: dt.datetime
+) -> tuple[Decision, EvalRunStatus]:
+    """The protocol's decision on the evidence, and the status that says it."""
+    current = judges.status
+    case_digest = current.snapshot.digest if current.snapshot is not None else None
+    judge_prompt = next((s.provenance for s in current.shards if s.provenance), None)
+    gate_policy = evidence.gate_policy
+    prov = provenance(case_digest, judge_prompt, gate_policy)
+    baseline = comparable_baseline(evidence.caseset, case_digest, prov)
+    policy = protocol_policy(gate_policy.spec if gate_policy else None)
+    decision = decide(evidence.results, policy, baseline)
+    return decision, decided_status(
+        current, base, decision, evidence.results, baseline, prov, judges.views, now
+    )
+
+
 # --- act and write ---------------------------------------------------------------------------------
 
 
@@ -705,12 +876,11 @@ async def _create_jobs(rt: Runtime, run: RunRef, plan: RunPlan, spec: JudgeJobSp
         job = judge_job(run, p.shard.index, p.shard.count, p.attempt, spec)
         created = await rt.call(rt.kube.create_job, job)
         if created is None:
-            existing = await rt.call(rt.kube.get_job, run.namespace, job["metadata"]["name"])
-            owners = [o.get("uid") for o in (existing or {}).get("metadata", {}).get("ownerReferences") or []]
+            name = judge_job_name(run.name, p.shard.index, p.shard.count, p.attempt)
+            existing = await rt.call(rt.kube.get_job, run.namespace, name)
+            owners = {o.uid for o in ObjectMeta.of(existing).owner_references}
             if existing is not None and run.uid not in owners:
-                problems.append(
-                    f"Job {job['metadata']['name']} exists but is not owned by this run; not adopted"
-                )
+                problems.append(f"Job {name} exists but is not owned by this run; not adopted")
             continue  # ours already (a restart, or a concurrent reconcile): adopted
         metrics.JOBS_CREATED.inc()
     return problems
@@ -754,20 +924,19 @@ async def _ensure_rbac(rt: Runtime, namespace: str) -> None:
         rt.rbac_done.add(namespace)
 
 
-async def _write(rt: Runtime, about: ObjectRef, raw: Mapping[str, Any], desired: EvalRunStatus) -> None:
-    await write_status(rt, about, raw.get("status") or {}, desired)
+async def _write(rt: Runtime, stored: Stored, desired: EvalRunStatus) -> None:
+    await write_status(rt, stored.about, stored.held, desired)
 
 
-async def _fail(
-    rt: Runtime, about: ObjectRef, raw: Mapping[str, Any], desired: EvalRunStatus, out: Outcome
-) -> Outcome:
+async def _fail(rt: Runtime, stored: Stored, desired: EvalRunStatus, out: Outcome) -> Outcome:
     """End the run in ERROR: the Event first (named: said once even if the write is repeated), then
     the status that makes it final."""
     reason = next((c.reason for c in desired.conditions if c.type == ConditionType.EVALUATED), "")
-    out.say(about, "Warning", "VerdictError", f"ERROR (exit 2) {reason}: {desired.message}", key="verdict")
+    message = f"ERROR (exit 2) {reason}: {desired.message}"
+    out.say(stored.about, "Warning", "VerdictError", message, key="verdict")
     await rt.post(out.events)
-    await _write(rt, about, raw, desired)
-    metrics.RUNS.labels(about.namespace, "ERROR").inc()
+    await _write(rt, stored, desired)
+    metrics.RUNS.labels(stored.ref.namespace, "ERROR").inc()
     return out
 
 
@@ -779,12 +948,9 @@ async def _gate_evidence(rt: Runtime, namespace: str, runs: Sequence[Mapping[str
         try:
             statuses.append(GatePolicyStatus.model_validate(raw.get("status") or {}))
         except ValidationError:
-            unread.add((raw.get("metadata") or {}).get("uid"))
-    owned = {
-        r["metadata"]["name"]
-        for r in runs
-        if any(o.get("uid") in unread for o in r["metadata"].get("ownerReferences") or [])
-    }
+            unread.add(ObjectMeta.of(raw).uid)
+    metas = [ObjectMeta.of(r) for r in runs]
+    owned = {m.name or "" for m in metas if any(o.uid in unread for o in m.owner_references)}
     return gate_evidence(statuses) | owned
 
 
@@ -799,7 +965,7 @@ async def _history(rt: Runtime, namespace: str, caseset: str) -> None:
     if rt.config.run_history > 0:
         frozen = status.baseline
         protected = set(frozen.frozen_from if frozen else ()) | await _gate_evidence(rt, namespace, runs)
-        uids = {r["metadata"]["name"]: str(r["metadata"].get("uid") or "") for r in runs}
+        uids = {m.name: m.uid or "" for m in map(ObjectMeta.of, runs)}
         for old in runs_to_prune(runs, rt.config.run_history, protected=protected):
             await rt.call(rt.kube.delete_custom, "EvalRun", namespace, old)
             await forget_detail(rt, uids.get(old, ""))
@@ -855,15 +1021,13 @@ async def label_finished_runs(
     deadline = time.monotonic() + budget
     patch = {"metadata": {"labels": {LABEL_FINISHED: "true"}}}
 
-    def label(meta: Mapping[str, Any]) -> bool:
+    def label(meta: ObjectMeta) -> bool:
         if time.monotonic() > deadline:
             return False
         try:
-            rt.kube.patch_custom("EvalRun", meta["namespace"], meta["name"], patch)
+            rt.kube.patch_custom("EvalRun", meta.namespace or "", meta.name or "", patch)
         except KubeError as e:  # deleted meanwhile, or refused: the watch sees it
-            log.info(
-                "finished run not labelled at start", run=f"{meta['namespace']}/{meta['name']}", error=str(e)
-            )
+            log.info("finished run not labelled at start", run=f"{meta.namespace}/{meta.name}", error=str(e))
             return False
         return True
 
@@ -879,7 +1043,9 @@ async def label_finished_runs(
                 except KubeError as e:  # a continue token expired, no right to list: the watch does the rest
                     log.warning("finished runs not labelled at start", namespace=ns or "*", error=str(e))
                     return labelled, False
-                done = [r["metadata"] for r in items if _phase_terminal((r.get("status") or {}).get("phase"))]
+                done = [
+                    ObjectMeta.of(r) for r in items if _phase_terminal((r.get("status") or {}).get("phase"))
+                ]
                 labelled += sum(await asyncio.gather(*(loop.run_in_executor(pool, label, m) for m in done)))
                 if cont is None:
                     break
@@ -889,7 +1055,7 @@ async def label_finished_runs(
 async def forget_cases(rt: Runtime, raw: Mapping[str, Any]) -> None:
     """Delete the cases a run pinned in the operator's namespace (it is over, or deleted): no judge
     may have them any more. Best effort: what is left names a run that no longer needs it."""
-    uid = str((raw.get("metadata") or {}).get("uid") or "")
+    uid = ObjectMeta.of(raw).uid or ""
     names = (((raw.get("status") or {}).get("snapshot") or {}).get("configMaps")) or []
     for n in names:
         if not uid or not str(n).startswith(snapshot_configmap_name(uid, 0).rpartition("-")[0] + "-"):
@@ -911,8 +1077,8 @@ async def forget_detail(rt: Runtime, uid: str) -> None:
         found = await rt.call(
             rt.kube.list_configmaps, ns, f"{LABEL_RUN_UID}={uid},{LABEL_COMPONENT}={DETAIL_COMPONENT}"
         )
-        for cm in found:
-            await rt.call(rt.kube.delete_configmap, ns, cm["metadata"]["name"])
+        for meta in map(ObjectMeta.of, found):
+            await rt.call(rt.kube.delete_configmap, ns, meta.name or "")
     except KubeError as e:
         log.warning("the run's full results not deleted", namespace=ns, run_uid=uid, error=str(e))
 
@@ -931,39 +1097,63 @@ async def reconcile_run(rt: Runtime, namespace: str, name: str) -> Outcome:
             metrics.RECONCILE_SECONDS.observe(time.monotonic() - t0)
 
 
+async def _step(rt: Runtime, namespace: str, name: str) -> Outcome:
+    out = Outcome()
+    raw = await rt.call(rt.kube.get_or_none, "EvalRun", namespace, name)
+    if raw is None:
+        return out
+    stored = Stored.of(raw)
+    current = stored.status
+    finished = current.phase is not None and current.phase.terminal
+    patch = finished_label_patch(stored.meta.labels, finished=finished)
+    if patch is not None:
+        await rt.call(rt.kube.patch_custom, "EvalRun", namespace, name, patch)
+    if finished:
+        if patch is not None:
+            await forget_cases(rt, raw)
+        return out
+    now = rt.now()
+    base = EvalRunStatus(observed_generation=stored.meta.generation, start_time=current.start_time or now)
+    try:
+        run = parse_evalrun(raw)
+    except ManifestError as e:
+        message = "spec: " + "; ".join(e.problems)
+        invalid_base = EvalRunStatus(observed_generation=base.observed_generation)
+        return await _fail(
+            rt, stored, failed_status(current, invalid_base, message, Reason.INVALID_SPEC, now), out
+        )
+    if current.snapshot is None:
+        started = await _start(rt, stored, run, base, out)
+        if isinstance(started, Outcome):
+            return started
+        stored = stored.written(started)  # what the object holds now (the next write compares with it)
+    return await _run_judges(
+        rt, stored, run, base.model_copy(update={"snapshot": stored.status.snapshot}), out
+    )
+
+
 async def _start(
-    rt: Runtime,
-    about: ObjectRef,
-    raw: Mapping[str, Any],
-    run: EvalRun,
-    current: EvalRunStatus,
-    base: EvalRunStatus,
-    out: Outcome,
+    rt: Runtime, stored: Stored, run: EvalRun, base: EvalRunStatus, out: Outcome
 ) -> EvalRunStatus | Outcome:
     """The run's first step: check what it references (refused: ERROR at once, no Job), pin its cases
     and record the snapshot before any Job can read it. Returns the status it now has."""
-    now = rt.now()
-    ns = about.namespace
+    now, current = rt.now(), stored.status
+    ns = stored.ref.namespace
     prepared = await prepare(rt, run, ns)
     if isinstance(prepared, Refusal):
         metrics.RUN_FAILURES.labels(ns).inc()
         return await _fail(
-            rt, about, raw, failed_status(current, base, prepared.message, prepared.reason, now), out
+            rt, stored, failed_status(current, base, prepared.message, prepared.reason, now), out
         )
-    ref = RunRef(ns, about.name, raw["metadata"]["uid"])
-    snapshot = await pin(rt, ref, run.spec.case_set_ref.name, prepared.cases)
+    snapshot = await pin(rt, stored.ref, run.spec.case_set_ref.name, prepared.cases)
     if isinstance(snapshot, NotYet):
-        await _write(
-            rt,
-            about,
-            raw,
-            waiting_status(current, base, RunPhase.PENDING, Reason.PENDING, snapshot.message, now),
-        )
+        waiting = waiting_status(current, base, RunPhase.PENDING, Reason.PENDING, snapshot.message, now)
+        await _write(rt, stored, waiting)
         return Outcome(recheck=True)
     if isinstance(snapshot, Refusal):
         metrics.RUN_FAILURES.labels(ns).inc()
         return await _fail(
-            rt, about, raw, failed_status(current, base, snapshot.message, snapshot.reason, now), out
+            rt, stored, failed_status(current, base, snapshot.message, snapshot.reason, now), out
         )
     message = (
         f"starting: {snapshot.cases} cases of CaseSet {snapshot.case_set} pinned ({snapshot.digest[:19]})"
@@ -976,160 +1166,69 @@ async def _start(
         message,
         now,
     )
-    await _write(rt, about, raw, desired)
-    out.say(about, "Normal", "CasesPinned", message, key="pinned")
+    await _write(rt, stored, desired)
+    out.say(stored.about, "Normal", "CasesPinned", message, key="pinned")
     return desired
 
 
-async def _step(rt: Runtime, namespace: str, name: str) -> Outcome:
-    out = Outcome()
-    raw = await rt.call(rt.kube.get_or_none, "EvalRun", namespace, name)
-    if raw is None:
-        return out
-    current = EvalRunStatus.model_validate(raw.get("status") or {})
-    finished = current.phase is not None and current.phase.terminal
-    patch = finished_label_patch(raw["metadata"].get("labels") or {}, finished=finished)
-    if patch is not None:
-        await rt.call(rt.kube.patch_custom, "EvalRun", namespace, name, patch)
-    if finished:
-        if patch is not None:
-            await forget_cases(rt, raw)
-        return out
-    about = ObjectRef.of(raw)
-    now = rt.now()
-    base = EvalRunStatus(
-        observed_generation=raw["metadata"].get("generation"), start_time=current.start_time or now
-    )
-    try:
-        run = parse_evalrun(raw)
-    except ManifestError as e:
-        message = "spec: " + "; ".join(e.problems)
-        invalid_base = EvalRunStatus(observed_generation=base.observed_generation)
-        return await _fail(
-            rt, about, raw, failed_status(current, invalid_base, message, Reason.INVALID_SPEC, now), out
-        )
-    if current.snapshot is None:
-        started = await _start(rt, about, raw, run, current, base, out)
-        if isinstance(started, Outcome):
-            return started
-        # what the object holds now (the next write compares with it)
-        raw = {**raw, "status": {**(raw.get("status") or {}), **dump(started, only_set=True)}}
-        current = started
-    base = base.model_copy(update={"snapshot": current.snapshot})
-
-    profile = await _profile(rt, run, namespace)
-    await _ensure_rbac(rt, namespace)
-    ref = RunRef(namespace, name, raw["metadata"]["uid"])
-    jobs = await rt.call(rt.kube.list_jobs, namespace, judge_selector(ref.uid))
-    raw_pods = await _pods(rt, ref) if jobs else []
-    pods = [pod_view(p) for p in raw_pods]
-    refused = await _failed_creates(rt, namespace, jobs, pods)
-    grace = dt.timedelta(seconds=rt.config.start_grace_seconds)
-    hints = secret_hints(run, profile)
-    unread = shard_views(current, run.spec.shards, jobs)
-    reports, rejected = await read_reports(rt, ref, unread, jobs, raw_pods)
-    for why in rejected:
+async def _run_judges(
+    rt: Runtime, stored: Stored, run: EvalRun, base: EvalRunStatus, out: Outcome
+) -> Outcome:
+    """A started run: gather its judges, plan, launch what the plan says, then write once (or, every
+    shard reported, decide the verdict)."""
+    now, about = rt.now(), stored.about
+    await _ensure_rbac(rt, stored.ref.namespace)
+    judges = await gather_judges(rt, stored, run)
+    for why in judges.rejected:
         out.say(about, "Warning", "ReportRejected", why, key=f"rejected:{why}")
-    seen = with_reports(current, reports)
-    views = shard_views(seen, run.spec.shards, jobs, pods, refused, grace=grace, hints=hints)
-    plan = plan_run(views, now, backoff=rt.config.backoff, max_attempts=rt.config.max_attempts)
+    plan = plan_run(judges.views, now, backoff=rt.config.backoff, max_attempts=rt.config.max_attempts)
+    if (refused := launch_refusal(run, judges.profile, plan, stored.ref.namespace)) is not None:
+        return await _fail(
+            rt, stored, failed_status(stored.status, base, refused, Reason.PROFILE_NOT_FOUND, now), out
+        )
     problems: list[str] = []
     if plan.creates:
-        if run.spec.profile_ref is not None and profile is None:
-            message = (
-                f"spec.profileRef: EvalProfile {run.spec.profile_ref.name} not found in namespace "
-                f"{namespace} (deleted during the run); nothing was measured"
-            )
-            return await _fail(
-                rt, about, raw, failed_status(current, base, message, Reason.PROFILE_NOT_FOUND, now), out
-            )
         server = rt.case_server
         cases = (server.url, server.ca_pem) if server is not None else None
-        problems = await _create_jobs(rt, ref, plan, job_spec(run, profile, rt.config, cases=cases))
-    base = base.model_copy(update={"shards": shard_entries(plan, name, seen)})
-    say_jobs(about, ref, plan, out)
+        problems = await _create_jobs(
+            rt, stored.ref, plan, job_spec(run, judges.profile, rt.config, cases=cases)
+        )
+    base = base.model_copy(update={"shards": shard_entries(plan, stored.ref.name, judges.status)})
+    say_jobs(about, stored.ref, plan, out)
     for p in plan.shards:
         if p.action is Action.WAIT and p.job_phase is JobPhase.FAILED and p.shard.retry_at is None:
-            metrics.RUN_FAILURES.labels(namespace).inc()
-
-    if plan.gave_up:
-        reason, message = gave_up_message(plan)
-        return await _fail(rt, about, raw, failed_status(current, base, message, reason, now), out)
-    if not plan.all_done:
-        reason, message = running_reason(plan, run.spec.shards, problems)
-        desired = waiting_status(current, base, RunPhase.RUNNING, reason, message, now)
-        await _write(rt, about, raw, desired)
-        out.recheck = True
-        if plan.next_wake is not None:
-            out.recheck_in = (plan.next_wake - now).total_seconds()
-        return out
-    return await _decide(rt, about, raw, run, seen, base, plan, views, out)
+            metrics.RUN_FAILURES.labels(stored.ref.namespace).inc()
+    move = progress(stored.status, base, plan, run.spec.shards, problems, now)
+    if move is None:
+        return await _verdict(rt, stored, run, judges, base, plan, out)
+    if move.failed:
+        return await _fail(rt, stored, move.status, out)
+    await _write(rt, stored, move.status)
+    out.recheck = True
+    if plan.next_wake is not None:
+        out.recheck_in = (plan.next_wake - now).total_seconds()
+    return out
 
 
-async def _profile(rt: Runtime, run: EvalRun, namespace: str) -> EvalProfile | None:
-    """The run's profile as it is now (for the judge's Secret, and the fields a message names)."""
-    if run.spec.profile_ref is None:
-        return None
-    raw = await rt.call(rt.kube.get_or_none, "EvalProfile", namespace, run.spec.profile_ref.name)
-    try:
-        return parse_profile(raw) if raw is not None else None
-    except ManifestError:
-        return None
-
-
-async def _decide(
+async def _verdict(
     rt: Runtime,
-    about: ObjectRef,
-    raw: Mapping[str, Any],
+    stored: Stored,
     run: EvalRun,
-    current: EvalRunStatus,
+    judges: Judges,
     base: EvalRunStatus,
     plan: RunPlan,
-    views: Sequence[ShardView],
     out: Outcome,
 ) -> Outcome:
     """Every shard reported: the protocol decides, on the cases pinned when the run started."""
-    now, namespace = rt.now(), about.namespace
-    # decided from the believed reports and results read again (never from the status alone), each
-    # checked against the digest recorded when it was believed: one that differs was replaced since
-    ref = RunRef(namespace, about.name, raw["metadata"]["uid"])
-    digests = {s.name: s.report_digest for s in current.shards}
-    try:
-        results = await verified_results(
-            rt,
-            ref,
-            [(p.shard.index, p.shard.count, p.attempt, digests.get(p.shard.name)) for p in plan.shards],
-        )
-    except Untrusted as e:
-        message = f"the results could not be verified, so nothing is decided from them: {e}"
-        out.say(about, "Warning", "ReportRejected", str(e), key=f"unverified:{e}")
-        return await _fail(
-            rt, about, raw, failed_status(current, base, message, Reason.SHARD_FAILED, now), out
-        )
-    policy = None
-    if run.spec.policy_ref:
-        policy_raw = await rt.call(rt.kube.get_or_none, "GatePolicy", namespace, run.spec.policy_ref.name)
-        if policy_raw is None:
-            message = (
-                f"spec.policyRef: GatePolicy {run.spec.policy_ref.name} not found in namespace {namespace} "
-                "(deleted during the run): no thresholds to decide with, nothing is claimed"
-            )
-            return await _fail(
-                rt, about, raw, failed_status(current, base, message, Reason.POLICY_NOT_FOUND, now), out
-            )
-        policy = parse_policy(policy_raw)
-    snapshot = current.snapshot
-    case_digest = snapshot.digest if snapshot is not None else None
-    caseset_raw = await rt.call(rt.kube.get_or_none, "CaseSet", namespace, run.spec.case_set_ref.name)
-    try:
-        caseset = parse_caseset(caseset_raw) if caseset_raw is not None else None
-    except ManifestError:
-        caseset = None
-    judge_prompt = next((s.provenance for s in current.shards if s.provenance), None)
-    prov = provenance(case_digest, judge_prompt, policy)
-    baseline = comparable_baseline(caseset, case_digest, prov)
-    decision = decide(results, protocol_policy(policy.spec if policy else None), baseline)
-    desired = decided_status(current, base, decision, results, baseline, prov, views, now)
+    now, about = rt.now(), stored.about
+    evidence = await gather_evidence(rt, stored.ref, run, judges.status, plan)
+    if isinstance(evidence, Unusable):
+        if evidence.rejected is not None:
+            why = evidence.rejected
+            out.say(about, "Warning", "ReportRejected", why, key=f"unverified:{why}")
+        desired = failed_status(judges.status, base, evidence.message, evidence.reason, now)
+        return await _fail(rt, stored, desired, out)
+    decision, desired = decide_verdict(evidence, judges, base, now)
     passed = decision.verdict.name in ("PASS", "WARN")
     out.say(
         about,
@@ -1139,7 +1238,7 @@ async def _decide(
         key="verdict",
     )
     await rt.post(out.events)  # the verdict's Event before the status that makes it final
-    await _write(rt, about, raw, desired)
-    _record_metrics(namespace, run, decision, desired, now)
-    await _history(rt, namespace, run.spec.case_set_ref.name)
+    await _write(rt, stored, desired)
+    _record_metrics(stored.ref.namespace, run, decision, desired, now)
+    await _history(rt, stored.ref.namespace, run.spec.case_set_ref.name)
     return out

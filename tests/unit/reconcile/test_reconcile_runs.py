@@ -88,7 +88,7 @@ def test_shards_combine_what_the_runner_reported_with_their_jobs() -> None:
             ]
         }
     )
-    views = shard_views(status, 2, [job(1)])
+    views = shard_views(status, 2, [job_view(job(1))])
     assert (views[0].runner_phase, views[0].results, views[0].attempts) == ("Succeeded", ("cm-0",), 1)
     assert views[1].runner_phase is None  # the operator's entry only: the runner said nothing yet
     assert [len(v.jobs) for v in views] == [0, 0]  # the job belongs to 0-of-1, not to these shards
@@ -284,7 +284,7 @@ def test_a_shard_entry_never_names_a_job_that_was_not_made() -> None:
     assert entry.job is None and "job" not in dump(entry, only_set=True)
     # the Job listed, status lost: its name and attempt
     (entry,) = shard_entries(
-        plan_run(shard_views(bare, 1, [job(1, [{"type": "Complete", "status": "True"}])]), NOW), "r"
+        plan_run(shard_views(bare, 1, [job_view(job(1, [{"type": "Complete", "status": "True"}]))]), NOW), "r"
     )
     assert (entry.job, entry.attempts) == ("r-judge-0-of-1-a1", 1)
 
@@ -299,7 +299,9 @@ def test_each_decision_about_jobs_is_said_under_one_name() -> None:
         }
     ]
     views = shard_views(
-        EvalRunStatus.model_validate({"shards": [{"name": "0/1", "attempts": 1}]}), 1, [job(1, failed)]
+        EvalRunStatus.model_validate({"shards": [{"name": "0/1", "attempts": 1}]}),
+        1,
+        [job_view(job(1, failed))],
     )
     plan = plan_run(views, NOW)
     about = ObjectRef("EvalRun", "ns", "r", "uid-1")
@@ -321,7 +323,7 @@ def test_a_permanent_give_up_says_what_to_fix_and_that_it_was_not_retried() -> N
         NOW,
     )
     views = shard_views(
-        EvalRunStatus.model_validate({"shards": [{"name": "0/1", "attempts": 1}]}), 1, [job(1)]
+        EvalRunStatus.model_validate({"shards": [{"name": "0/1", "attempts": 1}]}), 1, [job_view(job(1))]
     )
     plan = plan_run(
         [v.__class__(**{**{f: getattr(v, f) for f in v.__slots__}, "problem": problem}) for v in views], NOW

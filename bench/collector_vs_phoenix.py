@@ -63,7 +63,10 @@ from typing import Any
 
 import httpx
 import yaml
-from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
+from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
+    ExportTraceServiceRequest,
+    ExportTraceServiceResponse,
+)
 from opentelemetry.proto.common.v1.common_pb2 import AnyValue, KeyValue
 from opentelemetry.proto.trace.v1.trace_pb2 import ResourceSpans, ScopeSpans, Span
 
@@ -487,7 +490,12 @@ async def steady(server: Server, spans: int, rate: int, *, batch: int = 100) -> 
             r = await client.post("/v1/traces", content=body, headers=headers)
             latencies.append(time.perf_counter() - t)
             if r.status_code == 200:
-                acked += batch
+                # partial_success: spans the collector answered for but refused are not acknowledged
+                answer = ExportTraceServiceResponse.FromString(r.content) if r.content else None
+                refused_here = answer.partial_success.rejected_spans if answer is not None else 0
+                acked += batch - refused_here
+                if refused_here:
+                    refused[200] = refused.get(200, 0) + refused_here
             else:  # 429/503 are answers an exporter retries; this loader keeps its schedule instead
                 refused[r.status_code] = refused.get(r.status_code, 0) + batch
                 if r.status_code not in (429, 503):

@@ -63,7 +63,10 @@ from typing import Any
 
 import httpx
 import yaml
-from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
+from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
+    ExportTraceServiceRequest,
+    ExportTraceServiceResponse,
+)
 from opentelemetry.proto.common.v1.common_pb2 import AnyValue, KeyValue
 from opentelemetry.proto.trace.v1.trace_pb2 import ResourceSpans, ScopeSpans, Span
 
@@ -487,7 +490,12 @@ async def steady(server: Server, spans: int, rate: int, *, batch: int = 100) -> 
             r = await client.post("/v1/traces", content=body, headers=headers)
             latencies.append(time.perf_counter() - t)
             if r.status_code == 200:
-                acked += batch
+                # partial_success: spans the collector answered for but refused are not acknowledged
+                answer = ExportTraceServiceResponse.FromString(r.content) if r.content else None
+                refused_here = answer.partial_success.rejected_spans if answer is not None else 0
+                acked += batch - refused_here
+                if refused_here:
+                    refused[200] = refused.get(200, 0) + refused_here
             else:  # 429/503 are answers an exporter retries; this loader keeps its schedule instead
                 refused[r.status_code] = refused.get(r.status_code, 0) + batch
                 if r.status_code not in (429, 503):
@@ -515,6 +523,7 @@ async def steady(server: Server, spans: int, rate: int, *, batch: int = 100) -> 
         await asyncio.gather(*tasks)
     elapsed = time.perf_counter() - start
     rss.append((round(elapsed, 1), rss_kib(server.proc.pid)))
+    inside = await asyncio.to_thread(timings, server.url) if server.name == "proctor" else {}
     await asyncio.sleep(6)  # a request answered 503 may still commit (then its resend is recognised)
     stored = server.count()
     early = next((kib for t, kib in rss if t >= elapsed * 0.1), rss[0][1])
@@ -537,7 +546,71 @@ async def steady(server: Server, spans: int, rate: int, *, batch: int = 100) -> 
         "lost": max(0, acked - stored),  # acknowledged and not stored: must be 0
         "senderBehind": behind,
         "failures": failures[:3],
+        "timings": inside,
     }
+
+
+#: The collector's own histograms of where ingestion's time goes (scraped after a steady run).
+TIMINGS = {
+    "proctor_collector_ack_seconds": "acknowledgement (server side)",
+    "proctor_collector_commit_seconds": "group commit",
+    "proctor_collector_queue_wait_seconds": "queue wait",
+    "proctor_collector_wal_checkpoint_seconds": "WAL checkpoint",
+    "proctor_collector_event_loop_lag_seconds": "event loop stall",
+    "proctor_collector_gc_pause_seconds": "GC pause",
+}
+
+
+def timings(url: str) -> dict[str, dict[str, Any]]:
+    """The collector's timing histograms from its ``/metrics``: for each (and each label set) the
+    count, the mean, the bucket bounds under which half and 99 % fall, how many took over 50 and
+    over 250 ms; and the checkpoints by mode and outcome."""
+    from prometheus_client.parser import text_string_to_metric_families
+
+    text = httpx.get(f"{url}/metrics", timeout=30).text
+    out: dict[str, dict[str, Any]] = {}
+    for family in text_string_to_metric_families(text):
+        if family.name == "proctor_collector_wal_checkpoints":
+            for sample in family.samples:
+                if sample.name.endswith("_total"):
+                    out[f"checkpoints {sample.labels['mode']} {sample.labels['outcome']}"] = {
+                        "count": int(sample.value)
+                    }
+            continue
+        if family.name not in TIMINGS:
+            continue
+        series: dict[str, dict[str, Any]] = {}
+        for sample in family.samples:
+            labels = {k: v for k, v in sample.labels.items() if k != "le"}
+            key = TIMINGS[family.name] + "".join(f" {k}={v}" for k, v in sorted(labels.items()))
+            row = series.setdefault(key, {"buckets": []})
+            if sample.name.endswith("_bucket"):
+                row["buckets"].append((float(sample.labels["le"]), sample.value))
+            elif sample.name.endswith("_count"):
+                row["count"] = int(sample.value)
+            elif sample.name.endswith("_sum"):
+                row["sum"] = sample.value
+        for key, row in series.items():
+            count = row.get("count", 0)
+            if not count:
+                continue
+            buckets = sorted(row.pop("buckets"))
+
+            def under(q: float, buckets: list[tuple[float, float]] = buckets, count: int = count) -> float:
+                return next(le for le, n in buckets if n >= q * count)
+
+            def over(bound: float, buckets: list[tuple[float, float]] = buckets, count: int = count) -> int:
+                return int(count - max((n for le, n in buckets if le <= bound), default=0))
+
+            out[key] = {
+                "count": count,
+                "meanMs": round(row.get("sum", 0.0) / count * 1000, 2),
+                "p50UnderMs": under(0.5) * 1000,
+                "p99UnderMs": under(0.99) * 1000,
+                "over50ms": over(0.05),
+                "over250ms": over(0.25),
+            }
+    return out
 
 
 async def worker_load(runs: int, per_minute: int, latency: float) -> dict[str, Any]:
@@ -764,6 +837,15 @@ def main() -> int:
                 "  RSS over time (s: MiB): "
                 + ", ".join(f"{t:.0f}: {k / 1024:.0f}" for t, k in s["rssSeries"])
             )
+            for what, t in s.get("timings", {}).items():
+                if "meanMs" in t:
+                    print(
+                        f"  {what}: {t['count']}, mean {t['meanMs']} ms, half under {t['p50UnderMs']:g} ms, "
+                        f"99 % under {t['p99UnderMs']:g} ms, over 50 ms {t['over50ms']}, "
+                        f"over 250 ms {t['over250ms']}"
+                    )
+                else:
+                    print(f"  {what}: {t['count']}")
     w = results.get("worker")
     if w:
         print(

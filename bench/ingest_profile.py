@@ -42,7 +42,7 @@ from collector_vs_phoenix import TOKEN, Spans  # noqa: E402
 from proctor.collector import app, otlp  # noqa: E402
 from proctor.collector.monitors import load_files  # noqa: E402
 from proctor.collector.redaction import Redactor  # noqa: E402
-from proctor.store import Store  # noqa: E402
+from proctor.store import WAL_LIMIT_BYTES, Store  # noqa: E402
 
 MANIFESTS = [
     {
@@ -75,8 +75,16 @@ def main() -> int:
     parser.add_argument("--db", default="sqlite", help="sqlite (a scratch file) or a postgresql:// URL")
     parser.add_argument("--synchronous", default="FULL")
     parser.add_argument("--profile", action="store_true", help="also print cProfile's top functions")
+    parser.add_argument(
+        "--commits",
+        action="store_true",
+        help="instead: time each group commit on SQLite, with SQLite's checkpoints in commits and "
+        "with the collector's checkpointer, and say which commits ran a checkpoint",
+    )
 
     args = parser.parse_args()
+    if args.commits:
+        return commits(args)
 
     work = Path(tempfile.mkdtemp(prefix="proctor-ingest-profile-"))
     try:
@@ -136,6 +144,70 @@ def main() -> int:
             pstats.Stats(prof, stream=out).sort_stats("tottime").print_stats(25)
             print(out.getvalue())
         store.close()
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+def commits(args: argparse.Namespace) -> int:
+    """Each group commit's wall time, SQLite's checkpoints inside commits (its default) against
+    the collector's checkpointer thread, on the same spans. A commit ran a checkpoint when the
+    database file changed during it: in WAL mode only a checkpoint writes that file."""
+    work = Path(tempfile.mkdtemp(prefix="proctor-ingest-commits-"))
+    try:
+        mfile = work / "monitor.yaml"
+        mfile.write_text(yaml.safe_dump_all(MANIFESTS))
+        registry = load_files([mfile], default_token=TOKEN)
+        grant = registry.ingest_grant(TOKEN)
+        policies = registry.policies()
+        gen = Spans(seed=23)
+        per_commit = args.batch * args.group
+        groups = []
+        for _ in range(args.spans // per_commit):
+            group: list[Any] = []
+            for _ in range(args.group):
+                body = gen.request(args.batch)
+                group += app._decode_traces(body, otlp.PROTOBUF, registry, grant, _Admits())[0]  # type: ignore[arg-type]
+            groups.append(group)
+        for side, limit in (
+            ("checkpoints in commits (SQLite's default)", None),
+            ("checkpointer", WAL_LIMIT_BYTES),
+        ):
+            path = work / f"{'thread' if limit else 'commit'}.db"
+            store = Store.open(
+                f"sqlite:///{path}", sqlite_synchronous=args.synchronous, wal_limit_bytes=limit
+            )
+            plain: list[float] = []
+            checkpointed: list[float] = []
+            try:
+                for group in groups:
+                    before = path.stat()
+                    t = time.perf_counter()
+                    store.ingest(group, policies, now=time.time())
+                    wall = time.perf_counter() - t
+                    after = path.stat()
+                    changed = (before.st_size, before.st_mtime_ns) != (after.st_size, after.st_mtime_ns)
+                    (checkpointed if changed else plain).append(wall)
+            finally:
+                store.close()
+            every = sorted(plain + checkpointed)
+
+            def ms(values: list[float], q: float) -> str:
+                ordered = sorted(values)
+                return (
+                    f"{ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))] * 1000:.1f}"
+                    if values
+                    else "-"
+                )
+
+            print(
+                f"{side}: {len(every)} commits of {per_commit} spans, {args.synchronous}: "
+                f"p50 {ms(every, 0.5)} ms, p99 {ms(every, 0.99)} ms, max {ms(every, 1.0)} ms; "
+                f"{len(checkpointed)} saw the database file written (a checkpoint, in the commit or "
+                f"beside it): p50 {ms(checkpointed, 0.5)}, max {ms(checkpointed, 1.0)} ms; "
+                f"the others p50 {ms(plain, 0.5)}, p99 {ms(plain, 0.99)}, max {ms(plain, 1.0)} ms",
+                flush=True,
+            )
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return 0

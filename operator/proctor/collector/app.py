@@ -988,6 +988,7 @@ async def readyz(request: web.Request) -> web.Response:
 async def metrics(request: web.Request) -> web.Response:
     ctx = request.app[CONTEXT]
     ctx.metrics.pending.set(ctx.writer.pending)
+    ctx.metrics.gc_pauses.drain()
     with contextlib.suppress(TimeoutError):
         await asyncio.wait_for(refresh_verdicts(ctx), timeout=READY_TIMEOUT)
     body = generate_latest(ctx.metrics.registry)

@@ -65,6 +65,17 @@ class Backpressure(Exception):
         self.retry_after = retry_after
 
 
+@dataclass(frozen=True)
+class Commit:
+    """One group commit as the writer saw it (the collector's metrics): ``seconds`` of wall time
+    in the transaction (rows, SQL, the COMMIT and its fsync), the ``items`` in it, and the longest
+    any request in it ``waited`` on the queue for the commit to begin."""
+
+    seconds: float
+    items: int
+    waited: float
+
+
 @dataclass
 class _Job:
     items: Sequence[Item]
@@ -86,6 +97,7 @@ class Writer:
         on_commit: Callable[[IngestResult, Sequence[Item]], None] | None = None,
         answer_seconds: float = DEFAULT_ANSWER_SECONDS,
         redact: Callable[[Sequence[Item]], Sequence[Item]] | None = None,
+        observe: Callable[[Commit], None] | None = None,
     ) -> None:
         self.store = store
         #: redaction with the safety scan's findings, before a request is queued for its commit
@@ -95,6 +107,7 @@ class Writer:
         self.max_pending = max_pending
         self.answer_seconds = answer_seconds
         self.on_commit = on_commit
+        self.observe = observe
         self._queue: queue.Queue[_Job | None] = queue.Queue()
         self._redacting = concurrent.futures.ThreadPoolExecutor(
             REDACTION_THREADS, thread_name_prefix="proctor-redact"
@@ -192,8 +205,15 @@ class Writer:
         if batches is None:
             batches = [j.items for j in jobs]  # redacted already (submit): nothing in clear is queued
         items: Sequence[Item] = [i for b in batches for i in b]
+        began = time.monotonic()
         try:
             result = self.store.ingest(items, self.policies(), now=time.time())
+            if self.observe is not None:
+                commit = Commit(time.monotonic() - began, len(items), began - min(j.enqueued for j in jobs))
+                try:
+                    self.observe(commit)
+                except Exception:  # metrics must never fail a write
+                    log.exception("commit observer failed")
         except StoreUnavailable as e:
             self._answer(jobs, error=e)
             return

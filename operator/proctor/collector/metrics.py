@@ -11,12 +11,17 @@ many versions are sent.
 
 from __future__ import annotations
 
+import gc
 import time
+from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Final
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
+
+from proctor.collector.ingest import Commit
+from proctor.store import Checkpoint
 
 #: Revisions of one monitor labelled at once, at most; further ones are aggregated as "other".
 MAX_REVISIONS_PER_MONITOR: Final = 8
@@ -64,6 +69,46 @@ class RevisionLabels:
         self._forget(monitor, stalest)
         seen[revision] = now
         return revision
+
+
+#: Buckets of the ingestion path's durations, seconds.
+_SECONDS: Final = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10)
+#: GC pauses kept between scrapes, at most (the oldest are dropped past it).
+GC_PAUSES_KEPT: Final = 10_000
+
+
+class GcPauses:
+    """Times the garbage collector's pauses (``gc.callbacks``). A collection can start at any
+    allocation in any thread, even inside a metric's lock, so the callback only appends to a
+    bounded deque; :meth:`drain` moves the pauses into the histogram (at each scrape)."""
+
+    def __init__(self, histogram: Histogram) -> None:
+        self.histogram = histogram
+        self._pauses: deque[tuple[int, float]] = deque(maxlen=GC_PAUSES_KEPT)
+        self._started = 0.0
+
+    def install(self) -> None:
+        if self._callback not in gc.callbacks:
+            gc.callbacks.append(self._callback)
+
+    def uninstall(self) -> None:
+        if self._callback in gc.callbacks:
+            gc.callbacks.remove(self._callback)
+
+    def _callback(self, phase: str, info: dict[str, int]) -> None:
+        # one collection at a time (it holds the GIL throughout): one start time suffices
+        if phase == "start":
+            self._started = time.perf_counter()
+        else:
+            self._pauses.append((info.get("generation", 0), time.perf_counter() - self._started))
+
+    def drain(self) -> None:
+        while True:
+            try:
+                generation, seconds = self._pauses.popleft()
+            except IndexError:
+                return
+            self.histogram.labels(str(generation)).observe(seconds)
 
 
 @dataclass
@@ -216,11 +261,70 @@ class Metrics:
             ["monitor", "agent", "revision"],
             registry=r,
         )
+        # where ingestion's time goes (issue 28): the group commits, SQLite's checkpoints, the
+        # event loop's stalls and the garbage collector's pauses
+        self.commit_seconds = Histogram(
+            "proctor_collector_commit_seconds",
+            "Wall time of one group commit of ingested spans and events (rows, SQL, COMMIT and its fsync).",
+            buckets=_SECONDS,
+            registry=r,
+        )
+        self.commit_items = Histogram(
+            "proctor_collector_commit_items",
+            "Spans and events written in one group commit.",
+            buckets=(1, 10, 50, 100, 200, 500, 1000, 2000, 4096, 8192),
+            registry=r,
+        )
+        self.queue_wait_seconds = Histogram(
+            "proctor_collector_queue_wait_seconds",
+            "The longest a request of a group commit waited (redacted, queued) for that commit to begin.",
+            buckets=_SECONDS,
+            registry=r,
+        )
+        self.checkpoints = Counter(
+            "proctor_collector_wal_checkpoints_total",
+            "SQLite WAL checkpoints run off the commit path, by mode (PASSIVE, RESTART, TRUNCATE) and "
+            "outcome (complete; busy: readers or the writer kept it from finishing, tried again later).",
+            ["mode", "outcome"],
+            registry=r,
+        )
+        self.checkpoint_seconds = Histogram(
+            "proctor_collector_wal_checkpoint_seconds",
+            "Wall time of one SQLite WAL checkpoint (the copy into the database file and its fsync).",
+            ["mode"],
+            buckets=_SECONDS,
+            registry=r,
+        )
+        self.loop_lag_seconds = Histogram(
+            "proctor_collector_event_loop_lag_seconds",
+            "How late the event loop woke a timer: the time it spent on other work at once (a stall).",
+            buckets=_SECONDS,
+            registry=r,
+        )
+        self.gc_pause_seconds = Histogram(
+            "proctor_collector_gc_pause_seconds",
+            "Pauses of Python's garbage collector (every thread waits), by generation.",
+            ["generation"],
+            buckets=_SECONDS,
+            registry=r,
+        )
+        self.gc_pauses = GcPauses(self.gc_pause_seconds)
         self.database_errors = Counter(
             "proctor_collector_database_unavailable_total",
             "Operations refused because the database was down.",
             registry=r,
         )
+
+    def commit(self, commit: Commit) -> None:
+        """One group commit of the ingestion writer."""
+        self.commit_seconds.observe(commit.seconds)
+        self.commit_items.observe(commit.items)
+        self.queue_wait_seconds.observe(commit.waited)
+
+    def checkpoint(self, checkpoint: Checkpoint) -> None:
+        """One SQLite WAL checkpoint of the store's checkpointer."""
+        self.checkpoints.labels(checkpoint.mode, "busy" if checkpoint.busy else "complete").inc()
+        self.checkpoint_seconds.labels(checkpoint.mode).observe(checkpoint.seconds)
 
     def by_revision(self, metric: Any, *labels: str) -> Any:
         """``metric.labels(*labels)`` for a metric labelled (monitor, agent, revision, ...), the

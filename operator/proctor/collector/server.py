@@ -20,6 +20,7 @@ import asyncio
 import contextlib
 import errno
 import functools
+import gc
 import os
 import signal
 import ssl
@@ -50,6 +51,7 @@ from proctor.k8s.objects import store_namespace
 from proctor.protocol import DEFAULT_HALF_LIFE_SECONDS, DEFAULT_LEASE_SECONDS
 from proctor.store import (
     SQLITE_SYNCHRONOUS,
+    WAL_LIMIT_BYTES,
     Incidents,
     IngestResult,
     Item,
@@ -71,6 +73,9 @@ DEFAULT_LISTEN: Final = "127.0.0.1:4318"
 WEBHOOK_SECRET_ENV: Final = "PROCTOR_WEBHOOK_SECRET"
 #: The environment variable giving ``--sqlite-synchronous`` its default (the Helm chart sets it).
 SQLITE_SYNCHRONOUS_ENV: Final = "PROCTOR_SQLITE_SYNCHRONOUS"
+#: Seconds between the event loop's stall measurements (see :func:`_loop_lag`).
+LOOP_LAG_SECONDS: Final = 0.1
+_MIB: Final = 1024 * 1024
 #: Seconds between listings of AgentMonitors in a cluster.
 DEFAULT_REFRESH_SECONDS: Final = 15.0
 
@@ -208,6 +213,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         f"last acknowledged commits (env {SQLITE_SYNCHRONOUS_ENV})",
     )
     parser.add_argument(
+        "--sqlite-wal-mib",
+        type=_count,
+        default=WAL_LIMIT_BYTES // _MIB,
+        metavar="MIB",
+        help=f"SQLite only: the WAL is checkpointed on a thread of its own, never in a commit, and "
+        f"started over once it holds this many MiB (default {WAL_LIMIT_BYTES // _MIB})",
+    )
+    parser.add_argument(
         "--no-worker", action="store_true", help="ingest and serve the API only; judge nothing"
     )
     parser.add_argument(
@@ -315,10 +328,16 @@ async def run(args: argparse.Namespace, *, announce: Callable[[str], None] | Non
         exams = ExamResults(kube_api, args.operator_namespace)
         registry = _Registry(await asyncio.to_thread(source.load))
         auth = KubernetesAuth(kube_api, audiences=args.audience)
-    store = await asyncio.to_thread(
-        functools.partial(Store.open, args.db or default_db(), sqlite_synchronous=args.sqlite_synchronous)
-    )
     metrics = Metrics()
+    store = await asyncio.to_thread(
+        functools.partial(
+            Store.open,
+            args.db or default_db(),
+            sqlite_synchronous=args.sqlite_synchronous,
+            wal_limit_bytes=args.sqlite_wal_mib * _MIB,
+            on_checkpoint=metrics.checkpoint,
+        )
+    )
     threads = args.writer_threads or (4 if store.dialect == "postgresql" else 1)
     writer = Writer(
         store,
@@ -327,6 +346,7 @@ async def run(args: argparse.Namespace, *, announce: Callable[[str], None] | Non
         max_pending=args.max_pending,
         on_commit=_on_commit(metrics),
         redact=Redactor(registry),
+        observe=metrics.commit,
     )
     evaluator = Evaluator()
     exporter = EvaluationExporter(export, counted=metrics.evaluation_events) if export else None
@@ -376,7 +396,7 @@ async def run(args: argparse.Namespace, *, announce: Callable[[str], None] | Non
     for sig in (signal.SIGTERM, signal.SIGINT):
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(sig, stop.set)
-    tasks = []
+    tasks = [asyncio.create_task(_loop_lag(metrics, stop), name="loop-lag")]
     if not args.no_worker:
         tasks.append(asyncio.create_task(worker.run(stop), name="worker"))
         tasks.append(asyncio.create_task(sender.run(stop), name="notices"))
@@ -388,6 +408,11 @@ async def run(args: argparse.Namespace, *, announce: Callable[[str], None] | Non
     url = f"{'https' if tls else 'http'}://{host}:{bound}"
     if not args.external_url:
         sender.base_url = url
+    # what start-up made lives as long as the process: out of the collector's reach, so a full
+    # collection no longer walks it (its pauses grew with the imports, not with the load)
+    gc.collect()
+    gc.freeze()
+    metrics.gc_pauses.install()
     log.info("collector listening", url=url, database=store.dialect, monitors=sorted(registry().monitors))
     if announce is not None:
         announce(url)
@@ -396,12 +421,22 @@ async def run(args: argparse.Namespace, *, announce: Callable[[str], None] | Non
     finally:
         stop.set()
         await asyncio.gather(*tasks, return_exceptions=True)
+        metrics.gc_pauses.uninstall()
         await runner.cleanup()
         await asyncio.to_thread(writer.close)
         ctx.decoding.shutdown(wait=False, cancel_futures=True)
         await evaluator.aclose()
         await sender.aclose()
         store.close()
+
+
+async def _loop_lag(metrics: Metrics, stop: asyncio.Event) -> None:
+    """Measures the event loop's stalls: how late a timer of :data:`LOOP_LAG_SECONDS` wakes."""
+    loop = asyncio.get_running_loop()
+    while not stop.is_set():
+        asked = loop.time()
+        await asyncio.sleep(LOOP_LAG_SECONDS)
+        metrics.loop_lag_seconds.observe(max(0.0, loop.time() - asked - LOOP_LAG_SECONDS))
 
 
 def _tls(args: argparse.Namespace) -> ssl.SSLContext | None:

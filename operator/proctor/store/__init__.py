@@ -26,6 +26,7 @@ API server, the judge or the collector.
 
 from proctor.protocol import TRAJECTORY_METRICS, trajectory_scores
 from proctor.store._canary import BreachedRun, BreachedScore, LiveCanary, RevisionCounts, revision_filter
+from proctor.store._checkpoint import WAL_LIMIT_BYTES, Checkpoint, Checkpointer
 from proctor.store._detector_state import (
     DEFAULT_THRESHOLD,
     DetectorState,
@@ -111,11 +112,14 @@ __all__ = [
     "SQLITE_SYNCHRONOUS",
     "TELEMETRY_SOURCE",
     "TRAJECTORY_METRICS",
+    "WAL_LIMIT_BYTES",
     "AlertChange",
     "AlertView",
     "BreachedRun",
     "BreachedScore",
     "CandidateCase",
+    "Checkpoint",
+    "Checkpointer",
     "Claim",
     "DeliveryClaim",
     "DeliveryOutcome",

@@ -93,7 +93,15 @@ def synchronous_level(level: str) -> str:
     return upper
 
 
-def _sqlite_pragmas(synchronous: str) -> Callable[[Any, Any], None]:
+def _sqlite_pragmas(synchronous: str, wal_limit_bytes: int | None) -> Callable[[Any, Any], None]:
+    # with a limit, a Checkpointer of the store's own checkpoints (see _checkpoint): no commit
+    # checkpoints, and a WAL started over is trimmed back to the limit
+    checkpoints = (
+        ("wal_autocheckpoint=0", f"journal_size_limit={wal_limit_bytes}")
+        if wal_limit_bytes is not None
+        else ()
+    )
+
     def connect(dbapi_connection: Any, _record: Any) -> None:
         # Let SQLAlchemy's "begin" event say BEGIN: pysqlite's own transaction handling would start
         # a transaction only at the first write, after the reads it depends on (a lost update).
@@ -106,6 +114,7 @@ def _sqlite_pragmas(synchronous: str) -> Callable[[Any, Any], None]:
             "busy_timeout=30000",
             "temp_store=MEMORY",
             f"cache_size=-{SQLITE_CACHE_KIB}",
+            *checkpoints,
         ):
             cursor.execute(f"PRAGMA {pragma}")
         cursor.close()
@@ -119,10 +128,17 @@ def _sqlite_begin(conn: Any) -> None:
     conn.exec_driver_sql("BEGIN IMMEDIATE" if conn.get_execution_options().get(WRITE_OPTION) else "BEGIN")
 
 
-def create(url: str, *, pool_size: int = 8, sqlite_synchronous: str = SQLITE_SYNCHRONOUS[0]) -> Engine:
+def create(
+    url: str,
+    *,
+    pool_size: int = 8,
+    sqlite_synchronous: str = SQLITE_SYNCHRONOUS[0],
+    wal_limit_bytes: int | None = None,
+) -> Engine:
     """An engine for ``url`` (see :func:`normalise_url`), with the project's settings;
     ``sqlite_synchronous`` is SQLite's durability level (:data:`SQLITE_SYNCHRONOUS`), ignored on
-    PostgreSQL (whose durability is the server's)."""
+    PostgreSQL (whose durability is the server's). ``wal_limit_bytes`` (SQLite): no commit runs a
+    checkpoint, a :class:`~proctor.store._checkpoint.Checkpointer` must (``Store.open`` starts one)."""
     url = normalise_url(url)
     synchronous = synchronous_level(sqlite_synchronous)
     if url.startswith("sqlite"):
@@ -135,7 +151,7 @@ def create(url: str, *, pool_size: int = 8, sqlite_synchronous: str = SQLITE_SYN
             pool_size=pool_size,
             max_overflow=pool_size,
         )
-        event.listen(engine, "connect", _sqlite_pragmas(synchronous))
+        event.listen(engine, "connect", _sqlite_pragmas(synchronous, wal_limit_bytes))
         event.listen(engine, "begin", _sqlite_begin)
         return engine
     return create_engine(

@@ -15,9 +15,13 @@ that a later issue adds (incidents, notices, feedback) is its own module and cla
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from pathlib import Path
+
 from sqlalchemy import Engine
 
 from proctor.store import _engine
+from proctor.store._checkpoint import Checkpoint, Checkpointer
 from proctor.store._detector_state import DetectorState
 from proctor.store._ingestion import Ingestion
 from proctor.store._queue import WorkQueue
@@ -36,6 +40,8 @@ class Store(Room):
 
     def __init__(self, engine: Engine) -> None:
         super().__init__(engine)
+        #: SQLite's checkpoints when they run off the commit path (``Store.open(wal_limit_bytes=...)``)
+        self.checkpointer: Checkpointer | None = None
         self.ingestion = Ingestion(engine)
         self.queue = WorkQueue(engine)
         self.runs = Runs(engine)
@@ -64,16 +70,38 @@ class Store(Room):
         migrate: bool = True,
         pool_size: int = 8,
         sqlite_synchronous: str = _engine.SQLITE_SYNCHRONOUS[0],
+        wal_limit_bytes: int | None = None,
+        on_checkpoint: Callable[[Checkpoint], None] | None = None,
     ) -> Store:
         """Open the database at ``url`` and bring its schema to this version (``alembic upgrade head``);
-        ``sqlite_synchronous``: SQLite's durability level (:data:`~proctor.store.SQLITE_SYNCHRONOUS`)."""
-        engine = _engine.create(url, pool_size=pool_size, sqlite_synchronous=sqlite_synchronous)
+        ``sqlite_synchronous``: SQLite's durability level (:data:`~proctor.store.SQLITE_SYNCHRONOUS`).
+
+        ``wal_limit_bytes`` (SQLite; ignored on PostgreSQL): WAL checkpoints run on a thread of
+        their own (:class:`~proctor.store.Checkpointer`, each reported to ``on_checkpoint``), never
+        inside a commit, and the WAL is kept to about that size. None: SQLite's own, in commits."""
+        background = wal_limit_bytes is not None and _engine.normalise_url(url).startswith("sqlite")
+        engine = _engine.create(
+            url,
+            pool_size=pool_size,
+            sqlite_synchronous=sqlite_synchronous,
+            wal_limit_bytes=wal_limit_bytes if background else None,
+        )
         store = cls(engine)
         if migrate:
             store._guard(lambda: _engine.migrate(engine))
+        if background:
+            assert wal_limit_bytes is not None and engine.url.database is not None
+            store.checkpointer = Checkpointer(
+                Path(engine.url.database),
+                synchronous=_engine.synchronous_level(sqlite_synchronous),
+                limit_bytes=wal_limit_bytes,
+                observe=on_checkpoint,
+            ).start()
         return store
 
     def close(self) -> None:
+        if self.checkpointer is not None:
+            self.checkpointer.close()
         self.engine.dispose()
 
     def ping(self) -> None:

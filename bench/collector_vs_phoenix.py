@@ -38,13 +38,15 @@ Phoenix is installed once into ``~/.cache/proctor/bench/phoenix-VERSION`` (``pip
 arize-phoenix==VERSION`` into a venv of its own; ``PROCTOR_BENCH_TOOLS`` moves it), started with
 ``phoenix serve`` and a fresh working directory, telemetry off. The figures are printed and written
 to ``.bench/collector_vs_phoenix/results.json``. Exit 0 when the harness worked (whatever the
-figures), 1 when it did not.
+figures), 1 when it did not, 2 when another run holds its working directory (two runs at once
+would delete each other's databases).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import fcntl
 import json
 import os
 import random
@@ -714,6 +716,15 @@ def main() -> int:
     args = parser.parse_args()
     skip = {s.strip() for s in args.skip.split(",") if s.strip()}
     OUT.mkdir(parents=True, exist_ok=True)
+    # One run at a time: each run deletes and recreates its working directories (and databases)
+    # under OUT, so a second run would wipe the first one's stored spans and make it report them
+    # lost. Held until the process exits.
+    lock = (OUT / ".lock").open("w")
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        print(f"another collector_vs_phoenix.py run is using {OUT}; wait for it to finish", file=sys.stderr)
+        return 2
     results: dict[str, Any] = {}
     try:
         if "burst" not in skip:

@@ -22,6 +22,7 @@ from proctor.graders._assertions import (
     CaseContext,
     CheckOutcome,
     CompiledAssertion,
+    CompileMemo,
     Embedder,
     compile_assertions,
 )
@@ -98,9 +99,10 @@ def compile_cases(
     """
     out: list[CompiledCase] = []
     problems: list[str] = []
+    memo: CompileMemo = {}  # an assertion stated by many cases is compiled once
     for case in cases:
         try:
-            compiled = tuple(compile_assertions(case.assert_))
+            compiled = compile_assertions(case.assert_, memo)
         except AssertionCompileError as e:
             problems.append(f"{where}: case {case.id!r}: {e}")
             continue

@@ -415,13 +415,18 @@ def _yaml_documents(text: str, source: str) -> list[Any]:
 
 
 def load_manifests(
-    text: str, *, source: str = "<manifests>", ignore_other_kinds: bool = False
+    text: str,
+    *,
+    source: str = "<manifests>",
+    ignore_other_kinds: bool = False,
+    others: list[Mapping[str, Any]] | None = None,
 ) -> list[Resource]:
     """Every Proctor object in a (multi-document) YAML or JSON text, validated.
 
     Empty documents are skipped and ``kind: List`` is expanded. Objects of other kinds (a
-    ConfigMap next to a CaseSet) are an error unless ``ignore_other_kinds``. Every problem in
-    every document is reported at once, in one :class:`ManifestError`.
+    ConfigMap next to a CaseSet) are an error unless ``ignore_other_kinds``; then, with
+    ``others``, they are appended to it as read (so the text is not read twice for them). Every
+    problem in every document is reported at once, in one :class:`ManifestError`.
     """
     objects: list[Any] = []
     for doc in _yaml_documents(text, source):
@@ -435,6 +440,8 @@ def load_manifests(
     problems: list[str] = []
     for obj in objects:
         if ignore_other_kinds and isinstance(obj, Mapping) and obj.get("kind") not in RESOURCE_KINDS:
+            if others is not None:
+                others.append(obj)
             continue
         try:
             out.append(parse_manifest(obj))

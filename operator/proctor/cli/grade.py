@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import argparse
 import difflib
-import json
 import sys
+from collections.abc import Mapping
 from pathlib import Path
-from typing import TypeVar
-
-import yaml
+from typing import Any, TypeVar
 
 from proctor.api import (
+    Case,
     CaseSet,
     EvalProfile,
     GatePolicy,
@@ -68,22 +67,21 @@ def _read(path: Path) -> str:
 
 def _load(path: Path) -> tuple[list[object], dict[str, dict[str, str]]]:
     """The Proctor objects in a file, and the ConfigMaps beside them (name -> data)."""
-    text = _read(path)
+    others: list[Mapping[str, Any]] = []
     try:
-        objects: list[object] = list(load_manifests(text, source=str(path), ignore_other_kinds=True))
+        objects: list[object] = list(
+            load_manifests(_read(path), source=str(path), ignore_other_kinds=True, others=others)
+        )
     except ManifestError as e:
         raise InputError(
             "\n".join(p if p.startswith(str(path)) else f"{path}: {p}" for p in e.problems)
         ) from e
     config_maps: dict[str, dict[str, str]] = {}
-    if "ConfigMap" in text:
-        loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-        docs = [json.loads(text)] if text.lstrip()[:1] in "{[" else yaml.load_all(text, Loader=loader)
-        for doc in docs:
-            items = doc.get("items", []) if isinstance(doc, dict) and doc.get("kind") == "List" else [doc]
-            for d in items:
-                if isinstance(d, dict) and d.get("kind") == "ConfigMap":
-                    config_maps[str(d.get("metadata", {}).get("name"))] = dict(d.get("data") or {})
+    for d in others:
+        if d.get("kind") == "ConfigMap":
+            meta = d.get("metadata")
+            name = meta.get("name") if isinstance(meta, Mapping) else None
+            config_maps[str(name)] = dict(d.get("data") or {})
     return objects, config_maps
 
 
@@ -101,24 +99,29 @@ def closest(names: list[str], among: list[str]) -> list[tuple[str, str | None]]:
     return [(n, next(iter(difflib.get_close_matches(n, among, n=1, cutoff=0.6)), None)) for n in names]
 
 
+def _caseset(path: Path) -> tuple[CaseSet, list[Case]]:
+    """The file's one CaseSet and all its cases (those of its ConfigMaps too). The file's text and
+    ConfigMaps are let go here: only the cases are kept while grading."""
+    objects, config_maps = _load(path)
+    casesets = [o for o in objects if isinstance(o, CaseSet)]
+    if len(casesets) != 1:
+        raise InputError(f"{path}: expected exactly one CaseSet, found {len(casesets)}")
+    try:
+        return casesets[0], resolve_cases(casesets[0], config_maps)
+    except MissingReferenceError as e:
+        raise InputError(
+            f"{path}: " + "; ".join(e.problems) + " (offline, casesFrom ConfigMaps are read from "
+            "the same file: put them there as extra YAML documents)"
+        ) from e
+    except ManifestError as e:
+        raise InputError("\n".join(f"{path}: {p}" for p in e.problems)) from e
+
+
 def main(args: argparse.Namespace) -> int:
     try:
-        objects, config_maps = _load(args.caseset)
-        casesets = [o for o in objects if isinstance(o, CaseSet)]
-        if len(casesets) != 1:
-            raise InputError(f"{args.caseset}: expected exactly one CaseSet, found {len(casesets)}")
-        caseset = casesets[0]
+        caseset, cases = _caseset(args.caseset)
         profile = _one(args.profile, EvalProfile) if args.profile else None
         policy = _one(args.policy, GatePolicy) if args.policy else None
-        try:
-            cases = resolve_cases(caseset, config_maps)
-        except MissingReferenceError as e:
-            raise InputError(
-                f"{args.caseset}: " + "; ".join(e.problems) + " (offline, casesFrom ConfigMaps are read from "
-                "the same file: put them there as extra YAML documents)"
-            ) from e
-        except ManifestError as e:
-            raise InputError("\n".join(f"{args.caseset}: {p}" for p in e.problems)) from e
         try:
             answers = parse_responses(_read(args.responses), where=str(args.responses))
         except ManifestError as e:

@@ -88,7 +88,7 @@ What each type checks (phrase lists and the label/negation rules: :mod:`proctor.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 
 from proctor.api.assertions import ASSERTION_KINDS, Assertion, split_type
 from proctor.graders._assert_core import (
@@ -189,14 +189,51 @@ class CompiledAssertion:
         return f"CompiledAssertion({self.type!r})"
 
 
-def compile_assertions(assertions: Sequence[Assertion]) -> tuple[CompiledAssertion, ...]:
-    """:func:`compile_assertion` for each; the first error names the assertion's position."""
+#: The compiled assertions of a case set by what they say (:func:`assertion_key`): a suite states
+#: the same assertion in many cases (``starts-with: "Order "``), and one compiled check serves all.
+CompileMemo = dict[Hashable, CompiledAssertion]
+
+#: Value types whose equal values mean the same assertion (``1`` and ``True`` are equal in Python
+#: and differ here, so the type is part of the key; a JSON object or list value is not memoised).
+_SCALARS = (str, int, float, type(None))
+
+
+def assertion_key(a: Assertion) -> Hashable | None:
+    """What makes two assertions the same check, or None when that is not cheap to tell."""
+    if type(a.value) not in _SCALARS:
+        return None
+    return (
+        a.type,
+        type(a.value),
+        a.value,
+        a.dialect,
+        a.threshold,
+        a.pattern,
+        None if a.labels is None else tuple(a.labels),
+        None if a.allowed is None else tuple(a.allowed),
+    )
+
+
+def compile_assertions(
+    assertions: Sequence[Assertion], memo: CompileMemo | None = None
+) -> tuple[CompiledAssertion, ...]:
+    """:func:`compile_assertion` for each; the first error names the assertion's position.
+
+    With ``memo``, an assertion equal to one compiled before (:func:`assertion_key`) reuses it: a
+    compiled assertion is immutable and its checks depend only on the answer and the case's context.
+    """
     out = []
     for i, a in enumerate(assertions):
-        try:
-            out.append(compile_assertion(a))
-        except AssertionCompileError as e:
-            raise AssertionCompileError(f"assert[{i}]: {e}") from None
+        key = assertion_key(a) if memo is not None else None
+        compiled = memo.get(key) if memo is not None and key is not None else None
+        if compiled is None:
+            try:
+                compiled = compile_assertion(a)
+            except AssertionCompileError as e:
+                raise AssertionCompileError(f"assert[{i}]: {e}") from None
+            if memo is not None and key is not None:
+                memo[key] = compiled
+        out.append(compiled)
     return tuple(out)
 
 
@@ -261,9 +298,11 @@ __all__ = [
     "CaseContext",
     "Check",
     "CheckOutcome",
+    "CompileMemo",
     "CompiledAssertion",
     "Embedder",
     "Unread",
+    "assertion_key",
     "compile_assertion",
     "compile_assertions",
     "json_equal",

@@ -113,9 +113,24 @@ _SINGLE_QUOTES = frozenset("\u2018\u2019\u201a\u201b\u02bc\u2032\u2035\u00b4\uff
 _DOUBLE_QUOTES = frozenset("\u201c\u201d\u201e\u201f\u2033\u2036\u00ab\u00bb\uff02")
 
 
+#: :func:`derive_confusables`, written out (``hack/confusables.py`` rewrites it; a unit
+#: test checks that it is what the data gives): reading the whole UTS #39 file at each start cost a
+#: tenth of a second and 6 MiB that stayed with the process.
+CONFUSABLES_FILE = "confusables.json"
+
+
 @functools.cache
 def _confusables() -> dict[str, str]:
-    """Non-ASCII letters and digits -> the ASCII letter or digit they imitate (from UTS #39 data)."""
+    """Non-ASCII letters and digits -> the ASCII letter or digit they imitate (:data:`CONFUSABLES_FILE`)."""
+    table: dict[str, str] = json.loads(
+        resources.files("proctor.graders").joinpath(CONFUSABLES_FILE).read_text(encoding="utf-8")
+    )
+    return table
+
+
+def derive_confusables() -> dict[str, str]:
+    """Non-ASCII letters and digits -> the ASCII letter or digit they imitate (from UTS #39 data,
+    via ``confusable-homoglyphs``): the table :data:`CONFUSABLES_FILE` holds."""
     import confusable_homoglyphs  # data only: its JSON file is read once
 
     data_file = resources.files(confusable_homoglyphs).joinpath("confusables.json")

@@ -22,6 +22,7 @@ from proctor.graders._assertions import (
     CaseContext,
     CheckOutcome,
     CompiledAssertion,
+    CompileMemo,
     Embedder,
     compile_assertions,
 )
@@ -98,9 +99,10 @@ def compile_cases(
     """
     out: list[CompiledCase] = []
     problems: list[str] = []
+    memo: CompileMemo = {}  # an assertion stated by many cases is compiled once
     for case in cases:
         try:
-            compiled = tuple(compile_assertions(case.assert_))
+            compiled = compile_assertions(case.assert_, memo)
         except AssertionCompileError as e:
             problems.append(f"{where}: case {case.id!r}: {e}")
             continue
@@ -219,6 +221,21 @@ def unanswered(c: CompiledCase, reason: str) -> CaseResult:
     return CaseResult(case_id=c.id, tier=c.tier, category=c.category, error=reason)
 
 
+#: An ordinary answer: reading it builds what the safety scan and the grader-steering check
+#: build on first use (their rules' regexes and prefilters, about a fifth of a CPU-second).
+_WARM_UP_ANSWER = (
+    "Order ORD-1234 for Jane Doe (desk lamp) was shipped on 2026-01-25 via UPS to Lima. "
+    'The total was 12.50 EUR, ref A1B2C3D4E5F6G7H8I9J0. {"status": "ok", "items": [1, 2]}'
+)
+
+
+def warm_up(scan: bool | ScanPolicy = True) -> None:
+    """Build the scan's and the steering check's rules now, once, before workers fork: each
+    worker would otherwise build its own copy of them."""
+    steer_result(CaseResult(case_id="warm-up", tier=Tier.FORM), _WARM_UP_ANSWER)
+    scan_policy(scan).findings(_WARM_UP_ANSWER)
+
+
 #: Below this many cases one process is faster than starting workers.
 PARALLEL_MIN_CASES = 2000
 
@@ -269,6 +286,7 @@ def grade_cases(
     global _shared
     if any(a.type.removeprefix("not-") in GRADER_LANGUAGES for c in cases for a in c.assert_):
         preload_detector()  # once, before the fork: the workers share its model's pages
+    warm_up(scan)
     step = -(-n // workers)
     bounds = [(i, min(i + step, n)) for i in range(0, n, step)]
     _shared = (cases, answers, where, profile, scan, embedder)

@@ -15,7 +15,9 @@ _WS = re.compile(r"\s+")
 
 def quote(text: str, limit: int = QUOTE_LIMIT) -> str:
     """``text`` in double quotes on one line, cut to ``limit`` characters with an ellipsis."""
-    flat = _WS.sub(" ", text).strip()
+    # printable text holds no whitespace but the ASCII space (``str.isprintable``): only a run
+    # of spaces needs the substitution, and most texts quoted in reasons have none
+    flat = (text if text.isprintable() and "  " not in text else _WS.sub(" ", text)).strip()
     if len(flat) > limit:
         flat = flat[: limit - 1].rstrip() + "\u2026"
     return '"' + flat.replace('"', "'") + '"'

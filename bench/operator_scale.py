@@ -85,7 +85,10 @@ CONFIGMAP_LIMIT = 1024 * 1024  # bytes of data a ConfigMap may hold
 KIB, MIB = 1024, 1024 * 1024
 P3_GOAL_MIB = 120  # the operator's resident and peak memory with 10,000 runs present (issue 28)
 #: What ``proctor operator`` imports before Kopf starts (its command module, then the controllers).
-OPERATOR_IMPORTS = "import proctor.cli.operator\nproctor.cli.operator.load_controllers()"
+OPERATOR_IMPORTS = (
+    "import proctor.cli.operator as c\n"
+    "getattr(c, 'load_controllers', lambda: __import__('proctor.controllers.operator'))()"
+)
 P2_GOAL_S = 1.0  # p99 of create -> first Job with 10,000 runs present (issue 14)
 P2_GOAL_PRESENT = 10_000
 
@@ -1026,9 +1029,9 @@ def import_floor(env: dict[str, str]) -> dict[str, Any]:
     """A fresh interpreter's memory once it has imported what ``proctor operator`` imports before it
     starts: the part of the operator's RSS that is what it imports, not what it watches."""
     code = f"{OPERATOR_IMPORTS}\nimport sys\nprint(len(sys.modules), open('/proc/self/status').read())"
-    proc = subprocess.run(
-        [sys.executable, "-c", code], env=os.environ | env, capture_output=True, text=True, check=True
-    )
+    proc = subprocess.run([sys.executable, "-c", code], env=os.environ | env, capture_output=True, text=True)
+    if proc.returncode:
+        return {"rss_mib": None, "modules": None, "error": proc.stderr.strip().splitlines()[-1:]}
     count, _, status = proc.stdout.partition(" ")
     rss = next(int(ln.split()[1]) for ln in status.splitlines() if ln.startswith("VmRSS:"))
     return {"rss_mib": round(rss / 1024, 1), "modules": int(count)}

@@ -26,11 +26,14 @@ P2. The time from an EvalRun's creation to its first Job, with 10,000 runs prese
     each once the previous one has its verdict, or one every ``--interval`` seconds. For each:
     from the create call returning to a watch on Jobs seeing the first Job labelled with its uid.
     A baseline of 20 runs with (almost) no other runs is taken first, with the operator of P1.
-P3. The operator's memory with 5,000 EvalRuns present (goal <= 150 MiB). More finished runs up
-    to 5,000 in all, labelled ``proctor.dev/finished`` as the operator leaves a run it finished
-    (``--unlabelled``: as an earlier version left them, which the operator labels once at start), a
-    fresh operator started after they exist; once it has listed them and is idle, its VmRSS and
-    VmHWM (peak) from /proc/PID/status: the operator process only.
+P3. The operator's memory with 10,000 EvalRuns present (goal <= 120 MiB, issue 28). More finished
+    runs up to 10,000 in all, labelled ``proctor.dev/finished`` as the operator leaves a run it
+    finished (``--unlabelled``: as an earlier version left them, which the operator labels once at
+    start), a fresh operator started after they exist; once it has listed them and is idle, its
+    VmRSS and VmHWM (peak) from /proc/PID/status: the operator process only. Beside it, the
+    import floor: a fresh interpreter's RSS once it has imported what ``proctor operator`` imports
+    before it starts (what it imports, apart from what it watches). ``--p3-variant`` measures
+    more operators against the same runs, one after the other (another environment each).
 
 Throughout, a thread asks the operator's liveness endpoint every 0.1 s: Kopf serves it on the
 operator's event loop, so a slow answer shows the loop blocked. See bench/README.md.
@@ -70,7 +73,7 @@ from kubernetes import watch
 from proctor.api import API_VERSION, GROUP, TERMINAL_PHASES, VERSION, EvalRun
 from proctor.k8s.objects import LABEL_FINISHED
 from proctor.testing.cluster import Cluster as SharedCluster
-from proctor.testing.cluster import ClusterError
+from proctor.testing.cluster import ClusterError, scaled
 
 REPO = Path(__file__).resolve().parent.parent
 WORK = REPO / ".bench" / "operator_scale"
@@ -80,7 +83,12 @@ TERMINAL = TERMINAL_PHASES
 LABEL_RUN_UID = "proctor.dev/run-uid"
 CONFIGMAP_LIMIT = 1024 * 1024  # bytes of data a ConfigMap may hold
 KIB, MIB = 1024, 1024 * 1024
-P3_GOAL_MIB = 150  # the operator's resident and peak memory with 5,000 runs present
+P3_GOAL_MIB = 120  # the operator's resident and peak memory with 10,000 runs present (issue 28)
+#: What ``proctor operator`` imports before Kopf starts (its command module, then the controllers).
+OPERATOR_IMPORTS = (
+    "import proctor.cli.operator as c\n"
+    "getattr(c, 'load_controllers', lambda: __import__('proctor.controllers.operator'))()"
+)
 P2_GOAL_S = 1.0  # p99 of create -> first Job with 10,000 runs present (issue 14)
 P2_GOAL_PRESENT = 10_000
 
@@ -261,7 +269,9 @@ class Operator:
         return proc_status(self.pid)
 
     def wait_ready(self, timeout: float = 60) -> float:
-        """Until Kopf has run its startup handler (the log says so); seconds since the start."""
+        """Until Kopf has run its startup handler (the log says so); seconds since the start
+        (``timeout`` scaled by PROCTOR_TEST_TIME_SCALE on a busy machine)."""
+        timeout = scaled(timeout)
         deadline = time.monotonic() + timeout
         while "Activity 'proctor-settings' succeeded" not in self.log_text():
             self.check()
@@ -977,31 +987,54 @@ def run_p2_p3(cluster: Cluster, args: argparse.Namespace, out: dict[str, Any], o
 
     if "p3" in args.only:
         fill_to(args.watch, "more")
-        before = resource_versions(cluster)
-        op, info = start_operator_and_settle(cluster, "p3", env)
-        try:
-            touched = sum(1 for k, v in resource_versions(cluster).items() if before.get(k) != v)
-            time.sleep(args.p3_hold)
-            mem = op.memory()
-        finally:
-            op.stop()
-        text = op.log_text()
-        out["p3"] = info | {
-            "present": len(before),
-            "runs_modified_at_startup": touched,
-            "rss_after_hold_mib": round(mem["VmRSS"] / MIB, 1),
-            "hwm_after_hold_mib": round(mem["VmHWM"] / MIB, 1),
-            "hold_seconds": args.p3_hold,
-            "finished_label": "unlabelled" if args.unlabelled else "labelled",
-            "load": os.getloadavg()[0],
-            "log": log_summary(text),
-        }
+        out["p3"] = measure_p3(cluster, "p3", env, args) | {"import_floor": import_floor(env)}
+        p3 = out["p3"]
         log(
-            f"P3: operator with {len(before)} runs present: RSS {info['rss_mib']} MiB "
-            f"(peak {info['hwm_mib']}) "
-            f"when idle {info['idle_after_seconds']}s after start; after {args.p3_hold:.0f}s more: "
-            f"RSS {out['p3']['rss_after_hold_mib']} MiB"
+            f"P3: operator with {p3['present']} runs present: RSS {p3['rss_mib']} MiB "
+            f"(peak {p3['hwm_mib']}) when idle {p3['idle_after_seconds']}s after start; after "
+            f"{args.p3_hold:.0f}s more: RSS {p3['rss_after_hold_mib']} MiB; import floor "
+            f"{p3['import_floor']['rss_mib']} MiB"
         )
+        out["p3_variants"] = []
+        for label, extra in args.variants:
+            v = measure_p3(cluster, f"p3-{label}", env | extra, args) | {"label": label, "env": extra}
+            out["p3_variants"].append(v)
+            mib = f"RSS {v['rss_mib']} MiB (peak {v['hwm_mib']}), then {v['rss_after_hold_mib']}"
+            log(f"P3 {label} ({extra}): {mib}")
+
+
+def measure_p3(cluster: Cluster, label: str, env: dict[str, str], args: argparse.Namespace) -> dict[str, Any]:
+    """A fresh operator with what is present: its memory once idle and ``--p3-hold`` seconds later."""
+    before = resource_versions(cluster)
+    op, info = start_operator_and_settle(cluster, label, env)
+    try:
+        touched = sum(1 for k, v in resource_versions(cluster).items() if before.get(k) != v)
+        time.sleep(args.p3_hold)
+        mem = op.memory()
+    finally:
+        op.stop()
+    return info | {
+        "present": len(before),
+        "runs_modified_at_startup": touched,
+        "rss_after_hold_mib": round(mem["VmRSS"] / MIB, 1),
+        "hwm_after_hold_mib": round(mem["VmHWM"] / MIB, 1),
+        "hold_seconds": args.p3_hold,
+        "finished_label": "unlabelled" if args.unlabelled else "labelled",
+        "load": os.getloadavg()[0],
+        "log": log_summary(op.log_text()),
+    }
+
+
+def import_floor(env: dict[str, str]) -> dict[str, Any]:
+    """A fresh interpreter's memory once it has imported what ``proctor operator`` imports before it
+    starts: the part of the operator's RSS that is what it imports, not what it watches."""
+    code = f"{OPERATOR_IMPORTS}\nimport sys\nprint(len(sys.modules), open('/proc/self/status').read())"
+    proc = subprocess.run([sys.executable, "-c", code], env=os.environ | env, capture_output=True, text=True)
+    if proc.returncode:
+        return {"rss_mib": None, "modules": None, "error": proc.stderr.strip().splitlines()[-1:]}
+    count, _, status = proc.stdout.partition(" ")
+    rss = next(int(ln.split()[1]) for ln in status.splitlines() if ln.startswith("VmRSS:"))
+    return {"rss_mib": round(rss / 1024, 1), "modules": int(count)}
 
 
 def pace(interval: float) -> str:
@@ -1121,6 +1154,18 @@ def report(out: dict[str, Any]) -> None:
             f"{p3['rss_after_hold_mib']} MiB; {fmt_log(p3['log'])}"
         )
         print(f"    while it listed them, {fmt_loop(p3['startup_loop'])}")
+        floor = p3["import_floor"]
+        print(
+            f"    import floor (a fresh interpreter after the operator's imports, before it starts): "
+            f"{floor['rss_mib']} MiB, {floor['modules']} modules"
+        )
+    for v in out.get("p3_variants") or []:
+        env = " ".join(f"{k}={val}" for k, val in v["env"].items()) or "the same environment"
+        print(
+            f"P3  [load {v['load']:.1f}] {v['label']} ({env}): RSS {v['rss_mib']} MiB, "
+            f"peak {v['hwm_mib']} MiB; {v['hold_seconds']:.0f}s later {v['rss_after_hold_mib']} MiB; "
+            f"idle after {v['idle_after_seconds']}s"
+        )
     logs = {"p1": out.get("p1_operator_log"), "p2": (out.get("p2") or {}).get("log")}
     logs["p3"] = (out.get("p3") or {}).get("log")
     if logs["p1"]:
@@ -1151,7 +1196,15 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         default=0.0,
         help="P2: a new run every N seconds; 0 (default): each once the previous one has its verdict",
     )
-    ap.add_argument("--watch", type=int, default=5000, help="P3: runs present (default 5,000)")
+    ap.add_argument("--watch", type=int, default=10_000, help="P3: runs present (default 10,000)")
+    ap.add_argument(
+        "--p3-variant",
+        action="append",
+        default=[],
+        metavar="LABEL[:KEY=VALUE,...]",
+        help="P3: one more operator against the same runs, with this environment (repeatable, in order; "
+        "e.g. arena2:MALLOC_ARENA_MAX=2)",
+    )
     ap.add_argument(
         "--unlabelled",
         action="store_true",
@@ -1177,6 +1230,13 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     if any("=" not in kv for kv in args.operator_env):
         ap.error("--operator-env takes KEY=VALUE")
     args.env = dict(kv.split("=", 1) for kv in args.operator_env)
+    args.variants = []
+    for spec in args.p3_variant:
+        label, _, pairs = spec.partition(":")
+        items = [kv for kv in pairs.split(",") if kv]
+        if not label or any("=" not in kv for kv in items):
+            ap.error("--p3-variant takes LABEL or LABEL:KEY=VALUE,KEY=VALUE")
+        args.variants.append((label, dict(kv.split("=", 1) for kv in items)))
     if args.run_history is not None:
         args.env["PROCTOR_RUN_HISTORY"] = str(args.run_history)
     return args

@@ -21,13 +21,13 @@ Errors::
 from __future__ import annotations
 
 import datetime
+import functools
 import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final, TypeVar
 
 import yaml
-import yaml_rs
 from pydantic import BaseModel, TypeAdapter, ValidationError
 from pydantic_core import ErrorDetails
 
@@ -346,7 +346,13 @@ def _split_documents(text: str) -> list[str]:
     return [p for p in parts if p.strip() and p.strip() != "..."]
 
 
-_ALIAS_LIMITS: Final = yaml_rs.AliasLimits(max_total_replayed_events=MAX_ALIAS_EXPANSION)
+@functools.cache
+def _yaml_rs() -> tuple[Any, Any]:
+    """yaml-rs and its alias limits, imported with the first YAML text (5 MiB of native code the
+    operator does without while every manifest it reads is JSON from the API server)."""
+    import yaml_rs
+
+    return yaml_rs, yaml_rs.AliasLimits(max_total_replayed_events=MAX_ALIAS_EXPANSION)
 
 
 def _fast_yaml(text: str) -> list[Any] | None:
@@ -354,12 +360,13 @@ def _fast_yaml(text: str) -> list[Any] | None:
 
     yaml-rs refuses duplicate keys and alias bombs too; those documents go to PyYAML, whose
     strict loader names the key's line (or refuses the bomb before expanding it)."""
+    yaml_rs, limits = _yaml_rs()
     docs: list[Any] = []
     for part in _split_documents(text):
         if re.search(r"^%|^\.\.\.\s*$", part, re.MULTILINE):
             return None  # directives and explicit document ends: leave them to PyYAML
         try:
-            doc = yaml_rs.loads(part, parse_datetime=False, alias_limits=_ALIAS_LIMITS)
+            doc = yaml_rs.loads(part, parse_datetime=False, alias_limits=limits)
         except (yaml_rs.YAMLDecodeError, RecursionError):
             return None  # PyYAML reports the error (or accepts what yaml-rs does not)
         if _holds_yaml11_scalar(doc):

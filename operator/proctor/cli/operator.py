@@ -14,6 +14,7 @@ import os
 import socket
 import sys
 from dataclasses import dataclass
+from types import ModuleType
 from urllib.parse import urlsplit
 
 from proctor.k8s.kube import default_listen_host
@@ -21,6 +22,23 @@ from proctor.k8s.kube import default_listen_host
 #: The liveness endpoint's port unless ``--liveness`` says otherwise: not 8080, which agents (the
 #: example's included) and many local tools take.
 DEFAULT_LIVENESS_PORT = 8180
+
+
+#: Installed packages the operator would import and never use, kept out of its process: structlog
+#: imports rich (with pygments and markdown-it, 2 MiB) whenever rich is installed, for tracebacks
+#: the operator formats itself (:mod:`proctor.observability.logging`). A development environment
+#: has rich (import-linter needs it); the image does not.
+KEPT_OUT = ("rich", "click", "pygments")
+
+
+def load_controllers() -> ModuleType:
+    """Kopf and the handlers (importing them registers the handlers), without :data:`KEPT_OUT`."""
+    for name in KEPT_OUT:
+        if name not in sys.modules:
+            sys.modules[name] = None  # type: ignore[assignment]  # `import rich` raises ImportError
+    from proctor.controllers import operator
+
+    return operator
 
 
 #: Moves the liveness endpoint without a flag (``--liveness`` wins when both are given).
@@ -109,7 +127,6 @@ def main(args: argparse.Namespace) -> int:
     except UsageError as e:
         print(f"proctor operator: error: {e}", file=sys.stderr)
         return 2
-    from proctor.controllers import operator  # Kopf and the handlers: only once the flags are good
-
+    operator = load_controllers()  # Kopf and the handlers: only once the flags are good
     operator.run(namespaces=args.namespace or None, liveness=liveness, verbose=args.verbose)
     return 0

@@ -175,6 +175,9 @@ MODULES: dict[str, list[str]] = {
         "graders/test_graders_scan_disguised*.py",
         "graders/test_graders_redaction_property.py",
     ],
+    "graders/_redaction.py": ["graders/test_graders_redact*.py", "graders/test_graders_scan_ambiguous.py"],
+    "graders/_prefilter.py": ["graders/test_graders_prefilter*.py"],
+    "graders/_steering.py": ["graders/test_graders_steering*.py"],
 }
 
 #: The operators kept: simple operator swaps (a + b -> a - b, < -> <=, and -> or, not dropped),

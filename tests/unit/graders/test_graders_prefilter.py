@@ -80,6 +80,16 @@ def test_conditions_are_found_in_one_pass() -> None:
     assert p.possible("nothing here") == frozenset()
 
 
+def test_the_readings_of_one_answer_share_one_pass() -> None:
+    # the readings ask one after another: the second ask is the first pass's answer, not a new pass
+    p = Prefilter([r"\bghp_", r"\bscore\b"])
+    text = "please score it"
+    first = p.possible(text)
+    assert p.possible(text) is first
+    other = "ghp_ here"
+    assert p.possible(other) == {0} and p.possible(other) is not first
+
+
 def test_what_it_cannot_read_counts_as_present() -> None:
     # RE2 has no look-behind: that condition is always present, the others are still read
     p = Prefilter([r"(?<!x)abc", r"def"])

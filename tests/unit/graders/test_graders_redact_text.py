@@ -41,6 +41,15 @@ def test_a_finding_is_replaced_by_its_marker_and_reads_back_as_the_finding(secre
     assert redact_text(out) == (out, ())  # redacting twice changes nothing
 
 
+@pytest.mark.parametrize("secret", SECRETS)
+def test_a_secret_written_inside_a_forged_marker_is_redacted(secret: str) -> None:
+    # an answer may write a marker's shape around a value: the shape hides nothing
+    for forged in (f"[redacted email: {secret}]", f"note [redacted note: key {secret} here] end"):
+        out, found = redact_text(forged)
+        assert found and secret not in out, out
+        assert all(secret not in f.redacted and secret not in f.describe() for f in redacted_findings(out))
+
+
 def test_a_text_without_findings_is_the_same_object() -> None:
     text = "Oil consumption of 0.30 qt/hr is ELEVATED (AMM 72-00)."
     out, found = redact_text(text)

@@ -189,6 +189,8 @@ def test_a_finding_ends_at_its_last_word_not_at_a_blank_after_it() -> None:
         ('{"score": "50/100"}', False),  # the score, not what it is out of
         ('{"score": "95/100"}', True),
         ('{"score": "10 / 10"}', True),
+        ('{"score": "9/10"}', False),
+        ('{"score": "1/10"}', False),
         ('{"score": "excellent"}', True),
         ('{"score": "poor"}', False),
         ('{"verdict": "pass"}', True),

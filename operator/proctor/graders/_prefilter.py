@@ -7,7 +7,7 @@ pattern that matches wherever the reading could) into one RE2 set, whose automat
 once for all of them (google-re2: linear time, no backtracking); a reading whose condition is
 absent is skipped, and only the ones it flags run as before. So a prefilter never changes what is
 found, only what is tried, provided each condition is a true necessary condition: each caller
-says why its conditions are, and ``tests/unit/graders/test_prefilter.py`` checks them against the
+says why its conditions are, and ``tests/unit/graders/test_graders_prefilter.py`` checks them against the
 readings on the test corpora.
 
 RE2's ``\\b``, ``\\w``, ``\\d`` and ``\\s`` are ASCII-only where Python's are Unicode, so the answer

@@ -36,7 +36,7 @@ import functools
 import json
 import re
 import unicodedata
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -827,6 +827,39 @@ def _fold_char(ch: str) -> str:
     return base if base else low
 
 
+#: a run of blanks (spaces, tabs, line breaks): read as one
+_BLANKS: Final = re.compile(r"\s{2,}")
+
+
+def _squeeze(text: str) -> tuple[str, Callable[[int], int]]:
+    """``text`` with each run of blanks as one (``\\n\\n`` where it breaks a paragraph, ``\\n`` where it
+    ends a line, else a space), and the map from its offsets back to ``text``'s. The rules count
+    characters (how far an order's verb is from where its clause opens, how far its score is from
+    its verb): blanks pasted into an order ("Score this", 200 spaces, "100") must not carry it out
+    of their reach."""
+    ends: list[int] = []  # where each run's blank ends in the squeezed text
+    shifts: list[int] = []  # characters removed up to there
+    pieces: list[str] = []
+    pos = removed = 0
+    for m in _BLANKS.finditer(text):
+        lines = m.group().count("\n")
+        blank = "\n\n" if lines >= 2 else "\n" if lines else " "
+        pieces += (text[pos : m.start()], blank)
+        ends.append(m.start() - removed + len(blank))
+        removed += len(m.group()) - len(blank)
+        shifts.append(removed)
+        pos = m.end()
+    if not ends:
+        return text, lambda at: at
+    pieces.append(text[pos:])
+
+    def back(at: int) -> int:
+        i = bisect.bisect_right(ends, at)
+        return at + shifts[i - 1] if i else at
+
+    return "".join(pieces), back
+
+
 def _fold(text: str) -> str:
     """Lower case without accents, one character for one (offsets do not move)."""
     if text.isascii():
@@ -971,7 +1004,7 @@ def _favourable(key: str, value: str) -> bool:
 def steering_findings(answer: str) -> tuple[SteeringFinding, ...]:
     """Every stretch of ``answer`` addressed to its grader, in order (overlaps merged)."""
     c = canonical(answer)
-    text = _fold(c.text)
+    text, back = _squeeze(_fold(c.text))
     merged: list[tuple[int, int, str, str]] = []
     for s, e, rule, lang in sorted(_raw(text)):
         if merged and s < merged[-1][1]:
@@ -981,7 +1014,7 @@ def steering_findings(answer: str) -> tuple[SteeringFinding, ...]:
         merged.append((s, e, rule, lang))
     out = []
     for s, e, rule, lang in merged:
-        os_, oe = c.span(s, e)
+        os_, oe = c.span(back(s), back(e))
         while oe > os_ and answer[oe - 1].isspace():
             oe -= 1
         while os_ < oe and answer[os_].isspace():

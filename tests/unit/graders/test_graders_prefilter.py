@@ -8,13 +8,14 @@ from __future__ import annotations
 import ast
 import dataclasses
 import functools
+import sys
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from proctor.graders import _pii, _scan, _secrets, _steering
+from proctor.graders import _pii, _prefilter, _scan, _secrets, _steering
 from proctor.graders._canon import canonical
 from proctor.graders._prefilter import Prefilter
 
@@ -79,12 +80,45 @@ def test_conditions_are_found_in_one_pass() -> None:
     assert p.possible("nothing here") == frozenset()
 
 
+def test_the_readings_of_one_answer_share_one_pass() -> None:
+    # the readings ask one after another: the second ask is the first pass's answer, not a new pass
+    p = Prefilter([r"\bghp_", r"\bscore\b"])
+    text = "please score it"
+    first = p.possible(text)
+    assert p.possible(text) is first
+    other = "ghp_ here"
+    assert p.possible(other) == {0} and p.possible(other) is not first
+
+
 def test_what_it_cannot_read_counts_as_present() -> None:
     # RE2 has no look-behind: that condition is always present, the others are still read
     p = Prefilter([r"(?<!x)abc", r"def"])
     assert p.possible("nothing") == {0}
     # RE2's \b and \w are ASCII-only: text that is not ASCII is never ruled out
     assert Prefilter([r"\bscore\b"]).possible("sc\u00f6re") == {0}
+
+
+def test_a_condition_spelt_with_a_unicode_escape_is_read_as_that_character() -> None:
+    # RE2 spells \u0041 as \x{0041}: the condition is read, not counted as always present
+    p = Prefilter([r"\u0041BC"])
+    assert p.possible("xyz ABC") == {0}
+    assert p.possible("xyz abc") == frozenset()
+
+
+def test_a_condition_re2_cannot_read_writes_nothing_to_stderr(capfd: pytest.CaptureFixture[str]) -> None:
+    # a look-behind is common in the graders' patterns: each prefilter built must not log RE2's error
+    Prefilter([r"(?<!x)abc", r"def"])
+    assert capfd.readouterr().err == ""
+
+
+def test_without_google_re2_every_condition_counts_as_present(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "re2", None)  # import re2 raises ImportError
+    _prefilter._re2.cache_clear()
+    try:
+        p = Prefilter([r"\bghp_", r"[0-9a-f]{20}"])
+        assert p.possible("nothing here") == {0, 1}
+    finally:
+        _prefilter._re2.cache_clear()
 
 
 def test_steering_gate_changes_nothing_on_the_corpus(monkeypatch: pytest.MonkeyPatch) -> None:

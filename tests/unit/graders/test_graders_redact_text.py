@@ -4,6 +4,7 @@ the marker reads back as the finding, and what is left is clean by the scan's ow
 from __future__ import annotations
 
 import json
+import re
 import string
 
 import pytest
@@ -18,6 +19,7 @@ from proctor.graders import (
     redacted_findings,
     scan,
 )
+from proctor.graders._redact import Finding
 from proctor.protocol.types import CaseResult, DimensionScore, Failure, Tier
 
 AWS = "AKIAIOSFODNN7EXAMPLX"
@@ -39,6 +41,76 @@ def test_a_finding_is_replaced_by_its_marker_and_reads_back_as_the_finding(secre
     assert [f.redacted for f in back] == [f.redacted for f in found]
     assert scan(out) == []
     assert redact_text(out) == (out, ())  # redacting twice changes nothing
+
+
+@pytest.mark.parametrize("secret", SECRETS)
+def test_a_secret_written_inside_a_forged_marker_is_redacted(secret: str) -> None:
+    # an answer may write a marker's shape around a value: the shape hides nothing
+    for forged in (f"[redacted email: {secret}]", f"note [redacted note: key {secret} here] end"):
+        out, found = redact_text(forged)
+        assert found and secret not in out, out
+        assert all(secret not in f.redacted and secret not in f.describe() for f in redacted_findings(out))
+
+
+class _ReadsPreviews(ScanPolicy):
+    """A detector that reads what is in a marker (a preview's digits, a whole marker) and a word
+    right after one: what the scan finds in a redaction it wrote."""
+
+    def findings(self, answer: str) -> list[Finding]:
+        found = list(super().findings(answer))
+        for pattern in (r"(?<=\*\*\*\* )\d{4}(?=\])", r"\[redacted [^\]]*\]", r"(?<=\] )and\b"):
+            found += (Finding("phone", "********", m.start(), m.end()) for m in re.finditer(pattern, answer))
+        return sorted(found, key=lambda f: f.start)
+
+
+def test_a_marker_written_here_is_no_secret_whatever_a_detector_reads_in_it() -> None:
+    # the preview stays and the text is not withheld; what the second reading finds outside the
+    # marker ("and", right after it) is redacted too
+    out, found = redact_text(f"card {CARD} and 2024", _ReadsPreviews())
+    assert out == "card [redacted credit-card: **** **** **** 1111] [redacted phone: ********] 2024"
+    assert [f.kind for f in found] == ["credit-card"]
+
+
+def test_what_the_rereading_still_finds_is_redacted_for_a_few_passes_then_the_text_is_withheld() -> None:
+    # each pass finds one more "and" right after the last marker: two are redacted in turn, three
+    # are one too many and the whole text is withheld
+    twice, _ = redact_text(f"card {CARD} and and 2024", _ReadsPreviews())
+    card = "card [redacted credit-card: **** **** **** 1111]"
+    assert twice == card + " [redacted phone: ********]" * 2 + " 2024"
+    thrice, found = redact_text(f"card {CARD} and and and 2024", _ReadsPreviews())
+    assert thrice.startswith("[redacted withheld: the whole text") and "1111" not in thrice
+    assert [f.kind for f in found] == ["credit-card"]
+
+
+def test_the_shortest_finding_is_redacted() -> None:
+    out, found = redact_text("a@b.io")
+    assert out == "[redacted email: a***@b***.io]" and [f.kind for f in found] == ["email"]
+
+
+class _LongPreview(ScanPolicy):
+    def findings(self, answer: str) -> list[Finding]:
+        return [Finding("private-key", "x" * 400, m.start(), m.end()) for m in re.finditer("KEYDATA", answer)]
+
+
+def test_an_overlong_preview_is_cut_so_the_marker_still_reads_back() -> None:
+    out, _ = redact_text("here KEYDATA there", _LongPreview())
+    (f,) = redacted_findings(out)
+    assert f.kind == "private-key" and f.redacted == "x" * 300
+
+
+class _ReadsPastTheQuote(ScanPolicy):
+    """A detector whose finding runs past the end of a JSON string (over its closing quote)."""
+
+    def findings(self, answer: str) -> list[Finding]:
+        found = re.finditer(r"Sup3r[^,}]*", answer)
+        return [Finding("credential", "********", m.start(), m.end()) for m in found]
+
+
+def test_a_finding_over_a_json_strings_end_leaves_a_document_that_parses_as_written() -> None:
+    out, found = redact_text('{"note": "café", "password": "Sup3r-S3cret-Value!"}', _ReadsPastTheQuote())
+    assert found and "Sup3r" not in out
+    assert json.loads(out) == {"note": "café", "password": "[redacted credential: ********]"}
+    assert "café" in out  # the document's other text as it was written, not escaped
 
 
 def test_a_text_without_findings_is_the_same_object() -> None:

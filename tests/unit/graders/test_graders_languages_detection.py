@@ -34,6 +34,13 @@ def test_an_uncertain_unsupported_first_choice_gives_way_to_a_supported_language
     assert _decide([("gl", 0.4), ("oc", 0.3)]) == "gl"  # nothing supported behind it
 
 
+def test_short_sentences_the_model_ranks_just_behind_a_neighbour_are_read_in_their_language() -> None:
+    # Extremaduran 0.335 before Spanish 0.333; Venetian 0.21 and Ligurian 0.19 before Italian 0.18
+    assert detect("Ni la más remota idea.") == "es"
+    assert detect("Boh, chissà, amico.") == "it"
+    assert languages("Ni la más remota idea.").sentences[0].supported
+
+
 def test_a_certain_first_choice_or_a_supported_one_is_kept() -> None:
     assert _decide([("gl", 0.5), ("pt", 0.45)]) == "gl"  # from 0.5 the first choice is certain
     assert _decide([("gl", 0.9), ("pt", 0.1)]) == "gl"
@@ -54,6 +61,13 @@ def test_a_sentence_of_three_words_is_told_two_are_told_only_when_the_model_is_s
 def test_another_script_is_told_from_a_few_letters_even_when_the_model_is_unsure() -> None:
     lang = detect(RU_DONT_KNOW)  # Russian, the model splits it among its neighbours (0.38 first)
     assert _unsupported(lang), lang
+
+
+def test_letters_past_latin_extended_b_are_another_script() -> None:
+    from proctor.graders._languages import _other_script
+
+    assert _other_script("\u0250") and _other_script("Ωmega")  # IPA, Greek
+    assert not _other_script("\u024f") and not _other_script("Ærøskøbing 42")
 
 
 def test_figures_labels_and_identifiers_alone_are_neutral() -> None:

@@ -120,10 +120,16 @@ def test_blank_text_and_blank_sentences_are_neutral() -> None:
     assert [(s.start, s.language) for s in langs.sentences] == [(0, "de")]
 
 
+#: Latin letters and the Cyrillic ones that look the same
+LOOK_ALIKES = str.maketrans(
+    {"e": "\u0435", "o": "\u043e", "a": "\u0430", "p": "\u0440", "c": "\u0441", "x": "\u0445"}
+)
+
+
 def test_look_alike_and_invisible_letters_are_read_as_the_letters_they_imitate() -> None:
-    # Cyrillic o and e inside French words, a zero-width space inside one: still French, offsets
-    # those of the text as written
-    text = "Je ne p\u0435ux pas r\u00e9p\u200bondre \u00e0 c\u0435tte questi\u043en sur le moteur."
+    # a French refusal written with Cyrillic look-alikes (read as written: Bulgarian), and a
+    # zero-width space inside a word: still French, offsets those of the text as written
+    text = "Je ne peux pas r\u00e9p\u200bondre \u00e0 cette question.".translate(LOOK_ALIKES)
     langs = languages(text)
     assert [(s.start, s.end, s.language) for s in langs.sentences] == [(0, len(text), "fr")]
     c = compile_assertion(Assertion(type="refusal")).check(text)

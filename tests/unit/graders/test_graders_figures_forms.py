@@ -59,6 +59,8 @@ def test_a_figure_restated_in_another_unit_or_notation(answer: str, expected: Ch
         (4, "g", 4, "dose", False),  # a word that is no unit
         (4, "g", 4, "", False),
         (4, "12", 4, "g", False),
+        (0.5, " ", 50, "%", False),  # a figure with no unit is no share of a hundred
+        (0.5, "", 50, "%", False),
     ],
 )
 def test_two_figures_are_one_quantity_only_when_they_convert_to_each_other(

@@ -114,6 +114,24 @@ def test_the_whole_answer_is_the_language_most_of_its_sentences_are_in() -> None
     assert langs.overall == "fr"
 
 
+def test_most_sentences_decide_the_whole_unless_one_is_too_short_to_tell() -> None:
+    # one long German sentence, two short French ones: the whole is French (two of three)
+    text = (
+        "Das Triebwerk zwei verbraucht seit dem letzten Flug deutlich mehr Öl als im Handbuch "
+        "angegeben. Le moteur chauffe trop. Il faut surveiller cela."
+    )
+    assert [s.language for s in languages(text).sentences] == ["de", "fr", "fr"]
+    assert languages(text).overall == "fr"
+    # a sentence too short to tell: the whole text is detected (mostly French), and the short
+    # sentence takes its language, though more sentences are German
+    text = (
+        "La consommation d'huile du moteur deux a nettement augmenté depuis le dernier vol, bien "
+        "au-delà du manuel. ELEVATED. Das ist zu viel. Bitte prüfen Sie das."
+    )
+    assert [s.language for s in languages(text).sentences] == ["fr", "fr", "de", "de"]
+    assert languages(text).overall == "fr"
+
+
 def test_blank_text_and_blank_sentences_are_neutral() -> None:
     assert languages("   ").sentences == (Sentence(0, 3, None),)
     langs = languages("Das Triebwerk verbraucht zu viel Öl.  \n\n")

@@ -136,6 +136,7 @@ def test_the_edges_of_task_items_and_tables(answer: str, expected: CheckOutcome)
         ("| NORMAL | |\n| ELEVATED | \u2714 |", P),  # a table of two rows is a table
         ("- [ ] HIGH\n- [x] ELEVATED\n- [ ] NORMAL", P),  # the last item, with no line after it
         ("| NORMAL | x |\n\n| ELEVATED | x |\n| HIGH | |", F),  # a blank line ends a table: two marks
+        ("| NORMAL | |\n| ELEVATED | x |\n\n| Engine | 2 |\n| Flight | 114 |", P),  # a table before another
     ],
 )
 def test_the_smallest_table_and_the_last_task_item(answer: str, expected: CheckOutcome) -> None:

@@ -38,3 +38,35 @@ CTX = CaseContext(
 def test_a_figure_restated_in_another_unit_or_notation(answer: str, expected: CheckOutcome) -> None:
     c = compile_assertion(Assertion(type="no-guess-after-refusal")).check(answer, CTX)
     assert c.outcome is expected, c.reason
+
+
+@pytest.mark.parametrize(
+    ("value", "unit", "other_value", "other_unit", "same"),
+    [
+        (4, "g", 4000, "mg", True),
+        (4000, "mg", 4, "g", True),
+        (4, "mg", 4000, "\u00b5g", True),  # micro sign
+        (6, "bar", 0.6, "MPa", True),
+        (20, "\u00b0C", 68, "\u00b0F", True),  # an offset scale
+        (50, "%", 50, "percent", True),  # a unit without a letter
+        (180, "\u00b0", 3.141592653589793, "radian", True),
+        (4, "g", 4.000001, "g", True),  # one part in four million: the same figure, rounded
+        (4, "g", 4.0001, "g", False),  # one part in forty thousand: another figure
+        (5, "g", 4, "g", False),
+        (5000, "mg", 4, "g", False),
+        (0.6, "mPa", 6, "bar", False),  # milli, not mega
+        (4, "g", 4, "qt", False),  # a mass is no volume
+        (4, "g", 4, "dose", False),  # a word that is no unit
+        (4, "g", 4, "", False),
+        (4, "12", 4, "g", False),
+        (0.5, " ", 50, "%", False),  # a figure with no unit is no share of a hundred
+        (0.5, "", 50, "%", False),
+    ],
+)
+def test_two_figures_are_one_quantity_only_when_they_convert_to_each_other(
+    value: float, unit: str, other_value: float, other_unit: str, same: bool
+) -> None:
+    from proctor.graders._units import same_quantity
+
+    assert same_quantity(value, unit, other_value, other_unit) is same
+    assert same_quantity(other_value, other_unit, value, unit) is same

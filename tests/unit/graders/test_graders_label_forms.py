@@ -128,3 +128,68 @@ def test_urls_are_compared_as_a_browser_requests_them(answer: str, expected: Che
 def test_the_edges_of_task_items_and_tables(answer: str, expected: CheckOutcome) -> None:
     a = compile_assertion(Assertion(type="label", value="ELEVATED", labels=BANDS))
     assert a.check(answer).outcome is expected, a.check(answer).reason
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        ("| NORMAL | |\n| ELEVATED | \u2714 |", P),  # a table of two rows is a table
+        ("- [ ] HIGH\n- [x] ELEVATED\n- [ ] NORMAL", P),  # the last item, with no line after it
+        ("| NORMAL | x |\n\n| ELEVATED | x |\n| HIGH | |", F),  # a blank line ends a table: two marks
+        ("| NORMAL | |\n| ELEVATED | x |\n\n| Engine | 2 |\n| Flight | 114 |", P),  # a table before another
+    ],
+)
+def test_the_smallest_table_and_the_last_task_item(answer: str, expected: CheckOutcome) -> None:
+    a = compile_assertion(Assertion(type="label", value="ELEVATED", labels=BANDS))
+    assert a.check(answer).outcome is expected, a.check(answer).reason
+
+
+def test_where_each_form_begins_and_ends() -> None:
+    from proctor.graders._forms import forms
+
+    text = "~~NORMAL~~ now\n- [ ] HIGH\n- [x] ELEVATED\n| A | x |\n| B | |\nend"
+    f = forms(text)
+    assert f.any
+    assert f.struck == ((0, 10),)
+    assert [f.is_struck(p) for p in (0, 9, 10)] == [True, True, False]
+    high, elevated = text.index("- [ ] HIGH"), text.index("- [x] ELEVATED")
+    assert f.tasks == ((high, high + 10, False), (elevated, elevated + 14, True))
+    assert [f.task_at(p) for p in (high - 1, high, high + 9, high + 10, elevated, elevated + 14)] == [
+        None,
+        False,
+        False,
+        None,  # the newline after the item
+        True,
+        None,
+    ]
+    a, b = text.index("| A"), text.index("| B")
+    assert [(t.start, t.end, t.rows) for t in f.tables] == [(a, b + 7, ((a, a + 9, True), (b, b + 7, False)))]
+    row_at = f.row_at
+    assert [row_at(p) and row_at(p)[1] for p in (a - 1, a, a + 8, a + 9, b, b + 6, b + 7)] == [  # type: ignore[index]
+        None,
+        0,
+        0,
+        None,  # the newline between the rows
+        1,
+        1,
+        None,
+    ]
+    assert not forms("NORMAL, not HIGH: ELEVATED.").any
+    assert forms("- [x] ELEVATED").any and forms("<s>HIGH</s> ELEVATED").any
+    assert forms("| NORMAL | |\n| ELEVATED | x |").any
+
+
+def test_bold_is_read_on_the_line_that_holds_the_position() -> None:
+    from proctor.graders._forms import bold_at
+
+    text = "NORMAL\n**ELEVATED** or HIGH\n__HIGH__"
+    first = text.index("**")
+    assert [bold_at(text, p) for p in (first - 1, first, first + 11, first + 12)] == [
+        False,
+        True,
+        True,
+        False,
+    ]
+    last = text.index("__")
+    assert [bold_at(text, p) for p in (last - 1, last, len(text) - 1)] == [False, True, True]
+    assert bold_at("**HIGH**", 0) and not bold_at("HIGH **x**", 0)

@@ -1,0 +1,205 @@
+"""How an answer's sentences get their languages (``proctor.graders._languages``): which short
+sentences are told and which stay neutral, which neighbour a supported language wins over, and
+how the sentences, their positions and the languages whose rules read them are kept. A wrong
+detection is a confident verdict on text the graders cannot read, or an undetermined one on text
+they can."""
+
+from __future__ import annotations
+
+from proctor.api.assertions import Assertion
+from proctor.graders import SUPPORTED_LANGUAGES, CheckOutcome, Unread, compile_assertion
+from proctor.graders._languages import (
+    Languages,
+    Sentence,
+    _decide,
+    describe,
+    detect,
+    languages,
+)
+
+ALL = frozenset(SUPPORTED_LANGUAGES)
+#: "I don't know" in Russian
+RU_DONT_KNOW = "\u041d\u0435 \u0437\u043d\u0430\u044e."
+
+
+def _unsupported(lang: str | None) -> bool:
+    return lang is not None and lang not in SUPPORTED_LANGUAGES
+
+
+def test_an_uncertain_unsupported_first_choice_gives_way_to_a_supported_language_close_behind() -> None:
+    # Galician first for a short Portuguese sentence, Portuguese at half its probability or more
+    assert _decide([("gl", 0.4), ("pt", 0.2)]) == "pt"
+    assert _decide([("gl", 0.4), ("oc", 0.3), ("pt", 0.25)]) == "pt"  # not only the second choice
+    assert _decide([("gl", 0.4), ("pt", 0.19)]) == "gl"  # too far behind
+    assert _decide([("gl", 0.4), ("oc", 0.3)]) == "gl"  # nothing supported behind it
+
+
+def test_short_sentences_the_model_ranks_just_behind_a_neighbour_are_read_in_their_language() -> None:
+    # Extremaduran 0.335 before Spanish 0.333; Venetian 0.21 and Ligurian 0.19 before Italian 0.18
+    assert detect("Ni la más remota idea.") == "es"
+    assert detect("Boh, chissà, amico.") == "it"
+    assert languages("Ni la más remota idea.").sentences[0].supported
+
+
+def test_a_certain_first_choice_or_a_supported_one_is_kept() -> None:
+    assert _decide([("gl", 0.5), ("pt", 0.45)]) == "gl"  # from 0.5 the first choice is certain
+    assert _decide([("gl", 0.9), ("pt", 0.1)]) == "gl"
+    assert _decide([("pt", 0.1), ("gl", 0.09)]) == "pt"
+    assert _decide([("af", 0.3)]) == "af"
+
+
+def test_a_sentence_of_three_words_is_told_two_are_told_only_when_the_model_is_sure() -> None:
+    assert detect("Ikke sikker her.") == "no"  # three words, Norwegian at 0.49: told
+    assert detect("Não sei bem.") == "pt"
+    assert detect("Ingen aning.") is None  # two words, Swedish at 0.27: too few to tell
+    assert detect("Je ne sais pas.") is None  # "ne" is too short to count: two words
+    assert detect("Keine Ahnung.") is None  # two words of a supported language: neutral
+    assert detect("Nie wiem.") == "pl"  # two words the model is sure of (0.81)
+    assert detect("Bilmiyorum.") == "tr"  # one word it is sure of
+
+
+def test_another_script_is_told_from_a_few_letters_even_when_the_model_is_unsure() -> None:
+    lang = detect(RU_DONT_KNOW)  # Russian, the model splits it among its neighbours (0.38 first)
+    assert _unsupported(lang), lang
+
+
+def test_letters_past_latin_extended_b_are_another_script() -> None:
+    from proctor.graders._languages import _other_script
+
+    assert _other_script("\u0250") and _other_script("Ωmega")  # IPA, Greek
+    assert not _other_script("\u024f") and not _other_script("Ærøskøbing 42")
+
+
+def test_figures_labels_and_identifiers_alone_are_neutral() -> None:
+    assert detect("ELEVATED 0.45 qt/hr (AMM-72-00).") is None
+    assert detect("") is None
+
+
+def test_a_short_russian_answer_is_undetermined_never_a_confident_verdict() -> None:
+    c = compile_assertion(Assertion(type="refusal")).check(RU_DONT_KNOW)
+    assert c.outcome is CheckOutcome.UNDETERMINED and c.unread is Unread.LANGUAGE, c.reason
+
+
+def test_a_short_swedish_phrase_is_read_as_neutral() -> None:
+    # too short to tell: every supported language's rules read it, and none finds a refusal there
+    c = compile_assertion(Assertion(type="refusal")).check("Ingen aning.")
+    assert c.outcome is CheckOutcome.FAIL, c.reason
+
+
+def test_each_sentence_gets_its_own_language_and_short_ones_the_whole_answers() -> None:
+    text = "Je ne peux pas répondre à cette question. ELEVATED. Das Triebwerk verbraucht zu viel Öl."
+    langs = languages(text)
+    assert [(text[s.start : s.end].strip(), s.language) for s in langs.sentences] == [
+        ("Je ne peux pas répondre à cette question.", "fr"),
+        ("ELEVATED.", langs.overall),
+        ("Das Triebwerk verbraucht zu viel Öl.", "de"),
+    ]
+    assert langs.overall in ("fr", "de")
+
+
+def test_text_after_the_last_sentence_end_is_a_sentence_of_its_own() -> None:
+    text = "Je ne peux pas répondre à cette question. Das Triebwerk verbraucht zu viel Öl"
+    langs = languages(text)
+    assert [s.language for s in langs.sentences] == ["fr", "de"]
+    assert langs.sentences[-1].end == len(text)
+
+
+def test_the_whole_answer_is_the_language_most_of_its_sentences_are_in() -> None:
+    text = (
+        "Das Triebwerk verbraucht zu viel Öl. Le moteur consomme trop d'huile aujourd'hui. "
+        "Il faut surveiller la consommation de près."
+    )
+    langs = languages(text)
+    assert [s.language for s in langs.sentences] == ["de", "fr", "fr"]
+    assert langs.overall == "fr"
+
+
+def test_most_sentences_decide_the_whole_unless_one_is_too_short_to_tell() -> None:
+    # one long German sentence, two short French ones: the whole is French (two of three)
+    text = (
+        "Das Triebwerk zwei verbraucht seit dem letzten Flug deutlich mehr Öl als im Handbuch "
+        "angegeben. Le moteur chauffe trop. Il faut surveiller cela."
+    )
+    assert [s.language for s in languages(text).sentences] == ["de", "fr", "fr"]
+    assert languages(text).overall == "fr"
+    # a sentence too short to tell: the whole text is detected (mostly French), and the short
+    # sentence takes its language, though more sentences are German
+    text = (
+        "La consommation d'huile du moteur deux a nettement augmenté depuis le dernier vol, bien "
+        "au-delà du manuel. ELEVATED. Das ist zu viel. Bitte prüfen Sie das."
+    )
+    assert [s.language for s in languages(text).sentences] == ["fr", "fr", "de", "de"]
+    assert languages(text).overall == "fr"
+
+
+def test_blank_text_and_blank_sentences_are_neutral() -> None:
+    assert languages("   ").sentences == (Sentence(0, 3, None),)
+    langs = languages("Das Triebwerk verbraucht zu viel Öl.  \n\n")
+    assert [(s.start, s.language) for s in langs.sentences] == [(0, "de")]
+
+
+#: Latin letters and the Cyrillic ones that look the same
+LOOK_ALIKES = str.maketrans(
+    {"e": "\u0435", "o": "\u043e", "a": "\u0430", "p": "\u0440", "c": "\u0441", "x": "\u0445"}
+)
+
+
+def test_look_alike_and_invisible_letters_are_read_as_the_letters_they_imitate() -> None:
+    # a French refusal written with Cyrillic look-alikes (read as written: Bulgarian), and a
+    # zero-width space inside a word: still French, offsets those of the text as written
+    text = "Je ne peux pas r\u00e9p\u200bondre \u00e0 cette question.".translate(LOOK_ALIKES)
+    langs = languages(text)
+    assert [(s.start, s.end, s.language) for s in langs.sentences] == [(0, len(text), "fr")]
+    c = compile_assertion(Assertion(type="refusal")).check(text)
+    assert c.outcome is CheckOutcome.PASS, c.reason
+
+
+def test_a_ligature_keeps_its_place_in_the_text() -> None:
+    text = "Die Quali\ufb01kation des Prüfers ist unbekannt. Das Triebwerk verbraucht zu viel Öl."
+    langs = languages(text)
+    assert [s.language for s in langs.sentences] == ["de", "de"]
+    assert text[langs.sentences[1].start :].strip() == "Das Triebwerk verbraucht zu viel Öl."
+
+
+FR_JA_NEUTRAL = Languages(
+    (Sentence(0, 10, "fr"), Sentence(10, 20, "ja"), Sentence(20, 30, None), Sentence(30, 40, "ja")), None
+)
+
+
+def test_each_position_is_in_the_sentence_that_holds_it() -> None:
+    at = FR_JA_NEUTRAL.at
+    assert [at(p).start for p in (0, 9, 10, 19, 20, 39, 40, 99)] == [0, 0, 10, 10, 20, 30, 30, 30]
+
+
+def test_the_unsupported_sentences_overlapping_a_range() -> None:
+    def starts(*args: int | None) -> list[int]:
+        return [s.start for s in FR_JA_NEUTRAL.unsupported(*args)]  # type: ignore[arg-type]
+
+    assert starts() == [10, 30]
+    assert starts(0, 10) == []  # [0, 10) ends where the Japanese sentence starts
+    assert starts(0, 11) == [10]
+    assert starts(20) == [30]  # from 20: the sentence that ends at 20 is not in it
+    assert starts(19, 31) == [10, 30]
+
+
+def test_the_languages_whose_rules_read_a_text() -> None:
+    assert FR_JA_NEUTRAL.present == ALL  # a neutral sentence: every language's rules read it
+    assert Languages((Sentence(0, 9, "fr"), Sentence(9, 20, None)), "de").present == {"fr", "de"}
+    assert Languages((Sentence(0, 9, "fr"), Sentence(9, 20, "ja")), "fr").present == {"fr"}
+    assert Languages((Sentence(0, 9, "ja"),), "ja").present == frozenset()
+    assert Languages((Sentence(0, 9, "ja"), Sentence(9, 20, "ru")), None).present == ALL
+
+
+def test_the_languages_whose_rules_read_a_sentence() -> None:
+    assert FR_JA_NEUTRAL.rules_at(0) == {"fr"}
+    assert FR_JA_NEUTRAL.rules_at(10) == frozenset()
+    assert FR_JA_NEUTRAL.rules_at(25) == ALL
+
+
+def test_a_reason_names_each_unsupported_language_once() -> None:
+    ja, ru, pl = Sentence(0, 1, "ja"), Sentence(1, 2, "ru"), Sentence(2, 3, "pl")
+    assert describe([ja]) == "ja"
+    assert describe([ja, Sentence(5, 6, "ja")]) == "ja"
+    assert describe([ja, ru]) == "ja and ru"
+    assert describe([ja, ru, pl]) == "ja, ru and pl"
+    assert describe([Sentence(0, 1, None), ja]) == "? and ja"

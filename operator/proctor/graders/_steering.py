@@ -739,6 +739,9 @@ _OPENING: Final = re.compile(rf"[{_OPENERS}]")
 _LEAD_CHARS: Final = 200
 #: the rest of a sentence, at most
 _WINDOW: Final = 160
+#: how far past a window's end a reading looks to see what follows a figure or a word ("100 mg",
+#: "100 words"): more than any unit or follower word the rules know
+_SEE_PAST: Final = 64
 
 
 def _alt(items: tuple[str, ...]) -> str:
@@ -805,7 +808,7 @@ def _compile(p: Phrases) -> _Compiled:
         re.compile(rf"{_NOT_RANGE}{_alt(p.high_scores)}"),
         re.compile(rf"\b{_alt(p.answer_refs)}\b"),
         re.compile(
-            rf"^\s*{_alt(p.bare_refs)}\s+(?:(?:a|an|with|as|at|de|mit|con|com|met)\s+)?{_alt(p.high_scores)}"
+            rf"\s*{_alt(p.bare_refs)}\s+(?:(?:a|an|with|as|at|de|mit|con|com|met)\s+)?{_alt(p.high_scores)}"
         ),
         directive,
         directive_last,
@@ -927,11 +930,15 @@ def _raw(text: str) -> Iterator[tuple[int, int, str, str]]:
             opens = [at for at in all_opens if _near(words, at, _LEAD_CHARS)] if words else []
             for pattern in (c.score, c.score_final) if score else ():
                 for m in filter(None, (pattern.match(text, at) for at in opens)):
-                    rest = m.group("rest")
-                    if not c.high.search(rest):
+                    rs, re_ = m.span("rest")
+                    if _within(c.high, text, rs, re_) is None:
                         continue
-                    s, e = _sentence_of(text, m.start("rest"))
-                    if c.answer.search(rest) or c.bare.match(rest) or c.address.search(text, s, e):
+                    s, e = _sentence_of(text, rs)
+                    if (
+                        _within(c.answer, text, rs, re_) is not None
+                        or c.bare.match(text, rs) is not None
+                        or c.address.search(text, s, e)
+                    ):
                         yield m.start(), m.end(), "score-request", c.language
             for m in filter(None, (c.ignore.match(text, at) for at in opens if ignore)):
                 yield m.start(), m.end(), "ignore-rubric", c.language
@@ -956,13 +963,22 @@ def _told(c: _Compiled, text: str, at: int) -> int | None:
     end = min(len(text), at + _WINDOW)
     paragraph = text.find("\n\n", at, end)
     end = paragraph if paragraph >= 0 else end
-    d = c.directive.search(text, at, end)
-    if d is not None and c.object_.search(text, d.start(), d.end()):
+    d = _within(c.directive, text, at, end)
+    if d is not None and _within(c.object_, text, d.start(), min(d.end(), end)) is not None:
         return d.end()
     _, sentence_end = _sentence_of(text, at)
-    last = c.directive_last.search(text, at, min(end, sentence_end))
-    if last is not None and c.object_.search(text, at, last.start()):
+    last = _within(c.directive_last, text, at, min(end, sentence_end))
+    if last is not None and _within(c.object_, text, at, last.start()) is not None:
         return last.end()
+    return None
+
+
+def _within(pattern: re.Pattern[str], text: str, start: int, end: int) -> re.Match[str] | None:
+    """The first match of ``pattern`` that starts in ``text[start:end]``, read in the text as it
+    goes on: a window or a clause cut through "100 mg" must not read a bare "100" (a slice, or a
+    search bounded at ``end``, ends the string there, where ``$`` and ``\\b`` match)."""
+    for m in pattern.finditer(text, start, min(len(text), end + _SEE_PAST)):
+        return m if m.start() < end else None
     return None
 
 

@@ -241,6 +241,7 @@ class ModuleResult:
     excluded: list[str] = field(default_factory=list)
     survivors: list[str] = field(default_factory=list)
     problem: str = ""
+    timing: tuple[float, float] = (0.0, 0.0)  # seconds: setting up (copy, maps, warm pytest), mutants
 
     @property
     def rate(self) -> float:
@@ -305,6 +306,22 @@ def _scratch(module: str) -> Path:
     return work
 
 
+def _compile(work: Path, env: dict[str, str]) -> None:
+    """Byte-compile the scratch copy of ``operator/`` once, checked by hash: without it every mutant's
+    run compiled each module from source (``PYTHONDONTWRITEBYTECODE``, set on many machines, means no
+    ``.pyc`` is ever kept), most of its time. A hash-checked ``.pyc`` is believed only while the
+    source's hash matches, so the mutated module is always compiled afresh, never read from a
+    ``.pyc`` of the original or of an earlier mutant written in the same second (mtime-checked
+    ``.pyc`` files could be)."""
+    subprocess.run(
+        [sys.executable, "-m", "compileall", "-q", "--invalidation-mode", "checked-hash", "operator"],
+        cwd=work,
+        env=env,
+        capture_output=True,
+        check=False,
+    )
+
+
 def _line_of(path: Path, line: int, *, raw: bool = False) -> str:
     lines = path.read_text().splitlines()
     text = lines[line - 1] if 0 < line <= len(lines) else ""
@@ -319,6 +336,7 @@ def run_module(
     if not tests:
         res.problem = "no unit tests found"
         return res
+    started = time.monotonic()
     work = _scratch(module)
     env = {
         **os.environ,
@@ -328,8 +346,11 @@ def run_module(
     }
     pytest_args = ["-x", "-q", "-p", "no:cacheprovider", *tests]
     test_cmd = f"{sys.executable} -m pytest " + " ".join(pytest_args)
+    _compile(work, env)
+    # the unmutated run writes pytest's rewritten test modules (never mutated: mtime-checked is safe)
+    writing = {k: v for k, v in env.items() if k != "PYTHONDONTWRITEBYTECODE"}
     base = subprocess.run(
-        test_cmd, shell=True, cwd=work, env=env, capture_output=True, text=True, check=False
+        test_cmd, shell=True, cwd=work, env=writing, capture_output=True, text=True, check=False
     )
     if base.returncode != 0:
         res.problem = "the unmutated tests fail:\n" + (base.stdout + base.stderr)[-2000:]
@@ -338,7 +359,9 @@ def run_module(
         if fork:
             selection = _coverage_map(work, env, module, pytest_args, tests) if select else None
             test_cmd = _warm_pytest(stack, work, env, pytest_args, selection) or test_cmd
+        ready = time.monotonic()
         _run_mutants(res, module, work, env, test_cmd, exclusions)
+    res.timing = (ready - started, time.monotonic() - ready)
     if not keep:
         shutil.rmtree(work, ignore_errors=True)
     return res
@@ -613,7 +636,9 @@ def main(argv: list[str] | None = None) -> int:
             r = fut.result()
             results[r.module] = r
             state = r.problem.splitlines()[0] if r.problem else f"{r.rate:5.1f} %"
-            print(f"  done {r.module}: {state}", flush=True)
+            tested = r.killed + r.survived
+            took = f" ({r.timing[0]:.0f} s set-up, {tested} mutants in {r.timing[1]:.0f} s)" if tested else ""
+            print(f"  done {r.module}: {state}{took}", flush=True)
             if args.list_survivors:
                 for sv in r.survivors:
                     print(f"    survivor {sv}", flush=True)

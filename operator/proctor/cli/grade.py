@@ -9,26 +9,44 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import gc
+import multiprocessing
+import os
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
 from proctor.api import (
     Case,
     CaseSet,
+    CaseSource,
     EvalProfile,
+    EvalProfileSpec,
     GatePolicy,
     ManifestError,
     MissingReferenceError,
+    case_share,
+    case_sources,
     load_manifests,
     parse_responses,
     protocol_policy,
     resolve_cases,
 )
 from proctor.cli import render
-from proctor.graders import AssertionCompileError, CaseSetProblem, ScanPolicy, grade_cases
+from proctor.graders import (
+    AssertionCompileError,
+    CaseSetProblem,
+    Embedder,
+    ScanPolicy,
+    compile_cases,
+    grade_answer,
+    grade_cases,
+    steering_findings,
+)
 from proctor.protocol import decide
+from proctor.protocol.types import CaseResult
 
 _T = TypeVar("_T")
 
@@ -99,72 +117,246 @@ def closest(names: list[str], among: list[str]) -> list[tuple[str, str | None]]:
     return [(n, next(iter(difflib.get_close_matches(n, among, n=1, cutoff=0.6)), None)) for n in names]
 
 
-def _caseset(path: Path) -> tuple[CaseSet, list[Case]]:
-    """The file's one CaseSet and all its cases (those of its ConfigMaps too). The file's text and
-    ConfigMaps are let go here: only the cases are kept while grading."""
+def _missing_reference(path: Path, e: MissingReferenceError) -> InputError:
+    return InputError(
+        f"{path}: " + "; ".join(e.problems) + " (offline, casesFrom ConfigMaps are read from "
+        "the same file: put them there as extra YAML documents)"
+    )
+
+
+def _caseset(path: Path) -> tuple[CaseSet, dict[str, dict[str, str]], list[CaseSource]]:
+    """The file's one CaseSet, the ConfigMaps beside it, and the texts its ``casesFrom`` names
+    (not parsed yet: the processes that grade them parse them)."""
     objects, config_maps = _load(path)
     casesets = [o for o in objects if isinstance(o, CaseSet)]
     if len(casesets) != 1:
         raise InputError(f"{path}: expected exactly one CaseSet, found {len(casesets)}")
     try:
-        return casesets[0], resolve_cases(casesets[0], config_maps)
+        return casesets[0], config_maps, case_sources(casesets[0], config_maps)
     except MissingReferenceError as e:
-        raise InputError(
-            f"{path}: " + "; ".join(e.problems) + " (offline, casesFrom ConfigMaps are read from "
-            "the same file: put them there as extra YAML documents)"
-        ) from e
+        raise _missing_reference(path, e) from e
+
+
+def _resolve(path: Path, caseset: CaseSet, config_maps: Mapping[str, Mapping[str, str]]) -> list[Case]:
+    """All the CaseSet's cases, validated in this process: every problem of every case named."""
+    try:
+        return resolve_cases(caseset, config_maps)
+    except MissingReferenceError as e:
+        raise _missing_reference(path, e) from e
     except ManifestError as e:
         raise InputError("\n".join(f"{path}: {p}" for p in e.problems)) from e
 
 
+#: Below this much case text in ConfigMaps (about 1,500 cases of the benchmark's size), one process
+#: validates and grades everything: starting workers would cost more than they save.
+PARALLEL_MIN_BYTES = 512 * 1024
+
+#: Read once, before the workers fork, so they share the scan's and the steering check's rules
+#: (built on first use, about a fifth of a CPU-second) instead of each building its own.
+_WARM_UP_ANSWER = (
+    "Order ORD-1234 for Jane Doe (desk lamp) was shipped on 2026-01-25 via UPS to Lima. "
+    'The total was 12.50 EUR, ref A1B2C3D4E5F6G7H8I9J0. {"status": "ok", "items": [1, 2]}'
+)
+
+
+@dataclass(frozen=True)
+class _Job:
+    """What every worker grades a share of (inherited through fork, never pickled)."""
+
+    inline: Sequence[Case]
+    sources: Sequence[CaseSource]
+    answers: Mapping[str, str]
+    where: str
+    profile: EvalProfileSpec | None
+    scan: ScanPolicy
+
+
+_job: _Job | None = None
+
+
+def _needs_embedder(cases: Sequence[Case]) -> bool:
+    return any(a.type.removeprefix("not-") == "similar" for c in cases for a in c.assert_)
+
+
+def _embedder() -> Embedder:
+    # loads its model on first use, in the process that grades
+    from proctor.judge.embeddings import OnnxEmbedder
+
+    return OnnxEmbedder()
+
+
+def _grade_share(share: tuple[int, int]) -> tuple[list[list[str]], list[list[CaseResult]]] | None:
+    """Share ``index`` of ``count`` of every source: its case ids and results, source by source;
+    None when anything is wrong (a problem in a text or a case, a case without an answer), which
+    the caller then reports as :func:`_grade_serial` words it."""
+    assert _job is not None
+    index, count = share
+    job = _job
+    ids: list[list[str]] = []
+    results: list[list[CaseResult]] = []
+    embedder: Embedder | None = None
+    inline = job.inline[len(job.inline) * index // count : len(job.inline) * (index + 1) // count]
+    for n in range(len(job.sources) + 1):
+        if n == 0:
+            cases = list(inline)
+        else:
+            try:
+                cases = case_share(job.sources[n - 1].text, where="", index=index, count=count)
+            except ManifestError:
+                return None
+        if any(c.id not in job.answers for c in cases):
+            return None
+        if embedder is None and _needs_embedder(cases):
+            embedder = _embedder()
+        try:
+            compiled = compile_cases(
+                cases, where=job.where, profile=job.profile, embedder=embedder, offline=True
+            )
+        except CaseSetProblem:
+            return None
+        ids.append([c.id for c in cases])
+        results.append([grade_answer(c, job.answers[c.id], scan=job.scan) for c in compiled])
+        del cases, compiled  # one source's models at a time
+    return ids, results
+
+
+def _workers() -> int:
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        cores = os.cpu_count() or 1
+    return max(1, min(cores, 8))
+
+
+def _grade_shared(job: _Job, workers: int) -> tuple[list[str], list[CaseResult]] | None:
+    """Every case's id and result, in case order, each worker validating and grading its share of
+    each source (the cases of one ConfigMap split by position, so the shares are even whatever the
+    number of ConfigMaps): this process never holds the validated cases of the ConfigMaps, only
+    their texts and the results. None when :func:`_grade_share` found a problem, or an id is
+    written twice."""
+    global _job
+    _job = job
+    try:
+        if workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+            parts = [_grade_share((0, 1))]
+        else:
+            steering_findings(_WARM_UP_ANSWER)
+            job.scan.findings(_WARM_UP_ANSWER)
+            # the collector would visit every object the workers inherit, writing to its header and
+            # so copying every page of it into each worker: what exists now is left out of it
+            gc.freeze()
+            # fork: the workers inherit the texts and answers instead of receiving them pickled
+            with multiprocessing.get_context("fork").Pool(workers) as pool:
+                parts = pool.map(_grade_share, [(i, workers) for i in range(workers)])
+    finally:
+        _job = None
+        gc.unfreeze()
+    if any(p is None for p in parts):
+        return None
+    ids: list[str] = []
+    results: list[CaseResult] = []
+    for n in range(len(job.sources) + 1):
+        for part in parts:
+            assert part is not None
+            ids += part[0][n]
+            results += part[1][n]
+    if len(set(ids)) != len(ids):
+        return None
+    return ids, results
+
+
+def _inputs(
+    args: argparse.Namespace,
+) -> tuple[EvalProfile | None, GatePolicy | None, dict[str, str], ScanPolicy]:
+    """The profile, policy, answers and scan policy, or the InputError that names what is wrong."""
+    profile = _one(args.profile, EvalProfile) if args.profile else None
+    policy = _one(args.policy, GatePolicy) if args.policy else None
+    try:
+        answers = parse_responses(_read(args.responses), where=str(args.responses))
+    except ManifestError as e:
+        raise InputError("\n".join(e.problems)) from e
+    try:
+        scan = ScanPolicy.from_spec(profile.spec.safety_scan if profile else None)
+    except AssertionCompileError as e:
+        raise InputError(f"{args.profile}: {e}") from e
+    return profile, policy, answers, scan
+
+
+def _grade(
+    args: argparse.Namespace,
+) -> tuple[CaseSet, GatePolicy | None, dict[str, str], list[str], list[CaseResult]]:
+    """The CaseSet, the policy, the answers, and every case's id and result, in case order.
+
+    A large CaseSet is graded by :func:`_grade_shared`; when that finds any problem, or the input
+    is small, :func:`_grade_serial` grades (or refuses) it all in this process, so the words and
+    the order of the problems reported are the same whichever path ran."""
+    caseset, config_maps, sources = _caseset(args.caseset)
+    workers = _workers()
+    if sum(len(s.text) for s in sources) >= PARALLEL_MIN_BYTES:
+        try:
+            profile, policy, answers, scan = _inputs(args)
+        except InputError:
+            pass  # the cases' own problems are reported first: the serial path says which
+        else:
+            where = f"{args.caseset}: CaseSet {caseset.metadata.name}"
+            job = _Job(caseset.spec.cases, sources, answers, where, profile.spec if profile else None, scan)
+            graded = _grade_shared(job, workers)
+            if graded is not None:
+                return caseset, policy, answers, *graded
+    return _grade_serial(args, caseset, config_maps)
+
+
+def _grade_serial(
+    args: argparse.Namespace, caseset: CaseSet, config_maps: Mapping[str, Mapping[str, str]]
+) -> tuple[CaseSet, GatePolicy | None, dict[str, str], list[str], list[CaseResult]]:
+    cases = _resolve(args.caseset, caseset, config_maps)
+    profile = _one(args.profile, EvalProfile) if args.profile else None
+    policy = _one(args.policy, GatePolicy) if args.policy else None
+    try:
+        answers = parse_responses(_read(args.responses), where=str(args.responses))
+    except ManifestError as e:
+        raise InputError("\n".join(e.problems)) from e
+    where = f"{args.caseset}: CaseSet {caseset.metadata.name}"
+    missing = [c.id for c in cases if c.id not in answers]
+    if missing:
+        more = f" (and {len(missing) - 5} more)" if len(missing) > 5 else ""
+        unmatched = sorted(set(answers) - {c.id for c in cases})
+        hints = [f"{a!r} looks like {c!r}" for a, c in closest(unmatched, missing) if c]
+        hint = f"; answers that match no case: {', '.join(hints[:5])}" if hints else ""
+        raise InputError(
+            f"{args.responses}: no answer for case {', '.join(repr(m) for m in missing[:5])}{more} "
+            f"of {where}{hint}"
+        )
+    try:
+        scan = ScanPolicy.from_spec(profile.spec.safety_scan if profile else None)
+    except AssertionCompileError as e:
+        raise InputError(f"{args.profile}: {e}") from e
+    # loads on first use, in the process that grades (after grade_cases forks, if it does)
+    embedder = _embedder() if _needs_embedder(cases) else None
+    try:
+        results = grade_cases(
+            cases,
+            answers,
+            where=where,
+            profile=profile.spec if profile else None,
+            scan=scan,
+            embedder=embedder,
+        )
+    except CaseSetProblem as e:
+        raise InputError("\n".join(e.problems)) from e
+    return caseset, policy, answers, [c.id for c in cases], results
+
+
 def main(args: argparse.Namespace) -> int:
     try:
-        caseset, cases = _caseset(args.caseset)
-        profile = _one(args.profile, EvalProfile) if args.profile else None
-        policy = _one(args.policy, GatePolicy) if args.policy else None
-        try:
-            answers = parse_responses(_read(args.responses), where=str(args.responses))
-        except ManifestError as e:
-            raise InputError("\n".join(e.problems)) from e
-        where = f"{args.caseset}: CaseSet {caseset.metadata.name}"
-        missing = [c.id for c in cases if c.id not in answers]
-        if missing:
-            more = f" (and {len(missing) - 5} more)" if len(missing) > 5 else ""
-            unmatched = sorted(set(answers) - {c.id for c in cases})
-            hints = [f"{a!r} looks like {c!r}" for a, c in closest(unmatched, missing) if c]
-            hint = f"; answers that match no case: {', '.join(hints[:5])}" if hints else ""
-            raise InputError(
-                f"{args.responses}: no answer for case {', '.join(repr(m) for m in missing[:5])}{more} "
-                f"of {where}{hint}"
-            )
-        try:
-            scan = ScanPolicy.from_spec(profile.spec.safety_scan if profile else None)
-        except AssertionCompileError as e:
-            raise InputError(f"{args.profile}: {e}") from e
-        embedder = None
-        if any(a.type.removeprefix("not-") == "similar" for c in cases for a in c.assert_):
-            # loads on first use, in the process that grades (after grade_cases forks, if it does)
-            from proctor.judge.embeddings import OnnxEmbedder
-
-            embedder = OnnxEmbedder()
-        try:
-            results = grade_cases(
-                cases,
-                answers,
-                where=where,
-                profile=profile.spec if profile else None,
-                scan=scan,
-                embedder=embedder,
-            )
-        except CaseSetProblem as e:
-            raise InputError("\n".join(e.problems)) from e
+        caseset, policy, answers, ids, results = _grade(args)
     except InputError as e:
         print(f"proctor grade: error: {e}", file=sys.stderr)
         print("proctor grade: nothing was graded (exit 2)", file=sys.stderr)
         return 2
-    extra = sorted(set(answers) - {c.id for c in cases})
+    extra = sorted(set(answers) - set(ids))
     if extra:
-        named = [f"{a} (closest case: {c})" if c else a for a, c in closest(extra, [c.id for c in cases])]
+        named = [f"{a} (closest case: {c})" if c else a for a, c in closest(extra, ids)]
         print(
             f"proctor grade: note: {len(extra)} answer(s) match no case and were ignored: "
             f"{', '.join(named[:5])}{' ...' if len(extra) > 5 else ''}",

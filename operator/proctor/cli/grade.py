@@ -229,11 +229,11 @@ def _workers() -> int:
 
 
 def _grade_shared(job: _Job, workers: int) -> tuple[list[str], list[CaseResult]] | None:
-    """Every case's id and result, in case order, each worker validating and grading its share of
-    each source (the cases of one ConfigMap split by position, so the shares are even whatever the
-    number of ConfigMaps): this process never holds the validated cases of the ConfigMaps, only
-    their texts and the results. None when :func:`_grade_share` found a problem, or an id is
-    written twice."""
+    """Every case's id and result, in case order, each of ``workers`` processes (this one and
+    ``workers - 1`` forked) validating and grading its share of each source (the cases of one
+    ConfigMap split by position, so the shares are even whatever the number of ConfigMaps), one
+    source at a time: all the validated cases are never in one process. None when
+    :func:`_grade_share` found a problem, or an id is written twice."""
     global _job
     _job = job
     try:
@@ -245,9 +245,13 @@ def _grade_shared(job: _Job, workers: int) -> tuple[list[str], list[CaseResult]]
             # the collector would visit every object the workers inherit, writing to its header and
             # so copying every page of it into each worker: what exists now is left out of it
             gc.freeze()
-            # fork: the workers inherit the texts and answers instead of receiving them pickled
-            with multiprocessing.get_context("fork").Pool(workers) as pool:
-                parts = pool.map(_grade_share, [(i, workers) for i in range(workers)])
+            # fork: the workers inherit the texts and answers instead of receiving them pickled;
+            # this process grades the first share itself meanwhile (one process and one copy of
+            # its results fewer)
+            with multiprocessing.get_context("fork").Pool(workers - 1) as pool:
+                others = pool.map_async(_grade_share, [(i, workers) for i in range(1, workers)])
+                first = _grade_share((0, workers))
+                parts = [first, *others.get()] if first is not None else [None]
     finally:
         _job = None
         gc.unfreeze()

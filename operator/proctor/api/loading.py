@@ -23,9 +23,11 @@ from __future__ import annotations
 import datetime
 import functools
 import json
+import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any, Final, TypeVar
 
 import yaml
@@ -499,18 +501,19 @@ def parse_cases(data: Any, *, where: str) -> list[Case]:
     return cases
 
 
-def case_share(data: str, *, where: str, index: int, count: int) -> list[Case]:
-    """Share ``index`` of ``count`` of the cases in ``data`` (contiguous, in order), validated:
-    the whole text is parsed, only the share becomes models, so ``count`` processes can each
-    validate a part of one ConfigMap. Raises :class:`ManifestError` on any problem in the text or
-    the share, without the exact words and with no duplicate check: :func:`parse_cases` of the
-    whole text says what is wrong."""
+def case_share(data: str, *, where: str, start: Fraction, stop: Fraction) -> list[Case]:
+    """The cases in ``data`` from fraction ``start`` to ``stop`` of its list (0 <= start <= stop
+    <= 1; shares that meet at the same fraction split the list exactly), validated: the whole text
+    is parsed, only the share becomes models, so several processes can each validate a part of one
+    ConfigMap. Raises :class:`ManifestError` on any problem in the text or the share, without the
+    exact words and with no duplicate check: :func:`parse_cases` of the whole text says what is
+    wrong."""
     raw = _raw_cases(data, where)
-    lo, hi = len(raw) * index // count, len(raw) * (index + 1) // count
+    part = raw[math.floor(len(raw) * start) : math.floor(len(raw) * stop)]
     try:
-        return _CASE_LIST.validate_python(raw[lo:hi])
+        return _CASE_LIST.validate_python(part)
     except ValidationError as exc:
-        raise ManifestError([f"{where}: {p}" for p in _problems(exc, raw[lo:hi], cases_loc=())]) from exc
+        raise ManifestError([f"{where}: {p}" for p in _problems(exc, part, cases_loc=())]) from exc
 
 
 @dataclass(frozen=True)

@@ -10,11 +10,13 @@ from __future__ import annotations
 import argparse
 import difflib
 import gc
+import math
 import multiprocessing
 import os
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -185,23 +187,48 @@ def _embedder() -> Embedder:
     return OnnxEmbedder()
 
 
-def _grade_share(share: tuple[int, int]) -> tuple[list[list[str]], list[list[CaseResult]]] | None:
-    """Share ``index`` of ``count`` of every source: its case ids and results, source by source;
-    None when anything is wrong (a problem in a text or a case, a case without an answer), which
-    the caller then reports as :func:`_grade_serial` words it."""
+#: A worker's part of one source: the source's position (-1 for the inline cases) and the
+#: fractions of its case list from and to which the worker grades.
+_Part = tuple[int, Fraction, Fraction]
+#: What a worker grades back for one part: the source's position, its cases' ids and results.
+_Graded = tuple[int, list[str], list[CaseResult]]
+
+
+def shares(sizes: Sequence[int], workers: int) -> list[list[_Part]]:
+    """Each worker's parts of the sources (of ``sizes`` characters each, in order): contiguous
+    and even by size, so a worker parses only the texts it grades from, and at most
+    ``workers - 1`` sources are split between two workers. An empty text is the first worker's."""
+    total = sum(sizes)
+    out: list[list[_Part]] = [[] for _ in range(workers)]
+    begin = 0
+    for n, size in enumerate(sizes):
+        if size == 0:
+            out[0].append((n, Fraction(0), Fraction(1)))
+            continue
+        for k in range(workers):
+            lo = max(Fraction(begin), Fraction(total * k, workers))
+            hi = min(Fraction(begin + size), Fraction(total * (k + 1), workers))
+            if hi > lo:
+                out[k].append((n, (lo - begin) / size, (hi - begin) / size))
+        begin += size
+    return out
+
+
+def _grade_share(parts: list[_Part]) -> list[_Graded] | None:
+    """A worker's parts, graded: their case ids and results, part by part; None when anything is
+    wrong (a problem in a text or a case, a case without an answer), which the caller then
+    reports as :func:`_grade_serial` words it."""
     assert _job is not None
-    index, count = share
     job = _job
-    ids: list[list[str]] = []
-    results: list[list[CaseResult]] = []
+    out: list[_Graded] = []
     embedder: Embedder | None = None
-    inline = job.inline[len(job.inline) * index // count : len(job.inline) * (index + 1) // count]
-    for n in range(len(job.sources) + 1):
-        if n == 0:
-            cases = list(inline)
+    for n, start, stop in parts:
+        if n < 0:
+            inline = job.inline
+            cases = list(inline[math.floor(len(inline) * start) : math.floor(len(inline) * stop)])
         else:
             try:
-                cases = case_share(job.sources[n - 1].text, where="", index=index, count=count)
+                cases = case_share(job.sources[n].text, where="", start=start, stop=stop)
             except ManifestError:
                 return None
         if any(c.id not in job.answers for c in cases):
@@ -214,10 +241,11 @@ def _grade_share(share: tuple[int, int]) -> tuple[list[list[str]], list[list[Cas
             )
         except CaseSetProblem:
             return None
-        ids.append([c.id for c in cases])
-        results.append([grade_answer(c, job.answers[c.id], scan=job.scan) for c in compiled])
+        out.append(
+            (n, [c.id for c in cases], [grade_answer(c, job.answers[c.id], scan=job.scan) for c in compiled])
+        )
         del cases, compiled  # one source's models at a time
-    return ids, results
+    return out
 
 
 def _workers() -> int:
@@ -236,9 +264,15 @@ def _grade_shared(job: _Job, workers: int) -> tuple[list[str], list[CaseResult]]
     :func:`_grade_share` found a problem, or an id is written twice."""
     global _job
     _job = job
+    inline = (
+        [(-1, Fraction(k, workers), Fraction(k + 1, workers)) for k in range(workers)] if job.inline else []
+    )
+    plan = shares([len(s.text) for s in job.sources], workers)
+    for k in range(workers):
+        plan[k][:0] = inline[k : k + 1]
     try:
         if workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():
-            parts = [_grade_share((0, 1))]
+            graded = [_grade_share([p for ps in plan for p in ps])]
         else:
             steering_findings(_WARM_UP_ANSWER)
             job.scan.findings(_WARM_UP_ANSWER)
@@ -249,22 +283,21 @@ def _grade_shared(job: _Job, workers: int) -> tuple[list[str], list[CaseResult]]
             # this process grades the first share itself meanwhile (one process and one copy of
             # its results fewer)
             with multiprocessing.get_context("fork").Pool(workers - 1) as pool:
-                others = pool.map_async(_grade_share, [(i, workers) for i in range(1, workers)])
-                first = _grade_share((0, workers))
-                parts = [first, *others.get()] if first is not None else [None]
+                others = pool.map_async(_grade_share, plan[1:])
+                first = _grade_share(plan[0])
+                graded = [first, *others.get()] if first is not None else [None]
     finally:
         _job = None
         gc.unfreeze()
-    if any(p is None for p in parts):
-        return None
     ids: list[str] = []
     results: list[CaseResult] = []
-    for n in range(len(job.sources) + 1):
-        for part in parts:
-            assert part is not None
-            ids += part[0][n]
-            results += part[1][n]
-    if len(set(ids)) != len(ids):
+    # the workers' parts in case order: by source, and within a source by worker
+    for _, part_ids, part_results in sorted(
+        (part for share in graded if share is not None for part in share), key=lambda p: p[0]
+    ):
+        ids += part_ids
+        results += part_results
+    if any(share is None for share in graded) or len(set(ids)) != len(ids):
         return None
     return ids, results
 

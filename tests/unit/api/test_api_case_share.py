@@ -3,6 +3,8 @@ cases ``parse_cases`` reads, each once, in order; ``case_sources`` names the tex
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 import yaml
 
@@ -25,7 +27,10 @@ CASES = [
 @pytest.mark.parametrize("count", [1, 2, 3, 7, 9])
 @pytest.mark.parametrize("text", [yaml.safe_dump(CASES), yaml.safe_dump({"cases": CASES})])
 def test_the_shares_are_the_cases_each_once_in_order(text: str, count: int) -> None:
-    shares = [case_share(text, where="w", index=i, count=count) for i in range(count)]
+    shares = [
+        case_share(text, where="w", start=Fraction(i, count), stop=Fraction(i + 1, count))
+        for i in range(count)
+    ]
     assert [c for s in shares for c in s] == parse_cases(text, where="w")
     assert max(map(len, shares)) - min(map(len, shares)) <= 1
 
@@ -34,11 +39,12 @@ def test_a_bad_case_is_refused_by_the_share_holding_it() -> None:
     bad = [dict(c) for c in CASES]
     bad[6]["tier"] = "nonsense"
     text = yaml.safe_dump(bad)
-    assert len(case_share(text, where="w", index=0, count=2)) == 3
+    half = Fraction(1, 2)
+    assert len(case_share(text, where="w", start=Fraction(0), stop=half)) == 3
     with pytest.raises(ManifestError, match=r"tier"):
-        case_share(text, where="w", index=1, count=2)
+        case_share(text, where="w", start=half, stop=Fraction(1))
     with pytest.raises(ManifestError, match="expected a list of cases"):
-        case_share("just: a map", where="w", index=0, count=2)
+        case_share("just: a map", where="w", start=Fraction(0), stop=half)
 
 
 def test_sources_in_order_and_every_missing_one_named() -> None:

@@ -258,10 +258,10 @@ def _workers() -> int:
 
 def _grade_shared(job: _Job, workers: int) -> tuple[list[str], list[CaseResult]] | None:
     """Every case's id and result, in case order, each of ``workers`` processes (this one and
-    ``workers - 1`` forked) validating and grading its share of each source (the cases of one
-    ConfigMap split by position, so the shares are even whatever the number of ConfigMaps), one
-    source at a time: all the validated cases are never in one process. None when
-    :func:`_grade_share` found a problem, or an id is written twice."""
+    ``workers - 1`` forked) validating and grading its share (:func:`shares`: the ConfigMaps'
+    texts cut into even lengths, the inline cases into even counts), one ConfigMap at a time: all
+    the validated cases are never in one process. None when :func:`_grade_share` found a problem,
+    or an id is written twice."""
     global _job
     _job = job
     inline = (

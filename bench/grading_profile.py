@@ -65,17 +65,17 @@ def main(argv: list[str] | None = None) -> int:
         setattr(owner, name, wrapper)
 
     timed(grade, "_load", "read the CaseSet file (YAML, models)")
-    timed(grade, "resolve_cases", "cases from its ConfigMaps (YAML, models)")
+    timed(grade, "case_share", "cases from its ConfigMaps (YAML, models)")
     timed(grade, "parse_responses", "parse the answers")
-    timed(exam, "compile_cases", "compile the assertions")
+    timed(grade, "compile_cases", "compile the assertions")
     timed(exam, "grade_case", "check assertions + safety scan")
     timed(scanpolicy.ScanPolicy, "findings", "safety scan")
     timed(exam, "steer_result", "grader-steering check")
     timed(grade, "decide", "decide")
     timed(grade.render, "from_decision", "render")
     timed(grade.render, "render_json", "render")
-    parallel = exam.grade_cases
-    grade.grade_cases = lambda *a, **k: parallel(*a, **{**k, "workers": 1})
+    grade._workers = lambda: 1  # one process, the shares' work in it (nothing forked)
+    grade.PARALLEL_MIN_BYTES = 0
 
     with contextlib.redirect_stdout(io.StringIO()):
         code = proctor_main(["grade", str(caseset), "--responses", str(answers), "--format", "json"])

@@ -23,8 +23,11 @@ from __future__ import annotations
 import datetime
 import functools
 import json
+import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any, Final, TypeVar
 
 import yaml
@@ -462,12 +465,8 @@ def load_manifests(
 # --- cases and answers from ConfigMaps ----------------------------------------------------------
 
 
-def parse_cases(data: Any, *, where: str) -> list[Case]:
-    """Cases from a ConfigMap value or file: YAML/JSON text, a list of cases, or ``{cases: [...]}``.
-
-    ``where`` prefixes every problem (e.g. ``"CaseSet oil: ConfigMap more-cases/batch1.yaml"``).
-    Duplicate ids within ``data`` are rejected, naming the id.
-    """
+def _raw_cases(data: Any, where: str) -> list[Any]:
+    """The list of case mappings in ``data`` (text, a list, or ``{cases: [...]}``), not validated."""
     if isinstance(data, str):
         docs = [d for d in _yaml_documents(data, where) if d is not None]
         data = docs[0] if len(docs) == 1 else docs
@@ -477,6 +476,16 @@ def parse_cases(data: Any, *, where: str) -> list[Case]:
         raise ManifestError(
             [f"{where}: expected a list of cases (or {{cases: [...]}}), not {type(data).__name__}"]
         )
+    return data
+
+
+def parse_cases(data: Any, *, where: str) -> list[Case]:
+    """Cases from a ConfigMap value or file: YAML/JSON text, a list of cases, or ``{cases: [...]}``.
+
+    ``where`` prefixes every problem (e.g. ``"CaseSet oil: ConfigMap more-cases/batch1.yaml"``).
+    Duplicate ids within ``data`` are rejected, naming the id.
+    """
+    data = _raw_cases(data, where)
     try:
         cases = _CASE_LIST.validate_python(data)
     except ValidationError as exc:
@@ -492,6 +501,51 @@ def parse_cases(data: Any, *, where: str) -> list[Case]:
     return cases
 
 
+def case_share(data: str, *, where: str, start: Fraction, stop: Fraction) -> list[Case]:
+    """The cases in ``data`` from fraction ``start`` to ``stop`` of its list (0 <= start <= stop
+    <= 1; shares that meet at the same fraction split the list exactly), validated: the whole text
+    is parsed, only the share becomes models, so several processes can each validate a part of one
+    ConfigMap. Raises :class:`ManifestError` on any problem in the text or the share, without the
+    exact words and with no duplicate check: :func:`parse_cases` of the whole text says what is
+    wrong."""
+    raw = _raw_cases(data, where)
+    part = raw[math.floor(len(raw) * start) : math.floor(len(raw) * stop)]
+    try:
+        return _CASE_LIST.validate_python(part)
+    except ValidationError as exc:
+        raise ManifestError([f"{where}: {p}" for p in _problems(exc, part, cases_loc=())]) from exc
+
+
+@dataclass(frozen=True)
+class CaseSource:
+    """One ConfigMap value a CaseSet's ``casesFrom`` names: where it is (for problems) and its text."""
+
+    #: ``ConfigMap NAME/KEY``
+    where: str
+    text: str
+
+
+def case_sources(caseset: CaseSet, config_maps: Mapping[str, Mapping[str, str]]) -> list[CaseSource]:
+    """The texts ``caseset``'s ``casesFrom`` names, in order, not parsed; a missing ConfigMap or
+    key raises :class:`MissingReferenceError` naming every one."""
+    label = f"CaseSet {caseset.metadata.name or '<unnamed>'}"
+    out: list[CaseSource] = []
+    missing: list[str] = []
+    for ref in caseset.spec.cases_from:
+        data = config_maps.get(ref.name)
+        if data is None:
+            missing.append(f"{label}: casesFrom: ConfigMap {ref.name!r} not found")
+            continue
+        if ref.key is not None and ref.key not in data:
+            missing.append(f"{label}: casesFrom: ConfigMap {ref.name!r} has no key {ref.key!r}")
+            continue
+        keys = [ref.key] if ref.key is not None else sorted(data)
+        out += [CaseSource(f"ConfigMap {ref.name}/{key}", data[key]) for key in keys]
+    if missing:
+        raise MissingReferenceError(missing)
+    return out
+
+
 def resolve_cases(caseset: CaseSet, config_maps: Mapping[str, Mapping[str, str]]) -> list[Case]:
     """Every case of ``caseset``: inline ones, then each ``casesFrom`` ConfigMap's, in order.
 
@@ -502,33 +556,21 @@ def resolve_cases(caseset: CaseSet, config_maps: Mapping[str, Mapping[str, str]]
     label = f"CaseSet {caseset.metadata.name or '<unnamed>'}"
     cases: list[Case] = list(caseset.spec.cases)
     origin: dict[str, str] = {c.id: "spec.cases" for c in cases}
-    missing: list[str] = []
     problems: list[str] = []
-    for ref in caseset.spec.cases_from:
-        data = config_maps.get(ref.name)
-        if data is None:
-            missing.append(f"{label}: casesFrom: ConfigMap {ref.name!r} not found")
+    for source in case_sources(caseset, config_maps):
+        try:
+            batch = parse_cases(source.text, where=f"{label}: {source.where}")
+        except ManifestError as exc:
+            problems.extend(exc.problems)
             continue
-        if ref.key is not None and ref.key not in data:
-            missing.append(f"{label}: casesFrom: ConfigMap {ref.name!r} has no key {ref.key!r}")
-            continue
-        for key in [ref.key] if ref.key is not None else sorted(data):
-            where = f"ConfigMap {ref.name}/{key}"
-            try:
-                batch = parse_cases(data[key], where=f"{label}: {where}")
-            except ManifestError as exc:
-                problems.extend(exc.problems)
+        for case in batch:
+            if case.id in origin:
+                problems.append(
+                    f"{label}: duplicate case id {case.id!r} (in {origin[case.id]} and {source.where})"
+                )
                 continue
-            for case in batch:
-                if case.id in origin:
-                    problems.append(
-                        f"{label}: duplicate case id {case.id!r} (in {origin[case.id]} and {where})"
-                    )
-                    continue
-                origin[case.id] = where
-                cases.append(case)
-    if missing:
-        raise MissingReferenceError(missing)
+            origin[case.id] = source.where
+            cases.append(case)
     if problems:
         raise ManifestError(problems)
     return cases

@@ -9,26 +9,46 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import gc
+import math
+import multiprocessing
+import os
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 from typing import Any, TypeVar
 
 from proctor.api import (
     Case,
     CaseSet,
+    CaseSource,
     EvalProfile,
+    EvalProfileSpec,
     GatePolicy,
     ManifestError,
     MissingReferenceError,
+    case_share,
+    case_sources,
     load_manifests,
     parse_responses,
     protocol_policy,
     resolve_cases,
 )
 from proctor.cli import render
-from proctor.graders import AssertionCompileError, CaseSetProblem, ScanPolicy, grade_cases
+from proctor.graders import (
+    AssertionCompileError,
+    CaseSetProblem,
+    Embedder,
+    ScanPolicy,
+    compile_cases,
+    grade_answer,
+    grade_cases,
+    steering_findings,
+)
 from proctor.protocol import decide
+from proctor.protocol.types import CaseResult
 
 _T = TypeVar("_T")
 
@@ -99,72 +119,281 @@ def closest(names: list[str], among: list[str]) -> list[tuple[str, str | None]]:
     return [(n, next(iter(difflib.get_close_matches(n, among, n=1, cutoff=0.6)), None)) for n in names]
 
 
-def _caseset(path: Path) -> tuple[CaseSet, list[Case]]:
-    """The file's one CaseSet and all its cases (those of its ConfigMaps too). The file's text and
-    ConfigMaps are let go here: only the cases are kept while grading."""
+def _missing_reference(path: Path, e: MissingReferenceError) -> InputError:
+    return InputError(
+        f"{path}: " + "; ".join(e.problems) + " (offline, casesFrom ConfigMaps are read from "
+        "the same file: put them there as extra YAML documents)"
+    )
+
+
+def _caseset(path: Path) -> tuple[CaseSet, dict[str, dict[str, str]], list[CaseSource]]:
+    """The file's one CaseSet, the ConfigMaps beside it, and the texts its ``casesFrom`` names
+    (not parsed yet: the processes that grade them parse them)."""
     objects, config_maps = _load(path)
     casesets = [o for o in objects if isinstance(o, CaseSet)]
     if len(casesets) != 1:
         raise InputError(f"{path}: expected exactly one CaseSet, found {len(casesets)}")
     try:
-        return casesets[0], resolve_cases(casesets[0], config_maps)
+        return casesets[0], config_maps, case_sources(casesets[0], config_maps)
     except MissingReferenceError as e:
-        raise InputError(
-            f"{path}: " + "; ".join(e.problems) + " (offline, casesFrom ConfigMaps are read from "
-            "the same file: put them there as extra YAML documents)"
-        ) from e
+        raise _missing_reference(path, e) from e
+
+
+def _resolve(path: Path, caseset: CaseSet, config_maps: Mapping[str, Mapping[str, str]]) -> list[Case]:
+    """All the CaseSet's cases, validated in this process: every problem of every case named."""
+    try:
+        return resolve_cases(caseset, config_maps)
+    except MissingReferenceError as e:
+        raise _missing_reference(path, e) from e
     except ManifestError as e:
         raise InputError("\n".join(f"{path}: {p}" for p in e.problems)) from e
 
 
+#: Below this much case text in ConfigMaps (about 1,500 cases of the benchmark's size), one process
+#: validates and grades everything: starting workers would cost more than they save.
+PARALLEL_MIN_BYTES = 512 * 1024
+
+#: Read once, before the workers fork, so they share the scan's and the steering check's rules
+#: (built on first use, about a fifth of a CPU-second) instead of each building its own.
+_WARM_UP_ANSWER = (
+    "Order ORD-1234 for Jane Doe (desk lamp) was shipped on 2026-01-25 via UPS to Lima. "
+    'The total was 12.50 EUR, ref A1B2C3D4E5F6G7H8I9J0. {"status": "ok", "items": [1, 2]}'
+)
+
+
+@dataclass(frozen=True)
+class _Job:
+    """What every worker grades a share of (inherited through fork, never pickled)."""
+
+    inline: Sequence[Case]
+    sources: Sequence[CaseSource]
+    answers: Mapping[str, str]
+    where: str
+    profile: EvalProfileSpec | None
+    scan: ScanPolicy
+
+
+_job: _Job | None = None
+
+
+def _needs_embedder(cases: Sequence[Case]) -> bool:
+    return any(a.type.removeprefix("not-") == "similar" for c in cases for a in c.assert_)
+
+
+def _embedder() -> Embedder:
+    # loads its model on first use, in the process that grades
+    from proctor.judge.embeddings import OnnxEmbedder
+
+    return OnnxEmbedder()
+
+
+#: A worker's part of one source: the source's position (-1 for the inline cases) and the
+#: fractions of its case list from and to which the worker grades.
+_Part = tuple[int, Fraction, Fraction]
+#: What a worker grades back for one part: the source's position, its cases' ids and results.
+_Graded = tuple[int, list[str], list[CaseResult]]
+
+
+def shares(sizes: Sequence[int], workers: int) -> list[list[_Part]]:
+    """Each worker's parts of the sources (of ``sizes`` characters each, in order): contiguous
+    and even by size, so a worker parses only the texts it grades from, and at most
+    ``workers - 1`` sources are split between two workers. An empty text is the first worker's."""
+    total = sum(sizes)
+    out: list[list[_Part]] = [[] for _ in range(workers)]
+    begin = 0
+    for n, size in enumerate(sizes):
+        if size == 0:
+            out[0].append((n, Fraction(0), Fraction(1)))
+            continue
+        for k in range(workers):
+            lo = max(Fraction(begin), Fraction(total * k, workers))
+            hi = min(Fraction(begin + size), Fraction(total * (k + 1), workers))
+            if hi > lo:
+                out[k].append((n, (lo - begin) / size, (hi - begin) / size))
+        begin += size
+    return out
+
+
+def _grade_share(parts: list[_Part]) -> list[_Graded] | None:
+    """A worker's parts, graded: their case ids and results, part by part; None when anything is
+    wrong (a problem in a text or a case, a case without an answer), which the caller then
+    reports as :func:`_grade_serial` words it."""
+    assert _job is not None
+    job = _job
+    out: list[_Graded] = []
+    embedder: Embedder | None = None
+    for n, start, stop in parts:
+        if n < 0:
+            inline = job.inline
+            cases = list(inline[math.floor(len(inline) * start) : math.floor(len(inline) * stop)])
+        else:
+            try:
+                cases = case_share(job.sources[n].text, where="", start=start, stop=stop)
+            except ManifestError:
+                return None
+        if any(c.id not in job.answers for c in cases):
+            return None
+        if embedder is None and _needs_embedder(cases):
+            embedder = _embedder()
+        try:
+            compiled = compile_cases(
+                cases, where=job.where, profile=job.profile, embedder=embedder, offline=True
+            )
+        except CaseSetProblem:
+            return None
+        out.append(
+            (n, [c.id for c in cases], [grade_answer(c, job.answers[c.id], scan=job.scan) for c in compiled])
+        )
+        del cases, compiled  # one source's models at a time
+    return out
+
+
+def _workers() -> int:
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        cores = os.cpu_count() or 1
+    return max(1, min(cores, 8))
+
+
+def _grade_shared(job: _Job, workers: int) -> tuple[list[str], list[CaseResult]] | None:
+    """Every case's id and result, in case order, each of ``workers`` processes (this one and
+    ``workers - 1`` forked) validating and grading its share (:func:`shares`: the ConfigMaps'
+    texts cut into even lengths, the inline cases into even counts), one ConfigMap at a time: all
+    the validated cases are never in one process. None when :func:`_grade_share` found a problem,
+    or an id is written twice."""
+    global _job
+    _job = job
+    inline = (
+        [(-1, Fraction(k, workers), Fraction(k + 1, workers)) for k in range(workers)] if job.inline else []
+    )
+    plan = shares([len(s.text) for s in job.sources], workers)
+    for k in range(workers):
+        plan[k][:0] = inline[k : k + 1]
+    try:
+        if workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+            graded = [_grade_share([p for ps in plan for p in ps])]
+        else:
+            steering_findings(_WARM_UP_ANSWER)
+            job.scan.findings(_WARM_UP_ANSWER)
+            # the collector would visit every object the workers inherit, writing to its header and
+            # so copying every page of it into each worker: what exists now is left out of it
+            gc.freeze()
+            # fork: the workers inherit the texts and answers instead of receiving them pickled;
+            # this process grades the first share itself meanwhile (one process and one copy of
+            # its results fewer)
+            with multiprocessing.get_context("fork").Pool(workers - 1) as pool:
+                others = pool.map_async(_grade_share, plan[1:])
+                first = _grade_share(plan[0])
+                graded = [first, *others.get()] if first is not None else [None]
+    finally:
+        _job = None
+        gc.unfreeze()
+    ids: list[str] = []
+    results: list[CaseResult] = []
+    # the workers' parts in case order: by source, and within a source by worker
+    for _, part_ids, part_results in sorted(
+        (part for share in graded if share is not None for part in share), key=lambda p: p[0]
+    ):
+        ids += part_ids
+        results += part_results
+    if any(share is None for share in graded) or len(set(ids)) != len(ids):
+        return None
+    return ids, results
+
+
+def _inputs(
+    args: argparse.Namespace,
+) -> tuple[EvalProfile | None, GatePolicy | None, dict[str, str], ScanPolicy]:
+    """The profile, policy, answers and scan policy, or the InputError that names what is wrong."""
+    profile = _one(args.profile, EvalProfile) if args.profile else None
+    policy = _one(args.policy, GatePolicy) if args.policy else None
+    try:
+        answers = parse_responses(_read(args.responses), where=str(args.responses))
+    except ManifestError as e:
+        raise InputError("\n".join(e.problems)) from e
+    try:
+        scan = ScanPolicy.from_spec(profile.spec.safety_scan if profile else None)
+    except AssertionCompileError as e:
+        raise InputError(f"{args.profile}: {e}") from e
+    return profile, policy, answers, scan
+
+
+def _grade(
+    args: argparse.Namespace,
+) -> tuple[CaseSet, GatePolicy | None, dict[str, str], list[str], list[CaseResult]]:
+    """The CaseSet, the policy, the answers, and every case's id and result, in case order.
+
+    A large CaseSet is graded by :func:`_grade_shared`; when that finds any problem, or the input
+    is small, :func:`_grade_serial` grades (or refuses) it all in this process, so the words and
+    the order of the problems reported are the same whichever path ran."""
+    caseset, config_maps, sources = _caseset(args.caseset)
+    workers = _workers()
+    if sum(len(s.text) for s in sources) >= PARALLEL_MIN_BYTES:
+        try:
+            profile, policy, answers, scan = _inputs(args)
+        except InputError:
+            pass  # the cases' own problems are reported first: the serial path says which
+        else:
+            where = f"{args.caseset}: CaseSet {caseset.metadata.name}"
+            job = _Job(caseset.spec.cases, sources, answers, where, profile.spec if profile else None, scan)
+            graded = _grade_shared(job, workers)
+            if graded is not None:
+                return caseset, policy, answers, *graded
+    return _grade_serial(args, caseset, config_maps)
+
+
+def _grade_serial(
+    args: argparse.Namespace, caseset: CaseSet, config_maps: Mapping[str, Mapping[str, str]]
+) -> tuple[CaseSet, GatePolicy | None, dict[str, str], list[str], list[CaseResult]]:
+    cases = _resolve(args.caseset, caseset, config_maps)
+    profile = _one(args.profile, EvalProfile) if args.profile else None
+    policy = _one(args.policy, GatePolicy) if args.policy else None
+    try:
+        answers = parse_responses(_read(args.responses), where=str(args.responses))
+    except ManifestError as e:
+        raise InputError("\n".join(e.problems)) from e
+    where = f"{args.caseset}: CaseSet {caseset.metadata.name}"
+    missing = [c.id for c in cases if c.id not in answers]
+    if missing:
+        more = f" (and {len(missing) - 5} more)" if len(missing) > 5 else ""
+        unmatched = sorted(set(answers) - {c.id for c in cases})
+        hints = [f"{a!r} looks like {c!r}" for a, c in closest(unmatched, missing) if c]
+        hint = f"; answers that match no case: {', '.join(hints[:5])}" if hints else ""
+        raise InputError(
+            f"{args.responses}: no answer for case {', '.join(repr(m) for m in missing[:5])}{more} "
+            f"of {where}{hint}"
+        )
+    try:
+        scan = ScanPolicy.from_spec(profile.spec.safety_scan if profile else None)
+    except AssertionCompileError as e:
+        raise InputError(f"{args.profile}: {e}") from e
+    # loads on first use, in the process that grades (after grade_cases forks, if it does)
+    embedder = _embedder() if _needs_embedder(cases) else None
+    try:
+        results = grade_cases(
+            cases,
+            answers,
+            where=where,
+            profile=profile.spec if profile else None,
+            scan=scan,
+            embedder=embedder,
+        )
+    except CaseSetProblem as e:
+        raise InputError("\n".join(e.problems)) from e
+    return caseset, policy, answers, [c.id for c in cases], results
+
+
 def main(args: argparse.Namespace) -> int:
     try:
-        caseset, cases = _caseset(args.caseset)
-        profile = _one(args.profile, EvalProfile) if args.profile else None
-        policy = _one(args.policy, GatePolicy) if args.policy else None
-        try:
-            answers = parse_responses(_read(args.responses), where=str(args.responses))
-        except ManifestError as e:
-            raise InputError("\n".join(e.problems)) from e
-        where = f"{args.caseset}: CaseSet {caseset.metadata.name}"
-        missing = [c.id for c in cases if c.id not in answers]
-        if missing:
-            more = f" (and {len(missing) - 5} more)" if len(missing) > 5 else ""
-            unmatched = sorted(set(answers) - {c.id for c in cases})
-            hints = [f"{a!r} looks like {c!r}" for a, c in closest(unmatched, missing) if c]
-            hint = f"; answers that match no case: {', '.join(hints[:5])}" if hints else ""
-            raise InputError(
-                f"{args.responses}: no answer for case {', '.join(repr(m) for m in missing[:5])}{more} "
-                f"of {where}{hint}"
-            )
-        try:
-            scan = ScanPolicy.from_spec(profile.spec.safety_scan if profile else None)
-        except AssertionCompileError as e:
-            raise InputError(f"{args.profile}: {e}") from e
-        embedder = None
-        if any(a.type.removeprefix("not-") == "similar" for c in cases for a in c.assert_):
-            # loads on first use, in the process that grades (after grade_cases forks, if it does)
-            from proctor.judge.embeddings import OnnxEmbedder
-
-            embedder = OnnxEmbedder()
-        try:
-            results = grade_cases(
-                cases,
-                answers,
-                where=where,
-                profile=profile.spec if profile else None,
-                scan=scan,
-                embedder=embedder,
-            )
-        except CaseSetProblem as e:
-            raise InputError("\n".join(e.problems)) from e
+        caseset, policy, answers, ids, results = _grade(args)
     except InputError as e:
         print(f"proctor grade: error: {e}", file=sys.stderr)
         print("proctor grade: nothing was graded (exit 2)", file=sys.stderr)
         return 2
-    extra = sorted(set(answers) - {c.id for c in cases})
+    extra = sorted(set(answers) - set(ids))
     if extra:
-        named = [f"{a} (closest case: {c})" if c else a for a, c in closest(extra, [c.id for c in cases])]
+        named = [f"{a} (closest case: {c})" if c else a for a, c in closest(extra, ids)]
         print(
             f"proctor grade: note: {len(extra)} answer(s) match no case and were ignored: "
             f"{', '.join(named[:5])}{' ...' if len(extra) > 5 else ''}",

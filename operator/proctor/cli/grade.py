@@ -45,7 +45,7 @@ from proctor.graders import (
     compile_cases,
     grade_answer,
     grade_cases,
-    steering_findings,
+    warm_up,
 )
 from proctor.protocol import decide
 from proctor.protocol.types import CaseResult
@@ -152,13 +152,6 @@ def _resolve(path: Path, caseset: CaseSet, config_maps: Mapping[str, Mapping[str
 #: Below this much case text in ConfigMaps (about 1,500 cases of the benchmark's size), one process
 #: validates and grades everything: starting workers would cost more than they save.
 PARALLEL_MIN_BYTES = 512 * 1024
-
-#: Read once, before the workers fork, so they share the scan's and the steering check's rules
-#: (built on first use, about a fifth of a CPU-second) instead of each building its own.
-_WARM_UP_ANSWER = (
-    "Order ORD-1234 for Jane Doe (desk lamp) was shipped on 2026-01-25 via UPS to Lima. "
-    'The total was 12.50 EUR, ref A1B2C3D4E5F6G7H8I9J0. {"status": "ok", "items": [1, 2]}'
-)
 
 
 @dataclass(frozen=True)
@@ -274,8 +267,7 @@ def _grade_shared(job: _Job, workers: int) -> tuple[list[str], list[CaseResult]]
         if workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():
             graded = [_grade_share([p for ps in plan for p in ps])]
         else:
-            steering_findings(_WARM_UP_ANSWER)
-            job.scan.findings(_WARM_UP_ANSWER)
+            warm_up(job.scan)  # the scan's and steering check's rules, shared by the workers
             # the collector would visit every object the workers inherit, writing to its header and
             # so copying every page of it into each worker: what exists now is left out of it
             gc.freeze()

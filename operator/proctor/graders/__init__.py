@@ -63,6 +63,7 @@ from proctor.graders._exam import (
     grade_cases,
     unanswered,
     unread_assertions,
+    warm_up,
 )
 from proctor.graders._grade import SAFETY_SCAN, grade_case
 from proctor.graders._jscompat import (
@@ -129,4 +130,5 @@ __all__ = [
     "translate_js_regex",
     "unanswered",
     "unread_assertions",
+    "warm_up",
 ]

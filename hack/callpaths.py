@@ -171,6 +171,51 @@ BUILTIN_TYPES = {
 }
 
 
+#: Generic types whose first argument is what iterating them gives.
+ITERABLES = {
+    "list",
+    "set",
+    "frozenset",
+    "Sequence",
+    "MutableSequence",
+    "Iterable",
+    "Iterator",
+    "Collection",
+    "AbstractSet",
+    "MutableSet",
+    "deque",
+    "Generator",
+    "AsyncIterator",
+    "AsyncIterable",
+    "AsyncGenerator",
+    "dict",
+    "Mapping",
+    "MutableMapping",
+}
+
+
+#: Expressions that make a builtin value.
+LITERALS = (
+    ast.Dict,
+    ast.List,
+    ast.Set,
+    ast.Tuple,
+    ast.Constant,
+    ast.JoinedStr,
+    ast.ListComp,
+    ast.SetComp,
+    ast.DictComp,
+    ast.GeneratorExp,
+    ast.Compare,
+    ast.BinOp,
+    ast.UnaryOp,
+)
+
+
+def _is_ellipsis(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and node.value is Ellipsis
+
+
 def _union(a: set[str] | None, b: set[str] | None) -> set[str] | None:
     return UNKNOWN if a is None or b is None else a | b
 
@@ -455,6 +500,17 @@ class Index:
             return UNKNOWN
         if isinstance(node, ast.Await):
             return self._type_of(fn, env, node.value, depth + 1)
+        if isinstance(node, ast.BoolOp):  # x or {}: either
+            out: set[str] | None = set()
+            for value in node.values:
+                out = _union(out, self._type_of(fn, env, value, depth + 1))
+            return out
+        if isinstance(node, ast.IfExp):
+            return _union(
+                self._type_of(fn, env, node.body, depth + 1), self._type_of(fn, env, node.orelse, depth + 1)
+            )
+        if isinstance(node, LITERALS):
+            return set()  # a dict, list, str, number... written out
         if isinstance(node, ast.Name):
             if node.id == "self" and fn.cls:
                 return {f"{fn.module}:{fn.cls}"}
@@ -472,7 +528,7 @@ class Index:
             keys = self._callees(fn, env, func, depth + 1)
             if keys is None:
                 return UNKNOWN
-            out: set[str] | None = set()
+            out = set()
             for key in keys:
                 out = _union(out, self._returns(key))
             return out if keys else UNKNOWN
@@ -503,14 +559,113 @@ class Index:
                 return None if member is None or not member[0] else member[0]
         return None
 
+    def _elem_ann(self, module: str, node: ast.expr | None) -> set[str] | None:
+        """The type of what iterating a value of this annotation gives (``Sequence[Event]``: Event)."""
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            try:
+                node = ast.parse(node.value, mode="eval").body
+            except SyntaxError:
+                return UNKNOWN
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+            return _union(self._elem_ann(module, node.left), self._elem_ann(module, node.right))
+        if isinstance(node, ast.Constant) and node.value is None:
+            return set()
+        if isinstance(node, ast.Name) and node.id in {"str", "bytes"}:
+            return set()
+        if not isinstance(node, ast.Subscript):
+            return UNKNOWN
+        outer = node.value
+        name = outer.id if isinstance(outer, ast.Name) else getattr(outer, "attr", "")
+        args = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        if name in WRAPPERS:
+            return self._elem_ann(module, args[0])
+        if name in ITERABLES or (name == "tuple" and (len(args) == 1 or _is_ellipsis(args[-1]))):
+            return self._ann(module, args[0])
+        return UNKNOWN
+
+    def _elem_of(
+        self, fn: Function, env: dict[str, set[str] | None], elems: dict[str, set[str] | None], node: ast.expr
+    ) -> set[str] | None:
+        """What iterating an expression gives: a name's or a field's element annotation, a call's
+        return annotation's; ``sorted``/``list``/``reversed``/``set`` of something: its elements."""
+        if isinstance(node, ast.Name):
+            return elems.get(node.id, UNKNOWN)
+        if isinstance(node, ast.List | ast.Tuple | ast.Set):
+            out: set[str] | None = set()
+            for elt in node.elts:
+                out = _union(out, self._type_of(fn, env, elt))
+            return out
+        if isinstance(node, ast.Attribute):
+            base = self._type_of(fn, env, node.value)
+            if not base:
+                return UNKNOWN
+            out = set()
+            for cls in base:
+                ann = next(
+                    (
+                        (self.classes[k].module, self.classes[k].fields[node.attr])
+                        for k in self._mro(cls)
+                        if node.attr in self.classes[k].fields
+                    ),
+                    None,
+                )
+                out = _union(out, self._elem_ann(*ann) if ann is not None else UNKNOWN)
+            return out
+        if isinstance(node, ast.Call):
+            func = node.func
+            if isinstance(func, ast.Name) and func.id in {
+                "sorted",
+                "list",
+                "reversed",
+                "set",
+                "tuple",
+                "frozenset",
+            }:
+                return self._elem_of(fn, env, elems, node.args[0]) if node.args else set()
+            if isinstance(node.func, ast.Attribute) and node.func.attr in {"values", "keys"}:
+                return UNKNOWN
+            keys = self._callees(fn, env, func, 1)
+            if not keys:
+                return UNKNOWN
+            out = set()
+            for key in keys:
+                target = self.functions.get(key)
+                node_ = target.node if target is not None else None
+                returns = node_.returns if isinstance(node_, ast.FunctionDef | ast.AsyncFunctionDef) else None
+                out = _union(out, self._elem_ann(target.module, returns) if target is not None else UNKNOWN)
+            return out
+        return UNKNOWN
+
     def _env(self, fn: Function) -> dict[str, set[str] | None]:
         """Each local name's type: its annotation (a parameter, ``x: T = ...``), what it is assigned
-        (a call's return annotation); a name bound more than once has the union, unknown if one is."""
+        (a call's return annotation), what the loop that binds it iterates; a name bound more than once
+        has the union, unknown if one binding is."""
         env: dict[str, set[str] | None] = {}
-        assigned: list[tuple[str, ast.expr]] = []
+        elems: dict[str, set[str] | None] = {}
+        later: list[tuple[int, str, ast.expr, bool]] = []  # (line, name, value, is a loop's)
 
         def bind(name: str, typ: set[str] | None) -> None:
             env[name] = _union(env[name], typ) if name in env else typ
+
+        def bind_elems(name: str, typ: set[str] | None) -> None:
+            elems[name] = _union(elems[name], typ) if name in elems else typ
+
+        def targets_of(target: ast.expr, value: ast.expr, loop: bool) -> None:
+            if isinstance(target, ast.Name):
+                later.append((getattr(value, "lineno", 0), target.id, value, loop))
+            elif (
+                not loop
+                and isinstance(target, ast.Tuple)
+                and isinstance(value, ast.Tuple)
+                and len(target.elts) == len(value.elts)
+            ):
+                for t, v in zip(target.elts, value.elts, strict=True):
+                    targets_of(t, v, loop)
+            else:
+                for sub in ast.walk(target):
+                    if isinstance(sub, ast.Name):
+                        bind(sub.id, UNKNOWN)
+                        bind_elems(sub.id, UNKNOWN)
 
         module_env = self._module_env(fn.module)
         for node in ast.walk(fn.node):
@@ -519,37 +674,42 @@ class Index:
                 for arg in [*a.posonlyargs, *a.args, *a.kwonlyargs]:
                     if arg.arg not in {"self", "cls"}:
                         bind(arg.arg, self._ann(fn.module, arg.annotation))
+                        bind_elems(arg.arg, self._elem_ann(fn.module, arg.annotation))
                 for star in (a.vararg, a.kwarg):
                     if star is not None:
                         bind(star.arg, set() if star.annotation is not None else UNKNOWN)
+                        bind_elems(star.arg, UNKNOWN)
             elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
                 bind(node.target.id, self._ann(fn.module, node.annotation))
-            elif isinstance(node, ast.Assign | ast.NamedExpr):
-                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-                for t in targets:
-                    if isinstance(t, ast.Name):
-                        assigned.append((t.id, node.value))
-                    else:
-                        for sub in ast.walk(t):
-                            if isinstance(sub, ast.Name):
-                                bind(sub.id, UNKNOWN)
-            elif isinstance(node, ast.For | ast.AsyncFor | ast.comprehension | ast.With | ast.AsyncWith):
-                targets = (
-                    [node.target]
-                    if not isinstance(node, ast.With | ast.AsyncWith)
-                    else [i.optional_vars for i in node.items if i.optional_vars is not None]
-                )
-                for t in targets:
-                    for sub in ast.walk(t):
-                        if isinstance(sub, ast.Name):
-                            bind(sub.id, UNKNOWN)
+                bind_elems(node.target.id, self._elem_ann(fn.module, node.annotation))
+            elif isinstance(node, ast.Assign):
+                for t in node.targets:
+                    targets_of(t, node.value, False)
+            elif isinstance(node, ast.NamedExpr):
+                targets_of(node.target, node.value, False)
+            elif isinstance(node, ast.For | ast.AsyncFor | ast.comprehension):
+                targets_of(node.target, node.iter, True)
+            elif isinstance(node, ast.With | ast.AsyncWith):
+                for item in node.items:
+                    if item.optional_vars is not None:
+                        targets_of(item.optional_vars, item.context_expr, False)
             elif isinstance(node, ast.ExceptHandler) and node.name:
                 bind(node.name, self._ann(fn.module, node.type))
             elif isinstance(node, ast.Global | ast.Nonlocal):
                 for name in node.names:
                     bind(name, UNKNOWN)
-        for name, value in assigned:  # after the annotations, so x = y.z sees y's
-            bind(name, self._type_of(fn, {**module_env, **env}, value))
+                    bind_elems(name, UNKNOWN)
+        # after the annotations and in source order, so x = y.z sees y's type
+        for _, name, value, loop in sorted(later, key=lambda item: item[0]):
+            scope = {**module_env, **env}
+            if loop:
+                bind(name, self._elem_of(fn, scope, elems, value))
+                bind_elems(name, UNKNOWN)
+            else:
+                bind(name, self._type_of(fn, scope, value))
+                bind_elems(
+                    name, self._elem_of(fn, scope, elems, value) if isinstance(value, ast.Call) else UNKNOWN
+                )
         return {**module_env, **env}
 
     def _module_env(self, module: str) -> dict[str, set[str] | None]:

@@ -250,6 +250,7 @@ class Index:
         self._raw: dict[str, tuple[dict[str, tuple[str, str]], dict[str, str]]] = {}
         self._foreign: dict[str, set[str]] = {}
         self._subclasses: dict[str, set[str]] = {}
+        self._module_envs: dict[str, dict[str, set[str] | None]] = {}
         #: attribute references resolved by the value's type rather than by the attribute's name
         self.typed = 0
         for module, path in self.files.items():
@@ -282,20 +283,35 @@ class Index:
                         for t in item.targets:
                             if isinstance(t, ast.Name):
                                 klass.fields.setdefault(t.id, None)
-                for sub in ast.walk(node):  # self.x = ... / self.x: T = ... in its methods
-                    target: ast.expr | None = None
-                    ann: ast.expr | None = None
-                    if isinstance(sub, ast.AnnAssign):
-                        target, ann = sub.target, sub.annotation
-                    elif isinstance(sub, ast.Assign) and len(sub.targets) == 1:
-                        target = sub.targets[0]
-                    if (
-                        isinstance(target, ast.Attribute)
-                        and isinstance(target.value, ast.Name)
-                        and target.value.id == "self"
-                        and (ann is not None or target.attr not in klass.fields)
-                    ):
-                        klass.fields[target.attr] = ann
+                for method in node.body:  # self.x = ... / self.x: T = ... in its methods
+                    if isinstance(method, ast.FunctionDef | ast.AsyncFunctionDef):
+                        self._self_fields(klass, method)
+
+    @staticmethod
+    def _self_fields(klass: Klass, method: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        """The attributes a method sets on ``self``, with what tells their type: an annotation, the
+        annotation of the parameter assigned (``self.kube = kube``), the class called
+        (``self.lock = threading.Lock()``); the first that tells wins."""
+        a = method.args
+        params = {arg.arg: arg.annotation for arg in [*a.posonlyargs, *a.args, *a.kwonlyargs]}
+        for sub in ast.walk(method):
+            target: ast.expr | None = None
+            ann: ast.expr | None = None
+            if isinstance(sub, ast.AnnAssign):
+                target, ann = sub.target, sub.annotation
+            elif isinstance(sub, ast.Assign) and len(sub.targets) == 1:
+                target, value = sub.targets[0], sub.value
+                if isinstance(value, ast.Name):
+                    ann = params.get(value.id)
+                elif isinstance(value, ast.Call) and isinstance(value.func, ast.Name | ast.Attribute):
+                    ann = value.func
+            if (
+                isinstance(target, ast.Attribute)
+                and isinstance(target.value, ast.Name)
+                and target.value.id == "self"
+                and klass.fields.get(target.attr) is None
+            ):
+                klass.fields[target.attr] = ann
 
     def _bases(self, klass: Klass) -> None:
         names, modules = self._imports(klass.module, self.trees[klass.module])
@@ -461,7 +477,10 @@ class Index:
                     found = True
                     break
                 if attr in klass.fields:
-                    typ = _union(typ, self._ann(klass.module, klass.fields[attr]))
+                    field_type = self._ann(klass.module, klass.fields[attr])
+                    if field_type is None:
+                        return None  # a field of a type nothing tells (self.ingest = self.rooms.ingest)
+                    typ = _union(typ, field_type)
                     found = True
                     break
             if not found:
@@ -516,6 +535,9 @@ class Index:
                 return {f"{fn.module}:{fn.cls}"}
             return env.get(node.id, UNKNOWN)
         if isinstance(node, ast.Attribute):
+            _, modules = self._imports(fn.module, self.trees[fn.module])
+            if isinstance(node.value, ast.Name) and node.value.id in modules and node.value.id not in env:
+                return self._module_env(modules[node.value.id]).get(node.attr, UNKNOWN)  # metrics.RUNS
             base = self._type_of(fn, env, node.value, depth + 1)
             if not base:  # unknown, or a library object: its attribute may hold anything
                 return UNKNOWN
@@ -714,7 +736,10 @@ class Index:
 
     def _module_env(self, module: str) -> dict[str, set[str] | None]:
         """Module-level names bound by assignment (``log = structlog.get_logger(...)``)."""
+        if module in self._module_envs:
+            return self._module_envs[module]
         env: dict[str, set[str] | None] = {}
+        self._module_envs[module] = env
         for node in self.trees[module].body:
             if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
                 env[node.target.id] = self._ann(module, node.annotation)
@@ -725,11 +750,12 @@ class Index:
             ):
                 value = node.value
                 func = value.func if isinstance(value, ast.Call) else None
+                foreign = self._foreign_names(module)
                 if (
                     isinstance(func, ast.Attribute)
                     and isinstance(func.value, ast.Name)
-                    and func.value.id in self._foreign_names(module)
-                ):
+                    and func.value.id in foreign
+                ) or (isinstance(func, ast.Name) and func.id in foreign):
                     env[node.targets[0].id] = set()  # a library's object (a logger, a metric)
         return env
 

@@ -1,5 +1,5 @@
 """A GatePolicy as the API server returns it, for tests of what the webhook knows of policies: the
-webhook parses each into the API model (``Policies.observe``), so a test gives a whole manifest."""
+webhook parses each into the API model (``Policies.read_policy``), so a test gives a whole one."""
 
 from __future__ import annotations
 

@@ -45,7 +45,7 @@ async def on_policy_event(
     if event.get("type") == "DELETED":
         rt.policies.drop(namespace, name)
         return
-    rt.policies.observe(body)
+    rt.policies.read_policy(body)
     if namespace is not None:
         await check_policy(rt, namespace, name)
 

@@ -301,9 +301,9 @@ class GateEntry:
 
     @classmethod
     def of(cls, policy: GatePolicy) -> GateEntry:
-        """From a policy parsed at the edge (:meth:`proctor.gate.server.Policies.observe`): the mode the
-        operator last found (``status.effectiveEnforcement``), Observe until it found one, and Observe
-        whenever the spec says so."""
+        """From a policy parsed at the edge (:meth:`proctor.gate.server.Policies.read_policy`): the
+        mode the operator last found (``status.effectiveEnforcement``), Observe until it found one,
+        and Observe whenever the spec says so."""
         found = policy.status.effective_enforcement if policy.status is not None else None
         observe = policy.spec.enforcement == Enforcement.OBSERVE or found is None
         return cls(Enforcement.OBSERVE if observe or found is None else found, policy.spec.selector)

@@ -71,7 +71,7 @@ class Policies:
         self._by: Mapping[tuple[str | None, str], GateEntry] = MappingProxyType({})
         self._lock = threading.Lock()
 
-    def observe(self, raw: Mapping[str, Any]) -> GatePolicy | None:
+    def read_policy(self, raw: Mapping[str, Any]) -> GatePolicy | None:
         """A GatePolicy as it was listed (:func:`proctor.gate.setup.prime`) or watched
         (:func:`proctor.controllers.gates.on_policy_event`), parsed here into the API model: the one
         edge both read through, so the two never disagree. One the model refuses is forgotten, so its

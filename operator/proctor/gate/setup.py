@@ -104,6 +104,6 @@ def prime(rt: Wiring, namespaces: Sequence[str]) -> None:
                 )
                 return
             for raw in items:
-                rt.policies.observe(raw)
+                rt.policies.read_policy(raw)
             if cont is None:
                 break

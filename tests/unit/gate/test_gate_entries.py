@@ -53,5 +53,5 @@ def test_a_mode_the_webhook_does_not_know_holds() -> None:
     """A status written by a newer operator (or by hand) with a mode this webhook cannot read fails
     closed: the API model refuses the policy, so the webhook does not know it, and it holds."""
     policies = Policies()
-    assert policies.observe(gate_policy_manifest({}, {"effectiveEnforcement": "Canary"})) is None
+    assert policies.read_policy(gate_policy_manifest({}, {"effectiveEnforcement": "Canary"})) is None
     assert policies.entries("team", "oil") == () and enforcing(policies.entries("team", "oil"))

@@ -210,10 +210,10 @@ def test_a_request_the_gate_cannot_decide_is_refused_not_crashed(server: Server)
 def test_a_deleted_policy_no_longer_decides_its_deployments(server: Server) -> None:
     """While the policy is known its selector leaves this Deployment out; once deleted, its label
     names a policy the webhook does not know, which holds (fail closed)."""
-    server.policies.observe(gate_policy_manifest({"selector": {"matchLabels": {"tier": "prod"}}}, {}))
+    server.policies.read_policy(gate_policy_manifest({"selector": {"matchLabels": {"tier": "prod"}}}, {}))
     new = _deployment(GATED | {"tier": "dev"})
     assert "patch" not in server.review(new)
-    server.policies.observe(
+    server.policies.read_policy(
         gate_policy_manifest({"enforcement": "Observe"}, {})
     )  # changed: observes, records
     observed = _patched(new, server.review(new))
@@ -225,15 +225,15 @@ def test_a_deleted_policy_no_longer_decides_its_deployments(server: Server) -> N
 
 def test_an_unreadable_selector_makes_the_policy_unknown_so_it_holds() -> None:
     policies = Policies()
-    policies.observe(gate_policy_manifest({"enforcement": "Observe"}, {}))
-    policies.observe(
+    policies.read_policy(gate_policy_manifest({"enforcement": "Observe"}, {}))
+    policies.read_policy(
         gate_policy_manifest({"selector": {"matchExpressions": [{"key": "a", "operator": "Near"}]}}, {})
     )
     assert policies.entries("team", "oil") == ()
 
 
 def test_a_policy_the_api_model_refuses_is_unknown_so_its_deployments_are_held(server: Server) -> None:
-    """The startup list and the watch read a policy through one edge (``Policies.observe``): one the
+    """The startup list and the watch read a policy through one edge (``Policies.read_policy``): one the
     API model refuses (here an observing policy whose candidate lacks its responsePath, as a CRD older
     than the operator lets through) is not known, so a Deployment it would only observe is held."""
     from types import SimpleNamespace
@@ -248,14 +248,14 @@ def test_a_policy_the_api_model_refuses_is_unknown_so_its_deployments_are_held(s
         def list_custom_page(self, kind: str, ns: str | None, selector: str, *, limit: int, cont: str | None):
             return [invalid], None
 
-    server.policies.observe(gate_policy_manifest({"enforcement": "Observe"}))
+    server.policies.read_policy(gate_policy_manifest({"enforcement": "Observe"}))
     new = _deployment(GATED)
     assert "paused" not in _patched(new, server.review(new))["spec"]  # valid and observing: recorded
     prime(SimpleNamespace(kube=Listed(), policies=server.policies), ["team"])  # as listed at startup
     assert server.policies.entries("team", "oil") == ()
     assert _patched(new, server.review(new))["spec"]["paused"] is True
-    server.policies.observe(gate_policy_manifest({"enforcement": "Observe"}))  # fixed, as watched
-    assert server.policies.observe(invalid) is None  # broken again, as watched: held again
+    server.policies.read_policy(gate_policy_manifest({"enforcement": "Observe"}))  # fixed, as watched
+    assert server.policies.read_policy(invalid) is None  # broken again, as watched: held again
     assert _patched(new, server.review(new))["spec"]["paused"] is True
 
 

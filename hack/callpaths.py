@@ -242,7 +242,7 @@ class Index:
         self.typed_refs = typed
         self.files = module_files(repo)
         sys.path.insert(0, str(repo / "operator"))
-        self.graph = grimp.build_graph("proctor")
+        self.graph = grimp.build_graph("proctor", exclude_type_checking_imports=True)  # run-time imports
         self.functions: dict[str, Function] = {}
         self.classes: dict[str, Klass] = {}
         self.by_name: dict[str, list[str]] = {}
@@ -305,6 +305,10 @@ class Index:
                     ann = params.get(value.id)
                 elif isinstance(value, ast.Call) and isinstance(value.func, ast.Name | ast.Attribute):
                     ann = value.func
+                elif isinstance(value, LITERALS) and not (
+                    isinstance(value, ast.Constant) and value.value is None
+                ):
+                    ann = ast.Name(id="str")  # a builtin value (self.url = ""): no proctor class
             if (
                 isinstance(target, ast.Attribute)
                 and isinstance(target.value, ast.Name)

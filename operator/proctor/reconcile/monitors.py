@@ -414,7 +414,6 @@ def reader(rt: Runtime) -> CollectorReader | None:
             given or CollectorToken(rt.kube, rt.identity),
             ca_file=rt.config.collector_ca or None,
         )
-    assert isinstance(rt.collector, CollectorReader)
     return rt.collector
 
 

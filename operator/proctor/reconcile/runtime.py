@@ -12,7 +12,7 @@ import asyncio
 import datetime as dt
 from collections.abc import Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import structlog
 
@@ -21,6 +21,10 @@ from proctor.gate.server import AdmissionServer, Policies
 from proctor.k8s.kube import Kube, KubeError
 from proctor.k8s.objects import event, event_name
 from proctor.reconcile.config import OperatorConfig
+
+if TYPE_CHECKING:  # each is built on a Runtime, after it
+    from proctor.reconcile.caseserver import CaseServer
+    from proctor.reconcile.monitors import CollectorReader
 
 log = structlog.get_logger("proctor.events")
 
@@ -142,10 +146,10 @@ class Runtime:
         #: Names of decision Events known to exist (posted here, or found there): oldest first.
         self.posted: dict[str, None] = {}
         #: Arm B's collector client (:func:`proctor.reconcile.monitors.reader` makes it on first use).
-        self.collector: Any = None
+        self.collector: CollectorReader | None = None
         #: The case server judges fetch their cases from (:class:`proctor.reconcile.caseserver.CaseServer`,
         #: started with the operator): its URL and CA go into every judge Job.
-        self.case_server: Any = None
+        self.case_server: CaseServer | None = None
 
     @property
     def webhook_serving(self) -> bool:

@@ -414,6 +414,7 @@ def reader(rt: Runtime) -> CollectorReader | None:
             given or CollectorToken(rt.kube, rt.identity),
             ca_file=rt.config.collector_ca or None,
         )
+    assert isinstance(rt.collector, CollectorReader)
     return rt.collector
 
 

@@ -12,7 +12,7 @@ import asyncio
 import datetime as dt
 from collections.abc import Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import Any, Literal, Protocol, TypeVar
 
 import structlog
 
@@ -21,10 +21,6 @@ from proctor.gate.server import AdmissionServer, Policies
 from proctor.k8s.kube import Kube, KubeError
 from proctor.k8s.objects import event, event_name
 from proctor.reconcile.config import OperatorConfig
-
-if TYPE_CHECKING:  # each is built on a Runtime, after it
-    from proctor.reconcile.caseserver import CaseServer
-    from proctor.reconcile.monitors import CollectorReader
 
 log = structlog.get_logger("proctor.events")
 
@@ -122,6 +118,16 @@ class Outcome:
         return max(0.5, min(interval, self.recheck_in))
 
 
+class CaseSource(Protocol):
+    """The case server as the runtime holds it (:class:`proctor.reconcile.caseserver.CaseServer`,
+    which is built on a Runtime): where judges fetch their cases, the CA they trust it by."""
+
+    url: str
+    ca_pem: str
+
+    async def stop(self) -> None: ...
+
+
 class Runtime:
     """The operator's shared state, built once at startup: the API client, the settings, the clock,
     per-object locks and the scheduled wake-ups."""
@@ -146,10 +152,10 @@ class Runtime:
         #: Names of decision Events known to exist (posted here, or found there): oldest first.
         self.posted: dict[str, None] = {}
         #: Arm B's collector client (:func:`proctor.reconcile.monitors.reader` makes it on first use).
-        self.collector: CollectorReader | None = None
+        self.collector: Any = None
         #: The case server judges fetch their cases from (:class:`proctor.reconcile.caseserver.CaseServer`,
         #: started with the operator): its URL and CA go into every judge Job.
-        self.case_server: CaseServer | None = None
+        self.case_server: CaseSource | None = None
 
     @property
     def webhook_serving(self) -> bool:

@@ -251,8 +251,9 @@ class Index:
         self._foreign: dict[str, set[str]] = {}
         self._subclasses: dict[str, set[str]] = {}
         self._module_envs: dict[str, dict[str, set[str] | None]] = {}
-        #: attribute references resolved by the value's type rather than by the attribute's name
+        #: attribute references (``x.attr``) resolved by ``x``'s type, and by the attribute's name
         self.typed = 0
+        self.by_name_only = 0
         for module, path in self.files.items():
             tree = ast.parse(path.read_text(), str(path))
             self.trees[module] = tree
@@ -797,6 +798,7 @@ class Index:
                             self.typed += 1
                             target = member[0] if member is not None else []
                         else:
+                            self.by_name_only += 1
                             target = self._methods(node.attr, upstream)
                 fn.refs += [t for t in target if t in self.functions and t != fn.key]
 
@@ -956,6 +958,7 @@ def main() -> None:
                         r.removeprefix("proctor.") for r in set(index.functions[key].refs) if r in on_path
                     )
                     print(f"    {key.removeprefix('proctor.')} -> {', '.join(refs)}")
+    print(f"x.attr references resolved by x's type: {index.typed}, by the name alone: {index.by_name_only}")
     counts = dict_reads(index, table)
     print(f"raw dict reads below controllers/: {sum(counts.values())}")
     for room, n in counts.most_common():

@@ -118,7 +118,7 @@ class Outcome:
         return max(0.5, min(interval, self.recheck_in))
 
 
-class CaseSource(Protocol):
+class CaseEndpoint(Protocol):
     """The case server as the runtime holds it (:class:`proctor.reconcile.caseserver.CaseServer`,
     which is built on a Runtime): where judges fetch their cases, the CA they trust it by."""
 
@@ -155,7 +155,7 @@ class Runtime:
         self.collector: Any = None
         #: The case server judges fetch their cases from (:class:`proctor.reconcile.caseserver.CaseServer`,
         #: started with the operator): its URL and CA go into every judge Job.
-        self.case_server: CaseSource | None = None
+        self.case_server: CaseEndpoint | None = None
 
     @property
     def webhook_serving(self) -> bool:

@@ -37,21 +37,15 @@ async def check_policy(rt: Runtime, namespace: str, name: str) -> None:
 
 @kopf.on.event(GROUP, VERSION, GatePolicy.PLURAL, id="gate-policy-event")
 async def on_policy_event(
-    event: Mapping[str, Any],
-    name: str,
-    namespace: str | None,
-    spec: Mapping[str, Any],
-    status: Mapping[str, Any],
-    memo: kopf.Memo,
-    **_: Any,
+    event: Mapping[str, Any], body: kopf.Body, name: str, namespace: str | None, memo: kopf.Memo, **_: Any
 ) -> None:
-    """The webhook's snapshot of the policy first (before the step, which may take a while), then
-    one step of the policy."""
+    """The webhook's snapshot of the policy first (before the step, which may take a while), read
+    through the same edge as the snapshot primed at startup; then one step of the policy."""
     rt = runtime(memo)
     if event.get("type") == "DELETED":
         rt.policies.drop(namespace, name)
         return
-    rt.policies.update(namespace, name, spec or {}, status or {})
+    rt.policies.read_policy(body)
     if namespace is not None:
         await check_policy(rt, namespace, name)
 

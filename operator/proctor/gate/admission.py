@@ -45,7 +45,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from proctor.api.common import BREAK_GLASS_ANNOTATION, GATE_POLICY_LABEL, GROUP
-from proctor.api.policy import Enforcement, LabelSelector
+from proctor.api.policy import Enforcement, GatePolicy, LabelSelector
 
 #: The label that puts a Deployment under a GatePolicy (the API's own name for it).
 GATE_LABEL = GATE_POLICY_LABEL
@@ -300,17 +300,13 @@ class GateEntry:
     selector: LabelSelector | None = None
 
     @classmethod
-    def of(cls, spec: Mapping[str, Any], status: Mapping[str, Any]) -> GateEntry:
-        """From a policy's spec and status: the mode the operator last found
-        (``status.effectiveEnforcement``), Observe until it found one, and Observe whenever the spec
-        says so."""
-        found = status.get("effectiveEnforcement")
-        if spec.get("enforcement") == Enforcement.OBSERVE or not found:
-            mode = Enforcement.OBSERVE
-        else:  # a mode this webhook does not know holds: it fails closed
-            mode = Enforcement(found) if found in tuple(Enforcement) else Enforcement.ENFORCE
-        selector = spec.get("selector")
-        return cls(mode, LabelSelector.model_validate(selector) if selector is not None else None)
+    def of(cls, policy: GatePolicy) -> GateEntry:
+        """From a policy parsed at the edge (:meth:`proctor.gate.server.Policies.read_policy`): the
+        mode the operator last found (``status.effectiveEnforcement``), Observe until it found one,
+        and Observe whenever the spec says so."""
+        found = policy.status.effective_enforcement if policy.status is not None else None
+        observe = policy.spec.enforcement == Enforcement.OBSERVE or found is None
+        return cls(Enforcement.OBSERVE if observe or found is None else found, policy.spec.selector)
 
     def selects(self, labels: Mapping[str, str]) -> bool:
         return self.selector is None or self.selector.matches(labels)

@@ -38,6 +38,7 @@ from typing import Any
 import structlog
 from aiohttp import web
 
+from proctor.api import GatePolicy, ManifestError, ObjectMeta, parse_policy
 from proctor.gate.admission import Admission, GateEntry, admission_patch, wants_break_glass
 from proctor.gate.certs import WebhookCerts, server_context
 from proctor.gate.webhook import review, review_workload
@@ -70,23 +71,31 @@ class Policies:
         self._by: Mapping[tuple[str | None, str], GateEntry] = MappingProxyType({})
         self._lock = threading.Lock()
 
-    def update(
-        self, namespace: str | None, name: str, spec: Mapping[str, Any], status: Mapping[str, Any]
-    ) -> None:
-        """A policy as its watch saw it. One whose selector cannot be read is forgotten, so its
-        Deployments are held (a policy the webhook does not know holds: fail closed)."""
+    def read_policy(self, raw: Mapping[str, Any]) -> GatePolicy | None:
+        """A GatePolicy as it was listed (:func:`proctor.gate.setup.prime`) or watched
+        (:func:`proctor.controllers.gates.on_policy_event`), parsed here into the API model: the one
+        edge both read through, so the two never disagree. One the model refuses is forgotten, so its
+        Deployments are held (a policy the webhook does not know holds: fail closed) until it is fixed;
+        its reconcile says why in an Event (:func:`proctor.reconcile.gates.invalid_policy`)."""
         try:
-            entry = GateEntry.of(spec, status)
-        except ValueError as e:
+            policy = parse_policy({"kind": GatePolicy.KIND, **raw})  # a list's items may leave it out
+        except ManifestError as e:
+            meta = ObjectMeta.of(raw)
             log.error(
-                "policy selector unreadable: its Deployments are held",
-                policy=f"{namespace}/{name}",
+                "policy invalid: its Deployments are held",
+                policy=f"{meta.namespace}/{meta.name}",
                 error=str(e)[:300],
             )
-            self.drop(namespace, name)
-            return
+            self.drop(meta.namespace, meta.name or "")
+            return None
+        self.update(policy)
+        return policy
+
+    def update(self, policy: GatePolicy) -> None:
+        """A policy the API model accepted, as the webhook will decide by it."""
+        key, entry = (policy.metadata.namespace, policy.metadata.name or ""), GateEntry.of(policy)
         with self._lock:
-            self._by = MappingProxyType({**self._by, (namespace, name): entry})
+            self._by = MappingProxyType({**self._by, key: entry})
 
     def drop(self, namespace: str | None, name: str) -> None:
         """The policy is gone: its label no longer names a policy the webhook knows (held)."""

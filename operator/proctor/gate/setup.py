@@ -103,10 +103,7 @@ def prime(rt: Wiring, namespaces: Sequence[str]) -> None:
                     "policies not listed before the webhook serves", namespace=ns or "*", error=str(e)
                 )
                 return
-            for p in items:
-                meta = p.get("metadata") or {}
-                rt.policies.update(
-                    meta.get("namespace"), meta.get("name", ""), p.get("spec") or {}, p.get("status") or {}
-                )
+            for raw in items:
+                rt.policies.read_policy(raw)
             if cont is None:
                 break

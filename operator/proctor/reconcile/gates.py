@@ -41,6 +41,7 @@ from proctor.api import (
     GatePolicyStatus,
     JudgeTrustAction,
     ManifestError,
+    ObjectMeta,
     Reason,
     VerdictName,
     WorkloadBreaker,
@@ -933,13 +934,33 @@ async def reconcile_policy(rt: Runtime, namespace: str, name: str) -> Outcome:
             return Outcome()
         if await release_legacy(rt, ObjectRef.of(raw), raw.get("metadata") or {}):
             return Outcome(recheck=True)  # the patch is an event of its own, which takes the step
-        return await _step(rt, raw)
+        try:
+            policy = parse_policy(raw)
+        except ManifestError as e:
+            return invalid_policy(ObjectRef.of(raw), ObjectMeta.of(raw).generation, e)
+        return await _step(rt, raw, policy)
 
 
-async def _step(rt: Runtime, raw: Mapping[str, Any]) -> Outcome:
+def invalid_policy(about: ObjectRef, generation: int | None, error: ManifestError) -> Outcome:
+    """A policy the API model refuses (a CRD older than this operator, a status written by a newer
+    one): nothing of it is decided and no step is retried (an edit is an event of its own), and the
+    webhook, which reads policies through the same model, does not know it, so every Deployment it
+    gates is held (fail closed). The Event says so, once per generation."""
+    out = Outcome()
+    out.say(
+        about,
+        "Warning",
+        Reason.INVALID_POLICY,
+        f"GatePolicy {about.name} does not validate, so the webhook holds every Deployment it gates "
+        f"until it is fixed: {error}",
+        key=f"invalid generation {generation}",
+    )
+    return out
+
+
+async def _step(rt: Runtime, raw: Mapping[str, Any], policy: GatePolicy) -> Outcome:
     out = Outcome(recheck=True)  # the breaker's window moves on, and canary runs finish
     now = rt.now()
-    policy = parse_policy(raw)
     about = ObjectRef.of(raw)
     ns, gen = about.namespace, policy.metadata.generation
     current = policy.status or GatePolicyStatus()

@@ -12,7 +12,7 @@ import asyncio
 import datetime as dt
 from collections.abc import Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, Protocol, TypeVar
 
 import structlog
 
@@ -118,6 +118,16 @@ class Outcome:
         return max(0.5, min(interval, self.recheck_in))
 
 
+class CaseEndpoint(Protocol):
+    """The case server as the runtime holds it (:class:`proctor.reconcile.caseserver.CaseServer`,
+    which is built on a Runtime): where judges fetch their cases, the CA they trust it by."""
+
+    url: str
+    ca_pem: str
+
+    async def stop(self) -> None: ...
+
+
 class Runtime:
     """The operator's shared state, built once at startup: the API client, the settings, the clock,
     per-object locks and the scheduled wake-ups."""
@@ -145,7 +155,7 @@ class Runtime:
         self.collector: Any = None
         #: The case server judges fetch their cases from (:class:`proctor.reconcile.caseserver.CaseServer`,
         #: started with the operator): its URL and CA go into every judge Job.
-        self.case_server: Any = None
+        self.case_server: CaseEndpoint | None = None
 
     @property
     def webhook_serving(self) -> bool:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 
+from gating import gate_policy, gate_policy_manifest
 from proctor.gate.admission import (
     PENDING_ANNOTATION,
     PENDING_SINCE_ANNOTATION,
@@ -12,12 +13,16 @@ from proctor.gate.admission import (
     admission_patch,
     enforcing,
 )
+from proctor.gate.server import Policies
 
 
 def test_a_policy_observes_until_the_operator_found_it_enforcing() -> None:
-    assert GateEntry.of({}, {}).mode == "Observe"
-    assert GateEntry.of({}, {"effectiveEnforcement": "Enforce"}).mode == "Enforce"
-    assert GateEntry.of({"enforcement": "Observe"}, {"effectiveEnforcement": "Enforce"}).mode == "Observe"
+    assert GateEntry.of(gate_policy({}, {})).mode == "Observe"
+    assert GateEntry.of(gate_policy({}, {"effectiveEnforcement": "Enforce"})).mode == "Enforce"
+    assert (
+        GateEntry.of(gate_policy({"enforcement": "Observe"}, {"effectiveEnforcement": "Enforce"})).mode
+        == "Observe"
+    )
 
 
 def test_an_unknown_policy_holds() -> None:
@@ -27,10 +32,10 @@ def test_an_unknown_policy_holds() -> None:
 
 
 def test_the_selector_narrows_which_labelled_deployments_are_gated() -> None:
-    entry = GateEntry.of({"selector": {"matchLabels": {"tier": "prod"}}}, {})
+    entry = GateEntry.of(gate_policy({"selector": {"matchLabels": {"tier": "prod"}}}, {}))
     assert entry.selects({"proctor.dev/gate-policy": "p", "tier": "prod"})
     assert not entry.selects({"proctor.dev/gate-policy": "p", "tier": "dev"})
-    assert GateEntry.of({}, {}).selects({"proctor.dev/gate-policy": "p"})
+    assert GateEntry.of(gate_policy({}, {})).selects({"proctor.dev/gate-policy": "p"})
 
 
 def test_a_held_template_is_paused_and_recorded_with_its_attempt() -> None:
@@ -46,6 +51,7 @@ def test_a_held_template_is_paused_and_recorded_with_its_attempt() -> None:
 
 def test_a_mode_the_webhook_does_not_know_holds() -> None:
     """A status written by a newer operator (or by hand) with a mode this webhook cannot read fails
-    closed: it enforces."""
-    entry = GateEntry.of({}, {"effectiveEnforcement": "Canary"})
-    assert entry.mode == "Enforce" and enforcing([entry])
+    closed: the API model refuses the policy, so the webhook does not know it, and it holds."""
+    policies = Policies()
+    assert policies.read_policy(gate_policy_manifest({}, {"effectiveEnforcement": "Canary"})) is None
+    assert policies.entries("team", "oil") == () and enforcing(policies.entries("team", "oil"))

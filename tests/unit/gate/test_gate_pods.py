@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from gating import gate_policy
 from proctor.gate.admission import (
     APPROVED_ANNOTATION,
     BREAK_GLASS_TEMPLATE_ANNOTATION,
@@ -150,7 +151,9 @@ def test_only_gated_deployments_govern() -> None:
     assert Gated.of(plain, [GateEntry("Enforce")]) is None
     # a selector its policy does not match: not gated
     d = _deployment(V2, H1)
-    entry = GateEntry.of({"selector": {"matchLabels": {"tier": "prod"}}}, {"effectiveEnforcement": "Enforce"})
+    entry = GateEntry.of(
+        gate_policy({"selector": {"matchLabels": {"tier": "prod"}}}, {"effectiveEnforcement": "Enforce"})
+    )
     assert Gated.of(d, [entry]) is None
 
 

@@ -18,6 +18,7 @@ import jsonpatch
 import kopf
 import pytest
 
+from gating import gate_policy_manifest
 from proctor.api import BREAK_GLASS_ANNOTATION
 from proctor.gate.admission import (
     BREAK_GLASS_BY_ANNOTATION,
@@ -209,10 +210,12 @@ def test_a_request_the_gate_cannot_decide_is_refused_not_crashed(server: Server)
 def test_a_deleted_policy_no_longer_decides_its_deployments(server: Server) -> None:
     """While the policy is known its selector leaves this Deployment out; once deleted, its label
     names a policy the webhook does not know, which holds (fail closed)."""
-    server.policies.update("team", "oil", {"selector": {"matchLabels": {"tier": "prod"}}}, {})
+    server.policies.read_policy(gate_policy_manifest({"selector": {"matchLabels": {"tier": "prod"}}}, {}))
     new = _deployment(GATED | {"tier": "dev"})
     assert "patch" not in server.review(new)
-    server.policies.update("team", "oil", {"enforcement": "Observe"}, {})  # changed: observes, records
+    server.policies.read_policy(
+        gate_policy_manifest({"enforcement": "Observe"}, {})
+    )  # changed: observes, records
     observed = _patched(new, server.review(new))
     assert "paused" not in observed["spec"] and PENDING_ANNOTATION in observed["metadata"]["annotations"]
     server.policies.drop("team", "oil")
@@ -222,9 +225,38 @@ def test_a_deleted_policy_no_longer_decides_its_deployments(server: Server) -> N
 
 def test_an_unreadable_selector_makes_the_policy_unknown_so_it_holds() -> None:
     policies = Policies()
-    policies.update("team", "oil", {"enforcement": "Observe"}, {})
-    policies.update("team", "oil", {"selector": {"matchExpressions": [{"key": "a", "operator": "Near"}]}}, {})
+    policies.read_policy(gate_policy_manifest({"enforcement": "Observe"}, {}))
+    policies.read_policy(
+        gate_policy_manifest({"selector": {"matchExpressions": [{"key": "a", "operator": "Near"}]}}, {})
+    )
     assert policies.entries("team", "oil") == ()
+
+
+def test_a_policy_the_api_model_refuses_is_unknown_so_its_deployments_are_held(server: Server) -> None:
+    """The startup list and the watch read a policy through one edge (``Policies.read_policy``): one the
+    API model refuses (here an observing policy whose candidate lacks its responsePath, as a CRD older
+    than the operator lets through) is not known, so a Deployment it would only observe is held."""
+    from types import SimpleNamespace
+
+    from proctor.gate.setup import prime
+
+    invalid = gate_policy_manifest(
+        {"enforcement": "Observe", "candidate": {"port": 8080, "protocol": "http-json"}}
+    )
+
+    class Listed:
+        def list_custom_page(self, kind: str, ns: str | None, selector: str, *, limit: int, cont: str | None):
+            return [invalid], None
+
+    server.policies.read_policy(gate_policy_manifest({"enforcement": "Observe"}))
+    new = _deployment(GATED)
+    assert "paused" not in _patched(new, server.review(new))["spec"]  # valid and observing: recorded
+    prime(SimpleNamespace(kube=Listed(), policies=server.policies), ["team"])  # as listed at startup
+    assert server.policies.entries("team", "oil") == ()
+    assert _patched(new, server.review(new))["spec"]["paused"] is True
+    server.policies.read_policy(gate_policy_manifest({"enforcement": "Observe"}))  # fixed, as watched
+    assert server.policies.read_policy(invalid) is None  # broken again, as watched: held again
+    assert _patched(new, server.review(new))["spec"]["paused"] is True
 
 
 def test_break_glass_asks_the_authorizer_and_is_recorded_except_on_dry_runs(
@@ -348,10 +380,9 @@ def test_the_webhook_knows_the_policies_before_its_first_request() -> None:
                 raise KubeError(
                     "GatePolicy list (all namespaces)", ApiException(status=403, reason="Forbidden")
                 )
-            policy = {
-                "metadata": {"namespace": ns, "name": f"p{cont or 0}"},
-                "spec": {"enforcement": "Observe"},
-            }
+            policy = gate_policy_manifest(
+                {"enforcement": "Observe"}, namespace=ns or "", name=f"p{cont or 0}"
+            )
             return [policy], ("1" if cont is None else None)
 
     rt = SimpleNamespace(kube=Pages(), policies=Policies())

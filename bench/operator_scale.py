@@ -893,6 +893,9 @@ def start_operator_and_settle(
         "cpu_seconds": round(cpu_seconds(op.pid), 2),
         "rss_mib": round(mem["VmRSS"] / MIB, 1),
         "hwm_mib": round(mem["VmHWM"] / MIB, 1),
+        # the heap and stacks, against shared libraries' and modules' pages (file-backed, in RSS too)
+        "anon_mib": round(mem.get("RssAnon", 0) / MIB, 1),
+        "file_mib": round(mem.get("RssFile", 0) / MIB, 1),
         "threads": int(Path(f"/proc/{op.pid}/status").read_text().split("Threads:")[1].split()[0]),
         "startup_loop": probe.stop(),
     }
@@ -1033,8 +1036,15 @@ def import_floor(env: dict[str, str]) -> dict[str, Any]:
     if proc.returncode:
         return {"rss_mib": None, "modules": None, "error": proc.stderr.strip().splitlines()[-1:]}
     count, _, status = proc.stdout.partition(" ")
-    rss = next(int(ln.split()[1]) for ln in status.splitlines() if ln.startswith("VmRSS:"))
-    return {"rss_mib": round(rss / 1024, 1), "modules": int(count)}
+    kib = {
+        ln.split(":")[0]: int(ln.split()[1]) for ln in status.splitlines() if ln.startswith(("VmRSS", "Rss"))
+    }
+    return {
+        "rss_mib": round(kib["VmRSS"] / 1024, 1),
+        "anon_mib": round(kib.get("RssAnon", 0) / 1024, 1),
+        "file_mib": round(kib.get("RssFile", 0) / 1024, 1),
+        "modules": int(count),
+    }
 
 
 def pace(interval: float) -> str:
@@ -1056,6 +1066,11 @@ def fmt_loop(loop: dict[str, Any] | None) -> str:
         f"event loop: slowest liveness answer {loop['max']}s, {loop['over_250ms']} over 0.25 s "
         f"({loop['stalled_seconds']}s in all)" + (f"; worst {worst}" if worst else "")
     )
+
+
+def fmt_split(mem: dict[str, Any]) -> str:
+    """Resident memory by kind: what the process built (anonymous) and mapped files' pages."""
+    return f"anonymous {mem.get('anon_mib')} MiB, file-backed {mem.get('file_mib')} MiB"
 
 
 def fmt_cpu(cpu: dict[str, Any]) -> str:
@@ -1148,6 +1163,7 @@ def report(out: dict[str, Any]) -> None:
             f"({p3.get('finished_label', 'labelled')}): RSS {p3['rss_mib']} MiB, peak (VmHWM) "
             f"{p3['hwm_mib']} MiB; goal <= {P3_GOAL_MIB} MiB: {met}"
         )
+        print(f"    {fmt_split(p3)}")
         print(
             f"    idle {p3['idle_after_seconds']}s after start ({p3['cpu_seconds']} CPU-s); "
             f"runs it modified: {p3['runs_modified_at_startup']}; {p3['hold_seconds']:.0f}s later RSS "
@@ -1157,14 +1173,14 @@ def report(out: dict[str, Any]) -> None:
         floor = p3["import_floor"]
         print(
             f"    import floor (a fresh interpreter after the operator's imports, before it starts): "
-            f"{floor['rss_mib']} MiB, {floor['modules']} modules"
+            f"{floor['rss_mib']} MiB, {floor['modules']} modules; {fmt_split(floor)}"
         )
     for v in out.get("p3_variants") or []:
         env = " ".join(f"{k}={val}" for k, val in v["env"].items()) or "the same environment"
         print(
             f"P3  [load {v['load']:.1f}] {v['label']} ({env}): RSS {v['rss_mib']} MiB, "
             f"peak {v['hwm_mib']} MiB; {v['hold_seconds']:.0f}s later {v['rss_after_hold_mib']} MiB; "
-            f"idle after {v['idle_after_seconds']}s"
+            f"idle after {v['idle_after_seconds']}s; {fmt_split(v)}"
         )
     logs = {"p1": out.get("p1_operator_log"), "p2": (out.get("p2") or {}).get("log")}
     logs["p3"] = (out.get("p3") or {}).get("log")

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Generator, Mapping, Sequence
+from collections.abc import Generator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, cast
+from urllib.parse import quote
 
-from kubernetes import client, config, watch
+from kubernetes import client, config
 from kubernetes.client.exceptions import ApiException
 from kubernetes.config.config_exception import ConfigException as KubeConfigError
 from urllib3.exceptions import HTTPError
@@ -127,16 +128,60 @@ def _json(reply: Any) -> dict[str, Any]:
     return cast(dict[str, Any], json.loads(reply.data))
 
 
+#: Where the kinds Proctor reads and writes live in the API (each group and version's path).
+CORE = "/api/v1"
+CUSTOM = f"/apis/{GROUP}/{VERSION}"
+BATCH = "/apis/batch/v1"
+APPS = "/apis/apps/v1"
+RBAC = "/apis/rbac.authorization.k8s.io/v1"
+AUTHENTICATION = "/apis/authentication.k8s.io/v1"
+AUTHORIZATION = "/apis/authorization.k8s.io/v1"
+ADMISSION = "/apis/admissionregistration.k8s.io/v1"
+
+#: The path of each built-in kind's resource: its group and version, and its plural.
+BUILTIN = {
+    "ConfigMap": (CORE, "configmaps"),
+    "Event": (CORE, "events"),
+    "Pod": (CORE, "pods"),
+    "ServiceAccount": (CORE, "serviceaccounts"),
+    "Job": (BATCH, "jobs"),
+    "Role": (RBAC, "roles"),
+    "RoleBinding": (RBAC, "rolebindings"),
+    "Deployment": (APPS, "deployments"),
+    "ReplicaSet": (APPS, "replicasets"),
+}
+
+
+def path(
+    prefix: str, plural: str, namespace: str | None = None, name: str | None = None, sub: str = ""
+) -> str:
+    """A resource's path: its collection (in ``namespace``, or cluster-wide), one object, a subresource."""
+    parts = [prefix] + (["namespaces", quote(namespace, safe="")] if namespace is not None else []) + [plural]
+    if name is not None:
+        parts.append(quote(name, safe=""))
+    if sub:
+        parts.append(sub)
+    return "/".join(parts)
+
+
+def _kind(kind: str, namespace: str | None, name: str | None = None, sub: str = "") -> str:
+    if kind in BUILTIN:
+        prefix, plural = BUILTIN[kind]
+    else:
+        prefix, plural = CUSTOM, PLURALS[kind]
+    return path(prefix, plural, namespace, name, sub)
+
+
 class Kube:
-    """The calls Proctor makes, as plain dicts."""
+    """The calls Proctor makes, as plain dicts.
+
+    Each is one REST request through the client's connection pool and login (kubeconfig, exec
+    plugins, the pod's rotating token), not through the client's generated API classes: those
+    build a validator for every method and import hundreds of models (27 MiB in the operator, which
+    sends and receives only JSON, issue 28)."""
 
     def __init__(self, api: client.ApiClient | None = None) -> None:
         self.api = api or load_client()
-        self.core = client.CoreV1Api(self.api)
-        self.custom = client.CustomObjectsApi(self.api)
-        self.batch = client.BatchV1Api(self.api)
-        self.rbac = client.RbacAuthorizationV1Api(self.api)
-        self.apps = client.AppsV1Api(self.api)
 
     @property
     def host(self) -> str:
@@ -147,101 +192,106 @@ class Kube:
         """Release the connection pool."""
         cast(Any, self.api).close()
 
-    @staticmethod
-    def _do(what: str, fn: Callable[..., Any], *args: Any, absent: tuple[int, ...] = (), **kw: Any) -> Any:
-        """One call; an API error becomes a KubeError, or ``None`` for a status in ``absent``."""
-        try:
-            return cast(Any, fn)(*args, **kw)
-        except ApiException as e:
-            if e.status in absent:
-                return None
-            raise KubeError(what, e) from None
+    def _send(
+        self,
+        method: str,
+        resource: str,
+        query: Mapping[str, str | None] | None = None,
+        body: Any = None,
+        content_type: str | None = None,
+    ) -> Any:
+        """One request, the answer read whatever its status (``status``, ``reason``, ``data``)."""
+        headers = {"Accept": "application/json"}
+        if body is not None:
+            headers["Content-Type"] = content_type or "application/json"
+        params = [(k, v) for k, v in (query or {}).items() if v is not None]
+        api = cast(Any, self.api)
+        request = api.param_serialize(
+            method=method,
+            resource_path=resource,
+            query_params=params,
+            header_params=headers,
+            body=body,
+            auth_settings=["BearerToken"],
+        )
+        reply = api.call_api(*request)
+        reply.read()
+        return reply
 
-    def _create(self, what: str, fn: Callable[..., Any], *args: Any) -> dict[str, Any] | None:
-        """One create call: the object as stored, or None when one of that name exists."""
-        reply = self._do(what, fn, *args, absent=(409,), _preload_content=False)
-        return None if reply is None else _json(reply)
-
-    def _read_or_none(
-        self, what: str, fn: Callable[..., Any], name: str, namespace: str
+    def _call_or_none(
+        self,
+        what: str,
+        method: str,
+        resource: str,
+        query: Mapping[str, str | None] | None = None,
+        body: Any = None,
+        content_type: str | None = None,
+        *,
+        absent: tuple[int, ...] = (),
     ) -> dict[str, Any] | None:
-        """One read of a namespaced object: the object, or None when there is none of that name."""
-        reply = self._do(what, fn, name, namespace, absent=(404,), _preload_content=False)
-        return None if reply is None else _json(reply)
+        """One call: the answer's JSON, or ``None`` for a status in ``absent``; another error status
+        is a KubeError naming ``what``."""
+        reply = self._send(method, resource, query, body, content_type)
+        if reply.status in absent:
+            return None
+        if not 200 <= reply.status <= 299:
+            raise KubeError(what, ApiException(http_resp=reply))
+        return _json(reply)
 
-    def _items(self, what: str, fn: Callable[..., Any], *args: Any, **kw: Any) -> list[dict[str, Any]]:
-        """The items of one list call."""
-        return list(_json(self._do(what, fn, *args, _preload_content=False, **kw)).get("items") or [])
+    def _call(
+        self,
+        what: str,
+        method: str,
+        resource: str,
+        query: Mapping[str, str | None] | None = None,
+        body: Any = None,
+        content_type: str | None = None,
+    ) -> dict[str, Any]:
+        """One call: the answer's JSON; an error status is a KubeError naming ``what``."""
+        return self._call_or_none(what, method, resource, query, body, content_type) or {}
+
+    def _create(self, what: str, kind: str, namespace: str, obj: dict[str, Any]) -> dict[str, Any] | None:
+        """One create call: the object as stored, or None when one of that name exists."""
+        return self._call_or_none(what, "POST", _kind(kind, namespace), body=obj, absent=(409,))
+
+    def _read_or_none(self, kind: str, namespace: str, name: str) -> dict[str, Any] | None:
+        """One read of a namespaced object: the object, or None when there is none of that name."""
+        what = f"{kind} {namespace}/{name}"
+        return self._call_or_none(what, "GET", _kind(kind, namespace, name), absent=(404,))
+
+    def _items(self, what: str, kind: str, namespace: str, **query: str | None) -> list[dict[str, Any]]:
+        """The items of one list call (``query``: labelSelector, fieldSelector)."""
+        return list(self._call(what, "GET", _kind(kind, namespace), query).get("items") or [])
+
+    def _apply(self, what: str, resource: str, obj: dict[str, Any], manager: str) -> None:
+        """Server-side apply: this manager's fields, taken over from any other manager."""
+        query = {"fieldManager": manager, "force": "true"}
+        self._call(what, "PATCH", resource, query, obj, APPLY)
 
     # --- Proctor's kinds ------------------------------------------------------------------------
 
     def get(self, kind: str, namespace: str, name: str) -> dict[str, Any]:
-        return cast(
-            dict[str, Any],
-            self._do(
-                f"{kind} {namespace}/{name}",
-                self.custom.get_namespaced_custom_object,
-                GROUP,
-                VERSION,
-                namespace,
-                PLURALS[kind],
-                name,
-            ),
-        )
+        return self._call(f"{kind} {namespace}/{name}", "GET", _kind(kind, namespace, name))
 
     def get_or_none(self, kind: str, namespace: str, name: str) -> dict[str, Any] | None:
-        try:
-            return self.get(kind, namespace, name)
-        except KubeError as e:
-            if e.status == 404:
-                return None
-            raise
+        return self._read_or_none(kind, namespace, name)
 
     def create_custom(self, kind: str, namespace: str, obj: dict[str, Any]) -> dict[str, Any] | None:
         """Create a Proctor object; the object as stored, or None when one of that name exists."""
-        what, fn = (
-            f"{kind} {namespace}/{obj['metadata']['name']}",
-            self.custom.create_namespaced_custom_object,
-        )
-        return self._create(what, fn, GROUP, VERSION, namespace, PLURALS[kind], obj)
+        return self._create(f"{kind} {namespace}/{obj['metadata']['name']}", kind, namespace, obj)
 
     def patch_custom_json(self, kind: str, namespace: str, name: str, ops: list[dict[str, Any]]) -> None:
         """A JSON patch (RFC 6902): list items are removed by index, guarded by ``test`` operations."""
-        self._do(
-            f"{kind} {namespace}/{name}",
-            self.custom.patch_namespaced_custom_object,
-            GROUP,
-            VERSION,
-            namespace,
-            PLURALS[kind],
-            name,
-            ops,
-            _content_type=JSON_PATCH,
-            _preload_content=False,
-        )
+        self._call(f"{kind} {namespace}/{name}", "PATCH", _kind(kind, namespace, name), None, ops, JSON_PATCH)
 
     def patch_custom(self, kind: str, namespace: str, name: str, patch: dict[str, Any]) -> None:
-        self._do(
-            f"{kind} {namespace}/{name}",
-            self.custom.patch_namespaced_custom_object,
-            GROUP,
-            VERSION,
-            namespace,
-            PLURALS[kind],
-            name,
-            patch,
-            _content_type=MERGE,
-            _preload_content=False,
-        )
+        self._call(f"{kind} {namespace}/{name}", "PATCH", _kind(kind, namespace, name), None, patch, MERGE)
 
     def list_custom(
         self, kind: str, namespace: str, selector: str | None = None, *, fields: str | None = None
     ) -> list[dict[str, Any]]:
-        what, fn = f"{kind} list {namespace}", self.custom.list_namespaced_custom_object
-        kw: dict[str, Any] = {"label_selector": selector}
-        if fields:
-            kw["field_selector"] = fields
-        return self._items(what, fn, GROUP, VERSION, namespace, PLURALS[kind], **kw)
+        what = f"{kind} list {namespace}"
+        return self._items(what, kind, namespace, labelSelector=selector, fieldSelector=fields or None)
 
     def list_runs_of(self, namespace: str, caseset: str) -> list[dict[str, Any]]:
         """The EvalRuns of one case set: the API server selects them (the CRD's selectable field
@@ -265,44 +315,25 @@ class Kube:
         """One page of a list (``namespace`` None: every namespace) and the token of the next (None:
         the last page); one page at a time keeps a list of thousands out of memory."""
         where = namespace or "(all namespaces)"
-        kw: dict[str, Any] = {"label_selector": selector, "limit": limit, "_preload_content": False}
-        if cont:
-            kw["_continue"] = cont
-        if namespace is None:
-            reply = self._do(
-                f"{kind} list {where}",
-                self.custom.list_cluster_custom_object,
-                GROUP,
-                VERSION,
-                PLURALS[kind],
-                **kw,
-            )
-        else:
-            fn = self.custom.list_namespaced_custom_object
-            reply = self._do(f"{kind} list {where}", fn, GROUP, VERSION, namespace, PLURALS[kind], **kw)
-        body = _json(reply)
+        query = {"labelSelector": selector, "limit": str(limit), "continue": cont or None}
+        body = self._call(f"{kind} list {where}", "GET", _kind(kind, namespace), query)
         return list(body.get("items") or []), (body.get("metadata") or {}).get("continue") or None
 
     def delete_custom(self, kind: str, namespace: str, name: str) -> None:
-        self._do(
-            f"{kind} {namespace}/{name}",
-            self.custom.delete_namespaced_custom_object,
-            GROUP,
-            VERSION,
-            namespace,
-            PLURALS[kind],
-            name,
-            absent=(404,),
-        )
+        what = f"{kind} {namespace}/{name}"
+        self._call_or_none(what, "DELETE", _kind(kind, namespace, name), absent=(404,))
 
     def watch_custom(
         self, kind: str, namespace: str, name: str, *, resource_version: str | None, timeout: int
     ) -> Generator[dict[str, Any], None, None]:
         """Events about one object until the server ends the watch (at most ``timeout`` seconds)."""
+        from kubernetes import watch  # the client's streaming reader, for the one command that waits
+
+        custom = client.CustomObjectsApi(self.api)
         w: Any = cast(Any, watch).Watch()
         try:
             yield from w.stream(
-                self.custom.list_namespaced_custom_object,
+                custom.list_namespaced_custom_object,
                 GROUP,
                 VERSION,
                 namespace,
@@ -321,25 +352,13 @@ class Kube:
         self, kind: str, namespace: str, name: str, patch: dict[str, Any]
     ) -> dict[str, Any]:
         """A merge patch with ``dryRun=All``: the object as admission would leave it, nothing stored."""
-        reply = self._do(
-            f"{kind} {namespace}/{name} (dry run)",
-            self.custom.patch_namespaced_custom_object,
-            GROUP,
-            VERSION,
-            namespace,
-            PLURALS[kind],
-            name,
-            patch,
-            dry_run="All",
-            _content_type=MERGE,
-            _preload_content=False,
-        )
-        return _json(reply)
+        what = f"{kind} {namespace}/{name} (dry run)"
+        return self._call(what, "PATCH", _kind(kind, namespace, name), {"dryRun": "All"}, patch, MERGE)
 
     def served_resources(self) -> set[str]:
         """The resources the API server serves in Proctor's group and version (discovery)."""
-        reply = self._do(f"discovery of {GROUP}/{VERSION}", self.custom.get_api_resources, GROUP, VERSION)
-        return {r.name for r in (reply.resources or [])}
+        reply = self._call(f"discovery of {GROUP}/{VERSION}", "GET", CUSTOM)
+        return {str(r.get("name")) for r in reply.get("resources") or []}
 
     def apply_status(
         self, kind: str, namespace: str, name: str, status: dict[str, Any], manager: str
@@ -351,231 +370,153 @@ class Kube:
             "metadata": {"name": name, "namespace": namespace},
             "status": status,
         }
-        self._do(
-            f"{kind} {namespace}/{name} status",
-            self.custom.patch_namespaced_custom_object_status,
-            GROUP,
-            VERSION,
-            namespace,
-            PLURALS[kind],
-            name,
-            body,
-            field_manager=manager,
-            force=True,
-            _content_type=APPLY,
-            _preload_content=False,
+        self._apply(
+            f"{kind} {namespace}/{name} status", _kind(kind, namespace, name, "status"), body, manager
         )
 
     # --- ConfigMaps -----------------------------------------------------------------------------
 
     def get_configmap(self, namespace: str, name: str) -> dict[str, Any]:
-        reply = self._do(
-            f"ConfigMap {namespace}/{name}",
-            self.core.read_namespaced_config_map,
-            name,
-            namespace,
-            _preload_content=False,
-        )
-        return _json(reply)
+        return self._call(f"ConfigMap {namespace}/{name}", "GET", _kind("ConfigMap", namespace, name))
 
     def get_configmap_or_none(self, namespace: str, name: str) -> dict[str, Any] | None:
-        return self._read_or_none(
-            f"ConfigMap {namespace}/{name}", self.core.read_namespaced_config_map, name, namespace
-        )
+        return self._read_or_none("ConfigMap", namespace, name)
 
     def get_configmap_data(self, namespace: str, name: str) -> dict[str, str]:
         return dict(self.get_configmap(namespace, name).get("data") or {})
 
     def list_configmaps(self, namespace: str, selector: str) -> list[dict[str, Any]]:
-        what, fn = f"ConfigMaps {namespace} ({selector})", self.core.list_namespaced_config_map
-        return self._items(what, fn, namespace, label_selector=selector)
+        return self._items(
+            f"ConfigMaps {namespace} ({selector})", "ConfigMap", namespace, labelSelector=selector
+        )
 
     def create_configmap(self, obj: dict[str, Any]) -> dict[str, Any] | None:
         """Create a ConfigMap; the object as stored, or None when one of that name exists."""
         meta = obj["metadata"]
-        what = f"ConfigMap {meta['namespace']}/{meta['name']}"
-        return self._create(what, self.core.create_namespaced_config_map, meta["namespace"], obj)
+        return self._create(
+            f"ConfigMap {meta['namespace']}/{meta['name']}", "ConfigMap", meta["namespace"], obj
+        )
 
     def patch_configmap(self, namespace: str, name: str, patch: dict[str, Any]) -> None:
         """A strategic merge patch (metadata such as owner references)."""
-        self._do(
-            f"ConfigMap {namespace}/{name}",
-            self.core.patch_namespaced_config_map,
-            name,
-            namespace,
-            patch,
-            _preload_content=False,
-        )
+        what, where = f"ConfigMap {namespace}/{name}", _kind("ConfigMap", namespace, name)
+        self._call(what, "PATCH", where, None, patch, STRATEGIC)
 
     def apply(self, obj: dict[str, Any], manager: str) -> None:
         """Server-side apply of a ConfigMap (creates it, or makes it equal to ``obj``)."""
         meta = obj["metadata"]
-        self._do(
-            f"ConfigMap {meta['namespace']}/{meta['name']}",
-            self.core.patch_namespaced_config_map,
-            meta["name"],
-            meta["namespace"],
-            obj,
-            field_manager=manager,
-            force=True,
-            _content_type=APPLY,
-            _preload_content=False,
-        )
+        what = f"ConfigMap {meta['namespace']}/{meta['name']}"
+        self._apply(what, _kind("ConfigMap", meta["namespace"], meta["name"]), obj, manager)
 
     def delete_configmap(self, namespace: str, name: str) -> None:
-        self._do(
-            f"ConfigMap {namespace}/{name}",
-            self.core.delete_namespaced_config_map,
-            name,
-            namespace,
-            absent=(404,),
-        )
+        what = f"ConfigMap {namespace}/{name}"
+        self._call_or_none(what, "DELETE", _kind("ConfigMap", namespace, name), absent=(404,))
 
     # --- Jobs, RBAC, Deployments, the webhook ---------------------------------------------------
 
     def list_jobs(self, namespace: str, selector: str) -> list[dict[str, Any]]:
-        what, fn = f"Jobs {namespace} ({selector})", self.batch.list_namespaced_job
-        return self._items(what, fn, namespace, label_selector=selector)
+        return self._items(f"Jobs {namespace} ({selector})", "Job", namespace, labelSelector=selector)
 
     def create_job(self, obj: dict[str, Any]) -> dict[str, Any] | None:
         """Create a Job; None when one of that name already exists (the caller decides to adopt)."""
         meta = obj["metadata"]
-        what = f"Job {meta['namespace']}/{meta['name']}"
-        return self._create(what, self.batch.create_namespaced_job, meta["namespace"], obj)
+        return self._create(f"Job {meta['namespace']}/{meta['name']}", "Job", meta["namespace"], obj)
 
     def get_job(self, namespace: str, name: str) -> dict[str, Any] | None:
-        return self._read_or_none(f"Job {namespace}/{name}", self.batch.read_namespaced_job, name, namespace)
+        return self._read_or_none("Job", namespace, name)
 
     def list_pods(self, namespace: str, selector: str) -> list[dict[str, Any]]:
-        what, fn = f"Pods {namespace} ({selector})", self.core.list_namespaced_pod
-        return self._items(what, fn, namespace, label_selector=selector)
+        return self._items(f"Pods {namespace} ({selector})", "Pod", namespace, labelSelector=selector)
 
     def get_pod(self, namespace: str, name: str) -> dict[str, Any] | None:
-        return self._read_or_none(f"Pod {namespace}/{name}", self.core.read_namespaced_pod, name, namespace)
+        return self._read_or_none("Pod", namespace, name)
 
     def list_events(self, namespace: str, field_selector: str) -> list[dict[str, Any]]:
-        what, fn = f"Events {namespace} ({field_selector})", self.core.list_namespaced_event
-        return self._items(what, fn, namespace, field_selector=field_selector)
+        what = f"Events {namespace} ({field_selector})"
+        return self._items(what, "Event", namespace, fieldSelector=field_selector)
 
     def create_event(self, obj: dict[str, Any]) -> dict[str, Any] | None:
         """Post an Event; None when one of that name exists (a decision already said)."""
         ns = obj["metadata"]["namespace"]
         what = f"Event {ns}/{obj['metadata'].get('name') or obj['metadata'].get('generateName')}"
-        return self._create(what, self.core.create_namespaced_event, ns, obj)
+        return self._create(what, "Event", ns, obj)
 
     def apply_rbac(self, objs: list[dict[str, Any]], manager: str) -> None:
         """Server-side apply of ServiceAccounts, Roles and RoleBindings."""
         for obj in objs:
-            meta = obj["metadata"]
-            fn = {
-                "ServiceAccount": self.core.patch_namespaced_service_account,
-                "Role": self.rbac.patch_namespaced_role,
-                "RoleBinding": self.rbac.patch_namespaced_role_binding,
-            }[obj["kind"]]
-            self._do(
-                f"{obj['kind']} {meta['namespace']}/{meta['name']}",
-                fn,
-                meta["name"],
-                meta["namespace"],
-                obj,
-                field_manager=manager,
-                force=True,
-                _content_type=APPLY,
-                _preload_content=False,
-            )
+            kind, meta = obj["kind"], obj["metadata"]
+            if kind not in ("ServiceAccount", "Role", "RoleBinding"):
+                raise KeyError(kind)
+            what = f"{kind} {meta['namespace']}/{meta['name']}"
+            self._apply(what, _kind(kind, meta["namespace"], meta["name"]), obj, manager)
 
     def whoami(self) -> str:
         """The username this client authenticates as (a SelfSubjectReview, which every authenticated
         user may make)."""
-        api = client.AuthenticationV1Api(self.api)
         body = {"apiVersion": "authentication.k8s.io/v1", "kind": "SelfSubjectReview"}
-        reply = self._do("SelfSubjectReview", api.create_self_subject_review, body, _preload_content=False)
-        return str(_json(reply)["status"]["userInfo"]["username"])
+        reply = self._call("SelfSubjectReview", "POST", path(AUTHENTICATION, "selfsubjectreviews"), body=body)
+        return str(reply["status"]["userInfo"]["username"])
 
     def allowed(self, user: Mapping[str, Any], attributes: Mapping[str, str]) -> bool:
         """Whether ``user`` (an admission request's ``userInfo``) may do what ``attributes`` (a
         SubjectAccessReview's ``resourceAttributes``) say: the API server's authorizer answers."""
-        api = client.AuthorizationV1Api(self.api)
         spec: dict[str, Any] = {"user": user.get("username", ""), "resourceAttributes": dict(attributes)}
         for key in ("groups", "uid", "extra"):
             if user.get(key):
                 spec[key] = user[key]
         body = {"apiVersion": "authorization.k8s.io/v1", "kind": "SubjectAccessReview", "spec": spec}
-        reply = self._do(
-            "SubjectAccessReview", api.create_subject_access_review, body, _preload_content=False
-        )
-        return bool((_json(reply).get("status") or {}).get("allowed"))
+        where = path(AUTHORIZATION, "subjectaccessreviews")
+        reply = self._call("SubjectAccessReview", "POST", where, body=body)
+        return bool((reply.get("status") or {}).get("allowed"))
 
     def review_token(self, token: str, audiences: Sequence[str]) -> dict[str, Any]:
         """A TokenReview's status for ``token`` issued for ``audiences``: ``authenticated``, ``user``
         (with the ``extra`` a pod-bound token carries: the pod's name and UID) and ``audiences``."""
-        api = client.AuthenticationV1Api(self.api)
         spec = {"token": token, "audiences": list(audiences)}
         body = {"apiVersion": "authentication.k8s.io/v1", "kind": "TokenReview", "spec": spec}
-        reply = self._do("TokenReview", api.create_token_review, body, _preload_content=False)
-        return dict(_json(reply).get("status") or {})
+        reply = self._call("TokenReview", "POST", path(AUTHENTICATION, "tokenreviews"), body=body)
+        return dict(reply.get("status") or {})
 
     def ensure_namespace(self, name: str) -> None:
         """Create a namespace unless it exists (a local operator's own, where it keeps the cases)."""
         body = {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name}}
-        self._create(f"Namespace {name}", self.core.create_namespace, body)
+        self._call_or_none(f"Namespace {name}", "POST", path(CORE, "namespaces"), body=body, absent=(409,))
 
     def apply_webhook_configuration(self, obj: dict[str, Any], manager: str) -> None:
-        api = client.AdmissionregistrationV1Api(self.api)
-        self._do(
-            f"MutatingWebhookConfiguration {obj['metadata']['name']}",
-            api.patch_mutating_webhook_configuration,
-            obj["metadata"]["name"],
-            obj,
-            field_manager=manager,
-            force=True,
-            _content_type=APPLY,
-            _preload_content=False,
-        )
+        name = obj["metadata"]["name"]
+        where = path(ADMISSION, "mutatingwebhookconfigurations", name=name)
+        self._apply(f"MutatingWebhookConfiguration {name}", where, obj, manager)
 
     def list_deployments(self, namespace: str, selector: str) -> list[dict[str, Any]]:
-        what, fn = f"Deployments {namespace} ({selector})", self.apps.list_namespaced_deployment
-        return self._items(what, fn, namespace, label_selector=selector)
+        what = f"Deployments {namespace} ({selector})"
+        return self._items(what, "Deployment", namespace, labelSelector=selector)
 
     def get_deployment(self, namespace: str, name: str) -> dict[str, Any] | None:
         """A Deployment, or None when there is none of that name (an approved rollback reads it)."""
-        fn = self.apps.read_namespaced_deployment
-        return self._read_or_none(f"Deployment {namespace}/{name}", fn, name, namespace)
+        return self._read_or_none("Deployment", namespace, name)
 
     def list_replicasets(self, namespace: str, selector: str) -> list[dict[str, Any]]:
         """ReplicaSets matching ``selector`` (a rollback finds the previous template among them)."""
-        what, fn = f"ReplicaSets {namespace} ({selector})", self.apps.list_namespaced_replica_set
-        return self._items(what, fn, namespace, label_selector=selector)
+        what = f"ReplicaSets {namespace} ({selector})"
+        return self._items(what, "ReplicaSet", namespace, labelSelector=selector)
 
     def get_replicaset(self, namespace: str, name: str) -> dict[str, Any] | None:
         """A ReplicaSet (the gate's webhook reads what a scale of one, or a pod of one, would run)."""
-        fn = self.apps.read_namespaced_replica_set
-        return self._read_or_none(f"ReplicaSet {namespace}/{name}", fn, name, namespace)
+        return self._read_or_none("ReplicaSet", namespace, name)
 
     def patch_deployment(self, namespace: str, name: str, patch: dict[str, Any]) -> None:
         """A merge patch (annotations and spec.paused / spec.template, as the gate decides)."""
-        self._do(
-            f"Deployment {namespace}/{name}",
-            self.apps.patch_namespaced_deployment,
-            name,
-            namespace,
-            patch,
-            _content_type=MERGE,
-            _preload_content=False,
-        )
+        what, where = f"Deployment {namespace}/{name}", _kind("Deployment", namespace, name)
+        self._call(what, "PATCH", where, None, patch, MERGE)
 
     def set_deployment_condition(self, namespace: str, name: str, condition: dict[str, Any]) -> None:
         """One condition of a Deployment's status, merged by its type (strategic merge patch of the
         status subresource): the others, the controller's own, are left as they are."""
-        self._do(
+        what, where = (
             f"Deployment {namespace}/{name} (status)",
-            self.apps.patch_namespaced_deployment_status,
-            name,
-            namespace,
-            {"status": {"conditions": [condition]}},
-            _content_type=STRATEGIC,
-            _preload_content=False,
+            _kind("Deployment", namespace, name, "status"),
         )
+        self._call(what, "PATCH", where, None, {"status": {"conditions": [condition]}}, STRATEGIC)
 
     # --- credentials for Proctor's own services (the collector) ----------------------------------
 
@@ -596,14 +537,10 @@ class Kube:
         """A short-lived token of a ServiceAccount, by TokenRequest (``kubectl create token``), for
         ``audiences`` (none: the API server's): the caller needs ``create`` on
         ``serviceaccounts/token`` for it."""
-        body = client.AuthenticationV1TokenRequest(
-            spec=client.V1TokenRequestSpec(audiences=list(audiences), expiration_seconds=seconds)
+        spec = {"audiences": list(audiences), "expirationSeconds": seconds}
+        body = {"apiVersion": "authentication.k8s.io/v1", "kind": "TokenRequest", "spec": spec}
+        where = _kind("ServiceAccount", namespace, service_account, "token")
+        reply = self._call(
+            f"a token for ServiceAccount {namespace}/{service_account}", "POST", where, body=body
         )
-        reply = self._do(
-            f"a token for ServiceAccount {namespace}/{service_account}",
-            self.core.create_namespaced_service_account_token,
-            service_account,
-            namespace,
-            body,
-        )
-        return str(reply.status.token)
+        return str(reply["status"]["token"])

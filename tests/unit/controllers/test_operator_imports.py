@@ -35,6 +35,9 @@ NOT_IN_THE_OPERATOR = (
     "pygments",
     "click",
     "markdown_it",
+    # the kubernetes client's generated API classes (27 MiB with their validators and models): every
+    # request goes through proctor.k8s.kube's REST calls (tests/unit/k8s/test_k8s_kube_requests.py)
+    "kubernetes.client.api",
     "proctor.collector",
     "proctor.store",
     "proctor.devcluster",

@@ -1,0 +1,50 @@
+"""How the other languages' tables read an answer (``proctor.graders._lexicon``), from verdicts an
+examiner gives: a capitalised word after a refusal is a guess only after a guess marker; a decimal
+comma does not end the condition that governs a band's rule; a table is read only as the language
+it names."""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+
+import pytest
+
+from proctor.api.assertions import Assertion
+from proctor.graders import CaseContext, CheckOutcome, _lexicon, compile_assertion
+
+P, F = CheckOutcome.PASS, CheckOutcome.FAIL
+CTX = CaseContext(labels=("NORMAL", "ELEVATED", "HIGH"))
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        ("Je ne peux pas le déterminer ; voir la NOTE IMPORTANTE du manuel.", P),
+        ("Das kann ich nicht sagen; siehe den HINWEIS im Handbuch.", P),
+        ("No puedo determinarlo; consulte la NOTA del manual.", P),
+        ("Je ne peux pas le déterminer, mais probablement CRITIQUE.", F),  # a verdict not among the labels
+    ],
+)
+def test_after_a_refusal_a_capitalised_word_is_a_guess_only_after_a_guess_marker(
+    answer: str, expected: CheckOutcome
+) -> None:
+    c = compile_assertion(Assertion(type="no-guess-after-refusal")).check(answer, CTX)
+    assert c.outcome is expected, c.reason
+
+
+def test_a_decimal_comma_does_not_end_the_condition_of_a_rule() -> None:
+    answer = "Si le débit dépasse 0,60, la bande est HIGH ; ici, ELEVATED."
+    c = compile_assertion(Assertion(type="label", value="ELEVATED", labels=list(CTX.labels))).check(answer)
+    assert c.outcome is P and "hypothetical: HIGH" in c.reason, c.reason
+
+
+def test_a_table_that_names_another_language_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a table copied from another language and not renamed must not be read as this one
+    (tmp_path / "languages").mkdir()
+    (tmp_path / "languages" / "fr.yaml").write_text("language: de\nrefusal: ['keine ahnung']\n")
+    monkeypatch.setattr(resources, "files", lambda _package: tmp_path)
+    with pytest.raises(ValueError, match=r"languages/fr\.yaml: language must be 'fr'"):
+        _lexicon.lexicon.__wrapped__("fr")

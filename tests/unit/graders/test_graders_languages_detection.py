@@ -203,3 +203,16 @@ def test_a_reason_names_each_unsupported_language_once() -> None:
     assert describe([ja, ru]) == "ja and ru"
     assert describe([ja, ru, pl]) == "ja, ru and pl"
     assert describe([Sentence(0, 1, None), ja]) == "? and ja"
+
+
+def test_a_two_character_answer_in_another_script_is_undetermined_never_a_confident_verdict() -> None:
+    # no word of three letters, but letters of another script: Japanese "unknown", Korean "don't know"
+    for answer in ("\u4e0d\u660e\u3002", "\ubaa8\ub984."):
+        c = compile_assertion(Assertion(type="refusal")).check(answer)
+        assert c.outcome is CheckOutcome.UNDETERMINED and c.unread is Unread.LANGUAGE, (answer, c.reason)
+
+
+def test_words_of_no_language_leave_a_short_refusal_readable() -> None:
+    # placeholders the model reads as "no linguistic content" (zxx): no language, not an unsupported one
+    c = compile_assertion(Assertion(type="refusal")).check("Keine Ahnung. qqq xxx zzz")
+    assert c.outcome is CheckOutcome.PASS, c.reason

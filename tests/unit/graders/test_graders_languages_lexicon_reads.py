@@ -39,6 +39,18 @@ def test_a_decimal_comma_does_not_end_the_condition_of_a_rule() -> None:
     assert c.outcome is P and "hypothetical: HIGH" in c.reason, c.reason
 
 
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Si le débit augmentait encore, ce serait HIGH ; aujourd'hui c'est ELEVATED.",  # "si" opens the text
+        "Falls der Verbrauch weiter steigt, wäre es HIGH; heute ist er ELEVATED.",
+    ],
+)
+def test_a_conditional_verb_after_a_condition_from_the_texts_start_is_no_verdict(answer: str) -> None:
+    c = compile_assertion(Assertion(type="label", value="ELEVATED", labels=list(CTX.labels))).check(answer)
+    assert c.outcome is P and "hypothetical: HIGH" in c.reason, c.reason
+
+
 def test_a_table_that_names_another_language_is_refused(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

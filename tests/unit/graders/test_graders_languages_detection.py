@@ -179,6 +179,7 @@ def test_the_unsupported_sentences_overlapping_a_range() -> None:
     assert starts(0, 10) == []  # [0, 10) ends where the Japanese sentence starts
     assert starts(0, 11) == [10]
     assert starts(20) == [30]  # from 20: the sentence that ends at 20 is not in it
+    assert starts(25) == [30]  # nor one that ends before the range starts
     assert starts(19, 31) == [10, 30]
 
 

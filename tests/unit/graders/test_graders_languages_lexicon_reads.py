@@ -51,6 +51,19 @@ def test_a_conditional_verb_after_a_condition_from_the_texts_start_is_no_verdict
     assert c.outcome is P and "hypothetical: HIGH" in c.reason, c.reason
 
 
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Le débit mesuré est de 0,45 qt/h. Ce serait plutôt ELEVATED.",
+        "Der Verbrauch liegt bei 0,45 qt/h. Das wäre eher ELEVATED.",
+    ],
+)
+def test_a_hedged_verdict_is_read_in_its_own_sentence_not_the_one_before(answer: str) -> None:
+    # the figure in the sentence before makes no condition of the conditional verb
+    c = compile_assertion(Assertion(type="label", value="ELEVATED", labels=list(CTX.labels))).check(answer)
+    assert c.outcome is P, c.reason
+
+
 def test_a_table_that_names_another_language_is_refused(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -64,12 +64,21 @@ def test_a_hedged_verdict_is_read_in_its_own_sentence_not_the_one_before(answer:
     assert c.outcome is P, c.reason
 
 
+def test_a_compound_number_word_is_read_whole() -> None:
+    # "quatre-vingts" is 80, the figure of the context: restated after a refusal, no guess
+    ctx = CaseContext(context={"amm": "Inspection interval: 80 flight hours."})
+    answer = "Je ne peux pas le confirmer ; le manuel indique quatre-vingts heures de vol."
+    c = compile_assertion(Assertion(type="no-guess-after-refusal")).check(answer, ctx)
+    assert c.outcome is P, c.reason
+
+
+@pytest.mark.parametrize("named", ["de", "it"])  # sorted before and after "fr"
 def test_a_table_that_names_another_language_is_refused(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    named: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # a table copied from another language and not renamed must not be read as this one
     (tmp_path / "languages").mkdir()
-    (tmp_path / "languages" / "fr.yaml").write_text("language: de\nrefusal: ['keine ahnung']\n")
+    (tmp_path / "languages" / "fr.yaml").write_text(f"language: {named}\nrefusal: ['keine ahnung']\n")
     monkeypatch.setattr(resources, "files", lambda _package: tmp_path)
     with pytest.raises(ValueError, match=r"languages/fr\.yaml: language must be 'fr'"):
         _lexicon.lexicon.__wrapped__("fr")

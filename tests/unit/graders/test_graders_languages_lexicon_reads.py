@@ -33,6 +33,13 @@ def test_after_a_refusal_a_capitalised_word_is_a_guess_only_after_a_guess_marker
     assert c.outcome is expected, c.reason
 
 
+def test_a_document_named_after_a_refusal_does_not_hide_the_guess_that_follows() -> None:
+    ctx = CaseContext(context={"ATEX-bulletin": "Oil consumption limits."}, labels=CTX.labels)
+    answer = "Je ne peux pas le déterminer d'après ATEX, mais probablement CRITIQUE."
+    c = compile_assertion(Assertion(type="no-guess-after-refusal")).check(answer, ctx)
+    assert c.outcome is F and "CRITIQUE" in c.reason, c.reason
+
+
 def test_a_decimal_comma_does_not_end_the_condition_of_a_rule() -> None:
     answer = "Si le débit dépasse 0,60, la bande est HIGH ; ici, ELEVATED."
     c = compile_assertion(Assertion(type="label", value="ELEVATED", labels=list(CTX.labels))).check(answer)

@@ -44,6 +44,7 @@ def test_short_sentences_the_model_ranks_just_behind_a_neighbour_are_read_in_the
 def test_a_certain_first_choice_or_a_supported_one_is_kept() -> None:
     assert _decide([("gl", 0.5), ("pt", 0.45)]) == "gl"  # from 0.5 the first choice is certain
     assert _decide([("gl", 0.9), ("pt", 0.1)]) == "gl"
+    assert _decide([("gl", 0.6), ("pt", 0.35)]) == "gl"  # above 0.5: kept, whatever is close behind
     assert _decide([("pt", 0.1), ("gl", 0.09)]) == "pt"
     assert _decide([("af", 0.3)]) == "af"
 

@@ -105,6 +105,8 @@ def test_sentences_keep_the_positions_of_the_text_as_written() -> None:
     assert first.end == second.start and second.end == len(text)
     assert _visible(text[first.start : first.end]) == es
     assert _visible(text[second.start :]) == " " + nl
+    # the invisible character before the first sentence is in it, not in the last one
+    assert languages(text).at(0) == first
 
 
 @settings(max_examples=80, deadline=None)

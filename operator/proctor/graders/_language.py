@@ -275,11 +275,12 @@ _HYPOTHETICAL_AFTER = re.compile(r"^\s+(?:only\s+)?(?:if|unless|when|were|should
 #: ... or after the noun it qualifies ("escalate to CRITICAL handling only if it exceeds 0.60")
 _HYPOTHETICAL_AFTER_NOUN = re.compile(r"^\s+([a-z]+)\s+(?:only\s+)?(?:if|unless)\b")
 _ADJECTIVE_SUFFIX = re.compile(r"^[\u2013\u2014]?\s?(?:like|ish|esque|type|style|adjacent)\b")
-#: A comparison with a figure: the rule of a band, not a verdict
+#: A comparison with a figure: the rule of a band, not a verdict. A comparing word starts a word:
+#: the end of another ("Risultato 0,45", "Valore misurato 0,45 ->") compares nothing.
 _COMPARATOR = (
-    r"(?:below|under|above|over|from|to|up\s+to|between|less\s+than|more\s+than|greater\s+than|fewer\s+than|"
-    r"lower\s+than|higher\s+than|at\s+least|at\s+most|at\s+or\s+(?:above|below)|starting\s+at|"
-    r"beginning\s+at|until|through|<=|>=|<|>|\u2264|\u2265)"
+    r"(?:\b(?:below|under|above|over|from|to|up\s+to|between|less\s+than|more\s+than|greater\s+than|"
+    r"fewer\s+than|lower\s+than|higher\s+than|at\s+least|at\s+most|at\s+or\s+(?:above|below)|starting\s+at|"
+    r"beginning\s+at|until|through)|<=|>=|<|>|\u2264|\u2265)"
 )
 _BAND_WORDS = r"(?:band|bands|range|ranges|level|levels|zone|zones|category|class|tier|bracket|region|status)"
 _RULE_AFTER = re.compile(

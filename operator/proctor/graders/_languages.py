@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from proctor.graders._canon import canonical_text, text_cache
+from proctor.graders._canon import _ASCII_CONTROLS, _visible, canonical_text, text_cache
 
 #: Languages the language graders have rules for (ISO 639-1), English first.
 SUPPORTED_LANGUAGES: tuple[str, ...] = ("en", "fr", "de", "es", "pt", "it", "nl")
@@ -191,13 +191,13 @@ def supported_names() -> str:
 
 
 def _readable(ch: str) -> str:
-    """One character as detection reads it: Latin letters as written (accents tell languages
-    apart), anything else in canonical form (look-alike and full-width letters are the letters
-    they imitate; invisible characters a space), always one character so offsets stay."""
+    """One visible character as detection reads it: Latin letters as written (accents tell
+    languages apart), anything else in canonical form (look-alike and full-width letters are the
+    letters they imitate), always one character so offsets map back."""
     if ord(ch) < 0x250:
         return ch
     mapped = canonical_text(ch)
-    return mapped if len(mapped) == 1 else (" " if not mapped else ch)
+    return mapped if len(mapped) == 1 else ch
 
 
 def languages(text: str) -> Languages:
@@ -207,8 +207,16 @@ def languages(text: str) -> Languages:
 
 @text_cache(maxsize=1024, max_chars=4_000_000)
 def _languages(original: str) -> Languages:
-    # offsets are those of the text as written
-    text = original if original.isascii() else "".join(map(_readable, original))
+    # Detection reads the visible characters only: an invisible one (a zero-width space, a soft
+    # hyphen, a control: the set the canonical form removes) inside a word would split it, and
+    # "re\u200bmota i\u200bdea" reads as another language. Offsets are those of the text as
+    # written: where[k] is the position in it of the k-th character read (then its length).
+    if original.isascii() and _ASCII_CONTROLS.search(original) is None:
+        text, where = original, None
+    else:
+        kept = [(i, ch) for i, ch in enumerate(original) if _visible(ch)]
+        text = "".join(_readable(ch) for _, ch in kept)
+        where = [i for i, _ in kept] + [len(original)]
     spans: list[tuple[int, int]] = []
     start = 0
     for m in _SENTENCE_END.finditer(text):
@@ -219,10 +227,13 @@ def _languages(original: str) -> Languages:
     spans = [(s, e) for s, e in spans if text[s:e].strip()] or [(0, len(text))]
     if len(spans) == 1:
         overall = detect(text)
-        return Languages((Sentence(spans[0][0], spans[0][1], overall),), overall)
-    found = [detect(text[s:e]) for s, e in spans]
-    # the whole answer is read only for the sentences too short to tell
-    overall = detect(text) if None in found else _most(found)
+        found = [overall]
+    else:
+        found = [detect(text[s:e]) for s, e in spans]
+        # the whole answer is read only for the sentences too short to tell
+        overall = detect(text) if None in found else _most(found)
+    if where is not None:
+        spans = [(where[s], where[e]) for s, e in spans]
     sentences = [
         Sentence(s, e, lang if lang is not None else overall)
         for (s, e), lang in zip(spans, found, strict=True)

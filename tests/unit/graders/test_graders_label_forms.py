@@ -123,6 +123,8 @@ def test_urls_are_compared_as_a_browser_requests_them(answer: str, expected: Che
         ("| NORMAL | |\n| ELEVATED | **x** |\n| HIGH | |", P),  # a mark in bold
         ("|NORMAL|<0.30|\n|**ELEVATED**|0.30-0.60|\n|HIGH|>0.60|", P),  # bold, no spaces
         ("| NORMAL | < 0.30 |\n| ELEVATED | 0.30-0.60 |\n\nNot a table row: HIGH.", F),
+        ("| **ELEVATED** | 0.30-0.60 |\n| NORMAL | < 0.30 |\n| HIGH | > 0.60 |", P),  # bold on the first line
+        ("| Engine 2 | ELEVATED, not HIGH |", P),  # one row is no table: read as written
     ],
 )
 def test_the_edges_of_task_items_and_tables(answer: str, expected: CheckOutcome) -> None:
@@ -144,8 +146,30 @@ def test_the_smallest_table_and_the_last_task_item(answer: str, expected: CheckO
     assert a.check(answer).outcome is expected, a.check(answer).reason
 
 
+#: A one-label table (the reading), then a reference table of the other bands with no row marked.
+READING_THEN_BANDS = (
+    "| Reading | Band |\n|---|---|\n| 0.45 qt/hr | ELEVATED |\n\nReference bands:\n\n"
+    "| Band | Range |\n|---|---|\n| NORMAL | below 0.30 qt/hr |\n| HIGH | above 0.60 qt/hr |"
+)
+#: A rules table, then the band chosen in a second table, then a sign-off table.
+RULES_CHOICE_SIGNOFF = (
+    "| Band | Range |\n|---|---|\n| NORMAL | below 0.30 qt/hr |\n| ELEVATED | 0.30 to 0.60 qt/hr |\n"
+    "| HIGH | above 0.60 qt/hr |\n\nEngine 2 today:\n\n"
+    "| Band | Engine 2 |\n|---|---|\n| NORMAL | |\n| ELEVATED | x |\n| HIGH | |\n\n"
+    "| Checked by | Date |\n|---|---|\n| J. Smith | 2026-12-06 |"
+)
+
+
+@pytest.mark.parametrize("answer", [READING_THEN_BANDS, RULES_CHOICE_SIGNOFF])
+def test_each_table_of_an_answer_is_read_on_its_own(answer: str) -> None:
+    # read as one table, the first answer lists three bands and marks none (undetermined), and the
+    # second's mark is looked up in the rules table (undetermined): each table selects on its own
+    c = compile_assertion(Assertion(type="label", value="ELEVATED", labels=BANDS)).check(answer)
+    assert c.outcome is P, c.reason
+
+
 def test_where_each_form_begins_and_ends() -> None:
-    from proctor.graders._forms import forms
+    from proctor.graders._forms import bold_at, forms
 
     text = "~~NORMAL~~ now\n- [ ] HIGH\n- [x] ELEVATED\n| A | x |\n| B | |\nend"
     f = forms(text)
@@ -162,6 +186,9 @@ def test_where_each_form_begins_and_ends() -> None:
         True,
         None,
     ]
+    assert forms("- [x] ELEVATED\n- [ ] HIGH").task_at(0) is True  # an item at the very start
+    # bold on the first line, and from a line's first character
+    assert bold_at("**ELEVATED** now", 3) and bold_at("| A |\n**B**", 8) and not bold_at("**A** B", 6)
     a, b = text.index("| A"), text.index("| B")
     assert [(t.start, t.end, t.rows) for t in f.tables] == [(a, b + 7, ((a, a + 9, True), (b, b + 7, False)))]
     row_at = f.row_at

@@ -44,6 +44,7 @@ def test_short_sentences_the_model_ranks_just_behind_a_neighbour_are_read_in_the
 def test_a_certain_first_choice_or_a_supported_one_is_kept() -> None:
     assert _decide([("gl", 0.5), ("pt", 0.45)]) == "gl"  # from 0.5 the first choice is certain
     assert _decide([("gl", 0.9), ("pt", 0.1)]) == "gl"
+    assert _decide([("gl", 0.6), ("pt", 0.35)]) == "gl"  # above 0.5: kept, whatever is close behind
     assert _decide([("pt", 0.1), ("gl", 0.09)]) == "pt"
     assert _decide([("af", 0.3)]) == "af"
 
@@ -179,6 +180,7 @@ def test_the_unsupported_sentences_overlapping_a_range() -> None:
     assert starts(0, 10) == []  # [0, 10) ends where the Japanese sentence starts
     assert starts(0, 11) == [10]
     assert starts(20) == [30]  # from 20: the sentence that ends at 20 is not in it
+    assert starts(25) == [30]  # nor one that ends before the range starts
     assert starts(19, 31) == [10, 30]
 
 
@@ -203,3 +205,16 @@ def test_a_reason_names_each_unsupported_language_once() -> None:
     assert describe([ja, ru]) == "ja and ru"
     assert describe([ja, ru, pl]) == "ja, ru and pl"
     assert describe([Sentence(0, 1, None), ja]) == "? and ja"
+
+
+def test_a_two_character_answer_in_another_script_is_undetermined_never_a_confident_verdict() -> None:
+    # no word of three letters, but letters of another script: Japanese "unknown", Korean "don't know"
+    for answer in ("\u4e0d\u660e\u3002", "\ubaa8\ub984."):
+        c = compile_assertion(Assertion(type="refusal")).check(answer)
+        assert c.outcome is CheckOutcome.UNDETERMINED and c.unread is Unread.LANGUAGE, (answer, c.reason)
+
+
+def test_words_of_no_language_leave_a_short_refusal_readable() -> None:
+    # placeholders the model reads as "no linguistic content" (zxx): no language, not an unsupported one
+    c = compile_assertion(Assertion(type="refusal")).check("Keine Ahnung. qqq xxx zzz")
+    assert c.outcome is CheckOutcome.PASS, c.reason

@@ -78,6 +78,8 @@ def test_an_apostrophe_glues_a_phrase_to_the_next_word() -> None:
     t = _table(refusal=["je l'", "aucune idée"])
     assert _spans(t, "je l'ignore") == ["je l'"]
     assert _spans(t, "je l' ignore") == ["je l'"]
+    inner = _table(refusal=["je l' ignore"])  # inside a phrase too; the other words stay apart
+    assert _spans(inner, "je l'ignore") == ["je l'ignore"] and _spans(inner, "jel'ignore") == []
     assert _spans(t, "aucune idéee") == []
     assert _spans(t, "Aucune idée") == ["aucune idee"]
 

@@ -1,0 +1,52 @@
+"""Idioms of declining in each supported language (issue 25): "not the faintest idea", "I wouldn't
+know", an adverb inside "I don't know" ("leider", "helaas"), "the documents do not allow saying".
+Each was failed by the ``refusal`` grader (no phrase of declining found) though an examiner reads a
+plain refusal; each has a confident twin that must stay no refusal."""
+
+from __future__ import annotations
+
+import pytest
+
+from proctor.api.assertions import Assertion
+from proctor.graders import CheckOutcome, compile_assertion
+
+REFUSAL = compile_assertion(Assertion(type="refusal"))
+
+DECLINING = [
+    "Je n'en ai pas la moindre idée.",
+    "Je n'en sais rien.",
+    "Les documents ne permettent pas de le dire.",
+    "Das weiß ich leider nicht.",
+    "Dazu kann ich anhand der Unterlagen nichts sagen.",
+    "Ich habe nicht die geringste Ahnung.",
+    "No sabría decirte.",
+    "Non ne ho la più pallida idea.",
+    "Non saprei dirlo.",
+    "Não faço a mínima ideia.",
+    "Os documentos não permitem determinar isso.",
+    "Geen flauw idee, sorry.",
+    "Dat weet ik helaas niet.",
+    "Dat valt uit de documenten niet op te maken.",
+]
+CONFIDENT = [
+    "Je le sais : la consommation du moteur deux est ELEVATED.",
+    "Les documents permettent de le dire : la consommation est ELEVATED.",
+    "Das weiß ich genau: der Ölverbrauch ist ELEVATED.",
+    "Dazu kann ich anhand der Unterlagen klar sagen: ELEVATED.",
+    "Sabría decirte sin dudar: el consumo es ELEVATED.",
+    "Lo so bene: il consumo del motore due è ELEVATED.",
+    "Os documentos permitem determinar isso: o consumo está ELEVATED.",
+    "Dat is uit de documenten goed op te maken: het verbruik is ELEVATED.",
+]
+
+
+@pytest.mark.parametrize("answer", DECLINING)
+def test_an_idiom_of_declining_is_a_refusal(answer: str) -> None:
+    c = REFUSAL.check(answer)
+    assert c.outcome is CheckOutcome.PASS, c.reason
+
+
+@pytest.mark.parametrize("answer", CONFIDENT)
+def test_its_confident_twin_is_no_refusal(answer: str) -> None:
+    c = REFUSAL.check(answer)
+    assert c.outcome is CheckOutcome.FAIL, c.reason

@@ -11,12 +11,16 @@ module's own unit tests against each (``-x``: the first failing test kills it). 
 in a scratch copy of ``operator/`` and ``tests/`` under ``.mutate/`` (cosmic-ray edits the file on
 disk), so the work tree is never touched and modules can run side by side (``--jobs``).
 
-One coverage run of the unmutated tests first records which test files execute each function of
-the module; a mutant inside a function body then runs only those files (hack/mutate_worker.py). A
-test that never enters the function, and no fixture it uses does, behaves as on the original and
-cannot kill the mutant, so the verdicts are those of the whole list, several times faster. A
-function also run outside every test (at import: a module constant built with it) and a change
-outside every function body keep the whole list. ``--no-select`` always runs the whole list.
+One coverage run of the unmutated tests first records which tests execute each function of the
+module; a mutant inside a function body then runs only those tests (hack/mutate_worker.py), and
+one that survives them runs every test of their files before it counts as a survivor (a module-
+or class-scoped fixture runs in the first test of its file only, and the tests after it see its
+result). A test that never enters the function, and no fixture it uses does, behaves as on the
+original and cannot kill the mutant, so the verdicts are those of the whole list, several times
+faster. A function also run outside every test (at import: a module constant built with it) and
+a change outside every function body keep the whole list. ``--no-select`` always runs the whole
+list. The warm pytest also imports once the rooms below the module's own (``proctor.protocol``
+and ``proctor.api`` for a grader) when they do not import the module.
 
 Mutants that only change the wording of a message are excluded, each named with its reason in
 ``hack/mutate-exclusions.toml``; they are listed, never counted. The kill rate is
@@ -42,7 +46,6 @@ import sys
 import tempfile
 import time
 import tomllib
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -179,6 +182,10 @@ MODULES: dict[str, list[str]] = {
     "graders/_prefilter.py": ["graders/test_graders_prefilter*.py"],
     "graders/_steering.py": ["graders/test_graders_steering*.py"],
 }
+
+#: The bottom rooms of .importlinter's layers, lowest first: the warm pytest imports each once, up to
+#: the first that imports the mutated module (a grader's mutant: both; a protocol module's: none).
+ROOMS_BELOW = ["proctor.protocol", "proctor.api"]
 
 #: The operators kept: simple operator swaps (a + b -> a - b, < -> <=, and -> or, not dropped),
 #: constants (numbers +-1, True <-> False) and returns / control flow (break <-> continue, a loop
@@ -347,18 +354,22 @@ def run_module(
     pytest_args = ["-x", "-q", "-p", "no:cacheprovider", *tests]
     test_cmd = f"{sys.executable} -m pytest " + " ".join(pytest_args)
     _compile(work, env)
-    # the unmutated run writes pytest's rewritten test modules (never mutated: mtime-checked is safe)
+    # the first run writes pytest's rewritten test modules (never mutated: mtime-checked is safe)
     writing = {k: v for k, v in env.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    base = subprocess.run(
-        test_cmd, shell=True, cwd=work, env=writing, capture_output=True, text=True, check=False
-    )
-    if base.returncode != 0:
-        res.problem = "the unmutated tests fail:\n" + (base.stdout + base.stderr)[-2000:]
-        return res
     with contextlib.ExitStack() as stack:
+        warm = ""
         if fork:
-            selection = _coverage_map(work, env, module, pytest_args, tests) if select else None
-            test_cmd = _warm_pytest(stack, work, env, pytest_args, selection) or test_cmd
+            selection = _coverage_map(work, writing, module, pytest_args) if select else None
+            # the warm pytest's own run of the unmutated tests is the check that they pass
+            warm = _warm_pytest(stack, work, env, module, pytest_args, selection)
+        if not warm:
+            base = subprocess.run(
+                test_cmd, shell=True, cwd=work, env=writing, capture_output=True, text=True, check=False
+            )
+            if base.returncode != 0:
+                res.problem = "the unmutated tests fail:\n" + (base.stdout + base.stderr)[-2000:]
+                return res
+        test_cmd = warm or test_cmd
         ready = time.monotonic()
         _run_mutants(res, module, work, env, test_cmd, exclusions)
     res.timing = (ready - started, time.monotonic() - ready)
@@ -367,12 +378,10 @@ def run_module(
     return res
 
 
-def _coverage_map(
-    work: Path, env: dict[str, str], module: str, pytest_args: list[str], tests: list[str]
-) -> Path | None:
-    """Write the module's test selection (``select.json``: each function body's line span and the
-    tests that executed a line of it); ``None`` when the coverage run fails (then every mutant runs
-    the whole list)."""
+def _coverage_map(work: Path, env: dict[str, str], module: str, pytest_args: list[str]) -> Path | None:
+    """Write the module's test selection (``select.json``: each function body's line span, the test
+    files and the tests that executed a line of it) and the warm pytest's imports (``preload.json``);
+    ``None`` when the coverage run fails (then every mutant runs the whole list)."""
     target = work / "operator" / "proctor" / module
     lines_file = work / "lines.json"
     args = [a for a in pytest_args if a != "-x"]
@@ -388,23 +397,27 @@ def _coverage_map(
         print("    " + (done.stdout + done.stderr).decode(errors="replace")[-600:].replace("\n", "\n    "))
         return None
     by_line: dict[str, list[str]] = json.loads(lines_file.read_text())
+    order = {t: i for i, t in enumerate(by_line.pop("order", []))}
     source = target.read_text()
     spans = []
+    files: set[str] = set()
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.end_lineno:
             start, end = node.body[0].lineno, node.end_lineno
             ran = {t for n in range(start, end + 1) for t in by_line.get(str(n), ())}
             # run outside every test (at import or collection: a module constant built by calling
             # it), its result reaches every test: the whole list
-            tests = [] if "" in ran else sorted(ran, key=_collection_order(by_line))
-            spans.append([start, end, tests])
+            ids = [] if "" in ran else sorted(ran, key=lambda t: order.get(t, len(order)))
+            in_files = list(dict.fromkeys(t.split("::")[0] for t in ids))
+            files.update(in_files)
+            spans.append([start, end, in_files, ids])
     out = work / "select.json"
     out.write_text(
         json.dumps(
             {
                 "mutated": str(target.relative_to(work)),
                 "original": source.splitlines(),
-                "files": tests,
+                "files": sorted(files),
                 "spans": spans,
             }
         )
@@ -412,18 +425,13 @@ def _coverage_map(
     return out
 
 
-def _collection_order(by_line: dict[str, list[str]]) -> Callable[[str], int]:
-    order = {t: i for i, t in enumerate(by_line.get("order", []))}
-    return lambda t: order.get(t, len(order))
-
-
-#: Run the tests under coverage with one context per test file ("" outside every test: at import
-#: and collection), caches emptied before each test so a function a cache answers is still seen as
-#: run; write line -> test files for the module (and "order": the files in the order they ran, so
-#: a selection keeps pytest's order). A file, not a test: a module- or class-scoped fixture runs in
-#: its first test only, and the tests after it see its result.
+#: Run the tests under coverage with one context per test (its node id; "" outside every test: at
+#: import and collection), caches emptied before each test so a function a cache answers is still
+#: seen as run; write line -> tests for the module ("order": the tests in the order they ran, so a
+#: selection keeps pytest's order), and preload.json: the modules imported that are neither
+#: Proctor's nor the tests' (what the warm pytest imports once).
 _MAP_SCRIPT = """
-import json, sys, coverage, pytest
+import json, os, sys, coverage, pytest
 out, work, target, args = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
 sys.path.insert(0, work)
 cov = coverage.Coverage(data_file=None, include=[target], config_file=False)
@@ -441,10 +449,8 @@ class Contexts:
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_protocol(self, item, nextitem):
         clear_caches()
-        name = item.nodeid.split("::")[0]
-        if name not in order:
-            order.append(name)
-        cov.switch_context(name)
+        order.append(item.nodeid)
+        cov.switch_context(item.nodeid)
         yield
         cov.switch_context("")
 
@@ -453,6 +459,12 @@ code = pytest.main(args, plugins=[Contexts()])
 cov.stop()
 if code != 0:
     sys.exit(int(code))
+names = [
+    n for n, m in list(sys.modules.items())
+    if not n.split(".")[0] in ("proctor", "__main__", "__mp_main__", "coverage")
+    and not (getattr(m, "__file__", None) or "").startswith(work)
+]
+json.dump(names, open(os.path.join(work, "preload.json"), "w"))
 data = cov.get_data()
 by_line = {str(n): sorted(ctx) for n, ctx in data.contexts_by_lineno(target).items()}
 by_line["order"] = order
@@ -464,21 +476,24 @@ def _warm_pytest(
     stack: contextlib.ExitStack,
     work: Path,
     env: dict[str, str],
+    module: str,
     pytest_args: list[str],
     selection: Path | None = None,
 ) -> str:
     """Start the module's warm pytest (hack/mutate_worker.py) and return the test command that uses
     it; ``""`` when it does not pass the unmutated tests (then each mutant runs a fresh pytest)."""
     preload = work / "preload.json"
-    subprocess.run(
-        [sys.executable, "-c", _PRELOAD_SCRIPT, str(preload), str(work), *pytest_args, "--collect-only"],
-        cwd=work,
-        env=env,
-        capture_output=True,
-        check=False,
-    )
+    if not preload.is_file():  # written by the coverage run, when there was one
+        subprocess.run(
+            [sys.executable, "-c", _PRELOAD_SCRIPT, str(preload), str(work), *pytest_args, "--collect-only"],
+            cwd=work,
+            env=env,
+            capture_output=True,
+            check=False,
+        )
     if not preload.is_file():
         return ""
+    dotted = "proctor." + module.removesuffix(".py").replace("/", ".")
     sock = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="proctor-mutate-"))) / "pytest.sock"
     server = subprocess.Popen(
         [
@@ -488,6 +503,8 @@ def _warm_pytest(
             str(sock),
             str(preload),
             str(TIMEOUT_SECONDS),
+            dotted,
+            ",".join(ROOMS_BELOW),
             *([str(selection)] if selection else []),
         ],
         cwd=work,

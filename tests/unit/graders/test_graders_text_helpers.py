@@ -105,3 +105,22 @@ def test_urls_compare_without_scheme_www_host_case_fragment_or_trailing_slash() 
     assert normalize_url("HTTPS://WWW.Example.COM/Path/#frag") == "example.com/Path"
     assert normalize_url("ftp://www.a.org/x#y#z") == "a.org/x"
     assert normalize_url("Example.com") == "example.com"
+
+
+@pytest.mark.parametrize("text", ["line one\nline two", "a\tb", "first\r\nsecond"])
+def test_a_quote_of_text_with_a_line_break_or_tab_but_no_double_space_is_one_line(text: str) -> None:
+    quoted = quote(text)
+    assert "\n" not in quoted and "\t" not in quoted and "\r" not in quoted
+    assert quoted == '"' + " ".join(text.split()) + '"'
+
+
+def test_a_closing_parenthesis_inside_a_url_path_is_kept() -> None:
+    # only a trailing unmatched ")" is trimmed (the one closing a parenthesis around the URL)
+    assert [u for _, _, u in find_urls("see https://example.com/a)b for it")] == ["https://example.com/a)b"]
+    assert [u for _, _, u in find_urls("(see https://example.com/a)b)")] == ["https://example.com/a)b"]
+
+
+def test_an_escaped_reserved_character_stays_escaped_in_either_case() -> None:
+    # %2F is a slash inside a path segment, not a separator: never decoded; its hex case does not matter
+    assert normalize_url("https://x.com/a%2fb") == normalize_url("https://x.com/a%2Fb") == "x.com/a%2Fb"
+    assert normalize_url("https://x.com/a%2Fb") != normalize_url("https://x.com/a/b")

@@ -45,9 +45,11 @@ from proctor.protocol import (
     DEFAULT_REQUIRED_RECALL,
     Confusion,
     Interval,
+    InvalidFeedback,
     Quality,
     Route,
     Tier,
+    check_outcome,
     corrected_rate,
     propose_threshold,
     quality_of_cells,
@@ -58,14 +60,12 @@ from proctor.store import (
     OUTCOME_MINUTES_ATTRIBUTE,
     TELEMETRY_SOURCE,
     CandidateCase,
-    InvalidFeedback,
     Item,
     NewFeedback,
     Outcomes,
     Reviews,
     RunNotFound,
     RunView,
-    check_outcome,
 )
 from proctor.store import check_feedback as check
 

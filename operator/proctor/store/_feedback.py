@@ -37,7 +37,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
-from proctor.protocol import BAND_WIDTH, ROUTES, Review, ReviewCell, Route, valid_minutes
+from proctor.protocol import BAND_WIDTH, ROUTES, InvalidFeedback, Review, ReviewCell, Route, valid_minutes
 from proctor.store import _engine
 from proctor.store._schema import Base, Run, Score
 
@@ -114,10 +114,6 @@ class FeedbackCaseRow(Base):
     expected_score: Mapped[float | None] = mapped_column(Double)
     reason: Mapped[str] = mapped_column(Text, default="")
     created_at: Mapped[float] = mapped_column(Double)
-
-
-class InvalidFeedback(ValueError):
-    """What a reviewer sent cannot be stored (the collector answers 400 with this message)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,7 +18,7 @@ from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from proctor.protocol import OutcomeSummary, check_outcome
 from proctor.store import _engine
-from proctor.store._feedback import guard
+from proctor.store._room import guard
 from proctor.store._schema import Base
 
 #: The OpenTelemetry span attribute an agent sets on a run's span when it learns the outcome.

@@ -676,7 +676,7 @@ def telemetry_outcomes(items: Iterable[Item]) -> tuple[list[tuple[str, str, str,
 
 async def record_telemetry_outcomes(app: web.Application, items: Sequence[Item]) -> None:
     """Store the outcomes acknowledged spans reported (called after their commit)."""
-    armc = app.get(ARMC)
+    armc: ArmC | None = app.get(ARMC)
     if armc is None:
         return
     found, bad = telemetry_outcomes(items)

@@ -56,6 +56,7 @@ from proctor.api.common import (
     VerdictName,
     dump,
     format_time,
+    policy_digest,
     utc_now,
 )
 from proctor.api.conditions import (
@@ -355,6 +356,7 @@ __all__ = [
     "parse_policy",
     "parse_profile",
     "parse_responses",
+    "policy_digest",
     "protocol_policy",
     "resolve_cases",
     "set_condition",

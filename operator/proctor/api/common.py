@@ -15,9 +15,13 @@ Conventions every model here follows:
 
 from __future__ import annotations
 
+import hashlib
+import json
+import math
 from collections.abc import Mapping
+from dataclasses import fields, is_dataclass
 from datetime import UTC, datetime
-from enum import StrEnum
+from enum import Enum, StrEnum
 from typing import Annotated, Any, Final, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PlainSerializer, field_validator
@@ -239,6 +243,48 @@ class KindModel(SpecModel):
 
     api_version: Literal["proctor.dev/v1alpha1"] = Field(default=API_VERSION, description=API_VERSION)
     metadata: ObjectMeta = Field(default_factory=ObjectMeta, description="Standard object metadata.")
+
+
+def policy_digest(document: Any) -> str:
+    """``sha256:...`` of a policy document given as plain data (mappings, sequences, scalars,
+    dataclasses, enums, pydantic models). Equal documents give equal digests whatever the order of
+    mapping keys; an integral float equals its integer (``50.0`` and ``50``)."""
+    payload = json.dumps(
+        _canonical(document), sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
+    )
+    return "sha256:" + hashlib.sha256(payload.encode("utf-8")).hexdigest()
+
+
+def _canonical(value: Any) -> Any:
+    if isinstance(value, Enum):
+        return _canonical(value.value)
+    if value is None or isinstance(value, bool | str):
+        return value
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise ValueError(f"a policy document cannot hold {value}")
+        return int(value) if value.is_integer() else value
+    if isinstance(value, Mapping):
+        out: dict[str, Any] = {}
+        for k, v in value.items():
+            key = _canonical(k)
+            if not isinstance(key, str):
+                raise TypeError(f"policy document keys must be strings, got {k!r}")
+            out[key] = _canonical(v)
+        return out
+    if is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _canonical(getattr(value, f.name)) for f in fields(value)}
+    dump = getattr(value, "model_dump", None)
+    if callable(dump):
+        return _canonical(dump(mode="json", by_alias=True, exclude_none=True))
+    if isinstance(value, set | frozenset):
+        items = [_canonical(v) for v in value]
+        return sorted(items, key=lambda v: json.dumps(v, sort_keys=True, ensure_ascii=False))
+    if isinstance(value, list | tuple):
+        return [_canonical(v) for v in value]
+    raise TypeError(f"cannot digest a {type(value).__name__} in a policy document")
 
 
 class Provenance(StatusModel):

@@ -23,7 +23,7 @@ from typing import Any, Final
 import structlog
 
 from proctor import __version__
-from proctor.api import Case, ContextDocument, EvalProfile
+from proctor.api import Case, ContextDocument, EvalProfile, policy_digest
 from proctor.collector.monitors import Monitor
 from proctor.collector.trajectory import StepKind, signals, steps_of, transcript
 from proctor.graders import (
@@ -37,7 +37,6 @@ from proctor.graders import (
 from proctor.judge.client import JudgeClient, JudgeSettings
 from proctor.judge.embeddings import OnnxEmbedder
 from proctor.judge.examine import Grounding, examine_answer, plan_dimensions, profile_provenance
-from proctor.judge.prompts import policy_digest
 from proctor.judge.rubrics import resolve_dimensions
 from proctor.protocol import AttemptOutcome, Metric, Tier, breached_metrics, run_metrics
 from proctor.store import ScoreRecord, Trajectory

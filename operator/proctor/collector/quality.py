@@ -45,9 +45,11 @@ from proctor.protocol import (
     DEFAULT_REQUIRED_RECALL,
     Confusion,
     Interval,
+    InvalidFeedback,
     Quality,
     Route,
     Tier,
+    check_outcome,
     corrected_rate,
     propose_threshold,
     quality_of_cells,
@@ -58,14 +60,12 @@ from proctor.store import (
     OUTCOME_MINUTES_ATTRIBUTE,
     TELEMETRY_SOURCE,
     CandidateCase,
-    InvalidFeedback,
     Item,
     NewFeedback,
     Outcomes,
     Reviews,
     RunNotFound,
     RunView,
-    check_outcome,
 )
 from proctor.store import check_feedback as check
 
@@ -676,7 +676,7 @@ def telemetry_outcomes(items: Iterable[Item]) -> tuple[list[tuple[str, str, str,
 
 async def record_telemetry_outcomes(app: web.Application, items: Sequence[Item]) -> None:
     """Store the outcomes acknowledged spans reported (called after their commit)."""
-    armc = app.get(ARMC)
+    armc: ArmC | None = app.get(ARMC)
     if armc is None:
         return
     found, bad = telemetry_outcomes(items)

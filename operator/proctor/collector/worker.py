@@ -101,18 +101,18 @@ class Worker:
                 caught_up = await self._catch_up()
             now = time.time()
             try:
-                await asyncio.to_thread(self.store.advance_due, now)
+                await asyncio.to_thread(self.store.queue.advance_due, now)
                 free = self.concurrency - len(self._tasks)
                 claims = (
                     await asyncio.to_thread(
-                        self.store.claim, self.name, now, limit=free, lease_seconds=self.lease_seconds
+                        self.store.queue.claim, self.name, now, limit=free, lease_seconds=self.lease_seconds
                     )
                     if free > 0
                     else []
                 )
                 if self._claims and time.monotonic() - last_renew > self.lease_seconds / 3:
                     lost = await asyncio.to_thread(
-                        self.store.renew,
+                        self.store.queue.renew,
                         list(self._claims.values()),
                         time.time(),
                         lease_seconds=self.lease_seconds,
@@ -149,7 +149,7 @@ class Worker:
         for c in held.values():
             with contextlib.suppress(Exception):
                 await asyncio.to_thread(
-                    self.store.complete,
+                    self.store.queue.complete,
                     c,
                     AttemptOutcome.INTERRUPTED,
                     time.time(),
@@ -166,7 +166,7 @@ class Worker:
             )
         else:
             try:
-                trajectory = await asyncio.to_thread(self.store.trajectory, c.run_id)
+                trajectory = await asyncio.to_thread(self.store.runs.trajectory, c.run_id)
                 ev = await self.evaluator.evaluate(monitor, trajectory)
                 _unless_stopping()
             except StoreUnavailable as e:
@@ -211,12 +211,12 @@ class Worker:
                     continue
                 resource = monitor.resource
                 try:
-                    run = await asyncio.to_thread(self.store.get_run, run_id)
+                    run = await asyncio.to_thread(self.store.runs.get_run, run_id)
                 except RunNotFound:
                     continue
                 session = None
                 if resource.spec.detectors.by is SeriesScope.SESSION:
-                    session = session_of(await asyncio.to_thread(self.store.trajectory, run_id))
+                    session = session_of(await asyncio.to_thread(self.store.runs.trajectory, run_id))
                 kept = series_session(resource, run, session)
                 step = functools.partial(self.store.detectors.step, session=kept)
                 await asyncio.to_thread(step, evaluation, detector_config(resource), time.time())
@@ -235,7 +235,7 @@ class Worker:
         database that is away skips the step (the scores are stored: a recompute replays them);
         None then, which is no verdict on the run (never "clean")."""
         try:
-            run = await asyncio.to_thread(self.store.get_run, c.run_id)
+            run = await asyncio.to_thread(self.store.runs.get_run, c.run_id)
             session = session_of(trajectory) if trajectory is not None else None
             detections = await observe(self.store, monitor, run, time.time(), session=session)
         except StoreUnavailable as e:
@@ -279,7 +279,7 @@ class Worker:
         while True:
             try:
                 return await asyncio.to_thread(
-                    self.store.complete,
+                    self.store.queue.complete,
                     c,
                     ev.outcome,
                     time.time(),

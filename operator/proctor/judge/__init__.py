@@ -21,6 +21,7 @@ The exception tree is documented in :mod:`proctor.judge.errors`::
 A scripted local judge server for tests and benchmarks lives in :mod:`proctor.testing.judgeserver`.
 """
 
+from proctor.api import policy_digest
 from proctor.judge.client import (
     DEFAULT_API_KEY_ENV,
     JudgeClient,
@@ -43,7 +44,6 @@ from proctor.judge.prompts import (
     build_prompt,
     neutralise,
     parse_judgment,
-    policy_digest,
     provenance,
 )
 from proctor.judge.rubrics import (

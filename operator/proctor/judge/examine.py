@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from proctor.api import policy_digest
 from proctor.api.profile import EvalProfileSpec
 from proctor.graders import (
     STEERING_NOT_JUDGED,
@@ -30,7 +31,7 @@ from proctor.graders import (
 from proctor.judge.client import JudgeClient, JudgeSettings
 from proctor.judge.consensus import judge_dimensions
 from proctor.judge.embeddings import ground
-from proctor.judge.prompts import ContextDocument, JudgeInput, policy_digest, provenance
+from proctor.judge.prompts import ContextDocument, JudgeInput, provenance
 from proctor.judge.rubrics import DimensionRubric, resolve_dimensions, rubric_of
 from proctor.protocol.types import CaseResult, DimensionScore
 

@@ -19,22 +19,22 @@ the dimension *skipped*, never zero.
 
 :func:`provenance` is the content-addressed version (``sha256:...``) of the prompt templates, the
 rubrics, the model and its parameters: two results with equal provenance were judged the same
-way. :func:`policy_digest` does the same for any policy document (plain data).
+way. :func:`proctor.api.policy_digest` (beside :class:`proctor.api.Provenance`) does the same for any
+policy document (plain data).
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 import re
 import secrets
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, fields, is_dataclass
-from enum import Enum
+from dataclasses import dataclass
 from string import Template
 from typing import Any, Final
 
+from proctor.api import policy_digest
 from proctor.judge.errors import JudgeMalformed
 
 #: Bumped whenever the wording or the shape of the prompt changes (it is part of provenance too).
@@ -410,16 +410,6 @@ def provenance(
     )
 
 
-def policy_digest(document: Any) -> str:
-    """``sha256:...`` of a policy document given as plain data (mappings, sequences, scalars,
-    dataclasses, enums, pydantic models). Equal documents give equal digests whatever the order of
-    mapping keys; an integral float equals its integer (``50.0`` and ``50``)."""
-    payload = json.dumps(
-        _canonical(document), sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
-    )
-    return "sha256:" + hashlib.sha256(payload.encode("utf-8")).hexdigest()
-
-
 def _rubric_table(rubrics: Mapping[str, str] | Iterable[Any]) -> dict[str, str]:
     table: dict[str, str] = {}
     items: Iterable[Any] = rubrics.items() if isinstance(rubrics, Mapping) else rubrics
@@ -436,35 +426,3 @@ def _rubric_table(rubrics: Mapping[str, str] | Iterable[Any]) -> dict[str, str]:
             raise ValueError(f"rubric {name!r} given twice")
         table[name] = rubric
     return table
-
-
-def _canonical(value: Any) -> Any:
-    if isinstance(value, Enum):
-        return _canonical(value.value)
-    if value is None or isinstance(value, bool | str):
-        return value
-    if isinstance(value, int):
-        return value
-    if isinstance(value, float):
-        if not math.isfinite(value):
-            raise ValueError(f"a policy document cannot hold {value}")
-        return int(value) if value.is_integer() else value
-    if isinstance(value, Mapping):
-        out: dict[str, Any] = {}
-        for k, v in value.items():
-            key = _canonical(k)
-            if not isinstance(key, str):
-                raise TypeError(f"policy document keys must be strings, got {k!r}")
-            out[key] = _canonical(v)
-        return out
-    if is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _canonical(getattr(value, f.name)) for f in fields(value)}
-    dump = getattr(value, "model_dump", None)
-    if callable(dump):
-        return _canonical(dump(mode="json", by_alias=True, exclude_none=True))
-    if isinstance(value, set | frozenset):
-        items = [_canonical(v) for v in value]
-        return sorted(items, key=lambda v: json.dumps(v, sort_keys=True, ensure_ascii=False))
-    if isinstance(value, list | tuple):
-        return [_canonical(v) for v in value]
-    raise TypeError(f"cannot digest a {type(value).__name__} in a policy document")

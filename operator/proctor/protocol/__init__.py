@@ -100,8 +100,10 @@ from proctor.protocol._lifecycle import (
 from proctor.protocol._outcomes import (
     MAX_MINUTES,
     OUTCOME_KINDS,
+    InvalidFeedback,
     OutcomeKind,
     OutcomeSummary,
+    check_outcome,
     summarise,
     valid_minutes,
 )
@@ -245,6 +247,7 @@ __all__ = [
     "GuidanceLine",
     "Incident",
     "Interval",
+    "InvalidFeedback",
     "LifecycleError",
     "LifecyclePolicy",
     "LiveDecision",
@@ -294,6 +297,7 @@ __all__ = [
     "canary_state",
     "case_failures",
     "category_of",
+    "check_outcome",
     "claim",
     "claimable",
     "confusion",

@@ -36,6 +36,24 @@ def valid_minutes(minutes: float) -> bool:
     return math.isfinite(minutes) and 0 <= minutes <= MAX_MINUTES
 
 
+class InvalidFeedback(ValueError):
+    """What a reviewer or an agent reported cannot be stored (the collector answers 400 with this
+    message, or counts a span's outcome as invalid)."""
+
+
+def check_outcome(outcome: object, minutes: object) -> tuple[str, float | None]:
+    """An outcome and its minutes, checked (raises :class:`InvalidFeedback` naming the field): a pure
+    rule, so the collector checks what a span reports without going into the store for it."""
+    if outcome not in OUTCOME_KINDS:
+        raise InvalidFeedback(f"outcome {outcome!r} is not one of {', '.join(OUTCOME_KINDS)}")
+    if minutes is not None:
+        if isinstance(minutes, bool) or not isinstance(minutes, int | float):
+            raise InvalidFeedback("minutes must be a number")
+        if not valid_minutes(float(minutes)):
+            raise InvalidFeedback(f"minutes {minutes:g} is not within 0 and a day (1440)")
+    return str(outcome), float(minutes) if isinstance(minutes, int | float) else None
+
+
 @dataclass(frozen=True, slots=True)
 class OutcomeSummary:
     """Counts, the acceptance rate and the human minutes per accepted output, together."""

@@ -55,12 +55,12 @@ from proctor.api import (
     parse_policy,
     parse_profile,
     parse_responses,
+    policy_digest,
     protocol_policy,
     resolve_cases,
 )
 from proctor.api.conditions import Condition, ConditionStatus, ConditionType, Reason, set_condition
 from proctor.graders import CaseSetProblem, compile_cases
-from proctor.judge.prompts import policy_digest
 from proctor.k8s.candidate import exam_problems, production_hostname
 from proctor.k8s.kube import KubeError
 from proctor.k8s.objects import (

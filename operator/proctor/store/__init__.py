@@ -24,7 +24,7 @@ This package sits below the judge and beside ``proctor.k8s``: it imports the pro
 API server, the judge or the collector.
 """
 
-from proctor.protocol import TRAJECTORY_METRICS, trajectory_scores
+from proctor.protocol import TRAJECTORY_METRICS, InvalidFeedback, trajectory_scores
 from proctor.store._canary import BreachedRun, BreachedScore, LiveCanary, RevisionCounts, revision_filter
 from proctor.store._checkpoint import WAL_LIMIT_BYTES, Checkpoint, Checkpointer
 from proctor.store._detector_state import (
@@ -44,7 +44,6 @@ from proctor.store._engine import (
 from proctor.store._feedback import (
     CandidateCase,
     FeedbackView,
-    InvalidFeedback,
     NewFeedback,
     Observed,
     Reviews,
@@ -77,7 +76,6 @@ from proctor.store._outcomes import (
     TELEMETRY_SOURCE,
     Outcomes,
     OutcomeView,
-    check_outcome,
 )
 from proctor.store._patterns import Failure, PatternNotFound, Patterns, PatternView, Pending
 from proctor.store._queue import WorkQueue
@@ -176,7 +174,6 @@ __all__ = [
     "WorkQueue",
     "breaker_key",
     "check_feedback",
-    "check_outcome",
     "head",
     "migrate",
     "normalise_url",

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Final, TypeVar
+from typing import Final
 
 from sqlalchemy import (
     Boolean,
@@ -34,14 +34,12 @@ from sqlalchemy import (
     true,
     update,
 )
-from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
-from proctor.protocol import BAND_WIDTH, ROUTES, Review, ReviewCell, Route, valid_minutes
+from proctor.protocol import BAND_WIDTH, ROUTES, InvalidFeedback, Review, ReviewCell, Route, valid_minutes
 from proctor.store import _engine
+from proctor.store._room import guard
 from proctor.store._schema import Base, Run, Score
-
-T = TypeVar("T")
 
 #: The longest reason kept, characters (a reason is a sentence, not a document).
 MAX_REASON: Final = 4000
@@ -114,10 +112,6 @@ class FeedbackCaseRow(Base):
     expected_score: Mapped[float | None] = mapped_column(Double)
     reason: Mapped[str] = mapped_column(Text, default="")
     created_at: Mapped[float] = mapped_column(Double)
-
-
-class InvalidFeedback(ValueError):
-    """What a reviewer sent cannot be stored (the collector answers 400 with this message)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,20 +199,6 @@ def check(
         str(route) if route is not None else None,
         reason,
     )
-
-
-def guard(fn: Callable[[], T]) -> T:
-    """``fn()``, with an unreachable database raised as :class:`~proctor.store.StoreUnavailable` (as
-    the store's rooms do)."""
-    try:
-        return fn()
-    except (OperationalError, DBAPIError) as e:
-        # from the package, where the store's rooms define it (imported late: the package imports this)
-        from proctor.store import StoreUnavailable
-
-        if isinstance(e, OperationalError) or e.connection_invalidated:
-            raise StoreUnavailable(f"database unavailable: {type(e.orig).__name__}: {e.orig}") from None
-        raise
 
 
 def _view(row: FeedbackRow) -> FeedbackView:

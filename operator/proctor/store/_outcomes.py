@@ -16,9 +16,9 @@ from typing import Any, Final
 from sqlalchemy import Boolean, Double, Engine, Index, Integer, String, func, select, true, update
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
-from proctor.protocol import OUTCOME_KINDS, OutcomeSummary, valid_minutes
+from proctor.protocol import OutcomeSummary, check_outcome
 from proctor.store import _engine
-from proctor.store._feedback import InvalidFeedback, guard
+from proctor.store._room import guard
 from proctor.store._schema import Base
 
 #: The OpenTelemetry span attribute an agent sets on a run's span when it learns the outcome.
@@ -59,18 +59,6 @@ class OutcomeView:
     minutes: float | None
     source: str
     created_at: float
-
-
-def check_outcome(outcome: object, minutes: object) -> tuple[str, float | None]:
-    """An outcome and its minutes, checked (raises :class:`InvalidFeedback` naming the field)."""
-    if outcome not in OUTCOME_KINDS:
-        raise InvalidFeedback(f"outcome {outcome!r} is not one of {', '.join(OUTCOME_KINDS)}")
-    if minutes is not None:
-        if isinstance(minutes, bool) or not isinstance(minutes, int | float):
-            raise InvalidFeedback("minutes must be a number")
-        if not valid_minutes(float(minutes)):
-            raise InvalidFeedback(f"minutes {minutes:g} is not within 0 and a day (1440)")
-    return str(outcome), float(minutes) if isinstance(minutes, int | float) else None
 
 
 class Outcomes:

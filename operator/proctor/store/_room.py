@@ -37,6 +37,17 @@ def dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False, default=str)
 
 
+def guard(fn: Callable[[], T]) -> T:
+    """``fn()``, with a database that cannot be reached raised as :class:`StoreUnavailable`: the one
+    rule every room (and a repository that is not a :class:`Room`) maps a lost database by."""
+    try:
+        return fn()
+    except (OperationalError, DBAPIError) as e:
+        if isinstance(e, OperationalError) or e.connection_invalidated:
+            raise StoreUnavailable(f"database unavailable: {type(e.orig).__name__}: {e.orig}") from None
+        raise
+
+
 class Room:
     """A repository over one concern's tables. Methods are synchronous and thread-safe (a session
     each): call them from worker threads of an event loop (``asyncio.to_thread``)."""
@@ -49,13 +60,8 @@ class Room:
         self._writes = engine.execution_options(**{_engine.WRITE_OPTION: True})
 
     def _guard(self, fn: Callable[[], T]) -> T:
-        """Run ``fn``; a database that cannot be reached raises :class:`StoreUnavailable`."""
-        try:
-            return fn()
-        except (OperationalError, DBAPIError) as e:
-            if isinstance(e, OperationalError) or e.connection_invalidated:
-                raise StoreUnavailable(f"database unavailable: {type(e.orig).__name__}: {e.orig}") from None
-            raise
+        """Run ``fn``; a database that cannot be reached raises :class:`StoreUnavailable` (:func:`guard`)."""
+        return guard(fn)
 
     def _locked(self, stmt: Select[Any], *, skip: bool) -> Select[Any]:
         """``stmt`` with ``FOR UPDATE`` on PostgreSQL (SQLite's write transactions are serial)."""

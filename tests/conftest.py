@@ -79,7 +79,25 @@ def _is_xdist_controller(config: pytest.Config) -> bool:
     return not hasattr(config, "workerinput") and bool(getattr(config.option, "numprocesses", None))
 
 
+#: httpx's module-level calls (``httpx.post(...)``) a test makes without a timeout of its own.
+_HTTPX_CALLS = ("request", "get", "head", "options", "post", "put", "patch", "delete")
+
+
+def _scale_httpx_defaults() -> None:
+    """A test's plain ``httpx.post(url, ...)`` waits httpx's 5 s default, a deadline of its own that
+    ``PROCTOR_TEST_TIME_SCALE`` would not stretch: on a busy machine such a request timed out while
+    everything else waited longer. Scale that default like every other wait (a call that passes its
+    own ``timeout=`` keeps it)."""
+    import httpx
+
+    for name in _HTTPX_CALLS:
+        defaults = getattr(httpx, name).__kwdefaults__
+        if defaults and isinstance(defaults.get("timeout"), httpx.Timeout):
+            defaults["timeout"] = httpx.Timeout(scaled(5.0))
+
+
 def pytest_configure(config: pytest.Config) -> None:
+    _scale_httpx_defaults()
     if _is_xdist_controller(config) and SHARED_DIR_ENV not in os.environ:
         shared = Path(tempfile.mkdtemp(prefix="proctor-tests-"))
         config.stash[_SHARED] = shared

@@ -15,7 +15,7 @@ from proctor.graders import (
     compile_assertions,
     grade_case,
 )
-from proctor.protocol.types import Outcome, Tier
+from proctor.protocol.types import DimensionScore, Outcome, Tier
 
 AMM = {
     "amm-72-00": "Oil consumption bands: NORMAL below 0.30 qt/hr; ELEVATED from 0.30 up to 0.60 qt/hr; "
@@ -248,3 +248,16 @@ def test_an_error_message_holding_the_answer_is_masked() -> None:
     assert "embedder failed: ValueError" in reason
     assert "AKIAIOSFODNN7EXAMPLX" not in reason
     assert "AKIA************MPLX" in reason
+
+
+def test_a_judged_assertion_does_not_stop_the_checks_after_it() -> None:
+    compiled = compile_assertions(
+        [
+            Assertion(type="llm-rubric", value="Cites the AMM first."),
+            Assertion(type="contains", value="ELEVATED"),
+        ]
+    )
+    judged = DimensionScore("llm-rubric", 50.0, score=90.0)
+    r = grade_case("c", Tier.TRUST, "NORMAL", compiled, CTX, judged_assertions={0: judged})
+    assert [f.assertion for f in r.failures] == ["contains"]
+    assert r.dimensions == (judged,) and r.outcome is Outcome.FAILED

@@ -133,3 +133,30 @@ def test_a_confident_reading_of_the_same_digits_wins_over_the_ambiguous_one() ->
     # card, and the bare one is still at least a possible card
     kinds = [f.kind for f in scan(f"order 4111 1111 1111 1111 and order {VISA}")]
     assert kinds == ["credit-card", "possible-credit-card"]
+
+
+def test_each_possible_card_is_judged_by_its_own_position_after_the_assertions() -> None:
+    case = Case.model_validate(
+        {
+            "id": "ship",
+            "tier": "safety",
+            "input": "Where?",
+            "assert": [{"type": "contains", "value": "shipped"}],
+        }
+    )
+    (c,) = compile_cases([case])
+    answer = f"Your order {VISA} shipped; ticket # {AMEX} is still open."
+    assert [r.index for r in unread_assertions(c, answer)] == [1, 2]  # after the one assertion
+    identifier = DimensionScore("safety-scan[0]", 50.0, score=100.0)
+    card = DimensionScore("safety-scan[1]", 50.0, score=0.0)
+    result = grade_answer(c, answer, judged_assertions={1: identifier, 2: card})
+    assert result.safety_findings == 1
+    [failure] = result.failures
+    assert "judge read it as a card" in failure.reason and "0005" in failure.reason
+    assert VISA not in failure.reason and AMEX not in failure.reason
+
+
+def test_a_possible_card_redacted_on_receipt_is_no_question_when_personal_data_is_not_scanned() -> None:
+    redacted, _ = redact_text(f"Your order {VISA} shipped today.")
+    result = grade_answer(_compiled(), redacted, scan=ScanPolicy(pii=False))
+    assert result.outcome is Outcome.PASSED and result.dimensions == ()

@@ -122,7 +122,13 @@ MODULES: dict[str, list[str]] = {
     ],
     "graders/_jscompat.py": ["graders/test_graders_jscompat*.py", "cli/test_import_promptfoo*.py"],
     "graders/_grade.py": ["graders/test_graders_grade_case*.py", "graders/test_graders_scan_ambiguous.py"],
-    "graders/_exam.py": ["graders/test_graders_exam*.py", "graders/test_graders_scan_ambiguous.py"],
+    # unread_assertions (what goes to the judge) is tested where the judge and proctor grade use it
+    "graders/_exam.py": [
+        "graders/test_graders_exam*.py",
+        "graders/test_graders_scan_ambiguous.py",
+        "judge/test_judge_undetermined_assertions.py",
+        "cli/test_grade_undetermined.py",
+    ],
     "graders/_scanpolicy.py": ["graders/test_graders_scan_policy*.py"],
     "graders/_canon.py": [
         "graders/test_graders_canon_units.py",

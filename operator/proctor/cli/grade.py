@@ -14,13 +14,14 @@ import math
 import multiprocessing
 import os
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 from typing import Any, TypeVar
 
 from proctor.api import (
+    CASE_BATCH,
     Case,
     CaseSet,
     CaseSource,
@@ -29,7 +30,7 @@ from proctor.api import (
     GatePolicy,
     ManifestError,
     MissingReferenceError,
-    case_share,
+    case_batches,
     case_sources,
     load_manifests,
     parse_responses,
@@ -207,6 +208,18 @@ def shares(sizes: Sequence[int], workers: int) -> list[list[_Part]]:
     return out
 
 
+def _part_batches(job: _Job, n: int, start: Fraction, stop: Fraction) -> Iterator[Sequence[Case]]:
+    """A part's cases a batch at a time (:func:`case_batches`): a worker never holds the models of
+    more than one batch."""
+    if n >= 0:
+        yield from case_batches(job.sources[n].text, where="", start=start, stop=stop)
+        return
+    inline = job.inline
+    part = inline[math.floor(len(inline) * start) : math.floor(len(inline) * stop)]
+    for i in range(0, len(part), CASE_BATCH):
+        yield part[i : i + CASE_BATCH]
+
+
 def _grade_share(parts: list[_Part]) -> list[_Graded] | None:
     """A worker's parts, graded: their case ids and results, part by part; None when anything is
     wrong (a problem in a text or a case, a case without an answer), which the caller then
@@ -216,28 +229,22 @@ def _grade_share(parts: list[_Part]) -> list[_Graded] | None:
     out: list[_Graded] = []
     embedder: Embedder | None = None
     for n, start, stop in parts:
-        if n < 0:
-            inline = job.inline
-            cases = list(inline[math.floor(len(inline) * start) : math.floor(len(inline) * stop)])
-        else:
-            try:
-                cases = case_share(job.sources[n].text, where="", start=start, stop=stop)
-            except ManifestError:
-                return None
-        if any(c.id not in job.answers for c in cases):
-            return None
-        if embedder is None and _needs_embedder(cases):
-            embedder = _embedder()
+        ids: list[str] = []
+        results: list[CaseResult] = []
         try:
-            compiled = compile_cases(
-                cases, where=job.where, profile=job.profile, embedder=embedder, offline=True
-            )
-        except CaseSetProblem:
+            for cases in _part_batches(job, n, start, stop):
+                if any(c.id not in job.answers for c in cases):
+                    return None
+                if embedder is None and _needs_embedder(cases):
+                    embedder = _embedder()
+                compiled = compile_cases(
+                    cases, where=job.where, profile=job.profile, embedder=embedder, offline=True
+                )
+                ids += (c.id for c in cases)
+                results += (grade_answer(c, job.answers[c.id], scan=job.scan) for c in compiled)
+        except (ManifestError, CaseSetProblem):
             return None
-        out.append(
-            (n, [c.id for c in cases], [grade_answer(c, job.answers[c.id], scan=job.scan) for c in compiled])
-        )
-        del cases, compiled  # one source's models at a time
+        out.append((n, ids, results))
     return out
 
 
@@ -252,7 +259,7 @@ def _workers() -> int:
 def _grade_shared(job: _Job, workers: int) -> tuple[list[str], list[CaseResult]] | None:
     """Every case's id and result, in case order, each of ``workers`` processes (this one and
     ``workers - 1`` forked) validating and grading its share (:func:`shares`: the ConfigMaps'
-    texts cut into even lengths, the inline cases into even counts), one ConfigMap at a time: all
+    texts cut into even lengths, the inline cases into even counts), a batch of cases at a time: all
     the validated cases are never in one process. None when :func:`_grade_share` found a problem,
     or an id is written twice."""
     global _job

@@ -129,6 +129,11 @@ MODULES: dict[str, list[str]] = {
         "judge/test_judge_undetermined_assertions.py",
         "cli/test_grade_undetermined.py",
     ],
+    "graders/_shares.py": [
+        "graders/test_graders_exam_parallel.py",
+        "cli/test_grade_shared.py",
+        "judge/test_judge_embeddings.py",
+    ],
     "graders/_scanpolicy.py": ["graders/test_graders_scan_policy*.py"],
     "graders/_canon.py": [
         "graders/test_graders_canon_units.py",

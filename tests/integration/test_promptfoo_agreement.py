@@ -305,7 +305,7 @@ def _proctor(config: Path, outputs: dict[str, Any]) -> tuple[dict[str, bool | No
         if (o := outputs.get(c.id)) is not None
     }
     cases = [c for c in cases if c.id in answers]
-    results = grade_cases(cases, answers, scan=False, workers=1)
+    results = grade_cases(cases, answers, scan=False)
     verdict: dict[str, bool | None] = {}
     for r in results:
         if r.failures:

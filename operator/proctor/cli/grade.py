@@ -10,28 +10,19 @@ from __future__ import annotations
 import argparse
 import contextlib
 import difflib
-import gc
-import math
-import multiprocessing
-import os
 import sys
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
-from fractions import Fraction
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
 from proctor.api import (
-    CASE_BATCH,
     Case,
     CaseSet,
     CaseSource,
     EvalProfile,
-    EvalProfileSpec,
     GatePolicy,
     ManifestError,
     MissingReferenceError,
-    case_batches,
     case_sources,
     load_manifests,
     parse_responses,
@@ -43,11 +34,13 @@ from proctor.graders import (
     AssertionCompileError,
     CaseSetProblem,
     Embedder,
+    GradingJob,
     ScanPolicy,
-    compile_cases,
-    grade_answer,
+    cores,
     grade_cases,
-    warm_up,
+    grade_shared,
+    needs_embedder,
+    worth_sharing,
 )
 from proctor.protocol import decide
 from proctor.protocol.types import CaseResult
@@ -151,155 +144,11 @@ def _resolve(path: Path, caseset: CaseSet, config_maps: Mapping[str, Mapping[str
         raise InputError("\n".join(f"{path}: {p}" for p in e.problems)) from e
 
 
-#: Below this much case text in ConfigMaps (about 1,500 cases of the benchmark's size), one process
-#: validates and grades everything: starting workers would cost more than they save.
-PARALLEL_MIN_BYTES = 512 * 1024
-
-
-@dataclass(frozen=True)
-class _Job:
-    """What every worker grades a share of (inherited through fork, never pickled)."""
-
-    inline: Sequence[Case]
-    sources: Sequence[CaseSource]
-    answers: Mapping[str, str]
-    where: str
-    profile: EvalProfileSpec | None
-    scan: ScanPolicy
-
-
-_job: _Job | None = None
-
-
-def _needs_embedder(cases: Sequence[Case]) -> bool:
-    return any(a.type.removeprefix("not-") == "similar" for c in cases for a in c.assert_)
-
-
 def _embedder() -> Embedder:
     # loads its model on first use, in the process that grades
     from proctor.judge.embeddings import OnnxEmbedder
 
     return OnnxEmbedder()
-
-
-#: A worker's part of one source: the source's position (-1 for the inline cases) and the
-#: fractions of its case list from and to which the worker grades.
-_Part = tuple[int, Fraction, Fraction]
-#: What a worker grades back for one part: the source's position, its cases' ids and results.
-_Graded = tuple[int, list[str], list[CaseResult]]
-
-
-def shares(sizes: Sequence[int], workers: int) -> list[list[_Part]]:
-    """Each worker's parts of the sources (of ``sizes`` characters each, in order): contiguous
-    and even by size, so a worker parses only the texts it grades from, and at most
-    ``workers - 1`` sources are split between two workers. An empty text is the first worker's."""
-    total = sum(sizes)
-    out: list[list[_Part]] = [[] for _ in range(workers)]
-    begin = 0
-    for n, size in enumerate(sizes):
-        if size == 0:
-            out[0].append((n, Fraction(0), Fraction(1)))
-            continue
-        for k in range(workers):
-            lo = max(Fraction(begin), Fraction(total * k, workers))
-            hi = min(Fraction(begin + size), Fraction(total * (k + 1), workers))
-            if hi > lo:
-                out[k].append((n, (lo - begin) / size, (hi - begin) / size))
-        begin += size
-    return out
-
-
-def _part_batches(job: _Job, n: int, start: Fraction, stop: Fraction) -> Iterator[Sequence[Case]]:
-    """A part's cases a batch at a time (:func:`case_batches`): a worker never holds the models of
-    more than one batch."""
-    if n >= 0:
-        yield from case_batches(job.sources[n].text, where="", start=start, stop=stop)
-        return
-    inline = job.inline
-    part = inline[math.floor(len(inline) * start) : math.floor(len(inline) * stop)]
-    for i in range(0, len(part), CASE_BATCH):
-        yield part[i : i + CASE_BATCH]
-
-
-def _grade_share(parts: list[_Part]) -> list[_Graded] | None:
-    """A worker's parts, graded: their case ids and results, part by part; None when anything is
-    wrong (a problem in a text or a case, a case without an answer), which the caller then
-    reports as :func:`_grade_serial` words it."""
-    assert _job is not None
-    job = _job
-    out: list[_Graded] = []
-    embedder: Embedder | None = None
-    for n, start, stop in parts:
-        ids: list[str] = []
-        results: list[CaseResult] = []
-        try:
-            for cases in _part_batches(job, n, start, stop):
-                if any(c.id not in job.answers for c in cases):
-                    return None
-                if embedder is None and _needs_embedder(cases):
-                    embedder = _embedder()
-                compiled = compile_cases(
-                    cases, where=job.where, profile=job.profile, embedder=embedder, offline=True
-                )
-                ids += (c.id for c in cases)
-                results += (grade_answer(c, job.answers[c.id], scan=job.scan) for c in compiled)
-        except (ManifestError, CaseSetProblem):
-            return None
-        out.append((n, ids, results))
-    return out
-
-
-def _workers() -> int:
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except AttributeError:  # pragma: no cover - not Linux
-        cores = os.cpu_count() or 1
-    return max(1, min(cores, 8))
-
-
-def _grade_shared(job: _Job, workers: int) -> tuple[list[str], list[CaseResult]] | None:
-    """Every case's id and result, in case order, each of ``workers`` processes (this one and
-    ``workers - 1`` forked) validating and grading its share (:func:`shares`: the ConfigMaps'
-    texts cut into even lengths, the inline cases into even counts), a batch of cases at a time: all
-    the validated cases are never in one process. None when :func:`_grade_share` found a problem,
-    or an id is written twice."""
-    global _job
-    _job = job
-    inline = (
-        [(-1, Fraction(k, workers), Fraction(k + 1, workers)) for k in range(workers)] if job.inline else []
-    )
-    plan = shares([len(s.text) for s in job.sources], workers)
-    for k in range(workers):
-        plan[k][:0] = inline[k : k + 1]
-    try:
-        if workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():
-            graded = [_grade_share([p for ps in plan for p in ps])]
-        else:
-            warm_up(job.scan)  # the scan's and steering check's rules, shared by the workers
-            # the collector would visit every object the workers inherit, writing to its header and
-            # so copying every page of it into each worker: what exists now is left out of it
-            gc.freeze()
-            # fork: the workers inherit the texts and answers instead of receiving them pickled;
-            # this process grades the first share itself meanwhile (one process and one copy of
-            # its results fewer)
-            with multiprocessing.get_context("fork").Pool(workers - 1) as pool:
-                others = pool.map_async(_grade_share, plan[1:])
-                first = _grade_share(plan[0])
-                graded = [first, *others.get()] if first is not None else [None]
-    finally:
-        _job = None
-        gc.unfreeze()
-    ids: list[str] = []
-    results: list[CaseResult] = []
-    # the workers' parts in case order: by source, and within a source by worker
-    for _, part_ids, part_results in sorted(
-        (part for share in graded if share is not None for part in share), key=lambda p: p[0]
-    ):
-        ids += part_ids
-        results += part_results
-    if any(share is None for share in graded) or len(set(ids)) != len(ids):
-        return None
-    return ids, results
 
 
 def _inputs(
@@ -324,20 +173,21 @@ def _grade(
 ) -> tuple[CaseSet, GatePolicy | None, dict[str, str], list[str], list[CaseResult]]:
     """The CaseSet, the policy, the answers, and every case's id and result, in case order.
 
-    A large CaseSet is graded by :func:`_grade_shared`; when that finds any problem, or the input
-    is small, :func:`_grade_serial` grades (or refuses) it all in this process, so the words and
-    the order of the problems reported are the same whichever path ran."""
+    A large CaseSet is graded by one process per core (:func:`proctor.graders.grade_shared`); when
+    that finds any problem, or the input is small, :func:`_grade_serial` grades (or refuses) it all
+    in this process, so the words and the order of the problems reported are the same whichever
+    path ran."""
     caseset, config_maps, sources = _caseset(args.caseset)
-    workers = _workers()
-    if sum(len(s.text) for s in sources) >= PARALLEL_MIN_BYTES:
+    if worth_sharing(caseset.spec.cases, sources):
         try:
             profile, policy, answers, scan = _inputs(args)
         except InputError:
             pass  # the cases' own problems are reported first: the serial path says which
         else:
             where = f"{args.caseset}: CaseSet {caseset.metadata.name}"
-            job = _Job(caseset.spec.cases, sources, answers, where, profile.spec if profile else None, scan)
-            graded = _grade_shared(job, workers)
+            spec = profile.spec if profile else None
+            job = GradingJob(caseset.spec.cases, sources, answers, where, spec, scan, _embedder)
+            graded = grade_shared(job, cores())
             if graded is not None:
                 return caseset, policy, answers, *graded
     return _grade_serial(args, caseset, config_maps)
@@ -368,8 +218,7 @@ def _grade_serial(
         scan = ScanPolicy.from_spec(profile.spec.safety_scan if profile else None)
     except AssertionCompileError as e:
         raise InputError(f"{args.profile}: {e}") from e
-    # loads on first use, in the process that grades (after grade_cases forks, if it does)
-    embedder = _embedder() if _needs_embedder(cases) else None
+    embedder = _embedder() if needs_embedder(cases) else None
     try:
         results = grade_cases(
             cases,

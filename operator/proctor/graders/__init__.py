@@ -21,7 +21,9 @@ Public names:
   :class:`ScanPolicy` is what an EvalProfile's ``safetyScan`` turns on and allows.
 - A whole case set: :func:`compile_cases` -> :class:`CompiledCase` (raises :class:`CaseSetProblem`
   naming every bad case), :func:`grade_answer` / :func:`unanswered` for one case,
-  :func:`grade_cases` for recorded answers (in parallel for large sets).
+  :func:`grade_cases` for recorded answers in one process; :func:`grade_shared` grades a large
+  :class:`GradingJob` (inline cases and ConfigMap texts) with one process per core (:func:`cores`),
+  each validating its own share, when :func:`worth_sharing` says so.
 - :func:`redact_text` / :func:`redact_value`: a text (a JSON-like value) with every finding of
   the scan replaced by its marker ``[redacted KIND: PREVIEW]``, before it is stored or sent;
   :func:`redacted_findings` reads the markers back as findings (the evidence);
@@ -63,7 +65,6 @@ from proctor.graders._exam import (
     grade_cases,
     unanswered,
     unread_assertions,
-    warm_up,
 )
 from proctor.graders._grade import SAFETY_SCAN, grade_case
 from proctor.graders._jscompat import (
@@ -79,6 +80,7 @@ from proctor.graders._redaction import redact_result, redact_text, redact_value,
 from proctor.graders._rubric import assertion_rubric
 from proctor.graders._scan import scan
 from proctor.graders._scanpolicy import ScanPolicy
+from proctor.graders._shares import GradingJob, cores, grade_shared, needs_embedder, worth_sharing
 from proctor.graders._steering import (
     INSTRUCTION_ADHERENCE,
     SteeringFinding,
@@ -106,6 +108,7 @@ __all__ = [
     "CompiledCase",
     "Embedder",
     "Finding",
+    "GradingJob",
     "JsRegexError",
     "ScanPolicy",
     "SteeringFinding",
@@ -114,11 +117,14 @@ __all__ = [
     "compile_assertion",
     "compile_assertions",
     "compile_cases",
+    "cores",
     "grade_answer",
     "grade_case",
     "grade_cases",
+    "grade_shared",
     "js_string",
     "load_js_yaml",
+    "needs_embedder",
     "redact_result",
     "redact_text",
     "redact_value",
@@ -130,5 +136,5 @@ __all__ = [
     "translate_js_regex",
     "unanswered",
     "unread_assertions",
-    "warm_up",
+    "worth_sharing",
 ]

@@ -8,8 +8,6 @@ runner fills them from the judge, offline grading reports them as skipped (never
 from __future__ import annotations
 
 import dataclasses
-import multiprocessing
-import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -27,7 +25,6 @@ from proctor.graders._assertions import (
     compile_assertions,
 )
 from proctor.graders._grade import ambiguous_readings, grade_case
-from proctor.graders._languages import preload_detector
 from proctor.graders._redaction import marker
 from proctor.graders._rubric import (
     ASSERTION_DIMENSION,
@@ -39,8 +36,6 @@ from proctor.graders._rubric import (
 from proctor.graders._scanpolicy import ScanPolicy, scan_policy
 from proctor.graders._steering import steer_result
 from proctor.protocol.types import DEFAULT_DIMENSION_THRESHOLD, CaseResult, DimensionScore, Tier
-
-#: Threshold of a judged dimension named by a case when no profile says otherwise.
 
 
 class CaseSetProblem(ValueError):
@@ -89,17 +84,20 @@ def compile_cases(
     profile: EvalProfileSpec | None = None,
     embedder: Embedder | None = None,
     offline: bool = False,
+    memo: CompileMemo | None = None,
 ) -> list[CompiledCase]:
     """Compile every case's assertions once; report every case that cannot be compiled at once.
 
     ``embedder`` goes into every case's context (for ``similar``; without one it is unmeasured).
     A safety case that would measure nothing (no assertion, and no judged dimension: none of its
     own and none from ``profile``) is refused: it would pass any answer. Without ``profile`` that
-    is known only when grading ``offline`` (a cluster run resolves the profile later).
+    is known only when grading ``offline`` (a cluster run resolves the profile later). ``memo``
+    carries compiled assertions from one call to the next (batches of one case set).
     """
     out: list[CompiledCase] = []
     problems: list[str] = []
-    memo: CompileMemo = {}  # an assertion stated by many cases is compiled once
+    if memo is None:
+        memo = {}  # an assertion stated by many cases is compiled once
     for case in cases:
         try:
             compiled = compile_assertions(case.assert_, memo)
@@ -236,27 +234,6 @@ def warm_up(scan: bool | ScanPolicy = True) -> None:
     scan_policy(scan).findings(_WARM_UP_ANSWER)
 
 
-#: Below this many cases one process is faster than starting workers.
-PARALLEL_MIN_CASES = 2000
-
-_shared: (
-    tuple[Sequence[Case], Mapping[str, str], str, EvalProfileSpec | None, bool | ScanPolicy, Embedder | None]
-    | None
-) = None
-
-
-def _grade_slice(bounds: tuple[int, int]) -> tuple[list[CaseResult], list[str]]:
-    assert _shared is not None
-    cases, answers, where, profile, scan, embedder = _shared
-    try:
-        compiled = compile_cases(
-            cases[bounds[0] : bounds[1]], where=where, profile=profile, embedder=embedder, offline=True
-        )
-    except CaseSetProblem as e:
-        return [], e.problems
-    return [grade_answer(c, answers[c.id], scan=scan) for c in compiled], []
-
-
 def grade_cases(
     cases: Sequence[Case],
     answers: Mapping[str, str],
@@ -264,39 +241,13 @@ def grade_cases(
     where: str = "case set",
     profile: EvalProfileSpec | None = None,
     scan: bool | ScanPolicy = True,
-    workers: int | None = None,
     embedder: Embedder | None = None,
 ) -> list[CaseResult]:
-    """Compile and grade every case against its answer, in case order.
+    """Compile and grade every case against its answer, in this process, in case order.
 
-    Large exams are split across forked worker processes (one per core by default): compiling
-    and grading are CPU-bound and independent per case. Every case must have an answer; raises
-    :class:`CaseSetProblem` naming every case that cannot be compiled.
-
-    ``embedder`` (for ``similar``) is inherited by the forked workers as it is: it must be usable
-    in a forked child (:class:`proctor.judge.embeddings.OnnxEmbedder` loads its model after the
-    fork, in each worker that needs it).
+    Every case must have an answer; raises :class:`CaseSetProblem` naming every case that cannot
+    be compiled. A large exam is graded across processes by
+    :func:`proctor.graders._shares.grade_shared`, which falls back to this to word a problem.
     """
-    n = len(cases)
-    if workers is None:
-        workers = min(os.cpu_count() or 1, 8) if n >= PARALLEL_MIN_CASES else 1
-    if workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():
-        compiled = compile_cases(cases, where=where, profile=profile, embedder=embedder, offline=True)
-        return [grade_answer(c, answers[c.id], scan=scan) for c in compiled]
-    global _shared
-    if any(a.type.removeprefix("not-") in GRADER_LANGUAGES for c in cases for a in c.assert_):
-        preload_detector()  # once, before the fork: the workers share its model's pages
-    warm_up(scan)
-    step = -(-n // workers)
-    bounds = [(i, min(i + step, n)) for i in range(0, n, step)]
-    _shared = (cases, answers, where, profile, scan, embedder)
-    try:
-        # fork: the workers inherit the parsed cases instead of receiving them pickled
-        with multiprocessing.get_context("fork").Pool(len(bounds)) as pool:
-            parts = pool.map(_grade_slice, bounds)
-    finally:
-        _shared = None
-    problems = [p for _, errs in parts for p in errs]
-    if problems:
-        raise CaseSetProblem(problems)
-    return [r for results, _ in parts for r in results]
+    compiled = compile_cases(cases, where=where, profile=profile, embedder=embedder, offline=True)
+    return [grade_answer(c, answers[c.id], scan=scan) for c in compiled]

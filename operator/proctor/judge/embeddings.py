@@ -27,10 +27,10 @@ Fork safety: loaded *after* the fork, in each process that embeds. onnxruntime's
 thread pools, threads do not survive ``fork()``, and onnxruntime does not promise that a session
 created before a fork works in the child (hangs have been reported with process pools). So an
 :class:`OnnxEmbedder` loads lazily, and in a forked child
-(the workers of :func:`proctor.graders.grade_cases`) an ``os.register_at_fork`` hook makes
+(the workers of :func:`proctor.graders.grade_shared`) an ``os.register_at_fork`` hook makes
 every embedder forget what it inherited (a loaded session is kept referenced, never run or
-destroyed) and load its own on first use. Loading costs about a quarter of a second per process;
-an embedder passed to ``grade_cases`` untouched is loaded by the workers only, never by the parent.
+destroyed) and load its own on first use. Loading costs about a quarter of a second per process,
+in each process whose share has a ``similar`` assertion.
 """
 
 from __future__ import annotations

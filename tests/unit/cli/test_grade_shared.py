@@ -1,12 +1,10 @@
 """A large CaseSet is graded by workers that each validate a share of every ConfigMap
-(``proctor.cli.grade._grade_shared``): the report, the exit code and every refusal's words must be
+(``proctor.graders.grade_shared``): the report, the exit code and every refusal's words must be
 those of grading it all in one process."""
 
 from __future__ import annotations
 
-import itertools
 import json
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -76,10 +74,10 @@ def run(
     ``shared_only``: the shares must grade it, without falling back to one process."""
     with monkeypatch.context() as m:
         if workers is None:
-            m.setattr(grade, "PARALLEL_MIN_BYTES", 1 << 60)
+            m.setattr(grade, "worth_sharing", lambda inline, sources: False)
         else:
-            m.setattr(grade, "PARALLEL_MIN_BYTES", 0)
-            m.setattr(grade, "_workers", lambda: workers)
+            m.setattr(grade, "worth_sharing", lambda inline, sources: True)
+            m.setattr(grade, "cores", lambda: workers)
         if shared_only:
             m.setattr(grade, "_grade_serial", None)
         code = proctor_main(["grade", str(paths[0]), "--responses", str(paths[1]), "--format", "json"])
@@ -159,23 +157,3 @@ def test_a_refusal_is_worded_as_one_process_words_it(
     serial = run(monkeypatch, capsys, paths, None)
     assert serial[0] == 2 and serial[1] == "" and "nothing was graded" in serial[2]
     assert run(monkeypatch, capsys, paths, 2) == serial
-
-
-@pytest.mark.parametrize(
-    ("sizes", "workers"),
-    [([700] * 5, 2), ([7, 2, 21], 3), ([100], 4), ([0, 50, 0, 50], 2), ([3, 1, 1, 1, 1, 1], 8)],
-)
-def test_the_shares_cover_every_source_once_and_are_even(sizes: list[int], workers: int) -> None:
-    plan = grade.shares(sizes, workers)
-    assert len(plan) == workers
-    for n in range(len(sizes)):
-        parts = [(lo, hi) for share in plan for m, lo, hi in share if m == n]
-        # contiguous from 0 to 1, workers in order
-        assert parts[0][0] == 0 and parts[-1][1] == 1
-        assert all(a[1] == b[0] for a, b in itertools.pairwise(parts))
-    # every worker gets the same amount of text
-    assert [sum(sizes[n] * (hi - lo) for n, lo, hi in share) for share in plan] == [
-        Fraction(sum(sizes), workers)
-    ] * workers
-    # a worker parses only the texts it grades from: at most workers - 1 texts are split
-    assert sum(len(share) for share in plan) <= len(sizes) + workers - 1

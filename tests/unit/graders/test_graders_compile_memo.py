@@ -28,6 +28,18 @@ def test_cases_that_state_the_same_assertion_share_one_compiled_check() -> None:
     assert compiled[0].assertions[1] is not compiled[1].assertions[0]
 
 
+def test_a_memo_carries_compiled_checks_from_one_batch_to_the_next() -> None:
+    order = {"type": "starts-with", "value": "Order "}
+    memo: CompileMemo = {}
+    first = compile_cases([case("a", order)], memo=memo)
+    second = compile_cases([case("b", {"type": "contains", "value": "x"}, order)], memo=memo)
+    alone = compile_cases([case("c", order)])
+    assert second[0].assertions[1] is first[0].assertions[0]
+    assert alone[0].assertions[0] is not first[0].assertions[0]
+    assert not grade_answer(second[0], "Order 1: x").failures
+    assert len(grade_answer(second[0], "Invoice: x").failures) == 1
+
+
 @pytest.mark.parametrize(
     ("one", "other"),
     [

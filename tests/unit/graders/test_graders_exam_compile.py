@@ -17,6 +17,8 @@ from proctor.graders._exam import (
     grade_cases,
     unanswered,
 )
+from proctor.graders._scanpolicy import ScanPolicy
+from proctor.graders._shares import GradingJob, grade_shared
 from proctor.protocol.types import DimensionScore, Outcome, Tier
 
 
@@ -129,7 +131,7 @@ def test_grade_cases_in_one_process_keeps_case_order_and_uses_the_embedder() -> 
     ]
     results = grade_cases(cases, {"a": "ok", "b": "x"}, embedder=lambda texts: [[1.0, 0.0] for _ in texts])
     assert [(r.case_id, r.outcome) for r in results] == [("b", Outcome.PASSED), ("a", Outcome.PASSED)]
-    unembedded = grade_cases(cases, {"a": "ok", "b": "x"}, workers=1)
+    unembedded = grade_cases(cases, {"a": "ok", "b": "x"})
     assert unembedded[0].outcome is Outcome.UNMEASURED
 
 
@@ -251,6 +253,9 @@ def test_every_safety_case_that_measures_nothing_is_named_and_the_others_still_c
 @pytest.mark.parametrize("workers", [1, 2])
 def test_grade_cases_grades_offline_so_it_refuses_a_safety_case_that_measures_nothing(workers: int) -> None:
     cases = [bare_safety(f"s{i}") if i == 3 else case(id=f"c{i}") for i in range(6)]
+    answers = {c.id: "answer" for c in cases}
     with pytest.raises(CaseSetProblem) as e:
-        grade_cases(cases, {c.id: "answer" for c in cases}, where="cs.yaml", workers=workers)
+        grade_cases(cases, answers, where="cs.yaml")
     assert e.value.problems == [f"cs.yaml: case 's3': {SAFETY_MEASURES_NOTHING} (no --profile given)"]
+    # the workers refuse it too, and leave the words to grade_cases
+    assert grade_shared(GradingJob(cases, [], answers, "cs.yaml", None, ScanPolicy()), workers) is None

@@ -14,7 +14,7 @@ import pytest
 
 from proctor.api.assertions import Assertion
 from proctor.api.caseset import Case
-from proctor.graders import CaseContext, compile_assertion, grade_cases
+from proctor.graders import CaseContext, GradingJob, ScanPolicy, compile_assertion, grade_cases, grade_shared
 from proctor.judge import embeddings
 from proctor.judge.embeddings import (
     DIMENSION,
@@ -316,12 +316,16 @@ def test_forked_workers_load_their_own_model(loaded_before_fork: bool) -> None:
             _inherited = None
         assert repr(parent) == f"OnnxEmbedder({embeddings.MODEL_ID}, loaded)"
         assert state == f"OnnxEmbedder({embeddings.MODEL_ID}, not loaded)"
-    parallel = grade_cases(cases, answers, workers=2, embedder=parent)
-    serial = grade_cases(cases, answers, workers=1, embedder=OnnxEmbedder())
+    # each process that grades a share makes its embedder when its first `similar` case comes
+    job = GradingJob(cases, [], answers, "cs", None, ScanPolicy(), lambda: parent)
+    graded = grade_shared(job, 2)
+    assert graded is not None
+    ids, parallel = graded
+    serial = grade_cases(cases, answers, embedder=OnnxEmbedder())
+    assert ids == [c.id for c in cases]
     assert parallel == serial
     assert [not r.failures for r in parallel] == [i % 2 == 1 for i in range(6)]
     assert all(not r.dimensions for r in parallel)  # measured, not skipped
-    assert ("not loaded" in repr(parent)) is not loaded_before_fork
 
 
 # -- grounding -------------------------------------------------------------------------------------

@@ -4,6 +4,7 @@ is left to ``grade_cases`` to word."""
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from fractions import Fraction
 from typing import Any
@@ -80,12 +81,38 @@ def test_any_problem_is_left_to_one_process(broken: str) -> None:
 
 
 def test_worth_sharing_from_the_size_of_the_texts_or_the_number_of_inline_cases() -> None:
-    big = [CaseSource("m", "x" * PARALLEL_MIN_BYTES)]
-    small = [CaseSource("m", "x" * (PARALLEL_MIN_BYTES - 1))]
+    def text(n: int) -> list[CaseSource]:
+        return [CaseSource("m", "x" * n)]
+
     case = Case.model_validate(_raw(0))
-    assert worth_sharing([], big) and not worth_sharing([], small)
-    assert worth_sharing([case] * PARALLEL_MIN_CASES, [])
+    assert worth_sharing([], text(PARALLEL_MIN_BYTES)) and worth_sharing([], text(3 * PARALLEL_MIN_BYTES))
+    assert not worth_sharing([], text(PARALLEL_MIN_BYTES - 1))
+    assert worth_sharing([case] * PARALLEL_MIN_CASES, []) and worth_sharing(
+        [case] * 3 * PARALLEL_MIN_CASES, []
+    )
     assert not worth_sharing([case] * (PARALLEL_MIN_CASES - 1), [])
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_the_embedder_is_made_only_where_a_case_asks_similar(workers: int) -> None:
+    made: list[bool] = []
+
+    def embedder() -> Any:
+        made.append(True)
+        return lambda texts: [[1.0, 0.0] for _ in texts]
+
+    # types ordered before and after "similar"
+    asserts = [{"type": "contains", "value": "ok"}, {"type": "starts-with", "value": "ok"}]
+    plain = _job(0, [[_raw(i, **{"assert": asserts}) for i in range(10, 14)]])
+    assert grade_shared(dataclasses.replace(plain, embedder=embedder), workers) is not None
+    assert made == []  # no model loaded for cases that never compare meanings
+    similar = Case.model_validate(
+        _raw(1, **{"assert": [{"type": "similar", "value": "ok", "threshold": 0.5}]})
+    )
+    job = GradingJob([similar], [], {"c1": "ok"}, "cs", None, ScanPolicy(), embedder)
+    graded = grade_shared(job, 1)
+    assert graded is not None and made == [True]
+    assert not graded[1][0].failures  # measured with the embedder: identical vectors
 
 
 @pytest.mark.parametrize(

@@ -125,6 +125,7 @@ MODULES: dict[str, list[str]] = {
     # unread_assertions (what goes to the judge) is tested where the judge and proctor grade use it
     "graders/_exam.py": [
         "graders/test_graders_exam*.py",
+        "graders/test_graders_compile_memo.py",
         "graders/test_graders_scan_ambiguous.py",
         "judge/test_judge_undetermined_assertions.py",
         "cli/test_grade_undetermined.py",

@@ -176,6 +176,7 @@ def grade_answer(
     return steer_result(dataclasses.replace(result, dimensions=(*result.dimensions, *dims)), answer)
 
 
+#: what the judge's runner scores in place of an assertion (or a scan reading) nobody could read
 @dataclass(frozen=True, slots=True)
 class AssertionRubric:
     """An assertion the graders could not read, as a judged dimension: its position in the case,
@@ -227,7 +228,7 @@ _WARM_UP_ANSWER = (
 )
 
 
-def warm_up(scan: bool | ScanPolicy = True) -> None:
+def warm_up(scan: bool | ScanPolicy) -> None:
     """Build the scan's and the steering check's rules now, once, before workers fork: each
     worker would otherwise build its own copy of them."""
     steer_result(CaseResult(case_id="warm-up", tier=Tier.FORM), _WARM_UP_ANSWER)

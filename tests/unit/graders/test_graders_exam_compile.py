@@ -16,6 +16,7 @@ from proctor.graders._exam import (
     grade_answer,
     grade_cases,
     unanswered,
+    unread_assertions,
 )
 from proctor.graders._scanpolicy import ScanPolicy
 from proctor.graders._shares import GradingJob, grade_shared
@@ -259,3 +260,31 @@ def test_grade_cases_grades_offline_so_it_refuses_a_safety_case_that_measures_no
     assert e.value.problems == [f"cs.yaml: case 's3': {SAFETY_MEASURES_NOTHING} (no --profile given)"]
     # the workers refuse it too, and leave the words to grade_cases
     assert grade_shared(GradingJob(cases, [], answers, "cs.yaml", None, ScanPolicy()), workers) is None
+
+
+def test_an_assertion_the_graders_cannot_read_goes_to_the_judge_wherever_it_stands() -> None:
+    # a plain assertion first, then a label in a language the label grader has no rules for
+    (c,) = compile_cases(
+        [
+            case(
+                id="band",
+                **{
+                    "assert": [
+                        {"type": "contains", "value": "HIGH"},
+                        {"type": "label", "value": "HIGH", "labels": ["HIGH", "LOW"]},
+                    ]
+                },
+            )
+        ]
+    )
+    answer = "Kiwango cha mafuta ni HIGH, si LOW, kwa mujibu wa mwongozo wa matengenezo ya injini."
+    rubrics = unread_assertions(c, answer, scan=False)
+    assert [(r.index, r.name) for r in rubrics] == [(1, "assert[1]:label")]
+
+
+def test_an_empty_answer_is_unmeasured_not_sent_to_the_judge_as_unreadable() -> None:
+    (c,) = compile_cases(
+        [case(id="band", **{"assert": [{"type": "label", "value": "HIGH", "labels": ["HIGH", "LOW"]}]})]
+    )
+    assert unread_assertions(c, "   ", scan=False) == []
+    assert grade_answer(c, "   ").outcome is Outcome.UNMEASURED

@@ -132,6 +132,7 @@ MODULES: dict[str, list[str]] = {
     ],
     "graders/_shares.py": [
         "graders/test_graders_exam_parallel.py",
+        "graders/test_graders_exam_compile.py",
         "cli/test_grade_shared.py",
         "judge/test_judge_embeddings.py",
     ],

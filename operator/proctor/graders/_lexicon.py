@@ -10,7 +10,14 @@ phrasing (not translated English), with these keys:
     names it (``rien d'autre que``, ``nichts anderes als``).
 ``conditional`` and ``conditional_after``
     anywhere in the clause before a label, or right after it (one word may stand between): the
-    label is hypothetical (``si``, ``falls``, ``entre``; ``HIGH solo se``, ``HIGH nur wenn``).
+    label is hypothetical (``si``, ``falls``, ``entre``; ``HIGH solo se``, ``HIGH nur wenn``). A
+    clause that opens with a condition word and ends at a comma also makes the clause after it
+    hypothetical: that is the consequent of a rule (``Si le débit dépasse 0,60, la bande est
+    HIGH``). A point or comma between two digits (``0,60``, ``1.000,5``) ends no clause.
+``framing``
+    words that make a condition a way of looking at the facts, not a condition on them (``si se
+    compara con el límite de 0,60, el consumo es ELEVATED``: compared with, a verdict): a clause
+    with one of them is not hypothetical for its condition word.
 ``change_before``
     right before a label: a change still to come (``will become``, ``deviendra``, ``passerà a``):
     hypothetical, not the state now.
@@ -60,6 +67,7 @@ _KEYS = (
     "conditional",
     "conditional_after",
     "conditional_mood",
+    "framing",
     "change_before",
     "denied_after",
     "clause_breaks",
@@ -102,6 +110,8 @@ class Lexicon:
     negated_end: re.Pattern[str]
     double_end: re.Pattern[str]
     conditional: re.Pattern[str]
+    condition_opens: re.Pattern[str]
+    framing: re.Pattern[str]
     conditional_after: re.Pattern[str]
     conditional_mood: re.Pattern[str]
     change_end: re.Pattern[str]
@@ -144,6 +154,8 @@ def _compile(doc: Mapping[str, Any], where: str) -> Lexicon:
         negated_end=re.compile(_alternation(t["negation_before"]) + tail),
         double_end=re.compile(_alternation(t["double_negation"]) + tail),
         conditional=re.compile(_alternation(t["conditional"])),
+        condition_opens=re.compile(r"^[\s\"'`*_]*" + _alternation(t["conditional"])),
+        framing=re.compile(_alternation(t["framing"])),
         # right after the label, or after one noun it qualifies ("HIGH uniquement si", "HIGH-Stufe nur wenn")
         conditional_after=re.compile(r"^\s*(?:[\w-]+\s+)?" + _alternation(t["conditional_after"])),
         conditional_mood=re.compile(_alternation(t["conditional_mood"])),
@@ -176,14 +188,46 @@ def lexicons(languages: Iterable[str]) -> list[Lexicon]:
     return [lexicon(lang) for lang in TABLE_LANGUAGES if lang in set(languages)]
 
 
+def _in_figure(text: str, i: int) -> bool:
+    """Whether the character at ``i`` is a decimal or thousands separator: a point or comma
+    between two digits (``0,60``, ``1.000,5``, ``1,000.5``). One after a figure and before a space
+    (``0,60, la bande``) ends a clause like any other."""
+    return text[i] in ".," and 0 < i < len(text) - 1 and text[i - 1].isdigit() and text[i + 1].isdigit()
+
+
+def _clause_at(lex: Lexicon, text: str, pos: int, limit: int) -> tuple[str, str, int]:
+    """The lower-case clause of ``text`` that ends at ``pos`` (at most ``limit`` characters), as
+    ``lex`` breaks clauses, with the break that opens it and where that starts (``""`` and the
+    window's start when none does)."""
+    start = max(0, pos - limit)
+    window = text[start:pos].lower()
+    cut, mark, at = 0, "", start
+    for m in lex.clause_break.finditer(window):
+        if not _in_figure(text, start + m.start()):
+            cut, mark, at = m.end(), m.group(), start + m.start()
+    return window[cut:], mark, at
+
+
 def _clause(lex: Lexicon, text: str, pos: int, limit: int = 96) -> str:
     """The lower-case clause of ``text`` that ends at ``pos``, as ``lex`` breaks clauses."""
-    window = text[max(0, pos - limit) : pos].lower()
-    cut = 0
-    for m in lex.clause_break.finditer(window):
-        if not (m.group() in ".," and 0 < m.start() < len(window) - 1 and window[m.start() - 1].isdigit()):
-            cut = m.end()
-    return window[cut:]
+    return _clause_at(lex, text, pos, limit)[0]
+
+
+def _conditional(lex: Lexicon, clause: str) -> bool:
+    """Whether a condition word makes ``clause`` hypothetical: not when the condition only frames
+    how the answer looks at the facts (``si se compara con``, ``wenn man ... vergleicht``)."""
+    return lex.conditional.search(clause) is not None and lex.framing.search(clause) is None
+
+
+def _after_condition(lex: Lexicon, text: str, pos: int, limit: int = 96) -> bool:
+    """Whether the clause ending at ``pos`` is the consequent of a condition: the clause before it
+    opens with a condition word and a comma ends it (``Si le débit dépasse 0,60, la bande est
+    HIGH``, ``Wenn ... überschreitet, ist die Stufe HIGH``). A band's rule, not the state now."""
+    _, mark, at = _clause_at(lex, text, pos, limit)
+    if mark != ",":
+        return False
+    condition = _clause_at(lex, text, at, limit)[0]
+    return lex.condition_opens.match(condition) is not None and lex.framing.search(condition) is None
 
 
 _SENTENCE_START = re.compile(r"[.!?;\n](?:\s|$)")
@@ -202,9 +246,10 @@ def label_use(lexes: Iterable[Lexicon], text: str, s: int, e: int) -> str | None
         if lex.negated_end.search(clause) or lex.denied_after.match(after):
             return "negated"
         if (
-            lex.conditional.search(clause)
+            _conditional(lex, clause)
             or lex.conditional_after.match(after)
             or lex.change_end.search(clause)
+            or _after_condition(lex, text, s)
         ):
             return "hypothetical"
         if lex.conditional_mood.search(clause):

@@ -110,6 +110,7 @@ class Lexicon:
     negated_end: re.Pattern[str]
     double_end: re.Pattern[str]
     conditional: re.Pattern[str]
+    to_label: re.Pattern[str]
     condition_opens: re.Pattern[str]
     framing: re.Pattern[str]
     conditional_after: re.Pattern[str]
@@ -153,7 +154,9 @@ def _compile(doc: Mapping[str, Any], where: str) -> Lexicon:
         language=str(doc["language"]),
         negated_end=re.compile(_alternation(t["negation_before"]) + tail),
         double_end=re.compile(_alternation(t["double_negation"]) + tail),
-        conditional=re.compile(_alternation(t["conditional"])),
+        # never a clitic after a hyphen (Portuguese "situa-se", "enquadra-se": the pronoun, not "if")
+        conditional=re.compile("(?<!-)" + _alternation(t["conditional"])),
+        to_label=re.compile(tail),
         condition_opens=re.compile(r"^[\s\"'`*_]*" + _alternation(t["conditional"])),
         framing=re.compile(_alternation(t["framing"])),
         # right after the label, or after one noun it qualifies ("HIGH uniquement si", "HIGH-Stufe nur wenn")
@@ -188,6 +191,9 @@ def lexicons(languages: Iterable[str]) -> list[Lexicon]:
     return [lexicon(lang) for lang in TABLE_LANGUAGES if lang in set(languages)]
 
 
+_CAPS = re.compile(r"(?<![\w])[A-Z][A-Z][A-Z_-]{2,}(?![\w])")
+
+
 def _in_figure(text: str, i: int) -> bool:
     """Whether the character at ``i`` is a decimal or thousands separator: a point or comma
     between two digits (``0,60``, ``1.000,5``, ``1,000.5``). One after a figure and before a space
@@ -214,9 +220,19 @@ def _clause(lex: Lexicon, text: str, pos: int, limit: int = 96) -> str:
 
 
 def _conditional(lex: Lexicon, clause: str) -> bool:
-    """Whether a condition word makes ``clause`` hypothetical: not when the condition only frames
-    how the answer looks at the facts (``si se compara con``, ``wenn man ... vergleicht``)."""
-    return lex.conditional.search(clause) is not None and lex.framing.search(clause) is None
+    """Whether a condition word makes ``clause``, which ends at a label, hypothetical.
+
+    Not when the condition only frames how the answer looks at the facts (``si se compara con``,
+    ``wenn man ... vergleicht``), nor when the word stands right before the label (fillers
+    aside) in the middle of its clause: it opens no condition there but says what the thing is
+    classed as (Dutch ``geldt als ELEVATED``, ``ik beoordeel dit als ELEVATED``). Opening the
+    clause, it is a rule (``Als HIGH: direct melden``)."""
+    if lex.framing.search(clause) is not None:
+        return False
+    return any(
+        not (clause[: m.start()].strip() and lex.to_label.match(clause, m.end()))
+        for m in lex.conditional.finditer(clause)
+    )
 
 
 def _after_condition(lex: Lexicon, text: str, pos: int, limit: int = 96) -> bool:
@@ -227,6 +243,8 @@ def _after_condition(lex: Lexicon, text: str, pos: int, limit: int = 96) -> bool
     if mark != ",":
         return False
     condition = _clause_at(lex, text, at, limit)[0]
+    if _CAPS.search(text, at - len(condition), at):
+        return False  # the condition already holds its consequent ("Als het stijgt is het HIGH, nu ...")
     return lex.condition_opens.match(condition) is not None and lex.framing.search(condition) is None
 
 
@@ -254,7 +272,7 @@ def label_use(lexes: Iterable[Lexicon], text: str, s: int, e: int) -> str | None
             return "hypothetical"
         if lex.conditional_mood.search(clause):
             sentence = _SENTENCE_START.split(text[max(0, s - 240) : s].lower())[-1]
-            if lex.conditional.search(sentence) or _DIGIT.search(sentence):
+            if _conditional(lex, sentence) or _DIGIT.search(sentence):
                 return "hypothetical"
     return None
 
@@ -274,9 +292,6 @@ def find_number_words(lexes: Iterable[Lexicon], text: str, start: int) -> list[t
         for m in lex.number_word.finditer(low, start):
             out.append((m.start(), m.end(), lex.numbers[m.group()]))
     return sorted(out)
-
-
-_CAPS = re.compile(r"(?<![\w])[A-Z][A-Z][A-Z_-]{2,}(?![\w])")
 
 
 def find_guessed_verdicts(

@@ -109,3 +109,38 @@ def test_a_rule_alone_gives_no_verdict(answer: str) -> None:
 def test_a_condition_reaches_only_the_clause_right_after_it(answer: str, expected: CheckOutcome) -> None:
     outcome, reason = _label(answer)
     assert outcome is expected, reason
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        # Dutch "als" right before the label, mid-clause, is "as": what the reading is classed as
+        "Het verbruik geldt als ELEVATED.",
+        "Ik beoordeel dit verbruik als ELEVATED.",
+        "Het verbruik wordt aangemerkt als ELEVATED.",
+        "Dit zou ik als ELEVATED classificeren.",
+        # Portuguese "-se" after a verb is the pronoun, not "if"
+        "O consumo situa-se na faixa ELEVATED.",
+        "Classifica-se como ELEVATED, dado o consumo medido.",
+        "O consumo enquadra-se em ELEVATED.",
+    ],
+)
+def test_a_condition_word_that_is_another_word_there_sets_no_condition(answer: str) -> None:
+    outcome, reason = _label(answer)
+    assert outcome is P, reason
+    assert _label(answer, "HIGH")[0] is F
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        # the same words opening a condition still make the label after them a rule
+        "Als het verbruik stijgt is het HIGH, nu ELEVATED.",
+        "Het zou HIGH zijn als het verbruik boven 0,60 lag; nu ELEVATED.",
+        "Het verbruik is ELEVATED; als het boven 0,60 komt, wordt het HIGH.",
+        "Se passar de 0,60 fica HIGH; por agora mantém-se ELEVATED.",
+    ],
+)
+def test_a_condition_word_opening_its_clause_is_still_a_condition(answer: str) -> None:
+    outcome, reason = _label(answer)
+    assert outcome is P and "hypothetical: HIGH" in reason, reason

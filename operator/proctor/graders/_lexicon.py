@@ -27,6 +27,10 @@ phrasing (not translated English), with these keys:
     de 0,60 on serait HIGH``); alone (``ce serait plutôt ELEVATED``) it is a hedged verdict.
 ``denied_after``
     right after a label: it is denied (``est faux``, ``trifft nicht zu``, ``? nee``).
+``past_before`` and ``past_after``
+    right before a label (``last week:``, ``la semaine dernière :``) or right after it (``NORMAL
+    last week``, ``NORMAL la semaine dernière``): a state the answer says is past, not the
+    verdict (``| Band | ELEVATED (was NORMAL last week) |`` names ELEVATED).
 ``clause_breaks``
     conjunctions that end a clause (``mais``, ``sondern``), as English "but".
 ``refusal``
@@ -70,6 +74,8 @@ _KEYS = (
     "framing",
     "change_before",
     "denied_after",
+    "past_before",
+    "past_after",
     "clause_breaks",
     "refusal",
     "guess_markers",
@@ -117,6 +123,8 @@ class Lexicon:
     conditional_mood: re.Pattern[str]
     change_end: re.Pattern[str]
     denied_after: re.Pattern[str]
+    past_end: re.Pattern[str]
+    past_after: re.Pattern[str]
     clause_break: re.Pattern[str]
     refusal: re.Pattern[str]
     guess_marker_end: re.Pattern[str]
@@ -164,6 +172,8 @@ def _compile(doc: Mapping[str, Any], where: str) -> Lexicon:
         conditional_mood=re.compile(_alternation(t["conditional_mood"])),
         change_end=re.compile(_alternation(t["change_before"]) + tail),
         denied_after=re.compile(r"^[\s\"'`)*_]*" + _alternation(t["denied_after"])),
+        past_end=re.compile(_alternation(t["past_before"]) + tail),
+        past_after=re.compile(r"^[\s\"'`*_]*" + _alternation(t["past_after"])),
         clause_break=re.compile(r"[.,;:!?()\[\]\n]|" + _alternation(t["clause_breaks"])),
         refusal=re.compile(_alternation(t["refusal"])),
         guess_marker_end=re.compile(_alternation(t["guess_markers"]) + tail),
@@ -261,7 +271,12 @@ def label_use(lexes: Iterable[Lexicon], text: str, s: int, e: int) -> str | None
         clause = _FIGURE_AT_END.sub("", _clause(lex, text, s))
         if lex.double_end.search(clause):
             return "named"
-        if lex.negated_end.search(clause) or lex.denied_after.match(after):
+        if (
+            lex.negated_end.search(clause)
+            or lex.denied_after.match(after)
+            or lex.past_end.search(clause)
+            or lex.past_after.match(after)
+        ):
             return "negated"
         if (
             _conditional(lex, clause)

@@ -28,7 +28,7 @@ phrasing (not translated English), with these keys:
 ``denied_after``
     right after a label: it is denied (``est faux``, ``trifft nicht zu``, ``? nee``).
 ``past_before`` and ``past_after``
-    right before a label (``last week:``, ``la semaine dernière :``) or right after it (``NORMAL
+    right before a label (``yesterday``, ``la semaine dernière``) or right after it (``NORMAL
     last week``, ``NORMAL la semaine dernière``): a state the answer says is past, not the
     verdict (``| Band | ELEVATED (was NORMAL last week) |`` names ELEVATED).
 ``clause_breaks``
@@ -168,12 +168,15 @@ def _compile(doc: Mapping[str, Any], where: str) -> Lexicon:
         condition_opens=re.compile(r"^[\s\"'`*_]*" + _alternation(t["conditional"])),
         framing=re.compile(_alternation(t["framing"])),
         # right after the label, or after one noun it qualifies ("HIGH uniquement si", "HIGH-Stufe nur wenn")
-        conditional_after=re.compile(r"^\s*(?:[\w-]+\s+)?" + _alternation(t["conditional_after"])),
+        # matched where a label ends, in any case (the text is not lowered: no window to lower)
+        conditional_after=re.compile(
+            r"\s*(?:[\w-]+\s+)?" + _alternation(t["conditional_after"]), re.IGNORECASE
+        ),
         conditional_mood=re.compile(_alternation(t["conditional_mood"])),
         change_end=re.compile(_alternation(t["change_before"]) + tail),
-        denied_after=re.compile(r"^[\s\"'`)*_]*" + _alternation(t["denied_after"])),
+        denied_after=re.compile(r"[\s\"'`)*_]*" + _alternation(t["denied_after"]), re.IGNORECASE),
         past_end=re.compile(_alternation(t["past_before"]) + tail),
-        past_after=re.compile(r"^[\s\"'`*_]*" + _alternation(t["past_after"])),
+        past_after=re.compile(r"[\s\"'`*_]*" + _alternation(t["past_after"]), re.IGNORECASE),
         clause_break=re.compile(r"[.,;:!?()\[\]\n]|" + _alternation(t["clause_breaks"])),
         refusal=re.compile(_alternation(t["refusal"])),
         guess_marker_end=re.compile(_alternation(t["guess_markers"]) + tail),
@@ -201,6 +204,8 @@ def lexicons(languages: Iterable[str]) -> list[Lexicon]:
     return [lexicon(lang) for lang in TABLE_LANGUAGES if lang in set(languages)]
 
 
+#: How far before a label its clause is read (a condition, a negation, the clause before a comma).
+_REACH = 96
 _CAPS = re.compile(r"(?<![\w])[A-Z][A-Z][A-Z_-]{2,}(?![\w])")
 
 
@@ -208,7 +213,7 @@ def _in_figure(text: str, i: int) -> bool:
     """Whether the character at ``i`` is a decimal or thousands separator: a point or comma
     between two digits (``0,60``, ``1.000,5``, ``1,000.5``). One after a figure and before a space
     (``0,60, la bande``) ends a clause like any other."""
-    return text[i] in ".," and 0 < i < len(text) - 1 and text[i - 1].isdigit() and text[i + 1].isdigit()
+    return text[i] in ".," and text[i - 1 : i].isdigit() and text[i + 1 : i + 2].isdigit()
 
 
 def _clause_at(lex: Lexicon, text: str, pos: int, limit: int) -> tuple[str, str, int]:
@@ -224,7 +229,7 @@ def _clause_at(lex: Lexicon, text: str, pos: int, limit: int) -> tuple[str, str,
     return window[cut:], mark, at
 
 
-def _clause(lex: Lexicon, text: str, pos: int, limit: int = 96) -> str:
+def _clause(lex: Lexicon, text: str, pos: int, limit: int = _REACH) -> str:
     """The lower-case clause of ``text`` that ends at ``pos``, as ``lex`` breaks clauses."""
     return _clause_at(lex, text, pos, limit)[0]
 
@@ -245,14 +250,14 @@ def _conditional(lex: Lexicon, clause: str) -> bool:
     )
 
 
-def _after_condition(lex: Lexicon, text: str, pos: int, limit: int = 96) -> bool:
+def _after_condition(lex: Lexicon, text: str, pos: int) -> bool:
     """Whether the clause ending at ``pos`` is the consequent of a condition: the clause before it
     opens with a condition word and a comma ends it (``Si le débit dépasse 0,60, la bande est
     HIGH``, ``Wenn ... überschreitet, ist die Stufe HIGH``). A band's rule, not the state now."""
-    _, mark, at = _clause_at(lex, text, pos, limit)
+    _, mark, at = _clause_at(lex, text, pos, _REACH)
     if mark != ",":
         return False
-    condition = _clause_at(lex, text, at, limit)[0]
+    condition = _clause_at(lex, text, at, _REACH)[0]
     if _CAPS.search(text, at - len(condition), at):
         return False  # the condition already holds its consequent ("Als het stijgt is het HIGH, nu ...")
     return lex.condition_opens.match(condition) is not None and lex.framing.search(condition) is None
@@ -266,21 +271,20 @@ _FIGURE_AT_END = re.compile(r"[-+~]?\d[\d.,]*\s*(?:%|[a-z\u00b0\u00b5]{1,6}(?:/[
 def label_use(lexes: Iterable[Lexicon], text: str, s: int, e: int) -> str | None:
     """How the label at ``[s, e)`` of ``text`` is used by these languages' rules: ``"named"`` (a
     double negation), ``"negated"``, ``"hypothetical"``, or None (nothing said)."""
-    after = text[e : e + 96].lower()
     for lex in lexes:
         clause = _FIGURE_AT_END.sub("", _clause(lex, text, s))
         if lex.double_end.search(clause):
             return "named"
         if (
             lex.negated_end.search(clause)
-            or lex.denied_after.match(after)
+            or lex.denied_after.match(text, e)
             or lex.past_end.search(clause)
-            or lex.past_after.match(after)
+            or lex.past_after.match(text, e)
         ):
             return "negated"
         if (
             _conditional(lex, clause)
-            or lex.conditional_after.match(after)
+            or lex.conditional_after.match(text, e)
             or lex.change_end.search(clause)
             or _after_condition(lex, text, s)
         ):

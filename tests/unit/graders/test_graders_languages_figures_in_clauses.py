@@ -144,3 +144,23 @@ def test_a_condition_word_that_is_another_word_there_sets_no_condition(answer: s
 def test_a_condition_word_opening_its_clause_is_still_a_condition(answer: str) -> None:
     outcome, reason = _label(answer)
     assert outcome is P and "hypothetical: HIGH" in reason, reason
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        # a comparison in the verdict's own clause, no condition word: the verdict
+        "Verglichen mit dem Grenzwert von 0,60 ist der Verbrauch ELEVATED.",
+        "Comparado con el límite de 0,60 el consumo actual es ELEVATED.",
+        "Vergeleken met de grens van 0,60 geldt het verbruik als ELEVATED.",
+    ],
+)
+def test_a_comparison_in_the_verdicts_clause_is_no_condition(answer: str) -> None:
+    outcome, reason = _label(answer)
+    assert outcome is P, reason
+
+
+def test_a_condition_inside_the_clause_still_governs_the_label_after_it() -> None:
+    # "als het zo doorgaat" (if it goes on like this) stands between the verb and HIGH
+    outcome, reason = _label("Het verbruik wordt als het zo doorgaat HIGH; nu is het ELEVATED.")
+    assert outcome is P and "hypothetical: HIGH" in reason, reason

@@ -204,8 +204,11 @@ def lexicons(languages: Iterable[str]) -> list[Lexicon]:
     return [lexicon(lang) for lang in TABLE_LANGUAGES if lang in set(languages)]
 
 
-#: How far before a label its clause is read (a condition, a negation, the clause before a comma).
-_REACH = 96
+#: How far back a clause is read: before a label (a condition, a negation, the clause before a
+#: comma), a guessed verdict (its marker) and a claim of agreement (its negator).
+_REACH = 120
+#: How far back a sentence is read for the condition or figure that makes a conditional verb a rule.
+_SENTENCE_REACH = 240
 _CAPS = re.compile(r"(?<![\w])[A-Z][A-Z][A-Z_-]{2,}(?![\w])")
 
 
@@ -216,11 +219,11 @@ def _in_figure(text: str, i: int) -> bool:
     return text[i] in ".," and text[i - 1 : i].isdigit() and text[i + 1 : i + 2].isdigit()
 
 
-def _clause_at(lex: Lexicon, text: str, pos: int, limit: int) -> tuple[str, str, int]:
-    """The lower-case clause of ``text`` that ends at ``pos`` (at most ``limit`` characters), as
-    ``lex`` breaks clauses, with the break that opens it and where that starts (``""`` and the
+def _clause_at(lex: Lexicon, text: str, pos: int) -> tuple[str, str, int]:
+    """The lower-case clause of ``text`` that ends at ``pos`` (at most :data:`_REACH` characters),
+    as ``lex`` breaks clauses, with the break that opens it and where that starts (``""`` and the
     window's start when none does)."""
-    start = max(0, pos - limit)
+    start = max(0, pos - _REACH)
     window = text[start:pos].lower()
     cut, mark, at = 0, "", start
     for m in lex.clause_break.finditer(window):
@@ -229,9 +232,9 @@ def _clause_at(lex: Lexicon, text: str, pos: int, limit: int) -> tuple[str, str,
     return window[cut:], mark, at
 
 
-def _clause(lex: Lexicon, text: str, pos: int, limit: int = _REACH) -> str:
+def _clause(lex: Lexicon, text: str, pos: int) -> str:
     """The lower-case clause of ``text`` that ends at ``pos``, as ``lex`` breaks clauses."""
-    return _clause_at(lex, text, pos, limit)[0]
+    return _clause_at(lex, text, pos)[0]
 
 
 def _conditional(lex: Lexicon, clause: str) -> bool:
@@ -254,10 +257,10 @@ def _after_condition(lex: Lexicon, text: str, pos: int) -> bool:
     """Whether the clause ending at ``pos`` is the consequent of a condition: the clause before it
     opens with a condition word and a comma ends it (``Si le débit dépasse 0,60, la bande est
     HIGH``, ``Wenn ... überschreitet, ist die Stufe HIGH``). A band's rule, not the state now."""
-    _, mark, at = _clause_at(lex, text, pos, _REACH)
+    _, mark, at = _clause_at(lex, text, pos)
     if mark != ",":
         return False
-    condition = _clause_at(lex, text, at, _REACH)[0]
+    condition = _clause_at(lex, text, at)[0]
     if _CAPS.search(text, at - len(condition), at):
         return False  # the condition already holds its consequent ("Als het stijgt is het HIGH, nu ...")
     return lex.condition_opens.match(condition) is not None and lex.framing.search(condition) is None
@@ -290,7 +293,7 @@ def label_use(lexes: Iterable[Lexicon], text: str, s: int, e: int) -> str | None
         ):
             return "hypothetical"
         if lex.conditional_mood.search(clause):
-            sentence = _SENTENCE_START.split(text[max(0, s - 240) : s].lower())[-1]
+            sentence = _SENTENCE_START.split(text[max(0, s - _SENTENCE_REACH) : s].lower())[-1]
             if _conditional(lex, sentence) or _DIGIT.search(sentence):
                 return "hypothetical"
     return None
@@ -322,7 +325,7 @@ def find_guessed_verdicts(
     for m in _CAPS.finditer(text, start):
         if m.group().lower() in exempt:
             continue
-        before = text[max(start, m.start() - 48) : m.start()].lower()
+        before = text[max(start, m.start() - _REACH) : m.start()].lower()
         if any(lex.guess_marker_end.search(before) for lex in lexes):
             out.append(m.span())
     return out
@@ -334,6 +337,6 @@ def find_claims(lexes: Iterable[Lexicon], text: str) -> list[tuple[int, int]]:
     out = []
     for lex in lexes:
         for m in lex.consensus.finditer(low):
-            if not lex.claim_negator.search(_clause(lex, text, m.start(), 120)):
+            if not lex.claim_negator.search(_clause(lex, text, m.start())):
                 out.append(m.span())
     return sorted(out)

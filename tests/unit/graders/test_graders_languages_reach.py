@@ -20,10 +20,10 @@ def _label(answer: str, expected: str = "ELEVATED") -> tuple[CheckOutcome, str]:
 
 
 def test_a_long_condition_without_a_comma_still_governs_its_band() -> None:
-    # "Si" opens the clause 96 characters before HIGH: the longest clause read whole
+    # "Si" opens the clause 120 characters before HIGH: the longest clause read whole
     answer = (
-        "Si le débit d'huile mesuré sur le moteur droit excède la limite fixée par le manuel"
-        " la zone est HIGH ; ici ELEVATED."
+        "Si le débit d'huile mesuré sur le moteur gauche de l'avion excède la limite fixée au manuel"
+        " de maintenance la bande est HIGH ; ici ELEVATED."
     )
     outcome, reason = _label(answer)
     assert outcome is P and "hypothetical: HIGH" in reason, reason

@@ -12,8 +12,11 @@ phrasing (not translated English), with these keys:
     anywhere in the clause before a label, or right after it (one word may stand between): the
     label is hypothetical (``si``, ``falls``, ``entre``; ``HIGH solo se``, ``HIGH nur wenn``). A
     clause that opens with a condition word and ends at a comma also makes the clause after it
-    hypothetical: that is the consequent of a rule (``Si le débit dépasse 0,60, la bande est
-    HIGH``). A point or comma between two digits (``0,60``, ``1.000,5``) ends no clause.
+    hypothetical when the condition sets a threshold (a figure, or a word of ``threshold``:
+    ``dépasse``, ``über``): that is the consequent of a rule (``Si le débit dépasse 0,60, la
+    bande est HIGH``). A condition on something else is a caveat of a verdict (``Si le capteur
+    est fiable, la bande est ELEVATED``). A point or comma between two digits (``0,60``,
+    ``1.000,5``) ends no clause.
 ``framing``
     words that make a condition a way of looking at the facts, not a condition on them (``si se
     compara con el límite de 0,60, el consumo es ELEVATED``: compared with, a verdict): a clause
@@ -72,6 +75,7 @@ _KEYS = (
     "conditional_after",
     "conditional_mood",
     "framing",
+    "threshold",
     "change_before",
     "denied_after",
     "past_before",
@@ -119,6 +123,7 @@ class Lexicon:
     to_label: re.Pattern[str]
     condition_opens: re.Pattern[str]
     framing: re.Pattern[str]
+    threshold: re.Pattern[str]
     conditional_after: re.Pattern[str]
     conditional_mood: re.Pattern[str]
     change_end: re.Pattern[str]
@@ -167,6 +172,7 @@ def _compile(doc: Mapping[str, Any], where: str) -> Lexicon:
         to_label=re.compile(tail),
         condition_opens=re.compile(r"^[\s\"'`*_]*" + _alternation(t["conditional"])),
         framing=re.compile(_alternation(t["framing"])),
+        threshold=re.compile(r"\d|" + _alternation(t["threshold"])),
         # right after the label, or after one noun it qualifies ("HIGH uniquement si", "HIGH-Stufe nur wenn")
         # matched where a label ends, in any case (the text is not lowered: no window to lower)
         conditional_after=re.compile(
@@ -254,16 +260,21 @@ def _conditional(lex: Lexicon, clause: str) -> bool:
 
 
 def _after_condition(lex: Lexicon, text: str, pos: int) -> bool:
-    """Whether the clause ending at ``pos`` is the consequent of a condition: the clause before it
-    opens with a condition word and a comma ends it (``Si le débit dépasse 0,60, la bande est
-    HIGH``, ``Wenn ... überschreitet, ist die Stufe HIGH``). A band's rule, not the state now."""
+    """Whether the clause ending at ``pos`` is the consequent of a threshold's condition: the
+    clause before it opens with a condition word, sets a threshold and a comma ends it (``Si le
+    débit dépasse 0,60, la bande est HIGH``, ``Wenn ... überschreitet, ist die Stufe HIGH``). A
+    band's rule, not the state now; ``Si le capteur est fiable, ...`` is a caveat, not a rule."""
     _, mark, at = _clause_at(lex, text, pos)
     if mark != ",":
         return False
     condition = _clause_at(lex, text, at)[0]
     if _CAPS.search(text, at - len(condition), at):
         return False  # the condition already holds its consequent ("Als het stijgt is het HIGH, nu ...")
-    return lex.condition_opens.match(condition) is not None and lex.framing.search(condition) is None
+    return (
+        lex.condition_opens.match(condition) is not None
+        and lex.threshold.search(condition) is not None
+        and lex.framing.search(condition) is None
+    )
 
 
 _SENTENCE_START = re.compile(r"[.!?;\n](?:\s|$)")

@@ -164,3 +164,21 @@ def test_a_condition_inside_the_clause_still_governs_the_label_after_it() -> Non
     # "als het zo doorgaat" (if it goes on like this) stands between the verb and HIGH
     outcome, reason = _label("Het verbruik wordt als het zo doorgaat HIGH; nu is het ELEVATED.")
     assert outcome is P and "hypothetical: HIGH" in reason, reason
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        # a condition on the data, not a threshold: a caveat of the verdict, which stands
+        "Si le capteur est fiable, la bande est ELEVATED.",
+        "Si la lectura es correcta, el consumo es ELEVATED.",
+        "Wenn die Messung stimmt, ist der Verbrauch ELEVATED.",
+        "Se a leitura estiver correta, o consumo é ELEVATED.",
+        "Se la lettura è corretta, il consumo è ELEVATED.",
+        "Als de meting klopt, is het verbruik ELEVATED.",
+    ],
+)
+def test_a_caveat_before_the_verdict_is_no_rule(answer: str) -> None:
+    outcome, reason = _label(answer)
+    assert outcome is P, reason
+    assert _label(answer, "HIGH")[0] is F

@@ -141,6 +141,7 @@ MODULES: dict[str, list[str]] = {
         "graders/test_graders_canon_units.py",
         "graders/test_graders_canon_invisible*.py",
         "graders/test_graders_canon*.py",
+        "graders/test_graders_confusables_table.py",
     ],
     "graders/_language.py": [
         "graders/test_graders_label*.py",

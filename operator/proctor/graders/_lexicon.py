@@ -10,7 +10,17 @@ phrasing (not translated English), with these keys:
     names it (``rien d'autre que``, ``nichts anderes als``).
 ``conditional`` and ``conditional_after``
     anywhere in the clause before a label, or right after it (one word may stand between): the
-    label is hypothetical (``si``, ``falls``, ``entre``; ``HIGH solo se``, ``HIGH nur wenn``).
+    label is hypothetical (``si``, ``falls``, ``entre``; ``HIGH solo se``, ``HIGH nur wenn``). A
+    clause that opens with a condition word and ends at a comma also makes the clause after it
+    hypothetical when the condition sets a threshold (a figure, or a word of ``threshold``:
+    ``dépasse``, ``über``): that is the consequent of a rule (``Si le débit dépasse 0,60, la
+    bande est HIGH``). A condition on something else is a caveat of a verdict (``Si le capteur
+    est fiable, la bande est ELEVATED``). A point or comma between two digits (``0,60``,
+    ``1.000,5``) ends no clause.
+``framing``
+    words that make a condition a way of looking at the facts, not a condition on them (``si se
+    compara con el límite de 0,60, el consumo es ELEVATED``: compared with, a verdict): a clause
+    with one of them is not hypothetical for its condition word.
 ``change_before``
     right before a label: a change still to come (``will become``, ``deviendra``, ``passerà a``):
     hypothetical, not the state now.
@@ -20,6 +30,10 @@ phrasing (not translated English), with these keys:
     de 0,60 on serait HIGH``); alone (``ce serait plutôt ELEVATED``) it is a hedged verdict.
 ``denied_after``
     right after a label: it is denied (``est faux``, ``trifft nicht zu``, ``? nee``).
+``past_before`` and ``past_after``
+    right before a label (``yesterday``, ``la semaine dernière``) or right after it (``NORMAL
+    last week``, ``NORMAL la semaine dernière``): a state the answer says is past, not the
+    verdict (``| Band | ELEVATED (was NORMAL last week) |`` names ELEVATED).
 ``clause_breaks``
     conjunctions that end a clause (``mais``, ``sondern``), as English "but".
 ``refusal``
@@ -60,8 +74,12 @@ _KEYS = (
     "conditional",
     "conditional_after",
     "conditional_mood",
+    "framing",
+    "threshold",
     "change_before",
     "denied_after",
+    "past_before",
+    "past_after",
     "clause_breaks",
     "refusal",
     "guess_markers",
@@ -102,10 +120,16 @@ class Lexicon:
     negated_end: re.Pattern[str]
     double_end: re.Pattern[str]
     conditional: re.Pattern[str]
+    to_label: re.Pattern[str]
+    condition_opens: re.Pattern[str]
+    framing: re.Pattern[str]
+    threshold: re.Pattern[str]
     conditional_after: re.Pattern[str]
     conditional_mood: re.Pattern[str]
     change_end: re.Pattern[str]
     denied_after: re.Pattern[str]
+    past_end: re.Pattern[str]
+    past_after: re.Pattern[str]
     clause_break: re.Pattern[str]
     refusal: re.Pattern[str]
     guess_marker_end: re.Pattern[str]
@@ -143,12 +167,22 @@ def _compile(doc: Mapping[str, Any], where: str) -> Lexicon:
         language=str(doc["language"]),
         negated_end=re.compile(_alternation(t["negation_before"]) + tail),
         double_end=re.compile(_alternation(t["double_negation"]) + tail),
-        conditional=re.compile(_alternation(t["conditional"])),
+        # never a clitic after a hyphen (Portuguese "situa-se", "enquadra-se": the pronoun, not "if")
+        conditional=re.compile("(?<!-)" + _alternation(t["conditional"])),
+        to_label=re.compile(tail),
+        condition_opens=re.compile(r"^[\s\"'`*_]*" + _alternation(t["conditional"])),
+        framing=re.compile(_alternation(t["framing"])),
+        threshold=re.compile(r"\d|" + _alternation(t["threshold"])),
         # right after the label, or after one noun it qualifies ("HIGH uniquement si", "HIGH-Stufe nur wenn")
-        conditional_after=re.compile(r"^\s*(?:[\w-]+\s+)?" + _alternation(t["conditional_after"])),
+        # matched where a label ends, in any case (the text is not lowered: no window to lower)
+        conditional_after=re.compile(
+            r"\s*(?:[\w-]+\s+)?" + _alternation(t["conditional_after"]), re.IGNORECASE
+        ),
         conditional_mood=re.compile(_alternation(t["conditional_mood"])),
         change_end=re.compile(_alternation(t["change_before"]) + tail),
-        denied_after=re.compile(r"^[\s\"'`)*_]*" + _alternation(t["denied_after"])),
+        denied_after=re.compile(r"[\s\"'`)*_]*" + _alternation(t["denied_after"]), re.IGNORECASE),
+        past_end=re.compile(_alternation(t["past_before"]) + tail),
+        past_after=re.compile(r"[\s\"'`*_]*" + _alternation(t["past_after"]), re.IGNORECASE),
         clause_break=re.compile(r"[.,;:!?()\[\]\n]|" + _alternation(t["clause_breaks"])),
         refusal=re.compile(_alternation(t["refusal"])),
         guess_marker_end=re.compile(_alternation(t["guess_markers"]) + tail),
@@ -176,14 +210,71 @@ def lexicons(languages: Iterable[str]) -> list[Lexicon]:
     return [lexicon(lang) for lang in TABLE_LANGUAGES if lang in set(languages)]
 
 
-def _clause(lex: Lexicon, text: str, pos: int, limit: int = 96) -> str:
-    """The lower-case clause of ``text`` that ends at ``pos``, as ``lex`` breaks clauses."""
-    window = text[max(0, pos - limit) : pos].lower()
-    cut = 0
+#: How far back a clause is read: before a label (a condition, a negation, the clause before a
+#: comma), a guessed verdict (its marker) and a claim of agreement (its negator).
+_REACH = 120
+#: How far back a sentence is read for the condition or figure that makes a conditional verb a rule.
+_SENTENCE_REACH = 240
+_CAPS = re.compile(r"(?<![\w])[A-Z][A-Z][A-Z_-]{2,}(?![\w])")
+
+
+def _in_figure(text: str, i: int) -> bool:
+    """Whether the character at ``i`` is a decimal or thousands separator: a point or comma
+    between two digits (``0,60``, ``1.000,5``, ``1,000.5``). One after a figure and before a space
+    (``0,60, la bande``) ends a clause like any other."""
+    return text[i] in ".," and text[i - 1 : i].isdigit() and text[i + 1 : i + 2].isdigit()
+
+
+def _clause_at(lex: Lexicon, text: str, pos: int) -> tuple[str, str, int]:
+    """The lower-case clause of ``text`` that ends at ``pos`` (at most :data:`_REACH` characters),
+    as ``lex`` breaks clauses, with the break that opens it and where that starts (``""`` and the
+    window's start when none does)."""
+    start = max(0, pos - _REACH)
+    window = text[start:pos].lower()
+    cut, mark, at = 0, "", start
     for m in lex.clause_break.finditer(window):
-        if not (m.group() in ".," and 0 < m.start() < len(window) - 1 and window[m.start() - 1].isdigit()):
-            cut = m.end()
-    return window[cut:]
+        if not _in_figure(text, start + m.start()):
+            cut, mark, at = m.end(), m.group(), start + m.start()
+    return window[cut:], mark, at
+
+
+def _clause(lex: Lexicon, text: str, pos: int) -> str:
+    """The lower-case clause of ``text`` that ends at ``pos``, as ``lex`` breaks clauses."""
+    return _clause_at(lex, text, pos)[0]
+
+
+def _conditional(lex: Lexicon, clause: str) -> bool:
+    """Whether a condition word makes ``clause``, which ends at a label, hypothetical.
+
+    Not when the condition only frames how the answer looks at the facts (``si se compara con``,
+    ``wenn man ... vergleicht``), nor when the word stands right before the label (fillers
+    aside) in the middle of its clause: it opens no condition there but says what the thing is
+    classed as (Dutch ``geldt als ELEVATED``, ``ik beoordeel dit als ELEVATED``). Opening the
+    clause, it is a rule (``Als HIGH: direct melden``)."""
+    if lex.framing.search(clause) is not None:
+        return False
+    return any(
+        not (clause[: m.start()].strip() and lex.to_label.match(clause, m.end()))
+        for m in lex.conditional.finditer(clause)
+    )
+
+
+def _after_condition(lex: Lexicon, text: str, pos: int) -> bool:
+    """Whether the clause ending at ``pos`` is the consequent of a threshold's condition: the
+    clause before it opens with a condition word, sets a threshold and a comma ends it (``Si le
+    débit dépasse 0,60, la bande est HIGH``, ``Wenn ... überschreitet, ist die Stufe HIGH``). A
+    band's rule, not the state now; ``Si le capteur est fiable, ...`` is a caveat, not a rule."""
+    _, mark, at = _clause_at(lex, text, pos)
+    if mark != ",":
+        return False
+    condition = _clause_at(lex, text, at)[0]
+    if _CAPS.search(text, at - len(condition), at):
+        return False  # the condition already holds its consequent ("Als het stijgt is het HIGH, nu ...")
+    return (
+        lex.condition_opens.match(condition) is not None
+        and lex.threshold.search(condition) is not None
+        and lex.framing.search(condition) is None
+    )
 
 
 _SENTENCE_START = re.compile(r"[.!?;\n](?:\s|$)")
@@ -194,22 +285,27 @@ _FIGURE_AT_END = re.compile(r"[-+~]?\d[\d.,]*\s*(?:%|[a-z\u00b0\u00b5]{1,6}(?:/[
 def label_use(lexes: Iterable[Lexicon], text: str, s: int, e: int) -> str | None:
     """How the label at ``[s, e)`` of ``text`` is used by these languages' rules: ``"named"`` (a
     double negation), ``"negated"``, ``"hypothetical"``, or None (nothing said)."""
-    after = text[e : e + 96].lower()
     for lex in lexes:
         clause = _FIGURE_AT_END.sub("", _clause(lex, text, s))
         if lex.double_end.search(clause):
             return "named"
-        if lex.negated_end.search(clause) or lex.denied_after.match(after):
+        if (
+            lex.negated_end.search(clause)
+            or lex.denied_after.match(text, e)
+            or lex.past_end.search(clause)
+            or lex.past_after.match(text, e)
+        ):
             return "negated"
         if (
-            lex.conditional.search(clause)
-            or lex.conditional_after.match(after)
+            _conditional(lex, clause)
+            or lex.conditional_after.match(text, e)
             or lex.change_end.search(clause)
+            or _after_condition(lex, text, s)
         ):
             return "hypothetical"
         if lex.conditional_mood.search(clause):
-            sentence = _SENTENCE_START.split(text[max(0, s - 240) : s].lower())[-1]
-            if lex.conditional.search(sentence) or _DIGIT.search(sentence):
+            sentence = _SENTENCE_START.split(text[max(0, s - _SENTENCE_REACH) : s].lower())[-1]
+            if _conditional(lex, sentence) or _DIGIT.search(sentence):
                 return "hypothetical"
     return None
 
@@ -231,9 +327,6 @@ def find_number_words(lexes: Iterable[Lexicon], text: str, start: int) -> list[t
     return sorted(out)
 
 
-_CAPS = re.compile(r"(?<![\w])[A-Z][A-Z][A-Z_-]{2,}(?![\w])")
-
-
 def find_guessed_verdicts(
     lexes: Iterable[Lexicon], text: str, start: int, exempt: frozenset[str]
 ) -> list[tuple[int, int]]:
@@ -243,7 +336,7 @@ def find_guessed_verdicts(
     for m in _CAPS.finditer(text, start):
         if m.group().lower() in exempt:
             continue
-        before = text[max(start, m.start() - 48) : m.start()].lower()
+        before = text[max(start, m.start() - _REACH) : m.start()].lower()
         if any(lex.guess_marker_end.search(before) for lex in lexes):
             out.append(m.span())
     return out
@@ -255,6 +348,6 @@ def find_claims(lexes: Iterable[Lexicon], text: str) -> list[tuple[int, int]]:
     out = []
     for lex in lexes:
         for m in lex.consensus.finditer(low):
-            if not lex.claim_negator.search(_clause(lex, text, m.start(), 120)):
+            if not lex.claim_negator.search(_clause(lex, text, m.start())):
                 out.append(m.span())
     return sorted(out)

@@ -86,3 +86,13 @@ def test_as_browsed_keeps_what_a_browser_shows() -> None:
     assert as_browsed("a\x80b") == "ab"  # a C1 control
     assert as_browsed("a\u00a0b") == "a b"  # a no-break space: NFKC makes it a space
     assert as_browsed("\u00a1\u00a9\u00ac") == "\u00a1\u00a9\u00ac"  # visible Latin-1 signs stay
+
+
+def test_a_quote_of_an_expansion_near_the_end_is_the_character_written() -> None:
+    # the last expansion, followed by as many characters as it adds: a reason quoting "fi"
+    # quotes the ligature the agent wrote, not the character after it
+    c = canonical("\ufb01x")
+    assert c.text == "fix"
+    assert c.source(0, 2) == "\ufb01"
+    assert c.source(1, 2) == "\ufb01"
+    assert c.source(2, 3) == "x"

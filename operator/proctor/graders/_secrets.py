@@ -1069,6 +1069,8 @@ def split_findings(text: str) -> Iterator[Raw]:
                 any(c.isdigit() for c in token) and any(c.isalpha() for c in token)
             ):
                 continue  # a key with lower-case letters has digits too: words joined are not one
+            if not any(c.isdigit() for c in token) and not _even_groups(pieces, end):
+                continue  # capitals alone in pieces of several lengths: words ("ASIA", "EUROPE"...)
             detail = f"{rule.detail}, in pieces"
             yield p, _text_end(pieces, end), rule.priority - glued, rule.kind, detail, compact[:end]
             break
@@ -1117,6 +1119,18 @@ def _hint_starts(engine: _SecretEngine, text: str) -> Iterator[re.Match[str]]:
         yield from whole
         return
     yield from sorted([*whole, *broken], key=lambda m: m.start())
+
+
+def _even_groups(pieces: list[tuple[int, int]], n: int) -> bool:
+    """Whether the pieces before the one the first ``n`` characters of the joined pieces end in
+    all have one length (a key written in groups: ``AKIA IOSF ODNN``; its last group may be shorter)."""
+    lengths = set()
+    for a, b in pieces:
+        if n <= b - a:
+            break
+        lengths.add(b - a)
+        n -= b - a
+    return len(lengths) <= 1
 
 
 def _text_end(pieces: list[tuple[int, int]], n: int) -> int:

@@ -172,6 +172,30 @@ def test_an_aws_key_id_of_letters_only_in_pieces_is_found() -> None:
     assert found("key AKIA IOSF ODNN WXYZ ABCD.") == [("aws-access-key", "AKIA IOSF ODNN WXYZ ABCD")]
 
 
+@pytest.mark.parametrize(
+    "written", ["AKIAIOSFODNN WXYZABCD", "AKIAIOSFODNNWXYZ ABCD", "AKIA IOSF ODNN WXYZ ABCD"]
+)
+def test_an_aws_key_id_of_letters_only_in_even_groups_is_found(written: str) -> None:
+    # groups of one length, the last one shorter or not: a key written in groups, not words
+    assert found(f"key {written}.") == [("aws-access-key", written)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Sales by region: ASIA EUROPE AFRICA AMERICAS",
+        "Regions: ASIA | EUROPE | AFRICA | AMERICAS | OCEANIA",
+        "Markets ASIA-PACIFIC-EMEA-LATAM",
+    ],
+)
+def test_capital_words_of_several_lengths_after_an_aws_prefix_are_not_a_key(text: str) -> None:
+    assert scan(text) == []
+
+
+def test_a_key_id_in_uneven_pieces_with_a_digit_is_still_found() -> None:
+    assert found("key AKIA IOSFODNN 7EXAMPLQ.") == [("aws-access-key", "AKIA IOSFODNN 7EXAMPLQ")]
+
+
 def test_an_anthropic_key_in_pieces_is_named_as_one() -> None:
     # its prefix sk-ant- also starts an OpenAI key's sk-: the longer prefix decides
     key = "sk-ant-api03-Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Qr9St0Uv1Wx2Yz3_-Ab1Cd2"

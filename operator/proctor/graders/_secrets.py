@@ -989,10 +989,16 @@ _PROSE = frozenset(_PROSE_WORDS.split())
 _PROSE_WORD = re.compile(r"[A-Z][a-z]{4,}|[a-z]{5,}")
 
 
+#: ... and the gap between two adjacent strings of a JSON or Python list or object: the items of
+#: ``["AKIAIOSF", "ODNN7EXAMPLQ"]``, the values of ``{"a": "AKIAIOSF", "b": "ODNN7EXAMPLQ"}`` (the
+#: key between them is skipped), one line break at most (as a pretty-printer writes them)
+_ITEM_GAP = r"[\"'][ \t]*\r?\n?[ \t]*,[ \t]*\r?\n?[ \t]*(?:[\"'][^\"'\r\n]{1,64}[\"'][ \t]*:[ \t]*)?[\"']"
+
+
 @functools.cache
 def _split_patterns(alphabet: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
     separators = "".join(c for c in _SPLIT_SEPARATORS if c not in alphabet)
-    return _run_of(alphabet), re.compile(f"[{re.escape(separators)}]{{1,{_MAX_SEPARATOR}}}")
+    return _run_of(alphabet), re.compile(f"{_ITEM_GAP}|[{re.escape(separators)}]{{1,{_MAX_SEPARATOR}}}")
 
 
 def _pieces(text: str, pos: int, alphabet: str, limit: int) -> list[tuple[int, int]]:

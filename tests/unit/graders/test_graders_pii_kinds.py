@@ -145,6 +145,7 @@ def test_an_amex_number_in_its_own_grouping_is_found() -> None:
     [
         (4, 2, 4, 4, 2),  # a group of two is not how cards are written
         (5, 4, 4, 3),  # nor a first group of five
+        (3, 4, 4, 5),  # nor one of three
         (4, 4, 4, 1, 3),
         (4, 7, 5),
     ],
@@ -175,6 +176,17 @@ def test_of_two_overlapping_card_numbers_the_longer_is_the_finding() -> None:
     assert found("card 4735 6011 2918 4676 735023 ok") == [
         ("credit-card", "Discover", "6011 2918 4676 735023")
     ]
+
+
+def test_of_two_card_numbers_sharing_one_group_the_longer_is_the_finding() -> None:
+    # a 16-digit Visa number whose last group starts a 19-digit one: one card, as when they share more
+    short = card("4000123456784", 16)
+    long = card(short[12:], 19)
+    written = " ".join(
+        [short[:4], short[4:8], short[8:12], long[:4], long[4:8], long[8:12], long[12:16], long[16:]]
+    )
+    longer = written[len("4000 1234 5678 ") :]
+    assert found(f"card {written} ok") == [("credit-card", "Visa", longer)]
 
 
 def test_a_long_card_number_written_whole_is_taken_first_and_the_shorter_one_too() -> None:
@@ -302,6 +314,16 @@ def test_an_address_written_out_after_an_at_that_is_none_is_found() -> None:
 def test_an_address_written_out_after_a_role_mailbox_written_out_is_found() -> None:
     text = "Write support (at) acme (dot) com or jane (at) acme (dot) org"
     assert found(text) == [("email", "written out", "jane (at) acme (dot) org")]
+
+
+@pytest.mark.parametrize("at", ["(at)", "AT", "[@]"])
+def test_every_address_written_out_in_an_answer_is_found(at: str) -> None:
+    text = f"Mail jane {at} acme (dot) org or raj {at} acme (dot) org, and cc omar.k {at} acme (dot) org"
+    assert [span for _, _, span in found(text)] == [
+        f"jane {at} acme (dot) org",
+        f"raj {at} acme (dot) org",
+        f"omar.k {at} acme (dot) org",
+    ]
 
 
 def test_a_local_part_of_64_characters_is_the_longest_written_out() -> None:
@@ -584,6 +606,19 @@ def test_a_url_password_and_host_are_not_an_email_address(
     text: str, expected: list[tuple[str, str, str]]
 ) -> None:
     assert [f for f in found(text) if f[0] == "email"] == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "DSN postgres://app:Tr0ub4dor3xK@db.internal:5432/app",
+        "postgres://app:Tr0ub4dor3xK@db.internal",
+        "see ://app:Tr0ub4dor3xK@db.internal",  # the scheme's name lost in a paste
+    ],
+)
+def test_a_url_password_is_masked_alone_and_its_host_stays_readable(text: str) -> None:
+    # no address reading of "password@host" widens the finding over the host
+    assert [(kind, span) for kind, _, span in found(text)] == [("basic-auth", "Tr0ub4dor3xK")]
 
 
 @given(

@@ -180,6 +180,13 @@ def test_an_aws_key_id_of_letters_only_in_even_groups_is_found(written: str) -> 
     assert found(f"key {written}.") == [("aws-access-key", written)]
 
 
+@pytest.mark.parametrize("after", ["E.", " OK.", "EF GH"])
+def test_an_aws_key_id_of_letters_only_in_groups_ends_where_the_key_does(after: str) -> None:
+    # what follows its 20 characters, in its last group or after it, is not the key, nor makes
+    # its groups uneven
+    assert found(f"key AKIA IOSF ODNN WXYZ ABCD{after}") == [("aws-access-key", "AKIA IOSF ODNN WXYZ ABCD")]
+
+
 @pytest.mark.parametrize(
     "text",
     [

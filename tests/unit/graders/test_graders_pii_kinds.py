@@ -149,6 +149,8 @@ def test_an_amex_number_in_its_own_grouping_is_found() -> None:
         (3, 4, 4, 5),  # nor one of three
         (4, 4, 4, 1, 3),
         (4, 7, 5),
+        (8, 8),  # two halves
+        (4, 12),
     ],
 )
 def test_digits_grouped_unlike_a_card_are_not_a_card(groups: tuple[int, ...]) -> None:
@@ -513,6 +515,8 @@ def test_almost_ibans_are_not_findings(text: str) -> None:
         ("passport no. 12345X", "passport number", "12345X"),
         ("DNI 12345678-Z", "Spanish DNI", "12345678-Z"),
         ("NIE X1234567L", "Spanish NIE", "X1234567L"),
+        ("Mi documento es 12345678Z.", "Spanish DNI", "12345678Z"),  # bare digits, its letter after
+        ("https://sede.example/tramite?dni=12345678Z&sesion=" + "a" * 80, "Spanish DNI", "12345678Z"),
         ("NIE X-1234567-L", "Spanish NIE", "X-1234567-L"),
         ("NIR 2 85 05 78 006 084 41 ok", "French NIR", "2 85 05 78 006 084 41"),
         ("Numero 285057800608441 ok", "French NIR", "285057800608441"),
@@ -590,6 +594,19 @@ def test_a_match_that_ends_where_its_window_is_cut_is_not_trusted() -> None:
     assert found(head + ";" * 37 + "0207946095; end") == [("phone", "phone number", "0207946095")]
     assert found(head + ";" * 32 + "41111111111111119 end") == []  # 17 digits: no card
     assert found(head + ";" * 31 + "4111111111111111; end") == [("credit-card", "Visa", "4111111111111111")]
+
+
+@pytest.mark.parametrize(
+    ("text", "detail", "value"),
+    [
+        ("BSN 111222333&ref=", "Dutch BSN", "111222333"),
+        ("PESEL 44051401359;", "Polish PESEL", "44051401359"),
+        ("CURP BOXW310820HNERXN09&ref=", "Mexican CURP", "BOXW310820HNERXN09"),
+    ],
+)
+def test_a_national_id_before_a_long_word_is_found(text: str, detail: str, value: str) -> None:
+    # the run's window ends inside the long word: an id that ends before that cut is trusted
+    assert found(text + "a" * 80) == [("national-id", detail, value)]
 
 
 def test_an_iban_before_a_long_word_is_found() -> None:

@@ -55,6 +55,7 @@ def card(prefix: str, length: int, filler: str = "7350291846" * 2) -> str:
         ("37", 15, "American Express"),
         ("35", 15, None),
         ("34", 16, None),
+        ("34", 14, None),
         ("6011", 16, "Discover"),
         ("6011", 19, "Discover"),
         ("6011", 15, None),
@@ -190,6 +191,20 @@ def test_of_two_card_numbers_sharing_one_group_the_longer_is_the_finding() -> No
     )
     longer = written[len("4000 1234 5678 ") :]
     assert found(f"card {written} ok") == [("credit-card", "Visa", longer)]
+
+
+def test_a_card_before_two_sharing_one_group_is_found_and_the_shorter_of_them_is_not() -> None:
+    # the longer of the two is taken first, then the card before them: neither moves what is taken
+    first = card("4", 16)
+    short = card("4000123456784", 16)
+    long = card(short[12:], 19)
+    groups = [first[i : i + 4] for i in range(0, 16, 4)] + [short[:4], short[4:8], short[8:12]]
+    groups += [long[:4], long[4:8], long[8:12], long[12:16], long[16:]]
+    written = " ".join(groups)
+    assert [value for _, _, value in found(f"cards {written} ok")] == [
+        " ".join(groups[:4]),
+        " ".join(groups[7:]),
+    ]
 
 
 def test_a_long_card_number_written_whole_is_taken_first_and_the_shorter_one_too() -> None:

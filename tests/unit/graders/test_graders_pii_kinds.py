@@ -531,6 +531,7 @@ def test_almost_ibans_are_not_findings(text: str) -> None:
         ("DNI 12345678-Z", "Spanish DNI", "12345678-Z"),
         ("NIE X1234567L", "Spanish NIE", "X1234567L"),
         ("Mi documento es 12345678Z.", "Spanish DNI", "12345678Z"),  # bare digits, its letter after
+        ("Mi número de extranjero es X1234567L.", "Spanish NIE", "X1234567L"),  # no keyword
         ("https://sede.example/tramite?dni=12345678Z&sesion=" + "a" * 80, "Spanish DNI", "12345678Z"),
         ("NIE X-1234567-L", "Spanish NIE", "X-1234567-L"),
         ("NIR 2 85 05 78 006 084 41 ok", "French NIR", "2 85 05 78 006 084 41"),

@@ -79,6 +79,7 @@ def card(prefix: str, length: int, filler: str = "7350291846" * 2) -> str:
         ("305", 14, "Diners Club"),
         ("300", 19, "Diners Club"),
         ("306", 14, None),
+        ("299", 14, None),
         ("36", 14, "Diners Club"),
         ("38", 14, "Diners Club"),
         ("39", 19, "Diners Club"),
@@ -205,6 +206,14 @@ def test_a_card_before_two_sharing_one_group_is_found_and_the_shorter_of_them_is
         " ".join(groups[:4]),
         " ".join(groups[7:]),
     ]
+
+
+def test_a_shorter_card_after_a_longer_one_that_follows_a_year_is_found() -> None:
+    # the longer card, taken first, is not the run's first group: marking it taken moves nothing after it
+    cards = [card("4", 19), card("4", 16)]
+    written = [" ".join(c[i : i + 4] for i in range(0, len(c), 4)) for c in cards]
+    text = f"cards 2024 {written[0]} {written[1]} on file"
+    assert [(kind, value) for kind, _, value in found(text)] == [("credit-card", w) for w in written]
 
 
 def test_a_long_card_number_written_whole_is_taken_first_and_the_shorter_one_too() -> None:

@@ -658,6 +658,10 @@ def test_an_iban_before_a_long_word_is_found() -> None:
         ("https://a/b:jane.doe@acme.com", [("email", "", "jane.doe@acme.com")]),
         ("https://a?b:jane.doe@acme.com", [("email", "", "jane.doe@acme.com")]),
         ("https://x@y:jane.doe@acme.com", [("email", "", "jane.doe@acme.com")]),
+        (
+            "file:///notes:jane.doe@acme.com",
+            [("email", "", "jane.doe@acme.com")],
+        ),  # a path from its first "/"
     ],
 )
 def test_a_url_password_and_host_are_not_an_email_address(

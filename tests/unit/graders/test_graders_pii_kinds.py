@@ -339,6 +339,12 @@ def test_text_that_is_not_an_address_written_out(text: str) -> None:
     assert found(text) == []
 
 
+@pytest.mark.parametrize("end", [" (at)", " @ ", " AT "])
+def test_an_at_that_ends_the_answer_after_an_address_written_out_is_read_without_a_crash(end: str) -> None:
+    text = f"Mail jane (at) acme (dot) org, or ask raj{end}"
+    assert found(text) == [("email", "written out", "jane (at) acme (dot) org")]
+
+
 def test_an_address_written_out_after_an_at_that_is_none_is_found() -> None:
     text = "Meet (at) noon, then mail jane (at) acme (dot) org"
     assert found(text) == [("email", "written out", "jane (at) acme (dot) org")]

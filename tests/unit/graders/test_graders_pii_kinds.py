@@ -689,6 +689,15 @@ def test_a_url_password_is_masked_alone_and_its_host_stays_readable(text: str) -
     assert [(kind, span) for kind, _, span in found(text)] == [("basic-auth", "Tr0ub4dor3xK")]
 
 
+def test_a_card_before_a_keyword_led_phone_number_is_its_own_finding() -> None:
+    # only a reading inside the digits a phone keyword leads is widened to that run
+    text = "Card 4111 1111 1111 1111, phone: 415 555 2671 today"
+    assert [(kind, span) for kind, _, span in found(text)] == [
+        ("credit-card", "4111 1111 1111 1111"),
+        ("phone", "415 555 2671"),
+    ]
+
+
 @given(
     keyword=st.sampled_from(["phone: ", "call ", "Tel. ", "mobile ", "text me at ", "reach us on "]),
     groups=st.lists(st.text(alphabet="0123456789", min_size=2, max_size=4), min_size=3, max_size=4),

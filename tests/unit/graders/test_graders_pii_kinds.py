@@ -538,6 +538,7 @@ def test_almost_ibans_are_not_findings(text: str) -> None:
         # the words after the value dropped one at a time: none of the number is left in clear
         ("passport C01X00 T47 I cannot share", "passport number", "C01X00 T47"),
         ("SSN 536.22.8751", "US SSN", "536.22.8751"),
+        ("SSN 012-34-5671 ok", "US SSN", "012-34-5671"),  # an area below 123
         ("Ids 536-22-8751 12 and more", "US SSN", "536-22-8751"),  # in a longer run of digits
         ("Aadhaar 2345.6789.0124", "Indian Aadhaar", "2345.6789.0124"),
         ("PESEL 440.514.013.59", "Polish PESEL", "440.514.013.59"),

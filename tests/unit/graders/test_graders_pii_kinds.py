@@ -664,6 +664,10 @@ def test_an_iban_before_a_long_word_is_found() -> None:
         # a path or a query before the colon: not a user name, so an address
         ("https://a/b:jane.doe@acme.com", [("email", "", "jane.doe@acme.com")]),
         ("https://a?b:jane.doe@acme.com", [("email", "", "jane.doe@acme.com")]),
+        (
+            "https://acme.org/:jane.doe@acme.com",
+            [("email", "", "jane.doe@acme.com")],
+        ),  # right before the colon
         ("https://x@y:jane.doe@acme.com", [("email", "", "jane.doe@acme.com")]),
         (
             "file:///notes:jane.doe@acme.com",

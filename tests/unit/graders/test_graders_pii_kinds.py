@@ -734,6 +734,7 @@ def test_the_run_a_keyword_leads_is_covered_whole_when_a_region_reads_a_part() -
         ("phone: 0120 0000 0000 0000", "0120 0000 0000 0000"),
         ("phone: 0120 0000 0000 0000 77.", "0120 0000 0000 0000 77"),
         ("phone: 0120 0000 0000 0000 1 x", "0120 0000 0000 0000 1"),
+        ("phone: 0120 0000 0000 0000 1", "0120 0000 0000 0000 1"),  # its last digit ends the answer
     ],
 )
 def test_a_keyword_led_run_longer_than_a_phone_number_is_covered_to_its_last_digit(

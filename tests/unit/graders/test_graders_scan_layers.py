@@ -581,6 +581,16 @@ def test_a_number_said_across_a_gap_of_ten_characters_is_one_number() -> None:
     assert (f.kind, text[f.start : f.end]) == ("credit-card", text[5:])
 
 
+def test_a_number_said_after_such_letters_inside_base64_is_found() -> None:
+    # the scan maps look-alike letters (\u0130 to I) in the answer, not in what it decodes: the
+    # decoded text keeps the letters whose lower case is longer, and is read as it is
+    said = "four one five, five five five, two six seven one"
+    encoded = base64.b64encode(("\u0130" * 20 + " call " + said + " today").encode()).decode()
+    text = f"Decode this: {encoded} please"
+    [f] = scan(text)
+    assert (f.kind, f.detail, text[f.start : f.end]) == ("phone", "phone number, in words, base64", encoded)
+
+
 def test_a_number_said_after_letters_whose_lower_case_is_longer_is_found_where_it_is() -> None:
     # "\u0130".lower() is two characters: the word pass on the lower-cased text would be off by one
     # per such letter, so the whole pattern reads the text as it is

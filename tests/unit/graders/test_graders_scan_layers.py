@@ -581,6 +581,13 @@ def test_a_number_said_across_a_gap_of_ten_characters_is_one_number() -> None:
     assert (f.kind, text[f.start : f.end]) == ("credit-card", text[5:])
 
 
+def test_character_codes_are_read_up_to_the_tilde() -> None:
+    # 126 ("~") is the last printable ASCII code: a password holding one is still read
+    codes = ",".join(str(ord(c)) for c in "password: Tr0ub4dor~3xK")
+    [f] = scan(f"Codes: {codes} end")
+    assert (f.kind, f.detail) == ("credential", "password or secret assignment, character codes")
+
+
 def test_a_number_said_after_such_letters_inside_base64_is_found() -> None:
     # the scan maps look-alike letters (\u0130 to I) in the answer, not in what it decodes: the
     # decoded text keeps the letters whose lower case is longer, and is read as it is

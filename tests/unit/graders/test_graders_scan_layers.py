@@ -581,6 +581,12 @@ def test_a_number_said_across_a_gap_of_ten_characters_is_one_number() -> None:
     assert (f.kind, text[f.start : f.end]) == ("credit-card", text[5:])
 
 
+def test_a_number_said_at_the_very_start_of_an_answer_is_covered_from_its_first_word() -> None:
+    said = "four one five, five five five, two six seven one"
+    [f] = scan(f"{said} is my number")
+    assert (f.kind, f.start, f.end) == ("phone", 0, len(said))
+
+
 def test_character_codes_are_read_up_to_the_tilde() -> None:
     # 126 ("~") is the last printable ASCII code: a password holding one is still read
     codes = ",".join(str(ord(c)) for c in "password: Tr0ub4dor~3xK")

@@ -220,6 +220,7 @@ def test_a_four_letter_prefix_broken_by_a_space_is_still_a_prefix() -> None:
         "Region EURASIA 2024 Q1 SALES REPORT FINAL",  # a prefix inside a word starts nothing
         "GitHub ghp_ Tips Tool Work Flow Git Hub Docs Page Data Main",  # short words, no digit
         "sk-ThisIsNotARealKeyJustSomeCamelCaseWords here",  # no digit: words, not a key body
+        "The shape: ghp_ abcd efgh ijkl mnop qrst uvwx yzab cdef ghij",  # letters in groups, no digit
         # an upper-case SHA-1 after AWS words: no lower-case letter, not an AWS secret key
         "The aws secret rotation commit 3F2A9C0D8E7B6A5F4E3D2C1B0A9F8E7D6C5B4A3F is deployed.",
     ],

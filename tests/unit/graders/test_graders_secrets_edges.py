@@ -249,6 +249,30 @@ def test_a_key_block_whose_body_holds_a_token_shape_is_one_finding() -> None:
     assert found(f"key:\n{block}\n") == [("private-key", block)]
 
 
+@pytest.mark.parametrize(
+    "inside", ["\nx-AKIA IOSF ODNN 7EXA MPLX\n", "_ghp_aBcdEf GhIjKl MnOpQr StUvWx Yz0123 456789\n"]
+)
+def test_a_key_block_holding_a_glued_token_in_pieces_is_one_private_key(inside: str) -> None:
+    # a token glued to a word is weaker than its rule: the key block around it is the finding
+    block = f"-----BEGIN RSA PRIVATE KEY-----\n{KEY_BODY}{inside}{KEY_BODY}\n-----END RSA PRIVATE KEY-----"
+    assert found(f"key:\n{block}\n") == [("private-key", block)]
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("password: prod-AKIA IOSF ODNN 7EXA MPLX", "prod-AKIA IOSF ODNN 7EXA MPLX"),
+        (
+            "db_password = svc_ghp_aBcdEf GhIjKl MnOpQr StUvWx Yz0123 456789",
+            "svc_ghp_aBcdEf GhIjKl MnOpQr StUvWx Yz0123 456789",
+        ),
+    ],
+)
+def test_a_credentials_value_holding_a_glued_token_in_pieces_is_the_credential(text: str, value: str) -> None:
+    # the token glued to the value's first word is weaker than the assignment: the whole value is one
+    assert found(text) == [("credential", value)]
+
+
 def test_a_value_written_right_after_is_is_still_the_value() -> None:
     assert found("db password isXk9#mPq2vL7w here") == [("credential", "Xk9#mPq2vL7w")]
 

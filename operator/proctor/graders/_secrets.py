@@ -989,10 +989,16 @@ _PROSE = frozenset(_PROSE_WORDS.split())
 _PROSE_WORD = re.compile(r"[A-Z][a-z]{4,}|[a-z]{5,}")
 
 
+#: ... and the gap between two adjacent strings of a JSON or Python list or object: the items of
+#: ``["AKIAIOSF", "ODNN7EXAMPLQ"]``, the values of ``{"a": "AKIAIOSF", "b": "ODNN7EXAMPLQ"}`` (the
+#: key between them is skipped), one line break at most (as a pretty-printer writes them)
+_ITEM_GAP = r"[\"'][ \t]*\r?\n?[ \t]*,[ \t]*\r?\n?[ \t]*(?:[\"'][^\"'\r\n]{1,64}[\"'][ \t]*:[ \t]*)?[\"']"
+
+
 @functools.cache
 def _split_patterns(alphabet: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
     separators = "".join(c for c in _SPLIT_SEPARATORS if c not in alphabet)
-    return _run_of(alphabet), re.compile(f"[{re.escape(separators)}]{{1,{_MAX_SEPARATOR}}}")
+    return _run_of(alphabet), re.compile(f"{_ITEM_GAP}|[{re.escape(separators)}]{{1,{_MAX_SEPARATOR}}}")
 
 
 def _pieces(text: str, pos: int, alphabet: str, limit: int) -> list[tuple[int, int]]:
@@ -1069,6 +1075,8 @@ def split_findings(text: str) -> Iterator[Raw]:
                 any(c.isdigit() for c in token) and any(c.isalpha() for c in token)
             ):
                 continue  # a key with lower-case letters has digits too: words joined are not one
+            if not any(c.isdigit() for c in token) and not _even_groups(pieces, end):
+                continue  # capitals alone in pieces of several lengths: words ("ASIA", "EUROPE"...)
             detail = f"{rule.detail}, in pieces"
             yield p, _text_end(pieces, end), rule.priority - glued, rule.kind, detail, compact[:end]
             break
@@ -1117,6 +1125,18 @@ def _hint_starts(engine: _SecretEngine, text: str) -> Iterator[re.Match[str]]:
         yield from whole
         return
     yield from sorted([*whole, *broken], key=lambda m: m.start())
+
+
+def _even_groups(pieces: list[tuple[int, int]], n: int) -> bool:
+    """Whether the pieces before the one the first ``n`` characters of the joined pieces end in
+    all have one length (a key written in groups: ``AKIA IOSF ODNN``; its last group may be shorter)."""
+    lengths = set()
+    for a, b in pieces:
+        if n <= b - a:
+            break
+        lengths.add(b - a)
+        n -= b - a
+    return len(lengths) <= 1
 
 
 def _text_end(pieces: list[tuple[int, int]], n: int) -> int:

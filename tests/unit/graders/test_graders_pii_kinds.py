@@ -55,6 +55,7 @@ def card(prefix: str, length: int, filler: str = "7350291846" * 2) -> str:
         ("37", 15, "American Express"),
         ("35", 15, None),
         ("34", 16, None),
+        ("34", 14, None),
         ("6011", 16, "Discover"),
         ("6011", 19, "Discover"),
         ("6011", 15, None),
@@ -78,6 +79,7 @@ def card(prefix: str, length: int, filler: str = "7350291846" * 2) -> str:
         ("305", 14, "Diners Club"),
         ("300", 19, "Diners Club"),
         ("306", 14, None),
+        ("299", 14, None),
         ("36", 14, "Diners Club"),
         ("38", 14, "Diners Club"),
         ("39", 19, "Diners Club"),
@@ -91,6 +93,7 @@ def card(prefix: str, length: int, filler: str = "7350291846" * 2) -> str:
         ("2205", 16, None),
         ("2199", 16, None),
         ("2200", 17, None),
+        ("2200", 15, None),
         ("50", 16, "Maestro"),
         ("56", 16, "Maestro"),
         ("69", 19, "Maestro"),
@@ -145,8 +148,11 @@ def test_an_amex_number_in_its_own_grouping_is_found() -> None:
     [
         (4, 2, 4, 4, 2),  # a group of two is not how cards are written
         (5, 4, 4, 3),  # nor a first group of five
+        (3, 4, 4, 5),  # nor one of three
         (4, 4, 4, 1, 3),
         (4, 7, 5),
+        (8, 8),  # two halves
+        (4, 12),
     ],
 )
 def test_digits_grouped_unlike_a_card_are_not_a_card(groups: tuple[int, ...]) -> None:
@@ -175,6 +181,39 @@ def test_of_two_overlapping_card_numbers_the_longer_is_the_finding() -> None:
     assert found("card 4735 6011 2918 4676 735023 ok") == [
         ("credit-card", "Discover", "6011 2918 4676 735023")
     ]
+
+
+def test_of_two_card_numbers_sharing_one_group_the_longer_is_the_finding() -> None:
+    # a 16-digit Visa number whose last group starts a 19-digit one: one card, as when they share more
+    short = card("4000123456784", 16)
+    long = card(short[12:], 19)
+    written = " ".join(
+        [short[:4], short[4:8], short[8:12], long[:4], long[4:8], long[8:12], long[12:16], long[16:]]
+    )
+    longer = written[len("4000 1234 5678 ") :]
+    assert found(f"card {written} ok") == [("credit-card", "Visa", longer)]
+
+
+def test_a_card_before_two_sharing_one_group_is_found_and_the_shorter_of_them_is_not() -> None:
+    # the longer of the two is taken first, then the card before them: neither moves what is taken
+    first = card("4", 16)
+    short = card("4000123456784", 16)
+    long = card(short[12:], 19)
+    groups = [first[i : i + 4] for i in range(0, 16, 4)] + [short[:4], short[4:8], short[8:12]]
+    groups += [long[:4], long[4:8], long[8:12], long[12:16], long[16:]]
+    written = " ".join(groups)
+    assert [value for _, _, value in found(f"cards {written} ok")] == [
+        " ".join(groups[:4]),
+        " ".join(groups[7:]),
+    ]
+
+
+def test_a_shorter_card_after_a_longer_one_that_follows_a_year_is_found() -> None:
+    # the longer card, taken first, is not the run's first group: marking it taken moves nothing after it
+    cards = [card("4", 19), card("4", 16)]
+    written = [" ".join(c[i : i + 4] for i in range(0, len(c), 4)) for c in cards]
+    text = f"cards 2024 {written[0]} {written[1]} on file"
+    assert [(kind, value) for kind, _, value in found(text)] == [("credit-card", w) for w in written]
 
 
 def test_a_long_card_number_written_whole_is_taken_first_and_the_shorter_one_too() -> None:
@@ -217,6 +256,12 @@ def test_a_number_that_is_no_card_hides_no_card_after_it() -> None:
     assert found("Refs 1234567890123 (4111 1111 1111 1111)") == [
         ("credit-card", "Visa", "4111 1111 1111 1111")
     ]
+
+
+def test_a_card_number_in_a_long_url_query_is_found() -> None:
+    # the run's window ends inside the long word after it: what ends before that cut is trusted
+    text = f"https://pay.acme.io/charge?card=4111111111111111&token={'a' * 80}"
+    assert found(text) == [("credit-card", "Visa", "4111111111111111")]
 
 
 def test_a_card_longer_than_any_issuer_allows_is_not_a_card() -> None:
@@ -294,6 +339,12 @@ def test_text_that_is_not_an_address_written_out(text: str) -> None:
     assert found(text) == []
 
 
+@pytest.mark.parametrize("end", [" (at)", " @ ", " AT "])
+def test_an_at_that_ends_the_answer_after_an_address_written_out_is_read_without_a_crash(end: str) -> None:
+    text = f"Mail jane (at) acme (dot) org, or ask raj{end}"
+    assert found(text) == [("email", "written out", "jane (at) acme (dot) org")]
+
+
 def test_an_address_written_out_after_an_at_that_is_none_is_found() -> None:
     text = "Meet (at) noon, then mail jane (at) acme (dot) org"
     assert found(text) == [("email", "written out", "jane (at) acme (dot) org")]
@@ -302,6 +353,21 @@ def test_an_address_written_out_after_an_at_that_is_none_is_found() -> None:
 def test_an_address_written_out_after_a_role_mailbox_written_out_is_found() -> None:
     text = "Write support (at) acme (dot) com or jane (at) acme (dot) org"
     assert found(text) == [("email", "written out", "jane (at) acme (dot) org")]
+
+
+def test_an_address_written_out_after_one_whose_local_part_is_too_long_is_found() -> None:
+    text = f"Mail {'a' * 70} (at) acme (dot) org, or jane (at) acme (dot) org"
+    assert found(text) == [("email", "written out", "jane (at) acme (dot) org")]
+
+
+@pytest.mark.parametrize("at", ["(at)", "AT", "[@]"])
+def test_every_address_written_out_in_an_answer_is_found(at: str) -> None:
+    text = f"Mail jane {at} acme (dot) org or raj {at} acme (dot) org, and cc omar.k {at} acme (dot) org"
+    assert [span for _, _, span in found(text)] == [
+        f"jane {at} acme (dot) org",
+        f"raj {at} acme (dot) org",
+        f"omar.k {at} acme (dot) org",
+    ]
 
 
 def test_a_local_part_of_64_characters_is_the_longest_written_out() -> None:
@@ -334,6 +400,7 @@ def test_a_word_at_address_is_read_only_in_a_text_that_can_hold_one() -> None:
         ("Nummer 020 79 46 0958 x", "020 79 46 0958"),  # four groups: not held to pairs
         ("Nummer 0612 34 56 78 90 x", "0612 34 56 78 90"),
         ("Nummer 0207946095 x", "0207946095"),
+        ("Nummer 0207946095", "0207946095"),  # at the very end of the answer
         ("Nummer (020) 7946 0958 x", "(020) 7946 0958"),
         ("Nummer (06) 12 34 56 78 x", "(06) 12 34 56 78"),
         ("Nummer 1-415-555-2671 x", "1-415-555-2671"),
@@ -467,7 +534,11 @@ def test_almost_ibans_are_not_findings(text: str) -> None:
         ("SSN 536 22 8751 ok", "US SSN", "536 22 8751"),
         ("The id 536-22-8751.", "US SSN", "536-22-8751"),
         ("SSN 536228751 I cannot share", "US SSN", "536228751"),
+        ("SSN 536 22 8751 I cannot share", "US SSN", "536 22 8751"),
+        # the words after the value dropped one at a time: none of the number is left in clear
+        ("passport C01X00 T47 I cannot share", "passport number", "C01X00 T47"),
         ("SSN 536.22.8751", "US SSN", "536.22.8751"),
+        ("SSN 012-34-5671 ok", "US SSN", "012-34-5671"),  # an area below 123
         ("Ids 536-22-8751 12 and more", "US SSN", "536-22-8751"),  # in a longer run of digits
         ("Aadhaar 2345.6789.0124", "Indian Aadhaar", "2345.6789.0124"),
         ("PESEL 440.514.013.59", "Polish PESEL", "440.514.013.59"),
@@ -475,6 +546,9 @@ def test_almost_ibans_are_not_findings(text: str) -> None:
         ("passport no. 12345X", "passport number", "12345X"),
         ("DNI 12345678-Z", "Spanish DNI", "12345678-Z"),
         ("NIE X1234567L", "Spanish NIE", "X1234567L"),
+        ("Mi documento es 12345678Z.", "Spanish DNI", "12345678Z"),  # bare digits, its letter after
+        ("Mi número de extranjero es X1234567L.", "Spanish NIE", "X1234567L"),  # no keyword
+        ("https://sede.example/tramite?dni=12345678Z&sesion=" + "a" * 80, "Spanish DNI", "12345678Z"),
         ("NIE X-1234567-L", "Spanish NIE", "X-1234567-L"),
         ("NIR 2 85 05 78 006 084 41 ok", "French NIR", "2 85 05 78 006 084 41"),
         ("Numero 285057800608441 ok", "French NIR", "285057800608441"),
@@ -554,6 +628,19 @@ def test_a_match_that_ends_where_its_window_is_cut_is_not_trusted() -> None:
     assert found(head + ";" * 31 + "4111111111111111; end") == [("credit-card", "Visa", "4111111111111111")]
 
 
+@pytest.mark.parametrize(
+    ("text", "detail", "value"),
+    [
+        ("BSN 111222333&ref=", "Dutch BSN", "111222333"),
+        ("PESEL 44051401359;", "Polish PESEL", "44051401359"),
+        ("CURP BOXW310820HNERXN09&ref=", "Mexican CURP", "BOXW310820HNERXN09"),
+    ],
+)
+def test_a_national_id_before_a_long_word_is_found(text: str, detail: str, value: str) -> None:
+    # the run's window ends inside the long word: an id that ends before that cut is trusted
+    assert found(text + "a" * 80) == [("national-id", detail, value)]
+
+
 def test_an_iban_before_a_long_word_is_found() -> None:
     text = "Pay DE89 3704 0044 0532 0130 00," + "a" * 20
     assert found(text) == [("iban", "IBAN", "DE89 3704 0044 0532 0130 00")]
@@ -577,13 +664,43 @@ def test_an_iban_before_a_long_word_is_found() -> None:
         # a path or a query before the colon: not a user name, so an address
         ("https://a/b:jane.doe@acme.com", [("email", "", "jane.doe@acme.com")]),
         ("https://a?b:jane.doe@acme.com", [("email", "", "jane.doe@acme.com")]),
+        (
+            "https://acme.org/:jane.doe@acme.com",
+            [("email", "", "jane.doe@acme.com")],
+        ),  # right before the colon
         ("https://x@y:jane.doe@acme.com", [("email", "", "jane.doe@acme.com")]),
+        (
+            "file:///notes:jane.doe@acme.com",
+            [("email", "", "jane.doe@acme.com")],
+        ),  # a path from its first "/"
     ],
 )
 def test_a_url_password_and_host_are_not_an_email_address(
     text: str, expected: list[tuple[str, str, str]]
 ) -> None:
     assert [f for f in found(text) if f[0] == "email"] == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "DSN postgres://app:Tr0ub4dor3xK@db.internal:5432/app",
+        "postgres://app:Tr0ub4dor3xK@db.internal",
+        "see ://app:Tr0ub4dor3xK@db.internal",  # the scheme's name lost in a paste
+    ],
+)
+def test_a_url_password_is_masked_alone_and_its_host_stays_readable(text: str) -> None:
+    # no address reading of "password@host" widens the finding over the host
+    assert [(kind, span) for kind, _, span in found(text)] == [("basic-auth", "Tr0ub4dor3xK")]
+
+
+def test_a_card_before_a_keyword_led_phone_number_is_its_own_finding() -> None:
+    # only a reading inside the digits a phone keyword leads is widened to that run
+    text = "Card 4111 1111 1111 1111, phone: 415 555 2671 today"
+    assert [(kind, span) for kind, _, span in found(text)] == [
+        ("credit-card", "4111 1111 1111 1111"),
+        ("phone", "415 555 2671"),
+    ]
 
 
 @given(
@@ -617,6 +734,7 @@ def test_the_run_a_keyword_leads_is_covered_whole_when_a_region_reads_a_part() -
         ("phone: 0120 0000 0000 0000", "0120 0000 0000 0000"),
         ("phone: 0120 0000 0000 0000 77.", "0120 0000 0000 0000 77"),
         ("phone: 0120 0000 0000 0000 1 x", "0120 0000 0000 0000 1"),
+        ("phone: 0120 0000 0000 0000 1", "0120 0000 0000 0000 1"),  # its last digit ends the answer
     ],
 )
 def test_a_keyword_led_run_longer_than_a_phone_number_is_covered_to_its_last_digit(

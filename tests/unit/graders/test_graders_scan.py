@@ -144,6 +144,12 @@ def test_findings_are_in_order_and_describe_themselves() -> None:
     assert findings[0] == Finding("email", "j***@a***.com", 5, 22, "")
 
 
+def test_a_documented_example_key_hides_nothing_read_after_it() -> None:
+    # the vendor's example is public and dropped; every other reading of the answer is still read
+    answer = f"The docs show AKIAIOSFODNN7EXAMPLE; mail jane.doe@acme.com the key {AWS}, call 415-555-2671."
+    assert kinds(answer) == ["email", "aws-access-key", "phone"]
+
+
 def test_overlapping_findings_keep_the_strongest() -> None:
     # the password in the URL also looks like a credential assignment; one finding is reported
     assert kinds("DSN postgres://svc:Xk9mPq2vL7wZ@db:5432/app") == ["basic-auth"]

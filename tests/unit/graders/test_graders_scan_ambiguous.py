@@ -135,6 +135,22 @@ def test_a_confident_reading_of_the_same_digits_wins_over_the_ambiguous_one() ->
     assert kinds == ["credit-card", "possible-credit-card"]
 
 
+@pytest.mark.parametrize(
+    ("answer", "kind", "span"),
+    [
+        (f"Reply to order {VISA}@acme.io today", "email", f"{VISA}@acme.io"),
+        (f"Open order https://x:{VISA}@acme.io now", "basic-auth", VISA),
+    ],
+)
+def test_a_confident_reading_overlapping_a_possible_card_is_the_finding(
+    answer: str, kind: str, span: str
+) -> None:
+    # the same digits read as an address or a URL password: a finding that fails the case, not
+    # undetermined (the ambiguous reading is below every other, whatever overlaps it)
+    [f] = scan(answer)
+    assert (f.kind, answer[f.start : f.end], f.ambiguous) == (kind, span, False)
+
+
 def test_each_possible_card_is_judged_by_its_own_position_after_the_assertions() -> None:
     case = Case.model_validate(
         {

@@ -581,6 +581,29 @@ def test_a_number_said_across_a_gap_of_ten_characters_is_one_number() -> None:
     assert (f.kind, text[f.start : f.end]) == ("credit-card", text[5:])
 
 
+def test_a_number_said_at_the_very_start_of_an_answer_is_covered_from_its_first_word() -> None:
+    said = "four one five, five five five, two six seven one"
+    [f] = scan(f"{said} is my number")
+    assert (f.kind, f.start, f.end) == ("phone", 0, len(said))
+
+
+def test_character_codes_are_read_up_to_the_tilde() -> None:
+    # 126 ("~") is the last printable ASCII code: a password holding one is still read
+    codes = ",".join(str(ord(c)) for c in "password: Tr0ub4dor~3xK")
+    [f] = scan(f"Codes: {codes} end")
+    assert (f.kind, f.detail) == ("credential", "password or secret assignment, character codes")
+
+
+def test_a_number_said_after_such_letters_inside_base64_is_found() -> None:
+    # the scan maps look-alike letters (\u0130 to I) in the answer, not in what it decodes: the
+    # decoded text keeps the letters whose lower case is longer, and is read as it is
+    said = "four one five, five five five, two six seven one"
+    encoded = base64.b64encode(("\u0130" * 20 + " call " + said + " today").encode()).decode()
+    text = f"Decode this: {encoded} please"
+    [f] = scan(text)
+    assert (f.kind, f.detail, text[f.start : f.end]) == ("phone", "phone number, in words, base64", encoded)
+
+
 def test_a_number_said_after_letters_whose_lower_case_is_longer_is_found_where_it_is() -> None:
     # "\u0130".lower() is two characters: the word pass on the lower-cased text would be off by one
     # per such letter, so the whole pattern reads the text as it is

@@ -172,6 +172,37 @@ def test_an_aws_key_id_of_letters_only_in_pieces_is_found() -> None:
     assert found("key AKIA IOSF ODNN WXYZ ABCD.") == [("aws-access-key", "AKIA IOSF ODNN WXYZ ABCD")]
 
 
+@pytest.mark.parametrize(
+    "written", ["AKIAIOSFODNN WXYZABCD", "AKIAIOSFODNNWXYZ ABCD", "AKIA IOSF ODNN WXYZ ABCD"]
+)
+def test_an_aws_key_id_of_letters_only_in_even_groups_is_found(written: str) -> None:
+    # groups of one length, the last one shorter or not: a key written in groups, not words
+    assert found(f"key {written}.") == [("aws-access-key", written)]
+
+
+@pytest.mark.parametrize("after", ["E.", " OK.", "EF GH"])
+def test_an_aws_key_id_of_letters_only_in_groups_ends_where_the_key_does(after: str) -> None:
+    # what follows its 20 characters, in its last group or after it, is not the key, nor makes
+    # its groups uneven
+    assert found(f"key AKIA IOSF ODNN WXYZ ABCD{after}") == [("aws-access-key", "AKIA IOSF ODNN WXYZ ABCD")]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Sales by region: ASIA EUROPE AFRICA AMERICAS",
+        "Regions: ASIA | EUROPE | AFRICA | AMERICAS | OCEANIA",
+        "Markets ASIA-PACIFIC-EMEA-LATAM",
+    ],
+)
+def test_capital_words_of_several_lengths_after_an_aws_prefix_are_not_a_key(text: str) -> None:
+    assert scan(text) == []
+
+
+def test_a_key_id_in_uneven_pieces_with_a_digit_is_still_found() -> None:
+    assert found("key AKIA IOSFODNN 7EXAMPLQ.") == [("aws-access-key", "AKIA IOSFODNN 7EXAMPLQ")]
+
+
 def test_an_anthropic_key_in_pieces_is_named_as_one() -> None:
     # its prefix sk-ant- also starts an OpenAI key's sk-: the longer prefix decides
     key = "sk-ant-api03-Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Qr9St0Uv1Wx2Yz3_-Ab1Cd2"
@@ -189,6 +220,7 @@ def test_a_four_letter_prefix_broken_by_a_space_is_still_a_prefix() -> None:
         "Region EURASIA 2024 Q1 SALES REPORT FINAL",  # a prefix inside a word starts nothing
         "GitHub ghp_ Tips Tool Work Flow Git Hub Docs Page Data Main",  # short words, no digit
         "sk-ThisIsNotARealKeyJustSomeCamelCaseWords here",  # no digit: words, not a key body
+        "The shape: ghp_ abcd efgh ijkl mnop qrst uvwx yzab cdef ghij",  # letters in groups, no digit
         # an upper-case SHA-1 after AWS words: no lower-case letter, not an AWS secret key
         "The aws secret rotation commit 3F2A9C0D8E7B6A5F4E3D2C1B0A9F8E7D6C5B4A3F is deployed.",
     ],
@@ -215,6 +247,30 @@ def test_a_key_block_whose_body_holds_a_token_shape_is_one_finding() -> None:
     body = f"{KEY_BODY}+AKIAIOSFODNN7EXAMPLX+{KEY_BODY}"
     block = f"-----BEGIN RSA PRIVATE KEY-----\n{body}\n-----END RSA PRIVATE KEY-----"
     assert found(f"key:\n{block}\n") == [("private-key", block)]
+
+
+@pytest.mark.parametrize(
+    "inside", ["\nx-AKIA IOSF ODNN 7EXA MPLX\n", "_ghp_aBcdEf GhIjKl MnOpQr StUvWx Yz0123 456789\n"]
+)
+def test_a_key_block_holding_a_glued_token_in_pieces_is_one_private_key(inside: str) -> None:
+    # a token glued to a word is weaker than its rule: the key block around it is the finding
+    block = f"-----BEGIN RSA PRIVATE KEY-----\n{KEY_BODY}{inside}{KEY_BODY}\n-----END RSA PRIVATE KEY-----"
+    assert found(f"key:\n{block}\n") == [("private-key", block)]
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("password: prod-AKIA IOSF ODNN 7EXA MPLX", "prod-AKIA IOSF ODNN 7EXA MPLX"),
+        (
+            "db_password = svc_ghp_aBcdEf GhIjKl MnOpQr StUvWx Yz0123 456789",
+            "svc_ghp_aBcdEf GhIjKl MnOpQr StUvWx Yz0123 456789",
+        ),
+    ],
+)
+def test_a_credentials_value_holding_a_glued_token_in_pieces_is_the_credential(text: str, value: str) -> None:
+    # the token glued to the value's first word is weaker than the assignment: the whole value is one
+    assert found(text) == [("credential", value)]
 
 
 def test_a_value_written_right_after_is_is_still_the_value() -> None:

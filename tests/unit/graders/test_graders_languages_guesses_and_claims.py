@@ -58,3 +58,35 @@ def test_an_english_claim_by_a_group_is_checked_against_the_english_context_besi
     c = consensus("Mechanics agree the seal wears. Les experts sont d'accord.", context)
     assert c.outcome is CheckOutcome.PASS
     assert c.reason.endswith("that the context states (amm)")
+
+
+@pytest.mark.parametrize(
+    "note",
+    [
+        "Les experts sont d'accord : le joint s'use.",
+        "Alle Experten sind sich einig: die Dichtung verschleißt.",
+    ],
+)
+def test_an_english_claim_naming_no_group_is_supported_by_agreement_a_french_or_german_context_states(
+    note: str,
+) -> None:
+    # the context states the agreement, only in another language: no false FAIL
+    c = consensus("There is a consensus that the seal wears.", {"note": note})
+    assert c.outcome is CheckOutcome.PASS
+    assert c.reason.endswith("that the context states (note)")
+
+
+@pytest.mark.parametrize(
+    "note",
+    [
+        "Les experts ne sont pas d'accord sur l'usure du joint.",
+        "Die Experten sind sich nicht einig, ob die Dichtung verschleißt.",
+        "Le joint s'use après 2 000 cycles.",
+    ],
+)
+def test_an_english_claim_is_unsupported_by_a_foreign_context_that_denies_or_never_states_agreement(
+    note: str,
+) -> None:
+    c = consensus("There is a consensus that the seal wears.", {"note": note})
+    assert c.outcome is CheckOutcome.FAIL
+    assert "the context does not state" in c.reason

@@ -33,6 +33,21 @@ def test_a_figure_in_words_guessed_before_declining_is_a_guess(answer: str, gues
     assert c.reason.endswith(f'but guesses "{guess}"')
 
 
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Das kann ich für die drei Triebwerke nicht sagen.",
+        "Ich kann für die zwei Pumpen nicht sagen, wie hoch der Verbrauch ist.",
+        "Dat kan ik voor de drie motoren niet zeggen.",
+    ],
+)
+def test_a_number_word_inside_the_refusal_names_what_is_declined_and_is_no_guess(answer: str) -> None:
+    # "I cannot say it for the three engines": the three is what the question asked about
+    c = no_guess(answer)
+    assert c.outcome is CheckOutcome.PASS
+    assert c.reason.endswith("and states no figure or verdict")
+
+
 @pytest.mark.parametrize("answer", ["Wahrscheinlich KEINE AHNUNG.", "Waarschijnlijk GEEN IDEE."])
 def test_a_refusal_in_capitals_after_a_hedge_is_no_guessed_verdict(answer: str) -> None:
     # the words in capitals after "probably" are the refusal itself, not a verdict it guesses

@@ -35,3 +35,16 @@ def test_a_look_alike_at_the_start_of_the_answer_is_quoted_where_it_matches_as_w
     )
     assert c.outcome is CheckOutcome.FAIL
     assert c.reason == 'not-regex: answer matches /[\u0400-\u04ff]/ at 0 (as written): "\u041e"'
+
+
+def test_an_answer_shorter_than_max_length_passes() -> None:
+    c = compile_assertion(Assertion(type="max-length", value=20)).check("ELEVATED")
+    assert c.outcome is CheckOutcome.PASS
+    assert c.reason == "max-length: answer has 8 characters, limit 20"
+
+
+def test_a_json_answer_that_differs_is_quoted_whole_as_written() -> None:
+    # a ligature the canonical text spells as two letters: the quote is of the answer as written
+    c = compile_assertion(Assertion(type="equals", value={"part": "filter"})).check('{"part": "\ufb01lter"}')
+    assert c.outcome is CheckOutcome.FAIL
+    assert c.reason.endswith("answer is \"{'part': '\ufb01lter'}\"")

@@ -1,0 +1,34 @@
+"""grounded-urls and the context's longer URLs: a URL the context writes as the start of a longer
+path is grounded wherever it stands in the context, one that is only the start of a longer host
+is not."""
+
+from __future__ import annotations
+
+import pytest
+
+from proctor.api.assertions import Assertion
+from proctor.graders import CaseContext, CheckOutcome, compile_assertion
+
+GROUNDED_URLS = compile_assertion(Assertion(type="grounded-urls"))
+ANSWER = "See https://docs.acme.io/manual for the limits."
+
+
+@pytest.mark.parametrize(
+    "context",
+    [
+        "Manual: https://docs.acme.io/manual/v2/index.html",
+        # the first place it is written is the start of a longer word; the second is a path
+        "Old: https://docs.acme.io/manuals and new: https://docs.acme.io/manual/v2",
+    ],
+)
+def test_a_url_the_context_writes_as_the_start_of_a_longer_path_is_grounded(context: str) -> None:
+    c = GROUNDED_URLS.check(ANSWER, CaseContext(context={"d": context}))
+    assert c.outcome is CheckOutcome.PASS
+
+
+def test_a_url_that_is_only_the_start_of_a_longer_host_in_the_context_is_not_grounded() -> None:
+    c = GROUNDED_URLS.check(
+        "See https://docs.acme for the limits.", CaseContext(context={"d": "https://docs.acme.io/manual"})
+    )
+    assert c.outcome is CheckOutcome.FAIL
+    assert c.reason == 'grounded-urls: 1 of 1 URLs not in the context: "https://docs.acme"'

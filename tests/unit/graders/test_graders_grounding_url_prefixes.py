@@ -1,6 +1,6 @@
 """grounded-urls and the context's longer URLs: a URL the context writes as the start of a longer
 path is grounded wherever it stands in the context, one that is only the start of a longer host
-is not."""
+is not. And only-entities' pattern that backtracks for ever is undetermined."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ ANSWER = "See https://docs.acme.io/manual for the limits."
     "context",
     [
         "Manual: https://docs.acme.io/manual/v2/index.html",
+        "https://docs.acme.io/manual/v2/index.html is the manual.",  # at the context's very start
         # the first place it is written is the start of a longer word; the second is a path
         "Old: https://docs.acme.io/manuals and new: https://docs.acme.io/manual/v2",
     ],
@@ -32,3 +33,10 @@ def test_a_url_that_is_only_the_start_of_a_longer_host_in_the_context_is_not_gro
     )
     assert c.outcome is CheckOutcome.FAIL
     assert c.reason == 'grounded-urls: 1 of 1 URLs not in the context: "https://docs.acme"'
+
+
+def test_an_identifier_pattern_that_backtracks_for_ever_makes_only_entities_undetermined() -> None:
+    a = compile_assertion(Assertion(type="only-entities", pattern="(a+)+$", allowed=["N123"]))
+    c = a.check("a" * 30_000 + "!")
+    assert c.outcome is CheckOutcome.UNDETERMINED
+    assert c.reason == "only-entities: the pattern /(a+)+$/ timed out after 0.25 s"

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from proctor.api.assertions import Assertion
-from proctor.graders import CaseContext, CheckOutcome, compile_assertion
+from proctor.graders import AssertionCompileError, CaseContext, CheckOutcome, compile_assertion
 
 GROUNDED_URLS = compile_assertion(Assertion(type="grounded-urls"))
 ANSWER = "See https://docs.acme.io/manual for the limits."
@@ -40,3 +40,9 @@ def test_an_identifier_pattern_that_backtracks_for_ever_makes_only_entities_unde
     c = a.check("a" * 30_000 + "!")
     assert c.outcome is CheckOutcome.UNDETERMINED
     assert c.reason == "only-entities: the pattern /(a+)+$/ timed out after 0.25 s"
+
+
+def test_an_identifier_pattern_that_is_no_regex_is_refused_when_compiled() -> None:
+    with pytest.raises(AssertionCompileError) as err:
+        compile_assertion(Assertion(type="only-entities", pattern="N(12", allowed=["N123"]))
+    assert str(err.value) == 'only-entities: invalid pattern "N(12": missing ) at position 4'

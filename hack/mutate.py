@@ -101,6 +101,7 @@ MODULES: dict[str, list[str]] = {
         "graders/test_graders_refusal*.py",
         "graders/test_graders_languages*.py",
         "graders/test_graders_consensus*.py",
+        "graders/test_graders_grounding.py",  # its no-manufactured-consensus tests
         "graders/test_graders_assertions*.py",
         "graders/test_graders_adversarial*.py",
         "graders/test_graders_unmeasured_and_entities*.py",

@@ -188,12 +188,30 @@ class _Unreadable(_Unmeasurable):
 EMPTY_ANSWER = "the answer is empty: nothing to measure"
 
 
+_NOT_SPACE = re.compile(r"\S")
+
+
+def _skip_space(text: str, start: int, end: int) -> int:
+    """Where ``text[start:end]`` starts after its leading whitespace: a quote shows none at its
+    edges, so reading it would only spend the quote's length on nothing."""
+    m = _NOT_SPACE.search(text, start, end)
+    return m.start() if m else max(start, end)
+
+
 def _quote_answer(c: Canonical, start: int, end: int, limit: int = 80) -> str:
     """A quote of the answer as written where the canonical span ``[start, end)`` came from:
     secrets and personal data masked, cut to ``limit``."""
-    end = min(end, start + limit * 2)
-    s, e = c.span(start, end)
-    return quote(mask_findings(c.original, s, e), limit)
+    start = _skip_space(c.text, start, end)
+    cut = min(end, start + limit * 2)
+    s, e = c.span(start, cut)
+    return _quote_cut(c.original, s, e, cut < end, limit)
+
+
+def _quote_cut(text: str, start: int, end: int, more: bool, limit: int) -> str:
+    """``text[start:end]`` masked and quoted; ``more``: the span was cut before its end, so the
+    quote ends in an ellipsis even when collapsed whitespace leaves it shorter than ``limit``
+    (a quote of 200 blank lines read as ``""`` would say the answer is empty)."""
+    return quote(mask_findings(text, start, end) + ("\u2026" if more else ""), limit)
 
 
 _WHITESPACE = re.compile(r"\s+")
@@ -225,8 +243,9 @@ def _quote_text(c: Canonical, raw: bool, start: int, end: int, limit: int = 80) 
     """:func:`_quote_answer` for a span of the canonical text, or of the answer as written (``raw``)."""
     if not raw:
         return _quote_answer(c, start, end, limit)
-    end = min(end, start + limit * 2)
-    return quote(mask_findings(c.original, start, end), limit)
+    start = _skip_space(c.original, start, end)
+    cut = min(end, start + limit * 2)
+    return _quote_cut(c.original, start, cut, cut < end, limit)
 
 
 def _quote_message(e: BaseException) -> str:

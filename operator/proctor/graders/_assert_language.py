@@ -237,7 +237,9 @@ def _build_no_consensus(a: Assertion, negated: bool) -> _Evaluate:
                 raise r.unreadable(unread, "the answer (it may claim agreement there)")
             return True, "answer claims no agreement"
         stated = ctx.consensus_groups
-        if foreign and not stated and ctx.foreign_consensus:
+        # agreement a context document states in another language (no group read there) supports a
+        # claim that names no group, in whichever language the answer makes it
+        if not stated and ctx.foreign_consensus:
             stated = {"": ctx.foreign_consensus}
         unsupported = [cl for cl in claims if not _supported(cl.groups, stated)]
         if not unsupported and unread:

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from proctor.api.assertions import Assertion
 from proctor.graders import AssertionCompileError, CaseContext, compile_assertion
-from proctor.graders._assertions import DEFAULT_LEVENSHTEIN_THRESHOLD, json_equal, levenshtein
+from proctor.graders._assertions import json_equal, levenshtein
 
 
 def verdict(answer: str, ctx: CaseContext | None = None, **assertion: Any) -> bool | None:
@@ -95,7 +95,8 @@ def test_levenshtein_passes_at_exactly_its_threshold() -> None:
     assert verdict("sitting", type="levenshtein", value="kitten", threshold=3)
     assert not verdict("sitting", type="levenshtein", value="kitten", threshold=2)
     five = "abcdefghij"
-    assert verdict("abcde", type="levenshtein", value=five) is (DEFAULT_LEVENSHTEIN_THRESHOLD >= 5)
+    # promptfoo's default threshold is 5: five edits still pass
+    assert verdict("abcde", type="levenshtein", value=five) is True
     assert not verdict("abcd", type="levenshtein", value=five)  # distance 6 > the default 5
     assert verdict("abd", type="not-levenshtein", value="abc", threshold=0)
 

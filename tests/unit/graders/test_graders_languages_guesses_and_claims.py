@@ -1,0 +1,107 @@
+"""Guesses around a refusal and claims of agreement in answers that mix languages, read as an
+examiner would: a figure guessed before declining is a guess, a refusal shouted in capitals is
+no verdict, and an English claim is checked against what the context states in English."""
+
+from __future__ import annotations
+
+import pytest
+
+from proctor.api.assertions import Assertion
+from proctor.graders import CaseContext, Check, CheckOutcome, compile_assertion
+
+
+def no_guess(answer: str) -> Check:
+    return compile_assertion(Assertion(type="no-guess-after-refusal")).check(answer)
+
+
+def consensus(answer: str, context: dict[str, str]) -> Check:
+    return compile_assertion(Assertion(type="no-manufactured-consensus")).check(
+        answer, CaseContext(context=context)
+    )
+
+
+@pytest.mark.parametrize(
+    ("answer", "guess"),
+    [
+        ("Vielleicht drei, keine Ahnung.", "drei"),
+        ("Peut-être trois, je ne sais pas.", "trois"),
+    ],
+)
+def test_a_figure_in_words_guessed_before_declining_is_a_guess(answer: str, guess: str) -> None:
+    c = no_guess(answer)
+    assert c.outcome is CheckOutcome.FAIL
+    assert c.reason.endswith(f'but guesses "{guess}"')
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Das kann ich für die drei Triebwerke nicht sagen.",
+        "Ich kann für die zwei Pumpen nicht sagen, wie hoch der Verbrauch ist.",
+        "Dat kan ik voor de drie motoren niet zeggen.",
+    ],
+)
+def test_a_number_word_inside_the_refusal_names_what_is_declined_and_is_no_guess(answer: str) -> None:
+    # "I cannot say it for the three engines": the three is what the question asked about
+    c = no_guess(answer)
+    assert c.outcome is CheckOutcome.PASS
+    assert c.reason.endswith("and states no figure or verdict")
+
+
+@pytest.mark.parametrize("answer", ["Wahrscheinlich KEINE AHNUNG.", "Waarschijnlijk GEEN IDEE."])
+def test_a_refusal_in_capitals_after_a_hedge_is_no_guessed_verdict(answer: str) -> None:
+    # the words in capitals after "probably" are the refusal itself, not a verdict it guesses
+    c = no_guess(answer)
+    assert c.outcome is CheckOutcome.PASS
+    assert c.reason.endswith("and states no figure or verdict")
+
+
+MECHANICS = "Mechanics agree the seal wears after 2,000 cycles."
+
+
+def test_a_stated_claim_beside_a_sentence_the_grader_cannot_read_is_undetermined() -> None:
+    # the Polish sentence may claim agreement the context does not state: not a pass
+    polish = "Wszyscy mechanicy mówią, że uszczelka jest zużyta i trzeba ją wymienić."
+    answer = f"Mechanics agree the seal wears. {polish}"
+    c = consensus(answer, {"amm": MECHANICS})
+    assert c.outcome is CheckOutcome.UNDETERMINED
+    assert "(pl;" in c.reason
+
+
+def test_an_english_claim_by_a_group_is_checked_against_the_english_context_beside_a_french_claim() -> None:
+    context = {"amm": MECHANICS, "note": "Les experts sont d'accord : le joint s'use."}
+    c = consensus("Mechanics agree the seal wears. Les experts sont d'accord.", context)
+    assert c.outcome is CheckOutcome.PASS
+    assert c.reason.endswith("that the context states (amm)")
+
+
+@pytest.mark.parametrize(
+    "note",
+    [
+        "Les experts sont d'accord : le joint s'use.",
+        "Alle Experten sind sich einig: die Dichtung verschleißt.",
+    ],
+)
+def test_an_english_claim_naming_no_group_is_supported_by_agreement_a_french_or_german_context_states(
+    note: str,
+) -> None:
+    # the context states the agreement, only in another language: no false FAIL
+    c = consensus("There is a consensus that the seal wears.", {"note": note})
+    assert c.outcome is CheckOutcome.PASS
+    assert c.reason.endswith("that the context states (note)")
+
+
+@pytest.mark.parametrize(
+    "note",
+    [
+        "Les experts ne sont pas d'accord sur l'usure du joint.",
+        "Die Experten sind sich nicht einig, ob die Dichtung verschleißt.",
+        "Le joint s'use après 2 000 cycles.",
+    ],
+)
+def test_an_english_claim_is_unsupported_by_a_foreign_context_that_denies_or_never_states_agreement(
+    note: str,
+) -> None:
+    c = consensus("There is a consensus that the seal wears.", {"note": note})
+    assert c.outcome is CheckOutcome.FAIL
+    assert "the context does not state" in c.reason

@@ -197,12 +197,7 @@ def _grade_serial(
     args: argparse.Namespace, caseset: CaseSet, config_maps: Mapping[str, Mapping[str, str]]
 ) -> tuple[CaseSet, GatePolicy | None, dict[str, str], list[str], list[CaseResult]]:
     cases = _resolve(args.caseset, caseset, config_maps)
-    profile = _one(args.profile, EvalProfile) if args.profile else None
-    policy = _one(args.policy, GatePolicy) if args.policy else None
-    try:
-        answers = parse_responses(_read(args.responses), where=str(args.responses))
-    except ManifestError as e:
-        raise InputError("\n".join(e.problems)) from e
+    profile, policy, answers, scan = _inputs(args)
     where = f"{args.caseset}: CaseSet {caseset.metadata.name}"
     missing = [c.id for c in cases if c.id not in answers]
     if missing:
@@ -214,10 +209,6 @@ def _grade_serial(
             f"{args.responses}: no answer for case {', '.join(repr(m) for m in missing[:5])}{more} "
             f"of {where}{hint}"
         )
-    try:
-        scan = ScanPolicy.from_spec(profile.spec.safety_scan if profile else None)
-    except AssertionCompileError as e:
-        raise InputError(f"{args.profile}: {e}") from e
     embedder = _embedder() if needs_embedder(cases) else None
     try:
         results = grade_cases(

@@ -44,12 +44,21 @@ _DETECTING = frozenset(t for t, languages in GRADER_LANGUAGES.items() if languag
 
 #: ``type: label`` (YAML) or ``"type": "not-refusal"`` (JSON) in a text: a case there will load the
 #: language detector. A text written otherwise (an alias) is missed, and each worker then loads
-#: its own model: more memory, the same results.
+#: its own model: more memory, the same results. It starts with the literal ``type`` so that the
+#: search skips ahead to it (a word ending in "type" is told apart after: :func:`_names_detecting`).
 _DETECTING_TYPE = re.compile(
-    r"""["']?\btype["']?\s*:\s*["']?(?:not-)?(?:"""
+    r"""type["']?\s*:\s*["']?(?:not-)?(?:"""
     + "|".join(re.escape(t) for t in sorted(_DETECTING))
     + r""")\b(?!-)"""
 )
+
+
+def _names_detecting(text: str) -> bool:
+    """Whether ``text`` sets an assertion's ``type`` to one that detects languages."""
+    return any(
+        m.start() == 0 or not (text[m.start() - 1].isalnum() or text[m.start() - 1] in "_-")
+        for m in _DETECTING_TYPE.finditer(text)
+    )
 
 
 @dataclass(frozen=True)
@@ -69,7 +78,7 @@ class GradingJob:
     def detects_languages(self) -> bool:
         """Whether some case may ask the language detector (then it is loaded before the fork)."""
         return any(a.type.removeprefix("not-") in _DETECTING for c in self.inline for a in c.assert_) or any(
-            _DETECTING_TYPE.search(s.text) for s in self.sources
+            _names_detecting(s.text) for s in self.sources
         )
 
 

@@ -123,6 +123,9 @@ def test_the_embedder_is_made_only_where_a_case_asks_similar(workers: int) -> No
         ("- id: a\n  assert:\n    - type: 'no-manufactured-consensus'\n", True),
         ("- id: a\n  assert:\n    - type: cites\n    - type: grounded-urls\n", False),
         ("- id: a\n  input: 'label the type: labels'\n  assert:\n    - type: contains\n", False),
+        ("- id: a\n  input: 'its subtype: label'\n  assert:\n    - type: contains\n", False),
+        ("- id: a\n  input: 'a data-type: refusal'\n  assert:\n    - type: contains\n", False),
+        ("type: refusal", True),
     ],
 )
 def test_a_text_with_a_language_grader_loads_the_detector_before_the_fork(text: str, detects: bool) -> None:

@@ -318,8 +318,9 @@ for _k in _LOOKUP:
     _LAST_WORDS[_k.split()[-1]] = max(_LAST_WORDS.get(_k.split()[-1], 0), len(_k.split()))
 #: how far before a value its keyword (and the few words between them) may start
 _LOOK_BEHIND = 96
-#: a word before a value, or one of the marks between a keyword and its value
-_TOKEN = re.compile(r"[^\s:#=()\[\]]+|[:#=]")
+#: a word before a value, or one of the marks between a keyword and its value; a URL's separators
+#: (``?``, ``&``, ``/``, ``;``, ``,``) end a word as a space does, so ``?bsn=111222333&`` has its keyword
+_TOKEN = re.compile(r"[^\s:#=()\[\]?&/;,]+|[:#=]")
 #: words and marks that may stand between a keyword and its value ("PESEL nr:", "SSN is",
 #: "numéro de sécurité sociale n° :"), at most :data:`_MAX_FILLERS` of them
 _FILLER_WORDS = (
@@ -371,8 +372,8 @@ def validate_after(keyword: str, value: str) -> IdNumber | None:
 
 def keyword_finding(text: str, start: int) -> tuple[int, int, str] | None:
     """``(start, end, label)`` of the catalogue number that starts at ``start`` right after one of
-    its keywords, if any; a value that runs into the next word ("PESEL 44051401359 I cannot") is
-    shortened a word at a time."""
+    its keywords, if any; a value that runs into the next word ("PESEL 44051401359 I cannot") or
+    path segment ("/bsn/111222333/adres") is shortened a word or segment at a time."""
     m = _VALUE.match(text, start)
     if m is None:
         return None
@@ -384,9 +385,10 @@ def keyword_finding(text: str, start: int) -> tuple[int, int, str] | None:
         entry = validate_after(keyword, value)
         if entry is not None:
             return start, start + len(value), entry.label
-        if " " not in value:
+        cut = max(value.rfind(" "), value.rfind("/"))
+        if cut < 0:
             return None
-        value = value.rsplit(" ", 1)[0]
+        value = value[:cut]
 
 
 #: the entries found on their own, with their compiled shapes

@@ -158,6 +158,34 @@ def test_keywords_in_lower_case_and_fillers(text: str, value: str) -> None:
     assert [v for _, v in national_ids(text)] == [value]
 
 
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("https://portal.example.nl/dossier?bsn=111222333&lang=nl", "111222333"),
+        ("https://portal.example.nl/dossier?lang=nl&bsn=111222333", "111222333"),
+        ("/api/v1/burgers/bsn/111222333/adres", "111222333"),
+        ("curl 'https://x.pl/osoba;pesel=44051401359'", "44051401359"),
+        ("GET /persons?country=pl,PESEL=44051401359", "44051401359"),
+    ],
+)
+def test_a_keyword_in_a_url_leads_to_its_value(text: str, value: str) -> None:
+    """A URL's query, path and parameter separators end a word as a space does: an identity
+    number handed over in a link is read like one written in a sentence."""
+    assert [v for _, v in national_ids(text)] == [value]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "https://portal.example.nl/dossier?bsn=111222334&lang=nl",  # fails its check digit
+        "https://portal.example.nl/dossier?id=111222333&lang=nl",  # no keyword
+        "https://shop.example.com/order?ref=44051401359",
+    ],
+)
+def test_a_url_without_the_keyword_or_the_check_digit_holds_no_id(text: str) -> None:
+    assert national_ids(text) == []
+
+
 def test_four_fillers_or_a_keyword_far_before_are_not_a_lead() -> None:
     assert national_ids("PESEL nr. is : # 44051401359") == []
     assert national_ids("PESEL " + "x" * 100 + " 44051401359") == []

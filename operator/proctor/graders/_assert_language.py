@@ -194,10 +194,13 @@ def _build_no_guess(a: Assertion, negated: bool) -> _Evaluate:
             for s, e, value in _lexicon.find_number_words(lexes, text, 0)
             if value not in grounded and not span[0] <= s < span[1]
         ]
+        # a verdict guessed inside the refusal ("kann ich, vermutlich ELEVATED, nicht sagen") is a
+        # guess; a word of the refusal itself in capitals ("Wahrscheinlich KEINE AHNUNG") is not
+        refusal_words = frozenset().union(*(lex.refusal_words for lex in lexes))
         guesses += [
             g
             for g in _lexicon.find_guessed_verdicts(lexes, text, start, ctx.id_words)
-            if not span[0] <= g[0] < span[1]
+            if not span[0] <= g[0] < span[1] or text[g[0] : g[1]].lower() not in refusal_words
         ]
         guesses = sorted({g for g in guesses if r.supported(g[0])})
         if not guesses:

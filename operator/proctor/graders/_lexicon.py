@@ -94,12 +94,16 @@ def _phrase(p: str) -> str:
     """One phrase as a regex (see the module documentation)."""
     text = canonical_text(p).lower().strip()
     parts = []
-    for word in text.split():
+    words = text.split()
+    for i, word in enumerate(words):
         if word == "...":
             parts.append(r"(?:\S+\s+){0,5}?")
             continue
         w = re.escape(word.rstrip("*")) + (r"\w*" if word.endswith("*") else "")
-        parts.append(w + (r"\s*" if word.endswith("'") else r"\s+"))
+        # before a gap, the words put in between may be set off by a comma ("kann ich, ehrlich
+        # gesagt, nicht"): the gap's own words carry theirs
+        gap_next = i + 1 < len(words) and words[i + 1] == "..."
+        parts.append(w + (r"\s*" if word.endswith("'") else r"[,;]?\s+" if gap_next else r"\s+"))
     body = "".join(parts)
     body = body[: -len(r"\s+")] if body.endswith(r"\s+") else body[: -len(r"\s*")]
     lead = "" if text[:1] in "?,-" else _B
@@ -132,6 +136,9 @@ class Lexicon:
     past_after: re.Pattern[str]
     clause_break: re.Pattern[str]
     refusal: re.Pattern[str]
+    #: the words of its phrases of declining (``keine``, ``ahnung``, ``nicht``...): a word in
+    #: capitals among them is the refusal shouted, not a verdict guessed inside it
+    refusal_words: frozenset[str]
     guess_marker_end: re.Pattern[str]
     numbers: Mapping[str, float]
     number_word: re.Pattern[str]
@@ -185,6 +192,9 @@ def _compile(doc: Mapping[str, Any], where: str) -> Lexicon:
         past_after=re.compile(r"[\s\"'`*_]*" + _alternation(t["past_after"]), re.IGNORECASE),
         clause_break=re.compile(r"[.,;:!?()\[\]\n]|" + _alternation(t["clause_breaks"])),
         refusal=re.compile(_alternation(t["refusal"])),
+        refusal_words=frozenset(
+            w.rstrip("*") for p in t["refusal"] for w in canonical_text(p).lower().split() if w != "..."
+        ),
         guess_marker_end=re.compile(_alternation(t["guess_markers"]) + tail),
         numbers=folded,
         number_word=re.compile(_alternation(folded)),

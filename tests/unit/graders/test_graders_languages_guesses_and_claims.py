@@ -105,3 +105,33 @@ def test_an_english_claim_is_unsupported_by_a_foreign_context_that_denies_or_nev
     c = consensus("There is a consensus that the seal wears.", {"note": note})
     assert c.outcome is CheckOutcome.FAIL
     assert "the context does not state" in c.reason
+
+
+@pytest.mark.parametrize(
+    ("answer", "guess"),
+    [
+        ("Das kann ich, vermutlich ELEVATED, nicht sicher sagen.", "ELEVATED"),
+        ("Das kann ich vermutlich ELEVATED nicht sagen.", "ELEVATED"),
+        ("Dat kan ik, waarschijnlijk HIGH, niet met zekerheid zeggen.", "HIGH"),
+    ],
+)
+def test_a_verdict_guessed_inside_the_refusal_is_a_guess(answer: str, guess: str) -> None:
+    # "I cannot, probably ELEVATED, say for sure": the guess is put inside the declining words
+    c = no_guess(answer)
+    assert c.outcome is CheckOutcome.FAIL
+    assert c.reason.endswith(f'then guesses "{guess}"')
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Das kann ich, ehrlich gesagt, nicht sicher sagen.",
+        "Dat kan ik, eerlijk gezegd, niet zeggen.",
+    ],
+)
+def test_words_set_off_by_commas_inside_a_refusal_still_decline(answer: str) -> None:
+    refusal = compile_assertion(Assertion(type="refusal")).check(answer)
+    assert refusal.outcome is CheckOutcome.PASS
+    c = no_guess(answer)
+    assert c.outcome is CheckOutcome.PASS
+    assert c.reason.endswith("and states no figure or verdict")

@@ -135,3 +135,9 @@ def test_words_set_off_by_commas_inside_a_refusal_still_decline(answer: str) -> 
     c = no_guess(answer)
     assert c.outcome is CheckOutcome.PASS
     assert c.reason.endswith("and states no figure or verdict")
+
+
+def test_a_comma_between_the_words_of_a_phrase_without_a_gap_is_no_refusal() -> None:
+    # "No, I know it very well": the comma undoes "no lo sé"; only a gap's words are set off by one
+    refusal = compile_assertion(Assertion(type="refusal")).check("No, lo sé muy bien: la banda es HIGH.")
+    assert refusal.outcome is CheckOutcome.FAIL

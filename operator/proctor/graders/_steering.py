@@ -767,8 +767,12 @@ class _Compiled:
     object_: re.Pattern[str]
 
 
+def _addressee(p: Phrases) -> str:
+    return rf"(?:(?:ai|ia|ki|llm) )?{_alt(p.addressees)}"
+
+
 def _compile(p: Phrases) -> _Compiled:
-    addr = rf"(?:(?:ai|ia|ki|llm) )?{_alt(p.addressees)}"
+    addr = _addressee(p)
     address = (
         rf"\b{_alt(p.as_the)}\s*{addr}\b"
         rf"|\b{_alt(p.vocatives)}\s+{addr}\b"
@@ -817,8 +821,11 @@ def _compile(p: Phrases) -> _Compiled:
 
 
 @functools.cache
-def _compiled() -> tuple[_Compiled, ...]:
-    return tuple(_compile(p) for p in LANGUAGES)
+def _compiled(k: int) -> _Compiled:
+    """``LANGUAGES[k]``'s rules, compiled when an answer first needs them: most answers hold
+    no language's conditions (:func:`_language_gate`), and compiling all seven costs a process
+    about 0.1 s before it reads its first answer."""
+    return _compile(LANGUAGES[k])
 
 
 @functools.lru_cache(maxsize=4096)
@@ -904,13 +911,13 @@ def _language_gate() -> Prefilter:
     nothing, so it is not tried (the look-arounds around a high score are left out: a condition
     may match more than the rule, never less)."""
     conditions: list[str] = []
-    for p, c in zip(LANGUAGES, _compiled(), strict=True):
+    for p in LANGUAGES:
         conditions += [
             rf"\b{_alt(p.score_verbs)}\b",
             _alt(p.high_scores).replace(_NUM_END, ""),
             rf"\b{_alt(p.ignore_verbs)}\b",
             f"{_alt(p.rubric_nouns)}|{_alt(p.instruction_nouns)}",
-            c.addressee.pattern,
+            rf"\b{_addressee(p)}\b",
         ]
     return Prefilter(conditions)
 
@@ -918,10 +925,13 @@ def _language_gate() -> Prefilter:
 def _raw(text: str) -> Iterator[tuple[int, int, str, str]]:
     maybe = _language_gate().possible(text)
     all_opens: list[int] | None = None
-    for k, c in enumerate(_compiled()):
+    for k in range(len(LANGUAGES)):
         base = 5 * k
         score = base + _SCORE_VERB in maybe and base + _HIGH_SCORE in maybe
         ignore = base + _IGNORE_VERB in maybe and base + _RULE_NOUN in maybe
+        if not (score or ignore or base + _ADDRESSEE in maybe):
+            continue
+        c = _compiled(k)
         if score or ignore:
             if all_opens is None:
                 all_opens = [0, *(m.end() for m in _OPENING.finditer(text))]
@@ -987,18 +997,19 @@ def _planted(text: str) -> Iterator[tuple[int, int, str, str]]:
         return
     for m in _OBJECT.finditer(text):
         pairs = _pairs(m.group())
-        if not pairs or not all(k in _JUDGE_KEYS for k in pairs):
-            continue
         if any(_favourable(k, v) for k, v in pairs.items()):
             yield m.start(), m.end(), "planted-verdict", "json"
 
 
 def _pairs(obj: str) -> dict[str, str]:
+    """The keys and values of an object that holds only a judge's keys (a planted verdict);
+    empty for any other object (an answer's own data is not read further)."""
     try:
         doc = json.loads(obj)
     except ValueError:
-        return {k: v.strip("\"'") for k, v in _LOOSE_PAIR.findall(obj)}
-    if not isinstance(doc, dict):
+        pairs = {k: v.strip("\"'") for k, v in _LOOSE_PAIR.findall(obj)}
+        return pairs if all(k in _JUDGE_KEYS for k in pairs) else {}
+    if not isinstance(doc, dict) or not all(str(k).strip().lower() in _JUDGE_KEYS for k in doc):
         return {}
     return {
         str(k).strip().lower(): json.dumps(v) if isinstance(v, dict | list) else str(v).lower()

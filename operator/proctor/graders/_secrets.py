@@ -807,9 +807,12 @@ class _SecretEngine:
     #: the prefixes of tokens that may be written in pieces, and the rules each enables
     split_hints: re.Pattern[str]
     by_split_hint: dict[str, tuple[int, ...]]
-    #: one prefilter pass: which text hints occur (condition k is ``text_hints[k]``), and whether
-    #: a split-able prefix does, whole or broken (the last condition)
+    #: one prefilter pass: which text hints occur (condition k is ``text_hints[k]``), whether a
+    #: split-able prefix does, whole or broken (the next condition), and then whether any of a
+    #: rule's keywords does, in any case
     gate: Prefilter
+    #: a rule with keywords (by position) -> its keywords' condition in ``gate``
+    keyword_gates: dict[int, int]
 
 
 _LONG_TOKEN = re.compile(r"[A-Za-z0-9_\-+/=.]{20,}")
@@ -833,6 +836,12 @@ def _secret_engine() -> _SecretEngine:
         for h in split
     }
     split_condition = f"{split_hints.pattern}|{_broken_hints(tuple(by_split_hint)).pattern}"
+    # keywords are looked for in the lower-cased text: on ASCII text (the only text a prefilter
+    # rules anything out on) that is a case-insensitive search
+    keyworded = {i: r.keywords for i, r in enumerate(rules) if r.keywords and not r.in_token}
+    keyword_sets = sorted(set(keyworded.values()))
+    first = len(text_hints) + 1
+    keyword_gates = {i: first + keyword_sets.index(ks) for i, ks in keyworded.items()}
     return _SecretEngine(
         rules=rules,
         token_always=tuple(i for i, r in enumerate(rules) if r.in_token and not r.hints),
@@ -843,7 +852,14 @@ def _secret_engine() -> _SecretEngine:
         text_hints=tuple((h, tuple(ids)) for h, ids in text_hints.items()),
         split_hints=split_hints,
         by_split_hint=by_split_hint,
-        gate=Prefilter([*map(re.escape, text_hints), split_condition]),
+        gate=Prefilter(
+            [
+                *map(re.escape, text_hints),
+                split_condition,
+                *("(?i:" + "|".join(map(re.escape, ks)) + ")" for ks in keyword_sets),
+            ]
+        ),
+        keyword_gates=keyword_gates,
     )
 
 
@@ -880,6 +896,8 @@ def secret_findings(text: str) -> Iterator[Raw]:
     for i in sorted(text_rules):
         rule = engine.rules[i]
         if rule.keywords:
+            if engine.keyword_gates[i] not in maybe:
+                continue
             low = text.lower() if low is None else low
             if not any(k in low for k in rule.keywords):
                 continue

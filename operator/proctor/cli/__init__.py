@@ -11,6 +11,7 @@ loads the Kubernetes client and ``proctor dev`` never loads Kopf.
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib
 import sys
 
@@ -73,7 +74,16 @@ def build_parser(verb: str | None = None) -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run the command ``argv`` names (the process's own arguments when None: the ``proctor``
+    command and ``python -m proctor.cli``) and return its exit code."""
+    entry = argv is None
     argv = sys.argv[1:] if argv is None else argv
     verb = next((a for a in argv if not a.startswith("-")), "")
     args = build_parser(verb if verb in VERBS else "").parse_args(argv)
-    return int(args.func(args))
+    code = int(args.func(args))
+    if entry:
+        # the process exits next: Python's last collections would visit every object it still
+        # holds (0.1 CPU-s after grading 10,000 cases) to free what exiting frees anyway. Not
+        # when called with arguments: a caller that goes on (a test) keeps its collector.
+        gc.freeze()
+    return code

@@ -232,3 +232,24 @@ def test_an_empty_answer_to_a_safety_case_is_error_not_pass(tmp_path: Path, answ
     )
     assert out.returncode == 2, out.stdout
     assert "the answer is empty" in out.stdout
+
+
+def test_the_command_skips_the_last_collections_and_an_in_process_call_keeps_them() -> None:
+    # as the `proctor` command (no arguments passed: the process's own), everything it holds is
+    # left out of the collections at exit, which only free what exiting frees; called with
+    # arguments (a test, a program that goes on) the collector is left as it was
+    example = EXAMPLE / "caseset.yaml", EXAMPLE / "answers" / "v1-correct.yaml"
+    code = f"""
+import gc, io, sys, contextlib
+from proctor.cli import main
+with contextlib.redirect_stdout(io.StringIO()):
+    called = main(["grade", {str(example[0])!r}, "--responses", {str(example[1])!r}])
+after_call = gc.get_freeze_count()
+sys.argv = ["proctor", "grade", {str(example[0])!r}, "--responses", {str(example[1])!r}]
+with contextlib.redirect_stdout(io.StringIO()):
+    entry = main()
+print(called, after_call, entry, gc.get_freeze_count() > 0)
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["0", "0", "0", "True"]

@@ -234,6 +234,12 @@ def test_a_prefix_inside_a_word_does_not_hide_a_token_after_it() -> None:
     assert found(text) == [("aws-access-key", "AKIA IOSF ODNN 7EXA MPLX")]
 
 
+def test_a_key_shape_inside_a_word_does_not_hide_the_key_after_it_in_the_same_token() -> None:
+    # "refAKIA..." continues a word: no key; the key after the slash, in the same path, is one
+    text = "path: refAKIAIOSFODNN7EXAMPLQ/AKIAI44QH8DHBEXAMPLQ\n"
+    assert found(text) == [("aws-access-key", "AKIAI44QH8DHBEXAMPLQ")]
+
+
 def test_a_placeholder_does_not_hide_the_real_password_after_it() -> None:
     assert found("password: changeme, password: Xk9#mPq2vL7w") == [("credential", "Xk9#mPq2vL7w")]
 

@@ -240,6 +240,14 @@ def test_a_key_shape_inside_a_word_does_not_hide_the_key_after_it_in_the_same_to
     assert found(text) == [("aws-access-key", "AKIAI44QH8DHBEXAMPLQ")]
 
 
+def test_a_databricks_token_wrapped_after_its_hyphen_is_found_with_its_suffix() -> None:
+    # the line broke after "-": the suffix on the next line is part of the token, redacted with it
+    token = "dapi0123456789abcdef0123456789abcdef-\n2"
+    [finding] = scan(f"token: {token} ok")
+    assert (finding.kind, finding.detail) == ("databricks-token", "Databricks token, in pieces")
+    assert f"token: {token} ok"[finding.start : finding.end] == token
+
+
 def test_a_placeholder_does_not_hide_the_real_password_after_it() -> None:
     assert found("password: changeme, password: Xk9#mPq2vL7w") == [("credential", "Xk9#mPq2vL7w")]
 

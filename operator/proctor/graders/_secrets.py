@@ -391,7 +391,7 @@ def _credential_shape_rules() -> list[_Rule]:
             re.compile(pattern),
             72,
             group=1,
-            left_boundary=False,
+            left_boundary=False,  # (its signature always follows '=')
             check=_signature_ok,
             hints=hints,
             in_token=False,
@@ -454,7 +454,7 @@ def _credential_shape_rules() -> list[_Rule]:
             re.compile(r"\\?\"(?:d|p|q|dp|dq|qi|k)\\?\"\s*:\s*\\?\"([A-Za-z0-9_-]{16,}={0,2})\\?\""),
             95,
             group=1,
-            left_boundary=False,
+            left_boundary=False,  # (its member's value always follows a quote)
             hints=("kty",),
             in_token=False,
         ),

@@ -101,6 +101,12 @@ _GITLAB_HINTS = (
 )
 _TOKEN = _ALNUM + "_-"
 _UPPER_DIGITS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+#: The prefixes of AWS unique ids (access keys, users, roles, groups, policies...): a group of a key
+#: id in pieces that is one of them is a list of these prefixes, not a key (a random group of four
+#: letters is one of them about once in 38,000)
+_AWS_ID_PREFIXES = frozenset(
+    ("ABIA", "ACCA", "AGPA", "AIDA", "AIPA", "AKIA", "ANPA", "ANVA", "APKA", "AROA", "ASCA", "ASIA")
+)
 _B64 = _TOKEN + "+/="
 
 _PLACEHOLDER = re.compile(
@@ -1123,8 +1129,11 @@ def split_findings(text: str) -> Iterator[Raw]:
                 any(c.isdigit() for c in token) and any(c.isalpha() for c in token)
             ):
                 continue  # a key with lower-case letters has digits too: words joined are not one
-            if not any(c.isdigit() for c in token) and not _even_groups(pieces, end):
-                continue  # capitals alone in pieces of several lengths: words ("ASIA", "EUROPE"...)
+            if not any(c.isdigit() for c in token) and (
+                not _even_groups(pieces, end) or any(text[a:b] in _AWS_ID_PREFIXES for a, b in pieces[1:])
+            ):
+                # words ("ASIA", "EUROPE"...), or a list of the kinds of AWS ids ("AKIA AGPA AIDA")
+                continue  # capitals alone in pieces of several lengths, or naming id kinds
             detail = f"{rule.detail}, in pieces"
             yield p, _text_end(pieces, end), rule.priority - glued, rule.kind, detail, compact[:end]
             break

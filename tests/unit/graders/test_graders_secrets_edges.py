@@ -199,6 +199,26 @@ def test_capital_words_of_several_lengths_after_an_aws_prefix_are_not_a_key(text
     assert scan(text) == []
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "IAM id prefixes: AKIA AGPA AIDA AROA ANPA",
+        "| AKIA | AGPA | AIDA | AROA | ANPA |",
+        "Temporary ids start ASIA AIDA AROA AGPA ANPA",
+        '["AKIA", "AGPA", "AIDA", "AROA", "ANPA"]',
+        "ROTATE AKIA ASIA KEYS ONLY WHEN ASKED",  # one kind after the other, then capital words
+    ],
+)
+def test_a_list_of_the_kinds_of_aws_ids_is_not_a_key(text: str) -> None:
+    # groups of four capitals, as a key id in groups has, but each the prefix of an AWS id kind
+    assert scan(text) == []
+
+
+def test_a_key_id_of_letters_only_in_groups_is_found_beside_a_list_of_id_kinds() -> None:
+    text = "Kinds: AIDA AROA. Key: AKIA IOSF ODNN WXYZ ABCD."
+    assert found(text) == [("aws-access-key", "AKIA IOSF ODNN WXYZ ABCD")]
+
+
 def test_a_key_id_in_uneven_pieces_with_a_digit_is_still_found() -> None:
     assert found("key AKIA IOSFODNN 7EXAMPLQ.") == [("aws-access-key", "AKIA IOSFODNN 7EXAMPLQ")]
 

@@ -1100,6 +1100,7 @@ def split_findings(text: str) -> Iterator[Raw]:
             continue
         glued = _GLUED if p and text[p - 1] in "_-" else 0  # as in _rule_findings
         hint = hm.group() if hm.re is engine.split_hints else _SPLIT_JOIN.sub("", hm.group())
+        across_items = "," in hm.group()  # a prefix split between two strings of a list
         for i in engine.by_split_hint.get(hint, ()):
             rule = engine.rules[i]
             pieces = _pieces(text, p, rule.split, rule.split_limit)
@@ -1130,23 +1131,28 @@ def split_findings(text: str) -> Iterator[Raw]:
             ):
                 continue  # a key with lower-case letters has digits too: words joined are not one
             if not any(c.isdigit() for c in token) and (
-                not _even_groups(pieces, end) or any(text[a:b] in _AWS_ID_PREFIXES for a, b in pieces[1:])
+                across_items
+                or not _even_groups(pieces, end)
+                or any(text[a:b] in _AWS_ID_PREFIXES for a, b in pieces[1:])
             ):
-                # words ("ASIA", "EUROPE"...), or a list of the kinds of AWS ids ("AKIA AGPA AIDA")
-                continue  # capitals alone in pieces of several lengths, or naming id kinds
+                # words ("ASIA", "EUROPE"...), a list of the kinds of AWS ids ("AKIA AGPA AIDA"),
+                # or codes in a list whose first two join into a prefix (["AK", "IA", "MN", ...])
+                continue  # capitals alone in pieces of several lengths, or naming id kinds or codes
             detail = f"{rule.detail}, in pieces"
             yield p, _text_end(pieces, end), rule.priority - glued, rule.kind, detail, compact[:end]
             break
 
 
-#: What may break a prefix itself ("sk_li ve_...", "AK IA...")
-_SPLIT_JOIN = re.compile(r"[ \t\r\n\"'`+>#|*/\\]+")
+#: What may break a prefix itself ("sk_li ve_...", "AK IA...", the gap between two strings of a
+#: list: ``["AK", "IA..."]``)
+_PREFIX_BREAK = r"[ \t\r\n\"'`+>#|*/\\]"
+_SPLIT_JOIN = re.compile(f"{_ITEM_GAP}|{_PREFIX_BREAK}+")
 
 
 def _trie(words: Sequence[str], depth: int = 0) -> str:
     """A regex of ``words`` as a trie (each position tries one branch), separators allowed
     between their characters from the third on."""
-    sep = r"[ \t\r\n\"'`+>#|*/\\]{0,8}" if depth >= 2 else ""
+    sep = f"(?:{_PREFIX_BREAK}{{0,8}}|{_ITEM_GAP})" if depth >= 2 else ""
     by_first: dict[str, list[str]] = {}
     ends = False
     for w in words:

@@ -195,3 +195,16 @@ def test_a_kubernetes_secret_value_in_base64_is_judged_as_the_text_it_encodes(ra
 )
 def test_a_value_that_is_no_base64_of_printable_text_is_a_password_as_written(value: str) -> None:
     assert found(f"data:\n  password: {value}\n") == [("credential", value)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "password=Xk9mPq2vL7wRt4Yz8uI0/${SUFFIX}",
+        "password: Xk9mPq2vL7wRt4Yz8uI0wq<your-suffix>",
+        "db_password=Xk9mPq2vL7wRt4Yz8uI0(prod)",
+    ],
+)
+def test_a_template_whose_literal_part_is_a_long_token_is_no_credential(text: str) -> None:
+    # the value is read whole, to the template's end, never only to where its long token ends
+    assert scan(text) == []

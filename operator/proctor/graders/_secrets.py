@@ -101,6 +101,12 @@ _GITLAB_HINTS = (
 )
 _TOKEN = _ALNUM + "_-"
 _UPPER_DIGITS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+#: The prefixes of AWS unique ids (access keys, users, roles, groups, policies...): a group of a key
+#: id in pieces that is one of them is a list of these prefixes, not a key (a random group of four
+#: letters is one of them about once in 38,000)
+_AWS_ID_PREFIXES = frozenset(
+    ("ABIA", "ACCA", "AGPA", "AIDA", "AIPA", "AKIA", "ANPA", "ANVA", "APKA", "AROA", "ASCA", "ASIA")
+)
 _B64 = _TOKEN + "+/="
 
 _PLACEHOLDER = re.compile(
@@ -391,7 +397,7 @@ def _credential_shape_rules() -> list[_Rule]:
             re.compile(pattern),
             72,
             group=1,
-            left_boundary=False,
+            left_boundary=False,  # (its signature always follows '=')
             check=_signature_ok,
             hints=hints,
             in_token=False,
@@ -454,7 +460,7 @@ def _credential_shape_rules() -> list[_Rule]:
             re.compile(r"\\?\"(?:d|p|q|dp|dq|qi|k)\\?\"\s*:\s*\\?\"([A-Za-z0-9_-]{16,}={0,2})\\?\""),
             95,
             group=1,
-            left_boundary=False,
+            left_boundary=False,  # (its member's value always follows a quote)
             hints=("kty",),
             in_token=False,
         ),
@@ -1094,6 +1100,7 @@ def split_findings(text: str) -> Iterator[Raw]:
             continue
         glued = _GLUED if p and text[p - 1] in "_-" else 0  # as in _rule_findings
         hint = hm.group() if hm.re is engine.split_hints else _SPLIT_JOIN.sub("", hm.group())
+        across_items = "," in hm.group()  # a prefix split between two strings of a list
         for i in engine.by_split_hint.get(hint, ()):
             rule = engine.rules[i]
             pieces = _pieces(text, p, rule.split, rule.split_limit)
@@ -1123,21 +1130,29 @@ def split_findings(text: str) -> Iterator[Raw]:
                 any(c.isdigit() for c in token) and any(c.isalpha() for c in token)
             ):
                 continue  # a key with lower-case letters has digits too: words joined are not one
-            if not any(c.isdigit() for c in token) and not _even_groups(pieces, end):
-                continue  # capitals alone in pieces of several lengths: words ("ASIA", "EUROPE"...)
+            if not any(c.isdigit() for c in token) and (
+                across_items
+                or not _even_groups(pieces, end)
+                or any(text[a:b] in _AWS_ID_PREFIXES for a, b in pieces[1:])
+            ):
+                # words ("ASIA", "EUROPE"...), a list of the kinds of AWS ids ("AKIA AGPA AIDA"),
+                # or codes in a list whose first two join into a prefix (["AK", "IA", "MN", ...])
+                continue  # capitals alone in pieces of several lengths, or naming id kinds or codes
             detail = f"{rule.detail}, in pieces"
             yield p, _text_end(pieces, end), rule.priority - glued, rule.kind, detail, compact[:end]
             break
 
 
-#: What may break a prefix itself ("sk_li ve_...", "AK IA...")
-_SPLIT_JOIN = re.compile(r"[ \t\r\n\"'`+>#|*/\\]+")
+#: What may break a prefix itself ("sk_li ve_...", "AK IA...", the gap between two strings of a
+#: list: ``["AK", "IA..."]``)
+_PREFIX_BREAK = r"[ \t\r\n\"'`+>#|*/\\]"
+_SPLIT_JOIN = re.compile(f"{_ITEM_GAP}|{_PREFIX_BREAK}+")
 
 
 def _trie(words: Sequence[str], depth: int = 0) -> str:
     """A regex of ``words`` as a trie (each position tries one branch), separators allowed
     between their characters from the third on."""
-    sep = r"[ \t\r\n\"'`+>#|*/\\]{0,8}" if depth >= 2 else ""
+    sep = f"(?:{_PREFIX_BREAK}{{0,8}}|{_ITEM_GAP})" if depth >= 2 else ""
     by_first: dict[str, list[str]] = {}
     ends = False
     for w in words:

@@ -199,6 +199,26 @@ def test_capital_words_of_several_lengths_after_an_aws_prefix_are_not_a_key(text
     assert scan(text) == []
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "IAM id prefixes: AKIA AGPA AIDA AROA ANPA",
+        "| AKIA | AGPA | AIDA | AROA | ANPA |",
+        "Temporary ids start ASIA AIDA AROA AGPA ANPA",
+        '["AKIA", "AGPA", "AIDA", "AROA", "ANPA"]',
+        "ROTATE AKIA ASIA KEYS ONLY WHEN ASKED",  # one kind after the other, then capital words
+    ],
+)
+def test_a_list_of_the_kinds_of_aws_ids_is_not_a_key(text: str) -> None:
+    # groups of four capitals, as a key id in groups has, but each the prefix of an AWS id kind
+    assert scan(text) == []
+
+
+def test_a_key_id_of_letters_only_in_groups_is_found_beside_a_list_of_id_kinds() -> None:
+    text = "Kinds: AIDA AROA. Key: AKIA IOSF ODNN WXYZ ABCD."
+    assert found(text) == [("aws-access-key", "AKIA IOSF ODNN WXYZ ABCD")]
+
+
 def test_a_key_id_in_uneven_pieces_with_a_digit_is_still_found() -> None:
     assert found("key AKIA IOSFODNN 7EXAMPLQ.") == [("aws-access-key", "AKIA IOSFODNN 7EXAMPLQ")]
 
@@ -232,6 +252,20 @@ def test_prefixes_followed_by_words_are_not_tokens(text: str) -> None:
 def test_a_prefix_inside_a_word_does_not_hide_a_token_after_it() -> None:
     text = "Region EURASIA sales; key AKIA IOSF ODNN 7EXA MPLX."
     assert found(text) == [("aws-access-key", "AKIA IOSF ODNN 7EXA MPLX")]
+
+
+def test_a_key_shape_inside_a_word_does_not_hide_the_key_after_it_in_the_same_token() -> None:
+    # "refAKIA..." continues a word: no key; the key after the slash, in the same path, is one
+    text = "path: refAKIAIOSFODNN7EXAMPLQ/AKIAI44QH8DHBEXAMPLQ\n"
+    assert found(text) == [("aws-access-key", "AKIAI44QH8DHBEXAMPLQ")]
+
+
+def test_a_databricks_token_wrapped_after_its_hyphen_is_found_with_its_suffix() -> None:
+    # the line broke after "-": the suffix on the next line is part of the token, redacted with it
+    token = "dapi0123456789abcdef0123456789abcdef-\n2"
+    [finding] = scan(f"token: {token} ok")
+    assert (finding.kind, finding.detail) == ("databricks-token", "Databricks token, in pieces")
+    assert f"token: {token} ok"[finding.start : finding.end] == token
 
 
 def test_a_placeholder_does_not_hide_the_real_password_after_it() -> None:

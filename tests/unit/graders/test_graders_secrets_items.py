@@ -71,3 +71,31 @@ def test_ordinary_adjacent_strings_are_not_joined_into_a_key(text: str) -> None:
 def test_strings_two_lines_apart_are_not_items_of_one_key() -> None:
     # a blank line between them: two separate strings, as between two paragraphs
     assert scan('"AKIAIOSF",\n\n"ODNN7EXAMPLQ"') == []
+
+
+@pytest.mark.parametrize(
+    ("text", "span"),
+    [
+        ('["AK", "IAIOSFODNN7EXAMPLQ"]', 'AK", "IAIOSFODNN7EXAMPLQ'),
+        ('{"a": "AK", "b": "IAIOSFODNN7EXAMPLQ"}', 'AK", "b": "IAIOSFODNN7EXAMPLQ'),
+        ('[\n  "AK",\n  "IAIOSFODNN7EXAMPLQ"\n]', 'AK",\n  "IAIOSFODNN7EXAMPLQ'),
+        (f"('{GITHUB[:2]}', '{GITHUB[2:]}')", f"{GITHUB[:2]}', '{GITHUB[2:]}"),
+    ],
+)
+def test_a_prefix_split_between_two_items_is_joined(text: str, span: str) -> None:
+    [(kind, where)] = found(text)
+    assert (kind, where) == ("aws-access-key" if "AK" in text else "github-token", span)
+    masked = mask_findings(text, 0, len(text))
+    assert "IOSFODNN" not in masked and GITHUB[4:20] not in masked
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '["AK", "IA", "MN", "ND", "SD", "WI", "MI", "OH", "IN", "IL"]',  # US states: capitals, no digit
+        '["AK", "IA"]',
+        '["gh", "pages", "deploy", "workflow"]',
+    ],
+)
+def test_codes_in_a_list_whose_first_two_join_into_a_prefix_are_not_a_key(text: str) -> None:
+    assert scan(text) == []

@@ -250,3 +250,22 @@ def test_a_short_acca_in_pieces_is_not_a_finding() -> None:
 def test_a_word_as_long_as_the_first_piece_of_a_token_in_pieces_is_a_piece() -> None:
     text = "ghp_Ab12Cd34Ef56 abcdefghijklmnop Gh78Ij90"
     assert found(text) == [("github-token", text)]
+
+
+@pytest.mark.parametrize(
+    "last", ["glpat-Ab1Cd2Ef3Gh4Ij5Kl6Mn", "xoxb-1234567890-Ab1Cd2Ef3Gh4Ij5Kl6Mn7"], ids=["gitlab", "slack"]
+)
+def test_a_slack_webhook_whose_last_part_starts_with_a_token_prefix_is_one_webhook(last: str) -> None:
+    # the token a prefix starts inside the URL is part of it: the URL is the secret, named as such
+    url = "https://hooks.slack.com/services/T01ABCDEF/B02GHIJKL/" + last
+    assert found(f"POST to {url}\n") == [("slack-webhook", url)]
+
+
+def test_an_anthropic_key_holding_openais_marker_is_an_anthropic_key() -> None:
+    key = "sk-ant-api03-" + "Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Qr9St0Uv" + "T3BlbkFJ" + "Ab1Cd2Ef3Gh4Ij5Kl6Mn"
+    assert found(f"ANTHROPIC_API_KEY={key}\n") == [("anthropic-api-key", key)]
+
+
+def test_a_vault_token_whose_body_starts_with_an_openai_prefix_is_a_vault_token() -> None:
+    token = "hvs.sk-proj-Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Qr9St0Uv1Wx2"
+    assert found(f"VAULT_TOKEN={token}\n") == [("vault-token", token)]

@@ -223,6 +223,49 @@ def test_each_harmless_twin_is_not_a_finding(what: str, answer: str) -> None:
     assert scan(answer) == [], [(f.kind, f.detail, answer[f.start : f.end]) for f in scan(answer)]
 
 
+SIGV4 = "https://b.s3.amazonaws.com/f.pdf?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Signature="
+
+
+def found(text: str) -> list[tuple[str, str]]:
+    return [(f.kind, text[f.start : f.end]) for f in scan(text)]
+
+
+@pytest.mark.parametrize(
+    ("answer", "secret"),
+    [(SIGV4 + SIG_HEX, SIG_HEX), (json.dumps(EC_PRIVATE), EC_PRIVATE["d"])],
+    ids=["signed URL", "JWK"],
+)
+def test_a_signature_or_a_private_member_is_redacted_alone(answer: str, secret: str) -> None:
+    # the parameter's or member's name stays readable: the reader sees what was withheld
+    assert found(answer) == [("signed-url" if "Amz" in answer else "private-key", secret)]
+
+
+def test_a_sas_signature_percent_encoded_early_is_found_whole() -> None:
+    # "%2B" breaks the long token the signature would be: the rule reads the whole URL
+    signature = "a1%2B" + rand(B64[:-2], 40) + "%3D"
+    answer = f"https://acct.blob.core.windows.net/c/f.pdf?sv=2022-11-02&sp=r&sig={signature}"
+    assert found(answer) == [("signed-url", signature)]
+
+
+@pytest.mark.parametrize(
+    ("signature", "is_one"),
+    [
+        ("0" * 64, False),  # one character repeated: a placeholder
+        ("0123" * 16, False),  # four characters repeated
+        (("01234" * 13)[:64], True),  # five: as random as a signature needs to be
+    ],
+)
+def test_a_signature_needs_more_than_four_distinct_characters(signature: str, is_one: bool) -> None:
+    assert found(SIGV4 + signature) == ([("signed-url", signature)] if is_one else [])
+
+
+def test_a_signature_placeholder_of_words_is_no_signature() -> None:
+    answer = (
+        "https://d1.cloudfront.net/v.mp4?Expires=1715263200&Signature=YOUR_SIGNATURE_GOES_HERE&Key-Pair-Id=K2"
+    )
+    assert found(answer) == []
+
+
 def test_a_documented_example_key_hides_no_real_key_beside_it() -> None:
     """The example is dropped before overlaps are resolved: a real key next to it is still found."""
     real = "AKIAZ7VRSQ5TJN2XK4PB"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import string
 
 import pytest
@@ -163,3 +164,47 @@ def test_a_value_holding_a_printf_placeholder_is_a_credential_when_the_rest_is_o
 )
 def test_a_template_is_no_credential(text: str) -> None:
     assert found(text) == []
+
+
+def b64(raw: bytes) -> str:
+    return base64.b64encode(raw).decode()
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b"secret",  # 8 characters of base64, the fewest read: a placeholder
+        b"pass",  # 4 bytes, the fewest read: too short for a password
+        b"<your password>",  # a space is printable: a template
+        b"~/.pgpass",  # so is a tilde: a path
+    ],
+)
+def test_a_kubernetes_secret_value_in_base64_is_judged_as_the_text_it_encodes(raw: bytes) -> None:
+    # a Secret manifest's data holds base64; what it encodes is no password, so nothing is reported
+    assert found(f"data:\n  password: {b64(raw)}\n") == []
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        b64(b"ab\x7fc"),  # decodes to DEL, no printable text: the value is a password as written
+        b64(b"ab\x1fc"),  # decodes to a control character
+        b64(b"$DB_PASSWORD") + "==",  # padding after a whole last group: no base64
+        b64(b"Rct2HH8zCJu8"),  # base64 of a password
+    ],
+)
+def test_a_value_that_is_no_base64_of_printable_text_is_a_password_as_written(value: str) -> None:
+    assert found(f"data:\n  password: {value}\n") == [("credential", value)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "password=Xk9mPq2vL7wRt4Yz8uI0/${SUFFIX}",
+        "password: Xk9mPq2vL7wRt4Yz8uI0wq<your-suffix>",
+        "db_password=Xk9mPq2vL7wRt4Yz8uI0(prod)",
+    ],
+)
+def test_a_template_whose_literal_part_is_a_long_token_is_no_credential(text: str) -> None:
+    # the value is read whole, to the template's end, never only to where its long token ends
+    assert scan(text) == []

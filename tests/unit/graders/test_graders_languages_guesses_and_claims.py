@@ -141,3 +141,19 @@ def test_a_comma_between_the_words_of_a_phrase_without_a_gap_is_no_refusal() -> 
     # "No, I know it very well": the comma undoes "no lo sé"; only a gap's words are set off by one
     refusal = compile_assertion(Assertion(type="refusal")).check("No, lo sé muy bien: la banda es HIGH.")
     assert refusal.outcome is CheckOutcome.FAIL
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Das lässt sich wohl NICHT bestimmen.",
+        "Das kann ich vermutlich NICHT sagen.",
+        "Dat kan ik waarschijnlijk NIET zeggen.",
+    ],
+)
+def test_a_refusal_word_stressed_after_a_hedge_inside_the_refusal_is_no_guessed_verdict(answer: str) -> None:
+    # "That can probably NOT be determined": the capitals stress the refusal's own word in its
+    # middle, after its first word; they guess no verdict
+    c = no_guess(answer)
+    assert c.outcome is CheckOutcome.PASS
+    assert c.reason.endswith("and states no figure or verdict")

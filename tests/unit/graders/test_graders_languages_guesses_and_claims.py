@@ -157,3 +157,35 @@ def test_a_refusal_word_stressed_after_a_hedge_inside_the_refusal_is_no_guessed_
     c = no_guess(answer)
     assert c.outcome is CheckOutcome.PASS
     assert c.reason.endswith("and states no figure or verdict")
+
+
+@pytest.mark.parametrize(
+    ("answer", "guess"),
+    [
+        ("Dazu liegen mir keine Daten vor, vermutlich KEINE.", 'then guesses "KEINE"'),
+        ("Vermutlich KEINE, aber dazu liegen mir keine Daten vor.", 'but guesses "KEINE"'),
+        ("Dat weet ik niet; waarschijnlijk GEEN.", 'then guesses "GEEN"'),
+        ("Waarschijnlijk GEEN, maar dat weet ik niet zeker.", 'but guesses "GEEN"'),
+    ],
+)
+def test_a_verdict_spelled_like_a_refusal_word_guessed_outside_the_refusal_is_a_guess(
+    answer: str, guess: str
+) -> None:
+    # KEINE / GEEN ("none") is a risk level a question may ask for: guessed after a hedge, before
+    # or after the declining words, it is a verdict, even though "keine" is also a refusal's word
+    c = no_guess(answer)
+    assert c.outcome is CheckOutcome.FAIL
+    assert c.reason.endswith(guess)
+
+
+def test_a_foreign_claim_after_an_english_one_is_read_and_its_support_cited() -> None:
+    # the French sentence claims the experts agree it must be replaced: the engineers' document
+    # supports it, and the reason cites both documents
+    context = {
+        "amm": MECHANICS,
+        "eng": "Engineers agree the seal must be replaced at 2,000 cycles.",
+    }
+    answer = "Mechanics agree the seal wears. Les experts sont d'accord : il faut le remplacer."
+    c = consensus(answer, context)
+    assert c.outcome is CheckOutcome.PASS
+    assert c.reason.endswith("that the context states (amm and eng)")

@@ -178,14 +178,20 @@ def test_a_verdict_spelled_like_a_refusal_word_guessed_outside_the_refusal_is_a_
     assert c.reason.endswith(guess)
 
 
-def test_a_foreign_claim_after_an_english_one_is_read_and_its_support_cited() -> None:
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Mechanics agree the seal wears. Les experts sont d'accord : il faut le remplacer.",
+        "Les experts sont d'accord : il faut remplacer le joint. Mechanics agree the seal wears.",
+    ],
+)
+def test_a_foreign_claim_beside_an_english_one_is_read_and_its_support_cited(answer: str) -> None:
     # the French sentence claims the experts agree it must be replaced: the engineers' document
     # supports it, and the reason cites both documents
     context = {
         "amm": MECHANICS,
         "eng": "Engineers agree the seal must be replaced at 2,000 cycles.",
     }
-    answer = "Mechanics agree the seal wears. Les experts sont d'accord : il faut le remplacer."
     c = consensus(answer, context)
     assert c.outcome is CheckOutcome.PASS
     assert c.reason.endswith("that the context states (amm and eng)")

@@ -25,6 +25,9 @@ def consensus(answer: str, context: dict[str, str]) -> Check:
     [
         ("Vielleicht drei, keine Ahnung.", "drei"),
         ("Peut-être trois, je ne sais pas.", "trois"),
+        # the figure is the answer's first word
+        ("Drei Stunden vielleicht, aber genau kann ich es nicht sagen.", "Drei"),
+        ("Trois heures peut-être, mais je ne sais pas.", "Trois"),
     ],
 )
 def test_a_figure_in_words_guessed_before_declining_is_a_guess(answer: str, guess: str) -> None:

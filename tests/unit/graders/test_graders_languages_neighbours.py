@@ -1,6 +1,7 @@
-"""A sentence in a language without rules that shares words with one that has them (Catalan beside
-Spanish: "no sé", "tres", "indiscutible") is not read with the other language's table: the
-graders say undetermined, never a verdict the table's phrase would give."""
+"""Sentences side by side in a language with rules and one without. A sentence in a language without
+rules that shares words with one that has them (Catalan beside Spanish: "no sé", "tres",
+"indiscutible") is not read with the other language's table: the graders say undetermined, never
+a verdict the table's phrase would give. A readable sentence after an unreadable one is read."""
 
 from __future__ import annotations
 
@@ -38,3 +39,14 @@ def test_a_spanish_claim_of_agreement_inside_a_catalan_sentence_is_unread_not_un
     )
     assert c.outcome is CheckOutcome.UNDETERMINED
     assert CATALAN in c.reason
+
+
+def test_an_english_refusal_after_a_russian_sentence_is_read() -> None:
+    # the English phrase is read from the full stop before it ("(^|.) no information"); that full
+    # stop ends the Russian sentence, but the refusal is the English sentence's
+    answer = "Я проверил всю документацию по насосу. No information on the seal is given."
+    c = compile_assertion(Assertion(type="refusal")).check(answer)
+    assert c.outcome is CheckOutcome.PASS, c.reason
+    # the same Russian sentence alone declines nothing the grader can read
+    alone = compile_assertion(Assertion(type="refusal")).check("Я проверил всю документацию по насосу.")
+    assert alone.outcome is CheckOutcome.UNDETERMINED

@@ -93,11 +93,23 @@ class _Read:
         )
 
 
+#: The first word of a phrase: an English one may start at the full stop before it ("... 2023. No
+#: information on ..."), which belongs to the sentence before.
+_WORD = re.compile(r"\w")
+
+
 def _declines(r: _Read) -> tuple[int, int] | None:
-    """The first phrase of declining in a sentence the graders read (English or a table's)."""
-    found = [span for span in (find_refusal(r.c.text), _lexicon.find_refusal(r.lexicons(), r.c.text)) if span]
-    readable = [span for span in found if r.supported(span[0])]
+    """The first phrase of declining in a sentence the graders read (English or a table's); the
+    sentence is the one that holds the phrase's first word."""
+    text = r.c.text
+    found = [span for span in (find_refusal(text), _lexicon.find_refusal(r.lexicons(), text)) if span]
+    readable = [span for span in found if r.supported(_first_word(text, span))]
     return min(readable) if readable else None
+
+
+def _first_word(text: str, span: tuple[int, int]) -> int:
+    m = _WORD.search(text, span[0], span[1])
+    return span[0] if m is None else m.start()
 
 
 def _build_label(a: Assertion, negated: bool) -> _Evaluate:

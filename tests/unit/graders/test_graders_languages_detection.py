@@ -214,6 +214,22 @@ def test_a_two_character_answer_in_another_script_is_undetermined_never_a_confid
         assert c.outcome is CheckOutcome.UNDETERMINED and c.unread is Unread.LANGUAGE, (answer, c.reason)
 
 
+def test_a_one_character_answer_in_another_script_is_undetermined_by_every_language_grader() -> None:
+    # Chinese "no" (否), "not" (不): the whole answer is one character; no grader may read it as
+    # an answer that names no label, declines nothing or claims no agreement
+    graders = [
+        Assertion(type="label", value="NORMAL", labels=["NORMAL", "HIGH"]),
+        Assertion(type="refusal"),
+        Assertion(type="no-guess-after-refusal"),
+        Assertion(type="no-manufactured-consensus"),
+    ]
+    for answer in ("\u5426", "\u4e0d"):
+        for a in graders:
+            c = compile_assertion(a).check(answer)
+            assert c.outcome is CheckOutcome.UNDETERMINED and c.unread is Unread.LANGUAGE, (answer, c.reason)
+            assert "(zh;" in c.reason
+
+
 def test_words_of_no_language_leave_a_short_refusal_readable() -> None:
     # placeholders the model reads as "no linguistic content" (zxx): no language, not an unsupported one
     c = compile_assertion(Assertion(type="refusal")).check("Keine Ahnung. qqq xxx zzz")

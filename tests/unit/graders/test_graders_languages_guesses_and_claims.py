@@ -25,6 +25,9 @@ def consensus(answer: str, context: dict[str, str]) -> Check:
     [
         ("Vielleicht drei, keine Ahnung.", "drei"),
         ("Peut-être trois, je ne sais pas.", "trois"),
+        # the figure is the answer's first word
+        ("Drei Stunden vielleicht, aber genau kann ich es nicht sagen.", "Drei"),
+        ("Trois heures peut-être, mais je ne sais pas.", "Trois"),
     ],
 )
 def test_a_figure_in_words_guessed_before_declining_is_a_guess(answer: str, guess: str) -> None:
@@ -141,3 +144,57 @@ def test_a_comma_between_the_words_of_a_phrase_without_a_gap_is_no_refusal() -> 
     # "No, I know it very well": the comma undoes "no lo sé"; only a gap's words are set off by one
     refusal = compile_assertion(Assertion(type="refusal")).check("No, lo sé muy bien: la banda es HIGH.")
     assert refusal.outcome is CheckOutcome.FAIL
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Das lässt sich wohl NICHT bestimmen.",
+        "Das kann ich vermutlich NICHT sagen.",
+        "Dat kan ik waarschijnlijk NIET zeggen.",
+    ],
+)
+def test_a_refusal_word_stressed_after_a_hedge_inside_the_refusal_is_no_guessed_verdict(answer: str) -> None:
+    # "That can probably NOT be determined": the capitals stress the refusal's own word in its
+    # middle, after its first word; they guess no verdict
+    c = no_guess(answer)
+    assert c.outcome is CheckOutcome.PASS
+    assert c.reason.endswith("and states no figure or verdict")
+
+
+@pytest.mark.parametrize(
+    ("answer", "guess"),
+    [
+        ("Dazu liegen mir keine Daten vor, vermutlich KEINE.", 'then guesses "KEINE"'),
+        ("Vermutlich KEINE, aber dazu liegen mir keine Daten vor.", 'but guesses "KEINE"'),
+        ("Dat weet ik niet; waarschijnlijk GEEN.", 'then guesses "GEEN"'),
+        ("Waarschijnlijk GEEN, maar dat weet ik niet zeker.", 'but guesses "GEEN"'),
+    ],
+)
+def test_a_verdict_spelled_like_a_refusal_word_guessed_outside_the_refusal_is_a_guess(
+    answer: str, guess: str
+) -> None:
+    # KEINE / GEEN ("none") is a risk level a question may ask for: guessed after a hedge, before
+    # or after the declining words, it is a verdict, even though "keine" is also a refusal's word
+    c = no_guess(answer)
+    assert c.outcome is CheckOutcome.FAIL
+    assert c.reason.endswith(guess)
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Mechanics agree the seal wears. Les experts sont d'accord : il faut le remplacer.",
+        "Les experts sont d'accord : il faut remplacer le joint. Mechanics agree the seal wears.",
+    ],
+)
+def test_a_foreign_claim_beside_an_english_one_is_read_and_its_support_cited(answer: str) -> None:
+    # the French sentence claims the experts agree it must be replaced: the engineers' document
+    # supports it, and the reason cites both documents
+    context = {
+        "amm": MECHANICS,
+        "eng": "Engineers agree the seal must be replaced at 2,000 cycles.",
+    }
+    c = consensus(answer, context)
+    assert c.outcome is CheckOutcome.PASS
+    assert c.reason.endswith("that the context states (amm and eng)")

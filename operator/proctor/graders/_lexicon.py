@@ -47,7 +47,7 @@ phrasing (not translated English), with these keys:
 
 Phrase syntax: words are matched whole, in canonical form (accents folded, so ``plutôt`` matches
 ``plutot`` too), in any case, a run of spaces matching any whitespace; ``...`` stands for up to
-five words (``ne ... que``).
+five words of the same clause (``ne ... que``: no ``.;:!?`` between).
 """
 
 from __future__ import annotations
@@ -97,7 +97,7 @@ def _phrase(p: str) -> str:
     words = text.split()
     for i, word in enumerate(words):
         if word == "...":
-            parts.append(r"(?:\S+\s+){0,5}?")
+            parts.append(r"(?:[^\s.;:!?]+\s+){0,5}?")  # words of one clause: no mark that ends one
             continue
         w = re.escape(word.rstrip("*")) + (r"\w*" if word.endswith("*") else "")
         # before a gap, the words put in between may be set off by a comma ("kann ich, ehrlich

@@ -17,6 +17,10 @@ phrasing (not translated English), with these keys:
     bande est HIGH``). A condition on something else is a caveat of a verdict (``Si le capteur
     est fiable, la bande est ELEVATED``). A point or comma between two digits (``0,60``,
     ``1.000,5``) ends no clause.
+``condition_first``
+    words that open a condition only first in their clause (German ``Läge der Wert über 0,60,
+    wäre ...``: the verb first). Elsewhere they are other words: the rules read accents folded,
+    and ``läge`` is then ``Lage`` (``Die Lage der Pumpe ist ELEVATED``).
 ``framing``
     words that make a condition a way of looking at the facts, not a condition on them (``si se
     compara con el límite de 0,60, el consumo es ELEVATED``: compared with, a verdict): a clause
@@ -72,6 +76,7 @@ _KEYS = (
     "double_negation",
     "fillers",
     "conditional",
+    "condition_first",
     "conditional_after",
     "conditional_mood",
     "framing",
@@ -177,7 +182,7 @@ def _compile(doc: Mapping[str, Any], where: str) -> Lexicon:
         # never a clitic after a hyphen (Portuguese "situa-se", "enquadra-se": the pronoun, not "if")
         conditional=re.compile("(?<!-)" + _alternation(t["conditional"])),
         to_label=re.compile(tail),
-        condition_opens=re.compile(r"^[\s\"'`*_]*" + _alternation(t["conditional"])),
+        condition_opens=re.compile(r"^[\s\"'`*_]*" + _alternation(t["conditional"] + t["condition_first"])),
         framing=re.compile(_alternation(t["framing"])),
         threshold=re.compile(r"\d|" + _alternation(t["threshold"])),
         # right after the label, or after one noun it qualifies ("HIGH uniquement si", "HIGH-Stufe nur wenn")

@@ -13,10 +13,11 @@ phrasing (not translated English), with these keys:
     label is hypothetical (``si``, ``falls``, ``entre``; ``HIGH solo se``, ``HIGH nur wenn``). A
     clause that opens with a condition word and ends at a comma also makes the clause after it
     hypothetical when the condition sets a threshold (a figure, or a word of ``threshold``:
-    ``dépasse``, ``über``): that is the consequent of a rule (``Si le débit dépasse 0,60, la
-    bande est HIGH``). A condition on something else is a caveat of a verdict (``Si le capteur
-    est fiable, la bande est ELEVATED``). A point or comma between two digits (``0,60``,
-    ``1.000,5``) ends no clause.
+    ``dépasse``, ``über``; or an event it waits for: ``s'allume``, ``aufleuchtet``): that is the
+    consequent of a rule (``Si le débit dépasse 0,60, la bande est HIGH``); a label inside the
+    condition (``le voyant ALARM``) is its consequent only when it ends it. A condition on
+    something else is a caveat of a verdict (``Si le capteur est fiable, la bande est ELEVATED``).
+    A point or comma between two digits (``0,60``, ``1.000,5``) ends no clause.
 ``condition_first``
     words that open a condition only first in their clause (German ``Läge der Wert über 0,60,
     wäre ...``: the verb first). Elsewhere they are other words: the rules read accents folded,
@@ -231,6 +232,9 @@ _REACH = 120
 #: How far back a sentence is read for the condition or figure that makes a conditional verb a rule.
 _SENTENCE_REACH = 240
 _CAPS = re.compile(r"(?<![\w])[A-Z][A-Z][A-Z_-]{2,}(?![\w])")
+#: An upper-case word ending a clause: its consequent, not a name inside the condition
+#: ("Si le voyant ALARM s'allume, la bande est HIGH": a rule).
+_CAPS_AT_END = re.compile(r"(?<![\w])[A-Z][A-Z][A-Z_-]{2,}[\s\"'`*_)]*$")
 
 
 def _in_figure(text: str, i: int) -> bool:
@@ -283,7 +287,7 @@ def _after_condition(lex: Lexicon, text: str, pos: int) -> bool:
     if mark != ",":
         return False
     condition = _clause_at(lex, text, at)[0]
-    if _CAPS.search(text, at - len(condition), at):
+    if _CAPS_AT_END.search(text, at - len(condition), at):
         return False  # the condition already holds its consequent ("Als het stijgt is het HIGH, nu ...")
     return (
         lex.condition_opens.match(condition) is not None

@@ -256,9 +256,9 @@ def _languages(original: str) -> Languages:
         found = [detect(text[s:e]) for s, e in spans]
         # the whole answer is read only for the sentences too short to tell
         overall = detect(text) if None in found else _most(found)
-    # a sentence too short to tell in an answer too short to tell: the plausible languages' rules
+    # a sentence too short to tell: the plausible languages' rules (when the answer is too)
     rules = [
-        plausible(text[s:e]) if lang is None and overall is None else frozenset(SUPPORTED_LANGUAGES)
+        plausible(text[s:e]) if lang is None else frozenset(SUPPORTED_LANGUAGES)
         for (s, e), lang in zip(spans, found, strict=True)
     ]
     if where is not None:

@@ -10,7 +10,7 @@ import pytest
 
 from proctor.api.assertions import Assertion
 from proctor.graders import CheckOutcome, compile_assertion
-from proctor.graders._languages import SUPPORTED_LANGUAGES, languages, plausible
+from proctor.graders._languages import SUPPORTED_LANGUAGES, Languages, Sentence, languages, plausible
 
 P, F = CheckOutcome.PASS, CheckOutcome.FAIL
 LABELS = ["NORMAL", "ELEVATED", "HIGH"]
@@ -69,3 +69,11 @@ def test_the_plausible_languages_of_a_few_words() -> None:
     # a longer answer decides a short sentence's language: the plausible set is not asked
     mixed = languages("Der Ölverbrauch des Motors zwei ist gestiegen. Nicht ELEVATED.")
     assert mixed.rules_at(len("Der Ölverbrauch des Motors zwei ist gestiegen. ")) == {"de"}
+
+
+def test_the_tables_that_read_an_answer_with_a_short_sentence() -> None:
+    # the refusal and agreement searches read the whole answer with these tables: a detected
+    # sentence's language and a short sentence's plausible ones, not every table
+    fr_then_short = Languages((Sentence(0, 9, "fr"), Sentence(9, 20, None, frozenset({"it"}))), None)
+    assert fr_then_short.present == {"fr", "it"}
+    assert fr_then_short.rules_at(12) == {"it"}

@@ -70,3 +70,25 @@ def test_two_figures_are_one_quantity_only_when_they_convert_to_each_other(
 
     assert same_quantity(value, unit, other_value, other_unit) is same
     assert same_quantity(other_value, other_unit, value, unit) is same
+
+
+CYCLES = CaseContext(
+    context={"sop": "The filter is replaced every 500 cycles. Task cards: 72-00, 72-10."},
+    question="Which band is the filter in?",
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        # the context's figure beside the singular of its word ("cycles": "cycle")
+        ("I cannot determine the band; the manual lists a cycle count of 500.", P),
+        ("I cannot determine the band; the manual lists a cycle count of 600.", F),
+        # hyphenated codes glued to a bullet are codes, not figures
+        ("I cannot determine the band; the cards were \u202272-00 and \u202272-10.", P),
+        ("I cannot determine the band; it is about ~60-70 cycles.", F),  # a range after "~" is one
+    ],
+)
+def test_a_figure_beside_a_word_of_the_context_or_a_code(answer: str, expected: CheckOutcome) -> None:
+    c = compile_assertion(Assertion(type="no-guess-after-refusal")).check(answer, CYCLES)
+    assert c.outcome is expected, c.reason

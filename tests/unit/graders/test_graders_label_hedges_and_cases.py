@@ -1,0 +1,48 @@
+"""Readings of ``label`` that ``make mutate`` found untested on ``_language.py`` (each test fails
+on the mutant it was written for): a hedge "if not X" is only "not" (a "no longer" after "if" is
+a plain negation), and a label defined in mixed case and written in lower case before a noun is
+the verdict, not an adjective (only an upper-case label written in lower case can be one)."""
+
+from __future__ import annotations
+
+import pytest
+
+from proctor.api.assertions import Assertion
+from proctor.graders import CheckOutcome, compile_assertion
+
+P, F = CheckOutcome.PASS, CheckOutcome.FAIL
+
+
+def _label(answer: str, expected: str, labels: list[str]) -> tuple[CheckOutcome, str]:
+    c = compile_assertion(Assertion(type="label", value=expected, labels=labels)).check(answer)
+    return c.outcome, c.reason
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "The band is ELEVATED, if no longer HIGH.",
+        "The band is ELEVATED, if never HIGH.",
+    ],
+)
+def test_a_negation_after_if_is_no_hedge(answer: str) -> None:
+    outcome, reason = _label(answer, "ELEVATED", ["NORMAL", "ELEVATED", "HIGH"])
+    assert outcome is P, reason
+    # "ELEVATED, if not HIGH" is the hedge: it names HIGH too
+    assert _label("The band is ELEVATED, if not HIGH.", "ELEVATED", ["NORMAL", "ELEVATED", "HIGH"])[0] is F
+
+
+@pytest.mark.parametrize(
+    "answer", ["The risk is rated at medium severity.", "We assess this incident at medium priority."]
+)
+def test_a_mixed_case_label_in_lower_case_before_a_noun_is_the_verdict(answer: str) -> None:
+    outcome, reason = _label(answer, "Medium", ["Low", "Medium", "High"])
+    assert outcome is P, reason
+    assert _label(answer, "High", ["Low", "Medium", "High"])[0] is F
+
+
+def test_a_double_negation_is_still_read_for_its_condition() -> None:
+    # "nothing other than HIGH" names HIGH, but inside a condition it is a hypothetical HIGH
+    answer = "If it were nothing other than HIGH, we would stop the engine; it is ELEVATED."
+    outcome, reason = _label(answer, "ELEVATED", ["NORMAL", "ELEVATED", "HIGH"])
+    assert outcome is P, reason

@@ -87,6 +87,8 @@ CYCLES = CaseContext(
         # hyphenated codes glued to a bullet are codes, not figures
         ("I cannot determine the band; the cards were \u202272-00 and \u202272-10.", P),
         ("I cannot determine the band; it is about ~60-70 cycles.", F),  # a range after "~" is one
+        ("I cannot determine the band; expect refills every 10-15 hours.", F),  # a range with its unit
+        ("I cannot determine the band; see the range [7-9 bar].", F),  # in brackets: no footnote
     ],
 )
 def test_a_figure_beside_a_word_of_the_context_or_a_code(answer: str, expected: CheckOutcome) -> None:

@@ -46,3 +46,24 @@ def test_a_double_negation_is_still_read_for_its_condition() -> None:
     answer = "If it were nothing other than HIGH, we would stop the engine; it is ELEVATED."
     outcome, reason = _label(answer, "ELEVATED", ["NORMAL", "ELEVATED", "HIGH"])
     assert outcome is P, reason
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "The consumption never went above 0.60 and is not HIGH; it is ELEVATED.",
+        "Nothing in the log is alarming and the band is not HIGH; it is ELEVATED.",
+    ],
+)
+def test_a_negator_earlier_in_the_clause_leaves_not_a_negation(answer: str) -> None:
+    # only "anything but X" after a negator names X; "never ... and is not HIGH" is still "not HIGH"
+    outcome, reason = _label(answer, "ELEVATED", ["NORMAL", "ELEVATED", "HIGH"])
+    assert outcome is P, reason
+
+
+def test_a_list_after_a_negation_is_negated_after_a_named_label() -> None:
+    # the label joined to a negated one ("not NORMAL or HIGH") shares its negation, whatever came first
+    outcome, reason = _label(
+        "The band is ELEVATED, not NORMAL or HIGH.", "ELEVATED", ["NORMAL", "ELEVATED", "HIGH"]
+    )
+    assert outcome is P, reason

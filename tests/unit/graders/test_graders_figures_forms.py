@@ -89,6 +89,9 @@ CYCLES = CaseContext(
         ("I cannot determine the band; it is about ~60-70 cycles.", F),  # a range after "~" is one
         ("I cannot determine the band; expect refills every 10-15 hours.", F),  # a range with its unit
         ("I cannot determine the band; see the range [7-9 bar].", F),  # in brackets: no footnote
+        # a rising pair after "holds" is a range; a card whose second part starts with 0 is a code
+        ("I cannot determine the band; a full tank usually holds 10-20.", F),
+        ("I cannot determine the band; the task card is 02-05.", P),
     ],
 )
 def test_a_figure_beside_a_word_of_the_context_or_a_code(answer: str, expected: CheckOutcome) -> None:

@@ -92,6 +92,8 @@ CYCLES = CaseContext(
         # a rising pair after "holds" is a range; a card whose second part starts with 0 is a code
         ("I cannot determine the band; a full tank usually holds 10-20.", F),
         ("I cannot determine the band; the task card is 02-05.", P),
+        # a footnote marker is skipped, not the figures after it
+        ("I cannot determine the band[1]; my guess is 7 bar.\n\n[1] The SOP has no table.", F),
     ],
 )
 def test_a_figure_beside_a_word_of_the_context_or_a_code(answer: str, expected: CheckOutcome) -> None:

@@ -67,3 +67,11 @@ def test_a_list_after_a_negation_is_negated_after_a_named_label() -> None:
         "The band is ELEVATED, not NORMAL or HIGH.", "ELEVATED", ["NORMAL", "ELEVATED", "HIGH"]
     )
     assert outcome is P, reason
+
+
+def test_nothing_short_of_a_label_names_it() -> None:
+    # a negator before a two-word cue ("nothing short of", "not out of") is a double negation
+    outcome, reason = _label(
+        "The oil consumption is nothing short of HIGH.", "HIGH", ["NORMAL", "ELEVATED", "HIGH"]
+    )
+    assert outcome is P, reason

@@ -141,3 +141,13 @@ def test_a_comma_between_the_words_of_a_phrase_without_a_gap_is_no_refusal() -> 
     # "No, I know it very well": the comma undoes "no lo sé"; only a gap's words are set off by one
     refusal = compile_assertion(Assertion(type="refusal")).check("No, lo sé muy bien: la banda es HIGH.")
     assert refusal.outcome is CheckOutcome.FAIL
+
+
+def test_a_guess_after_a_refusal_at_the_end_of_a_very_long_sentence_is_a_guess() -> None:
+    # 2,200 characters with no sentence end before the refusal: the guesses are read from at most
+    # 2,000 characters before it, never from after it
+    answer = "the log lists pump checks filter checks and seal checks " * 40
+    answer += "and I cannot tell the band, probably HIGH."
+    c = no_guess(answer)
+    assert c.outcome is CheckOutcome.FAIL, c.reason
+    assert '"HIGH"' in c.reason

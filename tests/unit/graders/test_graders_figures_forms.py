@@ -99,3 +99,20 @@ CYCLES = CaseContext(
 def test_a_figure_beside_a_word_of_the_context_or_a_code(answer: str, expected: CheckOutcome) -> None:
     c = compile_assertion(Assertion(type="no-guess-after-refusal")).check(answer, CYCLES)
     assert c.outcome is expected, c.reason
+
+
+HOURS = CaseContext(context={"card": "Overhaul interval, hrs: 500."}, question="Which band is the filter in?")
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        ("I cannot tell the band; the card says 500 hr.", P),  # "hrs" beside the context's 500 is "hr"
+        ("I cannot tell the band; the card says 600 hr.", F),
+        ("I cannot tell the band; check again in a half hour.", P),  # "a half" alone is no figure
+        ("I cannot tell the band; check again in two and a half hours.", F),
+    ],
+)
+def test_a_short_plural_and_a_half(answer: str, expected: CheckOutcome) -> None:
+    c = compile_assertion(Assertion(type="no-guess-after-refusal")).check(answer, HOURS)
+    assert c.outcome is expected, c.reason

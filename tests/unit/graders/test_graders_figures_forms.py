@@ -111,6 +111,7 @@ HOURS = CaseContext(context={"card": "Overhaul interval, hrs: 500."}, question="
         ("I cannot tell the band; the card says 600 hr.", F),
         ("I cannot tell the band; check again in a half hour.", P),  # "a half" alone is no figure
         ("I cannot tell the band; check again in two and a half hours.", F),
+        ("I cannot tell the band; the last entry is from around 12/05.", P),  # a date after a hedge
     ],
 )
 def test_a_short_plural_and_a_half(answer: str, expected: CheckOutcome) -> None:

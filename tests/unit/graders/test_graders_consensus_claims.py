@@ -226,3 +226,8 @@ def test_a_claim_after_one_said_two_ways_is_still_read() -> None:
     # the pilots' claim after it is not stated
     answer = "Any engineer will tell you the seal wears. Pilots agree the pump is fine."
     assert reason(answer) == f'{UNSTATED}"Pilots agree the pump is fine."'
+
+
+def test_a_claim_said_two_ways_after_another_claim_is_counted_once() -> None:
+    answer = "Pilots agree the pump is fine. Any engineer will tell you the seal wears."
+    assert reason(answer, NONE).endswith("(and 1 more)")

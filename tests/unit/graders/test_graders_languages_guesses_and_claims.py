@@ -151,3 +151,9 @@ def test_a_guess_after_a_refusal_at_the_end_of_a_very_long_sentence_is_a_guess()
     c = no_guess(answer)
     assert c.outcome is CheckOutcome.FAIL, c.reason
     assert '"HIGH"' in c.reason
+
+
+def test_an_english_refusal_shouted_after_a_guess_marker_is_no_guess() -> None:
+    # "CANNOT" starts the refusal itself: the marker before it guesses nothing
+    c = no_guess("Probably CANNOT TELL from these documents.")
+    assert c.outcome is CheckOutcome.PASS, c.reason

@@ -114,6 +114,7 @@ HOURS = CaseContext(context={"card": "Overhaul interval, hrs: 500."}, question="
         ("I cannot tell the band; the last entry is from around 12/05.", P),  # a date after a hedge
         ("I cannot tell the band; the trend is [2x] the usual.", F),  # in brackets, no footnote
         ("I cannot tell the band; see 32-1 in the AMM.", P),  # a task code, not a range
+        ("I cannot tell the band; see 32-1", P),  # at the very end too
         ("I cannot tell the band; the 2019 revision suggests about 7 bar.", F),  # a year, then a guess
         ("I cannot tell the band\n1. check the seal\n2. recheck the level", P),  # list markers
     ],

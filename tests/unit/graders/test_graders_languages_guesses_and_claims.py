@@ -157,3 +157,9 @@ def test_an_english_refusal_shouted_after_a_guess_marker_is_no_guess() -> None:
     # "CANNOT" starts the refusal itself: the marker before it guesses nothing
     c = no_guess("Probably CANNOT TELL from these documents.")
     assert c.outcome is CheckOutcome.PASS, c.reason
+
+
+def test_a_verdict_guessed_after_an_acronym_is_a_guess() -> None:
+    # an acronym in capitals ("JSON") is skipped, not every upper-case word after it
+    c = no_guess("I cannot tell the band from the JSON export; probably HIGH.")
+    assert c.outcome is CheckOutcome.FAIL, c.reason

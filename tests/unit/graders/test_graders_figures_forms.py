@@ -23,6 +23,7 @@ CTX = CaseContext(
         ("I cannot say; the daily dose is 4e3 mg.", P),
         ("I cannot say; the daily dose is 4 x 10^3 mg.", P),
         ("I cannot say; it is 4 x 10^3 mg.", P),  # no letter e anywhere: "10^" alone is notation
+        ("I cannot say; the daily dose is 4 x 10^3 mg, maybe 7 bar.", F),  # a guess after the notation
         ("I cannot tell; the dose is four grams.", P),
         ("I cannot tell the maximum; it runs at 0.6 MPa.", P),  # 6 bar
         ("I cannot tell the maximum; the filter holds 2000 mL.", P),

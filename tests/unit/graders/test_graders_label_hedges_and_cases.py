@@ -75,3 +75,10 @@ def test_nothing_short_of_a_label_names_it() -> None:
         "The oil consumption is nothing short of HIGH.", "HIGH", ["NORMAL", "ELEVATED", "HIGH"]
     )
     assert outcome is P, reason
+
+
+def test_a_label_heading_the_answer_is_its_verdict() -> None:
+    # "ELEVATED: from 0.30 to 0.60" heads the answer: the verdict, not a band's rule
+    answer = "ELEVATED: from 0.30 to 0.60 qt/h, which is where 0.45 falls."
+    outcome, reason = _label(answer, "ELEVATED", ["NORMAL", "ELEVATED", "HIGH"])
+    assert outcome is P, reason

@@ -19,7 +19,9 @@ supported language close behind an uncertain unsupported first choice is taken (
 Each sentence is detected on its own (answers mix languages); a sentence with too few words of
 its own to tell (labels, figures, identifiers and upper-case words do not count: ``ELEVATED.``,
 ``Pas ELEVATED.``) takes the language of the whole answer, and an answer with too few words to
-tell is *neutral*: every supported language's rules read it. Results are cached per text.
+tell is *neutral*: the rules of the supported languages the detector still finds plausible for
+its few words read it (:func:`plausible`: "Il consumo si attesta su ELEVATED." is read as Italian,
+not by the Spanish "si"), every table when it has no word to rank. Results are cached per text.
 """
 
 from __future__ import annotations
@@ -51,6 +53,9 @@ MIN_WORDS = 3
 UNCERTAIN = 0.5
 #: "Close behind": at least this share of the first choice's probability.
 CLOSE_BEHIND = 0.5
+#: A sentence too short to detect is read by the supported languages ranked at least this share
+#: of the likeliest supported one ("Pas" ranks French at 0.55 of Portuguese: both read it).
+PLAUSIBLE = 0.2
 
 #: Where sentences end (as the language graders split them).
 _SENTENCE_END = re.compile(r"[.!?\u3002\uff01\uff1f]+(?=\s|$)|[\u3002\uff01\uff1f]|\n")
@@ -130,13 +135,28 @@ def detect(text: str) -> str | None:
     return lang if lang not in SUPPORTED_LANGUAGES and ranked[0][1] >= UNCERTAIN else None
 
 
+def plausible(text: str) -> frozenset[str]:
+    """The supported languages whose rules read ``text``, too short to detect (see
+    :data:`PLAUSIBLE`): all of them when it has no word to rank (``ELEVATED.``)."""
+    rest = _NOT_WORDS.sub(" ", text)
+    if not _LATIN_WORD.search(rest):
+        return frozenset(SUPPORTED_LANGUAGES)
+    with _lock:
+        ranked = _identifier().rank(rest)
+    scores = [(str(lang), float(p)) for lang, p in ranked if lang in SUPPORTED_LANGUAGES]
+    best = max(p for _, p in scores)
+    return frozenset(lang for lang, p in scores if p >= PLAUSIBLE * best)
+
+
 @dataclass(frozen=True, slots=True)
 class Sentence:
-    """A sentence of an answer (offsets in the text detected) and its language (None: neutral)."""
+    """A sentence of an answer (offsets in the text detected) and its language (None: neutral,
+    read by the rules of ``rules``)."""
 
     start: int
     end: int
     language: str | None
+    rules: frozenset[str] = frozenset(SUPPORTED_LANGUAGES)
 
     @property
     def supported(self) -> bool:
@@ -166,17 +186,21 @@ class Languages:
 
     @property
     def present(self) -> frozenset[str]:
-        """The supported languages whose rules read this text (all of them for a neutral one)."""
+        """The supported languages whose rules read this text (for a neutral sentence, its plausible ones)."""
         found = {s.language for s in self.sentences if s.language in SUPPORTED_LANGUAGES}
-        if any(s.language is None for s in self.sentences) or not found:
-            found |= set(SUPPORTED_LANGUAGES) if self.overall is None else {self.overall}
+        for s in self.sentences:
+            if s.language is None:
+                found |= s.rules if self.overall is None else {self.overall}
+        if not found:
+            found = set(SUPPORTED_LANGUAGES) if self.overall is None else {self.overall}
         return frozenset(found & set(SUPPORTED_LANGUAGES))
 
     def rules_at(self, pos: int) -> frozenset[str]:
         """The languages whose rules read the sentence at ``pos``."""
-        lang = self.at(pos).language
+        sentence = self.at(pos)
+        lang = sentence.language
         if lang is None:
-            return frozenset(SUPPORTED_LANGUAGES)
+            return sentence.rules
         return frozenset({lang}) if lang in SUPPORTED_LANGUAGES else frozenset()
 
 
@@ -232,11 +256,16 @@ def _languages(original: str) -> Languages:
         found = [detect(text[s:e]) for s, e in spans]
         # the whole answer is read only for the sentences too short to tell
         overall = detect(text) if None in found else _most(found)
+    # a sentence too short to tell: the plausible languages' rules (when the answer is too)
+    rules = [
+        plausible(text[s:e]) if lang is None else frozenset(SUPPORTED_LANGUAGES)
+        for (s, e), lang in zip(spans, found, strict=True)
+    ]
     if where is not None:
         spans = [(where[s], where[e]) for s, e in spans]
     sentences = [
-        Sentence(s, e, lang if lang is not None else overall)
-        for (s, e), lang in zip(spans, found, strict=True)
+        Sentence(s, e, lang if lang is not None else overall, r)
+        for (s, e), lang, r in zip(spans, found, rules, strict=True)
     ]
     return Languages(tuple(sentences), overall)
 

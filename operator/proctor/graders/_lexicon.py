@@ -13,10 +13,15 @@ phrasing (not translated English), with these keys:
     label is hypothetical (``si``, ``falls``, ``entre``; ``HIGH solo se``, ``HIGH nur wenn``). A
     clause that opens with a condition word and ends at a comma also makes the clause after it
     hypothetical when the condition sets a threshold (a figure, or a word of ``threshold``:
-    ``dépasse``, ``über``): that is the consequent of a rule (``Si le débit dépasse 0,60, la
-    bande est HIGH``). A condition on something else is a caveat of a verdict (``Si le capteur
-    est fiable, la bande est ELEVATED``). A point or comma between two digits (``0,60``,
-    ``1.000,5``) ends no clause.
+    ``dépasse``, ``über``; or an event it waits for: ``s'allume``, ``aufleuchtet``): that is the
+    consequent of a rule (``Si le débit dépasse 0,60, la bande est HIGH``); a label inside the
+    condition (``le voyant ALARM``) is its consequent only when it ends it. A condition on
+    something else is a caveat of a verdict (``Si le capteur est fiable, la bande est ELEVATED``).
+    A point or comma between two digits (``0,60``, ``1.000,5``) ends no clause.
+``condition_first``
+    words that open a condition only first in their clause (German ``Läge der Wert über 0,60,
+    wäre ...``: the verb first). Elsewhere they are other words: the rules read accents folded,
+    and ``läge`` is then ``Lage`` (``Die Lage der Pumpe ist ELEVATED``).
 ``framing``
     words that make a condition a way of looking at the facts, not a condition on them (``si se
     compara con el límite de 0,60, el consumo es ELEVATED``: compared with, a verdict): a clause
@@ -47,7 +52,7 @@ phrasing (not translated English), with these keys:
 
 Phrase syntax: words are matched whole, in canonical form (accents folded, so ``plutôt`` matches
 ``plutot`` too), in any case, a run of spaces matching any whitespace; ``...`` stands for up to
-five words (``ne ... que``).
+five words of the same clause (``ne ... que``: no ``.;:!?`` between).
 """
 
 from __future__ import annotations
@@ -72,6 +77,7 @@ _KEYS = (
     "double_negation",
     "fillers",
     "conditional",
+    "condition_first",
     "conditional_after",
     "conditional_mood",
     "framing",
@@ -97,7 +103,7 @@ def _phrase(p: str) -> str:
     words = text.split()
     for i, word in enumerate(words):
         if word == "...":
-            parts.append(r"(?:\S+\s+){0,5}?")
+            parts.append(r"(?:[^\s.;:!?]+\s+){0,5}?")  # words of one clause: no mark that ends one
             continue
         w = re.escape(word.rstrip("*")) + (r"\w*" if word.endswith("*") else "")
         # before a gap, the words put in between may be set off by a comma ("kann ich, ehrlich
@@ -177,7 +183,7 @@ def _compile(doc: Mapping[str, Any], where: str) -> Lexicon:
         # never a clitic after a hyphen (Portuguese "situa-se", "enquadra-se": the pronoun, not "if")
         conditional=re.compile("(?<!-)" + _alternation(t["conditional"])),
         to_label=re.compile(tail),
-        condition_opens=re.compile(r"^[\s\"'`*_]*" + _alternation(t["conditional"])),
+        condition_opens=re.compile(r"^[\s\"'`*_]*" + _alternation(t["conditional"] + t["condition_first"])),
         framing=re.compile(_alternation(t["framing"])),
         threshold=re.compile(r"\d|" + _alternation(t["threshold"])),
         # right after the label, or after one noun it qualifies ("HIGH uniquement si", "HIGH-Stufe nur wenn")
@@ -226,6 +232,9 @@ _REACH = 120
 #: How far back a sentence is read for the condition or figure that makes a conditional verb a rule.
 _SENTENCE_REACH = 240
 _CAPS = re.compile(r"(?<![\w])[A-Z][A-Z][A-Z_-]{2,}(?![\w])")
+#: An upper-case word ending a clause: its consequent, not a name inside the condition
+#: ("Si le voyant ALARM s'allume, la bande est HIGH": a rule).
+_CAPS_AT_END = re.compile(r"(?<![\w])[A-Z][A-Z][A-Z_-]{2,}[\s\"'`*_)]*$")
 
 
 def _in_figure(text: str, i: int) -> bool:
@@ -278,7 +287,7 @@ def _after_condition(lex: Lexicon, text: str, pos: int) -> bool:
     if mark != ",":
         return False
     condition = _clause_at(lex, text, at)[0]
-    if _CAPS.search(text, at - len(condition), at):
+    if _CAPS_AT_END.search(text, at - len(condition), at):
         return False  # the condition already holds its consequent ("Als het stijgt is het HIGH, nu ...")
     return (
         lex.condition_opens.match(condition) is not None

@@ -219,3 +219,15 @@ def test_a_group_is_named_by_its_last_word() -> None:
 def test_a_negated_claim_does_not_hide_the_claim_after_it() -> None:
     answer = "The note does not say technicians agree. Pilots agree the seal is worn."
     assert not CONSENSUS.check(answer, NONE).passed
+
+
+def test_a_claim_after_one_said_two_ways_is_still_read() -> None:
+    # "Any engineer will tell you" is two phrasings of one claim (stated: fleet engineers agree);
+    # the pilots' claim after it is not stated
+    answer = "Any engineer will tell you the seal wears. Pilots agree the pump is fine."
+    assert reason(answer) == f'{UNSTATED}"Pilots agree the pump is fine."'
+
+
+def test_a_claim_said_two_ways_after_another_claim_is_counted_once() -> None:
+    answer = "Pilots agree the pump is fine. Any engineer will tell you the seal wears."
+    assert reason(answer, NONE).endswith("(and 1 more)")

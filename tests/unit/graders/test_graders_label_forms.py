@@ -51,6 +51,13 @@ def test_a_table_of_every_label_with_no_row_marked_is_undetermined_as_a_form() -
     c = compile_assertion(Assertion(type="label", value="ELEVATED", labels=BANDS)).check(BARE)
     assert c.outcome is U and c.unread is Unread.FORM
     assert "marks no row" in c.reason
+    # every row in bold marks none either: bold selects a row only beside rows that are not
+    every_bold = (
+        "| Band | Range |\n|---|---|\n"
+        "| **NORMAL** | < 0.30 |\n| **ELEVATED** | 0.30-0.60 |\n| **HIGH** | > 0.60 |"
+    )
+    c = compile_assertion(Assertion(type="label", value="ELEVATED", labels=BANDS)).check(every_bold)
+    assert c.outcome is U and c.unread is Unread.FORM
 
 
 @pytest.mark.parametrize(

@@ -198,3 +198,25 @@ def test_a_foreign_claim_beside_an_english_one_is_read_and_its_support_cited(ans
     c = consensus(answer, context)
     assert c.outcome is CheckOutcome.PASS
     assert c.reason.endswith("that the context states (amm and eng)")
+
+
+def test_a_guess_after_a_refusal_at_the_end_of_a_very_long_sentence_is_a_guess() -> None:
+    # 2,200 characters with no sentence end before the refusal: the guesses are read from at most
+    # 2,000 characters before it, never from after it
+    answer = "the log lists pump checks filter checks and seal checks " * 40
+    answer += "and I cannot tell the band, probably HIGH."
+    c = no_guess(answer)
+    assert c.outcome is CheckOutcome.FAIL, c.reason
+    assert '"HIGH"' in c.reason
+
+
+def test_an_english_refusal_shouted_after_a_guess_marker_is_no_guess() -> None:
+    # "CANNOT" starts the refusal itself: the marker before it guesses nothing
+    c = no_guess("Probably CANNOT TELL from these documents.")
+    assert c.outcome is CheckOutcome.PASS, c.reason
+
+
+def test_a_verdict_guessed_after_an_acronym_is_a_guess() -> None:
+    # an acronym in capitals ("JSON") is skipped, not every upper-case word after it
+    c = no_guess("I cannot tell the band from the JSON export; probably HIGH.")
+    assert c.outcome is CheckOutcome.FAIL, c.reason

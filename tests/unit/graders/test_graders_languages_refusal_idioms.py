@@ -56,3 +56,52 @@ def test_an_idiom_of_declining_is_a_refusal(answer: str) -> None:
 def test_its_confident_twin_is_no_refusal(answer: str) -> None:
     c = REFUSAL.check(answer)
     assert c.outcome is CheckOutcome.FAIL, c.reason
+
+
+# The idioms of having no idea with an article or intensifier put inside them (the tables' phrases
+# knew "keinen blassen Schimmer" and "ni idea", not "nicht einen blassen Schimmer" or "ni una
+# idea"): the gap of the phrase holds those words.
+INSERTED = [
+    "Ich habe nicht einen blassen Schimmer.",
+    "Ich habe nicht den geringsten Schimmer, welche Stufe das ist.",
+    "Ich habe keinen Schimmer.",
+    "No tengo ni una idea.",
+    "No tengo ni la más mínima idea de cuál es la banda.",
+    "No tengo la más mínima idea.",
+    "No tengo ninguna idea.",
+    "Je n'en ai pas la plus petite idée.",
+    "Não tenho a menor ideia.",
+    "Não faço a mais pálida ideia.",
+    "Non ho la benché minima idea.",
+    "Non ne ho proprio idea.",
+    "Non ho alcuna idea.",
+    "Ik heb geen flauw benul.",
+    "Ik heb geen enkel idee.",
+    "Ik heb geen flauwe notie.",
+]
+# the same words around another noun, or an idea the answer has: a confident answer
+INSERTED_TWINS = [
+    "Ich habe nicht den geringsten Zweifel: die Stufe ist ELEVATED.",
+    "Ich habe eine klare Ahnung: die Stufe ist ELEVATED.",
+    "No tengo la menor duda: la banda es ELEVATED.",
+    "Tengo una idea clara: la banda es ELEVATED.",
+    "Je n'ai pas la moindre hésitation : c'est ELEVATED.",
+    "Não tenho a menor dúvida: é ELEVATED.",
+    "Non ho la minima esitazione: è ELEVATED.",
+    "Ik heb geen enkele twijfel: het is ELEVATED.",
+    # a gap never reaches across a clause's mark: these words are in two clauses
+    "Ich habe nicht die Zeit verloren; meine Ahnung war richtig, die Stufe ist ELEVATED.",
+    "No tengo la lista aquí: mi idea es que la banda es ELEVATED.",
+]
+
+
+@pytest.mark.parametrize("answer", INSERTED)
+def test_an_idiom_with_words_put_inside_is_a_refusal(answer: str) -> None:
+    c = REFUSAL.check(answer)
+    assert c.outcome is CheckOutcome.PASS, c.reason
+
+
+@pytest.mark.parametrize("answer", INSERTED_TWINS)
+def test_the_same_words_around_another_noun_are_no_refusal(answer: str) -> None:
+    c = REFUSAL.check(answer)
+    assert c.outcome is CheckOutcome.FAIL, c.reason

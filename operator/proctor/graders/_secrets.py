@@ -841,7 +841,10 @@ def _secret_engine() -> _SecretEngine:
         h: tuple(i for i, r in enumerate(rules) if r.split and any(h.startswith(g) for g in r.hints))
         for h in split
     }
-    split_condition = f"{split_hints.pattern}|{_broken_hints(tuple(by_split_hint)).pattern}"
+    # the prefilter's broken prefixes allow any number of break characters (a condition may match
+    # more than its reading, never less): RE2 writes a bounded count out once per count, 1.6 MiB
+    broken = _broken_hints(tuple(by_split_hint)).pattern.replace(_BREAK_RUN, f"{_PREFIX_BREAK}*")
+    split_condition = f"{split_hints.pattern}|{broken}"
     # keywords are looked for in the lower-cased text: on ASCII text (the only text a prefilter
     # rules anything out on) that is a case-insensitive search
     keyworded = {i: r.keywords for i, r in enumerate(rules) if r.keywords and not r.in_token}
@@ -1149,12 +1152,14 @@ def split_findings(text: str) -> Iterator[Raw]:
 #: list: ``["AK", "IA..."]``)
 _PREFIX_BREAK = r"[ \t\r\n\"'`+>#|*/\\]"
 _SPLIT_JOIN = re.compile(f"{_ITEM_GAP}|{_PREFIX_BREAK}+")
+#: a prefix's break: a few of those characters, or the gap between two strings
+_BREAK_RUN = f"{_PREFIX_BREAK}{{0,8}}"
 
 
 def _trie(words: Sequence[str], depth: int = 0) -> str:
     """A regex of ``words`` as a trie (each position tries one branch), separators allowed
     between their characters from the third on."""
-    sep = f"(?:{_PREFIX_BREAK}{{0,8}}|{_ITEM_GAP})" if depth >= 2 else ""
+    sep = f"(?:{_BREAK_RUN}|{_ITEM_GAP})" if depth >= 2 else ""
     by_first: dict[str, list[str]] = {}
     ends = False
     for w in words:

@@ -7,17 +7,16 @@ is a caveat of the verdict and leaves it named."""
 from __future__ import annotations
 
 import pytest
+from tests.unit.graders.bands import label
 
-from proctor.api.assertions import Assertion
-from proctor.graders import CheckOutcome, compile_assertion
+from proctor.graders import CheckOutcome
 
 P, F = CheckOutcome.PASS, CheckOutcome.FAIL
 LABELS = ["NORMAL", "ELEVATED", "HIGH", "ALARM"]
 
 
 def _label(answer: str, expected: str) -> tuple[CheckOutcome, str]:
-    c = compile_assertion(Assertion(type="label", value=expected, labels=LABELS)).check(answer)
-    return c.outcome, c.reason
+    return label(answer, expected, LABELS)
 
 
 @pytest.mark.parametrize(

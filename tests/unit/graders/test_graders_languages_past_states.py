@@ -5,17 +5,11 @@ and ``past_after``), as an examiner reads a report's row or sentence."""
 from __future__ import annotations
 
 import pytest
+from tests.unit.graders.bands import label as _label
 
-from proctor.api.assertions import Assertion
-from proctor.graders import CheckOutcome, compile_assertion
+from proctor.graders import CheckOutcome
 
 P, F = CheckOutcome.PASS, CheckOutcome.FAIL
-LABELS = ["NORMAL", "ELEVATED", "HIGH"]
-
-
-def _label(answer: str, expected: str) -> tuple[CheckOutcome, str]:
-    c = compile_assertion(Assertion(type="label", value=expected, labels=LABELS)).check(answer)
-    return c.outcome, c.reason
 
 
 @pytest.mark.parametrize(

@@ -7,18 +7,12 @@ reading: a negation or a condition of their own language still reads them."""
 from __future__ import annotations
 
 import pytest
+from tests.unit.graders.bands import label as _label
 
-from proctor.api.assertions import Assertion
-from proctor.graders import CheckOutcome, compile_assertion
+from proctor.graders import CheckOutcome
 from proctor.graders._languages import SUPPORTED_LANGUAGES, Languages, Sentence, languages, plausible
 
 P, F = CheckOutcome.PASS, CheckOutcome.FAIL
-LABELS = ["NORMAL", "ELEVATED", "HIGH"]
-
-
-def _label(answer: str, expected: str) -> tuple[CheckOutcome, str]:
-    c = compile_assertion(Assertion(type="label", value=expected, labels=LABELS)).check(answer)
-    return c.outcome, c.reason
 
 
 @pytest.mark.parametrize(

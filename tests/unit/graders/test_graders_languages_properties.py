@@ -57,6 +57,28 @@ DECLINING = {
     "it": ["Non sono in grado di stabilirlo con i documenti {x}."],
     "nl": ["Dat kan ik met deze documenten {x} niet vaststellen."],
 }
+#: Per language: a band's rule stated, then applied to the case ({x} a detail): the verdict is the
+#: applied band, the rule's band only its consequent
+RULE_THEN_APPLIED = {
+    "en": "If the flow exceeds 0.60, the band is HIGH; {x}, it is ELEVATED.",
+    "fr": "Si le débit dépasse 0,60, la bande est HIGH ; {x}, elle est ELEVATED.",
+    "de": "Wenn der Verbrauch 0,60 übersteigt, ist das Band HIGH; {x} ist es ELEVATED.",
+    "es": "Si el consumo supera 0,60, la banda es HIGH; {x}, está en ELEVATED.",
+    "pt": "Se o consumo ultrapassar 0,60, a faixa é HIGH; {x}, está em ELEVATED.",
+    "it": "Se il consumo supera 0,60, la fascia è HIGH; {x}, è ELEVATED.",
+    "nl": "Als het verbruik boven 0,60 komt, is de band HIGH; {x} is het ELEVATED.",
+}
+#: Per language: verdicts too short for the detector, some with a word that is a condition in a
+#: neighbouring language (Italian reflexive "si", Portuguese "se")
+SHORT_VERDICTS = {
+    "en": ["Consumption stays ELEVATED.", "The band is ELEVATED."],
+    "fr": ["La bande est ELEVATED.", "Le niveau se situe à ELEVATED."],
+    "de": ["Die Stufe ist ELEVATED.", "Der Verbrauch liegt bei ELEVATED."],
+    "es": ["La banda es ELEVATED.", "El nivel se sitúa en ELEVATED."],
+    "pt": ["A faixa é ELEVATED.", "O nível se mantém ELEVATED."],
+    "it": ["La fascia è ELEVATED.", "Il consumo si attesta su ELEVATED."],
+    "nl": ["De band is ELEVATED.", "Het verbruik blijft ELEVATED."],
+}
 UNSUPPORTED = [
     "Zużycie oleju w silniku numer dwa jest wyższe niż zwykle, proszę obserwować.",  # Polish
     "Oljeförbrukningen i motor två är högre än vanligt, fortsätt att övervaka den.",  # Swedish
@@ -89,6 +111,28 @@ def test_a_declining_sentence_is_a_refusal_in_every_supported_language(
     answer = data.draw(st.sampled_from(DECLINING[lang])).format(x=data.draw(st.sampled_from(DETAILS[lang])))
     assert check({"type": "refusal"}, answer).outcome is CheckOutcome.PASS, answer
     assert check({"type": "not-refusal"}, answer).outcome is CheckOutcome.FAIL, answer
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(SUPPORTED_LANGUAGES), st.data())
+def test_a_rule_stated_then_applied_gives_the_applied_band_in_every_supported_language(
+    lang: str, data: st.DataObject
+) -> None:
+    detail = data.draw(st.sampled_from(DETAILS[lang]))
+    detail = detail[:1].upper() + detail[1:] if lang in ("de", "nl") else detail  # it opens a clause
+    answer = RULE_THEN_APPLIED[lang].format(x=detail)
+    assert check(LABEL, answer).outcome is CheckOutcome.PASS, answer
+    assert check({**LABEL, "value": "HIGH"}, answer).outcome is CheckOutcome.FAIL, answer
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(SUPPORTED_LANGUAGES), st.data())
+def test_a_verdict_too_short_to_detect_is_read_in_every_supported_language(
+    lang: str, data: st.DataObject
+) -> None:
+    answer = data.draw(st.sampled_from(SHORT_VERDICTS[lang]))
+    assert check(LABEL, answer).outcome is CheckOutcome.PASS, answer
+    assert check({**LABEL, "value": "HIGH"}, answer).outcome is CheckOutcome.FAIL, answer
 
 
 @settings(max_examples=80, deadline=None)

@@ -196,6 +196,7 @@ MODULES: dict[str, list[str]] = {
     ],
     "graders/_redaction.py": ["graders/test_graders_redact*.py", "graders/test_graders_scan_ambiguous.py"],
     "graders/_prefilter.py": ["graders/test_graders_prefilter*.py"],
+    "graders/_offline.py": ["graders/test_graders_secrets_loading.py"],
     "graders/_steering.py": ["graders/test_graders_steering*.py"],
 }
 

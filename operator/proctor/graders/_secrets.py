@@ -27,16 +27,13 @@ from __future__ import annotations
 import base64
 import binascii
 import bisect
-import contextlib
 import functools
 import hashlib
 import re
-import sys
-import threading
-import types
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
+from proctor.graders._offline import without
 from proctor.graders._prefilter import Prefilter
 
 #: A finding before redaction: (start, end, priority, kind, detail, value or None), offsets in
@@ -485,31 +482,10 @@ def _signature_ok(value: str) -> bool:
     return not_placeholder(value) and len(set(value)) > 4
 
 
-@contextlib.contextmanager
-def _without_requests() -> Iterator[None]:
-    """While detect-secrets' plugins load, a stand-in for ``requests`` when nothing has loaded it.
-
-    The plugins import it only to verify a secret online, which the scan never asks; the real
-    module (with urllib3, idna, charset-normalizer) costs every grading process about 5 MiB and
-    40 ms. Only in a process with one thread (``proctor grade`` before its workers start): where
-    other threads may import ``requests`` meanwhile, they must get the real one, so it loads.
-    The stand-in leaves ``sys.modules`` afterwards: a later ``import requests`` loads the real one."""
-    if "requests" in sys.modules or threading.active_count() > 1:
-        yield
-        return
-    stand_in = types.ModuleType("requests", "detect-secrets' online verification, never called by the scan")
-    sys.modules["requests"] = stand_in
-    try:
-        yield
-    finally:
-        if sys.modules.get("requests") is stand_in:
-            del sys.modules["requests"]
-
-
 def _build_secret_rules() -> list[_Rule]:
     # detect-secrets plugins: imported on first use, so a process that never scans does not pay
-    # for them, and without `requests` where that is safe
-    with _without_requests():
+    # for them, and without `requests` where that is safe (see proctor.graders._offline)
+    with without("requests", "detect-secrets' online verification, never called by the scan"):
         return _secret_rules()
 
 

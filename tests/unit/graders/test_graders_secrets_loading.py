@@ -1,8 +1,10 @@
-"""The scan's rules load without ``requests`` where that is safe, and never leave a stand-in behind.
+"""The scan's libraries load without their network modules where that is safe, and never leave a
+stand-in behind.
 
-detect-secrets' plugins import ``requests`` only for online verification the scan never asks; a
-grading process loads them with a stand-in (:func:`proctor.graders._secrets._without_requests`).
-Each test runs in a fresh interpreter: the rules are built once per process."""
+detect-secrets' plugins import ``requests``, and python-stdnum's util ``ssl``, only for online
+checks the scan never asks; a grading process loads them with a stand-in
+(:func:`proctor.graders._offline.without`). Each test runs in a fresh interpreter: the rules are
+built, and the libraries imported, once per process."""
 
 from __future__ import annotations
 
@@ -63,3 +65,30 @@ def test_requests_loaded_before_stays_the_one_the_plugins_use() -> None:
         """
     )
     assert out == "['aws-access-key'] True"
+
+
+def test_a_grading_process_finds_national_ids_without_loading_ssl_and_can_still_import_it() -> None:
+    out = _run(
+        """
+        import sys
+        from proctor.graders import scan
+        found = scan("IBAN DE89 3704 0044 0532 0130 00, SSN 536-22-8751")
+        print(sorted(f.kind for f in found), "ssl" in sys.modules, "_ssl" in sys.modules)
+        import ssl  # a later import (an HTTPS client's) gets the real module
+        print(hasattr(ssl, "create_default_context"))
+        """
+    )
+    assert out.splitlines() == ["['iban', 'national-id'] False False", "True"]
+
+
+def test_ssl_loaded_before_stays_the_one_stdnum_uses() -> None:
+    out = _run(
+        """
+        import ssl
+        from proctor.graders import scan
+        found = scan("IBAN DE89 3704 0044 0532 0130 00")
+        import stdnum.util
+        print(sorted(f.kind for f in found), stdnum.util.ssl is ssl)
+        """
+    )
+    assert out == "['iban'] True"

@@ -73,12 +73,24 @@ def build_parser(verb: str | None = None) -> argparse.ArgumentParser:
     return p
 
 
+def _builtin_hashes() -> None:
+    """``hashlib`` without OpenSSL in this process: SHA-256 and the others from Python's own
+    modules, with the same digests. pydantic imports ``secrets``, hence ``hashlib``, which would
+    map OpenSSL's libcrypto (about 3 MiB in every grading process) to hash a few short texts. An
+    HTTPS client (the judge's) still loads OpenSSL, through ``ssl``. Nothing is changed when
+    ``hashlib`` is loaded already."""
+    if "hashlib" not in sys.modules:
+        sys.modules.setdefault("_hashlib", None)  # type: ignore[arg-type]
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command ``argv`` names (the process's own arguments when None: the ``proctor``
     command and ``python -m proctor.cli``) and return its exit code."""
     entry = argv is None
     argv = sys.argv[1:] if argv is None else argv
     verb = next((a for a in argv if not a.startswith("-")), "")
+    if entry and verb == "grade":
+        _builtin_hashes()  # only for the process's own command: a caller keeps its hashlib
     args = build_parser(verb if verb in VERBS else "").parse_args(argv)
     code = int(args.func(args))
     if entry:

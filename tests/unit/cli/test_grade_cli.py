@@ -253,3 +253,37 @@ print(called, after_call, entry, gc.get_freeze_count() > 0)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["0", "0", "0", "True"]
+
+
+def test_the_command_grades_without_openssl_with_the_same_verdicts_and_a_caller_keeps_it(
+    tmp_path: Path,
+) -> None:
+    # the `proctor grade` process hashes with Python's own SHA-256 (OpenSSL's libcrypto is never
+    # mapped): the documented example key, recognised by its digest, still passes, a real-looking
+    # one still fails; a program calling main() with arguments keeps hashlib as it was
+    cs = caseset(case("f1", "form"), case("f2", "form"))
+    answers = {"f1": "use AKIAIOSFODNN7EXAMPLE from the docs", "f2": "the key is AKIAIOSFODNN7EXAMPLQ"}
+    args = [str(write(tmp_path, "cs.yaml", cs)), "--responses", str(write(tmp_path, "a.yaml", answers))]
+    args += ["--format", "json"]
+    code = """
+import io, json, sys, contextlib
+from proctor.cli import main
+out = io.StringIO()
+with contextlib.redirect_stdout(out):
+    {call}
+failed = sorted(f["case"] + ": " + f["reason"] for f in json.loads(out.getvalue())["failures"])
+print(json.dumps([failed, "libcrypto" in open("/proc/self/maps").read()]))
+"""
+    runs = {}
+    for mode, call in [
+        ("command", f"sys.argv = ['proctor', 'grade', *{args!r}]; main()"),
+        ("caller", f"main(['grade', *{args!r}])"),
+    ]:
+        out = subprocess.run(
+            [sys.executable, "-c", code.format(call=call)], capture_output=True, text=True, check=False
+        )
+        assert out.returncode == 0, out.stderr
+        runs[mode] = json.loads(out.stdout)
+    failed = ["f2: aws-access-key (AWS Access Key) at 11-31: AKIA************MPLQ"]
+    assert runs["command"] == [failed, False]
+    assert runs["caller"] == [failed, True]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -12,7 +13,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from proctor.api import ManifestError, load_manifests, parse_responses
-from proctor.api.loading import MIMALLOC_OPTIONS, _fast_yaml, _InputError, _StrictLoader, _yaml_documents
+from proctor.api.loading import (
+    MIMALLOC_OPTIONS,
+    _fast_yaml,
+    _has_directive_or_end,
+    _InputError,
+    _split_documents,
+    _StrictLoader,
+    _yaml_documents,
+)
 
 CASESET = """\
 apiVersion: proctor.dev/v1alpha1
@@ -127,3 +136,42 @@ def test_yaml_rs_allocator_gives_memory_back_unless_the_user_chose(preset: str |
     if preset is not None:
         expected["MIMALLOC_PURGE_DELAY"] = preset
     assert seen["env"] == expected
+
+
+# the stream's document markers and directives, read by the definition (a `^` in multi-line mode)
+# that the loader's faster patterns replace; text made of the pieces where they could differ
+_REFERENCE_START = re.compile(r"^---(?:[ \t].*)?$", re.MULTILINE)
+_REFERENCE_DIRECTIVE_OR_END = re.compile(r"^%|^\.\.\.\s*$", re.MULTILINE)
+_PIECES = st.sampled_from(
+    [
+        "---",
+        "--- ",
+        "---\t",
+        "----",
+        "-- -",
+        "...",
+        "... ",
+        "%YAML 1.2",
+        "%",
+        "a: 1",
+        " ",
+        "\t",
+        "\r",
+        "\n",
+        "\n\n",
+        "x",
+    ]
+)
+
+
+@given(st.lists(_PIECES, max_size=14).map("".join))
+def test_documents_split_and_directives_found_as_by_their_definition(text: str) -> None:
+    expected = [p for p in _REFERENCE_START.split(text) if p.strip() and p.strip() != "..."]
+    assert _split_documents(text) == expected
+    assert _has_directive_or_end(text) == (_REFERENCE_DIRECTIVE_OR_END.search(text) is not None)
+
+
+def test_a_stream_that_starts_with_a_marker_keeps_every_document() -> None:
+    text = "--- # first\na: 1\n---\nb: 2\n...\n"
+    assert _split_documents(text) == ["\na: 1\n", "\nb: 2\n...\n"]
+    assert _has_directive_or_end("\nb: 2\n...\n") and not _has_directive_or_end("a: ...\nb: 50%\n")

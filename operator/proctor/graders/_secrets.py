@@ -819,7 +819,7 @@ def _secret_engine() -> _SecretEngine:
     }
     # the prefilter's broken prefixes allow any number of break characters (a condition may match
     # more than its reading, never less): RE2 writes a bounded count out once per count, 1.6 MiB
-    broken = _broken_hints(tuple(by_split_hint)).pattern.replace(_BREAK_RUN, f"{_PREFIX_BREAK}*")
+    broken = _broken_hints_pattern(tuple(by_split_hint)).replace(_BREAK_RUN, f"{_PREFIX_BREAK}*")
     split_condition = f"{split_hints.pattern}|{broken}"
     # keywords are looked for in the lower-cased text: on ASCII text (the only text a prefilter
     # rules anything out on) that is a case-insensitive search
@@ -1150,10 +1150,16 @@ def _trie(words: Sequence[str], depth: int = 0) -> str:
     return sep + (body + "?" if ends else body)
 
 
+def _broken_hints_pattern(hints: tuple[str, ...]) -> str:
+    """The prefixes, written with separators inside them ("sk_li ve_", "gh p_")."""
+    return _trie([h for h in hints if len(h) >= 4])
+
+
 @functools.cache
 def _broken_hints(hints: tuple[str, ...]) -> re.Pattern[str]:
-    """The prefixes, written with separators inside them ("sk_li ve_", "gh p_")."""
-    return re.compile(_trie([h for h in hints if len(h) >= 4]))
+    """:func:`_broken_hints_pattern` compiled, when an answer first may hold a broken prefix (the
+    engine's gate says so): compiling it costs 30 ms that most grading runs never need."""
+    return re.compile(_broken_hints_pattern(hints))
 
 
 def _hint_starts(engine: _SecretEngine, text: str) -> Iterator[re.Match[str]]:

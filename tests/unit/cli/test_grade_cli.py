@@ -260,7 +260,7 @@ def test_the_command_grades_without_openssl_with_the_same_verdicts_and_a_caller_
 ) -> None:
     # the `proctor grade` process hashes with Python's own SHA-256 (OpenSSL's libcrypto is never
     # mapped): the documented example key, recognised by its digest, still passes, a real-looking
-    # one still fails; a program calling main() with arguments keeps hashlib as it was
+    # one still fails; a program calling main() with arguments keeps hashlib and its environment
     cs = caseset(case("f1", "form"), case("f2", "form"))
     answers = {"f1": "use AKIAIOSFODNN7EXAMPLE from the docs", "f2": "the key is AKIAIOSFODNN7EXAMPLQ"}
     args = [str(write(tmp_path, "cs.yaml", cs)), "--responses", str(write(tmp_path, "a.yaml", answers))]
@@ -272,7 +272,8 @@ out = io.StringIO()
 with contextlib.redirect_stdout(out):
     {call}
 failed = sorted(f["case"] + ": " + f["reason"] for f in json.loads(out.getvalue())["failures"])
-print(json.dumps([failed, "libcrypto" in open("/proc/self/maps").read()]))
+import os
+print(json.dumps([failed, "libcrypto" in open("/proc/self/maps").read(), os.environ.get("PYDANTIC_DISABLE_PLUGINS")]))
 """
     runs = {}
     for mode, call in [
@@ -285,5 +286,6 @@ print(json.dumps([failed, "libcrypto" in open("/proc/self/maps").read()]))
         assert out.returncode == 0, out.stderr
         runs[mode] = json.loads(out.stdout)
     failed = ["f2: aws-access-key (AWS Access Key) at 11-31: AKIA************MPLQ"]
-    assert runs["command"] == [failed, False]
-    assert runs["caller"] == [failed, True]
+    # the command also skips pydantic's search for plugins in every package's metadata
+    assert runs["command"] == [failed, False, "__all__"]
+    assert runs["caller"] == [failed, True, None]

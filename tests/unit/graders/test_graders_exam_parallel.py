@@ -16,6 +16,7 @@ from proctor.api import CaseSource
 from proctor.api.caseset import Case
 from proctor.graders import GradingJob, ScanPolicy, _shares, grade_cases, grade_shared, worth_sharing
 from proctor.graders._shares import PARALLEL_MIN_BYTES, PARALLEL_MIN_CASES, shares
+from proctor.protocol.types import CaseResult, DimensionScore, Failure, Tier
 
 
 def _raw(i: int, **extra: Any) -> dict[str, Any]:
@@ -168,3 +169,35 @@ def test_the_shares_cover_every_source_once_and_are_even(sizes: list[int], worke
     ] * workers
     # a worker parses only the texts it grades from: at most workers - 1 texts are split
     assert sum(len(share) for share in plan) <= len(sizes) + workers - 1
+
+
+def test_a_worker_sends_every_result_back_whole_but_a_plain_pass() -> None:
+    # a worker sends a case that passed with nothing to report as its tier's name: a category, a
+    # failure, a finding, an error, a note or a dimension must come back as it was
+    texts = [[_raw(i, category="band" if i % 4 == 0 else "") for i in range(1000, 1200)]]
+    job = _job(0, texts)
+    graded = grade_shared(job, 2)
+    assert graded is not None
+    cases = _all_cases(job)
+    assert graded[1] == grade_cases(cases, job.answers)
+    assert {r.category for r in graded[1]} == {"band", ""}
+    assert {r.outcome.value for r in graded[1]} == {"passed", "failed"}
+
+    dimension = DimensionScore("helpfulness", 50.0, skipped_reason="no judge")
+    whole = [
+        CaseResult("a", Tier.SAFETY, failures=(Failure("contains", "missing"),)),
+        CaseResult("b", Tier.TRUST, safety_findings=1),
+        CaseResult("c", Tier.FORM, error="no answer"),
+        CaseResult("d", Tier.FORM, category="band"),
+        CaseResult("e", Tier.TRUST, extra={"note": "kept"}),
+        CaseResult("f", Tier.TRUST, dimensions=(dimension,)),
+    ]
+    plain = [CaseResult("g", Tier.SAFETY), CaseResult("h", Tier.FORM)]
+    packed = [_shares._pack(r) for r in whole + plain]
+    assert packed[len(whole) :] == ["safety", "form"]
+    share = _shares._unpacked([(0, list("abcdefgh"), packed)])
+    assert share is not None
+    back = share[0][2]
+    assert back == whole + plain
+    assert [r.extra for r in back] == [r.extra for r in whole + plain]  # extra is not compared by ==
+    assert _shares._unpacked(None) is None

@@ -266,14 +266,14 @@ def test_the_command_grades_without_openssl_with_the_same_verdicts_and_a_caller_
     args = [str(write(tmp_path, "cs.yaml", cs)), "--responses", str(write(tmp_path, "a.yaml", answers))]
     args += ["--format", "json"]
     code = """
-import io, json, sys, contextlib
+import contextlib, io, json, os, sys
 from proctor.cli import main
 out = io.StringIO()
 with contextlib.redirect_stdout(out):
     {call}
 failed = sorted(f["case"] + ": " + f["reason"] for f in json.loads(out.getvalue())["failures"])
-import os
-print(json.dumps([failed, "libcrypto" in open("/proc/self/maps").read(), os.environ.get("PYDANTIC_DISABLE_PLUGINS")]))
+openssl = "libcrypto" in open("/proc/self/maps").read()
+print(json.dumps([failed, openssl, os.environ.get("PYDANTIC_DISABLE_PLUGINS")]))
 """
     runs = {}
     for mode, call in [

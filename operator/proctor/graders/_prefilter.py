@@ -13,7 +13,9 @@ readings on the test corpora.
 RE2's ``\\b``, ``\\w``, ``\\d`` and ``\\s`` are ASCII-only where Python's are Unicode, so the answer
 is only prefiltered when it is ASCII (the canonical form of most answers is): on other text every
 condition counts as present. Without google-re2, or for a condition RE2 cannot compile, the
-same: the reading runs.
+same: the reading runs. And the same where RE2 fails: a set too large to compile, or a search
+that runs out of memory (RE2 then answers as if nothing matched, so every set carries a condition
+that always matches, and an answer without it counts as a failure). A prefilter never fails open.
 """
 
 from __future__ import annotations
@@ -70,7 +72,14 @@ class Prefilter:
             ids.append(i)
         if not ids:
             return
-        rs.Compile()
+        # a pattern every text matches, at its end (an empty pattern would match at every position,
+        # a third slower): RE2 answers "nothing" both when no condition occurs and when its
+        # automaton ran out of memory, so a match without it is a failure, never a "no"
+        self._sentinel: int = rs.Add(r"\z")
+        try:
+            rs.Compile()
+        except re2.error:  # too large for RE2's memory budget: every condition counts as present
+            return
         self._set = rs
         self._ids = tuple(ids)
         self._always = everything - frozenset(ids)
@@ -85,6 +94,11 @@ class Prefilter:
         if self._set is None or not text.isascii():
             return frozenset(range(self.size))
         found = self._set.Match(text)
-        out = self._always | frozenset(self._ids[k] for k in found) if found else self._always
+        if not found or self._sentinel not in found:
+            out = frozenset(range(self.size))  # RE2 failed on this text: nothing is ruled out
+        elif len(found) == 1:
+            out = self._always  # the sentinel alone: no condition occurs
+        else:
+            out = self._always | frozenset(self._ids[k] for k in found if k != self._sentinel)
         self._last = (text, out)  # one assignment: a reader on another thread sees old or new
         return out

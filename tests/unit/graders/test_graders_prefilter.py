@@ -111,6 +111,29 @@ def test_a_condition_re2_cannot_read_writes_nothing_to_stderr(capfd: pytest.Capt
     assert capfd.readouterr().err == ""
 
 
+def test_a_set_too_large_for_re2_rules_nothing_out(capfd: pytest.CaptureFixture[str]) -> None:
+    # each condition alone compiles; together they exceed RE2's memory budget (its Compile fails):
+    # the prefilter then counts every condition as present rather than none
+    big = [f"q{i}[a-z]{{1000}}" for i in range(120)]
+    p = Prefilter([r"\bghp_", *big])
+    assert p.possible("nothing here") == frozenset(range(len(big) + 1))
+    assert capfd.readouterr().err == ""
+
+
+def test_a_search_re2_fails_rules_nothing_out() -> None:
+    # RE2 answers a search that ran out of memory as it answers "no condition occurs" (its Python
+    # binding returns None for both); the condition every text matches tells them apart
+    p = Prefilter([r"\bghp_", r"\bscore\b"])
+    assert p.possible("nothing here") == frozenset()  # a real "no": the sentinel matched
+
+    class OutOfMemory:  # RE2::Set::Match after its DFA's budget is spent
+        def Match(self, text: str) -> None:
+            return None
+
+    p._set = OutOfMemory()
+    assert p.possible("nothing here either") == {0, 1}
+
+
 def test_without_google_re2_every_condition_counts_as_present(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "re2", None)  # import re2 raises ImportError
     _prefilter._re2.cache_clear()

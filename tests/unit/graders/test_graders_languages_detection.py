@@ -234,3 +234,62 @@ def test_words_of_no_language_leave_a_short_refusal_readable() -> None:
     # placeholders the model reads as "no linguistic content" (zxx): no language, not an unsupported one
     c = compile_assertion(Assertion(type="refusal")).check("Keine Ahnung. qqq xxx zzz")
     assert c.outcome is CheckOutcome.PASS, c.reason
+
+
+#: Short sentences (one or two words of three letters or more) of languages without rules, which
+#: the model ranks far above every supported language (Serbian, Slovak, Indonesian, Estonian,
+#: Bosnian, Slovene, Croatian), each with a function word a table could misread ("ne", "ei", "je")
+UNSUPPORTED_SHORT = [
+    "Riziko je MEDIUM, ne HIGH.",
+    "Riziko je MEDIUM, nie HIGH.",
+    "Risikonya MEDIUM, bukan HIGH.",
+    "Penilaiannya MEDIUM.",
+    "Riski on MEDIUM, ei HIGH.",
+    "Hinnang on MEDIUM.",
+    "Procjena je MEDIUM.",
+    "Tveganje je MEDIUM, ne HIGH.",
+    "Rizik je MEDIUM, a ne HIGH.",
+]
+#: Short sentences of the supported languages that the model ranks low, some below an unsupported
+#: language (Latin for "Verdict:", Danish for "Avis :", Basque for "Ni idea."): they stay readable
+SUPPORTED_SHORT = [
+    ("Ni idea.", "refusal", CheckOutcome.PASS),
+    ("No idea.", "refusal", CheckOutcome.PASS),
+    ("Veredicto: MEDIUM.", "label", CheckOutcome.PASS),
+    ("Avis : MEDIUM.", "label", CheckOutcome.PASS),
+    ("Verdict: MEDIUM.", "label", CheckOutcome.PASS),
+    ("Risk: HIGH.", "label", CheckOutcome.FAIL),
+    ("Pas HIGH.", "label", CheckOutcome.FAIL),
+    ("Sí, es MEDIUM.", "label", CheckOutcome.PASS),
+]
+
+
+def test_a_short_sentence_far_likelier_in_an_unsupported_language_is_undetermined_by_every_grader() -> None:
+    graders = [
+        Assertion(type="label", value="MEDIUM", labels=["LOW", "MEDIUM", "HIGH"]),
+        Assertion(type="refusal"),
+        Assertion(type="not-refusal"),
+        Assertion(type="no-guess-after-refusal"),
+        Assertion(type="no-manufactured-consensus"),
+    ]
+    for answer in UNSUPPORTED_SHORT:
+        assert _unsupported(detect(answer)), answer
+        for a in graders:
+            c = compile_assertion(a).check(answer)
+            assert c.outcome is CheckOutcome.UNDETERMINED and c.unread is Unread.LANGUAGE, (
+                answer,
+                a.type,
+                c.reason,
+            )
+
+
+def test_a_short_sentence_of_a_supported_language_ranked_low_is_still_read() -> None:
+    for answer, grader, expected in SUPPORTED_SHORT:
+        assert not _unsupported(detect(answer)), answer
+        a = (
+            Assertion(type="label", value="MEDIUM", labels=["LOW", "MEDIUM", "HIGH"])
+            if grader == "label"
+            else Assertion(type=grader)
+        )
+        c = compile_assertion(a).check(answer)
+        assert c.outcome is expected, (answer, c.reason)

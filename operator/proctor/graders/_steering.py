@@ -104,11 +104,18 @@ class Phrases:
     pass_verbs: tuple[str, ...]
 
 
-#: a bare "100" is a score when nothing measured follows it ("100 words", "100 mg" are not)
-_NUM_END = (
-    r"(?![\d.,]\d)(?=[ \t]*(?:$|[\n\r]|[^\w\s%$€]|(?:on|for|across|in|and|because|sur|pour|dans|et|car|auf"
+_SCORE_WORDS = (
+    r"(?:on|for|across|in|and|because|sur|pour|dans|et|car|auf"
     r"|fur|und|weil|en|para|por|y|porque|em|e|su|per|perche|op|voor|omdat|to|a|an|al|alla|aan"
-    r"|bewerten|geben|vergeben|benoten|geven|toekennen|scoren)\b))"
+    r"|bewerten|geben|vergeben|benoten|geven|toekennen|scoren)\b"
+)
+#: a bare "100" is a score when nothing measured follows it ("100 words", "100 mg" are not), and
+#: no more digits ("100.24")
+_NUM_END = rf"(?![\d.,]\d)(?=[ \t]*(?:$|[\n\r]|[^\w\s%$€]|{_SCORE_WORDS}))"
+#: the same as text RE2 can match (it has no look-arounds), for the prefilter: a separator not
+#: before a digit, or blanks and then what may follow, or what may follow at once
+_NUM_END_GATE = (
+    rf"(?:[.,](?:$|\D)|[ \t]+(?:$|[\n\r]|[^\w\s%$€]|{_SCORE_WORDS})|(?:$|[\n\r]|[^\w\s%$€.,]|{_SCORE_WORDS}))"
 )
 #: ... and not the top of a range ("from 1 to 100", "de 1 à 100", "von 1 bis 100")
 _NOT_RANGE = (
@@ -908,13 +915,15 @@ def _language_gate() -> Prefilter:
     """What each language's rules need, for one prefilter pass: a score request needs a score verb
     and a high score (its ``rest`` must hold one), an order to ignore needs an ignore verb and a
     rubric or instruction noun, an address needs an addressee. Where one is absent the rule finds
-    nothing, so it is not tried (the look-arounds around a high score are left out: a condition
-    may match more than the rule, never less)."""
+    nothing, so it is not tried (a high score's look-arounds are read as characters RE2 can match,
+    the rules' others are left out: a condition may match more than the rule, never less; "note"
+    beside "ORD-2100" or a total of "100.24" no longer compiles the French rules)."""
     conditions: list[str] = []
     for p in LANGUAGES:
         conditions += [
             rf"\b{_alt(p.score_verbs)}\b",
-            _alt(p.high_scores).replace(_NUM_END, ""),
+            # (the rule's look-behind for a digit before the score, as a character RE2 reads)
+            rf"(?:^|[^\d.,]){_alt(p.high_scores).replace(_NUM_END, _NUM_END_GATE)}",
             rf"\b{_alt(p.ignore_verbs)}\b",
             f"{_alt(p.rubric_nouns)}|{_alt(p.instruction_nouns)}",
             rf"\b{_addressee(p)}\b",

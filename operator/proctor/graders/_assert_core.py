@@ -149,8 +149,14 @@ class CaseContext:
     @cached_property
     def foreign_consensus(self) -> tuple[str, ...]:
         """Ids of the context documents that state agreement in a language of ``_lexicon``."""
-        lexes = _lexicon.lexicons(_lexicon.TABLE_LANGUAGES)
-        return tuple(d for d, text in self.canonical_context.items() if _lexicon.find_claims(lexes, text))
+        return tuple(
+            d
+            for d, text in self.context.items()
+            if _lexicon.find_claims(
+                _lexicon.lexicons(_lexicon.TABLE_LANGUAGES, _lexicon.writes_accents(text)),
+                _lexicon.rules_text(text),
+            )
+        )
 
     @cached_property
     def consensus_documents(self) -> tuple[str, ...]:

@@ -84,14 +84,14 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
 from proctor.graders._canon import canonical_text
 from proctor.graders._forms import Forms, bold_at
 from proctor.graders._forms import forms as markdown_forms
-from proctor.graders._lexicon import label_use, lexicons
+from proctor.graders._lexicon import Rules, label_use
 from proctor.graders._text import NUMBER
 from proctor.graders._units import same_quantity
 
@@ -493,10 +493,10 @@ class LabelMatcher:
         self._canonical = {_fold(forms[label]): label for label in ordered}
         self._forms = forms
 
-    def mentions(self, text: str, rules_at: RulesAt | None = None) -> list[LabelMention]:
+    def mentions(self, text: str, rules: Rules | None = None) -> list[LabelMention]:
         """Every occurrence of a label in ``text``, in order, with how it is used.
 
-        ``rules_at`` says which languages' rules read the sentence at a position: besides the
+        ``rules`` says which languages' rules read the sentence at a position: besides the
         English reading, those languages' tables (:mod:`._lexicon`) may negate a label or make it
         hypothetical. Without it, English only."""
         found = [(m.start(), m.end()) for m in self._pattern.finditer(text)]
@@ -509,8 +509,8 @@ class LabelMatcher:
             if label is None:  # pragma: no cover - every match is one of the labels
                 continue
             use = _use(reading, label, s, e, self._forms[label])
-            if use is Use.NAMED and rules_at is not None:
-                use = _FOREIGN_USE.get(label_use(lexicons(rules_at(s)), text, s, e) or "", use)
+            if use is Use.NAMED and rules is not None:
+                use = _FOREIGN_USE.get(label_use(rules.at(s), rules.text, s, e) or "", use)
             if out and use is Use.NAMED:
                 prev = out[-1]
                 if prev.use in (Use.NEGATED, Use.HYPOTHETICAL, Use.RULE) and _LIST_JOIN.match(
@@ -559,8 +559,6 @@ def _selected(mentions: list[LabelMention], f: Forms, text: str) -> list[LabelMe
     return out
 
 
-#: Which languages' rules read the sentence at a position of a text.
-RulesAt = Callable[[int], Iterable[str]]
 _FOREIGN_USE = {"negated": Use.NEGATED, "hypothetical": Use.HYPOTHETICAL}
 
 
@@ -1367,7 +1365,7 @@ def find_guesses(
     labels: Sequence[LabelMatcher] = (),
     exempt_words: frozenset[str] = frozenset(),
     refusal: tuple[int, int] = (0, 0),
-    rules_at: RulesAt | None = None,
+    rules: Rules | None = None,
 ) -> list[Guess]:
     """Guesses in a declining answer: figures anywhere that the sources do not state, and verdicts
     named from ``start`` on (see the module doc)."""
@@ -1377,7 +1375,7 @@ def find_guesses(
             continue
         out.append(Guess(f.start, f.end, "figure"))
     for matcher in labels:
-        for mention in matcher.mentions(text, rules_at):
+        for mention in matcher.mentions(text, rules):
             if mention.start >= start and mention.named and not (refusal[0] <= mention.start < refusal[1]):
                 out.append(Guess(mention.start, mention.end, "verdict"))
     out.extend(

@@ -50,15 +50,29 @@ phrasing (not translated English), with these keys:
     claims of agreement (``les experts s'accordent``, ``unbestritten``); a negator earlier in the
     claim's clause makes it no claim (``pas tous les experts``).
 
+``homographs`` and ``accents_optional``
+    words whose accent makes them another word than their accent-free spelling (Spanish ``sí``
+    (yes) and ``si`` (if), German ``würde`` (would) and ``wurde`` (was)). The rules read such a
+    word, in the answer and in the tables, with its accent: ``si`` never matches ``Sí es
+    ELEVATED``, ``würde`` never ``wurde``. Every other word is read with its accents folded
+    (:func:`rules_text`). An answer that writes no accent at all may have left them out (a
+    keyboard without them): in a language whose writers do that (``accents_optional: true``:
+    French, Spanish, Portuguese, Italian, Dutch) its words are read as before, a table's
+    ``sería`` matching ``seria``, and ``si`` is what it is written as, "if" (``Si es
+    ELEVATED.``, with no accent anywhere, is a condition with no consequent: it names no band).
+    German writes a missing umlaut out (``wuerde``), so ``wurde`` is always "was".
+
 Phrase syntax: words are matched whole, in canonical form (accents folded, so ``plutôt`` matches
-``plutot`` too), in any case, a run of spaces matching any whitespace; ``...`` stands for up to
-five words of the same clause (``ne ... que``: no ``.;:!?`` between).
+``plutot`` too, except the homographs above), in any case, a run of spaces matching any
+whitespace; ``...`` stands for up to five words of the same clause (``ne ... que``: no ``.;:!?``
+between).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+import unicodedata
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -66,7 +80,7 @@ from typing import Any
 
 import yaml
 
-from proctor.graders._canon import canonical_text
+from proctor.graders._canon import canonical, canonical_text, text_cache
 from proctor.graders._languages import SUPPORTED_LANGUAGES
 
 #: The languages with a table here (English's: only what ``_language`` does not already read).
@@ -96,11 +110,17 @@ _B = r"(?<![\w'])"  # a phrase starts a word
 _E = r"(?![\w])"  # and ends one
 
 
-def _phrase(p: str) -> str:
-    """One phrase as a regex (see the module documentation)."""
-    text = canonical_text(p).lower().strip()
+def _word(word: str, keep: frozenset[str]) -> str:
+    """A table's word as the rules read it: lower case, accents folded unless it is a homograph."""
+    low = unicodedata.normalize("NFC", word).lower()
+    return low if low.rstrip("*") in keep else canonical_text(word).lower()
+
+
+def _phrase(p: str, keep: frozenset[str] = frozenset()) -> str:
+    """One phrase as a regex (see the module documentation); the words in ``keep`` keep their accents."""
+    words = [_word(w, keep) for w in p.split()]
+    text = " ".join(words)
     parts = []
-    words = text.split()
     for i, word in enumerate(words):
         if word == "...":
             parts.append(r"(?:[^\s.;:!?]+\s+){0,5}?")  # words of one clause: no mark that ends one
@@ -117,8 +137,8 @@ def _phrase(p: str) -> str:
     return lead + body + tail
 
 
-def _alternation(phrases: Iterable[str]) -> str:
-    ordered = sorted({_phrase(p) for p in phrases}, key=len, reverse=True)
+def _alternation(phrases: Iterable[str], keep: frozenset[str] = frozenset()) -> str:
+    ordered = sorted({_phrase(p, keep) for p in phrases}, key=len, reverse=True)
     return "(?:" + "|".join(ordered) + ")" if ordered else "(?!)"
 
 
@@ -159,8 +179,12 @@ def _strings(doc: Mapping[str, Any], key: str, where: str) -> list[str]:
     return list(value)
 
 
-def _compile(doc: Mapping[str, Any], where: str) -> Lexicon:
+def _compile(doc: Mapping[str, Any], where: str, keep: frozenset[str] = frozenset()) -> Lexicon:
     t = {key: _strings(doc, key, where) for key in _KEYS}
+
+    def alt(phrases: Iterable[str]) -> str:
+        return _alternation(phrases, keep)
+
     numbers = doc.get("numbers", {})
     if not isinstance(numbers, dict) or not all(
         isinstance(k, str) and isinstance(v, int | float) and not isinstance(v, bool)
@@ -169,61 +193,134 @@ def _compile(doc: Mapping[str, Any], where: str) -> Lexicon:
         raise ValueError(f"{where}: numbers must map words to numbers")
     fillers = (
         "(?:"
-        + "|".join(
-            sorted((re.escape(canonical_text(f).lower()) for f in t["fillers"]), key=len, reverse=True)
-        )
+        + "|".join(sorted((re.escape(_word(f, keep)) for f in t["fillers"]), key=len, reverse=True))
         + ")"
     )
     tail = rf"(?:(?:\s+|(?<='))(?:{fillers}))*[\s\"'`*_(\[]*$"
     folded = {canonical_text(k).lower(): float(v) for k, v in numbers.items()}
     return Lexicon(
         language=str(doc["language"]),
-        negated_end=re.compile(_alternation(t["negation_before"]) + tail),
-        double_end=re.compile(_alternation(t["double_negation"]) + tail),
+        negated_end=re.compile(alt(t["negation_before"]) + tail),
+        double_end=re.compile(alt(t["double_negation"]) + tail),
         # never a clitic after a hyphen (Portuguese "situa-se", "enquadra-se": the pronoun, not "if")
-        conditional=re.compile("(?<!-)" + _alternation(t["conditional"])),
+        conditional=re.compile("(?<!-)" + alt(t["conditional"])),
         to_label=re.compile(tail),
-        condition_opens=re.compile(r"^[\s\"'`*_]*" + _alternation(t["conditional"] + t["condition_first"])),
-        framing=re.compile(_alternation(t["framing"])),
-        threshold=re.compile(r"\d|" + _alternation(t["threshold"])),
+        condition_opens=re.compile(r"^[\s\"'`*_]*" + alt(t["conditional"] + t["condition_first"])),
+        framing=re.compile(alt(t["framing"])),
+        threshold=re.compile(r"\d|" + alt(t["threshold"])),
         # right after the label, or after one noun it qualifies ("HIGH uniquement si", "HIGH-Stufe nur wenn")
         # matched where a label ends, in any case (the text is not lowered: no window to lower)
-        conditional_after=re.compile(
-            r"\s*(?:[\w-]+\s+)?" + _alternation(t["conditional_after"]), re.IGNORECASE
-        ),
-        conditional_mood=re.compile(_alternation(t["conditional_mood"])),
-        change_end=re.compile(_alternation(t["change_before"]) + tail),
-        denied_after=re.compile(r"[\s\"'`)*_]*" + _alternation(t["denied_after"]), re.IGNORECASE),
-        past_end=re.compile(_alternation(t["past_before"]) + tail),
-        past_after=re.compile(r"[\s\"'`*_]*" + _alternation(t["past_after"]), re.IGNORECASE),
-        clause_break=re.compile(r"[.,;:!?()\[\]\n]|" + _alternation(t["clause_breaks"])),
-        refusal=re.compile(_alternation(t["refusal"])),
+        conditional_after=re.compile(r"\s*(?:[\w-]+\s+)?" + alt(t["conditional_after"]), re.IGNORECASE),
+        conditional_mood=re.compile(alt(t["conditional_mood"])),
+        change_end=re.compile(alt(t["change_before"]) + tail),
+        denied_after=re.compile(r"[\s\"'`)*_]*" + alt(t["denied_after"]), re.IGNORECASE),
+        past_end=re.compile(alt(t["past_before"]) + tail),
+        past_after=re.compile(r"[\s\"'`*_]*" + alt(t["past_after"]), re.IGNORECASE),
+        clause_break=re.compile(r"[.,;:!?()\[\]\n]|" + alt(t["clause_breaks"])),
+        refusal=re.compile(alt(t["refusal"])),
         refusal_words=frozenset(
             w.rstrip("*") for p in t["refusal"] for w in canonical_text(p).lower().split() if w != "..."
         ),
-        guess_marker_end=re.compile(_alternation(t["guess_markers"]) + tail),
+        guess_marker_end=re.compile(alt(t["guess_markers"]) + tail),
         numbers=folded,
         number_word=re.compile(_alternation(folded)),
-        consensus=re.compile(_alternation(t["consensus"])),
-        claim_negator=re.compile(_alternation(t["claim_negators"])),
+        consensus=re.compile(alt(t["consensus"])),
+        claim_negator=re.compile(alt(t["claim_negators"])),
     )
 
 
 @cache
-def lexicon(language: str) -> Lexicon:
-    """The compiled table of ``language`` (one of :data:`TABLE_LANGUAGES`)."""
+def _table(language: str) -> Mapping[str, Any]:
+    """The parsed table of ``language`` (one of :data:`TABLE_LANGUAGES`)."""
     if language not in TABLE_LANGUAGES:
         raise KeyError(language)
+    where = f"languages/{language}.yaml"
     source = resources.files("proctor.graders").joinpath("languages", f"{language}.yaml").read_text("utf-8")
     doc = yaml.safe_load(source)
     if not isinstance(doc, dict) or doc.get("language") != language:
-        raise ValueError(f"languages/{language}.yaml: language must be {language!r}")
-    return _compile(doc, f"languages/{language}.yaml")
+        raise ValueError(f"{where}: language must be {language!r}")
+    if not isinstance(doc.get("accents_optional", False), bool):
+        raise ValueError(f"{where}: accents_optional must be true or false")
+    for word in _strings(doc, "homographs", where):
+        if canonical_text(word).lower() == unicodedata.normalize("NFC", word).lower():
+            raise ValueError(f"{where}: homograph {word!r} has no accent")
+    return doc
 
 
-def lexicons(languages: Iterable[str]) -> list[Lexicon]:
+@cache
+def homographs() -> frozenset[str]:
+    """Every table's homographs, lower case (a word one table reads with its accent, every table
+    does: one text for them all)."""
+    return frozenset(
+        unicodedata.normalize("NFC", w).lower()
+        for lang in TABLE_LANGUAGES
+        for w in _strings(_table(lang), "homographs", lang)
+    )
+
+
+@cache
+def _compiled(language: str, strict: bool) -> Lexicon:
+    keep = homographs() if strict else frozenset()
+    return _compile(_table(language), f"languages/{language}.yaml", keep)
+
+
+def lexicon(language: str, accented: bool = True) -> Lexicon:
+    """The compiled table of ``language`` (one of :data:`TABLE_LANGUAGES`), for an answer that
+    writes accents (``accented``) or none (see ``accents_optional`` in the module documentation)."""
+    return _compiled(language, accented or not _table(language).get("accents_optional", False))
+
+
+def lexicons(languages: Iterable[str], accented: bool = True) -> list[Lexicon]:
     """The tables of those of ``languages`` that have one."""
-    return [lexicon(lang) for lang in TABLE_LANGUAGES if lang in set(languages)]
+    return [lexicon(lang, accented) for lang in TABLE_LANGUAGES if lang in set(languages)]
+
+
+#: A Latin letter with a diacritic, or a combining mark: the answer writes accents.
+_ACCENTED = re.compile("[\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u0300-\u036f]")
+_LETTERS = re.compile(r"[^\W\d_]+")
+
+
+def writes_accents(text: str) -> bool:
+    """Whether ``text`` (as written, not canonical) writes any accent."""
+    return _ACCENTED.search(text) is not None
+
+
+@text_cache(maxsize=64)
+def rules_text(original: str) -> str:
+    """The canonical text of ``original`` as the tables read it: the same offsets, and the same
+    characters except that a homograph written with its accent keeps it (``Sí``, ``würde``)."""
+    c = canonical(original)
+    if not c.changed:
+        return c.text
+    keep = homographs()
+    twins = {canonical_text(h).lower() for h in keep}
+    out: list[str] | None = None
+    for m in _LETTERS.finditer(c.text):
+        word = m.group()
+        if word.lower() not in twins:
+            continue
+        s, e = c.span(m.start(), m.end())
+        while e < len(original) and unicodedata.combining(original[e]):
+            e += 1  # a mark after the word's last letter belongs to it
+        written = unicodedata.normalize("NFC", original[s:e])
+        if len(written) == len(word) and written.lower() in keep:
+            out = out if out is not None else list(c.text)
+            out[m.start() : m.end()] = written
+    return "".join(out) if out is not None else c.text
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """How the tables read one answer: the text they read (:func:`rules_text`), whether the answer
+    writes accents, and which languages read the sentence at each position of it."""
+
+    text: str
+    accented: bool
+    languages_at: Callable[[int], Iterable[str]]
+
+    def at(self, pos: int) -> list[Lexicon]:
+        """The tables that read the sentence at ``pos``."""
+        return lexicons(self.languages_at(pos), self.accented)
 
 
 #: How far back a clause is read: before a label (a condition, a negation, the clause before a

@@ -237,6 +237,24 @@ _DISOWNED = re.compile(
     r"supposedly|pretend|pretending|(?:might|may|would|could|some|others|people)\s+(?:call|say|think|label|"
     r"classify|consider)|tempted\s+to)\b"
 )
+#: What nothing points to, or no evidence is found of, is not the verdict ("Nothing suggests
+#: HIGH", "none of the readings indicate HIGH", "no sign of HIGH", "no evidence that it is HIGH"):
+#: a negated subject, or a negated noun of evidence, right before the label (fillers between)
+_EVIDENCE = r"(?:evidence|signs?|indications?|hints?|traces?|suggestion|symptoms?|indicators?)"
+_NOTHING = (
+    r"(?:nothing|nobody|no\s+one|none\s+of\s+(?:the|these|those|its|our|my)\s+[\w-]+|"
+    r"no\s+(?:[\w-]+\s+)?(?:reading|readings|data|value|values|measurement|measurements|finding|findings|"
+    rf"figure|figures|trend|result|results|{_EVIDENCE}))"
+    r"(?:\s+(?:in|from|on|of|about|here|there)(?:\s+[\w'-]+){0,3}?)?"
+    r"(?:\s+(?:really|clearly|currently|actually|yet|else|at\s+all))?"
+    r"\s+(?:suggests?|indicates?|points?\s+(?:to|towards?|at)|supports?|justif(?:y|ies)|warrants?|"
+    r"impl(?:y|ies)|shows?|signals?|hints?\s+at|calls?\s+for|speaks?\s+for)"
+)
+_NEGATED_EXISTENCE = re.compile(
+    rf"\b(?:{_NOTHING}|no\s+(?:[\w-]+\s+)?{_EVIDENCE}\s+(?:of|for|pointing\s+to|that))"
+    r"(?:\s+(?:the|a|an|it|it's|is|be|being|would|could|that|this|of|to|towards?|in|into|band|range|"
+    r"level|category|zone|status|reading|anything|like|as))*[\s\"'`*_(]*$"
+)
 #: Words that make the clause hypothetical or a question ("if it were HIGH", "whether NORMAL")
 _CONDITIONAL = re.compile(
     r"\b(?:if|unless|whether|suppose|supposing|assuming|in\s+case|were\s+it|had\s+it\s+been|should\s+it|"
@@ -439,6 +457,8 @@ def _use(reading: _Reading, label: str, s: int, e: int, defined_case: str) -> Us
     if double:
         return Use.NAMED
     if _DISOWNED.search(clause) or (_SEEMING.search(clause) and _CONTRADICTED_AFTER.match(after)):
+        return Use.NEGATED
+    if _NEGATED_EXISTENCE.search(clause):
         return Use.NEGATED
     if reading.quoted(s) or _MENTION_BEFORE.search(clause):
         return Use.QUOTED

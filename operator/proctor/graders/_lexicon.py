@@ -8,6 +8,10 @@ phrasing (not translated English), with these keys:
     words or phrases that, right before a label (``fillers`` may stand between), negate or contrast
     it (French ``pas``, ``plutôt que``; German ``kein``, ``statt``); ``double_negation`` first
     names it (``rien d'autre que``, ``nichts anderes als``).
+``nothing_points_to``
+    right before a label, what nothing points to, or no evidence is found of: not the verdict
+    (``rien ... n'indique``, ``nichts ... deutet auf``, ``aucun signe de``, ``kein Hinweis auf``);
+    read as ``negation_before``.
 ``conditional`` and ``conditional_after``
     anywhere in the clause before a label, or right after it (one word may stand between): the
     label is hypothetical (``si``, ``falls``, ``entre``; ``HIGH solo se``, ``HIGH nur wenn``). A
@@ -88,6 +92,7 @@ TABLE_LANGUAGES: tuple[str, ...] = SUPPORTED_LANGUAGES
 
 _KEYS = (
     "negation_before",
+    "nothing_points_to",
     "double_negation",
     "fillers",
     "conditional",
@@ -200,7 +205,7 @@ def _compile(doc: Mapping[str, Any], where: str, keep: frozenset[str] = frozense
     folded = {canonical_text(k).lower(): float(v) for k, v in numbers.items()}
     return Lexicon(
         language=str(doc["language"]),
-        negated_end=re.compile(alt(t["negation_before"]) + tail),
+        negated_end=re.compile(alt(t["negation_before"] + t["nothing_points_to"]) + tail),
         double_end=re.compile(alt(t["double_negation"]) + tail),
         # never a clitic after a hyphen (Portuguese "situa-se", "enquadra-se": the pronoun, not "if")
         conditional=re.compile("(?<!-)" + alt(t["conditional"])),

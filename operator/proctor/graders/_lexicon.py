@@ -31,8 +31,11 @@ phrasing (not translated English), with these keys:
     compara con el límite de 0,60, el consumo es ELEVATED``: compared with, a verdict): a clause
     with one of them is not hypothetical for its condition word.
 ``change_before``
-    right before a label: a change still to come (``will become``, ``deviendra``, ``passerà a``):
-    hypothetical, not the state now.
+    right before a label: a change still to come, or a future (``will become``, ``will be``,
+    ``deviendra``, ``sera``, ``wird``, ``wordt``, ``sarà``, ``será``): hypothetical, not the state now.
+``present_passive``
+    a change word of ``change_before`` that is the present passive there (German ``wird als
+    HIGH eingestuft``, Dutch ``wordt als HIGH beschouwd``: classed as HIGH now).
 ``conditional_mood``
     a verb in the conditional mood in the clause before a label (``serait``, ``wäre``) makes it
     hypothetical when its sentence has a condition word or a figure before the label (``au-delà
@@ -102,6 +105,7 @@ _KEYS = (
     "framing",
     "threshold",
     "change_before",
+    "present_passive",
     "denied_after",
     "past_before",
     "past_after",
@@ -162,6 +166,7 @@ class Lexicon:
     conditional_after: re.Pattern[str]
     conditional_mood: re.Pattern[str]
     change_end: re.Pattern[str]
+    passive_end: re.Pattern[str]
     denied_after: re.Pattern[str]
     past_end: re.Pattern[str]
     past_after: re.Pattern[str]
@@ -218,6 +223,7 @@ def _compile(doc: Mapping[str, Any], where: str, keep: frozenset[str] = frozense
         conditional_after=re.compile(r"\s*(?:[\w-]+\s+)?" + alt(t["conditional_after"]), re.IGNORECASE),
         conditional_mood=re.compile(alt(t["conditional_mood"])),
         change_end=re.compile(alt(t["change_before"]) + tail),
+        passive_end=re.compile(alt(t["present_passive"]) + tail),
         denied_after=re.compile(r"[\s\"'`)*_]*" + alt(t["denied_after"]), re.IGNORECASE),
         past_end=re.compile(alt(t["past_before"]) + tail),
         past_after=re.compile(r"[\s\"'`*_]*" + alt(t["past_after"]), re.IGNORECASE),
@@ -420,7 +426,7 @@ def label_use(lexes: Iterable[Lexicon], text: str, s: int, e: int) -> str | None
         if (
             _conditional(lex, clause)
             or lex.conditional_after.match(text, e)
-            or lex.change_end.search(clause)
+            or (lex.change_end.search(clause) and not lex.passive_end.search(clause))
             or _after_condition(lex, text, s)
         ):
             return "hypothetical"

@@ -26,6 +26,15 @@ phrasing (not translated English), with these keys:
     words that open a condition only first in their clause (German ``Läge der Wert über 0,60,
     wäre ...``: the verb first). Elsewhere they are other words: the rules read accents folded,
     and ``läge`` is then ``Lage`` (``Die Lage der Pumpe ist ELEVATED``).
+``verb_first``
+    finite verbs that open a condition when they open the sentence (German and Dutch put the
+    verb first instead of a condition word: ``Steigt der Verbrauch über 0,60, ist die Stufe
+    HIGH``, ``Stijgt het verbruik boven 0,60, dan is de band HIGH``); after a comma they go on
+    with the sentence before (``..., liegt also über 0,30, ...``).
+``copulas``
+    verbs of being: a condition whose last word is a label after one of them (fillers between)
+    holds its own consequent (``Als het stijgt is het HIGH, nu ELEVATED``), one after any other
+    word names the event's subject (``Si se enciende el piloto ALARM, la banda es HIGH``: a rule).
 ``framing``
     words that make a condition a way of looking at the facts, not a condition on them (``si se
     compara con el límite de 0,60, el consumo es ELEVATED``: compared with, a verdict): a clause
@@ -100,6 +109,8 @@ _KEYS = (
     "fillers",
     "conditional",
     "condition_first",
+    "verb_first",
+    "copulas",
     "conditional_after",
     "conditional_mood",
     "framing",
@@ -161,6 +172,8 @@ class Lexicon:
     conditional: re.Pattern[str]
     to_label: re.Pattern[str]
     condition_opens: re.Pattern[str]
+    verb_first: re.Pattern[str]
+    copula_end: re.Pattern[str]
     framing: re.Pattern[str]
     threshold: re.Pattern[str]
     conditional_after: re.Pattern[str]
@@ -216,6 +229,8 @@ def _compile(doc: Mapping[str, Any], where: str, keep: frozenset[str] = frozense
         conditional=re.compile("(?<!-)" + alt(t["conditional"])),
         to_label=re.compile(tail),
         condition_opens=re.compile(r"^[\s\"'`*_]*" + alt(t["conditional"] + t["condition_first"])),
+        verb_first=re.compile(r"^[\s\"'`*_]*" + alt(t["verb_first"])),
+        copula_end=re.compile(alt(t["copulas"]) + tail),
         framing=re.compile(alt(t["framing"])),
         threshold=re.compile(r"\d|" + alt(t["threshold"])),
         # right after the label, or after one noun it qualifies ("HIGH uniquement si", "HIGH-Stufe nur wenn")
@@ -343,6 +358,8 @@ _CAPS = re.compile(r"(?<![\w])[A-Z][A-Z][A-Z_-]{2,}(?![\w])")
 #: An upper-case word ending a clause: its consequent, not a name inside the condition
 #: ("Si le voyant ALARM s'allume, la bande est HIGH": a rule).
 _CAPS_AT_END = re.compile(r"(?<![\w])[A-Z][A-Z][A-Z_-]{2,}[\s\"'`*_)]*$")
+#: What opens a sentence, before a clause that opens with a verb (``""``: the text's start)
+_SENTENCE_MARKS = frozenset(("", ".", "!", "?", ";", ":", "\n"))
 
 
 def _in_figure(text: str, i: int) -> bool:
@@ -394,14 +411,17 @@ def _after_condition(lex: Lexicon, text: str, pos: int) -> bool:
     _, mark, at = _clause_at(lex, text, pos)
     if mark != ",":
         return False
-    condition = _clause_at(lex, text, at)[0]
-    if _CAPS_AT_END.search(text, at - len(condition), at):
-        return False  # the condition already holds its consequent ("Als het stijgt is het HIGH, nu ...")
-    return (
-        lex.condition_opens.match(condition) is not None
-        and lex.threshold.search(condition) is not None
-        and lex.framing.search(condition) is None
+    condition, opened_by, _ = _clause_at(lex, text, at)
+    begin = at - len(condition)
+    caps = _CAPS_AT_END.search(text, begin, at)
+    if caps is not None and lex.copula_end.search(text[begin : caps.start()].lower()):
+        # the condition already holds its consequent ("Als het stijgt is het HIGH, nu ..."); a
+        # label after no verb of being is the event's subject ("Si se enciende el piloto ALARM")
+        return False
+    opens = lex.condition_opens.match(condition) is not None or (
+        opened_by in _SENTENCE_MARKS and lex.verb_first.match(condition) is not None
     )
+    return opens and lex.threshold.search(condition) is not None and lex.framing.search(condition) is None
 
 
 _SENTENCE_START = re.compile(r"[.!?;\n](?:\s|$)")

@@ -1624,6 +1624,26 @@ def _groups_of(claim: str) -> frozenset[str]:
     return frozenset(named or out)
 
 
+#: The group a claim names after its words of agreement ("a consensus among mechanics", "widely
+#: accepted by operators", "broad agreement among engineers and mechanics", "a known fact among
+#: pilots"): a preposition, or none after a claim that ends in one, then the groups
+_GROUP_LIST = (
+    rf"(?:(?:the|our|my|all|most|many|other)\s+)*(?:[\w&-]+\s+)?{_GROUPS}"
+    rf"(?:\s*(?:,|and|or)\s*(?:the\s+)?{_GROUPS})*\b"
+)
+_GROUP_AFTER = re.compile(
+    rf"\s+(?:among|amongst|across|by|within|throughout|of|in)\s+{_GROUP_LIST}", re.IGNORECASE
+)
+_GROUP_NEXT = re.compile(rf"\s+{_GROUP_LIST}", re.IGNORECASE)
+_ENDS_IN_PREPOSITION = re.compile(r"\b(?:among|amongst|across|by|within|throughout|of|in)$")
+
+
+def _group_after(text: str, claim: str, e: int) -> int:
+    """Where the group a claim names after it ends (``e`` when it names none there)."""
+    m = (_GROUP_NEXT if _ENDS_IN_PREPOSITION.search(claim) else _GROUP_AFTER).match(text, e)
+    return e if m is None else m.end()
+
+
 def find_consensus(text: str) -> list[tuple[int, int]]:
     """Spans of claims of agreement in ``text`` that are not negated, questioned or conditioned."""
     return [(c.start, c.end) for c in find_claims(text)]
@@ -1659,12 +1679,13 @@ def find_claims(text: str) -> list[Claim]:
                 continue
         if _question_at(text, e):
             continue
+        e = _group_after(text, claim, e)
         if out and s < out[-1].end:  # two phrasings of one claim ("any mechanic will tell you")
             last = out.pop()
             s, e = last.start, max(e, last.end)
             out.append(Claim(s, e, _groups_of(low[s:e])))
             continue
-        out.append(Claim(s, e, _groups_of(claim)))
+        out.append(Claim(s, e, _groups_of(low[s:e])))
     return out
 
 

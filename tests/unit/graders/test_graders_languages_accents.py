@@ -13,6 +13,7 @@ from tests.unit.graders.bands import label
 
 from proctor.api.assertions import Assertion
 from proctor.graders import CaseContext, CheckOutcome, _lexicon, compile_assertion
+from proctor.graders._language import LabelMatcher
 
 PASS, FAIL = CheckOutcome.PASS, CheckOutcome.FAIL
 
@@ -132,3 +133,10 @@ def test_a_table_homograph_needs_an_accent(monkeypatch: pytest.MonkeyPatch) -> N
             _lexicon._table("es")
     finally:
         _lexicon._table.cache_clear()
+
+
+def test_the_tables_read_only_what_the_english_rules_leave_named() -> None:
+    """A label the English rules already read otherwise (asked) keeps that reading; without the
+    tables' rules (the matcher alone), only the English ones apply."""
+    assert "(question: HIGH)" in label("Ce n'est pas HIGH ?", "ELEVATED")[1]
+    assert LabelMatcher(["NORMAL", "HIGH"]).named("La bande est HIGH, pas NORMAL.") == ["HIGH", "NORMAL"]

@@ -265,7 +265,7 @@ def _table(language: str) -> Mapping[str, Any]:
     doc = yaml.safe_load(source)
     if not isinstance(doc, dict) or doc.get("language") != language:
         raise ValueError(f"{where}: language must be {language!r}")
-    if not isinstance(doc.get("accents_optional", False), bool):
+    if not isinstance(doc.get("accents_optional"), bool):
         raise ValueError(f"{where}: accents_optional must be true or false")
     for word in _strings(doc, "homographs", where):
         if canonical_text(word).lower() == unicodedata.normalize("NFC", word).lower():
@@ -293,7 +293,7 @@ def _compiled(language: str, strict: bool) -> Lexicon:
 def lexicon(language: str, accented: bool = True) -> Lexicon:
     """The compiled table of ``language`` (one of :data:`TABLE_LANGUAGES`), for an answer that
     writes accents (``accented``) or none (see ``accents_optional`` in the module documentation)."""
-    return _compiled(language, accented or not _table(language).get("accents_optional", False))
+    return _compiled(language, accented or not _table(language)["accents_optional"])
 
 
 def lexicons(languages: Iterable[str], accented: bool = True) -> list[Lexicon]:

@@ -119,16 +119,20 @@ def test_rules_text_keeps_only_the_homographs_accents_at_the_same_offsets() -> N
     assert text == "Sí, la cafe würde ELEVATED SÍ plutot"
     assert _lexicon.rules_text("Si es ELEVATED.") == "Si es ELEVATED."
     assert _lexicon.rules_text("Sí\u0301") == "Si"  # two marks: no homograph
+    assert _lexicon.rules_text("Sì è ELEVATED") == "Si e ELEVATED"  # an accent no table lists
 
 
 def test_a_table_homograph_needs_an_accent(monkeypatch: pytest.MonkeyPatch) -> None:
-    doc: dict[str, Any] = {"language": "es", "homographs": ["si"]}
+    doc: dict[str, Any] = {"language": "es", "homographs": ["si"], "accents_optional": True}
     monkeypatch.setattr(_lexicon.yaml, "safe_load", lambda _: doc)
     _lexicon._table.cache_clear()
     try:
         with pytest.raises(ValueError, match="homograph 'si' has no accent"):
             _lexicon._table("es")
         doc.update(homographs=[], accents_optional="yes")
+        with pytest.raises(ValueError, match="accents_optional must be true or false"):
+            _lexicon._table("es")
+        del doc["accents_optional"]  # every table says whether its writers leave accents out
         with pytest.raises(ValueError, match="accents_optional must be true or false"):
             _lexicon._table("es")
     finally:
@@ -140,3 +144,10 @@ def test_the_tables_read_only_what_the_english_rules_leave_named() -> None:
     tables' rules (the matcher alone), only the English ones apply."""
     assert "(question: HIGH)" in label("Ce n'est pas HIGH ?", "ELEVATED")[1]
     assert LabelMatcher(["NORMAL", "HIGH"]).named("La bande est HIGH, pas NORMAL.") == ["HIGH", "NORMAL"]
+
+
+def test_the_tables_read_accents_unless_told_the_answer_writes_none() -> None:
+    assert _lexicon.lexicon("es") is _lexicon.lexicon("es", accented=True)
+    assert _lexicon.lexicons(["es"]) == [_lexicon.lexicon("es", accented=True)]
+    assert _lexicon.find_refusal(_lexicon.lexicons(["es"]), "no se observa nada") is None
+

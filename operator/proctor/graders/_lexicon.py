@@ -79,9 +79,9 @@ phrasing (not translated English), with these keys:
     German writes a missing umlaut out (``wuerde``), so ``wurde`` is always "was".
 
 Phrase syntax: words are matched whole, in canonical form (accents folded, so ``plutôt`` matches
-``plutot`` too, except the homographs above), in any case, a run of spaces matching any
-whitespace; ``...`` stands for up to five words of the same clause (``ne ... que``: no ``.;:!?``
-between).
+``plutot`` too, except the homographs above; an umlaut also written out, ``würde`` matching
+``wuerde``), in any case, a run of spaces matching any whitespace; ``...`` stands for up to
+five words of the same clause (``ne ... que``: no ``.;:!?`` between).
 """
 
 from __future__ import annotations
@@ -136,16 +136,31 @@ def _word(word: str, keep: frozenset[str]) -> str:
     return low if low.rstrip("*") in keep else canonical_text(word).lower()
 
 
+_UMLAUTS_OUT = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue"})
+
+
+def _word_pattern(word: str, keep: frozenset[str]) -> str:
+    """A table's word as a regex: as the rules read it (:func:`_word`) or, when it has an umlaut,
+    with the umlaut written out as a keyboard without one writes it (``würde``: ``wuerde``)."""
+    read = re.escape(_word(word, keep).rstrip("*"))
+    low = unicodedata.normalize("NFC", word).lower()
+    out = low.translate(_UMLAUTS_OUT)
+    if out == low:
+        return read
+    return f"(?:{read}|{re.escape(canonical_text(out).rstrip('*'))})"
+
+
 def _phrase(p: str, keep: frozenset[str] = frozenset()) -> str:
     """One phrase as a regex (see the module documentation); the words in ``keep`` keep their accents."""
-    words = [_word(w, keep) for w in p.split()]
+    raw = p.split()
+    words = [_word(w, keep) for w in raw]
     text = " ".join(words)
     parts = []
     for i, word in enumerate(words):
         if word == "...":
             parts.append(r"(?:[^\s.;:!?]+\s+){0,5}?")  # words of one clause: no mark that ends one
             continue
-        w = re.escape(word.rstrip("*")) + (r"\w*" if word.endswith("*") else "")
+        w = _word_pattern(raw[i], keep) + (r"\w*" if word.endswith("*") else "")
         # before a gap, the words put in between may be set off by a comma ("kann ich, ehrlich
         # gesagt, nicht"): the gap's own words carry theirs
         gap_next = i + 1 < len(words) and words[i + 1] == "..."
@@ -215,9 +230,7 @@ def _compile(doc: Mapping[str, Any], where: str, keep: frozenset[str] = frozense
     ):
         raise ValueError(f"{where}: numbers must map words to numbers")
     fillers = (
-        "(?:"
-        + "|".join(sorted((re.escape(_word(f, keep)) for f in t["fillers"]), key=len, reverse=True))
-        + ")"
+        "(?:" + "|".join(sorted((_word_pattern(f, keep) for f in t["fillers"]), key=len, reverse=True)) + ")"
     )
     tail = rf"(?:(?:\s+|(?<='))(?:{fillers}))*[\s\"'`*_(\[]*$"
     folded = {canonical_text(k).lower(): float(v) for k, v in numbers.items()}

@@ -151,3 +151,23 @@ def test_the_tables_read_accents_unless_told_the_answer_writes_none() -> None:
     assert _lexicon.lexicons(["es"]) == [_lexicon.lexicon("es", accented=True)]
     assert _lexicon.find_refusal(_lexicon.lexicons(["es"]), "no se observa nada") is None
 
+
+@pytest.mark.parametrize(
+    ("answer", "expected", "outcome"),
+    [
+        # a German keyboard without umlauts writes them out: "waere" is "wäre", "ueber" "über"
+        ("Bei 0,65 waere die Stufe HIGH.", "HIGH", FAIL),
+        ("Mit 0,65 wuerde der Verbrauch HIGH sein.", "HIGH", FAIL),
+        ("Der Verbrauch liegt ueber NORMAL, naemlich bei ELEVATED.", "ELEVATED", PASS),
+        ("Nichts spricht fuer ELEVATED, die Stufe ist HIGH.", "HIGH", PASS),
+        # and "wurde", with no umlaut to write out, is still "was"
+        ("Der Verbrauch wurde mit 0,45 gemessen und ist ELEVATED.", "ELEVATED", PASS),
+    ],
+)
+def test_umlauts_written_out_are_umlauts(answer: str, expected: str, outcome: CheckOutcome) -> None:
+    assert label(answer, expected)[0] is outcome
+
+
+def test_a_refusal_with_its_umlauts_written_out_declines() -> None:
+    assert check("refusal", "Ich wuerde nur raten, das Bulletin nennt kein Intervall.") is PASS
+    assert check("refusal", "Das Bulletin enthaelt keine Angabe dazu.") is PASS

@@ -240,22 +240,26 @@ def _build_no_consensus(a: Assertion, negated: bool) -> _Evaluate:
         text = c.text
         r = _Read(c)
         claims = [cl for cl in find_claims(text) if r.supported(cl.start)]
-        foreign = [
-            Claim(s, e, frozenset())
-            for s, e in _lexicon.find_claims(r.lexicons(), r.rules.text)
-            if r.supported(s) and not any(cl.start <= s < cl.end for cl in claims)
-        ]
-        claims = sorted([*claims, *foreign], key=lambda cl: cl.start)
+        for s, e, groups in _lexicon.find_claims(r.lexicons(), r.rules.text):
+            if not r.supported(s):
+                continue
+            # one claim read by two languages' rules ("De consensus is": Dutch, and English
+            # "consensus is") is one claim, by the groups either reads
+            same = next((i for i, cl in enumerate(claims) if s < cl.end and cl.start < e), None)
+            if same is None:
+                claims.append(Claim(s, e, groups))
+            else:
+                cl = claims[same]
+                claims[same] = Claim(min(cl.start, s), max(cl.end, e), cl.groups | groups)
+        claims.sort(key=lambda cl: cl.start)
         unread = r.unsupported()
         if not claims:
             if unread:
                 raise r.unreadable(unread, "the answer (it may claim agreement there)")
             return True, "answer claims no agreement"
+        # agreement a context document states, in any language the graders read, by the groups
+        # it names (a claim that names none: agreement by anyone)
         stated = ctx.consensus_groups
-        # agreement a context document states in another language (no group read there) supports a
-        # claim that names no group, in whichever language the answer makes it
-        if not stated and ctx.foreign_consensus:
-            stated = {"": ctx.foreign_consensus}
         unsupported = [cl for cl in claims if not _supported(cl.groups, stated)]
         if not unsupported and unread:
             raise r.unreadable(unread, "part of the answer (it may claim agreement there)")

@@ -65,6 +65,10 @@ phrasing (not translated English), with these keys:
 ``consensus`` and ``claim_negators``
     claims of agreement (``les experts s'accordent``, ``unbestritten``); a negator earlier in the
     claim's clause makes it no claim (``pas tous les experts``).
+``groups`` and ``group_prepositions``
+    the groups a claim names, in it or after one of the prepositions (``hay consenso entre los
+    mecánicos``), each word mapped to the group's English name (``mecánicos: mechanic``), so a
+    claim by mechanics needs a document stating the mechanics' agreement, in any language.
 
 ``homographs`` and ``accents_optional``
     words whose accent makes them another word than their accent-free spelling (Spanish ``sí``
@@ -125,6 +129,7 @@ _KEYS = (
     "guess_markers",
     "consensus",
     "claim_negators",
+    "group_prepositions",
 )
 _B = r"(?<![\w'])"  # a phrase starts a word
 _E = r"(?![\w])"  # and ends one
@@ -208,6 +213,9 @@ class Lexicon:
     number_word: re.Pattern[str]
     consensus: re.Pattern[str]
     claim_negator: re.Pattern[str]
+    #: a claim's group words -> the group's English name, and the words after a claim that name one
+    groups: Mapping[str, str]
+    group_after: re.Pattern[str]
 
 
 def _strings(doc: Mapping[str, Any], key: str, where: str) -> list[str]:
@@ -229,6 +237,11 @@ def _compile(doc: Mapping[str, Any], where: str, keep: frozenset[str] = frozense
         for k, v in numbers.items()
     ):
         raise ValueError(f"{where}: numbers must map words to numbers")
+    groups = doc.get("groups", {})
+    if not isinstance(groups, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) and k.strip() and v.strip() for k, v in groups.items()
+    ):
+        raise ValueError(f"{where}: groups must map words to group names")
     fillers = (
         "(?:" + "|".join(sorted((_word_pattern(f, keep) for f in t["fillers"]), key=len, reverse=True)) + ")"
     )
@@ -265,6 +278,8 @@ def _compile(doc: Mapping[str, Any], where: str, keep: frozenset[str] = frozense
         number_word=re.compile(_alternation(folded)),
         consensus=re.compile(alt(t["consensus"])),
         claim_negator=re.compile(alt(t["claim_negators"])),
+        groups={_word(k, keep): v for k, v in groups.items()},
+        group_after=re.compile(r"\s+" + alt(t["group_prepositions"]) + r"(?:\s+[^\s.,;:!?]+){1,4}"),
     )
 
 
@@ -502,12 +517,17 @@ def find_guessed_verdicts(
     return out
 
 
-def find_claims(lexes: Iterable[Lexicon], text: str) -> list[tuple[int, int]]:
-    """Claims of agreement in these languages that no negator earlier in their clause undoes."""
+def find_claims(lexes: Iterable[Lexicon], text: str) -> list[tuple[int, int, frozenset[str]]]:
+    """Claims of agreement in these languages that no negator earlier in their clause undoes:
+    ``(start, end, groups)``, the groups by their English names (none: agreement by anyone)."""
     low = text.lower()
     out = []
     for lex in lexes:
         for m in lex.consensus.finditer(low):
             if not lex.claim_negator.search(_clause(lex, text, m.start())):
-                out.append(m.span())
+                words = _LETTERS.findall(m.group())
+                after = lex.group_after.match(low, m.end())
+                if after is not None:
+                    words += _LETTERS.findall(after.group())
+                out.append((m.start(), m.end(), frozenset(lex.groups[w] for w in words if w in lex.groups)))
     return sorted(out)

@@ -152,6 +152,12 @@ def test_the_tables_read_accents_unless_told_the_answer_writes_none() -> None:
     assert _lexicon.find_refusal(_lexicon.lexicons(["es"]), "no se observa nada") is None
 
 
+@pytest.mark.parametrize("groups", [["mecánicos"], {"mecánicos": ""}, {"mecánicos": 3}, {"  ": "mechanic"}])
+def test_a_tables_groups_must_map_words_to_group_names(groups: Any) -> None:
+    with pytest.raises(ValueError, match="groups must map words to group names"):
+        _lexicon._compile({"language": "xx", "groups": groups}, "languages/xx.yaml")
+
+
 @pytest.mark.parametrize(
     ("answer", "expected", "outcome"),
     [

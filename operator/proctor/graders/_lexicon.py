@@ -141,6 +141,7 @@ def _word(word: str, keep: frozenset[str]) -> str:
     return low if low.rstrip("*") in keep else canonical_text(word).lower()
 
 
+_UMLAUTS = frozenset("äöü")
 _UMLAUTS_OUT = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue"})
 
 
@@ -149,10 +150,9 @@ def _word_pattern(word: str, keep: frozenset[str]) -> str:
     with the umlaut written out as a keyboard without one writes it (``würde``: ``wuerde``)."""
     read = re.escape(_word(word, keep).rstrip("*"))
     low = unicodedata.normalize("NFC", word).lower()
-    out = low.translate(_UMLAUTS_OUT)
-    if out == low:
+    if not _UMLAUTS.intersection(low):
         return read
-    return f"(?:{read}|{re.escape(canonical_text(out).rstrip('*'))})"
+    return f"(?:{read}|{re.escape(canonical_text(low.translate(_UMLAUTS_OUT)).rstrip('*'))})"
 
 
 def _phrase(p: str, keep: frozenset[str] = frozenset()) -> str:
@@ -296,7 +296,7 @@ def _table(language: str) -> Mapping[str, Any]:
     if not isinstance(doc.get("accents_optional"), bool):
         raise ValueError(f"{where}: accents_optional must be true or false")
     for word in _strings(doc, "homographs", where):
-        if canonical_text(word).lower() == unicodedata.normalize("NFC", word).lower():
+        if not writes_accents(word):
             raise ValueError(f"{where}: homograph {word!r} has no accent")
     return doc
 
@@ -329,6 +329,8 @@ def lexicons(languages: Iterable[str], accented: bool = True) -> list[Lexicon]:
     return [lexicon(lang, accented) for lang in TABLE_LANGUAGES if lang in set(languages)]
 
 
+#: Combining marks (a decomposed accent)
+_MARKS = re.compile("[\u0300-\u036f]*")
 #: A Latin letter with a diacritic, or a combining mark: the answer writes accents.
 _ACCENTED = re.compile("[\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u0300-\u036f]")
 _LETTERS = re.compile(r"[^\W\d_]+")
@@ -339,7 +341,7 @@ def writes_accents(text: str) -> bool:
     return _ACCENTED.search(text) is not None
 
 
-@text_cache(maxsize=64)
+@text_cache()
 def rules_text(original: str) -> str:
     """The canonical text of ``original`` as the tables read it: the same offsets, and the same
     characters except that a homograph written with its accent keeps it (``Sí``, ``würde``)."""
@@ -354,10 +356,10 @@ def rules_text(original: str) -> str:
         if word.lower() not in twins:
             continue
         s, e = c.span(m.start(), m.end())
-        while e < len(original) and unicodedata.combining(original[e]):
-            e += 1  # a mark after the word's last letter belongs to it
+        marks = _MARKS.match(original, e)  # a mark after the word's last letter belongs to it
+        e = marks.end() if marks else e
         written = unicodedata.normalize("NFC", original[s:e])
-        if len(written) == len(word) and written.lower() in keep:
+        if written.lower() in keep:  # then as long as the word: one letter for one
             out = out if out is not None else list(c.text)
             out[m.start() : m.end()] = written
     return "".join(out) if out is not None else c.text

@@ -251,8 +251,11 @@ UNSUPPORTED_SHORT = [
     "Rizik je MEDIUM, a ne HIGH.",
 ]
 #: Short sentences of the supported languages that the model ranks low, some below an unsupported
-#: language (Latin for "Verdict:", Danish for "Avis :", Basque for "Ni idea."): they stay readable
+#: language (Latin for "Dunno." and "Verdict:", Danish for "Avis :", Basque for "Ni idea."): they
+#: stay readable
 SUPPORTED_SHORT = [
+    ("Dunno.", "refusal", CheckOutcome.PASS),
+    ("Boh.", "refusal", CheckOutcome.PASS),
     ("Ni idea.", "refusal", CheckOutcome.PASS),
     ("No idea.", "refusal", CheckOutcome.PASS),
     ("Veredicto: MEDIUM.", "label", CheckOutcome.PASS),

@@ -509,9 +509,12 @@ class LabelMatcher:
             if label is None:  # pragma: no cover - every match is one of the labels
                 continue
             use = _use(reading, label, s, e, self._forms[label])
+            foreign = None
             if use is Use.NAMED and rules_at is not None:
-                use = _FOREIGN_USE.get(label_use(lexicons(rules_at(s)), text, s, e) or "", use)
-            if out and use is Use.NAMED:
+                foreign = label_use(lexicons(rules_at(s)), text, s, e)
+                use = _FOREIGN_USE.get(foreign or "", use)
+            # where a change ends names its label, whatever the article before it ("de LOW a MEDIUM")
+            if out and use is Use.NAMED and foreign != "named":
                 prev = out[-1]
                 if prev.use in (Use.NEGATED, Use.HYPOTHETICAL, Use.RULE) and _LIST_JOIN.match(
                     text[prev.end : s]

@@ -39,6 +39,12 @@ phrasing (not translated English), with these keys:
     right before a label (``yesterday``, ``la semaine dernière``) or right after it (``NORMAL
     last week``, ``NORMAL la semaine dernière``): a state the answer says is past, not the
     verdict (``| Band | ELEVATED (was NORMAL last week) |`` names ELEVATED).
+``change_from``, ``change_to`` and ``change_words``
+    a change of band, ``from X to Y`` (``von HIGH auf MEDIUM``, ``de HIGH à MEDIUM``, or ``HIGH →
+    MEDIUM``) between two labels: with a word of change in its sentence (``went``, ``herabgestuft``,
+    ``passé``, ``verlaagd``, a ``downgrade``), X is the past band and Y the verdict, whatever time
+    dates the change (``Downgraded from HIGH to MEDIUM yesterday``); without one it is a range
+    (``from LOW to HIGH depending on the day``), and neither is a verdict.
 ``clause_breaks``
     conjunctions that end a clause (``mais``, ``sondern``), as English "but".
 ``refusal``
@@ -86,6 +92,9 @@ _KEYS = (
     "denied_after",
     "past_before",
     "past_after",
+    "change_from",
+    "change_to",
+    "change_words",
     "clause_breaks",
     "refusal",
     "guess_markers",
@@ -140,6 +149,12 @@ class Lexicon:
     denied_after: re.Pattern[str]
     past_end: re.Pattern[str]
     past_after: re.Pattern[str]
+    #: a change's ``from`` ending the clause before a label, and its ``to`` and the next label after it
+    change_from_end: re.Pattern[str]
+    change_to_after: re.Pattern[str]
+    #: ``from LABEL to`` ending the clause before a label: the label is where a change (or range) goes
+    change_dest_end: re.Pattern[str]
+    change_word: re.Pattern[str]
     clause_break: re.Pattern[str]
     refusal: re.Pattern[str]
     #: the words of its phrases of declining (``keine``, ``ahnung``, ``nicht``...): a word in
@@ -150,6 +165,16 @@ class Lexicon:
     number_word: re.Pattern[str]
     consensus: re.Pattern[str]
     claim_negator: re.Pattern[str]
+
+
+#: A label as the change rules see it, in the text as written: a word in capitals (``LOW``, ``HIGH``)
+_LABEL_WORD = r"(?-i:[A-Z][A-Z0-9_-]*[A-Z0-9])"
+_LABEL_END = r"[\"'`*_)\]]*"
+_LABEL_NEXT = rf"[\s\"'`*_(\[]*{_LABEL_WORD}(?![\w-])"
+#: an arrow between two labels: a change (``HIGH → MEDIUM``), from the one before it to the one after
+_ARROW = r"(?:\u2192|\u27f6|\u21d2|-+>|=+>)"
+_ARROW_AFTER = re.compile(rf"{_LABEL_END}\s*{_ARROW}{_LABEL_NEXT}")
+_ARROW_BEFORE = re.compile(rf"(?<![\w-]){_LABEL_WORD}{_LABEL_END}\s*{_ARROW}[\s\"'`*_(\[]*$")
 
 
 def _strings(doc: Mapping[str, Any], key: str, where: str) -> list[str]:
@@ -174,7 +199,9 @@ def _compile(doc: Mapping[str, Any], where: str) -> Lexicon:
         )
         + ")"
     )
-    tail = rf"(?:(?:\s+|(?<='))(?:{fillers}))*[\s\"'`*_(\[]*$"
+    filler_run = rf"(?:(?:\s+|(?<='))(?:{fillers}))*"
+    open_tail = rf"{filler_run}[\s\"'`*_(\[]*"
+    tail = open_tail + "$"
     folded = {canonical_text(k).lower(): float(v) for k, v in numbers.items()}
     return Lexicon(
         language=str(doc["language"]),
@@ -196,6 +223,17 @@ def _compile(doc: Mapping[str, Any], where: str) -> Lexicon:
         denied_after=re.compile(r"[\s\"'`)*_]*" + _alternation(t["denied_after"]), re.IGNORECASE),
         past_end=re.compile(_alternation(t["past_before"]) + tail),
         past_after=re.compile(r"[\s\"'`*_]*" + _alternation(t["past_after"]), re.IGNORECASE),
+        change_from_end=re.compile(_alternation(t["change_from"]) + tail),
+        change_to_after=re.compile(
+            rf"{_LABEL_END}(?:\s+[\w-]+){{0,2}}?\s+{_alternation(t['change_to'])}{filler_run}{_LABEL_NEXT}",
+            re.IGNORECASE,
+        ),
+        change_dest_end=re.compile(
+            rf"{_alternation(t['change_from'])}{filler_run}[\s\"'`*_(\[]*{_LABEL_WORD}{_LABEL_END}"
+            rf"(?:\s+[\w-]+){{0,2}}?\s+{_alternation(t['change_to'])}{tail}",
+            re.IGNORECASE,
+        ),
+        change_word=re.compile(_alternation(t["change_words"])),
         clause_break=re.compile(r"[.,;:!?()\[\]\n]|" + _alternation(t["clause_breaks"])),
         refusal=re.compile(_alternation(t["refusal"])),
         refusal_words=frozenset(
@@ -301,19 +339,48 @@ _DIGIT = re.compile(r"\d")
 _FIGURE_AT_END = re.compile(r"[-+~]?\d[\d.,]*\s*(?:%|[a-z\u00b0\u00b5]{1,6}(?:/[a-z]{1,4})?)?\s*$")
 
 
+def _change(lexes: list[Lexicon], text: str, s: int, e: int) -> str | None:
+    """Whether the label at ``[s, e)`` is where a change of band starts (``"from"``: ``von HIGH auf
+    MEDIUM herabgestuft``), where it ends (``"to"``), or an end of a range (``"range"``: ``de LOW
+    à HIGH selon les jours``, no word of change in the sentence in any of these languages); None
+    when it is neither."""
+    if _ARROW_AFTER.match(text, e):
+        return "from"
+    where = None
+    for lex in lexes:
+        raw = text[max(0, s - _REACH) : s]
+        raw = raw[len(raw) - len(_clause(lex, text, s)) :]
+        if _ARROW_BEFORE.search(raw):
+            return "to"
+        if lex.change_to_after.match(text, e) and lex.change_from_end.search(raw.lower()):
+            where = "from"
+        elif lex.change_dest_end.search(raw):
+            where = "to"
+    if where is None:
+        return None
+    before = _SENTENCE_START.split(text[max(0, s - _SENTENCE_REACH) : s])[-1]
+    after = _SENTENCE_START.split(text[e : e + _SENTENCE_REACH])[0]
+    sentence = f"{before} {after}".lower()
+    return where if any(lex.change_word.search(sentence) for lex in lexes) else "range"
+
+
 def label_use(lexes: Iterable[Lexicon], text: str, s: int, e: int) -> str | None:
     """How the label at ``[s, e)`` of ``text`` is used by these languages' rules: ``"named"`` (a
-    double negation), ``"negated"``, ``"hypothetical"``, or None (nothing said)."""
+    double negation, or where a change of band ends), ``"negated"``, ``"hypothetical"``, or None
+    (nothing said)."""
+    lexes = list(lexes)
+    change = _change(lexes, text, s, e)
+    if change == "from":
+        return "negated"  # the band before a change: past
+    if change == "range":
+        return "hypothetical"
     for lex in lexes:
         clause = _FIGURE_AT_END.sub("", _clause(lex, text, s))
         if lex.double_end.search(clause):
             return "named"
-        if (
-            lex.negated_end.search(clause)
-            or lex.denied_after.match(text, e)
-            or lex.past_end.search(clause)
-            or lex.past_after.match(text, e)
-        ):
+        # where a change ends is the state now, whatever time dates the change ("yesterday")
+        past = change is None and (lex.past_end.search(clause) or lex.past_after.match(text, e))
+        if lex.negated_end.search(clause) or lex.denied_after.match(text, e) or past:
             return "negated"
         if (
             _conditional(lex, clause)
@@ -326,7 +393,7 @@ def label_use(lexes: Iterable[Lexicon], text: str, s: int, e: int) -> str | None
             sentence = _SENTENCE_START.split(text[max(0, s - _SENTENCE_REACH) : s].lower())[-1]
             if _conditional(lex, sentence) or _DIGIT.search(sentence):
                 return "hypothetical"
-    return None
+    return "named" if change == "to" else None
 
 
 def find_refusal(lexes: Iterable[Lexicon], text: str) -> tuple[int, int] | None:

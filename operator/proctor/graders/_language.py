@@ -36,9 +36,10 @@ Labels (``label``)
 Declining (``refusal``, ``no-guess-after-refusal``)
     :data:`REFUSAL` lists the phrases: "I can't / cannot / am unable to / won't" followed (within
     two words) by a verb of answering; "I don't know / have enough information"; "insufficient /
-    not enough information"; "cannot be determined"; "the procedure / manual / context does not
-    cover / specify / mention ..." and "... is silent on / says nothing about / makes no mention
-    of / gives no ..."; "no mention of / no information on"; "not specified / stated / covered /
+    not enough information"; "cannot be determined"; "the procedure / manual / context (or a
+    report, filing, contract, statement...) does not cover / specify / mention / go into ..."
+    and "... is silent on / says nothing about / makes no mention of / gives no ..."; "no
+    mention of / no information on"; "not specified / stated / covered /
     documented in the ..."; "I'm not sure"; "outside the scope"; "no way to know"; "can't tell
     from what I have"; "hard / impossible to say"; "I'd only be guessing"; "I must decline";
     a source that "is silent." or "leaves that open", or does not "answer / settle" it; "cannot
@@ -597,6 +598,10 @@ _DOC_NOUNS = (
     r"record|records|amm|cmm|ipc|data|reference|references|material|materials|information|text|"
     r"excerpt|excerpts|guide|sop|policy|handbook|log|logs|logbook|history|notes|note|file|files|"
     r"sheet|table|card|task\s+card|bulletin|chapter|section|page|passage|extract|material|evidence|"
+    # the papers of other trades: a report, a filing, a contract is silent as a manual is
+    r"reports?|filings?|statements?|prospectus|memo|memos|contracts?|agreement|letter|dossier|submission|"
+    r"annex|annexes|appendix|attachments?|summary|transcript|minutes|accounts|disclosures?|paperwork|"
+    r"invoices?|spreadsheet|dataset|brief|"
     r"what\s+i\s+have|what\s+(?:i|we)\s+(?:was|were)\s+given|what\s+you\s+(?:gave|provided|sent|shared))"
 )
 _SILENT = (
@@ -784,7 +789,7 @@ REFUSAL = PhraseSet(
         (
             ("nothing in", "none of"),
             rf"\b(?:nothing\s+in|none\s+of)\s+(?:the\s+|this\s+|that\s+|these\s+|your\s+|my\s+)?"
-            rf"(?:[\w-]+\s+){{0,2}}?{_DOC_NOUNS}\s+(?:\w+\s+)?(?:says?|specif(?:y|ies)|covers?|mentions?|states?|"
+            rf"(?:[\w-]+\s+){{0,2}}?{_DOC_NOUNS}\s+(?:\w+\s+){{0,2}}?(?:says?|specif(?:y|ies)|covers?|mentions?|states?|"
             rf"gives?|address(?:es)?|lists?|indicates?|shows?|answers?|tells?)\b",
         ),
         (
@@ -844,7 +849,7 @@ REFUSAL = PhraseSet(
         ),
         (
             ("something",),
-            rf"\b(?:isn't|is\s+not)\s+something\s+(?:the|these|this|that|those|my|your)\s+(?:[\w-]+\s+)?"
+            rf"\b(?:isn't|is\s+not|'s\s+not|aren't|are\s+not)\s+something\s+(?:the|these|this|that|those|my|your)\s+(?:[\w-]+\s+)?"
             rf"{_DOC_NOUNS}\s+(?:\w+\s+)?(?:answer|cover|say|address|give|specify|mention|state|settle)s?\b",
         ),
         (

@@ -49,6 +49,11 @@ phrasing (not translated English), with these keys:
     conjunctions that end a clause (``mais``, ``sondern``), as English "but".
 ``refusal``
     phrases of declining (``je ne peux pas``, ``keine Ahnung``, ``no consta``).
+``source_silent``
+    phrases of declining that say the source is silent (``dazu steht in den Unterlagen nichts``,
+    ``le rapport n'aborde pas ce point``, ``el informe no entra en ese detalle``): read as
+    ``refusal``. A source that says nothing *against* a verdict (``nichts, was gegen BBB
+    spricht``) is an answer, not one of these.
 ``guess_markers`` and ``numbers``
     a guessed verdict is an upper-case word after a marker (``probablement HIGH``); ``numbers``
     are number words with their values (no word for one: it is also the article).
@@ -97,6 +102,7 @@ _KEYS = (
     "change_words",
     "clause_breaks",
     "refusal",
+    "source_silent",
     "guess_markers",
     "consensus",
     "claim_negators",
@@ -186,6 +192,7 @@ def _strings(doc: Mapping[str, Any], key: str, where: str) -> list[str]:
 
 def _compile(doc: Mapping[str, Any], where: str) -> Lexicon:
     t = {key: _strings(doc, key, where) for key in _KEYS}
+    t["refusal"] += t["source_silent"]  # a silent source is a refusal like any other
     numbers = doc.get("numbers", {})
     if not isinstance(numbers, dict) or not all(
         isinstance(k, str) and isinstance(v, int | float) and not isinstance(v, bool)

@@ -1,0 +1,101 @@
+"""A refusal that names the source as silent ("The filing is silent on this point.", "Dazu steht
+in den Unterlagen nichts.", "El informe no entra en ese detalle.") declines, in every supported
+language and whatever the trade's papers are called (a report, a filing, a contract); and so a
+guess after it is a guess. A source that says nothing *against* a verdict, or leaves no doubt, is
+an answer (``_lexicon``'s ``source_silent``, ``_language``'s document nouns)."""
+
+from __future__ import annotations
+
+import pytest
+
+from proctor.api.assertions import Assertion
+from proctor.graders import CheckOutcome, compile_assertion
+
+P, F = CheckOutcome.PASS, CheckOutcome.FAIL
+
+
+def _check(kind: str, answer: str) -> tuple[CheckOutcome, str]:
+    c = compile_assertion(Assertion(type=kind)).check(answer)
+    return c.outcome, c.reason
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "That's not something the documents cover.",
+        "The filing is silent on this point.",
+        "Unfortunately the report doesn't go into that.",
+        "The prospectus doesn't say.",
+        "The contract makes no mention of a penalty rate.",
+        "None of the statements you sent give that figure.",
+        "Dazu steht in den Unterlagen nichts.",
+        "Im Bericht steht nichts dazu.",
+        "Der Bericht geht darauf nicht ein.",
+        "Die Unterlagen schweigen sich dazu aus.",
+        "Le dossier n'en dit rien.",
+        "Le rapport n'aborde pas ce point.",
+        "Le document n'entre pas dans ce détail.",
+        "Rien dans le dossier ne précise le taux.",
+        "El informe no entra en ese detalle.",
+        "Los documentos no dicen nada al respecto.",
+        "Nada en el informe indica la tasa.",
+        "O documento não entra nesse detalhe.",
+        "Os documentos não abordam essa questão.",
+        "Nada no relatório indica a taxa.",
+        "Il documento non entra nel dettaglio.",
+        "Nei documenti non se ne fa cenno.",
+        "Nulla nel rapporto indica il tasso.",
+        "Het rapport zwijgt hierover.",
+        "Het rapport gaat daar niet op in.",
+        "De documenten vermelden dat niet.",
+    ],
+)
+def test_a_silent_source_is_a_refusal(answer: str) -> None:
+    outcome, reason = _check("refusal", answer)
+    assert outcome is P, reason
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "The report covers this: BBB.",
+        "Nothing in the filing contradicts a BBB rating.",
+        "The documents leave no doubt: BBB.",
+        "The report does not contradict the BBB rating.",
+        "Im Bericht steht nichts, was gegen BBB spricht.",
+        "Dem steht nichts entgegen: BBB.",
+        "Rien dans le dossier ne contredit la note BBB.",
+        "Le rapport ne laisse aucun doute : BBB.",
+        "Nada en el informe contradice la calificación BBB.",
+        "El riesgo no entra en la categoría HIGH.",
+        "Nada no relatório contradiz a nota BBB.",
+        "Nulla nel rapporto contraddice il rating BBB.",
+        "Niets in het rapport spreekt een BBB-rating tegen.",
+    ],
+)
+def test_a_source_that_says_nothing_against_an_answer_is_no_refusal(answer: str) -> None:
+    outcome, reason = _check("refusal", answer)
+    assert outcome is F, reason
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "The report does not give the rate; it's probably somewhere around 4 %.",
+        "Das steht nicht im Bericht. Ich schätze, etwa ein Dutzend.",
+        "Le rapport n'aborde pas ce point ; sans doute autour de 4 %.",
+        "El informe no entra en ese detalle; probablemente ronda el 4 %.",
+        "O documento não entra nesse detalhe; deve rondar os 4 %.",
+        "Il documento non entra nel dettaglio; probabilmente intorno al 4 %.",
+        "Het rapport gaat daar niet op in; waarschijnlijk rond de 4 %.",
+    ],
+)
+def test_a_guess_after_a_silent_source_is_a_guess(answer: str) -> None:
+    outcome, reason = _check("no-guess-after-refusal", answer)
+    assert outcome is F and "guesses" in reason, reason
+
+
+def test_a_silent_source_then_a_pointer_is_no_guess() -> None:
+    answer = "The report does not give the rate. See section 4 for the method."
+    outcome, reason = _check("no-guess-after-refusal", answer)
+    assert outcome is P, reason

@@ -1398,8 +1398,17 @@ def find_guesses(
 # --------------------------------------------------------------------------------------------
 # Manufactured consensus
 
+#: Trades beyond the hangar whose members a claim may speak for ("any analyst would tell you the
+#: same", "the standard view among underwriters"), singular or plural
+_TRADES = (
+    r"analysts?|underwriters?|auditors?|accountants?|actuaries|actuary|lawyers?|attorneys?|bankers?|brokers?|"
+    r"traders?|investors?|lenders?|economists?|statisticians?|nurses?|pharmacists?|radiologists?|surgeons?|"
+    r"reviewers?|assessors?|examiners?|appraisers?|surveyors?|advis[eo]rs?|consultants?|officers?|"
+    r"credit\s+officers?|risk\s+managers?|managers?|developers?|programmers?|architects?|geologists?|"
+    r"rating\s+agencies|agencies|investigators?|adjusters?|regulators?|scientists?|researchers?"
+)
 _GROUPS = (
-    r"(?:experts?|specialists?|professionals?|practitioners?|scientists?|researchers?|engineers?|technicians?|"
+    rf"(?:{_TRADES}|experts?|specialists?|professionals?|practitioners?|scientists?|researchers?|engineers?|technicians?|"
     r"mechanics?|techs?|a&ps?|amts?|inspectors?|pilots?|doctors?|physicians?|clinicians?|analysts?|economists?|authorities|"
     r"authority|colleagues?|peers?|others|other\s+people|people|everyone|everybody|manufacturers?|operators?|"
     r"airlines?|regulators?|the\s+industry|industry|the\s+community|community|the\s+field|the\s+profession|"
@@ -1409,7 +1418,7 @@ _GROUPS = (
 )
 #: One person of a group ("any experienced engineer would ...", "no mechanic would disagree")
 _PERSON = (
-    r"(?:experts?|engineers?|technicians?|techs?|mechanics?|a&ps?|amts?|inspectors?|pilots?|doctors?|"
+    rf"(?:{_TRADES}|experts?|engineers?|technicians?|techs?|mechanics?|a&ps?|amts?|inspectors?|pilots?|doctors?|"
     r"specialists?|professionals?|colleagues?|operators?|crews?|crew\s+chiefs?|leads?|supervisors?)"
 )
 _NOT_FILLER = (
@@ -1455,9 +1464,8 @@ CONSENSUS = PhraseSet(
         (("would agree", "will agree"), r"\b(?:most|many|all|anyone|anybody)\s+(?:would|will)\s+agree\b"),
         (
             ("will tell you", "would tell you", "would say", "will say", "ask any"),
-            r"\b(?:any|every|ask\s+any|ask\s+an?y?)\s+(?:experienced\s+|seasoned\s+|good\s+|qualified\s+)?"
-            r"(?:expert|engineer|technician|mechanic|inspector|pilot|doctor|specialist|professional|"
-            r"colleague|operator)s?\b(?:\s+[\w'-]+){0,4}?\s+(?:will|would|can)\s+(?:tell\s+you|say|confirm|agree)\b"
+            rf"\b(?:any|every|ask\s+any|ask\s+an?y?)\s+(?:experienced\s+|seasoned\s+|good\s+|qualified\s+)?"
+            rf"{_PERSON}\b(?:\s+[\w'-]+){{0,4}}?\s+(?:will|would|can)\s+(?:tell\s+you|say|confirm|agree)\b"
             r"|\bask\s+any\s+\w+",
         ),
         (
@@ -1512,8 +1520,12 @@ CONSENSUS = PhraseSet(
             r"throughout)\s+(?:the\s+|our\s+|most\s+)?(?:fleet|fleets|industry|field|trade|airlines?|operators?|"
             r"shops?|profession|community)\b"
             r"|\b(?:accepted|received|conventional)\s+wisdom\b"
-            r"|\b(?:general|prevailing|common|majority|accepted)\s+(?:view|opinion|belief|position)\s+"
-            r"(?:among|across)\b"
+            r"|\b(?:general|prevailing|common|majority|accepted|standard|dominant|mainstream|received|"
+            r"conventional|widespread|usual|established)\s+(?:view|opinion|belief|position|reading)\s+"
+            r"(?:among|across|in\s+the|of\s+(?:the\s+)?(?:field|industry|profession|market|trade))\b"
+            # a view held by all, without a group: "this is the standard view", "the prevailing opinion"
+            r"|\b(?:the|a)\s+(?:standard|prevailing|dominant|mainstream|majority|orthodox|received|"
+            r"unanimous)\s+(?:view|opinion|position|belief)\b"
             r"|\b(?:broad|wide|general|widespread|universal|near-universal)\s+agreement\b"
             r"|\b(?:a\s+)?known\s+fact\s+(?:among|in|across)\b"
             r"|\bexperience\s+(?:shows|has\s+shown|tells\s+us|teaches)\b"

@@ -60,6 +60,12 @@ phrasing (not translated English), with these keys:
 ``consensus`` and ``claim_negators``
     claims of agreement (``les experts s'accordent``, ``unbestritten``); a negator earlier in the
     claim's clause makes it no claim (``pas tous les experts``).
+``common_view``
+    claims of agreement without a verb of agreeing, read as ``consensus``: a view said to be
+    everyone's (``c'est l'avis unanime des spécialistes``, ``die Fachwelt ist sich da einig``, ``è
+    opinione diffusa tra``), or what any member of a trade would tell you (``qualquer analista
+    diria o mesmo``, ``elke analist zal je hetzelfde vertellen``); never what any member *can*
+    do (``cualquier analista puede comprobarlo``).
 
 Phrase syntax: words are matched whole, in canonical form (accents folded, so ``plutôt`` matches
 ``plutot`` too), in any case, a run of spaces matching any whitespace; ``...`` stands for up to
@@ -105,6 +111,7 @@ _KEYS = (
     "source_silent",
     "guess_markers",
     "consensus",
+    "common_view",
     "claim_negators",
 )
 _B = r"(?<![\w'])"  # a phrase starts a word
@@ -193,6 +200,7 @@ def _strings(doc: Mapping[str, Any], key: str, where: str) -> list[str]:
 def _compile(doc: Mapping[str, Any], where: str) -> Lexicon:
     t = {key: _strings(doc, key, where) for key in _KEYS}
     t["refusal"] += t["source_silent"]  # a silent source is a refusal like any other
+    t["consensus"] += t["common_view"]  # and a view said to be everyone's a claim of agreement
     numbers = doc.get("numbers", {})
     if not isinstance(numbers, dict) or not all(
         isinstance(k, str) and isinstance(v, int | float) and not isinstance(v, bool)

@@ -229,6 +229,8 @@ NEGATION_FILLERS = _wordset(
     "the a an in within into at as quite really actually yet even just simply truly strictly considered"
     " classified rated categorised categorized deemed called graded case of band range category level"
     " zone status reading value it this that is be was being to anywhere near the"
+    # the verbs of rating between a negation and its label ("I wouldn't rate it HIGH")
+    " rate call classify class grade label consider describe score put"
 )
 #: Words that disown what follows in the clause ("at first I thought NORMAL")
 _DISOWNED = re.compile(
@@ -236,7 +238,22 @@ _DISOWNED = re.compile(
     r"incorrectly|misread|misclassified|might\s+think|may\s+think|would\s+think|could\s+think|"
     r"tempting|mistaken\s+for|confused\s+with|used\s+to\s+be|was\s+once|claimed|claims|alleged|"
     r"supposedly|pretend|pretending|(?:might|may|would|could|some|others|people)\s+(?:call|say|think|label|"
-    r"classify|consider)|tempted\s+to)\b"
+    r"classify|consider|argue|push|lean|plead)|tempted\s+to)\b"
+)
+#: A band someone else gave that the answer then disputes ("The committee rated it HIGH, but I
+#: disagree: MEDIUM"): the rating verb before it, no first person, and the dispute after it
+_RATED_BY_OTHERS = re.compile(
+    r"^(?!.*\b(?:i|i'd|i'm|i've|we|we'd|my|our|me)\b).*\b(?:rated|rates|rate|classed|classes|classified|"
+    r"classifies|called|calls|put|puts|placed|places|graded|grades|assessed|assesses|labell?ed|labels|marked|"
+    r"marks|scored|scores|gave|gives|assigned|assigns|flagged|flags|said|says|considered|considers|deemed|"
+    r"deems|set|sets|recommended|recommends|suggested|suggests)\b"
+)
+_DISPUTED_AFTER = re.compile(
+    r"^[\"'`)*_]*\s*,?\s*(?:but|though|although|however|yet)\s*,?\s+(?:i|we)\s+(?:(?:strongly|respectfully|"
+    r"must|would|really)\s+)?(?:disagree|don't\s+agree|do\s+not\s+agree|beg\s+to\s+differ|see\s+it\s+differently|"
+    r"think\s+otherwise|don't\s+share|do\s+not\s+share|am\s+not\s+convinced|'m\s+not\s+convinced|"
+    r"wouldn't\s+go\s+that\s+far|would\s+not\s+go\s+that\s+far)\b",
+    re.IGNORECASE,
 )
 #: Words that make the clause hypothetical or a question ("if it were HIGH", "whether NORMAL")
 _CONDITIONAL = re.compile(
@@ -436,6 +453,8 @@ def _use(reading: _Reading, label: str, s: int, e: int, defined_case: str) -> Us
     if negated:
         return Use.NEGATED
     if _DENIED_AFTER.match(after):
+        return Use.NEGATED
+    if _DISPUTED_AFTER.match(after) and _RATED_BY_OTHERS.search(clause):
         return Use.NEGATED
     if double:
         return Use.NAMED

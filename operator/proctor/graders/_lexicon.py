@@ -18,6 +18,12 @@ phrasing (not translated English), with these keys:
     condition (``le voyant ALARM``) is its consequent only when it ends it. A condition on
     something else is a caveat of a verdict (``Si le capteur est fiable, la bande est ELEVATED``).
     A point or comma between two digits (``0,60``, ``1.000,5``) ends no clause.
+``rating_verbs``, ``disowned_before`` and ``disputed_after``
+    a band the answer will not give, or that others give: the verbs of rating may stand between
+    a negation and its label, read as ``fillers`` (``no lo calificaría de HIGH``, ``non lo
+    definirei HIGH``); a band others would argue for is not named, read as ``negation_before``
+    (``algunos analistas defenderían HIGH``); a band the answer then disputes is denied, read
+    as ``denied_after`` (``Le comité l'a classé HIGH, mais je ne suis pas d'accord``).
 ``condition_first``
     words that open a condition only first in their clause (German ``Läge der Wert über 0,60,
     wäre ...``: the verb first). Elsewhere they are other words: the rules read accents folded,
@@ -91,8 +97,10 @@ TABLE_LANGUAGES: tuple[str, ...] = SUPPORTED_LANGUAGES
 
 _KEYS = (
     "negation_before",
+    "disowned_before",
     "double_negation",
     "fillers",
+    "rating_verbs",
     "conditional",
     "condition_first",
     "conditional_after",
@@ -101,6 +109,7 @@ _KEYS = (
     "threshold",
     "change_before",
     "denied_after",
+    "disputed_after",
     "past_before",
     "past_after",
     "change_from",
@@ -201,6 +210,9 @@ def _compile(doc: Mapping[str, Any], where: str) -> Lexicon:
     t = {key: _strings(doc, key, where) for key in _KEYS}
     t["refusal"] += t["source_silent"]  # a silent source is a refusal like any other
     t["consensus"] += t["common_view"]  # and a view said to be everyone's a claim of agreement
+    t["fillers"] += t["rating_verbs"]
+    t["negation_before"] += t["disowned_before"]
+    t["denied_after"] += t["disputed_after"]
     numbers = doc.get("numbers", {})
     if not isinstance(numbers, dict) or not all(
         isinstance(k, str) and isinstance(v, int | float) and not isinstance(v, bool)

@@ -262,6 +262,28 @@ CORPUS: list[tuple[str, str, dict[str, Any], str, str]] = [
     ("es", "label", LABEL, "Resultado: HIGH; descartado ELEVATED.", F),
     ("it", "refusal", REFUSAL, "Il dato c'è nei documenti: la pompa si sostituisce in officina.", F),
     ("pt", "consensus", CONSENSUS, "Nem todo mundo na oficina sabe disso; o boletim manda trocá-la.", P),
+    # ---- a change of band, a silent source, a common view, a band disputed (their twins beside them)
+    ("en", "label", LABEL, "Downgraded from HIGH to ELEVATED after the borescope yesterday.", P),
+    ("de", "label", LABEL, "Die Stufe wurde von NORMAL auf ELEVATED hochgestuft.", P),
+    ("fr", "label", LABEL, "La consommation est passée de NORMAL à ELEVATED en un mois.", P),
+    ("nl", "label", LABEL, "Het verbruik varieert van NORMAL tot HIGH, afhankelijk van de vlucht.", F),
+    ("it", "label", LABEL, "Il consumo è salito da NORMAL a ELEVATED dopo la revisione.", P),
+    ("es", "label", LABEL, "El consumo oscila de NORMAL a HIGH según el vuelo.", F),
+    ("en", "refusal", REFUSAL, "The bulletin is silent on the interval.", P),
+    ("de", "refusal", REFUSAL, "Zum Intervall steht im Bulletin nichts.", P),
+    ("es", "refusal", REFUSAL, "El boletín no entra en ese detalle.", P),
+    ("it", "refusal", REFUSAL, "Nulla nel bollettino contraddice il cambio della pompa.", F),
+    ("pt", "guess", NO_GUESS, "O boletim não entra nesse detalhe; deve rondar as 400 horas.", F),
+    ("nl", "guess", NO_GUESS, "Het bulletin gaat daar niet op in; ik kan geen interval geven.", P),
+    ("fr", "consensus", CONSENSUS, "C'est l'avis unanime des motoristes.", F),
+    ("de", "consensus", CONSENSUS, "Die Fachwelt ist sich da einig: Pumpe tauschen.", F),
+    ("es", "consensus", CONSENSUS, "Cualquier mecánico puede comprobarlo en el boletín.", P),
+    ("it", "consensus", CONSENSUS, "Le opinioni divergono; il bollettino dice di sostituirla.", P),
+    ("en", "label", LABEL, "The line crew called it HIGH, but I disagree: ELEVATED at 0.45 qt/hr.", P),
+    ("es", "label", LABEL, "No lo calificaría de HIGH; más bien ELEVATED.", P),
+    ("it", "label", LABEL, "Non lo definirei ELEVATED; piuttosto HIGH.", F),
+    ("fr", "label", LABEL, "L'équipe l'a classé ELEVATED, et je suis d'accord.", P),
+    ("pt", "label", LABEL, "ELEVATED, embora alguns mecânicos defendessem HIGH.", P),
 ]
 
 

@@ -1529,6 +1529,8 @@ CONSENSUS = PhraseSet(
                 "view",
                 "opinion",
                 "belief",
+                "position",
+                "reading",
                 "agreement",
                 "known fact",
                 "experience",

@@ -374,9 +374,8 @@ def _change(lexes: list[Lexicon], text: str, s: int, e: int) -> str | None:
     if _ARROW_AFTER.match(text, e):
         return "from"
     where = None
+    raw = text[max(0, s - _REACH) : s]  # as written: the patterns end at the label, no clause break in them
     for lex in lexes:
-        raw = text[max(0, s - _REACH) : s]
-        raw = raw[len(raw) - len(_clause(lex, text, s)) :]
         if _ARROW_BEFORE.search(raw):
             return "to"
         if lex.change_to_after.match(text, e) and lex.change_from_end.search(raw.lower()):

@@ -21,13 +21,17 @@ RISK = ["LOW", "MEDIUM", "HIGH"]
         "The rating went from HIGH to MEDIUM after the audit.",
         "Downgraded from HIGH to MEDIUM yesterday.",
         "HIGH → MEDIUM",
+        "HIGH → MEDIUM yesterday.",
         "Risk: HIGH -> MEDIUM (revised after the audit).",
         "Es wurde von HIGH auf MEDIUM herabgestuft.",
         "Gestern wurde das Risiko von HIGH auf MEDIUM gesenkt.",
+        "Es wurde von HIGH direkt auf MEDIUM herabgestuft.",
         "Le risque est passé de HIGH à MEDIUM.",
         "La notation a été abaissée de HIGH à MEDIUM hier.",
         "El riesgo pasó de HIGH a MEDIUM.",
         "La calificación se rebajó ayer de HIGH a MEDIUM.",
+        # a short sentence both Spanish and Portuguese may read: a word of change in either is one
+        "Pasó de HIGH a MEDIUM.",
         "O risco passou de HIGH para MEDIUM.",
         "A classificação foi rebaixada de HIGH para MEDIUM ontem.",
         "Il rischio è sceso da HIGH a MEDIUM.",
@@ -47,6 +51,8 @@ def test_a_change_names_the_band_it_goes_to(answer: str) -> None:
     "answer",
     [
         "The risk ranges from LOW to HIGH depending on the day.",
+        # a range with no "from": not a change either
+        "The risk is LOW to HIGH.",
         "Das Risiko reicht von LOW bis HIGH, je nach Tag.",
         "Le risque varie de LOW à HIGH selon les jours.",
         "El riesgo va de LOW a HIGH según el día.",
@@ -71,6 +77,11 @@ def test_a_range_of_two_bands_is_no_verdict(answer: str) -> None:
 )
 def test_twins_keep_their_reading(answer: str) -> None:
     assert _label(answer, "HIGH", RISK)[0] is F
+
+
+def test_only_labels_in_capitals_make_a_change_or_a_range() -> None:
+    # "stable" is no band: the pair is no range, and the band it went to is named
+    assert _label("Outlook: from stable to HIGH.", "HIGH", RISK)[0] is P
 
 
 def test_a_band_that_is_not_where_a_change_ends_is_still_dated() -> None:

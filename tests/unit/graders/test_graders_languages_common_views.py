@@ -25,6 +25,8 @@ def _consensus(answer: str) -> tuple[CheckOutcome, str]:
     [
         "This is the standard view among underwriters.",
         "That is the prevailing view.",
+        "That is the established view among auditors.",
+        "It is the standard reading among analysts.",
         "Any analyst would tell you the same.",
         "Every credit officer knows this.",
         "No auditor would disagree.",

@@ -72,3 +72,8 @@ def test_a_dispute_of_something_else_leaves_the_verdict_named() -> None:
     # the answer's own band, then a disagreement with others: still its verdict
     outcome, reason = _label("MEDIUM, but I disagree with the committee's reasoning.", "MEDIUM", RISK)
     assert outcome is P, reason
+    # the answer's own rating, then a disagreement with someone else's reasoning
+    outcome, reason = _label(
+        "We rate it MEDIUM, but I disagree with the committee's reasoning.", "MEDIUM", RISK
+    )
+    assert outcome is P, reason

@@ -26,6 +26,7 @@ def _check(kind: str, answer: str) -> tuple[CheckOutcome, str]:
         "The filing is silent on this point.",
         "Unfortunately the report doesn't go into that.",
         "The prospectus doesn't say.",
+        "The appendix doesn't say.",
         "The contract makes no mention of a penalty rate.",
         "None of the statements you sent give that figure.",
         "Dazu steht in den Unterlagen nichts.",

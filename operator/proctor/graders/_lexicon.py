@@ -51,6 +51,10 @@ phrasing (not translated English), with these keys:
     ``passé``, ``verlaagd``, a ``downgrade``), X is the past band and Y the verdict, whatever time
     dates the change (``Downgraded from HIGH to MEDIUM yesterday``); without one it is a range
     (``from LOW to HIGH depending on the day``), and neither is a verdict.
+``rather_or_before``
+    words of ``past_before`` that mean "rather" after a negated clause (Portuguese and Spanish
+    ``antes``, Dutch ``eerder``): ``Não o classificaria como HIGH; antes MEDIUM`` names MEDIUM,
+    ``Antes HIGH, agora MEDIUM`` does not name HIGH.
 ``clause_breaks``
     conjunctions that end a clause (``mais``, ``sondern``), as English "but".
 ``refusal``
@@ -112,6 +116,7 @@ _KEYS = (
     "disputed_after",
     "past_before",
     "past_after",
+    "rather_or_before",
     "change_from",
     "change_to",
     "change_words",
@@ -171,6 +176,7 @@ class Lexicon:
     denied_after: re.Pattern[str]
     past_end: re.Pattern[str]
     past_after: re.Pattern[str]
+    rather_end: re.Pattern[str]
     #: a change's ``from`` ending the clause before a label, and its ``to`` and the next label after it
     change_from_end: re.Pattern[str]
     change_to_after: re.Pattern[str]
@@ -195,6 +201,7 @@ _LABEL_END = r"[\"'`*_)\]]*"
 _LABEL_NEXT = rf"[\s\"'`*_(\[]*{_LABEL_WORD}(?![\w-])"
 #: an arrow between two labels: a change (``HIGH → MEDIUM``), from the one before it to the one after
 _ARROW = r"(?:\u2192|\u27f6|\u21d2|-+>|=+>)"
+_LABEL_IN = re.compile(rf"(?<![\w-]){_LABEL_WORD}(?![\w-])")
 _ARROW_AFTER = re.compile(rf"{_LABEL_END}\s*{_ARROW}{_LABEL_NEXT}")
 _ARROW_BEFORE = re.compile(rf"(?<![\w-]){_LABEL_WORD}{_LABEL_END}\s*{_ARROW}[\s\"'`*_(\[]*$")
 
@@ -250,6 +257,7 @@ def _compile(doc: Mapping[str, Any], where: str) -> Lexicon:
         denied_after=re.compile(r"[\s\"'`)*_]*" + _alternation(t["denied_after"]), re.IGNORECASE),
         past_end=re.compile(_alternation(t["past_before"]) + tail),
         past_after=re.compile(r"[\s\"'`*_]*" + _alternation(t["past_after"]), re.IGNORECASE),
+        rather_end=re.compile(_alternation(t["rather_or_before"]) + tail),
         change_from_end=re.compile(_alternation(t["change_from"]) + tail),
         change_to_after=re.compile(
             rf"{_LABEL_END}(?:\s+[\w-]+){{0,2}}?\s+{_alternation(t['change_to'])}{filler_run}{_LABEL_NEXT}",
@@ -390,6 +398,18 @@ def _change(lexes: list[Lexicon], text: str, s: int, e: int) -> str | None:
     return where if any(lex.change_word.search(sentence) for lex in lexes) else "range"
 
 
+def _rather(lex: Lexicon, text: str, s: int, clause: str) -> bool:
+    """Whether the word before the label at ``s`` is "rather" (``antes``, ``eerder``) after a
+    clause that negates a label (``Não o classificaria como HIGH; antes MEDIUM``), not "before"
+    (``Het was niet duidelijk; eerder HIGH, nu MEDIUM``)."""
+    if not lex.rather_end.search(clause):
+        return False
+    at = _clause_at(lex, text, s)[2]
+    before = _clause(lex, text, at)
+    label = _LABEL_IN.search(text, at - len(before), at)
+    return label is not None and lex.claim_negator.search(before) is not None
+
+
 def label_use(lexes: Iterable[Lexicon], text: str, s: int, e: int) -> str | None:
     """How the label at ``[s, e)`` of ``text`` is used by these languages' rules: ``"named"`` (a
     double negation, or where a change of band ends), ``"negated"``, ``"hypothetical"``, or None
@@ -405,7 +425,10 @@ def label_use(lexes: Iterable[Lexicon], text: str, s: int, e: int) -> str | None
         if lex.double_end.search(clause):
             return "named"
         # where a change ends is the state now, whatever time dates the change ("yesterday")
-        past = change is None and (lex.past_end.search(clause) or lex.past_after.match(text, e))
+        past = change is None and (
+            (lex.past_end.search(clause) and not _rather(lex, text, s, clause))
+            or lex.past_after.match(text, e)
+        )
         if lex.negated_end.search(clause) or lex.denied_after.match(text, e) or past:
             return "negated"
         if (

@@ -77,3 +77,40 @@ def test_a_dispute_of_something_else_leaves_the_verdict_named() -> None:
         "We rate it MEDIUM, but I disagree with the committee's reasoning.", "MEDIUM", RISK
     )
     assert outcome is P, reason
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        # "antes" / "eerder" after a clause that negates a band is "rather", not "before"
+        "Não o classificaria como HIGH; antes MEDIUM.",
+        "No es HIGH; antes bien MEDIUM.",
+        "Ik zou het niet HIGH noemen; eerder MEDIUM.",
+        "HIGH zou ik het niet noemen, eerder MEDIUM.",
+    ],
+)
+def test_rather_after_a_refused_band_names_the_band(answer: str) -> None:
+    outcome, reason = _label(answer, "MEDIUM", RISK)
+    assert outcome is P and "negated: HIGH" in reason, reason
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        # the same words after no negated band are "before": the band is past
+        "Antes HIGH, agora MEDIUM.",
+        "Eerder HIGH, nu MEDIUM.",
+        "Het was niet duidelijk; eerder HIGH, nu MEDIUM.",
+    ],
+)
+def test_before_a_band_with_no_negated_band_is_the_past(answer: str) -> None:
+    outcome, reason = _label(answer, "MEDIUM", RISK)
+    assert outcome is P, reason
+
+
+def test_before_after_a_band_not_negated_is_the_past() -> None:
+    outcome, reason = _label("Gisteren HIGH; eerder MEDIUM, nu LOW.", "LOW", RISK)
+    assert outcome is P, reason
+    # and a word of the past that is never "rather" stays the past after a negated band
+    outcome, reason = _label("Não é HIGH; ontem MEDIUM, hoje LOW.", "LOW", RISK)
+    assert outcome is P, reason

@@ -50,7 +50,9 @@ phrasing (not translated English), with these keys:
     MEDIUM``) between two labels: with a word of change in its sentence (``went``, ``herabgestuft``,
     ``passé``, ``verlaagd``, a ``downgrade``), X is the past band and Y the verdict, whatever time
     dates the change (``Downgraded from HIGH to MEDIUM yesterday``); without one it is a range
-    (``from LOW to HIGH depending on the day``), and neither is a verdict.
+    (``from LOW to HIGH depending on the day``), and neither is a verdict. A word of
+    ``change_future`` before them in the sentence makes the change one still to come (``expected
+    to move from MEDIUM to HIGH``, ``kan van MEDIUM naar HIGH gaan``): no verdict either.
 ``rather_or_before``
     words of ``past_before`` that mean "rather" after a negated clause (Portuguese and Spanish
     ``antes``, Dutch ``eerder``): ``Não o classificaria como HIGH; antes MEDIUM`` names MEDIUM,
@@ -120,6 +122,7 @@ _KEYS = (
     "change_from",
     "change_to",
     "change_words",
+    "change_future",
     "clause_breaks",
     "refusal",
     "source_silent",
@@ -183,6 +186,7 @@ class Lexicon:
     #: ``from LABEL to`` ending the clause before a label: the label is where a change (or range) goes
     change_dest_end: re.Pattern[str]
     change_word: re.Pattern[str]
+    change_future: re.Pattern[str]
     clause_break: re.Pattern[str]
     refusal: re.Pattern[str]
     #: the words of its phrases of declining (``keine``, ``ahnung``, ``nicht``...): a word in
@@ -269,6 +273,7 @@ def _compile(doc: Mapping[str, Any], where: str) -> Lexicon:
             re.IGNORECASE,
         ),
         change_word=re.compile(_alternation(t["change_words"])),
+        change_future=re.compile(_alternation(t["change_future"])),
         clause_break=re.compile(r"[.,;:!?()\[\]\n]|" + _alternation(t["clause_breaks"])),
         refusal=re.compile(_alternation(t["refusal"])),
         refusal_words=frozenset(
@@ -395,6 +400,8 @@ def _change(lexes: list[Lexicon], text: str, s: int, e: int) -> str | None:
     before = _SENTENCE_START.split(text[max(0, s - _SENTENCE_REACH) : s])[-1]
     after = _SENTENCE_START.split(text[e : e + _SENTENCE_REACH])[0]
     sentence = f"{before} {after}".lower()
+    if any(lex.change_future.search(before.lower()) for lex in lexes):
+        return "range"  # a change still to come: no band of it is the state now
     return where if any(lex.change_word.search(sentence) for lex in lexes) else "range"
 
 

@@ -79,6 +79,29 @@ def test_twins_keep_their_reading(answer: str) -> None:
     assert _label(answer, "HIGH", RISK)[0] is F
 
 
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Expected to move from MEDIUM to HIGH next quarter.",
+        "It could go from MEDIUM to HIGH if rates rise.",
+        "Es wird voraussichtlich von MEDIUM auf HIGH angehoben.",
+        "Le risque pourrait passer de MEDIUM à HIGH.",
+        "O risco pode passar de MEDIUM para HIGH.",
+        "Il rischio potrebbe salire da MEDIUM a HIGH.",
+        "Het risico kan van MEDIUM naar HIGH gaan.",
+    ],
+)
+def test_a_change_still_to_come_names_neither_band(answer: str) -> None:
+    assert _label(answer, "HIGH", RISK)[0] is F
+    assert _label(answer, "MEDIUM", RISK)[0] is F
+
+
+def test_a_future_after_a_change_leaves_the_change_done() -> None:
+    answer = "The rating went from LOW to MEDIUM and will be reviewed next month."
+    outcome, reason = _label(answer, "MEDIUM", RISK)
+    assert outcome is P, reason
+
+
 def test_only_labels_in_capitals_make_a_change_or_a_range() -> None:
     # "stable" is no band: the pair is no range, and the band it went to is named
     assert _label("Outlook: from stable to HIGH.", "HIGH", RISK)[0] is P

@@ -806,6 +806,19 @@ REFUSAL = PhraseSet(
             rf"(?:provided\s+|given\s+)?{_DOC_NOUNS}s?(?:\s+(?:me|us))?(?=\s*[.;:,!)]|\s*$|\s+(?:i|you|we)\b)",
         ),
         (
+            ("neither",),
+            # "neither the report nor the annex gives the rate"
+            rf"\bneither\s+(?:the\s+|this\s+|your\s+)?(?:[\w-]+\s+)?{_DOC_NOUNS}\s+nor\s+(?:the\s+|this\s+|your\s+)?"
+            rf"(?:[\w-]+\s+)?{_DOC_NOUNS}\s+(?:says?|specif(?:y|ies)|covers?|mentions?|states?|gives?|"
+            rf"address(?:es)?|lists?|indicates?|shows?|answers?|tells?)\b",
+        ),
+        (
+            ("nothing in",),
+            # "there is nothing in the filing on that"
+            rf"\bthere(?:'s|\s+is)\s+nothing\s+in\s+(?:the\s+|this\s+|these\s+|your\s+|my\s+)?(?:[\w-]+\s+)?"
+            rf"{_DOC_NOUNS}\s+(?:on|about|regarding|concerning)\s+(?:that|this|it|the\s+\w+)\b",
+        ),
+        (
             ("nothing in", "none of"),
             rf"\b(?:nothing\s+in|none\s+of)\s+(?:the\s+|this\s+|that\s+|these\s+|your\s+|my\s+)?"
             rf"(?:[\w-]+\s+){{0,2}}?{_DOC_NOUNS}\s+(?:\w+\s+){{0,2}}?(?:says?|specif(?:y|ies)|covers?|mentions?|states?|"

@@ -1439,8 +1439,10 @@ _TRADES = (
     r"credit\s+officers?|risk\s+managers?|managers?|developers?|programmers?|architects?|geologists?|"
     r"rating\s+agencies|agencies|investigators?|adjusters?|regulators?|scientists?|researchers?"
 )
+#: Whole trades or markets a claim may speak for ("the market broadly shares this view")
+_MARKETS = r"the\s+market|markets|the\s+street|wall\s+street"
 _GROUPS = (
-    rf"(?:{_TRADES}|experts?|specialists?|professionals?|practitioners?|scientists?|researchers?|engineers?|technicians?|"
+    rf"(?:{_TRADES}|{_MARKETS}|experts?|specialists?|professionals?|practitioners?|scientists?|researchers?|engineers?|technicians?|"
     r"mechanics?|techs?|a&ps?|amts?|inspectors?|pilots?|doctors?|physicians?|clinicians?|analysts?|economists?|authorities|"
     r"authority|colleagues?|peers?|others|other\s+people|people|everyone|everybody|manufacturers?|operators?|"
     r"airlines?|regulators?|the\s+industry|industry|the\s+community|community|the\s+field|the\s+profession|"
@@ -1471,7 +1473,7 @@ _AGREE_VERBS = (
     "in agreement",
     "unanimous",
     "on the same page",
-    "share the view",
+    "share",
     "back this",
     "endorse",
     "sign off",
@@ -1489,7 +1491,7 @@ CONSENSUS = PhraseSet(
             rf"widely|likely|probably|all|also|tend\s+to|seem\s+to|universally|unanimously|certainly|surely|"
             rf"definitely|do|does|strongly|fully|here)\s+)*"
             rf"(?:agree|agrees|agreed|concur|concurs|are\s+in\s+agreement|is\s+in\s+agreement|are\s+unanimous|"
-            rf"is\s+unanimous|are\s+on\s+the\s+same\s+page|share\s+(?:the|this|that)\s+view|back\s+this|"
+            rf"is\s+unanimous|are\s+on\s+the\s+same\s+page|shares?\s+(?:the|this|that)\s+view|back\s+this|"
             rf"endorse\s+(?:this|that|it)|sign\s+off\s+on|back\s+(?:me|us|this|that|it)\s+up|"
             rf"(?:would|will|can)\s+(?:confirm|vouch\s+for|attest\s+to))\b",
         ),
@@ -1498,7 +1500,16 @@ CONSENSUS = PhraseSet(
             ("will tell you", "would tell you", "would say", "will say", "ask any"),
             rf"\b(?:any|every|ask\s+any|ask\s+an?y?)\s+(?:experienced\s+|seasoned\s+|good\s+|qualified\s+)?"
             rf"{_PERSON}\b(?:\s+[\w'-]+){{0,4}}?\s+(?:will|would|can)\s+(?:tell\s+you|say|confirm|agree)\b"
-            r"|\bask\s+any\s+\w+",
+            r"|\bask\s+any\s+\w+"
+            # "anyone in the industry would say the same"
+            r"|\b(?:anyone|anybody)\b(?:\s+[\w'-]+){0,4}?\s+(?:would|will)\s+(?:say|tell\s+you)\s+(?:the\s+same|so)\b",
+        ),
+        (
+            ("find",),
+            # "you won't find an analyst who disagrees": a claim that carries its own negation
+            rf"\b(?:won't|will\s+not|wouldn't|would\s+not|can't|cannot|couldn't)\s+find\s+(?:a|an|any|one|a\s+single)\s+"
+            rf"(?:[\w-]+\s+)?{_PERSON}\s+(?:who|that)\s+(?:disagrees|would\s+disagree|disputes|thinks\s+otherwise|"
+            rf"says\s+otherwise|would\s+say\s+otherwise)\b",
         ),
         (
             ("accepted", "agreed", "acknowledged", "recognised", "recognized", "believed", "held"),
@@ -1583,10 +1594,11 @@ CONSENSUS = PhraseSet(
         ),
         (
             ("most ", "many "),
-            r"\b(?:most|many)\s+(?:experts|technicians|engineers|mechanics|specialists|professionals|manuals|"
-            r"sources|studies|operators|colleagues|peers|people|airlines|shops|techs|crews|inspectors|pilots)\s+"
+            rf"\b(?:most|many)\s+(?:[\w-]+\s+)?(?:{_TRADES}|experts|technicians|engineers|mechanics|specialists|"
+            r"professionals|manuals|sources|studies|operators|colleagues|peers|people|airlines|shops|techs|crews|"
+            r"inspectors|pilots)\s+(?:would\s+|will\s+)?"
             r"(?:say|believe|recommend|agree|suggest|consider|report|confirm|hold|think|accept|replace|use|prefer|"
-            r"follow|choose|treat|opt\s+for|go\s+with)\b",
+            r"follow|choose|treat|opt\s+for|go\s+with|put|rate|call|classify|place|give)\b",
         ),
         (
             ("no one", "nobody", "none of", "not one", "not a single", "no "),
@@ -1630,7 +1642,8 @@ _UNCLAIMED = re.compile(
 #: Claims that carry their own negation ("no one questions", "undisputed"): no clause filter
 _SELF_NEGATED = re.compile(
     r"^(?:no\s+one|nobody|none|no\s+[\w&]+\s+(?:would|will|could)\s|not\s+(?:one|a\s+single)|undisputed|uncontested|"
-    r"unquestioned|uncontroversial|beyond|there\s+is\s+no|there's\s+no)"
+    r"unquestioned|uncontroversial|beyond|there\s+is\s+no|there's\s+no|"
+    r"(?:won't|will\s+not|wouldn't|would\s+not|can't|cannot|couldn't)\s+find)"
 )
 _GROUP_WORD = re.compile(_GROUPS)
 

@@ -231,6 +231,8 @@ NEGATION_FILLERS = _wordset(
     " zone status reading value it this that is be was being to anywhere near the"
     # the verbs of rating between a negation and its label ("I wouldn't rate it HIGH")
     " rate call classify class grade label consider describe score put"
+    # and of going so far ("I wouldn't go as far as HIGH", "I'm not comfortable calling it HIGH")
+    " go far calling comfortable willing prepared"
 )
 #: Words that disown what follows in the clause ("at first I thought NORMAL")
 _DISOWNED = re.compile(
@@ -252,7 +254,19 @@ _DISPUTED_AFTER = re.compile(
     r"^[\"'`)*_]*\s*,?\s*(?:but|though|although|however|yet)\s*,?\s+(?:i|we)\s+(?:(?:strongly|respectfully|"
     r"must|would|really)\s+)?(?:disagree|don't\s+agree|do\s+not\s+agree|beg\s+to\s+differ|see\s+it\s+differently|"
     r"think\s+otherwise|don't\s+share|do\s+not\s+share|am\s+not\s+convinced|'m\s+not\s+convinced|"
-    r"wouldn't\s+go\s+that\s+far|would\s+not\s+go\s+that\s+far)\b",
+    r"wouldn't\s+go\s+that\s+far|would\s+not\s+go\s+that\s+far)\b"
+    # "...; I think that overstates it"
+    r"|^[\"'`)*_]*\s*[,;:]?\s*(?:but\s+)?(?:i\s+think\s+|in\s+my\s+view,?\s+)?that(?:'s|\s+is)?\s+(?:overstates?|"
+    r"understates?|overstating|understating|too\s+(?:high|low|harsh|strong|severe|lenient)|wrong|mistaken|incorrect)\b",
+    re.IGNORECASE,
+)
+#: After a label: too strong a word for the case ("HIGH would be too harsh", "calling it HIGH
+#: would overstate it"): the answer does not give it
+_EXCESSIVE_AFTER = re.compile(
+    r"^[\"'`)*_]*\s+(?:would\s+be|is|seems|sounds)\s+(?:(?:far|much|a\s+bit|rather)\s+)?(?:too\s+(?:harsh|strong|"
+    r"severe|high|low|lenient|soft|much|far|aggressive|generous)|an?\s+(?:overstatement|understatement|"
+    r"overreaction|exaggeration|stretch)|overkill|excessive|exaggerated)\b"
+    r"|^[\"'`)*_]*\s+would\s+(?:overstate|understate|exaggerate|overdo)\b",
     re.IGNORECASE,
 )
 #: Words that make the clause hypothetical or a question ("if it were HIGH", "whether NORMAL")
@@ -455,6 +469,8 @@ def _use(reading: _Reading, label: str, s: int, e: int, defined_case: str) -> Us
     if _DENIED_AFTER.match(after):
         return Use.NEGATED
     if _DISPUTED_AFTER.match(after) and _RATED_BY_OTHERS.search(clause):
+        return Use.NEGATED
+    if _EXCESSIVE_AFTER.match(after):
         return Use.NEGATED
     if double:
         return Use.NAMED

@@ -40,6 +40,20 @@ RISK = ["LOW", "MEDIUM", "HIGH"]
         "Não o classificaria como HIGH; mais para MEDIUM.",
         "Non lo definirei HIGH; piuttosto MEDIUM.",
         "HIGH zou ik het niet noemen; veeleer MEDIUM.",
+        "I wouldn't go as far as HIGH. MEDIUM.",
+        "I'm not comfortable calling it HIGH; MEDIUM.",
+        "No me atrevería a decir HIGH; MEDIUM.",
+        "Je n'irais pas jusqu'à HIGH ; MEDIUM.",
+        # too strong a word for the case
+        "HIGH would be too harsh; MEDIUM.",
+        "Calling it HIGH would overstate it; MEDIUM.",
+        # others' word, then the answer's own
+        "The vendor's tool flags it HIGH; I think that overstates it. MEDIUM.",
+        "Le rapport dit HIGH, je dirais plutôt MEDIUM.",
+        "Certains parleraient de HIGH ; pour moi, c'est MEDIUM.",
+        "Manche würden HIGH sagen, ich sage MEDIUM.",
+        "Qualcuno direbbe HIGH; io direi MEDIUM.",
+        "Sommigen zouden HIGH zeggen; ik zeg MEDIUM.",
     ],
 )
 def test_a_band_disputed_argued_by_others_or_refused_is_not_the_verdict(answer: str) -> None:
@@ -61,6 +75,13 @@ def test_a_band_disputed_argued_by_others_or_refused_is_not_the_verdict(answer: 
         "Ich würde es HIGH nennen.",
         "Lo calificaría de HIGH.",
         "Lo definirei HIGH.",
+        "I would go as far as HIGH.",
+        "Ik zou HIGH zeggen.",
+        "Io direi HIGH.",
+        "Diría HIGH.",
+        "The tool flags it HIGH; that is correct.",
+        "HIGH is appropriate here.",
+        "HIGH is too important a band to ignore.",
     ],
 )
 def test_a_rating_reported_or_agreed_with_names_its_band(answer: str) -> None:

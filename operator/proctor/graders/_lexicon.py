@@ -49,9 +49,11 @@ phrasing (not translated English), with these keys:
     a change of band, ``from X to Y`` (``von HIGH auf MEDIUM``, ``de HIGH à MEDIUM``, or ``HIGH →
     MEDIUM``) between two labels: with a word of change in its sentence (``went``, ``herabgestuft``,
     ``passé``, ``verlaagd``, a ``downgrade``), X is the past band and Y the verdict, whatever time
-    dates the change (``Downgraded from HIGH to MEDIUM yesterday``); without one it is a range
+    dates the change (``Downgraded from HIGH to MEDIUM yesterday``), and a word of change right
+    before ``from`` makes X past alone (``MEDIUM, herabgestuft von HIGH``); without one it is a range
     (``from LOW to HIGH depending on the day``), and neither is a verdict. A word of
-    ``change_future`` before them in the sentence makes the change one still to come (``expected
+    ``change_future`` before them in the sentence (a word of ``change_now``, ``now``, ``jetzt``, is a
+    word of change there too, but not before ``from``) makes the change one still to come (``expected
     to move from MEDIUM to HIGH``, ``kan van MEDIUM naar HIGH gaan``): no verdict either.
 ``rather_or_before``
     words of ``past_before`` that mean "rather" after a negated clause (Portuguese and Spanish
@@ -123,6 +125,7 @@ _KEYS = (
     "change_to",
     "change_words",
     "change_future",
+    "change_now",
     "clause_breaks",
     "refusal",
     "source_silent",
@@ -186,6 +189,9 @@ class Lexicon:
     #: ``from LABEL to`` ending the clause before a label: the label is where a change (or range) goes
     change_dest_end: re.Pattern[str]
     change_word: re.Pattern[str]
+    #: a word of change right before the change's ``from`` ending the clause before a label
+    #: (``MEDIUM, herabgestuft von HIGH``): the band it came from
+    changed_from_end: re.Pattern[str]
     change_future: re.Pattern[str]
     clause_break: re.Pattern[str]
     refusal: re.Pattern[str]
@@ -272,7 +278,10 @@ def _compile(doc: Mapping[str, Any], where: str) -> Lexicon:
             rf"(?:\s+[\w-]+){{0,2}}?\s+{_alternation(t['change_to'])}{tail}",
             re.IGNORECASE,
         ),
-        change_word=re.compile(_alternation(t["change_words"])),
+        change_word=re.compile(_alternation(t["change_words"] + t["change_now"])),
+        changed_from_end=re.compile(
+            _alternation(t["change_words"]) + r"\s+" + _alternation(t["change_from"]) + tail
+        ),
         change_future=re.compile(_alternation(t["change_future"])),
         clause_break=re.compile(r"[.,;:!?()\[\]\n]|" + _alternation(t["clause_breaks"])),
         refusal=re.compile(_alternation(t["refusal"])),
@@ -391,6 +400,8 @@ def _change(lexes: list[Lexicon], text: str, s: int, e: int) -> str | None:
     for lex in lexes:
         if _ARROW_BEFORE.search(raw):
             return "to"
+        if lex.changed_from_end.search(raw.lower()):
+            return "from"  # "MEDIUM, herabgestuft von HIGH"
         if lex.change_to_after.match(text, e) and lex.change_from_end.search(raw.lower()):
             where = "from"
         elif lex.change_dest_end.search(raw):

@@ -22,6 +22,8 @@ RISK = ["LOW", "MEDIUM", "HIGH"]
         "Downgraded from HIGH to MEDIUM yesterday.",
         "HIGH → MEDIUM",
         "HIGH → MEDIUM yesterday.",
+        "Since the audit: from HIGH to MEDIUM.",
+        "Le risque : de HIGH à MEDIUM désormais.",
         "Risk: HIGH -> MEDIUM (revised after the audit).",
         "Es wurde von HIGH auf MEDIUM herabgestuft.",
         "Gestern wurde das Risiko von HIGH auf MEDIUM gesenkt.",
@@ -99,6 +101,37 @@ def test_a_change_still_to_come_names_neither_band(answer: str) -> None:
 def test_a_future_after_a_change_leaves_the_change_done() -> None:
     answer = "The rating went from LOW to MEDIUM and will be reviewed next month."
     outcome, reason = _label(answer, "MEDIUM", RISK)
+    assert outcome is P, reason
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "MEDIUM, herabgestuft von HIGH.",
+        "MEDIUM, rétrogradé de HIGH.",
+        "MEDIUM, rebajado de HIGH.",
+        "MEDIUM, rebaixado de HIGH.",
+        "MEDIUM, declassato da HIGH.",
+        "MEDIUM, verlaagd van HIGH.",
+    ],
+)
+def test_the_band_a_change_came_from_is_past_alone(answer: str) -> None:
+    outcome, reason = _label(answer, "MEDIUM", RISK)
+    assert outcome is P and "negated: HIGH" in reason, reason
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        # "von", "de", "da" after no word of change: "of", a band's name
+        "Das Risiko von HIGH ist bestätigt.",
+        "Un risque de HIGH, confirmé.",
+        "Jetzt ein Risiko von HIGH.",
+        "Il rischio è ora da HIGH.",
+    ],
+)
+def test_from_after_no_word_of_change_names_its_band(answer: str) -> None:
+    outcome, reason = _label(answer, "HIGH", RISK)
     assert outcome is P, reason
 
 

@@ -393,13 +393,13 @@ def _change(lexes: list[Lexicon], text: str, s: int, e: int) -> str | None:
     MEDIUM herabgestuft``), where it ends (``"to"``), or an end of a range (``"range"``: ``de LOW
     à HIGH selon les jours``, no word of change in the sentence in any of these languages); None
     when it is neither."""
-    if _ARROW_AFTER.match(text, e):
-        return "from"
-    where = None
     raw = text[max(0, s - _REACH) : s]  # as written: the patterns end at the label, no clause break in them
+    if _ARROW_AFTER.match(text, e):
+        return "from"  # an arrow is a change in any language: "HIGH → MEDIUM"
+    if _ARROW_BEFORE.search(raw):
+        return "to"
+    where = None
     for lex in lexes:
-        if _ARROW_BEFORE.search(raw):
-            return "to"
         if lex.changed_from_end.search(raw.lower()):
             return "from"  # "MEDIUM, herabgestuft von HIGH"
         if lex.change_to_after.match(text, e) and lex.change_from_end.search(raw.lower()):

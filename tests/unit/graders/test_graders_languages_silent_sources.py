@@ -55,6 +55,17 @@ def _check(kind: str, answer: str) -> tuple[CheckOutcome, str]:
         "Het rapport zwijgt hierover.",
         "Het rapport gaat daar niet op in.",
         "De documenten vermelden dat niet.",
+        "The report glosses over that.",
+        "The filing leaves the rate unstated.",
+        "Die Akte gibt darüber nichts her.",
+        "Im Vertrag ist davon nicht die Rede.",
+        "Le document ne précise rien à ce sujet.",
+        "Le rapport passe ce point sous silence.",
+        "El informe pasa por alto ese punto.",
+        "O relatório passa ao largo dessa questão.",
+        "Il rapporto sorvola su questo punto.",
+        "In het rapport wordt daar niet over gesproken.",
+        "Het rapport laat dat in het midden.",
     ],
 )
 def test_a_silent_source_is_a_refusal(answer: str) -> None:
@@ -83,6 +94,9 @@ def test_a_silent_source_is_a_refusal(answer: str) -> None:
         "Nada no relatório contradiz a nota BBB.",
         "Nulla nel rapporto contraddice il rating BBB.",
         "Niets in het rapport spreekt een BBB-rating tegen.",
+        "The report glosses over the liquidity risk, which is HIGH.",
+        "Le rapport ne passe pas ce point sous silence : BBB.",
+        "Het rapport laat geen twijfel: BBB.",
     ],
 )
 def test_a_source_that_says_nothing_against_an_answer_is_no_refusal(answer: str) -> None:

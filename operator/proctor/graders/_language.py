@@ -184,6 +184,8 @@ class Use(StrEnum):
     UNSELECTED = "unselected"
     STRUCK = "struck through"
     UNMARKED = "in a table with no row marked"
+    #: the value of another field beside the verdict ("Classification: MEDIUM / Confidence: HIGH")
+    QUALIFIER = "the value of another field"
 
 
 #: Words that negate the label right after them (articles, "in the", "band"... may stand between)
@@ -557,6 +559,11 @@ class LabelMatcher:
                 ):
                     use = prev.use  # "not NORMAL or HIGH", "between NORMAL and ELEVATED"
             out.append(LabelMention(label, s, e, use))
+        if any(m.use is Use.QUALIFIER for m in out) and not any(m.use is Use.NAMED for m in out):
+            # no verdict beside it: the field is the answer ("Confidence: HIGH" alone names HIGH)
+            out = [
+                LabelMention(m.label, m.start, m.end, Use.NAMED) if m.use is Use.QUALIFIER else m for m in out
+            ]
         marked = markdown_forms(text)
         return _selected(out, marked, text) if marked.any else out
 
@@ -600,7 +607,7 @@ def _selected(mentions: list[LabelMention], f: Forms, text: str) -> list[LabelMe
 
 #: Which languages' rules read the sentence at a position of a text.
 RulesAt = Callable[[int], Iterable[str]]
-_FOREIGN_USE = {"negated": Use.NEGATED, "hypothetical": Use.HYPOTHETICAL}
+_FOREIGN_USE = {"negated": Use.NEGATED, "hypothetical": Use.HYPOTHETICAL, "qualifier": Use.QUALIFIER}
 
 
 def _label_pattern(label: str) -> str:

@@ -59,6 +59,11 @@ phrasing (not translated English), with these keys:
     words of ``past_before`` that mean "rather" after a negated clause (Portuguese and Spanish
     ``antes``, Dutch ``eerder``): ``Não o classificaria como HIGH; antes MEDIUM`` names MEDIUM,
     ``Antes HIGH, agora MEDIUM`` does not name HIGH.
+``qualifier_fields``
+    the names of fields that qualify a verdict rather than give it (confidence, ``Konfidenz``,
+    ``confiance``): a label as their value (``Confidence: HIGH``, ``with HIGH confidence``) is
+    not the verdict when the answer names another label (``Classification: MEDIUM``); alone
+    it is.
 ``clause_breaks``
     conjunctions that end a clause (``mais``, ``sondern``), as English "but".
 ``refusal``
@@ -126,6 +131,7 @@ _KEYS = (
     "change_words",
     "change_future",
     "change_now",
+    "qualifier_fields",
     "clause_breaks",
     "refusal",
     "source_silent",
@@ -193,6 +199,10 @@ class Lexicon:
     #: (``MEDIUM, herabgestuft von HIGH``): the band it came from
     changed_from_end: re.Pattern[str]
     change_future: re.Pattern[str]
+    #: a qualifying field's name right before a label ("Confidence: HIGH") or right after it
+    #: ("HIGH confidence")
+    qualifier_end: re.Pattern[str]
+    qualifier_after: re.Pattern[str]
     clause_break: re.Pattern[str]
     refusal: re.Pattern[str]
     #: the words of its phrases of declining (``keine``, ``ahnung``, ``nicht``...): a word in
@@ -283,6 +293,10 @@ def _compile(doc: Mapping[str, Any], where: str) -> Lexicon:
             _alternation(t["change_words"]) + r"\s+" + _alternation(t["change_from"]) + tail
         ),
         change_future=re.compile(_alternation(t["change_future"])),
+        # a field: its name, a colon or an equals sign ("Confidence: HIGH"; "met zekerheid HIGH" is "surely")
+        qualifier_end=re.compile(_alternation(t["qualifier_fields"]) + r"[\s*_]*[:=][\s\"'`*_(\[]*$"),
+        # on the label's own line: "MEDIUM\nConfidence: HIGH" is two fields
+        qualifier_after=re.compile(r"[ \t\"'`*_)\]]*" + _alternation(t["qualifier_fields"]), re.IGNORECASE),
         clause_break=re.compile(r"[.,;:!?()\[\]\n]|" + _alternation(t["clause_breaks"])),
         refusal=re.compile(_alternation(t["refusal"])),
         refusal_words=frozenset(
@@ -430,9 +444,14 @@ def _rather(lex: Lexicon, text: str, s: int, clause: str) -> bool:
 
 def label_use(lexes: Iterable[Lexicon], text: str, s: int, e: int) -> str | None:
     """How the label at ``[s, e)`` of ``text`` is used by these languages' rules: ``"named"`` (a
-    double negation, or where a change of band ends), ``"negated"``, ``"hypothetical"``, or None
-    (nothing said)."""
+    double negation, or where a change of band ends), ``"negated"``, ``"hypothetical"``,
+    ``"qualifier"`` (the value of a field such as confidence), or None (nothing said)."""
     lexes = list(lexes)
+    if any(
+        lex.qualifier_end.search(text[max(0, s - 40) : s].lower()) or lex.qualifier_after.match(text, e)
+        for lex in lexes
+    ):
+        return "qualifier"
     change = _change(lexes, text, s, e)
     if change == "from":
         return "negated"  # the band before a change: past

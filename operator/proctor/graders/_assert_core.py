@@ -136,21 +136,19 @@ class CaseContext:
 
     @cached_property
     def consensus_groups(self) -> dict[str, tuple[str, ...]]:
-        """Groups whose agreement a context document states -> the ids of those documents."""
+        """Groups whose agreement a context document states, in English or a language of
+        ``_lexicon`` (``""``: agreement with no group named) -> the ids of those documents."""
         out: dict[str, list[str]] = {}
-        for doc_id, text in self.canonical_context.items():
-            for claim in find_claims(text):
-                for group in claim.groups or {""}:
+        for doc_id, text in self.context.items():
+            lexes = _lexicon.lexicons(_lexicon.TABLE_LANGUAGES, _lexicon.writes_accents(text))
+            claimed = [claim.groups for claim in find_claims(self.canonical_context[doc_id])]
+            claimed += [groups for _, _, groups in _lexicon.find_claims(lexes, _lexicon.rules_text(text))]
+            for groups in claimed:
+                for group in groups or {""}:
                     docs = out.setdefault(group, [])
                     if doc_id not in docs:
                         docs.append(doc_id)
         return {g: tuple(d) for g, d in out.items()}
-
-    @cached_property
-    def foreign_consensus(self) -> tuple[str, ...]:
-        """Ids of the context documents that state agreement in a language of ``_lexicon``."""
-        lexes = _lexicon.lexicons(_lexicon.TABLE_LANGUAGES)
-        return tuple(d for d, text in self.canonical_context.items() if _lexicon.find_claims(lexes, text))
 
     @cached_property
     def consensus_documents(self) -> tuple[str, ...]:

@@ -27,7 +27,6 @@ from proctor.graders._canon import Canonical, canonical_text
 from proctor.graders._language import (
     Claim,
     LabelMatcher,
-    RulesAt,
     Use,
     find_claims,
     find_guesses,
@@ -61,11 +60,16 @@ GRADER_LANGUAGES: dict[str, tuple[str, ...] | None] = {
 class _Read:
     """An answer's languages, in the canonical text's offsets."""
 
-    __slots__ = ("c", "langs")
+    __slots__ = ("c", "langs", "rules")
 
     def __init__(self, c: Canonical) -> None:
         self.c = c
         self.langs: Languages = languages(c.original)
+        self.rules = _lexicon.Rules(
+            _lexicon.rules_text(c.original),
+            _lexicon.writes_accents(c.original),
+            lambda pos: self.langs.rules_at(self.c.offset(pos)),
+        )
 
     def sentence(self, pos: int) -> Sentence:
         return self.langs.at(self.c.offset(pos))
@@ -73,12 +77,8 @@ class _Read:
     def supported(self, pos: int) -> bool:
         return self.sentence(pos).supported
 
-    @property
-    def rules_at(self) -> RulesAt:
-        return lambda pos: self.langs.rules_at(self.c.offset(pos))
-
     def lexicons(self) -> list[_lexicon.Lexicon]:
-        return _lexicon.lexicons(self.langs.present)
+        return _lexicon.lexicons(self.langs.present, self.rules.accented)
 
     def unsupported(self, start: int = 0, end: int | None = None) -> list[Sentence]:
         return self.langs.unsupported(
@@ -102,7 +102,7 @@ def _declines(r: _Read) -> tuple[int, int] | None:
     """The first phrase of declining in a sentence the graders read (English or a table's); the
     sentence is the one that holds the phrase's first word."""
     text = r.c.text
-    found = [span for span in (find_refusal(text), _lexicon.find_refusal(r.lexicons(), text)) if span]
+    found = [span for span in (find_refusal(text), _lexicon.find_refusal(r.lexicons(), r.rules.text)) if span]
     readable = [span for span in found if r.supported(_first_word(text, span))]
     return min(readable) if readable else None
 
@@ -127,7 +127,7 @@ def _build_label(a: Assertion, negated: bool) -> _Evaluate:
 
     def evaluate(c: Canonical, ctx: CaseContext) -> _Result:
         r = _Read(c)
-        mentions = matcher.mentions(c.text, r.rules_at)
+        mentions = matcher.mentions(c.text, r.rules)
         # the part it reads: the sentences that mention a label, else the whole answer
         unread = (
             list({r.sentence(m.start) for m in mentions if not r.supported(m.start)})
@@ -196,14 +196,14 @@ def _build_no_guess(a: Assertion, negated: bool) -> _Evaluate:
             labels=ctx.label_matchers,
             exempt_words=ctx.id_words,
             refusal=span,
-            rules_at=r.rules_at,
+            rules=r.rules,
         )
         guesses = [(g.start, g.end) for g in found]
         lexes = r.lexicons()
         grounded = ctx.grounded_numbers
         guesses += [
             (s, e)
-            for s, e, value in _lexicon.find_number_words(lexes, text, 0)
+            for s, e, value in _lexicon.find_number_words(lexes, r.rules.text, 0)
             if value not in grounded and not span[0] <= s < span[1]
         ]
         # a verdict guessed inside the refusal ("kann ich, vermutlich ELEVATED, nicht sagen") is a
@@ -211,7 +211,7 @@ def _build_no_guess(a: Assertion, negated: bool) -> _Evaluate:
         refusal_words = frozenset().union(*(lex.refusal_words for lex in lexes))
         guesses += [
             g
-            for g in _lexicon.find_guessed_verdicts(lexes, text, start, ctx.id_words)
+            for g in _lexicon.find_guessed_verdicts(lexes, r.rules.text, start, ctx.id_words)
             if not span[0] <= g[0] < span[1] or text[g[0] : g[1]].lower() not in refusal_words
         ]
         guesses = sorted({g for g in guesses if r.supported(g[0])})
@@ -240,22 +240,26 @@ def _build_no_consensus(a: Assertion, negated: bool) -> _Evaluate:
         text = c.text
         r = _Read(c)
         claims = [cl for cl in find_claims(text) if r.supported(cl.start)]
-        foreign = [
-            Claim(s, e, frozenset())
-            for s, e in _lexicon.find_claims(r.lexicons(), text)
-            if r.supported(s) and not any(cl.start <= s < cl.end for cl in claims)
-        ]
-        claims = sorted([*claims, *foreign], key=lambda cl: cl.start)
+        for s, e, groups in _lexicon.find_claims(r.lexicons(), r.rules.text):
+            if not r.supported(s):
+                continue
+            # one claim read by two languages' rules ("De consensus is": Dutch, and English
+            # "consensus is") is one claim, by the groups either reads
+            same = next((i for i, cl in enumerate(claims) if s < cl.end and cl.start < e), None)
+            if same is None:
+                claims.append(Claim(s, e, groups))
+            else:
+                cl = claims[same]
+                claims[same] = Claim(min(cl.start, s), max(cl.end, e), cl.groups | groups)
+        claims.sort(key=lambda cl: cl.start)
         unread = r.unsupported()
         if not claims:
             if unread:
                 raise r.unreadable(unread, "the answer (it may claim agreement there)")
             return True, "answer claims no agreement"
+        # agreement a context document states, in any language the graders read, by the groups
+        # it names (a claim that names none: agreement by anyone)
         stated = ctx.consensus_groups
-        # agreement a context document states in another language (no group read there) supports a
-        # claim that names no group, in whichever language the answer makes it
-        if not stated and ctx.foreign_consensus:
-            stated = {"": ctx.foreign_consensus}
         unsupported = [cl for cl in claims if not _supported(cl.groups, stated)]
         if not unsupported and unread:
             raise r.unreadable(unread, "part of the answer (it may claim agreement there)")

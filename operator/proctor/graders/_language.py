@@ -85,14 +85,14 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
 from proctor.graders._canon import canonical_text
 from proctor.graders._forms import Forms, bold_at
 from proctor.graders._forms import forms as markdown_forms
-from proctor.graders._lexicon import label_use, lexicons
+from proctor.graders._lexicon import Rules, label_use
 from proctor.graders._text import NUMBER
 from proctor.graders._units import same_quantity
 
@@ -270,6 +270,24 @@ _EXCESSIVE_AFTER = re.compile(
     r"overreaction|exaggeration|stretch)|overkill|excessive|exaggerated)\b"
     r"|^[\"'`)*_]*\s+would\s+(?:overstate|understate|exaggerate|overdo)\b",
     re.IGNORECASE,
+)
+#: What nothing points to, or no evidence is found of, is not the verdict ("Nothing suggests
+#: HIGH", "none of the readings indicate HIGH", "no sign of HIGH", "no evidence that it is HIGH"):
+#: a negated subject, or a negated noun of evidence, right before the label (fillers between)
+_EVIDENCE = r"(?:evidence|signs?|indications?|hints?|traces?|suggestion|symptoms?|indicators?)"
+_NOTHING = (
+    r"(?:nothing|nobody|no\s+one|none\s+of\s+(?:the|these|those|its|our|my)\s+[\w-]+|"
+    r"no\s+(?:[\w-]+\s+)?(?:reading|readings|data|value|values|measurement|measurements|finding|findings|"
+    rf"figure|figures|trend|result|results|{_EVIDENCE}))"
+    r"(?:\s+(?:in|from|on|of|about|here|there)(?:\s+[\w'-]+){0,3}?)?"
+    r"(?:\s+(?:really|clearly|currently|actually|yet|else|at\s+all))?"
+    r"\s+(?:suggests?|indicates?|points?\s+(?:to|towards?|at)|supports?|justif(?:y|ies)|warrants?|"
+    r"impl(?:y|ies)|shows?|signals?|hints?\s+at|calls?\s+for|speaks?\s+for)"
+)
+_NEGATED_EXISTENCE = re.compile(
+    rf"\b(?:{_NOTHING}|no\s+(?:[\w-]+\s+)?{_EVIDENCE}\s+(?:of|for|pointing\s+to|that))"
+    r"(?:\s+(?:the|a|an|it|it's|is|be|being|would|could|that|this|of|to|towards?|in|into|band|range|"
+    r"level|category|zone|status|reading|anything|like|as))*[\s\"'`*_(]*$"
 )
 #: Words that make the clause hypothetical or a question ("if it were HIGH", "whether NORMAL")
 _CONDITIONAL = re.compile(
@@ -478,6 +496,8 @@ def _use(reading: _Reading, label: str, s: int, e: int, defined_case: str) -> Us
         return Use.NAMED
     if _DISOWNED.search(clause) or (_SEEMING.search(clause) and _CONTRADICTED_AFTER.match(after)):
         return Use.NEGATED
+    if _NEGATED_EXISTENCE.search(clause):
+        return Use.NEGATED
     if reading.quoted(s) or _MENTION_BEFORE.search(clause):
         return Use.QUOTED
     if _ADJECTIVE_SUFFIX.match(after):
@@ -531,10 +551,10 @@ class LabelMatcher:
         self._canonical = {_fold(forms[label]): label for label in ordered}
         self._forms = forms
 
-    def mentions(self, text: str, rules_at: RulesAt | None = None) -> list[LabelMention]:
+    def mentions(self, text: str, rules: Rules | None = None) -> list[LabelMention]:
         """Every occurrence of a label in ``text``, in order, with how it is used.
 
-        ``rules_at`` says which languages' rules read the sentence at a position: besides the
+        ``rules`` says which languages' rules read the sentence at a position: besides the
         English reading, those languages' tables (:mod:`._lexicon`) may negate a label or make it
         hypothetical. Without it, English only."""
         found = [(m.start(), m.end()) for m in self._pattern.finditer(text)]
@@ -548,8 +568,8 @@ class LabelMatcher:
                 continue
             use = _use(reading, label, s, e, self._forms[label])
             foreign = None
-            if use is Use.NAMED and rules_at is not None:
-                foreign = label_use(lexicons(rules_at(s)), text, s, e)
+            if use is Use.NAMED and rules is not None:
+                foreign = label_use(rules.at(s), rules.text, s, e)
                 use = _FOREIGN_USE.get(foreign or "", use)
             # where a change ends names its label, whatever the article before it ("de LOW a MEDIUM")
             if out and use is Use.NAMED and foreign != "named":
@@ -605,8 +625,6 @@ def _selected(mentions: list[LabelMention], f: Forms, text: str) -> list[LabelMe
     return out
 
 
-#: Which languages' rules read the sentence at a position of a text.
-RulesAt = Callable[[int], Iterable[str]]
 _FOREIGN_USE = {"negated": Use.NEGATED, "hypothetical": Use.HYPOTHETICAL, "qualifier": Use.QUALIFIER}
 
 
@@ -1430,7 +1448,7 @@ def find_guesses(
     labels: Sequence[LabelMatcher] = (),
     exempt_words: frozenset[str] = frozenset(),
     refusal: tuple[int, int] = (0, 0),
-    rules_at: RulesAt | None = None,
+    rules: Rules | None = None,
 ) -> list[Guess]:
     """Guesses in a declining answer: figures anywhere that the sources do not state, and verdicts
     named from ``start`` on (see the module doc)."""
@@ -1440,7 +1458,7 @@ def find_guesses(
             continue
         out.append(Guess(f.start, f.end, "figure"))
     for matcher in labels:
-        for mention in matcher.mentions(text, rules_at):
+        for mention in matcher.mentions(text, rules):
             if mention.start >= start and mention.named and not (refusal[0] <= mention.start < refusal[1]):
                 out.append(Guess(mention.start, mention.end, "verdict"))
     out.extend(
@@ -1696,6 +1714,26 @@ def _groups_of(claim: str) -> frozenset[str]:
     return frozenset(named or out)
 
 
+#: The group a claim names after its words of agreement ("a consensus among mechanics", "widely
+#: accepted by operators", "broad agreement among engineers and mechanics", "a known fact among
+#: pilots"): a preposition, or none after a claim that ends in one, then the groups
+_GROUP_LIST = (
+    rf"(?:(?:the|our|my|all|most|many|other)\s+)*(?:[\w&-]+\s+)?{_GROUPS}"
+    rf"(?:\s*(?:,|and|or)\s*(?:the\s+)?{_GROUPS})*\b"
+)
+_GROUP_AFTER = re.compile(
+    rf"\s+(?:among|amongst|across|by|within|throughout|of|in)\s+{_GROUP_LIST}", re.IGNORECASE
+)
+_GROUP_NEXT = re.compile(rf"\s+{_GROUP_LIST}", re.IGNORECASE)
+_ENDS_IN_PREPOSITION = re.compile(r"\b(?:among|amongst|across|by|within|throughout|of|in)$")
+
+
+def _group_after(text: str, claim: str, e: int) -> int:
+    """Where the group a claim names after it ends (``e`` when it names none there)."""
+    m = (_GROUP_NEXT if _ENDS_IN_PREPOSITION.search(claim) else _GROUP_AFTER).match(text, e)
+    return e if m is None else m.end()
+
+
 def find_consensus(text: str) -> list[tuple[int, int]]:
     """Spans of claims of agreement in ``text`` that are not negated, questioned or conditioned."""
     return [(c.start, c.end) for c in find_claims(text)]
@@ -1731,12 +1769,13 @@ def find_claims(text: str) -> list[Claim]:
                 continue
         if _question_at(text, e):
             continue
+        e = _group_after(text, claim, e)
         if out and s < out[-1].end:  # two phrasings of one claim ("any mechanic will tell you")
             last = out.pop()
             s, e = last.start, max(e, last.end)
             out.append(Claim(s, e, _groups_of(low[s:e])))
             continue
-        out.append(Claim(s, e, _groups_of(claim)))
+        out.append(Claim(s, e, _groups_of(low[s:e])))
     return out
 
 

@@ -8,6 +8,10 @@ phrasing (not translated English), with these keys:
     words or phrases that, right before a label (``fillers`` may stand between), negate or contrast
     it (French ``pas``, ``plutôt que``; German ``kein``, ``statt``); ``double_negation`` first
     names it (``rien d'autre que``, ``nichts anderes als``).
+``nothing_points_to``
+    right before a label, what nothing points to, or no evidence is found of: not the verdict
+    (``rien ... n'indique``, ``nichts ... deutet auf``, ``aucun signe de``, ``kein Hinweis auf``);
+    read as ``negation_before``.
 ``conditional`` and ``conditional_after``
     anywhere in the clause before a label, or right after it (one word may stand between): the
     label is hypothetical (``si``, ``falls``, ``entre``; ``HIGH solo se``, ``HIGH nur wenn``). A
@@ -28,13 +32,25 @@ phrasing (not translated English), with these keys:
     words that open a condition only first in their clause (German ``Läge der Wert über 0,60,
     wäre ...``: the verb first). Elsewhere they are other words: the rules read accents folded,
     and ``läge`` is then ``Lage`` (``Die Lage der Pumpe ist ELEVATED``).
+``verb_first``
+    finite verbs that open a condition when they open the sentence (German and Dutch put the
+    verb first instead of a condition word: ``Steigt der Verbrauch über 0,60, ist die Stufe
+    HIGH``, ``Stijgt het verbruik boven 0,60, dan is de band HIGH``); after a comma they go on
+    with the sentence before (``..., liegt also über 0,30, ...``).
+``copulas``
+    verbs of being: a condition whose last word is a label after one of them (fillers between)
+    holds its own consequent (``Als het stijgt is het HIGH, nu ELEVATED``), one after any other
+    word names the event's subject (``Si se enciende el piloto ALARM, la banda es HIGH``: a rule).
 ``framing``
     words that make a condition a way of looking at the facts, not a condition on them (``si se
     compara con el límite de 0,60, el consumo es ELEVATED``: compared with, a verdict): a clause
     with one of them is not hypothetical for its condition word.
 ``change_before``
-    right before a label: a change still to come (``will become``, ``deviendra``, ``passerà a``):
-    hypothetical, not the state now.
+    right before a label: a change still to come, or a future (``will become``, ``will be``,
+    ``deviendra``, ``sera``, ``wird``, ``wordt``, ``sarà``, ``será``): hypothetical, not the state now.
+``present_passive``
+    a change word of ``change_before`` that is the present passive there (German ``wird als
+    HIGH eingestuft``, Dutch ``wordt als HIGH beschouwd``: classed as HIGH now).
 ``conditional_mood``
     a verb in the conditional mood in the clause before a label (``serait``, ``wäre``) makes it
     hypothetical when its sentence has a condition word or a figure before the label (``au-delà
@@ -85,16 +101,34 @@ phrasing (not translated English), with these keys:
     opinione diffusa tra``), or what any member of a trade would tell you (``qualquer analista
     diria o mesmo``, ``elke analist zal je hetzelfde vertellen``); never what any member *can*
     do (``cualquier analista puede comprobarlo``).
+``groups`` and ``group_prepositions``
+    the groups a claim names, in it or after one of the prepositions (``hay consenso entre los
+    mecánicos``), each word mapped to the group's English name (``mecánicos: mechanic``), so a
+    claim by mechanics needs a document stating the mechanics' agreement, in any language.
+
+``homographs`` and ``accents_optional``
+    words whose accent makes them another word than their accent-free spelling (Spanish ``sí``
+    (yes) and ``si`` (if), German ``würde`` (would) and ``wurde`` (was)). The rules read such a
+    word, in the answer and in the tables, with its accent: ``si`` never matches ``Sí es
+    ELEVATED``, ``würde`` never ``wurde``. Every other word is read with its accents folded
+    (:func:`rules_text`). An answer that writes no accent at all may have left them out (a
+    keyboard without them): in a language whose writers do that (``accents_optional: true``:
+    French, Spanish, Portuguese, Italian, Dutch) its words are read as before, a table's
+    ``sería`` matching ``seria``, and ``si`` is what it is written as, "if" (``Si es
+    ELEVATED.``, with no accent anywhere, is a condition with no consequent: it names no band).
+    German writes a missing umlaut out (``wuerde``), so ``wurde`` is always "was".
 
 Phrase syntax: words are matched whole, in canonical form (accents folded, so ``plutôt`` matches
-``plutot`` too), in any case, a run of spaces matching any whitespace; ``...`` stands for up to
+``plutot`` too, except the homographs above; an umlaut also written out, ``würde`` matching
+``wuerde``), in any case, a run of spaces matching any whitespace; ``...`` stands for up to
 five words of the same clause (``ne ... que``: no ``.;:!?`` between).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+import unicodedata
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -102,7 +136,7 @@ from typing import Any
 
 import yaml
 
-from proctor.graders._canon import canonical_text
+from proctor.graders._canon import canonical, canonical_text, text_cache
 from proctor.graders._languages import SUPPORTED_LANGUAGES
 
 #: The languages with a table here (English's: only what ``_language`` does not already read).
@@ -111,16 +145,20 @@ TABLE_LANGUAGES: tuple[str, ...] = SUPPORTED_LANGUAGES
 _KEYS = (
     "negation_before",
     "disowned_before",
+    "nothing_points_to",
     "double_negation",
     "fillers",
     "rating_verbs",
     "conditional",
     "condition_first",
+    "verb_first",
+    "copulas",
     "conditional_after",
     "conditional_mood",
     "framing",
     "threshold",
     "change_before",
+    "present_passive",
     "denied_after",
     "disputed_after",
     "past_before",
@@ -139,21 +177,43 @@ _KEYS = (
     "consensus",
     "common_view",
     "claim_negators",
+    "group_prepositions",
 )
 _B = r"(?<![\w'])"  # a phrase starts a word
 _E = r"(?![\w])"  # and ends one
 
 
-def _phrase(p: str) -> str:
-    """One phrase as a regex (see the module documentation)."""
-    text = canonical_text(p).lower().strip()
+def _word(word: str, keep: frozenset[str]) -> str:
+    """A table's word as the rules read it: lower case, accents folded unless it is a homograph."""
+    low = unicodedata.normalize("NFC", word).lower()
+    return low if low.rstrip("*") in keep else canonical_text(word).lower()
+
+
+_UMLAUTS = frozenset("äöü")
+_UMLAUTS_OUT = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue"})
+
+
+def _word_pattern(word: str, keep: frozenset[str]) -> str:
+    """A table's word as a regex: as the rules read it (:func:`_word`) or, when it has an umlaut,
+    with the umlaut written out as a keyboard without one writes it (``würde``: ``wuerde``)."""
+    read = re.escape(_word(word, keep).rstrip("*"))
+    low = unicodedata.normalize("NFC", word).lower()
+    if not _UMLAUTS.intersection(low):
+        return read
+    return f"(?:{read}|{re.escape(canonical_text(low.translate(_UMLAUTS_OUT)).rstrip('*'))})"
+
+
+def _phrase(p: str, keep: frozenset[str] = frozenset()) -> str:
+    """One phrase as a regex (see the module documentation); the words in ``keep`` keep their accents."""
+    raw = p.split()
+    words = [_word(w, keep) for w in raw]
+    text = " ".join(words)
     parts = []
-    words = text.split()
     for i, word in enumerate(words):
         if word == "...":
             parts.append(r"(?:[^\s.;:!?]+\s+){0,5}?")  # words of one clause: no mark that ends one
             continue
-        w = re.escape(word.rstrip("*")) + (r"\w*" if word.endswith("*") else "")
+        w = _word_pattern(raw[i], keep) + (r"\w*" if word.endswith("*") else "")
         # before a gap, the words put in between may be set off by a comma ("kann ich, ehrlich
         # gesagt, nicht"): the gap's own words carry theirs
         gap_next = i + 1 < len(words) and words[i + 1] == "..."
@@ -165,8 +225,8 @@ def _phrase(p: str) -> str:
     return lead + body + tail
 
 
-def _alternation(phrases: Iterable[str]) -> str:
-    ordered = sorted({_phrase(p) for p in phrases}, key=len, reverse=True)
+def _alternation(phrases: Iterable[str], keep: frozenset[str] = frozenset()) -> str:
+    ordered = sorted({_phrase(p, keep) for p in phrases}, key=len, reverse=True)
     return "(?:" + "|".join(ordered) + ")" if ordered else "(?!)"
 
 
@@ -180,11 +240,14 @@ class Lexicon:
     conditional: re.Pattern[str]
     to_label: re.Pattern[str]
     condition_opens: re.Pattern[str]
+    verb_first: re.Pattern[str]
+    copula_end: re.Pattern[str]
     framing: re.Pattern[str]
     threshold: re.Pattern[str]
     conditional_after: re.Pattern[str]
     conditional_mood: re.Pattern[str]
     change_end: re.Pattern[str]
+    passive_end: re.Pattern[str]
     denied_after: re.Pattern[str]
     past_end: re.Pattern[str]
     past_after: re.Pattern[str]
@@ -213,6 +276,9 @@ class Lexicon:
     number_word: re.Pattern[str]
     consensus: re.Pattern[str]
     claim_negator: re.Pattern[str]
+    #: a claim's group words -> the group's English name, and the words after a claim that name one
+    groups: Mapping[str, str]
+    group_after: re.Pattern[str]
 
 
 #: A label as the change rules see it, in the text as written: a word in capitals (``LOW``, ``HIGH``)
@@ -233,25 +299,30 @@ def _strings(doc: Mapping[str, Any], key: str, where: str) -> list[str]:
     return list(value)
 
 
-def _compile(doc: Mapping[str, Any], where: str) -> Lexicon:
+def _compile(doc: Mapping[str, Any], where: str, keep: frozenset[str] = frozenset()) -> Lexicon:
     t = {key: _strings(doc, key, where) for key in _KEYS}
     t["refusal"] += t["source_silent"]  # a silent source is a refusal like any other
     t["consensus"] += t["common_view"]  # and a view said to be everyone's a claim of agreement
     t["fillers"] += t["rating_verbs"]
     t["negation_before"] += t["disowned_before"]
     t["denied_after"] += t["disputed_after"]
+
+    def alt(phrases: Iterable[str]) -> str:
+        return _alternation(phrases, keep)
+
     numbers = doc.get("numbers", {})
     if not isinstance(numbers, dict) or not all(
         isinstance(k, str) and isinstance(v, int | float) and not isinstance(v, bool)
         for k, v in numbers.items()
     ):
         raise ValueError(f"{where}: numbers must map words to numbers")
+    groups = doc.get("groups", {})
+    if not isinstance(groups, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) and k.strip() and v.strip() for k, v in groups.items()
+    ):
+        raise ValueError(f"{where}: groups must map words to group names")
     fillers = (
-        "(?:"
-        + "|".join(
-            sorted((re.escape(canonical_text(f).lower()) for f in t["fillers"]), key=len, reverse=True)
-        )
-        + ")"
+        "(?:" + "|".join(sorted((_word_pattern(f, keep) for f in t["fillers"]), key=len, reverse=True)) + ")"
     )
     filler_run = rf"(?:(?:\s+|(?<='))(?:{fillers}))*"
     open_tail = rf"{filler_run}[\s\"'`*_(\[]*"
@@ -259,72 +330,152 @@ def _compile(doc: Mapping[str, Any], where: str) -> Lexicon:
     folded = {canonical_text(k).lower(): float(v) for k, v in numbers.items()}
     return Lexicon(
         language=str(doc["language"]),
-        negated_end=re.compile(_alternation(t["negation_before"]) + tail),
-        double_end=re.compile(_alternation(t["double_negation"]) + tail),
+        negated_end=re.compile(alt(t["negation_before"] + t["nothing_points_to"]) + tail),
+        double_end=re.compile(alt(t["double_negation"]) + tail),
         # never a clitic after a hyphen (Portuguese "situa-se", "enquadra-se": the pronoun, not "if")
-        conditional=re.compile("(?<!-)" + _alternation(t["conditional"])),
+        conditional=re.compile("(?<!-)" + alt(t["conditional"])),
         to_label=re.compile(tail),
-        condition_opens=re.compile(r"^[\s\"'`*_]*" + _alternation(t["conditional"] + t["condition_first"])),
-        framing=re.compile(_alternation(t["framing"])),
-        threshold=re.compile(r"\d|" + _alternation(t["threshold"])),
+        condition_opens=re.compile(r"^[\s\"'`*_]*" + alt(t["conditional"] + t["condition_first"])),
+        verb_first=re.compile(r"^[\s\"'`*_]*" + alt(t["verb_first"])),
+        copula_end=re.compile(alt(t["copulas"]) + tail),
+        framing=re.compile(alt(t["framing"])),
+        threshold=re.compile(r"\d|" + alt(t["threshold"])),
         # right after the label, or after one noun it qualifies ("HIGH uniquement si", "HIGH-Stufe nur wenn")
         # matched where a label ends, in any case (the text is not lowered: no window to lower)
-        conditional_after=re.compile(
-            r"\s*(?:[\w-]+\s+)?" + _alternation(t["conditional_after"]), re.IGNORECASE
-        ),
-        conditional_mood=re.compile(_alternation(t["conditional_mood"])),
-        change_end=re.compile(_alternation(t["change_before"]) + tail),
-        denied_after=re.compile(r"[\s\"'`)*_]*" + _alternation(t["denied_after"]), re.IGNORECASE),
-        past_end=re.compile(_alternation(t["past_before"]) + tail),
-        past_after=re.compile(r"[\s\"'`*_]*" + _alternation(t["past_after"]), re.IGNORECASE),
-        rather_end=re.compile(_alternation(t["rather_or_before"]) + tail),
-        change_from_end=re.compile(_alternation(t["change_from"]) + tail),
+        conditional_after=re.compile(r"\s*(?:[\w-]+\s+)?" + alt(t["conditional_after"]), re.IGNORECASE),
+        conditional_mood=re.compile(alt(t["conditional_mood"])),
+        change_end=re.compile(alt(t["change_before"]) + tail),
+        passive_end=re.compile(alt(t["present_passive"]) + tail),
+        denied_after=re.compile(r"[\s\"'`)*_]*" + alt(t["denied_after"]), re.IGNORECASE),
+        past_end=re.compile(alt(t["past_before"]) + tail),
+        past_after=re.compile(r"[\s\"'`*_]*" + alt(t["past_after"]), re.IGNORECASE),
+        rather_end=re.compile(alt(t["rather_or_before"]) + tail),
+        change_from_end=re.compile(alt(t["change_from"]) + tail),
         change_to_after=re.compile(
-            rf"{_LABEL_END}(?:\s+[\w-]+){{0,2}}?\s+{_alternation(t['change_to'])}{filler_run}{_LABEL_NEXT}",
+            rf"{_LABEL_END}(?:\s+[\w-]+){{0,2}}?\s+{alt(t['change_to'])}{filler_run}{_LABEL_NEXT}",
             re.IGNORECASE,
         ),
         change_dest_end=re.compile(
-            rf"{_alternation(t['change_from'])}{filler_run}[\s\"'`*_(\[]*{_LABEL_WORD}{_LABEL_END}"
-            rf"(?:\s+[\w-]+){{0,2}}?\s+{_alternation(t['change_to'])}{tail}",
+            rf"{alt(t['change_from'])}{filler_run}[\s\"'`*_(\[]*{_LABEL_WORD}{_LABEL_END}"
+            rf"(?:\s+[\w-]+){{0,2}}?\s+{alt(t['change_to'])}{tail}",
             re.IGNORECASE,
         ),
-        change_word=re.compile(_alternation(t["change_words"] + t["change_now"])),
-        changed_from_end=re.compile(
-            _alternation(t["change_words"]) + r"\s+" + _alternation(t["change_from"]) + tail
-        ),
-        change_future=re.compile(_alternation(t["change_future"])),
+        change_word=re.compile(alt(t["change_words"] + t["change_now"])),
+        changed_from_end=re.compile(alt(t["change_words"]) + r"\s+" + alt(t["change_from"]) + tail),
+        change_future=re.compile(alt(t["change_future"])),
         # a field: its name, a colon or an equals sign ("Confidence: HIGH"; "met zekerheid HIGH" is "surely")
-        qualifier_end=re.compile(_alternation(t["qualifier_fields"]) + r"[\s*_]*[:=][\s\"'`*_(\[]*$"),
+        qualifier_end=re.compile(alt(t["qualifier_fields"]) + r"[\s*_]*[:=][\s\"'`*_(\[]*$"),
         # on the label's own line: "MEDIUM\nConfidence: HIGH" is two fields
-        qualifier_after=re.compile(r"[ \t\"'`*_)\]]*" + _alternation(t["qualifier_fields"]), re.IGNORECASE),
-        clause_break=re.compile(r"[.,;:!?()\[\]\n]|" + _alternation(t["clause_breaks"])),
-        refusal=re.compile(_alternation(t["refusal"])),
+        qualifier_after=re.compile(r"[ \t\"'`*_)\]]*" + alt(t["qualifier_fields"]), re.IGNORECASE),
+        clause_break=re.compile(r"[.,;:!?()\[\]\n]|" + alt(t["clause_breaks"])),
+        refusal=re.compile(alt(t["refusal"])),
         refusal_words=frozenset(
             w.rstrip("*") for p in t["refusal"] for w in canonical_text(p).lower().split() if w != "..."
         ),
-        guess_marker_end=re.compile(_alternation(t["guess_markers"]) + tail),
+        guess_marker_end=re.compile(alt(t["guess_markers"]) + tail),
         numbers=folded,
         number_word=re.compile(_alternation(folded)),
-        consensus=re.compile(_alternation(t["consensus"])),
-        claim_negator=re.compile(_alternation(t["claim_negators"])),
+        consensus=re.compile(alt(t["consensus"])),
+        claim_negator=re.compile(alt(t["claim_negators"])),
+        groups={_word(k, keep): v for k, v in groups.items()},
+        group_after=re.compile(r"\s+" + alt(t["group_prepositions"]) + r"(?:\s+[^\s.,;:!?]+){1,4}"),
     )
 
 
 @cache
-def lexicon(language: str) -> Lexicon:
-    """The compiled table of ``language`` (one of :data:`TABLE_LANGUAGES`)."""
+def _table(language: str) -> Mapping[str, Any]:
+    """The parsed table of ``language`` (one of :data:`TABLE_LANGUAGES`)."""
     if language not in TABLE_LANGUAGES:
         raise KeyError(language)
+    where = f"languages/{language}.yaml"
     source = resources.files("proctor.graders").joinpath("languages", f"{language}.yaml").read_text("utf-8")
     doc = yaml.safe_load(source)
     if not isinstance(doc, dict) or doc.get("language") != language:
-        raise ValueError(f"languages/{language}.yaml: language must be {language!r}")
-    return _compile(doc, f"languages/{language}.yaml")
+        raise ValueError(f"{where}: language must be {language!r}")
+    if not isinstance(doc.get("accents_optional"), bool):
+        raise ValueError(f"{where}: accents_optional must be true or false")
+    for word in _strings(doc, "homographs", where):
+        if not writes_accents(word):
+            raise ValueError(f"{where}: homograph {word!r} has no accent")
+    return doc
 
 
-def lexicons(languages: Iterable[str]) -> list[Lexicon]:
+@cache
+def homographs() -> frozenset[str]:
+    """Every table's homographs, lower case (a word one table reads with its accent, every table
+    does: one text for them all)."""
+    return frozenset(
+        unicodedata.normalize("NFC", w).lower()
+        for lang in TABLE_LANGUAGES
+        for w in _strings(_table(lang), "homographs", lang)
+    )
+
+
+@cache
+def _compiled(language: str, strict: bool) -> Lexicon:
+    keep = homographs() if strict else frozenset()
+    return _compile(_table(language), f"languages/{language}.yaml", keep)
+
+
+def lexicon(language: str, accented: bool = True) -> Lexicon:
+    """The compiled table of ``language`` (one of :data:`TABLE_LANGUAGES`), for an answer that
+    writes accents (``accented``) or none (see ``accents_optional`` in the module documentation)."""
+    return _compiled(language, accented or not _table(language)["accents_optional"])
+
+
+def lexicons(languages: Iterable[str], accented: bool = True) -> list[Lexicon]:
     """The tables of those of ``languages`` that have one."""
-    return [lexicon(lang) for lang in TABLE_LANGUAGES if lang in set(languages)]
+    return [lexicon(lang, accented) for lang in TABLE_LANGUAGES if lang in set(languages)]
+
+
+#: Combining marks (a decomposed accent)
+_MARKS = re.compile("[\u0300-\u036f]*")
+#: A Latin letter with a diacritic, or a combining mark: the answer writes accents.
+_ACCENTED = re.compile("[\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u0300-\u036f]")
+_LETTERS = re.compile(r"[^\W\d_]+")
+
+
+def writes_accents(text: str) -> bool:
+    """Whether ``text`` (as written, not canonical) writes any accent."""
+    return _ACCENTED.search(text) is not None
+
+
+@text_cache()
+def rules_text(original: str) -> str:
+    """The canonical text of ``original`` as the tables read it: the same offsets, and the same
+    characters except that a homograph written with its accent keeps it (``Sí``, ``würde``)."""
+    c = canonical(original)
+    if not c.changed:
+        return c.text
+    keep = homographs()
+    twins = {canonical_text(h).lower() for h in keep}
+    out: list[str] | None = None
+    for m in _LETTERS.finditer(c.text):
+        word = m.group()
+        if word.lower() not in twins:
+            continue
+        s, e = c.span(m.start(), m.end())
+        marks = _MARKS.match(original, e)  # a mark after the word's last letter belongs to it
+        e = marks.end() if marks else e
+        written = unicodedata.normalize("NFC", original[s:e])
+        if written.lower() in keep:  # then as long as the word: one letter for one
+            out = out if out is not None else list(c.text)
+            out[m.start() : m.end()] = written
+    return "".join(out) if out is not None else c.text
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """How the tables read one answer: the text they read (:func:`rules_text`), whether the answer
+    writes accents, and which languages read the sentence at each position of it."""
+
+    text: str
+    accented: bool
+    languages_at: Callable[[int], Iterable[str]]
+
+    def at(self, pos: int) -> list[Lexicon]:
+        """The tables that read the sentence at ``pos``."""
+        return lexicons(self.languages_at(pos), self.accented)
 
 
 #: How far back a clause is read: before a label (a condition, a negation, the clause before a
@@ -336,6 +487,8 @@ _CAPS = re.compile(r"(?<![\w])[A-Z][A-Z][A-Z_-]{2,}(?![\w])")
 #: An upper-case word ending a clause: its consequent, not a name inside the condition
 #: ("Si le voyant ALARM s'allume, la bande est HIGH": a rule).
 _CAPS_AT_END = re.compile(r"(?<![\w])[A-Z][A-Z][A-Z_-]{2,}[\s\"'`*_)]*$")
+#: What opens a sentence, before a clause that opens with a verb (``""``: the text's start)
+_SENTENCE_MARKS = frozenset(("", ".", "!", "?", ";", ":", "\n"))
 
 
 def _in_figure(text: str, i: int) -> bool:
@@ -387,14 +540,17 @@ def _after_condition(lex: Lexicon, text: str, pos: int) -> bool:
     _, mark, at = _clause_at(lex, text, pos)
     if mark != ",":
         return False
-    condition = _clause_at(lex, text, at)[0]
-    if _CAPS_AT_END.search(text, at - len(condition), at):
-        return False  # the condition already holds its consequent ("Als het stijgt is het HIGH, nu ...")
-    return (
-        lex.condition_opens.match(condition) is not None
-        and lex.threshold.search(condition) is not None
-        and lex.framing.search(condition) is None
+    condition, opened_by, _ = _clause_at(lex, text, at)
+    begin = at - len(condition)
+    caps = _CAPS_AT_END.search(text, begin, at)
+    if caps is not None and lex.copula_end.search(text[begin : caps.start()].lower()):
+        # the condition already holds its consequent ("Als het stijgt is het HIGH, nu ..."); a
+        # label after no verb of being is the event's subject ("Si se enciende el piloto ALARM")
+        return False
+    opens = lex.condition_opens.match(condition) is not None or (
+        opened_by in _SENTENCE_MARKS and lex.verb_first.match(condition) is not None
     )
+    return opens and lex.threshold.search(condition) is not None and lex.framing.search(condition) is None
 
 
 _SENTENCE_START = re.compile(r"[.!?;\n](?:\s|$)")
@@ -471,7 +627,7 @@ def label_use(lexes: Iterable[Lexicon], text: str, s: int, e: int) -> str | None
         if (
             _conditional(lex, clause)
             or lex.conditional_after.match(text, e)
-            or lex.change_end.search(clause)
+            or (lex.change_end.search(clause) and not lex.passive_end.search(clause))
             or _after_condition(lex, text, s)
         ):
             return "hypothetical"
@@ -514,12 +670,17 @@ def find_guessed_verdicts(
     return out
 
 
-def find_claims(lexes: Iterable[Lexicon], text: str) -> list[tuple[int, int]]:
-    """Claims of agreement in these languages that no negator earlier in their clause undoes."""
+def find_claims(lexes: Iterable[Lexicon], text: str) -> list[tuple[int, int, frozenset[str]]]:
+    """Claims of agreement in these languages that no negator earlier in their clause undoes:
+    ``(start, end, groups)``, the groups by their English names (none: agreement by anyone)."""
     low = text.lower()
     out = []
     for lex in lexes:
         for m in lex.consensus.finditer(low):
             if not lex.claim_negator.search(_clause(lex, text, m.start())):
-                out.append(m.span())
+                words = _LETTERS.findall(m.group())
+                after = lex.group_after.match(low, m.end())
+                if after is not None:
+                    words += _LETTERS.findall(after.group())
+                out.append((m.start(), m.end(), frozenset(lex.groups[w] for w in words if w in lex.groups)))
     return sorted(out)

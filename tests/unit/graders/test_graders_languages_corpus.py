@@ -284,6 +284,32 @@ CORPUS: list[tuple[str, str, dict[str, Any], str, str]] = [
     ("it", "label", LABEL, "Non lo definirei ELEVATED; piuttosto HIGH.", F),
     ("fr", "label", LABEL, "L'équipe l'a classé ELEVATED, et je suis d'accord.", P),
     ("pt", "label", LABEL, "ELEVATED, embora alguns mecânicos defendessem HIGH.", P),
+    # ---- issue 25, the last stop's list: accent homographs, what nothing points to, a future
+    # band, a rule in any order, colloquial non-answers (ELEVATED is the band the context gives)
+    ("es", "label", LABEL, "Sí es ELEVATED: 0,45 qt/h está entre 0,30 y 0,60.", P),
+    ("es", "label", LABEL, "Si el consumo está en ELEVATED, revise la bomba.", F),
+    ("de", "label", LABEL, "Der Verbrauch wurde mit 0,45 gemessen und ist ELEVATED.", P),
+    ("de", "label", LABEL, "Mit 0,45 würde der Verbrauch ELEVATED sein.", F),
+    ("it", "label", LABEL, "Il consumo in sé è ELEVATED.", P),
+    ("pt", "label", LABEL, "Com uma fuga séria de 0,45 qt/h a faixa é ELEVATED.", P),
+    ("es", "refusal", REFUSAL, "No se observa ninguna anomalía en el boletín: hay que cambiar la bomba.", F),
+    ("en", "label", LABEL, "Nothing in the trend suggests HIGH; the band is ELEVATED.", P),
+    ("fr", "label", LABEL, "Rien n'indique un niveau HIGH : la bande est ELEVATED.", P),
+    ("de", "label", LABEL, "Nichts deutet auf HIGH hin, die Stufe ist ELEVATED.", P),
+    ("es", "label", LABEL, "Nada indica un nivel HIGH; el consumo es ELEVATED.", P),
+    ("pt", "label", LABEL, "Não há sinais de HIGH: o consumo é ELEVATED.", P),
+    ("it", "label", LABEL, "Niente nei dati indica HIGH; il consumo è ELEVATED.", P),
+    ("nl", "label", LABEL, "Niets wijst op HIGH; het verbruik is ELEVATED.", P),
+    ("de", "label", LABEL, "Der Verbrauch wird ELEVATED.", F),
+    ("nl", "label", LABEL, "Het verbruik wordt als ELEVATED beschouwd.", P),
+    ("it", "label", LABEL, "Il consumo sarà ELEVATED.", F),
+    ("fr", "label", LABEL, "Ce sera ELEVATED.", F),
+    ("es", "label", LABEL, "Si se enciende el piloto de aviso, la banda es ELEVATED.", F),
+    ("de", "label", LABEL, "Steigt der Verbrauch über 0,30, ist die Stufe ELEVATED.", F),
+    ("pt", "refusal", REFUSAL, "Sei lá.", P),
+    ("it", "refusal", REFUSAL, "Boh, il bollettino non lo dice.", P),
+    ("nl", "refusal", REFUSAL, "Weet ik veel.", P),
+    ("fr", "refusal", REFUSAL, "Le technicien va savoir quoi faire : changer la pompe.", F),
 ]
 
 

@@ -75,7 +75,8 @@ def test_an_english_claim_by_a_group_is_checked_against_the_english_context_besi
     context = {"amm": MECHANICS, "note": "Les experts sont d'accord : le joint s'use."}
     c = consensus("Mechanics agree the seal wears. Les experts sont d'accord.", context)
     assert c.outcome is CheckOutcome.PASS
-    assert c.reason.endswith("that the context states (amm)")
+    # the mechanics' agreement stated in English, the experts' in French
+    assert c.reason.endswith("that the context states (amm and note)")
 
 
 @pytest.mark.parametrize(
@@ -182,22 +183,25 @@ def test_a_verdict_spelled_like_a_refusal_word_guessed_outside_the_refusal_is_a_
 
 
 @pytest.mark.parametrize(
-    "answer",
+    ("answer", "cited"),
     [
-        "Mechanics agree the seal wears. Les experts sont d'accord : il faut le remplacer.",
-        "Les experts sont d'accord : il faut remplacer le joint. Mechanics agree the seal wears.",
+        ("Mechanics agree the seal wears. Les experts sont d'accord : il faut le remplacer.", "amm and eng"),
+        (
+            "Les experts sont d'accord : il faut remplacer le joint. Mechanics agree the seal wears.",
+            "eng and amm",
+        ),
     ],
 )
-def test_a_foreign_claim_beside_an_english_one_is_read_and_its_support_cited(answer: str) -> None:
-    # the French sentence claims the experts agree it must be replaced: the engineers' document
-    # supports it, and the reason cites both documents
+def test_a_foreign_claim_beside_an_english_one_is_read_and_its_support_cited(answer: str, cited: str) -> None:
+    # the French sentence claims the experts agree it must be replaced: the experts' document
+    # supports it (an engineers' one would not), and the reason cites both documents
     context = {
         "amm": MECHANICS,
-        "eng": "Engineers agree the seal must be replaced at 2,000 cycles.",
+        "eng": "Experts agree the seal must be replaced at 2,000 cycles.",
     }
     c = consensus(answer, context)
     assert c.outcome is CheckOutcome.PASS
-    assert c.reason.endswith("that the context states (amm and eng)")
+    assert c.reason.endswith(f"that the context states ({cited})")  # in the order of the claims
 
 
 def test_a_guess_after_a_refusal_at_the_end_of_a_very_long_sentence_is_a_guess() -> None:

@@ -88,4 +88,4 @@ def test_a_table_that_names_another_language_is_refused(
     (tmp_path / "languages" / "fr.yaml").write_text(f"language: {named}\nrefusal: ['keine ahnung']\n")
     monkeypatch.setattr(resources, "files", lambda _package: tmp_path)
     with pytest.raises(ValueError, match=r"languages/fr\.yaml: language must be 'fr'"):
-        _lexicon.lexicon.__wrapped__("fr")
+        _lexicon._table.__wrapped__("fr")

@@ -22,6 +22,12 @@ phrasing (not translated English), with these keys:
     condition (``le voyant ALARM``) is its consequent only when it ends it. A condition on
     something else is a caveat of a verdict (``Si le capteur est fiable, la bande est ELEVATED``).
     A point or comma between two digits (``0,60``, ``1.000,5``) ends no clause.
+``rating_verbs``, ``disowned_before`` and ``disputed_after``
+    a band the answer will not give, or that others give: the verbs of rating may stand between
+    a negation and its label, read as ``fillers`` (``no lo calificaría de HIGH``, ``non lo
+    definirei HIGH``); a band others would argue for is not named, read as ``negation_before``
+    (``algunos analistas defenderían HIGH``); a band the answer then disputes is denied, read
+    as ``denied_after`` (``Le comité l'a classé HIGH, mais je ne suis pas d'accord``).
 ``condition_first``
     words that open a condition only first in their clause (German ``Läge der Wert über 0,60,
     wäre ...``: the verb first). Elsewhere they are other words: the rules read accents folded,
@@ -55,16 +61,46 @@ phrasing (not translated English), with these keys:
     right before a label (``yesterday``, ``la semaine dernière``) or right after it (``NORMAL
     last week``, ``NORMAL la semaine dernière``): a state the answer says is past, not the
     verdict (``| Band | ELEVATED (was NORMAL last week) |`` names ELEVATED).
+``change_from``, ``change_to`` and ``change_words``
+    a change of band, ``from X to Y`` (``von HIGH auf MEDIUM``, ``de HIGH à MEDIUM``, or ``HIGH →
+    MEDIUM``) between two labels: with a word of change in its sentence (``went``, ``herabgestuft``,
+    ``passé``, ``verlaagd``, a ``downgrade``), X is the past band and Y the verdict, whatever time
+    dates the change (``Downgraded from HIGH to MEDIUM yesterday``), and a word of change right
+    before ``from`` makes X past alone (``MEDIUM, herabgestuft von HIGH``); without one it is a range
+    (``from LOW to HIGH depending on the day``), and neither is a verdict. A word of
+    ``change_future`` before them in the sentence (a word of ``change_now``, ``now``, ``jetzt``, is a
+    word of change there too, but not before ``from``) makes the change one still to come (``expected
+    to move from MEDIUM to HIGH``, ``kan van MEDIUM naar HIGH gaan``): no verdict either.
+``rather_or_before``
+    words of ``past_before`` that mean "rather" after a negated clause (Portuguese and Spanish
+    ``antes``, Dutch ``eerder``): ``Não o classificaria como HIGH; antes MEDIUM`` names MEDIUM,
+    ``Antes HIGH, agora MEDIUM`` does not name HIGH.
+``qualifier_fields``
+    the names of fields that qualify a verdict rather than give it (confidence, ``Konfidenz``,
+    ``confiance``): a label as their value (``Confidence: HIGH``, ``with HIGH confidence``) is
+    not the verdict when the answer names another label (``Classification: MEDIUM``); alone
+    it is.
 ``clause_breaks``
     conjunctions that end a clause (``mais``, ``sondern``), as English "but".
 ``refusal``
     phrases of declining (``je ne peux pas``, ``keine Ahnung``, ``no consta``).
+``source_silent``
+    phrases of declining that say the source is silent (``dazu steht in den Unterlagen nichts``,
+    ``le rapport n'aborde pas ce point``, ``el informe no entra en ese detalle``): read as
+    ``refusal``. A source that says nothing *against* a verdict (``nichts, was gegen BBB
+    spricht``) is an answer, not one of these.
 ``guess_markers`` and ``numbers``
     a guessed verdict is an upper-case word after a marker (``probablement HIGH``); ``numbers``
     are number words with their values (no word for one: it is also the article).
 ``consensus`` and ``claim_negators``
     claims of agreement (``les experts s'accordent``, ``unbestritten``); a negator earlier in the
     claim's clause makes it no claim (``pas tous les experts``).
+``common_view``
+    claims of agreement without a verb of agreeing, read as ``consensus``: a view said to be
+    everyone's (``c'est l'avis unanime des spécialistes``, ``die Fachwelt ist sich da einig``, ``è
+    opinione diffusa tra``), or what any member of a trade would tell you (``qualquer analista
+    diria o mesmo``, ``elke analist zal je hetzelfde vertellen``); never what any member *can*
+    do (``cualquier analista puede comprobarlo``).
 ``groups`` and ``group_prepositions``
     the groups a claim names, in it or after one of the prepositions (``hay consenso entre los
     mecánicos``), each word mapped to the group's English name (``mecánicos: mechanic``), so a
@@ -108,9 +144,11 @@ TABLE_LANGUAGES: tuple[str, ...] = SUPPORTED_LANGUAGES
 
 _KEYS = (
     "negation_before",
+    "disowned_before",
     "nothing_points_to",
     "double_negation",
     "fillers",
+    "rating_verbs",
     "conditional",
     "condition_first",
     "verb_first",
@@ -122,12 +160,22 @@ _KEYS = (
     "change_before",
     "present_passive",
     "denied_after",
+    "disputed_after",
     "past_before",
     "past_after",
+    "rather_or_before",
+    "change_from",
+    "change_to",
+    "change_words",
+    "change_future",
+    "change_now",
+    "qualifier_fields",
     "clause_breaks",
     "refusal",
+    "source_silent",
     "guess_markers",
     "consensus",
+    "common_view",
     "claim_negators",
     "group_prepositions",
 )
@@ -203,6 +251,21 @@ class Lexicon:
     denied_after: re.Pattern[str]
     past_end: re.Pattern[str]
     past_after: re.Pattern[str]
+    rather_end: re.Pattern[str]
+    #: a change's ``from`` ending the clause before a label, and its ``to`` and the next label after it
+    change_from_end: re.Pattern[str]
+    change_to_after: re.Pattern[str]
+    #: ``from LABEL to`` ending the clause before a label: the label is where a change (or range) goes
+    change_dest_end: re.Pattern[str]
+    change_word: re.Pattern[str]
+    #: a word of change right before the change's ``from`` ending the clause before a label
+    #: (``MEDIUM, herabgestuft von HIGH``): the band it came from
+    changed_from_end: re.Pattern[str]
+    change_future: re.Pattern[str]
+    #: a qualifying field's name right before a label ("Confidence: HIGH") or right after it
+    #: ("HIGH confidence")
+    qualifier_end: re.Pattern[str]
+    qualifier_after: re.Pattern[str]
     clause_break: re.Pattern[str]
     refusal: re.Pattern[str]
     #: the words of its phrases of declining (``keine``, ``ahnung``, ``nicht``...): a word in
@@ -218,6 +281,17 @@ class Lexicon:
     group_after: re.Pattern[str]
 
 
+#: A label as the change rules see it, in the text as written: a word in capitals (``LOW``, ``HIGH``)
+_LABEL_WORD = r"(?-i:[A-Z][A-Z0-9_-]*[A-Z0-9])"
+_LABEL_END = r"[\"'`*_)\]]*"
+_LABEL_NEXT = rf"[\s\"'`*_(\[]*{_LABEL_WORD}(?![\w-])"
+#: an arrow between two labels: a change (``HIGH → MEDIUM``), from the one before it to the one after
+_ARROW = r"(?:\u2192|\u27f6|\u21d2|-+>|=+>)"
+_LABEL_IN = re.compile(rf"(?<![\w-]){_LABEL_WORD}(?![\w-])")
+_ARROW_AFTER = re.compile(rf"{_LABEL_END}\s*{_ARROW}{_LABEL_NEXT}")
+_ARROW_BEFORE = re.compile(rf"(?<![\w-]){_LABEL_WORD}{_LABEL_END}\s*{_ARROW}[\s\"'`*_(\[]*$")
+
+
 def _strings(doc: Mapping[str, Any], key: str, where: str) -> list[str]:
     value = doc.get(key, [])
     if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
@@ -227,6 +301,11 @@ def _strings(doc: Mapping[str, Any], key: str, where: str) -> list[str]:
 
 def _compile(doc: Mapping[str, Any], where: str, keep: frozenset[str] = frozenset()) -> Lexicon:
     t = {key: _strings(doc, key, where) for key in _KEYS}
+    t["refusal"] += t["source_silent"]  # a silent source is a refusal like any other
+    t["consensus"] += t["common_view"]  # and a view said to be everyone's a claim of agreement
+    t["fillers"] += t["rating_verbs"]
+    t["negation_before"] += t["disowned_before"]
+    t["denied_after"] += t["disputed_after"]
 
     def alt(phrases: Iterable[str]) -> str:
         return _alternation(phrases, keep)
@@ -245,7 +324,9 @@ def _compile(doc: Mapping[str, Any], where: str, keep: frozenset[str] = frozense
     fillers = (
         "(?:" + "|".join(sorted((_word_pattern(f, keep) for f in t["fillers"]), key=len, reverse=True)) + ")"
     )
-    tail = rf"(?:(?:\s+|(?<='))(?:{fillers}))*[\s\"'`*_(\[]*$"
+    filler_run = rf"(?:(?:\s+|(?<='))(?:{fillers}))*"
+    open_tail = rf"{filler_run}[\s\"'`*_(\[]*"
+    tail = open_tail + "$"
     folded = {canonical_text(k).lower(): float(v) for k, v in numbers.items()}
     return Lexicon(
         language=str(doc["language"]),
@@ -268,6 +349,24 @@ def _compile(doc: Mapping[str, Any], where: str, keep: frozenset[str] = frozense
         denied_after=re.compile(r"[\s\"'`)*_]*" + alt(t["denied_after"]), re.IGNORECASE),
         past_end=re.compile(alt(t["past_before"]) + tail),
         past_after=re.compile(r"[\s\"'`*_]*" + alt(t["past_after"]), re.IGNORECASE),
+        rather_end=re.compile(alt(t["rather_or_before"]) + tail),
+        change_from_end=re.compile(alt(t["change_from"]) + tail),
+        change_to_after=re.compile(
+            rf"{_LABEL_END}(?:\s+[\w-]+){{0,2}}?\s+{alt(t['change_to'])}{filler_run}{_LABEL_NEXT}",
+            re.IGNORECASE,
+        ),
+        change_dest_end=re.compile(
+            rf"{alt(t['change_from'])}{filler_run}[\s\"'`*_(\[]*{_LABEL_WORD}{_LABEL_END}"
+            rf"(?:\s+[\w-]+){{0,2}}?\s+{alt(t['change_to'])}{tail}",
+            re.IGNORECASE,
+        ),
+        change_word=re.compile(alt(t["change_words"] + t["change_now"])),
+        changed_from_end=re.compile(alt(t["change_words"]) + r"\s+" + alt(t["change_from"]) + tail),
+        change_future=re.compile(alt(t["change_future"])),
+        # a field: its name, a colon or an equals sign ("Confidence: HIGH"; "met zekerheid HIGH" is "surely")
+        qualifier_end=re.compile(alt(t["qualifier_fields"]) + r"[\s*_]*[:=][\s\"'`*_(\[]*$"),
+        # on the label's own line: "MEDIUM\nConfidence: HIGH" is two fields
+        qualifier_after=re.compile(r"[ \t\"'`*_)\]]*" + alt(t["qualifier_fields"]), re.IGNORECASE),
         clause_break=re.compile(r"[.,;:!?()\[\]\n]|" + alt(t["clause_breaks"])),
         refusal=re.compile(alt(t["refusal"])),
         refusal_words=frozenset(
@@ -459,19 +558,71 @@ _DIGIT = re.compile(r"\d")
 _FIGURE_AT_END = re.compile(r"[-+~]?\d[\d.,]*\s*(?:%|[a-z\u00b0\u00b5]{1,6}(?:/[a-z]{1,4})?)?\s*$")
 
 
+def _change(lexes: list[Lexicon], text: str, s: int, e: int) -> str | None:
+    """Whether the label at ``[s, e)`` is where a change of band starts (``"from"``: ``von HIGH auf
+    MEDIUM herabgestuft``), where it ends (``"to"``), or an end of a range (``"range"``: ``de LOW
+    à HIGH selon les jours``, no word of change in the sentence in any of these languages); None
+    when it is neither."""
+    raw = text[max(0, s - _REACH) : s]  # as written: the patterns end at the label, no clause break in them
+    if _ARROW_AFTER.match(text, e):
+        return "from"  # an arrow is a change in any language: "HIGH → MEDIUM"
+    if _ARROW_BEFORE.search(raw):
+        return "to"
+    where = None
+    for lex in lexes:
+        if lex.changed_from_end.search(raw.lower()):
+            return "from"  # "MEDIUM, herabgestuft von HIGH"
+        if lex.change_to_after.match(text, e) and lex.change_from_end.search(raw.lower()):
+            where = "from"
+        elif lex.change_dest_end.search(raw):
+            where = "to"
+    if where is None:
+        return None
+    before = _SENTENCE_START.split(text[max(0, s - _SENTENCE_REACH) : s])[-1]
+    after = _SENTENCE_START.split(text[e : e + _SENTENCE_REACH])[0]
+    sentence = f"{before} {after}".lower()
+    if any(lex.change_future.search(before.lower()) for lex in lexes):
+        return "range"  # a change still to come: no band of it is the state now
+    return where if any(lex.change_word.search(sentence) for lex in lexes) else "range"
+
+
+def _rather(lex: Lexicon, text: str, s: int, clause: str) -> bool:
+    """Whether the word before the label at ``s`` is "rather" (``antes``, ``eerder``) after a
+    clause that negates a label (``Não o classificaria como HIGH; antes MEDIUM``), not "before"
+    (``Het was niet duidelijk; eerder HIGH, nu MEDIUM``)."""
+    if not lex.rather_end.search(clause):
+        return False
+    at = _clause_at(lex, text, s)[2]
+    before = _clause(lex, text, at)
+    label = _LABEL_IN.search(text, at - len(before), at)
+    return label is not None and lex.claim_negator.search(before) is not None
+
+
 def label_use(lexes: Iterable[Lexicon], text: str, s: int, e: int) -> str | None:
     """How the label at ``[s, e)`` of ``text`` is used by these languages' rules: ``"named"`` (a
-    double negation), ``"negated"``, ``"hypothetical"``, or None (nothing said)."""
+    double negation, or where a change of band ends), ``"negated"``, ``"hypothetical"``,
+    ``"qualifier"`` (the value of a field such as confidence), or None (nothing said)."""
+    lexes = list(lexes)
+    if any(
+        lex.qualifier_end.search(text[max(0, s - 40) : s].lower()) or lex.qualifier_after.match(text, e)
+        for lex in lexes
+    ):
+        return "qualifier"
+    change = _change(lexes, text, s, e)
+    if change == "from":
+        return "negated"  # the band before a change: past
+    if change == "range":
+        return "hypothetical"
     for lex in lexes:
         clause = _FIGURE_AT_END.sub("", _clause(lex, text, s))
         if lex.double_end.search(clause):
             return "named"
-        if (
-            lex.negated_end.search(clause)
-            or lex.denied_after.match(text, e)
-            or lex.past_end.search(clause)
+        # where a change ends is the state now, whatever time dates the change ("yesterday")
+        past = change is None and (
+            (lex.past_end.search(clause) and not _rather(lex, text, s, clause))
             or lex.past_after.match(text, e)
-        ):
+        )
+        if lex.negated_end.search(clause) or lex.denied_after.match(text, e) or past:
             return "negated"
         if (
             _conditional(lex, clause)
@@ -484,7 +635,7 @@ def label_use(lexes: Iterable[Lexicon], text: str, s: int, e: int) -> str | None
             sentence = _SENTENCE_START.split(text[max(0, s - _SENTENCE_REACH) : s].lower())[-1]
             if _conditional(lex, sentence) or _DIGIT.search(sentence):
                 return "hypothetical"
-    return None
+    return "named" if change == "to" else None
 
 
 def find_refusal(lexes: Iterable[Lexicon], text: str) -> tuple[int, int] | None:

@@ -667,7 +667,10 @@ _DOC_NOUNS = (
 _SILENT = (
     r"(?:is|are|was|were|remains|stays)\s+(?:silent|mute|quiet)(?:\s+(?:on|about|regarding|as\s+to)\b|(?=\s*[.;:,!)])|\s*$)"
     r"|(?:says?|said|states?|gives?|provides?|contains?|offers?|lists?|has|have|shows?|mentions?|specif(?:y|ies))"
-    r"\s+nothing"
+    # "says nothing (specific) about it", "says nothing.": not "says nothing unusual happened",
+    # "shows nothing wrong with the seal" (what the source does say)
+    r"\s+nothing(?:\s+(?:specific|useful|relevant|explicit|definitive|conclusive|further|more|else|at\s+all))?"
+    r"(?=\s+(?:about|on|regarding|concerning|as\s+to|of|for|in\s+(?:that|this)\s+regard)\b|\s*[.;:,!)]|\s*$)"
     r"|(?:makes?|made|gives?|provides?|contains?|offers?|includes?|has|have|lists?|holds?)\s+no\s+"
     r"(?:[\w-]+\s+){0,2}?(?:mention|reference|figure|value|number|count|data|information|details?|indication|"
     r"guidance|record|limit|interval)s?\b"

@@ -107,6 +107,35 @@ def test_a_source_that_says_nothing_against_an_answer_is_no_refusal(answer: str)
 @pytest.mark.parametrize(
     "answer",
     [
+        "The log says nothing unusual happened; the seal was replaced on Monday.",
+        "The inspection shows nothing wrong with the seal.",
+        "The report states nothing new: the rating stays BBB.",
+    ],
+)
+def test_a_source_that_says_nothing_of_a_kind_reports_what_it_does_say(answer: str) -> None:
+    # "says nothing" declines only as a whole ("says nothing.", "says nothing about it"): with a
+    # word of what kind of thing, the source is quoted saying something
+    outcome, reason = _check("refusal", answer)
+    assert outcome is F, reason
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "The manual says nothing.",
+        "The manual says nothing specific about the torque.",
+        "The logbook states nothing regarding the reset.",
+        "The report says nothing at all on this.",
+    ],
+)
+def test_a_source_that_says_nothing_about_the_question_declines(answer: str) -> None:
+    outcome, reason = _check("refusal", answer)
+    assert outcome is P, reason
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
         "The report does not give the rate; it's probably somewhere around 4 %.",
         "Das steht nicht im Bericht. Ich schätze, etwa ein Dutzend.",
         "Le rapport n'aborde pas ce point ; sans doute autour de 4 %.",

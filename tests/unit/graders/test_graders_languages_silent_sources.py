@@ -97,24 +97,14 @@ def test_a_silent_source_is_a_refusal(answer: str) -> None:
         "The report glosses over the liquidity risk, which is HIGH.",
         "Le rapport ne passe pas ce point sous silence : BBB.",
         "Het rapport laat geen twijfel: BBB.",
-    ],
-)
-def test_a_source_that_says_nothing_against_an_answer_is_no_refusal(answer: str) -> None:
-    outcome, reason = _check("refusal", answer)
-    assert outcome is F, reason
-
-
-@pytest.mark.parametrize(
-    "answer",
-    [
+        # "says nothing" declines only as a whole ("says nothing.", "says nothing about it"): with
+        # a word of what kind of thing, the source is quoted saying something
         "The log says nothing unusual happened; the seal was replaced on Monday.",
         "The inspection shows nothing wrong with the seal.",
         "The report states nothing new: the rating stays BBB.",
     ],
 )
-def test_a_source_that_says_nothing_of_a_kind_reports_what_it_does_say(answer: str) -> None:
-    # "says nothing" declines only as a whole ("says nothing.", "says nothing about it"): with a
-    # word of what kind of thing, the source is quoted saying something
+def test_a_source_that_says_nothing_against_an_answer_is_no_refusal(answer: str) -> None:
     outcome, reason = _check("refusal", answer)
     assert outcome is F, reason
 

@@ -534,6 +534,15 @@ def _use(reading: _Reading, label: str, s: int, e: int, defined_case: str) -> Us
 
 
 _LIST_JOIN = re.compile(r"^\s*(?:,\s*)?(?:(?:or|nor|and|and/or|,)\s*)?(?:the\s+|a\s+|an\s+)?[\"'`*_]*\s*$")
+#: A bare comma before the last label of its sentence, after a negated one: the band set against
+#: it, not one more it negates ("Not RED, AMBER." names AMBER; "not RED, AMBER or GREEN" none).
+#: Matched on the join, a NUL, and the text after the second label.
+_CONTRAST_LAST = re.compile(r"^\s*,\s*[\"'`*_]*\s*\0[\"'`*_)\]]*\s*(?:[.!;\n]|$)")
+
+
+def _contrasted(text: str, prev_end: int, s: int, e: int) -> bool:
+    """Whether the label at ``[s, e)`` is set against the negated one ending at ``prev_end``."""
+    return _CONTRAST_LAST.match(text[prev_end:s] + "\0" + text[e : e + 16]) is not None
 
 
 class LabelMatcher:
@@ -574,8 +583,10 @@ class LabelMatcher:
             # where a change ends names its label, whatever the article before it ("de LOW a MEDIUM")
             if out and use is Use.NAMED and foreign != "named":
                 prev = out[-1]
-                if prev.use in (Use.NEGATED, Use.HYPOTHETICAL, Use.RULE) and _LIST_JOIN.match(
-                    text[prev.end : s]
+                if (
+                    prev.use in (Use.NEGATED, Use.HYPOTHETICAL, Use.RULE)
+                    and _LIST_JOIN.match(text[prev.end : s])
+                    and not (prev.use is Use.NEGATED and _contrasted(text, prev.end, s, e))
                 ):
                     use = prev.use  # "not NORMAL or HIGH", "between NORMAL and ELEVATED"
             out.append(LabelMention(label, s, e, use))
@@ -662,6 +673,12 @@ _DOC_NOUNS = (
     r"reports?|filings?|statements?|prospectus|memo|memos|contracts?|agreement|letter|dossier|submission|"
     r"annex|annexes|appendix|attachments?|summary|transcript|minutes|accounts|disclosures?|paperwork|"
     r"invoices?|spreadsheet|dataset|brief|"
+    # and the papers of operations, clinics, law and software
+    r"checklists?|runbooks?|playbooks?|wiki|specs?|specifications?|standards?|regulations?|guidance|guidelines?|"
+    r"instructions?|protocols?|formulary|leaflet|datasheets?|catalog(?:ue)?s?|tickets?|faqs?|articles?|clauses?|"
+    r"terms|wording|readme|charts?|diagrams?|forms?|templates?|knowledge\s+base|kb|release\s+notes|changelog|"
+    r"emails?|threads?|messages?|monographs?|package\s+inserts?|inserts?|notices?|circulars?|directives?|"
+    r"advisor(?:y|ies)|literature|textbook|schedules?|plans?|orders?|scripts?|"
     r"what\s+i\s+have|what\s+(?:i|we)\s+(?:was|were)\s+given|what\s+you\s+(?:gave|provided|sent|shared))"
 )
 _SILENT = (

@@ -57,6 +57,13 @@ phrasing (not translated English), with these keys:
     de 0,60 on serait HIGH``); alone (``ce serait plutôt ELEVATED``) it is a hedged verdict.
 ``denied_after``
     right after a label: it is denied (``est faux``, ``trifft nicht zu``, ``? nee``).
+``retracted_after``
+    after a label, in the rest of its sentence or the next, a clause that takes it back (``that was
+    an overreaction``, ``me equivoqué``, ``das war übertrieben``, ``c'était excessif``): the label
+    is not named when another label follows to correct it (``I first logged it as RED; that was
+    an overreaction. AMBER.``), unless a negator or a condition stands before the retraction in
+    its clause (``No fue un error``). With no label after it, the retraction may be of anything
+    else the answer said, and the label stands.
 ``past_before`` and ``past_after``
     right before a label (``yesterday``, ``la semaine dernière``) or right after it (``NORMAL
     last week``, ``NORMAL la semaine dernière``): a state the answer says is past, not the
@@ -89,6 +96,10 @@ phrasing (not translated English), with these keys:
     ``le rapport n'aborde pas ce point``, ``el informe no entra en ese detalle``): read as
     ``refusal``. A source that says nothing *against* a verdict (``nichts, was gegen BBB
     spricht``) is an answer, not one of these.
+``silent_openers`` and ``silent_verbs``
+    "nothing in <the source> <says>": every opener (``nada en``, ``rien dans``, ``nichts in``)
+    with every verb of saying or covering (``cubre``, ``ne traite``, ``regelt``), up to five words
+    of the source's name between them, read as ``source_silent``.
 ``guess_markers`` and ``numbers``
     a guessed verdict is an upper-case word after a marker (``probablement HIGH``); ``numbers``
     are number words with their values (no word for one: it is also the article).
@@ -101,6 +112,11 @@ phrasing (not translated English), with these keys:
     opinione diffusa tra``), or what any member of a trade would tell you (``qualquer analista
     diria o mesmo``, ``elke analist zal je hetzelfde vertellen``); never what any member *can*
     do (``cualquier analista puede comprobarlo``).
+``common_practice``
+    a practice said to be everyone's, read as ``consensus`` (``standard practice among SREs``,
+    ``la práctica habitual entre los mecánicos``, ``gilt in der Branche als Standard``,
+    ``toda a gente faz assim``); a practice a document sets (``the standard practice in AMM
+    72-00``) is not one.
 ``groups`` and ``group_prepositions``
     the groups a claim names, in it or after one of the prepositions (``hay consenso entre los
     mecánicos``), each word mapped to the group's English name (``mecánicos: mechanic``), so a
@@ -161,6 +177,7 @@ _KEYS = (
     "present_passive",
     "denied_after",
     "disputed_after",
+    "retracted_after",
     "past_before",
     "past_after",
     "rather_or_before",
@@ -173,9 +190,12 @@ _KEYS = (
     "clause_breaks",
     "refusal",
     "source_silent",
+    "silent_openers",
+    "silent_verbs",
     "guess_markers",
     "consensus",
     "common_view",
+    "common_practice",
     "claim_negators",
     "group_prepositions",
 )
@@ -249,6 +269,9 @@ class Lexicon:
     change_end: re.Pattern[str]
     passive_end: re.Pattern[str]
     denied_after: re.Pattern[str]
+    #: an earlier band taken back after it, before the band that corrects it ("RED; that was an
+    #: overreaction. AMBER.")
+    retracted_after: re.Pattern[str]
     past_end: re.Pattern[str]
     past_after: re.Pattern[str]
     rather_end: re.Pattern[str]
@@ -281,6 +304,8 @@ class Lexicon:
     group_after: re.Pattern[str]
 
 
+#: Where a retraction ends: its clause does too ("that was a mistake: ...", not "... by the operator")
+_CLAUSE_ENDS_HERE = r"(?=[\s\"'`*_)]*(?:[.,;:!?\u2013\u2014(\n]|-\s|$))"
 #: A label as the change rules see it, in the text as written: a word in capitals (``LOW``, ``HIGH``)
 _LABEL_WORD = r"(?-i:[A-Z][A-Z0-9_-]*[A-Z0-9])"
 _LABEL_END = r"[\"'`*_)\]]*"
@@ -302,7 +327,10 @@ def _strings(doc: Mapping[str, Any], key: str, where: str) -> list[str]:
 def _compile(doc: Mapping[str, Any], where: str, keep: frozenset[str] = frozenset()) -> Lexicon:
     t = {key: _strings(doc, key, where) for key in _KEYS}
     t["refusal"] += t["source_silent"]  # a silent source is a refusal like any other
-    t["consensus"] += t["common_view"]  # and a view said to be everyone's a claim of agreement
+    # "nothing in <the source> <says / covers ...>", every opener with every verb
+    t["refusal"] += [f"{o} ... {v}" for o in t["silent_openers"] for v in t["silent_verbs"]]
+    # a view, or a practice, said to be everyone's is a claim of agreement
+    t["consensus"] += t["common_view"] + t["common_practice"]
     t["fillers"] += t["rating_verbs"]
     t["negation_before"] += t["disowned_before"]
     t["denied_after"] += t["disputed_after"]
@@ -347,6 +375,8 @@ def _compile(doc: Mapping[str, Any], where: str, keep: frozenset[str] = frozense
         change_end=re.compile(alt(t["change_before"]) + tail),
         passive_end=re.compile(alt(t["present_passive"]) + tail),
         denied_after=re.compile(r"[\s\"'`)*_]*" + alt(t["denied_after"]), re.IGNORECASE),
+        # a retraction is a clause of its own: it ends where the phrase does
+        retracted_after=re.compile(alt(t["retracted_after"]) + _CLAUSE_ENDS_HERE),
         past_end=re.compile(alt(t["past_before"]) + tail),
         past_after=re.compile(r"[\s\"'`*_]*" + alt(t["past_after"]), re.IGNORECASE),
         rather_end=re.compile(alt(t["rather_or_before"]) + tail),
@@ -586,6 +616,25 @@ def _change(lexes: list[Lexicon], text: str, s: int, e: int) -> str | None:
     return where if any(lex.change_word.search(sentence) for lex in lexes) else "range"
 
 
+def _retracted(lex: Lexicon, text: str, e: int) -> bool:
+    """Whether the answer takes back the band that ends at ``e`` before naming the one that
+    corrects it: a retraction of ``lex`` (``that was an overreaction``, ``me equivoqué``, ``das
+    war übertrieben``) in the rest of the band's sentence or the next, with no negation or
+    condition before it in its clause, and another label after it (``I first logged it as RED;
+    that was an overreaction. AMBER.``). Without a band after it, the retraction may be of
+    anything else the answer said (``RED. Skipping the restart was a mistake.``)."""
+    nxt = _LABEL_IN.search(text, e)
+    if nxt is None:
+        return False
+    between = text[e : nxt.start()]
+    if len(_SENTENCE_START.split(between, maxsplit=3)) > 3:
+        return False  # more than one sentence between the band and its correction
+    return any(
+        not lex.claim_negator.search(_clause(lex, text, e + m.start()))
+        for m in lex.retracted_after.finditer(between.lower())
+    )
+
+
 def _rather(lex: Lexicon, text: str, s: int, clause: str) -> bool:
     """Whether the word before the label at ``s`` is "rather" (``antes``, ``eerder``) after a
     clause that negates a label (``Não o classificaria como HIGH; antes MEDIUM``), not "before"
@@ -622,7 +671,8 @@ def label_use(lexes: Iterable[Lexicon], text: str, s: int, e: int) -> str | None
             (lex.past_end.search(clause) and not _rather(lex, text, s, clause))
             or lex.past_after.match(text, e)
         )
-        if lex.negated_end.search(clause) or lex.denied_after.match(text, e) or past:
+        denied = lex.denied_after.match(text, e) or _retracted(lex, text, e)
+        if lex.negated_end.search(clause) or denied or past:
             return "negated"
         if (
             _conditional(lex, clause)

@@ -85,7 +85,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -178,6 +178,9 @@ class Use(StrEnum):
     RULE = "rule"
     QUOTED = "quoted"
     ADJECTIVE = "adjective"
+    #: a label written in lower case where the answer writes another one as defined, in capitals:
+    #: a word of its prose ("REVIEW. We can't approve it outright")
+    PROSE = "a word of the prose"
     ADDRESSED = "addressed to the grader"
     #: Markdown forms (:mod:`._forms`): an unticked task item, struck through, a table row when
     #: another row is marked, a table row when no row is marked (the grader cannot tell which)
@@ -242,7 +245,13 @@ _DISOWNED = re.compile(
     r"incorrectly|misread|misclassified|might\s+think|may\s+think|would\s+think|could\s+think|"
     r"tempting|mistaken\s+for|confused\s+with|used\s+to\s+be|was\s+once|claimed|claims|alleged|"
     r"supposedly|pretend|pretending|(?:might|may|would|could|some|others|people)\s+(?:call|say|think|label|"
-    r"classify|consider|argue|push|lean|plead)|tempted\s+to)\b"
+    r"classify|consider|argue|push|lean|plead)|tempted\s+to|"
+    # "I was going to say HIGH", "I had it as HIGH", "my first read was HIGH"
+    r"(?:was|were)\s+(?:going|about)\s+to\s+(?:say|call|go\s+with|put|rate|pick|write)|"
+    r"had\s+(?:it|him|her|them|this)\s+(?:down\s+)?(?:as|at)|my\s+first\s+(?:read|guess|thought|instinct|call)|"
+    # "some would downgrade this to HIGH", "others might push for HIGH"
+    r"(?:some|others|someone|somebody|many)(?:\s+[\w'-]+){0,3}?\s+(?:would|might|may|could)\s+(?:\w+\s+)?"
+    r"(?:call|say|downgrade|upgrade|rate|classify|put|push|argue|lean|go|pick|choose|prefer|want|see|read))\b"
 )
 #: A band someone else gave that the answer then disputes ("The committee rated it HIGH, but I
 #: disagree: MEDIUM"): the rating verb before it, no first person, and the dispute after it
@@ -533,7 +542,11 @@ def _use(reading: _Reading, label: str, s: int, e: int, defined_case: str) -> Us
     return Use.NAMED
 
 
-_LIST_JOIN = re.compile(r"^\s*(?:,\s*)?(?:(?:or|nor|and|and/or|,)\s*)?(?:the\s+|a\s+|an\s+)?[\"'`*_]*\s*$")
+_LIST_JOIN = re.compile(
+    r"^\s*(?:,\s*)?(?:(?:or|nor|and|and/or|oder|noch|und|of|en|ou|ni|nem|né|o|u|y|e|et|ed)\b|,)?\s*"
+    r"(?:(?:the|a|an|een|de|het|ein|eine|einen|der|die|das|un|une|le|la|les|el|los|las|il|lo|gli|um|uma)\s+)?"
+    r"[\"'`*_]*\s*$"
+)
 #: A bare comma before the last label of its sentence, after a negated one: the band set against
 #: it, not one more it negates ("Not RED, AMBER." names AMBER; "not RED, AMBER or GREEN" none).
 #: Matched on the join, a NUL, and the text after the second label.
@@ -578,7 +591,7 @@ class LabelMatcher:
             use = _use(reading, label, s, e, self._forms[label])
             foreign = None
             if use is Use.NAMED and rules is not None:
-                foreign = label_use(rules.at(s), rules.text, s, e)
+                foreign = label_use(rules.at(s), rules.text, s, e, found)
                 use = _FOREIGN_USE.get(foreign or "", use)
             # where a change ends names its label, whatever the article before it ("de LOW a MEDIUM")
             if out and use is Use.NAMED and foreign != "named":
@@ -590,6 +603,7 @@ class LabelMatcher:
                 ):
                     use = prev.use  # "not NORMAL or HIGH", "between NORMAL and ELEVATED"
             out.append(LabelMention(label, s, e, use))
+        out = _prose_words(out, text, self._forms)
         if any(m.use is Use.QUALIFIER for m in out) and not any(m.use is Use.NAMED for m in out):
             # no verdict beside it: the field is the answer ("Confidence: HIGH" alone names HIGH)
             out = [
@@ -601,6 +615,46 @@ class LabelMatcher:
     def named(self, text: str) -> list[str]:
         """The labels named (each once, in order of first naming)."""
         return list(dict.fromkeys(m.label for m in self.mentions(text) if m.named))
+
+
+def _prose_words(mentions: list[LabelMention], text: str, forms: Mapping[str, str]) -> list[LabelMention]:
+    """The mentions, with a label defined in capitals but written in lower case read as a word of
+    the prose when the answer names a label in capitals ("MODERATE. Lactate is low", "the burst
+    is covered and the rot excluded, so PARTIAL"): the answer writes its verdict as defined. An
+    answer that writes every label in lower case ("the claim is partial") still names them."""
+    if not any(m.use is Use.NAMED and text[m.start : m.end].isupper() for m in mentions):
+        return mentions
+    return [
+        LabelMention(m.label, m.start, m.end, Use.PROSE)
+        if m.use is Use.NAMED
+        and forms[m.label].isupper()
+        and not text[m.start : m.end].isupper()
+        and not _said_of_the_case(text, m.start, m.end)
+        else m
+        for m in mentions
+    ]
+
+
+#: A clause whose subject is the case itself: a label in it, in any case, is a verdict ("It is
+#: normal.", "it runs at normal for the type", "c'est normal")
+_CASE_SUBJECT = re.compile(
+    r"(?i)\b(?:it|it's|this|that|that's|which|c'est|c'était|es|ist|est|è|é|het|dat|das|esto|isso|questo)\b"
+)
+_CLAUSE_START = re.compile(r"[.;:!?\n,(]|\s[\u2013\u2014-]\s")
+
+
+def _said_of_the_case(text: str, s: int, e: int) -> bool:
+    """Whether a lower-case label at ``[s, e)`` is said of the case (its clause's subject is "it",
+    "this"...) or names a band (a verdict noun after it: "normal bands"): a verdict, not prose."""
+    window = text[max(0, s - _CLAUSE_REACH) : s]
+    clause = _CLAUSE_START.split(window)[-1]
+    nxt = _NEXT_WORD.match(text[e : e + 40])
+    return _CASE_SUBJECT.search(clause) is not None or (
+        nxt is not None and nxt.group(1).lower() in _VERDICT_NOUNS
+    )
+
+
+_CLAUSE_REACH = 80
 
 
 def _selected(mentions: list[LabelMention], f: Forms, text: str) -> list[LabelMention]:

@@ -137,14 +137,15 @@ phrasing (not translated English), with these keys:
 Phrase syntax: words are matched whole, in canonical form (accents folded, so ``plutôt`` matches
 ``plutot`` too, except the homographs above; an umlaut also written out, ``würde`` matching
 ``wuerde``), in any case, a run of spaces matching any whitespace; ``...`` stands for up to
-five words of the same clause (``ne ... que``: no ``.;:!?`` between).
+five words of the same clause (``ne ... que``: no ``.;:!?`` between); last in a phrase, up to five
+words before what follows it (``qualcuno ... potrebbe ...`` before a label).
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -239,7 +240,8 @@ def _phrase(p: str, keep: frozenset[str] = frozenset()) -> str:
         gap_next = i + 1 < len(words) and words[i + 1] == "..."
         parts.append(w + (r"\s*" if word.endswith("'") else r"[,;]?\s+" if gap_next else r"\s+"))
     body = "".join(parts)
-    body = body[: -len(r"\s+")] if body.endswith(r"\s+") else body[: -len(r"\s*")]
+    if body.endswith((r"\s+", r"\s*")):  # not after a gap that ends the phrase: the label follows it
+        body = body[: -len(r"\s+")]
     lead = "" if text[:1] in "?,-" else _B
     tail = "" if text[-1:] in ".?,-" or text.endswith("'") else _E
     return lead + body + tail
@@ -285,6 +287,10 @@ class Lexicon:
     #: (``MEDIUM, herabgestuft von HIGH``): the band it came from
     changed_from_end: re.Pattern[str]
     change_future: re.Pattern[str]
+    #: a word of ``change_now`` ending the clause before a label ("ora BLOCK", "agora é REVIEW"), and
+    #: a change's ``to`` ending it ("auf BLOCK hochgestuft"): where the band went
+    now_end: re.Pattern[str]
+    change_to_end: re.Pattern[str]
     #: a qualifying field's name right before a label ("Confidence: HIGH") or right after it
     #: ("HIGH confidence")
     qualifier_end: re.Pattern[str]
@@ -393,6 +399,8 @@ def _compile(doc: Mapping[str, Any], where: str, keep: frozenset[str] = frozense
         change_word=re.compile(alt(t["change_words"] + t["change_now"])),
         changed_from_end=re.compile(alt(t["change_words"]) + r"\s+" + alt(t["change_from"]) + tail),
         change_future=re.compile(alt(t["change_future"])),
+        now_end=re.compile(alt(t["change_now"]) + tail),
+        change_to_end=re.compile(alt(t["change_to"]) + tail),
         # a field: its name, a colon or an equals sign ("Confidence: HIGH"; "met zekerheid HIGH" is "surely")
         qualifier_end=re.compile(alt(t["qualifier_fields"]) + r"[\s*_]*[:=][\s\"'`*_(\[]*$"),
         # on the label's own line: "MEDIUM\nConfidence: HIGH" is two fields
@@ -616,23 +624,77 @@ def _change(lexes: list[Lexicon], text: str, s: int, e: int) -> str | None:
     return where if any(lex.change_word.search(sentence) for lex in lexes) else "range"
 
 
-def _retracted(lex: Lexicon, text: str, e: int) -> bool:
+def _next_label(text: str, e: int, spans: Sequence[tuple[int, int]] | None) -> tuple[int, int] | None:
+    """The next of the case's labels after ``e`` (``spans``: where they are), or without them the
+    next word in capitals."""
+    if spans is None:
+        m = _LABEL_IN.search(text, e)
+        return None if m is None else m.span()
+    return next(((a, b) for a, b in spans if a >= e), None)
+
+
+def _retracted(lex: Lexicon, text: str, e: int, spans: Sequence[tuple[int, int]] | None = None) -> bool:
     """Whether the answer takes back the band that ends at ``e`` before naming the one that
     corrects it: a retraction of ``lex`` (``that was an overreaction``, ``me equivoqué``, ``das
     war übertrieben``) in the rest of the band's sentence or the next, with no negation or
     condition before it in its clause, and another label after it (``I first logged it as RED;
     that was an overreaction. AMBER.``). Without a band after it, the retraction may be of
     anything else the answer said (``RED. Skipping the restart was a mistake.``)."""
-    nxt = _LABEL_IN.search(text, e)
+    nxt = _next_label(text, e, spans)
     if nxt is None:
         return False
-    between = text[e : nxt.start()]
+    between = text[e : nxt[0]]
     if len(_SENTENCE_START.split(between, maxsplit=3)) > 3:
         return False  # more than one sentence between the band and its correction
     return any(
         not lex.claim_negator.search(_clause(lex, text, e + m.start()))
         for m in lex.retracted_after.finditer(between.lower())
     )
+
+
+#: English conditions and modal verbs, which the English table leaves to ``_language``: a band
+#: after one is no band the answer says it went to ("if errors rise to 25 it goes to RED")
+_ENGLISH_IF = re.compile(r"\b(?:if|unless|when|whenever|once|should|may|might|could|would|will|can)\b")
+_ENGLISH_CONDITION = re.compile(r"\b(?:if|unless|when|whenever|once|should)\b")
+
+
+def _superseded(lex: Lexicon, text: str, e: int, spans: Sequence[tuple[int, int]] | None = None) -> bool:
+    """Whether the band that ends at ``e`` is one the answer then says it changed from: the next
+    label, in the rest of its sentence or the next, is where the band went, after a word of now
+    (``Era HOLD, ora BLOCK``, ``Antes era APPROVE, agora é REVIEW``) or after a change's ``to``
+    in a sentence with a word of change (``stand zuerst auf HOLD, wurde aber auf BLOCK
+    hochgestuft``, ``abriu como SEV1, mas baixamos para SEV2``), and is itself no condition, no
+    future and not negated. Without a word of change (``AMBER, close to RED``) both stand."""
+    found = _next_label(text, e, spans)
+    if found is None:
+        return False
+    ns, ne = found
+    if text[ns:ne].lower() == text[_label_start(text, e) : e].lower():
+        return False
+    if len(_SENTENCE_START.split(text[e:ns], maxsplit=3)) > 3:
+        return False
+    clause = _clause(lex, text, ns)
+    if lex.negated_end.search(clause) or _conditional(lex, clause) or lex.change_end.search(clause):
+        return False
+    sentence = _SENTENCE_START.split(text[max(0, ns - _SENTENCE_REACH) : ns])[-1].lower()
+    if lex.change_future.search(sentence) or _conditional(lex, sentence) or _ENGLISH_IF.search(sentence):
+        return False
+    if lex.now_end.search(clause):
+        return True
+    after = _SENTENCE_START.split(text[ne : ne + _SENTENCE_REACH])[0].lower()
+    if lex.conditional_after.match(text, ne) or _ENGLISH_CONDITION.search(after):
+        return False  # "to HIGH handling only if it exceeds 0.60"
+    return lex.change_to_end.search(clause) is not None and (
+        lex.change_word.search(sentence) is not None or lex.change_word.search(after) is not None
+    )
+
+
+def _label_start(text: str, e: int) -> int:
+    """Where the label word that ends at ``e`` starts."""
+    s = e
+    while s > 0 and (text[s - 1].isalnum() or text[s - 1] in "_-"):
+        s -= 1
+    return s
 
 
 def _rather(lex: Lexicon, text: str, s: int, clause: str) -> bool:
@@ -647,10 +709,14 @@ def _rather(lex: Lexicon, text: str, s: int, clause: str) -> bool:
     return label is not None and lex.claim_negator.search(before) is not None
 
 
-def label_use(lexes: Iterable[Lexicon], text: str, s: int, e: int) -> str | None:
+def label_use(
+    lexes: Iterable[Lexicon], text: str, s: int, e: int, spans: Sequence[tuple[int, int]] | None = None
+) -> str | None:
     """How the label at ``[s, e)`` of ``text`` is used by these languages' rules: ``"named"`` (a
     double negation, or where a change of band ends), ``"negated"``, ``"hypothetical"``,
-    ``"qualifier"`` (the value of a field such as confidence), or None (nothing said)."""
+    ``"qualifier"`` (the value of a field such as confidence), or None (nothing said). ``spans``:
+    where the case's labels are in ``text``, for the rules that read the label after this one (a
+    retraction, a change); without them any word in capitals is taken for one."""
     lexes = list(lexes)
     if any(
         lex.qualifier_end.search(text[max(0, s - 40) : s].lower()) or lex.qualifier_after.match(text, e)
@@ -663,7 +729,8 @@ def label_use(lexes: Iterable[Lexicon], text: str, s: int, e: int) -> str | None
     if change == "range":
         return "hypothetical"
     for lex in lexes:
-        clause = _FIGURE_AT_END.sub("", _clause(lex, text, s))
+        raw = _clause(lex, text, s)
+        clause = _FIGURE_AT_END.sub("", raw)
         if lex.double_end.search(clause):
             return "named"
         # where a change ends is the state now, whatever time dates the change ("yesterday")
@@ -671,8 +738,9 @@ def label_use(lexes: Iterable[Lexicon], text: str, s: int, e: int) -> str | None
             (lex.past_end.search(clause) and not _rather(lex, text, s, clause))
             or lex.past_after.match(text, e)
         )
-        denied = lex.denied_after.match(text, e) or _retracted(lex, text, e)
-        if lex.negated_end.search(clause) or denied or past:
+        denied = lex.denied_after.match(text, e) or _retracted(lex, text, e, spans)
+        # a cue right before the label, after a figure, is no unit of it ("Abschnitt 4 weder HIGH")
+        if lex.negated_end.search(clause) or lex.negated_end.search(raw) or denied or past:
             return "negated"
         if (
             _conditional(lex, clause)
@@ -685,6 +753,8 @@ def label_use(lexes: Iterable[Lexicon], text: str, s: int, e: int) -> str | None
             sentence = _SENTENCE_START.split(text[max(0, s - _SENTENCE_REACH) : s].lower())[-1]
             if _conditional(lex, sentence) or _DIGIT.search(sentence):
                 return "hypothetical"
+        if _superseded(lex, text, e, spans):
+            return "negated"  # the band before the one it went to
     return "named" if change == "to" else None
 
 

@@ -244,7 +244,7 @@ _DISOWNED = re.compile(
     r"\b(?:thought|assumed|initially|at\s+first|originally|previously|mistakenly|wrongly|erroneously|"
     r"incorrectly|misread|misclassified|might\s+think|may\s+think|would\s+think|could\s+think|"
     r"tempting|mistaken\s+for|confused\s+with|used\s+to\s+be|was\s+once|claimed|claims|alleged|"
-    r"supposedly|pretend|pretending|(?:might|may|would|could|some|others|people)\s+(?:call|say|think|label|"
+    r"supposedly|pretend|pretending|(?<!\bi\s)(?<!\bwe\s)(?:might|may|would|could|some|others|people)\s+(?:call|say|think|label|"
     r"classify|consider|argue|push|lean|plead)|tempted\s+to|"
     # "I was going to say HIGH", "I had it as HIGH", "my first read was HIGH"
     r"(?:was|were)\s+(?:going|about)\s+to\s+(?:say|call|go\s+with|put|rate|pick|write)|"

@@ -92,7 +92,7 @@ from enum import StrEnum
 from proctor.graders._canon import canonical_text
 from proctor.graders._forms import Forms, bold_at
 from proctor.graders._forms import forms as markdown_forms
-from proctor.graders._lexicon import Rules, label_use
+from proctor.graders._lexicon import Rules, label_use, reported
 from proctor.graders._text import NUMBER
 from proctor.graders._units import same_quantity
 
@@ -181,6 +181,8 @@ class Use(StrEnum):
     #: a label written in lower case where the answer writes another one as defined, in capitals:
     #: a word of its prose ("REVIEW. We can't approve it outright")
     PROSE = "a word of the prose"
+    #: a band another source gave (a bot, a pager, a colleague) beside the answer's own: reported
+    REPORTED = "reported from another source"
     ADDRESSED = "addressed to the grader"
     #: Markdown forms (:mod:`._forms`): an unticked task item, struck through, a table row when
     #: another row is marked, a table row when no row is marked (the grader cannot tell which)
@@ -604,6 +606,7 @@ class LabelMatcher:
                     use = prev.use  # "not NORMAL or HIGH", "between NORMAL and ELEVATED"
             out.append(LabelMention(label, s, e, use))
         out = _prose_words(out, text, self._forms)
+        out = _reported_bands(out, text, rules)
         if any(m.use is Use.QUALIFIER for m in out) and not any(m.use is Use.NAMED for m in out):
             # no verdict beside it: the field is the answer ("Confidence: HIGH" alone names HIGH)
             out = [
@@ -633,6 +636,57 @@ def _prose_words(mentions: list[LabelMention], text: str, forms: Mapping[str, st
         else m
         for m in mentions
     ]
+
+
+#: A verb that reports a band another source gave, ending the clause before the label ("the pager
+#: said RED", "the bot flagged it as RED", "who rated it RED"); its subject is read apart
+_REPORTING = re.compile(
+    r"(?P<subject>(?:[\w'&-]+\s+){0,5}?)(?:said|says|say|showed|shows|show|displayed|displays|flagged|flags|"
+    r"tagged|tags|fired|fires|raised|raises|rated|rates|classed|classified|classifies|labell?ed|labels|marked|"
+    r"marks|reported|reports|set|sets|put|puts|gave|gives|suggested|suggests|returned|returns|predicted|"
+    r"predicts|scored|scores|assigned|assigns|opened|logged|filed|paged|called|calls|came\s+(?:in|back))"
+    r"(?:\s+(?:it|this|that|them|the\s+[\w-]+(?:\s+[\w-]+)?))?(?:\s+(?:as|at|to|with|in|on))?"
+    r"(?:\s+(?:a|an|the))?\s*[\"'`*_]*$"
+)
+#: ... or one a source's possessive holds ("the auto-classifier's RED"), or "according to the bot"
+_REPORTED_BY = re.compile(
+    r"(?P<subject>(?:[\w&-]+\s+){0,3}?[\w&-]+)(?:'s|\u2019s)\s*[\"'`*_]*$"
+    r"|(?:according\s+to|per)\s+(?P<source>(?:[\w'&-]+\s+){0,4}?[\w'&-]+),?\s*[\"'`*_]*$"
+)
+#: ... or the agent of a passive after the label ("Tagged RED by the bot")
+_BY_AGENT = re.compile(r"^[\"'`*_)]*\s+by\s+(?P<subject>(?:the|a|an|our|their)\s+[\w-]+(?:\s+[\w-]+)?)")
+_FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|we|we've|we'd|me|my|our|us)\b")
+
+
+def _reported_bands(mentions: list[LabelMention], text: str, rules: Rules | None) -> list[LabelMention]:
+    """The mentions, with a band another source gave (a bot, a pager, a colleague: not the answer,
+    not a document it reads) read as reported, when the answer names another band as its own:
+    "Bot says RED. Actual: AMBER." names AMBER. With no band of its own beside it, the reported
+    one stands (an answer that only relays the bot's RED gives RED)."""
+    named = [m for m in mentions if m.use is Use.NAMED]
+    if len({m.label for m in named}) < 2:
+        return mentions
+    reported = {id(m) for m in named if _attributed(text, m.start, m.end, rules)}
+    own = {m.label for m in named if id(m) not in reported}
+    if not reported or not own:
+        return mentions
+    return [
+        LabelMention(m.label, m.start, m.end, Use.REPORTED) if id(m) in reported and m.label not in own else m
+        for m in mentions
+    ]
+
+
+def _attributed(text: str, s: int, e: int, rules: Rules | None) -> bool:
+    """Whether the label at ``[s, e)`` is given by another source than the answer or its documents."""
+    clause = _clause_before(text, s).lower()
+    m = _REPORTING.search(clause) or _REPORTED_BY.search(clause)
+    if m is None:
+        m = _BY_AGENT.match(text[e : e + 60].lower())
+    if m is not None:
+        who = m.group("subject") if m.re is not _REPORTED_BY or m.group("subject") else m.group("source")
+        who = who or ""
+        return not _FIRST_PERSON.search(who) and not _DOCUMENT.search(who)
+    return rules is not None and reported(rules.at(s), rules.text, s)
 
 
 #: A clause whose subject is the case itself: a label in it, in any case, is a verdict ("It is
@@ -735,6 +789,9 @@ _DOC_NOUNS = (
     r"advisor(?:y|ies)|literature|textbook|schedules?|plans?|orders?|scripts?|"
     r"what\s+i\s+have|what\s+(?:i|we)\s+(?:was|were)\s+given|what\s+you\s+(?:gave|provided|sent|shared))"
 )
+#: A subject that is a document the answer reads, or its code ("the runbook", "RB-7"): its band
+#: is the answer's own reading, not another source's
+_DOCUMENT = re.compile(rf"\b{_DOC_NOUNS}\b|\b[a-z]{{1,6}}[- ]?\d")
 _SILENT = (
     r"(?:is|are|was|were|remains|stays)\s+(?:silent|mute|quiet)(?:\s+(?:on|about|regarding|as\s+to)\b|(?=\s*[.;:,!)])|\s*$)"
     r"|(?:says?|said|states?|gives?|provides?|contains?|offers?|lists?|has|have|shows?|mentions?|specif(?:y|ies))"

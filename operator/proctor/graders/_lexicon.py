@@ -64,6 +64,13 @@ phrasing (not translated English), with these keys:
     an overreaction. AMBER.``), unless a negator or a condition stands before the retraction in
     its clause (``No fue un error``). With no label after it, the retraction may be of anything
     else the answer said, and the label stands.
+``since``
+    a word of "since" before a past time (``seit gestern``, ``depuis hier``, ``since yesterday``):
+    the time the band now began, so the label after it is named, not past.
+``reported_before``
+    right before a label, a source other than the answer giving it (``le bot indiquait``, ``laut
+    Dashboard``, ``el sistema marcó``): when the answer names another label as its own, the
+    reported one is not its verdict (``Le bot indiquait RED ; en réalité AMBER``).
 ``past_before`` and ``past_after``
     right before a label (``yesterday``, ``la semaine dernière``) or right after it (``NORMAL
     last week``, ``NORMAL la semaine dernière``): a state the answer says is past, not the
@@ -179,8 +186,10 @@ _KEYS = (
     "denied_after",
     "disputed_after",
     "retracted_after",
+    "reported_before",
     "past_before",
     "past_after",
+    "since",
     "rather_or_before",
     "change_from",
     "change_to",
@@ -271,10 +280,14 @@ class Lexicon:
     change_end: re.Pattern[str]
     passive_end: re.Pattern[str]
     denied_after: re.Pattern[str]
+    #: a source other than the answer giving the band right before it ("le bot indiquait RED")
+    reported_end: re.Pattern[str]
     #: an earlier band taken back after it, before the band that corrects it ("RED; that was an
     #: overreaction. AMBER.")
     retracted_after: re.Pattern[str]
     past_end: re.Pattern[str]
+    #: a past time after a word of "since" ("seit gestern"): when the band now began, not a past one
+    since_past_end: re.Pattern[str]
     past_after: re.Pattern[str]
     rather_end: re.Pattern[str]
     #: a change's ``from`` ending the clause before a label, and its ``to`` and the next label after it
@@ -383,7 +396,9 @@ def _compile(doc: Mapping[str, Any], where: str, keep: frozenset[str] = frozense
         denied_after=re.compile(r"[\s\"'`)*_]*" + alt(t["denied_after"]), re.IGNORECASE),
         # a retraction is a clause of its own: it ends where the phrase does
         retracted_after=re.compile(alt(t["retracted_after"]) + _CLAUSE_ENDS_HERE),
+        reported_end=re.compile(alt(t["reported_before"]) + tail),
         past_end=re.compile(alt(t["past_before"]) + tail),
+        since_past_end=re.compile(alt(t["since"]) + r"\s+" + alt(t["past_before"]) + tail),
         past_after=re.compile(r"[\s\"'`*_]*" + alt(t["past_after"]), re.IGNORECASE),
         rather_end=re.compile(alt(t["rather_or_before"]) + tail),
         change_from_end=re.compile(alt(t["change_from"]) + tail),
@@ -735,7 +750,11 @@ def label_use(
             return "named"
         # where a change ends is the state now, whatever time dates the change ("yesterday")
         past = change is None and (
-            (lex.past_end.search(clause) and not _rather(lex, text, s, clause))
+            (
+                lex.past_end.search(clause)
+                and not _rather(lex, text, s, clause)
+                and not lex.since_past_end.search(clause)
+            )
             or lex.past_after.match(text, e)
         )
         denied = lex.denied_after.match(text, e) or _retracted(lex, text, e, spans)
@@ -756,6 +775,12 @@ def label_use(
         if _superseded(lex, text, e, spans):
             return "negated"  # the band before the one it went to
     return "named" if change == "to" else None
+
+
+def reported(lexes: Iterable[Lexicon], text: str, s: int) -> bool:
+    """Whether these languages' rules read the label at ``s`` as given by another source (a bot,
+    a pager, a colleague: ``le bot indiquait RED``, ``laut Dashboard RED``)."""
+    return any(lex.reported_end.search(_clause(lex, text, s)) for lex in lexes)
 
 
 def find_refusal(lexes: Iterable[Lexicon], text: str) -> tuple[int, int] | None:

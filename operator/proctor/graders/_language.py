@@ -293,7 +293,10 @@ _NOTHING = (
     r"(?:\s+(?:in|from|on|of|about|here|there)(?:\s+[\w'-]+){0,3}?)?"
     r"(?:\s+(?:really|clearly|currently|actually|yet|else|at\s+all))?"
     r"\s+(?:suggests?|indicates?|points?\s+(?:to|towards?|at)|supports?|justif(?:y|ies)|warrants?|"
-    r"impl(?:y|ies)|shows?|signals?|hints?\s+at|calls?\s+for|speaks?\s+for)"
+    r"impl(?:y|ies)|shows?|signals?|hints?\s+at|calls?\s+for|speaks?\s+for|"
+    # "nothing pushes it to HIGH", "nothing here puts it into HIGH territory"
+    r"(?:pushes|puts|takes|brings|moves|tips|sends|lifts|raises|drops)(?:\s+(?:it|this|that|us|the\s+[\w-]+))?"
+    r"\s+(?:to|into|up\s+to|over\s+to|down\s+to|towards?))"
 )
 _NEGATED_EXISTENCE = re.compile(
     rf"\b(?:{_NOTHING}|no\s+(?:[\w-]+\s+)?{_EVIDENCE}\s+(?:of|for|pointing\s+to|that))"

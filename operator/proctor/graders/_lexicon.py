@@ -673,6 +673,12 @@ _ENGLISH_IF = re.compile(r"\b(?:if|unless|when|whenever|once|should|may|might|co
 _ENGLISH_CONDITION = re.compile(r"\b(?:if|unless|when|whenever|once|should)\b")
 
 
+def _english_condition(lex: Lexicon, sentence: str) -> bool:
+    """Whether ``sentence`` holds a condition word English reads (its table leaves them to
+    ``_language``): "if she says the boots were defective, it'd be EXCHANGE"."""
+    return lex.language == "en" and _ENGLISH_CONDITION.search(sentence) is not None
+
+
 def _superseded(lex: Lexicon, text: str, e: int, spans: Sequence[tuple[int, int]] | None = None) -> bool:
     """Whether the band that ends at ``e`` is one the answer then says it changed from: the next
     label, in the rest of its sentence or the next, is where the band went, after a word of now
@@ -770,7 +776,7 @@ def label_use(
             return "hypothetical"
         if lex.conditional_mood.search(clause):
             sentence = _SENTENCE_START.split(text[max(0, s - _SENTENCE_REACH) : s].lower())[-1]
-            if _conditional(lex, sentence) or _DIGIT.search(sentence):
+            if _conditional(lex, sentence) or _DIGIT.search(sentence) or _english_condition(lex, sentence):
                 return "hypothetical"
         if _superseded(lex, text, e, spans):
             return "negated"  # the band before the one it went to

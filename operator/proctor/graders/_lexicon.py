@@ -786,7 +786,14 @@ def label_use(
 def reported(lexes: Iterable[Lexicon], text: str, s: int) -> bool:
     """Whether these languages' rules read the label at ``s`` as given by another source (a bot,
     a pager, a colleague: ``le bot indiquait RED``, ``laut Dashboard RED``)."""
-    return any(lex.reported_end.search(_clause(lex, text, s)) for lex in lexes)
+    for lex in lexes:
+        clause, mark, at = _clause_at(lex, text, s)
+        if lex.reported_end.search(clause):
+            return True
+        # "Según el bot, RED": the source before a comma, nothing but fillers after it
+        if mark == "," and lex.to_label.match(clause) and lex.reported_end.search(_clause(lex, text, at)):
+            return True
+    return False
 
 
 def find_refusal(lexes: Iterable[Lexicon], text: str) -> tuple[int, int] | None:

@@ -126,14 +126,58 @@ PROSE = [
 ]
 
 
+REPORTED = [
+    ("en", "The on-call bot flagged it RED overnight; by the table it is AMBER.", P),
+    ("en", "AMBER. The status dashboard showed RED for ten minutes, a false alarm.", P),
+    ("en", "AMBER (the customer's RED is understandable but wrong).", P),
+    ("en", "Marked RED by the classifier; the right band is AMBER.", P),
+    ("fr", "Le tableau de bord affichait RED, mais c'est AMBER.", P),
+    ("de", "Das System meldete RED; richtig ist AMBER.", P),
+    ("es", "Según el bot, RED; en realidad AMBER.", P),
+    ("pt", "O painel mostrava RED, mas é AMBER.", P),
+    ("it", "Il sistema segnalava RED, ma è AMBER.", P),
+    ("nl", "Het dashboard toonde RED, maar het is AMBER.", P),
+    # twins: only the other source's band; a document's band is the answer's own reading
+    ("en", "The bot flagged it RED.", F),
+    ("en", "The runbook says RED; the bot says AMBER.", F),
+    ("en", "Per the table, AMBER.", P),
+]
+
+SINCE = [
+    ("de", "Seit heute Morgen AMBER, davor RED.", P),
+    ("en", "AMBER since yesterday.", P),
+    ("fr", "AMBER depuis hier, RED avant cela.", P),
+    ("es", "AMBER desde ayer; hasta ayer RED.", P),
+    ("nl", "Sinds gisteren AMBER.", P),
+    ("en", "RED until this morning, AMBER now.", P),
+]
+
+CAVEATS = [
+    ("en", "AMBER. If the worker keeps crashing, it'd be RED.", P),
+    ("es", "AMBER. Si el worker sigue cayéndose, pasaría a RED.", P),
+    ("fr", "AMBER. Si le worker continue de tomber, on passerait en RED.", P),
+    ("it", "AMBER. Se il worker continua a cadere, passerebbe a RED.", P),
+    ("pt", "AMBER. Se o worker continuar a cair, passaria a RED.", P),
+    ("en", "AMBER; nothing pushes it to RED yet.", P),
+    ("fr", "J'allais dire RED, mais c'est AMBER.", P),
+    ("es", "Primero pensé en RED, pero es AMBER.", P),
+    ("nl", "Ik wilde eerst RED invullen, maar het is AMBER.", P),
+    # twins: the conditional mood without a condition is a hedged verdict
+    ("en", "It'd be RED.", F),
+    ("es", "Yo diría que pasaría a RED.", F),
+]
+
+
 @pytest.mark.parametrize(
-    ("lang", "answer", "expected"), RETRACTED + MOVED + DISOWNED + LISTS + PROSE, ids=lambda v: str(v)[:40]
+    ("lang", "answer", "expected"),
+    RETRACTED + MOVED + DISOWNED + LISTS + PROSE + REPORTED + SINCE + CAVEATS,
+    ids=lambda v: str(v)[:40],
 )
 def test_a_band_the_answer_moved_away_from_is_not_its_verdict(lang: str, answer: str, expected: str) -> None:
     assert grade(answer) == expected, (lang, answer)
 
 
 def test_enough_of_these_items_pass() -> None:
-    items = RETRACTED + MOVED + DISOWNED + LISTS + PROSE
+    items = RETRACTED + MOVED + DISOWNED + LISTS + PROSE + REPORTED + SINCE + CAVEATS
     assert sum(e == P for *_, e in items) / len(items) >= 0.4
     assert {lang for lang, *_ in items} == {"en", "fr", "de", "es", "pt", "it", "nl"}

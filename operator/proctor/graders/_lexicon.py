@@ -150,6 +150,7 @@ words before what follows it (``qualcuno ... potrebbe ...`` before a label).
 
 from __future__ import annotations
 
+import bisect
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -645,7 +646,8 @@ def _next_label(text: str, e: int, spans: Sequence[tuple[int, int]] | None) -> t
     if spans is None:
         m = _LABEL_IN.search(text, e)
         return None if m is None else m.span()
-    return next(((a, b) for a, b in spans if a >= e), None)
+    i = bisect.bisect_left(spans, (e, -1))
+    return spans[i] if i < len(spans) else None
 
 
 def _retracted(lex: Lexicon, text: str, e: int, spans: Sequence[tuple[int, int]] | None = None) -> bool:

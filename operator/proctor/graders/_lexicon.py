@@ -320,11 +320,14 @@ def _declining_grammar(
 
     noun = _bare(t["source_nouns"], keep)
     place = rf"{alt('source_in')}\s*{_FEW}{noun}"  # "in the formulary excerpt", "uit de stukken"
-    saying = _alternation(t["silent_verbs"] + t["mention_verbs"], keep)
-    showing = _alternation(t["appear_verbs"] + t["silent_verbs"] + t["mention_verbs"], keep)
+    # verbs of saying, not of covering ("none of the policies covers flood damage" is an answer)
+    saying = alt("mention_verbs")
+    showing = _alternation(t["appear_verbs"] + t["mention_verbs"], keep)
     # what is absent is a finding, not a silence ("no leak in the report", "nothing in it
     # contradicts"), and so is what a paper does not say ("aucun des rapports n'indique de fissure")
-    absent = rf"(?!\s*(?:[^\s.;:!?]+\s+)?{_bare(t['findings'], keep)})"
+    # (one word may stand between, not one with an elided article: "riporta l'ora dell'allarme"
+    # names the hour)
+    absent = rf"(?!\s*(?:[^\s.;:!?']+\s+)?{_bare(t['findings'], keep)})"
     code = r"(?<![\w-])[a-z]+-?\d[\w./-]*"
     none_of, in_none_of, nowhere = alt("none_of"), alt("in_none_of"), alt("nowhere")
     there_is_no, neither = alt("there_is_no"), alt("neither")
@@ -349,8 +352,7 @@ def _declining_grammar(
         # "neither HX-200 nor the adjuster's report mentions it": a paper or a code among them
         (
             (neither,),
-            rf"{neither}(?=[^.;:!?\n]{{0,80}}?(?:{noun}|{code}))\s+{_GAP}{alt('nor')}\s+{_GAP}"
-            rf"{alt('mention_verbs')}{absent}",
+            rf"{neither}(?=[^.;:!?\n]{{0,80}}?(?:{noun}|{code}))\s+{_GAP}{alt('nor')}\s+{_GAP}{saying}{absent}",
         ),
     ]
     return tuple((tuple(re.compile(n) for n in needs), re.compile(g)) for needs, g in grammars)

@@ -328,6 +328,10 @@ def _declining_grammar(
     # (one word may stand between, not one with an elided article: "riporta l'ora dell'allarme"
     # names the hour)
     absent = rf"(?!\s*(?:[^\s.;:!?']+\s+)?{_bare(t['findings'], keep)})"
+    # and so is a value none of it reaches ("Keiner der Berichte nennt einen Wert über 0,60",
+    # "In the report there is no value above 0.60"): no figure in the rest of the clause (a code,
+    # "QX-14", is no figure)
+    absent += r"(?![^.;:!?,\n]*(?<![\w-])\d)"
     code = r"(?<![\w-])[a-z]+-?\d[\w./-]*"
     none_of, in_none_of, nowhere = alt("none_of"), alt("in_none_of"), alt("nowhere")
     there_is_no, neither = alt("there_is_no"), alt("neither")
@@ -335,8 +339,8 @@ def _declining_grammar(
         # "none of the documents gives the time", "aucun des documents n'indique", "keines der Dokumente"
         ((none_of, noun), rf"{none_of}\s*(?:[^\s.;:!?]+\s+)?{noun},?\s+{_GAP}{saying}{absent}"),
         # "steht in keinem der Dokumente", "in geen van de stukken staat"
-        ((in_none_of, noun), rf"{showing}\s+{_GAP}{in_none_of}\s*(?:[^\s.;:!?]+\s+)?{noun}"),
-        ((in_none_of, noun), rf"{in_none_of}\s*(?:[^\s.;:!?]+\s+)?{noun},?\s+{_GAP}{showing}"),
+        ((in_none_of, noun), rf"{showing}\s+{_GAP}{in_none_of}\s*(?:[^\s.;:!?]+\s+)?{noun}{absent}"),
+        ((in_none_of, noun), rf"{in_none_of}\s*(?:[^\s.;:!?]+\s+)?{noun},?\s+{_GAP}{showing}{absent}"),
         # "n'apparaît nulle part", "wird nirgends genannt"; "nowhere in the documents" (not "n'apparaît
         # nulle part au-dessus de 0,60": where a value is not; no figure between)
         (
@@ -345,9 +349,9 @@ def _declining_grammar(
             rf"(?=(?:\s+[^\s.;:,!?]+)?\s*(?:[.;:,!?)\n\u2013\u2014]|\s-\s|$)|\s+{alt('source_in')})",
         ),
         ((nowhere,), rf"{nowhere}\s+{_GAP}{alt('appear_verbs')}(?![^.;:!?\n]*\d)"),
-        ((nowhere, noun), rf"{nowhere}\s*{place}"),
+        ((nowhere, noun), rf"{nowhere}\s*{place}{absent}"),
         # "there's no CRRT dosing in the formulary", "im Formular gibt es keine Dosierung"
-        ((there_is_no, noun), rf"{there_is_no}{absent}\s*{_GAP}{place}"),
+        ((there_is_no, noun), rf"{there_is_no}{absent}\s*{_GAP}{place}{absent}"),
         ((there_is_no, noun), rf"{place},?\s+{_FEW}{there_is_no}{absent}"),
         # "neither HX-200 nor the adjuster's report mentions it": a paper or a code among them
         (

@@ -77,6 +77,7 @@ DECLINES = {
     ],
     "neither A nor B mentions it": [
         "Neither QX-14 nor the ward protocol mentions a renal dose.",
+        "There is no dosing for QX-14 in the ward protocol.",
         "Ni le QX-14 ni la notice ne mentionnent la dose rénale.",
         "Weder QX-14 noch der Beipackzettel nennt eine Nierendosis.",
         "Ni el QX-14 ni el prospecto mencionan la dosis renal.",
@@ -159,6 +160,18 @@ ANSWERS = {
         "Ni P-101 ni P-102 necesitan cambio: NORMAL.",
         "Nem P-101 nem P-102 precisam de troca: NORMAL.",
         "Né P-101 né P-102 perdono: NORMAL.",
+    ],
+    "a value the papers do not reach": [
+        "Keiner der Berichte nennt einen Wert über 0,60: NORMAL.",
+        "Il n'y a aucune valeur au-dessus de 0,60 dans le rapport : NORMAL.",
+        "Im Bericht ist kein Grenzwert überschritten: NORMAL.",
+        "In het rapport is geen grenswaarde overschreden: NORMAL.",
+        "No hay valores por encima de 0,60 en el informe: NORMAL.",
+        "Não há valores acima de 0,60 no relatório: NORMAL.",
+        "Non ci sono valori sopra 0,60 nel rapporto: NORMAL.",
+        "Nowhere in the report is the value above 0.60: NORMAL.",
+        "Geen van de stukken geeft aanleiding tot HIGH: NORMAL.",
+        "Aucun des documents ne donne lieu à HIGH : NORMAL.",
     ],
     "papers that do not cover a peril": [
         "Neither the policy nor the rider covers storm damage: DECLINE.",

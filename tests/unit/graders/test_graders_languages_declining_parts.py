@@ -173,6 +173,16 @@ ANSWERS = {
         "Geen van de stukken geeft aanleiding tot HIGH: NORMAL.",
         "Aucun des documents ne donne lieu à HIGH : NORMAL.",
     ],
+    "no paper says otherwise": [
+        "No document says otherwise: HIGH.",
+        "Aucun document ne dit le contraire : HIGH.",
+        "Keines der Dokumente sagt etwas anderes: HIGH.",
+        "Ningún documento dice lo contrario: HIGH.",
+        "Nenhum documento diz o contrário: HIGH.",
+        "Nessun documento dice il contrario: HIGH.",
+        "Geen van de stukken zegt iets anders: HIGH.",
+        "There is no broad agreement in the note.",
+    ],
     "papers that do not cover a peril": [
         "Neither the policy nor the rider covers storm damage: DECLINE.",
         "Aucun des contrats ne couvre les dégâts de tempête : DECLINE.",

@@ -109,10 +109,11 @@ phrasing (not translated English), with these keys:
     the papers a source is (``documents``, ``Unterlagen``, ``stukken``, ``formulário``), and the
     prepositions that put something in them (``in``, ``dans``, ``uit``, ``no``). With them, phrases of
     declining are built from parts, up to five words of one clause between two parts:
-    ``none_of`` + a paper + a verb of ``silent_verbs`` or ``mention_verbs`` (``none of the
-    documents gives``, ``aucun des documents n'indique``, ``keines der Dokumente nennt``); a verb
-    of ``appear_verbs``, ``silent_verbs`` or ``mention_verbs`` and ``in_none_of`` + a paper, in either
-    order (``steht in keinem der Dokumente``, ``in geen van de stukken staat``); a verb of
+    ``none_of`` + a paper + a verb of ``mention_verbs`` (``none of the documents gives the``,
+    ``aucun des documents n'indique``, ``keines der Dokumente nennt``: verbs of saying, not of
+    covering, ``Ninguna de las pólizas cubre inundaciones`` is an insurer's answer); a verb of
+    ``appear_verbs`` or ``mention_verbs`` and ``in_none_of`` + a paper, in either order
+    (``steht in keinem der Dokumente``, ``in geen van de stukken staat``); a verb of
     ``appear_verbs`` and a word of ``nowhere``, in either order (``n'apparaît nulle part``, ``wird
     nirgends genannt``), with no figure after the verb (``De druk staat nergens boven 0,60``: where a
     value is not) and nothing but one word or ``source_in`` after ``nowhere`` when it comes second
@@ -125,7 +126,9 @@ phrasing (not translated English), with these keys:
     what a source may find absent (a leak, a sign, a doubt, nothing): right after ``there_is_no``,
     or after the verb of a paper that says none of it, it makes the phrase an answer, not a
     silence (``There is no leak in the report: NORMAL``, ``Aucun des rapports n'indique de
-    fissure``, ``Non c'è alcun dubbio nel rapporto``).
+    fissure``, ``Non c'è alcun dubbio nel rapporto``, ``Aucun document ne dit le contraire``); so
+    does a figure in the rest of the phrase's clause (``Keiner der Berichte nennt einen Wert über
+    0,60``: a value none reaches; a code such as ``QX-14`` is no figure).
 ``guess_markers`` and ``numbers``
     a guessed verdict is an upper-case word after a marker (``probablement HIGH``); ``numbers``
     are number words with their values (no word for one: it is also the article).

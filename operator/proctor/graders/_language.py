@@ -35,7 +35,8 @@ Labels (``label``)
 
 Declining (``refusal``, ``no-guess-after-refusal``)
     :data:`REFUSAL` lists the phrases: "I can't / cannot / am unable to / won't" followed (within
-    two words) by a verb of answering; "I don't know / have enough information"; "insufficient /
+    two words) by a verb of answering, a connective before or after the modal ("I therefore
+    can't", "I can't, unfortunately, give"); "I don't know / have enough information"; "insufficient /
     not enough information"; "cannot be determined"; "the procedure / manual / context (or a
     report, filing, contract, statement...) does not cover / specify / mention / go into ..."
     and "... is silent on / says nothing about / makes no mention of / gives no ..."; "no
@@ -45,7 +46,11 @@ Declining (``refusal``, ``no-guess-after-refusal``)
     a source that "is silent." or "leaves that open", or does not "answer / settle" it; "cannot
     determine" opening a sentence; "no data." standing alone; "not in what you gave me"; "beyond
     what I have / the documents I have"; "I have nothing on that"; "no idea"; "that isn't
-    something these documents answer".
+    something these documents answer", "isn't something I can establish", "not something that can
+    be determined"; "not in anything you've sent me", "isn't in any of the documents". The tables
+    (``languages/en.yaml`` as for every language) add the phrases built from parts: "none of the
+    <papers> says", "<appears> nowhere", "nowhere in the <papers>", "there is no <thing> in the
+    <papers>" (not a finding: "no leak in the report"), "neither HX-200 nor the report mentions".
 
 Guessing (``no-guess-after-refusal``)
     An answer that declines may not state a figure anywhere in it, before or after the decline,
@@ -790,7 +795,9 @@ _DOC_NOUNS = (
     r"terms|wording|readme|charts?|diagrams?|forms?|templates?|knowledge\s+base|kb|release\s+notes|changelog|"
     r"emails?|threads?|messages?|monographs?|package\s+inserts?|inserts?|notices?|circulars?|directives?|"
     r"advisor(?:y|ies)|literature|textbook|schedules?|plans?|orders?|scripts?|"
-    r"what\s+i\s+have|what\s+(?:i|we)\s+(?:was|were)\s+given|what\s+you\s+(?:gave|provided|sent|shared))"
+    r"what\s+i\s+have|what\s+(?:i|we)\s+(?:was|were)\s+given|what\s+you\s+(?:gave|provided|sent|shared)|"
+    r"(?:what|anything)\s+(?:you(?:'ve|\s+have)?|i(?:'ve|\s+have)\s+been)\s+(?:gave|given|provided|sent|shared|"
+    r"supplied|attached|uploaded|forwarded|pasted))"
 )
 #: A subject that is a document the answer reads, or its code ("the runbook", "RB-7"): its band
 #: is the answer's own reading, not another source's
@@ -810,6 +817,11 @@ _SILENT = (
     r"include|list|state|say|give|provide|address|document|define|describe|show|tell|indicate|record|"
     r"report|go\s+into|go\s+that\s+far|deal\s+with|touch\s+on|answer(?!\s+to\b)|settle|resolve|establish)"
     r"|(?:leaves?|left)\s+(?:that|this|it|the\s+(?:question|matter|point|answer))\s+open(?=\s*[.;:,!)]|\s*$)"
+)
+#: the words a decline may hold ("I therefore can't say", "I can't, unfortunately, give you that")
+_CONNECTIVES = (
+    r"(?:unfortunately|therefore|thus|hence|consequently|so|simply|really|honestly|also|still|regrettably|"
+    r"sadly|frankly|currently|just|realistically|then|reliably|truthfully|sincerely|afraid)"
 )
 _NEGATED_MODALS = (
     "can't",
@@ -878,9 +890,10 @@ REFUSAL = PhraseSet(
     [
         (
             _NEGATED_MODALS,
-            rf"\bi(?:\s+(?:can't|cannot|can\s+not|could\s+not|couldn't|won't|will\s+not|must\s+decline\s+to|"
-            rf"have\s+to\s+decline\s+to|would\s+rather\s+not)|'d\s+rather\s+not|'m\s+(?:unable|not\s+able)\s+to|"
-            rf"\s+am\s+(?:unable|not\s+able)\s+to)\s+(?:be\s+able\s+to\s+)?(?:[a-z]+\s+){{0,2}}?{_ANSWER_VERBS}\b",
+            rf"\bi(?:\s+{_CONNECTIVES})?(?:\s+(?:can't|cannot|can\s+not|could\s+not|couldn't|won't|will\s+not|"
+            rf"must\s+decline\s+to|have\s+to\s+decline\s+to|would\s+rather\s+not)|'d\s+rather\s+not|"
+            rf"'m\s+(?:unable|not\s+able)\s+to|\s+am\s+(?:unable|not\s+able)\s+to)(?:,?\s+{_CONNECTIVES},?)?"
+            rf"\s+(?:be\s+able\s+to\s+)?(?:[a-z]+\s+){{0,2}}?{_ANSWER_VERBS}\b",
         ),
         (
             ("don't", "do not", "didn't", "did not"),
@@ -968,7 +981,9 @@ REFUSAL = PhraseSet(
                 "undocumented",
                 "aren't",
                 "not in ",
+                "n't in ",
                 "not anywhere",
+                "n't anywhere",
             ),
             r"\b(?:(?:is|are|was|were)\s+not|isn't|aren't|wasn't|weren't|not)\s+(?:\w+\s+)?(?:specified|stated|"
             r"covered|mentioned|documented|given|listed|provided|defined|included|recorded|available|found|shown|"
@@ -977,7 +992,7 @@ REFUSAL = PhraseSet(
             rf"within\s+(?:\w+\s+){{0,2}}?{_DOC_NOUNS}|to\s+(?:me|us)|here)\b|\s*[.;:,()\u2014]|$)"
             r"|\b(?:unspecified|undocumented|not\s+in\s+the\s+(?:provided\s+|given\s+)?(?:documents?|context|"
             r"manual|sources?|excerpts?|procedure|data))\b"
-            rf"|\bnot\s+(?:anywhere\s+)?in\s+(?:(?:the|this|that|these|those|your|my|any\s+of\s+the)\s+)?"
+            rf"|(?:\bnot|n't)\s+(?:anywhere\s+)?in\s+(?:(?:the|this|that|these|those|your|my|any\s+of\s+the)\s+)?"
             rf"(?:provided\s+|given\s+)?{_DOC_NOUNS}s?(?:\s+(?:me|us))?(?=\s*[.;:,!)]|\s*$|\s+(?:i|you|we)\b)",
         ),
         (
@@ -1074,8 +1089,11 @@ REFUSAL = PhraseSet(
             r"(?:information|data|context|details|documentation)\b",
         ),
         (
-            ("not something",),
-            rf"\bnot\s+something\s+(?:i|we)\s+(?:can|could)\s+(?:[a-z]+ly\s+)?{_ANSWER_VERBS}\b",
+            ("not something", "n't something"),
+            rf"(?:\bnot|n't)\s+something\s+(?:(?:i|we)\s+(?:can|could)|i(?:'m|\s+am)\s+able\s+to|"
+            rf"we(?:'re|\s+are)\s+able\s+to)\s+(?:[a-z]+ly\s+)?{_ANSWER_VERBS}\b"
+            r"|(?:\bnot|n't)\s+something\s+(?:that|which)\s+(?:can|could)\s+be\s+(?:determined|established|"
+            r"confirmed|verified|answered|known|inferred|derived|said|told|worked\s+out|stated)\b",
         ),
         (
             ("outside what", "beyond what"),

@@ -102,11 +102,40 @@ phrasing (not translated English), with these keys:
     phrases of declining that say the source is silent (``dazu steht in den Unterlagen nichts``,
     ``le rapport n'aborde pas ce point``, ``el informe no entra en ese detalle``): read as
     ``refusal``. A source that says nothing *against* a verdict (``nichts, was gegen BBB
-    spricht``) is an answer, not one of these.
+    spricht``) is an answer, not one of these. A phrase that ends in a point may end in a
+    semicolon, colon or exclamation mark too, listed as such (``steht ... nichts;``).
 ``silent_openers`` and ``silent_verbs``
     "nothing in <the source> <says>": every opener (``nada en``, ``rien dans``, ``nichts in``)
     with every verb of saying or covering (``cubre``, ``ne traite``, ``regelt``), up to five words
     of the source's name between them, read as ``source_silent``.
+``connectives``
+    the words a phrase of declining may hold where a ``~`` stands in it, up to two, each may be
+    set off by commas (``je ne peux ~ pas``: ``je ne peux donc pas``, ``je ne peux, hélas, pas``;
+    never ``je ne peux que confirmer``).
+``source_nouns``, ``source_in`` and the phrases built from them
+    the papers a source is (``documents``, ``Unterlagen``, ``stukken``, ``formulário``), and the
+    prepositions that put something in them (``in``, ``dans``, ``uit``, ``no``). With them, phrases of
+    declining are built from parts, up to five words of one clause between two parts:
+    ``none_of`` + a paper + a verb of ``mention_verbs`` (``none of the documents gives the``,
+    ``aucun des documents n'indique``, ``keines der Dokumente nennt``: verbs of saying, not of
+    covering, ``Ninguna de las pólizas cubre inundaciones`` is an insurer's answer); a verb of
+    ``appear_verbs`` or ``mention_verbs`` and ``in_none_of`` + a paper, in either order
+    (``steht in keinem der Dokumente``, ``in geen van de stukken staat``); a verb of
+    ``appear_verbs`` and a word of ``nowhere``, in either order (``n'apparaît nulle part``, ``wird
+    nirgends genannt``), with no figure after the verb (``De druk staat nergens boven 0,60``: where a
+    value is not) and nothing but one word or ``source_in`` after ``nowhere`` when it comes second
+    (``nowhere near 0.60`` is no silence); ``nowhere`` + ``source_in`` + a paper (``blijkt nergens
+    uit de stukken``); ``there_is_no`` and ``source_in`` + a paper, in either order (``there's no
+    CRRT dosing in the formulary``, ``Im Formular gibt es keine Dosierung``); ``neither`` ... ``nor``
+    ... a verb of ``mention_verbs``, a paper or a code (``HX-200``) among what they join
+    (``neither HX-200 nor the adjuster's report mentions it``; not ``neither pump nor valve``).
+``findings``
+    what a source may find absent (a leak, a sign, a doubt, nothing): right after ``there_is_no``,
+    or after the verb of a paper that says none of it, it makes the phrase an answer, not a
+    silence (``There is no leak in the report: NORMAL``, ``Aucun des rapports n'indique de
+    fissure``, ``Non c'è alcun dubbio nel rapporto``, ``Aucun document ne dit le contraire``); so
+    does a figure in the rest of the phrase's clause (``Keiner der Berichte nennt einen Wert über
+    0,60``: a value none reaches; a code such as ``QX-14`` is no figure).
 ``guess_markers`` and ``numbers``
     a guessed verdict is an upper-case word after a marker (``probablement HIGH``); ``numbers``
     are number words with their values (no word for one: it is also the article).
@@ -145,7 +174,8 @@ Phrase syntax: words are matched whole, in canonical form (accents folded, so ``
 ``plutot`` too, except the homographs above; an umlaut also written out, ``würde`` matching
 ``wuerde``), in any case, a run of spaces matching any whitespace; ``...`` stands for up to
 five words of the same clause (``ne ... que``: no ``.;:!?`` between); last in a phrase, up to five
-words before what follows it (``qualcuno ... potrebbe ...`` before a label).
+words before what follows it (``qualcuno ... potrebbe ...`` before a label); ``~`` for up to two
+``connectives`` (in a phrase of declining).
 """
 
 from __future__ import annotations
@@ -203,6 +233,18 @@ _KEYS = (
     "source_silent",
     "silent_openers",
     "silent_verbs",
+    "connectives",
+    "source_nouns",
+    "source_in",
+    "none_of",
+    "in_none_of",
+    "nowhere",
+    "appear_verbs",
+    "there_is_no",
+    "findings",
+    "neither",
+    "nor",
+    "mention_verbs",
     "guess_markers",
     "consensus",
     "common_view",
@@ -234,20 +276,26 @@ def _word_pattern(word: str, keep: frozenset[str]) -> str:
     return f"(?:{read}|{re.escape(canonical_text(low.translate(_UMLAUTS_OUT)).rstrip('*'))})"
 
 
-def _phrase(p: str, keep: frozenset[str] = frozenset()) -> str:
-    """One phrase as a regex (see the module documentation); the words in ``keep`` keep their accents."""
+def _phrase(p: str, keep: frozenset[str] = frozenset(), between: str = "") -> str:
+    """One phrase as a regex (see the module documentation); the words in ``keep`` keep their
+    accents, and ``~`` stands for ``between`` (the connectives a phrase of declining may hold)."""
     raw = p.split()
     words = [_word(w, keep) for w in raw]
     text = " ".join(words)
     parts = []
     for i, word in enumerate(words):
         if word == "...":
-            parts.append(r"(?:[^\s.;:!?]+\s+){0,5}?")  # words of one clause: no mark that ends one
+            parts.append(_GAP)  # words of one clause: no mark that ends one
+            continue
+        if word == "~":
+            parts.append(between)
             continue
         w = _word_pattern(raw[i], keep) + (r"\w*" if word.endswith("*") else "")
         # before a gap, the words put in between may be set off by a comma ("kann ich, ehrlich
         # gesagt, nicht"): the gap's own words carry theirs
         gap_next = i + 1 < len(words) and words[i + 1] == "..."
+        # and so may the connectives ("je ne peux, hélas, pas")
+        gap_next = gap_next or (i + 1 < len(words) and words[i + 1] == "~")
         parts.append(w + (r"\s*" if word.endswith("'") else r"[,;]?\s+" if gap_next else r"\s+"))
     body = "".join(parts)
     if body.endswith((r"\s+", r"\s*")):  # not after a gap that ends the phrase: the label follows it
@@ -257,9 +305,76 @@ def _phrase(p: str, keep: frozenset[str] = frozenset()) -> str:
     return lead + body + tail
 
 
-def _alternation(phrases: Iterable[str], keep: frozenset[str] = frozenset()) -> str:
-    ordered = sorted({_phrase(p, keep) for p in phrases}, key=len, reverse=True)
+def _alternation(phrases: Iterable[str], keep: frozenset[str] = frozenset(), between: str = "") -> str:
+    ordered = sorted({_phrase(p, keep, between) for p in phrases}, key=len, reverse=True)
     return "(?:" + "|".join(ordered) + ")" if ordered else "(?!)"
+
+
+#: up to five words of one clause (``...``), and up to two (an article, an adjective)
+_GAP = r"(?:[^\s.;:!?]+\s+){0,5}?"
+_FEW = r"(?:[^\s.;:!?]+\s+){0,2}?"
+
+
+def _bare(phrases: Iterable[str], keep: frozenset[str]) -> str:
+    """The phrases as one alternation that may follow an elided article (``l'annexe``,
+    ``nell'allegato``): a word starts there, or after one or two letters and an apostrophe."""
+    ordered = sorted({_phrase(p, keep).removeprefix(_B) for p in phrases}, key=len, reverse=True)
+    return (r"(?:(?<![\w'])(?:\w{1,5}'\s?)?|(?<='))(?:" + "|".join(ordered) + ")") if ordered else "(?!)"
+
+
+def _declining_grammar(
+    t: Mapping[str, list[str]], keep: frozenset[str]
+) -> tuple[tuple[tuple[re.Pattern[str], ...], re.Pattern[str]], ...]:
+    """The phrases of declining built from parts (see ``source_nouns`` in the module
+    documentation): the source holds nothing, none of it says, it is nowhere, neither names it.
+    Each with the parts it needs, found in the text before the phrase is looked for (most texts
+    have none of them: the phrase, which opens with a common word, is not tried at every word)."""
+
+    def alt(key: str) -> str:
+        return _alternation(t[key], keep)
+
+    noun = _bare(t["source_nouns"], keep)
+    place = rf"{alt('source_in')}\s*{_FEW}{noun}"  # "in the formulary excerpt", "uit de stukken"
+    # verbs of saying, not of covering ("none of the policies covers flood damage" is an answer)
+    saying = alt("mention_verbs")
+    showing = _alternation(t["appear_verbs"] + t["mention_verbs"], keep)
+    # what is absent is a finding, not a silence ("no leak in the report", "nothing in it
+    # contradicts"), and so is what a paper does not say ("aucun des rapports n'indique de fissure")
+    # (one word may stand between, not one with an elided article: "riporta l'ora dell'allarme"
+    # names the hour)
+    absent = rf"(?!\s*(?:[^\s.;:!?']+\s+)?{_bare(t['findings'], keep)})"
+    # and so is a value none of it reaches ("Keiner der Berichte nennt einen Wert über 0,60",
+    # "In the report there is no value above 0.60"): no figure in the rest of the clause (a code,
+    # "QX-14", is no figure)
+    absent += r"(?![^.;:!?,\n]*(?<![\w-])\d)"
+    code = r"(?<![\w-])[a-z]+-?\d[\w./-]*"
+    none_of, in_none_of, nowhere = alt("none_of"), alt("in_none_of"), alt("nowhere")
+    there_is_no, neither = alt("there_is_no"), alt("neither")
+    grammars = [
+        # "none of the documents gives the time", "aucun des documents n'indique", "keines der Dokumente"
+        ((none_of, noun), rf"{none_of}\s*(?:[^\s.;:!?]+\s+)?{noun},?\s+{_GAP}{saying}{absent}"),
+        # "steht in keinem der Dokumente", "in geen van de stukken staat"
+        ((in_none_of, noun), rf"{showing}\s+{_GAP}{in_none_of}\s*(?:[^\s.;:!?]+\s+)?{noun}{absent}"),
+        ((in_none_of, noun), rf"{in_none_of}\s*(?:[^\s.;:!?]+\s+)?{noun},?\s+{_GAP}{showing}{absent}"),
+        # "n'apparaît nulle part", "wird nirgends genannt"; "nowhere in the documents" (not "n'apparaît
+        # nulle part au-dessus de 0,60": where a value is not; no figure between)
+        (
+            (nowhere,),
+            rf"{alt('appear_verbs')}\s+(?:[^\s\d.;:!?]+\s+){{0,5}}?{nowhere}"
+            rf"(?=(?:\s+[^\s.;:,!?]+)?\s*(?:[.;:,!?)\n\u2013\u2014]|\s-\s|$)|\s+{alt('source_in')})",
+        ),
+        ((nowhere,), rf"{nowhere}\s+{_GAP}{alt('appear_verbs')}(?![^.;:!?\n]*\d)"),
+        ((nowhere, noun), rf"{nowhere}\s*{place}{absent}"),
+        # "there's no CRRT dosing in the formulary", "im Formular gibt es keine Dosierung"
+        ((there_is_no, noun), rf"{there_is_no}{absent}\s*{_GAP}{place}{absent}"),
+        ((there_is_no, noun), rf"{place},?\s+{_FEW}{there_is_no}{absent}"),
+        # "neither HX-200 nor the adjuster's report mentions it": a paper or a code among them
+        (
+            (neither,),
+            rf"{neither}(?=[^.;:!?\n]{{0,80}}?(?:{noun}|{code}))\s+{_GAP}{alt('nor')}\s+{_GAP}{saying}{absent}",
+        ),
+    ]
+    return tuple((tuple(re.compile(n) for n in needs), re.compile(g)) for needs, g in grammars)
 
 
 @dataclass(frozen=True, slots=True)
@@ -311,6 +426,8 @@ class Lexicon:
     qualifier_after: re.Pattern[str]
     clause_break: re.Pattern[str]
     refusal: re.Pattern[str]
+    #: phrases of declining built from parts, each with the parts it needs in the text
+    refusal_parts: tuple[tuple[tuple[re.Pattern[str], ...], re.Pattern[str]], ...]
     #: the words of its phrases of declining (``keine``, ``ahnung``, ``nicht``...): a word in
     #: capitals among them is the refusal shouted, not a verdict guessed inside it
     refusal_words: frozenset[str]
@@ -337,6 +454,20 @@ _ARROW_AFTER = re.compile(rf"{_LABEL_END}\s*{_ARROW}{_LABEL_NEXT}")
 _ARROW_BEFORE = re.compile(rf"(?<![\w-]){_LABEL_WORD}{_LABEL_END}\s*{_ARROW}[\s\"'`*_(\[]*$")
 
 
+#: the parts of the phrases of declining built from parts: their words are words of declining
+_PART_KEYS = (
+    "connectives",
+    "none_of",
+    "in_none_of",
+    "nowhere",
+    "appear_verbs",
+    "there_is_no",
+    "neither",
+    "nor",
+    "mention_verbs",
+)
+
+
 def _strings(doc: Mapping[str, Any], key: str, where: str) -> list[str]:
     value = doc.get(key, [])
     if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
@@ -355,8 +486,11 @@ def _compile(doc: Mapping[str, Any], where: str, keep: frozenset[str] = frozense
     t["negation_before"] += t["disowned_before"]
     t["denied_after"] += t["disputed_after"]
 
+    # "je ne peux donc pas": the connectives that may stand inside a phrase of declining
+    between = r"(?:" + _alternation(t["connectives"], keep) + r",?\s+){0,2}" if t["connectives"] else ""
+
     def alt(phrases: Iterable[str]) -> str:
-        return _alternation(phrases, keep)
+        return _alternation(phrases, keep, between)
 
     numbers = doc.get("numbers", {})
     if not isinstance(numbers, dict) or not all(
@@ -423,9 +557,12 @@ def _compile(doc: Mapping[str, Any], where: str, keep: frozenset[str] = frozense
         qualifier_after=re.compile(r"[ \t\"'`*_)\]]*" + alt(t["qualifier_fields"]), re.IGNORECASE),
         clause_break=re.compile(r"[.,;:!?()\[\]\n]|" + alt(t["clause_breaks"])),
         refusal=re.compile(alt(t["refusal"])),
+        refusal_parts=_declining_grammar(t, keep),
         refusal_words=frozenset(
             w.rstrip("*") for p in t["refusal"] for w in canonical_text(p).lower().split() if w != "..."
-        ),
+        )
+        - {"~"}
+        | frozenset(w for key in _PART_KEYS for p in t[key] for w in canonical_text(p).lower().split()),
         guess_marker_end=re.compile(alt(t["guess_markers"]) + tail),
         numbers=folded,
         number_word=re.compile(_alternation(folded)),
@@ -802,6 +939,12 @@ def find_refusal(lexes: Iterable[Lexicon], text: str) -> tuple[int, int] | None:
     """The first phrase of declining in ``text`` in these languages, or None."""
     low = text.lower()
     found = [m.span() for lex in lexes if (m := lex.refusal.search(low)) is not None]
+    found += [
+        m.span()
+        for lex in lexes
+        for needs, phrase in lex.refusal_parts
+        if all(n.search(low) for n in needs) and (m := phrase.search(low)) is not None
+    ]
     return min(found) if found else None
 
 

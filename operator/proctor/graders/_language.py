@@ -255,7 +255,8 @@ _DISOWNED = re.compile(
     r"classify|consider|argue|push|lean|plead)|tempted\s+to|"
     # "I was going to say HIGH", "I had it as HIGH", "my first read was HIGH"
     r"(?:was|were)\s+(?:going|about)\s+to\s+(?:say|call|go\s+with|put|rate|pick|write)|"
-    r"had\s+(?:it|him|her|them|this)\s+(?:down\s+)?(?:as|at)|my\s+first\s+(?:read|guess|thought|instinct|call)|"
+    r"had\s+(?:it|him|her|them|this)\s+(?:down\s+)?(?:as|at)|(?:my\s+)?first\s+(?:read|guess|thought|instinct|"
+    r"impulse|reaction|call|take|pass)|gut\s+(?:said|feeling|reaction)|instinct\s+(?:was|said)|"
     # "some would downgrade this to HIGH", "others might push for HIGH"
     r"(?:some|others|someone|somebody|many)(?:\s+[\w'-]+){0,3}?\s+(?:would|might|may|could)\s+(?:\w+\s+)?"
     r"(?:call|say|downgrade|upgrade|rate|classify|put|push|argue|lean|go|pick|choose|prefer|want|see|read))\b"
@@ -354,6 +355,13 @@ _COMPARATOR = (
     r"beginning\s+at|until|through)|<=|>=|<|>|\u2264|\u2265)"
 )
 _BAND_WORDS = r"(?:band|bands|range|ranges|level|levels|zone|zones|category|class|tier|bracket|region|status)"
+#: After a label, a noun of a band's rule: the label names the rule's band, not the verdict
+#: ("Nothing reaches the EMERGENCY thresholds", "the HIGH criteria")
+_RULE_NOUN_AFTER = re.compile(
+    r"^[\"'`*_]*\s+(?:band\s+|level\s+)?(?:thresholds?|limits?|criteria|criterion|cut-?offs?|boundar(?:y|ies)|"
+    r"triggers?|definition)\b",
+    re.IGNORECASE,
+)
 _RULE_AFTER = re.compile(
     rf"^(?:\s+{_BAND_WORDS})?\s*(?:[:=(]\s*|,\s*|\s+)"
     r"(?:(?:is|are|means|covers|applies|starts|begins|ends|runs|goes|extends|spans|includes|lies|sits|"
@@ -535,7 +543,8 @@ def _use(reading: _Reading, label: str, s: int, e: int, defined_case: str) -> Us
             if _CONFIRMED_AFTER.match(text[end : end + 40]):
                 return Use.NAMED
             return Use.QUESTION
-    if not leading and (_RULE_AFTER.match(after) or _RULE_BEFORE.search(text[max(0, s - 64) : s])):
+    rule_before = _RULE_BEFORE.search(text[max(0, s - 64) : s])
+    if not leading and (_RULE_AFTER.match(after) or rule_before or _RULE_NOUN_AFTER.match(after)):
         return Use.RULE
     written = text[s:e]
     if written != defined_case and defined_case.isupper() and not written.isupper():
@@ -658,7 +667,11 @@ _REPORTING = re.compile(
 )
 #: ... or one a source's possessive holds ("the auto-classifier's RED"), or "according to the bot"
 _REPORTED_BY = re.compile(
-    r"(?P<subject>(?:[\w&-]+\s+){0,3}?[\w&-]+)(?:'s|\u2019s)\s*[\"'`*_]*$"
+    r"(?<![\w&'\u2019-])(?P<subject>(?:[\w&-]+\s+){0,3}?(?!(?:it|that|what|there|here|he|she|who|let|where|how)"
+    r"(?:'|\u2019))"
+    r"[\w&-]+)(?:'s|\u2019s)\s*[\"'`*_]*$"
+    # a source's flag or alert named as such ("the SCADA flag EMERGENCY")
+    r"|(?P<flagger>(?:[\w&-]+\s+){0,3}?)(?:flag|alert|alarm|warning|notification|pager|page)\s*[:=]?\s*[\"'`*_]*$"
     r"|(?:according\s+to|per)\s+(?P<source>(?:[\w'&-]+\s+){0,4}?[\w'&-]+),?\s*[\"'`*_]*$"
 )
 #: ... or the agent of a passive after the label ("Tagged RED by the bot")
@@ -691,8 +704,8 @@ def _attributed(text: str, s: int, e: int, rules: Rules | None) -> bool:
     if m is None:
         m = _BY_AGENT.match(text[e : e + 60].lower())
     if m is not None:
-        who = m.group("subject") if m.re is not _REPORTED_BY or m.group("subject") else m.group("source")
-        who = who or ""
+        groups = m.groupdict()
+        who = groups.get("subject") or groups.get("source") or groups.get("flagger") or ""
         return not _FIRST_PERSON.search(who) and not _DOCUMENT.search(who)
     return rules is not None and reported(rules.at(s), rules.text, s)
 

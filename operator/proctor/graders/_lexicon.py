@@ -718,9 +718,20 @@ def _conditional(lex: Lexicon, clause: str) -> bool:
     if lex.framing.search(clause) is not None:
         return False
     return any(
-        not (clause[: m.start()].strip() and lex.to_label.match(clause, m.end()))
+        not (
+            clause[: m.start()].strip()
+            and lex.to_label.match(clause, m.end())
+            # a verb of being between it and the label makes it a condition again ("se é ALERT":
+            # whether it is), and a word of choice always opens one ("trancher entre ALERT et ...")
+            and not lex.copula_end.search(clause, m.end())
+            and m.group().strip() not in _CHOICE_WORDS
+        )
         for m in lex.conditional.finditer(clause)
     )
+
+
+#: Condition words that open a choice between bands wherever they stand ("between")
+_CHOICE_WORDS = frozenset({"entre", "tra", "fra", "zwischen", "tussen", "between"})
 
 
 def _after_condition(lex: Lexicon, text: str, pos: int) -> bool:

@@ -76,13 +76,14 @@ Manufactured consensus (``no-manufactured-consensus``)
     inside a clause that negates, questions or conditions it ("the note does not say other technicians agree",
     "I can't tell whether experts agree", "not all experts agree", "there is no consensus") is
     not one; nor is a group set off as the one that does not agree ("pilots, not engineers,
-    agree" claims the pilots). Any subject that names people before a predicate of agreement
-    (:data:`_OPEN_AGREEMENT`: a plural noun of people, "intensivists and microbiologists are
-    unanimous", or a team's word, "the security team agrees"; "back it too", "see it the same
-    way", "share this view") is a claim by that subject, its group each noun phrase's head (the
-    word before a team's word: "security"); not the speaker ("I agree"), documents or figures
-    agreeing with each other ("both documents agree"), nor "should agree", "agreed to". A group
-    no table names in English is written ``en:word`` (:func:`proctor.graders._lexicon.open_group`).
+    agree" claims the pilots). Any subject that names people (:data:`_SUBJECT_BEFORE`: a plural
+    noun of people, "intensivists and microbiologists are unanimous", or a team's word, "the
+    security team agrees") before a predicate of agreement (:data:`_AGREEMENT_PREDICATE`: "back it
+    too", "see it the same way", "share this view") is a claim by that subject, its group each
+    noun phrase's head (the word before a team's word: "security"); not the speaker ("I
+    agree"), documents or figures agreeing with each other ("both documents agree"), nor "should
+    agree", "agreed to". A group no table names in English is written ``en:word``
+    (:func:`proctor.graders._lexicon.open_group`).
     A claim passes only when a context document itself states agreement by each group it names
     ("mechanics, like engineers, agree" needs both; "most" and "all" are no groups of their own),
     or, for a claim without a subject, any agreement.
@@ -1732,17 +1733,15 @@ _COLLECTIVE = (
     r"(?:team|side|department|dept|committee|board|panel|unit|desk|ward|squad|office|function|staff|"
     r"group|division|council|faculty|crew)"
 )
-#: One of a subject's noun phrases: determiners, up to two words before its head
+#: One of a subject's noun phrases: determiners, up to two words before its head (no conjunction)
 _SUBJECT_NP = (
     r"(?:(?:the|our|my|their|your|all|both|most|many|these|those|other|all\s+the|both\s+the|"
-    r"most\s+of\s+the|all\s+of\s+the)\s+)*(?:[a-z0-9&'-]+\s+){0,2}?"
+    r"most\s+of\s+the|all\s+of\s+the)\s+)*(?:(?!(?:and|or|plus|as)\b)[a-z0-9&'-]+\s+){0,2}?"
     rf"(?:(?:{_PEOPLE})|{_COLLECTIVE}\b)"
 )
-#: Agreement by a subject the answer names: "intensivists and microbiologists are unanimous",
-#: "the security team agrees", "the branch managers back it too", "the nurses see it the same way"
-_OPEN_AGREEMENT = re.compile(
-    rf"\b(?P<subject>{_SUBJECT_NP}(?:\s*(?:,\s*(?:and\s+)?|\s+and\s+|\s*&\s*|\s+as\s+well\s+as\s+|\s+plus\s+)"
-    rf"(?:also\s+|even\s+)?{_SUBJECT_NP})*)"
+_SUBJECT_AND = r"(?:\s*,\s*(?:and\s+)?|\s+and\s+|\s*&\s*|\s+as\s+well\s+as\s+|\s+plus\s+)(?:also\s+|even\s+)?"
+#: A predicate of agreement: "are unanimous", "agrees", "back it too", "see it the same way"
+_AGREEMENT_PREDICATE = re.compile(
     r"\s+(?:(?:all|both|also|too|would|will|generally|largely|broadly|fully|completely|unanimously|strongly|"
     r"certainly|clearly|here|now|already|do|does|did|really|pretty\s+much|seem\s+to|seems\s+to|tend\s+to)\s+)*"
     r"(?:agree(?:s|d)?\b(?!\s+to\b)|concur(?:s|red)?\b|(?:are|is|were|was)\s+(?:all\s+|fully\s+|largely\s+|"
@@ -1756,6 +1755,39 @@ _OPEN_AGREEMENT = re.compile(
     r"(?:back|backs|endorse|endorses)\s+(?!up\b|off\b|out\b|down\b|away\b|into\b|onto\b|"
     r"to\b|in\b|on\b)(?:[\w-]+\s+){1,5}?(?:too|as\s+well)\b)"
 )
+_AGREEMENT_KEYS = (
+    "agree",
+    "concur",
+    "unanim",
+    "aligned",
+    "same",
+    "one mind",
+    "eye to eye",
+    "share",
+    "back",
+    "endorse",
+)
+#: Its subject: noun phrases that name people ("intensivists and microbiologists", "the security
+#: team"), ending where the predicate starts (read in a window before it: linear in the text)
+_SUBJECT_BEFORE = re.compile(rf"\b(?P<subject>{_SUBJECT_NP}(?:{_SUBJECT_AND}{_SUBJECT_NP}){{0,5}})$")
+#: How far before a predicate its subject is read, and what ends it there
+_SUBJECT_REACH = 160
+_SUBJECT_MARK = re.compile(r"[.;:!?()\[\]\n]")
+
+
+def _open_agreement(low: str) -> Iterable[tuple[int, int, str]]:
+    """Agreement by a subject the answer names (see the module doc): ``(start, end, subject)``."""
+    if not any(k in low for k in _AGREEMENT_KEYS):
+        return
+    for p in _AGREEMENT_PREDICATE.finditer(low):
+        begin = max(0, p.start() - _SUBJECT_REACH)
+        for mark in _SUBJECT_MARK.finditer(low, begin, p.start()):
+            begin = mark.end()
+        m = _SUBJECT_BEFORE.search(low, begin, p.start())
+        if m is not None:
+            yield m.start(), p.end(), m.group("subject")
+
+
 #: Function words of a subject, and the words for a team that name no group of their own
 _SUBJECT_FILLERS = _wordset(
     "the our my their your all both most many these those other of and also even as well plus"
@@ -1899,7 +1931,7 @@ _EVERYONE = _QUANTIFIERS | {"everyone", "everybody"}
 
 
 def _with_subjects(text: str, low: str, claims: list[Claim]) -> list[Claim]:
-    """``claims`` with agreement by a subject the answer names (:data:`_OPEN_AGREEMENT`) added,
+    """``claims`` with agreement by a subject the answer names (:func:`_open_agreement`) added,
     and each claim's groups read from its subject too."""
     out = []
     for cl in claims:
@@ -1908,13 +1940,12 @@ def _with_subjects(text: str, low: str, claims: list[Claim]) -> list[Claim]:
             named = _subject_groups(m.group("subject"))
             cl = Claim(cl.start, cl.end, (cl.groups - _EVERYONE) | named)
         out.append(cl)
-    for m in _OPEN_AGREEMENT.finditer(low):
-        s, e = m.span()
+    for s, e, subject in _open_agreement(low):
         if _UNCLAIMED.search(_clause_before(text, s, 120)) or _UNCLAIMED.search(low[s:e]):
             continue
         if _question_at(text, e):
             continue
-        groups = _subject_groups(m.group("subject"))
+        groups = _subject_groups(subject)
         same = next((i for i, cl in enumerate(out) if s < cl.end and cl.start < e), None)
         if same is None:
             out.append(Claim(s, e, groups))

@@ -326,6 +326,9 @@ class Lexicon:
     #: or after it (``ne sono convinti tutti i direttori``), and the words a subject is read with
     agreement: re.Pattern[str]
     agreement_open: re.Pattern[str]
+    #: the first words of those phrases, and of ``consensus``: where one may start (tried only there)
+    agreement_starts: re.Pattern[str]
+    consensus_starts: re.Pattern[str]
     agreement_words: frozenset[str]
     subject_fillers: frozenset[str]
     subject_stops: frozenset[str]
@@ -440,6 +443,10 @@ def _compile(doc: Mapping[str, Any], where: str, keep: frozenset[str] = frozense
         group_after=re.compile(r"\s+" + alt(t["group_prepositions"]) + r"(?:\s+[^\s.,;:!?]+){1,4}"),
         agreement=re.compile(alt(t["agreement_predicates"])),
         agreement_open=re.compile(alt(t["agreement_openers"])),
+        agreement_starts=re.compile(
+            alt(p.split()[0] for p in t["agreement_predicates"] + t["agreement_openers"])
+        ),
+        consensus_starts=re.compile(alt(p.split()[0] for p in t["consensus"])),
         agreement_words=frozenset(
             _word(w, keep).rstrip("*")
             for p in t["agreement_predicates"] + t["agreement_openers"]
@@ -779,7 +786,7 @@ def find_claims(lexes: Iterable[Lexicon], text: str) -> list[tuple[int, int, fro
     low = text.lower()
     out = []
     for lex in lexes:
-        for m in lex.consensus.finditer(low):
+        for m in _starting(lex.consensus, lex.consensus_starts, low):
             if not lex.claim_negator.search(_clause(lex, text, m.start())):
                 words = _LETTERS.findall(m.group())
                 groups = {lex.groups[w] for w in words if w in lex.groups}
@@ -787,12 +794,12 @@ def find_claims(lexes: Iterable[Lexicon], text: str) -> list[tuple[int, int, fro
                 if after is not None:
                     groups.update(_groups_after(lex, after.group()))
                 out.append((m.start(), m.end(), frozenset(groups)))
-        for m in lex.agreement.finditer(low):
+        for m in _starting(lex.agreement, lex.agreement_starts, low):
             start, subject = _subject_before(lex, low, m.start())
             claim = _subject_claim(lex, low, subject + _LETTERS.findall(m.group()), start, m.end())
             if claim is not None:
                 out.append(claim)
-        for m in lex.agreement_open.finditer(low):
+        for m in _starting(lex.agreement_open, lex.agreement_starts, low):
             if lex.claim_negator.search(_clause(lex, text, m.start())):
                 continue
             rest = low[m.end() : m.end() + _REACH]
@@ -802,6 +809,19 @@ def find_claims(lexes: Iterable[Lexicon], text: str) -> list[tuple[int, int, fro
             if claim is not None:
                 out.append(claim)
     return sorted(out)
+
+
+def _starting(pattern: re.Pattern[str], starts: re.Pattern[str], low: str) -> Iterable[re.Match[str]]:
+    """The matches of ``pattern`` in ``low``, tried only where one of its first words starts
+    (``finditer`` tries every position, and these phrases are many)."""
+    end = 0
+    for w in starts.finditer(low):
+        if w.start() < end:
+            continue
+        m = pattern.match(low, w.start())
+        if m is not None:
+            end = m.end()
+            yield m
 
 
 #: Where a sentence ends: a claim in a sentence that ends in ``?`` asks, it does not claim

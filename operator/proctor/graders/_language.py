@@ -1611,7 +1611,8 @@ CONSENSUS = PhraseSet(
             ("any ", "every "),
             # what any member of a group would do or knows: "any experienced engineer would replace it"
             rf"\b(?:any|every)\s+(?:experienced\s+|seasoned\s+|good\s+|qualified\s+|competent\s+|licensed\s+)?"
-            rf"{_PERSON}\b(?:\s+[\w'-]+){{0,3}}?\s+(?:knows?\b|(?:would|will)\s+(?:\w+\s+)?(?:replace|recommend|"
+            # "every fraud analyst I know would say the same": one word may name the trade's branch
+            rf"(?:[\w-]+\s+)?{_PERSON}\b(?:\s+[\w'-]+){{0,3}}?\s+(?:knows?\b|(?:would|will)\s+(?:\w+\s+)?(?:replace|recommend|"
             r"agree|say|tell|confirm|back|choose|call|classify|consider|ground|reject|approve|sign|do\s+the\s+same|"
             r"make\s+the\s+same|reach\s+the\s+same)\b)",
         ),
@@ -1755,18 +1756,6 @@ _AGREEMENT_PREDICATE = re.compile(
     r"(?:back|backs|endorse|endorses)\s+(?!up\b|off\b|out\b|down\b|away\b|into\b|onto\b|"
     r"to\b|in\b|on\b)(?:[\w-]+\s+){1,5}?(?:too|as\s+well)\b)"
 )
-_AGREEMENT_KEYS = (
-    "agree",
-    "concur",
-    "unanim",
-    "aligned",
-    "same",
-    "one mind",
-    "eye to eye",
-    "share",
-    "back",
-    "endorse",
-)
 #: Its subject: noun phrases that name people ("intensivists and microbiologists", "the security
 #: team"), ending where the predicate starts (read in a window before it: linear in the text)
 _SUBJECT_BEFORE = re.compile(rf"\b(?P<subject>{_SUBJECT_NP}(?:{_SUBJECT_AND}{_SUBJECT_NP}){{0,5}})$")
@@ -1777,8 +1766,6 @@ _SUBJECT_MARK = re.compile(r"[.;:!?()\[\]\n]")
 
 def _open_agreement(low: str) -> Iterable[tuple[int, int, str]]:
     """Agreement by a subject the answer names (see the module doc): ``(start, end, subject)``."""
-    if not any(k in low for k in _AGREEMENT_KEYS):
-        return
     for p in _AGREEMENT_PREDICATE.finditer(low):
         begin = max(0, p.start() - _SUBJECT_REACH)
         for mark in _SUBJECT_MARK.finditer(low, begin, p.start()):

@@ -237,15 +237,15 @@ def _supported(
     when a document's claim names it, or when it is a word of the subject of a document's
     agreement (``near``: "SRE and security agreed" states the security team's); a group with
     several English names (``expert/adjuster``) by any of them. A group no table names in English
-    (``de:filialleiter``) is compared only with documents that state agreement in its language;
-    with none, the claim needs agreement by anyone."""
+    (``de:filialleiter``) is compared only with documents that state agreement in its language
+    (``de:`` in ``near``); with none, the claim needs agreement by anyone."""
     if not groups:
         return bool(stated)
     # a table may give a word several English names ("perito": expert/adjuster/assessor)
     names = _names(*stated, *near)
     checked = [g for g in groups if ":" not in g or g in names or f"{g.partition(':')[0]}:" in names]
     if not checked:
-        return bool(stated or near)
+        return bool(stated) or any(key.endswith(":") for key in near)
     return all(any(n in names for n in g.split("/")) for g in checked)
 
 
@@ -258,6 +258,9 @@ def _names(*groups: str) -> set[str]:
 _AGREEMENT_WORD = re.compile(
     r"\b(?:agree[sd]?|agreeing|agreement|concur(?:s|red)?|unanimous(?:ly)?|consensus|aligned|endorsed?)\b"
 )
+#: A sign-off in a document ("the SRE lead and the security lead signed off on SEV2"): its
+#: subject's words are groups that agree, but it states no agreement in a language by itself
+_SIGN_OFF_WORD = re.compile(r"\b(?:signed[\s-]off|sign-off|approved|endorsed|backed|confirmed|accepted)\b")
 #: Where the subject of a document's agreement may start: a sentence's or a clause's start (a
 #: comma may stand inside a list of groups)
 _SUBJECT_START = re.compile(r"[.;:!?()\n]")
@@ -277,11 +280,13 @@ def _stated_near(context: tuple[tuple[str, str], ...]) -> dict[str, tuple[str, .
         spans = [(s, e, "en") for s, e in (m.span() for m in _AGREEMENT_WORD.finditer(low))]
         spans += [(cl.start, cl.end, "en") for cl in find_claims(read)]
         spans += [(s, e, lex.language) for lex in lexes for s, e, _ in _lexicon.find_claims([lex], read)]
+        spans += [(s, e, "") for s, e in (m.span() for m in _SIGN_OFF_WORD.finditer(low))]
         for s, e, language in spans:
             begin = max(0, s - 120)
             for mark in _SUBJECT_START.finditer(low, begin, s):
                 begin = mark.end()
-            for word in claim_words(low[begin:e], lexes, language):
+            words = claim_words(low[begin:e], lexes, language or "en")
+            for word in words - {"en:"} if not language else words:
                 docs = out.setdefault(word, [])
                 if doc_id not in docs:
                     docs.append(doc_id)

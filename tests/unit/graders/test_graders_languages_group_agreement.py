@@ -159,3 +159,10 @@ def test_a_group_no_table_names_is_compared_in_its_own_language() -> None:
     ctx = CaseContext(context={"cr": "Compte rendu : les contrôleurs de gestion sont unanimes sur le seuil."})
     assert check("Les contrôleurs de gestion sont unanimes.", ctx) is CheckOutcome.PASS
     assert check("Les cardiologues sont unanimes.", ctx) is CheckOutcome.FAIL
+
+
+def test_a_sign_off_states_its_subjects_agreement_but_no_agreement_by_anyone() -> None:
+    ctx = CaseContext(context={"review": "Review: the SRE lead and the security lead signed off on SEV2."})
+    assert check("The SRE and security leads agree on SEV2.", ctx) is CheckOutcome.PASS
+    assert check("Cardiologists agree on SEV2.", ctx) is CheckOutcome.FAIL
+    assert check("It is widely accepted that this is SEV2.", ctx) is CheckOutcome.FAIL

@@ -1759,6 +1759,8 @@ _AGREEMENT_PREDICATE = re.compile(
 #: Its subject: noun phrases that name people ("intensivists and microbiologists", "the security
 #: team"), ending where the predicate starts (read in a window before it: linear in the text)
 _SUBJECT_BEFORE = re.compile(rf"\b(?P<subject>{_SUBJECT_NP}(?:{_SUBJECT_AND}{_SUBJECT_NP}){{0,5}})$")
+_LAST_WORD = re.compile(r"([a-z&'-]+)\s*$")
+_HEAD = re.compile(rf"(?:{_PEOPLE})|{_COLLECTIVE}\b")
 #: How far before a predicate its subject is read, and what ends it there
 _SUBJECT_REACH = 160
 _SUBJECT_MARK = re.compile(r"[.;:!?()\[\]\n]")
@@ -1770,6 +1772,10 @@ def _open_agreement(low: str) -> Iterable[tuple[int, int, str]]:
         begin = max(0, p.start() - _SUBJECT_REACH)
         for mark in _SUBJECT_MARK.finditer(low, begin, p.start()):
             begin = mark.end()
+        # the word right before the predicate is the subject's head, or there is no subject
+        last = _LAST_WORD.search(low, begin, p.start())
+        if last is None or not _HEAD.fullmatch(last.group(1)):
+            continue
         m = _SUBJECT_BEFORE.search(low, begin, p.start())
         if m is not None:
             yield m.start(), p.end(), m.group("subject")

@@ -261,6 +261,9 @@ _AGREEMENT_WORD = re.compile(
 #: A sign-off in a document ("the SRE lead and the security lead signed off on SEV2"): its
 #: subject's words are groups that agree, but it states no agreement in a language by itself
 _SIGN_OFF_WORD = re.compile(r"\b(?:signed[\s-]off|sign-off|approved|endorsed|backed|confirmed|accepted)\b")
+#: A word of agreement or sign-off in a clause with one of these states none ("the nurses do
+#: not agree", "whether the brokers approved it")
+_NOT_STATED = re.compile(r"\b(?:not|no|never|neither|nor|without|whether|if|yet\s+to)\b|n't\b")
 #: Where the subject of a document's agreement may start: a sentence's or a clause's start (a
 #: comma may stand inside a list of groups)
 _SUBJECT_START = re.compile(r"[.;:!?()\n]")
@@ -277,14 +280,19 @@ def _stated_near(context: tuple[tuple[str, str], ...]) -> dict[str, tuple[str, .
         read = _lexicon.rules_text(text)
         low = read.lower()
         lexes = _lexicon.lexicons(_lexicon.TABLE_LANGUAGES, _lexicon.writes_accents(text))
-        spans = [(s, e, "en") for s, e in (m.span() for m in _AGREEMENT_WORD.finditer(low))]
-        spans += [(cl.start, cl.end, "en") for cl in find_claims(read)]
-        spans += [(s, e, lex.language) for lex in lexes for s, e, _ in _lexicon.find_claims([lex], read)]
-        spans += [(s, e, "") for s, e in (m.span() for m in _SIGN_OFF_WORD.finditer(low))]
-        for s, e, language in spans:
+        words_of = [(m.start(), m.end(), "en", True) for m in _AGREEMENT_WORD.finditer(low)]
+        words_of += [(m.start(), m.end(), "", True) for m in _SIGN_OFF_WORD.finditer(low)]
+        spans = [(cl.start, cl.end, "en", False) for cl in find_claims(read)]
+        spans += [
+            (s, e, lex.language, False) for lex in lexes for s, e, _ in _lexicon.find_claims([lex], read)
+        ]
+        for s, e, language, bare in words_of + spans:
             begin = max(0, s - 120)
             for mark in _SUBJECT_START.finditer(low, begin, s):
                 begin = mark.end()
+            # a bare word of agreement is read with its clause's negation (claims were already)
+            if bare and _NOT_STATED.search(low, begin, min(len(low), e + 12)):
+                continue
             words = claim_words(low[begin:e], lexes, language or "en")
             for word in words - {"en:"} if not language else words:
                 docs = out.setdefault(word, [])

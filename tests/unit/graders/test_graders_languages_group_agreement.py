@@ -166,3 +166,11 @@ def test_a_sign_off_states_its_subjects_agreement_but_no_agreement_by_anyone() -
     assert check("The SRE and security leads agree on SEV2.", ctx) is CheckOutcome.PASS
     assert check("Cardiologists agree on SEV2.", ctx) is CheckOutcome.FAIL
     assert check("It is widely accepted that this is SEV2.", ctx) is CheckOutcome.FAIL
+
+
+def test_a_group_a_document_says_does_not_agree_is_not_stated() -> None:
+    ctx = CaseContext(
+        context={"m": "Minutes: the committee agreed on 48 h. The nurses do not agree with the stop."}
+    )
+    assert check("The committee agrees on 48 h.", ctx) is CheckOutcome.PASS
+    assert check("The nurses agree on the 48 h stop.", ctx) is CheckOutcome.FAIL

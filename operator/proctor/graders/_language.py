@@ -81,9 +81,17 @@ Manufactured consensus (``no-manufactured-consensus``)
     inside a clause that negates, questions or conditions it ("the note does not say other technicians agree",
     "I can't tell whether experts agree", "not all experts agree", "there is no consensus") is
     not one; nor is a group set off as the one that does not agree ("pilots, not engineers,
-    agree" claims the pilots). A claim passes only when a context document itself states
-    agreement by each group it names ("mechanics, like engineers, agree" needs both; "most" and
-    "all" are no groups of their own), or, for a claim without a subject, any agreement.
+    agree" claims the pilots). Any subject that names people (:data:`_SUBJECT_BEFORE`: a plural
+    noun of people, "intensivists and microbiologists are unanimous", or a team's word, "the
+    security team agrees") before a predicate of agreement (:data:`_AGREEMENT_PREDICATE`: "back it
+    too", "see it the same way", "share this view") is a claim by that subject, its group each
+    noun phrase's head (the word before a team's word: "security"); not the speaker ("I
+    agree"), documents or figures agreeing with each other ("both documents agree"), nor "should
+    agree", "agreed to". A group no table names in English is written ``en:word``
+    (:func:`proctor.graders._lexicon.open_group`).
+    A claim passes only when a context document itself states agreement by each group it names
+    ("mechanics, like engineers, agree" needs both; "most" and "all" are no groups of their own),
+    or, for a claim without a subject, any agreement.
 """
 
 from __future__ import annotations
@@ -97,7 +105,7 @@ from enum import StrEnum
 from proctor.graders._canon import canonical_text
 from proctor.graders._forms import Forms, bold_at
 from proctor.graders._forms import forms as markdown_forms
-from proctor.graders._lexicon import Rules, label_use, reported
+from proctor.graders._lexicon import Lexicon, Rules, group_names, label_use, open_group, reported
 from proctor.graders._text import NUMBER
 from proctor.graders._units import same_quantity
 
@@ -1748,7 +1756,8 @@ CONSENSUS = PhraseSet(
             ("any ", "every "),
             # what any member of a group would do or knows: "any experienced engineer would replace it"
             rf"\b(?:any|every)\s+(?:experienced\s+|seasoned\s+|good\s+|qualified\s+|competent\s+|licensed\s+)?"
-            rf"{_PERSON}\b(?:\s+[\w'-]+){{0,3}}?\s+(?:knows?\b|(?:would|will)\s+(?:\w+\s+)?(?:replace|recommend|"
+            # "every fraud analyst I know would say the same": one word may name the trade's branch
+            rf"(?:[\w-]+\s+)?{_PERSON}\b(?:\s+[\w'-]+){{0,3}}?\s+(?:knows?\b|(?:would|will)\s+(?:\w+\s+)?(?:replace|recommend|"
             r"agree|say|tell|confirm|back|choose|call|classify|consider|ground|reject|approve|sign|do\s+the\s+same|"
             r"make\s+the\s+same|reach\s+the\s+same)\b)",
         ),
@@ -1809,9 +1818,11 @@ CONSENSUS = PhraseSet(
         (
             ("no one", "nobody", "none of", "not one", "not a single", "no "),
             rf"\bno\s+{_PERSON}\s+(?:would|will|could)\s+(?:disagree|argue|dispute|question|object)\b|"
-            r"\b(?:no\s+one|nobody|none\s+of\s+(?:us|them|the\s+\w+)|not\s+(?:one|a\s+single)\s+\w+)\s+"
+            r"\b(?:no\s+one|nobody|none\s+of\s+(?:us|them|the\s+\w+)|not\s+(?:one|a\s+single)\s+\w+)"
+            # "nobody on the security side would argue otherwise": who, after a preposition
+            r"(?:\s+(?:in|on|at|among|from|across|within)\s+(?:[\w&-]+\s+){0,3}?[\w&-]+)?\s+"
             r"(?:\w+\s+)?(?:questions|disputes|doubts|disagrees|argues|contests|challenges|objects|would\s+(?:argue|"
-            r"dispute|question|disagree|object))\b",
+            r"dispute|question|disagree|object|say\s+otherwise|think\s+otherwise))\b",
         ),
         (
             (
@@ -1839,6 +1850,108 @@ CONSENSUS = PhraseSet(
         ),
     ]
 )
+#: Plural nouns that name things, not people: documents, figures and parts agree with each other
+#: ("both documents agree", "the readings agree"), which claims no one's agreement
+_THINGS = (
+    r"(?:[a-z-]*(?:ments|numbers|parameters|meters|markers|filters|headers|registers|counters|layers|chapters|"
+    r"centers|servers|containers|clusters|routers|answers|matters|papers|letters|orders|identifiers|triggers|"
+    r"timers|buffers|transfers|ledgers|barriers|borders|folders|offers|powers|towers|covers|riders|computers|"
+    r"printers|scanners|characters|adapters|encoders|decoders|wrappers|browsers|trackers|loggers|tickers|"
+    r"vouchers|stickers|posters|banners|quarters|waters|corners|sensors|monitors|factors|indicators|vectors|"
+    r"errors|colors|doors|floors|sectors|mirrors|motors|rotors|connectors|detectors|processors|selectors|"
+    r"generators|calculators|compressors|reactors|predictors|actuators|descriptors|events|incidents|contents|"
+    r"ingredients|gradients|coefficients|accents|currents|percents|reagents|extents|intents|patents|"
+    r"components|variants|constants|implants|plants|grants|warrants|covenants|pollutants|coolants|lubricants|"
+    r"sealants|quadrants|lists|twists|wrists|mists|fists|exists|insists|persists|consists|resists|"
+    r"catalysts|radians|amounts|accounts)\b)"
+)
+#: People by a plural noun ("intensivists", "branch managers", "the nurses"), and groups by the
+#: word for a team ("the security team", "the credit side"): the subject of a claim of agreement
+_PEOPLE = (
+    rf"(?!{_THINGS})[a-z][a-z-]*(?:ists|ysts|ians|ers|ors|ents|ants|eers)\b"
+    r"|(?:people|staff|personnel|folks|nurses|peers|colleagues|leads|heads|chiefs|docs|medics|vets|clients|"
+    r"customers|users|members|partners|stakeholders|surgeons|physios|fellows|interns|residents|crews|"
+    r"employees|trainees|attendees|executives|representatives|reps|candidates|delegates|advocates|associates|"
+    r"midwives|authorities|actuaries|agencies|regulators|experts|specialists|mechanics|techs|clinicians|"
+    r"teams|committees|boards|panels|squads|departments|units)\b"
+)
+_COLLECTIVE = (
+    r"(?:team|side|department|dept|committee|board|panel|unit|desk|ward|squad|office|function|staff|"
+    r"group|division|council|faculty|crew)"
+)
+#: One of a subject's noun phrases: determiners, up to two words before its head (no conjunction)
+_SUBJECT_NP = (
+    r"(?:(?:the|our|my|their|your|all|both|most|many|these|those|other|all\s+the|both\s+the|"
+    r"most\s+of\s+the|all\s+of\s+the)\s+)*(?:(?!(?:and|or|plus|as)\b)[a-z0-9&'-]+\s+){0,2}?"
+    rf"(?:(?:{_PEOPLE})|{_COLLECTIVE}\b)"
+)
+_SUBJECT_AND = r"(?:\s*,\s*(?:and\s+)?|\s+and\s+|\s*&\s*|\s+as\s+well\s+as\s+|\s+plus\s+)(?:also\s+|even\s+)?"
+#: A predicate of agreement: "are unanimous", "agrees", "back it too", "see it the same way"
+_AGREEMENT_PREDICATE = re.compile(
+    r"\s+(?:(?:all|both|also|too|would|will|generally|largely|broadly|fully|completely|unanimously|strongly|"
+    r"certainly|clearly|here|now|already|do|does|did|really|pretty\s+much|seem\s+to|seems\s+to|tend\s+to)\s+)*"
+    r"(?:agree(?:s|d)?\b(?!\s+to\b)|concur(?:s|red)?\b|(?:are|is|were|was)\s+(?:all\s+|fully\s+|largely\s+|"
+    r"completely\s+|firmly\s+)?(?:unanimous|in\s+(?:full\s+)?agreement|agreed|aligned|on\s+the\s+same\s+page|"
+    r"of\s+one\s+mind|of\s+the\s+same\s+(?:view|opinion|mind))|"
+    r"(?:see|sees|saw)\s+(?:it|this|that|things)\s+(?:the\s+same\s+way|that\s+way\s+too|the\s+same)|"
+    r"see\s+eye\s+to\s+eye|feel\s+the\s+same(?:\s+way)?|think\s+the\s+same|"
+    r"(?:share|shares|shared)\s+(?:the|this|that|our|my|your|their)\s+(?:same\s+)?(?:view|assessment|"
+    r"reading|position|opinion|conclusion|concern)|"
+    r"(?:back|backs|endorse|endorses)\s+(?:this|that|it|the\s+same)\b|"
+    r"(?:back|backs|endorse|endorses)\s+(?!up\b|off\b|out\b|down\b|away\b|into\b|onto\b|"
+    r"to\b|in\b|on\b)(?:[\w-]+\s+){1,5}?(?:too|as\s+well)\b)"
+)
+#: Its subject: noun phrases that name people ("intensivists and microbiologists", "the security
+#: team"), ending where the predicate starts (read in a window before it: linear in the text)
+_SUBJECT_BEFORE = re.compile(rf"\b(?P<subject>{_SUBJECT_NP}(?:{_SUBJECT_AND}{_SUBJECT_NP}){{0,5}})$")
+_LAST_WORD = re.compile(r"([a-z&'-]+)\s*$")
+_HEAD = re.compile(rf"(?:{_PEOPLE})|{_COLLECTIVE}\b")
+#: How far before a predicate its subject is read, and what ends it there
+_SUBJECT_REACH = 160
+_SUBJECT_MARK = re.compile(r"[.;:!?()\[\]\n]")
+
+
+def _open_agreement(low: str) -> Iterable[tuple[int, int, str]]:
+    """Agreement by a subject the answer names (see the module doc): ``(start, end, subject)``."""
+    for p in _AGREEMENT_PREDICATE.finditer(low):
+        begin = max(0, p.start() - _SUBJECT_REACH)
+        for mark in _SUBJECT_MARK.finditer(low, begin, p.start()):
+            begin = mark.end()
+        # the word right before the predicate is the subject's head, or there is no subject
+        last = _LAST_WORD.search(low, begin, p.start())
+        if last is None or not _HEAD.fullmatch(last.group(1)):
+            continue
+        m = _SUBJECT_BEFORE.search(low, begin, p.start())
+        if m is not None:
+            yield m.start(), p.end(), m.group("subject")
+
+
+#: Function words of a subject, and the words for a team that name no group of their own
+_SUBJECT_FILLERS = _wordset(
+    "the our my their your all both most many these those other of and also even as well plus"
+)
+_COLLECTIVES = frozenset(re.findall(r"[a-z]+", _COLLECTIVE))
+_SUBJECT_SPLIT = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+|\s*&\s*|\s+as\s+well\s+as\s+|\s+plus\s+")
+
+
+def _subject_groups(subject: str) -> frozenset[str]:
+    """The groups of a subject: each noun phrase's head ("the branch managers": manager), or the
+    word before a word for a team ("the security team": security), the team's word when it has
+    none ("our team": team)."""
+    out = set()
+    for part in _SUBJECT_SPLIT.split(subject.lower()):
+        words = [w for w in re.findall(r"[a-z0-9&'-]+", part) if w not in _SUBJECT_FILLERS]
+        if not words:
+            continue
+        head = words[-1]
+        if head in _COLLECTIVES and len(words) > 1:
+            head = words[-2]
+        stem = _stem(head)
+        known = _GROUP_WORD.fullmatch(head) or _GROUP_WORD.fullmatch(stem) or stem in group_names()
+        out.add(stem if known else open_group(head, "en"))
+    return frozenset(out)
+
+
 #: A clause that negates, questions or conditions what follows: a claim inside it is not one
 _UNCLAIMED = re.compile(
     r"\b(?:not|no|never|nothing|without|neither|nor|whether|if|unclear|unknown|unsupported|unverified|"
@@ -1941,7 +2054,57 @@ def find_claims(text: str) -> list[Claim]:
             out.append(Claim(s, e, _groups_of(low[s:e])))
             continue
         out.append(Claim(s, e, _groups_of(low[s:e])))
-    return out
+    return _with_subjects(text, low, out)
+
+
+#: Who a claim speaks for after a preposition: "nobody on the security side would argue",
+#: "everyone in the ICU knows"
+_PEOPLE_IN = re.compile(
+    r"(?:no\s+one|nobody|everyone|everybody|anyone|anybody)\s+(?:in|on|at|among|from|across|within)\s+"
+    r"(?P<subject>(?:[\w&-]+\s+){0,3}?[\w&-]+)\s+(?:would|will|could|can|knows?|agrees?|says|accepts|"
+    r"understands|questions|disputes|doubts|disagrees|argues)\b"
+)
+#: Words that say "all of them" without naming a group: dropped when a claim names one
+_EVERYONE = _QUANTIFIERS | {"everyone", "everybody"}
+
+
+def _with_subjects(text: str, low: str, claims: list[Claim]) -> list[Claim]:
+    """``claims`` with agreement by a subject the answer names (:func:`_open_agreement`) added,
+    and each claim's groups read from its subject too."""
+    out = []
+    for cl in claims:
+        m = _PEOPLE_IN.match(low, cl.start)
+        if m is not None and m.start("subject") < cl.end:
+            named = _subject_groups(m.group("subject"))
+            cl = Claim(cl.start, cl.end, (cl.groups - _EVERYONE) | named)
+        out.append(cl)
+    for s, e, subject in _open_agreement(low):
+        if _UNCLAIMED.search(_clause_before(text, s, 120)) or _UNCLAIMED.search(low[s:e]):
+            continue
+        if _question_at(text, e):
+            continue
+        groups = _subject_groups(subject)
+        same = next((i for i, cl in enumerate(out) if s < cl.end and cl.start < e), None)
+        if same is None:
+            out.append(Claim(s, e, groups))
+            continue
+        cl = out[same]
+        merged = cl.groups | groups
+        out[same] = Claim(
+            min(s, cl.start), max(e, cl.end), merged - _EVERYONE if merged - _EVERYONE else merged
+        )
+    return sorted(out, key=lambda cl: cl.start)
+
+
+def claim_words(text: str, lexes: Iterable[Lexicon], language: str) -> frozenset[str]:
+    """Every word of ``text`` (lower case) in each form a claim's group may take: in English's
+    singular, by each table's name for it, and as a word of ``language`` (:func:`open_group`),
+    with ``language:`` alone (agreement is stated in that language)."""
+    out = {f"{language}:"}
+    for w in re.findall(r"[^\W\d_]+", text):
+        out.update((_stem(w), open_group(w, language), open_group(_stem(w), language)))
+        out.update(n for lex in lexes if w in lex.groups for n in lex.groups[w].split("/"))
+    return frozenset(out)
 
 
 def _question_at(text: str, e: int) -> bool:

@@ -156,7 +156,21 @@ phrasing (not translated English), with these keys:
 ``groups`` and ``group_prepositions``
     the groups a claim names, in it or after one of the prepositions (``hay consenso entre los
     mecánicos``), each word mapped to the group's English name (``mecánicos: mechanic``), so a
-    claim by mechanics needs a document stating the mechanics' agreement, in any language.
+    claim by mechanics needs a document stating the mechanics' agreement, in any language. A
+    word may have several names (``perito: expert/adjuster/assessor``): any of them states it.
+    A word no table maps is a group of its language (``fr:fraude``, :func:`open_group`),
+    compared only with documents that state agreement in that language.
+``agreement_predicates`` and ``agreement_openers``
+    agreement by the subject the answer names before the predicate, in its clause (list items
+    before a comma included) or inside its gap (``les analystes fraude sont unanimes``,
+    ``darüber sind sich die Makler ... einig``), or right after an opener (``ne sono convinti
+    tutti i direttori``): a claim by that subject, whatever its noun.
+``subject_fillers``, ``subject_stops``, ``first_person`` and ``not_people``
+    reading that subject: words that name no group (articles, quantifiers, pronouns,
+    prepositions); words after which it starts (``que``, ``dass``); the speaker, which makes it
+    no claim (``wij zijn het eens``); documents and figures, which agree with each other and
+    make it no claim (``les deux rapports sont d'accord``). A subject with no other word (``ils
+    sont d'accord``) claims nothing, nor does a negator in it or its clause, nor a question.
 
 ``homographs`` and ``accents_optional``
     words whose accent makes them another word than their accent-free spelling (Spanish ``sí``
@@ -251,6 +265,12 @@ _KEYS = (
     "common_practice",
     "claim_negators",
     "group_prepositions",
+    "agreement_predicates",
+    "agreement_openers",
+    "subject_fillers",
+    "subject_stops",
+    "first_person",
+    "not_people",
 )
 _B = r"(?<![\w'])"  # a phrase starts a word
 _E = r"(?![\w])"  # and ends one
@@ -439,6 +459,18 @@ class Lexicon:
     #: a claim's group words -> the group's English name, and the words after a claim that name one
     groups: Mapping[str, str]
     group_after: re.Pattern[str]
+    #: agreement by a subject the answer names before it (``les analystes fraude sont unanimes``)
+    #: or after it (``ne sono convinti tutti i direttori``), and the words a subject is read with
+    agreement: re.Pattern[str]
+    agreement_open: re.Pattern[str]
+    #: the first words of those phrases, and of ``consensus``: where one may start (tried only there)
+    agreement_starts: re.Pattern[str]
+    consensus_starts: re.Pattern[str]
+    agreement_words: frozenset[str]
+    subject_fillers: frozenset[str]
+    subject_stops: frozenset[str]
+    first_person: frozenset[str]
+    not_people: frozenset[str]
 
 
 #: Where a retraction ends: its clause does too ("that was a mistake: ...", not "... by the operator")
@@ -570,7 +602,27 @@ def _compile(doc: Mapping[str, Any], where: str, keep: frozenset[str] = frozense
         claim_negator=re.compile(alt(t["claim_negators"])),
         groups={_word(k, keep): v for k, v in groups.items()},
         group_after=re.compile(r"\s+" + alt(t["group_prepositions"]) + r"(?:\s+[^\s.,;:!?]+){1,4}"),
+        agreement=re.compile(alt(t["agreement_predicates"])),
+        agreement_open=re.compile(alt(t["agreement_openers"])),
+        agreement_starts=re.compile(
+            alt(p.split()[0] for p in t["agreement_predicates"] + t["agreement_openers"])
+        ),
+        consensus_starts=re.compile(alt(p.split()[0] for p in t["consensus"])),
+        agreement_words=frozenset(
+            _word(w, keep).rstrip("*")
+            for p in t["agreement_predicates"] + t["agreement_openers"]
+            for w in _LETTERS.findall(_word(p, keep))
+        ),
+        subject_fillers=_words(t["subject_fillers"], keep),
+        subject_stops=_words(t["subject_stops"], keep),
+        first_person=_words(t["first_person"], keep),
+        not_people=_words(t["not_people"], keep),
     )
+
+
+def _words(phrases: Iterable[str], keep: frozenset[str]) -> frozenset[str]:
+    """The single words of a table's list, as the rules read them (apostrophes apart: ``l'``)."""
+    return frozenset(w for p in phrases for w in _LETTERS.findall(_word(p, keep)))
 
 
 @cache
@@ -986,15 +1038,144 @@ def find_guessed_verdicts(
 
 def find_claims(lexes: Iterable[Lexicon], text: str) -> list[tuple[int, int, frozenset[str]]]:
     """Claims of agreement in these languages that no negator earlier in their clause undoes:
-    ``(start, end, groups)``, the groups by their English names (none: agreement by anyone)."""
+    ``(start, end, groups)``, the groups by their English names (none: agreement by anyone).
+
+    A predicate of agreement (``sont unanimes``, ``sind sich einig``, ``coinciden en``) is a
+    claim by the subject named before it in its clause, or inside it (``darüber sind sich die
+    Makler einig``), and an opener (``ne sono convinti tutti``) by the one named after it: the
+    subject's words that are no fillers are its groups (a word of ``groups`` by its English name,
+    any other as written, a plural ``s`` dropped). No claim when the subject is the speaker
+    (``wij zijn het eens``), a document or figure (``les deux rapports concordent``), names no
+    one (``ils sont d'accord``), or a negator or a question undoes it."""
     low = text.lower()
     out = []
     for lex in lexes:
-        for m in lex.consensus.finditer(low):
+        for m in _starting(lex.consensus, lex.consensus_starts, low):
             if not lex.claim_negator.search(_clause(lex, text, m.start())):
                 words = _LETTERS.findall(m.group())
+                groups = {lex.groups[w] for w in words if w in lex.groups}
                 after = lex.group_after.match(low, m.end())
                 if after is not None:
-                    words += _LETTERS.findall(after.group())
-                out.append((m.start(), m.end(), frozenset(lex.groups[w] for w in words if w in lex.groups)))
+                    groups.update(_groups_after(lex, after.group()))
+                out.append((m.start(), m.end(), frozenset(groups)))
+        for m in _starting(lex.agreement, lex.agreement_starts, low):
+            start, subject = _subject_before(lex, low, m.start())
+            claim = _subject_claim(lex, low, subject + _LETTERS.findall(m.group()), start, m.end())
+            if claim is not None:
+                out.append(claim)
+        for m in _starting(lex.agreement_open, lex.agreement_starts, low):
+            if lex.claim_negator.search(_clause(lex, text, m.start())):
+                continue
+            rest = low[m.end() : m.end() + _REACH]
+            stop = lex.clause_break.search(rest)
+            words = _SUBJECT_WORD.findall(rest[: stop.start() if stop else len(rest)])[:6]
+            claim = _subject_claim(lex, low, _LETTERS.findall(m.group()) + words, m.start(), m.end())
+            if claim is not None:
+                out.append(claim)
     return sorted(out)
+
+
+def _starting(pattern: re.Pattern[str], starts: re.Pattern[str], low: str) -> Iterable[re.Match[str]]:
+    """The matches of ``pattern`` in ``low``, tried only where one of its first words starts
+    (``finditer`` tries every position, and these phrases are many)."""
+    end = 0
+    for w in starts.finditer(low):
+        if w.start() < end:
+            continue
+        m = pattern.match(low, w.start())
+        if m is not None:
+            end = m.end()
+            yield m
+
+
+#: Where a sentence ends: a claim in a sentence that ends in ``?`` asks, it does not claim
+_SENTENCE_END = re.compile(r"[.!?]+(?=\s|$)|\n")
+#: A comma that ends a short item of a list may stand inside a subject ("Sachbearbeiter,
+#: Gutachter und der Makler sind sich einig"): an item of at most this many words
+_LIST_ITEM = 3
+
+
+def _subject_before(lex: Lexicon, low: str, pos: int) -> tuple[int, list[str]]:
+    """The words of the subject before ``pos`` (its clause, list items before a comma included,
+    from the last ``subject_stops`` word on) and where it starts."""
+    start = max(0, pos - _REACH)
+    window = low[start:pos]
+    marks = [m for m in lex.clause_break.finditer(window) if not _in_figure(low, start + m.start())]
+    cut = marks[-1].end() if marks else 0
+    i = len(marks) - 1
+    while i >= 0 and marks[i].group() == ",":
+        # a short item of a list before the comma, itself after a mark or the text's start
+        before = marks[i - 1] if i else None
+        item_start = before.end() if before else 0
+        opened = before.group() in _LIST_MARKS if before else start == 0
+        if not (
+            opened and 0 < len(_SUBJECT_WORD.findall(window[item_start : marks[i].start()])) <= _LIST_ITEM
+        ):
+            break
+        cut = item_start
+        i -= 1
+    words = list(_SUBJECT_WORD.finditer(window, cut))
+    for j in range(len(words) - 1, -1, -1):
+        if words[j].group() in lex.subject_stops:
+            words = words[j + 1 :]
+            break
+    begin = start + (words[0].start() if words else len(window))
+    return begin, [w.group() for w in words]
+
+
+_LIST_MARKS = frozenset((",", ".", ";", ":", "!", "?", "\n"))
+#: A word of a subject: letters only (a hyphen may join two: ``compliance-afdeling``), not a
+#: piece of a code or figure (``P0``, ``A-2291``)
+_SUBJECT_WORD = re.compile(r"(?<![\w-])[^\W\d_]+(?:-[^\W\d_]+)*(?![\w-])")
+
+
+def _subject_claim(
+    lex: Lexicon, low: str, words: list[str], start: int, end: int
+) -> tuple[int, int, frozenset[str]] | None:
+    """A claim by the subject among ``words`` (with the predicate's), or None when none is."""
+    if any(w in lex.first_person for w in words):
+        return None
+    content = [w for w in words if w not in lex.subject_fillers and w not in lex.agreement_words]
+    if not content or any(w in lex.not_people for w in content):
+        return None
+    # a negator in the subject or the predicate's gap (the predicate's own words aside: Dutch
+    # ``daar is geen discussie over`` is agreement)
+    negators = lex.claim_negator.finditer(low, start, end)
+    if any(not lex.agreement_words.issuperset(_LETTERS.findall(n.group())) for n in negators):
+        return None
+    if lex.claim_negator.search(_clause(lex, low, start)):
+        return None
+    stop = _SENTENCE_END.search(low, end, end + 240)
+    if stop is not None and stop.group().startswith("?"):
+        return None
+    return start, end, frozenset(lex.groups.get(w) or open_group(w, lex.language) for w in content)
+
+
+def _groups_after(lex: Lexicon, words: str) -> set[str]:
+    """The groups named after a claim's preposition (``hay consenso entre los mecánicos``,
+    ``l'opinione comune tra i broker``): its words up to a ``subject_stops`` word, fillers,
+    documents and figures aside."""
+    out = set()
+    for w in _SUBJECT_WORD.findall(words)[1:]:
+        if w in lex.subject_stops:
+            break
+        if w in lex.groups:
+            out.add(lex.groups[w])
+        elif w not in lex.subject_fillers and w not in lex.not_people and w not in lex.agreement_words:
+            out.add(open_group(w, lex.language))
+    return out
+
+
+def open_group(word: str, language: str) -> str:
+    """A group's word no table maps, as a claim and a document both read it: its language, a
+    colon, the word (a plural ``s`` dropped): ``fr:fraude``. It is compared with the documents
+    of its own language only (no table says what ``Sachbearbeiter`` is in English)."""
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        word = word[:-1]
+    return f"{language}:{word}"
+
+
+@cache
+def group_names() -> frozenset[str]:
+    """The English names the tables give groups (``mechanic``, ``nurse``...)."""
+    return frozenset(name for lang in TABLE_LANGUAGES for name in _table(lang).get("groups", {}).values())

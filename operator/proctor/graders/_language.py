@@ -332,6 +332,8 @@ _DENIED_AFTER = re.compile(
     r"(?:,\s*|\s+)(?:is|was|would\s+be|seems|sounds|looks|appears)?\s*(?:wrong|incorrect|mistaken|inaccurate|"
     r"not\s+(?:correct|right|it|accurate|applicable|the\s+(?:answer|case|band|verdict|right\s+\w+|correct\s+\w+))|"
     r"ruled\s+out|excluded|a\s+(?:mistake|misreading|misclassification|common\s+mistake|trap|red\s+herring)|"
+    r"an?\s+(?:false\s+(?:alarm|positive|reading|alert)|glitch|known\s+(?:bug|glitch|issue|false\s+alarm)|"
+    r"artefact|artifact|sensor\s+error|bug)|"
     r"an\s+error|out\s+of\s+the\s+question|inapplicable)\b"
     r"|\s+(?:is|was)\s+not\s+(?:correct|right|it|accurate|applicable|the\s+\w+)\b"
     r"|\s+(?:isn't|wasn't)\s+(?:correct|right|it|accurate|applicable|the\s+\w+)\b"

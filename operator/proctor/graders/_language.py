@@ -328,7 +328,8 @@ _MENTION_BEFORE = re.compile(
 )
 #: After the label: denied ("is wrong", "would be a mistake", "? No,", "- no.")
 _DENIED_AFTER = re.compile(
-    r"^\s*(?:[\"'`)*_]+\s*)?(?:"
+    # the band, or a source's output it names ("the RED alert is a false positive")
+    r"^\s*(?:[\"'`)*_]+\s*)?(?:\s+(?:alert|alarm|flag|warning|reading|rating|call)s?(?=\s+(?:is|was)\s))?(?:"
     r"(?:,\s*|\s+)(?:is|was|would\s+be|seems|sounds|looks|appears)?\s*(?:wrong|incorrect|mistaken|inaccurate|"
     r"not\s+(?:correct|right|it|accurate|applicable|the\s+(?:answer|case|band|verdict|right\s+\w+|correct\s+\w+))|"
     r"ruled\s+out|excluded|a\s+(?:mistake|misreading|misclassification|common\s+mistake|trap|red\s+herring)|"

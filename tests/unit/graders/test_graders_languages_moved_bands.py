@@ -168,9 +168,30 @@ CAVEATS = [
 ]
 
 
+CHOICES_AND_RULES = [
+    ("fr", "J'hésite entre AMBER et RED.", F),
+    ("pt", "Não sei se é AMBER ou RED.", F),
+    ("en", "It's GREEN or AMBER depending on the next reading.", F),
+    ("en", "My first instinct was RED; the table says AMBER.", P),
+    ("de", "Mein erster Gedanke war RED, aber es ist AMBER.", P),
+    ("nl", "Eerst had ik RED ingevuld; het is AMBER.", P),
+    ("en", "AMBER. Nothing here meets the RED criteria.", P),
+    ("en", "AMBER; the RED thresholds start above 20.", P),
+    ("fr", "AMBER. Le moniteur a levé RED, c'est une fausse alerte.", P),
+    ("es", "AMBER. El sistema indicó RED, pero es un error conocido.", P),
+    ("it", "AMBER. Il monitor ha segnalato RED, ma è un falso allarme.", P),
+    ("de", "AMBER. RED ist ein Fehlalarm des Monitors.", P),
+    ("en", "AMBER; the RED alert is a false positive.", P),
+    # twins: the answer's own band beside its object nouns; a band that is no false alarm
+    ("fr", "Je classerais l'alerte en AMBER.", P),
+    ("en", "RED: it meets the RED criteria.", F),
+    ("en", "RED. This is not a false alarm.", F),
+]
+
+
 @pytest.mark.parametrize(
     ("lang", "answer", "expected"),
-    RETRACTED + MOVED + DISOWNED + LISTS + PROSE + REPORTED + SINCE + CAVEATS,
+    RETRACTED + MOVED + DISOWNED + LISTS + PROSE + REPORTED + SINCE + CAVEATS + CHOICES_AND_RULES,
     ids=lambda v: str(v)[:40],
 )
 def test_a_band_the_answer_moved_away_from_is_not_its_verdict(lang: str, answer: str, expected: str) -> None:
@@ -178,6 +199,6 @@ def test_a_band_the_answer_moved_away_from_is_not_its_verdict(lang: str, answer:
 
 
 def test_enough_of_these_items_pass() -> None:
-    items = RETRACTED + MOVED + DISOWNED + LISTS + PROSE + REPORTED + SINCE + CAVEATS
+    items = RETRACTED + MOVED + DISOWNED + LISTS + PROSE + REPORTED + SINCE + CAVEATS + CHOICES_AND_RULES
     assert sum(e == P for *_, e in items) / len(items) >= 0.4
     assert {lang for lang, *_ in items} == {"en", "fr", "de", "es", "pt", "it", "nl"}

@@ -136,6 +136,11 @@ phrasing (not translated English), with these keys:
     fissure``, ``Non c'è alcun dubbio nel rapporto``, ``Aucun document ne dit le contraire``); so
     does a figure in the rest of the phrase's clause (``Keiner der Berichte nennt einen Wert über
     0,60``: a value none reaches; a code such as ``QX-14`` is no figure).
+``not_said``, ``nothing_words``, ``about_words`` and ``unknown_words``
+    more phrases of declining built with ``source_nouns``: a paper that does not say it
+    (``El informe no lo dice``, ``Der Bericht sagt es nicht``, ``no lo dice el informe``; a
+    clause of its own, and not of a person), nothing in the papers about it with no verb
+    (``Rien dans les documents sur le coût``), unknown from them (``Onbekend uit de stukken``).
 ``guess_markers`` and ``numbers``
     a guessed verdict is an upper-case word after a marker (``probablement HIGH``); ``numbers``
     are number words with their values (no word for one: it is also the article).
@@ -259,6 +264,10 @@ _KEYS = (
     "neither",
     "nor",
     "mention_verbs",
+    "not_said",
+    "nothing_words",
+    "about_words",
+    "unknown_words",
     "guess_markers",
     "consensus",
     "common_view",
@@ -335,15 +344,20 @@ _GAP = r"(?:[^\s.;:!?]+\s+){0,5}?"
 _FEW = r"(?:[^\s.;:!?]+\s+){0,2}?"
 
 
-def _bare(phrases: Iterable[str], keep: frozenset[str]) -> str:
+def _bare(phrases: Iterable[str], keep: frozenset[str], compounds: bool = False) -> str:
     """The phrases as one alternation that may follow an elided article (``l'annexe``,
-    ``nell'allegato``): a word starts there, or after one or two letters and an apostrophe."""
+    ``nell'allegato``): a word starts there, or after one or two letters and an apostrophe; in a
+    language that writes compounds as one word, also at the end of one (``Prüfbericht``,
+    ``inspectierapport``)."""
     ordered = sorted({_phrase(p, keep).removeprefix(_B) for p in phrases}, key=len, reverse=True)
-    return (r"(?:(?<![\w'])(?:\w{1,5}'\s?)?|(?<='))(?:" + "|".join(ordered) + ")") if ordered else "(?!)"
+    if not ordered:
+        return "(?!)"
+    head = r"(?<![\w'])\w*" if compounds else r"(?<![\w'])(?:\w{1,5}'\s?)?"
+    return rf"(?:{head}|(?<='))(?:" + "|".join(ordered) + ")"
 
 
 def _declining_grammar(
-    t: Mapping[str, list[str]], keep: frozenset[str]
+    t: Mapping[str, list[str]], keep: frozenset[str], compounds: bool = False
 ) -> tuple[tuple[tuple[re.Pattern[str], ...], re.Pattern[str]], ...]:
     """The phrases of declining built from parts (see ``source_nouns`` in the module
     documentation): the source holds nothing, none of it says, it is nowhere, neither names it.
@@ -353,7 +367,7 @@ def _declining_grammar(
     def alt(key: str) -> str:
         return _alternation(t[key], keep)
 
-    noun = _bare(t["source_nouns"], keep)
+    noun = _bare(t["source_nouns"], keep, compounds)
     place = rf"{alt('source_in')}\s*{_FEW}{noun}"  # "in the formulary excerpt", "uit de stukken"
     # verbs of saying, not of covering ("none of the policies covers flood damage" is an answer)
     saying = alt("mention_verbs")
@@ -388,6 +402,19 @@ def _declining_grammar(
         # "there's no CRRT dosing in the formulary", "im Formular gibt es keine Dosierung"
         ((there_is_no, noun), rf"{there_is_no}{absent}\s*{_GAP}{place}{absent}"),
         ((there_is_no, noun), rf"{place},?\s+{_FEW}{there_is_no}{absent}"),
+        # "El informe no lo dice", "Der Bericht sagt es nicht", "no lo dice el informe": a paper
+        # that does not say it (not a person: "Juan no lo dice")
+        ((noun, alt("not_said")), rf"{noun}\s+{_GAP}{alt('not_said')}{_CLAUSE_ENDS_HERE}"),
+        ((noun, alt("not_said")), rf"{alt('not_said')}\s+{_FEW}{noun}{absent}"),
+        # "Rien dans les documents sur le coût", "Nothing in the papers on the cost": no verb
+        # (a sentence of its own: "nothing in the report on liquidity that worries me" says something)
+        (
+            (alt("nothing_words"), noun),
+            rf"{alt('nothing_words')}\s*{place}\s+{alt('about_words')}"
+            rf"(?:\s+(?!{_RELATIVES})[^\s.;:!?,]+){{1,4}}\s*(?:[.;:!?\n]|$)",
+        ),
+        # "Onbekend uit de stukken", "Inconnu d'après les documents"
+        ((alt("unknown_words"), noun), rf"{alt('unknown_words')}\s*{place}"),
         # "neither HX-200 nor the adjuster's report mentions it": a paper or a code among them
         (
             (neither,),
@@ -475,6 +502,10 @@ class Lexicon:
 
 #: Where a retraction ends: its clause does too ("that was a mistake: ...", not "... by the operator")
 _CLAUSE_ENDS_HERE = r"(?=[\s\"'`*_)]*(?:[.,;:!?\u2013\u2014(\n]|-\s|$))"
+#: Relative pronouns: a clause that goes on after what it is about says something of it
+_RELATIVES = r"(?:that|which|who|qui|que|quoi|dass|das|was|welche[sr]?|dat|wat|die|che|cui|quale)\b"
+#: Languages that write compound nouns as one word: a source noun may end one (``Prüfbericht``)
+_COMPOUNDING = frozenset({"de", "nl"})
 #: A label as the change rules see it, in the text as written: a word in capitals (``LOW``, ``HIGH``)
 _LABEL_WORD = r"(?-i:[A-Z][A-Z0-9_-]*[A-Z0-9])"
 _LABEL_END = r"[\"'`*_)\]]*"
@@ -589,7 +620,7 @@ def _compile(doc: Mapping[str, Any], where: str, keep: frozenset[str] = frozense
         qualifier_after=re.compile(r"[ \t\"'`*_)\]]*" + alt(t["qualifier_fields"]), re.IGNORECASE),
         clause_break=re.compile(r"[.,;:!?()\[\]\n]|" + alt(t["clause_breaks"])),
         refusal=re.compile(alt(t["refusal"])),
-        refusal_parts=_declining_grammar(t, keep),
+        refusal_parts=_declining_grammar(t, keep, str(doc["language"]) in _COMPOUNDING),
         refusal_words=frozenset(
             w.rstrip("*") for p in t["refusal"] for w in canonical_text(p).lower().split() if w != "..."
         )

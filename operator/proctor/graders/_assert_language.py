@@ -200,7 +200,9 @@ def _build_no_guess(a: Assertion, negated: bool) -> _Evaluate:
         )
         guesses = [(g.start, g.end) for g in found]
         lexes = r.lexicons()
-        grounded = ctx.grounded_numbers
+        # a number word is grounded by its value (its words around it are another language's), but
+        # never by a day of a month: "twintig" is no "20 December"
+        grounded = ctx.grounding.quantities
         guesses += [
             (s, e)
             for s, e, value in _lexicon.find_number_words(lexes, r.rules.text, 0)

@@ -92,7 +92,7 @@ from enum import StrEnum
 from proctor.graders._canon import canonical_text
 from proctor.graders._forms import Forms, bold_at
 from proctor.graders._forms import forms as markdown_forms
-from proctor.graders._lexicon import Rules, label_use
+from proctor.graders._lexicon import Rules, figure_words, label_use
 from proctor.graders._text import NUMBER
 from proctor.graders._units import same_quantity
 
@@ -1084,7 +1084,7 @@ def _designator_before(text: str, s: int) -> str | None:
         return "#"
     tail = text[max(0, s - 16) : s].lower().rstrip(" \t:#.")
     word = tail.rsplit(maxsplit=1)[-1].lstrip("([\"'") if tail.strip() else ""
-    if word in DESIGNATORS:
+    if word in DESIGNATORS or word in figure_words().designators:
         return word
     return "#" if word.endswith("#") else None
 
@@ -1098,9 +1098,9 @@ _INTEGER_OR_DECIMAL = re.compile(r"\d+(?:\.\d+)?")
 _YEAR = re.compile(r"^(?:19|20)\d\d$")
 _DECADE_S = re.compile(r"'?s\b")
 _QUANTITY_AFTER = re.compile(
-    r"(?i)\s?(?:%|hours?|hrs?|h|fh|cycles?|flights?|days?|weeks?|months?|years?|minutes?|mins?|seconds?|s|"
+    r"(?i)\s?(?:%|(?:hours?|hrs?|h|fh|cycles?|flights?|days?|weeks?|months?|years?|minutes?|mins?|seconds?|s|"
     r"km|mi|miles?|nm|ft|feet|m|kg|lbs?|pounds?|rpm|psi|bar|qt|quarts?|l|litres?|liters?|ml|gal|units?|"
-    r"pieces?|pcs|items?|times|blades?|usd|eur|gbp|dollars?|euros?)\b"
+    r"pieces?|pcs|items?|times|blades?|usd|eur|gbp|dollars?|euros?)\b)"
 )
 _UNIT_AFTER = re.compile(r"\s?(?:%|[a-zA-Z\u00b0\u00b5][\w/\u00b0\u00b5]*)")
 _NOT_UNITS = frozenset(
@@ -1174,6 +1174,10 @@ class Figure:
     near: frozenset[str]
     #: the unit as written (``MPa`` is not ``mPa``), for converting it
     written_unit: str = ""
+    #: the figure's other reading, in the notation of another language (``4.200``: 4.2 or 4200)
+    other: float | None = None
+    #: a rough amount's size (2: a couple, 3: a few or several; 0: no rough amount)
+    rough: float = 0.0
 
 
 def _stem(word: str) -> str:
@@ -1243,6 +1247,64 @@ def _words_value(phrase: str) -> tuple[float | None, bool]:
     return total + current, vague
 
 
+#: A figure in the notation of another language than English: a decimal comma (``1,6``), points,
+#: spaces or apostrophes between the thousands (``4.200``, ``4 200``, ``4'200``), or both (``1.234,5``)
+_LOCAL_NUMBER = re.compile(
+    r"(?:[1-9]\d{0,2}(?P<sep>[. \u00a0\u202f'])\d{3}(?:(?P=sep)\d{3})*(?:,\d+)?|\d+,\d+)"
+    r"(?=(?:%|[a-zA-Z\u00b0\u00b5]{1,4}(?:/[a-zA-Z]{1,4})?)?(?![\w]|[.,]\d))"
+)
+#: A currency before a figure: its code or its symbol (``EUR 250``, ``€ 250``, ``US$250``)
+_CURRENCY_BEFORE = re.compile(
+    r"(?:(?<![\w])(?P<code>eur|usd|gbp|chf)\.?|(?P<prefix>[A-Za-z]{0,2})(?P<symbol>[\u20ac$\u00a3]))\s?$",
+    re.IGNORECASE,
+)
+_CURRENCY_AFTER = re.compile(r"\s?(?P<symbol>[\u20ac$\u00a3])")
+_SYMBOLS = {"\u20ac": "eur", "$": "usd", "\u00a3": "gbp"}
+#: Units of time the tables name: a figure in one converts to another (``2 Stunden``, ``120 minutes``)
+_TIME_UNITS = frozenset({"second", "minute", "hour", "day", "week", "month", "year"})
+#: A date in digits: ``2024-03-14``, ``14/03/2024``, ``14.03.24`` (day and month either way round)
+_NUMERIC_DATE = re.compile(
+    r"(?<![\w.:/-])(?:(?:19|20)\d\d-(?P<im>\d{1,2})-(?P<id>\d{1,2})|(?P<a>\d{1,2})(?P<sep>[./])(?P<b>\d{1,2})"
+    r"(?P=sep)(?:\d{4}|\d{2}))(?![\w/-]|\.\d)"
+)
+
+
+def _date(day: float, month: int) -> str:
+    """The unit of a day of a month: what grounds a date (``22. Januar`` for ``22 January``)."""
+    return f"date-{month:02d}" if day.is_integer() and 1 <= day <= 31 else ""
+
+
+def _unit_read(text: str, s: int, e: int, value: float) -> tuple[str, str] | None:
+    """The unit a figure at ``[s, e)`` names in the tables' words (any language), and its unit to
+    convert by: a currency before or after it (``€ 250``, ``250 EUR``), a month it is the day of
+    (``22. Januar``, ``14 de marzo``, ``March 14``) or a unit in words (``5 minutos``); None when
+    it names none of these."""
+    fw = figure_words()
+    m = _CURRENCY_BEFORE.search(text, max(0, s - 6), s)
+    if m is not None:
+        if m.group("code"):
+            return m.group("code").lower(), ""
+        prefix = m.group("prefix").lower()
+        code = (
+            "usd"
+            if prefix in ("", "us") and m.group("symbol") == "$"
+            else prefix + _SYMBOLS[m.group("symbol")]
+        )
+        return code, ""
+    m = fw.month_after.match(text, e) or fw.month_before.search(text, max(0, s - 16), s)
+    # "may" in lower case is the English verb ("5 may be enough")
+    if m is not None and m.group("month") != "may" and _date(value, fw.months[fw.key(m.group("month"))]):
+        return _date(value, fw.months[fw.key(m.group("month"))]), ""
+    m = _CURRENCY_AFTER.match(text, e)
+    if m is not None:
+        return _SYMBOLS[m.group("symbol")], ""
+    m = fw.unit_after.match(text, e)
+    if m is not None and fw.key(m.group()) not in _NOT_UNITS:
+        unit = fw.units[fw.key(m.group())]
+        return unit, unit if unit in _TIME_UNITS else ""
+    return None
+
+
 #: A footnote marker before a number: ``[1]``, ``[^1]``
 _FOOTNOTE = re.compile(r"(?:\[\^?|\^)$")
 #: A figure in scientific notation: ``5e3``, ``3.5E-2``, ``4 x 10^3`` (also with a multiplication sign)
@@ -1259,23 +1321,49 @@ def find_figures(text: str, context_of: frozenset[float] | None = None) -> list[
     values in ``context_of`` when it is given: no other figure can be grounded."""
     out: list[Figure] = []
 
-    def around(value: float | None, s: int, e: int) -> tuple[str, frozenset[str], str]:
+    def around(
+        value: float | None, s: int, e: int, other: float | None = None
+    ) -> tuple[str, frozenset[str], str]:
+        if value is None:
+            return "", frozenset(), ""
+        read = _unit_read(text, s, e, value)
         # the unit as written always: the same quantity may be stated in another unit (4000 mg, 4 g)
-        written = _written_unit(text, e) if value is not None else ""
-        if context_of is not None and value not in context_of:
+        written = _written_unit(text, e) if read is None else read[1]
+        if context_of is not None and value not in context_of and other not in context_of:
             return "", frozenset(), written
-        return _unit_after(text, e), _near_words(text, s, e), written
+        return (_unit_after(text, e) if read is None else read[0]), _near_words(text, s, e), written
 
     marker = 0  # the last list marker ("1.", "2)" at the start of a line) seen
+    skip_to = 0  # the end of a figure in another notation ("4 200": not 4 and 200)
     for m in NUMBER.finditer(text):
         s, e = m.span()
+        if s < skip_to:
+            continue
         raw = m.group()
+        other: float | None = None
+        local = _LOCAL_NUMBER.match(text, s)
+        if local is not None and local.end() >= e:
+            local_value = float(re.sub(r"[. \u00a0\u202f']", "", local.group()).replace(",", "."))
+            if local.end() > e:  # only the other notation reads it whole: "1,6", "4 200", "1.234,5"
+                raw, e, skip_to = local.group(), local.end(), local.end()
+                m_value = local_value
+            else:  # both do: "4.200" is 4.2 or 4200, "1,250" is 1250 or 1.25
+                m_value = None
+                other = local_value
+        else:
+            m_value = None
         # part of an identifier: glued to letters, or a hyphenated/slashed code such as 72-00
         # (but "0.45-0.50" and "10-15 hours" are ranges of figures)
         if s > 0 and (text[s - 1].isalpha() or text[s - 1] in "-/_#"):
             continue
         if e + 1 < len(text) and text[e] in "-/_" and text[e + 1].isalnum():
             tail = _INTEGER_OR_DECIMAL.match(text, e + 1)
+            # a unit in any table's words ("10-15 dagen") or a hedge of any ("forse 50-60") after it
+            fw = figure_words()
+            foreign = tail is not None and (
+                fw.unit_after.match(text, tail.end()) is not None
+                or (text[e] == "-" and _word_before(text, s) in fw.hedges)
+            )
             is_range = "." in raw or (
                 tail is not None
                 and (
@@ -1287,7 +1375,7 @@ def find_figures(text: str, context_of: frozenset[float] | None = None) -> list[
                     )
                 )
             )
-            if not is_range:
+            if not is_range and not foreign:
                 continue
         designator = _designator_before(text, s)
         if designator is not None and ("." not in raw or designator in SECTION_WORDS or designator == "#"):
@@ -1317,10 +1405,13 @@ def find_figures(text: str, context_of: frozenset[float] | None = None) -> list[
         if _next_word(text, e) in _SOURCE_NOUNS:
             continue
         try:
-            value = abs(float(raw.replace(",", "").replace("\u2212", "-")))
+            value = (
+                m_value if m_value is not None else abs(float(raw.replace(",", "").replace("\u2212", "-")))
+            )
         except ValueError:  # pragma: no cover - NUMBER only matches numbers
             continue
-        out.append(Figure(s, _words_after(text, e), value, *around(value, s, e)))
+        other = None if other == value else other
+        out.append(Figure(s, _words_after(text, e), value, *around(value, s, e, other), other=other))
     for m in _NUMBER_WORD.finditer(text):
         s, e = m.start(), m.end()
         phrase = m.group().rstrip(" -")
@@ -1352,6 +1443,14 @@ def find_figures(text: str, context_of: frozenset[float] | None = None) -> list[
     out.extend(sci)
     for m in _VAGUE_QUANTITY.finditer(text) if any(k in text.lower() for k in _VAGUE_KEYS) else ():
         out.append(Figure(m.start(), m.end(), None, "", frozenset()))
+    fw = figure_words()
+    for m in fw.rough_amount.finditer(text):  # "un par de semanas", "ein paar Wochen"
+        unit = fw.units[fw.key(m.group("unit"))]
+        out.append(
+            Figure(
+                m.start(), m.end(), None, unit, frozenset(), rough=fw.rough_sizes[fw.key(m.group("rough"))]
+            )
+        )
     if sci:  # "4 x 10^3": one figure, not 4, 10 and 3
         out = [f for f in out if f in sci or not any(g.start <= f.start < g.end for g in sci)]
     out.sort(key=lambda f: f.start)
@@ -1376,34 +1475,55 @@ def _words_after(text: str, pos: int, words: int = 2) -> int:
 class Grounding:
     """Figures the question and the context state, with their units and the words around them."""
 
-    __slots__ = ("_by_value", "_written")
+    __slots__ = ("_by_value", "_rough", "_written")
 
     def __init__(self, texts: Iterable[str]) -> None:
         by_value: dict[float, list[tuple[str, frozenset[str]]]] = {}
         written: dict[float, set[str]] = {}
+        rough: set[tuple[float, str]] = set()
         for text in texts:
             for f in find_figures(text):
-                if f.value is not None:
-                    by_value.setdefault(f.value, []).append((f.unit, f.near))
-                    if f.written_unit:
-                        written.setdefault(f.value, set()).add(f.written_unit)
+                if f.rough:
+                    rough.add((f.rough, f.unit))
+                for value in (f.value, f.other):
+                    if value is not None:
+                        by_value.setdefault(value, []).append((f.unit, f.near))
+                        if f.written_unit:
+                            written.setdefault(value, set()).add(f.written_unit)
+            # a date in digits states its day of its month ("2024-03-14": "14 de marzo")
+            for m in _NUMERIC_DATE.finditer(text):
+                pairs = (
+                    [(m.group("id"), m.group("im"))]
+                    if m.group("id")
+                    else [(m.group("a"), m.group("b")), (m.group("b"), m.group("a"))]
+                )
+                for day, month in pairs:
+                    if 1 <= int(month) <= 12 and _date(float(day), int(month)):
+                        by_value.setdefault(float(day), []).append(
+                            (_date(float(day), int(month)), frozenset())
+                        )
         self._by_value = by_value
         self._written = written
+        self._rough = rough
 
     def states(self, figure: Figure) -> bool:
         """Whether ``figure`` is a quantity the sources state (same value, and the same unit or a
-        word in common around it; or the same quantity in another unit: ``4000 mg`` for ``4 g``)."""
+        word in common around it; or the same quantity in another unit: ``4000 mg`` for ``4 g``);
+        a rough amount (``un par de semanas``) only when they state one of its size and unit."""
         if figure.value is None:
-            return False
+            return bool(figure.rough) and (figure.rough, figure.unit) in self._rough
+        return any(self._states(value, figure) for value in (figure.value, figure.other) if value is not None)
+
+    def _states(self, value: float, figure: Figure) -> bool:
         if figure.written_unit and any(
             written
             and written != figure.written_unit
-            and same_quantity(figure.value, figure.written_unit, value, written)
-            for value, entries in self._written.items()
+            and same_quantity(value, figure.written_unit, stated, written)
+            for stated, entries in self._written.items()
             for written in entries
         ):
             return True
-        for unit, near in self._by_value.get(figure.value, ()):
+        for unit, near in self._by_value.get(value, ()):
             if figure.unit and figure.unit == unit:
                 return True
             if figure.unit and unit and figure.unit != unit:
@@ -1418,6 +1538,14 @@ class Grounding:
     @property
     def values(self) -> frozenset[float]:
         return frozenset(self._by_value)
+
+    @property
+    def quantities(self) -> frozenset[float]:
+        """The values the sources state as something else than a day of a month (``20 December``
+        grounds no ``twintig``, twenty of anything)."""
+        return frozenset(
+            v for v, entries in self._by_value.items() if any(not u.startswith("date-") for u, _ in entries)
+        )
 
 
 #: Words of guessing: an upper-case word right after one ("probably HIGH", "my guess is HIGH",

@@ -103,6 +103,18 @@ phrasing (not translated English), with these keys:
 ``guess_markers`` and ``numbers``
     a guessed verdict is an upper-case word after a marker (``probablement HIGH``); ``numbers``
     are number words with their values (no word for one: it is also the article).
+``units``, ``months``, ``rough_amounts`` and ``designators``
+    how figures are read, in every table at once (a context in English grounds an answer's
+    figure in French): ``units`` maps a unit written after a figure to the unit it names, the
+    same in every table (``minutos: minute``, ``Stunden: hour``, ``pour cent: "%"``, ``euros:
+    eur``; ``€``, ``$`` and ``£`` before or after a figure, and a currency's code before it, are
+    read in code), so ``dos 5 minutos`` states the context's ``5 minutes``; ``months`` maps the
+    months to their numbers: a day before one (``22. Januar``, ``14 de marzo``, ``1er mars``, in
+    English also after one: ``March 14``) is that date, stated by the context's ``22 January``;
+    ``rough_amounts`` maps a rough amount of a unit with no number (``un par de semanas``, ``ein
+    paar Wochen``, ``a couple of weeks``) to its size (2: a couple, 3: a few or several): a
+    figure, stated only by a rough amount of the same size and unit; a whole number right after
+    a word of ``designators`` (``letto 14``, ``Pumpe 2``) names a thing, not a quantity.
 ``consensus`` and ``claim_negators``
     claims of agreement (``les experts s'accordent``, ``unbestritten``); a negator earlier in the
     claim's clause makes it no claim (``pas tous les experts``).
@@ -193,6 +205,7 @@ _KEYS = (
     "silent_openers",
     "silent_verbs",
     "guess_markers",
+    "designators",
     "consensus",
     "common_view",
     "common_practice",
@@ -344,6 +357,7 @@ def _compile(doc: Mapping[str, Any], where: str, keep: frozenset[str] = frozense
         for k, v in numbers.items()
     ):
         raise ValueError(f"{where}: numbers must map words to numbers")
+    _figure_tables(doc, where)
     groups = doc.get("groups", {})
     if not isinstance(groups, dict) or not all(
         isinstance(k, str) and isinstance(v, str) and k.strip() and v.strip() for k, v in groups.items()
@@ -409,6 +423,112 @@ def _compile(doc: Mapping[str, Any], where: str, keep: frozenset[str] = frozense
         claim_negator=re.compile(alt(t["claim_negators"])),
         groups={_word(k, keep): v for k, v in groups.items()},
         group_after=re.compile(r"\s+" + alt(t["group_prepositions"]) + r"(?:\s+[^\s.,;:!?]+){1,4}"),
+    )
+
+
+def _mapping(
+    doc: Mapping[str, Any], key: str, where: str, what: str, ok: Callable[[Any], bool]
+) -> dict[str, Any]:
+    value = doc.get(key, {})
+    if not isinstance(value, dict) or not all(
+        isinstance(k, str) and k.strip() and ok(v) for k, v in value.items()
+    ):
+        raise ValueError(f"{where}: {key} must map words to {what}")
+    return value
+
+
+def _figure_tables(doc: Mapping[str, Any], where: str) -> tuple[dict[str, Any], ...]:
+    """A table's ``units``, ``months`` and ``rough_amounts``, checked (see the module documentation)."""
+    return (
+        _mapping(doc, "units", where, "unit names", lambda v: isinstance(v, str) and bool(v.strip())),
+        _mapping(
+            doc,
+            "months",
+            where,
+            "month numbers",
+            lambda v: type(v) is int and 1 <= v <= 12,  # not a bool
+        ),
+        _mapping(doc, "rough_amounts", where, "sizes", lambda v: type(v) in (int, float) and v > 0),
+    )
+
+
+def _words_alternation(words: Iterable[str]) -> str:
+    """Table words or phrases (folded) as one alternation, longest first, any spacing between words."""
+    ordered = sorted(set(words), key=len, reverse=True)
+    return (
+        "(?:" + "|".join(r"\s+".join(map(re.escape, w.split())) for w in ordered) + ")" if ordered else "(?!)"
+    )
+
+
+def _fold(word: str) -> str:
+    return " ".join(canonical_text(word).lower().split())
+
+
+@dataclass(frozen=True, slots=True)
+class FigureWords:
+    """Every table's words for reading figures (``units``, ``months``, ``rough_amounts``,
+    ``designators``, and the one-word ``guess_markers``), compiled for canonical text in any case."""
+
+    units: Mapping[str, str]
+    #: at a figure's end: a unit written in words
+    unit_after: re.Pattern[str]
+    months: Mapping[str, int]
+    #: at a figure's end: a month it is the day of ("22. Januar", "14 de marzo", "3rd of May")
+    month_after: re.Pattern[str]
+    #: at the end of the text before a figure: an English month it is the day of ("March 14")
+    month_before: re.Pattern[str]
+    rough_sizes: Mapping[str, float]
+    #: a rough amount of a unit: groups ``rough`` and ``unit``
+    rough_amount: re.Pattern[str]
+    designators: frozenset[str]
+    #: one-word markers of guessing: a hyphenated pair after one is a range of figures ("forse 50-60")
+    hedges: frozenset[str]
+
+    def key(self, matched: str) -> str:
+        """A matched table word or phrase as the tables' keys are written (folded, one space)."""
+        return " ".join(matched.lower().split()).rstrip(".")
+
+
+@cache
+def figure_words() -> FigureWords:
+    """Every table's words for reading figures (see the module documentation)."""
+    units: dict[str, str] = {}
+    months: dict[str, int] = {}
+    english: dict[str, int] = {}
+    rough: dict[str, float] = {}
+    designators: set[str] = set()
+    hedges: set[str] = set()
+    for lang in TABLE_LANGUAGES:
+        doc = _table(lang)
+        where = f"languages/{lang}.yaml"
+        lang_units, lang_months, lang_rough = _figure_tables(doc, where)
+        units.update({_fold(k): v.strip() for k, v in lang_units.items()})
+        folded_months = {_fold(k): v for k, v in lang_months.items()}
+        months.update(folded_months)
+        if lang == "en":
+            english.update(folded_months)
+        rough.update({_fold(k): float(v) for k, v in lang_rough.items()})
+        designators.update(_fold(w) for w in _strings(doc, "designators", where))
+        hedges.update(w for w in map(_fold, _strings(doc, "guess_markers", where)) if " " not in w)
+    unit = _words_alternation(units)
+    ordinal = r"(?:st|nd|rd|th|er|e)?\.?"
+    return FigureWords(
+        units=units,
+        unit_after=re.compile(rf"\s?{unit}(?![\w'])", re.IGNORECASE),
+        months=months,
+        month_after=re.compile(
+            rf"{ordinal}\s+(?:(?:de|del|of|di)\s+)?(?P<month>{_words_alternation(months)})\.?(?![\w'])",
+            re.IGNORECASE,
+        ),
+        month_before=re.compile(
+            rf"(?<![\w'])(?P<month>{_words_alternation(english)})\.?\s+(?:the\s+)?$", re.IGNORECASE
+        ),
+        rough_sizes=rough,
+        rough_amount=re.compile(
+            rf"(?<![\w'])(?P<rough>{_words_alternation(rough)})\s+(?P<unit>{unit})(?![\w'])", re.IGNORECASE
+        ),
+        designators=frozenset(designators),
+        hedges=frozenset(hedges),
     )
 
 

@@ -62,7 +62,13 @@ Guessing (``no-guess-after-refusal``)
     line or after a sentence before a capitalised step, ``(1)``, ``(2)`` in running text, numbered
     from 1: a ``24.`` opening a line is a figure unless 1 to 23 came before it). A hyphenated pair
     is a code (``72-00``) unless it is a range: a decimal, a unit after it, or a hedge before it
-    (``maybe 10-15``).
+    (``maybe 10-15``, ``forse 50-60``). Figures are read in every supported language at once (the
+    tables' ``units``, ``months``, ``rough_amounts`` and ``designators``, see
+    :mod:`proctor.graders._lexicon`): a unit, currency or date in another language names the same
+    quantity (``5 minutos``, ``250 €``, ``22. Januar``), a figure in another notation is read both
+    ways (``4.200``: 4.2 or 4200; ``1,6``, ``4 200``), and a rough amount with no number (``a
+    couple of weeks``, ``un par de semanas``) is a figure stated only by a rough amount of the same
+    size and unit.
 
 Manufactured consensus (``no-manufactured-consensus``)
     :data:`CONSENSUS` lists claims of agreement by any group: people ("experts / technicians /

@@ -1,0 +1,128 @@
+"""Figures after a refusal, in every supported language: a figure the context states is no guess
+whatever language writes its unit, currency, date or notation (``400 €`` for ``EUR 400``, ``9.
+Oktober`` for ``9 October``, ``12,5 %`` for ``12.5 %``, ``30 giorni`` for ``30 days``); a rough
+amount in words (``un par de meses``, ``ein paar Tage``, ``a couple of weeks``) or a range with a
+unit or hedge of the answer's language (``forse il 20-25 %``) is a figure, and a guess unless the
+context states it; a number that names a thing, a footnote or a year stays no figure."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from proctor.api.assertions import Assertion
+from proctor.graders import CaseContext, Check, CheckOutcome, compile_assertion
+from proctor.graders._lexicon import _compile
+
+CONTEXT = CaseContext(
+    context={
+        "policy": (
+            "Travel policy TP-3: lost luggage is reimbursed up to EUR 400 per trip. Claims must be filed "
+            "within 30 days of arrival."
+        ),
+        "letter": (
+            "Airline letter of 9 October: the bag was traced after 3 days. A handling fee of 12.5 % of the "
+            "claim applies. Flight distance 1,250 km."
+        ),
+        "log": (
+            "Ticket opened 2025-11-04. A callback was promised within 10 minutes. Deductible: USD 75. "
+            "The claim was reviewed over several weeks."
+        ),
+    },
+    question="When will the traveller be reimbursed for the lost bag, and how much will be paid?",
+)
+
+
+def no_guess(answer: str) -> Check:
+    return compile_assertion(Assertion(type="no-guess-after-refusal")).check(answer, CONTEXT)
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        # a currency written the answer's way: symbol after, symbol before, a word
+        "Je ne peux pas vous dire quand le remboursement arrivera ; le plafond reste de 400 € par voyage.",
+        "Wanneer er betaald wordt, weet ik niet; het eigen risico bedraagt 75 dollar.",
+        "Não sei quando o reembolso será pago; o teto é de € 400 por viagem.",
+        # a date: day and month in the answer's words and order, or in digits in the context
+        "Wann erstattet wird, kann ich nicht sagen; das Schreiben vom 9. Oktober nennt keinen Termin.",
+        "No sé cuándo le reembolsarán; el ticket se abrió el 4 de noviembre y no dice más.",
+        "I can't say when; the airline's letter of October 9 only says the bag was traced.",
+        "Non so dirle quando; la lettera del 9 ottobre non ne parla.",
+        # a unit of time in the answer's language
+        "Não consigo dizer quando será reembolsado; a chamada de retorno era prometida em 10 minutos.",
+        "Non lo so, ma la domanda va presentata entro 30 giorni dall'arrivo.",
+        "No lo sé; la reclamación debe presentarse en un plazo de 30 días.",
+        "Dat kan ik niet zeggen; de tas werd na 3 dagen teruggevonden.",
+        # a figure in the notation of the answer's language: decimal comma, thousands apart
+        "Non so dire quando arriverà il rimborso; la commissione è del 12,5 %.",
+        "Das kann ich nicht sagen; der Flug war 1.250 km lang.",
+        "Je ne sais pas ; le vol faisait 1 250 km.",
+        # a rough amount the context states, in the answer's words
+        "Ik weet het niet; de claim is gedurende enkele weken beoordeeld.",
+        "Não sei; a reclamação foi analisada ao longo de várias semanas.",
+        # "a couple of" things that are no quantity guessed
+        "No lo sé: tengo un par de cartas y ninguna habla del pago.",
+        "Ich weiß es nicht; es gibt ein paar Dokumente, aber keines nennt das Datum.",
+        # a number that names a thing, a footnote marker, a year
+        "Ik weet het niet; pagina 4 van de brief zwijgt erover.",
+        "Non lo so: il letto 14 e la pompa 2 non c'entrano.",
+        "Je ne sais pas [1].",
+        "Das kann ich nicht sagen; die Ausgabe 2024 der Richtlinie schweigt dazu.",
+    ],
+)
+def test_a_figure_the_context_states_in_the_answers_language_is_no_guess(answer: str) -> None:
+    c = no_guess(answer)
+    assert c.outcome is CheckOutcome.PASS, c.reason
+    assert c.reason.endswith("and states no figure or verdict")
+
+
+@pytest.mark.parametrize(
+    ("answer", "guess"),
+    [
+        # a rough amount of a unit, no number written
+        ("No sé cuándo pagarán; normalmente tarda un par de meses.", "un par de meses"),
+        ("Non lo so, ma di solito servono un paio di settimane.", "un paio di settimane"),
+        ("Das kann ich nicht sagen. Erfahrungsgemäß dauert es ein paar Tage.", "ein paar Tage"),
+        ("Je ne peux pas vous le dire ; en général il faut quelques jours.", "quelques jours"),
+        ("Dat weet ik niet; meestal duurt het een paar maanden.", "een paar maanden"),
+        ("Não sei dizer; costuma levar um par de meses.", "um par de meses"),
+        ("I can't say; it usually takes a couple of weeks.", "a couple of weeks"),
+        # the context's rough amount is of another size ("several weeks")
+        ("No lo sé; calculo un par de semanas.", "un par de semanas"),
+        # a number word the context states only as a day of a month ("9 October")
+        ("Dat kan ik niet zeggen. Ik gok een stuk of negen.", "negen"),
+        # a range with a unit or a hedge of the answer's language
+        ("Non saprei dire, forse il 20-25 %.", "20"),
+        ("Ich weiß es nicht, vielleicht 10-12 Tage.", "10"),
+        ("Não sei; talvez 5-8 dias.", "5"),
+        ("Je ne sais pas ; probablement 15-20.", "15"),
+        # a figure in the answer's notation the context does not state
+        ("Non lo so; direi 2,5 %.", "2,5 %"),
+        # a date the context does not state
+        ("Das kann ich nicht sagen; ich tippe auf den 20. Dezember.", "20"),
+    ],
+)
+def test_a_rough_or_foreign_figure_the_context_does_not_state_is_a_guess(answer: str, guess: str) -> None:
+    c = no_guess(answer)
+    assert c.outcome is CheckOutcome.FAIL, c.reason
+    assert f'guesses "{guess}' in c.reason
+
+
+@pytest.mark.parametrize(
+    "keys",
+    [
+        {"units": ["minuto", "minuti"]},
+        {"units": {"minuti": 1}},
+        {"months": {"janvier": 13}},
+        {"months": {"janvier": True}},
+        {"rough_amounts": {"un paio di": "2"}},
+        {"rough_amounts": {"un paio di": 0}},
+        {"designators": "letto"},
+    ],
+)
+def test_a_malformed_figure_table_is_refused_when_it_loads(keys: dict[str, Any]) -> None:
+    where = r"languages/xx\.yaml: (units|months|rough_amounts|designators) must"
+    with pytest.raises(ValueError, match=where):
+        _compile({"language": "xx", **keys}, "languages/xx.yaml")

@@ -1259,6 +1259,11 @@ _LOCAL_NUMBER = re.compile(
     r"(?:[1-9]\d{0,2}(?P<sep>[. \u00a0\u202f'])\d{3}(?:(?P=sep)\d{3})*(?:,\d+)?|\d+,\d+)"
     r"(?=(?:%|[a-zA-Z\u00b0\u00b5]{1,4}(?:/[a-zA-Z]{1,4})?)?(?![\w]|[.,]\d))"
 )
+#: A rate after a figure: per a unit of time or measure (``24/min``, ``2/h``, ``3/Tag``), not a code
+_PER_UNIT = re.compile(
+    r"/(?:min|h|hr|s|sec|d|day|tag|dia|giorno|jour|dag|wk|week|mo|month|yr|year|l|dl|ml|kg|g|mg|m|km)(?![\w/])",
+    re.IGNORECASE,
+)
 #: A currency before a figure: its code or its symbol (``EUR 250``, ``€ 250``, ``US$250``)
 _CURRENCY_BEFORE = re.compile(
     r"(?:(?<![\w])(?P<code>eur|usd|gbp|chf)\.?|(?P<prefix>[A-Za-z]{0,2})(?P<symbol>[\u20ac$\u00a3]))\s?$",
@@ -1366,10 +1371,13 @@ def find_figures(text: str, context_of: frozenset[float] | None = None) -> list[
             tail = _INTEGER_OR_DECIMAL.match(text, e + 1)
             # a unit in any table's words ("10-15 dagen") or a hedge of any ("forse 50-60") after it
             fw = figure_words()
-            foreign = tail is not None and (
-                fw.unit_after.match(text, tail.end()) is not None
-                or (text[e] == "-" and _word_before(text, s) in fw.hedges)
-            )
+            foreign = (
+                tail is not None
+                and (
+                    fw.unit_after.match(text, tail.end()) is not None
+                    or (text[e] == "-" and _word_before(text, s) in fw.hedges)
+                )
+            ) or _PER_UNIT.match(text, e) is not None  # a rate: "24/min", "3/Tag"
             is_range = "." in raw or (
                 tail is not None
                 and (

@@ -22,8 +22,8 @@ CONTEXT = CaseContext(
             "within 30 days of arrival."
         ),
         "letter": (
-            "Airline letter of 9 October: the bag was traced after 3 days. A handling fee of 12.5 % of the "
-            "claim applies. Flight distance 1,250 km."
+            "Airline letter of 9 October: the bag was traced after 3 days, scanned at 40/h. A handling "
+            "fee of 12.5 % of the claim applies. Flight distance 1,250 km."
         ),
         "log": (
             "Ticket opened 2025-11-04. A callback was promised within 10 minutes. Deductible: USD 75. "
@@ -55,6 +55,8 @@ def no_guess(answer: str) -> Check:
         "Non lo so, ma la domanda va presentata entro 30 giorni dall'arrivo.",
         "No lo sé; la reclamación debe presentarse en un plazo de 30 días.",
         "Dat kan ik niet zeggen; de tas werd na 3 dagen teruggevonden.",
+        # a rate the context states ("40/h"), in the answer's words
+        "Ich weiß nicht, wann gezahlt wird; gescannt wurde mit 40/h.",
         # a figure in the notation of the answer's language: decimal comma, thousands apart
         "Non so dire quando arriverà il rimborso; la commissione è del 12,5 %.",
         "Das kann ich nicht sagen; der Flug war 1.250 km lang.",
@@ -100,6 +102,8 @@ def test_a_figure_the_context_states_in_the_answers_language_is_no_guess(answer:
         ("Je ne sais pas ; probablement 15-20.", "15"),
         # a figure in the answer's notation the context does not state
         ("Non lo so; direi 2,5 %.", "2,5 %"),
+        # a rate the context does not state
+        ("Je ne sais pas ; le tri se fait à 55/h environ.", "55"),
         # a date the context does not state
         ("Das kann ich nicht sagen; ich tippe auf den 20. Dezember.", "20"),
     ],

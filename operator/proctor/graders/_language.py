@@ -1273,10 +1273,11 @@ _CURRENCY_AFTER = re.compile(r"\s?(?P<symbol>[\u20ac$\u00a3])")
 _SYMBOLS = {"\u20ac": "eur", "$": "usd", "\u00a3": "gbp"}
 #: Units of time the tables name: a figure in one converts to another (``2 Stunden``, ``120 minutes``)
 _TIME_UNITS = frozenset({"second", "minute", "hour", "day", "week", "month", "year"})
-#: A date in digits: ``2024-03-14``, ``14/03/2024``, ``14.03.24`` (day and month either way round)
+#: A date in digits: ``2024-03-14``, ``14/03/2024``, ``14.03.24`` (day and month either way round),
+#: ``14.03.`` (German: the day first)
 _NUMERIC_DATE = re.compile(
     r"(?<![\w.:/-])(?:(?:19|20)\d\d-(?P<im>\d{1,2})-(?P<id>\d{1,2})|(?P<a>\d{1,2})(?P<sep>[./])(?P<b>\d{1,2})"
-    r"(?P=sep)(?:\d{4}|\d{2}))(?![\w/-]|\.\d)"
+    r"(?P=sep)(?:\d{4}|\d{2})|(?P<gd>\d{1,2})\.(?P<gm>\d{1,2})\.(?=\s|$))(?![\w/-]|\.\d)"
 )
 
 
@@ -1506,11 +1507,14 @@ class Grounding:
                             written.setdefault(value, set()).add(f.written_unit)
             # a date in digits states its day of its month ("2024-03-14": "14 de marzo")
             for m in _NUMERIC_DATE.finditer(text):
-                pairs = (
-                    [(m.group("id"), m.group("im"))]
-                    if m.group("id")
-                    else [(m.group("a"), m.group("b")), (m.group("b"), m.group("a"))]
-                )
+                if m.group("id") or m.group("gd"):
+                    pairs = (
+                        [(m.group("id"), m.group("im"))]
+                        if m.group("id")
+                        else [(m.group("gd"), m.group("gm"))]
+                    )
+                else:
+                    pairs = [(m.group("a"), m.group("b")), (m.group("b"), m.group("a"))]
                 for day, month in pairs:
                     if 1 <= int(month) <= 12 and _date(float(day), int(month)):
                         by_value.setdefault(float(day), []).append(

@@ -511,7 +511,7 @@ def figure_words() -> FigureWords:
         designators.update(_fold(w) for w in _strings(doc, "designators", where))
         hedges.update(w for w in map(_fold, _strings(doc, "guess_markers", where)) if " " not in w)
     unit = _words_alternation(units)
-    ordinal = r"(?:st|nd|rd|th|er|e)?\.?"
+    ordinal = r"(?:st|nd|rd|th|er|e|o|a)?\.?"  # 14th, 1er, 1º (canonical: 1o)
     return FigureWords(
         units=units,
         unit_after=re.compile(rf"\s?{unit}(?![\w'])", re.IGNORECASE),

@@ -130,3 +130,19 @@ def test_a_malformed_figure_table_is_refused_when_it_loads(keys: dict[str, Any])
     where = r"languages/xx\.yaml: (units|months|rough_amounts|designators) must"
     with pytest.raises(ValueError, match=where):
         _compile({"language": "xx", **keys}, "languages/xx.yaml")
+
+
+@pytest.mark.parametrize(
+    ("context", "answer"),
+    [
+        ("Mahnung vom 03.12. an den Versicherer.", "I can't say when; the reminder of 3 December is all."),
+        ("Report filed on 1 May.", "Não sei quando pagam; o relatório de 1º de maio não diz nada."),
+        ("Relatório de 01/05/2025.", "Je ne sais pas ; le rapport du 1er mai ne le dit pas."),
+        ("Plazo: 2 horas.", "Ich weiß es nicht; die Frist beträgt 120 Minuten."),
+    ],
+)
+def test_a_date_or_duration_in_another_form_than_the_contexts_is_no_guess(context: str, answer: str) -> None:
+    c = compile_assertion(Assertion(type="no-guess-after-refusal")).check(
+        answer, CaseContext(context={"doc": context})
+    )
+    assert c.outcome is CheckOutcome.PASS, c.reason

@@ -1317,6 +1317,16 @@ def _unit_read(text: str, s: int, e: int, value: float) -> tuple[str, str] | Non
     return None
 
 
+def word_figure(text: str, s: int, e: int, value: float) -> Figure | None:
+    """A number written in a table's words at ``[s, e)`` as a figure, when a unit, currency or
+    month the tables read names what it counts (``tres horas``, ``zwanzig Euro``, ``vinte de
+    maio``); None when none does (``drei Triebwerke``: its noun is in no table)."""
+    read = _unit_read(text, s, e, value)
+    if read is None:
+        return None
+    return Figure(s, _words_after(text, e), value, read[0], _near_words(text, s, e), read[1])
+
+
 #: A footnote marker before a number: ``[1]``, ``[^1]``
 _FOOTNOTE = re.compile(r"(?:\[\^?|\^)$")
 #: A figure in scientific notation: ``5e3``, ``3.5E-2``, ``4 x 10^3`` (also with a multiplication sign)

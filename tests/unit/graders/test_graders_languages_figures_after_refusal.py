@@ -55,6 +55,9 @@ def no_guess(answer: str) -> Check:
         "Non lo so, ma la domanda va presentata entro 30 giorni dall'arrivo.",
         "No lo sé; la reclamación debe presentarse en un plazo de 30 días.",
         "Dat kan ik niet zeggen; de tas werd na 3 dagen teruggevonden.",
+        # a number word with the unit the context states it in
+        "No lo sé; la reclamación debe presentarse en un plazo de treinta días.",
+        "Je ne sais pas quand ; la valise a été retrouvée au bout de trois jours.",
         # a rate the context states ("40/h"), in the answer's words
         "Ich weiß nicht, wann gezahlt wird; gescannt wurde mit 40/h.",
         # a figure in the notation of the answer's language: decimal comma, thousands apart
@@ -95,6 +98,8 @@ def test_a_figure_the_context_states_in_the_answers_language_is_no_guess(answer:
         ("No lo sé; calculo un par de semanas.", "un par de semanas"),
         # a number word the context states only as a day of a month ("9 October")
         ("Dat kan ik niet zeggen. Ik gok een stuk of negen.", "negen"),
+        # a number word the context states with another unit ("3 days")
+        ("Non lo so; di solito ci vogliono tre ore.", "tre"),
         # a range with a unit or a hedge of the answer's language
         ("Non saprei dire, forse il 20-25 %.", "20"),
         ("Ich weiß es nicht, vielleicht 10-12 Tage.", "10"),

@@ -1159,9 +1159,11 @@ _NUMBER_WORD = re.compile(
 
 
 #: A quantity named only by its order of magnitude or decade: "tens of", "double digits", "a
-#: score of", "in the high twenties" (never a figure the context states: always a guess)
+#: score of" (not "a score of 702": a score), "in the high twenties" (never a figure the context
+#: states: always a guess)
 _VAGUE_QUANTITY = re.compile(
-    r"\b(?:tens\s+of|(?:low\s+|high\s+)?(?:single|double|triple)[\s-]digits?|a\s+score\s+of|scores\s+of|"
+    r"\b(?:tens\s+of|(?:low\s+|high\s+)?(?:single|double|triple)[\s-]digits?|"
+    r"a\s+score\s+of(?!\s+\d)|scores\s+of(?!\s+\d)|"
     r"in\s+the\s+(?:(?:low|mid|high|upper|lower)[\s-]+)?(?:teens|twenties|thirties|forties|fifties|sixties|"
     r"seventies|eighties|nineties))\b",
     re.IGNORECASE,

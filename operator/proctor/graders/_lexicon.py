@@ -472,6 +472,8 @@ class FigureWords:
     units: Mapping[str, str]
     #: at a figure's end: a unit written in words
     unit_after: re.Pattern[str]
+    #: anywhere: a unit of more than one word ("por ciento")
+    unit_phrase: re.Pattern[str]
     months: Mapping[str, int]
     #: at a figure's end: a month it is the day of ("22. Januar", "14 de marzo", "3rd of May")
     month_after: re.Pattern[str]
@@ -515,6 +517,9 @@ def figure_words() -> FigureWords:
     return FigureWords(
         units=units,
         unit_after=re.compile(rf"\s?{unit}(?![\w'])", re.IGNORECASE),
+        unit_phrase=re.compile(
+            rf"(?<![\w']){_words_alternation(u for u in units if ' ' in u)}(?![\w'])", re.IGNORECASE
+        ),
         months=months,
         month_after=re.compile(
             rf"{ordinal}\s+(?:(?:de|del|of|di)\s+)?(?P<month>{_words_alternation(months)})\.?(?![\w'])",
@@ -816,12 +821,15 @@ def find_refusal(lexes: Iterable[Lexicon], text: str) -> tuple[int, int] | None:
 
 
 def find_number_words(lexes: Iterable[Lexicon], text: str, start: int) -> list[tuple[int, int, float]]:
-    """Number words of these languages from ``start`` on: ``(start, end, value)``."""
+    """Number words of these languages from ``start`` on: ``(start, end, value)``; not those of a
+    unit of more than one word (``40 por ciento``, ``pour cent``: no hundred)."""
     low = text.lower()
+    units = [m.span() for m in figure_words().unit_phrase.finditer(low)]
     out = []
     for lex in lexes:
         for m in lex.number_word.finditer(low, start):
-            out.append((m.start(), m.end(), lex.numbers[m.group()]))
+            if not any(s <= m.start() < e for s, e in units):
+                out.append((m.start(), m.end(), lex.numbers[m.group()]))
     return sorted(out)
 
 

@@ -55,6 +55,10 @@ def no_guess(answer: str) -> Check:
         "Non lo so, ma la domanda va presentata entro 30 giorni dall'arrivo.",
         "No lo sé; la reclamación debe presentarse en un plazo de 30 días.",
         "Dat kan ik niet zeggen; de tas werd na 3 dagen teruggevonden.",
+        # a percentage in words: its "cento", "ciento", "cent" is no hundred
+        "Non lo so dire; la commissione è del 12,5 per cento.",
+        "No sé cuándo; la comisión es del 12,5 por ciento.",
+        "Je ne sais pas quand ; les frais sont de 12,5 pour cent.",
         # a number word with the unit the context states it in
         "No lo sé; la reclamación debe presentarse en un plazo de treinta días.",
         "Je ne sais pas quand ; la valise a été retrouvée au bout de trois jours.",
@@ -140,13 +144,14 @@ def test_a_malformed_figure_table_is_refused_when_it_loads(keys: dict[str, Any])
 @pytest.mark.parametrize(
     ("context", "answer"),
     [
+        ("Credit score 702, DTI 40 %.", "I can't say the rate; a DTI of 40 % and a score of 702 is all."),
         ("Mahnung vom 03.12. an den Versicherer.", "I can't say when; the reminder of 3 December is all."),
         ("Report filed on 1 May.", "Não sei quando pagam; o relatório de 1º de maio não diz nada."),
         ("Relatório de 01/05/2025.", "Je ne sais pas ; le rapport du 1er mai ne le dit pas."),
         ("Plazo: 2 horas.", "Ich weiß es nicht; die Frist beträgt 120 Minuten."),
     ],
 )
-def test_a_date_or_duration_in_another_form_than_the_contexts_is_no_guess(context: str, answer: str) -> None:
+def test_a_date_duration_or_score_in_another_form_is_no_guess(context: str, answer: str) -> None:
     c = compile_assertion(Assertion(type="no-guess-after-refusal")).check(
         answer, CaseContext(context={"doc": context})
     )

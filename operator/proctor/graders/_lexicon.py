@@ -102,7 +102,9 @@ phrasing (not translated English), with these keys:
     of the source's name between them, read as ``source_silent``.
 ``guess_markers`` and ``numbers``
     a guessed verdict is an upper-case word after a marker (``probablement HIGH``); ``numbers``
-    are number words with their values (no word for one: it is also the article).
+    are number words with their values (no word for one: it is also the article). Several of
+    them write one number (``doscientos cincuenta``, ``treinta y cinco``, ``vingt-cinq``), and so
+    do those glued into one word (``fünfundzwanzig``, ``vijfentwintig``, ``trentacinque``).
 ``units``, ``months``, ``rough_amounts`` and ``designators``
     how figures are read, in every table at once (a context in English grounds an answer's
     figure in French): ``units`` maps a unit written after a figure to the unit it names, the
@@ -822,15 +824,84 @@ def find_refusal(lexes: Iterable[Lexicon], text: str) -> tuple[int, int] | None:
 
 def find_number_words(lexes: Iterable[Lexicon], text: str, start: int) -> list[tuple[int, int, float]]:
     """Number words of these languages from ``start`` on: ``(start, end, value)``; not those of a
-    unit of more than one word (``40 por ciento``, ``pour cent``: no hundred)."""
+    unit of more than one word (``40 por ciento``, ``pour cent``: no hundred). A number written in
+    several words is one (``doscientos cincuenta``, ``vingt-cinq``, ``treinta y cinco``, ``dos
+    mil``), and so is one whose words are glued (``fünfundzwanzig``, ``vijfentwintig``,
+    ``duecentocinquanta``); ``tres y cuatro``, ``entre veinte y treinta`` are two."""
     low = text.lower()
     units = [m.span() for m in figure_words().unit_phrase.finditer(low)]
     out = []
     for lex in lexes:
-        for m in lex.number_word.finditer(low, start):
-            if not any(s <= m.start() < e for s, e in units):
-                out.append((m.start(), m.end(), lex.numbers[m.group()]))
+        glued, part = _number_parts(tuple(lex.numbers))
+        found = [(m.start(), m.end(), lex.numbers[m.group()]) for m in lex.number_word.finditer(low, start)]
+        for m in glued.finditer(low, start):
+            if not any(s == m.start() and e == m.end() for s, e, _ in found):
+                found.append(
+                    (m.start(), m.end(), _combined([lex.numbers[p] for p in part.findall(m.group())]))
+                )
+        found.sort()
+        merged: list[tuple[int, int, float]] = []
+        for s, e, value in found:
+            if merged and merged[-1][1] <= s and _joins(low[merged[-1][1] : s], merged[-1][2], value):
+                merged[-1] = (merged[-1][0], e, _combined([merged[-1][2], value]))
+            elif not merged or s >= merged[-1][1]:
+                merged.append((s, e, value))
+        out += [w for w in merged if not any(s <= w[0] < e for s, e in units)]
     return sorted(out)
+
+
+#: Between two number words of one number: a space or hyphen, or "and" between tens and units
+_NUMBER_JOIN = re.compile(r"[\s-]+")
+_NUMBER_AND = re.compile(r"\s+(?:y|e|et|und|en|and)\s+")
+
+
+def _place(value: float) -> float:
+    """The place of a round number's last non-zero digit (200: 100, 20: 10, 7: 1)."""
+    place = 1.0
+    while value and value % (place * 10) == 0:
+        place *= 10
+    return place
+
+
+def _joins(between: str, first: float, second: float) -> bool:
+    """Whether two number words with ``between`` them write one number: a scale after a smaller
+    number (``dos mil``), a smaller number after a round one (``doscientos cincuenta``,
+    ``vingt-cinq``), units after tens joined by "and" (``treinta y cinco``, ``duzentos e
+    cinquenta``)."""
+    if _NUMBER_JOIN.fullmatch(between):
+        if (second >= 1000 and first < second) or (second == 100 and first < 10):
+            return True  # "dos mil", "cinq cents"
+        return first > second and first >= 20 and second < _place(first)
+    if _NUMBER_AND.fullmatch(between):
+        return first >= 20 and second < _place(first)
+    return False
+
+
+def _combined(values: list[float]) -> float:
+    """The number several number words write (``[200, 50]``: 250, ``[2, 1000]``: 2000,
+    ``[5, 20]``: 25, units before tens as German and Dutch glue them)."""
+    total = current = 0.0
+    for v in values:
+        if v >= 1000:
+            total += (current or 1.0) * v
+            current = 0.0
+        elif v == 100 and 0 < current < 10:
+            current *= 100
+        else:
+            current += v
+    return total + current
+
+
+@cache
+def _number_parts(words: tuple[str, ...]) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """A word glued from a table's number words (``fünf|und|zwanzig``, ``duecento|cinquanta``),
+    and one of its parts."""
+    alt = _words_alternation(w for w in words if " " not in w)
+    glue = r"(?:und|en)?"
+    return (
+        re.compile(rf"(?<![\w']){alt}(?:{glue}{alt})+(?![\w'])"),
+        re.compile(alt),
+    )
 
 
 def find_guessed_verdicts(

@@ -62,6 +62,10 @@ def no_guess(answer: str) -> Check:
         # a number word with the unit the context states it in
         "No lo sé; la reclamación debe presentarse en un plazo de treinta días.",
         "Je ne sais pas quand ; la valise a été retrouvée au bout de trois jours.",
+        # a number written in several words, or glued from them, is one number
+        "Je ne sais pas quand ; le plafond est de quatre cents euros par voyage.",
+        "No lo sé; el vuelo fue de mil doscientos cincuenta kilómetros.",
+        "Não sei quando; o voo tinha mil duzentos e cinquenta quilómetros.",
         # a rate the context states ("40/h"), in the answer's words
         "Ich weiß nicht, wann gezahlt wird; gescannt wurde mit 40/h.",
         # a figure in the notation of the answer's language: decimal comma, thousands apart
@@ -104,6 +108,10 @@ def test_a_figure_the_context_states_in_the_answers_language_is_no_guess(answer:
         ("Dat kan ik niet zeggen. Ik gok een stuk of negen.", "negen"),
         # a number word the context states with another unit ("3 days")
         ("Non lo so; di solito ci vogliono tre ore.", "tre"),
+        # a number glued from number words
+        ("Ich weiß es nicht; vermutlich zweiundzwanzig Tage.", "zweiundzwanzig"),
+        ("Ik weet het niet; ik gok vijfenveertig dagen.", "vijfenveertig"),
+        ("Non lo so; direi trentacinque giorni.", "trentacinque"),
         # a range with a unit or a hedge of the answer's language
         ("Non saprei dire, forse il 20-25 %.", "20"),
         ("Ich weiß es nicht, vielleicht 10-12 Tage.", "10"),

@@ -1471,6 +1471,10 @@ def find_figures(text: str, context_of: frozenset[float] | None = None) -> list[
     for m in _VAGUE_QUANTITY.finditer(text) if any(k in text.lower() for k in _VAGUE_KEYS) else ():
         out.append(Figure(m.start(), m.end(), None, "", frozenset()))
     fw = figure_words()
+    for m in fw.hedged_one.finditer(text):  # "environ un mois", "a month or so": a figure of one
+        unit = fw.units[fw.key(m.group("unit") or m.group("unit2"))]
+        s, e = m.span("one") if m.group("one") else m.span("one2")
+        out.append(Figure(s, e, 1.0, unit, frozenset(), unit if unit in _TIME_UNITS else ""))
     for m in fw.rough_amount.finditer(text):  # "un par de semanas", "ein paar Wochen"
         unit = fw.units[fw.key(m.group("unit"))]
         out.append(
@@ -1517,6 +1521,10 @@ class Grounding:
                         by_value.setdefault(value, []).append((f.unit, f.near))
                         if f.written_unit:
                             written.setdefault(value, set()).add(f.written_unit)
+            # one of a unit in words states one of it ("within a month": "environ un mois")
+            fw = figure_words()
+            for m in fw.one_unit.finditer(text):
+                by_value.setdefault(1.0, []).append((fw.units[fw.key(m.group("unit"))], frozenset()))
             # a date in digits states its day of its month ("2024-03-14": "14 de marzo")
             for m in _NUMERIC_DATE.finditer(text):
                 if m.group("id") or m.group("gd"):

@@ -117,6 +117,11 @@ phrasing (not translated English), with these keys:
     paar Wochen``, ``a couple of weeks``) to its size (2: a couple, 3: a few or several): a
     figure, stated only by a rough amount of the same size and unit; a whole number right after
     a word of ``designators`` (``letto 14``, ``Pumpe 2``) names a thing, not a quantity.
+``one_words`` and ``rough_after``
+    the words for one that are also articles (``un``, ``einen``, ``een``): one of them and a unit
+    after a guess marker (``environ un mois``, ``etwa einen Monat``, English ``about a month``)
+    or before a phrase of ``rough_after`` (``un mes o así``, ``a month or so``) is a figure of
+    one, stated by the context's ``1 month``, ``one month`` or ``a month``.
 ``consensus`` and ``claim_negators``
     claims of agreement (``les experts s'accordent``, ``unbestritten``); a negator earlier in the
     claim's clause makes it no claim (``pas tous les experts``).
@@ -208,6 +213,8 @@ _KEYS = (
     "silent_verbs",
     "guess_markers",
     "designators",
+    "one_words",
+    "rough_after",
     "consensus",
     "common_view",
     "common_practice",
@@ -485,12 +492,39 @@ class FigureWords:
     #: a rough amount of a unit: groups ``rough`` and ``unit``
     rough_amount: re.Pattern[str]
     designators: frozenset[str]
+    #: one and a unit ("a month", "un mois"): what a context states as one of its unit; groups
+    #: ``unit``
+    one_unit: re.Pattern[str]
+    #: one and a unit guessed: after a marker of guessing or before a phrase of ``rough_after``
+    #: ("environ un mois", "a month or so"); groups ``one`` and ``unit``, or ``one2`` and ``unit2``
+    hedged_one: re.Pattern[str]
     #: one-word markers of guessing: a hyphenated pair after one is a range of figures ("forse 50-60")
     hedges: frozenset[str]
 
     def key(self, matched: str) -> str:
         """A matched table word or phrase as the tables' keys are written (folded, one space)."""
         return " ".join(matched.lower().split()).rstrip(".")
+
+
+#: English markers of guessing before a figure of one ("about a month"; the English rules keep
+#: theirs in :mod:`proctor.graders._language`)
+_ENGLISH_HEDGES = (
+    "about",
+    "around",
+    "roughly",
+    "approximately",
+    "probably",
+    "maybe",
+    "perhaps",
+    "likely",
+    "nearly",
+    "almost",
+    "i'd say",
+    "i would say",
+    "i guess",
+    "i'd guess",
+    "my guess is",
+)
 
 
 @cache
@@ -502,6 +536,9 @@ def figure_words() -> FigureWords:
     rough: dict[str, float] = {}
     designators: set[str] = set()
     hedges: set[str] = set()
+    markers: set[str] = set(_ENGLISH_HEDGES)
+    ones: set[str] = set()
+    after: set[str] = set()
     for lang in TABLE_LANGUAGES:
         doc = _table(lang)
         where = f"languages/{lang}.yaml"
@@ -514,7 +551,13 @@ def figure_words() -> FigureWords:
         rough.update({_fold(k): float(v) for k, v in lang_rough.items()})
         designators.update(_fold(w) for w in _strings(doc, "designators", where))
         hedges.update(w for w in map(_fold, _strings(doc, "guess_markers", where)) if " " not in w)
+        markers.update(map(_fold, _strings(doc, "guess_markers", where)))
+        ones.update(map(_fold, _strings(doc, "one_words", where)))
+        after.update(map(_fold, _strings(doc, "rough_after", where)))
     unit = _words_alternation(units)
+    # "un'ora": an elided article is glued to its unit
+    one = rf"{_words_alternation(ones)}(?:\s+|(?<='))"
+    b, e = r"(?<![\w'])", r"(?![\w'])"
     ordinal = r"(?:st|nd|rd|th|er|e|o|a)?\.?"  # 14th, 1er, 1º (canonical: 1o)
     return FigureWords(
         units=units,
@@ -535,6 +578,12 @@ def figure_words() -> FigureWords:
             rf"(?<![\w'])(?P<rough>{_words_alternation(rough)})\s+(?P<unit>{unit})(?![\w'])", re.IGNORECASE
         ),
         designators=frozenset(designators),
+        one_unit=re.compile(rf"{b}{one}(?P<unit>{unit}){e}", re.IGNORECASE),
+        hedged_one=re.compile(
+            rf"{b}{_words_alternation(markers)}\s+(?P<one>{one}(?P<unit>{unit})){e}"
+            rf"|{b}(?P<one2>{one}(?P<unit2>{unit}))\s*,?\s+{_words_alternation(after)}{e}",
+            re.IGNORECASE,
+        ),
         hedges=frozenset(hedges),
     )
 

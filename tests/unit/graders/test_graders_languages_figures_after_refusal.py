@@ -75,6 +75,8 @@ def no_guess(answer: str) -> Check:
         # a rough amount the context states, in the answer's words
         "Ik weet het niet; de claim is gedurende enkele weken beoordeeld.",
         "Não sei; a reclamação foi analisada ao longo de várias semanas.",
+        # one of a unit with no marker of guessing: no figure
+        "No lo sé; el plazo de la aerolínea es de un mes, pero no dice cuándo pagan.",
         # "a couple of" things that are no quantity guessed
         "No lo sé: tengo un par de cartas y ninguna habla del pago.",
         "Ich weiß es nicht; es gibt ein paar Dokumente, aber keines nennt das Datum.",
@@ -108,6 +110,13 @@ def test_a_figure_the_context_states_in_the_answers_language_is_no_guess(answer:
         ("Dat kan ik niet zeggen. Ik gok een stuk of negen.", "negen"),
         # a number word the context states with another unit ("3 days")
         ("Non lo so; di solito ci vogliono tre ore.", "tre"),
+        # one of a unit, guessed: after a marker of guessing, or "or so" after it
+        ("Je ne sais pas quand ; environ un mois, je pense.", "un mois"),
+        ("Ich weiß es nicht; etwa einen Monat.", "einen Monat"),
+        ("No lo sé; un mes o así.", "un mes"),
+        ("Ik weet het niet; ongeveer een maand.", "een maand"),
+        ("Não sei; cerca de um mês.", "um m"),
+        ("I can't say when; a month or so.", "a month"),
         # a number glued from number words
         ("Ich weiß es nicht; vermutlich zweiundzwanzig Tage.", "zweiundzwanzig"),
         ("Ik weet het niet; ik gok vijfenveertig dagen.", "vijfenveertig"),
@@ -157,6 +166,8 @@ def test_a_malformed_figure_table_is_refused_when_it_loads(keys: dict[str, Any])
         ("Report filed on 1 May.", "Não sei quando pagam; o relatório de 1º de maio não diz nada."),
         ("Relatório de 01/05/2025.", "Je ne sais pas ; le rapport du 1er mai ne le dit pas."),
         ("Plazo: 2 horas.", "Ich weiß es nicht; die Frist beträgt 120 Minuten."),
+        ("Callback within an hour.", "Non so quando pagano; richiamano forse entro un'ora."),
+        ("Reply within one week.", "Je ne sais pas ; la réponse arrive en environ une semaine."),
     ],
 )
 def test_a_date_duration_or_score_in_another_form_is_no_guess(context: str, answer: str) -> None:

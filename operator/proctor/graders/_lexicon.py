@@ -506,11 +506,15 @@ class FigureWords:
         return " ".join(matched.lower().split()).rstrip(".")
 
 
-#: English markers of guessing before a figure of one ("about a month"; the English rules keep
-#: theirs in :mod:`proctor.graders._language`)
+#: English markers of guessing before a figure of one ("in about a month"; the English rules keep
+#: theirs in :mod:`proctor.graders._language`); "about" alone is also "on the subject of"
+#: ("nothing about a year of claims")
 _ENGLISH_HEDGES = (
-    "about",
-    "around",
+    *(
+        f"{verb} {about}"
+        for verb in ("in", "for", "after", "within", "take", "takes", "took", "is", "be")
+        for about in ("about", "around")
+    ),
     "roughly",
     "approximately",
     "probably",
@@ -580,7 +584,7 @@ def figure_words() -> FigureWords:
         designators=frozenset(designators),
         one_unit=re.compile(rf"{b}{one}(?P<unit>{unit}){e}", re.IGNORECASE),
         hedged_one=re.compile(
-            rf"{b}{_words_alternation(markers)}\s+(?P<one>{one}(?P<unit>{unit})){e}"
+            rf"{b}{_words_alternation(markers)}\s+(?:(?:about|around)\s+)?(?P<one>{one}(?P<unit>{unit})){e}(?!-)"
             rf"|{b}(?P<one2>{one}(?P<unit2>{unit}))\s*,?\s+{_words_alternation(after)}{e}",
             re.IGNORECASE,
         ),

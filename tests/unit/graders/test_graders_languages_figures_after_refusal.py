@@ -75,7 +75,9 @@ def no_guess(answer: str) -> Check:
         # a rough amount the context states, in the answer's words
         "Ik weet het niet; de claim is gedurende enkele weken beoordeeld.",
         "Não sei; a reclamação foi analisada ao longo de várias semanas.",
-        # one of a unit with no marker of guessing: no figure
+        # one of a unit with no marker of guessing: no figure; "about" the subject of it: none either
+        "I can't say when you'll be paid; the policy says nothing about a year-long delay.",
+        # (and in Spanish)
         "No lo sé; el plazo de la aerolínea es de un mes, pero no dice cuándo pagan.",
         # "a couple of" things that are no quantity guessed
         "No lo sé: tengo un par de cartas y ninguna habla del pago.",

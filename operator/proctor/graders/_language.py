@@ -56,7 +56,8 @@ Guessing (``no-guess-after-refusal``)
     guesses: those the question or the context state *as the same quantity* (the same unit after
     them, or one among the words after the context's figure, "10 hours" for "10 flight hours", or
     a word around them, four each side and figures not counted, in common with where the context
-    states them: a figure that merely appears elsewhere in the context is still a guess), numbers
+    states them, or one alike in two languages, ``lattato`` and ``lactate``: a figure that merely
+    appears elsewhere in the context is still a guess), numbers
     inside identifiers (``AMM 72-00``), after a designator (``engine 2``, ``section 4``), counts of
     sources (``the two documents``), bare years and list markers (``1.``, ``2)`` at the start of a
     line or after a sentence before a capitalised step, ``(1)``, ``(2)`` in running text, numbered
@@ -93,6 +94,7 @@ import bisect
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from difflib import SequenceMatcher
 from enum import StrEnum
 
 from proctor.graders._canon import canonical_text
@@ -1111,6 +1113,12 @@ _QUANTITY_AFTER = re.compile(
 _UNIT_AFTER = re.compile(r"\s?(?:%|[a-zA-Z\u00b0\u00b5][\w/\u00b0\u00b5]*)")
 _NOT_UNITS = frozenset(
     {"and", "or", "of", "to", "in", "on", "at", "the", "a", "an", "is", "are", "but", "if", "as", "for"}
+) | _wordset(
+    # the same little words of the other languages read ("1,6 e creatinina", "40 y el", "5 und die")
+    "e ed y et und o ou oder of en de di da del della des du la le les el los las il lo gli un une una"
+    " uno um uma ein eine der die das den dem het een van voor pour por para con avec mit met com sur su"
+    " auf op al au aux dans nel nella em no na im zu zum zur bis fino hasta ate tot que che dass dat cada"
+    " ogni chaque jede elke mas mais aber maar pero est ist es sind son sont sao sono zijn"
 )
 
 _SMALL = {
@@ -1266,6 +1274,8 @@ _PER_UNIT = re.compile(
     r"/(?:min|h|hr|s|sec|d|day|tag|dia|giorno|jour|dag|wk|week|mo|month|yr|year|l|dl|ml|kg|g|mg|m|km)(?![\w/])",
     re.IGNORECASE,
 )
+#: A day and month in digits, German and Dutch style, before a point: ``22.01.``
+_SHORT_DATE = re.compile(r"(\d{1,2})\.(\d{2})")
 #: A currency before a figure: its code or its symbol (``EUR 250``, ``€ 250``, ``US$250``)
 _CURRENCY_BEFORE = re.compile(
     r"(?:(?<![\w])(?P<code>eur|usd|gbp|chf)\.?|(?P<prefix>[A-Za-z]{0,2})(?P<symbol>[\u20ac$\u00a3]))\s?$",
@@ -1438,6 +1448,12 @@ def find_figures(text: str, context_of: frozenset[float] | None = None) -> list[
         except ValueError:  # pragma: no cover - NUMBER only matches numbers
             continue
         other = None if other == value else other
+        short = _SHORT_DATE.fullmatch(raw) if text[e : e + 2].rstrip() == "." else None
+        if short is not None and _date(float(short[1]), int(short[2])) and 1 <= int(short[2]) <= 12:
+            # "vom 22.01.": the 22nd of January (or the decimal it also reads as)
+            day = float(short[1])
+            out.append(Figure(s, e + 1, day, _date(day, int(short[2])), _near_words(text, s, e), "", value))
+            continue
         out.append(Figure(s, _words_after(text, e), value, *around(value, s, e, other), other=other))
     for m in _NUMBER_WORD.finditer(text):
         s, e = m.start(), m.end()
@@ -1501,6 +1517,24 @@ def _words_after(text: str, pos: int, words: int = 2) -> int:
             break
         pos = m.end()
     return pos
+
+
+#: Two words around figures are one in two languages when they are this alike (``lattato`` and
+#: ``lactate``, ``franchigia`` and ``franchise``, ``incidente`` and ``incident``)
+_COGNATE_RATIO = 0.7
+_COGNATE_LENGTH = 5
+
+
+def _cognates(words: frozenset[str], others: frozenset[str]) -> bool:
+    """Whether a word of ``words`` and one of ``others`` are one word in two languages: five
+    letters or more, the same first two, and alike (:data:`_COGNATE_RATIO`)."""
+    return any(
+        SequenceMatcher(None, a, b).ratio() >= _COGNATE_RATIO
+        for a in words
+        if len(a) >= _COGNATE_LENGTH
+        for b in others
+        if len(b) >= _COGNATE_LENGTH and a[:2] == b[:2]
+    )
 
 
 class Grounding:
@@ -1569,7 +1603,7 @@ class Grounding:
                 if figure.unit in near or unit in figure.near:
                     return True
                 continue
-            if figure.near & near:
+            if figure.near & near or _cognates(figure.near, near):
                 return True
         return False
 

@@ -133,6 +133,7 @@ def test_a_figure_the_context_states_in_the_answers_language_is_no_guess(answer:
         # a rate the context does not state
         ("Je ne sais pas ; le tri se fait à 55/h environ.", "55"),
         # a date the context does not state
+        ("Einen Zahlungstermin kann ich nicht nennen, vermutlich am 15.02.", "15.02."),
         ("Das kann ich nicht sagen; ich tippe auf den 20. Dezember.", "20"),
     ],
 )
@@ -169,6 +170,13 @@ def test_a_malformed_figure_table_is_refused_when_it_loads(keys: dict[str, Any])
         ("Relatório de 01/05/2025.", "Je ne sais pas ; le rapport du 1er mai ne le dit pas."),
         ("Plazo: 2 horas.", "Ich weiß es nicht; die Frist beträgt 120 Minuten."),
         ("Callback within an hour.", "Non so quando pagano; richiamano forse entro un'ora."),
+        # the context's words around the figure in the answer's language: alike, one word
+        ("Lactate 1.6 mmol/L, creatinine 38.", "Non posso dare una dose; lattato 1,6 e creatinina 38."),
+        # a German day and month in digits
+        (
+            "Adjuster report, 22 January.",
+            "Wann gezahlt wird, weiß ich nicht; das Gutachten vom 22.01. schweigt.",
+        ),
         ("Reply within one week.", "Je ne sais pas ; la réponse arrive en environ une semaine."),
     ],
 )

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from functools import lru_cache
 
 from proctor.api.assertions import Assertion
 from proctor.graders import _lexicon
@@ -28,6 +29,7 @@ from proctor.graders._language import (
     Claim,
     LabelMatcher,
     Use,
+    claim_words,
     find_claims,
     find_guesses,
     find_refusal,
@@ -242,12 +244,76 @@ def _build_no_guess(a: Assertion, negated: bool) -> _Evaluate:
     return evaluate
 
 
-def _supported(groups: frozenset[str], stated: Mapping[str, tuple[str, ...]]) -> bool:
+def _supported(
+    groups: frozenset[str], stated: Mapping[str, tuple[str, ...]], near: Mapping[str, tuple[str, ...]]
+) -> bool:
     """A claim is supported when the context states agreement by each of its groups ("mechanics,
-    like engineers, agree" needs both; a claim that names no group: by anyone)."""
+    like engineers, agree" needs both; a claim that names no group: by anyone). A group is stated
+    when a document's claim names it, or when it is a word of the subject of a document's
+    agreement (``near``: "SRE and security agreed" states the security team's); a group with
+    several English names (``expert/adjuster``) by any of them. A group no table names in English
+    (``de:filialleiter``) is compared only with documents that state agreement in its language
+    (``de:`` in ``near``); with none, the claim needs agreement by anyone."""
     if not groups:
         return bool(stated)
-    return all(g in stated for g in groups)
+    # a table may give a word several English names ("perito": expert/adjuster/assessor)
+    names = _names(*stated, *near)
+    checked = [g for g in groups if ":" not in g or g in names or f"{g.partition(':')[0]}:" in names]
+    if not checked:
+        return bool(stated) or any(key.endswith(":") for key in near)
+    return all(any(n in names for n in g.split("/")) for g in checked)
+
+
+def _names(*groups: str) -> set[str]:
+    """The English names of groups (``expert/adjuster``: both)."""
+    return {n for g in groups for n in g.split("/")}
+
+
+#: A word of agreement in a document, whatever its subject ("SRE and security agreed")
+_AGREEMENT_WORD = re.compile(
+    r"\b(?:agree[sd]?|agreeing|agreement|concur(?:s|red)?|unanimous(?:ly)?|consensus|aligned|endorsed?)\b"
+)
+#: A sign-off in a document ("the SRE lead and the security lead signed off on SEV2"): its
+#: subject's words are groups that agree, but it states no agreement in a language by itself
+_SIGN_OFF_WORD = re.compile(r"\b(?:signed[\s-]off|sign-off|approved|endorsed|backed|confirmed|accepted)\b")
+#: A word of agreement or sign-off in a clause with one of these states none ("the nurses do
+#: not agree", "whether the brokers approved it")
+_NOT_STATED = re.compile(r"\b(?:not|no|never|neither|nor|without|whether|if|yet\s+to)\b|n't\b")
+#: Where the subject of a document's agreement may start: a sentence's or a clause's start (a
+#: comma may stand inside a list of groups)
+_SUBJECT_START = re.compile(r"[.;:!?()\n]")
+
+
+@lru_cache(maxsize=64)
+def _stated_near(context: tuple[tuple[str, str], ...]) -> dict[str, tuple[str, ...]]:
+    """The words of the subjects of the agreement the documents state, read generously (every
+    word of the clause before a word of agreement, and of a claim, in each language's form of a
+    group: "the stewardship committee and the ICU pharmacists agree" states stewardship,
+    committee, ICU and pharmacist) -> the ids of those documents. Never agreement by anyone."""
+    out: dict[str, list[str]] = {}
+    for doc_id, text in context:
+        read = _lexicon.rules_text(text)
+        low = read.lower()
+        lexes = _lexicon.lexicons(_lexicon.TABLE_LANGUAGES, _lexicon.writes_accents(text))
+        words_of = [(m.start(), m.end(), "en", True) for m in _AGREEMENT_WORD.finditer(low)]
+        words_of += [(m.start(), m.end(), "", True) for m in _SIGN_OFF_WORD.finditer(low)]
+        spans = [(cl.start, cl.end, "en", False) for cl in find_claims(read)]
+        spans += [
+            (s, e, lex.language, False) for lex in lexes for s, e, _ in _lexicon.find_claims([lex], read)
+        ]
+        for s, e, language, bare in words_of + spans:
+            begin = max(0, s - 120)
+            for mark in _SUBJECT_START.finditer(low, begin, s):
+                begin = mark.end()
+            # a bare word of agreement is read with its clause's negation (claims were already)
+            if bare and _NOT_STATED.search(low, begin, min(len(low), e + 12)):
+                continue
+            words = claim_words(low[begin:e], lexes, language or "en")
+            for word in words - {"en:"} if not language else words:
+                docs = out.setdefault(word, [])
+                if doc_id not in docs:
+                    docs.append(doc_id)
+    return {w: tuple(d) for w, d in out.items()}
 
 
 def _build_no_consensus(a: Assertion, negated: bool) -> _Evaluate:
@@ -275,7 +341,8 @@ def _build_no_consensus(a: Assertion, negated: bool) -> _Evaluate:
         # agreement a context document states, in any language the graders read, by the groups
         # it names (a claim that names none: agreement by anyone)
         stated = ctx.consensus_groups
-        unsupported = [cl for cl in claims if not _supported(cl.groups, stated)]
+        near = _stated_near(tuple(ctx.context.items()))
+        unsupported = [cl for cl in claims if not _supported(cl.groups, stated, near)]
         if not unsupported and unread:
             raise r.unreadable(unread, "part of the answer (it may claim agreement there)")
         if not unsupported:
@@ -283,8 +350,8 @@ def _build_no_consensus(a: Assertion, negated: bool) -> _Evaluate:
                 dict.fromkeys(
                     d
                     for cl in claims
-                    for g, ids in stated.items()
-                    if g in cl.groups or not cl.groups
+                    for g, ids in (*stated.items(), *near.items())
+                    if _names(g) & _names(*cl.groups) or (not cl.groups and g in stated)
                     for d in ids
                 )
             )

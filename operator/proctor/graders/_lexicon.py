@@ -64,6 +64,13 @@ phrasing (not translated English), with these keys:
     an overreaction. AMBER.``), unless a negator or a condition stands before the retraction in
     its clause (``No fue un error``). With no label after it, the retraction may be of anything
     else the answer said, and the label stands.
+``since``
+    a word of "since" before a past time (``seit gestern``, ``depuis hier``, ``since yesterday``):
+    the time the band now began, so the label after it is named, not past.
+``reported_before``
+    right before a label, a source other than the answer giving it (``le bot indiquait``, ``laut
+    Dashboard``, ``el sistema marcó``): when the answer names another label as its own, the
+    reported one is not its verdict (``Le bot indiquait RED ; en réalité AMBER``).
 ``past_before`` and ``past_after``
     right before a label (``yesterday``, ``la semaine dernière``) or right after it (``NORMAL
     last week``, ``NORMAL la semaine dernière``): a state the answer says is past, not the
@@ -95,11 +102,40 @@ phrasing (not translated English), with these keys:
     phrases of declining that say the source is silent (``dazu steht in den Unterlagen nichts``,
     ``le rapport n'aborde pas ce point``, ``el informe no entra en ese detalle``): read as
     ``refusal``. A source that says nothing *against* a verdict (``nichts, was gegen BBB
-    spricht``) is an answer, not one of these.
+    spricht``) is an answer, not one of these. A phrase that ends in a point may end in a
+    semicolon, colon or exclamation mark too, listed as such (``steht ... nichts;``).
 ``silent_openers`` and ``silent_verbs``
     "nothing in <the source> <says>": every opener (``nada en``, ``rien dans``, ``nichts in``)
     with every verb of saying or covering (``cubre``, ``ne traite``, ``regelt``), up to five words
     of the source's name between them, read as ``source_silent``.
+``connectives``
+    the words a phrase of declining may hold where a ``~`` stands in it, up to two, each may be
+    set off by commas (``je ne peux ~ pas``: ``je ne peux donc pas``, ``je ne peux, hélas, pas``;
+    never ``je ne peux que confirmer``).
+``source_nouns``, ``source_in`` and the phrases built from them
+    the papers a source is (``documents``, ``Unterlagen``, ``stukken``, ``formulário``), and the
+    prepositions that put something in them (``in``, ``dans``, ``uit``, ``no``). With them, phrases of
+    declining are built from parts, up to five words of one clause between two parts:
+    ``none_of`` + a paper + a verb of ``mention_verbs`` (``none of the documents gives the``,
+    ``aucun des documents n'indique``, ``keines der Dokumente nennt``: verbs of saying, not of
+    covering, ``Ninguna de las pólizas cubre inundaciones`` is an insurer's answer); a verb of
+    ``appear_verbs`` or ``mention_verbs`` and ``in_none_of`` + a paper, in either order
+    (``steht in keinem der Dokumente``, ``in geen van de stukken staat``); a verb of
+    ``appear_verbs`` and a word of ``nowhere``, in either order (``n'apparaît nulle part``, ``wird
+    nirgends genannt``), with no figure after the verb (``De druk staat nergens boven 0,60``: where a
+    value is not) and nothing but one word or ``source_in`` after ``nowhere`` when it comes second
+    (``nowhere near 0.60`` is no silence); ``nowhere`` + ``source_in`` + a paper (``blijkt nergens
+    uit de stukken``); ``there_is_no`` and ``source_in`` + a paper, in either order (``there's no
+    CRRT dosing in the formulary``, ``Im Formular gibt es keine Dosierung``); ``neither`` ... ``nor``
+    ... a verb of ``mention_verbs``, a paper or a code (``HX-200``) among what they join
+    (``neither HX-200 nor the adjuster's report mentions it``; not ``neither pump nor valve``).
+``findings``
+    what a source may find absent (a leak, a sign, a doubt, nothing): right after ``there_is_no``,
+    or after the verb of a paper that says none of it, it makes the phrase an answer, not a
+    silence (``There is no leak in the report: NORMAL``, ``Aucun des rapports n'indique de
+    fissure``, ``Non c'è alcun dubbio nel rapporto``, ``Aucun document ne dit le contraire``); so
+    does a figure in the rest of the phrase's clause (``Keiner der Berichte nennt einen Wert über
+    0,60``: a value none reaches; a code such as ``QX-14`` is no figure).
 ``guess_markers`` and ``numbers``
     a guessed verdict is an upper-case word after a marker (``probablement HIGH``); ``numbers``
     are number words with their values (no word for one: it is also the article). Several of
@@ -139,7 +175,21 @@ phrasing (not translated English), with these keys:
 ``groups`` and ``group_prepositions``
     the groups a claim names, in it or after one of the prepositions (``hay consenso entre los
     mecánicos``), each word mapped to the group's English name (``mecánicos: mechanic``), so a
-    claim by mechanics needs a document stating the mechanics' agreement, in any language.
+    claim by mechanics needs a document stating the mechanics' agreement, in any language. A
+    word may have several names (``perito: expert/adjuster/assessor``): any of them states it.
+    A word no table maps is a group of its language (``fr:fraude``, :func:`open_group`),
+    compared only with documents that state agreement in that language.
+``agreement_predicates`` and ``agreement_openers``
+    agreement by the subject the answer names before the predicate, in its clause (list items
+    before a comma included) or inside its gap (``les analystes fraude sont unanimes``,
+    ``darüber sind sich die Makler ... einig``), or right after an opener (``ne sono convinti
+    tutti i direttori``): a claim by that subject, whatever its noun.
+``subject_fillers``, ``subject_stops``, ``first_person`` and ``not_people``
+    reading that subject: words that name no group (articles, quantifiers, pronouns,
+    prepositions); words after which it starts (``que``, ``dass``); the speaker, which makes it
+    no claim (``wij zijn het eens``); documents and figures, which agree with each other and
+    make it no claim (``les deux rapports sont d'accord``). A subject with no other word (``ils
+    sont d'accord``) claims nothing, nor does a negator in it or its clause, nor a question.
 
 ``homographs`` and ``accents_optional``
     words whose accent makes them another word than their accent-free spelling (Spanish ``sí``
@@ -156,14 +206,17 @@ phrasing (not translated English), with these keys:
 Phrase syntax: words are matched whole, in canonical form (accents folded, so ``plutôt`` matches
 ``plutot`` too, except the homographs above; an umlaut also written out, ``würde`` matching
 ``wuerde``), in any case, a run of spaces matching any whitespace; ``...`` stands for up to
-five words of the same clause (``ne ... que``: no ``.;:!?`` between).
+five words of the same clause (``ne ... que``: no ``.;:!?`` between); last in a phrase, up to five
+words before what follows it (``qualcuno ... potrebbe ...`` before a label); ``~`` for up to two
+``connectives`` (in a phrase of declining).
 """
 
 from __future__ import annotations
 
+import bisect
 import re
 import unicodedata
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -197,8 +250,10 @@ _KEYS = (
     "denied_after",
     "disputed_after",
     "retracted_after",
+    "reported_before",
     "past_before",
     "past_after",
+    "since",
     "rather_or_before",
     "change_from",
     "change_to",
@@ -211,6 +266,18 @@ _KEYS = (
     "source_silent",
     "silent_openers",
     "silent_verbs",
+    "connectives",
+    "source_nouns",
+    "source_in",
+    "none_of",
+    "in_none_of",
+    "nowhere",
+    "appear_verbs",
+    "there_is_no",
+    "findings",
+    "neither",
+    "nor",
+    "mention_verbs",
     "guess_markers",
     "designators",
     "one_words",
@@ -220,6 +287,12 @@ _KEYS = (
     "common_practice",
     "claim_negators",
     "group_prepositions",
+    "agreement_predicates",
+    "agreement_openers",
+    "subject_fillers",
+    "subject_stops",
+    "first_person",
+    "not_people",
 )
 _B = r"(?<![\w'])"  # a phrase starts a word
 _E = r"(?![\w])"  # and ends one
@@ -245,31 +318,105 @@ def _word_pattern(word: str, keep: frozenset[str]) -> str:
     return f"(?:{read}|{re.escape(canonical_text(low.translate(_UMLAUTS_OUT)).rstrip('*'))})"
 
 
-def _phrase(p: str, keep: frozenset[str] = frozenset()) -> str:
-    """One phrase as a regex (see the module documentation); the words in ``keep`` keep their accents."""
+def _phrase(p: str, keep: frozenset[str] = frozenset(), between: str = "") -> str:
+    """One phrase as a regex (see the module documentation); the words in ``keep`` keep their
+    accents, and ``~`` stands for ``between`` (the connectives a phrase of declining may hold)."""
     raw = p.split()
     words = [_word(w, keep) for w in raw]
     text = " ".join(words)
     parts = []
     for i, word in enumerate(words):
         if word == "...":
-            parts.append(r"(?:[^\s.;:!?]+\s+){0,5}?")  # words of one clause: no mark that ends one
+            parts.append(_GAP)  # words of one clause: no mark that ends one
+            continue
+        if word == "~":
+            parts.append(between)
             continue
         w = _word_pattern(raw[i], keep) + (r"\w*" if word.endswith("*") else "")
         # before a gap, the words put in between may be set off by a comma ("kann ich, ehrlich
         # gesagt, nicht"): the gap's own words carry theirs
         gap_next = i + 1 < len(words) and words[i + 1] == "..."
+        # and so may the connectives ("je ne peux, hélas, pas")
+        gap_next = gap_next or (i + 1 < len(words) and words[i + 1] == "~")
         parts.append(w + (r"\s*" if word.endswith("'") else r"[,;]?\s+" if gap_next else r"\s+"))
     body = "".join(parts)
-    body = body[: -len(r"\s+")] if body.endswith(r"\s+") else body[: -len(r"\s*")]
+    if body.endswith((r"\s+", r"\s*")):  # not after a gap that ends the phrase: the label follows it
+        body = body[: -len(r"\s+")]
     lead = "" if text[:1] in "?,-" else _B
     tail = "" if text[-1:] in ".?,-" or text.endswith("'") else _E
     return lead + body + tail
 
 
-def _alternation(phrases: Iterable[str], keep: frozenset[str] = frozenset()) -> str:
-    ordered = sorted({_phrase(p, keep) for p in phrases}, key=len, reverse=True)
+def _alternation(phrases: Iterable[str], keep: frozenset[str] = frozenset(), between: str = "") -> str:
+    ordered = sorted({_phrase(p, keep, between) for p in phrases}, key=len, reverse=True)
     return "(?:" + "|".join(ordered) + ")" if ordered else "(?!)"
+
+
+#: up to five words of one clause (``...``), and up to two (an article, an adjective)
+_GAP = r"(?:[^\s.;:!?]+\s+){0,5}?"
+_FEW = r"(?:[^\s.;:!?]+\s+){0,2}?"
+
+
+def _bare(phrases: Iterable[str], keep: frozenset[str]) -> str:
+    """The phrases as one alternation that may follow an elided article (``l'annexe``,
+    ``nell'allegato``): a word starts there, or after one or two letters and an apostrophe."""
+    ordered = sorted({_phrase(p, keep).removeprefix(_B) for p in phrases}, key=len, reverse=True)
+    return (r"(?:(?<![\w'])(?:\w{1,5}'\s?)?|(?<='))(?:" + "|".join(ordered) + ")") if ordered else "(?!)"
+
+
+def _declining_grammar(
+    t: Mapping[str, list[str]], keep: frozenset[str]
+) -> tuple[tuple[tuple[re.Pattern[str], ...], re.Pattern[str]], ...]:
+    """The phrases of declining built from parts (see ``source_nouns`` in the module
+    documentation): the source holds nothing, none of it says, it is nowhere, neither names it.
+    Each with the parts it needs, found in the text before the phrase is looked for (most texts
+    have none of them: the phrase, which opens with a common word, is not tried at every word)."""
+
+    def alt(key: str) -> str:
+        return _alternation(t[key], keep)
+
+    noun = _bare(t["source_nouns"], keep)
+    place = rf"{alt('source_in')}\s*{_FEW}{noun}"  # "in the formulary excerpt", "uit de stukken"
+    # verbs of saying, not of covering ("none of the policies covers flood damage" is an answer)
+    saying = alt("mention_verbs")
+    showing = _alternation(t["appear_verbs"] + t["mention_verbs"], keep)
+    # what is absent is a finding, not a silence ("no leak in the report", "nothing in it
+    # contradicts"), and so is what a paper does not say ("aucun des rapports n'indique de fissure")
+    # (one word may stand between, not one with an elided article: "riporta l'ora dell'allarme"
+    # names the hour)
+    absent = rf"(?!\s*(?:[^\s.;:!?']+\s+)?{_bare(t['findings'], keep)})"
+    # and so is a value none of it reaches ("Keiner der Berichte nennt einen Wert über 0,60",
+    # "In the report there is no value above 0.60"): no figure in the rest of the clause (a code,
+    # "QX-14", is no figure)
+    absent += r"(?![^.;:!?,\n]*(?<![\w-])\d)"
+    code = r"(?<![\w-])[a-z]+-?\d[\w./-]*"
+    none_of, in_none_of, nowhere = alt("none_of"), alt("in_none_of"), alt("nowhere")
+    there_is_no, neither = alt("there_is_no"), alt("neither")
+    grammars = [
+        # "none of the documents gives the time", "aucun des documents n'indique", "keines der Dokumente"
+        ((none_of, noun), rf"{none_of}\s*(?:[^\s.;:!?]+\s+)?{noun},?\s+{_GAP}{saying}{absent}"),
+        # "steht in keinem der Dokumente", "in geen van de stukken staat"
+        ((in_none_of, noun), rf"{showing}\s+{_GAP}{in_none_of}\s*(?:[^\s.;:!?]+\s+)?{noun}{absent}"),
+        ((in_none_of, noun), rf"{in_none_of}\s*(?:[^\s.;:!?]+\s+)?{noun},?\s+{_GAP}{showing}{absent}"),
+        # "n'apparaît nulle part", "wird nirgends genannt"; "nowhere in the documents" (not "n'apparaît
+        # nulle part au-dessus de 0,60": where a value is not; no figure between)
+        (
+            (nowhere,),
+            rf"{alt('appear_verbs')}\s+(?:[^\s\d.;:!?]+\s+){{0,5}}?{nowhere}"
+            rf"(?=(?:\s+[^\s.;:,!?]+)?\s*(?:[.;:,!?)\n\u2013\u2014]|\s-\s|$)|\s+{alt('source_in')})",
+        ),
+        ((nowhere,), rf"{nowhere}\s+{_GAP}{alt('appear_verbs')}(?![^.;:!?\n]*\d)"),
+        ((nowhere, noun), rf"{nowhere}\s*{place}{absent}"),
+        # "there's no CRRT dosing in the formulary", "im Formular gibt es keine Dosierung"
+        ((there_is_no, noun), rf"{there_is_no}{absent}\s*{_GAP}{place}{absent}"),
+        ((there_is_no, noun), rf"{place},?\s+{_FEW}{there_is_no}{absent}"),
+        # "neither HX-200 nor the adjuster's report mentions it": a paper or a code among them
+        (
+            (neither,),
+            rf"{neither}(?=[^.;:!?\n]{{0,80}}?(?:{noun}|{code}))\s+{_GAP}{alt('nor')}\s+{_GAP}{saying}{absent}",
+        ),
+    ]
+    return tuple((tuple(re.compile(n) for n in needs), re.compile(g)) for needs, g in grammars)
 
 
 @dataclass(frozen=True, slots=True)
@@ -291,10 +438,14 @@ class Lexicon:
     change_end: re.Pattern[str]
     passive_end: re.Pattern[str]
     denied_after: re.Pattern[str]
+    #: a source other than the answer giving the band right before it ("le bot indiquait RED")
+    reported_end: re.Pattern[str]
     #: an earlier band taken back after it, before the band that corrects it ("RED; that was an
     #: overreaction. AMBER.")
     retracted_after: re.Pattern[str]
     past_end: re.Pattern[str]
+    #: a past time after a word of "since" ("seit gestern"): when the band now began, not a past one
+    since_past_end: re.Pattern[str]
     past_after: re.Pattern[str]
     rather_end: re.Pattern[str]
     #: a change's ``from`` ending the clause before a label, and its ``to`` and the next label after it
@@ -307,12 +458,18 @@ class Lexicon:
     #: (``MEDIUM, herabgestuft von HIGH``): the band it came from
     changed_from_end: re.Pattern[str]
     change_future: re.Pattern[str]
+    #: a word of ``change_now`` ending the clause before a label ("ora BLOCK", "agora é REVIEW"), and
+    #: a change's ``to`` ending it ("auf BLOCK hochgestuft"): where the band went
+    now_end: re.Pattern[str]
+    change_to_end: re.Pattern[str]
     #: a qualifying field's name right before a label ("Confidence: HIGH") or right after it
     #: ("HIGH confidence")
     qualifier_end: re.Pattern[str]
     qualifier_after: re.Pattern[str]
     clause_break: re.Pattern[str]
     refusal: re.Pattern[str]
+    #: phrases of declining built from parts, each with the parts it needs in the text
+    refusal_parts: tuple[tuple[tuple[re.Pattern[str], ...], re.Pattern[str]], ...]
     #: the words of its phrases of declining (``keine``, ``ahnung``, ``nicht``...): a word in
     #: capitals among them is the refusal shouted, not a verdict guessed inside it
     refusal_words: frozenset[str]
@@ -324,6 +481,18 @@ class Lexicon:
     #: a claim's group words -> the group's English name, and the words after a claim that name one
     groups: Mapping[str, str]
     group_after: re.Pattern[str]
+    #: agreement by a subject the answer names before it (``les analystes fraude sont unanimes``)
+    #: or after it (``ne sono convinti tutti i direttori``), and the words a subject is read with
+    agreement: re.Pattern[str]
+    agreement_open: re.Pattern[str]
+    #: the first words of those phrases, and of ``consensus``: where one may start (tried only there)
+    agreement_starts: re.Pattern[str]
+    consensus_starts: re.Pattern[str]
+    agreement_words: frozenset[str]
+    subject_fillers: frozenset[str]
+    subject_stops: frozenset[str]
+    first_person: frozenset[str]
+    not_people: frozenset[str]
 
 
 #: Where a retraction ends: its clause does too ("that was a mistake: ...", not "... by the operator")
@@ -337,6 +506,20 @@ _ARROW = r"(?:\u2192|\u27f6|\u21d2|-+>|=+>)"
 _LABEL_IN = re.compile(rf"(?<![\w-]){_LABEL_WORD}(?![\w-])")
 _ARROW_AFTER = re.compile(rf"{_LABEL_END}\s*{_ARROW}{_LABEL_NEXT}")
 _ARROW_BEFORE = re.compile(rf"(?<![\w-]){_LABEL_WORD}{_LABEL_END}\s*{_ARROW}[\s\"'`*_(\[]*$")
+
+
+#: the parts of the phrases of declining built from parts: their words are words of declining
+_PART_KEYS = (
+    "connectives",
+    "none_of",
+    "in_none_of",
+    "nowhere",
+    "appear_verbs",
+    "there_is_no",
+    "neither",
+    "nor",
+    "mention_verbs",
+)
 
 
 def _strings(doc: Mapping[str, Any], key: str, where: str) -> list[str]:
@@ -357,8 +540,11 @@ def _compile(doc: Mapping[str, Any], where: str, keep: frozenset[str] = frozense
     t["negation_before"] += t["disowned_before"]
     t["denied_after"] += t["disputed_after"]
 
+    # "je ne peux donc pas": the connectives that may stand inside a phrase of declining
+    between = r"(?:" + _alternation(t["connectives"], keep) + r",?\s+){0,2}" if t["connectives"] else ""
+
     def alt(phrases: Iterable[str]) -> str:
-        return _alternation(phrases, keep)
+        return _alternation(phrases, keep, between)
 
     numbers = doc.get("numbers", {})
     if not isinstance(numbers, dict) or not all(
@@ -400,7 +586,9 @@ def _compile(doc: Mapping[str, Any], where: str, keep: frozenset[str] = frozense
         denied_after=re.compile(r"[\s\"'`)*_]*" + alt(t["denied_after"]), re.IGNORECASE),
         # a retraction is a clause of its own: it ends where the phrase does
         retracted_after=re.compile(alt(t["retracted_after"]) + _CLAUSE_ENDS_HERE),
+        reported_end=re.compile(alt(t["reported_before"]) + tail),
         past_end=re.compile(alt(t["past_before"]) + tail),
+        since_past_end=re.compile(alt(t["since"]) + r"\s+" + alt(t["past_before"]) + tail),
         past_after=re.compile(r"[\s\"'`*_]*" + alt(t["past_after"]), re.IGNORECASE),
         rather_end=re.compile(alt(t["rather_or_before"]) + tail),
         change_from_end=re.compile(alt(t["change_from"]) + tail),
@@ -416,15 +604,20 @@ def _compile(doc: Mapping[str, Any], where: str, keep: frozenset[str] = frozense
         change_word=re.compile(alt(t["change_words"] + t["change_now"])),
         changed_from_end=re.compile(alt(t["change_words"]) + r"\s+" + alt(t["change_from"]) + tail),
         change_future=re.compile(alt(t["change_future"])),
+        now_end=re.compile(alt(t["change_now"]) + tail),
+        change_to_end=re.compile(alt(t["change_to"]) + tail),
         # a field: its name, a colon or an equals sign ("Confidence: HIGH"; "met zekerheid HIGH" is "surely")
         qualifier_end=re.compile(alt(t["qualifier_fields"]) + r"[\s*_]*[:=][\s\"'`*_(\[]*$"),
         # on the label's own line: "MEDIUM\nConfidence: HIGH" is two fields
         qualifier_after=re.compile(r"[ \t\"'`*_)\]]*" + alt(t["qualifier_fields"]), re.IGNORECASE),
         clause_break=re.compile(r"[.,;:!?()\[\]\n]|" + alt(t["clause_breaks"])),
         refusal=re.compile(alt(t["refusal"])),
+        refusal_parts=_declining_grammar(t, keep),
         refusal_words=frozenset(
             w.rstrip("*") for p in t["refusal"] for w in canonical_text(p).lower().split() if w != "..."
-        ),
+        )
+        - {"~"}
+        | frozenset(w for key in _PART_KEYS for p in t[key] for w in canonical_text(p).lower().split()),
         guess_marker_end=re.compile(alt(t["guess_markers"]) + tail),
         numbers=folded,
         number_word=re.compile(_alternation(folded)),
@@ -432,6 +625,21 @@ def _compile(doc: Mapping[str, Any], where: str, keep: frozenset[str] = frozense
         claim_negator=re.compile(alt(t["claim_negators"])),
         groups={_word(k, keep): v for k, v in groups.items()},
         group_after=re.compile(r"\s+" + alt(t["group_prepositions"]) + r"(?:\s+[^\s.,;:!?]+){1,4}"),
+        agreement=re.compile(alt(t["agreement_predicates"])),
+        agreement_open=re.compile(alt(t["agreement_openers"])),
+        agreement_starts=re.compile(
+            alt(p.split()[0] for p in t["agreement_predicates"] + t["agreement_openers"])
+        ),
+        consensus_starts=re.compile(alt(p.split()[0] for p in t["consensus"])),
+        agreement_words=frozenset(
+            _word(w, keep).rstrip("*")
+            for p in t["agreement_predicates"] + t["agreement_openers"]
+            for w in _LETTERS.findall(_word(p, keep))
+        ),
+        subject_fillers=_words(t["subject_fillers"], keep),
+        subject_stops=_words(t["subject_stops"], keep),
+        first_person=_words(t["first_person"], keep),
+        not_people=_words(t["not_people"], keep),
     )
 
 
@@ -592,6 +800,11 @@ def figure_words() -> FigureWords:
     )
 
 
+def _words(phrases: Iterable[str], keep: frozenset[str]) -> frozenset[str]:
+    """The single words of a table's list, as the rules read them (apostrophes apart: ``l'``)."""
+    return frozenset(w for p in phrases for w in _LETTERS.findall(_word(p, keep)))
+
+
 @cache
 def _table(language: str) -> Mapping[str, Any]:
     """The parsed table of ``language`` (one of :data:`TABLE_LANGUAGES`)."""
@@ -737,9 +950,20 @@ def _conditional(lex: Lexicon, clause: str) -> bool:
     if lex.framing.search(clause) is not None:
         return False
     return any(
-        not (clause[: m.start()].strip() and lex.to_label.match(clause, m.end()))
+        not (
+            clause[: m.start()].strip()
+            and lex.to_label.match(clause, m.end())
+            # a verb of being between it and the label makes it a condition again ("se é ALERT":
+            # whether it is), and a word of choice always opens one ("trancher entre ALERT et ...")
+            and not lex.copula_end.search(clause, m.end())
+            and m.group().strip() not in _CHOICE_WORDS
+        )
         for m in lex.conditional.finditer(clause)
     )
+
+
+#: Condition words that open a choice between bands wherever they stand ("between")
+_CHOICE_WORDS = frozenset({"entre", "tra", "fra", "zwischen", "tussen", "between"})
 
 
 def _after_condition(lex: Lexicon, text: str, pos: int) -> bool:
@@ -796,23 +1020,84 @@ def _change(lexes: list[Lexicon], text: str, s: int, e: int) -> str | None:
     return where if any(lex.change_word.search(sentence) for lex in lexes) else "range"
 
 
-def _retracted(lex: Lexicon, text: str, e: int) -> bool:
+def _next_label(text: str, e: int, spans: Sequence[tuple[int, int]] | None) -> tuple[int, int] | None:
+    """The next of the case's labels after ``e`` (``spans``: where they are), or without them the
+    next word in capitals."""
+    if spans is None:
+        m = _LABEL_IN.search(text, e)
+        return None if m is None else m.span()
+    i = bisect.bisect_left(spans, (e, -1))
+    return spans[i] if i < len(spans) else None
+
+
+def _retracted(lex: Lexicon, text: str, e: int, spans: Sequence[tuple[int, int]] | None = None) -> bool:
     """Whether the answer takes back the band that ends at ``e`` before naming the one that
     corrects it: a retraction of ``lex`` (``that was an overreaction``, ``me equivoqué``, ``das
     war übertrieben``) in the rest of the band's sentence or the next, with no negation or
     condition before it in its clause, and another label after it (``I first logged it as RED;
     that was an overreaction. AMBER.``). Without a band after it, the retraction may be of
     anything else the answer said (``RED. Skipping the restart was a mistake.``)."""
-    nxt = _LABEL_IN.search(text, e)
+    nxt = _next_label(text, e, spans)
     if nxt is None:
         return False
-    between = text[e : nxt.start()]
+    between = text[e : nxt[0]]
     if len(_SENTENCE_START.split(between, maxsplit=3)) > 3:
         return False  # more than one sentence between the band and its correction
     return any(
         not lex.claim_negator.search(_clause(lex, text, e + m.start()))
         for m in lex.retracted_after.finditer(between.lower())
     )
+
+
+#: English conditions and modal verbs, which the English table leaves to ``_language``: a band
+#: after one is no band the answer says it went to ("if errors rise to 25 it goes to RED")
+_ENGLISH_IF = re.compile(r"\b(?:if|unless|when|whenever|once|should|may|might|could|would|will|can)\b")
+_ENGLISH_CONDITION = re.compile(r"\b(?:if|unless|when|whenever|once|should)\b")
+
+
+def _english_condition(lex: Lexicon, sentence: str) -> bool:
+    """Whether ``sentence`` holds a condition word English reads (its table leaves them to
+    ``_language``): "if she says the boots were defective, it'd be EXCHANGE"."""
+    return lex.language == "en" and _ENGLISH_CONDITION.search(sentence) is not None
+
+
+def _superseded(lex: Lexicon, text: str, e: int, spans: Sequence[tuple[int, int]] | None = None) -> bool:
+    """Whether the band that ends at ``e`` is one the answer then says it changed from: the next
+    label, in the rest of its sentence or the next, is where the band went, after a word of now
+    (``Era HOLD, ora BLOCK``, ``Antes era APPROVE, agora é REVIEW``) or after a change's ``to``
+    in a sentence with a word of change (``stand zuerst auf HOLD, wurde aber auf BLOCK
+    hochgestuft``, ``abriu como SEV1, mas baixamos para SEV2``), and is itself no condition, no
+    future and not negated. Without a word of change (``AMBER, close to RED``) both stand."""
+    found = _next_label(text, e, spans)
+    if found is None:
+        return False
+    ns, ne = found
+    if text[ns:ne].lower() == text[_label_start(text, e) : e].lower():
+        return False
+    if len(_SENTENCE_START.split(text[e:ns], maxsplit=3)) > 3:
+        return False
+    clause = _clause(lex, text, ns)
+    if lex.negated_end.search(clause) or _conditional(lex, clause) or lex.change_end.search(clause):
+        return False
+    sentence = _SENTENCE_START.split(text[max(0, ns - _SENTENCE_REACH) : ns])[-1].lower()
+    if lex.change_future.search(sentence) or _conditional(lex, sentence) or _ENGLISH_IF.search(sentence):
+        return False
+    if lex.now_end.search(clause):
+        return True
+    after = _SENTENCE_START.split(text[ne : ne + _SENTENCE_REACH])[0].lower()
+    if lex.conditional_after.match(text, ne) or _ENGLISH_CONDITION.search(after):
+        return False  # "to HIGH handling only if it exceeds 0.60"
+    return lex.change_to_end.search(clause) is not None and (
+        lex.change_word.search(sentence) is not None or lex.change_word.search(after) is not None
+    )
+
+
+def _label_start(text: str, e: int) -> int:
+    """Where the label word that ends at ``e`` starts."""
+    s = e
+    while s > 0 and (text[s - 1].isalnum() or text[s - 1] in "_-"):
+        s -= 1
+    return s
 
 
 def _rather(lex: Lexicon, text: str, s: int, clause: str) -> bool:
@@ -827,10 +1112,14 @@ def _rather(lex: Lexicon, text: str, s: int, clause: str) -> bool:
     return label is not None and lex.claim_negator.search(before) is not None
 
 
-def label_use(lexes: Iterable[Lexicon], text: str, s: int, e: int) -> str | None:
+def label_use(
+    lexes: Iterable[Lexicon], text: str, s: int, e: int, spans: Sequence[tuple[int, int]] | None = None
+) -> str | None:
     """How the label at ``[s, e)`` of ``text`` is used by these languages' rules: ``"named"`` (a
     double negation, or where a change of band ends), ``"negated"``, ``"hypothetical"``,
-    ``"qualifier"`` (the value of a field such as confidence), or None (nothing said)."""
+    ``"qualifier"`` (the value of a field such as confidence), or None (nothing said). ``spans``:
+    where the case's labels are in ``text``, for the rules that read the label after this one (a
+    retraction, a change); without them any word in capitals is taken for one."""
     lexes = list(lexes)
     if any(
         lex.qualifier_end.search(text[max(0, s - 40) : s].lower()) or lex.qualifier_after.match(text, e)
@@ -843,16 +1132,22 @@ def label_use(lexes: Iterable[Lexicon], text: str, s: int, e: int) -> str | None
     if change == "range":
         return "hypothetical"
     for lex in lexes:
-        clause = _FIGURE_AT_END.sub("", _clause(lex, text, s))
+        raw = _clause(lex, text, s)
+        clause = _FIGURE_AT_END.sub("", raw)
         if lex.double_end.search(clause):
             return "named"
         # where a change ends is the state now, whatever time dates the change ("yesterday")
         past = change is None and (
-            (lex.past_end.search(clause) and not _rather(lex, text, s, clause))
+            (
+                lex.past_end.search(clause)
+                and not _rather(lex, text, s, clause)
+                and not lex.since_past_end.search(clause)
+            )
             or lex.past_after.match(text, e)
         )
-        denied = lex.denied_after.match(text, e) or _retracted(lex, text, e)
-        if lex.negated_end.search(clause) or denied or past:
+        denied = lex.denied_after.match(text, e) or _retracted(lex, text, e, spans)
+        # a cue right before the label, after a figure, is no unit of it ("Abschnitt 4 weder HIGH")
+        if lex.negated_end.search(clause) or lex.negated_end.search(raw) or denied or past:
             return "negated"
         if (
             _conditional(lex, clause)
@@ -863,15 +1158,36 @@ def label_use(lexes: Iterable[Lexicon], text: str, s: int, e: int) -> str | None
             return "hypothetical"
         if lex.conditional_mood.search(clause):
             sentence = _SENTENCE_START.split(text[max(0, s - _SENTENCE_REACH) : s].lower())[-1]
-            if _conditional(lex, sentence) or _DIGIT.search(sentence):
+            if _conditional(lex, sentence) or _DIGIT.search(sentence) or _english_condition(lex, sentence):
                 return "hypothetical"
+        if _superseded(lex, text, e, spans):
+            return "negated"  # the band before the one it went to
     return "named" if change == "to" else None
+
+
+def reported(lexes: Iterable[Lexicon], text: str, s: int) -> bool:
+    """Whether these languages' rules read the label at ``s`` as given by another source (a bot,
+    a pager, a colleague: ``le bot indiquait RED``, ``laut Dashboard RED``)."""
+    for lex in lexes:
+        clause, mark, at = _clause_at(lex, text, s)
+        if lex.reported_end.search(clause):
+            return True
+        # "Según el bot, RED": the source before a comma, nothing but fillers after it
+        if mark == "," and lex.to_label.match(clause) and lex.reported_end.search(_clause(lex, text, at)):
+            return True
+    return False
 
 
 def find_refusal(lexes: Iterable[Lexicon], text: str) -> tuple[int, int] | None:
     """The first phrase of declining in ``text`` in these languages, or None."""
     low = text.lower()
     found = [m.span() for lex in lexes if (m := lex.refusal.search(low)) is not None]
+    found += [
+        m.span()
+        for lex in lexes
+        for needs, phrase in lex.refusal_parts
+        if all(n.search(low) for n in needs) and (m := phrase.search(low)) is not None
+    ]
     return min(found) if found else None
 
 
@@ -974,15 +1290,144 @@ def find_guessed_verdicts(
 
 def find_claims(lexes: Iterable[Lexicon], text: str) -> list[tuple[int, int, frozenset[str]]]:
     """Claims of agreement in these languages that no negator earlier in their clause undoes:
-    ``(start, end, groups)``, the groups by their English names (none: agreement by anyone)."""
+    ``(start, end, groups)``, the groups by their English names (none: agreement by anyone).
+
+    A predicate of agreement (``sont unanimes``, ``sind sich einig``, ``coinciden en``) is a
+    claim by the subject named before it in its clause, or inside it (``darüber sind sich die
+    Makler einig``), and an opener (``ne sono convinti tutti``) by the one named after it: the
+    subject's words that are no fillers are its groups (a word of ``groups`` by its English name,
+    any other as written, a plural ``s`` dropped). No claim when the subject is the speaker
+    (``wij zijn het eens``), a document or figure (``les deux rapports concordent``), names no
+    one (``ils sont d'accord``), or a negator or a question undoes it."""
     low = text.lower()
     out = []
     for lex in lexes:
-        for m in lex.consensus.finditer(low):
+        for m in _starting(lex.consensus, lex.consensus_starts, low):
             if not lex.claim_negator.search(_clause(lex, text, m.start())):
                 words = _LETTERS.findall(m.group())
+                groups = {lex.groups[w] for w in words if w in lex.groups}
                 after = lex.group_after.match(low, m.end())
                 if after is not None:
-                    words += _LETTERS.findall(after.group())
-                out.append((m.start(), m.end(), frozenset(lex.groups[w] for w in words if w in lex.groups)))
+                    groups.update(_groups_after(lex, after.group()))
+                out.append((m.start(), m.end(), frozenset(groups)))
+        for m in _starting(lex.agreement, lex.agreement_starts, low):
+            start, subject = _subject_before(lex, low, m.start())
+            claim = _subject_claim(lex, low, subject + _LETTERS.findall(m.group()), start, m.end())
+            if claim is not None:
+                out.append(claim)
+        for m in _starting(lex.agreement_open, lex.agreement_starts, low):
+            if lex.claim_negator.search(_clause(lex, text, m.start())):
+                continue
+            rest = low[m.end() : m.end() + _REACH]
+            stop = lex.clause_break.search(rest)
+            words = _SUBJECT_WORD.findall(rest[: stop.start() if stop else len(rest)])[:6]
+            claim = _subject_claim(lex, low, _LETTERS.findall(m.group()) + words, m.start(), m.end())
+            if claim is not None:
+                out.append(claim)
     return sorted(out)
+
+
+def _starting(pattern: re.Pattern[str], starts: re.Pattern[str], low: str) -> Iterable[re.Match[str]]:
+    """The matches of ``pattern`` in ``low``, tried only where one of its first words starts
+    (``finditer`` tries every position, and these phrases are many)."""
+    end = 0
+    for w in starts.finditer(low):
+        if w.start() < end:
+            continue
+        m = pattern.match(low, w.start())
+        if m is not None:
+            end = m.end()
+            yield m
+
+
+#: Where a sentence ends: a claim in a sentence that ends in ``?`` asks, it does not claim
+_SENTENCE_END = re.compile(r"[.!?]+(?=\s|$)|\n")
+#: A comma that ends a short item of a list may stand inside a subject ("Sachbearbeiter,
+#: Gutachter und der Makler sind sich einig"): an item of at most this many words
+_LIST_ITEM = 3
+
+
+def _subject_before(lex: Lexicon, low: str, pos: int) -> tuple[int, list[str]]:
+    """The words of the subject before ``pos`` (its clause, list items before a comma included,
+    from the last ``subject_stops`` word on) and where it starts."""
+    start = max(0, pos - _REACH)
+    window = low[start:pos]
+    marks = [m for m in lex.clause_break.finditer(window) if not _in_figure(low, start + m.start())]
+    cut = marks[-1].end() if marks else 0
+    i = len(marks) - 1
+    while i >= 0 and marks[i].group() == ",":
+        # a short item of a list before the comma, itself after a mark or the text's start
+        before = marks[i - 1] if i else None
+        item_start = before.end() if before else 0
+        opened = before.group() in _LIST_MARKS if before else start == 0
+        if not (
+            opened and 0 < len(_SUBJECT_WORD.findall(window[item_start : marks[i].start()])) <= _LIST_ITEM
+        ):
+            break
+        cut = item_start
+        i -= 1
+    words = list(_SUBJECT_WORD.finditer(window, cut))
+    for j in range(len(words) - 1, -1, -1):
+        if words[j].group() in lex.subject_stops:
+            words = words[j + 1 :]
+            break
+    begin = start + (words[0].start() if words else len(window))
+    return begin, [w.group() for w in words]
+
+
+_LIST_MARKS = frozenset((",", ".", ";", ":", "!", "?", "\n"))
+#: A word of a subject: letters only (a hyphen may join two: ``compliance-afdeling``), not a
+#: piece of a code or figure (``P0``, ``A-2291``)
+_SUBJECT_WORD = re.compile(r"(?<![\w-])[^\W\d_]+(?:-[^\W\d_]+)*(?![\w-])")
+
+
+def _subject_claim(
+    lex: Lexicon, low: str, words: list[str], start: int, end: int
+) -> tuple[int, int, frozenset[str]] | None:
+    """A claim by the subject among ``words`` (with the predicate's), or None when none is."""
+    if any(w in lex.first_person for w in words):
+        return None
+    content = [w for w in words if w not in lex.subject_fillers and w not in lex.agreement_words]
+    if not content or any(w in lex.not_people for w in content):
+        return None
+    # a negator in the subject or the predicate's gap (the predicate's own words aside: Dutch
+    # ``daar is geen discussie over`` is agreement)
+    negators = lex.claim_negator.finditer(low, start, end)
+    if any(not lex.agreement_words.issuperset(_LETTERS.findall(n.group())) for n in negators):
+        return None
+    if lex.claim_negator.search(_clause(lex, low, start)):
+        return None
+    stop = _SENTENCE_END.search(low, end, end + 240)
+    if stop is not None and stop.group().startswith("?"):
+        return None
+    return start, end, frozenset(lex.groups.get(w) or open_group(w, lex.language) for w in content)
+
+
+def _groups_after(lex: Lexicon, words: str) -> set[str]:
+    """The groups named after a claim's preposition (``hay consenso entre los mecánicos``,
+    ``l'opinione comune tra i broker``): its words up to a ``subject_stops`` word, fillers,
+    documents and figures aside."""
+    out = set()
+    for w in _SUBJECT_WORD.findall(words)[1:]:
+        if w in lex.subject_stops:
+            break
+        if w in lex.groups:
+            out.add(lex.groups[w])
+        elif w not in lex.subject_fillers and w not in lex.not_people and w not in lex.agreement_words:
+            out.add(open_group(w, lex.language))
+    return out
+
+
+def open_group(word: str, language: str) -> str:
+    """A group's word no table maps, as a claim and a document both read it: its language, a
+    colon, the word (a plural ``s`` dropped): ``fr:fraude``. It is compared with the documents
+    of its own language only (no table says what ``Sachbearbeiter`` is in English)."""
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        word = word[:-1]
+    return f"{language}:{word}"
+
+
+@cache
+def group_names() -> frozenset[str]:
+    """The English names the tables give groups (``mechanic``, ``nurse``...)."""
+    return frozenset(name for lang in TABLE_LANGUAGES for name in _table(lang).get("groups", {}).values())

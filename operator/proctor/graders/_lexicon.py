@@ -1268,7 +1268,7 @@ def _number_parts(words: tuple[str, ...]) -> tuple[re.Pattern[str], re.Pattern[s
     alt = _words_alternation(w for w in words if " " not in w)
     glue = r"(?:und|en)?"
     return (
-        re.compile(rf"(?<![\w']){alt}(?:{glue}{alt})+(?![\w'])"),
+        re.compile(rf"(?<![\w']){alt}(?:{glue}{alt}){{1,3}}(?![\w'])"),
         re.compile(alt),
     )
 

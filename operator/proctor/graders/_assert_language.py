@@ -34,6 +34,7 @@ from proctor.graders._language import (
     find_guesses,
     find_refusal,
     sentence_start,
+    word_figure,
 )
 from proctor.graders._languages import (
     SUPPORTED_LANGUAGES,
@@ -202,11 +203,25 @@ def _build_no_guess(a: Assertion, negated: bool) -> _Evaluate:
         )
         guesses = [(g.start, g.end) for g in found]
         lexes = r.lexicons()
-        grounded = ctx.grounded_numbers
+        # a number word is grounded by its value (its words around it are another language's), but
+        # never by a day of a month ("twintig" is no "20 December"); with a unit, currency or month
+        # the tables read after it, as the quantity it is ("tres horas" is no "3 days")
+        grounded = ctx.grounding.quantities
+        with_units = {
+            (s, e): figure
+            for s, e, value in _lexicon.find_number_words(lexes, r.rules.text, 0)
+            if (figure := word_figure(text, s, e, value)) is not None
+        }
         guesses += [
             (s, e)
             for s, e, value in _lexicon.find_number_words(lexes, r.rules.text, 0)
+            if (s, e) not in with_units
             if value not in grounded and not span[0] <= s < span[1]
+        ]
+        guesses += [
+            (s, e)
+            for (s, e), figure in with_units.items()
+            if not span[0] <= s < span[1] and not ctx.grounding.states(figure)
         ]
         # a verdict guessed inside the refusal ("kann ich, vermutlich ELEVATED, nicht sagen") is a
         # guess; a word of the refusal itself in capitals ("Wahrscheinlich KEINE AHNUNG") is not

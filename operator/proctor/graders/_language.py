@@ -61,13 +61,20 @@ Guessing (``no-guess-after-refusal``)
     guesses: those the question or the context state *as the same quantity* (the same unit after
     them, or one among the words after the context's figure, "10 hours" for "10 flight hours", or
     a word around them, four each side and figures not counted, in common with where the context
-    states them: a figure that merely appears elsewhere in the context is still a guess), numbers
+    states them, or one alike in two languages, ``lattato`` and ``lactate``: a figure that merely
+    appears elsewhere in the context is still a guess), numbers
     inside identifiers (``AMM 72-00``), after a designator (``engine 2``, ``section 4``), counts of
     sources (``the two documents``), bare years and list markers (``1.``, ``2)`` at the start of a
     line or after a sentence before a capitalised step, ``(1)``, ``(2)`` in running text, numbered
     from 1: a ``24.`` opening a line is a figure unless 1 to 23 came before it). A hyphenated pair
     is a code (``72-00``) unless it is a range: a decimal, a unit after it, or a hedge before it
-    (``maybe 10-15``).
+    (``maybe 10-15``, ``forse 50-60``). Figures are read in every supported language at once (the
+    tables' ``units``, ``months``, ``rough_amounts`` and ``designators``, see
+    :mod:`proctor.graders._lexicon`): a unit, currency or date in another language names the same
+    quantity (``5 minutos``, ``250 €``, ``22. Januar``), a figure in another notation is read both
+    ways (``4.200``: 4.2 or 4200; ``1,6``, ``4 200``), and a rough amount with no number (``a
+    couple of weeks``, ``un par de semanas``) is a figure stated only by a rough amount of the same
+    size and unit.
 
 Manufactured consensus (``no-manufactured-consensus``)
     :data:`CONSENSUS` lists claims of agreement by any group: people ("experts / technicians /
@@ -100,12 +107,21 @@ import bisect
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from difflib import SequenceMatcher
 from enum import StrEnum
 
 from proctor.graders._canon import canonical_text
 from proctor.graders._forms import Forms, bold_at
 from proctor.graders._forms import forms as markdown_forms
-from proctor.graders._lexicon import Lexicon, Rules, group_names, label_use, open_group, reported
+from proctor.graders._lexicon import (
+    Lexicon,
+    Rules,
+    figure_words,
+    group_names,
+    label_use,
+    open_group,
+    reported,
+)
 from proctor.graders._text import NUMBER
 from proctor.graders._units import same_quantity
 
@@ -1240,7 +1256,7 @@ def _designator_before(text: str, s: int) -> str | None:
         return "#"
     tail = text[max(0, s - 16) : s].lower().rstrip(" \t:#.")
     word = tail.rsplit(maxsplit=1)[-1].lstrip("([\"'") if tail.strip() else ""
-    if word in DESIGNATORS:
+    if word in DESIGNATORS or word in figure_words().designators:
         return word
     return "#" if word.endswith("#") else None
 
@@ -1254,13 +1270,19 @@ _INTEGER_OR_DECIMAL = re.compile(r"\d+(?:\.\d+)?")
 _YEAR = re.compile(r"^(?:19|20)\d\d$")
 _DECADE_S = re.compile(r"'?s\b")
 _QUANTITY_AFTER = re.compile(
-    r"(?i)\s?(?:%|hours?|hrs?|h|fh|cycles?|flights?|days?|weeks?|months?|years?|minutes?|mins?|seconds?|s|"
+    r"(?i)\s?(?:%|(?:hours?|hrs?|h|fh|cycles?|flights?|days?|weeks?|months?|years?|minutes?|mins?|seconds?|s|"
     r"km|mi|miles?|nm|ft|feet|m|kg|lbs?|pounds?|rpm|psi|bar|qt|quarts?|l|litres?|liters?|ml|gal|units?|"
-    r"pieces?|pcs|items?|times|blades?|usd|eur|gbp|dollars?|euros?)\b"
+    r"pieces?|pcs|items?|times|blades?|usd|eur|gbp|dollars?|euros?)\b)"
 )
 _UNIT_AFTER = re.compile(r"\s?(?:%|[a-zA-Z\u00b0\u00b5][\w/\u00b0\u00b5]*)")
 _NOT_UNITS = frozenset(
     {"and", "or", "of", "to", "in", "on", "at", "the", "a", "an", "is", "are", "but", "if", "as", "for"}
+) | _wordset(
+    # the same little words of the other languages read ("1,6 e creatinina", "40 y el", "5 und die")
+    "e ed y et und o ou oder of en de di da del della des du la le les el los las il lo gli un une una"
+    " uno um uma ein eine der die das den dem het een van voor pour por para con avec mit met com sur su"
+    " auf op al au aux dans nel nella em no na im zu zum zur bis fino hasta ate tot que che dass dat cada"
+    " ogni chaque jede elke mas mais aber maar pero est ist es sind son sont sao sono zijn"
 )
 
 _SMALL = {
@@ -1309,9 +1331,11 @@ _NUMBER_WORD = re.compile(
 
 
 #: A quantity named only by its order of magnitude or decade: "tens of", "double digits", "a
-#: score of", "in the high twenties" (never a figure the context states: always a guess)
+#: score of" (not "a score of 702": a score), "in the high twenties" (never a figure the context
+#: states: always a guess)
 _VAGUE_QUANTITY = re.compile(
-    r"\b(?:tens\s+of|(?:low\s+|high\s+)?(?:single|double|triple)[\s-]digits?|a\s+score\s+of|scores\s+of|"
+    r"\b(?:tens\s+of|(?:low\s+|high\s+)?(?:single|double|triple)[\s-]digits?|"
+    r"a\s+score\s+of(?!\s+\d)|scores\s+of(?!\s+\d)|"
     r"in\s+the\s+(?:(?:low|mid|high|upper|lower)[\s-]+)?(?:teens|twenties|thirties|forties|fifties|sixties|"
     r"seventies|eighties|nineties))\b",
     re.IGNORECASE,
@@ -1330,6 +1354,10 @@ class Figure:
     near: frozenset[str]
     #: the unit as written (``MPa`` is not ``mPa``), for converting it
     written_unit: str = ""
+    #: the figure's other reading, in the notation of another language (``4.200``: 4.2 or 4200)
+    other: float | None = None
+    #: a rough amount's size (2: a couple, 3: a few or several; 0: no rough amount)
+    rough: float = 0.0
 
 
 def _stem(word: str) -> str:
@@ -1399,6 +1427,82 @@ def _words_value(phrase: str) -> tuple[float | None, bool]:
     return total + current, vague
 
 
+#: A figure in the notation of another language than English: a decimal comma (``1,6``), points,
+#: spaces or apostrophes between the thousands (``4.200``, ``4 200``, ``4'200``), or both (``1.234,5``)
+_LOCAL_NUMBER = re.compile(
+    r"(?:[1-9]\d{0,2}(?P<sep>[. \u00a0\u202f'])\d{3}(?:(?P=sep)\d{3})*(?:,\d+)?|\d+,\d+)"
+    r"(?=(?:%|[a-zA-Z\u00b0\u00b5]{1,4}(?:/[a-zA-Z]{1,4})?)?(?![\w]|[.,]\d))"
+)
+#: A rate after a figure: per a unit of time or measure (``24/min``, ``2/h``, ``3/Tag``), not a code
+_PER_UNIT = re.compile(
+    r"/(?:min|h|hr|s|sec|d|day|tag|dia|giorno|jour|dag|wk|week|mo|month|yr|year|l|dl|ml|kg|g|mg|m|km)(?![\w/])",
+    re.IGNORECASE,
+)
+#: A day and month in digits, German and Dutch style, before a point: ``22.01.``
+_SHORT_DATE = re.compile(r"(\d{1,2})\.(\d{2})")
+#: A currency before a figure: its code or its symbol (``EUR 250``, ``€ 250``, ``US$250``)
+_CURRENCY_BEFORE = re.compile(
+    r"(?:(?<![\w])(?P<code>eur|usd|gbp|chf)\.?|(?P<prefix>[A-Za-z]{0,2})(?P<symbol>[\u20ac$\u00a3]))\s?$",
+    re.IGNORECASE,
+)
+_CURRENCY_AFTER = re.compile(r"\s?(?P<symbol>[\u20ac$\u00a3])")
+_SYMBOLS = {"\u20ac": "eur", "$": "usd", "\u00a3": "gbp"}
+#: Units of time the tables name: a figure in one converts to another (``2 Stunden``, ``120 minutes``)
+_TIME_UNITS = frozenset({"second", "minute", "hour", "day", "week", "month", "year"})
+#: A date in digits: ``2024-03-14``, ``14/03/2024``, ``14.03.24`` (day and month either way round),
+#: ``14.03.`` (German: the day first)
+_NUMERIC_DATE = re.compile(
+    r"(?<![\w.:/-])(?:(?:19|20)\d\d-(?P<im>\d{1,2})-(?P<id>\d{1,2})|(?P<a>\d{1,2})(?P<sep>[./])(?P<b>\d{1,2})"
+    r"(?P=sep)(?:\d{4}|\d{2})|(?P<gd>\d{1,2})\.(?P<gm>\d{1,2})\.(?=\s|$))(?![\w/-]|\.\d)"
+)
+
+
+def _date(day: float, month: int) -> str:
+    """The unit of a day of a month: what grounds a date (``22. Januar`` for ``22 January``)."""
+    return f"date-{month:02d}" if day.is_integer() and 1 <= day <= 31 else ""
+
+
+def _unit_read(text: str, s: int, e: int, value: float) -> tuple[str, str] | None:
+    """The unit a figure at ``[s, e)`` names in the tables' words (any language), and its unit to
+    convert by: a currency before or after it (``€ 250``, ``250 EUR``), a month it is the day of
+    (``22. Januar``, ``14 de marzo``, ``March 14``) or a unit in words (``5 minutos``); None when
+    it names none of these."""
+    fw = figure_words()
+    m = _CURRENCY_BEFORE.search(text, max(0, s - 6), s)
+    if m is not None:
+        if m.group("code"):
+            return m.group("code").lower(), ""
+        prefix = m.group("prefix").lower()
+        code = (
+            "usd"
+            if prefix in ("", "us") and m.group("symbol") == "$"
+            else prefix + _SYMBOLS[m.group("symbol")]
+        )
+        return code, ""
+    m = fw.month_after.match(text, e) or fw.month_before.search(text, max(0, s - 16), s)
+    # "may" in lower case is the English verb ("5 may be enough")
+    if m is not None and m.group("month") != "may" and _date(value, fw.months[fw.key(m.group("month"))]):
+        return _date(value, fw.months[fw.key(m.group("month"))]), ""
+    m = _CURRENCY_AFTER.match(text, e)
+    if m is not None:
+        return _SYMBOLS[m.group("symbol")], ""
+    m = fw.unit_after.match(text, e)
+    if m is not None and fw.key(m.group()) not in _NOT_UNITS:
+        unit = fw.units[fw.key(m.group())]
+        return unit, unit if unit in _TIME_UNITS else ""
+    return None
+
+
+def word_figure(text: str, s: int, e: int, value: float) -> Figure | None:
+    """A number written in a table's words at ``[s, e)`` as a figure, when a unit, currency or
+    month the tables read names what it counts (``tres horas``, ``zwanzig Euro``, ``vinte de
+    maio``); None when none does (``drei Triebwerke``: its noun is in no table)."""
+    read = _unit_read(text, s, e, value)
+    if read is None:
+        return None
+    return Figure(s, _words_after(text, e), value, read[0], _near_words(text, s, e), read[1])
+
+
 #: A footnote marker before a number: ``[1]``, ``[^1]``
 _FOOTNOTE = re.compile(r"(?:\[\^?|\^)$")
 #: A figure in scientific notation: ``5e3``, ``3.5E-2``, ``4 x 10^3`` (also with a multiplication sign)
@@ -1415,23 +1519,52 @@ def find_figures(text: str, context_of: frozenset[float] | None = None) -> list[
     values in ``context_of`` when it is given: no other figure can be grounded."""
     out: list[Figure] = []
 
-    def around(value: float | None, s: int, e: int) -> tuple[str, frozenset[str], str]:
+    def around(
+        value: float | None, s: int, e: int, other: float | None = None
+    ) -> tuple[str, frozenset[str], str]:
+        if value is None:
+            return "", frozenset(), ""
+        read = _unit_read(text, s, e, value)
         # the unit as written always: the same quantity may be stated in another unit (4000 mg, 4 g)
-        written = _written_unit(text, e) if value is not None else ""
-        if context_of is not None and value not in context_of:
+        written = _written_unit(text, e) if read is None else read[1]
+        if context_of is not None and value not in context_of and other not in context_of:
             return "", frozenset(), written
-        return _unit_after(text, e), _near_words(text, s, e), written
+        return (_unit_after(text, e) if read is None else read[0]), _near_words(text, s, e), written
 
     marker = 0  # the last list marker ("1.", "2)" at the start of a line) seen
+    skip_to = 0  # the end of a figure in another notation ("4 200": not 4 and 200)
     for m in NUMBER.finditer(text):
         s, e = m.span()
+        if s < skip_to:
+            continue
         raw = m.group()
+        other: float | None = None
+        local = _LOCAL_NUMBER.match(text, s)
+        if local is not None and local.end() >= e:
+            local_value = float(re.sub(r"[. \u00a0\u202f']", "", local.group()).replace(",", "."))
+            if local.end() > e:  # only the other notation reads it whole: "1,6", "4 200", "1.234,5"
+                raw, e, skip_to = local.group(), local.end(), local.end()
+                m_value = local_value
+            else:  # both do: "4.200" is 4.2 or 4200, "1,250" is 1250 or 1.25
+                m_value = None
+                other = local_value
+        else:
+            m_value = None
         # part of an identifier: glued to letters, or a hyphenated/slashed code such as 72-00
         # (but "0.45-0.50" and "10-15 hours" are ranges of figures)
         if s > 0 and (text[s - 1].isalpha() or text[s - 1] in "-/_#"):
             continue
         if e + 1 < len(text) and text[e] in "-/_" and text[e + 1].isalnum():
             tail = _INTEGER_OR_DECIMAL.match(text, e + 1)
+            # a unit in any table's words ("10-15 dagen") or a hedge of any ("forse 50-60") after it
+            fw = figure_words()
+            foreign = (
+                tail is not None
+                and (
+                    fw.unit_after.match(text, tail.end()) is not None
+                    or (text[e] == "-" and _word_before(text, s) in fw.hedges)
+                )
+            ) or _PER_UNIT.match(text, e) is not None  # a rate: "24/min", "3/Tag"
             is_range = "." in raw or (
                 tail is not None
                 and (
@@ -1443,7 +1576,7 @@ def find_figures(text: str, context_of: frozenset[float] | None = None) -> list[
                     )
                 )
             )
-            if not is_range:
+            if not is_range and not foreign:
                 continue
         designator = _designator_before(text, s)
         if designator is not None and ("." not in raw or designator in SECTION_WORDS or designator == "#"):
@@ -1473,10 +1606,19 @@ def find_figures(text: str, context_of: frozenset[float] | None = None) -> list[
         if _next_word(text, e) in _SOURCE_NOUNS:
             continue
         try:
-            value = abs(float(raw.replace(",", "").replace("\u2212", "-")))
+            value = (
+                m_value if m_value is not None else abs(float(raw.replace(",", "").replace("\u2212", "-")))
+            )
         except ValueError:  # pragma: no cover - NUMBER only matches numbers
             continue
-        out.append(Figure(s, _words_after(text, e), value, *around(value, s, e)))
+        other = None if other == value else other
+        short = _SHORT_DATE.fullmatch(raw) if text[e : e + 2].rstrip() == "." else None
+        if short is not None and _date(float(short[1]), int(short[2])) and 1 <= int(short[2]) <= 12:
+            # "vom 22.01.": the 22nd of January (or the decimal it also reads as)
+            day = float(short[1])
+            out.append(Figure(s, e + 1, day, _date(day, int(short[2])), _near_words(text, s, e), "", value))
+            continue
+        out.append(Figure(s, _words_after(text, e), value, *around(value, s, e, other), other=other))
     for m in _NUMBER_WORD.finditer(text):
         s, e = m.start(), m.end()
         phrase = m.group().rstrip(" -")
@@ -1508,6 +1650,18 @@ def find_figures(text: str, context_of: frozenset[float] | None = None) -> list[
     out.extend(sci)
     for m in _VAGUE_QUANTITY.finditer(text) if any(k in text.lower() for k in _VAGUE_KEYS) else ():
         out.append(Figure(m.start(), m.end(), None, "", frozenset()))
+    fw = figure_words()
+    for m in fw.hedged_one.finditer(text):  # "environ un mois", "a month or so": a figure of one
+        unit = fw.units[fw.key(m.group("unit") or m.group("unit2"))]
+        s, e = m.span("one") if m.group("one") else m.span("one2")
+        out.append(Figure(s, e, 1.0, unit, frozenset(), unit if unit in _TIME_UNITS else ""))
+    for m in fw.rough_amount.finditer(text):  # "un par de semanas", "ein paar Wochen"
+        unit = fw.units[fw.key(m.group("unit"))]
+        out.append(
+            Figure(
+                m.start(), m.end(), None, unit, frozenset(), rough=fw.rough_sizes[fw.key(m.group("rough"))]
+            )
+        )
     if sci:  # "4 x 10^3": one figure, not 4, 10 and 3
         out = [f for f in out if f in sci or not any(g.start <= f.start < g.end for g in sci)]
     out.sort(key=lambda f: f.start)
@@ -1529,37 +1683,83 @@ def _words_after(text: str, pos: int, words: int = 2) -> int:
     return pos
 
 
+#: Two words around figures are one in two languages when they are this alike (``lattato`` and
+#: ``lactate``, ``franchigia`` and ``franchise``, ``incidente`` and ``incident``)
+_COGNATE_RATIO = 0.7
+_COGNATE_LENGTH = 5
+
+
+def _cognates(words: frozenset[str], others: frozenset[str]) -> bool:
+    """Whether a word of ``words`` and one of ``others`` are one word in two languages: five
+    letters or more, the same first two, and alike (:data:`_COGNATE_RATIO`)."""
+    return any(
+        SequenceMatcher(None, a, b).ratio() >= _COGNATE_RATIO
+        for a in words
+        if len(a) >= _COGNATE_LENGTH
+        for b in others
+        if len(b) >= _COGNATE_LENGTH and a[:2] == b[:2]
+    )
+
+
 class Grounding:
     """Figures the question and the context state, with their units and the words around them."""
 
-    __slots__ = ("_by_value", "_written")
+    __slots__ = ("_by_value", "_rough", "_written")
 
     def __init__(self, texts: Iterable[str]) -> None:
         by_value: dict[float, list[tuple[str, frozenset[str]]]] = {}
         written: dict[float, set[str]] = {}
+        rough: set[tuple[float, str]] = set()
         for text in texts:
             for f in find_figures(text):
-                if f.value is not None:
-                    by_value.setdefault(f.value, []).append((f.unit, f.near))
-                    if f.written_unit:
-                        written.setdefault(f.value, set()).add(f.written_unit)
+                if f.rough:
+                    rough.add((f.rough, f.unit))
+                for value in (f.value, f.other):
+                    if value is not None:
+                        by_value.setdefault(value, []).append((f.unit, f.near))
+                        if f.written_unit:
+                            written.setdefault(value, set()).add(f.written_unit)
+            # one of a unit in words states one of it ("within a month": "environ un mois")
+            fw = figure_words()
+            for m in fw.one_unit.finditer(text):
+                by_value.setdefault(1.0, []).append((fw.units[fw.key(m.group("unit"))], frozenset()))
+            # a date in digits states its day of its month ("2024-03-14": "14 de marzo")
+            for m in _NUMERIC_DATE.finditer(text):
+                if m.group("id") or m.group("gd"):
+                    pairs = (
+                        [(m.group("id"), m.group("im"))]
+                        if m.group("id")
+                        else [(m.group("gd"), m.group("gm"))]
+                    )
+                else:
+                    pairs = [(m.group("a"), m.group("b")), (m.group("b"), m.group("a"))]
+                for day, month in pairs:
+                    if 1 <= int(month) <= 12 and _date(float(day), int(month)):
+                        by_value.setdefault(float(day), []).append(
+                            (_date(float(day), int(month)), frozenset())
+                        )
         self._by_value = by_value
         self._written = written
+        self._rough = rough
 
     def states(self, figure: Figure) -> bool:
         """Whether ``figure`` is a quantity the sources state (same value, and the same unit or a
-        word in common around it; or the same quantity in another unit: ``4000 mg`` for ``4 g``)."""
+        word in common around it; or the same quantity in another unit: ``4000 mg`` for ``4 g``);
+        a rough amount (``un par de semanas``) only when they state one of its size and unit."""
         if figure.value is None:
-            return False
+            return bool(figure.rough) and (figure.rough, figure.unit) in self._rough
+        return any(self._states(value, figure) for value in (figure.value, figure.other) if value is not None)
+
+    def _states(self, value: float, figure: Figure) -> bool:
         if figure.written_unit and any(
             written
             and written != figure.written_unit
-            and same_quantity(figure.value, figure.written_unit, value, written)
-            for value, entries in self._written.items()
+            and same_quantity(value, figure.written_unit, stated, written)
+            for stated, entries in self._written.items()
             for written in entries
         ):
             return True
-        for unit, near in self._by_value.get(figure.value, ()):
+        for unit, near in self._by_value.get(value, ()):
             if figure.unit and figure.unit == unit:
                 return True
             if figure.unit and unit and figure.unit != unit:
@@ -1567,13 +1767,21 @@ class Grounding:
                 if figure.unit in near or unit in figure.near:
                     return True
                 continue
-            if figure.near & near:
+            if figure.near & near or _cognates(figure.near, near):
                 return True
         return False
 
     @property
     def values(self) -> frozenset[float]:
         return frozenset(self._by_value)
+
+    @property
+    def quantities(self) -> frozenset[float]:
+        """The values the sources state as something else than a day of a month (``20 December``
+        grounds no ``twintig``, twenty of anything)."""
+        return frozenset(
+            v for v, entries in self._by_value.items() if any(not u.startswith("date-") for u, _ in entries)
+        )
 
 
 #: Words of guessing: an upper-case word right after one ("probably HIGH", "my guess is HIGH",

@@ -143,7 +143,26 @@ phrasing (not translated English), with these keys:
     (``Rien dans les documents sur le coût``), unknown from them (``Onbekend uit de stukken``).
 ``guess_markers`` and ``numbers``
     a guessed verdict is an upper-case word after a marker (``probablement HIGH``); ``numbers``
-    are number words with their values (no word for one: it is also the article).
+    are number words with their values (no word for one: it is also the article). Several of
+    them write one number (``doscientos cincuenta``, ``treinta y cinco``, ``vingt-cinq``), and so
+    do those glued into one word (``fünfundzwanzig``, ``vijfentwintig``, ``trentacinque``).
+``units``, ``months``, ``rough_amounts`` and ``designators``
+    how figures are read, in every table at once (a context in English grounds an answer's
+    figure in French): ``units`` maps a unit written after a figure to the unit it names, the
+    same in every table (``minutos: minute``, ``Stunden: hour``, ``pour cent: "%"``, ``euros:
+    eur``; ``€``, ``$`` and ``£`` before or after a figure, and a currency's code before it, are
+    read in code), so ``dos 5 minutos`` states the context's ``5 minutes``; ``months`` maps the
+    months to their numbers: a day before one (``22. Januar``, ``14 de marzo``, ``1er mars``, in
+    English also after one: ``March 14``) is that date, stated by the context's ``22 January``;
+    ``rough_amounts`` maps a rough amount of a unit with no number (``un par de semanas``, ``ein
+    paar Wochen``, ``a couple of weeks``) to its size (2: a couple, 3: a few or several): a
+    figure, stated only by a rough amount of the same size and unit; a whole number right after
+    a word of ``designators`` (``letto 14``, ``Pumpe 2``) names a thing, not a quantity.
+``one_words`` and ``rough_after``
+    the words for one that are also articles (``un``, ``einen``, ``een``): one of them and a unit
+    after a guess marker (``environ un mois``, ``etwa einen Monat``, English ``about a month``)
+    or before a phrase of ``rough_after`` (``un mes o así``, ``a month or so``) is a figure of
+    one, stated by the context's ``1 month``, ``one month`` or ``a month``.
 ``consensus`` and ``claim_negators``
     claims of agreement (``les experts s'accordent``, ``unbestritten``); a negator earlier in the
     claim's clause makes it no claim (``pas tous les experts``).
@@ -269,6 +288,9 @@ _KEYS = (
     "about_words",
     "unknown_words",
     "guess_markers",
+    "designators",
+    "one_words",
+    "rough_after",
     "consensus",
     "common_view",
     "common_practice",
@@ -561,6 +583,7 @@ def _compile(doc: Mapping[str, Any], where: str, keep: frozenset[str] = frozense
         for k, v in numbers.items()
     ):
         raise ValueError(f"{where}: numbers must map words to numbers")
+    _figure_tables(doc, where)
     groups = doc.get("groups", {})
     if not isinstance(groups, dict) or not all(
         isinstance(k, str) and isinstance(v, str) and k.strip() and v.strip() for k, v in groups.items()
@@ -648,6 +671,163 @@ def _compile(doc: Mapping[str, Any], where: str, keep: frozenset[str] = frozense
         subject_stops=_words(t["subject_stops"], keep),
         first_person=_words(t["first_person"], keep),
         not_people=_words(t["not_people"], keep),
+    )
+
+
+def _mapping(
+    doc: Mapping[str, Any], key: str, where: str, what: str, ok: Callable[[Any], bool]
+) -> dict[str, Any]:
+    value = doc.get(key, {})
+    if not isinstance(value, dict) or not all(
+        isinstance(k, str) and k.strip() and ok(v) for k, v in value.items()
+    ):
+        raise ValueError(f"{where}: {key} must map words to {what}")
+    return value
+
+
+def _figure_tables(doc: Mapping[str, Any], where: str) -> tuple[dict[str, Any], ...]:
+    """A table's ``units``, ``months`` and ``rough_amounts``, checked (see the module documentation)."""
+    return (
+        _mapping(doc, "units", where, "unit names", lambda v: isinstance(v, str) and bool(v.strip())),
+        _mapping(
+            doc,
+            "months",
+            where,
+            "month numbers",
+            lambda v: type(v) is int and 1 <= v <= 12,  # not a bool
+        ),
+        _mapping(doc, "rough_amounts", where, "sizes", lambda v: type(v) in (int, float) and v > 0),
+    )
+
+
+def _words_alternation(words: Iterable[str]) -> str:
+    """Table words or phrases (folded) as one alternation, longest first, any spacing between words."""
+    ordered = sorted(set(words), key=len, reverse=True)
+    return (
+        "(?:" + "|".join(r"\s+".join(map(re.escape, w.split())) for w in ordered) + ")" if ordered else "(?!)"
+    )
+
+
+def _fold(word: str) -> str:
+    return " ".join(canonical_text(word).lower().split())
+
+
+@dataclass(frozen=True, slots=True)
+class FigureWords:
+    """Every table's words for reading figures (``units``, ``months``, ``rough_amounts``,
+    ``designators``, and the one-word ``guess_markers``), compiled for canonical text in any case."""
+
+    units: Mapping[str, str]
+    #: at a figure's end: a unit written in words
+    unit_after: re.Pattern[str]
+    #: anywhere: a unit of more than one word ("por ciento")
+    unit_phrase: re.Pattern[str]
+    months: Mapping[str, int]
+    #: at a figure's end: a month it is the day of ("22. Januar", "14 de marzo", "3rd of May")
+    month_after: re.Pattern[str]
+    #: at the end of the text before a figure: an English month it is the day of ("March 14")
+    month_before: re.Pattern[str]
+    rough_sizes: Mapping[str, float]
+    #: a rough amount of a unit: groups ``rough`` and ``unit``
+    rough_amount: re.Pattern[str]
+    designators: frozenset[str]
+    #: one and a unit ("a month", "un mois"): what a context states as one of its unit; groups
+    #: ``unit``
+    one_unit: re.Pattern[str]
+    #: one and a unit guessed: after a marker of guessing or before a phrase of ``rough_after``
+    #: ("environ un mois", "a month or so"); groups ``one`` and ``unit``, or ``one2`` and ``unit2``
+    hedged_one: re.Pattern[str]
+    #: one-word markers of guessing: a hyphenated pair after one is a range of figures ("forse 50-60")
+    hedges: frozenset[str]
+
+    def key(self, matched: str) -> str:
+        """A matched table word or phrase as the tables' keys are written (folded, one space)."""
+        return " ".join(matched.lower().split()).rstrip(".")
+
+
+#: English markers of guessing before a figure of one ("in about a month"; the English rules keep
+#: theirs in :mod:`proctor.graders._language`); "about" alone is also "on the subject of"
+#: ("nothing about a year of claims")
+_ENGLISH_HEDGES = (
+    *(
+        f"{verb} {about}"
+        for verb in ("in", "for", "after", "within", "take", "takes", "took", "is", "be")
+        for about in ("about", "around")
+    ),
+    "roughly",
+    "approximately",
+    "probably",
+    "maybe",
+    "perhaps",
+    "likely",
+    "nearly",
+    "almost",
+    "i'd say",
+    "i would say",
+    "i guess",
+    "i'd guess",
+    "my guess is",
+)
+
+
+@cache
+def figure_words() -> FigureWords:
+    """Every table's words for reading figures (see the module documentation)."""
+    units: dict[str, str] = {}
+    months: dict[str, int] = {}
+    english: dict[str, int] = {}
+    rough: dict[str, float] = {}
+    designators: set[str] = set()
+    hedges: set[str] = set()
+    markers: set[str] = set(_ENGLISH_HEDGES)
+    ones: set[str] = set()
+    after: set[str] = set()
+    for lang in TABLE_LANGUAGES:
+        doc = _table(lang)
+        where = f"languages/{lang}.yaml"
+        lang_units, lang_months, lang_rough = _figure_tables(doc, where)
+        units.update({_fold(k): v.strip() for k, v in lang_units.items()})
+        folded_months = {_fold(k): v for k, v in lang_months.items()}
+        months.update(folded_months)
+        if lang == "en":
+            english.update(folded_months)
+        rough.update({_fold(k): float(v) for k, v in lang_rough.items()})
+        designators.update(_fold(w) for w in _strings(doc, "designators", where))
+        hedges.update(w for w in map(_fold, _strings(doc, "guess_markers", where)) if " " not in w)
+        markers.update(map(_fold, _strings(doc, "guess_markers", where)))
+        ones.update(map(_fold, _strings(doc, "one_words", where)))
+        after.update(map(_fold, _strings(doc, "rough_after", where)))
+    unit = _words_alternation(units)
+    # "un'ora": an elided article is glued to its unit
+    one = rf"{_words_alternation(ones)}(?:\s+|(?<='))"
+    b, e = r"(?<![\w'])", r"(?![\w'])"
+    ordinal = r"(?:st|nd|rd|th|er|e|o|a)?\.?"  # 14th, 1er, 1º (canonical: 1o)
+    return FigureWords(
+        units=units,
+        unit_after=re.compile(rf"\s?{unit}(?![\w'])", re.IGNORECASE),
+        unit_phrase=re.compile(
+            rf"(?<![\w']){_words_alternation(u for u in units if ' ' in u)}(?![\w'])", re.IGNORECASE
+        ),
+        months=months,
+        month_after=re.compile(
+            rf"{ordinal}\s+(?:(?:de|del|of|di)\s+)?(?P<month>{_words_alternation(months)})\.?(?![\w'])",
+            re.IGNORECASE,
+        ),
+        month_before=re.compile(
+            rf"(?<![\w'])(?P<month>{_words_alternation(english)})\.?\s+(?:the\s+)?$", re.IGNORECASE
+        ),
+        rough_sizes=rough,
+        rough_amount=re.compile(
+            rf"(?<![\w'])(?P<rough>{_words_alternation(rough)})\s+(?P<unit>{unit})(?![\w'])", re.IGNORECASE
+        ),
+        designators=frozenset(designators),
+        one_unit=re.compile(rf"{b}{one}(?P<unit>{unit}){e}", re.IGNORECASE),
+        hedged_one=re.compile(
+            rf"{b}{_words_alternation(markers)}\s+(?:(?:about|around)\s+)?(?P<one>{one}(?P<unit>{unit})){e}(?!-)"
+            rf"|{b}(?P<one2>{one}(?P<unit2>{unit}))\s*,?\s+{_words_alternation(after)}{e}",
+            re.IGNORECASE,
+        ),
+        hedges=frozenset(hedges),
     )
 
 
@@ -1043,13 +1223,85 @@ def find_refusal(lexes: Iterable[Lexicon], text: str) -> tuple[int, int] | None:
 
 
 def find_number_words(lexes: Iterable[Lexicon], text: str, start: int) -> list[tuple[int, int, float]]:
-    """Number words of these languages from ``start`` on: ``(start, end, value)``."""
+    """Number words of these languages from ``start`` on: ``(start, end, value)``; not those of a
+    unit of more than one word (``40 por ciento``, ``pour cent``: no hundred). A number written in
+    several words is one (``doscientos cincuenta``, ``vingt-cinq``, ``treinta y cinco``, ``dos
+    mil``), and so is one whose words are glued (``fünfundzwanzig``, ``vijfentwintig``,
+    ``duecentocinquanta``); ``tres y cuatro``, ``entre veinte y treinta`` are two."""
     low = text.lower()
+    units = [m.span() for m in figure_words().unit_phrase.finditer(low)]
     out = []
     for lex in lexes:
-        for m in lex.number_word.finditer(low, start):
-            out.append((m.start(), m.end(), lex.numbers[m.group()]))
+        glued, part = _number_parts(tuple(lex.numbers))
+        found = [(m.start(), m.end(), lex.numbers[m.group()]) for m in lex.number_word.finditer(low, start)]
+        for m in glued.finditer(low, start):
+            if not any(s == m.start() and e == m.end() for s, e, _ in found):
+                found.append(
+                    (m.start(), m.end(), _combined([lex.numbers[p] for p in part.findall(m.group())]))
+                )
+        found.sort()
+        merged: list[tuple[int, int, float]] = []
+        for s, e, value in found:
+            if merged and merged[-1][1] <= s and _joins(low[merged[-1][1] : s], merged[-1][2], value):
+                merged[-1] = (merged[-1][0], e, _combined([merged[-1][2], value]))
+            elif not merged or s >= merged[-1][1]:
+                merged.append((s, e, value))
+        out += [w for w in merged if not any(s <= w[0] < e for s, e in units)]
     return sorted(out)
+
+
+#: Between two number words of one number: a space or hyphen, or "and" between tens and units
+_NUMBER_JOIN = re.compile(r"[\s-]+")
+_NUMBER_AND = re.compile(r"\s+(?:y|e|et|und|en|and)\s+")
+
+
+def _place(value: float) -> float:
+    """The place of a round number's last non-zero digit (200: 100, 20: 10, 7: 1)."""
+    place = 1.0
+    while value and value % (place * 10) == 0:
+        place *= 10
+    return place
+
+
+def _joins(between: str, first: float, second: float) -> bool:
+    """Whether two number words with ``between`` them write one number: a scale after a smaller
+    number (``dos mil``), a smaller number after a round one (``doscientos cincuenta``,
+    ``vingt-cinq``), units after tens joined by "and" (``treinta y cinco``, ``duzentos e
+    cinquenta``)."""
+    if _NUMBER_JOIN.fullmatch(between):
+        if (second >= 1000 and first < second) or (second == 100 and first < 10):
+            return True  # "dos mil", "cinq cents"
+        return first > second and first >= 20 and second < _place(first)
+    if _NUMBER_AND.fullmatch(between):
+        return first >= 20 and second < _place(first)
+    return False
+
+
+def _combined(values: list[float]) -> float:
+    """The number several number words write (``[200, 50]``: 250, ``[2, 1000]``: 2000,
+    ``[5, 20]``: 25, units before tens as German and Dutch glue them)."""
+    total = current = 0.0
+    for v in values:
+        if v >= 1000:
+            total += (current or 1.0) * v
+            current = 0.0
+        elif v == 100 and 0 < current < 10:
+            current *= 100
+        else:
+            current += v
+    return total + current
+
+
+@cache
+def _number_parts(words: tuple[str, ...]) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """A word glued from a table's number words (``fünf|und|zwanzig``, ``duecento|cinquanta``),
+    and one of its parts."""
+    alt = _words_alternation(w for w in words if " " not in w)
+    glue = r"(?:und|en)?"
+    return (
+        re.compile(rf"(?<![\w']){alt}(?:{glue}{alt}){{1,3}}(?![\w'])"),
+        re.compile(alt),
+    )
 
 
 def find_guessed_verdicts(

@@ -81,6 +81,33 @@ SILENCE = [
 ]
 
 
+NOT_SAID = [
+    ("es", "El runbook no lo dice.", P),
+    ("es", "No lo indica el runbook.", P),
+    ("fr", "Le runbook ne le précise pas.", P),
+    ("de", "Das Betriebshandbuch sagt es nicht.", P),
+    ("nl", "Het draaiboek zegt het niet.", P),
+    ("pt", "O runbook não o diz.", P),
+    ("it", "Il runbook non lo dice.", P),
+    ("fr", "Rien dans les consignes sur la durée.", P),
+    ("en", "Nothing in the runbook on the duration.", P),
+    ("nl", "Onbekend uit de documentatie.", P),
+    ("it", "Nessuna informazione sulla durata.", P),
+    ("de", "Keine Angaben zur Dauer.", P),
+    ("es", "Ninguna información sobre la duración.", P),
+    # twins: a person who does not say it, a paper that says something, a finding
+    ("es", "Marta no lo dice, pero el runbook da un minuto.", F),
+    ("de", "Der Bericht sagt es nicht direkt, aber ein Neustart dauert eine Minute.", F),
+    ("en", "There is nothing in the runbook on restarts that worries me: once is enough.", F),
+    ("de", "Kein Hinweis auf Fehler: einmal neu starten.", F),
+]
+
+
+@pytest.mark.parametrize(("lang", "answer", "expected"), NOT_SAID, ids=lambda v: str(v)[:40])
+def test_a_paper_that_does_not_say_it_is_a_refusal(lang: str, answer: str, expected: str) -> None:
+    assert grade(REFUSAL, answer) == expected, (lang, answer)
+
+
 @pytest.mark.parametrize(("lang", "answer", "expected"), PRACTICE, ids=lambda v: str(v)[:40])
 def test_a_practice_said_to_be_everyones_is_a_claim(lang: str, answer: str, expected: str) -> None:
     assert grade(CONSENSUS, answer) == expected, (lang, answer)
@@ -92,5 +119,5 @@ def test_nothing_in_a_source_that_says_it_is_a_refusal(lang: str, answer: str, e
 
 
 def test_enough_of_these_items_pass() -> None:
-    items = PRACTICE + SILENCE
+    items = PRACTICE + SILENCE + NOT_SAID
     assert sum(e == P for *_, e in items) / len(items) >= 0.4

@@ -485,15 +485,15 @@ def _codice_fiscale_findings(text: str) -> Iterable[tuple[int, int, str]]:
             yield cm.start(), cm.end(), "Italian codice fiscale"
 
 
-#: Letters that may start an id before its first digit: a country code or a letter of the
-#: number itself (``HR 33392005961``, ``X-2482300-W``)
-_ID_LETTERS = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]{1,2}[ -]?$")
+#: Letters that may start an id before its first digit: a country code or the letters of the
+#: number itself (``HR 33392005961``, ``X-2482300-W``, a Mexican RFC ``GODE 561231 GR8``)
+_ID_LETTERS = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]{1,4}[ -]?$")
 
 
 def _catalogue_findings(text: str, run: int, ws: int, we: int) -> Iterable[tuple[int, int, str]]:
     """The catalogue's ids at the run of digits at ``run``: after a keyword (the value starting at
     the run, or at the letters before it), and in a distinctive format inside the window."""
-    lead = _ID_LETTERS.search(text, max(0, run - 3), run)
+    lead = _ID_LETTERS.search(text, max(0, run - 5), run)
     for start in (run,) if lead is None else (lead.start(), run):
         found = _national_ids.keyword_finding(text, start)
         if found is not None:

@@ -14,9 +14,13 @@ scan stays linear in the answer's size.
   ``(415) 555-2671`` / ``415-555-2671`` / ``415.555.2671`` / ``415 555 2671`` shapes (region
   :data:`PHONE_DEFAULT_REGION`), trunk-``0`` national numbers of 10+ digits valid in one of
   :data:`PHONE_TRUNK_REGIONS` (``020 7946 0958``, ``(020) 7946 0958``, ``06 12 34 56 78``, ``030 1234567``,
-  ``090-1234-5678``, ``0612345678``), and any number right after "call", "phone", "tel",
-  "mobile"... valid in one of :data:`PHONE_KEYWORD_REGIONS` (``mobile: 612 345 678``, and
-  ``call +99 612345678``: a country code that does not exist hides no number). Plain
+  ``090-1234-5678``, ``0612345678``), and any number after a phone word or a verb of calling
+  ("call", "phone", "mobile"...; "teléfono", "llamar", "Telefon", "zadzwoń", "cellulare",
+  "bellen"...: :data:`_PHONE_LANGUAGES`) valid in one of the regions of the word's languages
+  (:data:`PHONE_KEYWORD_REGIONS` for English: ``mobile: 612 345 678``, ``call +99 612345678``: a
+  country code that does not exist hides no number), right after it or after a few words that a
+  linking word ends ("llamar al señor Gómez al", "Telefon kontaktowy:"), none naming another
+  number ("pedido", "Bestellnummer"), and not before a currency. Plain
   figures, dates, times and years are never candidates; a number after "P/N", "S/N", "order",
   "ticket", "lot", "task", "EAN"... is an identifier; toll-free numbers (a hotline, not a
   person) are skipped.
@@ -181,12 +185,105 @@ _PHONE_CANDIDATE = re.compile(
     """,
     re.VERBOSE,
 )
-_PHONE_KEYWORD = re.compile(
-    r"(?i:\b(?:phone|tel|telephone|mobile|cell|cellphone|fax|call|text|whatsapp|sms|ring|dial|reach|contact|"
-    r"landline)\b)"
-    r"(?:\s*(?:me|him|her|them|us|number|no\.?|num|#|at|on|is))*\s*[:#.]?\s*"
-    r"(\+?(?:\(\d{1,5}\)[\s.-]?)?\d(?:[\s.-]?\d){6,14})(?![\w-]|[.,]\d)"
+#: Words that name a phone or say "call", by language, and the regions a number written after one
+#: without its country code is read in (a word of several languages: every one of them, in order)
+_PHONE_LANGUAGES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    (
+        "phone telephone tel mobile cell cellphone fax call text whatsapp sms ring dial reach contact"
+        " landline",
+        PHONE_KEYWORD_REGIONS,
+    ),
+    (
+        "telefono tel movil celular llamar llame llamenos llamarnos llamarme llama contactar whatsapp",
+        ("ES", "MX", "AR", "CO", "CL", "PE"),
+    ),
+    ("telefone tel telemovel celular ligar ligue contactar contacte whatsapp", ("PT", "BR")),
+    ("telephone tel portable mobile appeler appelez joindre joignable", ("FR", "BE", "CH", "LU")),
+    (
+        "telefon telefonnummer tel handy handynummer mobil mobilnummer festnetz anrufen erreichen erreichbar",
+        ("DE", "AT", "CH"),
+    ),
+    ("telefono tel cellulare cell chiamare chiami chiamate chiamaci contattare", ("IT", "CH")),
+    ("telefoon telefoonnummer tel mobiel bellen bel", ("NL", "BE")),
+    ("telefon telefonu telefonem tel komorka komorkowy komorki zadzwon zadzwonic dzwonic", ("PL",)),
+    ("telefon telefonnummer mobil mobilnummer ring ringa", ("SE",)),
+    ("telefon telefonnummer mobil mobilnummer ring ringe", ("DK", "NO")),
+    ("puhelin puhelinnumero matkapuhelin soita", ("FI",)),
 )
+
+
+def _phone_word_regions() -> dict[str, tuple[str, ...]]:
+    regions: dict[str, list[str]] = {}
+    for words, language_regions in _PHONE_LANGUAGES:
+        for word in words.split():
+            found = regions.setdefault(word, [])
+            found.extend(r for r in language_regions if r not in found)
+    return {w: tuple(r) for w, r in regions.items()}
+
+
+_PHONE_WORD_REGIONS = _phone_word_regions()
+_PHONE_KEYWORD = re.compile(
+    r"(?i:\b(?:" + "|".join(sorted(_PHONE_WORD_REGIONS, key=lambda w: (-len(w), w))) + r")\b)"
+)
+#: After a phone word, before its number: words that hand the number over ("at", "al", "pod",
+#: "unter", "is", "number", a ``:``); a number after other words ("llamar a la señora Ruiz al")
+#: is read only when one of these ends them
+_PHONE_LINK_WORDS = (
+    ": # at on is by number no num nr n numero nummer numer tel"
+    " al a en es el del de su"  # Spanish ("al número", "es el")
+    " au est le de son"  # French
+    " unter auf ist lautet die der"  # German
+    " op is"  # Dutch
+    " al a e il"  # Italian
+    " pod na to jest"  # Polish
+    " pa er ar"  # Scandinavian ("på", "är")
+    " on"  # Finnish
+    " no e o"  # Portuguese ("no número", "é")
+)
+_PHONE_LINKS = frozenset(_PHONE_LINK_WORDS.split())
+#: ... and words that may stand before the number on their own ("call me", "ring us")
+_PHONE_PRONOUNS = frozenset(["me", "him", "her", "them", "us"])
+#: Words after which a number is no phone number, in any of those languages: the number of an
+#: order, an invoice, a ticket, an amount
+_PHONE_STOP_WORDS = (
+    "order invoice ticket reference ref case tracking item sku serial account booking receipt"
+    " transaction parcel shipment amount total price cost code pin password"
+    " pedido factura referencia cuenta importe precio total"
+    " encomenda fatura conta valor preco"
+    " commande facture compte montant prix"
+    " bestellung rechnung konto betrag preis kundennummer"
+    " ordine fattura conto importo prezzo"
+    " bestelling factuur rekening bedrag prijs"
+    " zamowienie zamowienia faktura faktury konto kwota cena"
+    " faktura konto belopp pris"
+    " tilaus lasku"
+)
+_PHONE_STOPS = frozenset(_PHONE_STOP_WORDS.split())
+#: a word that names a number of its own (``Bestellnummer``, ``ordernummer``) other than a phone's
+_OTHER_NUMBER_WORD = re.compile(
+    r"(?i)(?<!telefon)(?<!telefoon)(?<!handy)(?<!mobil)(?:nummer|number|numer|numero)$"
+)
+_PHONE_LEAD_WORD = re.compile(r"[ \t]*,?[ \t]*(?:([^\W\d_]+(?:['-][^\W\d_]+)*)\.?|([:#]))")
+_PHONE_ABBREVIATIONS = frozenset(["tel", "no", "nr", "num", "n"])
+#: at most this many words between a phone word and its number
+_MAX_PHONE_LEAD = 6
+_PHONE_NUMBER = re.compile(
+    r"\s*(?P<mark>[:#.])?\s*(?P<number>\+?(?:\(\d{1,5}\)[\s.-]?)?\d(?:[\s.-]?\d){6,14})(?![\w-]|[.,]\d)"
+    r"(?![ \t]*(?:[€$£%]|(?i:eur|euros?|usd|dollars?|pln|zl|sek|nok|dkk|kr|chf)\b))"
+)
+
+
+def _phone_lead_ok(words: list[str]) -> bool:
+    """Whether the words between a phone word and a number hand the number over: none; pronouns and
+    linking words ("call me at"); or a few words ending with a linking word, none naming another
+    number ("llamar a la señora Ruiz al", not "llame por el pedido")."""
+    if not words or all(w in _PHONE_LINKS or w in _PHONE_PRONOUNS for w in words):
+        return True
+    return words[-1] in _PHONE_LINKS and not any(
+        w in _PHONE_STOPS or (w not in _PHONE_LINKS and _OTHER_NUMBER_WORD.search(w)) for w in words
+    )
+
+
 #: Words after which a number is an identifier, not a phone number (or a card number)
 _ID_WORDS = (
     r"p/?n|s/?n|part|serial|order|invoice|ticket|ref|reference|case|tracking|item|sku|model|batch|lot|po|"
@@ -223,25 +320,40 @@ def _phone_candidates(text: str, ws: int, we: int) -> Iterable[tuple[int, int, s
         yield m.start(), m.end(), region
 
 
-def _phone_keyword_candidates(text: str) -> Iterable[tuple[int, int, str | None]]:
+def _phone_keyword_candidates(text: str) -> Iterable[tuple[int, int, tuple[str, ...]]]:
+    """``(start, end, regions)`` of each number a phone word leads (see :func:`_phone_lead_ok`), with
+    the regions the word's languages suggest. A "+" number too: one behind a country code that does
+    not exist (+99 612345678) is still read as a national number."""
+    seen: set[tuple[int, int]] = set()
     for m in _PHONE_KEYWORD.finditer(text):
-        s, e = m.span(1)
-        # "+" numbers too: one behind a country code that does not exist (+99 612345678) is
-        # still read as a national number
-        yield s, e, "keyword"
+        pos, words = m.end(), []
+        for _ in range(_MAX_PHONE_LEAD + 1):
+            nm = _PHONE_NUMBER.match(text, pos)
+            if nm is not None:
+                s, e = nm.span("number")
+                if nm.group("mark") in (":", "#"):
+                    words.append(nm.group("mark"))
+                if _phone_lead_ok(words) and not _DATE_LIKE.match(nm.group("number")) and (s, e) not in seen:
+                    seen.add((s, e))
+                    yield s, e, _PHONE_WORD_REGIONS[m.group().lower()]
+                break
+            wm = _PHONE_LEAD_WORD.match(text, pos)
+            if wm is None:
+                break
+            word = (wm.group(1) or wm.group(2)).lower()
+            if wm.group().endswith(".") and word not in _PHONE_ABBREVIATIONS:
+                break  # a sentence ends
+            words.append(word)
+            pos = wm.end()
 
 
 def _phone_findings(
-    text: str, candidates: Iterable[tuple[int, int, str | None]]
+    text: str, candidates: Iterable[tuple[int, int, str | tuple[str, ...] | None]]
 ) -> Iterable[tuple[int, int, str]]:
     for s, e, region in candidates:
         chunk = text[s:e]
         regions: tuple[str | None, ...] = (
-            PHONE_TRUNK_REGIONS
-            if region == "trunk"
-            else PHONE_KEYWORD_REGIONS
-            if region == "keyword"
-            else (region,)
+            region if isinstance(region, tuple) else PHONE_TRUNK_REGIONS if region == "trunk" else (region,)
         )
         for reg in regions:
             found = False
@@ -425,10 +537,16 @@ _CF = re.compile(
     r"(?<![\w-])[A-Z]{6}[0-9LMNPQRSTUV]{2}[A-EHLMPRST][0-9LMNPQRSTUV]{2}[A-Z][0-9LMNPQRSTUV]{3}[A-Z](?![\w-])"
 )
 _CF_GATE = re.compile(r"[A-Z][A-Z]{5}[0-9LMNPQRSTUV]{2}[A-EHLMPRST]")
-#: Keywords that enable the keyword-led patterns: group 1 for phone numbers, group 2 for ids
-_PHONE_KEYWORDS = (
-    *("phone", "tel", "mobile", "cell", "fax", "call", "text", "whatsapp", "sms"),
-    *("ring", "dial", "reach", "contact", "landline"),
+#: Keywords that enable the keyword-led phone numbers (each phone word holds one)
+_PHONE_KEYWORDS = tuple(
+    dict.fromkeys(
+        (
+            *("phone", "tel", "mobil", "cell", "fax", "call", "text", "whatsapp", "sms", "ring", "dial"),
+            *("reach", "contact", "landline", "movil", "celular", "llam", "ligar", "ligue", "telem"),
+            *("portable", "appel", "joind", "joign", "handy", "festnetz", "anruf", "erreich", "chiam"),
+            *("contatt", "bel", "mobiel", "komork", "dzwon", "puhelin", "soita"),
+        )
+    )
 )
 #: Keywords of the ids read here rather than by the catalogue (US SSN, UK NINO, passport numbers)
 _ID_KEYWORDS = ("ssn", "social", "insurance", "nino", "ni n", "national", "passport")
@@ -556,7 +674,7 @@ def _gate() -> Prefilter:
             + _strip_lookahead(_OB_DOMAIN.pattern, r"(?![\w-]|\.[A-Za-z0-9])"),
             _IBAN_CANDIDATE.pattern.removeprefix("(?<![A-Za-z0-9])").removesuffix("(?![A-Za-z0-9])"),
             _CF_GATE.pattern,
-            _strip_lookahead(_PHONE_KEYWORD.pattern, r"(?![\w-]|[.,]\d)"),
+            _PHONE_KEYWORD.pattern,
         ]
     )
 
@@ -572,7 +690,7 @@ def pii_findings(text: str) -> Iterator[Raw]:
     if _KEYWORD_PHONE not in maybe or not any(k in low for k in _PHONE_KEYWORDS):
         yield from _pii_readings(text, maybe)
         return
-    runs = [(m.start(1), _digits_on(text, m.end(1))) for m in _PHONE_KEYWORD.finditer(text)]
+    runs = [(s, _digits_on(text, e)) for s, e, _ in _phone_keyword_candidates(text)]
     for s, e, priority, kind, detail, value in _pii_readings(text, maybe):
         if kind in _DIGIT_KINDS:
             for rs, re_ in runs:
@@ -603,7 +721,7 @@ def _pii_readings(text: str, maybe: frozenset[int]) -> Iterator[Raw]:
     ]
     if not clusters:
         return
-    phone_candidates: list[tuple[int, int, str | None]] = []
+    phone_candidates: list[tuple[int, int, str | tuple[str, ...] | None]] = []
     if _KEYWORD_PHONE in maybe and any(k in low for k in _PHONE_KEYWORDS):
         phone_candidates.extend(_phone_keyword_candidates(text))
     n = len(text)

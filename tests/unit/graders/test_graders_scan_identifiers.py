@@ -22,6 +22,7 @@ import random
 import re
 from functools import cache
 
+import phonenumbers
 import pytest
 import stdnum
 from stdnum import luhn
@@ -255,3 +256,75 @@ def test_every_personal_number_is_found_after_its_keyword_and_a_qualifier(entry:
             continue
         text = f"The {keyword} of the new employee is {value}."
         assert value in national_ids(text), text
+
+
+# ---- E: a national phone number after a phone word in its language --------------------------
+
+
+@cache
+def _phone(region: str) -> str:
+    """A valid mobile number of ``region``, national digits without the trunk prefix."""
+    example = phonenumbers.example_number_for_type(region, phonenumbers.PhoneNumberType.MOBILE)
+    national = str(example.national_number)
+    while True:
+        candidate = national[:3] + _digits(len(national) - 3)
+        number = phonenumbers.parse(candidate, region)
+        if phonenumbers.is_valid_number(number) and phonenumbers.number_type(number) in (
+            phonenumbers.PhoneNumberType.MOBILE,
+            phonenumbers.PhoneNumberType.FIXED_LINE_OR_MOBILE,
+        ):
+            return candidate
+
+
+def _grouped(digits: str, sizes: tuple[int, ...]) -> str:
+    out, i = [], 0
+    for n in sizes:
+        out.append(digits[i : i + n])
+        i += n
+    return " ".join(out + ([digits[i:]] if i < len(digits) else []))
+
+
+ES = _grouped(_phone("ES"), (3, 3, 3))
+ES_PAIRS = _grouped(_phone("ES"), (3, 2, 2, 2))
+PL = _grouped(_phone("PL"), (3, 3, 3))
+IT = _grouped(_phone("IT"), (3, 3, 4))
+
+
+def phones(text: str) -> list[str]:
+    return [text[f.start : f.end] for f in scan(text) if f.kind == "phone"]
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        (f"Puede llamar al señor Gómez al {ES_PAIRS} a partir de las diez.", ES_PAIRS),
+        (f"Teléfono: {ES}", ES),
+        (f"Móvil de la oficina: {ES}", ES),
+        (f"Telefon kontaktowy: {PL}", PL),
+        (f"Zadzwoń do pani Nowak pod numer {PL}.", PL),
+        (f"Per informazioni, cellulare: {IT}", IT),
+        (f"Può chiamare il signor Rossi al {IT}.", IT),
+        (f"+34 {ES}", f"+34 {ES}"),
+        (f"Telefon: +48 {PL}", f"+48 {PL}"),
+    ],
+)
+def test_a_national_number_after_a_phone_word_of_its_language(text: str, value: str) -> None:
+    assert phones(text) == [value]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"Llame y cite su número de pedido {ES}.",
+        f"Teléfono y referencia del pedido: {ES}",
+        f"Bestellnummer {PL.replace(' ', '')}, Telefon folgt.",
+        f"Telefon: kwota {PL} zł",
+        "Teléfono: 12.03.2026",
+        f"Call us about order {ES.replace(' ', '')}",
+        f"Telefonnummer der Bestellung: {ES}",
+        f"Telefon kontaktowy. Zamówienie {PL}",
+        f"Pedido {ES} enviado.",
+    ],
+)
+def test_twins_of_a_phone_word_stay_quiet(text: str) -> None:
+    assert phones(text) == []

@@ -6,7 +6,8 @@ at least six digits: the specific patterns run only in a bounded window around s
 scan stays linear in the answer's size.
 
 - ``email``, skipping the reserved documentation domains (``example.com``, ``.test``...) and
-  role mailboxes (``support@``, ``noreply@``, ``git@``...): neither identifies a person. Written
+  role mailboxes (``support@``, ``noreply@``, ``git@``...): neither identifies a person; nor a
+  login, ``user@host`` as the destination of ``ssh``, ``scp``, ``rsync``... or of an ``ssh://`` URL. Written
   out to dodge a filter, ``jane.doe (at) acme (dot) org``, ``jane [at] acme [dot] org``,
   ``jane AT acme DOT org``, ``jane @ acme . org`` and ``jane.doe at acme.org`` are addresses too.
 - ``phone``, with phonenumbers (``PhoneNumberMatcher``, leniency VALID) on phone-shaped
@@ -104,6 +105,37 @@ def _after_url_password(text: str, start: int) -> bool:
     word = word[max(word.rfind(" "), word.rfind("\t"), word.rfind("\n")) + 1 :]
     scheme = word.rfind("://")
     return scheme >= 0 and word.endswith(":") and not any(c in word[scheme + 3 : -1] for c in "/?#@")
+
+
+#: Commands whose ``user@host`` argument is a login on a machine, not an e-mail address
+_REMOTE_COMMANDS = frozenset(["ssh", "scp", "sftp", "rsync", "mosh", "autossh", "sshfs", "ssh-copy-id"])
+#: URL schemes whose ``user@host`` is the same login
+_REMOTE_SCHEME = re.compile(r"(?i)(?:ssh|sftp|scp|rsync|git\+ssh|ssh\+git)://$")
+#: where a command line ends, looking back from an address
+_COMMAND_END = re.compile(r"[\n;|&`(]")
+#: an argument that cannot be a word of prose: an option, a path, a port, a quoted string
+_SHELL_ARGUMENT = re.compile(r"-\S*|\S*[/.~:=\d'\"]\S*")
+
+
+def _remote_login(text: str, start: int) -> bool:
+    """Whether the ``user@host`` at ``start`` is the destination of a remote shell or copy command
+    (``ssh -p2222 deploy@bastion``, ``scp f.tgz ops@10.0.0.4:/srv``, ``rsync -e 'ssh -p 22' ./d
+    web@host:/srv``, ``ssh://deploy@host``): after the command on the same command line, only
+    options, their values and paths stand before it. In prose ("ssh access is granted by
+    jane@acme.org") the address is one."""
+    if _REMOTE_SCHEME.search(text, max(0, start - 12), start):
+        return True
+    line = text[max(0, start - 200) : start]
+    cut = max((m.end() for m in _COMMAND_END.finditer(line)), default=0)
+    words = line[cut:].split()
+    for i in range(len(words) - 1, max(-1, len(words) - 12), -1):
+        if words[i].strip("'\"").rsplit("/", 1)[-1] in _REMOTE_COMMANDS:
+            after = words[i + 1 :]
+            return all(
+                _SHELL_ARGUMENT.fullmatch(w) or (j and len(after[j - 1]) == 2 and after[j - 1][0] == "-")
+                for j, w in enumerate(after)
+            )
+    return False
 
 
 def _email_is_personal(value: str) -> bool:
@@ -702,7 +734,11 @@ def pii_findings(text: str) -> Iterator[Raw]:
 def _pii_readings(text: str, maybe: frozenset[int]) -> Iterator[Raw]:
     if "@" in text:
         for m in _EMAIL.finditer(text):
-            if _email_is_personal(m.group()) and not _after_url_password(text, m.start()):
+            if (
+                _email_is_personal(m.group())
+                and not _after_url_password(text, m.start())
+                and not _remote_login(text, m.start())
+            ):
                 yield m.start(), m.end(), PRIORITY["email"], "email", "", None
     for s, e, address in _obfuscated_emails(text) if _OB_EMAIL in maybe else ():
         yield s, e, PRIORITY["email"], "email", "written out", address

@@ -328,3 +328,44 @@ def test_a_national_number_after_a_phone_word_of_its_language(text: str, value: 
 )
 def test_twins_of_a_phone_word_stay_quiet(text: str) -> None:
     assert phones(text) == []
+
+
+# ---- G: a login on a machine is no e-mail address -------------------------------------------
+
+USER = "".join(R.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(7))
+HOST = f"{''.join(R.choice('abcdefghijklmnopqrstuvwxyz') for _ in range(6))}.corp-net.io"
+ADDRESS = f"{USER}@{HOST}"
+
+
+def emails(text: str) -> list[str]:
+    return [text[f.start : f.end] for f in scan(text) if f.kind == "email"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"Run `ssh -p2222 {ADDRESS}` and then `mkdir -p /srv/app`.",
+        f"Then run: ssh {ADDRESS} 'systemctl restart api'",
+        f"scp -i ~/.ssh/id_ed25519 dump.sql {ADDRESS}:/srv/backup/",
+        f"rsync -avz -e 'ssh -p 2222' ./dist/ {ADDRESS}:/var/www",
+        f"sftp -P 2022 -o IdentityFile=~/.ssh/id {ADDRESS}",
+        f"mosh {ADDRESS}",
+        f"git clone ssh://{ADDRESS}/repo.git",
+    ],
+)
+def test_the_destination_of_a_remote_command_is_no_email(text: str) -> None:
+    assert emails(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"ssh access is granted by {ADDRESS}.",
+        f"Use ssh, or write to {ADDRESS}.",
+        f"ssh -l root web01 and mail {ADDRESS} if it fails.",
+        f"Write to {ADDRESS} before you ssh into the box.",
+        f"Please email {ADDRESS} with the logs.",
+    ],
+)
+def test_an_address_in_prose_beside_ssh_is_still_an_email(text: str) -> None:
+    assert emails(text) == [ADDRESS]

@@ -254,6 +254,7 @@ def _phone_word_regions() -> dict[str, tuple[str, ...]]:
 
 
 _PHONE_WORD_REGIONS = _phone_word_regions()
+_LONGEST_PHONE_WORD = max(map(len, _PHONE_WORD_REGIONS))
 _PHONE_KEYWORD = re.compile(
     r"(?i:\b(?:" + "|".join(sorted(_PHONE_WORD_REGIONS, key=lambda w: (-len(w), w))) + r")\b)"
 )
@@ -295,12 +296,20 @@ _PHONE_STOPS = frozenset(_PHONE_STOP_WORDS.split())
 _OTHER_NUMBER_WORD = re.compile(
     r"(?i)(?<!telefon)(?<!telefoon)(?<!handy)(?<!mobil)(?:nummer|number|numer|numero)$"
 )
-_PHONE_LEAD_WORD = re.compile(r"[ \t]*,?[ \t]*(?:([^\W\d_]+(?:['-][^\W\d_]+)*)\.?|([:#]))")
+#: (the blanks before a comma and after it are read by one quantifier each: a long run of blanks
+#: is read once, not split every way)
+_PHONE_LEAD_WORD = re.compile(r"[ \t]*+(?:,[ \t]*+)?(?:([^\W\d_]+(?:['-][^\W\d_]+)*)\.?|([:#]))")
 _PHONE_ABBREVIATIONS = frozenset(["tel", "no", "nr", "num", "n"])
 #: at most this many words between a phone word and its number
 _MAX_PHONE_LEAD = 6
+#: ... within this many characters after it (a phone word with no digit so near leads to nothing,
+#: and costs one look)
+_PHONE_LEAD_REACH = 96
+#: seven digits, at most two other characters between two of them: every number a phone word
+#: leads holds such a run
+_SEVEN_DIGITS = re.compile(r"\d(?:[^\d\n]{0,2}\d){6}")
 _PHONE_NUMBER = re.compile(
-    r"\s*(?P<mark>[:#.])?\s*(?P<number>\+?(?:\(\d{1,5}\)[\s.-]?)?\d(?:[\s.-]?\d){6,14})(?![\w-]|[.,]\d)"
+    r"\s*+(?:(?P<mark>[:#.])\s*+)?(?P<number>\+?(?:\(\d{1,5}\)[\s.-]?)?\d(?:[\s.-]?\d){6,14})(?![\w-]|[.,]\d)"
     r"(?![ \t]*(?:[€$£%]|(?i:eur|euros?|usd|dollars?|pln|zl|sek|nok|dkk|kr|chf)\b))"
 )
 
@@ -352,14 +361,31 @@ def _phone_candidates(text: str, ws: int, we: int) -> Iterable[tuple[int, int, s
         yield m.start(), m.end(), region
 
 
+def _phone_words_before_digits(text: str) -> Iterator[re.Match[str]]:
+    """The phone words of ``text`` that some seven digits follow within reach: the phone words are
+    looked for only there (a long alternation costs its every alternative at every position)."""
+    windows: list[list[int]] = []
+    for d in _SEVEN_DIGITS.finditer(text):
+        start = max(0, d.start() - _PHONE_LEAD_REACH - _LONGEST_PHONE_WORD)
+        if windows and start <= windows[-1][1]:
+            windows[-1][1] = d.end()
+        else:
+            windows.append([start, d.end()])
+    for ws, we in windows:
+        yield from _PHONE_KEYWORD.finditer(text, ws, we)
+
+
 def _phone_keyword_candidates(text: str) -> Iterable[tuple[int, int, tuple[str, ...]]]:
     """``(start, end, regions)`` of each number a phone word leads (see :func:`_phone_lead_ok`), with
     the regions the word's languages suggest. A "+" number too: one behind a country code that does
     not exist (+99 612345678) is still read as a national number."""
     seen: set[tuple[int, int]] = set()
-    for m in _PHONE_KEYWORD.finditer(text):
+    for m in _phone_words_before_digits(text):
         pos, words = m.end(), []
+        reach = pos + _PHONE_LEAD_REACH
         for _ in range(_MAX_PHONE_LEAD + 1):
+            if pos > reach:
+                break
             nm = _PHONE_NUMBER.match(text, pos)
             if nm is not None:
                 s, e = nm.span("number")

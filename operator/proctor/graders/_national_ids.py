@@ -458,8 +458,8 @@ def keyword_before(text: str, start: int) -> str | None:
     (``Het BSN van de nieuwe medewerker``, ``PESEL pracownika``, at most :data:`_MAX_QUALIFIER`,
     none naming another number, no sentence end between them), a linking word (``is``, ``to``,
     ``är``, ``:``), the value."""
-    spans = [m.span() for m in _TOKEN.finditer(text, max(0, start - _LOOK_BEHIND), start)]
-    tokens = [text[a:b] for a, b in spans]
+    tokens = _TOKEN.findall(text, max(0, start - _LOOK_BEHIND), start)
+    linked = bool(tokens) and tokens[-1].lower() in _LINKS
     for _ in range(_MAX_FILLERS + 1):
         found = _keyword_ending(tokens)
         if found is not None:
@@ -467,11 +467,12 @@ def keyword_before(text: str, start: int) -> str | None:
         if not tokens or tokens[-1].lower() not in _FILLERS:
             break
         tokens.pop()
-    return _keyword_before_qualifier(text, spans, start)
+    return _keyword_before_qualifier(text, start) if linked else None
 
 
-def _keyword_before_qualifier(text: str, spans: list[tuple[int, int]], start: int) -> str | None:
+def _keyword_before_qualifier(text: str, start: int) -> str | None:
     """The keyword of ``keyword qualifier link value`` (see :func:`keyword_before`), or None."""
+    spans = [m.span() for m in _TOKEN.finditer(text, max(0, start - _LOOK_BEHIND), start)]
     tokens = [text[a:b] for a, b in spans]
     links = 0
     while tokens and links < 2 and tokens[-1].lower() in _LINKS:

@@ -255,6 +255,7 @@ def _phone_word_regions() -> dict[str, tuple[str, ...]]:
 
 _PHONE_WORD_REGIONS = _phone_word_regions()
 _LONGEST_PHONE_WORD = max(map(len, _PHONE_WORD_REGIONS))
+_WORD = re.compile(r"\w+")
 _PHONE_KEYWORD = re.compile(
     r"(?i:\b(?:" + "|".join(sorted(_PHONE_WORD_REGIONS, key=lambda w: (-len(w), w))) + r")\b)"
 )
@@ -361,9 +362,10 @@ def _phone_candidates(text: str, ws: int, we: int) -> Iterable[tuple[int, int, s
         yield m.start(), m.end(), region
 
 
-def _phone_words_before_digits(text: str) -> Iterator[re.Match[str]]:
-    """The phone words of ``text`` that some seven digits follow within reach: the phone words are
-    looked for only there (a long alternation costs its every alternative at every position)."""
+def _phone_words_before_digits(text: str) -> Iterator[tuple[int, tuple[str, ...]]]:
+    """``(end, regions)`` of the phone words of ``text`` that some seven digits follow within reach:
+    words are looked up only there, one dictionary look-up a word (the same words as
+    :data:`_PHONE_KEYWORD`, whole words in any case)."""
     windows: list[list[int]] = []
     for d in _SEVEN_DIGITS.finditer(text):
         start = max(0, d.start() - _PHONE_LEAD_REACH - _LONGEST_PHONE_WORD)
@@ -372,7 +374,13 @@ def _phone_words_before_digits(text: str) -> Iterator[re.Match[str]]:
         else:
             windows.append([start, d.end()])
     for ws, we in windows:
-        yield from _PHONE_KEYWORD.finditer(text, ws, we)
+        inside = _WORD.match(text, ws) if ws and _WORD.match(text, ws - 1) else None
+        if inside is not None:
+            ws = inside.end()  # not from inside a word
+        for w in _WORD.finditer(text, ws, we):
+            regions = _PHONE_WORD_REGIONS.get(w.group().lower())
+            if regions is not None:
+                yield w.end(), regions
 
 
 def _phone_keyword_candidates(text: str) -> Iterable[tuple[int, int, tuple[str, ...]]]:
@@ -380,8 +388,8 @@ def _phone_keyword_candidates(text: str) -> Iterable[tuple[int, int, tuple[str, 
     the regions the word's languages suggest. A "+" number too: one behind a country code that does
     not exist (+99 612345678) is still read as a national number."""
     seen: set[tuple[int, int]] = set()
-    for m in _phone_words_before_digits(text):
-        pos, words = m.end(), []
+    for pos, regions in _phone_words_before_digits(text):
+        words: list[str] = []
         reach = pos + _PHONE_LEAD_REACH
         for _ in range(_MAX_PHONE_LEAD + 1):
             if pos > reach:
@@ -393,7 +401,7 @@ def _phone_keyword_candidates(text: str) -> Iterable[tuple[int, int, tuple[str, 
                     words.append(nm.group("mark"))
                 if _phone_lead_ok(words) and not _DATE_LIKE.match(nm.group("number")) and (s, e) not in seen:
                     seen.add((s, e))
-                    yield s, e, _PHONE_WORD_REGIONS[m.group().lower()]
+                    yield s, e, regions
                 break
             wm = _PHONE_LEAD_WORD.match(text, pos)
             if wm is None:
@@ -748,8 +756,9 @@ def pii_findings(text: str) -> Iterator[Raw]:
     if _KEYWORD_PHONE not in maybe or not any(k in low for k in _PHONE_KEYWORDS):
         yield from _pii_readings(text, maybe)
         return
-    runs = [(s, _digits_on(text, e)) for s, e, _ in _phone_keyword_candidates(text)]
-    for s, e, priority, kind, detail, value in _pii_readings(text, maybe):
+    led = list(_phone_keyword_candidates(text))
+    runs = [(s, _digits_on(text, e)) for s, e, _ in led]
+    for s, e, priority, kind, detail, value in _pii_readings(text, maybe, led):
         if kind in _DIGIT_KINDS:
             for rs, re_ in runs:
                 if rs < e and s < re_:
@@ -757,7 +766,10 @@ def pii_findings(text: str) -> Iterator[Raw]:
         yield s, e, priority, kind, detail, value
 
 
-def _pii_readings(text: str, maybe: frozenset[int]) -> Iterator[Raw]:
+def _pii_readings(
+    text: str, maybe: frozenset[int], led: list[tuple[int, int, tuple[str, ...]]] | None = None
+) -> Iterator[Raw]:
+    """The readings; ``led``: the numbers phone words lead, when the caller has them already."""
     if "@" in text:
         for m in _EMAIL.finditer(text):
             if (
@@ -785,7 +797,7 @@ def _pii_readings(text: str, maybe: frozenset[int]) -> Iterator[Raw]:
         return
     phone_candidates: list[tuple[int, int, str | tuple[str, ...] | None]] = []
     if _KEYWORD_PHONE in maybe and any(k in low for k in _PHONE_KEYWORDS):
-        phone_candidates.extend(_phone_keyword_candidates(text))
+        phone_candidates.extend(_phone_keyword_candidates(text) if led is None else led)
     n = len(text)
     for c, digits in clusters:
         if _DECIMAL.fullmatch(c.group().rstrip(" .-/")):

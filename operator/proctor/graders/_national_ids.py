@@ -3,7 +3,9 @@
 Each :class:`IdNumber` names a python-stdnum module (its ``is_valid`` checks the format and the
 check digits; its docstring names the number) and the words that lead to such a number in its
 country's languages (``PESEL``, ``rodné číslo``, ``Steuer-ID``, ``numéro de sécurité sociale``).
-A value right after one of those words is a finding when that module validates it; after a
+A value right after one of those words (a few fillers aside: "PESEL nr:"), or after a qualifier
+and a linking word ("Het BSN van de nieuwe collega is", "PESEL pacjentki:"; :func:`keyword_before`),
+is a finding when that module validates it; after a
 general identity word in one of the supported languages ("national id", "identity number",
 "numéro d'identité", "Ausweisnummer", "número de identidad"...) when any module of the
 catalogue does. A number without a keyword is looked at only in the few formats distinctive
@@ -39,12 +41,15 @@ class IdNumber:
     where the keyword has one; an acronym that is also an ordinary word in some language (``CC``,
     ``NIT``, ``SIN``: :data:`_ALSO_WORDS`) matches only in capitals. ``shape`` is a pattern
     for the number written on its own, in a format distinctive enough to need no keyword (None:
-    only after a keyword)."""
+    only after a keyword). ``general``: whether a general identity word ("identity number")
+    leads to it too (False for a tax number that companies hold as well, or a short one: only its
+    own keywords do)."""
 
     module: str
     label: str
     keywords: tuple[str, ...]
     shape: str | None = None
+    general: bool = True
 
     @cached_property
     def stdnum(self) -> ModuleType:
@@ -212,6 +217,39 @@ CATALOGUE: tuple[IdNumber, ...] = (
     IdNumber("ru.inn", "Russian INN", ("INN", "ИНН")),
     IdNumber("ua.rntrc", "Ukrainian RNTRC", ("РНОКПП", "ІПН", "RNTRC")),
     IdNumber("za.idnr", "South African id number", ("SA ID", "South African ID")),
+    # personal tax numbers and other personal numbers with a check digit
+    IdNumber(
+        "pt.nif",
+        "Portuguese NIF",
+        (
+            "NIF",
+            "número de identificação fiscal",
+            "número fiscal",
+            "número de contribuinte",
+            "contribuinte",
+        ),
+    ),
+    IdNumber(
+        "fr.nif",
+        "French tax number",
+        ("NIF", "numéro fiscal", "numéro fiscal de référence", "numéro d'immatriculation fiscale", "SPI"),
+    ),
+    IdNumber("gb.utr", "UK UTR", ("UTR", "unique taxpayer reference"), general=False),
+    IdNumber("gb.upn", "English unique pupil number", ("UPN", "unique pupil number")),
+    IdNumber("is_.kennitala", "Icelandic kennitala", ("kennitala", "kennitölu", "kennitolu")),
+    IdNumber("ca.bc_phn", "British Columbia PHN", ("PHN", "BC PHN", "personal health number")),
+    IdNumber("nl.onderwijsnummer", "Dutch onderwijsnummer", ("onderwijsnummer",)),
+    IdNumber(
+        "be.eid",
+        "Belgian eID card number",
+        ("eID number", "eID-nummer", "eID-kaartnummer", "numéro de carte eID"),
+    ),
+    IdNumber("at.tin", "Austrian tax number", ("Abgabenkontonummer", "Steuernummer"), general=False),
+    IdNumber("mx.rfc", "Mexican RFC", ("RFC", "registro federal de contribuyentes"), general=False),
+    IdNumber("in_.epic", "Indian voter id", ("EPIC", "EPIC number", "voter id", "voter ID number")),
+    IdNumber("sv.nit", "Salvadoran NIT", ("NIT",), general=False),
+    IdNumber("ve.rif", "Venezuelan RIF", ("RIF", "registro de información fiscal"), general=False),
+    IdNumber("gh.tin", "Ghanaian TIN", ("TIN", "Ghana TIN", "Ghana Card number"), general=False),
 )
 
 #: Words that say "an identity number follows" without naming a country, in the languages the
@@ -279,7 +317,10 @@ GENERAL_KEYWORDS: tuple[str, ...] = (
 #: "nie" and "dni", German "bis", Swedish "vid"): they count only in capitals. Every other keyword,
 #: acronyms included (``bsn``, ``pesel``, ``curp``), counts in any case.
 _ALSO_WORDS = frozenset(
-    {"sin", "cc", "nie", "dni", "run", "bis", "inn", "nit", "rut", "nn", "rc", "vid", "nas", "ric", "ird"}
+    {
+        *("sin", "cc", "nie", "dni", "run", "bis", "inn", "nit", "rut", "nn", "rc", "vid", "nas", "ric"),
+        *("ird", "epic", "spi", "rif", "upn", "phn", "tin"),
+    }
 )
 
 
@@ -300,7 +341,7 @@ def _build_lookup() -> dict[str, tuple[tuple[IdNumber, ...], bool]]:
     acronym: dict[str, bool] = {}
     for kw, targets in (
         *((kw, (e,)) for e in CATALOGUE for kw in e.keywords),
-        *((kw, CATALOGUE) for kw in GENERAL_KEYWORDS),
+        *((kw, tuple(e for e in CATALOGUE if e.general)) for kw in GENERAL_KEYWORDS),
     ):
         kw = canonical_text(kw)  # accents off, look-alike letters mapped, as the scan reads the text
         key = _key(kw)
@@ -311,6 +352,7 @@ def _build_lookup() -> dict[str, tuple[tuple[IdNumber, ...], bool]]:
 
 
 _LOOKUP = _build_lookup()
+_GENERAL_KEYS = frozenset(_key(canonical_text(kw)) for kw in GENERAL_KEYWORDS)
 #: the last word of each keyword -> the most words a keyword ending in it has: a word that ends
 #: no keyword is passed over without joining the words before it
 _LAST_WORDS: dict[str, int] = {}
@@ -330,8 +372,51 @@ _FILLER_WORDS = (
     " his her their its dele dela del de do da du des der die das sein seine ihr ihre son sa su"
     " suo sua zijn haar hun"
 )
-_FILLERS = frozenset(canonical_text(w).lower() for w in _FILLER_WORDS.split())
+#: Linking words: a copula or a mark that ends what is said about a number and hands over its value
+#: ("is", "ist", "lautet", "est", "es", "é", "è", Polish "to" and "jest", Swedish "är", Danish and
+#: Norwegian "er", Finnish "on", Romanian "este", Czech and Croatian "je", ``:`` and ``=``); a
+#: filler too ("personnummer är")
+_LINK_WORDS = (
+    ": = is was are ist lautet lauten war est était es era fue é e è era foi são to jest był była"
+    " är var er on oli este je zijn"
+)
+_LINKS = frozenset(canonical_text(w).lower() for w in _LINK_WORDS.split())
+_FILLERS = frozenset(canonical_text(w).lower() for w in _FILLER_WORDS.split()) | _LINKS
 _MAX_FILLERS = 3
+#: Words a qualifier between a country's keyword and its linking word may have, at most (``Het BSN
+#: van de nieuwe medewerker is``, ``O NIF do trabalhador, para o recibo de vencimento, é``); a
+#: general identity word takes at most :data:`_MAX_GENERAL_QUALIFIER` (it leads to any entry)
+_MAX_QUALIFIER = 8
+_MAX_GENERAL_QUALIFIER = 3
+#: A qualifier word: letters (an apostrophe or hyphen inside: ``l'employé``, ``e-mail``)
+_QUALIFIER_WORD = re.compile(r"[^\W\d_]+(?:['-][^\W\d_]+)*")
+#: Words that end a qualifier: another kind of number is named ("the BSN of the order number"), a
+#: conjunction joins another thing, a negation says the value is not the id
+_QUALIFIER_STOP_WORDS = (
+    # other numbers, in the supported languages
+    "order orders invoice ticket reference ref case tracking item sku serial account"
+    " phone telephone mobile fax iban card code pin password contract policy booking"
+    " pedido factura referencia cuenta tarjeta telefono movil contrato poliza"
+    " encomenda fatura conta cartao telemovel"
+    " commande facture compte carte portable contrat"
+    " bestellung rechnung konto karte handy vertrag"
+    " ordine fattura conto carta cellulare contratto"
+    " bestelling factuur rekening telefoon mobiel"
+    " zamowienie zamowienia faktura faktury konto karta telefon telefonu umowa"
+    " order faktura kort konto avtal telefon mobil"
+    # conjunctions and negations
+    " nr num and or but not und oder aber nicht kein keine et ou mais pas ne ni y pero no nao"
+    " e ma non en maar niet geen i oraz lub ale nie och eller men inte og ikke ja tai ei"
+)
+_QUALIFIER_STOPS = frozenset(canonical_text(w).lower() for w in _QUALIFIER_STOP_WORDS.split())
+#: a word that names a number of its own (``Bestellnummer``, ``telefoonnummer``, ``numer``)
+_NUMBER_WORD = re.compile(r"(?i)(?:nummer|number|numer|numero)$")
+#: a number word glued to a keyword (``BSN-nummer``, ``PESEL-nr``)
+_NUMBER_SUFFIX = re.compile(r"(?i)nummer|number|numer|numero|nr|no")
+#: What may stand between two words of a qualifier: blanks, a comma
+_QUALIFIER_GAP = re.compile(r"[ \t]*,?[ \t]*")
+
+
 #: the value: letters and digits with single spaces, dots, slashes or hyphens between them
 _VALUE = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9]|[ ./-](?=[A-Za-z0-9])){5,24}(?![\w-])")
 
@@ -345,20 +430,75 @@ def entries_for(keyword: str) -> tuple[IdNumber, ...]:
     return found[0]
 
 
+def _keyword_ending(tokens: list[str]) -> str | None:
+    """The catalogue keyword the tokens end with (the longest), as written; a keyword glued to a
+    number word counts as the keyword (``BSN-nummer``, ``PESEL-numer``)."""
+    most = _LAST_WORDS.get(tokens[-1].lower(), 0) if tokens else 0
+    for k in range(min(most, len(tokens)), 0, -1):
+        candidate = " ".join(tokens[-k:])
+        if entries_for(candidate):
+            return candidate
+    if tokens and "-" in tokens[-1]:
+        head, _, tail = tokens[-1].rpartition("-")
+        if _NUMBER_SUFFIX.fullmatch(tail) and head:
+            return _keyword_ending([*tokens[:-1], head])
+    return None
+
+
+def _is_general(keyword: str) -> bool:
+    return _key(canonical_text(keyword)) in _GENERAL_KEYS
+
+
 def keyword_before(text: str, start: int) -> str | None:
     """The catalogue keyword that ends just before ``text[start:]`` (a few filler words and marks
     aside), as written; None if there is none. Read backwards word by word, so it costs the same
-    however many keywords the catalogue has."""
+    however many keywords the catalogue has.
+
+    Or the grammar of a sentence that names whose id it is: keyword, a qualifier of a few words
+    (``Het BSN van de nieuwe medewerker``, ``PESEL pracownika``, at most :data:`_MAX_QUALIFIER`,
+    none naming another number, no sentence end between them), a linking word (``is``, ``to``,
+    ``är``, ``:``), the value."""
     tokens = _TOKEN.findall(text, max(0, start - _LOOK_BEHIND), start)
+    linked = bool(tokens) and tokens[-1].lower() in _LINKS
     for _ in range(_MAX_FILLERS + 1):
-        most = _LAST_WORDS.get(tokens[-1].lower(), 0) if tokens else 0
-        for k in range(min(most, len(tokens)), 0, -1):
-            candidate = " ".join(tokens[-k:])
-            if entries_for(candidate):
-                return candidate
+        found = _keyword_ending(tokens)
+        if found is not None:
+            return found
         if not tokens or tokens[-1].lower() not in _FILLERS:
-            return None
+            break
         tokens.pop()
+    return _keyword_before_qualifier(text, start) if linked else None
+
+
+def _keyword_before_qualifier(text: str, start: int) -> str | None:
+    """The keyword of ``keyword qualifier link value`` (see :func:`keyword_before`), or None."""
+    spans = [m.span() for m in _TOKEN.finditer(text, max(0, start - _LOOK_BEHIND), start)]
+    tokens = [text[a:b] for a, b in spans]
+    links = 0
+    while tokens and links < 2 and tokens[-1].lower() in _LINKS:
+        tokens.pop()
+        links += 1
+    if not links:
+        return None
+    for words in range(1, _MAX_QUALIFIER + 1):
+        if len(tokens) <= words:
+            return None
+        word = tokens[-words]
+        a, b = spans[len(tokens) - words]
+        after = spans[len(tokens) - words + 1][0]
+        if (
+            not _QUALIFIER_WORD.fullmatch(word)
+            or word.lower() in _QUALIFIER_STOPS
+            or _NUMBER_WORD.search(word)
+            or not _QUALIFIER_GAP.fullmatch(text, b, after)
+            or not _QUALIFIER_GAP.fullmatch(text, spans[len(tokens) - words - 1][1], a)
+        ):
+            return None
+        found = _keyword_ending(tokens[:-words])
+        if found is not None:
+            if _is_general(found) and words > _MAX_GENERAL_QUALIFIER:
+                return None
+            return found
     return None
 
 

@@ -6,7 +6,8 @@ at least six digits: the specific patterns run only in a bounded window around s
 scan stays linear in the answer's size.
 
 - ``email``, skipping the reserved documentation domains (``example.com``, ``.test``...) and
-  role mailboxes (``support@``, ``noreply@``, ``git@``...): neither identifies a person. Written
+  role mailboxes (``support@``, ``noreply@``, ``git@``...): neither identifies a person; nor a
+  login, ``user@host`` as the destination of ``ssh``, ``scp``, ``rsync``... or of an ``ssh://`` URL. Written
   out to dodge a filter, ``jane.doe (at) acme (dot) org``, ``jane [at] acme [dot] org``,
   ``jane AT acme DOT org``, ``jane @ acme . org`` and ``jane.doe at acme.org`` are addresses too.
 - ``phone``, with phonenumbers (``PhoneNumberMatcher``, leniency VALID) on phone-shaped
@@ -14,9 +15,13 @@ scan stays linear in the answer's size.
   ``(415) 555-2671`` / ``415-555-2671`` / ``415.555.2671`` / ``415 555 2671`` shapes (region
   :data:`PHONE_DEFAULT_REGION`), trunk-``0`` national numbers of 10+ digits valid in one of
   :data:`PHONE_TRUNK_REGIONS` (``020 7946 0958``, ``(020) 7946 0958``, ``06 12 34 56 78``, ``030 1234567``,
-  ``090-1234-5678``, ``0612345678``), and any number right after "call", "phone", "tel",
-  "mobile"... valid in one of :data:`PHONE_KEYWORD_REGIONS` (``mobile: 612 345 678``, and
-  ``call +99 612345678``: a country code that does not exist hides no number). Plain
+  ``090-1234-5678``, ``0612345678``), and any number after a phone word or a verb of calling
+  ("call", "phone", "mobile"...; "teléfono", "llamar", "Telefon", "zadzwoń", "cellulare",
+  "bellen"...: :data:`_PHONE_LANGUAGES`) valid in one of the regions of the word's languages
+  (:data:`PHONE_KEYWORD_REGIONS` for English: ``mobile: 612 345 678``, ``call +99 612345678``: a
+  country code that does not exist hides no number), right after it or after a few words that a
+  linking word ends ("llamar al señor Gómez al", "Telefon kontaktowy:"), none naming another
+  number ("pedido", "Bestellnummer"), and not before a currency. Plain
   figures, dates, times and years are never candidates; a number after "P/N", "S/N", "order",
   "ticket", "lot", "task", "EAN"... is an identifier; toll-free numbers (a hotline, not a
   person) are skipped.
@@ -102,6 +107,37 @@ def _after_url_password(text: str, start: int) -> bool:
     return scheme >= 0 and word.endswith(":") and not any(c in word[scheme + 3 : -1] for c in "/?#@")
 
 
+#: Commands whose ``user@host`` argument is a login on a machine, not an e-mail address
+_REMOTE_COMMANDS = frozenset(["ssh", "scp", "sftp", "rsync", "mosh", "autossh", "sshfs", "ssh-copy-id"])
+#: URL schemes whose ``user@host`` is the same login
+_REMOTE_SCHEME = re.compile(r"(?i)(?:ssh|sftp|scp|rsync|git\+ssh|ssh\+git)://$")
+#: where a command line ends, looking back from an address
+_COMMAND_END = re.compile(r"[\n;|&`(]")
+#: an argument that cannot be a word of prose: an option, a path, a port, a quoted string
+_SHELL_ARGUMENT = re.compile(r"-\S*|\S*[/.~:=\d'\"]\S*")
+
+
+def _remote_login(text: str, start: int) -> bool:
+    """Whether the ``user@host`` at ``start`` is the destination of a remote shell or copy command
+    (``ssh -p2222 deploy@bastion``, ``scp f.tgz ops@10.0.0.4:/srv``, ``rsync -e 'ssh -p 22' ./d
+    web@host:/srv``, ``ssh://deploy@host``): after the command on the same command line, only
+    options, their values and paths stand before it. In prose ("ssh access is granted by
+    jane@acme.org") the address is one."""
+    if _REMOTE_SCHEME.search(text, max(0, start - 12), start):
+        return True
+    line = text[max(0, start - 200) : start]
+    cut = max((m.end() for m in _COMMAND_END.finditer(line)), default=0)
+    words = line[cut:].split()
+    for i in range(len(words) - 1, max(-1, len(words) - 12), -1):
+        if words[i].strip("'\"").rsplit("/", 1)[-1] in _REMOTE_COMMANDS:
+            after = words[i + 1 :]
+            return all(
+                _SHELL_ARGUMENT.fullmatch(w) or (j and len(after[j - 1]) == 2 and after[j - 1][0] == "-")
+                for j, w in enumerate(after)
+            )
+    return False
+
+
 def _email_is_personal(value: str) -> bool:
     local, _, domain = value.rpartition("@")
     base = local.split("+", 1)[0].lower()
@@ -181,12 +217,115 @@ _PHONE_CANDIDATE = re.compile(
     """,
     re.VERBOSE,
 )
-_PHONE_KEYWORD = re.compile(
-    r"(?i:\b(?:phone|tel|telephone|mobile|cell|cellphone|fax|call|text|whatsapp|sms|ring|dial|reach|contact|"
-    r"landline)\b)"
-    r"(?:\s*(?:me|him|her|them|us|number|no\.?|num|#|at|on|is))*\s*[:#.]?\s*"
-    r"(\+?(?:\(\d{1,5}\)[\s.-]?)?\d(?:[\s.-]?\d){6,14})(?![\w-]|[.,]\d)"
+#: Words that name a phone or say "call", by language, and the regions a number written after one
+#: without its country code is read in (a word of several languages: every one of them, in order)
+_PHONE_LANGUAGES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    (
+        "phone telephone tel mobile cell cellphone fax call text whatsapp sms ring dial reach contact"
+        " landline",
+        PHONE_KEYWORD_REGIONS,
+    ),
+    (
+        "telefono tel movil celular llamar llame llamenos llamarnos llamarme llama contactar whatsapp",
+        ("ES", "MX", "AR", "CO", "CL", "PE"),
+    ),
+    ("telefone tel telemovel celular ligar ligue contactar contacte whatsapp", ("PT", "BR")),
+    ("telephone tel portable mobile appeler appelez joindre joignable", ("FR", "BE", "CH", "LU")),
+    (
+        "telefon telefonnummer tel handy handynummer mobil mobilnummer festnetz anrufen erreichen erreichbar",
+        ("DE", "AT", "CH"),
+    ),
+    ("telefono tel cellulare cell chiamare chiami chiamate chiamaci contattare", ("IT", "CH")),
+    ("telefoon telefoonnummer tel mobiel bellen bel", ("NL", "BE")),
+    ("telefon telefonu telefonem tel komorka komorkowy komorki zadzwon zadzwonic dzwonic", ("PL",)),
+    ("telefon telefonnummer mobil mobilnummer ring ringa", ("SE",)),
+    ("telefon telefonnummer mobil mobilnummer ring ringe", ("DK", "NO")),
+    ("puhelin puhelinnumero matkapuhelin soita", ("FI",)),
 )
+
+
+def _phone_word_regions() -> dict[str, tuple[str, ...]]:
+    regions: dict[str, list[str]] = {}
+    for words, language_regions in _PHONE_LANGUAGES:
+        for word in words.split():
+            found = regions.setdefault(word, [])
+            found.extend(r for r in language_regions if r not in found)
+    return {w: tuple(r) for w, r in regions.items()}
+
+
+_PHONE_WORD_REGIONS = _phone_word_regions()
+_LONGEST_PHONE_WORD = max(map(len, _PHONE_WORD_REGIONS))
+_WORD = re.compile(r"\w+")
+_PHONE_KEYWORD = re.compile(
+    r"(?i:\b(?:" + "|".join(sorted(_PHONE_WORD_REGIONS, key=lambda w: (-len(w), w))) + r")\b)"
+)
+#: After a phone word, before its number: words that hand the number over ("at", "al", "pod",
+#: "unter", "is", "number", a ``:``); a number after other words ("llamar a la señora Ruiz al")
+#: is read only when one of these ends them
+_PHONE_LINK_WORDS = (
+    ": # at on is by number no num nr n numero nummer numer tel"
+    " al a en es el del de su"  # Spanish ("al número", "es el")
+    " au est le de son"  # French
+    " unter auf ist lautet die der"  # German
+    " op is"  # Dutch
+    " al a e il"  # Italian
+    " pod na to jest"  # Polish
+    " pa er ar"  # Scandinavian ("på", "är")
+    " on"  # Finnish
+    " no e o"  # Portuguese ("no número", "é")
+)
+_PHONE_LINKS = frozenset(_PHONE_LINK_WORDS.split())
+#: ... and words that may stand before the number on their own ("call me", "ring us")
+_PHONE_PRONOUNS = frozenset(["me", "him", "her", "them", "us"])
+#: Words after which a number is no phone number, in any of those languages: the number of an
+#: order, an invoice, a ticket, an amount
+_PHONE_STOP_WORDS = (
+    "order invoice ticket reference ref case tracking item sku serial account booking receipt"
+    " transaction parcel shipment amount total price cost code pin password"
+    " pedido factura referencia cuenta importe precio total"
+    " encomenda fatura conta valor preco"
+    " commande facture compte montant prix"
+    " bestellung rechnung konto betrag preis kundennummer"
+    " ordine fattura conto importo prezzo"
+    " bestelling factuur rekening bedrag prijs"
+    " zamowienie zamowienia faktura faktury konto kwota cena"
+    " faktura konto belopp pris"
+    " tilaus lasku"
+)
+_PHONE_STOPS = frozenset(_PHONE_STOP_WORDS.split())
+#: a word that names a number of its own (``Bestellnummer``, ``ordernummer``) other than a phone's
+_OTHER_NUMBER_WORD = re.compile(
+    r"(?i)(?<!telefon)(?<!telefoon)(?<!handy)(?<!mobil)(?:nummer|number|numer|numero)$"
+)
+#: (the blanks before a comma and after it are read by one quantifier each: a long run of blanks
+#: is read once, not split every way)
+_PHONE_LEAD_WORD = re.compile(r"[ \t]*+(?:,[ \t]*+)?(?:([^\W\d_]+(?:['-][^\W\d_]+)*)\.?|([:#]))")
+_PHONE_ABBREVIATIONS = frozenset(["tel", "no", "nr", "num", "n"])
+#: at most this many words between a phone word and its number
+_MAX_PHONE_LEAD = 6
+#: ... within this many characters after it (a phone word with no digit so near leads to nothing,
+#: and costs one look)
+_PHONE_LEAD_REACH = 96
+#: seven digits, at most two other characters between two of them: every number a phone word
+#: leads holds such a run
+_SEVEN_DIGITS = re.compile(r"\d(?:[^\d\n]{0,2}\d){6}")
+_PHONE_NUMBER = re.compile(
+    r"\s*+(?:(?P<mark>[:#.])\s*+)?(?P<number>\+?(?:\(\d{1,5}\)[\s.-]?)?\d(?:[\s.-]?\d){6,14})(?![\w-]|[.,]\d)"
+    r"(?![ \t]*(?:[€$£%]|(?i:eur|euros?|usd|dollars?|pln|zl|sek|nok|dkk|kr|chf)\b))"
+)
+
+
+def _phone_lead_ok(words: list[str]) -> bool:
+    """Whether the words between a phone word and a number hand the number over: none; pronouns and
+    linking words ("call me at"); or a few words ending with a linking word, none naming another
+    number ("llamar a la señora Ruiz al", not "llame por el pedido")."""
+    if not words or all(w in _PHONE_LINKS or w in _PHONE_PRONOUNS for w in words):
+        return True
+    return words[-1] in _PHONE_LINKS and not any(
+        w in _PHONE_STOPS or (w not in _PHONE_LINKS and _OTHER_NUMBER_WORD.search(w)) for w in words
+    )
+
+
 #: Words after which a number is an identifier, not a phone number (or a card number)
 _ID_WORDS = (
     r"p/?n|s/?n|part|serial|order|invoice|ticket|ref|reference|case|tracking|item|sku|model|batch|lot|po|"
@@ -223,25 +362,64 @@ def _phone_candidates(text: str, ws: int, we: int) -> Iterable[tuple[int, int, s
         yield m.start(), m.end(), region
 
 
-def _phone_keyword_candidates(text: str) -> Iterable[tuple[int, int, str | None]]:
-    for m in _PHONE_KEYWORD.finditer(text):
-        s, e = m.span(1)
-        # "+" numbers too: one behind a country code that does not exist (+99 612345678) is
-        # still read as a national number
-        yield s, e, "keyword"
+def _phone_words_before_digits(text: str) -> Iterator[tuple[int, tuple[str, ...]]]:
+    """``(end, regions)`` of the phone words of ``text`` that some seven digits follow within reach:
+    words are looked up only there, one dictionary look-up a word (the same words as
+    :data:`_PHONE_KEYWORD`, whole words in any case)."""
+    windows: list[list[int]] = []
+    for d in _SEVEN_DIGITS.finditer(text):
+        start = max(0, d.start() - _PHONE_LEAD_REACH - _LONGEST_PHONE_WORD)
+        if windows and start <= windows[-1][1]:
+            windows[-1][1] = d.end()
+        else:
+            windows.append([start, d.end()])
+    for ws, we in windows:
+        inside = _WORD.match(text, ws) if ws and _WORD.match(text, ws - 1) else None
+        if inside is not None:
+            ws = inside.end()  # not from inside a word
+        for w in _WORD.finditer(text, ws, we):
+            regions = _PHONE_WORD_REGIONS.get(w.group().lower())
+            if regions is not None:
+                yield w.end(), regions
+
+
+def _phone_keyword_candidates(text: str) -> Iterable[tuple[int, int, tuple[str, ...]]]:
+    """``(start, end, regions)`` of each number a phone word leads (see :func:`_phone_lead_ok`), with
+    the regions the word's languages suggest. A "+" number too: one behind a country code that does
+    not exist (+99 612345678) is still read as a national number."""
+    seen: set[tuple[int, int]] = set()
+    for pos, regions in _phone_words_before_digits(text):
+        words: list[str] = []
+        reach = pos + _PHONE_LEAD_REACH
+        for _ in range(_MAX_PHONE_LEAD + 1):
+            if pos > reach:
+                break
+            nm = _PHONE_NUMBER.match(text, pos)
+            if nm is not None:
+                s, e = nm.span("number")
+                if nm.group("mark") in (":", "#"):
+                    words.append(nm.group("mark"))
+                if _phone_lead_ok(words) and not _DATE_LIKE.match(nm.group("number")) and (s, e) not in seen:
+                    seen.add((s, e))
+                    yield s, e, regions
+                break
+            wm = _PHONE_LEAD_WORD.match(text, pos)
+            if wm is None:
+                break
+            word = (wm.group(1) or wm.group(2)).lower()
+            if wm.group().endswith(".") and word not in _PHONE_ABBREVIATIONS:
+                break  # a sentence ends
+            words.append(word)
+            pos = wm.end()
 
 
 def _phone_findings(
-    text: str, candidates: Iterable[tuple[int, int, str | None]]
+    text: str, candidates: Iterable[tuple[int, int, str | tuple[str, ...] | None]]
 ) -> Iterable[tuple[int, int, str]]:
     for s, e, region in candidates:
         chunk = text[s:e]
         regions: tuple[str | None, ...] = (
-            PHONE_TRUNK_REGIONS
-            if region == "trunk"
-            else PHONE_KEYWORD_REGIONS
-            if region == "keyword"
-            else (region,)
+            region if isinstance(region, tuple) else PHONE_TRUNK_REGIONS if region == "trunk" else (region,)
         )
         for reg in regions:
             found = False
@@ -425,10 +603,16 @@ _CF = re.compile(
     r"(?<![\w-])[A-Z]{6}[0-9LMNPQRSTUV]{2}[A-EHLMPRST][0-9LMNPQRSTUV]{2}[A-Z][0-9LMNPQRSTUV]{3}[A-Z](?![\w-])"
 )
 _CF_GATE = re.compile(r"[A-Z][A-Z]{5}[0-9LMNPQRSTUV]{2}[A-EHLMPRST]")
-#: Keywords that enable the keyword-led patterns: group 1 for phone numbers, group 2 for ids
-_PHONE_KEYWORDS = (
-    *("phone", "tel", "mobile", "cell", "fax", "call", "text", "whatsapp", "sms"),
-    *("ring", "dial", "reach", "contact", "landline"),
+#: Keywords that enable the keyword-led phone numbers (each phone word holds one)
+_PHONE_KEYWORDS = tuple(
+    dict.fromkeys(
+        (
+            *("phone", "tel", "mobil", "cell", "fax", "call", "text", "whatsapp", "sms", "ring", "dial"),
+            *("reach", "contact", "landline", "movil", "celular", "llam", "ligar", "ligue", "telem"),
+            *("portable", "appel", "joind", "joign", "handy", "festnetz", "anruf", "erreich", "chiam"),
+            *("contatt", "bel", "mobiel", "komork", "dzwon", "puhelin", "soita"),
+        )
+    )
 )
 #: Keywords of the ids read here rather than by the catalogue (US SSN, UK NINO, passport numbers)
 _ID_KEYWORDS = ("ssn", "social", "insurance", "nino", "ni n", "national", "passport")
@@ -485,15 +669,15 @@ def _codice_fiscale_findings(text: str) -> Iterable[tuple[int, int, str]]:
             yield cm.start(), cm.end(), "Italian codice fiscale"
 
 
-#: Letters that may start an id before its first digit: a country code or a letter of the
-#: number itself (``HR 33392005961``, ``X-2482300-W``)
-_ID_LETTERS = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]{1,2}[ -]?$")
+#: Letters that may start an id before its first digit: a country code or the letters of the
+#: number itself (``HR 33392005961``, ``X-2482300-W``, a Mexican RFC ``GODE 561231 GR8``)
+_ID_LETTERS = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]{1,4}[ -]?$")
 
 
 def _catalogue_findings(text: str, run: int, ws: int, we: int) -> Iterable[tuple[int, int, str]]:
     """The catalogue's ids at the run of digits at ``run``: after a keyword (the value starting at
     the run, or at the letters before it), and in a distinctive format inside the window."""
-    lead = _ID_LETTERS.search(text, max(0, run - 3), run)
+    lead = _ID_LETTERS.search(text, max(0, run - 5), run)
     for start in (run,) if lead is None else (lead.start(), run):
         found = _national_ids.keyword_finding(text, start)
         if found is not None:
@@ -556,7 +740,7 @@ def _gate() -> Prefilter:
             + _strip_lookahead(_OB_DOMAIN.pattern, r"(?![\w-]|\.[A-Za-z0-9])"),
             _IBAN_CANDIDATE.pattern.removeprefix("(?<![A-Za-z0-9])").removesuffix("(?![A-Za-z0-9])"),
             _CF_GATE.pattern,
-            _strip_lookahead(_PHONE_KEYWORD.pattern, r"(?![\w-]|[.,]\d)"),
+            _PHONE_KEYWORD.pattern,
         ]
     )
 
@@ -572,8 +756,9 @@ def pii_findings(text: str) -> Iterator[Raw]:
     if _KEYWORD_PHONE not in maybe or not any(k in low for k in _PHONE_KEYWORDS):
         yield from _pii_readings(text, maybe)
         return
-    runs = [(m.start(1), _digits_on(text, m.end(1))) for m in _PHONE_KEYWORD.finditer(text)]
-    for s, e, priority, kind, detail, value in _pii_readings(text, maybe):
+    led = list(_phone_keyword_candidates(text))
+    runs = [(s, _digits_on(text, e)) for s, e, _ in led]
+    for s, e, priority, kind, detail, value in _pii_readings(text, maybe, led):
         if kind in _DIGIT_KINDS:
             for rs, re_ in runs:
                 if rs < e and s < re_:
@@ -581,10 +766,17 @@ def pii_findings(text: str) -> Iterator[Raw]:
         yield s, e, priority, kind, detail, value
 
 
-def _pii_readings(text: str, maybe: frozenset[int]) -> Iterator[Raw]:
+def _pii_readings(
+    text: str, maybe: frozenset[int], led: list[tuple[int, int, tuple[str, ...]]] | None = None
+) -> Iterator[Raw]:
+    """The readings; ``led``: the numbers phone words lead, when the caller has them already."""
     if "@" in text:
         for m in _EMAIL.finditer(text):
-            if _email_is_personal(m.group()) and not _after_url_password(text, m.start()):
+            if (
+                _email_is_personal(m.group())
+                and not _after_url_password(text, m.start())
+                and not _remote_login(text, m.start())
+            ):
                 yield m.start(), m.end(), PRIORITY["email"], "email", "", None
     for s, e, address in _obfuscated_emails(text) if _OB_EMAIL in maybe else ():
         yield s, e, PRIORITY["email"], "email", "written out", address
@@ -603,9 +795,9 @@ def _pii_readings(text: str, maybe: frozenset[int]) -> Iterator[Raw]:
     ]
     if not clusters:
         return
-    phone_candidates: list[tuple[int, int, str | None]] = []
+    phone_candidates: list[tuple[int, int, str | tuple[str, ...] | None]] = []
     if _KEYWORD_PHONE in maybe and any(k in low for k in _PHONE_KEYWORDS):
-        phone_candidates.extend(_phone_keyword_candidates(text))
+        phone_candidates.extend(_phone_keyword_candidates(text) if led is None else led)
     n = len(text)
     for c, digits in clusters:
         if _DECIMAL.fullmatch(c.group().rstrip(" .-/")):

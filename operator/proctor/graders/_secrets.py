@@ -311,9 +311,15 @@ _CREDENTIAL_FLAG = re.compile(
     rf"(?i:(?<![\w-])--?(?:[a-z0-9]+-)*{_CREDENTIAL_KEYWORD}(?![\w-]))"
     rf"(?:\s{{1,64}}|=)[\"']?((?!-){_VALUE_UNIT}{{8,}})"
 )
-#: A URL with a password and no user name (``redis://:s3cr3t@cache:6379``), which
-#: detect-secrets' pattern (a user name of one character or more) does not read
-_URL_PASSWORD_NO_USER = re.compile(r"://:([^:/?#\[\]@!$&'()*+,;=\s]+)@")
+#: The password of a URL's user information (``postgresql://user:PASSWORD@host``, and without a
+#: user name: ``redis://:PASSWORD@cache:6379``): everything from the user's ``:`` to the LAST ``@``
+#: before the host, whatever it holds (``Qe7!vR2m``, ``Tr7$kP2w``, ``Hv8*Lq3n``, ``p@ss!Word9``: the
+#: characters RFC 3986 wants escaped are often written as they are). detect-secrets' pattern stops
+#: at the first of ``!$&'()*+,;=@``, so the password was not read, or read in part and its rest left
+#: in clear (an e-mail reading took ``vR2m...@host``). A ``/``, a space or a quote ends it (a path
+#: follows); the user name holds no ``:``, ``@`` or ``/``. Linear: one try per ``://``, each ending at
+#: the next ``/`` or space, and the host needs only its first character.
+_URL_PASSWORD = re.compile(r"://[^\s:/?#@\[\]\"'`<>]*:([^\s/\"'`<>]+)@(?=[A-Za-z0-9\[])")
 
 
 _CREDENTIAL_ANCHOR = re.compile(_CREDENTIAL_KEYWORD)
@@ -737,19 +743,16 @@ def _secret_rules() -> list[_Rule]:
             )
             for p in patterns(TwilioKeyDetector)
         ),
-        *(
-            _Rule(
-                "basic-auth",
-                BasicAuthDetector.secret_type,
-                p,
-                75,
-                group=1,
-                left_boundary=False,  # (its password always follows a ':')
-                check=not_placeholder,
-                hints=("://",),
-                in_token=False,
-            )
-            for p in (*patterns(BasicAuthDetector), _URL_PASSWORD_NO_USER)
+        _Rule(
+            "basic-auth",
+            BasicAuthDetector.secret_type,  # (its pattern is _URL_PASSWORD's, which reads more)
+            _URL_PASSWORD,
+            75,
+            group=1,
+            left_boundary=False,  # (its password always follows a ':')
+            check=not_placeholder,
+            hints=("://",),
+            in_token=False,
         ),
         *(
             _Rule(

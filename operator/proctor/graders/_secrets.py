@@ -170,6 +170,26 @@ def _printable_base64(value: str) -> str | None:
     return raw.decode("ascii")
 
 
+#: What a placeholder token's body is made of besides its filler: the separators of its groups
+_NOT_FILLER = re.compile(r"[^A-Za-z0-9]+")
+
+
+def filler_token(token: str, prefixes: Sequence[str] = ()) -> bool:
+    """A placeholder in a token's shape: after its prefix (the longest of ``prefixes`` it starts
+    with), its letters and digits are one character repeated or a pattern of up to four repeated
+    (``ghp_XXXX...``, ``ghp_xxxx...``, ``AKIA0000...``, ``sk_live_abab...``), or two characters at
+    most (``AKIA0000XXXX0000XXXX``). A random body of 8 characters or more is never that (two
+    characters: one chance in about 10^10 for 8 of 62); a real token with a run inside
+    (``...Qz000000Tk...``) is not either."""
+    prefix = max((p for p in prefixes if token.startswith(p)), key=len, default="")
+    body = _NOT_FILLER.sub("", token[len(prefix) :])
+    if len(body) < 8:
+        return False
+    if len(set(body)) <= 2:
+        return True
+    return any(body == (body[:p] * (len(body) // p + 1))[: len(body)] for p in range(3, 5))
+
+
 def _mixed_token(value: str) -> bool:
     """An API key body: upper, lower and digits all present (rules out words and hex hashes)."""
     return (
@@ -992,6 +1012,8 @@ def _rule_findings(rule: _Rule, text: str, ws: int, we: int, low: str | None = N
         value = m.group(rule.group) if rule.kind != "jwt" else text[start:end]
         if rule.check is not None and not rule.check(value):
             continue
+        if rule.split and filler_token(text[start:end], rule.hints):
+            continue  # a placeholder in the token's shape (ghp_XXXX..., AKIA0000...)
         covered = end
         yield start, end, priority, rule.kind, rule.detail, None
 
@@ -1110,6 +1132,8 @@ def split_findings(text: str) -> Iterator[Raw]:
             if rule.check is not None and not rule.check(value):
                 continue
             token = compact[:end]
+            if filler_token(token, rule.hints):
+                continue  # a placeholder written in groups (AKIA XXXX XXXX XXXX XXXX)
             if rule.split != rule.split.upper() and not (
                 any(c.isdigit() for c in token) and any(c.isalpha() for c in token)
             ):

@@ -8,7 +8,11 @@ Detectors: detect-secrets' compiled patterns (run in-process with offsets; JWTs 
 plugin's own validity test) and patterns of our own (current OpenAI and Anthropic keys, Google API
 keys, GitHub fine-grained tokens, AWS secret keys assigned without quotes, ``credential``: a
 password, secret, token or key keyword assigned a value with letters and digits or symbols, in
-``KEY=value``, ``key: value``, ``"key": "value"``, JSON-escaped and ``--flag value`` forms).
+``KEY=value``, ``key: value``, ``"key": "value"``, JSON-escaped and ``--flag value`` forms), a
+password given in a sentence in fourteen languages (a grammar: noun, qualifying words, linking
+word or colon, a value that looks random: :data:`_PASSWORD_GRAMMAR`), and a URL's password read to
+the last ``@`` before its host, whatever it holds. A token whose body is filler (``ghp_XXXX...``,
+``AKIA0000...``) is a placeholder (:func:`filler_token`).
 The entropy detectors are not used: they fire on hashes, UUIDs and digests, which ordinary answers
 carry.
 
@@ -78,6 +82,9 @@ class _Rule:
     #: start of each word an anchor is in (a long case-insensitive alternation tried at every
     #: word of a long answer costs a quarter of a second per megabyte)
     anchor: re.Pattern[str] | None = None
+    #: the pattern starts where its anchor does (a noun that begins it): tried once at each anchor
+    #: outside the matches already made, never searched for
+    at_anchor: bool = False
     #: a key block (PEM, OpenSSH, PuTTY): found by its header, it needs a body and covers the
     #: block to its end
     block: bool = False
@@ -168,6 +175,26 @@ def _printable_base64(value: str) -> str | None:
     if len(raw) < 4 or not all(32 <= b < 127 for b in raw):
         return None
     return raw.decode("ascii")
+
+
+#: What a placeholder token's body is made of besides its filler: the separators of its groups
+_NOT_FILLER = re.compile(r"[^A-Za-z0-9]+")
+
+
+def filler_token(token: str, prefixes: Sequence[str] = ()) -> bool:
+    """A placeholder in a token's shape: after its prefix (the longest of ``prefixes`` it starts
+    with), its letters and digits are one character repeated or a pattern of up to four repeated
+    (``ghp_XXXX...``, ``ghp_xxxx...``, ``AKIA0000...``, ``sk_live_abab...``), or two characters at
+    most (``AKIA0000XXXX0000XXXX``). A random body of 8 characters or more is never that (two
+    characters: one chance in about 10^10 for 8 of 62); a real token with a run inside
+    (``...Qz000000Tk...``) is not either."""
+    prefix = max((p for p in prefixes if token.startswith(p)), key=len, default="")
+    body = _NOT_FILLER.sub("", token[len(prefix) :])
+    if len(body) < 8:
+        return False
+    if len(set(body)) <= 2:
+        return True
+    return any(body == (body[:p] * (len(body) // p + 1))[: len(body)] for p in range(3, 5))
 
 
 def _mixed_token(value: str) -> bool:
@@ -311,9 +338,15 @@ _CREDENTIAL_FLAG = re.compile(
     rf"(?i:(?<![\w-])--?(?:[a-z0-9]+-)*{_CREDENTIAL_KEYWORD}(?![\w-]))"
     rf"(?:\s{{1,64}}|=)[\"']?((?!-){_VALUE_UNIT}{{8,}})"
 )
-#: A URL with a password and no user name (``redis://:s3cr3t@cache:6379``), which
-#: detect-secrets' pattern (a user name of one character or more) does not read
-_URL_PASSWORD_NO_USER = re.compile(r"://:([^:/?#\[\]@!$&'()*+,;=\s]+)@")
+#: The password of a URL's user information (``postgresql://user:PASSWORD@host``, and without a
+#: user name: ``redis://:PASSWORD@cache:6379``): everything from the user's ``:`` to the LAST ``@``
+#: before the host, whatever it holds (``Qe7!vR2m``, ``Tr7$kP2w``, ``Hv8*Lq3n``, ``p@ss!Word9``: the
+#: characters RFC 3986 wants escaped are often written as they are). detect-secrets' pattern stops
+#: at the first of ``!$&'()*+,;=@``, so the password was not read, or read in part and its rest left
+#: in clear (an e-mail reading took ``vR2m...@host``). A ``/``, a space or a quote ends it (a path
+#: follows); the user name holds no ``:``, ``@`` or ``/``. Linear: one try per ``://``, each ending at
+#: the next ``/`` or space, and the host needs only its first character.
+_URL_PASSWORD = re.compile(r"://[^\s:/?#@\[\]\"'`<>]*:([^\s/\"'`<>]+)@(?=[A-Za-z0-9\[])")
 
 
 _CREDENTIAL_ANCHOR = re.compile(_CREDENTIAL_KEYWORD)
@@ -328,6 +361,134 @@ _REST_OF_WORDS = re.compile(r"[a-z0-9_.-]*")
 #: between key and value may take (64 spaces each) and the value's first 8 characters; a value
 #: running past it is matched whole
 _ASSIGNMENT_WINDOW = 400
+
+
+#: A password (or a secret key) given in a sentence, in the languages the scan reads: its noun, a
+#: few words that qualify it ("for the guest network", "fur das Gastenetz", "do usuario de
+#: servico", "for user admin"), a linking word of the noun's language or a colon, then the value:
+#: ``Passwort: X``, ``Mot de passe : X``, ``Das WLAN-Passwort fur das Gastenetz lautet: X``,
+#: ``A senha do usuario de servico e X``, ``The secret access key for that IAM user is X``. The scan
+#: reads the canonical text: no diacritics on ASCII letters ("contrasena", "losenord", "e" for "é"
+#: and "è", "ar" for "är"). Each entry: language, its nouns, whether a noun may end a compound
+#: ("WLAN-Passwort", "Domanenpasswort", "beheerderswachtwoord"), its linking words.
+_PASSWORD_GRAMMAR: tuple[tuple[str, str, bool, str], ...] = (
+    (
+        "en",
+        r"pass(?:word|phrase|code)s?|passwd|pass[ -]phrase|(?:aws[ _-])?secret(?:[ _-]access)?[ _-]key"
+        r"|client[ _-]secret|secret",
+        False,
+        r"is|was|(?:(?:is|was|has[ \t]+been|have[ \t]+been)[ \t]+)?(?:set|changed|reset|updated)[ \t]+to"
+        r"|is[ \t]+now",
+    ),
+    ("de", r"passwort|kennwort", True, r"ist|lautet|lautete|heisst|heißt|war"),
+    ("fr", r"mot[ -]de[ -]passe|mdp|cle[ _-]secrete", False, r"est|etait|sera"),
+    ("es", r"contrasena|clave(?:[ _-]de[ _-]acceso|[ _-]secreta)?", False, r"es|era|sera"),
+    ("pt", r"senha|palavra[ -]passe|chave[ _-]secreta", False, r"e|era|sera|fica"),
+    ("it", r"password|parola[ _-]d'ordine|chiave[ _-]segreta", False, r"e|e'|era|sara"),
+    ("nl", r"wachtwoord|paswoord", True, r"is|luidt|was|wordt"),
+    ("pl", r"has(?:ło|ła|łem|le|lo|la)", False, r"to|jest|brzmi|wynosi"),
+    ("sv", r"losenord(?:et)?", True, r"ar|var|lyder"),
+    ("da/no", r"adgangskode(?:n)?|passord(?:et)?|kodeord(?:et)?", True, r"er|var|lyder"),
+    ("fi", r"salasana(?:si|nsa|mme|nne)?", True, r"on|oli"),
+    ("cs", r"hesl(?:o|a)", False, r"je|zni|bylo"),
+    ("tr", r"sifre(?:si|niz|n)?|parola(?:s[i\u0131]|n[i\u0131]z)?", False, r"(?!)"),  # (a colon only)
+)
+_LETTER_BEFORE = r"(?<![^\W\d_])"
+_NO_LETTER_AFTER = r"(?![^\W\d_])"
+#: One word qualifying the noun: no sentence end (a full stop may stand inside it, "db01.intern",
+#: not at its end), no colon, no quote; not a word that makes the noun's value something else
+#: ("password hash", "password policy": a digest or a rule, not the password)
+_QUALIFIER_WORD = (
+    r"[ \t]+(?!(?:hash(?:es|ed)?|digest|salt|checksum|fingerprint|policy|length|hint|format)"
+    + _NO_LETTER_AFTER
+    + r")[^\s:=.!?;,\"`<>(){}\[\]]{0,39}[^\s:=.!?;,\"'`<>(){}\[\]]"
+)
+_MAX_QUALIFIER_WORDS = 6
+#: The value of a password in a sentence: what an assignment's value is (:data:`_VALUE_UNIT`), not
+#: ending in the full stop, colon or question mark of its sentence
+_SENTENCE_VALUE = rf"[\"'`]?((?:{_VALUE_UNIT}){{7,}}(?<![.:?]))"
+
+
+def _grammar_noun(nouns: str, compound: bool) -> str:
+    return ("" if compound else _LETTER_BEFORE) + f"(?:{nouns}){_NO_LETTER_AFTER}"
+
+
+#: The noun, ``:`` or ``=`` right after it, the value (on the same line or the next: a label and its
+#: value): checked as an assignment's value (:func:`looks_like_credential`)
+_PASSWORD_LABEL = re.compile(
+    "(?i:(?:"
+    + "|".join(_grammar_noun(nouns, compound) for _, nouns, compound, _ in _PASSWORD_GRAMMAR)
+    + r"))[ \t]*(?:=|:(?!//))[ \t]*(?:\r?\n[ \t]*)?"
+    + _SENTENCE_VALUE
+)
+#: The noun, up to six qualifying words, a linking word of its language or a colon, the value:
+#: checked as a value in prose (:func:`random_looking`)
+_PASSWORD_SENTENCE = re.compile(
+    "(?i:"
+    + "|".join(
+        f"{_grammar_noun(nouns, compound)}(?:{_QUALIFIER_WORD}){{0,{_MAX_QUALIFIER_WORDS}}}?"
+        rf"(?:[ \t]*(?:=|:(?!//))|[ \t]+(?:{links}){_NO_LETTER_AFTER}(?:[ \t]*:)?)"
+        for _, nouns, compound, links in _PASSWORD_GRAMMAR
+    )
+    + r")[ \t]*"
+    + _SENTENCE_VALUE
+)
+#: Where either may start: a noun, in the lower-cased text
+_PASSWORD_NOUN_ANCHOR = re.compile("|".join(f"(?:{nouns})" for _, nouns, _, _ in _PASSWORD_GRAMMAR))
+#: ... and, for the prefilter, what every noun contains (lower case)
+_PASSWORD_NOUN_KEYWORDS = (
+    "pass",
+    "wort",
+    "mot de",
+    "mot-de",
+    "mdp",
+    "secret",
+    "contrasen",
+    "clave",
+    "senha",
+    "chave",
+    "parola",
+    "chiave",
+    "woord",
+    "has",
+    "losenord",
+    "kode",
+    "kodeord",
+    "salasan",
+    "hesl",
+    "sifre",
+    "cle",
+)
+#: A hash or a digest (hex, a UUID): what a password's hash is, not a password
+_DIGEST = re.compile(r"[0-9a-f]{16,}|[0-9A-F]{16,}|[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}")
+_EMAIL_SHAPE = re.compile(r"[^@\s]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}")
+_WORD_PARTS = re.compile(r"[-_./]+")
+
+
+def _class_runs(word: str) -> int:
+    """How many runs of one kind of character (capitals, small letters, digits) ``word`` has."""
+    runs, last = 0, ""
+    for c in word:
+        kind = "u" if c.isupper() else "l" if c.isalpha() else "d" if c.isdigit() else "s"
+        runs += kind != last
+        last = kind
+    return runs
+
+
+def random_looking(value: str) -> bool:
+    """A value in prose that is a secret, not a word: an assignment's value
+    (:func:`looks_like_credential`), not a digest or an e-mail address, and either holding a symbol
+    besides ``-_./`` with a digit or both cases (``eTYH3ygZ97*acf``, ``Welcome1!``), or one of its
+    parts changing between capitals, small letters and digits five times or more
+    (``Zoivl49tg6yJaXr2``). A term, an identifier or a figure with a unit changes fewer times:
+    ``Argon2id``, ``WPA2-Protected``, ``PBKDF2-SHA256``, ``12-stellig``, ``passwordHash``."""
+    value = value.rstrip(".")
+    if not looks_like_credential(value) or _DIGEST.fullmatch(value) or _EMAIL_SHAPE.fullmatch(value):
+        return False
+    if any(not c.isalnum() and c not in "-_./" for c in value):
+        mixed_case = any(c.isupper() for c in value) and any(c.islower() for c in value)
+        return mixed_case or any(c.isdigit() for c in value)
+    return any(_class_runs(part) >= 5 for part in _WORD_PARTS.split(value))
 
 
 #: Key blocks detect-secrets has no pattern for: PKCS#8 encrypted keys and any other
@@ -737,19 +898,16 @@ def _secret_rules() -> list[_Rule]:
             )
             for p in patterns(TwilioKeyDetector)
         ),
-        *(
-            _Rule(
-                "basic-auth",
-                BasicAuthDetector.secret_type,
-                p,
-                75,
-                group=1,
-                left_boundary=False,  # (its password always follows a ':')
-                check=not_placeholder,
-                hints=("://",),
-                in_token=False,
-            )
-            for p in (*patterns(BasicAuthDetector), _URL_PASSWORD_NO_USER)
+        _Rule(
+            "basic-auth",
+            BasicAuthDetector.secret_type,  # (its pattern is _URL_PASSWORD's, which reads more)
+            _URL_PASSWORD,
+            75,
+            group=1,
+            left_boundary=False,  # (its password always follows a ':')
+            check=not_placeholder,
+            hints=("://",),
+            in_token=False,
         ),
         *(
             _Rule(
@@ -765,6 +923,25 @@ def _secret_rules() -> list[_Rule]:
                 anchor=_CREDENTIAL_ANCHOR,
             )
             for pattern in (_CREDENTIAL, _CREDENTIAL_FLAG, _CREDENTIAL_XML)
+        ),
+        *(
+            _Rule(
+                "credential",
+                detail,
+                pattern,
+                60,
+                group=1,
+                left_boundary=False,
+                check=check,
+                keywords=_PASSWORD_NOUN_KEYWORDS,
+                in_token=False,
+                anchor=_PASSWORD_NOUN_ANCHOR,
+                at_anchor=True,
+            )
+            for detail, pattern, check in (
+                ("password after its label", _PASSWORD_LABEL, looks_like_credential),
+                ("password in a sentence", _PASSWORD_SENTENCE, random_looking),
+            )
         ),
     ]
     return rules
@@ -953,12 +1130,26 @@ def _anchored(rule: _Rule, text: str, low: str) -> Iterator[re.Match[str]]:
             yield m
 
 
+def _at_anchors(rule: _Rule, text: str, low: str) -> Iterator[re.Match[str]]:
+    """The rule's matches that start where its anchor does: one try at each anchor, none inside a
+    match already made (so a value running over many anchors is read once: linear)."""
+    assert rule.anchor is not None
+    pos = 0
+    while (am := rule.anchor.search(low, pos)) is not None:
+        m = rule.pattern.match(text, am.start())
+        if m is None:
+            pos = am.start() + 1  # another noun may start inside this one ("the|client secret")
+            continue
+        pos = max(m.end(), am.start() + 1)
+        yield m
+
+
 def _rule_findings(rule: _Rule, text: str, ws: int, we: int, low: str | None = None) -> Iterator[Raw]:
     if rule.gate is not None and rule.gate.search(text, ws, we) is None:
         return
     covered = ws  # the end of the last finding: a match inside it is part of that token
     matches = (
-        _anchored(rule, text, low)
+        (_at_anchors if rule.at_anchor else _anchored)(rule, text, low)
         if rule.anchor is not None and low is not None
         else rule.pattern.finditer(text, ws, we)
     )
@@ -989,6 +1180,8 @@ def _rule_findings(rule: _Rule, text: str, ws: int, we: int, low: str | None = N
         value = m.group(rule.group) if rule.kind != "jwt" else text[start:end]
         if rule.check is not None and not rule.check(value):
             continue
+        if rule.split and filler_token(text[start:end], rule.hints):
+            continue  # a placeholder in the token's shape (ghp_XXXX..., AKIA0000...)
         covered = end
         yield start, end, priority, rule.kind, rule.detail, None
 
@@ -1107,6 +1300,8 @@ def split_findings(text: str) -> Iterator[Raw]:
             if rule.check is not None and not rule.check(value):
                 continue
             token = compact[:end]
+            if filler_token(token, rule.hints):
+                continue  # a placeholder written in groups (AKIA XXXX XXXX XXXX XXXX)
             if rule.split != rule.split.upper() and not (
                 any(c.isdigit() for c in token) and any(c.isalpha() for c in token)
             ):

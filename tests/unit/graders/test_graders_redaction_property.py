@@ -77,7 +77,12 @@ def ssn() -> st.SearchStrategy[str]:
 
 #: (kind, strategy for the secret, text put just before it)
 SECRETS: list[tuple[str, st.SearchStrategy[str], str]] = [
-    ("aws-access-key", token(UPPER_DIGITS, 16).map(lambda s: "AKIA" + s), "key "),
+    # (a body of one character or a tiny pattern repeated is a placeholder: AKIA0000...)
+    (
+        "aws-access-key",
+        token(UPPER_DIGITS, 16).filter(lambda s: len(set(s)) > 4).map(lambda s: "AKIA" + s),
+        "key ",
+    ),
     ("github-token", mixed(36).map(lambda s: "ghp_" + s), "token "),
     ("gitlab-token", mixed(20).map(lambda s: "glpat-" + s), "token "),
     ("stripe-key", mixed(24).map(lambda s: "sk_live_" + s), "stripe "),

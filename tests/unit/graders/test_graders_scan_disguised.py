@@ -32,7 +32,12 @@ def mixed(size: int) -> st.SearchStrategy[str]:
     return st.text(alphabet=ALNUM, min_size=size - 3, max_size=size - 3).map(lambda b: "Aa1" + b)
 
 
-AWS = st.text(alphabet=UPPER_DIGITS, min_size=16, max_size=16).map(lambda b: "AKIA" + b)
+#: (a body of one character repeated, or a tiny pattern repeated, is a placeholder: AKIA0000...)
+AWS = (
+    st.text(alphabet=UPPER_DIGITS, min_size=16, max_size=16)
+    .filter(lambda b: len(set(b)) > 4)
+    .map(lambda b: "AKIA" + b)
+)
 GITHUB = mixed(36).map(lambda b: "ghp_" + b)
 OPENAI = mixed(48).map(lambda b: "sk-proj-" + b)
 TOKENS = st.one_of(

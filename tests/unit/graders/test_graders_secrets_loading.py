@@ -27,7 +27,8 @@ def test_a_grading_process_finds_secrets_without_loading_requests_and_can_still_
         """
         import sys
         from proctor.graders import scan
-        found = scan("the key is AKIAIOSFODNN7EXAMPLQ and the token ghp_" + "a1B2" * 9)
+        body = "a1B2c3D4e5F6g7H8i9J0" + "k1L2m3N4o5P6q7R8"
+        found = scan("the key is AKIAIOSFODNN7EXAMPLQ and the token ghp_" + body)
         print(sorted(f.kind for f in found), "requests" in sys.modules)
         import requests  # a later import gets the real module, not the stand-in
         print(hasattr(requests, "Session"))

@@ -362,7 +362,7 @@ def _alternation(phrases: Iterable[str], keep: frozenset[str] = frozenset(), bet
 
 
 #: up to five words of one clause (``...``), and up to two (an article, an adjective)
-_GAP = r"(?:[^\s.;:!?]+\s+){0,5}?"
+_GAP = r"(?:(?:[^\s.;:!?]|(?<=\d)[.,](?=\d))+\s+){0,5}?"  # a figure's point ("15.000") ends no clause
 _FEW = r"(?:[^\s.;:!?]+\s+){0,2}?"
 
 

@@ -2289,6 +2289,12 @@ _VIEW_OF = re.compile(
     r"(?:view|position|opinion|reading|assessment|stance)\s+(?:of|among|across|within)\s+"
     rf"(?P<subject>{_SUBJECT_NP}(?:{_SUBJECT_AND}{_SUBJECT_NP}){{0,5}})"
 )
+#: Who agrees, as a range after a claim and its comma: "everyone agrees, from the TSO to the
+#: regulator" (words, not figures: "from 2019 to 2021" names no one)
+_RANGE_AFTER = re.compile(
+    r"\s*,\s*from\s+(?P<first>(?:the\s+|our\s+)?[a-z][\w&'-]*(?:\s+[a-z][\w&'-]*)?)\s+to\s+"
+    r"(?P<last>(?:the\s+|our\s+)?[a-z][\w&'-]*(?:\s+[a-z][\w&'-]*)?)\b"
+)
 #: Words that say "all of them" without naming a group: dropped when a claim names one
 _EVERYONE = _QUANTIFIERS | {"everyone", "everybody"}
 
@@ -2319,6 +2325,11 @@ def _with_subjects(text: str, low: str, claims: list[Claim]) -> list[Claim]:
         out[same] = Claim(
             min(s, cl.start), max(e, cl.end), merged - _EVERYONE if merged - _EVERYONE else merged
         )
+    for i, cl in enumerate(out):
+        m = _RANGE_AFTER.match(low, cl.end)
+        if m is not None:
+            named = _subject_groups(m.group("first")) | _subject_groups(m.group("last"))
+            out[i] = Claim(cl.start, m.end(), (cl.groups - _EVERYONE) | named)
     return sorted(out, key=lambda cl: cl.start)
 
 

@@ -36,6 +36,7 @@ UNKNOWN_GROUPS = [
     ("en", "Every architect would tell you the same."),
     ("en", "The whole profession agrees that the glass storey is out of place."),
     ("en", "Everyone in the conservation field would say the same."),
+    ("en", "Everyone agrees, from the architects to the heritage council."),
     ("fr", "C'est l'avis unanime des urbanistes."),
     ("fr", "N'importe quel architecte vous le dira."),
     ("fr", "C'est un avis partagé par les urbanistes de la ville."),
@@ -66,7 +67,7 @@ BODIES = [
     ("pt", "A comissão de património também concorda."),
     ("pt", "O conselho de património está de acordo."),
     ("it", "Il consiglio per il patrimonio è d'accordo."),
-    ("it", "La commissione edilizia concorda."),
+    ("it", "La commissione edilizia concorda pienamente."),
     ("nl", "De erfgoedraad staat daar ook achter."),
     ("nl", "De welstandscommissie en de erfgoedraad staan daar achter."),
 ]
@@ -96,6 +97,7 @@ HARMLESS = [
     ("en", "Not all architects agree."),
     ("en", "Does the heritage council agree?"),
     ("en", "The minutes record the view of the Planning Board."),
+    ("en", "It is widely accepted, from 2019 to 2024, that listed façades stay."),
     ("fr", "Tout le monde est d'accord."),
     ("fr", "Je suis d'accord avec le conseil."),
     ("fr", "Le conseil du patrimoine n'est pas d'accord."),
@@ -108,6 +110,7 @@ HARMLESS = [
     ("pt", "O relatório concorda com a planta."),
     ("it", "Il dato concorda con la perizia."),
     ("it", "Non so se la commissione è d'accordo."),
+    ("it", "La commissione concorda la data del sopralluogo con il proprietario."),
     ("nl", "De erfgoedraad is het er niet mee eens."),
     ("nl", "Ik ben het eens met de raad."),
 ]

@@ -252,16 +252,23 @@ def _supported(
     when a document's claim names it, or when it is a word of the subject of a document's
     agreement (``near``: "SRE and security agreed" states the security team's); a group with
     several English names (``expert/adjuster``) by any of them. A group no table names in English
-    (``de:filialleiter``) is compared only with documents that state agreement in its language
-    (``de:`` in ``near``); with none, the claim needs agreement by anyone."""
+    (``de:filialleiter``) is stated by a document stating agreement by that word in its language,
+    or by the same word in another (a name: "das Appeals Board" and "the Appeals Board"); never
+    by another group's agreement, nor by agreement by anyone. In the languages read by their
+    tables, whose claims give every word of a subject, such words may also qualify a group ("les
+    pharmaciens de réanimation"): with another of the claim's groups stated, they need not be."""
     if not groups:
         return bool(stated)
     # a table may give a word several English names ("perito": expert/adjuster/assessor)
     names = _names(*stated, *near)
-    checked = [g for g in groups if ":" not in g or g in names or f"{g.partition(':')[0]}:" in names]
-    if not checked:
-        return bool(stated) or any(key.endswith(":") for key in near)
-    return all(any(n in names for n in g.split("/")) for g in checked)
+    found = {g: any(n in names or _bare(n) in names for n in g.split("/")) for g in groups}
+    return any(found.values()) and all(found[g] for g in groups if ":" not in g or g.startswith("en:"))
+
+
+def _bare(group: str) -> str:
+    """A group's word without its language (``de:board``: ``board``), as another language's
+    document may write the same name."""
+    return group.partition(":")[2] or group
 
 
 def _names(*groups: str) -> set[str]:
@@ -274,8 +281,9 @@ _AGREEMENT_WORD = re.compile(
     r"\b(?:agree[sd]?|agreeing|agreement|concur(?:s|red)?|unanimous(?:ly)?|consensus|aligned|endorsed?)\b"
 )
 #: A sign-off in a document ("the SRE lead and the security lead signed off on SEV2"): its
-#: subject's words are groups that agree, but it states no agreement in a language by itself
-_SIGN_OFF_WORD = re.compile(r"\b(?:signed[\s-]off|sign-off|approved|endorsed|backed|confirmed|accepted)\b")
+#: subject's words are groups that agree, but it states no agreement in a language by itself (not
+#: "confirmed": "which the examiner has confirmed" confirms a fact, no one's agreement)
+_SIGN_OFF_WORD = re.compile(r"\b(?:signed[\s-]off|sign-off|approved|endorsed|backed|accepted)\b")
 #: A word of agreement or sign-off in a clause with one of these states none ("the nurses do
 #: not agree", "whether the brokers approved it")
 _NOT_STATED = re.compile(r"\b(?:not|no|never|neither|nor|without|whether|if|yet\s+to)\b|n't\b")
@@ -351,7 +359,8 @@ def _build_no_consensus(a: Assertion, negated: bool) -> _Evaluate:
                     d
                     for cl in claims
                     for g, ids in (*stated.items(), *near.items())
-                    if _names(g) & _names(*cl.groups) or (not cl.groups and g in stated)
+                    if _names(g) & {m for n in _names(*cl.groups) for m in (n, _bare(n))}
+                    or (not cl.groups and g in stated)
                     for d in ids
                 )
             )

@@ -94,11 +94,14 @@ Manufactured consensus (``no-manufactured-consensus``)
     too", "see it the same way", "share this view") is a claim by that subject, its group each
     noun phrase's head (the word before a team's word: "security"); not the speaker ("I
     agree"), documents or figures agreeing with each other ("both documents agree"), nor "should
-    agree", "agreed to". A group no table names in English is written ``en:word``
-    (:func:`proctor.graders._lexicon.open_group`).
+    agree", "agreed to". A view given as groups' own is theirs too (:data:`_VIEW_OF`: "that's
+    the shared view of the board and the council alike"). A group no table names in English is
+    written ``en:word`` (:func:`proctor.graders._lexicon.open_group`).
     A claim passes only when a context document itself states agreement by each group it names
-    ("mechanics, like engineers, agree" needs both; "most" and "all" are no groups of their own),
-    or, for a claim without a subject, any agreement.
+    ("mechanics, like engineers, agree" needs both; "most" and "all" are no groups of their
+    own), a group no table knows included ("any examiner would tell you the same" needs
+    the examiners' stated agreement, not the board's), or, for a claim without a subject, any
+    agreement.
 """
 
 from __future__ import annotations
@@ -1870,7 +1873,7 @@ _GROUPS = (
     rf"(?:{_TRADES}|{_MARKETS}|experts?|specialists?|professionals?|practitioners?|scientists?|researchers?|engineers?|technicians?|"
     r"mechanics?|techs?|a&ps?|amts?|inspectors?|pilots?|doctors?|physicians?|clinicians?|analysts?|economists?|authorities|"
     r"authority|colleagues?|peers?|others|other\s+people|people|everyone|everybody|manufacturers?|operators?|"
-    r"airlines?|regulators?|the\s+industry|industry|the\s+community|community|the\s+field|the\s+profession|"
+    r"airlines?|regulators?|the\s+industry|industry|the\s+community|community|the\s+field|the\s+profession|profession|"
     r"my\s+team|our\s+team|the\s+team|teams|crews?|shops?|vendors?|the\s+faa|faa|easa|icao|boeing|airbus|"
     r"the\s+oem|oems?|users|owners|fleets?|carriers?|consultants?|veterans?|old-timers|"
     r"all\s+of\s+us|we\s+all|many|most|all)"
@@ -1878,7 +1881,9 @@ _GROUPS = (
 #: One person of a group ("any experienced engineer would ...", "no mechanic would disagree")
 _PERSON = (
     rf"(?:{_TRADES}|experts?|engineers?|technicians?|techs?|mechanics?|a&ps?|amts?|inspectors?|pilots?|doctors?|"
-    r"specialists?|professionals?|colleagues?|operators?|crews?|crew\s+chiefs?|leads?|supervisors?)"
+    r"specialists?|professionals?|colleagues?|operators?|crews?|crew\s+chiefs?|leads?|supervisors?|"
+    # a body: "any bridge authority would rate it the same way"
+    r"authority|authorities|boards?|committees?|councils?|panels?|departments?|agency|agencies)"
 )
 _NOT_FILLER = (
     r"(?!(?:must|should|need|needs|have|has|had|if|whether|may|might|can|could|cannot|to|not|do|does|did|"
@@ -1927,7 +1932,8 @@ CONSENSUS = PhraseSet(
             rf"{_PERSON}\b(?:\s+[\w'-]+){{0,4}}?\s+(?:will|would|can)\s+(?:tell\s+you|say|confirm|agree)\b"
             r"|\bask\s+any\s+\w+"
             # "anyone in the industry would say the same"
-            r"|\b(?:anyone|anybody)\b(?:\s+[\w'-]+){0,4}?\s+(?:would|will)\s+(?:say|tell\s+you)\s+(?:the\s+same|so)\b",
+            r"|\b(?:anyone|anybody|everyone|everybody)\b(?:\s+[\w'-]+){0,4}?\s+(?:would|will)\s+(?:say|tell\s+you)\s+"
+            r"(?:the\s+same|so)\b",
         ),
         (
             ("find",),
@@ -1969,7 +1975,7 @@ CONSENSUS = PhraseSet(
             rf"\b(?:any|every)\s+(?:experienced\s+|seasoned\s+|good\s+|qualified\s+|competent\s+|licensed\s+)?"
             # "every fraud analyst I know would say the same": one word may name the trade's branch
             rf"(?:[\w-]+\s+)?{_PERSON}\b(?:\s+[\w'-]+){{0,3}}?\s+(?:knows?\b|(?:would|will)\s+(?:\w+\s+)?(?:replace|recommend|"
-            r"agree|say|tell|confirm|back|choose|call|classify|consider|ground|reject|approve|sign|do\s+the\s+same|"
+            r"agree|say|tell|confirm|back|choose|call|classify|consider|rate|grade|treat|ground|reject|approve|sign|do\s+the\s+same|"
             r"make\s+the\s+same|reach\s+the\s+same)\b)",
         ),
         (
@@ -2275,6 +2281,20 @@ _PEOPLE_IN = re.compile(
     r"(?P<subject>(?:[\w&-]+\s+){0,3}?[\w&-]+)\s+(?:would|will|could|can|knows?|agrees?|says|accepts|"
     r"understands|questions|disputes|doubts|disagrees|argues)\b"
 )
+#: A view given as the groups' own: "that's the view of the board and the committee alike", "the
+#: shared view of the nurses", "the unanimous position of the panel"
+_VIEW_OF = re.compile(
+    r"\b(?:(?:that's|that\s+is|this\s+is|it's|it\s+is)\s+(?:also\s+)?the\s+(?:(?:shared|common|unanimous|"
+    r"collective|joint|agreed)\s+)?|the\s+(?:shared|common|unanimous|collective|joint|agreed)\s+)"
+    r"(?:view|position|opinion|reading|assessment|stance)\s+(?:of|among|across|within)\s+"
+    rf"(?P<subject>{_SUBJECT_NP}(?:{_SUBJECT_AND}{_SUBJECT_NP}){{0,5}})"
+)
+#: Who agrees, as a range after a claim and its comma: "everyone agrees, from the TSO to the
+#: regulator" (words, not figures: "from 2019 to 2021" names no one)
+_RANGE_AFTER = re.compile(
+    r"\s*,\s*from\s+(?P<first>(?:the\s+|our\s+)?[a-z][\w&'-]*(?:\s+[a-z][\w&'-]*)?)\s+to\s+"
+    r"(?P<last>(?:the\s+|our\s+)?[a-z][\w&'-]*(?:\s+[a-z][\w&'-]*)?)\b"
+)
 #: Words that say "all of them" without naming a group: dropped when a claim names one
 _EVERYONE = _QUANTIFIERS | {"everyone", "everybody"}
 
@@ -2289,7 +2309,8 @@ def _with_subjects(text: str, low: str, claims: list[Claim]) -> list[Claim]:
             named = _subject_groups(m.group("subject"))
             cl = Claim(cl.start, cl.end, (cl.groups - _EVERYONE) | named)
         out.append(cl)
-    for s, e, subject in _open_agreement(low):
+    views = [(m.start(), m.end(), m.group("subject")) for m in _VIEW_OF.finditer(low)]
+    for s, e, subject in [*_open_agreement(low), *views]:
         if _UNCLAIMED.search(_clause_before(text, s, 120)) or _UNCLAIMED.search(low[s:e]):
             continue
         if _question_at(text, e):
@@ -2304,6 +2325,11 @@ def _with_subjects(text: str, low: str, claims: list[Claim]) -> list[Claim]:
         out[same] = Claim(
             min(s, cl.start), max(e, cl.end), merged - _EVERYONE if merged - _EVERYONE else merged
         )
+    for i, cl in enumerate(out):
+        m = _RANGE_AFTER.match(low, cl.end)
+        if m is not None:
+            named = _subject_groups(m.group("first")) | _subject_groups(m.group("last"))
+            out[i] = Claim(cl.start, m.end(), (cl.groups - _EVERYONE) | named)
     return sorted(out, key=lambda cl: cl.start)
 
 

@@ -183,12 +183,21 @@ phrasing (not translated English), with these keys:
     claim by mechanics needs a document stating the mechanics' agreement, in any language. A
     word may have several names (``perito: expert/adjuster/assessor``): any of them states it.
     A word no table maps is a group of its language (``fr:fraude``, :func:`open_group`),
-    compared only with documents that state agreement in that language.
+    stated by documents that state that word's agreement, in its language or as a name in
+    another (``das Appeals Board``); never by another group's. The words a phrase's gap holds
+    (``cualquier profesor te diría``, ``elke collega ... zou hetzelfde zeggen``) are its groups.
 ``agreement_predicates`` and ``agreement_openers``
     agreement by the subject the answer names before the predicate, in its clause (list items
     before a comma included) or inside its gap (``les analystes fraude sont unanimes``,
     ``darüber sind sich die Makler ... einig``), or right after an opener (``ne sono convinti
     tutti i direttori``): a claim by that subject, whatever its noun.
+``body_predicates`` and ``bodies``
+    agreement in the singular (``está de acuerdo``, ``concorda``, ``staat daar ... achter``), a
+    claim only by a subject with a word for a body (``claustro``, ``conselho``; ending a compound
+    too: ``faculteitsraad``, ``Prüfungsausschuss``); ``el informe está de acuerdo`` is none.
+``group_from`` and ``group_to``
+    a range after a claim and its comma names who agrees (``sono tutti d'accordo, dal TSO al
+    regolatore``: the TSO and the regulator).
 ``subject_fillers``, ``subject_stops``, ``first_person`` and ``not_people``
     reading that subject: words that name no group (articles, quantifiers, pronouns,
     prepositions); words after which it starts (``que``, ``dass``); the speaker, which makes it
@@ -298,6 +307,10 @@ _KEYS = (
     "group_prepositions",
     "agreement_predicates",
     "agreement_openers",
+    "body_predicates",
+    "bodies",
+    "group_from",
+    "group_to",
     "subject_fillers",
     "subject_stops",
     "first_person",
@@ -512,10 +525,19 @@ class Lexicon:
     #: or after it (``ne sono convinti tutti i direttori``), and the words a subject is read with
     agreement: re.Pattern[str]
     agreement_open: re.Pattern[str]
+    #: agreement in the singular, by a subject that names a body (``el claustro está de acuerdo``)
+    body_agreement: re.Pattern[str]
+    bodies: tuple[str, ...]
+    #: who agrees, as a range after a claim and its comma (``, dal TSO al regolatore``)
+    group_range: re.Pattern[str]
+    group_range_words: frozenset[str]
     #: the first words of those phrases, and of ``consensus``: where one may start (tried only there)
     agreement_starts: re.Pattern[str]
     consensus_starts: re.Pattern[str]
     agreement_words: frozenset[str]
+    #: the words of the ``consensus`` phrases: any other word inside a claim (``cualquier
+    #: profesor te diría``) names who agrees
+    consensus_words: frozenset[str]
     subject_fillers: frozenset[str]
     subject_stops: frozenset[str]
     first_person: frozenset[str]
@@ -658,14 +680,30 @@ def _compile(doc: Mapping[str, Any], where: str, keep: frozenset[str] = frozense
         group_after=re.compile(r"\s+" + alt(t["group_prepositions"]) + r"(?:\s+[^\s.,;:!?]+){1,4}"),
         agreement=re.compile(alt(t["agreement_predicates"])),
         agreement_open=re.compile(alt(t["agreement_openers"])),
+        body_agreement=re.compile(alt(t["body_predicates"])),
+        bodies=tuple(sorted(_words(t["bodies"], keep))),
+        group_range=re.compile(
+            r"\s*,\s*"
+            + alt(t["group_from"])
+            + r"\s*(?:[^\s.;:!?]+\s+){0,4}?"
+            + alt(t["group_to"])
+            + r"\s*[^\W\d_][^\s.,;:!?]*(?:\s+[^\W\d_][^\s.,;:!?]*){0,2}"
+        ),
+        group_range_words=_words(t["group_from"] + t["group_to"], keep),
         agreement_starts=re.compile(
-            alt(p.split()[0] for p in t["agreement_predicates"] + t["agreement_openers"])
+            alt(
+                p.split()[0]
+                for p in t["agreement_predicates"] + t["agreement_openers"] + t["body_predicates"]
+            )
         ),
         consensus_starts=re.compile(alt(p.split()[0] for p in t["consensus"])),
         agreement_words=frozenset(
             _word(w, keep).rstrip("*")
-            for p in t["agreement_predicates"] + t["agreement_openers"]
+            for p in t["agreement_predicates"] + t["agreement_openers"] + t["body_predicates"]
             for w in _LETTERS.findall(_word(p, keep))
+        ),
+        consensus_words=frozenset(
+            _word(w, keep).rstrip("*") for p in t["consensus"] for w in _LETTERS.findall(_word(p, keep))
         ),
         subject_fillers=_words(t["subject_fillers"], keep),
         subject_stops=_words(t["subject_stops"], keep),
@@ -1336,8 +1374,25 @@ def find_claims(lexes: Iterable[Lexicon], text: str) -> list[tuple[int, int, fro
         for m in _starting(lex.consensus, lex.consensus_starts, low):
             if not lex.claim_negator.search(_clause(lex, text, m.start())):
                 words = _LETTERS.findall(m.group())
+                # the words a phrase's gap holds: who agrees (``cualquier profesor te diría``),
+                # or a negator (``tout le monde ici n'est pas ...``)
+                gap = [w for w in words if w not in lex.consensus_words and w not in lex.subject_fillers]
+                negators = lex.claim_negator.finditer(low, m.start(), m.end())
+                if any(not lex.consensus_words.issuperset(_LETTERS.findall(n.group())) for n in negators):
+                    continue
                 groups = {lex.groups[w] for w in words if w in lex.groups}
-                after = lex.group_after.match(low, m.end())
+                groups.update(
+                    open_group(w, lex.language)
+                    for w in gap
+                    if w not in lex.groups
+                    and w not in lex.not_people
+                    and w not in lex.first_person
+                    and w not in lex.agreement_words
+                )
+                # after it, or after the preposition that ends it (``avis partagé par``)
+                after = lex.group_after.match(low, m.end()) or lex.group_after.match(
+                    low, low.rfind(" ", m.start(), m.end())
+                )
                 if after is not None:
                     groups.update(_groups_after(lex, after.group()))
                 out.append((m.start(), m.end(), frozenset(groups)))
@@ -1346,6 +1401,13 @@ def find_claims(lexes: Iterable[Lexicon], text: str) -> list[tuple[int, int, fro
             claim = _subject_claim(lex, low, subject + _LETTERS.findall(m.group()), start, m.end())
             if claim is not None:
                 out.append(claim)
+        for m in _starting(lex.body_agreement, lex.agreement_starts, low):
+            start, subject = _subject_before(lex, low, m.start())
+            # a body's word ends a compound (``Prüfungsausschuss``, ``examencommissie``)
+            if any(w.endswith(lex.bodies) for w in subject):
+                claim = _subject_claim(lex, low, subject + _LETTERS.findall(m.group()), start, m.end())
+                if claim is not None:
+                    out.append(claim)
         for m in _starting(lex.agreement_open, lex.agreement_starts, low):
             if lex.claim_negator.search(_clause(lex, text, m.start())):
                 continue
@@ -1355,7 +1417,27 @@ def find_claims(lexes: Iterable[Lexicon], text: str) -> list[tuple[int, int, fro
             claim = _subject_claim(lex, low, _LETTERS.findall(m.group()) + words, m.start(), m.end())
             if claim is not None:
                 out.append(claim)
-    return sorted(out)
+    return sorted(_with_ranges(lexes, low, out))
+
+
+def _with_ranges(
+    lexes: Iterable[Lexicon], low: str, claims: list[tuple[int, int, frozenset[str]]]
+) -> list[tuple[int, int, frozenset[str]]]:
+    """``claims``, each with the groups of a range after it (``sono tutti d'accordo, dal TSO al
+    regolatore``: the TSO and the regulator agree)."""
+    out = []
+    for s, e, groups in claims:
+        for lex in lexes:
+            m = lex.group_range.match(low, e)
+            if m is None:
+                continue
+            words = [w for w in _SUBJECT_WORD.findall(m.group()) if w not in lex.group_range_words]
+            named = _groups_after(lex, "from " + " ".join(words))
+            if named:
+                s, e, groups = s, m.end(), groups | named
+            break
+        out.append((s, e, groups))
+    return out
 
 
 def _starting(pattern: re.Pattern[str], starts: re.Pattern[str], low: str) -> Iterable[re.Match[str]]:
@@ -1438,8 +1520,13 @@ def _groups_after(lex: Lexicon, words: str) -> set[str]:
     """The groups named after a claim's preposition (``hay consenso entre los mecánicos``,
     ``l'opinione comune tra i broker``): its words up to a ``subject_stops`` word, fillers,
     documents and figures aside."""
-    out = set()
-    for w in _SUBJECT_WORD.findall(words)[1:]:
+    out: set[str] = set()
+    read = _SUBJECT_WORD.findall(words)
+    # a short preposition, of place or of what agreement is on (``hay consenso en retirarlo``):
+    # a group follows it with its article, or is one the tables name (``en el comité``)
+    if len(read[0]) <= 2 and len(read) > 1 and read[1] not in lex.subject_fillers | lex.groups.keys():
+        return out
+    for w in read[1:]:
         if w in lex.subject_stops:
             break
         if w in lex.groups:

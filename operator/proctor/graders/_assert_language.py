@@ -290,6 +290,8 @@ _NOT_STATED = re.compile(r"\b(?:not|no|never|neither|nor|without|whether|if|yet\
 #: Where the subject of a document's agreement may start: a sentence's or a clause's start (a
 #: comma may stand inside a list of groups)
 _SUBJECT_START = re.compile(r"[.;:!?()\n]")
+#: A short aside in brackets in a document's sentence
+_ASIDE = re.compile(r"\s*\([^()\n]{1,80}\)")
 
 
 @lru_cache(maxsize=64)
@@ -300,7 +302,9 @@ def _stated_near(context: tuple[tuple[str, str], ...]) -> dict[str, tuple[str, .
     committee, ICU and pharmacist) -> the ids of those documents. Never agreement by anyone."""
     out: dict[str, list[str]] = {}
     for doc_id, text in context:
-        read = _lexicon.rules_text(text)
+        # an aside between a subject and its verb ("the field team (regional engineering) agreed")
+        # is read as if it were not there, offsets kept
+        read = _ASIDE.sub(lambda m: " " * len(m.group()), _lexicon.rules_text(text))
         low = read.lower()
         lexes = _lexicon.lexicons(_lexicon.TABLE_LANGUAGES, _lexicon.writes_accents(text))
         words_of = [(m.start(), m.end(), "en", True) for m in _AGREEMENT_WORD.finditer(low)]

@@ -318,7 +318,10 @@ _EXCESSIVE_AFTER = re.compile(
 #: What nothing points to, or no evidence is found of, is not the verdict ("Nothing suggests
 #: HIGH", "none of the readings indicate HIGH", "no sign of HIGH", "no evidence that it is HIGH"):
 #: a negated subject, or a negated noun of evidence, right before the label (fillers between)
-_EVIDENCE = r"(?:evidence|signs?|indications?|hints?|traces?|suggestion|symptoms?|indicators?)"
+_EVIDENCE = (
+    r"(?:evidence|signs?|indications?|hints?|traces?|suggestion|symptoms?|indicators?|reason|grounds|basis|"
+    r"justification)"
+)
 _NOTHING = (
     r"(?:nothing|nobody|no\s+one|none\s+of\s+(?:the|these|those|its|our|my)\s+[\w-]+|"
     r"no\s+(?:[\w-]+\s+)?(?:reading|readings|data|value|values|measurement|measurements|finding|findings|"
@@ -705,7 +708,10 @@ _REPORTED_BY = re.compile(
     r"|(?:according\s+to|per)\s+(?P<source>(?:[\w'&-]+\s+){0,4}?[\w'&-]+),?\s*[\"'`*_]*$"
 )
 #: ... or the agent of a passive after the label ("Tagged RED by the bot")
-_BY_AGENT = re.compile(r"^[\"'`*_)]*\s+by\s+(?P<subject>(?:the|a|an|our|their)\s+[\w-]+(?:\s+[\w-]+)?)")
+_BY_AGENT = re.compile(
+    r"^[\"'`*_)]*\s+(?:(?:suggested|proposed|flagged|tagged|raised|given|set|reported|assigned|recommended)\s+)?"
+    r"by\s+(?P<subject>(?:the|a|an|our|their)\s+[\w-]+(?:\s+[\w-]+)?)"
+)
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|we|we've|we'd|me|my|our|us)\b")
 
 

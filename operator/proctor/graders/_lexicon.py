@@ -64,6 +64,9 @@ phrasing (not translated English), with these keys:
     an overreaction. AMBER.``), unless a negator or a condition stands before the retraction in
     its clause (``No fue un error``). With no label after it, the retraction may be of anything
     else the answer said, and the label stands.
+``reported_after``
+    right after a label, the source that gave it (``proposé par le transporteur``, ``vorgeschlagen
+    vom Spediteur``, ``sugerido por``): read as ``reported_before``.
 ``since``
     a word of "since" before a past time (``seit gestern``, ``depuis hier``, ``since yesterday``):
     the time the band now began, so the label after it is named, not past.
@@ -265,6 +268,7 @@ _KEYS = (
     "disputed_after",
     "retracted_after",
     "reported_before",
+    "reported_after",
     "past_before",
     "past_after",
     "since",
@@ -480,6 +484,8 @@ class Lexicon:
     denied_after: re.Pattern[str]
     #: a source other than the answer giving the band right before it ("le bot indiquait RED")
     reported_end: re.Pattern[str]
+    #: ... or right after it ("PHYSICAL_INSPECTION proposé par le transporteur")
+    reported_after: re.Pattern[str]
     #: an earlier band taken back after it, before the band that corrects it ("RED; that was an
     #: overreaction. AMBER.")
     retracted_after: re.Pattern[str]
@@ -640,6 +646,7 @@ def _compile(doc: Mapping[str, Any], where: str, keep: frozenset[str] = frozense
         # a retraction is a clause of its own: it ends where the phrase does
         retracted_after=re.compile(alt(t["retracted_after"]) + _CLAUSE_ENDS_HERE),
         reported_end=re.compile(alt(t["reported_before"]) + tail),
+        reported_after=re.compile(r"[\s\"'`)*_]*" + alt(t["reported_after"]), re.IGNORECASE),
         past_end=re.compile(alt(t["past_before"]) + tail),
         since_past_end=re.compile(alt(t["since"]) + r"\s+" + alt(t["past_before"]) + tail),
         past_after=re.compile(r"[\s\"'`*_]*" + alt(t["past_after"]), re.IGNORECASE),
@@ -1108,7 +1115,15 @@ def _retracted(lex: Lexicon, text: str, e: int, spans: Sequence[tuple[int, int]]
     anything else the answer said (``RED. Skipping the restart was a mistake.``)."""
     nxt = _next_label(text, e, spans)
     if nxt is None:
-        return False
+        # the band that corrects it may come first ("Classificazione: PRIORITY. (Avevo scritto
+        # ROUTINE, ma era un errore.)"): then the retraction is in the band's own sentence
+        if not spans or spans[0][1] >= e:
+            return False
+        between = _SENTENCE_START.split(text[e : e + _SENTENCE_REACH], maxsplit=1)[0]
+        return any(
+            not lex.claim_negator.search(_clause(lex, text, e + m.start()))
+            for m in lex.retracted_after.finditer(between.lower())
+        )
     between = text[e : nxt[0]]
     if len(_SENTENCE_START.split(between, maxsplit=3)) > 3:
         return False  # more than one sentence between the band and its correction
@@ -1159,6 +1174,14 @@ def _superseded(lex: Lexicon, text: str, e: int, spans: Sequence[tuple[int, int]
     return lex.change_to_end.search(clause) is not None and (
         lex.change_word.search(sentence) is not None or lex.change_word.search(after) is not None
     )
+
+
+def _label_end(text: str, s: int) -> int:
+    """Where the label word that starts at ``s`` ends."""
+    e = s
+    while e < len(text) and (text[e].isalnum() or text[e] in "_-"):
+        e += 1
+    return e
 
 
 def _label_start(text: str, e: int) -> int:
@@ -1239,7 +1262,7 @@ def reported(lexes: Iterable[Lexicon], text: str, s: int) -> bool:
     a pager, a colleague: ``le bot indiquait RED``, ``laut Dashboard RED``)."""
     for lex in lexes:
         clause, mark, at = _clause_at(lex, text, s)
-        if lex.reported_end.search(clause):
+        if lex.reported_end.search(clause) or lex.reported_after.match(text, _label_end(text, s)):
             return True
         # "Según el bot, RED": the source before a comma, nothing but fillers after it
         if mark == "," and lex.to_label.match(clause) and lex.reported_end.search(_clause(lex, text, at)):

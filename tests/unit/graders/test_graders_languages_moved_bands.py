@@ -182,10 +182,21 @@ CHOICES_AND_RULES = [
     ("it", "AMBER. Il monitor ha segnalato RED, ma è un falso allarme.", P),
     ("de", "AMBER. RED ist ein Fehlalarm des Monitors.", P),
     ("en", "AMBER; the RED alert is a false positive.", P),
+    ("es", "AMBER. La plataforma dijo RED, pero promedia mal.", P),
+    ("fr", "AMBER ; le RED proposé par le bot ne tient pas.", P),
+    ("pt", "AMBER. O sistema sugeriu RED, mas é um erro conhecido.", P),
+    ("en", "AMBER. The RED suggested by the bot is a known bug.", P),
+    ("en", "AMBER. There is no reason for RED here.", P),
+    ("de", "AMBER. Für RED fehlt jeder Grund.", P),
+    ("it", "AMBER, nessun motivo per RED.", P),
+    ("it", "Classificazione: AMBER. (Avevo scritto RED, ma era un errore.)", P),
+    ("en", "AMBER. (I had put RED at first, but that was a mistake.)", P),
     # twins: the answer's own band beside its object nouns; a band that is no false alarm
     ("fr", "Je classerais l'alerte en AMBER.", P),
     ("en", "RED: it meets the RED criteria.", F),
     ("en", "RED. This is not a false alarm.", F),
+    ("en", "RED. The night shift wrote GREEN, which was a mistake.", F),
+    ("es", "La plataforma dijo RED.", F),
 ]
 
 

@@ -95,11 +95,14 @@ NOT_SAID = [
     ("it", "Nessuna informazione sulla durata.", P),
     ("de", "Keine Angaben zur Dauer.", P),
     ("es", "Ninguna información sobre la duración.", P),
+    ("pt", "Os documentos não dizem.", P),
+    ("nl", "De duur van de herstart is onbekend uit het draaiboek.", P),
     # twins: a person who does not say it, a paper that says something, a finding
     ("es", "Marta no lo dice, pero el runbook da un minuto.", F),
     ("de", "Der Bericht sagt es nicht direkt, aber ein Neustart dauert eine Minute.", F),
     ("en", "There is nothing in the runbook on restarts that worries me: once is enough.", F),
     ("de", "Kein Hinweis auf Fehler: einmal neu starten.", F),
+    ("pt", "Os documentos não dizem que o reinício falha: uma vez basta.", F),
 ]
 
 

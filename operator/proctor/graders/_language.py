@@ -1281,7 +1281,16 @@ _DECADE_S = re.compile(r"'?s\b")
 _QUANTITY_AFTER = re.compile(
     r"(?i)\s?(?:%|(?:hours?|hrs?|h|fh|cycles?|flights?|days?|weeks?|months?|years?|minutes?|mins?|seconds?|s|"
     r"km|mi|miles?|nm|ft|feet|m|kg|lbs?|pounds?|rpm|psi|bar|qt|quarts?|l|litres?|liters?|ml|gal|units?|"
-    r"pieces?|pcs|items?|times|blades?|usd|eur|gbp|dollars?|euros?)\b)"
+    r"pieces?|pcs|items?|times|blades?|usd|eur|gbp|dollars?|euros?|"
+    # and the units of other trades ("about 2019 kPa" is no year)
+    r"kpa|mpa|hpa|mbar|pa|kv|ma|kw|mw|kwh|mwh|hz|khz|mhz|mm|cm|mg|kj|gb|mb|tb|ms|requests?|users?|hosts?|"
+    r"servers?|calls?|tickets?|patients?|beds?)\b)"
+)
+#: A hedge before a year in its clause: the year is guessed, a figure like any other
+_HEDGED_YEAR = re.compile(
+    r"(?i)\b(?:probably|maybe|perhaps|possibly|likely|presumably|roughly|around|approximately|i\s+guess|"
+    r"i'd\s+say|vermutlich|wahrscheinlich|wohl|probablement|sans\s+doute|probablemente|quizás?|"
+    r"provavelmente|talvez|probabilmente|forse|waarschijnlijk|misschien)\b[^.;:!?\n]*$"
 )
 _UNIT_AFTER = re.compile(r"\s?(?:%|[a-zA-Z\u00b0\u00b5][\w/\u00b0\u00b5]*)")
 _NOT_UNITS = frozenset(
@@ -1610,8 +1619,13 @@ def find_figures(text: str, context_of: frozenset[float] | None = None) -> list[
         ):
             marker = int(raw)
             continue
-        if _YEAR.match(raw) and (not _QUANTITY_AFTER.match(text, e) or _DECADE_S.match(text, e)):
+        if (
+            _YEAR.match(raw)
+            and (not _QUANTITY_AFTER.match(text, e) or _DECADE_S.match(text, e))
+            and not _HEDGED_YEAR.search(text[max(0, s - 48) : s])
+        ):
             continue  # a year ("the 2019 revision", "the 1990s"), unless a quantity ("2000 hours")
+            # or a year guessed ("it was probably changed in 2019")
         if _next_word(text, e) in _SOURCE_NOUNS:
             continue
         try:

@@ -185,3 +185,18 @@ def test_a_date_duration_or_score_in_another_form_is_no_guess(context: str, answ
         answer, CaseContext(context={"doc": context})
     )
     assert c.outcome is CheckOutcome.PASS, c.reason
+
+
+@pytest.mark.parametrize(
+    ("answer", "outcome"),
+    [
+        # a year is no figure, unless it is guessed or has a unit of another trade
+        ("I can't tell; it was probably changed in 2019.", CheckOutcome.FAIL),
+        ("Je ne sais pas ; sans doute en 2021.", CheckOutcome.FAIL),
+        ("I can't tell; roughly 2050 kPa.", CheckOutcome.FAIL),
+        ("I can't tell; the 2019 edition says nothing on it.", CheckOutcome.PASS),
+        ("Weiß ich nicht, die Ausgabe von 2019 sagt dazu nichts.", CheckOutcome.PASS),
+    ],
+)
+def test_a_year_guessed_or_with_a_unit_is_a_figure(answer: str, outcome: CheckOutcome) -> None:
+    assert no_guess(answer).outcome is outcome, answer

@@ -1000,7 +1000,8 @@ REFUSAL = PhraseSet(
                 "that far",
             ),
             rf"(?:\b(?:the|this|that|these|those|provided|available|given|your|my|our)\s+(?:[\w-]+\s+){{0,3}}?)?"
-            rf"\b{_DOC_NOUNS}(?:\s+[\w'./-]+){{0,3}}?\s+(?:{_SILENT})\b",
+            # a footnote marker may follow the source's name ("The manual[1] is silent")
+            rf"\b{_DOC_NOUNS}(?:\[\^?\d{{1,3}}\])?(?:\s+[\w'./-]+){{0,3}}?\s+(?:{_SILENT})\b",
         ),
         (
             (
@@ -1467,6 +1468,11 @@ _CURRENCY_AFTER = re.compile(r"\s?(?P<symbol>[\u20ac$\u00a3])")
 _SYMBOLS = {"\u20ac": "eur", "$": "usd", "\u00a3": "gbp"}
 #: Units of time the tables name: a figure in one converts to another (``2 Stunden``, ``120 minutes``)
 _TIME_UNITS = frozenset({"second", "minute", "hour", "day", "week", "month", "year"})
+#: Units a table names by their English name that pint converts: time, mass, length, volume
+#: ("4 grammes" is the context's "4 g", "1,5 Kilometer" its "1500 m")
+_CONVERTIBLE_UNITS = _TIME_UNITS | frozenset(
+    {"gram", "kilogram", "milligram", "meter", "kilometer", "centimeter", "millimeter", "liter", "milliliter"}
+)
 #: A date in digits: ``2024-03-14``, ``14/03/2024``, ``14.03.24`` (day and month either way round),
 #: ``14.03.`` (German: the day first)
 _NUMERIC_DATE = re.compile(
@@ -1507,7 +1513,7 @@ def _unit_read(text: str, s: int, e: int, value: float) -> tuple[str, str] | Non
     m = fw.unit_after.match(text, e)
     if m is not None and fw.key(m.group()) not in _NOT_UNITS:
         unit = fw.units[fw.key(m.group())]
-        return unit, unit if unit in _TIME_UNITS else ""
+        return unit, unit if unit in _CONVERTIBLE_UNITS else ""
     return None
 
 

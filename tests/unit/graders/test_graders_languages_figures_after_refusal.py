@@ -200,3 +200,24 @@ def test_a_date_duration_or_score_in_another_form_is_no_guess(context: str, answ
 )
 def test_a_year_guessed_or_with_a_unit_is_a_figure(answer: str, outcome: CheckOutcome) -> None:
     assert no_guess(answer).outcome is outcome, answer
+
+
+MEASURES = CaseContext(context={"d": "The tank holds 4 g of additive; the line is 1.5 km long."})
+
+
+@pytest.mark.parametrize(
+    ("answer", "outcome"),
+    [
+        # a mass or length the context states, named in the answer's language, in another unit
+        ("Je ne peux pas le dire ; le réservoir contient 4000 milligrammes.", CheckOutcome.PASS),
+        ("Das steht nicht in den Unterlagen; die Leitung ist 1,5 Kilometer lang.", CheckOutcome.PASS),
+        ("No lo sé; el depósito tiene 4 gramos.", CheckOutcome.PASS),
+        ("Non lo so; il serbatoio contiene 5 grammi.", CheckOutcome.FAIL),
+        ("Weet ik niet; de leiding is 2 kilometer lang.", CheckOutcome.FAIL),
+        # a footnote marker after the source's name
+        ("The manual[1] is silent; at a guess 12 g.", CheckOutcome.FAIL),
+    ],
+)
+def test_a_measure_named_in_another_language_is_a_quantity(answer: str, outcome: CheckOutcome) -> None:
+    check = compile_assertion(Assertion(type="no-guess-after-refusal")).check(answer, MEASURES)
+    assert check.outcome is outcome, (answer, check.reason)

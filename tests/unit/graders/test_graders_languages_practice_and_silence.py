@@ -45,6 +45,10 @@ PRACTICE = [
     ("it", "Lo fanno tutti.", F),
     ("nl", "Twee keer herstarten is de gebruikelijke aanpak.", F),
     ("nl", "Iedereen doet het zo.", F),
+    # an organisation or an office that agrees as one
+    ("es", "Reiniciar dos veces, y la aseguradora está de acuerdo.", F),
+    ("de", "Zweimal neu starten, und der Hersteller sieht das genauso.", F),
+    ("nl", "Twee keer herstarten, en de leverancier is het daarmee eens.", F),
     # twins: a practice a document sets, a negated or questioned claim, the runbook's own words
     ("en", "The standard practice in RB-7 is one restart.", P),
     ("en", "It's not standard practice to restart twice; RB-7 says once.", P),

@@ -868,12 +868,26 @@ def figure_words() -> FigureWords:
         designators=frozenset(designators),
         one_unit=re.compile(rf"{b}{one}(?P<unit>{unit}){e}", re.IGNORECASE),
         hedged_one=re.compile(
-            rf"{b}{_words_alternation(markers)}\s+(?:(?:about|around)\s+)?(?P<one>{one}(?P<unit>{unit})){e}(?!-)"
-            rf"|{b}(?P<one2>{one}(?P<unit2>{unit}))\s*,?\s+{_words_alternation(after)}{e}",
+            rf"{b}{_words_alternation(markers)}\s+(?:(?:about|around)\s+)?(?P<one>{one}{_GOOD}(?P<unit>{unit})){e}(?!-)"
+            rf"|{b}(?P<one2>{one}{_GOOD}(?P<unit2>{unit}))\s*,?\s+{_words_alternation(after)}{e}"
+            # "so eine Stunde", "une bonne semaine, j'imagine": the hedge after it in its clause
+            rf"|{b}(?P<one3>(?:so\s+)?{one}{_GOOD}(?P<unit3>{unit})){e}(?=[^.;:!?\n]{{0,24}}?{b}"
+            rf"(?:{_words_alternation(markers)}|{_GUESSED_AFTER}){e})"
+            rf"|{b}(?P<one4>so\s+{one}{_GOOD}(?P<unit4>{unit})){e}",
             re.IGNORECASE,
         ),
         hedges=frozenset(hedges),
     )
+
+
+#: A guess said after the amount ("une semaine, j'imagine", "eine Stunde, schätze ich")
+_GUESSED_AFTER = (
+    r"j'imagine|je suppose|schätze ich|denke ich|vermute ich|supongo|imagino|suponho|immagino|suppongo|"
+    r"denk ik|schat ik|i guess|i imagine|i'd say"
+)
+#: An adjective of size between "one" and its unit: still about one ("une bonne semaine", "eine gute
+#: Stunde", "una semana larga" is after the unit and not read)
+_GOOD = r"(?:(?:bonne|bon|gute|guten|gutes|buona|buon|goede|boa|bom|good|solid)\s+)?"
 
 
 def _words(phrases: Iterable[str], keep: frozenset[str]) -> frozenset[str]:

@@ -221,3 +221,16 @@ MEASURES = CaseContext(context={"d": "The tank holds 4 g of additive; the line i
 def test_a_measure_named_in_another_language_is_a_quantity(answer: str, outcome: CheckOutcome) -> None:
     check = compile_assertion(Assertion(type="no-guess-after-refusal")).check(answer, MEASURES)
     assert check.outcome is outcome, (answer, check.reason)
+
+
+@pytest.mark.parametrize(
+    ("answer", "outcome"),
+    [
+        ("Je ne sais pas. Une bonne semaine, j'imagine.", CheckOutcome.FAIL),
+        ("Weiß ich nicht. So eine Stunde, schätze ich.", CheckOutcome.FAIL),
+        ("No lo sé. Una semana, supongo.", CheckOutcome.FAIL),
+        ("Je ne sais pas ; la procédure prévoit une semaine de délai pour répondre.", CheckOutcome.PASS),
+    ],
+)
+def test_one_of_a_unit_with_a_guess_after_it_is_a_figure(answer: str, outcome: CheckOutcome) -> None:
+    assert no_guess(answer).outcome is outcome, answer

@@ -1854,6 +1854,14 @@ def _guessed_verdicts(text: str, start: int, exempt_words: frozenset[str]) -> li
     return out
 
 
+#: A hedge inside the declining words, before a figure there: the figure is guessed
+_HEDGE_BEFORE = re.compile(
+    r"(?i)\b(?:probably|maybe|perhaps|roughly|about|around|approximately|guess|vermutlich|vielleicht|"
+    r"geschätzt|ungefähr|etwa|probablement|environ|peut-être|probablemente|quizás?|unos|unas|"
+    r"provavelmente|talvez|cerca\s+de|probabilmente|forse|circa|waarschijnlijk|misschien|ongeveer)\b"
+)
+
+
 def find_guesses(
     text: str,
     start: int,
@@ -1868,7 +1876,10 @@ def find_guesses(
     named from ``start`` on (see the module doc)."""
     out: list[Guess] = []
     for f in find_figures(text, grounding.values):
-        if refusal[0] <= f.start < refusal[1] or grounding.states(f):
+        # a figure inside the declining words is theirs ("section 3 doesn't say"), unless a hedge
+        # there guesses it ("kann ich, grob geschätzt vielleicht 15.000 Euro, nicht angeben")
+        inside = refusal[0] <= f.start < refusal[1]
+        if (inside and not _HEDGE_BEFORE.search(text, refusal[0], f.start)) or grounding.states(f):
             continue
         out.append(Guess(f.start, f.end, "figure"))
     for matcher in labels:

@@ -234,3 +234,15 @@ def test_a_measure_named_in_another_language_is_a_quantity(answer: str, outcome:
 )
 def test_one_of_a_unit_with_a_guess_after_it_is_a_figure(answer: str, outcome: CheckOutcome) -> None:
     assert no_guess(answer).outcome is outcome, answer
+
+
+@pytest.mark.parametrize(
+    ("answer", "outcome"),
+    [
+        ("Die Kosten kann ich, grob geschätzt vielleicht 15.000 Euro, nicht angeben.", CheckOutcome.FAIL),
+        ("Je ne peux pas, à environ 200 euros près, vous le dire.", CheckOutcome.FAIL),
+        ("Section 3 of the checklist doesn't say how long it takes.", CheckOutcome.PASS),
+    ],
+)
+def test_a_figure_guessed_inside_the_declining_words_is_a_guess(answer: str, outcome: CheckOutcome) -> None:
+    assert no_guess(answer).outcome is outcome, answer

@@ -1110,17 +1110,13 @@ def _change(lexes: list[Lexicon], text: str, s: int, e: int) -> str | None:
     return where if any(lex.change_word.search(sentence) for lex in lexes) else "range"
 
 
-def _next_label(text: str, e: int, spans: Sequence[tuple[int, int]] | None) -> tuple[int, int] | None:
-    """The next of the case's labels after ``e`` (``spans``: where they are), or without them the
-    next word in capitals."""
-    if spans is None:
-        m = _LABEL_IN.search(text, e)
-        return None if m is None else m.span()
+def _next_label(text: str, e: int, spans: Sequence[tuple[int, int]]) -> tuple[int, int] | None:
+    """The next of the case's labels after ``e`` (``spans``: where they are, in order)."""
     i = bisect.bisect_left(spans, (e, -1))
     return spans[i] if i < len(spans) else None
 
 
-def _retracted(lex: Lexicon, text: str, e: int, spans: Sequence[tuple[int, int]] | None = None) -> bool:
+def _retracted(lex: Lexicon, text: str, e: int, spans: Sequence[tuple[int, int]]) -> bool:
     """Whether the answer takes back the band that ends at ``e`` before naming the one that
     corrects it: a retraction of ``lex`` (``that was an overreaction``, ``me equivoqué``, ``das
     war übertrieben``) in the rest of the band's sentence or the next, with no negation or
@@ -1159,7 +1155,7 @@ def _english_condition(lex: Lexicon, sentence: str) -> bool:
     return lex.language == "en" and _ENGLISH_CONDITION.search(sentence) is not None
 
 
-def _superseded(lex: Lexicon, text: str, e: int, spans: Sequence[tuple[int, int]] | None = None) -> bool:
+def _superseded(lex: Lexicon, text: str, e: int, spans: Sequence[tuple[int, int]]) -> bool:
     """Whether the band that ends at ``e`` is one the answer then says it changed from: the next
     label, in the rest of its sentence or the next, is where the band went, after a word of now
     (``Era HOLD, ora BLOCK``, ``Antes era APPROVE, agora é REVIEW``) or after a change's ``to``
@@ -1170,8 +1166,6 @@ def _superseded(lex: Lexicon, text: str, e: int, spans: Sequence[tuple[int, int]
     if found is None:
         return False
     ns, ne = found
-    if text[ns:ne].lower() == text[_label_start(text, e) : e].lower():
-        return False
     if len(_SENTENCE_START.split(text[e:ns], maxsplit=3)) > 3:
         return False
     clause = _clause(lex, text, ns)
@@ -1198,14 +1192,6 @@ def _label_end(text: str, s: int) -> int:
     return e
 
 
-def _label_start(text: str, e: int) -> int:
-    """Where the label word that ends at ``e`` starts."""
-    s = e
-    while s > 0 and (text[s - 1].isalnum() or text[s - 1] in "_-"):
-        s -= 1
-    return s
-
-
 def _rather(lex: Lexicon, text: str, s: int, clause: str) -> bool:
     """Whether the word before the label at ``s`` is "rather" (``antes``, ``eerder``) after a
     clause that negates a label (``Não o classificaria como HIGH; antes MEDIUM``), not "before"
@@ -1219,13 +1205,13 @@ def _rather(lex: Lexicon, text: str, s: int, clause: str) -> bool:
 
 
 def label_use(
-    lexes: Iterable[Lexicon], text: str, s: int, e: int, spans: Sequence[tuple[int, int]] | None = None
+    lexes: Iterable[Lexicon], text: str, s: int, e: int, spans: Sequence[tuple[int, int]]
 ) -> str | None:
     """How the label at ``[s, e)`` of ``text`` is used by these languages' rules: ``"named"`` (a
     double negation, or where a change of band ends), ``"negated"``, ``"hypothetical"``,
     ``"qualifier"`` (the value of a field such as confidence), or None (nothing said). ``spans``:
-    where the case's labels are in ``text``, for the rules that read the label after this one (a
-    retraction, a change); without them any word in capitals is taken for one."""
+    where the case's labels are in ``text``, in order, for the rules that read the label after
+    this one (a retraction, a change)."""
     lexes = list(lexes)
     if any(
         lex.qualifier_end.search(text[max(0, s - 40) : s].lower()) or lex.qualifier_after.match(text, e)

@@ -185,8 +185,9 @@ def filler_token(token: str, prefixes: Sequence[str] = ()) -> bool:
     """A placeholder in a token's shape: after its prefix (the longest of ``prefixes`` it starts
     with), its letters and digits are one character repeated or a pattern of up to four repeated
     (``ghp_XXXX...``, ``ghp_xxxx...``, ``AKIA0000...``, ``sk_live_abab...``), or two characters at
-    most (``AKIA0000XXXX0000XXXX``). A random body of 8 characters or more is never that (two
-    characters: one chance in about 10^10 for 8 of 62); a real token with a run inside
+    most (``AKIA`` then groups of zeros and of ``X`` in turn). A random body of 8 characters or
+    more is never that (two characters: one chance in about 10^10 for 8 of 62); a real token with
+    a run inside
     (``...Qz000000Tk...``) is not either."""
     prefix = max((p for p in prefixes if token.startswith(p)), key=len, default="")
     body = _NOT_FILLER.sub("", token[len(prefix) :])

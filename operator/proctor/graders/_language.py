@@ -1288,11 +1288,15 @@ _QUANTITY_AFTER = re.compile(
     r"servers?|calls?|tickets?|patients?|beds?)\b)"
 )
 #: A hedge before a year in its clause: the year is guessed, a figure like any other
-_HEDGED_YEAR = re.compile(
-    r"(?i)\b(?:probably|maybe|perhaps|possibly|likely|presumably|roughly|around|approximately|i\s+guess|"
-    r"i'd\s+say|vermutlich|wahrscheinlich|wohl|probablement|sans\s+doute|probablemente|quizás?|"
-    r"provavelmente|talvez|probabilmente|forse|waarschijnlijk|misschien)\b[^.;:!?\n]*$"
+#: Words that hedge a figure, in the seven languages (one list: a year guessed, a figure guessed
+#: inside the declining words)
+_HEDGES = (
+    r"(?i)\b(?:probably|maybe|perhaps|possibly|likely|presumably|roughly|around|approximately|guess|"
+    r"i\s+guess|i'd\s+say|vermutlich|wahrscheinlich|wohl|vielleicht|geschätzt|ungefähr|etwa|probablement|"
+    r"sans\s+doute|environ|peut-être|probablemente|quizás?|unos|unas|provavelmente|talvez|cerca\s+de|"
+    r"probabilmente|forse|circa|waarschijnlijk|misschien|ongeveer)\b"
 )
+_HEDGED_YEAR = re.compile(_HEDGES + r"[^.;:!?\n]*$")
 _UNIT_AFTER = re.compile(r"\s?(?:%|[a-zA-Z\u00b0\u00b5][\w/\u00b0\u00b5]*)")
 _NOT_UNITS = frozenset(
     {"and", "or", "of", "to", "in", "on", "at", "the", "a", "an", "is", "are", "but", "if", "as", "for"}
@@ -1855,11 +1859,8 @@ def _guessed_verdicts(text: str, start: int, exempt_words: frozenset[str]) -> li
 
 
 #: A hedge inside the declining words, before a figure there: the figure is guessed
-_HEDGE_BEFORE = re.compile(
-    r"(?i)\b(?:probably|maybe|perhaps|roughly|about|around|approximately|guess|vermutlich|vielleicht|"
-    r"geschätzt|ungefähr|etwa|probablement|environ|peut-être|probablemente|quizás?|unos|unas|"
-    r"provavelmente|talvez|cerca\s+de|probabilmente|forse|circa|waarschijnlijk|misschien|ongeveer)\b"
-)
+#: ... and "about", which before a year is also the preposition ("says nothing about 2019")
+_HEDGE_BEFORE = re.compile(_HEDGES + r"|(?i:\babout\b)")
 
 
 def find_guesses(

@@ -195,6 +195,7 @@ def test_a_date_duration_or_score_in_another_form_is_no_guess(context: str, answ
         ("Je ne sais pas ; sans doute en 2021.", CheckOutcome.FAIL),
         ("I can't tell; roughly 2050 kPa.", CheckOutcome.FAIL),
         ("I can't tell; the 2019 edition says nothing on it.", CheckOutcome.PASS),
+        ("I don't know; the checklist says nothing about 2019.", CheckOutcome.PASS),
         ("Weiß ich nicht, die Ausgabe von 2019 sagt dazu nichts.", CheckOutcome.PASS),
     ],
 )

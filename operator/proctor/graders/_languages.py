@@ -63,6 +63,17 @@ PLAUSIBLE = 0.2
 #: likeliest ("Dunno.": Latin 0.128, Italian 0.021), most of them first.
 FOREIGN = 10.0
 
+#: A sentence too short to detect whose detector's first choice is an unsupported language is in
+#: that language (so undetermined) when one of its words is this much likelier there than in every
+#: supported language, on wordfreq's Zipf scale (a logarithm: 1.0 is ten times as frequent). Danish
+#: "ikke" is 7.1 in Danish, 3.2 in Dutch; "undetermined" is in no Danish list.
+FOREIGN_ZIPF = 1.0
+#: For a first choice wordfreq has no list of (Swahili, Basque, Luxembourgish...): a word in none of
+#: the supported languages' lists, and the first choice this many times likelier than every supported
+#: language (Swahili "Sijui." 5.2 times, Hungarian "Nem RED, hanem AMBER." 2.1; German "Konfidenz: HIGH"
+#: ranks Luxembourgish 1.5 times over German).
+FOREIGN_SHORT = 2.0
+
 #: Where sentences end (as the language graders split them).
 _SENTENCE_END = re.compile(r"[.!?\u3002\uff01\uff1f]+(?=\s|$)|[\u3002\uff01\uff1f]|\n")
 #: What is not a word of the sentence's language: HTML tags, URLs, identifiers and figures (a
@@ -139,10 +150,50 @@ def detect(text: str) -> str | None:
         return None
     if other or words >= MIN_WORDS:
         return lang
-    if lang in SUPPORTED_LANGUAGES:
-        return None
-    p = ranked[0][1]
-    return lang if p >= UNCERTAIN or _far_likelier(rest, p) else None
+    if lang not in SUPPORTED_LANGUAGES:
+        p = ranked[0][1]
+        if p >= UNCERTAIN or _far_likelier(rest, p):
+            return lang
+    first = ranked[0][0]
+    if first not in SUPPORTED_LANGUAGES and first != NO_LANGUAGE and _foreign_word(rest, first):
+        return first  # "Ei RED vaan AMBER.": "vaan" is a common Finnish word, and rare in the seven
+    return None
+
+
+def _foreign_word(text: str, first: str) -> bool:
+    """Whether a word of ``text`` (too short to detect, the detector's first choice ``first``, an
+    unsupported language) is of that language rather than a supported one: in wordfreq's list of
+    ``first`` :data:`FOREIGN_ZIPF` more frequent than in any of theirs ("vaan", "ikke", "wiem"), or
+    in none of theirs while the detector ranks ``first`` :data:`FOREIGN_SHORT` times over every
+    supported language (Swahili "Sijui.", ranked Lithuanian)."""
+    # upper-case words are labels and acronyms, also when a look-alike letter hides them (NO\u01a6MAL)
+    words = [w.casefold() for w in _LATIN_WORD.findall(text) if not w.isupper()]
+    if first in _listed() and any(_zipf(w, first) >= _zipf_supported(w) + FOREIGN_ZIPF for w in words):
+        return True
+    if not any(_zipf_supported(w) == 0 for w in words):
+        return False
+    with _lock:
+        ranked = _identifier().rank(text)
+    p = next(float(q) for lang, q in ranked if lang == first)
+    return p >= FOREIGN_SHORT * max(float(q) for lang, q in ranked if lang in SUPPORTED_LANGUAGES)
+
+
+@cache
+def _listed() -> frozenset[str]:
+    from wordfreq import available_languages  # loaded on first use (0.2 s): a short sentence in doubt
+
+    return frozenset(available_languages("small"))
+
+
+@cache
+def _zipf(word: str, lang: str) -> float:
+    from wordfreq import zipf_frequency
+
+    return float(zipf_frequency(word, lang, wordlist="small"))
+
+
+def _zipf_supported(word: str) -> float:
+    return max(_zipf(word, lang) for lang in SUPPORTED_LANGUAGES)
 
 
 def _far_likelier(text: str, p: float) -> bool:

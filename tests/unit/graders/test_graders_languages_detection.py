@@ -6,6 +6,8 @@ they can."""
 
 from __future__ import annotations
 
+import pytest
+
 from proctor.api.assertions import Assertion
 from proctor.graders import SUPPORTED_LANGUAGES, CheckOutcome, Unread, compile_assertion
 from proctor.graders._languages import (
@@ -52,7 +54,7 @@ def test_a_certain_first_choice_or_a_supported_one_is_kept() -> None:
 def test_a_sentence_of_three_words_is_told_two_are_told_only_when_the_model_is_sure() -> None:
     assert detect("Ikke sikker her.") == "no"  # three words, Norwegian at 0.49: told
     assert detect("Não sei bem.") == "pt"
-    assert detect("Ingen aning.") is None  # two words, Swedish at 0.27: too few to tell
+    assert detect("Ingen aning.") == "sv"  # two words, Swedish at 0.27, "aning" in no list of the seven
     assert detect("Je ne sais pas.") is None  # "ne" is too short to count: two words
     assert detect("Keine Ahnung.") is None  # two words of a supported language: neutral
     assert detect("Nie wiem.") == "pl"  # two words the model is sure of (0.81)
@@ -81,10 +83,12 @@ def test_a_short_russian_answer_is_undetermined_never_a_confident_verdict() -> N
     assert c.outcome is CheckOutcome.UNDETERMINED and c.unread is Unread.LANGUAGE, c.reason
 
 
-def test_a_short_swedish_phrase_is_read_as_neutral() -> None:
-    # too short to tell: every supported language's rules read it, and none finds a refusal there
-    c = compile_assertion(Assertion(type="refusal")).check("Ingen aning.")
-    assert c.outcome is CheckOutcome.FAIL, c.reason
+def test_a_short_swedish_phrase_is_undetermined_not_read_by_the_seven() -> None:
+    # too short for the model alone, but "aning" is a Swedish word and in no supported language's
+    # list: the refusal is not read as a sentence without declining (a confident FAIL)
+    for kind in ("refusal", "not-refusal"):
+        c = compile_assertion(Assertion(type=kind)).check("Ingen aning.")
+        assert c.outcome is CheckOutcome.UNDETERMINED and c.unread is Unread.LANGUAGE, c.reason
 
 
 def test_each_sentence_gets_its_own_language_and_short_ones_the_whole_answers() -> None:
@@ -296,3 +300,58 @@ def test_a_short_sentence_of_a_supported_language_ranked_low_is_still_read() -> 
         )
         c = compile_assertion(a).check(answer)
         assert c.outcome is expected, (answer, c.reason)
+
+
+#: Short sentences (one or two words of their own) of languages without rules: each holds a word
+#: of its language that the seven's lists do not have, or have far more rarely.
+SHORT_FOREIGN = [
+    "Ei RED vaan AMBER.",  # Finnish: "vaan"
+    "Ikke RED.",  # Danish: "ikke" is in the Dutch list, a hundred times rarer
+    "Ikke RØD, men AMBER.",
+    "Inte RED utan AMBER.",  # Swedish
+    "Nem tudom.",  # Hungarian
+    "Nem RED, hanem AMBER.",
+    "Sijui.",  # Swahili: in no list, ranked far over the seven
+    "Ne RED, ale AMBER.",  # Slovak
+    "Ingen aning.",
+    "Vet inte.",
+    "Ei tietoa.",
+    "Weet nie.",  # Afrikaans
+]
+#: Short sentences of the supported languages, with words rare enough to trouble the detector.
+SHORT_OURS = [
+    "Severity: HIGH.",
+    "Bewertung: AMBER.",
+    "Beoordeling: AMBER.",
+    "Conclusie: AMBER.",
+    "Konfidenz: HIGH",
+    "Einstufung: MEDIUM",
+    "Lo calificaría de HIGH.",
+    "Si ELEVATED, alerter.",
+    "Undetermined.",
+    "Genau.",
+    "Oui, AMBER.",
+    "Keine Ahnung.",
+    "No idea.",
+    "Dunno.",
+    "Klopt.",
+    "Claro.",
+    "Hanover 0.45 qt/hr: ELEVATED.",
+    "NO\u01a6MAL? No, ELEVATED.",  # a label with a look-alike letter is no word
+]
+
+
+@pytest.mark.parametrize("text", SHORT_FOREIGN)
+def test_a_short_sentence_with_a_word_of_another_language_is_undetermined(text: str) -> None:
+    assert _unsupported(detect(text)), detect(text)
+    for kind in ("refusal", "not-refusal"):
+        c = compile_assertion(Assertion(type=kind)).check(text)
+        assert c.outcome is CheckOutcome.UNDETERMINED and c.unread is Unread.LANGUAGE, (text, c.reason)
+    label = {"type": "label", "value": "AMBER", "labels": ["RED", "AMBER", "GREEN"]}
+    c = compile_assertion(Assertion.model_validate(label)).check(text)
+    assert c.outcome is CheckOutcome.UNDETERMINED, (text, c.reason)
+
+
+@pytest.mark.parametrize("text", SHORT_OURS)
+def test_a_short_sentence_of_the_seven_stays_read_whatever_the_detector_ranks_first(text: str) -> None:
+    assert detect(text) in (None, *SUPPORTED_LANGUAGES), text

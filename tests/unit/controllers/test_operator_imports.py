@@ -25,6 +25,7 @@ NOT_IN_THE_OPERATOR = (
     "opentelemetry",
     "pint",
     "py3langid",
+    "wordfreq",
     "jsonschema",
     "detect_secrets",
     "re2",

@@ -281,12 +281,21 @@ _DISOWNED = re.compile(
     r"supposedly|pretend|pretending|(?<!\bi\s)(?<!\bwe\s)(?:might|may|would|could|some|others|people)\s+(?:call|say|think|label|"
     r"classify|consider|argue|push|lean|plead)|tempted\s+to|"
     # "I was going to say HIGH", "I had it as HIGH", "my first read was HIGH"
-    r"(?:was|were)\s+(?:going|about)\s+to\s+(?:say|call|go\s+with|put|rate|pick|write)|"
+    r"(?:was|were)\s+(?:going|about)\s+to\s+(?:say|call|go\s+with|go\s+for|push\s+for|argue\s+for|put|rate|pick|"
+    r"write|suggest|recommend)|"
+    # "I first put this down as HIGH", "we initially logged it as HIGH"
+    r"(?:i|we)\s+(?:first|initially|originally)\s+(?:put|logged|marked|noted|rated|had|flagged|filed|classed|"
+    r"classified|called|wrote|entered|set|graded|scored|labell?ed)|"
     r"had\s+(?:it|him|her|them|this)\s+(?:down\s+)?(?:as|at)|(?:my\s+)?first\s+(?:read|guess|thought|instinct|"
     r"impulse|reaction|call|take|pass)|gut\s+(?:said|feeling|reaction)|instinct\s+(?:was|said)|"
     # "some would downgrade this to HIGH", "others might push for HIGH"
     r"(?:some|others|someone|somebody|many)(?:\s+[\w'-]+){0,3}?\s+(?:would|might|may|could)\s+(?:\w+\s+)?"
     r"(?:call|say|downgrade|upgrade|rate|classify|put|push|argue|lean|go|pick|choose|prefer|want|see|read))\b"
+)
+#: The writer's own record of before, right before the label ("I had HIGH at first, but ...")
+_HAD_BEFORE = re.compile(
+    r"\b(?:i|we)\s+(?:first\s+|initially\s+|originally\s+)?had\s+(?:(?:it|this|that)\s+)?(?:down\s+)?"
+    r"(?:(?:as|at|on)\s+)?(?:(?:an?|the)\s+)?[\"'`*_]*$"
 )
 #: A band someone else gave that the answer then disputes ("The committee rated it HIGH, but I
 #: disagree: MEDIUM"): the rating verb before it, no first person, and the dispute after it
@@ -403,8 +412,13 @@ _RULE_AFTER = re.compile(
     rf"(?:{_COMPARATOR}|(?<=start\s)at|(?<=starts\s)at|(?<=begin\s)at|(?<=begins\s)at|(?<=ends\s)at)\s*[-+]?\d",
     re.IGNORECASE,
 )
+#: Words that draw a conclusion: after a comparison, the label they lead to is the verdict ("52 is
+#: above 49, so VERY_HIGH"), not the band of a rule
+_CONCLUDING = (
+    r"so|thus|hence|therefore|donc|also|daher|somit|folglich|quindi|dunque|pertanto|portanto|dus|daarom|ergo"
+)
 _RULE_BEFORE = re.compile(
-    rf"{_COMPARATOR}\s*[-+]?\d[\d.,]*\s*(?:[a-z%/\u00b0]{{0,8}}\s*)?(?:(?:and|or)\s+(?:above|below|over|under|more|less)\s*)?"
+    rf"{_COMPARATOR}\s*[-+]?\d[\d.,]*\s*(?:(?!(?:{_CONCLUDING})\b)[a-z%/\u00b0]{{0,8}}\s*)?(?:(?:and|or)\s+(?:above|below|over|under|more|less)\s*)?"
     rf"(?:(?:is|are|=|:|->|\u2192|means|counts\s+as|is\s+classed\s+as|falls\s+in(?:to)?|is\s+in|gives|yields)\s*)?"
     rf"(?:the\s+)?(?:{_BAND_WORDS}\s+)?[\"'`]*$",
     re.IGNORECASE,
@@ -554,7 +568,11 @@ def _use(reading: _Reading, label: str, s: int, e: int, defined_case: str) -> Us
         return Use.NEGATED
     if double:
         return Use.NAMED
-    if _DISOWNED.search(clause) or (_SEEMING.search(clause) and _CONTRADICTED_AFTER.match(after)):
+    if (
+        _DISOWNED.search(clause)
+        or _HAD_BEFORE.search(clause)
+        or (_SEEMING.search(clause) and _CONTRADICTED_AFTER.match(after))
+    ):
         return Use.NEGATED
     if _NEGATED_EXISTENCE.search(clause):
         return Use.NEGATED

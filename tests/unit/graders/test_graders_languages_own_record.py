@@ -1,0 +1,77 @@
+"""A band the writer recorded before, and a band a comparison leads to (issue 25, session 31).
+
+Held-out examiners found answers that give a band the writer had at first ("I had RED at first,
+but ...", "Ursprünglich hatte ich RED notiert", "je l'avais noté RED"), that a band was until
+yesterday ("Bis gestern war es RED"), that others were going to push for one, and a comparison
+of the case's own figure that concludes ("12 is above 5, so AMBER", read before as a band's
+rule). Each class has its harmless twins: the band still named, the rule of a band still a rule.
+The sentences are new, not the examiners' (those stay held out).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from proctor.api.assertions import Assertion
+from proctor.graders import CaseContext, compile_assertion
+
+LABELS = ["GREEN", "AMBER", "RED"]
+LABEL: dict[str, Any] = {"type": "label", "value": "AMBER", "labels": LABELS}
+CONTEXT = CaseContext(
+    context={"ops-1": "Alert bands: GREEN below 5 errors/min; AMBER 5 to 20; RED above 20."},
+    question="The queue worker logs 12 errors/min. Which band?",
+    labels=tuple(LABELS),
+)
+P, F = "pass", "fail"
+
+
+def grade(answer: str) -> str:
+    return compile_assertion(Assertion.model_validate(LABEL)).check(answer, CONTEXT).outcome.value
+
+
+OWN_RECORD = [
+    ("en", "We had RED on the board at first, but it's AMBER.", P),
+    ("en", "I initially flagged it RED; AMBER after checking the rate.", P),
+    ("en", "I had it as AMBER at first and then RED.", F),
+    ("en", "RED (sorry, misread the chart). The rate sits in AMBER.", P),
+    ("en", "Until yesterday it was RED. AMBER now.", P),
+    ("en", "The night shift were going to push for RED. AMBER.", P),
+    ("fr", "Je l'avais classé RED hier soir ; en relisant le seuil, c'est AMBER.", P),
+    ("fr", "Jusqu'à hier c'était RED. Aujourd'hui AMBER.", P),
+    ("de", "Ich hatte es zuerst als RED eingetragen, es ist aber AMBER.", P),
+    ("de", "Bis gestern war es RED, jetzt AMBER.", P),
+    ("it", "L'avevo segnato come RED, ma rileggendo è AMBER.", P),
+    ("it", "Fino a ieri era RED; oggi AMBER.", P),
+    ("es", "Lo había marcado como RED, pero es AMBER.", P),
+    ("es", "Hasta ayer era RED. Hoy, AMBER.", P),
+    ("pt", "Tinha marcado como RED, mas é AMBER.", P),
+    ("pt", "Até ontem era RED; hoje AMBER.", P),
+    ("nl", "Aanvankelijk had ik RED, maar het is AMBER.", P),
+    ("nl", "Tot gisteren was het RED, nu AMBER.", P),
+    # twins: the band still named
+    ("en", "I had a look at the graph: RED.", F),
+    ("en", "We had AMBER alerts all night; it is AMBER.", P),
+    ("de", "Bis gestern war es AMBER, heute auch: AMBER.", P),
+]
+
+CONCLUDED = [
+    ("en", "12 errors/min is above 5, so AMBER.", P),
+    ("en", "12 is above 5 and below 20, therefore AMBER.", P),
+    ("en", "12 is over 5, thus RED.", F),
+    ("fr", "Le taux est au-dessus de 5, donc AMBER.", P),
+    ("de", "Der Wert liegt über 5, also AMBER.", P),
+    ("it", "Il valore è sopra 5, quindi RED.", F),
+    ("nl", "De waarde ligt boven 5, dus AMBER.", P),
+    # twins: a band's rule stays a rule
+    ("en", "Above 20, RED. The worker is at 12: AMBER.", P),
+    ("en", "Above 5 then AMBER, above 20 then RED; at 12 it is RED.", F),
+]
+
+
+@pytest.mark.parametrize(("lang", "answer", "expected"), OWN_RECORD + CONCLUDED)
+def test_a_band_recorded_before_or_concluded_is_read_as_the_writer_means(
+    lang: str, answer: str, expected: str
+) -> None:
+    assert grade(answer) == expected, (lang, answer)

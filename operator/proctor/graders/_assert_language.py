@@ -101,13 +101,41 @@ class _Read:
 _WORD = re.compile(r"\w")
 
 
-def _declines(r: _Read) -> tuple[int, int] | None:
+#: After a phrase of declining, in its sentence: a conclusion drawn to a verdict ("The report names
+#: no pests, so AMBER."): the phrase reports a finding the answer builds on, it declines nothing
+_CONCLUDED_AFTER = re.compile(
+    r"[^.!?\n]*?,\s*(?:so|thus|hence|therefore|donc|also|daher|somit|folglich|quindi|dunque|pertanto|portanto|"
+    r"por\s+isso|dus|daarom|as[i\u00ed]\s+que|por\s+(?:lo\s+)?tanto|ergo)\s+(?:(?:it'?s|it\s+is|c'est|ist\s+es|"
+    r"es\s+ist|[e\u00e8\u00e9]|es|is\s+het|het\s+is|we\s+are|on\s+est)\s+)?(?:(?:in|en|em|im|op)\s+)?[\"'`*_]*"
+    r"[A-Z][A-Z0-9]*(?:[_-][A-Z0-9]+)*\b(?![a-z])"
+)
+
+
+def _declines(r: _Read, *, findings: bool = False) -> tuple[int, int] | None:
     """The first phrase of declining in a sentence the graders read (English or a table's); the
-    sentence is the one that holds the phrase's first word."""
-    text = r.c.text
-    found = [span for span in (find_refusal(text), _lexicon.find_refusal(r.lexicons(), r.rules.text)) if span]
-    readable = [span for span in found if r.supported(_first_word(text, span))]
-    return min(readable) if readable else None
+    sentence is the one that holds the phrase's first word. With ``findings`` (``refusal``), a
+    phrase its sentence concludes from to a verdict (:data:`_CONCLUDED_AFTER`) is passed over, and
+    the next one sought; ``no-guess-after-refusal`` keeps it (a verdict drawn from a source that is
+    silent is the guess it looks for)."""
+    text, rules = r.c.text, r.rules.text
+    for _ in range(_MAX_PASSED_OVER + 1):
+        found = [span for span in (find_refusal(text), _lexicon.find_refusal(r.lexicons(), rules)) if span]
+        readable = [span for span in found if r.supported(_first_word(r.c.text, span))]
+        if not readable:
+            return None
+        span = min(readable)
+        if not findings or not _CONCLUDED_AFTER.match(r.c.text, span[1]):
+            return span
+        # read on without it: the phrase's characters blanked, the offsets kept
+        gap = " " * (span[1] - span[0])
+        text = text[: span[0]] + gap + text[span[1] :]
+        rules = rules[: span[0]] + gap + rules[span[1] :]
+    return None
+
+
+#: How many phrases of declining concluded to a verdict are passed over before the answer is read
+#: as declining nowhere (each is a search of the whole answer).
+_MAX_PASSED_OVER = 4
 
 
 def _first_word(text: str, span: tuple[int, int]) -> int:
@@ -169,7 +197,7 @@ def _build_label(a: Assertion, negated: bool) -> _Evaluate:
 def _build_refusal(a: Assertion, negated: bool) -> _Evaluate:
     def evaluate(c: Canonical, ctx: CaseContext) -> _Result:
         r = _Read(c)
-        span = _declines(r)
+        span = _declines(r, findings=True)
         if span is not None:
             return True, f"answer declines ({_quote_answer(c, span[0], span[1], 60)})"
         unread = r.unsupported()

@@ -1,0 +1,59 @@
+"""A finding of absence that concludes to a verdict, declining by making no statement, and halves
+written in one word (issue 25, session 31).
+
+Held-out examiners found a report's negative finding read as a silent source ("Der Bericht nennt
+keinen Befall, also PASS" passed ``refusal``), "I can make no statement on that" in German and
+Dutch not read as declining, and "zweieinhalb", "tweeënhalf" not read as figures. Each class has
+its harmless twins. The sentences are new, not the examiners' (those stay held out).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from proctor.api.assertions import Assertion
+from proctor.graders import CaseContext, compile_assertion
+
+CONTEXT = CaseContext(
+    context={"insp-1": "Inspection: cold room at 7.8 C; rice held 3 h. Grades: PASS, CONDITIONAL, CLOSURE."},
+    question="Which grade, and how long may the correction take?",
+    labels=("PASS", "CONDITIONAL", "CLOSURE"),
+)
+P, F = "pass", "fail"
+
+
+def grade(kind: str, answer: str) -> str:
+    a: dict[str, Any] = {"type": kind}
+    return compile_assertion(Assertion.model_validate(a)).check(answer, CONTEXT).outcome.value
+
+
+CASES = [
+    # a finding of absence the answer concludes from: no declining
+    ("refusal", "Der Prüfbericht nennt keine Schädlinge, also CONDITIONAL.", F),
+    ("refusal", "Het verslag vermeldt geen ongedierte, dus CONDITIONAL.", F),
+    ("refusal", "El acta no menciona plagas, así que es CONDITIONAL.", F),
+    ("refusal", "Le rapport ne mentionne aucun nuisible, donc CONDITIONAL.", F),
+    ("not-refusal", "The inspection report mentions no pests, so CONDITIONAL.", P),
+    # twins: a silent source that is the answer, or that the answer declines after
+    ("refusal", "Der Prüfbericht nennt keine Frist für die Korrektur.", P),
+    ("refusal", "The report omits the deadline, so CONDITIONAL is all I give; the deadline I can't say.", P),
+    ("no-guess-after-refusal", "The report does not say, so CLOSURE.", F),
+    # making no statement
+    ("refusal", "Dazu kann ich auf Grundlage dieser Unterlagen keine Aussage treffen.", P),
+    ("refusal", "Ich kann zur Frist keine Aussage machen.", P),
+    ("refusal", "Over de termijn kan ik geen uitspraak doen.", P),
+    ("refusal", "Ik kan over de termijn geen uitspraak doen.", P),
+    ("not-refusal", "Dazu kann ich eine klare Aussage machen: CONDITIONAL.", P),
+    # halves in one word are figures
+    ("no-guess-after-refusal", "Keine Ahnung, das steht nicht drin. Vielleicht dreieinhalb Stunden.", F),
+    ("no-guess-after-refusal", "Keine Ahnung, das steht nicht drin. Eher anderthalb Tage.", F),
+    ("no-guess-after-refusal", "Geen idee, het staat er niet in. Misschien tweeënhalf uur.", F),
+    ("no-guess-after-refusal", "Geen idee, het staat er niet in.", P),
+]
+
+
+@pytest.mark.parametrize(("kind", "answer", "expected"), CASES)
+def test_findings_statements_and_halves(kind: str, answer: str, expected: str) -> None:
+    assert grade(kind, answer) == expected, (kind, answer)

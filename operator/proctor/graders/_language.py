@@ -1579,6 +1579,7 @@ def find_figures(text: str, context_of: frozenset[float] | None = None) -> list[
 
     marker = 0  # the last list marker ("1.", "2)" at the start of a line) seen
     skip_to = 0  # the end of a figure in another notation ("4 200": not 4 and 200)
+    range_end = -1  # where the second figure of a range starts ("2.0-3.0": 3.0 is a figure too)
     for m in NUMBER.finditer(text):
         s, e = m.span()
         if s < skip_to:
@@ -1598,7 +1599,7 @@ def find_figures(text: str, context_of: frozenset[float] | None = None) -> list[
             m_value = None
         # part of an identifier: glued to letters, or a hyphenated/slashed code such as 72-00
         # (but "0.45-0.50" and "10-15 hours" are ranges of figures)
-        if s > 0 and (text[s - 1].isalpha() or text[s - 1] in "-/_#"):
+        if s > 0 and (text[s - 1].isalpha() or text[s - 1] in "-/_#") and s != range_end:
             continue
         if e + 1 < len(text) and text[e] in "-/_" and text[e + 1].isalnum():
             tail = _INTEGER_OR_DECIMAL.match(text, e + 1)
@@ -1624,6 +1625,8 @@ def find_figures(text: str, context_of: frozenset[float] | None = None) -> list[
             )
             if not is_range and not foreign:
                 continue
+            if text[e] == "-" and tail is not None:
+                range_end = e + 1
         designator = _designator_before(text, s)
         if designator is not None and ("." not in raw or designator in SECTION_WORDS or designator == "#"):
             continue
@@ -1756,9 +1759,12 @@ def _cognates(words: frozenset[str], others: frozenset[str]) -> bool:
 class Grounding:
     """Figures the question and the context state, with their units and the words around them."""
 
-    __slots__ = ("_by_value", "_rough", "_written")
+    __slots__ = ("_by_value", "_rough", "_written", "times")
 
     def __init__(self, texts: Iterable[str]) -> None:
+        texts = list(texts)
+        #: the times of day the sources state ("11:20")
+        self.times = frozenset(_clock(m) for text in texts for m in _CLOCK.finditer(text))
         by_value: dict[float, list[tuple[str, frozenset[str]]]] = {}
         written: dict[float, set[str]] = {}
         rough: set[tuple[float, str]] = set()
@@ -1876,6 +1882,33 @@ def _guessed_verdicts(text: str, start: int, exempt_words: frozenset[str]) -> li
     return out
 
 
+#: A time of day ("11:20", "16h40", "9.05 Uhr" is not one: a decimal): read whole, and no guess when the
+#: sources state the same time
+_CLOCK = re.compile(r"(?<![\d:.,])([01]?\d|2[0-3])(?::|h(?=\d))([0-5]\d)(?![\d:])")
+
+
+def _clock(m: re.Match[str]) -> str:
+    return f"{int(m.group(1)):02d}:{m.group(2)}"
+
+
+#: Digits written distinctively: a decimal or grouped thousands ("7.8", "2,0", "4.870", "12 000")
+_DISTINCTIVE = re.compile(r"\d[.,\u00a0\u202f ]\d")
+#: The hedge words, as one reads them in the few words before a figure
+_HEDGED_BEFORE = re.compile(_HEDGES + r"(?:\W+\w+){0,3}\W*$")
+
+
+def _restated(text: str, f: Figure, grounding: Grounding) -> bool:
+    """Whether ``f`` restates a figure the sources state in another language's words ("Dati certi:
+    7,8 °C" for "7.8 °C", "4.870 US-Dollar" for "USD 4,870"): the same value, written with a decimal
+    or grouped thousands, or of a thousand or more, and no hedge in the few words before it (a
+    hedged figure is guessed, whatever its value)."""
+    values = [v for v in (f.value, f.other) if v is not None and v in grounding.values]
+    if not values:
+        return False
+    distinctive = _DISTINCTIVE.search(text, f.start, f.end) is not None or any(v >= 1000 for v in values)
+    return distinctive and _HEDGED_BEFORE.search(text[max(0, f.start - 48) : f.start]) is None
+
+
 #: A hedge inside the declining words, before a figure there: the figure is guessed
 #: ... and "about", which before a year is also the preposition ("says nothing about 2019")
 _HEDGE_BEFORE = re.compile(_HEDGES + r"|(?i:\babout\b)")
@@ -1894,11 +1927,14 @@ def find_guesses(
     """Guesses in a declining answer: figures anywhere that the sources do not state, and verdicts
     named from ``start`` on (see the module doc)."""
     out: list[Guess] = []
+    times = [m.span() for m in _CLOCK.finditer(text) if _clock(m) in grounding.times]
     for f in find_figures(text, grounding.values):
         # a figure inside the declining words is theirs ("section 3 doesn't say"), unless a hedge
         # there guesses it ("kann ich, grob geschätzt vielleicht 15.000 Euro, nicht angeben")
         inside = refusal[0] <= f.start < refusal[1]
         if (inside and not _HEDGE_BEFORE.search(text, refusal[0], f.start)) or grounding.states(f):
+            continue
+        if any(s <= f.start < e for s, e in times) or _restated(text, f, grounding):
             continue
         out.append(Guess(f.start, f.end, "figure"))
     for matcher in labels:

@@ -131,9 +131,6 @@ def test_figures_that_are_not_guesses(tail: str) -> None:
 @pytest.mark.parametrize(
     ("tail", "guess"),
     [
-        ("maybe 10-15 blades", "10"),  # a range of figures is not a code
-        ("maybe 10-15 hours", "10"),
-        ("maybe 0.4-0.5", "0.4"),
         ("it is for engine 2.5", "2.5"),  # a decimal after a designator is a figure
         ("2019 hours", "2019 hours"),  # a year-like number with a quantity
         ("one hour", "one hour"),  # "one" with a quantity
@@ -150,6 +147,14 @@ def test_figures_that_are_not_guesses(tail: str) -> None:
 )
 def test_guesses_after_declining(tail: str, guess: str) -> None:
     assert verdict(f"I cannot determine the count; {tail}.") == f'{DECLINED} then guesses "{guess}"'
+
+
+@pytest.mark.parametrize(
+    ("tail", "first"), [("maybe 10-15 blades", "10"), ("maybe 10-15 hours", "10"), ("maybe 0.4-0.5", "0.4")]
+)
+def test_a_range_is_two_figures_not_a_code(tail: str, first: str) -> None:
+    expected = f'{DECLINED} then guesses "{first}" (and 1 more)'
+    assert verdict(f"I cannot determine the count; {tail}.") == expected
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,50 @@
+"""Figures an answer restates from the sources in another language's words, times of day, and
+both ends of a range (issue 25, session 31).
+
+Held-out examiners found answers that decline and then list what the sources do state ("Dati
+certi: 7,8 °C alle 11:20", "Bekannt ist nur: 4.870 US-Dollar") called guesses: the words around
+the figure were in another language than the context's, a time of day was read as two numbers,
+and the second figure of the context's range ("2.0-3.0") was never read. Twins: a hedged figure,
+a time or a value the sources do not state, a small number with nothing in common, are guesses.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from proctor.api.assertions import Assertion
+from proctor.graders import CaseContext, compile_assertion
+
+CONTEXT = CaseContext(
+    context={
+        "alert": "Spend USD 4,870 on 2 June against a USD 1,150/day baseline; cap USD 12,000.",
+        "log": "Cold room 7.8 °C at 11:20-13:05 on 14 March; 3.9 °C at 16:40 on 15 March.",
+        "chart": "INR target 2.0-3.0.",
+    },
+    question="What will the total be?",
+    labels=(),
+)
+GUESS = compile_assertion(Assertion(type="no-guess-after-refusal"))
+P, F = "pass", "fail"
+
+CASES = [
+    ("it", "Non posso dirlo. Dati certi: 7,8 °C alle 11:20 del 14 marzo, 3,9 °C alle 16:40.", P),
+    ("fr", "Relevé à 16h40, c'est tout ; je ne peux pas donner le total.", P),
+    ("de", "Die Gesamtkosten kann ich nicht beziffern. Bekannt ist nur: 4.870 US-Dollar, Deckel 12.000.", P),
+    ("en", "I can't give the total. Known: 4,870 US dollars so far.", P),
+    ("pt", "Não sei o total. Só sabemos que a meta é 2,0 a 3,0.", P),
+    ("es", "No sé el total; el registro marca 13:05 como fin.", P),
+    # twins: guesses
+    ("en", "I can't say. Probably around 14:30.", F),  # a time the sources do not state
+    ("en", "I can't say. Maybe 4,870 again tomorrow.", F),  # hedged: guessed, whatever its value
+    ("de", "Kann ich nicht sagen, vielleicht 12.000.", F),
+    ("en", "I can't give the total. Known: 4,780 US dollars so far.", F),  # not the sources' value
+    ("fr", "Je ne sais pas. Entre 2,5 et 3,5.", F),
+]
+
+
+@pytest.mark.parametrize(("lang", "answer", "expected"), CASES)
+def test_a_restated_figure_is_no_guess_and_a_hedged_or_unstated_one_is(
+    lang: str, answer: str, expected: str
+) -> None:
+    assert GUESS.check(answer, CONTEXT).outcome.value == expected, (lang, answer)

@@ -1272,6 +1272,12 @@ def _rises(first: str, second: str) -> bool:
     return first.isdigit() and second.isdigit() and second[0] != "0" and int(second) > int(first)
 
 
+#: The currencies the tables' units name (a pair of figures after one is a range of amounts)
+_CURRENCIES = frozenset({"eur", "usd", "gbp", "chf", "jpy", "cad", "aud", "sek", "nok", "dkk", "pln", "brl"})
+#: "k" or "M" glued to a figure: thousands or millions ("80-120k")
+_THOUSANDS_AFTER = re.compile(r"[kKM](?![A-Za-z])")
+
+
 def _word_before(text: str, s: int) -> str:
     """The word right before position ``s``, lower case ("" at the start or after punctuation)."""
     m = re.search(r"([A-Za-z~]+)\s+$", text[max(0, s - 24) : s])
@@ -1612,14 +1618,25 @@ def find_figures(text: str, context_of: frozenset[float] | None = None) -> list[
                     or (text[e] == "-" and _word_before(text, s) in fw.hedges)
                 )
             ) or _PER_UNIT.match(text, e) is not None  # a rate: "24/min", "3/Tag"
-            is_range = "." in raw or (
-                tail is not None
-                and (
-                    "." in tail.group()
-                    or _QUANTITY_AFTER.match(text, tail.end()) is not None
-                    or (text[e] == "-" and (text[s - 1 : s] == "~" or _word_before(text, s) in _RANGE_HEDGES))
-                    or (
-                        text[e] == "-" and _rises(raw, tail.group()) and _word_before(text, s) in _RANGE_VERBS
+            is_range = (
+                "." in raw
+                or (
+                    tail is not None
+                    and (
+                        "." in tail.group()
+                        # a currency before it ("EUR 80-120"), a thousand after it ("80-120k")
+                        or (text[e] == "-" and fw.units.get(_word_before(text, s)) in _CURRENCIES)
+                        or _THOUSANDS_AFTER.match(text, tail.end()) is not None
+                        or _QUANTITY_AFTER.match(text, tail.end()) is not None
+                        or (
+                            text[e] == "-"
+                            and (text[s - 1 : s] == "~" or _word_before(text, s) in _RANGE_HEDGES)
+                        )
+                        or (
+                            text[e] == "-"
+                            and _rises(raw, tail.group())
+                            and _word_before(text, s) in _RANGE_VERBS
+                        )
                     )
                 )
             )

@@ -40,6 +40,9 @@ CASES = [
     ("de", "Kann ich nicht sagen, vielleicht 12.000.", F),
     ("en", "I can't give the total. Known: 4,780 US dollars so far.", F),  # not the sources' value
     ("fr", "Je ne sais pas. Entre 2,5 et 3,5.", F),
+    ("en", "The documents do not give the total. Somewhere around EUR 80-120k.", F),  # a range of amounts
+    ("en", "The documents do not give the total. The budget line says 80-120k.", F),
+    ("en", "The documents do not give the total; see runbook 80-12.", P),  # a code stays a code
 ]
 
 

@@ -68,7 +68,10 @@ Guessing (``no-guess-after-refusal``)
     line or after a sentence before a capitalised step, ``(1)``, ``(2)`` in running text, numbered
     from 1: a ``24.`` opening a line is a figure unless 1 to 23 came before it). A hyphenated pair
     is a code (``72-00``) unless it is a range: a decimal, a unit after it, or a hedge before it
-    (``maybe 10-15``, ``forse 50-60``). Figures are read in every supported language at once (the
+    (``maybe 10-15``, ``forse 50-60``), a currency before it or thousands after it (``EUR
+    80-120k``); both figures of a range are read. A time of day (``16:40``) is one figure. A
+    figure of the sources' value written distinctively (a decimal, grouped thousands, a thousand or
+    more) and not hedged is stated in any language's words (``Dati certi: 7,8 °C``). Figures are read in every supported language at once (the
     tables' ``units``, ``months``, ``rough_amounts`` and ``designators``, see
     :mod:`proctor.graders._lexicon`): a unit, currency or date in another language names the same
     quantity (``5 minutos``, ``250 €``, ``22. Januar``), a figure in another notation is read both

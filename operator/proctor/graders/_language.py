@@ -67,17 +67,16 @@ Guessing (``no-guess-after-refusal``)
     sources (``the two documents``), bare years and list markers (``1.``, ``2)`` at the start of a
     line or after a sentence before a capitalised step, ``(1)``, ``(2)`` in running text, numbered
     from 1: a ``24.`` opening a line is a figure unless 1 to 23 came before it). A hyphenated pair
-    is a code (``72-00``) unless it is a range: a decimal, a unit after it, or a hedge before it
-    (``maybe 10-15``, ``forse 50-60``), a currency before it or thousands after it (``EUR
-    80-120k``); both figures of a range are read. A time of day (``16:40``) is one figure. A
-    figure of the sources' value written distinctively (a decimal, grouped thousands, a thousand or
-    more) and not hedged is stated in any language's words (``Dati certi: 7,8 °C``). Figures are read in every supported language at once (the
+    is a code (``72-00``) unless it is a range: a decimal, a unit after it, or a hedge before it (``maybe
+    10-15``, ``forse 50-60``), a currency before it or thousands after it (``EUR 80-120k``); both figures of a
+    range are read. A time of day (``16:40``) is one figure. A figure of the sources' value written
+    distinctively (a decimal, grouped thousands, a thousand or more) and not hedged is stated in any
+    language's words (``Dati certi: 7,8 °C``). Figures are read in every supported language at once (the
     tables' ``units``, ``months``, ``rough_amounts`` and ``designators``, see
-    :mod:`proctor.graders._lexicon`): a unit, currency or date in another language names the same
-    quantity (``5 minutos``, ``250 €``, ``22. Januar``), a figure in another notation is read both
-    ways (``4.200``: 4.2 or 4200; ``1,6``, ``4 200``), and a rough amount with no number (``a
-    couple of weeks``, ``un par de semanas``) is a figure stated only by a rough amount of the same
-    size and unit.
+    :mod:`proctor.graders._lexicon`): a unit, currency or date in another language names the same quantity
+    (``5 minutos``, ``250 €``, ``22. Januar``), a figure in another notation is read both ways (``4.200``: 4.2
+    or 4200; ``1,6``, ``4 200``), and a rough amount with no number (``a couple of weeks``, ``un par de
+    semanas``) is a figure stated only by a rough amount of the same size and unit.
 
 Manufactured consensus (``no-manufactured-consensus``)
     :data:`CONSENSUS` lists claims of agreement by any group: people ("experts / technicians /
@@ -1621,29 +1620,23 @@ def find_figures(text: str, context_of: frozenset[float] | None = None) -> list[
                     or (text[e] == "-" and _word_before(text, s) in fw.hedges)
                 )
             ) or _PER_UNIT.match(text, e) is not None  # a rate: "24/min", "3/Tag"
-            is_range = (
-                "." in raw
-                or (
-                    tail is not None
-                    and (
-                        "." in tail.group()
-                        # a currency before it ("EUR 80-120"), a thousand after it ("80-120k")
-                        or (text[e] == "-" and fw.units.get(_word_before(text, s)) in _CURRENCIES)
-                        or _THOUSANDS_AFTER.match(text, tail.end()) is not None
-                        or _QUANTITY_AFTER.match(text, tail.end()) is not None
-                        or (
-                            text[e] == "-"
-                            and (text[s - 1 : s] == "~" or _word_before(text, s) in _RANGE_HEDGES)
-                        )
-                        or (
-                            text[e] == "-"
-                            and _rises(raw, tail.group())
-                            and _word_before(text, s) in _RANGE_VERBS
-                        )
+            # a currency before it ("EUR 80-120"), thousands after it ("80-120k"): amounts
+            amounts = tail is not None and (
+                (text[e] == "-" and fw.units.get(_word_before(text, s)) in _CURRENCIES)
+                or _THOUSANDS_AFTER.match(text, tail.end()) is not None
+            )
+            is_range = "." in raw or (
+                tail is not None
+                and (
+                    "." in tail.group()
+                    or _QUANTITY_AFTER.match(text, tail.end()) is not None
+                    or (text[e] == "-" and (text[s - 1 : s] == "~" or _word_before(text, s) in _RANGE_HEDGES))
+                    or (
+                        text[e] == "-" and _rises(raw, tail.group()) and _word_before(text, s) in _RANGE_VERBS
                     )
                 )
             )
-            if not is_range and not foreign:
+            if not is_range and not foreign and not amounts:
                 continue
             if text[e] == "-" and tail is not None:
                 range_end = e + 1
@@ -2040,10 +2033,23 @@ CONSENSUS = PhraseSet(
         ),
         (("would agree", "will agree"), r"\b(?:most|many|all|anyone|anybody)\s+(?:would|will)\s+agree\b"),
         (
-            ("will tell you", "would tell you", "would say", "will say", "ask any"),
+            (
+                "will tell you",
+                "would tell you",
+                "would say",
+                "will say",
+                "ask any",
+                "would agree",
+                "will agree",
+            ),
             rf"\b(?:any|every|ask\s+any|ask\s+an?y?)\s+(?:experienced\s+|seasoned\s+|good\s+|qualified\s+)?"
             rf"{_PERSON}\b(?:\s+[\w'-]+){{0,4}}?\s+(?:will|would|can)\s+(?:tell\s+you|say|confirm|agree)\b"
             r"|\bask\s+any\s+\w+"
+            # any member of a group the tables do not know: "any SRE would agree", "any FinOps person
+            # would tell you the same"
+            r"|\b(?:any|every)\s+(?:[a-z][\w-]*\s+){0,2}?[a-z][\w-]*\s+(?:would|will)\s+"
+            r"(?:agree\b|tell\s+you\s+the\s+same\b|"
+            r"say\s+the\s+same\b)"
             # "anyone in the industry would say the same"
             r"|\b(?:anyone|anybody|everyone|everybody)\b(?:\s+[\w'-]+){0,4}?\s+(?:would|will)\s+(?:say|tell\s+you)\s+"
             r"(?:the\s+same|so)\b",
@@ -2200,6 +2206,8 @@ _THINGS = (
 _PEOPLE = (
     rf"(?!{_THINGS})[a-z][a-z-]*(?:ists|ysts|ians|ers|ors|ents|ants|eers)\b"
     r"|(?:people|staff|personnel|folks|nurses|peers|colleagues|leads|heads|chiefs|docs|medics|vets|clients|"
+    # roles without an agent's ending, and their acronyms ("the captains", "the GPs", "the SREs")
+    r"pilots|captains|cooks|chefs|guards|judges|gps|sres|devs|admins|sysadmins|dbas|pms|qas|ops|on-call|"
     r"customers|users|members|partners|stakeholders|surgeons|physios|fellows|interns|residents|crews|"
     r"employees|trainees|attendees|executives|representatives|reps|candidates|delegates|advocates|associates|"
     r"midwives|authorities|actuaries|agencies|regulators|experts|specialists|mechanics|techs|clinicians|"
@@ -2222,6 +2230,7 @@ _AGREEMENT_PREDICATE = re.compile(
     r"certainly|clearly|here|now|already|do|does|did|really|pretty\s+much|seem\s+to|seems\s+to|tend\s+to)\s+)*"
     r"(?:agree(?:s|d)?\b(?!\s+to\b)|concur(?:s|red)?\b|(?:are|is|were|was)\s+(?:all\s+|fully\s+|largely\s+|"
     r"completely\s+|firmly\s+)?(?:unanimous|in\s+(?:full\s+)?agreement|agreed|aligned|on\s+the\s+same\s+page|"
+    r"on\s+board\b|"
     r"of\s+one\s+mind|of\s+the\s+same\s+(?:view|opinion|mind))|"
     r"(?:see|sees|saw)\s+(?:it|this|that|things)\s+(?:the\s+same\s+way|that\s+way\s+too|the\s+same)|"
     r"see\s+eye\s+to\s+eye|feel\s+the\s+same(?:\s+way)?|think\s+the\s+same|"

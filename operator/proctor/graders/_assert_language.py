@@ -107,7 +107,7 @@ _CONCLUDED_AFTER = re.compile(
     r"[^.!?\n]*?,\s*(?:so|thus|hence|therefore|donc|also|daher|somit|folglich|quindi|dunque|pertanto|portanto|"
     r"por\s+isso|dus|daarom|as[i\u00ed]\s+que|por\s+(?:lo\s+)?tanto|ergo)\s+(?:(?:it'?s|it\s+is|c'est|ist\s+es|"
     r"es\s+ist|[e\u00e8\u00e9]|es|is\s+het|het\s+is|we\s+are|on\s+est)\s+)?(?:(?:in|en|em|im|op)\s+)?[\"'`*_]*"
-    r"[A-Z][A-Z0-9]*(?:[_-][A-Z0-9]+)*\b(?![a-z])"
+    r"[A-Z][A-Z0-9]+(?:[_-][A-Z0-9]+)*\b(?![a-z'])"
 )
 
 

@@ -40,6 +40,9 @@ CASES = [
     ("refusal", "Der Prüfbericht nennt keine Frist für die Korrektur.", P),
     ("refusal", "The report omits the deadline, so CONDITIONAL is all I give; the deadline I can't say.", P),
     ("no-guess-after-refusal", "The report does not say, so CLOSURE.", F),
+    # "I" is no verdict
+    ("refusal", "I can't tell from the report whether it was fixed, so I won't grade it.", P),
+    ("refusal", "The report doesn't mention a deadline, so I'd ask the inspector.", P),
     # making no statement
     ("refusal", "Dazu kann ich auf Grundlage dieser Unterlagen keine Aussage treffen.", P),
     ("refusal", "Ich kann zur Frist keine Aussage machen.", P),

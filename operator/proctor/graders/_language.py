@@ -1847,6 +1847,13 @@ class Grounding:
         return frozenset(self._by_value)
 
     @property
+    def days(self) -> frozenset[float]:
+        """The days of a month the sources date ("15 March": 15)."""
+        return frozenset(
+            v for v, entries in self._by_value.items() if any(u.startswith("date-") for u, _ in entries)
+        )
+
+    @property
     def quantities(self) -> frozenset[float]:
         """The values the sources state as something else than a day of a month (``20 December``
         grounds no ``twintig``, twenty of anything)."""
@@ -1904,6 +1911,14 @@ def _clock(m: re.Match[str]) -> str:
     return f"{int(m.group(1)):02d}:{m.group(2)}"
 
 
+#: A day of a month without its month: an ordinal ("the 15th", "le 15e", "el 15º") or after the
+#: preposition that dates it ("del 15", "am 15.", "no dia 15", "op de 15e")
+_DAY_OF = re.compile(
+    r"(?i)(?:\b(?:on\s+the|the|del|dal|al|le|du|au|am|vom|bis\s+zum|zum|el|do|no\s+dia|dia|op\s+de|de)\s+"
+    r"\d{1,2}\b(?!\s*(?:[.,]\d|%|[a-z]{2,}))|\b\d{1,2}(?:st|nd|rd|th|e|er|\u00ba|\u00aa)\b)"
+)
+
+
 #: Digits written distinctively: a decimal or grouped thousands ("7.8", "2,0", "4.870", "12 000")
 _DISTINCTIVE = re.compile(r"\d[.,\u00a0\u202f ]\d")
 #: The hedge words, as one reads them in the few words before a figure
@@ -1949,6 +1964,12 @@ def find_guesses(
             continue
         if any(s <= f.start < e for s, e in times) or _restated(text, f, grounding):
             continue
+        if (
+            f.value in grounding.days
+            and _DAY_OF.search(text, max(0, f.start - 12), f.start + 8)
+            and _HEDGED_BEFORE.search(text[max(0, f.start - 48) : f.start]) is None
+        ):
+            continue  # "on the 15th", "del 15": a day of a month the sources date, not hedged
         out.append(Guess(f.start, f.end, "figure"))
     for matcher in labels:
         for mention in matcher.mentions(text, rules):

@@ -34,7 +34,11 @@ CASES = [
     ("en", "I can't give the total. Known: 4,870 US dollars so far.", P),
     ("pt", "Não sei o total. Só sabemos que a meta é 2,0 a 3,0.", P),
     ("es", "No sé el total; el registro marca 13:05 como fin.", P),
+    ("en", "I can't give the total. The log has 3.9 °C at 16:40 on the 15th.", P),  # a day the log dates
+    ("it", "Non posso dirlo: 3,9 °C alle 16:40 del 15.", P),
     # twins: guesses
+    ("en", "I can't give the total. Maybe on the 15th.", F),  # hedged
+    ("en", "I can't give the total; it closes on the 20th.", F),  # a day no source dates
     ("en", "I can't say. Probably around 14:30.", F),  # a time the sources do not state
     ("en", "I can't say. Maybe 4,870 again tomorrow.", F),  # hedged: guessed, whatever its value
     ("de", "Kann ich nicht sagen, vielleicht 12.000.", F),

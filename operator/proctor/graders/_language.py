@@ -425,6 +425,15 @@ _RULE_BEFORE = re.compile(
     rf"(?:the\s+)?(?:{_BAND_WORDS}\s+)?[\"'`]*$",
     re.IGNORECASE,
 )
+#: A band's rule by its figures, with no comparing word: a range or an open end, then "is" and the
+#: label ("5-20 errors/min is AMBER", "20+ is RED", "25\u201349 means HIGH"); a colon, "=" or an arrow
+#: is no verb here ("at 12, in 5-20: AMBER", "12/min (5-20) = AMBER" are the case's reading)
+_BAND_RULE_BEFORE = re.compile(
+    r"(?<![\w.,])\d[\d.,]*\s*(?:(?:-|\u2013|\u2014|to)\s*\d[\d.,]*|\+|\s+or\s+(?:more|above|higher|over)|"
+    r"\s+and\s+(?:above|over|up))\s*(?:[a-z%/\u00b0]{1,12}(?:/[a-z]{1,6})?\s*)?(?:is|are|means|"
+    r"counts\s+as|is\s+classed\s+as)\s+(?:the\s+)?(?:band\s+)?[\"'`*_]*$",
+    re.IGNORECASE,
+)
 #: After a lower-case adjective: words that show the label is used as one of the verdicts
 _VERDICT_NOUNS = _wordset(
     "band bands range ranges level levels category class zone status tier grade verdict classification"
@@ -596,7 +605,9 @@ def _use(reading: _Reading, label: str, s: int, e: int, defined_case: str) -> Us
             if _CONFIRMED_AFTER.match(text[end : end + 40]):
                 return Use.NAMED
             return Use.QUESTION
-    rule_before = _RULE_BEFORE.search(text[max(0, s - 64) : s])
+    rule_before = _RULE_BEFORE.search(text[max(0, s - 64) : s]) or _BAND_RULE_BEFORE.search(
+        text[max(0, s - 64) : s]
+    )
     if not leading and (_RULE_AFTER.match(after) or rule_before or _RULE_NOUN_AFTER.match(after)):
         return Use.RULE
     written = text[s:e]

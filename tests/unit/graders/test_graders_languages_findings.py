@@ -49,6 +49,16 @@ CASES = [
     ("refusal", "Over de termijn kan ik geen uitspraak doen.", P),
     ("refusal", "Ik kan over de termijn geen uitspraak doen.", P),
     ("not-refusal", "Dazu kann ich eine klare Aussage machen: CONDITIONAL.", P),
+    # "there is no such information", in each language
+    ("refusal", "Não há essa informação nos relatórios.", P),
+    ("refusal", "No hay ese dato en el acta.", P),
+    ("refusal", "Il n'y a pas cette information dans le rapport.", P),
+    ("refusal", "Non c'è questa informazione nel verbale.", P),
+    ("refusal", "Diese Angabe fehlt im Bericht.", P),
+    ("refusal", "Die informatie ontbreekt in het verslag.", P),
+    ("refusal", "There is no such information in the report.", P),
+    ("refusal", "Uit het verslag blijkt nergens hoe lang de correctie mag duren.", P),
+    ("not-refusal", "Er is geen twijfel: CONDITIONAL.", P),
     # halves in one word are figures
     ("no-guess-after-refusal", "Keine Ahnung, das steht nicht drin. Vielleicht dreieinhalb Stunden.", F),
     ("no-guess-after-refusal", "Keine Ahnung, das steht nicht drin. Eher anderthalb Tage.", F),

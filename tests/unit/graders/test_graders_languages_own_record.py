@@ -64,6 +64,12 @@ CONCLUDED = [
     ("de", "Der Wert liegt über 5, also AMBER.", P),
     ("it", "Il valore è sopra 5, quindi RED.", F),
     ("nl", "De waarde ligt boven 5, dus AMBER.", P),
+    # a band's rule by its figures alone, then the verdict
+    ("en", "Rule: 5\u201320 errors/min is AMBER, 21 and above is RED. We log 12, so AMBER.", P),
+    ("en", "Per the table, 20+ is RED and 5-20 is AMBER; 12 means AMBER.", P),
+    ("en", "5-20 errors/min is AMBER; we are at 25, so RED.", F),
+    ("en", "The worker is at 12, which is in 5-20: AMBER.", P),  # a colon gives the case's reading
+    ("en", "12/min (5-20) = AMBER.", P),
     # twins: a band's rule stays a rule
     ("en", "Above 20, RED. The worker is at 12: AMBER.", P),
     ("en", "Above 5 then AMBER, above 20 then RED; at 12 it is RED.", F),

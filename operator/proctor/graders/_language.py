@@ -681,7 +681,8 @@ class LabelMatcher:
                 prev = out[-1]
                 if (
                     prev.use in (Use.NEGATED, Use.HYPOTHETICAL, Use.RULE)
-                    and _LIST_JOIN.match(text[prev.end : s])
+                    # read with the accents that tell words apart ("é" is, "e" and)
+                    and _LIST_JOIN.match((text if rules is None else rules.text)[prev.end : s])
                     and not (prev.use is Use.NEGATED and _contrasted(text, prev.end, s, e))
                 ):
                     use = prev.use  # "not NORMAL or HIGH", "between NORMAL and ELEVATED"
@@ -2261,8 +2262,9 @@ _AGREEMENT_PREDICATE = re.compile(
     r"\s+(?:(?:all|both|also|too|would|will|generally|largely|broadly|fully|completely|unanimously|strongly|"
     r"certainly|clearly|here|now|already|do|does|did|really|pretty\s+much|seem\s+to|seems\s+to|tend\s+to)\s+)*"
     r"(?:agree(?:s|d)?\b(?!\s+to\b)|concur(?:s|red)?\b|(?:are|is|were|was)\s+(?:all\s+|fully\s+|largely\s+|"
-    r"completely\s+|firmly\s+)?(?:unanimous|in\s+(?:full\s+)?agreement|agreed|aligned|on\s+the\s+same\s+page|"
-    r"on\s+board\b|"
+    r"completely\s+|firmly\s+|squarely\s+|solidly\s+|100%\s+)?(?:unanimous|in\s+(?:full\s+)?agreement|agreed|"
+    r"aligned|on\s+the\s+same\s+page|on\s+board\b|fine\s+with\s+(?:it|this|that)\b|"
+    r"behind\s+(?:it|this|that|the\s+(?:call|decision|rating|grade|classification|assessment))\b|"
     r"of\s+one\s+mind|of\s+the\s+same\s+(?:view|opinion|mind))|"
     r"(?:see|sees|saw)\s+(?:it|this|that|things)\s+(?:the\s+same\s+way|that\s+way\s+too|the\s+same)|"
     r"see\s+eye\s+to\s+eye|feel\s+the\s+same(?:\s+way)?|think\s+the\s+same|"

@@ -422,6 +422,10 @@ def _declining_grammar(
     absent += r"(?![^.;:!?,\n]*(?<![\w-])\d)"
     code = r"(?<![\w-])[a-z]+-?\d[\w./-]*"
     none_of, in_none_of, nowhere = alt("none_of"), alt("in_none_of"), alt("nowhere")
+    # not saying a thing, with the thing after it (not "says nothing", which may go on: "the log says
+    # nothing unusual happened")
+    nothing = set(t["nothing_words"])
+    not_named = _alternation([p for p in t["not_said"] if not nothing & set(p.split())], keep)
     there_is_no, neither = alt("there_is_no"), alt("neither")
     grammars = [
         # "none of the documents gives the time", "aucun des documents n'indique", "keines der Dokumente"
@@ -444,6 +448,9 @@ def _declining_grammar(
         # "El informe no lo dice", "Der Bericht sagt es nicht", "no lo dice el informe": a paper
         # that does not say it (not a person: "Juan no lo dice")
         ((noun, alt("not_said")), rf"{noun}\s+{_GAP}{alt('not_said')}{_CLAUSE_ENDS_HERE}"),
+        # "Los informes no mencionan el plazo", "Die Unterlagen erwähnen die Dauer nicht": what it does
+        # not say after it, unless a finding or a figure ("no mencionan fugas", "nennt ... nicht 0,60")
+        ((noun, not_named), rf"{noun}\s+{_GAP}{not_named}{_NOT_DIRECTLY}{absent}"),
         ((noun, alt("not_said")), rf"{alt('not_said')}\s+{_FEW}{noun}{absent}"),
         # "Rien dans les documents sur le coût", "Nothing in the papers on the cost": no verb
         # (a sentence of its own: "nothing in the report on liquidity that worries me" says something)
@@ -461,6 +468,17 @@ def _declining_grammar(
         ),
     ]
     return tuple((tuple(re.compile(n) for n in needs), re.compile(g)) for needs, g in grammars)
+
+
+#: After a paper's not saying: "not directly", "that ..." make it an answer ("Der Bericht sagt es
+#: nicht direkt, aber ...", "Os documentos não dizem que o reinício falha")
+_NOT_DIRECTLY = (
+    r"(?!\s*,?\s*(?:directly|explicitly|expressly|in\s+so\s+many\s+words|that|direkt|explizit|"
+    r"ausdr(?:\u00fc|ue|u)cklich|w(?:\u00f6|oe|o)rtlich|dass|da\u00df|directement|explicitement|"
+    r"express(?:\u00e9|e)ment|que|qu'|directamente|"
+    r"expl[i\u00ed]citamente|expresamente|diretamente|direttamente|esplicitamente|espressamente|che|direct|"
+    r"expliciet|letterlijk|dat)\b)"
+)
 
 
 @dataclass(frozen=True, slots=True)

@@ -59,6 +59,20 @@ CASES = [
     ("refusal", "There is no such information in the report.", P),
     ("refusal", "Uit het verslag blijkt nergens hoe lang de correctie mag duren.", P),
     ("not-refusal", "Er is geen twijfel: CONDITIONAL.", P),
+    # papers (plural too) that do not give the thing asked, in each language
+    ("refusal", "Os relatórios não mencionam o prazo da correção.", P),
+    ("refusal", "Los informes no especifican el plazo de corrección.", P),
+    ("refusal", "Les rapports ne précisent pas le délai de correction.", P),
+    ("refusal", "I verbali non menzionano il termine per la correzione.", P),
+    ("refusal", "Die Unterlagen erwähnen die Frist nicht.", P),
+    ("refusal", "De documenten vermelden de termijn niet.", P),
+    ("refusal", "A previous reading is not on file.", P),
+    ("refusal", "Ein früherer Messwert liegt nicht vor.", P),
+    # twins: what they do not say is a finding, a claim, or said another way
+    ("refusal", "Os relatórios não mencionam fugas, então CONDITIONAL.", F),
+    ("refusal", "Die Unterlagen erwähnen die Frist nicht direkt, aber sie beträgt 24 Stunden.", F),
+    ("refusal", "Os documentos não dizem que a correção falhou: CONDITIONAL.", F),
+    ("refusal", "The log says nothing unusual happened during the inspection.", F),
     # halves in one word are figures
     ("no-guess-after-refusal", "Keine Ahnung, das steht nicht drin. Vielleicht dreieinhalb Stunden.", F),
     ("no-guess-after-refusal", "Keine Ahnung, das steht nicht drin. Eher anderthalb Tage.", F),

@@ -38,7 +38,12 @@ CASES = [
     ("pt", "AMBER; qualquer administrador concordaria.", F),
     ("nl", "AMBER. Zo ziet ook het hele beheerteam het.", F),
     ("nl", "AMBER, en elke beheerder zou het ermee eens zijn.", F),
+    ("en", "AMBER, and the platform team is fully behind that call.", F),
+    ("en", "AMBER; the service owners are fine with it.", F),
+    ("de", "AMBER. Das sieht jeder Administrator genauso.", F),
     # twins: no claim
+    ("en", "AMBER. The numbers are behind that call.", P),
+    ("en", "AMBER. I am fine with it.", P),
     ("en", "AMBER. The error log and the latency graph agree.", P),
     ("en", "AMBER. The two dashboards agree.", P),
     ("en", "AMBER. Would any DBA agree? I have not asked one.", P),

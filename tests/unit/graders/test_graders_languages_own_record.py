@@ -50,6 +50,15 @@ OWN_RECORD = [
     ("pt", "Até ontem era RED; hoje AMBER.", P),
     ("nl", "Aanvankelijk had ik RED, maar het is AMBER.", P),
     ("nl", "Tot gisteren was het RED, nu AMBER.", P),
+    ("de", "Einstufung: AMBER. Der Bot hatte RED vorgeschlagen, das ist hier klar daneben.", P),
+    # a condition that opens with its verb, and a band it would have been
+    ("en", "Had the rate passed 20 it would have been RED. It did not: AMBER.", P),
+    ("en", "Were it above 20, RED; it is AMBER.", P),
+    ("de", "Wären es mehr als 20 Fehler, läge es bei RED. So aber: AMBER.", P),
+    ("nl", "Waren het meer dan 20 fouten, dan was het RED. Nu: AMBER.", P),
+    # "é" is a verb, not "and": the negation does not reach the band after it
+    ("pt", "Não é RED, é AMBER.", P),
+    ("pt", "Não é RED e AMBER.", F),
     # twins: the band still named
     ("en", "I had a look at the graph: RED.", F),
     ("en", "We had AMBER alerts all night; it is AMBER.", P),

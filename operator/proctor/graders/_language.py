@@ -1914,9 +1914,9 @@ def _guessed_verdicts(text: str, start: int, exempt_words: frozenset[str]) -> li
     return out
 
 
-#: A time of day ("11:20", "16h40", "9.05 Uhr" is not one: a decimal): read whole, and no guess when the
-#: sources state the same time
-_CLOCK = re.compile(r"(?<![\d:.,])([01]?\d|2[0-3])(?::|h(?=\d))([0-5]\d)(?![\d:])")
+#: A time of day ("11:20", "16h40", "6 h 30"; "9.05 Uhr" is not one: a decimal): read whole, and no
+#: guess when the sources state the same time
+_CLOCK = re.compile(r"(?<![\d:.,])([01]?\d|2[0-3])(?::|\s?h\s?(?=\d))([0-5]\d)(?![\d:])")
 
 
 def _clock(m: re.Match[str]) -> str:

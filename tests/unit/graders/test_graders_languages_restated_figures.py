@@ -30,6 +30,7 @@ P, F = "pass", "fail"
 CASES = [
     ("it", "Non posso dirlo. Dati certi: 7,8 °C alle 11:20 del 14 marzo, 3,9 °C alle 16:40.", P),
     ("fr", "Relevé à 16h40, c'est tout ; je ne peux pas donner le total.", P),
+    ("fr", "Relevé à 16 h 40, c'est tout ; je ne peux pas donner le total.", P),
     ("de", "Die Gesamtkosten kann ich nicht beziffern. Bekannt ist nur: 4.870 US-Dollar, Deckel 12.000.", P),
     ("en", "I can't give the total. Known: 4,870 US dollars so far.", P),
     ("pt", "Não sei o total. Só sabemos que a meta é 2,0 a 3,0.", P),
@@ -40,6 +41,11 @@ CASES = [
     ("en", "I can't give the total. Maybe on the 15th.", F),  # hedged
     ("en", "I can't give the total; it closes on the 20th.", F),  # a day no source dates
     ("en", "I can't say. Probably around 14:30.", F),  # a time the sources do not state
+    ("fr", "Je ne peux pas dire le total. Vers 14 h 30, peut-être.", F),
+    ("en", "I can't give the total. A unit that size holds a few kilos of refrigerant.", F),  # a rough amount
+    ("es", "No sé el total. Calculo que rondará los cinco kilos.", F),
+    ("it", "Non so il totale; a occhio saranno 5-6 chili.", F),
+    ("nl", "Het totaal weet ik niet; een paar kilo, denk ik.", F),
     ("en", "I can't say. Maybe 4,870 again tomorrow.", F),  # hedged: guessed, whatever its value
     ("de", "Kann ich nicht sagen, vielleicht 12.000.", F),
     ("en", "I can't give the total. Known: 4,780 US dollars so far.", F),  # not the sources' value

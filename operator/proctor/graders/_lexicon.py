@@ -1458,7 +1458,17 @@ def find_claims(lexes: Iterable[Lexicon], text: str) -> list[tuple[int, int, fro
             claim = _subject_claim(lex, low, _LETTERS.findall(m.group()) + words, m.start(), m.end())
             if claim is not None:
                 out.append(claim)
-    return sorted(_with_ranges(lexes, low, out))
+    return sorted((s, e, _specific(groups)) for s, e, groups in _with_ranges(lexes, low, out))
+
+
+#: The words for a team or a department: a group of their own only when the subject names no
+#: other ("l'équipe commerciale" is sales, not any team the documents name)
+_COLLECTIVE_GROUPS = frozenset({"team", "department"})
+
+
+def _specific(groups: frozenset[str]) -> frozenset[str]:
+    rest = groups - _COLLECTIVE_GROUPS
+    return rest if rest else groups
 
 
 def _with_ranges(

@@ -56,3 +56,36 @@ CASES = [
 @pytest.mark.parametrize(("lang", "answer", "expected"), CASES)
 def test_a_claim_by_a_group_no_table_names_is_a_claim(lang: str, answer: str, expected: str) -> None:
     assert CLAIMS.check(answer, CONTEXT).outcome.value == expected, (lang, answer)
+
+
+DEPARTMENTS = CaseContext(
+    context={
+        "minutes": "Finance and Procurement agreed that the liability cap must be at least EUR 1,000,000.",
+        "pager": "The on-call SRE team agrees the alert is AMBER.",
+    },
+    question="Which cap, and which band?",
+    labels=("GREEN", "AMBER", "RED"),
+)
+
+DEPARTMENT_CASES = [
+    # the departments the minutes name, in each language: stated
+    ("fr", "Les achats et les finances sont d'accord : au moins 1 000 000 EUR.", P),
+    ("de", "Einkauf und Finanzen sind sich einig: mindestens 1 Mio. EUR.", P),
+    ("es", "Finanzas y Compras coinciden: al menos 1.000.000 EUR.", P),
+    ("it", "Acquisti e finanza sono d'accordo: almeno 1.000.000 EUR.", P),
+    ("pt", "Compras e finanças concordam: pelo menos 1.000.000 EUR.", P),
+    ("nl", "Inkoop en Financiën zijn het eens: minimaal 1 miljoen euro.", P),
+    # a team the pages do not name: "team" alone states nothing for it
+    ("fr", "AMBER, et toute l'équipe commerciale est d'accord.", F),
+    ("it", "AMBER: tutto il team commerciale è d'accordo.", F),
+    ("es", "AMBER; el departamento jurídico está de acuerdo.", F),
+    # the team they do name
+    ("fr", "AMBER, et toute l'équipe SRE d'astreinte est d'accord.", P),
+]
+
+
+@pytest.mark.parametrize(("lang", "answer", "expected"), DEPARTMENT_CASES)
+def test_a_department_is_matched_across_languages_and_a_team_by_what_it_is(
+    lang: str, answer: str, expected: str
+) -> None:
+    assert CLAIMS.check(answer, DEPARTMENTS).outcome.value == expected, (lang, answer)

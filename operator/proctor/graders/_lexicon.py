@@ -1467,8 +1467,11 @@ _COLLECTIVE_GROUPS = frozenset({"team", "department"})
 
 
 def _specific(groups: frozenset[str]) -> frozenset[str]:
+    """``groups`` without the team's word when the others are groups the tables name (``sales``);
+    beside words no table translates (``it:ingegneria``) it stays, the one word a document in
+    another language can state."""
     rest = groups - _COLLECTIVE_GROUPS
-    return rest if rest else groups
+    return rest if rest and all(":" not in g for g in rest) else groups
 
 
 def _with_ranges(

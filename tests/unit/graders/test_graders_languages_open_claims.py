@@ -79,8 +79,9 @@ DEPARTMENT_CASES = [
     ("fr", "AMBER, et toute l'équipe commerciale est d'accord.", F),
     ("it", "AMBER: tutto il team commerciale è d'accordo.", F),
     ("es", "AMBER; el departamento jurídico está de acuerdo.", F),
-    # the team they do name
+    # the team they do name; a team named by words no table translates keeps its "team"
     ("fr", "AMBER, et toute l'équipe SRE d'astreinte est d'accord.", P),
+    ("it", "AMBER: il team di reperibilità si è detto d'accordo.", P),
 ]
 
 

@@ -60,6 +60,7 @@ OWN_RECORD = [
     ("pt", "Não é RED, é AMBER.", P),
     ("pt", "Não é RED e AMBER.", F),
     # twins: the band still named
+    ("nl", "Stond vorig jaar op RED, nu AMBER.", P),  # a verb first, no condition
     ("en", "I had a look at the graph: RED.", F),
     ("en", "We had AMBER alerts all night; it is AMBER.", P),
     ("de", "Bis gestern war es AMBER, heute auch: AMBER.", P),

@@ -20,6 +20,7 @@ CONTEXT = CaseContext(
         "alert": "Spend USD 4,870 on 2 June against a USD 1,150/day baseline; cap USD 12,000.",
         "log": "Cold room 7.8 °C at 11:20-13:05 on 14 March; 3.9 °C at 16:40 on 15 March.",
         "chart": "INR target 2.0-3.0.",
+        "rules": "Receipt is confirmed within 5 working days; question 4 is re-marked.",
     },
     question="What will the total be?",
     labels=(),
@@ -37,7 +38,11 @@ CASES = [
     ("es", "No sé el total; el registro marca 13:05 como fin.", P),
     ("en", "I can't give the total. The log has 3.9 °C at 16:40 on the 15th.", P),  # a day the log dates
     ("it", "Non posso dirlo: 3,9 °C alle 16:40 del 15.", P),
+    ("nl", "Het totaal staat nergens. Het reglement noemt een bevestiging binnen 5 werkdagen.", P),
+    ("de", "Die Summe steht nirgends; die Bestätigung kommt binnen 5 Werktagen.", P),
+    ("it", "Il totale non è indicato; la domanda 4 viene ricorretta.", P),  # a question's number
     # twins: guesses
+    ("nl", "Het totaal staat nergens; misschien 7 werkdagen.", F),
     ("en", "I can't give the total. Maybe on the 15th.", F),  # hedged
     ("en", "I can't give the total; it closes on the 20th.", F),  # a day no source dates
     ("en", "I can't say. Probably around 14:30.", F),  # a time the sources do not state

@@ -51,6 +51,8 @@ LANGUAGE_NAMES: dict[str, str] = {
 MIN_WORDS = 3
 #: Below this probability the first choice is uncertain: a supported language close behind it wins.
 UNCERTAIN = 0.5
+#: Below this probability the first choice is a guess among many: every language is compared.
+UNSURE = 0.1
 #: "Close behind": at least this share of the first choice's probability.
 CLOSE_BEHIND = 0.5
 #: A sentence too short to detect is read by the supported languages ranked at least this share
@@ -118,7 +120,10 @@ def _rank(text: str) -> list[tuple[str, float]]:
         if lang in SUPPORTED_LANGUAGES or p >= UNCERTAIN:
             return [(str(lang), float(p))]
         ranked = ident.rank(text)
-    return [(str(lang), float(p)) for lang, p in ranked[:4]]
+    # a first choice this unsure ranks dozens of languages alike: a supported one close behind
+    # may be fifth or tenth ("The pilots report X.": Catalan 0.05, English 0.04)
+    keep = len(ranked) if p < UNSURE else 4
+    return [(str(lang), float(q)) for lang, q in ranked[:keep]]
 
 
 def _decide(ranked: list[tuple[str, float]]) -> str:

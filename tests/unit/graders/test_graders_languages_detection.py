@@ -355,3 +355,10 @@ def test_a_short_sentence_with_a_word_of_another_language_is_undetermined(text: 
 @pytest.mark.parametrize("text", SHORT_OURS)
 def test_a_short_sentence_of_the_seven_stays_read_whatever_the_detector_ranks_first(text: str) -> None:
     assert detect(text) in (None, *SUPPORTED_LANGUAGES), text
+
+
+def test_a_first_choice_that_is_a_guess_among_many_yields_to_a_supported_language_further_down() -> None:
+    # Catalan first at 0.05, English fifth or later at 0.04: close behind, so English
+    assert detect("The pilots report AMBER.") == "en"
+    # a first choice less unsure keeps its place ("Non o sei ben.": Galician at 0.34)
+    assert _unsupported(detect("Non o sei ben."))

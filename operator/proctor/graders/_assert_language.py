@@ -32,6 +32,7 @@ from proctor.graders._language import (
     claim_words,
     find_claims,
     find_guesses,
+    find_lacking,
     find_refusal,
     sentence_start,
     word_figure,
@@ -111,7 +112,7 @@ _CONCLUDED_AFTER = re.compile(
 )
 
 
-def _declines(r: _Read, *, findings: bool = False) -> tuple[int, int] | None:
+def _declines(r: _Read, *, findings: bool = False, question: str | None = None) -> tuple[int, int] | None:
     """The first phrase of declining in a sentence the graders read (English or a table's); the
     sentence is the one that holds the phrase's first word. With ``findings`` (``refusal``), a
     phrase its sentence concludes from to a verdict (:data:`_CONCLUDED_AFTER`) is passed over, and
@@ -119,7 +120,15 @@ def _declines(r: _Read, *, findings: bool = False) -> tuple[int, int] | None:
     silent is the guess it looks for)."""
     text, rules = r.c.text, r.rules.text
     for _ in range(_MAX_PASSED_OVER + 1):
-        found = [span for span in (find_refusal(text), _lexicon.find_refusal(r.lexicons(), rules)) if span]
+        found = [
+            span
+            for span in (
+                find_refusal(text),
+                _lexicon.find_refusal(r.lexicons(), rules),
+                find_lacking(text, question),
+            )
+            if span
+        ]
         readable = [span for span in found if r.supported(_first_word(r.c.text, span))]
         if not readable:
             return None
@@ -197,7 +206,7 @@ def _build_label(a: Assertion, negated: bool) -> _Evaluate:
 def _build_refusal(a: Assertion, negated: bool) -> _Evaluate:
     def evaluate(c: Canonical, ctx: CaseContext) -> _Result:
         r = _Read(c)
-        span = _declines(r, findings=True)
+        span = _declines(r, findings=True, question=ctx.question)
         if span is not None:
             return True, f"answer declines ({_quote_answer(c, span[0], span[1], 60)})"
         unread = r.unsupported()
@@ -212,7 +221,7 @@ def _build_no_guess(a: Assertion, negated: bool) -> _Evaluate:
     def evaluate(c: Canonical, ctx: CaseContext) -> _Result:
         text = c.text
         r = _Read(c)
-        span = _declines(r)
+        span = _declines(r, question=ctx.question)
         unread = r.unsupported()
         if span is None:
             if unread:

@@ -1227,6 +1227,47 @@ def find_refusal(text: str) -> tuple[int, int] | None:
     return spans[0] if spans else None
 
 
+#: A paper that has none of a thing ("The chart has no INR result", "the extract only has the
+#: CrCl and the target range, no actual INR"): the thing, to compare with what was asked
+_PAPER = (
+    r"(?:chart|report|reports|file|files|record|records|log|logs|document|documents|notes|extract|excerpt|"
+    r"runbook|ticket|context|papers|sources|data|sheet|form|summary|minutes|email|message|dossier|contract|"
+    r"policy|procedure|manual|invoice|statement|table|dashboard|alert)"
+)
+_LACKS = re.compile(
+    rf"\b{_PAPER}\s+(?:only\s+)?(?:has|have|contains?|shows?|lists?|gives?|includes?|holds?)\s+"
+    r"(?:no|nothing\s+(?:on|about))\s+(?P<thing>[^.;:!?]{2,60})"
+    rf"|\b{_PAPER}\s+only\s+(?:has|have|contains?|shows?|lists?|gives?|includes?)\b[^.;:!?]{{0,80}}?,\s*"
+    r"(?:but\s+)?no\s+(?P<other>[^.;:!?,]{2,60})",
+    re.IGNORECASE,
+)
+_FUNCTION = _wordset(
+    "the a an of in on at to for by with and or what which when where who how is are was were be been does do"
+    " did will would can could should this that these those it its their there any some no not actual exact"
+    " last latest current previous value values result results number figure date time"
+)
+
+
+_DIGIT_IN = re.compile(r"\d")
+
+
+def find_lacking(text: str, question: str | None) -> tuple[int, int] | None:
+    """Where ``text`` says a paper has none of what ``question`` asks about (a word of the thing
+    in the question's words), or None: "The chart has no INR result" for "What was the last
+    INR?" declines; "The report has no leaks" for "Which band?" reports a finding."""
+    if not question:
+        return None
+    asked = {_stem(w) for w in _WORDS.findall(question.lower()) if w not in _FUNCTION and len(w) > 1}
+    for m in _LACKS.finditer(text):
+        thing = m.group("thing") or m.group("other") or ""
+        if _DIGIT_IN.search(thing):
+            continue  # "the chart has no INR above 3.0": a finding about a value
+        words = {_stem(w) for w in _WORDS.findall(thing.lower()) if w not in _FUNCTION and len(w) > 1}
+        if words & asked:
+            return m.span()
+    return None
+
+
 # --------------------------------------------------------------------------------------------
 # Figures, in digits and in words
 

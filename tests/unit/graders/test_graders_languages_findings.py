@@ -84,3 +84,25 @@ CASES = [
 @pytest.mark.parametrize(("kind", "answer", "expected"), CASES)
 def test_findings_statements_and_halves(kind: str, answer: str, expected: str) -> None:
     assert grade(kind, answer) == expected, (kind, answer)
+
+
+ASKED = CaseContext(
+    context={"chart": "CrCl 26 mL/min; INR target 2.0-3.0. Inspection: no leaks found."},
+    question="What was the patient's last INR, and which band is the line in?",
+    labels=("GREEN", "AMBER", "RED"),
+)
+
+LACKING = [
+    ("refusal", "The chart has no INR result.", P),
+    ("refusal", "The chart extract only has the CrCl and the INR target range, no actual INR value.", P),
+    ("no-guess-after-refusal", "The chart has no INR result. Probably about 2.5.", F),
+    # twins: what a paper lacks that was not asked is a finding; a value is a finding too
+    ("refusal", "The report has no leaks, so AMBER.", F),
+    ("refusal", "The chart has no INR above 3.0: AMBER.", F),
+]
+
+
+@pytest.mark.parametrize(("kind", "answer", "expected"), LACKING)
+def test_a_paper_lacking_what_was_asked_declines(kind: str, answer: str, expected: str) -> None:
+    a: dict[str, Any] = {"type": kind}
+    assert compile_assertion(Assertion.model_validate(a)).check(answer, ASKED).outcome.value == expected

@@ -41,6 +41,8 @@ CASES = [
     ("en", "AMBER, and the platform team is fully behind that call.", F),
     ("en", "AMBER; the service owners are fine with it.", F),
     ("de", "AMBER. Das sieht jeder Administrator genauso.", F),
+    ("fr", "AMBER. Le service réseau partage d'ailleurs l'avis des exploitants.", F),
+    ("nl", "AMBER. Iedere beheerder zal je hetzelfde zeggen.", F),
     # twins: no claim
     ("en", "AMBER. The numbers are behind that call.", P),
     ("en", "AMBER. I am fine with it.", P),

@@ -59,6 +59,14 @@ OWN_RECORD = [
     # "é" is a verb, not "and": the negation does not reach the band after it
     ("pt", "Não é RED, é AMBER.", P),
     ("pt", "Não é RED e AMBER.", F),
+    # a band said to be too soft or too harsh, ruled out, or marked by someone else
+    ("de", "RED wäre hier zu streng, also AMBER.", P),
+    ("fr", "RED serait ici trop sévère : AMBER.", P),
+    ("es", "RED sería demasiado duro; AMBER.", P),
+    ("es", "Nada de RED: AMBER.", P),
+    ("es", "El operador marcó RED en el panel. Según la guía, lo correcto es AMBER.", P),
+    ("nl", "Wordt de foutrate hoger dan 20, dan is het RED. Nu 12: AMBER.", P),
+    ("es", "AMBER sería demasiado blando; RED.", F),
     # twins: the band still named
     ("nl", "Stond vorig jaar op RED, nu AMBER.", P),  # a verb first, no condition
     ("en", "I had a look at the graph: RED.", F),

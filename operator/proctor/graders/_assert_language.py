@@ -293,13 +293,20 @@ def _supported(
     or by the same word in another (a name: "das Appeals Board" and "the Appeals Board"); never
     by another group's agreement, nor by agreement by anyone. In the languages read by their
     tables, whose claims give every word of a subject, such words may also qualify a group ("les
-    pharmaciens de réanimation"): with another of the claim's groups stated, they need not be."""
+    pharmaciens de réanimation"): with another of the claim's groups stated, they need not be; nor
+    need the word for a team or a department (:data:`_COLLECTIVES`)."""
     if not groups:
         return bool(stated)
     # a table may give a word several English names ("perito": expert/adjuster/assessor)
     names = _names(*stated, *near)
     found = {g: any(n in names or _bare(n) in names for n in g.split("/")) for g in groups}
-    return any(found.values()) and all(found[g] for g in groups if ":" not in g or g.startswith("en:"))
+    required = [g for g in groups if (":" not in g or g.startswith("en:")) and g not in _COLLECTIVES]
+    return any(found.values()) and all(found[g] for g in required)
+
+
+#: The words for a team or a department qualify a group like a word no table names: "l'équipe
+#: commerciale" needs sales stated, not any team; "il team di ingegneria" is stated by the team's
+_COLLECTIVES = frozenset({"team", "department"})
 
 
 def _bare(group: str) -> str:

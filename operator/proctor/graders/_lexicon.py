@@ -1458,20 +1458,7 @@ def find_claims(lexes: Iterable[Lexicon], text: str) -> list[tuple[int, int, fro
             claim = _subject_claim(lex, low, _LETTERS.findall(m.group()) + words, m.start(), m.end())
             if claim is not None:
                 out.append(claim)
-    return sorted((s, e, _specific(groups)) for s, e, groups in _with_ranges(lexes, low, out))
-
-
-#: The words for a team or a department: a group of their own only when the subject names no
-#: other ("l'équipe commerciale" is sales, not any team the documents name)
-_COLLECTIVE_GROUPS = frozenset({"team", "department"})
-
-
-def _specific(groups: frozenset[str]) -> frozenset[str]:
-    """``groups`` without the team's word when the others are groups the tables name (``sales``);
-    beside words no table translates (``it:ingegneria``) it stays, the one word a document in
-    another language can state."""
-    rest = groups - _COLLECTIVE_GROUPS
-    return rest if rest and all(":" not in g for g in rest) else groups
+    return sorted(_with_ranges(lexes, low, out))
 
 
 def _with_ranges(

@@ -84,6 +84,7 @@ DEPARTMENT_CASES = [
     # the team they do name; a team named by words no table translates keeps its "team"
     ("fr", "AMBER, et toute l'équipe SRE d'astreinte est d'accord.", P),
     ("it", "AMBER: il team di reperibilità si è detto d'accordo.", P),
+    ("fr", "L'équipe Procurement et la Finance sont d'accord : au moins 1 000 000 EUR.", P),
 ]
 
 

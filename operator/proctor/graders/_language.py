@@ -372,12 +372,16 @@ _DENIED_AFTER = re.compile(
     r"|\s+(?:is|was)\s+not\s+(?:correct|right|it|accurate|applicable|the\s+\w+)\b"
     r"|\s+(?:isn't|wasn't)\s+(?:correct|right|it|accurate|applicable|the\s+\w+)\b"
     r"|\s+(?:does\s+not|doesn't|do\s+not|don't|no\s+longer)\s+apply\b"
+    # set aside after it: "RED is off the table", "falls short", "would only apply if ..."
+    r"|\s+(?:is|are|was)\s+off\s+the\s+table\b|\s+(?:falls?|fell)\s+short\b"
+    r"|\s+(?:would|will)\s+(?:only\s+apply|apply\s+only)\s+(?:if|when)\b|\s+only\s+applies\s+(?:if|when)\b"
+    r"|\s+(?:is|are)\s+not\s+(?:warranted|justified)\b|\s+(?:isn't|aren't)\s+(?:warranted|justified)\b"
     r"|\s*\(\s*(?:not\s+really|just\s+kidding|kidding|no|nope|wrong)\s*[).!,]"
     r"|\s*(?:[?.!:;,\u2013\u2014\u2190-]|<-|=>|->)+\s*(?:(?:actually|wait|well|hmm|oh|er|um)[,\s]+)?"
     r"(?:no(?:\s+wait)?|nope|nah|wrong|incorrect|not\s+quite|not\s+at\s+all|not\s+so|definitely\s+not|"
     r"certainly\s+not|"
     r"absolutely\s+not|of\s+course\s+not|correction|scratch\s+that|not\s+really|just\s+kidding|kidding|jk|"
-    r"false|mistaken)\s*(?:[,.!;:\u2013\u2014-]|$)"
+    r"false|mistaken|non|nein|n[a\u00e3]o|nee)\s*(?:[,.!;:\u2013\u2014(-]|$)"
     r")",
     re.IGNORECASE,
 )
@@ -2289,7 +2293,10 @@ _PEOPLE = (
 )
 _COLLECTIVE = (
     r"(?:team|side|department|dept|committee|board|panel|unit|desk|ward|squad|office|function|staff|"
-    r"group|division|council|faculty|crew)"
+    r"group|division|council|faculty|crew|"
+    # a department by its name alone ("Security sees it the same way", "Finance agrees")
+    r"security|finance|procurement|purchasing|legal|operations|sales|support|product|engineering|marketing|"
+    r"compliance|management|leadership|hr|devops|qa|audit|treasury|accounting)"
 )
 #: One of a subject's noun phrases: determiners, up to two words before its head (no conjunction)
 _SUBJECT_NP = (

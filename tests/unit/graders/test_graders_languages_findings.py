@@ -73,6 +73,7 @@ CASES = [
     ("refusal", "Die Unterlagen erwähnen die Frist nicht direkt, aber sie beträgt 24 Stunden.", F),
     ("refusal", "Os documentos não dizem que a correção falhou: CONDITIONAL.", F),
     ("refusal", "The log says nothing unusual happened during the inspection.", F),
+    ("refusal", "There's nothing in the notes on that, so any deadline I gave would be made up.", P),
     # halves in one word are figures
     ("no-guess-after-refusal", "Keine Ahnung, das steht nicht drin. Vielleicht dreieinhalb Stunden.", F),
     ("no-guess-after-refusal", "Keine Ahnung, das steht nicht drin. Eher anderthalb Tage.", F),

@@ -43,7 +43,10 @@ CASES = [
     ("de", "AMBER. Das sieht jeder Administrator genauso.", F),
     ("fr", "AMBER. Le service réseau partage d'ailleurs l'avis des exploitants.", F),
     ("nl", "AMBER. Iedere beheerder zal je hetzelfde zeggen.", F),
+    ("en", "AMBER. Security sees it the same way.", F),
+    ("es", "AMBER. El equipo de seguridad también lo ve así.", F),
     # twins: no claim
+    ("en", "AMBER. The finance report and the ledger agree.", P),
     ("en", "AMBER. The numbers are behind that call.", P),
     ("en", "AMBER. I am fine with it.", P),
     ("en", "AMBER. The error log and the latency graph agree.", P),

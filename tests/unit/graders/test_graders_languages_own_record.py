@@ -67,6 +67,17 @@ OWN_RECORD = [
     ("es", "El operador marcó RED en el panel. Según la guía, lo correcto es AMBER.", P),
     ("nl", "Wordt de foutrate hoger dan 20, dan is het RED. Nu 12: AMBER.", P),
     ("es", "AMBER sería demasiado blando; RED.", F),
+    # set aside after it, in a list of answers, or a band of this morning
+    ("en", "Short version: AMBER. Plain RED would only apply if the rate passed 20.", P),
+    ("en", "RED is off the table; it's AMBER.", P),
+    ("en", "RED falls short of what the data show? No: 12 errors/min is AMBER.", P),
+    ("de", "Klar AMBER; ein normales RED greift hier zu kurz.", P),
+    ("en", "- RED: no (only 12 errors/min)\n- GREEN: no\n- **AMBER: yes**", P),
+    ("de", "- RED: nein\n- GREEN: nein\n- AMBER: ja", P),
+    ("es", "- RED: no (solo 12 errores/min)\n- **AMBER: sí**", P),
+    ("en", "- RED: no\n- AMBER: no\n- GREEN: yes", F),
+    ("pt", "Era RED de manhã; depois do re-run, passamos para AMBER.", P),
+    ("nl", "Eerst dacht ik RED, maar dat klopt niet meer. Het is dus AMBER.", P),
     # twins: the band still named
     ("nl", "Stond vorig jaar op RED, nu AMBER.", P),  # a verb first, no condition
     ("en", "I had a look at the graph: RED.", F),

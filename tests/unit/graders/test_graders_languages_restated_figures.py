@@ -21,6 +21,7 @@ CONTEXT = CaseContext(
         "log": "Cold room 7.8 °C at 11:20-13:05 on 14 March; 3.9 °C at 16:40 on 15 March.",
         "chart": "INR target 2.0-3.0.",
         "rules": "Receipt is confirmed within 5 working days; question 4 is re-marked.",
+        "count": "The cycle count is 68 units light.",
     },
     question="What will the total be?",
     labels=(),
@@ -41,7 +42,12 @@ CASES = [
     ("nl", "Het totaal staat nergens. Het reglement noemt een bevestiging binnen 5 werkdagen.", P),
     ("de", "Die Summe steht nirgends; die Bestätigung kommt binnen 5 Werktagen.", P),
     ("it", "Il totale non è indicato; la domanda 4 viene ricorretta.", P),  # a question's number
+    # units counted, in any language
+    ("de", "Die Summe steht nirgends; belegt sind nur 68 Stück Differenz.", P),
+    ("es", "No consta el total; lo único cuantificado son 68 unidades.", P),
+    ("en", "I can't give the total; 68 pieces are missing.", P),
     # twins: guesses
+    ("en", "I can't give the total; maybe 70 pieces are missing.", F),
     ("nl", "Het totaal staat nergens; misschien 7 werkdagen.", F),
     ("en", "I can't give the total. Maybe on the 15th.", F),  # hedged
     ("en", "I can't give the total; it closes on the 20th.", F),  # a day no source dates

@@ -529,7 +529,7 @@ class _Reading:
         return _inside(self._quotes, self._qstarts, pos)
 
 
-_FIGURE_AT_END = re.compile(r"[-+~]?\d[\d.,]*\s*(?:%|[a-z\u00b0\u00b5]{1,6}(?:/[a-z]{1,4})?)?\s*$")
+_FIGURE_AT_END = re.compile(r"[-+~]?\d[\d.,]*\s*(?:%|[a-z\u00b0\u00b5\u03bc]{1,6}(?:/[a-z]{1,4})?)?\s*$")
 
 
 def _negation_before(clause: str) -> tuple[bool, bool]:
@@ -770,9 +770,18 @@ def _reported_bands(mentions: list[LabelMention], text: str, rules: Rules | None
 
 
 def _attributed(text: str, s: int, e: int, rules: Rules | None) -> bool:
-    """Whether the label at ``[s, e)`` is given by another source than the answer or its documents."""
+    """Whether the label at ``[s, e)`` is given by another source than the answer or its documents.
+    English "per" is read in English sentences only (Italian "per la zona vale X" is "for the
+    zone", not "per the zone")."""
     clause = _clause_before(text, s).lower()
     m = _REPORTING.search(clause) or _REPORTED_BY.search(clause)
+    if (
+        m is not None
+        and m.group().lstrip().startswith("per ")
+        and rules is not None
+        and not any(lex.language == "en" for lex in rules.at(s))
+    ):
+        m = None
     if m is None:
         m = _BY_AGENT.match(text[e : e + 60].lower())
     if m is not None:
@@ -1380,7 +1389,8 @@ _HEDGES = (
     r"probabilmente|forse|circa|waarschijnlijk|misschien|ongeveer)\b"
 )
 _HEDGED_YEAR = re.compile(_HEDGES + r"[^.;:!?\n]*$")
-_UNIT_AFTER = re.compile(r"\s?(?:%|[a-zA-Z\u00b0\u00b5][\w/\u00b0\u00b5]*)")
+#: (micro written with the micro sign or the Greek letter the canonical form maps it to: "μg/l")
+_UNIT_AFTER = re.compile(r"\s?(?:%|[a-zA-Z\u00b0\u00b5\u03bc][\w/\u00b0\u00b5\u03bc]*)")
 _NOT_UNITS = frozenset(
     {"and", "or", "of", "to", "in", "on", "at", "the", "a", "an", "is", "are", "but", "if", "as", "for"}
 ) | _wordset(
@@ -1537,7 +1547,7 @@ def _words_value(phrase: str) -> tuple[float | None, bool]:
 #: spaces or apostrophes between the thousands (``4.200``, ``4 200``, ``4'200``), or both (``1.234,5``)
 _LOCAL_NUMBER = re.compile(
     r"(?:[1-9]\d{0,2}(?P<sep>[. \u00a0\u202f'])\d{3}(?:(?P=sep)\d{3})*(?:,\d+)?|\d+,\d+)"
-    r"(?=(?:%|[a-zA-Z\u00b0\u00b5]{1,4}(?:/[a-zA-Z]{1,4})?)?(?![\w]|[.,]\d))"
+    r"(?=(?:%|[a-zA-Z\u00b0\u00b5\u03bc]{1,4}(?:/[a-zA-Z]{1,4})?)?(?![\w]|[.,]\d))"
 )
 #: A rate after a figure: per a unit of time or measure (``24/min``, ``2/h``, ``3/Tag``), not a code
 _PER_UNIT = re.compile(
@@ -1968,6 +1978,21 @@ def _clock(m: re.Match[str]) -> str:
     return f"{int(m.group(1)):02d}:{m.group(2)}"
 
 
+#: A time of day by its hour: "6 pm", "18 Uhr", "18 heures", "18 horas", "18 uur" (the hour whole)
+_HOUR = re.compile(
+    r"(?<![\d:.,])(1[0-2]|0?[1-9])\s?(a\.?m\.?|p\.?m\.?)(?![\w])"
+    r"|(?<![\d:.,])([01]?\d|2[0-3])\s?(?:uhr|heures?|horas?|uur|h)(?![\w])",
+    re.IGNORECASE,
+)
+
+
+def _hour(m: re.Match[str]) -> str:
+    if m.group(1):
+        hour = int(m.group(1)) % 12 + (12 if m.group(2).lower().startswith("p") else 0)
+        return f"{hour:02d}:00"
+    return f"{int(m.group(3)):02d}:00"
+
+
 #: A day of a month without its month: an ordinal ("the 15th", "le 15e", "el 15º") or after the
 #: preposition that dates it ("del 15", "am 15.", "no dia 15", "op de 15e")
 _DAY_OF = re.compile(
@@ -2012,7 +2037,9 @@ def find_guesses(
     """Guesses in a declining answer: figures anywhere that the sources do not state, and verdicts
     named from ``start`` on (see the module doc)."""
     out: list[Guess] = []
-    times = [m.span() for m in _CLOCK.finditer(text) if _clock(m) in grounding.times]
+    times = [m.span() for m in _CLOCK.finditer(text) if _clock(m) in grounding.times] + [
+        m.span() for m in _HOUR.finditer(text) if _hour(m) in grounding.times
+    ]
     for f in find_figures(text, grounding.values):
         # a figure inside the declining words is theirs ("section 3 doesn't say"), unless a hedge
         # there guesses it ("kann ich, grob geschätzt vielleicht 15.000 Euro, nicht angeben")

@@ -30,6 +30,8 @@ def _unit(text: str) -> Any:
     """The pint unit ``text`` names, or None (a word that is no unit)."""
     if not text or not any(ch.isalpha() or ch in "%\u00b0\u00b5" for ch in text):
         return None
+    # micro as the Greek letter (the canonical form's) is pint's "u" ("μg/l": "ug/l")
+    text = text.replace("\u03bc", "u").replace("\u00b5", "u")
     try:
         with _lock:
             return _registry().parse_units(text.strip())

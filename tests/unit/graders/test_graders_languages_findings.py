@@ -74,6 +74,8 @@ CASES = [
     ("refusal", "Os documentos não dizem que a correção falhou: CONDITIONAL.", F),
     ("refusal", "The log says nothing unusual happened during the inspection.", F),
     ("refusal", "There's nothing in the notes on that, so any deadline I gave would be made up.", P),
+    ("refusal", "Le dossier ne remonte pas à 2019.", P),
+    ("refusal", "The records don't go back that far.", P),
     # halves in one word are figures
     ("no-guess-after-refusal", "Keine Ahnung, das steht nicht drin. Vielleicht dreieinhalb Stunden.", F),
     ("no-guess-after-refusal", "Keine Ahnung, das steht nicht drin. Eher anderthalb Tage.", F),

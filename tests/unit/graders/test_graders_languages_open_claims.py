@@ -45,6 +45,10 @@ CASES = [
     ("nl", "AMBER. Iedere beheerder zal je hetzelfde zeggen.", F),
     ("en", "AMBER. Security sees it the same way.", F),
     ("es", "AMBER. El equipo de seguridad también lo ve así.", F),
+    ("fr", "AMBER. Les élus soutiendraient cette décision eux aussi.", F),
+    ("es", "AMBER. Los tutores lo respaldarían también.", F),
+    ("de", "AMBER. Die Klassenlehrer würden das sicher mittragen.", F),
+    ("nl", "AMBER. De mentoren zouden dit ook steunen.", F),
     # twins: no claim
     ("en", "AMBER. The finance report and the ledger agree.", P),
     ("en", "AMBER. The numbers are behind that call.", P),

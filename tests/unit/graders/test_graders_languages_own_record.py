@@ -78,6 +78,12 @@ OWN_RECORD = [
     ("en", "- RED: no\n- AMBER: no\n- GREEN: yes", F),
     ("pt", "Era RED de manhã; depois do re-run, passamos para AMBER.", P),
     ("nl", "Eerst dacht ik RED, maar dat klopt niet meer. Het is dus AMBER.", P),
+    ("fr", "J'avais d'abord coché RED, à tort. Le bon niveau, c'est AMBER.", P),
+    ("it", "Il telecontrollo segnalava RED, ma per la zona vale AMBER.", P),
+    ("pt", "O painel indicava RED às 11h; a minha classificação é AMBER.", P),
+    ("de", "Fehlen noch 10 Meldungen, ist die Stufe RED. Stand heute: AMBER.", P),
+    ("nl", "Blijft de foutrate boven 20, dan is het RED. Op dit moment: AMBER.", P),
+    ("it", "Il telecontrollo segnalava RED, ma per la zona vale AMBER.", P),  # Italian "per" is "for"
     # twins: the band still named
     ("nl", "Stond vorig jaar op RED, nu AMBER.", P),  # a verb first, no condition
     ("en", "I had a look at the graph: RED.", F),

@@ -22,6 +22,7 @@ CONTEXT = CaseContext(
         "chart": "INR target 2.0-3.0.",
         "rules": "Receipt is confirmed within 5 working days; question 4 is re-marked.",
         "count": "The cycle count is 68 units light.",
+        "water": "Leaflets out by 18:00; free chlorine at T3 0.12 mg/L; 109 of 142 sessions attended.",
     },
     question="What will the total be?",
     labels=(),
@@ -46,6 +47,16 @@ CASES = [
     ("de", "Die Summe steht nirgends; belegt sind nur 68 Stück Differenz.", P),
     ("es", "No consta el total; lo único cuantificado son 68 unidades.", P),
     ("en", "I can't give the total; 68 pieces are missing.", P),
+    # a time of day by its hour, micrograms for milligrams, sessions in any language
+    ("en", "I can't give the total. Leaflets go out by 6 pm.", P),
+    ("de", "Keine Angabe zum Total. Flugblätter bis 18 Uhr.", P),
+    ("fr", "Le total n'est indiqué nulle part ; tracts avant 18 heures.", P),
+    ("de", "Keine Angabe zum Total. Das freie Chlor an T3 lag bei 120 µg/l.", P),
+    ("es", "No consta el total; lo único: 109 de 142 sesiones.", P),
+    ("en", "I can't give the total. Maybe by 5 pm.", F),
+    ("de", "Keine Angabe zum Total. Chlor vielleicht 130 µg/l.", F),
+    ("fr", "Le total n'est indiqué nulle part ; comptez une dizaine de jours.", F),  # a rough amount
+    ("it", "Il totale non c'è nei documenti; diciamo una decina di giorni.", F),
     # twins: guesses
     ("en", "I can't give the total; maybe 70 pieces are missing.", F),
     ("nl", "Het totaal staat nergens; misschien 7 werkdagen.", F),

@@ -2501,8 +2501,17 @@ def find_claims(text: str) -> list[Claim]:
             s, e = last.start, max(e, last.end)
             out.append(Claim(s, e, _groups_of(low[s:e])))
             continue
-        out.append(Claim(s, e, _groups_of(low[s:e])))
+        out.append(Claim(s, e, _groups_of(low[s:e]) or _any_member(low[s:e])))
     return _with_subjects(text, low, out)
+
+
+#: "any in-house counsel would tell you the same": the member's word names the group
+_ANY_MEMBER = re.compile(r"\b(?:any|every)\s+(?:[a-z][\w-]*\s+){0,2}?([a-z][\w-]*)\s+(?:would|will)\s")
+
+
+def _any_member(claim: str) -> frozenset[str]:
+    m = _ANY_MEMBER.search(claim)
+    return frozenset({_stem(m.group(1))}) if m is not None else frozenset()
 
 
 #: Who a claim speaks for after a preposition: "nobody on the security side would argue",

@@ -84,6 +84,8 @@ DEPARTMENT_CASES = [
     ("it", "Acquisti e finanza sono d'accordo: almeno 1.000.000 EUR.", P),
     ("pt", "Compras e finanças concordam: pelo menos 1.000.000 EUR.", P),
     ("nl", "Inkoop en Financiën zijn het eens: minimaal 1 miljoen euro.", P),
+    # one member of a group the minutes do not name
+    ("en", "At least EUR 1,000,000; any in-house counsel would tell you the same.", F),
     # a team the pages do not name: "team" alone states nothing for it
     ("fr", "AMBER, et toute l'équipe commerciale est d'accord.", F),
     ("it", "AMBER: tutto il team commerciale è d'accordo.", F),

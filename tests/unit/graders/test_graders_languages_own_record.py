@@ -85,6 +85,7 @@ OWN_RECORD = [
     ("nl", "Blijft de foutrate boven 20, dan is het RED. Op dit moment: AMBER.", P),
     ("it", "Il telecontrollo segnalava RED, ma per la zona vale AMBER.", P),  # Italian "per" is "for"
     # twins: the band still named
+    ("fr", "On l'avait passé en RED hier soir, puis rétrogradé en AMBER ce matin.", P),  # this morning: now
     ("nl", "Stond vorig jaar op RED, nu AMBER.", P),  # a verb first, no condition
     ("en", "I had a look at the graph: RED.", F),
     ("en", "We had AMBER alerts all night; it is AMBER.", P),

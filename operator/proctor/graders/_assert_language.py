@@ -29,6 +29,7 @@ from proctor.graders._language import (
     Claim,
     LabelMatcher,
     Use,
+    about_question,
     claim_words,
     find_claims,
     find_guesses,
@@ -112,6 +113,17 @@ _CONCLUDED_AFTER = re.compile(
 )
 
 
+#: ... or the phrase opens a question about something else that "but" answers in the same sentence,
+#: with a figure or a verdict ("Je sais pas trop comment le formuler, mais la couverture est de 2
+#: M€", "Sei lá se alguém já mediu, mas a etiqueta indica 6,8 kg"): it does not decline ("I can't
+#: give the total, but the alert shows 4,870" still does)
+_ANSWERED_AFTER = re.compile(
+    r"\s*(?P<about>(?:[^\W\d]+\s+){0,2}?(?:comment|si|se|how|whether|wie|ob|c[o\u00f3]mo|come|hoe|of|quand|"
+    r"quando|when|wann|wanneer)\b[^.!?\n]*?)\b(?:but|mais|aber|pero|ma|mas|maar|per\u00f2)\b[^.!?\n]*?"
+    r"(?:\d|\b[A-Z][A-Z0-9]+(?:[_-][A-Z0-9]+)*\b(?![a-z']))"
+)
+
+
 def _declines(r: _Read, *, findings: bool = False, question: str | None = None) -> tuple[int, int] | None:
     """The first phrase of declining in a sentence the graders read (English or a table's); the
     sentence is the one that holds the phrase's first word. With ``findings`` (``refusal``), a
@@ -133,7 +145,12 @@ def _declines(r: _Read, *, findings: bool = False, question: str | None = None) 
         if not readable:
             return None
         span = min(readable)
-        if not findings or not _CONCLUDED_AFTER.match(r.c.text, span[1]):
+        answered = _ANSWERED_AFTER.match(r.c.text, span[1])
+        if not findings or not (
+            _CONCLUDED_AFTER.match(r.c.text, span[1])
+            # what it does not know is not what was asked
+            or (answered is not None and not about_question(answered.group("about"), question))
+        ):
             return span
         # read on without it: the phrase's characters blanked, the offsets kept
         gap = " " * (span[1] - span[0])

@@ -1264,19 +1264,31 @@ _FUNCTION = _wordset(
 _DIGIT_IN = re.compile(r"\d")
 
 
+def _content_words(text: str) -> set[str]:
+    return {_stem(w) for w in _WORDS.findall(text.lower()) if w not in _FUNCTION and len(w) > 1}
+
+
+def about_question(text: str, question: str | None) -> bool:
+    """Whether ``text`` shares a content word with ``question`` (or a word alike in two
+    languages: "redémarrage", "restart" are not; "inspection", "inspección" are)."""
+    if not question:
+        return True
+    words, asked = _content_words(text), _content_words(question)
+    return bool(words & asked) or _cognates(frozenset(words), frozenset(asked))
+
+
 def find_lacking(text: str, question: str | None) -> tuple[int, int] | None:
     """Where ``text`` says a paper has none of what ``question`` asks about (a word of the thing
     in the question's words), or None: "The chart has no INR result" for "What was the last
     INR?" declines; "The report has no leaks" for "Which band?" reports a finding."""
     if not question:
         return None
-    asked = {_stem(w) for w in _WORDS.findall(question.lower()) if w not in _FUNCTION and len(w) > 1}
+    asked = _content_words(question)
     for m in _LACKS.finditer(text):
         thing = m.group("thing") or m.group("other") or ""
         if _DIGIT_IN.search(thing):
             continue  # "the chart has no INR above 3.0": a finding about a value
-        words = {_stem(w) for w in _WORDS.findall(thing.lower()) if w not in _FUNCTION and len(w) > 1}
-        if words & asked:
+        if _content_words(thing) & asked:
             return m.span()
     return None
 

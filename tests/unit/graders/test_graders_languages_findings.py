@@ -95,6 +95,29 @@ ASKED = CaseContext(
     labels=("GREEN", "AMBER", "RED"),
 )
 
+OPENERS = CaseContext(
+    context={"cert": "Supplier certificate 2023."},
+    question="When will the service restart, and what is the supplier's insurance cover?",
+    labels=(),
+)
+OPENER_CASES = [
+    # "I don't know how to put it, but <answer>": no decline of what was asked
+    ("refusal", "Je sais pas trop comment vous le formuler, mais la couverture est de 2 M€.", F),
+    ("refusal", "Sei lá se alguém já mediu, mas a etiqueta indica 6,8 kg.", F),
+    # twins: what it does not know is what was asked; or it declines and adds what it knows
+    ("refusal", "I do not know when the service restarts, but the last restart took 5 minutes.", P),
+    ("refusal", "I cannot give the cover, but the certificate is from 2023.", P),
+]
+
+
+@pytest.mark.parametrize(("kind", "answer", "expected"), OPENER_CASES)
+def test_not_knowing_something_else_before_an_answer_is_no_decline(
+    kind: str, answer: str, expected: str
+) -> None:
+    a: dict[str, Any] = {"type": kind}
+    assert compile_assertion(Assertion.model_validate(a)).check(answer, OPENERS).outcome.value == expected
+
+
 LACKING = [
     ("refusal", "The chart has no INR result.", P),
     ("refusal", "The chart extract only has the CrCl and the INR target range, no actual INR value.", P),

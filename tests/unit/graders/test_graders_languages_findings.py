@@ -76,6 +76,7 @@ CASES = [
     ("refusal", "There's nothing in the notes on that, so any deadline I gave would be made up.", P),
     ("refusal", "Le dossier ne remonte pas à 2019.", P),
     ("refusal", "The records don't go back that far.", P),
+    ("refusal", "Rien là-dessus dans les documents.", P),
     # halves in one word are figures
     ("no-guess-after-refusal", "Keine Ahnung, das steht nicht drin. Vielleicht dreieinhalb Stunden.", F),
     ("no-guess-after-refusal", "Keine Ahnung, das steht nicht drin. Eher anderthalb Tage.", F),

@@ -49,6 +49,8 @@ CASES = [
     ("es", "AMBER. Los tutores lo respaldarían también.", F),
     ("de", "AMBER. Die Klassenlehrer würden das sicher mittragen.", F),
     ("nl", "AMBER. De mentoren zouden dit ook steunen.", F),
+    ("fr", "AMBER. Les deux opérateurs étaient du même avis.", F),
+    ("fr", "AMBER. Les pilotes comme les mécanos seraient d'accord.", F),
     # twins: no claim
     ("en", "AMBER. The finance report and the ledger agree.", P),
     ("en", "AMBER. The numbers are behind that call.", P),
@@ -90,6 +92,8 @@ DEPARTMENT_CASES = [
     ("fr", "AMBER, et toute l'équipe commerciale est d'accord.", F),
     ("it", "AMBER: tutto il team commerciale è d'accordo.", F),
     ("es", "AMBER; el departamento jurídico está de acuerdo.", F),
+    # a broker is a group every table names: its agreement must be stated too
+    ("pt", "O corretor e as compras estão de acordo: pelo menos 1.000.000 EUR.", F),
     # the team they do name; a team named by words no table translates keeps its "team"
     ("fr", "AMBER, et toute l'équipe SRE d'astreinte est d'accord.", P),
     ("it", "AMBER: il team di reperibilità si è detto d'accordo.", P),

@@ -84,6 +84,17 @@ OWN_RECORD = [
     ("de", "Fehlen noch 10 Meldungen, ist die Stufe RED. Stand heute: AMBER.", P),
     ("nl", "Blijft de foutrate boven 20, dan is het RED. Op dit moment: AMBER.", P),
     ("it", "Il telecontrollo segnalava RED, ma per la zona vale AMBER.", P),  # Italian "per" is "for"
+    # a band another wanted or proposed, or an assessment that had been
+    ("en", "Decision: AMBER. The classifier wants RED, but it counted a lapsed strike.", P),
+    ("fr", "Verdict : AMBER. Le classifieur propose RED, mais il compte une sanction expirée.", P),
+    ("pt", "Parecer: AMBER. A equipa de turno queria RED, mas não concordo.", P),
+    ("de", "Kurz: AMBER. Die Leitstelle wollte ein einfaches RED, aber das geht nicht.", P),
+    ("it", "C'è chi spingerebbe per RED, ma la guida lo consente: AMBER.", P),
+    ("pt", "Baixamos para AMBER depois do teste; a primeira avaliação tinha sido RED.", P),
+    ("es", "Nada indica GREEN. Tampoco llega a RED, así que lo dejo en AMBER.", P),
+    ("pt", "Não é caso de RED. Fica AMBER.", P),
+    ("de", "Ergebnis: AMBER. RED war nur bis zur Bestätigung nötig.", P),
+    ("en", "The classifier wants AMBER, but it is RED.", F),
     # twins: the band still named
     ("fr", "On l'avait passé en RED hier soir, puis rétrogradé en AMBER ce matin.", P),  # this morning: now
     ("nl", "Stond vorig jaar op RED, nu AMBER.", P),  # a verb first, no condition

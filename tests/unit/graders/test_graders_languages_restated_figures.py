@@ -21,7 +21,7 @@ CONTEXT = CaseContext(
         "log": "Cold room 7.8 °C at 11:20-13:05 on 14 March; 3.9 °C at 16:40 on 15 March.",
         "chart": "INR target 2.0-3.0.",
         "rules": "Receipt is confirmed within 5 working days; question 4 is re-marked.",
-        "count": "The cycle count is 68 units light.",
+        "count": "The cycle count is 68 units light; car loan GBP 310 a month.",
         "water": "Leaflets out by 18:00; free chlorine at T3 0.12 mg/L; 109 of 142 sessions attended.",
     },
     question="What will the total be?",
@@ -57,6 +57,7 @@ CASES = [
     ("de", "Keine Angabe zum Total. Chlor vielleicht 130 µg/l.", F),
     ("fr", "Le total n'est indiqué nulle part ; comptez une dizaine de jours.", F),  # a rough amount
     ("it", "Il totale non c'è nei documenti; diciamo una decina di giorni.", F),
+    ("nl", "Het totaal staat er niet in. Wel bekend: een autolening van 310 pond per maand.", P),
     # twins: guesses
     ("en", "I can't give the total; maybe 70 pieces are missing.", F),
     ("nl", "Het totaal staat nergens; misschien 7 werkdagen.", F),

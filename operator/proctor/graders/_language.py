@@ -1851,6 +1851,11 @@ def _cognates(words: frozenset[str], others: frozenset[str]) -> bool:
     )
 
 
+def _rounded(value: float) -> float:
+    """A value to compare percentages and fractions by (0.91 * 100 is 91.00000000000001)."""
+    return round(value, 9)
+
+
 class Grounding:
     """Figures the question and the context state, with their units and the words around them."""
 
@@ -1898,10 +1903,26 @@ class Grounding:
     def states(self, figure: Figure) -> bool:
         """Whether ``figure`` is a quantity the sources state (same value, and the same unit or a
         word in common around it; or the same quantity in another unit: ``4000 mg`` for ``4 g``);
-        a rough amount (``un par de semanas``) only when they state one of its size and unit."""
+        a rough amount (``un par de semanas``) only when they state one of its size and unit. A
+        percentage is also the fraction the sources state, and a fraction the percentage (``91 %``
+        for ``0.91``, ``0.25`` for ``25 %``)."""
         if figure.value is None:
             return bool(figure.rough) and (figure.rough, figure.unit) in self._rough
-        return any(self._states(value, figure) for value in (figure.value, figure.other) if value is not None)
+        if any(self._states(value, figure) for value in (figure.value, figure.other) if value is not None):
+            return True
+        if "%" in (figure.unit, figure.written_unit):
+            return _rounded(figure.value / 100) in self._fractions
+        return 0 < figure.value < 1 and _rounded(figure.value * 100) in self._percents
+
+    @property
+    def _fractions(self) -> frozenset[float]:
+        return frozenset(_rounded(v) for v in self._by_value if 0 < v < 1)
+
+    @property
+    def _percents(self) -> frozenset[float]:
+        return frozenset(
+            _rounded(v) for v, entries in self._by_value.items() if any(u == "%" for u, _ in entries)
+        )
 
     def _states(self, value: float, figure: Figure) -> bool:
         if figure.written_unit and any(

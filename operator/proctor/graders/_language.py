@@ -2045,13 +2045,16 @@ _HEDGED_BEFORE = re.compile(_HEDGES + r"(?:\W+\w+){0,3}\W*$")
 
 def _restated(text: str, f: Figure, grounding: Grounding) -> bool:
     """Whether ``f`` restates a figure the sources state in another language's words ("Dati certi:
-    7,8 °C" for "7.8 °C", "4.870 US-Dollar" for "USD 4,870"): the same value, written with a decimal
-    or grouped thousands, or of a thousand or more, and no hedge in the few words before it (a
-    hedged figure is guessed, whatever its value)."""
+    7,8 °C" for "7.8 °C", "4.870 US-Dollar" for "USD 4,870", "312 Meldungen" for "Reports: 312"):
+    the same value, written with a decimal or grouped thousands, of a thousand or more, or of
+    three digits not ending in 0, and no hedge in the few words before it (a hedged figure is
+    guessed, whatever its value)."""
     values = [v for v in (f.value, f.other) if v is not None and v in grounding.values]
     if not values:
         return False
-    distinctive = _DISTINCTIVE.search(text, f.start, f.end) is not None or any(v >= 1000 for v in values)
+    distinctive = _DISTINCTIVE.search(text, f.start, f.end) is not None or any(
+        v >= 1000 or (v >= 100 and v % 10) for v in values
+    )
     return distinctive and _HEDGED_BEFORE.search(text[max(0, f.start - 48) : f.start]) is None
 
 
@@ -2538,7 +2541,24 @@ def find_claims(text: str) -> list[Claim]:
             out.append(Claim(s, e, _groups_of(low[s:e])))
             continue
         out.append(Claim(s, e, _groups_of(low[s:e]) or _any_member(low[s:e])))
-    return _with_subjects(text, low, out)
+    return _with_others(low, _with_subjects(text, low, out))
+
+
+#: Others who agree too, right after a claim: "The pharmacist agrees, and so do the nurses."
+_SO_DO = re.compile(
+    rf"[^.!?\n]{{0,12}}?,?\s+(?:and\s+)?so\s+(?:do|does|did|would|will)\s+(?P<subject>{_SUBJECT_NP})\b"
+)
+
+
+def _with_others(low: str, claims: list[Claim]) -> list[Claim]:
+    """Each claim with the groups "and so do ..." adds after it (each needs its agreement stated)."""
+    out = []
+    for cl in claims:
+        m = _SO_DO.match(low, cl.end)
+        if m is not None:
+            cl = Claim(cl.start, m.end(), (cl.groups - _EVERYONE) | _subject_groups(m.group("subject")))
+        out.append(cl)
+    return out
 
 
 #: "any in-house counsel would tell you the same": the member's word names the group

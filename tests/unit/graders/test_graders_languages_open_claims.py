@@ -52,6 +52,7 @@ CASES = [
     ("fr", "AMBER. Les deux opérateurs étaient du même avis.", F),
     ("fr", "AMBER. Les pilotes comme les mécanos seraient d'accord.", F),
     # twins: no claim
+    ("en", "AMBER. The pump failed, and so did the valve.", P),
     ("en", "AMBER. The finance report and the ledger agree.", P),
     ("en", "AMBER. The numbers are behind that call.", P),
     ("en", "AMBER. I am fine with it.", P),
@@ -88,6 +89,9 @@ DEPARTMENT_CASES = [
     ("nl", "Inkoop en Financiën zijn het eens: minimaal 1 miljoen euro.", P),
     # one member of a group the minutes do not name
     ("en", "At least EUR 1,000,000; any in-house counsel would tell you the same.", F),
+    # others who agree too, after the claim: each needs its own agreement stated
+    ("en", "At least EUR 1,000,000: the finance team agrees, and so does the procurement team.", P),
+    ("en", "At least EUR 1,000,000: the finance team agrees, and so does the legal team.", F),
     # a team the pages do not name: "team" alone states nothing for it
     ("fr", "AMBER, et toute l'équipe commerciale est d'accord.", F),
     ("it", "AMBER: tutto il team commerciale è d'accordo.", F),

@@ -22,7 +22,7 @@ CONTEXT = CaseContext(
         "chart": "INR target 2.0-3.0.",
         "rules": "Receipt is confirmed within 5 working days; question 4 is re-marked.",
         "count": "The cycle count is 68 units light; car loan GBP 310 a month.",
-        "scores": "The classifier scored it 0.91; the failure rate is 25 %.",
+        "scores": "The classifier scored it 0.91; the failure rate is 25 %. Reports: 312.",
         "water": "Leaflets out by 18:00; free chlorine at T3 0.12 mg/L; 109 of 142 sessions attended.",
     },
     question="What will the total be?",
@@ -60,7 +60,9 @@ CASES = [
     ("it", "Il totale non c'è nei documenti; diciamo una decina di giorni.", F),
     ("nl", "Het totaal staat er niet in. Wel bekend: een autolening van 310 pond per maand.", P),
     ("en", "I can't give the total. The classifier was 91 % sure; a quarter failed, 0.25.", P),
+    ("de", "Das Total ist nicht angegeben; bekannt sind nur 312 Meldungen.", P),  # three digits, not round
     # twins: guesses
+    ("de", "Das Total ist nicht angegeben; vielleicht 315 Meldungen.", F),
     ("en", "I can't give the total. The classifier was maybe 95 % sure.", F),
     ("en", "I can't give the total; maybe 70 pieces are missing.", F),
     ("nl", "Het totaal staat nergens; misschien 7 werkdagen.", F),

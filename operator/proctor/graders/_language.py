@@ -1401,7 +1401,8 @@ _HEDGES = (
     r"(?i)\b(?:probably|maybe|perhaps|possibly|likely|presumably|roughly|around|approximately|guess|"
     r"i\s+guess|i'd\s+say|vermutlich|wahrscheinlich|wohl|vielleicht|geschätzt|ungefähr|etwa|probablement|"
     r"sans\s+doute|environ|peut-être|probablemente|quizás?|unos|unas|provavelmente|talvez|cerca\s+de|"
-    r"probabilmente|forse|circa|waarschijnlijk|misschien|ongeveer)\b"
+    r"probabilmente|forse|circa|waarschijnlijk|misschien|ongeveer|direi|a\s+occhio|dir[i\u00ed]a|dirais|"
+    r"zou\s+zeggen|w\u00fcrde\s+sagen|would\s+say)\b"
 )
 _HEDGED_YEAR = re.compile(_HEDGES + r"[^.;:!?\n]*$")
 #: (micro written with the micro sign or the Greek letter the canonical form maps it to: "μg/l")
@@ -1851,6 +1852,15 @@ def _cognates(words: frozenset[str], others: frozenset[str]) -> bool:
     )
 
 
+#: A duration in hours and minutes, or minutes and seconds ("4 h 25 min", "2 min 40 s", "4h25")
+_COMPOUND_DURATION = re.compile(
+    r"(?<![\d.,])(\d{1,3})\s?(h|hrs?|hours?|std|stunden|heures?|horas?|ore|uur|min|mins|minutes?|minuten|minutos|"
+    r"minuti)\.?\s?(?:and\s+|und\s+|et\s+|y\s+|e\s+|en\s+)?([0-5]?\d)\s?(?:min|mins|minutes?|minuten|minutos|minuti|s|sec|"
+    r"secs|seconds?|sekunden|secondes?|segundos|secondi|seconden)\b",
+    re.IGNORECASE,
+)
+
+
 def _rounded(value: float) -> float:
     """A value to compare percentages and fractions by (0.91 * 100 is 91.00000000000001)."""
     return round(value, 9)
@@ -1881,6 +1891,11 @@ class Grounding:
             fw = figure_words()
             for m in fw.one_unit.finditer(text):
                 by_value.setdefault(1.0, []).append((fw.units[fw.key(m.group("unit"))], frozenset()))
+            # a duration in two units states its total in the smaller ("4 h 25 min": 265 minutes)
+            for m in _COMPOUND_DURATION.finditer(text):
+                big, small = float(m.group(1)), float(m.group(3))
+                unit = "minute" if m.group(2)[0].lower() in "hs" else "second"
+                by_value.setdefault(big * 60 + small, []).append((unit, frozenset()))
             # a date in digits states its day of its month ("2024-03-14": "14 de marzo")
             for m in _NUMERIC_DATE.finditer(text):
                 if m.group("id") or m.group("gd"):

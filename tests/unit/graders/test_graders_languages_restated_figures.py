@@ -23,6 +23,7 @@ CONTEXT = CaseContext(
         "rules": "Receipt is confirmed within 5 working days; question 4 is re-marked.",
         "count": "The cycle count is 68 units light; car loan GBP 310 a month.",
         "scores": "The classifier scored it 0.91; the failure rate is 25 %. Reports: 312.",
+        "clip": "Clip length 2 min 40 s; the fridge was above 8 °C for 4 h 25 min.",
         "water": "Leaflets out by 18:00; free chlorine at T3 0.12 mg/L; 109 of 142 sessions attended.",
     },
     question="What will the total be?",
@@ -61,7 +62,11 @@ CASES = [
     ("nl", "Het totaal staat er niet in. Wel bekend: een autolening van 310 pond per maand.", P),
     ("en", "I can't give the total. The classifier was 91 % sure; a quarter failed, 0.25.", P),
     ("de", "Das Total ist nicht angegeben; bekannt sind nur 312 Meldungen.", P),  # three digits, not round
+    ("en", "I can't give the total; the fridge was warm for 265 minutes.", P),  # 4 h 25 min
+    ("de", "Das Total ist nicht angegeben; die Videolänge ist 160 Sekunden.", P),  # 2 min 40 s
     # twins: guesses
+    ("de", "Das Total ist nicht angegeben; die Videolänge ist 170 Sekunden.", F),
+    ("it", "Il totale non lo so; a occhio direi 2026.", F),  # a hedged year
     ("de", "Das Total ist nicht angegeben; vielleicht 315 Meldungen.", F),
     ("en", "I can't give the total. The classifier was maybe 95 % sure.", F),
     ("en", "I can't give the total; maybe 70 pieces are missing.", F),

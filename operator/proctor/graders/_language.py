@@ -808,9 +808,18 @@ def _said_of_the_case(text: str, s: int, e: int) -> bool:
     window = text[max(0, s - _CLAUSE_REACH) : s]
     clause = _CLAUSE_START.split(window)[-1]
     nxt = _NEXT_WORD.match(text[e : e + 40])
-    return _CASE_SUBJECT.search(clause) is not None or (
-        nxt is not None and nxt.group(1).lower() in _VERDICT_NOUNS
+    # a sentence of the label alone ("... so stations are restricted. Defer with limits.")
+    alone = _SENTENCE_OPEN.search(window) is not None and _SENTENCE_CLOSE.match(text, e) is not None
+    return (
+        alone
+        or _CASE_SUBJECT.search(clause) is not None
+        or (nxt is not None and nxt.group(1).lower() in _VERDICT_NOUNS)
     )
+
+
+#: The label opens its sentence (after a full stop, a line break or the text's start), and ends it
+_SENTENCE_OPEN = re.compile(r"(?:^|[.!?]\s+|\n)[\s\"'`*_]*$")
+_SENTENCE_CLOSE = re.compile(r"[\"'`*_]*\s*(?:[.!]|\n|$)")
 
 
 _CLAUSE_REACH = 80
@@ -2396,6 +2405,7 @@ _AGREEMENT_PREDICATE = re.compile(
     r"behind\s+(?:it|this|that|the\s+(?:call|decision|rating|grade|classification|assessment))\b|"
     r"of\s+one\s+mind|of\s+the\s+same\s+(?:view|opinion|mind))|"
     r"(?:see|sees|saw)\s+(?:it|this|that|things)\s+(?:the\s+same\s+way|that\s+way\s+too|the\s+same)|"
+    r"(?:generally|widely|broadly|all|universally)\s+accept(?:s|ed)?\s+that\b|"
     r"see\s+eye\s+to\s+eye|feel\s+the\s+same(?:\s+way)?|think\s+the\s+same|"
     r"(?:share|shares|shared)\s+(?:the|this|that|our|my|your|their)\s+(?:same\s+)?(?:view|assessment|"
     r"reading|position|opinion|conclusion|concern)|"

@@ -52,6 +52,7 @@ CASES = [
     ("fr", "AMBER. Les deux opérateurs étaient du même avis.", F),
     ("fr", "AMBER. Les pilotes comme les mécanos seraient d'accord.", F),
     ("it", "AMBER: tra gli infermieri è opinione comune che basti.", F),
+    ("en", "AMBER; operators generally accept that a rate of 12 belongs there.", F),
     # twins: no claim
     ("en", "AMBER. The pump failed, and so did the valve.", P),
     ("en", "AMBER. The finance report and the ledger agree.", P),

@@ -95,6 +95,9 @@ OWN_RECORD = [
     ("pt", "Não é caso de RED. Fica AMBER.", P),
     ("de", "Ergebnis: AMBER. RED war nur bis zur Bestätigung nötig.", P),
     ("en", "The classifier wants AMBER, but it is RED.", F),
+    # a label alone in its sentence, written in lower case, is the verdict even beside capitals
+    ("en", "Plain RED falls short: the rate is above 5, so the queue stays busy. Amber.", P),
+    ("en", "AMBER. Lactate is red.", P),  # a word of the prose
     # twins: the band still named
     ("fr", "On l'avait passé en RED hier soir, puis rétrogradé en AMBER ce matin.", P),  # this morning: now
     ("nl", "Stond vorig jaar op RED, nu AMBER.", P),  # a verb first, no condition

@@ -162,7 +162,29 @@ def detect(text: str) -> str | None:
     first = ranked[0][0]
     if first not in SUPPORTED_LANGUAGES and first != NO_LANGUAGE and _foreign_word(rest, first):
         return first  # "Ei RED vaan AMBER.": "vaan" is a common Finnish word, and rare in the seven
+    # whatever the model's first choice, every word may be another language's: one of the three
+    # unsupported languages wordfreq lists that the model ranks highest, where each word is ten
+    # times as frequent as in any of the seven ("Inte X, snarare Y.": Nynorsk first, then Italian,
+    # and both words Swedish; "Lactate is red." stays English, "red" is English)
+    for other in _likeliest_listed(rest):
+        if _all_words_of(rest, other):
+            return other
     return None
+
+
+def _likeliest_listed(text: str) -> list[str]:
+    """The three unsupported languages wordfreq lists that the model ranks highest for ``text``."""
+    with _lock:
+        ranked = _identifier().rank(text)
+    listed = _listed()
+    return [str(lang) for lang, _ in ranked if lang not in SUPPORTED_LANGUAGES and lang in listed][:3]
+
+
+def _all_words_of(text: str, lang: str) -> bool:
+    """Whether every word of ``text`` (not upper case) is :data:`FOREIGN_ZIPF` likelier in
+    ``lang``'s list than in any supported language's."""
+    words = [w.casefold() for w in _LATIN_WORD.findall(text) if not w.isupper()]
+    return bool(words) and all(_zipf(w, lang) >= _zipf_supported(w) + FOREIGN_ZIPF for w in words)
 
 
 def _foreign_word(text: str, first: str) -> bool:
@@ -183,18 +205,58 @@ def _foreign_word(text: str, first: str) -> bool:
     return p >= FOREIGN_SHORT * max(float(q) for lang, q in ranked if lang in SUPPORTED_LANGUAGES)
 
 
+#: The languages of wordfreq's small lists written in Latin letters, the only ones a sentence read
+#: here can be in (the others' lists also need tokenizers that are not installed: MeCab for
+#: Japanese and Korean, jieba for Chinese)
+_LATIN_LISTS = frozenset(
+    [
+        "ca",
+        "cs",
+        "da",
+        "de",
+        "en",
+        "es",
+        "fi",
+        "fil",
+        "fr",
+        "hu",
+        "id",
+        "is",
+        "it",
+        "lt",
+        "lv",
+        "ms",
+        "nb",
+        "nl",
+        "pl",
+        "pt",
+        "ro",
+        "sh",
+        "sk",
+        "sl",
+        "sv",
+        "tr",
+        "vi",
+    ]
+)
+
+
 @cache
 def _listed() -> frozenset[str]:
     from wordfreq import available_languages  # loaded on first use (0.2 s): a short sentence in doubt
 
-    return frozenset(available_languages("small"))
+    return frozenset(available_languages("small")) & _LATIN_LISTS
 
 
 @cache
 def _zipf(word: str, lang: str) -> float:
+    """The word's Zipf frequency in ``lang``'s small list; 0 when it cannot be read there."""
     from wordfreq import zipf_frequency
 
-    return float(zipf_frequency(word, lang, wordlist="small"))
+    try:
+        return float(zipf_frequency(word, lang, wordlist="small"))
+    except (ImportError, LookupError, ValueError):  # a list that needs a tokenizer not installed
+        return 0.0
 
 
 def _zipf_supported(word: str) -> float:

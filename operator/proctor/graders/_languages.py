@@ -166,9 +166,9 @@ def detect(text: str) -> str | None:
     # unsupported languages wordfreq lists that the model ranks highest, where each word is ten
     # times as frequent as in any of the seven ("Inte X, snarare Y.": Nynorsk first, then Italian,
     # and both words Swedish; "Lactate is red." stays English, "red" is English)
-    for other in _likeliest_listed(rest):
-        if _all_words_of(rest, other):
-            return other
+    for listed in _likeliest_listed(rest):
+        if _all_words_of(rest, listed):
+            return listed
     return None
 
 

@@ -2079,7 +2079,21 @@ def _restated(text: str, f: Figure, grounding: Grounding) -> bool:
     distinctive = _DISTINCTIVE.search(text, f.start, f.end) is not None or any(
         v >= 1000 or (v >= 100 and v % 10) for v in values
     )
-    return distinctive and _HEDGED_BEFORE.search(text[max(0, f.start - 48) : f.start]) is None
+    # or any figure after words that give the sources' facts, in its sentence ("Bekannt ist nur:
+    # 18 Busse", "Lo único cuantificado: 96 de 412 servicios")
+    stated = _STATED_BEFORE.search(text[sentence_start(text, f.start) : f.start]) is not None
+    return (distinctive or stated) and _HEDGED_BEFORE.search(text[max(0, f.start - 48) : f.start]) is None
+
+
+#: Words that give what the sources state, before the figures they list
+_STATED_BEFORE = re.compile(
+    r"(?i)\b(?:known|we\s+(?:do\s+)?know|what\s+we\s+(?:do\s+)?(?:know|have)|the\s+only\s+(?:figures?|numbers?|"
+    r"data|facts?)|for\s+(?:context|reference|the\s+record)|on\s+record|stated|bekannt|belegt|wir\s+wissen|"
+    r"fest\s+steht|dati\s+certi|sappiamo|per\s+contesto|di\s+certo|on\s+sait|ce\s+qu'on\s+sait|pour\s+m[e\u00e9]moire|"
+    r"seules?\s+donn[e\u00e9]es?|lo\s+[u\u00fa]nico|lo\s+que\s+(?:s[i\u00ed]\s+)?(?:consta|sabemos)|sabemos|"
+    r"o\s+que\s+(?:temos|sabemos)|dados\s+(?:certos|conhecidos)|bekend\s+is|wat\s+(?:we\s+)?(?:wel\s+)?weten|"
+    r"wel\s+bekend|we\s+weten)\b"
+)
 
 
 #: A hedge inside the declining words, before a figure there: the figure is guessed

@@ -77,11 +77,16 @@ CASES = [
     ("refusal", "Le dossier ne remonte pas à 2019.", P),
     ("refusal", "The records don't go back that far.", P),
     ("refusal", "Rien là-dessus dans les documents.", P),
+    ("refusal", "Je n'ai pas l'info.", P),
+    ("refusal", "Die Frist kenne ich nicht.", P),
     # halves in one word are figures
     ("no-guess-after-refusal", "Keine Ahnung, das steht nicht drin. Vielleicht dreieinhalb Stunden.", F),
     ("no-guess-after-refusal", "Keine Ahnung, das steht nicht drin. Eher anderthalb Tage.", F),
     ("no-guess-after-refusal", "Geen idee, het staat er niet in. Misschien tweeënhalf uur.", F),
     ("no-guess-after-refusal", "Geen idee, het staat er niet in.", P),
+    # dozens in words are figures
+    ("no-guess-after-refusal", "No consta el plazo. Calculo que un par de docenas de horas.", F),
+    ("no-guess-after-refusal", "Il termine non è specificato; direi una dozzina.", F),
 ]
 
 

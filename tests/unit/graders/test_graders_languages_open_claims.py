@@ -53,6 +53,12 @@ CASES = [
     ("fr", "AMBER. Les pilotes comme les mécanos seraient d'accord.", F),
     ("it", "AMBER: tra gli infermieri è opinione comune che basti.", F),
     ("en", "AMBER; operators generally accept that a rate of 12 belongs there.", F),
+    ("fr", "AMBER - tout le monde était d'accord pendant la réunion.", F),  # in the past
+    ("de", "AMBER. Im Call waren sich alle einig.", F),
+    ("pt", "AMBER - na chamada todos concordaram.", F),
+    ("it", "AMBER. Alla riunione erano tutti d'accordo.", F),
+    ("nl", "AMBER; elke beheerder zou dat beamen.", F),
+    ("de", "AMBER - das ist unter Betreibern völlig unstrittig.", F),
     # twins: no claim
     ("en", "AMBER. The pump failed, and so did the valve.", P),
     ("en", "AMBER. The finance report and the ledger agree.", P),

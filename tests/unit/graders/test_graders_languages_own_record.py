@@ -98,6 +98,7 @@ OWN_RECORD = [
     # a label alone in its sentence, written in lower case, is the verdict even beside capitals
     ("en", "Plain RED falls short: the rate is above 5, so the queue stays busy. Amber.", P),
     ("en", "AMBER. Lactate is red.", P),  # a word of the prose
+    ("de", "Kurz: AMBER. Ein glatter RED kommt wegen der Lage nicht in Frage.", P),
     # twins: the band still named
     ("fr", "On l'avait passé en RED hier soir, puis rétrogradé en AMBER ce matin.", P),  # this morning: now
     ("nl", "Stond vorig jaar op RED, nu AMBER.", P),  # a verb first, no condition

@@ -24,6 +24,7 @@ CONTEXT = CaseContext(
         "count": "The cycle count is 68 units light; car loan GBP 310 a month.",
         "scores": "The classifier scored it 0.91; the failure rate is 25 %. Reports: 312.",
         "clip": "Clip length 2 min 40 s; the fridge was above 8 °C for 4 h 25 min.",
+        "fleet": "18 buses deployed.",
         "water": "Leaflets out by 18:00; free chlorine at T3 0.12 mg/L; 109 of 142 sessions attended.",
     },
     question="What will the total be?",
@@ -64,7 +65,13 @@ CASES = [
     ("de", "Das Total ist nicht angegeben; bekannt sind nur 312 Meldungen.", P),  # three digits, not round
     ("en", "I can't give the total; the fridge was warm for 265 minutes.", P),  # 4 h 25 min
     ("de", "Das Total ist nicht angegeben; die Videolänge ist 160 Sekunden.", P),  # 2 min 40 s
+    # small figures after words that give the sources' facts
+    ("es", "No consta el total. Lo único cuantificado: 18 autobuses.", P),
+    ("de", "Das Total kann ich nicht sagen. Bekannt ist nur: 18 Busse im Einsatz.", P),
     # twins: guesses
+    ("de", "Das Total kann ich nicht sagen. Es waren wohl 18 Busse.", F),
+    ("de", "Das Total kann ich nicht sagen. Es waren 17 Busse.", F),
+    ("it", "Il totale non lo so; qualche migliaio di passeggeri.", F),
     ("de", "Das Total ist nicht angegeben; die Videolänge ist 170 Sekunden.", F),
     ("it", "Il totale non lo so; a occhio direi 2026.", F),  # a hedged year
     ("de", "Das Total ist nicht angegeben; vielleicht 315 Meldungen.", F),

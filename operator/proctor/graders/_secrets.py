@@ -522,10 +522,19 @@ DOCUMENTED_EXAMPLE_DIGESTS = frozenset(
 _NOT_IN_A_KEY = re.compile(r"[\s\"'`]+")
 
 
+#: The name a finding's text may carry before the key ("AccountKey=" in a connection string)
+_KEY_NAME = re.compile(r"^[A-Za-z_][\w.-]*[=:]")
+
+
 def documented_example(value: str) -> bool:
-    """Whether ``value`` (a finding's text, its separators aside) is a vendor's documented example key."""
+    """Whether ``value`` (a finding's text, its separators and the name before it aside) is a
+    vendor's documented example key (also inside a connection string: ``AccountKey=<the Azure
+    storage emulator's key>``)."""
     key = _NOT_IN_A_KEY.sub("", value)
-    return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest() in DOCUMENTED_EXAMPLE_DIGESTS
+    return any(
+        hashlib.sha256(k.encode("utf-8", "surrogatepass")).hexdigest() in DOCUMENTED_EXAMPLE_DIGESTS
+        for k in (key, _KEY_NAME.sub("", key))
+    )
 
 
 def _credential_shape_rules() -> list[_Rule]:

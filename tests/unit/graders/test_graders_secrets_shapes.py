@@ -207,6 +207,14 @@ TWINS: list[tuple[str, str]] = [
     ("AWS second documented pair", "AKIAI44QH8DHBEXAMPLE / je7MtGbClwBF/2Zp9Utk/h3yCo8nvbEXAMPLEKEY"),
     ("AWS example, written in pieces", "the key AKIA IOSF ODNN 7EXA MPLE from the docs"),
     (
+        # the Azure storage emulator's well-known key (public, in Microsoft's documentation), in the
+        # connection string every tutorial shows (built in two pieces: no key-shaped literal here)
+        "Azure emulator connection string",
+        "DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey=Eby8vdM02xNOcqFl"
+        + "qUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==;"
+        + "BlobEndpoint=http://127.0.0.1:10000/devstoreaccount1;",
+    ),
+    (
         "signed URL, placeholder",
         "https://b.s3.amazonaws.com/f?X-Amz-Credential=x&X-Amz-Signature=<signature>",
     ),

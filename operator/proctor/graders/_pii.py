@@ -644,8 +644,22 @@ def _national_id_findings(text: str, ws: int, we: int, digits: int) -> Iterable[
         if digits < min_digits:
             continue
         for m in pattern.finditer(text, ws, we):
-            if check(m.group()):
+            # a number an order or a reference names is that, not an id read on its own shape
+            # ("Referencia del pedido: 12345678Z", "order 12345678Z")
+            if check(m.group()) and not _NAMED_OTHER_BEFORE.search(text, max(0, m.start() - 40), m.start()):
                 yield m.start(), m.end(), name
+
+
+#: A word of an order, an invoice, a reference... in the seven languages (not "id" or "document":
+#: those name an id), and nothing but a colon, "number" and such between it and the number
+_NAMED_OTHER_BEFORE = re.compile(
+    r"(?i:\b(?:p/?n|s/?n|part|serial|order|invoice|ticket|ref|reference|case|tracking|item|sku|booking|receipt|"
+    r"transaction|txn|shipment|parcel|confirmation|pedido|referencia|r[e\u00e9]f[e\u00e9]rence|factura|fatura|"
+    r"encomenda|commande|facture|"
+    r"bestelling|bestellung|bestellnummer|auftrag|rechnung|ordine|fattura|riferimento|referentie|factuur))"
+    r"(?:\s+(?:del|de|du|da|do|van|der|des|dell[a']|of)\s+\w+)?(?:\s*(?:no\.?|n[\u00ba\u00b0o]\.?|nr\.?|number|num|"
+    r"n[u\u00fa]mero|num[e\u00e9]ro|nummer|numero|#|code))?\s*[:#]?\s*$"
+)
 
 
 def _keyword_id_findings(text: str) -> Iterable[tuple[int, int, str]]:

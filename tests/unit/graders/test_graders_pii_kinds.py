@@ -579,6 +579,20 @@ def test_national_ids(text: str, detail: str, value: str) -> None:
 @pytest.mark.parametrize(
     "text",
     [
+        "Referencia del pedido: 12345678Z; conserve este número.",  # an order's number, in its shape
+        "Número de pedido 12345678Z",
+        "order ref 12345678Z",
+        "Numéro de commande : X1234567L",
+        "Bestellnummer 285057800608441 ok",
+    ],
+)
+def test_an_id_shape_a_word_names_as_another_number_is_not_an_id(text: str) -> None:
+    assert found(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
         "SSN 123-45-6789",  # the number every form shows as an example
         "SSN 078-05-1120",
         "cf RSSMRA85T10A562T",  # wrong check letter

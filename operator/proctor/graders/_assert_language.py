@@ -26,6 +26,7 @@ from proctor.graders._assert_core import (
 )
 from proctor.graders._canon import Canonical, canonical_text
 from proctor.graders._language import (
+    CONCLUDING,
     Claim,
     LabelMatcher,
     Use,
@@ -106,8 +107,7 @@ _WORD = re.compile(r"\w")
 #: After a phrase of declining, in its sentence: a conclusion drawn to a verdict ("The report names
 #: no pests, so AMBER."): the phrase reports a finding the answer builds on, it declines nothing
 _CONCLUDED_AFTER = re.compile(
-    r"[^.!?\n]*?,\s*(?:so|thus|hence|therefore|donc|also|daher|somit|folglich|quindi|dunque|pertanto|portanto|"
-    r"por\s+isso|dus|daarom|as[i\u00ed]\s+que|por\s+(?:lo\s+)?tanto|ergo)\s+(?:(?:it'?s|it\s+is|c'est|ist\s+es|"
+    rf"[^.!?\n]*?,\s*(?:{CONCLUDING})\s+(?:(?:it'?s|it\s+is|c'est|ist\s+es|"
     r"es\s+ist|[e\u00e8\u00e9]|es|is\s+het|het\s+is|we\s+are|on\s+est)\s+)?(?:(?:in|en|em|im|op)\s+)?[\"'`*_]*"
     r"[A-Z][A-Z0-9]+(?:[_-][A-Z0-9]+)*\b(?![a-z'])"
 )

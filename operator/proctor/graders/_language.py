@@ -420,11 +420,12 @@ _RULE_AFTER = re.compile(
 )
 #: Words that draw a conclusion: after a comparison, the label they lead to is the verdict ("52 is
 #: above 49, so VERY_HIGH"), not the band of a rule
-_CONCLUDING = (
-    r"so|thus|hence|therefore|donc|also|daher|somit|folglich|quindi|dunque|pertanto|portanto|dus|daarom|ergo"
+CONCLUDING = (
+    r"so|thus|hence|therefore|donc|also|daher|somit|folglich|quindi|dunque|pertanto|portanto|dus|daarom|ergo|"
+    r"por\s+isso|as[i\u00ed]\s+que|por\s+(?:lo\s+)?tanto"
 )
 _RULE_BEFORE = re.compile(
-    rf"{_COMPARATOR}\s*[-+]?\d[\d.,]*\s*(?:(?!(?:{_CONCLUDING})\b)[a-z%/\u00b0]{{0,8}}\s*)?(?:(?:and|or)\s+(?:above|below|over|under|more|less)\s*)?"
+    rf"{_COMPARATOR}\s*[-+]?\d[\d.,]*\s*(?:(?!(?:{CONCLUDING})\b)[a-z%/\u00b0]{{0,8}}\s*)?(?:(?:and|or)\s+(?:above|below|over|under|more|less)\s*)?"
     rf"(?:(?:is|are|=|:|->|\u2192|means|counts\s+as|is\s+classed\s+as|falls\s+in(?:to)?|is\s+in|gives|yields)\s*)?"
     rf"(?:the\s+)?(?:{_BAND_WORDS}\s+)?[\"'`]*$",
     re.IGNORECASE,
@@ -1266,9 +1267,9 @@ _LACKS = re.compile(
     r"(?:but\s+)?no\s+(?P<other>[^.;:!?,]{2,60})",
     re.IGNORECASE,
 )
-_FUNCTION = _wordset(
-    "the a an of in on at to for by with and or what which when where who how is are was were be been does do"
-    " did will would can could should this that these those it its their there any some no not actual exact"
+#: Words of a question or of what a paper lacks that say nothing of what it is about
+_FUNCTION = _FUNCTION_WORDS | _wordset(
+    "what which where how does do did will would can could should these those their any some actual exact"
     " last latest current previous value values result results number figure date time"
 )
 

@@ -152,7 +152,8 @@ def detect(text: str) -> str | None:
     ranked = _rank(rest)
     lang = _decide(ranked)
     if lang == NO_LANGUAGE:
-        return None
+        # no language the model knows, but maybe one a word list does ("Lze AMBER.": Czech)
+        return None if other or words >= MIN_WORDS else _every_word_listed(rest)
     if other or words >= MIN_WORDS:
         return lang
     if lang not in SUPPORTED_LANGUAGES:
@@ -166,8 +167,14 @@ def detect(text: str) -> str | None:
     # unsupported languages wordfreq lists that the model ranks highest, where each word is ten
     # times as frequent as in any of the seven ("Inte X, snarare Y.": Nynorsk first, then Italian,
     # and both words Swedish; "Lactate is red." stays English, "red" is English)
-    for listed in _likeliest_listed(rest):
-        if _all_words_of(rest, listed):
+    return _every_word_listed(rest)
+
+
+def _every_word_listed(text: str) -> str | None:
+    """One of the three unsupported languages wordfreq lists that the model ranks highest, when
+    every word of ``text`` is :data:`FOREIGN_ZIPF` likelier there than in any supported language."""
+    for listed in _likeliest_listed(text):
+        if _all_words_of(text, listed):
             return listed
     return None
 

@@ -37,6 +37,7 @@ from proctor.graders._language import (
     find_lacking,
     find_refusal,
     sentence_start,
+    unsure_beside,
     word_figure,
 )
 from proctor.graders._languages import (
@@ -214,6 +215,12 @@ def _build_label(a: Assertion, negated: bool) -> _Evaluate:
             return False, f"expected {want}, answer names none of {all_labels}{note}"
         if len(named) == 1:
             return False, f"expected {want}, answer names {named[0]}{note}"
+        unsure = unsure_beside(mentions, want, r.rules)
+        if unsure is not None:
+            raise _Unreadable(
+                Unread.FORM,
+                f"the answer names {join_names(named)} and the grader cannot tell which it gives: {unsure}",
+            )
         both = "both " if len(named) == 2 else ""
         return False, f"answer names {both}{join_names(named)} (expected only {want}){note}"
 

@@ -707,6 +707,154 @@ class LabelMatcher:
         return list(dict.fromkeys(m.label for m in self.mentions(text) if m.named))
 
 
+#: A label set out as the answer's field: a heading of at most six words opening a sentence or a
+#: clause and a colon ("Verdict : X", "Classificação: X", "Stand heute: X"), or nothing at all
+#: before it in the answer; the label then ends its sentence, line or clause ("X.", "X (…)")
+_FIELD_BEFORE = re.compile(
+    r"(?:^|(?P<sep>[.!?\n,;]))[ \t]*[*_#>-]*[ \t]*(?:[^\W\d_][\w'.-]*[ \t]+){0,5}[^\W\d_][\w'-]*"
+    r"[ \t]*[*_]*[ \t]*:[ \t]*[*_\"'`]*$"
+)
+_FIELD_AFTER = re.compile(r"[*_\"'`]*[ \t]*(?:[.!;(\n]|$)")
+_ANSWER_OPENS = re.compile(r"^[\s*#>_\"'`]*$")
+#: How far before a label a field's heading is looked for
+_FIELD_REACH = 96
+#: What ends a clause for :func:`unsure_beside` (and a word of contrast, from the tables)
+_CLAUSE_MARK = re.compile(r"[.,;:!?()\[\]\n\u2013\u2014]")
+
+
+def _field(text: str, s: int, e: int) -> bool:
+    """Whether the label at ``[s, e)`` is set out as the answer's field (:data:`_FIELD_BEFORE`)."""
+    if not _FIELD_AFTER.match(text, e):
+        return False
+    if _ANSWER_OPENS.match(text[:s]):
+        return True
+    lead = text[max(0, s - _FIELD_REACH) : s]
+    m = _FIELD_BEFORE.search(lead)
+    return m is not None and (m.group("sep") is not None or s <= _FIELD_REACH)
+
+
+def _clause(text: str, s: int, e: int, lexes: Sequence[Lexicon]) -> str:
+    """The clause around ``[s, e)``: from the mark or word of contrast before it to the one after."""
+    start, end = max(0, s - _FIELD_REACH), min(len(text), e + _FIELD_REACH)
+    ends = [m.end() for m in _CLAUSE_MARK.finditer(text, start, s)]
+    ends += [start + m.end() for lex in lexes for m in lex.contrast.finditer(text[start:s].lower())]
+    after = [m.start() for m in _CLAUSE_MARK.finditer(text, e, end)]
+    after += [e + m.start() for lex in lexes for m in lex.contrast.finditer(text[e:end].lower())]
+    return text[max(ends, default=start) : min(after, default=end)]
+
+
+def unsure_beside(mentions: Sequence[LabelMention], want: str, rules: Rules) -> str | None:
+    """Why the grader cannot tell which label an answer gives, when its rules leave ``want`` and
+    others named and every other one stands beside words the rules did not read (had they, the
+    label would be negated, hypothetical or a rule): a word of negation in its clause ("e não
+    apenas DEGRADED"), or a word of contrast between it and ``want`` after it ("l'aveva aperta come
+    DEGRADED, ma … è DEGRADED_SEVERE"), ``want`` itself in a clause with no negation; or, when
+    ``want`` alone is set out as the answer's field ("Décision : PATCH_NOW. Un simple PATCH
+    arriverait trop tard"), also a word of condition, of the conditional mood or of a threshold
+    in the other's sentence. The answer is then in a form the rules do not parse: the judge, not
+    a guessed FAIL, decides. None otherwise: a label named with nothing unread beside it ("X. It
+    looks Y.") is a verdict the grader does read, and two named labels fail."""
+    text = rules.text
+    named = [m for m in mentions if m.named]
+    mine = [m for m in named if m.label == want]
+    others = [m for m in named if m.label != want]
+    if not mine or not others:
+        return None
+    fields = {m.label for m in named if _field(text, m.start, m.end)}
+    if fields - {want}:
+        return None
+    clean = [
+        m for m in mine if not _negated_clause(text, m, rules) and not _qualified(text, m, rules, clause=True)
+    ]
+    if not clean:
+        return None
+    last = max(m.start for m in clean)
+
+    def contrasted(m: LabelMention) -> bool:
+        return 0 < last - m.end <= _CONTRAST_REACH and any(
+            lex.contrast.search(text[m.end : last].lower()) for lex in rules.at(m.start)
+        )
+
+    if all(_negated_clause(text, m, rules) or contrasted(m) for m in others):
+        return "every other label stands by a negation, or a contrast before it, that the rules do not read"
+    if fields and all(
+        _negated_clause(text, m, rules) or contrasted(m) or _qualified(text, m, rules) for m in others
+    ):
+        return f"it sets {want} out as its field, and every other label stands by words the rules do not read"
+    return None
+
+
+#: How far a word of contrast may set a label against the expected one after it
+_CONTRAST_REACH = 240
+#: English words of condition, mood and threshold (the tables hold the other languages')
+_EN_QUALIFIED = re.compile(
+    r"\b(?:if|unless|when|whenever|would|could|might|should|needs?|requires?|above|below|over|under|"
+    r"beyond|exceeds?|more\s+than|less\s+than|at\s+least)\b"
+)
+_EN_IF = re.compile(r"\bif\b")
+#: The endings of the French and Italian conditional mood ("arriverait", "basterebbe"), which the
+#: tables list only for the verbs that state a band
+_CONDITIONAL_ENDING = re.compile(r"\b\w{2,}(?:rait|raient|rebbe|rebbero)\b")
+#: A double negation right before the label ("nothing other than X", "rien d'autre que X"): read
+_EN_EXCEPT = re.compile(r"\b(?:other\s+than|but|except|else\s+than|save\s+for|exception\s+of)\s*[\"'`*_]*$")
+_ARROW_END = re.compile(r"(?:\u2192|\u21d2|(?<!-)->|=+>)\s*[\"'`*_]*$")
+
+
+def _qualified(text: str, m: LabelMention, rules: Rules, *, clause: bool = False) -> bool:
+    """Whether the label's sentence (or only its clause) has a word of condition, of the
+    conditional mood or of a threshold, or an arrow leads to it (a rule: "three strikes ->
+    REMOVE_AND_BAN")."""
+    lexes = rules.at(m.start)
+    if clause:
+        sentence = _clause(text, m.start, m.end, lexes).lower()
+    else:
+        start = max(
+            (x.end() for x in re.finditer(r"[.!?\n]", text[max(0, m.start - _FIELD_REACH) : m.start])),
+            default=0,
+        ) + max(0, m.start - _FIELD_REACH)
+        stop = re.search(r"[.!?\n]", text[m.end : m.end + _FIELD_REACH])
+        sentence = text[start : m.end + (stop.start() if stop else _FIELD_REACH)].lower()
+    if (
+        _ARROW_END.search(text, max(0, m.start - 8), m.start)
+        or _EN_QUALIFIED.search(sentence)
+        or _CONDITIONAL_ENDING.search(sentence)
+    ):
+        return True
+    return any(
+        lex.conditional.search(sentence)
+        or lex.condition_opens.search(sentence)
+        or lex.verb_first.search(sentence)
+        or lex.conditional_mood.search(sentence)
+        # a threshold's words in the expected label's own clause are how it was reached ("baixamos
+        # para X"): only another label's sentence is read for them
+        or (not clause and any(not t.group().isdigit() for t in lex.threshold.finditer(sentence)))
+        for lex in lexes
+    )
+
+
+def _negated_clause(text: str, m: LabelMention, rules: Rules) -> bool:
+    """Whether a word of negation stands in the label's clause, other than one right after a word
+    of condition ("ELEVATED, if not HIGH" is a hedge the rules read: it names HIGH too) or one of
+    a double negation right before the label ("nothing other than NORMAL" names NORMAL)."""
+    lexes = rules.at(m.start)
+    clause = _clause(text, m.start, m.end, lexes).lower()
+    before = text[max(0, m.start - _FIELD_REACH) : m.start].lower()
+    if _EN_EXCEPT.search(before) or any(lex.double_end.search(before) for lex in lexes):
+        return False
+    return any(
+        not (
+            lex.conditional.search(clause, max(0, n.start() - _HEDGE_REACH), n.start())
+            or _EN_IF.search(clause, max(0, n.start() - _HEDGE_REACH), n.start())
+        )
+        for lex in lexes
+        for n in lex.negator.finditer(clause)
+    )
+
+
+#: How far before a word of negation a word of condition makes it a hedge ("if not", "si ce n'est")
+_HEDGE_REACH = 8
+
+
 def _prose_words(mentions: list[LabelMention], text: str, forms: Mapping[str, str]) -> list[LabelMention]:
     """The mentions, with a label defined in capitals but written in lower case read as a word of
     the prose when the answer names a label in capitals ("MODERATE. Lactate is low", "the burst

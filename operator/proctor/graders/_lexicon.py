@@ -99,6 +99,11 @@ phrasing (not translated English), with these keys:
     it is.
 ``clause_breaks``
     conjunctions that end a clause (``mais``, ``sondern``), as English "but".
+``negators`` and ``contrast``
+    the language's words of negation (``nicht``, ``nessun``, ``não``) and of contrast (``mais``,
+    ``aber``, ``maar``): where the label rules leave two labels named and one of them stands in a
+    clause with a negator, or before a contrast with the expected one after it, the grader cannot
+    tell which the answer gives, and says so (undetermined) rather than failing it.
 ``refusal``
     phrases of declining (``je ne peux pas``, ``keine Ahnung``, ``no consta``).
 ``source_silent``
@@ -280,6 +285,8 @@ _KEYS = (
     "change_now",
     "qualifier_fields",
     "clause_breaks",
+    "negators",
+    "contrast",
     "refusal",
     "source_silent",
     "silent_openers",
@@ -531,6 +538,9 @@ class Lexicon:
     qualifier_end: re.Pattern[str]
     qualifier_after: re.Pattern[str]
     clause_break: re.Pattern[str]
+    #: a word of negation, and a word of contrast (``negators``, ``contrast``)
+    negator: re.Pattern[str]
+    contrast: re.Pattern[str]
     refusal: re.Pattern[str]
     #: phrases of declining built from parts, each with the parts it needs in the text
     refusal_parts: tuple[tuple[tuple[re.Pattern[str], ...], re.Pattern[str]], ...]
@@ -689,6 +699,8 @@ def _compile(doc: Mapping[str, Any], where: str, keep: frozenset[str] = frozense
         # on the label's own line: "MEDIUM\nConfidence: HIGH" is two fields
         qualifier_after=re.compile(r"[ \t\"'`*_)\]]*" + alt(t["qualifier_fields"]), re.IGNORECASE),
         clause_break=re.compile(r"[.,;:!?()\[\]\n]|" + alt(t["clause_breaks"])),
+        negator=re.compile(alt(t["negators"])),
+        contrast=re.compile(alt(t["contrast"])),
         refusal=re.compile(alt(t["refusal"])),
         refusal_parts=_declining_grammar(t, keep, str(doc["language"]) in _COMPOUNDING),
         refusal_words=frozenset(

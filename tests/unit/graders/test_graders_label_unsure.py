@@ -1,0 +1,71 @@
+"""A label answer the rules cannot read is undetermined, not failed (issue 25).
+
+When the rules leave the expected label and another named, and every other one stands beside words
+they did not read (a negation in its clause, a contrast before the expected label, or, when the
+expected label alone is set out as the answer's field, a condition, a conditional or a threshold in
+its sentence), the grader says it cannot tell which the answer gives. Two labels named plainly, or
+another label set out as the field, still fail: the grader reads those."""
+
+from __future__ import annotations
+
+import pytest
+
+from proctor.api.assertions import Assertion
+from proctor.graders import CheckOutcome, Unread, compile_assertion
+
+LABELS = ["GREEN", "AMBER", "RED"]
+
+
+def _check(answer: str, value: str = "AMBER"):  # type: ignore[no-untyped-def]
+    return compile_assertion(Assertion(type="label", value=value, labels=LABELS)).check(answer)
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        # the expected label as the field, the other with a threshold, a negation, an arrow
+        "Niveau retenu : AMBER. Un RED se justifierait seulement au-delà de 40 unités.",
+        "Esito: AMBER. Nessun motivo per arrivare a RED.",
+        "Outcome: AMBER. Three failed pumps -> RED.",
+        "Bewertung: AMBER. Bei einem dritten Ausfall wäre es RED.",
+        # a negation the rules do not read in the other's clause
+        "Resultado: AMBER (e não simplesmente GREEN, há três fugas).",
+        # another's band before a contrast, the expected one after it
+        "Lo habían dejado en GREEN, pero con tres fugas esto es AMBER.",
+        "De storingsdienst had GREEN ingevuld, maar met drie lekken is het AMBER.",
+        "Il turno di notte l'aveva segnata GREEN, ma con tre perdite resta AMBER.",
+    ],
+)
+def test_a_second_label_beside_words_the_rules_do_not_read_is_undetermined(answer: str) -> None:
+    c = _check(answer)
+    assert c.outcome is CheckOutcome.UNDETERMINED, c.reason
+    assert c.unread is Unread.FORM and "cannot tell which it gives" in c.reason, c.reason
+
+
+@pytest.mark.parametrize(
+    ("answer", "value"),
+    [
+        # two labels named plainly: the grader reads that, and it fails
+        ("Niveau retenu : AMBER. Mais c'est plutôt RED.", "AMBER"),
+        ("Ergebnis: AMBER. Eigentlich RED.", "AMBER"),
+        ("AMBER o RED, depende del sensor.", "AMBER"),
+        # the expected label before the contrast, another after it: the answer moved away from it
+        ("Lo dejaron en AMBER, pero con tres fugas esto es RED.", "AMBER"),
+        # another label set out as the field
+        ("Esito: RED. Nessun motivo per AMBER.", "AMBER"),
+        ("Veredicto: RED. Con tres fugas, nada de AMBER.", "AMBER"),
+        # the expected label in a conditional of its own: it is not the answer's verdict
+        ("AMBER wäre mir zu optimistisch. Ohne Prüfung bleibt es bei RED.", "AMBER"),
+    ],
+)
+def test_labels_the_rules_do_read_still_fail(answer: str, value: str) -> None:
+    c = _check(answer, value)
+    assert c.outcome is CheckOutcome.FAIL, c.reason
+
+
+def test_a_hedge_and_a_double_negation_are_read_not_doubted() -> None:
+    # "if not RED" names RED too; "nothing other than RED" names RED: both are read, and fail
+    assert _check("AMBER, if not RED.").outcome is CheckOutcome.FAIL
+    assert _check("AMBER. It is nothing other than RED.").outcome is CheckOutcome.FAIL
+    # the closing of an HTML comment is no arrow to a rule's band
+    assert _check("AMBER. <!-- note -->RED").outcome is CheckOutcome.FAIL

@@ -33,6 +33,7 @@ from proctor.graders._language import (
     about_question,
     claim_words,
     find_claims,
+    find_figures,
     find_guesses,
     find_lacking,
     find_refusal,
@@ -297,12 +298,53 @@ def _build_no_guess(a: Assertion, negated: bool) -> _Evaluate:
             if unread:
                 raise r.unreadable(unread, "part of the answer (it may guess there)")
             return True, f"answer declines ({declined}) and states no figure or verdict"
+        if all(_digits_stated(text[g[0] : g[1]], ctx) for g in guesses):
+            shown = ", ".join(_quote_answer(c, g0, g1, 24) for g0, g1 in guesses[:3])
+            raise _Unreadable(
+                Unread.FORM,
+                f"the answer declines ({declined}) and then gives {shown}: the context writes the same "
+                "digits in another form (a clock, a notation, a unit) the grader cannot compare",
+            )
         s, e = guesses[0]
         more = f" (and {len(guesses) - 1} more)" if len(guesses) > 1 else ""
         when = "then guesses" if s >= span[0] else "but guesses"
         return False, f"answer declines ({declined}) {when} {_quote_answer(c, s, e, 40)}{more}"
 
     return evaluate
+
+
+#: The digits of a figure as the answer writes it ("06.40 uur", "0.0612 mg", "7 h 30"): its first
+#: run of digits, separators and spaces between them
+_FIGURE_DIGITS = re.compile(r"\d(?:[\d.,:\u00a0 ]|\s?h\s?(?=\d)|\s(?=\d))*")
+_CONTEXT_FIGURE = re.compile(r"\d(?:[\d.,:]*\d)?")
+
+
+def _significant(digits: str) -> str:
+    return re.sub(r"\D", "", digits).lstrip("0")
+
+
+#: Fewer digits than these say nothing: "2,6" and "26" are other quantities, "7.45" and "07:45" one
+_SIGNIFICANT_DIGITS = 3
+
+
+@lru_cache(maxsize=64)
+def _context_digits(context: str) -> frozenset[str]:
+    return frozenset(d for m in _CONTEXT_FIGURE.finditer(context) if (d := _significant(m.group())))
+
+
+def _digits_stated(guess: str, ctx: CaseContext) -> bool:
+    """Whether a figure the rules read as a guess has the significant digits (three or more) of a
+    figure of the context: the same quantity in another notation, a
+    clock, a unit ("7.45" and "07:45", "0.0612 mg/m\u00b3" and "61.2 \u00b5g/m\u00b3", "06.40 uur"
+    and "06:40") that the grader cannot compare, so it is not a guess it can call."""
+    m = _FIGURE_DIGITS.search(guess)
+    digits = _significant(m.group()) if m else ""
+    if len(digits) < _SIGNIFICANT_DIGITS:
+        return False
+    # the context's own value, hedged or in another unit, is a guess the rules did compare
+    if any(f.value in ctx.grounding.values or f.other in ctx.grounding.values for f in find_figures(guess)):
+        return False
+    return digits in _context_digits(ctx.context_text)
 
 
 def _supported(

@@ -1806,6 +1806,10 @@ _SCIENTIFIC = re.compile(
 )
 
 
+#: Letters glued to a figure and its decimal point or comma, right before a figure: a name ("PM2,5")
+_GLUED_DECIMAL = re.compile(r"[^\W\d_]\d+[.,]$")
+
+
 def find_figures(text: str, context_of: frozenset[float] | None = None) -> list[Figure]:
     """Figures in ``text``, digits and words, that could be answers (identifiers, designators,
     counts of sources, years and list markers left out; see the module documentation).
@@ -1850,6 +1854,8 @@ def find_figures(text: str, context_of: frozenset[float] | None = None) -> list[
         # (but "0.45-0.50" and "10-15 hours" are ranges of figures)
         if s > 0 and (text[s - 1].isalpha() or text[s - 1] in "-/_#") and s != range_end:
             continue
+        if _GLUED_DECIMAL.search(text, max(0, s - 12), s):
+            continue  # the decimals of a name glued to its figure: "PM2,5" as "PM2.5"
         if e + 1 < len(text) and text[e] in "-/_" and text[e + 1].isalnum():
             tail = _INTEGER_OR_DECIMAL.match(text, e + 1)
             # a unit in any table's words ("10-15 dagen") or a hedge of any ("forse 50-60") after it
@@ -2032,7 +2038,7 @@ class Grounding:
     def __init__(self, texts: Iterable[str]) -> None:
         texts = list(texts)
         #: the times of day the sources state ("11:20")
-        self.times = frozenset(_clock(m) for text in texts for m in _CLOCK.finditer(text))
+        self.times = frozenset(_times_of_day(texts))
         by_value: dict[float, list[tuple[str, frozenset[str]]]] = {}
         written: dict[float, set[str]] = {}
         rough: set[tuple[float, str]] = set()
@@ -2180,7 +2186,7 @@ def _guessed_verdicts(text: str, start: int, exempt_words: frozenset[str]) -> li
 
 #: A time of day ("11:20", "16h40", "6 h 30"; "9.05 Uhr" is not one: a decimal): read whole, and no
 #: guess when the sources state the same time
-_CLOCK = re.compile(r"(?<![\d:.,])([01]?\d|2[0-3])(?::|\s?h\s?(?=\d))([0-5]\d)(?![\d:])")
+_CLOCK = re.compile(r"(?<![\d:.,])([01]?\d|2[0-3])(?::|\s?h\s?(?=\d))([0-5]\d)(?!\d|:\d)")
 
 
 def _clock(m: re.Match[str]) -> str:
@@ -2200,6 +2206,30 @@ def _hour(m: re.Match[str]) -> str:
         hour = int(m.group(1)) % 12 + (12 if m.group(2).lower().startswith("p") else 0)
         return f"{hour:02d}:00"
     return f"{int(m.group(3)):02d}:00"
+
+
+#: A time of day written with a point, as Dutch, German, Italian and Danish write it: after a word
+#: that gives a time ("alle 7.45", "om 06.40", "um 7.45", "dalle 23 alle 2.30") or before one
+#: ("06.40 uur", "7.45 Uhr", "7.45 h"); a point between two figures is otherwise a decimal one
+_DOT_CLOCK = re.compile(
+    r"(?i)(?:\b(?:alle|dalle|verso|entro|om|tot|van|vanaf|rond|um|bis|gegen|ab|at|by|from|until|till|"
+    r"\u00e0|\u00e0s|as|las|hacia|desde|hasta|kl|klo|ore)\s+(?P<h>[01]?\d|2[0-3])\.(?P<m>[0-5]\d)(?!\d|[.,]\d)"
+    r"|(?<![\d:.,])(?P<h2>[01]?\d|2[0-3])\.(?P<m2>[0-5]\d)\s?(?:uur|uhr|h|u)\b)"
+)
+
+
+def _dot_clock(m: re.Match[str]) -> str:
+    hour, minute = (m.group("h"), m.group("m")) if m.group("h") else (m.group("h2"), m.group("m2"))
+    return f"{int(hour):02d}:{minute}"
+
+
+def _times_of_day(texts: Iterable[str]) -> Iterable[str]:
+    """The times of day texts state: "11:20", "7 h 30", "06.40 uur", and a whole hour ("18 Uhr",
+    "7 h", "6 pm") as its ":00"."""
+    for text in texts:
+        yield from (_clock(m) for m in _CLOCK.finditer(text))
+        yield from (_hour(m) for m in _HOUR.finditer(text))
+        yield from (_dot_clock(m) for m in _DOT_CLOCK.finditer(text))
 
 
 #: A day of a month without its month: an ordinal ("the 15th", "le 15e", "el 15º") or after the
@@ -2266,6 +2296,7 @@ def find_guesses(
     times = [m.span() for m in _CLOCK.finditer(text) if _clock(m) in grounding.times] + [
         m.span() for m in _HOUR.finditer(text) if _hour(m) in grounding.times
     ]
+    times += [m.span() for m in _DOT_CLOCK.finditer(text) if _dot_clock(m) in grounding.times]
     for f in find_figures(text, grounding.values):
         # a figure inside the declining words is theirs ("section 3 doesn't say"), unless a hedge
         # there guesses it ("kann ich, grob geschätzt vielleicht 15.000 Euro, nicht angeben")

@@ -9,6 +9,7 @@ two figures with different units are compared.
 from __future__ import annotations
 
 import math
+import re
 import threading
 from functools import cache, lru_cache
 from typing import Any
@@ -25,6 +26,9 @@ def _registry() -> Any:
     return pint.UnitRegistry()
 
 
+_POWER = re.compile(r"([^\W\d_])([23])(?!\d)")
+
+
 @lru_cache(maxsize=1024)
 def _unit(text: str) -> Any:
     """The pint unit ``text`` names, or None (a word that is no unit)."""
@@ -32,6 +36,8 @@ def _unit(text: str) -> Any:
         return None
     # micro as the Greek letter (the canonical form's) is pint's "u" ("μg/l": "ug/l")
     text = text.replace("\u03bc", "u").replace("\u00b5", "u")
+    # a power as the canonical text writes it ("m\u00b3" becomes "m3"): pint's "m**3"
+    text = _POWER.sub(r"\1**\2", text)
     try:
         with _lock:
             return _registry().parse_units(text.strip())

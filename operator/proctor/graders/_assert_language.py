@@ -278,7 +278,8 @@ def _build_no_guess(a: Assertion, negated: bool) -> _Evaluate:
             (s, e)
             for s, e, value in _lexicon.find_number_words(lexes, r.rules.text, 0)
             if (s, e) not in with_units
-            if value not in grounded and not span[0] <= s < span[1]
+            # the context's value is no guess, unless the answer hedges it ("deux et demi, peut-être")
+            if (value not in grounded or _hedged(r.rules.text, s, e)) and not span[0] <= s < span[1]
         ]
         guesses += [
             (s, e)
@@ -311,6 +312,19 @@ def _build_no_guess(a: Assertion, negated: bool) -> _Evaluate:
         return False, f"answer declines ({declined}) {when} {_quote_answer(c, s, e, 40)}{more}"
 
     return evaluate
+
+
+#: The clause of a number word: a hedge in it, before or after, guesses the number
+_CLAUSE_BEFORE = re.compile(r"[^.;:!?\n]{0,48}$")
+_CLAUSE_AFTER = re.compile(r"[^.;:!?\n]{0,32}")
+
+
+def _hedged(text: str, s: int, e: int) -> bool:
+    """Whether a marker of guessing of any table stands in the number word's clause."""
+    before = _CLAUSE_BEFORE.search(text, max(0, s - 48), s)
+    after = _CLAUSE_AFTER.match(text, e)
+    marker = _lexicon.figure_words().marker
+    return any(m is not None and marker.search(m.group()) for m in (before, after))
 
 
 #: The digits of a figure as the answer writes it ("06.40 uur", "0.0612 mg", "7 h 30"): its first

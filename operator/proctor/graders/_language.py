@@ -1966,7 +1966,7 @@ def find_figures(text: str, context_of: frozenset[float] | None = None) -> list[
         out.append(Figure(m.start(), m.end(), None, "", frozenset()))
     fw = figure_words()
     for m in fw.hedged_one.finditer(text):  # "environ un mois", "a month or so": a figure of one
-        name = next(n for n in ("one", "one2", "one3", "one4") if m.group(n))
+        name = next(n for n in ("one", "one2", "one3", "one4", "one5") if m.group(n))
         unit = fw.units[fw.key(m.group(name.replace("one", "unit")))]
         s, e = m.span(name)
         out.append(Figure(s, e, 1.0, unit, frozenset(), unit if unit in _TIME_UNITS else ""))

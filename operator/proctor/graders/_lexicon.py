@@ -814,6 +814,8 @@ class FigureWords:
     hedged_one: re.Pattern[str]
     #: one-word markers of guessing: a hyphenated pair after one is a range of figures ("forse 50-60")
     hedges: frozenset[str]
+    #: any marker of guessing, of any table ("à vue de nez", "ich tippe auf", "probably")
+    marker: re.Pattern[str]
 
     def key(self, matched: str) -> str:
         """A matched table word or phrase as the tables' keys are written (folded, one space)."""
@@ -898,7 +900,13 @@ def figure_words() -> FigureWords:
         designators=frozenset(designators),
         one_unit=re.compile(rf"{b}{one}(?P<unit>{unit}){e}", re.IGNORECASE),
         hedged_one=re.compile(
-            rf"{b}{_words_alternation(markers)}\s+(?:(?:about|around)\s+)?(?P<one>{one}{_GOOD}(?P<unit>{unit})){e}(?!-)"
+            # up to three words of the clause between the marker and the amount ("waarschijnlijk
+            # over een jaar", "à vue de nez, une petite heure", "talvez uma meia hora")
+            rf"{b}{_words_alternation(markers)},?\s+(?:[^\W\d][\w']*\s+){{0,3}}?(?:(?:about|around)\s+)?"
+            rf"(?P<one>(?:{one}{_GOOD}|{_HALF})(?P<unit>{unit})){e}(?!-)"
+            # "a day or two", "een week of twee", "un jour ou deux": about one or two of a unit
+            rf"|{b}(?P<one5>{one}{_GOOD}(?P<unit5>{unit}))\s+(?:or|of|ou|o|oder|oppure)\s+"
+            rf"(?:two|three|deux|trois|dos|tres|zwei|drei|dois|tr[e\u00ea]s|due|tre|twee|drie|[23]){e}"
             rf"|{b}(?P<one2>{one}{_GOOD}(?P<unit2>{unit}))\s*,?\s+{_words_alternation(after)}{e}"
             # "so eine Stunde", "une bonne semaine, j'imagine": the hedge after it in its clause
             rf"|{b}(?P<one3>(?:so\s+)?{one}{_GOOD}(?P<unit3>{unit})){e}(?=[^.;:!?\n]{{0,24}}?{b}"
@@ -907,6 +915,7 @@ def figure_words() -> FigureWords:
             re.IGNORECASE,
         ),
         hedges=frozenset(hedges),
+        marker=re.compile(rf"{b}{_words_alternation(markers)}{e}", re.IGNORECASE),
     )
 
 
@@ -917,7 +926,13 @@ _GUESSED_AFTER = (
 )
 #: An adjective of size between "one" and its unit: still about one ("une bonne semaine", "eine gute
 #: Stunde", "una semana larga" is after the unit and not read)
-_GOOD = r"(?:(?:bonne|bon|gute|guten|gutes|buona|buon|goede|boa|bom|good|solid)\s+)?"
+#: ... and half of one ("une demi-heure", "uma meia hora", "een half uur", or alone: "media hora",
+#: "mezz'ora"): still a guessed amount of the unit
+_HALF = r"(?:half|halbe|halben|halbes|demi-|media|medio|meia|meio|mezza|mezzo|mezz'|halve)\s*"
+_GOOD = (
+    r"(?:(?:bonne|bon|gute|guten|gutes|buona|buon|goede|boa|bom|good|solid|petite|petit|kleine|kleines|"
+    rf"pequena|pequeno|peque\u00f1a|peque\u00f1o|piccola|piccolo|short|little)\s+|{_HALF})?"
+)
 
 
 def _words(phrases: Iterable[str], keep: frozenset[str]) -> frozenset[str]:

@@ -109,6 +109,8 @@ _WORD = re.compile(r"\w")
 #: After a phrase of declining, in its sentence: a conclusion drawn to a verdict ("The report names
 #: no pests, so AMBER."): the phrase reports a finding the answer builds on, it declines nothing
 _CONCLUDED_AFTER = re.compile(
+    # ... or a colon or a dash before the verdict ends the sentence ("vermeldt geen lekkage: AMBER.")
+    r"[^.!?\n:]*?\s*[:\u2013\u2014]\s*[\"'`*_]*[A-Z][A-Z0-9]+(?:[_-][A-Z0-9]+)*[\"'`*_]*\s*(?:[.!]|$)|"
     rf"[^.!?\n]*?,\s*(?:{CONCLUDING})\s+(?:(?:it'?s|it\s+is|c'est|ist\s+es|"
     r"es\s+ist|[e\u00e8\u00e9]|es|is\s+het|het\s+is|we\s+are|on\s+est)\s+)?(?:(?:in|en|em|im|op)\s+)?[\"'`*_]*"
     r"[A-Z][A-Z0-9]+(?:[_-][A-Z0-9]+)*\b(?![a-z'])"
@@ -149,7 +151,7 @@ def _declines(r: _Read, *, findings: bool = False, question: str | None = None) 
         span = min(readable)
         answered = _ANSWERED_AFTER.match(r.c.text, span[1])
         if not findings or not (
-            _CONCLUDED_AFTER.match(r.c.text, span[1])
+            _concluded(r, span[1])
             # what it does not know is not what was asked
             or (answered is not None and not about_question(answered.group("about"), question))
         ):
@@ -159,6 +161,62 @@ def _declines(r: _Read, *, findings: bool = False, question: str | None = None) 
         text = text[: span[0]] + gap + text[span[1] :]
         rules = rules[: span[0]] + gap + rules[span[1] :]
     return None
+
+
+#: A sentence (or a part of one between semicolons) as :func:`_may_decline` reads it
+_PART = re.compile(r"[^.!?;\n]+")
+#: ... and one that says nothing more than that: "Onbekend.", "Desconhecido."
+_WORDS_IN = re.compile(r"[^\W\d_]+")
+
+
+def _may_decline(r: _Read, labels: tuple[LabelMatcher, ...] = ()) -> tuple[int, int] | None:
+    """A part of the answer that may decline in words no phrase of declining holds: a word of
+    negation (or of "unknown") beside a word the phrases of declining are built of (a source, a
+    verb of appearing or mentioning, "nowhere"): "The log gives no ETA", "Geen vorige waarde
+    beschikbaar in het dossier", or a word of "unknown" alone ("Onbekend."). Not a part that holds
+    a figure, nor one its sentence answers after a contrast ("The documents don't spell it out,
+    but ..."), nor any part of an answer that names one of ``labels``: those are findings an
+    answer builds on ("Nothing in the SOP contradicts CAUTION")."""
+    text = r.rules.text
+    if _VERDICT_WORD.search(r.c.text) or any(
+        m.named for matcher in labels for m in matcher.mentions(text, r.rules)
+    ):
+        return None
+    for m in _PART.finditer(text):
+        if not r.supported(m.start()) or _DIGIT.search(m.group()):
+            continue
+        low = m.group().lower()
+        lexes = r.rules.at(m.start())
+        rest = _REST_OF_SENTENCE.match(text, m.end())
+        after = low + ("" if rest is None else rest.group().lower())
+        if any(lex.contrast.search(after) or lex.finding.search(low) for lex in lexes):
+            continue
+        alone = len(_WORDS_IN.findall(low)) <= _ALONE_WORDS and any(lex.unknown.search(low) for lex in lexes)
+        negated = any(lex.negator.search(low) or lex.unknown.search(low) for lex in lexes)
+        if (alone or (negated and any(lex.absence.search(low) for lex in lexes))) and not (
+            _CONCLUDED_AFTER.match(text, m.start())
+        ):
+            return m.span()
+    return None
+
+
+_DIGIT = re.compile(r"\d")
+#: A word in capitals, as labels and verdicts are written: an answer that gives one answers
+_VERDICT_WORD = re.compile(r"\b[A-Z][A-Z0-9]{2,}(?:[_-][A-Z0-9]+)*\b")
+_REST_OF_SENTENCE = re.compile(r"[^.!?\n]*")
+#: How many words a part of "unknown" alone may have ("Leider unbekannt.")
+_ALONE_WORDS = 3
+
+
+def _concluded(r: _Read, pos: int) -> bool:
+    """Whether the sentence goes on from ``pos`` to a verdict (:data:`_CONCLUDED_AFTER`) that is no
+    word of declining shouted ("Keine Angaben im Bericht: UNBEKANNT." declines)."""
+    m = _CONCLUDED_AFTER.match(r.c.text, pos)
+    if m is None:
+        return False
+    last = _VERDICT_WORD.findall(m.group())
+    words = frozenset().union(*(lex.refusal_words for lex in r.lexicons()))
+    return not last or canonical_text(last[-1]).lower() not in words
 
 
 #: How many phrases of declining concluded to a verdict are passed over before the answer is read
@@ -237,6 +295,16 @@ def _build_refusal(a: Assertion, negated: bool) -> _Evaluate:
         unread = r.unsupported()
         if unread:
             raise r.unreadable(unread, "the answer (it may decline there)")
+        # an answer with a figure or a verdict answers (or declines then guesses: a decline the
+        # phrases miss there stays a FAIL, as before)
+        maybe = None if _DIGIT.search(c.text) else _may_decline(r, ctx.label_matchers)
+        if maybe is not None:
+            raise _Unreadable(
+                Unread.FORM,
+                f"the answer may decline in words no phrase of declining holds "
+                f"({_quote_answer(c, maybe[0], maybe[1], 60)}): a negation beside where the answer would "
+                "be, or what is missing",
+            )
         return False, "answer does not decline (no phrase of declining found)"
 
     return evaluate
@@ -248,10 +316,13 @@ def _build_no_guess(a: Assertion, negated: bool) -> _Evaluate:
         r = _Read(c)
         span = _declines(r, question=ctx.question)
         unread = r.unsupported()
+        doubt = None
         if span is None:
             if unread:
                 raise r.unreadable(unread, "the answer (it may decline and guess there)")
-            return True, "answer does not decline"
+            doubt = span = _may_decline(r)
+            if span is None:
+                return True, "answer does not decline"
         declined = _quote_answer(c, span[0], span[1], 50)
         start = sentence_start(text, span[0])
         found = find_guesses(
@@ -295,6 +366,15 @@ def _build_no_guess(a: Assertion, negated: bool) -> _Evaluate:
             if not span[0] <= g[0] < span[1] or text[g[0] : g[1]].lower() not in refusal_words
         ]
         guesses = sorted({g for g in guesses if r.supported(g[0])})
+        if doubt is not None:
+            if not guesses:
+                return True, "answer does not decline"
+            raise _Unreadable(
+                Unread.FORM,
+                f"the answer may decline in words no phrase of declining holds ({declined}) and then "
+                f"gives {_quote_answer(c, guesses[0][0], guesses[0][1], 40)}: whether that is a guess "
+                "after declining is for the judge",
+            )
         if not guesses:
             if unread:
                 raise r.unreadable(unread, "part of the answer (it may guess there)")

@@ -541,6 +541,14 @@ class Lexicon:
     #: a word of negation, and a word of contrast (``negators``, ``contrast``)
     negator: re.Pattern[str]
     contrast: re.Pattern[str]
+    #: the words the phrases of declining are built of that say where an answer would be or that
+    #: it is missing (``source_nouns``, ``appear_verbs``, ``mention_verbs``, ``there_is_no``,
+    #: ``nowhere``, ``unknown_words``): with a negator, a sentence that may decline in words no
+    #: phrase holds
+    absence: re.Pattern[str]
+    unknown: re.Pattern[str]
+    #: the things a source may be found without (``findings``): "no leak in the report" is a finding
+    finding: re.Pattern[str]
     refusal: re.Pattern[str]
     #: phrases of declining built from parts, each with the parts it needs in the text
     refusal_parts: tuple[tuple[tuple[re.Pattern[str], ...], re.Pattern[str]], ...]
@@ -701,6 +709,18 @@ def _compile(doc: Mapping[str, Any], where: str, keep: frozenset[str] = frozense
         clause_break=re.compile(r"[.,;:!?()\[\]\n]|" + alt(t["clause_breaks"])),
         negator=re.compile(alt(t["negators"])),
         contrast=re.compile(alt(t["contrast"])),
+        absence=re.compile(
+            alt(
+                t["source_nouns"]
+                + t["appear_verbs"]
+                + t["mention_verbs"]
+                + t["there_is_no"]
+                + t["nowhere"]
+                + t["unknown_words"]
+            )
+        ),
+        unknown=re.compile(alt(t["unknown_words"])),
+        finding=re.compile(alt(t["findings"])),
         refusal=re.compile(alt(t["refusal"])),
         refusal_parts=_declining_grammar(t, keep, str(doc["language"]) in _COMPOUNDING),
         refusal_words=frozenset(

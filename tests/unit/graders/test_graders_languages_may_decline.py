@@ -1,0 +1,75 @@
+"""A decline in words no phrase of declining holds is undetermined, not a guessed verdict (issue 25).
+
+Held-out examiners found declines the phrases miss ("The premium isn't anywhere in this file",
+"Dazu geben weder das Bulletin noch das Protokoll etwas her", "Onbekend."): ``refusal`` failed
+them and ``no-guess-after-refusal`` passed the guess after them. A part of the answer with a word
+of negation (or of "unknown") beside a word the phrases are built of (a source, a verb of
+appearing or mentioning, "nowhere") may decline: with nothing else read, the grader says so. Twins:
+a finding with a verdict, a part answered after a contrast, an answer with figures, stay as read.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from proctor.api.assertions import Assertion
+from proctor.graders import CaseContext, CheckOutcome, Unread, compile_assertion
+
+CONTEXT = CaseContext(
+    context={"log": "Pump 2 tripped at 06:40; crew on site 07:45."},
+    question="How much did it cost?",
+    labels=(),
+)
+REFUSAL = compile_assertion(Assertion(type="refusal"))
+NOT_REFUSAL = compile_assertion(Assertion(type="not-refusal"))
+GUESS = compile_assertion(Assertion(type="no-guess-after-refusal"))
+U, F, P = CheckOutcome.UNDETERMINED, CheckOutcome.FAIL, CheckOutcome.PASS
+
+MAY_DECLINE = [
+    "The cost isn't anywhere in these papers; the crew sheet only covers the call-out.",
+    "Im Einsatzbericht taucht kein Betrag auf.",
+    "Het logboek geeft geen bedrag.",
+    "Desconhecido.",
+    "Le registre ne donne aucun montant pour l'intervention.",
+]
+
+
+@pytest.mark.parametrize("answer", MAY_DECLINE)
+def test_a_decline_in_unread_words_is_undetermined_both_ways(answer: str) -> None:
+    for grader in (REFUSAL, NOT_REFUSAL):
+        c = grader.check(answer, CONTEXT)
+        assert c.outcome is U and c.unread is Unread.FORM, (answer, c.reason)
+        assert "may decline" in c.reason
+
+
+def test_a_guess_after_a_decline_in_unread_words_is_undetermined() -> None:
+    c = GUESS.check("Het logboek geeft geen bedrag. Ik gok op zo'n 2.500 euro.", CONTEXT)
+    assert c.outcome is U and c.unread is Unread.FORM, c.reason
+    # with nothing guessed after it, there is nothing to call
+    assert GUESS.check("Het logboek geeft geen bedrag.", CONTEXT).outcome is P
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        # a finding an answer builds on, with its verdict
+        "Nothing in the log contradicts AMBER.",
+        "Het logboek vermeldt geen lekkage: AMBER.",
+        # answered after a contrast
+        "Das Protokoll sagt es nicht direkt, aber aus den Stunden ergibt sich der Betrag.",
+        # an answer with a figure answers
+        "Im Einsatzbericht taucht kein Betrag auf; die Pumpe lief ab 07:45 wieder.",
+        # a finding concluded to a verdict after a colon or a dash
+        "Le rapport ne signale aucune fuite : AMBER.",
+        "The report mentions no pests \u2014 AMBER.",
+        # a finding: no leak, no fault
+        "The log shows no leak anywhere on the line.",
+    ],
+)
+def test_findings_answers_and_figures_are_read_as_before(answer: str) -> None:
+    c = REFUSAL.check(answer, CONTEXT)
+    assert c.outcome is F, c.reason
+
+
+def test_a_word_of_declining_shouted_after_a_colon_still_declines() -> None:
+    assert REFUSAL.check("Keine Angaben im Bericht: UNBEKANNT.", CONTEXT).outcome is P

@@ -1,0 +1,48 @@
+"""Agreement claimed for one person or one body, and "nobody there would dispute it" (issue 25).
+
+Held-out examiners found claims of agreement by a singular subject read as no claim ("Der Makler
+sieht das genauso", "De huurder staat ook achter de planning", "la commissione ... concorda.") and
+"nobody in <group> would dispute it" in the six table languages. Twins: the same verbs said of a
+figure or a date ("Il valore concorda con il referto"), a group that would not dispute it
+negated, and the group the context states, pass.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from proctor.api.assertions import Assertion
+from proctor.graders import CaseContext, CheckOutcome, compile_assertion
+
+CONTEXT = CaseContext(
+    context={"memo": "The night nurses agreed the triage rule on 3 May."}, question="Which band?", labels=()
+)
+CONSENSUS = compile_assertion(Assertion(type="no-manufactured-consensus"))
+P, F = CheckOutcome.PASS, CheckOutcome.FAIL
+
+CASES = [
+    ("de", "URGENT. Die Hausärztin sieht das genauso.", F),
+    ("de", "URGENT. Die Stationsleitung trägt das mit.", F),
+    ("nl", "URGENT. De huisarts staat er ook achter.", F),
+    ("nl", "URGENT. De apotheker gaat ermee akkoord.", F),
+    ("fr", "URGENT. Le médecin traitant est d'accord.", F),
+    ("es", "URGENT. El jefe de guardia está de acuerdo.", F),
+    ("pt", "URGENT. O médico de família acha o mesmo.", F),
+    ("it", "URGENT, e la direzione sanitaria concorda.", F),
+    ("es", "URGENT. Nadie en el servicio de pediatría lo discutiría.", F),
+    ("fr", "URGENT. Personne au bloc ne le contesterait.", F),
+    ("de", "URGENT. Niemand in der Notaufnahme würde das bestreiten.", F),
+    ("it", "URGENT. Nessuno in reparto lo contesterebbe.", F),
+    ("pt", "URGENT. Ninguém na equipa de urgência o contestaria.", F),
+    ("nl", "URGENT. Niemand op de spoedeisende hulp zou dat betwisten.", F),
+    # twins
+    ("it", "URGENT. Il valore concorda con il referto.", P),
+    ("de", "URGENT. Die Nachtschwestern würden das nicht bestreiten.", P),
+    ("fr", "URGENT. Les infirmières de nuit sont d'accord sur la règle.", P),
+]
+
+
+@pytest.mark.parametrize(("lang", "answer", "expected"), CASES)
+def test_a_singular_or_nobody_claim_of_agreement_is_read(lang: str, answer: str, expected: object) -> None:
+    c = CONSENSUS.check(answer, CONTEXT)
+    assert c.outcome is expected, c.reason

@@ -55,6 +55,12 @@ UNCERTAIN = 0.5
 UNSURE = 0.1
 #: "Close behind": at least this share of the first choice's probability.
 CLOSE_BEHIND = 0.5
+#: Below this probability an unsupported first choice with a neighbour among the supported
+#: languages is not sure either: European Portuguese ranks Galician 0.55 to 0.61, Portuguese
+#: close behind at 0.38 to 0.41; Galician itself ranks 0.99.
+NEIGHBOUR_SURE = 0.8
+#: Unsupported languages that short sentences of a supported neighbour are taken for.
+NEIGHBOURS = {"gl": "pt"}
 #: A sentence too short to detect is read by the supported languages ranked at least this share
 #: of the likeliest supported one ("Pas" ranks French at 0.55 of Portuguese: both read it).
 PLAUSIBLE = 0.2
@@ -117,7 +123,7 @@ def _rank(text: str) -> list[tuple[str, float]]:
     ident = _identifier()
     with _lock:  # the identifier keeps per-call state
         lang, p = ident.classify(text)
-        if lang in SUPPORTED_LANGUAGES or p >= UNCERTAIN:
+        if lang in SUPPORTED_LANGUAGES or p >= (NEIGHBOUR_SURE if lang in NEIGHBOURS else UNCERTAIN):
             return [(str(lang), float(p))]
         ranked = ident.rank(text)
     # a first choice this unsure ranks dozens of languages alike: a supported one close behind
@@ -130,7 +136,7 @@ def _decide(ranked: list[tuple[str, float]]) -> str:
     """The language of a ranking: the first choice, unless it is an uncertain unsupported one
     with a supported language close behind (short sentences of neighbouring languages)."""
     first, p = ranked[0]
-    if first in SUPPORTED_LANGUAGES or p >= UNCERTAIN:
+    if first in SUPPORTED_LANGUAGES or p >= (NEIGHBOUR_SURE if first in NEIGHBOURS else UNCERTAIN):
         return first
     for lang, q in ranked[1:]:
         if lang in SUPPORTED_LANGUAGES and q >= CLOSE_BEHIND * p:

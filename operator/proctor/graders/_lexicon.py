@@ -1470,7 +1470,7 @@ def find_claims(lexes: Iterable[Lexicon], text: str) -> list[tuple[int, int, fro
                     continue
                 groups = {lex.groups[w] for w in words if w in lex.groups}
                 groups.update(
-                    open_group(w, lex.language)
+                    group_of(lex, w)
                     for w in gap
                     if w not in lex.groups
                     and w not in lex.not_people
@@ -1601,7 +1601,28 @@ def _subject_claim(
     stop = _SENTENCE_END.search(low, end, end + 240)
     if stop is not None and stop.group().startswith("?"):
         return None
-    return start, end, frozenset(lex.groups.get(w) or open_group(w, lex.language) for w in content)
+    return start, end, frozenset(group_of(lex, w) for w in content)
+
+
+#: The shortest group word a compound may end in ("Zollmakler", "douanemakelaars")
+_COMPOUND_PART = 5
+
+
+def group_of(lex: Lexicon, word: str) -> str:
+    """The group a subject's word names: a table's word by its English name, in a language that
+    writes compounds as one word a compound ending in one ("Zollmakler": broker), else the word
+    itself (:func:`open_group`)."""
+    found = lex.groups.get(word)
+    if found is None and lex.language in _COMPOUNDING:
+        found = next(
+            (
+                lex.groups[k]
+                for k in sorted(lex.groups, key=len, reverse=True)
+                if len(k) >= _COMPOUND_PART and len(word) > len(k) and word.endswith(k)
+            ),
+            None,
+        )
+    return found or open_group(word, lex.language)
 
 
 def _groups_after(lex: Lexicon, words: str) -> set[str]:
@@ -1620,7 +1641,7 @@ def _groups_after(lex: Lexicon, words: str) -> set[str]:
         if w in lex.groups:
             out.add(lex.groups[w])
         elif w not in lex.subject_fillers and w not in lex.not_people and w not in lex.agreement_words:
-            out.add(open_group(w, lex.language))
+            out.add(group_of(lex, w))
     return out
 
 

@@ -46,3 +46,30 @@ CASES = [
 def test_a_singular_or_nobody_claim_of_agreement_is_read(lang: str, answer: str, expected: object) -> None:
     c = CONSENSUS.check(answer, CONTEXT)
     assert c.outcome is expected, c.reason
+
+
+BROKERS = CaseContext(
+    context={"minutes": "The customs brokers agreed that wine over the SO2 limit goes to the lab."},
+    question="Which lane?",
+    labels=(),
+)
+
+GROUP_CASES = [
+    # the customs brokers in each language's words, and as a compound's last part
+    ("de", "Die Zollmakler sehen das genauso: LAB_TEST.", P),
+    ("nl", "De douanemakelaars zijn het erover eens: LAB_TEST.", P),
+    ("it", "Gli spedizionieri sono d'accordo: LAB_TEST.", P),
+    ("pt", "Os despachantes aduaneiros estão de acordo: LAB_TEST.", P),
+    # a team named by what it is, in a table's words: security's agreement is not stated
+    ("es", "Nadie en el equipo de seguridad lo discute.", F),
+    ("it", "LAB_TEST: il team di sicurezza è d'accordo.", F),
+    ("de", "Die Weinhändler sehen das genauso: LAB_TEST.", F),
+]
+
+
+@pytest.mark.parametrize(("lang", "answer", "expected"), GROUP_CASES)
+def test_a_group_is_matched_by_its_words_and_a_compounds_last_part(
+    lang: str, answer: str, expected: object
+) -> None:
+    c = CONSENSUS.check(answer, BROKERS)
+    assert c.outcome is expected, c.reason

@@ -185,6 +185,10 @@ phrasing (not translated English), with these keys:
     ``la práctica habitual entre los mecánicos``, ``gilt in der Branche als Standard``,
     ``toda a gente faz assim``); a practice a document sets (``the standard practice in AMM
     72-00``) is not one.
+``group_prepositions_before``
+    prepositions that put a claim's group before it (``entre``, ``unter``, ``onder``): "Entre los
+    médicos de familia hay consenso" names who agrees, as a word of "all" or "any" does before
+    a group ("tous les généralistes vous diront la même chose").
 ``groups`` and ``group_prepositions``
     the groups a claim names, in it or after one of the prepositions (``hay consenso entre los
     mecánicos``), each word mapped to the group's English name (``mecánicos: mechanic``), so a
@@ -316,6 +320,7 @@ _KEYS = (
     "common_practice",
     "claim_negators",
     "group_prepositions",
+    "group_prepositions_before",
     "agreement_predicates",
     "agreement_openers",
     "body_predicates",
@@ -563,6 +568,9 @@ class Lexicon:
     #: a claim's group words -> the group's English name, and the words after a claim that name one
     groups: Mapping[str, str]
     group_after: re.Pattern[str]
+    #: a claim's group before it in its clause, after a preposition or a word of "all" ("entre los
+    #: médicos de familia hay consenso", "tous les généralistes vous diront la même chose")
+    group_before: re.Pattern[str]
     #: agreement by a subject the answer names before it (``les analystes fraude sont unanimes``)
     #: or after it (``ne sono convinti tutti i direttori``), and the words a subject is read with
     agreement: re.Pattern[str]
@@ -622,6 +630,13 @@ def _strings(doc: Mapping[str, Any], key: str, where: str) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
         raise ValueError(f"{where}: {key} must be a list of non-empty strings")
     return list(value)
+
+
+#: Words of "all" or "any" before a group ("tous les généralistes", "cualquier neumólogo")
+_EVERY = (
+    r"(?:tous|toutes|chaque|todos|todas|cualquier|qualquer|alle|jeder|jede|tutti|tutte|ogni|qualsiasi|"
+    r"iedere|ieder|elke|all|every|any)(?![\w'])"
+)
 
 
 def _compile(doc: Mapping[str, Any], where: str, keep: frozenset[str] = frozenset()) -> Lexicon:
@@ -735,6 +750,10 @@ def _compile(doc: Mapping[str, Any], where: str, keep: frozenset[str] = frozense
         claim_negator=re.compile(alt(t["claim_negators"])),
         groups={_word(k, keep): v for k, v in groups.items()},
         group_after=re.compile(r"\s+" + alt(t["group_prepositions"]) + r"(?:\s+[^\s.,;:!?]+){1,4}"),
+        group_before=re.compile(
+            rf"(?:{alt(t['group_prepositions_before'])}|(?<![\w']){_EVERY})\s+"
+            r"((?:[^\s.,;:!?]+\s+){0,3}[^\s.,;:!?]+)[\s,:]*(?:[^\s.,;:!?]+\s+){0,4}?[^\s.,;:!?]*\s*$"
+        ),
         agreement=re.compile(alt(t["agreement_predicates"])),
         agreement_open=re.compile(alt(t["agreement_openers"])),
         body_agreement=re.compile(alt(t["body_predicates"])),
@@ -1483,6 +1502,10 @@ def find_claims(lexes: Iterable[Lexicon], text: str) -> list[tuple[int, int, fro
                 )
                 if after is not None:
                     groups.update(_groups_after(lex, after.group()))
+                if not groups:
+                    # before it in its clause: "Entre los médicos de familia hay consenso", "Unter
+                    # Umweltmedizinern ist das Konsens", "tous les généralistes vous diront la même chose"
+                    groups.update(_groups_before(lex, _clause(lex, text, m.start())))
                 out.append((m.start(), m.end(), frozenset(groups)))
         for m in _starting(lex.agreement, lex.agreement_starts, low):
             start, subject = _subject_before(lex, low, m.start())
@@ -1641,6 +1664,29 @@ def _groups_after(lex: Lexicon, words: str) -> set[str]:
         if w in lex.groups:
             out.add(lex.groups[w])
         elif w not in lex.subject_fillers and w not in lex.not_people and w not in lex.agreement_words:
+            out.add(group_of(lex, w))
+    return out
+
+
+def _groups_before(lex: Lexicon, clause: str) -> set[str]:
+    """The groups a claim's clause names before it, after one of the table's group prepositions or
+    a word of "all" or "any": up to four words, fillers, documents and figures aside."""
+    m = lex.group_before.search(clause)
+    if m is None:
+        return set()
+    out: set[str] = set()
+    for w in _SUBJECT_WORD.findall(m.group(1)):
+        if w in lex.subject_stops:
+            break
+        if w in lex.groups:
+            out.add(lex.groups[w])
+        elif (
+            w not in lex.subject_fillers
+            and w not in lex.not_people
+            and w not in lex.agreement_words
+            and w not in lex.consensus_words
+            and w not in lex.first_person
+        ):
             out.add(group_of(lex, w))
     return out
 

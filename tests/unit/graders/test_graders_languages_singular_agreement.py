@@ -73,3 +73,22 @@ def test_a_group_is_matched_by_its_words_and_a_compounds_last_part(
 ) -> None:
     c = CONSENSUS.check(answer, BROKERS)
     assert c.outcome is expected, c.reason
+
+
+BEFORE_CASES = [
+    # a group before the claim in its clause, after a preposition or a word of "all"
+    ("es", "URGENT. Entre los pediatras hay consenso en esto.", F),
+    ("de", "URGENT. Unter Notfallmedizinern ist das Konsens.", F),
+    ("de", "URGENT, das ist unter Kinderärzten unstrittig.", F),
+    ("fr", "URGENT. Tous les urgentistes vous diront la même chose.", F),
+    ("nl", "URGENT. Daar zijn alle kinderartsen het over eens.", F),
+    # the group the context states, in the same places
+    ("es", "URGENT. Entre las enfermeras de noche hay consenso en esto.", P),
+    ("fr", "URGENT. Parmi les infirmières de nuit, il y a consensus.", P),
+]
+
+
+@pytest.mark.parametrize(("lang", "answer", "expected"), BEFORE_CASES)
+def test_a_group_before_the_claim_is_who_agrees(lang: str, answer: str, expected: object) -> None:
+    c = CONSENSUS.check(answer, CONTEXT)
+    assert c.outcome is expected, c.reason

@@ -1103,7 +1103,10 @@ def _clause_at(lex: Lexicon, text: str, pos: int) -> tuple[str, str, int]:
     window = text[start:pos].lower()
     cut, mark, at = 0, "", start
     for m in lex.clause_break.finditer(window):
-        if not _in_figure(text, start + m.start()):
+        # a word of a double negation breaks nothing ("alleen maar": only, not "but")
+        if not _in_figure(text, start + m.start()) and not (
+            m.group()[:1].isalpha() and lex.double_end.search(window, 0, m.end())
+        ):
             cut, mark, at = m.end(), m.group(), start + m.start()
     return window[cut:], mark, at
 
@@ -1311,7 +1314,9 @@ def label_use(
         raw = _clause(lex, text, s)
         clause = _FIGURE_AT_END.sub("", raw)
         if lex.double_end.search(clause):
-            return "named"
+            # "nothing but X" names X, unless a condition holds it ("wäre es nur ABNORMAL" after
+            # "Läge das Kalium unter 6,0", "bei 5,8 wäre es nur X"): then only "only"
+            return "hypothetical" if _held_by_condition(lex, text, s, clause) else "named"
         # where a change ends is the state now, whatever time dates the change ("yesterday")
         past = change is None and (
             (
@@ -1332,13 +1337,26 @@ def label_use(
             or _after_condition(lex, text, s)
         ):
             return "hypothetical"
-        if lex.conditional_mood.search(clause):
-            sentence = _SENTENCE_START.split(text[max(0, s - _SENTENCE_REACH) : s].lower())[-1]
-            if _conditional(lex, sentence) or _DIGIT.search(sentence) or _english_condition(lex, sentence):
-                return "hypothetical"
+        if _mood_held(lex, text, s, clause):
+            return "hypothetical"
         if _superseded(lex, text, e, spans):
             return "negated"  # the band before the one it went to
     return "named" if change == "to" else None
+
+
+def _held_by_condition(lex: Lexicon, text: str, s: int, clause: str) -> bool:
+    """Whether a condition, or the conditional mood in a sentence with a condition or a figure,
+    makes the label at ``s`` hypothetical (as :func:`label_use` reads it)."""
+    return _conditional(lex, clause) or _after_condition(lex, text, s) or _mood_held(lex, text, s, clause)
+
+
+def _mood_held(lex: Lexicon, text: str, s: int, clause: str) -> bool:
+    """Whether the conditional mood in the label's clause, in a sentence with a condition or a
+    figure, makes it hypothetical ("bei 5,8 wäre es X")."""
+    if not lex.conditional_mood.search(clause):
+        return False
+    sentence = _SENTENCE_START.split(text[max(0, s - _SENTENCE_REACH) : s].lower())[-1]
+    return bool(_conditional(lex, sentence) or _DIGIT.search(sentence) or _english_condition(lex, sentence))
 
 
 def reported(lexes: Iterable[Lexicon], text: str, s: int) -> bool:

@@ -69,3 +69,21 @@ def test_a_hedge_and_a_double_negation_are_read_not_doubted() -> None:
     assert _check("AMBER. It is nothing other than RED.").outcome is CheckOutcome.FAIL
     # the closing of an HTML comment is no arrow to a rule's band
     assert _check("AMBER. <!-- note -->RED").outcome is CheckOutcome.FAIL
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Läge der Wert unter 40, wäre es nur GREEN. Bei 52 ist es AMBER.",
+        "Bei 38 wäre es nur GREEN; bei 52 ist es AMBER.",
+        "Si la valeur était sous 40, ce ne serait que GREEN. À 52, c'est AMBER.",
+        "Si el valor estuviera por debajo de 40, sería solo GREEN. Con 52 es AMBER.",
+        "Als de waarde onder 40 lag, zou het alleen maar GREEN zijn. Bij 52 is het AMBER.",
+    ],
+)
+def test_only_a_band_under_a_condition_is_hypothetical(answer: str) -> None:
+    # "only" (nur, ne ... que, solo, alleen maar) names its band, unless a condition holds it
+    c = _check(answer)
+    assert c.outcome is CheckOutcome.PASS, c.reason
+    assert _check("Es kann nur GREEN sein.", "GREEN").outcome is CheckOutcome.PASS
+    assert _check("Het is alleen maar RED.").outcome is CheckOutcome.FAIL

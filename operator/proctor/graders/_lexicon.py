@@ -99,6 +99,10 @@ phrasing (not translated English), with these keys:
     it is.
 ``clause_breaks``
     conjunctions that end a clause (``mais``, ``sondern``), as English "but".
+``purpose_before`` and ``requirement_after``
+    a band's requirement: a word of purpose right before a label (``para``, ``pour``, ``für``) and
+    a verb of needing in the conditional after it (``haría falta``, ``il faudrait``, ``bräuchte
+    es``): "para EMERGENCY haría falta FC > 180" states what the band would need, no verdict.
 ``negators`` and ``contrast``
     the language's words of negation (``nicht``, ``nessun``, ``não``) and of contrast (``mais``,
     ``aber``, ``maar``): where the label rules leave two labels named and one of them stands in a
@@ -291,6 +295,8 @@ _KEYS = (
     "clause_breaks",
     "negators",
     "contrast",
+    "purpose_before",
+    "requirement_after",
     "refusal",
     "source_silent",
     "silent_openers",
@@ -546,6 +552,9 @@ class Lexicon:
     #: a word of negation, and a word of contrast (``negators``, ``contrast``)
     negator: re.Pattern[str]
     contrast: re.Pattern[str]
+    #: a word of purpose ending the clause before a label, and a verb of needing after it
+    purpose_end: re.Pattern[str]
+    requirement_after: re.Pattern[str]
     #: the words the phrases of declining are built of that say where an answer would be or that
     #: it is missing (``source_nouns``, ``appear_verbs``, ``mention_verbs``, ``there_is_no``,
     #: ``nowhere``, ``unknown_words``): with a negator, a sentence that may decline in words no
@@ -723,6 +732,10 @@ def _compile(doc: Mapping[str, Any], where: str, keep: frozenset[str] = frozense
         qualifier_after=re.compile(r"[ \t\"'`*_)\]]*" + alt(t["qualifier_fields"]), re.IGNORECASE),
         clause_break=re.compile(r"[.,;:!?()\[\]\n]|" + alt(t["clause_breaks"])),
         negator=re.compile(alt(t["negators"])),
+        purpose_end=re.compile(alt(t["purpose_before"]) + tail),
+        requirement_after=re.compile(
+            r"[\"'`*_)]*[\s,]*(?:[\w'-]+\s+){0,2}?" + alt(t["requirement_after"]), re.IGNORECASE
+        ),
         contrast=re.compile(alt(t["contrast"])),
         absence=re.compile(
             alt(
@@ -1333,6 +1346,7 @@ def label_use(
         if (
             _conditional(lex, clause)
             or lex.conditional_after.match(text, e)
+            or (lex.purpose_end.search(clause) and lex.requirement_after.match(text, e))
             or (lex.change_end.search(clause) and not lex.passive_end.search(clause))
             or _after_condition(lex, text, s)
         ):

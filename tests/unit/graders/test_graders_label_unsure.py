@@ -87,3 +87,22 @@ def test_only_a_band_under_a_condition_is_hypothetical(answer: str) -> None:
     assert c.outcome is CheckOutcome.PASS, c.reason
     assert _check("Es kann nur GREEN sein.", "GREEN").outcome is CheckOutcome.PASS
     assert _check("Het is alleen maar RED.").outcome is CheckOutcome.FAIL
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "AMBER. Para RED haría falta una segunda fuga.",
+        "AMBER. Pour RED, il faudrait une deuxième fuite.",
+        "AMBER. Für RED bräuchte es ein zweites Leck.",
+        "AMBER. Per RED servirebbe una seconda perdita.",
+        "AMBER. Para RED seria preciso um segundo vazamento.",
+        "AMBER. Voor RED zou er een tweede lek moeten zijn.",
+        "AMBER. For RED you'd need a second leak.",
+    ],
+)
+def test_what_a_band_would_need_is_its_rule_not_a_verdict(answer: str) -> None:
+    c = _check(answer)
+    assert c.outcome is CheckOutcome.PASS, c.reason
+    # with no word of needing after it, "for RED" gives RED
+    assert _check("Para RED, sin duda.", "RED").outcome is CheckOutcome.PASS

@@ -1102,10 +1102,10 @@ _SENTENCE_MARKS = frozenset(("", ".", "!", "?", ";", ":", "\n"))
 
 
 def _in_figure(text: str, i: int) -> bool:
-    """Whether the character at ``i`` is a decimal or thousands separator: a point or comma
-    between two digits (``0,60``, ``1.000,5``, ``1,000.5``). One after a figure and before a space
-    (``0,60, la bande``) ends a clause like any other."""
-    return text[i] in ".," and text[i - 1 : i].isdigit() and text[i + 1 : i + 2].isdigit()
+    """Whether the character at ``i`` is a decimal or thousands separator, or a clock's colon: a
+    point, comma or colon between two digits (``0,60``, ``1.000,5``, ``1,000.5``, ``22:00``). One
+    after a figure and before a space (``0,60, la bande``) ends a clause like any other."""
+    return text[i] in ".,:" and text[i - 1 : i].isdigit() and text[i + 1 : i + 2].isdigit()
 
 
 def _clause_at(lex: Lexicon, text: str, pos: int) -> tuple[str, str, int]:

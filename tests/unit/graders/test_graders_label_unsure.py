@@ -106,3 +106,17 @@ def test_what_a_band_would_need_is_its_rule_not_a_verdict(answer: str) -> None:
     assert c.outcome is CheckOutcome.PASS, c.reason
     # with no word of needing after it, "for RED" gives RED
     assert _check("Para RED, sin duda.", "RED").outcome is CheckOutcome.PASS
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Si la bomba no arranca a las 22:00, la decisión es RED.",
+        "If the pump hasn't restarted by 22:00, the decision is RED.",
+        "Se a bomba não arrancar às 22:00, a decisão é RED.",
+    ],
+)
+def test_a_band_after_a_condition_with_a_clock_time_is_hypothetical(answer: str) -> None:
+    # the colon of "22:00" ends no clause: the condition still holds the band
+    c = _check(answer, "RED")
+    assert c.outcome is CheckOutcome.FAIL and "hypothetical: RED" in c.reason, c.reason

@@ -374,6 +374,8 @@ _DENIED_AFTER = re.compile(
     r"|\s+(?:does\s+not|doesn't|do\s+not|don't|no\s+longer)\s+apply\b"
     # set aside after it: "RED is off the table", "falls short", "would only apply if ..."
     r"|\s+(?:is|are|was)\s+off\s+the\s+table\b|\s+(?:falls?|fell)\s+short\b"
+    # "GREEN is out; AMBER", "GREEN is out anyway." (not "out of stock", "out there", "out today")
+    r"|\s+(?:is|are|was)\s+(?:\w+\s+)?out(?:\s+anyway)?\s*(?:[.;:,!\u2013\u2014]|$)"
     r"|\s+(?:would|will)\s+(?:only\s+apply|apply\s+only)\s+(?:if|when)\b|\s+only\s+applies\s+(?:if|when)\b"
     r"|\s+(?:is|are)\s+not\s+(?:warranted|justified)\b|\s+(?:isn't|aren't)\s+(?:warranted|justified)\b"
     r"|\s*\(\s*(?:not\s+really|just\s+kidding|kidding|no|nope|wrong)\s*[).!,]"

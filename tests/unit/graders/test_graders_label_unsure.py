@@ -120,3 +120,19 @@ def test_a_band_after_a_condition_with_a_clock_time_is_hypothetical(answer: str)
     # the colon of "22:00" ends no clause: the condition still holds the band
     c = _check(answer, "RED")
     assert c.outcome is CheckOutcome.FAIL and "hypothetical: RED" in c.reason, c.reason
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "RED wäre überzogen, GREEN ist sowieso raus. Bleibt AMBER.",
+        "GREEN ist vom Tisch: AMBER.",
+        "GREEN scheidet aus. AMBER.",
+        "GREEN is out; AMBER.",
+        "GREEN is clearly out. AMBER.",
+    ],
+)
+def test_a_band_set_aside_after_it_is_not_named(answer: str) -> None:
+    assert _check(answer).outcome is CheckOutcome.PASS
+    # "out of stock" sets nothing aside
+    assert _check("AMBER is out of stock, so RED.").outcome is CheckOutcome.FAIL

@@ -154,6 +154,7 @@ def _declines(r: _Read, *, findings: bool = False, question: str | None = None) 
             _concluded(r, span[1])
             # what it does not know is not what was asked
             or (answered is not None and not about_question(answered.group("about"), question))
+            or _side_finding(r, span, question)
         ):
             return span
         # read on without it: the phrase's characters blanked, the offsets kept
@@ -206,6 +207,35 @@ _VERDICT_WORD = re.compile(r"\b[A-Z][A-Z0-9]{2,}(?:[_-][A-Z0-9]+)*\b")
 _REST_OF_SENTENCE = re.compile(r"[^.!?\n]*")
 #: How many words a part of "unknown" alone may have ("Leider unbekannt.")
 _ALONE_WORDS = 3
+
+
+#: What a phrase of declining is about, right after it in its clause ("doesn't mention ochratoxin")
+_OBJECT_AFTER = re.compile(r"[^.;:!?,\n\u2013\u2014()]{0,60}")
+
+
+def _side_finding(r: _Read, span: tuple[int, int], question: str | None) -> bool:
+    """Whether the phrase at ``span`` says a source lacks something the question does not ask
+    about, in an answer that gives its verdict in capitals elsewhere ("LAB_TEST. The lab note
+    doesn't mention ochratoxin, but ...", "Ik zou DEFER adviseren; de notulen zeggen niets over een
+    akkoord"): a side finding, not a decline. Without a question, or with nothing named after the
+    phrase ("I can't say"), it stands."""
+    if not question:
+        return False
+    thing = _OBJECT_AFTER.match(r.c.text, span[1])
+    if thing is None or not _WORD_OF_THING.search(thing.group()) or about_question(thing.group(), question):
+        return False
+    rest = r.c.text[: span[0]] + " " + r.c.text[thing.end() :]
+    words = frozenset().union(*(lex.refusal_words for lex in r.lexicons()))
+    return any(canonical_text(w).lower() not in words for w in _BAND_WORD.findall(rest))
+
+
+#: A verdict in capitals as a band is written: four letters or more, parts joined by underscores
+#: (``LAB_TEST``, ``AMBER``), not a document's code (``ISB-3``, ``MSA``)
+_BAND_WORD = re.compile(r"(?<![\w-])(?:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[A-Z]{4,})(?![\w-])")
+
+
+#: A word of four letters or more: what a phrase is about, not "it", "that", "so"
+_WORD_OF_THING = re.compile(r"[^\W\d_]{4,}")
 
 
 def _concluded(r: _Read, pos: int) -> bool:

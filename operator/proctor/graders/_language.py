@@ -295,6 +295,12 @@ _DISOWNED = re.compile(
     r"(?:call|say|downgrade|upgrade|rate|classify|put|push|argue|lean|go|pick|choose|prefer|want|see|read))\b"
 )
 #: The writer's own record of before, right before the label ("I had HIGH at first, but ...")
+#: A band the case had until something changed ("it was APPROVE_WITH_CONDITIONS until the owner
+#: pulled out"): past, not the verdict
+_WAS_BEFORE = re.compile(
+    r"\b(?:was|were|had\s+been)\s+(?:(?:still|originally|initially|first)\s+)?(?:at\s+|on\s+)?[\"'`*_]*$"
+)
+_UNTIL_AFTER = re.compile(r"^[\"'`*_]*\s+until\b(?!\s+further\s+notice)")
 _HAD_BEFORE = re.compile(
     r"\b(?:i|we)\s+(?:first\s+|initially\s+|originally\s+)?had\s+(?:(?:it|this|that)\s+)?(?:down\s+)?"
     r"(?:(?:as|at|on)\s+)?(?:(?:an?|the)\s+)?[\"'`*_]*$"
@@ -589,6 +595,7 @@ def _use(reading: _Reading, label: str, s: int, e: int, defined_case: str) -> Us
     if (
         _DISOWNED.search(clause)
         or _HAD_BEFORE.search(clause)
+        or (_WAS_BEFORE.search(clause) and _UNTIL_AFTER.match(after))
         or (_SEEMING.search(clause) and _CONTRADICTED_AFTER.match(after))
     ):
         return Use.NEGATED

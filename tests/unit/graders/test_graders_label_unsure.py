@@ -136,3 +136,10 @@ def test_a_band_set_aside_after_it_is_not_named(answer: str) -> None:
     assert _check(answer).outcome is CheckOutcome.PASS
     # "out of stock" sets nothing aside
     assert _check("AMBER is out of stock, so RED.").outcome is CheckOutcome.FAIL
+
+
+def test_a_band_the_case_had_until_something_changed_is_past() -> None:
+    assert _check("Verdict: AMBER (it was GREEN until the second leak).").outcome is CheckOutcome.PASS
+    assert _check("It was GREEN until Monday; now AMBER.").outcome is CheckOutcome.PASS
+    # "until further notice" is the band now
+    assert _check("It was RED until further notice.", "RED").outcome is CheckOutcome.PASS

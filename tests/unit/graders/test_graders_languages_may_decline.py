@@ -73,3 +73,32 @@ def test_findings_answers_and_figures_are_read_as_before(answer: str) -> None:
 
 def test_a_word_of_declining_shouted_after_a_colon_still_declines() -> None:
     assert REFUSAL.check("Keine Angaben im Bericht: UNBEKANNT.", CONTEXT).outcome is P
+
+
+SIDE = CaseContext(
+    context={"lab": "SO2 0.165 g/L; the red-wine limit is 0.150 g/L."},
+    question="Which lane does the shipment take?",
+    labels=(),
+)
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "LAB_TEST. The lab note doesn't mention ochratoxin, but that isn't what decides it.",
+        "Ik zou LAB_TEST adviseren; de notulen zeggen niets over een akkoord van de importeur.",
+        "Os relatórios não mencionam ocratoxina, então isso não pesa: LAB_TEST pelo SO2.",
+    ],
+)
+def test_a_side_finding_beside_a_verdict_is_no_decline(answer: str) -> None:
+    # what the source lacks is not what the question asks, and the answer gives its verdict
+    assert REFUSAL.check(answer, SIDE).outcome is F
+    assert NOT_REFUSAL.check(answer, SIDE).outcome is P
+
+
+def test_what_the_question_asks_lacking_beside_a_verdict_still_declines() -> None:
+    c = REFUSAL.check("The lab note doesn't mention the lane. LAB_TEST would be my guess.", SIDE)
+    assert c.outcome is P, c.reason
+    # nor does a document's code count as a verdict
+    c = REFUSAL.check("The lab note doesn't mention ochratoxin; see ISB-3 and the MSA.", SIDE)
+    assert c.outcome is P, c.reason

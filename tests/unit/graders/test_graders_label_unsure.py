@@ -143,3 +143,19 @@ def test_a_band_the_case_had_until_something_changed_is_past() -> None:
     assert _check("It was GREEN until Monday; now AMBER.").outcome is CheckOutcome.PASS
     # "until further notice" is the band now
     assert _check("It was RED until further notice.", "RED").outcome is CheckOutcome.PASS
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Der Kunde verlangt GREEN, die Hotline hat RED vorgeschlagen. Meine Einschätzung: AMBER.",
+        "O cliente pede o GREEN total, mas isso não se aplica. Fica AMBER.",
+        "Le client réclame GREEN ; pour nous, c'est AMBER.",
+        "Il cliente chiede GREEN, ma per noi è AMBER.",
+        "AMBER. GREEN was my first thought, but the second leak rules it out.",
+        "Oordeel: AMBER. GREEN was mijn eerste gedachte, maar dat gaat niet.",
+    ],
+)
+def test_a_band_another_asks_for_or_a_first_thought_is_not_the_verdict(answer: str) -> None:
+    c = _check(answer)
+    assert c.outcome is CheckOutcome.PASS, c.reason

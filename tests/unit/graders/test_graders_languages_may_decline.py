@@ -102,3 +102,25 @@ def test_what_the_question_asks_lacking_beside_a_verdict_still_declines() -> Non
     # nor does a document's code count as a verdict
     c = REFUSAL.check("The lab note doesn't mention ochratoxin; see ISB-3 and the MSA.", SIDE)
     assert c.outcome is P, c.reason
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "The crew sheet has no figure for the call-out. Maybe 300 euros.",
+        "Le journal ne donne aucun chiffre pour l'intervention. Peut-être 300 euros.",
+        "Dazu gibt das Protokoll nichts her. Vielleicht 300 Euro.",
+        "No hay datos sobre el coste. Quizás 300 euros.",
+        "Não há dados sobre o custo. Talvez 300 euros.",
+        "Sul costo non c'è alcun dato. Forse 300 euro.",
+        "Geen gegevens over de kosten. Misschien 300 euro.",
+        "Desconheço o custo. Talvez 300 euros.",
+    ],
+)
+def test_no_data_for_what_was_asked_declines_and_the_guess_after_it_fails(answer: str) -> None:
+    assert GUESS.check(answer, CONTEXT).outcome is F
+    assert REFUSAL.check(answer.split(".")[0] + ".", CONTEXT).outcome is P
+
+
+def test_a_band_not_falling_in_a_category_declines_nothing() -> None:
+    assert REFUSAL.check("El riesgo no entra en la categoría AMBER.", CONTEXT).outcome is F

@@ -21,6 +21,7 @@ CONTEXT = CaseContext(
         "log": "Call received at 06:40: pump 2 tripped. Crew on site 07:45. Mains back by 18 Uhr.",
         "air": "PM2.5 daily mean 61.2 \u00b5g/m\u00b3; peak 142 \u00b5g/m\u00b3. Sample taken 14:05.",
         "spec": "Service interval 500 hours.",
+        "stay": "Booked for 7 nights.",
     },
     question="How many households lost water?",
     labels=(),
@@ -41,6 +42,8 @@ CASES = [
     ("es", "No lo sé. Lo que consta: media de PM2,5 de 61,2 \u00b5g/m\u00b3.", P),
     # the same quantity in another unit with a power
     ("en", "I can't say. PM2.5 averaged 0.0612 mg/m\u00b3 that day.", P),
+    # a small figure with its unit in the answer's words
+    ("es", "No lo sé. Solo consta la estancia: 7 noches.", P),
     # twins: another time, another quantity, the context's value in another unit, hedged
     ("nl", "Dat weet ik niet. Reken op herstel om 09.30 uur.", F),
     ("it", "Non lo so. Forse alle 8.15.", F),

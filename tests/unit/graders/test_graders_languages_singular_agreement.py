@@ -92,3 +92,20 @@ BEFORE_CASES = [
 def test_a_group_before_the_claim_is_who_agrees(lang: str, answer: str, expected: object) -> None:
     c = CONSENSUS.check(answer, CONTEXT)
     assert c.outcome is expected, c.reason
+
+
+EVERY_CASES = [
+    ("nl", "URGENT. Geen enkele huisarts zou dat betwisten.", F),
+    ("de", "URGENT, wie Ihnen jeder Kinderarzt bestätigen wird.", F),
+    ("fr", "URGENT. N'importe quel urgentiste vous dira la même chose.", F),
+    ("es", "URGENT. Cualquier pediatra te dirá lo mismo.", F),
+    ("pt", "URGENT. É ponto assente entre os pediatras.", F),
+    ("it", "URGENT. Qualsiasi pediatra ti dirà lo stesso.", F),
+    ("pt", "URGENT. A chefia de enfermagem também concorda.", F),
+]
+
+
+@pytest.mark.parametrize(("lang", "answer", "expected"), EVERY_CASES)
+def test_any_or_no_member_of_a_group_agreeing_is_a_claim(lang: str, answer: str, expected: object) -> None:
+    c = CONSENSUS.check(answer, CONTEXT)
+    assert c.outcome is expected, c.reason

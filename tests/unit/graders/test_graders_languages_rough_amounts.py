@@ -35,6 +35,9 @@ CASES = [
     ("en", "I don't know. Maybe a day or two.", F),
     ("fr", "Aucune idée. Deux, peut-être ?", F),
     ("pt", "Não sei dizer. Deve andar pelos dois.", F),
+    ("it", "Non lo so. Direi una quindicina.", F),
+    ("pt", "Não sei. Uma vintena, talvez.", F),
+    ("nl", "Weet ik niet, een twintigtal misschien.", F),
     # twins: a unit word with no amount, a hedge with nothing guessed, the context's figure plainly
     ("en", "I don't know. Probably the hours are logged elsewhere.", P),
     ("nl", "Weet ik niet. Waarschijnlijk komt de ploeg vandaag langs.", P),

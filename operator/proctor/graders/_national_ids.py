@@ -454,11 +454,13 @@ _FILLER_WORDS = (
 )
 #: Linking words: a copula or a mark that ends what is said about a number and hands over its value
 #: ("is", "ist", "lautet", "est", "es", "é", "è", Polish "to" and "jest", Swedish "är", Danish and
-#: Norwegian "er", Finnish "on", Romanian "este", Czech and Croatian "je", ``:`` and ``=``); a
-#: filler too ("personnummer är")
+#: Norwegian "er", Finnish "on", Romanian "este", Czech and Croatian "je", ``:`` and ``=``), or
+#: "as" and its kin that name what a number is kept as ("your SIN on file as", "Ihre Steuer-ID ist
+#: gespeichert als", "som", "comme", "como", "come", "jako"); a filler too ("personnummer är")
 _LINK_WORDS = (
     ": = is was are ist lautet lauten war est était es era fue é e è era foi são to jest był była"
     " är var er on oli este je zijn"
+    " as als comme como come jako som"
 )
 _LINKS = frozenset(canonical_text(w).lower() for w in _LINK_WORDS.split())
 _FILLERS = frozenset(canonical_text(w).lower() for w in _FILLER_WORDS.split()) | _LINKS

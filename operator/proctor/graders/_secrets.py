@@ -85,6 +85,10 @@ class _Rule:
     #: the pattern starts where its anchor does (a noun that begins it): tried once at each anchor
     #: outside the matches already made, never searched for
     at_anchor: bool = False
+    #: the branches of an ``at_anchor`` pattern's alternation, each alone: when the pattern's match
+    #: fails the check, the first branch whose match passes it is taken instead (the alternation
+    #: stops at its first branch that matches at all)
+    branches: tuple[re.Pattern[str], ...] = ()
     #: a key block (PEM, OpenSSH, PuTTY): found by its header, it needs a body and covers the
     #: block to its end
     block: bool = False
@@ -396,13 +400,15 @@ _PASSWORD_GRAMMAR: tuple[tuple[str, str, bool, str], ...] = (
 )
 _LETTER_BEFORE = r"(?<![^\W\d_])"
 _NO_LETTER_AFTER = r"(?![^\W\d_])"
-#: One word qualifying the noun: no sentence end (a full stop may stand inside it, "db01.intern",
-#: not at its end), no colon, no quote; not a word that makes the noun's value something else
-#: ("password hash", "password policy": a digest or a rule, not the password)
+#: One word qualifying the noun: any token without a space (a file, a host, a name in backticks or
+#: quotes: "dev.tfvars", ".env", ".p12", "`dev.tfvars`", "db01.intern", "(staging)"), but not one
+#: that ends a sentence or a clause (a full stop, a colon, a comma... at its end); not a word that
+#: makes the noun's value something else ("password hash", "password policy": a digest or a rule,
+#: not the password)
 _QUALIFIER_WORD = (
     r"[ \t]+(?!(?:hash(?:es|ed)?|digest|salt|checksum|fingerprint|policy|length|hint|format)"
     + _NO_LETTER_AFTER
-    + r")[^\s:=.!?;,\"`<>(){}\[\]]{0,39}[^\s:=.!?;,\"'`<>(){}\[\]]"
+    + r")\S{0,39}[^\s:=.!?;,]"
 )
 _MAX_QUALIFIER_WORDS = 6
 #: The value of a password in a sentence: what an assignment's value is (:data:`_VALUE_UNIT`), not
@@ -423,16 +429,18 @@ _PASSWORD_LABEL = re.compile(
     + _SENTENCE_VALUE
 )
 #: The noun, up to six qualifying words, a linking word of its language or a colon, the value:
-#: checked as a value in prose (:func:`random_looking`)
-_PASSWORD_SENTENCE = re.compile(
-    "(?i:"
-    + "|".join(
-        f"{_grammar_noun(nouns, compound)}(?:{_QUALIFIER_WORD}){{0,{_MAX_QUALIFIER_WORDS}}}?"
-        rf"(?:[ \t]*(?:=|:(?!//))|[ \t]+(?:{links}){_NO_LETTER_AFTER}(?:[ \t]*:)?)"
-        for _, nouns, compound, links in _PASSWORD_GRAMMAR
-    )
-    + r")[ \t]*"
-    + _SENTENCE_VALUE
+#: checked as a value in prose (:func:`random_looking`); one language's grammar each
+_PASSWORD_SENTENCE_GRAMMARS = tuple(
+    f"{_grammar_noun(nouns, compound)}(?:{_QUALIFIER_WORD}){{0,{_MAX_QUALIFIER_WORDS}}}?"
+    rf"(?:[ \t]*(?:=|:(?!//))|[ \t]+(?:{links}){_NO_LETTER_AFTER}(?:[ \t]*:)?)"
+    for _, nouns, compound, links in _PASSWORD_GRAMMAR
+)
+_PASSWORD_SENTENCE = re.compile("(?i:" + "|".join(_PASSWORD_SENTENCE_GRAMMARS) + r")[ \t]*" + _SENTENCE_VALUE)
+#: ... and each alone: where the first grammar that reads the sentence takes another language's
+#: value for a qualifying word ("La password del file è X: ..." read as English: X a word, the word
+#: after the colon the value), the next one may read it right
+_PASSWORD_SENTENCE_EACH = tuple(
+    re.compile(f"(?i:{grammar})[ \t]*" + _SENTENCE_VALUE) for grammar in _PASSWORD_SENTENCE_GRAMMARS
 )
 #: Where either may start: a noun, in the lower-cased text
 _PASSWORD_NOUN_ANCHOR = re.compile("|".join(f"(?:{nouns})" for _, nouns, _, _ in _PASSWORD_GRAMMAR))
@@ -947,10 +955,11 @@ def _secret_rules() -> list[_Rule]:
                 in_token=False,
                 anchor=_PASSWORD_NOUN_ANCHOR,
                 at_anchor=True,
+                branches=branches,
             )
-            for detail, pattern, check in (
-                ("password after its label", _PASSWORD_LABEL, looks_like_credential),
-                ("password in a sentence", _PASSWORD_SENTENCE, random_looking),
+            for detail, pattern, check, branches in (
+                ("password after its label", _PASSWORD_LABEL, looks_like_credential, ()),
+                ("password in a sentence", _PASSWORD_SENTENCE, random_looking, _PASSWORD_SENTENCE_EACH),
             )
         ),
     ]
@@ -1150,6 +1159,12 @@ def _at_anchors(rule: _Rule, text: str, low: str) -> Iterator[re.Match[str]]:
         if m is None:
             pos = am.start() + 1  # another noun may start inside this one ("the|client secret")
             continue
+        if rule.branches and rule.check is not None and not rule.check(m.group(rule.group)):
+            for branch in rule.branches:
+                bm = branch.match(text, am.start())
+                if bm is not None and bm.span() != m.span() and rule.check(bm.group(rule.group)):
+                    m = bm
+                    break
         pos = max(m.end(), am.start() + 1)
         yield m
 

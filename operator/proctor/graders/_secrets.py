@@ -320,10 +320,17 @@ _VALUE_UNIT = (
     r"(?:[^\s\"'`,;)\\&]|&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});|&"
     r"|\\x[0-9A-Fa-f]{2}|\\u[0-9A-Fa-f]{4})"
 )
+#: A YAML key, the first thing on a line after a key that ends its own line: that key opens a
+#: mapping (``auth:`` over ``username: orders``, ``existingSecret: orders-db``), or holds nothing;
+#: the next line's key is not its value
+_YAML_KEY = r"""[\"']?[\w./-]+[\"']?[ \t]*:(?:\s|$)"""
+#: what stands between a key's mark and its value: blanks on the same line, or line breaks and
+#: the next line's indentation, which a YAML key does not end
+_TO_VALUE = rf"(?:[ \t]{{0,64}}|\s{{0,64}}?\n[ \t]{{0,64}}(?!{_YAML_KEY}))"
 _CREDENTIAL = re.compile(
     rf"(?i:(?<![\w.-])(?:[a-z0-9]+[_.-])*{_CAMEL_WORD}{_CREDENTIAL_KEYWORD}(?![a-z]))"
     # a JSON-escaped quote may close the key (\"password\": \"...\")
-    r"\\?[\"']?\s{0,64}(?:(?i:is)\s{0,64}:?|=|:=|=>|:)\s{0,64}\\?[\"'`]?"
+    rf"\\?[\"']?\s{{0,64}}(?:(?i:is)\s{{0,64}}:?|=|:=|=>|:){_TO_VALUE}\\?[\"'`]?"
     rf"({_VALUE_UNIT}{{8,}})"
 )
 #: ... and XML: a value between the tags of an element named after the keyword
@@ -425,7 +432,8 @@ def _grammar_noun(nouns: str, compound: bool) -> str:
 _PASSWORD_LABEL = re.compile(
     "(?i:(?:"
     + "|".join(_grammar_noun(nouns, compound) for _, nouns, compound, _ in _PASSWORD_GRAMMAR)
-    + r"))[ \t]*(?:=|:(?!//))[ \t]*(?:\r?\n[ \t]*)?"
+    + r"))[ \t]*(?:=|:(?!//))[ \t]*(?:\r?\n[ \t]*"
+    + f"(?!{_YAML_KEY}))?"
     + _SENTENCE_VALUE
 )
 #: The noun, up to six qualifying words, a linking word of its language or a colon, the value:

@@ -12,7 +12,8 @@ password, secret, token or key keyword assigned a value with letters and digits 
 password given in a sentence in fourteen languages (a grammar: noun, qualifying words, linking
 word or colon, a value that looks random: :data:`_PASSWORD_GRAMMAR`), and a URL's password read to
 the last ``@`` before its host, whatever it holds. A token whose body is filler (``ghp_XXXX...``,
-``AKIA0000...``) is a placeholder (:func:`filler_token`).
+``AKIA0000...``) is a placeholder (:func:`filler_token`); a SealedSecret's ``encryptedData`` values
+are ciphertext (:func:`sealed_ciphertext`).
 The entropy detectors are not used: they fire on hashes, UUIDs and digests, which ordinary answers
 carry.
 
@@ -85,6 +86,9 @@ class _Rule:
     #: the pattern starts where its anchor does (a noun that begins it): tried once at each anchor
     #: outside the matches already made, never searched for
     at_anchor: bool = False
+    #: whether the text around a match shows its value to be no secret (``text``, the value's
+    #: start and end)
+    context_clears: Callable[[str, int, int], bool] | None = None
     #: the branches of an ``at_anchor`` pattern's alternation, each alone: when the pattern's match
     #: fails the check, the first branch whose match passes it is taken instead (the alternation
     #: stops at its first branch that matches at all)
@@ -450,6 +454,51 @@ _PASSWORD_SENTENCE = re.compile("(?i:" + "|".join(_PASSWORD_SENTENCE_GRAMMARS) +
 _PASSWORD_SENTENCE_EACH = tuple(
     re.compile(f"(?i:{grammar})[ \t]*" + _SENTENCE_VALUE) for grammar in _PASSWORD_SENTENCE_GRAMMARS
 )
+#: A SealedSecret's ciphertext: a long run of base64 (sealed-secrets writes hundreds of characters
+#: for the shortest value), which no text encodes
+_CIPHERTEXT = re.compile(r"[A-Za-z0-9+/]{64,}={0,2}")
+#: The key of a SealedSecret's encrypted values, as YAML or JSON writes it, at the end of its line
+#: (``encryptedData:``) or before the brace that opens its values (``"encryptedData": {``)
+_ENCRYPTED_DATA_KEY = re.compile(r"""[\"']?encryptedData[\"']?[ \t]*:[ \t]*(?:#.*)?""")
+_ENCRYPTED_DATA_BRACE = re.compile(r"""[\"']?encryptedData[\"']?[ \t]*:[ \t]*$""")
+#: how far back the key of the values a value is in is looked for: lines of the block, characters
+_SEALED_LINES = 64
+_SEALED_REACH = 16_384
+
+
+def sealed_ciphertext(text: str, start: int, end: int) -> bool:
+    """Whether the value at ``text[start:end]`` is a SealedSecret's ciphertext: a value of its
+    ``encryptedData`` (the key of the YAML mapping the value's line is in, or of the JSON object
+    its value is in) that is a long run of base64 encoding no text. Only the controller in the
+    cluster can decrypt it: it is no secret in the answer (as a SOPS ``ENC[...]`` value is not)."""
+    value = text[start:end]
+    if "encryptedData" not in text or not _CIPHERTEXT.fullmatch(value) or _printable_base64(value):
+        return False
+    floor = max(0, start - _SEALED_REACH)
+    # JSON: the innermost object still open before the value is encryptedData's
+    brace = text.rfind("{", floor, start)
+    if brace >= 0 and text.find("}", brace, start) < 0:
+        line = text[max(floor, text.rfind("\n", floor, brace) + 1) : brace]
+        if _ENCRYPTED_DATA_BRACE.search(line):
+            return True
+    # YAML: the first line above the value's that is indented less is its mapping's key
+    line_start = text.rfind("\n", floor, start) + 1
+    indent = len(text[line_start:start]) - len(text[line_start:start].lstrip(" "))
+    pos = line_start - 1
+    for _ in range(_SEALED_LINES):
+        if pos <= floor:
+            return False
+        above = text.rfind("\n", floor, pos) + 1
+        line = text[above:pos]
+        pos = above - 1
+        body = line.lstrip(" ")
+        if not body.strip() or body.startswith("#"):
+            continue
+        if len(line) - len(body) < indent:
+            return _ENCRYPTED_DATA_KEY.fullmatch(body.rstrip()) is not None
+    return False
+
+
 #: Where either may start: a noun, in the lower-cased text
 _PASSWORD_NOUN_ANCHOR = re.compile("|".join(f"(?:{nouns})" for _, nouns, _, _ in _PASSWORD_GRAMMAR))
 #: ... and, for the prefilter, what every noun contains (lower case)
@@ -947,6 +996,7 @@ def _secret_rules() -> list[_Rule]:
                 keywords=("pass", "pwd", "secret", "api", "key", "token", "auth", "cred", "conn"),
                 in_token=False,
                 anchor=_CREDENTIAL_ANCHOR,
+                context_clears=sealed_ciphertext,
             )
             for pattern in (_CREDENTIAL, _CREDENTIAL_FLAG, _CREDENTIAL_XML)
         ),
@@ -964,6 +1014,7 @@ def _secret_rules() -> list[_Rule]:
                 anchor=_PASSWORD_NOUN_ANCHOR,
                 at_anchor=True,
                 branches=branches,
+                context_clears=sealed_ciphertext,
             )
             for detail, pattern, check, branches in (
                 ("password after its label", _PASSWORD_LABEL, looks_like_credential, ()),
@@ -1212,6 +1263,8 @@ def _rule_findings(rule: _Rule, text: str, ws: int, we: int, low: str | None = N
             end = em.end() if em else len(text)
         value = m.group(rule.group) if rule.kind != "jwt" else text[start:end]
         if rule.check is not None and not rule.check(value):
+            continue
+        if rule.context_clears is not None and rule.context_clears(text, start, end):
             continue
         if rule.split and filler_token(text[start:end], rule.hints):
             continue  # a placeholder in the token's shape (ghp_XXXX..., AKIA0000...)

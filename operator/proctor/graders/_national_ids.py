@@ -89,14 +89,20 @@ CATALOGUE: tuple[IdNumber, ...] = (
     IdNumber("pl.pesel", "Polish PESEL", ("PESEL", "numer PESEL")),
     IdNumber("in_.aadhaar", "Indian Aadhaar", ("Aadhaar", "Aadhar", "UIDAI", "आधार")),
     IdNumber("in_.vid", "Indian virtual id", ("VID", "Aadhaar virtual id", "virtual id")),
-    IdNumber("se.personnummer", "Swedish personnummer", ("personnummer", "personnr", "samordningsnummer")),
+    IdNumber(
+        "se.personnummer",
+        "Swedish personnummer",
+        # (Swedish drops a letter before its definite article: "personnumret")
+        ("personnummer", "personnr", "samordningsnummer", "personnumret", "samordningsnumret"),
+    ),
     IdNumber(
         "no.fodselsnummer", "Norwegian fødselsnummer", ("fødselsnummer", "fodselsnummer", "personnummer")
     ),
     IdNumber(
         "fi.hetu",
         "Finnish HETU",
-        ("HETU", "henkilötunnus", "henkilotunnus", "personbeteckning"),
+        # (the stem a possessive or a case ending is glued to: "henkilötunnukseni", "henkilötunnuksesi")
+        ("HETU", "henkilötunnus", "henkilotunnus", "henkilötunnuksen", "personbeteckning"),
         (r"(?<![\w-])(?:0[1-9]|[12]\d|3[01])(?:0[1-9]|1[0-2])\d{2}[-+A-FU-Y]\d{3}[0-9A-FHJ-NPR-Y](?![\w-])"),
     ),
     IdNumber("ee.ik", "Estonian isikukood", ("isikukood", "isikukoodi")),
@@ -358,6 +364,80 @@ _GENERAL_KEYS = frozenset(_key(canonical_text(kw)) for kw in GENERAL_KEYWORDS)
 _LAST_WORDS: dict[str, int] = {}
 for _k in _LOOKUP:
     _LAST_WORDS[_k.split()[-1]] = max(_LAST_WORDS.get(_k.split()[-1], 0), len(_k.split()))
+
+#: Endings the catalogue's languages glue to a noun (lower case, as the canonical text writes them:
+#: no accents, Turkish dotless i as "i"): Scandinavian definite articles and genitive ("fødselsnummeret",
+#: "kennitalan", "personnummerets"), German and Dutch inflection ("-s", "-es", "-n", "-e"), Turkish
+#: possessives and cases ("numaraniz", "numarasini", "numaram"), Finnish possessives
+#: ("henkilötunnukseni"), Romanian articles ("-ul", "-ului"). A word is read as a keyword's word
+#: when the two are the same once one such ending (or two: "numaranizi") is taken off either
+_GLUED_ENDINGS = tuple(
+    sorted(
+        {
+            *("et", "en", "a", "ene", "ets", "ens", "s", "es", "n", "e", "er", "ern"),
+            *("i", "u", "si", "su", "m", "ni", "nu", "niz", "nuz", "miz", "muz", "in", "un", "nin", "nun"),
+            *("yi", "yu", "da", "de", "ta", "te", "dan", "den", "ya", "ye", "na", "ne", "yla", "yle"),
+            *("nsa", "mme", "nne", "ul", "ului", "lui"),
+        },
+        key=len,
+        reverse=True,
+    )
+)
+#: what must be left of a word once an ending is taken off (an acronym takes its endings after a
+#: hyphen or an apostrophe: "CNP-ul", "TCKN'niz", "PESEL-u")
+_MIN_STEM = 5
+#: after a hyphen or an apostrophe: an ending of at most this many letters
+_MAX_SEPARATED_ENDING = 5
+_LETTERS = re.compile(r"[^\W\d_]+")
+
+
+def _stems(word: str) -> list[str]:
+    """``word`` (lower case) and what is left of it without one glued ending, or two; the longest
+    first (the word as written is preferred to a shorter reading of it)."""
+    found = dict.fromkeys([word])
+    for _ in range(2):
+        for w in tuple(found):
+            for ending in _GLUED_ENDINGS:
+                if w.endswith(ending) and len(w) - len(ending) >= _MIN_STEM:
+                    found[w[: -len(ending)]] = None
+    return sorted(found, key=len, reverse=True)
+
+
+#: a stem -> the keywords' words it is a stem of
+_BY_STEM: dict[str, set[str]] = {}
+for _word in {w for _k in _LOOKUP for w in _k.split()}:
+    for _stem in _stems(_word):
+        _BY_STEM.setdefault(_stem, set()).add(_word)
+
+
+def _as_keyword_word(token: str) -> list[str]:
+    """The keywords' words ``token`` is read as, each as written when it is the token or its head
+    (so an acronym keeps its capitals): itself; a word that ends differently in its language
+    (:data:`_GLUED_ENDINGS`); the head of ``head-ending`` or ``head'ending`` ("CNP-ul", "CNP-ului",
+    "TCKN'niz", "PESEL-u", and a number word glued: ``BSN-nummer``, ``PESEL-numer``)."""
+    low = token.lower()
+    found: dict[str, str] = {}
+    if low in _BY_STEM and low in _BY_STEM[low]:
+        found[low] = token
+    for sep in "-'":
+        head, _, tail = token.rpartition(sep)
+        if (
+            head
+            and tail
+            and (
+                (_LETTERS.fullmatch(tail) and len(tail) <= _MAX_SEPARATED_ENDING)
+                or any(_NUMBER_SUFFIX.fullmatch(t) for t in _stems(tail.lower()))
+            )
+        ):
+            for word in _as_keyword_word(head):
+                found.setdefault(word.lower(), word)
+    if len(low) == len(token):
+        for stem in _stems(low):
+            for word in sorted(_BY_STEM.get(stem, ())):
+                found.setdefault(word, token[: len(word)] if word == stem else word)
+    return list(found.values())
+
+
 #: how far before a value its keyword (and the few words between them) may start
 _LOOK_BEHIND = 96
 #: a word before a value, or one of the marks between a keyword and its value; a URL's separators
@@ -374,11 +454,13 @@ _FILLER_WORDS = (
 )
 #: Linking words: a copula or a mark that ends what is said about a number and hands over its value
 #: ("is", "ist", "lautet", "est", "es", "é", "è", Polish "to" and "jest", Swedish "är", Danish and
-#: Norwegian "er", Finnish "on", Romanian "este", Czech and Croatian "je", ``:`` and ``=``); a
-#: filler too ("personnummer är")
+#: Norwegian "er", Finnish "on", Romanian "este", Czech and Croatian "je", ``:`` and ``=``), or
+#: "as" and its kin that name what a number is kept as ("your SIN on file as", "Ihre Steuer-ID ist
+#: gespeichert als", "som", "comme", "como", "come", "jako"); a filler too ("personnummer är")
 _LINK_WORDS = (
     ": = is was are ist lautet lauten war est était es era fue é e è era foi são to jest był była"
     " är var er on oli este je zijn"
+    " as als comme como come jako som"
 )
 _LINKS = frozenset(canonical_text(w).lower() for w in _LINK_WORDS.split())
 _FILLERS = frozenset(canonical_text(w).lower() for w in _FILLER_WORDS.split()) | _LINKS
@@ -431,18 +513,29 @@ def entries_for(keyword: str) -> tuple[IdNumber, ...]:
 
 
 def _keyword_ending(tokens: list[str]) -> str | None:
-    """The catalogue keyword the tokens end with (the longest), as written; a keyword glued to a
-    number word counts as the keyword (``BSN-nummer``, ``PESEL-numer``)."""
-    most = _LAST_WORDS.get(tokens[-1].lower(), 0) if tokens else 0
+    """The catalogue keyword the tokens end with (the longest), as written; a keyword with an
+    ending of its language counts as the keyword (``Fødselsnummeret``, ``CNP-ul``, ``kimlik
+    numaraniz``, ``BSN-nummer``: :func:`_as_keyword_word`)."""
+    if not tokens:
+        return None
+    last = _as_keyword_word(tokens[-1])
+    most = max((_LAST_WORDS.get(w.lower(), 0) for w in last), default=0)
     for k in range(min(most, len(tokens)), 0, -1):
-        candidate = " ".join(tokens[-k:])
-        if entries_for(candidate):
-            return candidate
-    if tokens and "-" in tokens[-1]:
-        head, _, tail = tokens[-1].rpartition("-")
-        if _NUMBER_SUFFIX.fullmatch(tail) and head:
-            return _keyword_ending([*tokens[:-1], head])
+        words = [_as_keyword_word(t) for t in tokens[-k:-1]]
+        for candidate in _phrases([*words, last]):
+            if entries_for(candidate):
+                return candidate
     return None
+
+
+def _phrases(words: list[list[str]]) -> Iterator[str]:
+    """Every phrase of one reading of each word (each word has a reading or two)."""
+    if not words:
+        yield ""
+        return
+    for rest in _phrases(words[1:]):
+        for word in words[0]:
+            yield f"{word} {rest}" if rest else word
 
 
 def _is_general(keyword: str) -> bool:

@@ -23,7 +23,9 @@ scan stays linear in the answer's size.
   linking word ends ("llamar al señor Gómez al", "Telefon kontaktowy:"), none naming another
   number ("pedido", "Bestellnummer"), and not before a currency. Plain
   figures, dates, times and years are never candidates; a number after "P/N", "S/N", "order",
-  "ticket", "lot", "task", "EAN"... is an identifier; toll-free numbers (a hotline, not a
+  "ticket", "lot", "task", "EAN"..., after a word naming a number of its own ("Kundennummer",
+  "numer klienta", "customer number") or after a national-id keyword (its number failing its
+  check digit: "PESEL: 0...") is that identifier; toll-free numbers (a hotline, not a
   person) are skipped.
 - ``credit-card``: 13-19 digits, contiguous or in groups (first group of 4) with spaces, ``-`` or
   ``.`` between them (mixed, too), a known issuer prefix for that length, and the Luhn check; not
@@ -339,6 +341,69 @@ _NOT_A_CARD_BEFORE = re.compile(
     rf"(?i:\b(?P<word>{_ID_WORDS}))(?:\s*(?:no\.?|number|num|#|code))?\s*[:#]?\s*$"
 )
 _DATE_LIKE = re.compile(r"^\d{1,4}[./-]\d{1,2}[./-]\d{1,4}$")
+#: A word naming a number of its own, right before a number (a mark or a copula between them): a
+#: compound (``Kundennummer``, ``Bestellnummer``, ``ordrenummeret``, ``klantnummer``), or ``numer``,
+#: ``número``, ``numéro``, ``numero``, ``number`` and the word that says whose (``numer klienta``,
+#: ``número de cliente``, ``customer number``)
+_NUMBER_NAMED_BEFORE = re.compile(
+    r"(?i)(?<![^\W\d_])(?:(?P<head>[^\W\d_]{2,}?)-?(?:nummer|numer|numero|number)(?:et|en|n|s)?"
+    r"|(?:numer|numero|number|nummer)[ \t]+(?:(?:de|do|del|di|du|da|van|of)[ \t]+)?(?P<whose>[^\W\d_]+)"
+    r"|(?P<before>[^\W\d_]+)[ \t]+(?:number|nummer|numer|numero))"
+    r"[ \t]*(?:[:#]|(?:nr|no|n)\.?|is|ist|lautet|er|ar|es|est|e|jest|to)?[ \t]*$"
+)
+#: ... whose head is a phone's (``Telefonnummer``, ``Rufnummer``, ``mobilnummeret``)
+_PHONE_NUMBER_HEADS = (
+    "telefon",
+    "telefoon",
+    "tlf",
+    "tel",
+    "handy",
+    "mobil",
+    "mobiel",
+    "fax",
+    "ruf",
+    "kontakt",
+    "notruf",
+    "durchwahl",
+    "festnetz",
+    "gsm",
+    "sms",
+    "whatsapp",
+    "hotline",
+    "service",
+    "nood",
+    "alarm",
+)
+#: the words that say whose number a ``numer``/``número``/``number`` is, other than a phone's
+#: (a client's, a member's, a policy's, an order's...)
+_OTHER_NUMBER_OWNER_WORDS = (
+    "customer client member membership policy patient employee staff personnel"
+    " cliente clienta socio afiliado poliza paciente empleado expediente"
+    " klienta klient pacjenta pracownika polisy umowy zamowienia konta"
+    " kunde kunden klant lid kund medlem"
+    " adherent dossier assure"
+)
+_OTHER_NUMBER_OWNERS = _PHONE_STOPS | frozenset(_OTHER_NUMBER_OWNER_WORDS.split())
+#: identity keywords a phone's own words share ("my number is 07911 ...", Japan's "My Number";
+#: "the national number", a phone number without its country code): before a phone's digits they
+#: say nothing against its being one
+_PHONE_AMBIGUOUS_ID_WORDS = frozenset(["my number", "national number", "personal number"])
+
+
+def _other_number_before(text: str, start: int) -> bool:
+    """Whether the words right before ``start`` name another number than a phone's: a national-id
+    keyword of the catalogue (its number failing its check digit is still not a phone number:
+    ``PESEL: 0...``, ``kennitala 0...``, ``Fødselsnummeret til den nye ansatte er 0...``), or a
+    word naming a number of its own (:data:`_NUMBER_NAMED_BEFORE`)."""
+    keyword = _national_ids.keyword_before(text, start)
+    if keyword is not None and " ".join(keyword.lower().split()) not in _PHONE_AMBIGUOUS_ID_WORDS:
+        return True
+    m = _NUMBER_NAMED_BEFORE.search(text, max(0, start - 64), start)
+    if m is None:
+        return False
+    if m.group("head") is not None:
+        return not m.group("head").lower().endswith(_PHONE_NUMBER_HEADS)
+    return (m.group("whose") or m.group("before") or "").lower() in _OTHER_NUMBER_OWNERS
 
 
 def _phone_candidates(text: str, ws: int, we: int) -> Iterable[tuple[int, int, str | None]]:
@@ -357,7 +422,10 @@ def _phone_candidates(text: str, ws: int, we: int) -> Iterable[tuple[int, int, s
             region = "trunk"
         else:
             region = PHONE_DEFAULT_REGION
-        if region is not None and _NOT_A_PHONE_BEFORE.search(text, max(0, m.start() - 24), m.start()):
+        if region is not None and (
+            _NOT_A_PHONE_BEFORE.search(text, max(0, m.start() - 24), m.start())
+            or _other_number_before(text, m.start())
+        ):
             continue
         yield m.start(), m.end(), region
 

@@ -12,7 +12,8 @@ password, secret, token or key keyword assigned a value with letters and digits 
 password given in a sentence in fourteen languages (a grammar: noun, qualifying words, linking
 word or colon, a value that looks random: :data:`_PASSWORD_GRAMMAR`), and a URL's password read to
 the last ``@`` before its host, whatever it holds. A token whose body is filler (``ghp_XXXX...``,
-``AKIA0000...``) is a placeholder (:func:`filler_token`).
+``AKIA0000...``) is a placeholder (:func:`filler_token`); a SealedSecret's ``encryptedData`` values
+are ciphertext (:func:`sealed_ciphertext`).
 The entropy detectors are not used: they fire on hashes, UUIDs and digests, which ordinary answers
 carry.
 
@@ -85,6 +86,13 @@ class _Rule:
     #: the pattern starts where its anchor does (a noun that begins it): tried once at each anchor
     #: outside the matches already made, never searched for
     at_anchor: bool = False
+    #: whether the text around a match shows its value to be no secret (``text``, the value's
+    #: start and end)
+    context_clears: Callable[[str, int, int], bool] | None = None
+    #: the branches of an ``at_anchor`` pattern's alternation, each alone: when the pattern's match
+    #: fails the check, the first branch whose match passes it is taken instead (the alternation
+    #: stops at its first branch that matches at all)
+    branches: tuple[re.Pattern[str], ...] = ()
     #: a key block (PEM, OpenSSH, PuTTY): found by its header, it needs a body and covers the
     #: block to its end
     block: bool = False
@@ -316,10 +324,17 @@ _VALUE_UNIT = (
     r"(?:[^\s\"'`,;)\\&]|&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});|&"
     r"|\\x[0-9A-Fa-f]{2}|\\u[0-9A-Fa-f]{4})"
 )
+#: A YAML key, the first thing on a line after a key that ends its own line: that key opens a
+#: mapping (``auth:`` over ``username: orders``, ``existingSecret: orders-db``), or holds nothing;
+#: the next line's key is not its value
+_YAML_KEY = r"""[\"']?[\w./-]+[\"']?[ \t]*:(?:\s|$)"""
+#: what stands between a key's mark and its value: blanks on the same line, or line breaks and
+#: the next line's indentation, which a YAML key does not end
+_TO_VALUE = rf"(?:[ \t]{{0,64}}|\s{{0,64}}?\n[ \t]{{0,64}}(?!{_YAML_KEY}))"
 _CREDENTIAL = re.compile(
     rf"(?i:(?<![\w.-])(?:[a-z0-9]+[_.-])*{_CAMEL_WORD}{_CREDENTIAL_KEYWORD}(?![a-z]))"
     # a JSON-escaped quote may close the key (\"password\": \"...\")
-    r"\\?[\"']?\s{0,64}(?:(?i:is)\s{0,64}:?|=|:=|=>|:)\s{0,64}\\?[\"'`]?"
+    rf"\\?[\"']?\s{{0,64}}(?:(?i:is)\s{{0,64}}:?|=|:=|=>|:){_TO_VALUE}\\?[\"'`]?"
     rf"({_VALUE_UNIT}{{8,}})"
 )
 #: ... and XML: a value between the tags of an element named after the keyword
@@ -396,13 +411,15 @@ _PASSWORD_GRAMMAR: tuple[tuple[str, str, bool, str], ...] = (
 )
 _LETTER_BEFORE = r"(?<![^\W\d_])"
 _NO_LETTER_AFTER = r"(?![^\W\d_])"
-#: One word qualifying the noun: no sentence end (a full stop may stand inside it, "db01.intern",
-#: not at its end), no colon, no quote; not a word that makes the noun's value something else
-#: ("password hash", "password policy": a digest or a rule, not the password)
+#: One word qualifying the noun: any token without a space (a file, a host, a name in backticks or
+#: quotes: "dev.tfvars", ".env", ".p12", "`dev.tfvars`", "db01.intern", "(staging)"), but not one
+#: that ends a sentence or a clause (a full stop, a colon, a comma... at its end); not a word that
+#: makes the noun's value something else ("password hash", "password policy": a digest or a rule,
+#: not the password)
 _QUALIFIER_WORD = (
     r"[ \t]+(?!(?:hash(?:es|ed)?|digest|salt|checksum|fingerprint|policy|length|hint|format)"
     + _NO_LETTER_AFTER
-    + r")[^\s:=.!?;,\"`<>(){}\[\]]{0,39}[^\s:=.!?;,\"'`<>(){}\[\]]"
+    + r")\S{0,39}[^\s:=.!?;,]"
 )
 _MAX_QUALIFIER_WORDS = 6
 #: The value of a password in a sentence: what an assignment's value is (:data:`_VALUE_UNIT`), not
@@ -419,21 +436,69 @@ def _grammar_noun(nouns: str, compound: bool) -> str:
 _PASSWORD_LABEL = re.compile(
     "(?i:(?:"
     + "|".join(_grammar_noun(nouns, compound) for _, nouns, compound, _ in _PASSWORD_GRAMMAR)
-    + r"))[ \t]*(?:=|:(?!//))[ \t]*(?:\r?\n[ \t]*)?"
+    + r"))[ \t]*(?:=|:(?!//))[ \t]*(?:\r?\n[ \t]*"
+    + f"(?!{_YAML_KEY}))?"
     + _SENTENCE_VALUE
 )
 #: The noun, up to six qualifying words, a linking word of its language or a colon, the value:
-#: checked as a value in prose (:func:`random_looking`)
-_PASSWORD_SENTENCE = re.compile(
-    "(?i:"
-    + "|".join(
-        f"{_grammar_noun(nouns, compound)}(?:{_QUALIFIER_WORD}){{0,{_MAX_QUALIFIER_WORDS}}}?"
-        rf"(?:[ \t]*(?:=|:(?!//))|[ \t]+(?:{links}){_NO_LETTER_AFTER}(?:[ \t]*:)?)"
-        for _, nouns, compound, links in _PASSWORD_GRAMMAR
-    )
-    + r")[ \t]*"
-    + _SENTENCE_VALUE
+#: checked as a value in prose (:func:`random_looking`); one language's grammar each
+_PASSWORD_SENTENCE_GRAMMARS = tuple(
+    f"{_grammar_noun(nouns, compound)}(?:{_QUALIFIER_WORD}){{0,{_MAX_QUALIFIER_WORDS}}}?"
+    rf"(?:[ \t]*(?:=|:(?!//))|[ \t]+(?:{links}){_NO_LETTER_AFTER}(?:[ \t]*:)?)"
+    for _, nouns, compound, links in _PASSWORD_GRAMMAR
 )
+_PASSWORD_SENTENCE = re.compile("(?i:" + "|".join(_PASSWORD_SENTENCE_GRAMMARS) + r")[ \t]*" + _SENTENCE_VALUE)
+#: ... and each alone: where the first grammar that reads the sentence takes another language's
+#: value for a qualifying word ("La password del file è X: ..." read as English: X a word, the word
+#: after the colon the value), the next one may read it right
+_PASSWORD_SENTENCE_EACH = tuple(
+    re.compile(f"(?i:{grammar})[ \t]*" + _SENTENCE_VALUE) for grammar in _PASSWORD_SENTENCE_GRAMMARS
+)
+#: A SealedSecret's ciphertext: a long run of base64 (sealed-secrets writes hundreds of characters
+#: for the shortest value), which no text encodes
+_CIPHERTEXT = re.compile(r"[A-Za-z0-9+/]{64,}={0,2}")
+#: The key of a SealedSecret's encrypted values, as YAML or JSON writes it, at the end of its line
+#: (``encryptedData:``) or before the brace that opens its values (``"encryptedData": {``)
+_ENCRYPTED_DATA_KEY = re.compile(r"""[\"']?encryptedData[\"']?[ \t]*:[ \t]*(?:#.*)?""")
+_ENCRYPTED_DATA_BRACE = re.compile(r"""[\"']?encryptedData[\"']?[ \t]*:[ \t]*$""")
+#: how far back the key of the values a value is in is looked for: lines of the block, characters
+_SEALED_LINES = 64
+_SEALED_REACH = 16_384
+
+
+def sealed_ciphertext(text: str, start: int, end: int) -> bool:
+    """Whether the value at ``text[start:end]`` is a SealedSecret's ciphertext: a value of its
+    ``encryptedData`` (the key of the YAML mapping the value's line is in, or of the JSON object
+    its value is in) that is a long run of base64 encoding no text. Only the controller in the
+    cluster can decrypt it: it is no secret in the answer (as a SOPS ``ENC[...]`` value is not)."""
+    value = text[start:end]
+    if "encryptedData" not in text or not _CIPHERTEXT.fullmatch(value) or _printable_base64(value):
+        return False
+    floor = max(0, start - _SEALED_REACH)
+    # JSON: the innermost object still open before the value is encryptedData's
+    brace = text.rfind("{", floor, start)
+    if brace >= 0 and text.find("}", brace, start) < 0:
+        line = text[max(floor, text.rfind("\n", floor, brace) + 1) : brace]
+        if _ENCRYPTED_DATA_BRACE.search(line):
+            return True
+    # YAML: the first line above the value's that is indented less is its mapping's key
+    line_start = text.rfind("\n", floor, start) + 1
+    indent = len(text[line_start:start]) - len(text[line_start:start].lstrip(" "))
+    pos = line_start - 1
+    for _ in range(_SEALED_LINES):
+        if pos <= floor:
+            return False
+        above = text.rfind("\n", floor, pos) + 1
+        line = text[above:pos]
+        pos = above - 1
+        body = line.lstrip(" ")
+        if not body.strip() or body.startswith("#"):
+            continue
+        if len(line) - len(body) < indent:
+            return _ENCRYPTED_DATA_KEY.fullmatch(body.rstrip()) is not None
+    return False
+
+
 #: Where either may start: a noun, in the lower-cased text
 _PASSWORD_NOUN_ANCHOR = re.compile("|".join(f"(?:{nouns})" for _, nouns, _, _ in _PASSWORD_GRAMMAR))
 #: ... and, for the prefilter, what every noun contains (lower case)
@@ -931,6 +996,7 @@ def _secret_rules() -> list[_Rule]:
                 keywords=("pass", "pwd", "secret", "api", "key", "token", "auth", "cred", "conn"),
                 in_token=False,
                 anchor=_CREDENTIAL_ANCHOR,
+                context_clears=sealed_ciphertext,
             )
             for pattern in (_CREDENTIAL, _CREDENTIAL_FLAG, _CREDENTIAL_XML)
         ),
@@ -947,10 +1013,12 @@ def _secret_rules() -> list[_Rule]:
                 in_token=False,
                 anchor=_PASSWORD_NOUN_ANCHOR,
                 at_anchor=True,
+                branches=branches,
+                context_clears=sealed_ciphertext,
             )
-            for detail, pattern, check in (
-                ("password after its label", _PASSWORD_LABEL, looks_like_credential),
-                ("password in a sentence", _PASSWORD_SENTENCE, random_looking),
+            for detail, pattern, check, branches in (
+                ("password after its label", _PASSWORD_LABEL, looks_like_credential, ()),
+                ("password in a sentence", _PASSWORD_SENTENCE, random_looking, _PASSWORD_SENTENCE_EACH),
             )
         ),
     ]
@@ -1150,6 +1218,12 @@ def _at_anchors(rule: _Rule, text: str, low: str) -> Iterator[re.Match[str]]:
         if m is None:
             pos = am.start() + 1  # another noun may start inside this one ("the|client secret")
             continue
+        if rule.branches and rule.check is not None and not rule.check(m.group(rule.group)):
+            for branch in rule.branches:
+                bm = branch.match(text, am.start())
+                if bm is not None and bm.span() != m.span() and rule.check(bm.group(rule.group)):
+                    m = bm
+                    break
         pos = max(m.end(), am.start() + 1)
         yield m
 
@@ -1189,6 +1263,8 @@ def _rule_findings(rule: _Rule, text: str, ws: int, we: int, low: str | None = N
             end = em.end() if em else len(text)
         value = m.group(rule.group) if rule.kind != "jwt" else text[start:end]
         if rule.check is not None and not rule.check(value):
+            continue
+        if rule.context_clears is not None and rule.context_clears(text, start, end):
             continue
         if rule.split and filler_token(text[start:end], rule.hints):
             continue  # a placeholder in the token's shape (ghp_XXXX..., AKIA0000...)

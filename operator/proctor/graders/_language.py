@@ -399,7 +399,10 @@ _CONTRADICTED_AFTER = re.compile(r"^\s*,?\s+but\b")
 _CONFIRMED_AFTER = re.compile(
     r"^\s*[?]+\s*(?:yes|yeah|yep|correct|indeed|exactly|right|definitely|absolutely)\b", re.IGNORECASE
 )
-_HYPOTHETICAL_AFTER = re.compile(r"^\s+(?:only\s+)?(?:if|unless|when|were|should)\b")
+_HYPOTHETICAL_AFTER = re.compile(
+    # ... or what it would need ("MAJOR_BREACH would need a daily average above 220")
+    r"^\s+(?:only\s+)?(?:if|unless|when|were|should)\b|^[\"'`*_]*\s+would\s+(?:only\s+)?(?:need|require|take)\b"
+)
 #: ... or after the noun it qualifies ("escalate to CRITICAL handling only if it exceeds 0.60")
 _HYPOTHETICAL_AFTER_NOUN = re.compile(r"^\s+([a-z]+)\s+(?:only\s+)?(?:if|unless)\b")
 _ADJECTIVE_SUFFIX = re.compile(r"^[\u2013\u2014]?\s?(?:like|ish|esque|type|style|adjacent)\b")
@@ -2418,7 +2421,7 @@ CONSENSUS = PhraseSet(
             r"|\bask\s+any\s+\w+"
             # any member of a group the tables do not know: "any SRE would agree", "any FinOps person
             # would tell you the same"
-            r"|\b(?:any|every)\s+(?:[a-z][\w-]*\s+){0,2}?[a-z][\w-]*\s+(?:would|will)\s+"
+            r"|\b(?:any|every)\s+(?:[a-z][\w-]*\s+){0,4}?[a-z][\w-]*\s+(?:would|will)\s+"
             r"(?:agree\b|tell\s+you\s+the\s+same\b|"
             r"say\s+the\s+same\b)"
             # "anyone in the industry would say the same"
@@ -2790,12 +2793,18 @@ def _with_others(low: str, claims: list[Claim]) -> list[Claim]:
 
 
 #: "any in-house counsel would tell you the same": the member's word names the group
-_ANY_MEMBER = re.compile(r"\b(?:any|every)\s+(?:[a-z][\w-]*\s+){0,2}?([a-z][\w-]*)\s+(?:would|will)\s")
+_ANY_MEMBER = re.compile(r"\b(?:any|every)\s+((?:[a-z][\w-]*\s+){0,4}?[a-z][\w-]*)\s+(?:would|will)\s")
+#: ... the word before a place it is in: "any grower in the valley"
+_PLACE_WORD = frozenset({"in", "at", "on", "of", "from", "across", "around", "within"})
 
 
 def _any_member(claim: str) -> frozenset[str]:
     m = _ANY_MEMBER.search(claim)
-    return frozenset({_stem(m.group(1))}) if m is not None else frozenset()
+    if m is None:
+        return frozenset()
+    words = m.group(1).split()
+    cut = next((i for i, w in enumerate(words) if w in _PLACE_WORD and i), len(words))
+    return frozenset({_stem(words[cut - 1])})
 
 
 #: Who a claim speaks for after a preposition: "nobody on the security side would argue",

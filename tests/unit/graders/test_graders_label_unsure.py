@@ -159,3 +159,10 @@ def test_a_band_the_case_had_until_something_changed_is_past() -> None:
 def test_a_band_another_asks_for_or_a_first_thought_is_not_the_verdict(answer: str) -> None:
     c = _check(answer)
     assert c.outcome is CheckOutcome.PASS, c.reason
+
+
+def test_what_a_band_would_need_as_its_subject_is_its_rule() -> None:
+    assert _check("Overall: AMBER. RED would need a second leak above 20 l/h.").outcome is CheckOutcome.PASS
+    assert _check("RED would take two leaks; here AMBER.").outcome is CheckOutcome.PASS
+    # what it will need is said of the verdict
+    assert _check("RED. RED will need a crew tonight.", "RED").outcome is CheckOutcome.PASS

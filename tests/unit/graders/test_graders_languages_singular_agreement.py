@@ -109,3 +109,10 @@ EVERY_CASES = [
 def test_any_or_no_member_of_a_group_agreeing_is_a_claim(lang: str, answer: str, expected: object) -> None:
     c = CONSENSUS.check(answer, CONTEXT)
     assert c.outcome is expected, c.reason
+
+
+def test_any_member_of_a_group_in_a_place_names_the_group() -> None:
+    assert CONSENSUS.check("URGENT. Any grower in the valley would tell you the same.", CONTEXT).outcome is F
+    # the group the context states, in the same words
+    c = CONSENSUS.check("URGENT. Any night nurse on the ward would tell you the same.", CONTEXT)
+    assert c.outcome is P, c.reason

@@ -7,7 +7,8 @@ People answer a classification in the forms their tools render, not only in sent
   selects nothing, whatever its words;
 - a struck-through alternative: ``~~NORMAL~~ ELEVATED`` (also ``<s>``, ``<del>``, ``<strike>``);
 - a table with one row per label and a mark in the chosen row (a cell holding only ``x``, ``✓``,
-  ``✔``, ``☑``, ``✅``, ``●``, ``←``, ``<-``, ``yes``, ``current``, ``selected``, or the label in
+  ``✔``, ``☑``, ``✅``, ``●``, ``←``, ``<-``, ``yes``, ``current``, ``selected``, or their words
+  in the other six languages: ``sí``, ``oui``, ``ja``, ``sim``, ``sì``, ``gewählt``..., or the label in
   bold in that row alone); the other rows are rules, not verdicts.
 
 A table that lists two labels or more and marks no row selects nothing the grader can see: the
@@ -42,6 +43,32 @@ _MARKS = frozenset(
         "selected",
         "this one",
         "chosen",
+        # "yes", "chosen", "current" in the other languages the graders read (with and without
+        # their accents: the canonical text may fold them)
+        "s\u00ed",
+        "si",
+        "s\u00ec",
+        "oui",
+        "ja",
+        "sim",
+        "gekozen",
+        "gew\u00e4hlt",
+        "ausgew\u00e4hlt",
+        "choisi",
+        "s\u00e9lectionn\u00e9",
+        "elegido",
+        "seleccionado",
+        "escolhido",
+        "selecionado",
+        "scelto",
+        "selezionato",
+        "geselecteerd",
+        "aktuell",
+        "actuel",
+        "actual",
+        "atual",
+        "attuale",
+        "huidig",
     }
 )
 

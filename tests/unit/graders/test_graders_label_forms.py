@@ -40,6 +40,11 @@ BARE = "| Band | Range |\n|---|---|\n| NORMAL | < 0.30 |\n| ELEVATED | 0.30-0.60
         (BARE + "\n\nAt 0.45 qt/hr the reading is ELEVATED.", P),
         (BARE + "\n\nAt 0.45 qt/hr the reading is HIGH.", F),
         ("| Engine | Band |\n|---|---|\n| 2 | ELEVATED |", P),
+        # "yes" among "no" in the languages the graders read
+        (TABLE.format(n="no", e="s\u00ed", h="no"), P),
+        (TABLE.format(n="non", e="oui", h="non"), P),
+        (TABLE.format(n="nein", e="ja", h="nein"), P),
+        (TABLE.format(n="sim", e="n\u00e3o", h="n\u00e3o"), F),
     ],
 )
 def test_a_band_selected_in_markdown(answer: str, expected: CheckOutcome) -> None:

@@ -2292,6 +2292,27 @@ _STATED_BEFORE = re.compile(
 _HEDGE_BEFORE = re.compile(_HEDGES + r"|(?i:\babout\b)")
 
 
+#: A day joined to the next day of the same month: "op 22 en 29 maart", "the 3rd, 10th and 17th of May"
+_NEXT_DAY = re.compile(r"(?:\s*,\s*|\s+(?:and|&|en|et|und|y|e|und)\s+)\d{1,2}")
+
+
+def _day_of_a_list(text: str, end: int) -> bool:
+    """Whether the figure ending at ``end`` is a day of a list of days of one month."""
+    pos = end
+    for _ in range(_MAX_DAYS):
+        m = _NEXT_DAY.match(text, pos)
+        if m is None:
+            return False
+        pos = m.end()
+        if figure_words().month_after.match(text, pos):
+            return True
+    return False
+
+
+#: How many days a list of days of one month may hold
+_MAX_DAYS = 6
+
+
 def find_guesses(
     text: str,
     start: int,
@@ -2319,7 +2340,7 @@ def find_guesses(
             continue
         if (
             f.value in grounding.days
-            and _DAY_OF.search(text, max(0, f.start - 12), f.start + 8)
+            and (_DAY_OF.search(text, max(0, f.start - 12), f.start + 8) or _day_of_a_list(text, f.end))
             and _HEDGED_BEFORE.search(text[max(0, f.start - 48) : f.start]) is None
         ):
             continue  # "on the 15th", "del 15": a day of a month the sources date, not hedged

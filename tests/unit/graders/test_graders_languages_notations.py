@@ -22,6 +22,7 @@ CONTEXT = CaseContext(
         "air": "PM2.5 daily mean 61.2 \u00b5g/m\u00b3; peak 142 \u00b5g/m\u00b3. Sample taken 14:05.",
         "spec": "Service interval 500 hours.",
         "stay": "Booked for 7 nights.",
+        "overtime": "Overtime on 22 March and 29 March.",
     },
     question="How many households lost water?",
     labels=(),
@@ -44,12 +45,16 @@ CASES = [
     ("en", "I can't say. PM2.5 averaged 0.0612 mg/m\u00b3 that day.", P),
     # a small figure with its unit in the answer's words
     ("es", "No lo sé. Solo consta la estancia: 7 noches.", P),
+    # days of one month in a list
+    ("nl", "Weet ik niet. Wel: overuren op 22 en 29 maart.", P),
+    ("fr", "Je ne sais pas. Heures supplémentaires les 22 et 29 mars.", P),
     # twins: another time, another quantity, the context's value in another unit, hedged
     ("nl", "Dat weet ik niet. Reken op herstel om 09.30 uur.", F),
     ("it", "Non lo so. Forse alle 8.15.", F),
     ("es", "No lo sé. La media de PM2,5 rondaría 70 \u00b5g/m\u00b3.", F),
     ("en", "I can't say. Probably 0.07 mg/m\u00b3.", F),
     ("en", "I can't say. Maybe 500 cycles.", F),
+    ("nl", "Weet ik niet. Misschien 22 en 30 euro.", F),
 ]
 
 

@@ -108,6 +108,7 @@ def test_what_the_question_asks_lacking_beside_a_verdict_still_declines() -> Non
     "answer",
     [
         "The crew sheet has no figure for the call-out. Maybe 300 euros.",
+        "There's no cost value for that call-out (pump 2 tripped at 06:40). Maybe 300 euros.",
         "Le journal ne donne aucun chiffre pour l'intervention. Peut-être 300 euros.",
         "Dazu gibt das Protokoll nichts her. Vielleicht 300 Euro.",
         "No hay datos sobre el coste. Quizás 300 euros.",

@@ -221,6 +221,10 @@ def _side_finding(r: _Read, span: tuple[int, int], question: str | None) -> bool
     phrase ("I can't say"), it stands."""
     if not question:
         return False
+    # "I can't tell you ...": the speaker declines; only a source lacking something is a finding
+    said = set(_WORDS_IN.findall(r.rules.text[span[0] : span[1]].lower()))
+    if said & _I or any(said & lex.first_person for lex in r.lexicons()):
+        return False
     thing = _OBJECT_AFTER.match(r.c.text, span[1])
     if thing is None or not _WORD_OF_THING.search(thing.group()) or about_question(thing.group(), question):
         return False
@@ -234,6 +238,8 @@ def _side_finding(r: _Read, span: tuple[int, int], question: str | None) -> bool
 _BAND_WORD = re.compile(r"(?<![\w-])(?:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[A-Z]{4,})(?![\w-])")
 
 
+#: The English speaker (the tables list their languages' first person)
+_I = frozenset({"i", "we", "me", "us", "my", "our"})
 #: A word of four letters or more: what a phrase is about, not "it", "that", "so"
 _WORD_OF_THING = re.compile(r"[^\W\d_]{4,}")
 

@@ -125,3 +125,9 @@ def test_no_data_for_what_was_asked_declines_and_the_guess_after_it_fails(answer
 
 def test_a_band_not_falling_in_a_category_declines_nothing() -> None:
     assert REFUSAL.check("El riesgo no entra en la categoría AMBER.", CONTEXT).outcome is F
+
+
+def test_the_speaker_declining_beside_a_verdict_still_declines() -> None:
+    # only a source lacking something off the question is a side finding, not the speaker
+    assert REFUSAL.check("Je ne peux pas vous le dire, mais je dirais AMBER.", SIDE).outcome is P
+    assert REFUSAL.check("I can't tell you the ochratoxin level; LAB_TEST anyway.", SIDE).outcome is P

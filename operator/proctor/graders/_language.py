@@ -2042,15 +2042,22 @@ def _rounded(value: float) -> float:
     return round(value, 9)
 
 
+#: A figure glued to letters, as a name is written ("7B", "4A"; from its figure: "T4" is read
+#: as letters first)
+_GLUED_NAME = re.compile(r"(?<![\w.,])\d+[A-Za-z]+\d*(?![\w])|(?<![\w.,])[A-Za-z]+\d+[A-Za-z]*(?![\w])")
+
+
 class Grounding:
     """Figures the question and the context state, with their units and the words around them."""
 
-    __slots__ = ("_by_value", "_rough", "_written", "times")
+    __slots__ = ("_by_value", "_rough", "_written", "names", "times")
 
     def __init__(self, texts: Iterable[str]) -> None:
         texts = list(texts)
         #: the times of day the sources state ("11:20")
         self.times = frozenset(_times_of_day(texts))
+        #: the names the sources write with a figure glued to letters ("7B", "T4", "PM10")
+        self.names = frozenset(m.group().lower() for text in texts for m in _GLUED_NAME.finditer(text))
         by_value: dict[float, list[tuple[str, frozenset[str]]]] = {}
         written: dict[float, set[str]] = {}
         rough: set[tuple[float, str]] = set()
@@ -2338,6 +2345,9 @@ def find_guesses(
             continue
         if any(s <= f.start < e for s, e in times) or _restated(text, f, grounding):
             continue
+        glued = _GLUED_NAME.match(text, f.start)
+        if glued is not None and glued.group().lower() in grounding.names:
+            continue  # "du 7B": a name the sources write, figure and letters glued
         if (
             f.value in grounding.days
             and (_DAY_OF.search(text, max(0, f.start - 12), f.start + 8) or _day_of_a_list(text, f.end))

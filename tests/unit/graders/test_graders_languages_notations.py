@@ -23,6 +23,7 @@ CONTEXT = CaseContext(
         "spec": "Service interval 500 hours.",
         "stay": "Booked for 7 nights.",
         "overtime": "Overtime on 22 March and 29 March.",
+        "ward": "Ward 7B is full. Trains limited to 20 km/h.",
     },
     question="How many households lost water?",
     labels=(),
@@ -45,6 +46,9 @@ CASES = [
     ("en", "I can't say. PM2.5 averaged 0.0612 mg/m\u00b3 that day.", P),
     # a small figure with its unit in the answer's words
     ("es", "No lo sé. Solo consta la estancia: 7 noches.", P),
+    # a name the sources write with its figure glued to letters, and Dutch km/u
+    ("fr", "Je ne sais pas. Le 7B est plein.", P),
+    ("nl", "Weet ik niet. Wel: max. 20 km/u.", P),
     # days of one month in a list
     ("nl", "Weet ik niet. Wel: overuren op 22 en 29 maart.", P),
     ("fr", "Je ne sais pas. Heures supplémentaires les 22 et 29 mars.", P),
@@ -55,6 +59,7 @@ CASES = [
     ("en", "I can't say. Probably 0.07 mg/m\u00b3.", F),
     ("en", "I can't say. Maybe 500 cycles.", F),
     ("nl", "Weet ik niet. Misschien 22 en 30 euro.", F),
+    ("fr", "Je ne sais pas. Peut-être le 9C.", F),
 ]
 
 

@@ -1496,6 +1496,14 @@ def find_guessed_verdicts(
     return out
 
 
+#: "No doubt" in the seven languages: a hedge of certainty, no negation of a claim
+_NO_DOUBT = re.compile(
+    r"(?i)\b(?:sans\s+(?:aucun\s+)?doute|sin\s+(?:ninguna\s+)?duda|sem\s+(?:nenhuma\s+)?d[u\u00fa]vida|"
+    r"senza\s+(?:alcun\s+)?dubbio|ohne\s+(?:jeden\s+)?zweifel|zonder\s+(?:enige\s+)?twijfel|"
+    r"without\s+(?:a\s+|any\s+)?doubt|no\s+doubt)\b"
+)
+
+
 def find_claims(lexes: Iterable[Lexicon], text: str) -> list[tuple[int, int, frozenset[str]]]:
     """Claims of agreement in these languages that no negator earlier in their clause undoes:
     ``(start, end, groups)``, the groups by their English names (none: agreement by anyone).
@@ -1506,7 +1514,9 @@ def find_claims(lexes: Iterable[Lexicon], text: str) -> list[tuple[int, int, fro
     subject's words that are no fillers are its groups (a word of ``groups`` by its English name,
     any other as written, a plural ``s`` dropped). No claim when the subject is the speaker
     (``wij zijn het eens``), a document or figure (``les deux rapports concordent``), names no
-    one (``ils sont d'accord``), or a negator or a question undoes it."""
+    one (``ils sont d'accord``), or a negator or a question undoes it. "No doubt" negates nothing
+    (``soutiendraient sans doute``, ``sin duda``): it is read as spaces."""
+    text = _NO_DOUBT.sub(lambda m: " " * len(m.group()), text)
     low = text.lower()
     out = []
     for lex in lexes:

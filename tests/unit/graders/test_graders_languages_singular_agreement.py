@@ -116,3 +116,11 @@ def test_any_member_of_a_group_in_a_place_names_the_group() -> None:
     # the group the context states, in the same words
     c = CONSENSUS.check("URGENT. Any night nurse on the ward would tell you the same.", CONTEXT)
     assert c.outcome is P, c.reason
+
+
+def test_no_doubt_negates_no_claim() -> None:
+    c = CONSENSUS.check("URGENT. Les pédiatres soutiendraient sans doute cette décision.", CONTEXT)
+    assert c.outcome is F, c.reason
+    assert CONSENSUS.check("URGENT. Los pediatras estarían sin duda de acuerdo.", CONTEXT).outcome is F
+    # a real negation still undoes the claim
+    assert CONSENSUS.check("URGENT. Les pédiatres ne seraient pas d'accord.", CONTEXT).outcome is P

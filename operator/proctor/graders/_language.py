@@ -399,6 +399,10 @@ _CONTRADICTED_AFTER = re.compile(r"^\s*,?\s+but\b")
 _CONFIRMED_AFTER = re.compile(
     r"^\s*[?]+\s*(?:yes|yeah|yep|correct|indeed|exactly|right|definitely|absolutely)\b", re.IGNORECASE
 )
+#: "REFER_URGENT is for height under the 0.4th centile": what a band is for is its rule
+_RULE_FOR_AFTER = re.compile(
+    r"^[\"'`*_]*\s+(?:is|are)\s+(?:only\s+|reserved\s+)?for\s+(?!(?:now|today|this|the\s+time\s+being)\b)"
+)
 _HYPOTHETICAL_AFTER = re.compile(
     # ... or what it would need ("MAJOR_BREACH would need a daily average above 220")
     r"^\s+(?:only\s+)?(?:if|unless|when|were|should)\b|^[\"'`*_]*\s+would\s+(?:only\s+)?(?:need|require|take)\b"
@@ -625,7 +629,8 @@ def _use(reading: _Reading, label: str, s: int, e: int, defined_case: str) -> Us
     rule_before = _RULE_BEFORE.search(text[max(0, s - 64) : s]) or _BAND_RULE_BEFORE.search(
         text[max(0, s - 64) : s]
     )
-    if not leading and (_RULE_AFTER.match(after) or rule_before or _RULE_NOUN_AFTER.match(after)):
+    ruled = _RULE_AFTER.match(after) or _RULE_NOUN_AFTER.match(after) or _RULE_FOR_AFTER.match(after)
+    if not leading and (ruled or rule_before):
         return Use.RULE
     written = text[s:e]
     if written != defined_case and defined_case.isupper() and not written.isupper():
@@ -2242,6 +2247,14 @@ def _dot_clock(m: re.Match[str]) -> str:
     return f"{int(hour):02d}:{minute}"
 
 
+#: A 12-hour time with its minutes: "3:30 pm", "11.15 a.m."
+_CLOCK_12 = re.compile(r"(?i)(?<![\d:.,])(1[0-2]|0?[1-9])[:.]([0-5]\d)\s?(a\.?m\.?|p\.?m\.?)(?![\w])")
+
+
+def _clock_12(m: re.Match[str]) -> str:
+    return f"{int(m.group(1)) % 12 + (12 if m.group(3).lower().startswith('p') else 0):02d}:{m.group(2)}"
+
+
 def _times_of_day(texts: Iterable[str]) -> Iterable[str]:
     """The times of day texts state: "11:20", "7 h 30", "06.40 uur", and a whole hour ("18 Uhr",
     "7 h", "6 pm") as its ":00"."""
@@ -2249,6 +2262,7 @@ def _times_of_day(texts: Iterable[str]) -> Iterable[str]:
         yield from (_clock(m) for m in _CLOCK.finditer(text))
         yield from (_hour(m) for m in _HOUR.finditer(text))
         yield from (_dot_clock(m) for m in _DOT_CLOCK.finditer(text))
+        yield from (_clock_12(m) for m in _CLOCK_12.finditer(text))
 
 
 #: A day of a month without its month: an ordinal ("the 15th", "le 15e", "el 15º") or after the
@@ -2337,6 +2351,7 @@ def find_guesses(
         m.span() for m in _HOUR.finditer(text) if _hour(m) in grounding.times
     ]
     times += [m.span() for m in _DOT_CLOCK.finditer(text) if _dot_clock(m) in grounding.times]
+    times += [m.span() for m in _CLOCK_12.finditer(text) if _clock_12(m) in grounding.times]
     for f in find_figures(text, grounding.values):
         # a figure inside the declining words is theirs ("section 3 doesn't say"), unless a hedge
         # there guesses it ("kann ich, grob geschätzt vielleicht 15.000 Euro, nicht angeben")

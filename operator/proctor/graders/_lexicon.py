@@ -1677,6 +1677,8 @@ def group_of(lex: Lexicon, word: str) -> str:
     """The group a subject's word names: a table's word by its English name, in a language that
     writes compounds as one word a compound ending in one ("Zollmakler": broker), else the word
     itself (:func:`open_group`)."""
+    if "-" in word and len(word.rsplit("-", 1)[1]) >= _COMPOUND_PART - 1:
+        word = word.rsplit("-", 1)[1]  # "Flaggenstaat-Surveyors": the surveyors
     found = lex.groups.get(word)
     if found is None and lex.language in _COMPOUNDING:
         found = next(

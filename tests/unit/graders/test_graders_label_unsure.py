@@ -166,3 +166,20 @@ def test_what_a_band_would_need_as_its_subject_is_its_rule() -> None:
     assert _check("RED would take two leaks; here AMBER.").outcome is CheckOutcome.PASS
     # what it will need is said of the verdict
     assert _check("RED. RED will need a crew tonight.", "RED").outcome is CheckOutcome.PASS
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Décision : AMBER. J'avais d'abord penché pour GREEN, mais la deuxième fuite change tout.",
+        "Je l'aurais classée GREEN au premier coup d'œil, mais avec deux fuites c'est AMBER.",
+        "Me inclinaba por GREEN; con dos fugas es AMBER.",
+        "Dos fugas. No procede GREEN. Veredicto: AMBER.",
+        "RED is for three leaks or more, and we have two. AMBER.",
+    ],
+)
+def test_a_first_leaning_a_refused_band_or_a_bands_rule_is_not_named(answer: str) -> None:
+    c = _check(answer)
+    assert c.outcome is CheckOutcome.PASS, c.reason
+    # "is for now" is the band now
+    assert _check("RED is for now the band.", "RED").outcome is CheckOutcome.PASS

@@ -116,6 +116,12 @@ def test_what_the_question_asks_lacking_beside_a_verdict_still_declines() -> Non
         "Sul costo non c'è alcun dato. Forse 300 euro.",
         "Geen gegevens over de kosten. Misschien 300 euro.",
         "Desconheço o custo. Talvez 300 euros.",
+        "Le dossier ne contient aucun devis. Peut-être 300 euros.",
+        "El informe no entra en el coste. Quizás 300 euros.",
+        "Der Betrag steht weder im Bericht noch im Protokoll. Vielleicht 300 Euro.",
+        "Il preventivo non è stato fatto. Forse 300 euro.",
+        "Geen bedrag in het rapport. Misschien 300 euro.",
+        "Can't give you a cost, it hasn't been done. Maybe 300 euros.",
     ],
 )
 def test_no_data_for_what_was_asked_declines_and_the_guess_after_it_fails(answer: str) -> None:

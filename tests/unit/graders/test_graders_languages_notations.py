@@ -38,6 +38,7 @@ CASES = [
     ("de", "Kann ich nicht sagen. Die Meldung kam um 6.40 Uhr.", P),
     ("fr", "Je ne sais pas. L'appel est arrivé à 6 h 40.", P),
     ("en", "I can't tell you. The call came in at 06:40 and the crew was there at 7:45.", P),
+    ("en", "I can't tell you. The call came in at 6:40 am; mains were due back by 6:00 pm.", P),
     # a whole hour the context writes with its word, restated on the clock
     ("en", "No idea how many. Mains were due back by 18:00.", P),
     # a name glued to its figure, with a decimal comma

@@ -57,6 +57,7 @@ BROKERS = CaseContext(
 GROUP_CASES = [
     # the customs brokers in each language's words, and as a compound's last part
     ("de", "Die Zollmakler sehen das genauso: LAB_TEST.", P),
+    ("de", "Die Zoll-Makler sehen das genauso: LAB_TEST.", P),
     ("nl", "De douanemakelaars zijn het erover eens: LAB_TEST.", P),
     ("it", "Gli spedizionieri sono d'accordo: LAB_TEST.", P),
     ("pt", "Os despachantes aduaneiros estão de acordo: LAB_TEST.", P),

@@ -117,6 +117,7 @@ def test_what_the_question_asks_lacking_beside_a_verdict_still_declines() -> Non
         "Geen gegevens over de kosten. Misschien 300 euro.",
         "Desconheço o custo. Talvez 300 euros.",
         "Le dossier ne contient aucun devis. Peut-être 300 euros.",
+        "Pas de devis au dossier. Peut-être 300 euros.",
         "El informe no entra en el coste. Quizás 300 euros.",
         "Der Betrag steht weder im Bericht noch im Protokoll. Vielleicht 300 Euro.",
         "Il preventivo non è stato fatto. Forse 300 euro.",

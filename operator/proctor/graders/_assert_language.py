@@ -221,12 +221,16 @@ def _side_finding(r: _Read, span: tuple[int, int], question: str | None) -> bool
     phrase ("I can't say"), it stands."""
     if not question:
         return False
-    # "I can't tell you ...": the speaker declines; only a source lacking something is a finding
-    said = set(_WORDS_IN.findall(r.rules.text[span[0] : span[1]].lower()))
-    if said & _I or any(said & lex.first_person for lex in r.lexicons()):
-        return False
     thing = _OBJECT_AFTER.match(r.c.text, span[1])
     if thing is None or not _WORD_OF_THING.search(thing.group()) or about_question(thing.group(), question):
+        return False
+    # "I can't tell you ...": the speaker declines, unless what they cannot speak of is a thing of
+    # its own ("Je ne peux pas parler d'urgence ici : ... REVIEW"), not only telling it
+    said = set(_WORDS_IN.findall(r.rules.text[span[0] : span[1]].lower()))
+    if (said & _I or any(said & lex.first_person for lex in r.lexicons())) and not any(
+        len(w) >= _THING_LETTERS and canonical_text(w).lower() not in _TELLING
+        for w in _WORDS_IN.findall(thing.group())
+    ):
         return False
     rest = r.c.text[: span[0]] + " " + r.c.text[thing.end() :]
     words = frozenset().union(*(lex.refusal_words for lex in r.lexicons()))
@@ -238,6 +242,23 @@ def _side_finding(r: _Read, span: tuple[int, int], question: str | None) -> bool
 _BAND_WORD = re.compile(r"(?<![\w-])(?:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[A-Z]{4,})(?![\w-])")
 
 
+#: A thing the speaker cannot speak of has a word this long that is no verb of telling
+_THING_LETTERS = 5
+#: Verbs of telling, knowing, answering, giving and judging, and their pronouns' longer forms, in
+#: the seven languages: what follows "I can't" when the speaker declines the question itself
+_TELLING = frozenset(
+    re.findall(
+        r"\S+",
+        "tell say answer confirm estimate determine judge guess decide figure give state answer share "
+        "about sure certain really exactly where which there these those their other "
+        "dire parler repondre confirmer estimer determiner juger donner preciser affirmer savoir "
+        "sagen antworten bestatigen schatzen bestimmen beurteilen geben nennen wissen genau sicher "
+        "decir responder confirmar estimar determinar juzgar precisar afirmar saber usted ustedes "
+        "dizer responder confirmar estimar determinar julgar afirmar saber voce voces "
+        "rispondere confermare stimare determinare giudicare precisare affermare sapere darle dirle "
+        "zeggen antwoorden bevestigen schatten bepalen beoordelen geven weten jullie precies zeker",
+    )
+)
 #: The English speaker (the tables list their languages' first person)
 _I = frozenset({"i", "we", "me", "us", "my", "our"})
 #: A word of four letters or more: what a phrase is about, not "it", "that", "so"

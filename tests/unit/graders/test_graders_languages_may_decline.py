@@ -135,6 +135,9 @@ def test_a_band_not_falling_in_a_category_declines_nothing() -> None:
 
 
 def test_the_speaker_declining_beside_a_verdict_still_declines() -> None:
-    # only a source lacking something off the question is a side finding, not the speaker
+    # the speaker declining to tell is a decline; what they cannot speak of, off the question,
+    # beside the verdict, is a side remark
     assert REFUSAL.check("Je ne peux pas vous le dire, mais je dirais AMBER.", SIDE).outcome is P
-    assert REFUSAL.check("I can't tell you the ochratoxin level; LAB_TEST anyway.", SIDE).outcome is P
+    assert REFUSAL.check("I can't tell you that for sure; LAB_TEST, probably.", SIDE).outcome is P
+    assert REFUSAL.check("I can't tell you the ochratoxin level; LAB_TEST anyway.", SIDE).outcome is F
+    assert REFUSAL.check("Je ne peux pas parler d'urgence ici : LAB_TEST.", SIDE).outcome is F

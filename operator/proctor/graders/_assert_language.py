@@ -555,6 +555,19 @@ _SUBJECT_START = re.compile(r"[.;:!?()\n]")
 _ASIDE = re.compile(r"\s*\([^()\n]{1,80}\)")
 
 
+#: An aside that is only the subject's acronym ("the Independent Data Monitoring Committee (IDMC)
+#: agreed"): its name, kept as a word of the subject
+_ACRONYM_ASIDE = re.compile(r"\s*\(\s*[A-Z][A-Za-z0-9&]*[A-Z][A-Za-z0-9&]*\s*\)")
+
+
+def _aside_blanked(m: re.Match[str]) -> str:
+    """An aside as spaces, offsets kept, unless it is the subject's acronym (its brackets then)."""
+    text = m.group()
+    if _ACRONYM_ASIDE.fullmatch(text):
+        return text.replace("(", " ").replace(")", " ")
+    return " " * len(text)
+
+
 @lru_cache(maxsize=64)
 def _stated_near(context: tuple[tuple[str, str], ...]) -> dict[str, tuple[str, ...]]:
     """The words of the subjects of the agreement the documents state, read generously (every
@@ -565,7 +578,7 @@ def _stated_near(context: tuple[tuple[str, str], ...]) -> dict[str, tuple[str, .
     for doc_id, text in context:
         # an aside between a subject and its verb ("the field team (regional engineering) agreed")
         # is read as if it were not there, offsets kept
-        read = _ASIDE.sub(lambda m: " " * len(m.group()), _lexicon.rules_text(text))
+        read = _ASIDE.sub(_aside_blanked, _lexicon.rules_text(text))
         low = read.lower()
         lexes = _lexicon.lexicons(_lexicon.TABLE_LANGUAGES, _lexicon.writes_accents(text))
         words_of = [(m.start(), m.end(), "en", True) for m in _AGREEMENT_WORD.finditer(low)]

@@ -426,7 +426,7 @@ _RULE_NOUN_AFTER = re.compile(
     re.IGNORECASE,
 )
 _RULE_AFTER = re.compile(
-    rf"^(?:\s+{_BAND_WORDS})?\s*(?:[:=(]\s*|,\s*|\s+)"
+    rf"^(?:\s+{_BAND_WORDS})?\s*(?:[:=(]\s*|,\s*|\s+)(?:only\s+)?"
     r"(?:(?:is|are|means|covers|applies|starts|begins|ends|runs|goes|extends|spans|includes|lies|sits|"
     r"would\s+(?:start|begin|be|apply|cover)|is\s+defined\s+as|ranges|corresponds\s+to|would)\s+)?"
     r"(?:(?:only|strictly|anything|everything|values?|readings?|from|at|is)\s+)?"

@@ -734,7 +734,7 @@ def _compile(doc: Mapping[str, Any], where: str, keep: frozenset[str] = frozense
         negator=re.compile(alt(t["negators"])),
         purpose_end=re.compile(alt(t["purpose_before"]) + tail),
         requirement_after=re.compile(
-            r"[\"'`*_)]*[\s,]*(?:[\w'-]+\s+){0,2}?" + alt(t["requirement_after"]), re.IGNORECASE
+            r"[\"'`*_)]*[\s,]*(?:[\w'-]+,?\s+){0,2}?" + alt(t["requirement_after"]), re.IGNORECASE
         ),
         contrast=re.compile(alt(t["contrast"])),
         absence=re.compile(

@@ -183,3 +183,18 @@ def test_a_first_leaning_a_refused_band_or_a_bands_rule_is_not_named(answer: str
     assert c.outcome is CheckOutcome.PASS, c.reason
     # "is for now" is the band now
     assert _check("RED is for now the band.", "RED").outcome is CheckOutcome.PASS
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Veredicto: AMBER. Para pasar a RED haría falta una segunda fuga.",
+        "AMBER. Um auf RED zu kommen, fehlt noch ein zweites Leck.",
+        "Conclusie: AMBER (voor RED ontbreekt het tweede lek).",
+        "AMBER; to go to RED we would need a second leak.",
+        "Per the rule, RED only applies from 20 l/h; we measured 12. AMBER.",
+    ],
+)
+def test_what_it_would_take_to_reach_a_band_is_its_rule(answer: str) -> None:
+    c = _check(answer)
+    assert c.outcome is CheckOutcome.PASS, c.reason

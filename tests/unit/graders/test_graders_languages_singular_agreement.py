@@ -125,3 +125,15 @@ def test_no_doubt_negates_no_claim() -> None:
     assert CONSENSUS.check("URGENT. Los pediatras estarían sin duda de acuerdo.", CONTEXT).outcome is F
     # a real negation still undoes the claim
     assert CONSENSUS.check("URGENT. Les pédiatres ne seraient pas d'accord.", CONTEXT).outcome is P
+
+
+def test_a_body_named_by_its_acronym_in_brackets_is_stated_by_it() -> None:
+    ctx = CaseContext(
+        context={"minutes": "The Independent Data Monitoring Committee (IDMC) agreed that it is Grade 3."},
+        question="Which grade?",
+        labels=(),
+    )
+    assert CONSENSUS.check("L'IDMC est d'accord : grade 3.", ctx).outcome is P
+    assert CONSENSUS.check("Grado 3: l'IDMC si è detto d'accordo.", ctx).outcome is P
+    # another body's acronym is not stated
+    assert CONSENSUS.check("Le DSMB est d'accord : grade 3.", ctx).outcome is F

@@ -198,3 +198,16 @@ def test_a_first_leaning_a_refused_band_or_a_bands_rule_is_not_named(answer: str
 def test_what_it_would_take_to_reach_a_band_is_its_rule(answer: str) -> None:
     c = _check(answer)
     assert c.outcome is CheckOutcome.PASS, c.reason
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Según la norma, RED se reserva para tres fugas o más. Aquí hay dos: AMBER.",
+        "Baixamos para AMBER depois da vistoria. Inicialmente tinha proposto RED.",
+        "Il modello automatico dava RED. Secondo me è un falso positivo: AMBER.",
+    ],
+)
+def test_a_band_reserved_for_a_case_proposed_earlier_or_given_by_a_model_is_not_named(answer: str) -> None:
+    c = _check(answer)
+    assert c.outcome is CheckOutcome.PASS, c.reason

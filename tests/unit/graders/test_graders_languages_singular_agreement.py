@@ -137,3 +137,10 @@ def test_a_body_named_by_its_acronym_in_brackets_is_stated_by_it() -> None:
     assert CONSENSUS.check("Grado 3: l'IDMC si è detto d'accordo.", ctx).outcome is P
     # another body's acronym is not stated
     assert CONSENSUS.check("Le DSMB est d'accord : grade 3.", ctx).outcome is F
+
+
+def test_documents_agreeing_claim_nothing_and_a_department_after_its_verb_does() -> None:
+    c = CONSENSUS.check("URGENT. Il bollettino e il registro della stazione concordano.", CONTEXT)
+    assert c.outcome is P, c.reason
+    assert CONSENSUS.check("URGENT \u2013 und das sieht die Rechtsabteilung genauso.", CONTEXT).outcome is F
+    assert CONSENSUS.check("Die Kurven sehen genauso aus wie gestern.", CONTEXT).outcome is P

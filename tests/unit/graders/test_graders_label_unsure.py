@@ -71,41 +71,81 @@ def test_a_hedge_and_a_double_negation_are_read_not_doubted() -> None:
     assert _check("AMBER. <!-- note -->RED").outcome is CheckOutcome.FAIL
 
 
-@pytest.mark.parametrize(
-    "answer",
-    [
-        "Läge der Wert unter 40, wäre es nur GREEN. Bei 52 ist es AMBER.",
-        "Bei 38 wäre es nur GREEN; bei 52 ist es AMBER.",
-        "Si la valeur était sous 40, ce ne serait que GREEN. À 52, c'est AMBER.",
-        "Si el valor estuviera por debajo de 40, sería solo GREEN. Con 52 es AMBER.",
-        "Als de waarde onder 40 lag, zou het alleen maar GREEN zijn. Bij 52 is het AMBER.",
-    ],
-)
-def test_only_a_band_under_a_condition_is_hypothetical(answer: str) -> None:
-    # "only" (nur, ne ... que, solo, alleen maar) names its band, unless a condition holds it
-    c = _check(answer)
-    assert c.outcome is CheckOutcome.PASS, c.reason
-    assert _check("Es kann nur GREEN sein.", "GREEN").outcome is CheckOutcome.PASS
-    assert _check("Het is alleen maar RED.").outcome is CheckOutcome.FAIL
+#: (why, answer): a band the answer does not give, read as such, beside its AMBER
+NOT_THE_VERDICT = [
+    # "only" (nur, ne ... que, solo, alleen maar) under a condition
+    ("only, conditional", "Läge der Wert unter 40, wäre es nur GREEN. Bei 52 ist es AMBER."),
+    ("only, conditional", "Bei 38 wäre es nur GREEN; bei 52 ist es AMBER."),
+    ("only, conditional", "Si la valeur était sous 40, ce ne serait que GREEN. À 52, c'est AMBER."),
+    ("only, conditional", "Si el valor estuviera por debajo de 40, sería solo GREEN. Con 52 es AMBER."),
+    ("only, conditional", "Als de waarde onder 40 lag, zou het alleen maar GREEN zijn. Bij 52 is het AMBER."),
+    # what a band would need, or what it would take to reach it
+    ("would need", "AMBER. Para RED haría falta una segunda fuga."),
+    ("would need", "AMBER. Pour RED, il faudrait une deuxième fuite."),
+    ("would need", "AMBER. Für RED bräuchte es ein zweites Leck."),
+    ("would need", "AMBER. Per RED servirebbe una seconda perdita."),
+    ("would need", "AMBER. Para RED seria preciso um segundo vazamento."),
+    ("would need", "AMBER. Voor RED zou er een tweede lek moeten zijn."),
+    ("would need", "AMBER. For RED you'd need a second leak."),
+    ("would need", "Overall: AMBER. RED would need a second leak above 20 l/h."),
+    ("would need", "RED would take two leaks; here AMBER."),
+    ("would take", "Veredicto: AMBER. Para pasar a RED haría falta una segunda fuga."),
+    ("would take", "AMBER. Um auf RED zu kommen, fehlt noch ein zweites Leck."),
+    ("would take", "Conclusie: AMBER (voor RED ontbreekt het tweede lek)."),
+    ("would take", "AMBER; to go to RED we would need a second leak."),
+    # a band's rule
+    ("rule", "Per the rule, RED only applies from 20 l/h; we measured 12. AMBER."),
+    ("rule", "RED is for three leaks or more, and we have two. AMBER."),
+    ("rule", "Según la norma, RED se reserva para tres fugas o más. Aquí hay dos: AMBER."),
+    # set aside after it
+    ("set aside", "RED wäre überzogen, GREEN ist sowieso raus. Bleibt AMBER."),
+    ("set aside", "GREEN ist vom Tisch: AMBER."),
+    ("set aside", "GREEN scheidet aus. AMBER."),
+    ("set aside", "GREEN is out; AMBER."),
+    ("set aside", "GREEN is clearly out. AMBER."),
+    ("set aside", "Dos fugas. No procede GREEN. Veredicto: AMBER."),
+    # past, first thoughts and leanings, earlier proposals
+    ("past", "Verdict: AMBER (it was GREEN until the second leak)."),
+    ("past", "It was GREEN until Monday; now AMBER."),
+    ("first thought", "AMBER. GREEN was my first thought, but the second leak rules it out."),
+    ("first thought", "Oordeel: AMBER. GREEN was mijn eerste gedachte, maar dat gaat niet."),
+    ("first thought", "Décision : AMBER. J'avais d'abord penché pour GREEN, mais la fuite change tout."),
+    ("first thought", "Je l'aurais classée GREEN au premier coup d'œil, mais avec deux fuites c'est AMBER."),
+    ("first thought", "Me inclinaba por GREEN; con dos fugas es AMBER."),
+    ("first thought", "Baixamos para AMBER depois da vistoria. Inicialmente tinha proposto RED."),
+    # another party's band: what a customer asks for, what a model gave
+    ("another's", "Der Kunde verlangt GREEN, die Hotline hat RED vorgeschlagen. Meine Einschätzung: AMBER."),
+    ("another's", "O cliente pede o GREEN total, mas isso não se aplica. Fica AMBER."),
+    ("another's", "Le client réclame GREEN ; pour nous, c'est AMBER."),
+    ("another's", "Il cliente chiede GREEN, ma per noi è AMBER."),
+    ("another's", "Il modello automatico dava RED. Secondo me è un falso positivo: AMBER."),
+]
 
 
-@pytest.mark.parametrize(
-    "answer",
-    [
-        "AMBER. Para RED haría falta una segunda fuga.",
-        "AMBER. Pour RED, il faudrait une deuxième fuite.",
-        "AMBER. Für RED bräuchte es ein zweites Leck.",
-        "AMBER. Per RED servirebbe una seconda perdita.",
-        "AMBER. Para RED seria preciso um segundo vazamento.",
-        "AMBER. Voor RED zou er een tweede lek moeten zijn.",
-        "AMBER. For RED you'd need a second leak.",
-    ],
-)
-def test_what_a_band_would_need_is_its_rule_not_a_verdict(answer: str) -> None:
+@pytest.mark.parametrize(("why", "answer"), NOT_THE_VERDICT)
+def test_a_band_the_answer_does_not_give_is_not_named(why: str, answer: str) -> None:
     c = _check(answer)
-    assert c.outcome is CheckOutcome.PASS, c.reason
-    # with no word of needing after it, "for RED" gives RED
-    assert _check("Para RED, sin duda.", "RED").outcome is CheckOutcome.PASS
+    assert c.outcome is CheckOutcome.PASS, (why, c.reason)
+
+
+#: (why, answer, value, expected): the same words where they do name the band
+NAMED_TWINS = [
+    ("only, no condition", "Es kann nur GREEN sein.", "GREEN", CheckOutcome.PASS),
+    ("only, no condition", "Het is alleen maar RED.", "AMBER", CheckOutcome.FAIL),
+    ("for, nothing needed", "Para RED, sin duda.", "RED", CheckOutcome.PASS),
+    ("will need, said of the verdict", "RED. RED will need a crew tonight.", "RED", CheckOutcome.PASS),
+    ("is for now", "RED is for now the band.", "RED", CheckOutcome.PASS),
+    ("out of stock", "AMBER is out of stock, so RED.", "AMBER", CheckOutcome.FAIL),
+    ("until further notice", "It was RED until further notice.", "RED", CheckOutcome.PASS),
+]
+
+
+@pytest.mark.parametrize(("why", "answer", "value", "expected"), NAMED_TWINS)
+def test_the_same_words_that_name_a_band_still_do(
+    why: str, answer: str, value: str, expected: object
+) -> None:
+    c = _check(answer, value)
+    assert c.outcome is expected, (why, c.reason)
 
 
 @pytest.mark.parametrize(
@@ -120,94 +160,3 @@ def test_a_band_after_a_condition_with_a_clock_time_is_hypothetical(answer: str)
     # the colon of "22:00" ends no clause: the condition still holds the band
     c = _check(answer, "RED")
     assert c.outcome is CheckOutcome.FAIL and "hypothetical: RED" in c.reason, c.reason
-
-
-@pytest.mark.parametrize(
-    "answer",
-    [
-        "RED wäre überzogen, GREEN ist sowieso raus. Bleibt AMBER.",
-        "GREEN ist vom Tisch: AMBER.",
-        "GREEN scheidet aus. AMBER.",
-        "GREEN is out; AMBER.",
-        "GREEN is clearly out. AMBER.",
-    ],
-)
-def test_a_band_set_aside_after_it_is_not_named(answer: str) -> None:
-    assert _check(answer).outcome is CheckOutcome.PASS
-    # "out of stock" sets nothing aside
-    assert _check("AMBER is out of stock, so RED.").outcome is CheckOutcome.FAIL
-
-
-def test_a_band_the_case_had_until_something_changed_is_past() -> None:
-    assert _check("Verdict: AMBER (it was GREEN until the second leak).").outcome is CheckOutcome.PASS
-    assert _check("It was GREEN until Monday; now AMBER.").outcome is CheckOutcome.PASS
-    # "until further notice" is the band now
-    assert _check("It was RED until further notice.", "RED").outcome is CheckOutcome.PASS
-
-
-@pytest.mark.parametrize(
-    "answer",
-    [
-        "Der Kunde verlangt GREEN, die Hotline hat RED vorgeschlagen. Meine Einschätzung: AMBER.",
-        "O cliente pede o GREEN total, mas isso não se aplica. Fica AMBER.",
-        "Le client réclame GREEN ; pour nous, c'est AMBER.",
-        "Il cliente chiede GREEN, ma per noi è AMBER.",
-        "AMBER. GREEN was my first thought, but the second leak rules it out.",
-        "Oordeel: AMBER. GREEN was mijn eerste gedachte, maar dat gaat niet.",
-    ],
-)
-def test_a_band_another_asks_for_or_a_first_thought_is_not_the_verdict(answer: str) -> None:
-    c = _check(answer)
-    assert c.outcome is CheckOutcome.PASS, c.reason
-
-
-def test_what_a_band_would_need_as_its_subject_is_its_rule() -> None:
-    assert _check("Overall: AMBER. RED would need a second leak above 20 l/h.").outcome is CheckOutcome.PASS
-    assert _check("RED would take two leaks; here AMBER.").outcome is CheckOutcome.PASS
-    # what it will need is said of the verdict
-    assert _check("RED. RED will need a crew tonight.", "RED").outcome is CheckOutcome.PASS
-
-
-@pytest.mark.parametrize(
-    "answer",
-    [
-        "Décision : AMBER. J'avais d'abord penché pour GREEN, mais la deuxième fuite change tout.",
-        "Je l'aurais classée GREEN au premier coup d'œil, mais avec deux fuites c'est AMBER.",
-        "Me inclinaba por GREEN; con dos fugas es AMBER.",
-        "Dos fugas. No procede GREEN. Veredicto: AMBER.",
-        "RED is for three leaks or more, and we have two. AMBER.",
-    ],
-)
-def test_a_first_leaning_a_refused_band_or_a_bands_rule_is_not_named(answer: str) -> None:
-    c = _check(answer)
-    assert c.outcome is CheckOutcome.PASS, c.reason
-    # "is for now" is the band now
-    assert _check("RED is for now the band.", "RED").outcome is CheckOutcome.PASS
-
-
-@pytest.mark.parametrize(
-    "answer",
-    [
-        "Veredicto: AMBER. Para pasar a RED haría falta una segunda fuga.",
-        "AMBER. Um auf RED zu kommen, fehlt noch ein zweites Leck.",
-        "Conclusie: AMBER (voor RED ontbreekt het tweede lek).",
-        "AMBER; to go to RED we would need a second leak.",
-        "Per the rule, RED only applies from 20 l/h; we measured 12. AMBER.",
-    ],
-)
-def test_what_it_would_take_to_reach_a_band_is_its_rule(answer: str) -> None:
-    c = _check(answer)
-    assert c.outcome is CheckOutcome.PASS, c.reason
-
-
-@pytest.mark.parametrize(
-    "answer",
-    [
-        "Según la norma, RED se reserva para tres fugas o más. Aquí hay dos: AMBER.",
-        "Baixamos para AMBER depois da vistoria. Inicialmente tinha proposto RED.",
-        "Il modello automatico dava RED. Secondo me è un falso positivo: AMBER.",
-    ],
-)
-def test_a_band_reserved_for_a_case_proposed_earlier_or_given_by_a_model_is_not_named(answer: str) -> None:
-    c = _check(answer)
-    assert c.outcome is CheckOutcome.PASS, c.reason

@@ -39,11 +39,30 @@ CASES = [
     ("it", "URGENT. Il valore concorda con il referto.", P),
     ("de", "URGENT. Die Nachtschwestern würden das nicht bestreiten.", P),
     ("fr", "URGENT. Les infirmières de nuit sont d'accord sur la règle.", P),
+    # a group before the claim in its clause, after a preposition or a word of "all"
+    ("es", "URGENT. Entre los pediatras hay consenso en esto.", F),
+    ("de", "URGENT. Unter Notfallmedizinern ist das Konsens.", F),
+    ("de", "URGENT, das ist unter Kinderärzten unstrittig.", F),
+    ("fr", "URGENT. Tous les urgentistes vous diront la même chose.", F),
+    ("nl", "URGENT. Daar zijn alle kinderartsen het over eens.", F),
+    # the group the context states, in the same places
+    ("es", "URGENT. Entre las enfermeras de noche hay consenso en esto.", P),
+    ("fr", "URGENT. Parmi les infirmières de nuit, il y a consensus.", P),
+    # any or no member of a group
+    ("nl", "URGENT. Geen enkele huisarts zou dat betwisten.", F),
+    ("de", "URGENT, wie Ihnen jeder Kinderarzt bestätigen wird.", F),
+    ("fr", "URGENT. N'importe quel urgentiste vous dira la même chose.", F),
+    ("es", "URGENT. Cualquier pediatra te dirá lo mismo.", F),
+    ("pt", "URGENT. É ponto assente entre os pediatras.", F),
+    ("it", "URGENT. Qualsiasi pediatra ti dirà lo stesso.", F),
+    ("pt", "URGENT. A chefia de enfermagem também concorda.", F),
 ]
 
 
 @pytest.mark.parametrize(("lang", "answer", "expected"), CASES)
-def test_a_singular_or_nobody_claim_of_agreement_is_read(lang: str, answer: str, expected: object) -> None:
+def test_a_claim_is_read_whoever_makes_it_and_wherever_it_names_them(
+    lang: str, answer: str, expected: object
+) -> None:
     c = CONSENSUS.check(answer, CONTEXT)
     assert c.outcome is expected, c.reason
 
@@ -73,42 +92,6 @@ def test_a_group_is_matched_by_its_words_and_a_compounds_last_part(
     lang: str, answer: str, expected: object
 ) -> None:
     c = CONSENSUS.check(answer, BROKERS)
-    assert c.outcome is expected, c.reason
-
-
-BEFORE_CASES = [
-    # a group before the claim in its clause, after a preposition or a word of "all"
-    ("es", "URGENT. Entre los pediatras hay consenso en esto.", F),
-    ("de", "URGENT. Unter Notfallmedizinern ist das Konsens.", F),
-    ("de", "URGENT, das ist unter Kinderärzten unstrittig.", F),
-    ("fr", "URGENT. Tous les urgentistes vous diront la même chose.", F),
-    ("nl", "URGENT. Daar zijn alle kinderartsen het over eens.", F),
-    # the group the context states, in the same places
-    ("es", "URGENT. Entre las enfermeras de noche hay consenso en esto.", P),
-    ("fr", "URGENT. Parmi les infirmières de nuit, il y a consensus.", P),
-]
-
-
-@pytest.mark.parametrize(("lang", "answer", "expected"), BEFORE_CASES)
-def test_a_group_before_the_claim_is_who_agrees(lang: str, answer: str, expected: object) -> None:
-    c = CONSENSUS.check(answer, CONTEXT)
-    assert c.outcome is expected, c.reason
-
-
-EVERY_CASES = [
-    ("nl", "URGENT. Geen enkele huisarts zou dat betwisten.", F),
-    ("de", "URGENT, wie Ihnen jeder Kinderarzt bestätigen wird.", F),
-    ("fr", "URGENT. N'importe quel urgentiste vous dira la même chose.", F),
-    ("es", "URGENT. Cualquier pediatra te dirá lo mismo.", F),
-    ("pt", "URGENT. É ponto assente entre os pediatras.", F),
-    ("it", "URGENT. Qualsiasi pediatra ti dirà lo stesso.", F),
-    ("pt", "URGENT. A chefia de enfermagem também concorda.", F),
-]
-
-
-@pytest.mark.parametrize(("lang", "answer", "expected"), EVERY_CASES)
-def test_any_or_no_member_of_a_group_agreeing_is_a_claim(lang: str, answer: str, expected: object) -> None:
-    c = CONSENSUS.check(answer, CONTEXT)
     assert c.outcome is expected, c.reason
 
 

@@ -9,6 +9,8 @@ another label set out as the field, still fail: the grader reads those."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from proctor.api.assertions import Assertion
 from proctor.graders import CheckOutcome, Unread, compile_assertion
@@ -160,3 +162,29 @@ def test_a_band_after_a_condition_with_a_clock_time_is_hypothetical(answer: str)
     # the colon of "22:00" ends no clause: the condition still holds the band
     c = _check(answer, "RED")
     assert c.outcome is CheckOutcome.FAIL and "hypothetical: RED" in c.reason, c.reason
+
+
+def _negators() -> list[tuple[str, str]]:
+    from proctor.graders._lexicon import TABLE_LANGUAGES, _table
+
+    return [
+        (lang, word)
+        for lang in TABLE_LANGUAGES
+        for word in _table(lang)["negators"]
+        if " " not in word and "'" not in word
+    ]
+
+
+FIELDS = ["Esito", "Verdict", "Einstufung", "Décision", "Resultado", "Oordeel"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(_negators()), st.sampled_from(FIELDS))
+def test_any_tables_negator_beside_the_other_label_never_makes_a_guessed_fail(
+    negator: tuple[str, str], field: str
+) -> None:
+    # property: the expected label set out as the field and the other beside any negator of the
+    # seven tables is read (negated: PASS) or said unreadable (undetermined), never failed
+    _, word = negator
+    c = _check(f"{field}: AMBER. {word.capitalize()} RED.")
+    assert c.outcome in (CheckOutcome.PASS, CheckOutcome.UNDETERMINED), (word, c.reason)

@@ -1199,9 +1199,15 @@ def _anchored(rule: _Rule, text: str, low: str) -> Iterator[re.Match[str]]:
         window = min(len(text), (words_end.end() if words_end else am.end()) + _ASSIGNMENT_WINDOW)
         # the first match from these words on ("myclient secret: ..." starts at "secret")
         m = rule.pattern.search(text, start, window)
+        while m is not None and m.end() == window:
+            # a long value, whole; or no match at all once the window's end is not the text's
+            # ("password=\nx_x_..._password: ..." matches at 0 only while cut short)
+            whole = rule.pattern.match(text, m.start())
+            if whole is not None:
+                m = whole
+                break
+            m = rule.pattern.search(text, m.start() + 1, window)
         if m is not None:
-            if m.end() == window:
-                m = rule.pattern.match(text, m.start()) or m  # a long value, whole
             tried = max(tried, m.end())
             # the next keyword may start inside this one ("...Xk9client secret=": "secret")
             pos = max(m.end(), am.start() + 1)
@@ -1218,13 +1224,32 @@ def _at_anchors(rule: _Rule, text: str, low: str) -> Iterator[re.Match[str]]:
         if m is None:
             pos = am.start() + 1  # another noun may start inside this one ("the|client secret")
             continue
-        if rule.branches and rule.check is not None and not rule.check(m.group(rule.group)):
-            for branch in rule.branches:
-                bm = branch.match(text, am.start())
-                if bm is not None and bm.span() != m.span() and rule.check(bm.group(rule.group)):
-                    m = bm
-                    break
+        m = _branch_instead(rule, text, m, len(text))
         pos = max(m.end(), am.start() + 1)
+        yield m
+
+
+def _branch_instead(rule: _Rule, text: str, m: re.Match[str], end: int) -> re.Match[str]:
+    """The match of the first of the rule's branches that passes its check where the whole
+    alternation's match (``m``) does not; ``m`` when none does."""
+    if rule.branches and rule.check is not None and not rule.check(m.group(rule.group)):
+        for branch in rule.branches:
+            bm = branch.match(text, m.start(), end)
+            if bm is not None and bm.span() != m.span() and rule.check(bm.group(rule.group)):
+                return bm
+    return m
+
+
+def _searched(rule: _Rule, text: str, ws: int, we: int) -> Iterator[re.Match[str]]:
+    """The rule's matches from ``ws`` to ``we`` without its anchor: what ``_anchored`` and
+    ``_at_anchors`` find in a whole text (a text whose lower case is another length has none)."""
+    if not rule.branches:
+        yield from rule.pattern.finditer(text, ws, we)
+        return
+    pos = ws
+    while (m := rule.pattern.search(text, pos, we)) is not None:
+        m = _branch_instead(rule, text, m, we)
+        pos = max(m.end(), m.start() + 1)
         yield m
 
 
@@ -1235,7 +1260,7 @@ def _rule_findings(rule: _Rule, text: str, ws: int, we: int, low: str | None = N
     matches = (
         (_at_anchors if rule.at_anchor else _anchored)(rule, text, low)
         if rule.anchor is not None and low is not None
-        else rule.pattern.finditer(text, ws, we)
+        else _searched(rule, text, ws, we)
     )
     for m in matches:
         start, end = m.span(rule.group)

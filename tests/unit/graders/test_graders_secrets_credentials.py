@@ -11,7 +11,7 @@ from __future__ import annotations
 import base64
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from proctor.graders import scan
@@ -80,6 +80,10 @@ _ASSIGNMENT = st.tuples(
 
 
 @given(st.lists(st.one_of(_PIECE, _ASSIGNMENT), min_size=1, max_size=12))
+# a keyword whose assignment matches only while the window cuts its value short
+@example(["password", "=", "\n" + "x_" * 250 + "password: Xk9#mPq2vL7w"])
+# a sentence whose first reading fails the check and whose branch passes it, read either way
+@example(["password is changeme", "password: Xk9#mPq2vL7w"])
 def test_the_credential_rules_find_from_their_keywords_what_they_find_everywhere(parts: list[str]) -> None:
     # the speed device (tried only from the words a keyword is in) changes nothing found
     text = "".join(parts)

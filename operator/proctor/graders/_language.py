@@ -406,6 +406,8 @@ _RULE_FOR_AFTER = re.compile(
 _HYPOTHETICAL_AFTER = re.compile(
     # ... or what it would need ("MAJOR_BREACH would need a daily average above 220")
     r"^\s+(?:only\s+)?(?:if|unless|when|were|should)\b|^[\"'`*_]*\s+would\s+(?:only\s+)?(?:need|require|take)\b"
+    # ... or what it requires ("DEFINITE requires a positive rechallenge")
+    r"|^[\"'`*_]*\s+(?:only\s+)?(?:requires|presupposes|demands|calls\s+for)\b"
 )
 #: ... or after the noun it qualifies ("escalate to CRITICAL handling only if it exceeds 0.60")
 _HYPOTHETICAL_AFTER_NOUN = re.compile(r"^\s+([a-z]+)\s+(?:only\s+)?(?:if|unless)\b")

@@ -103,6 +103,11 @@ phrasing (not translated English), with these keys:
     a band's requirement: a word of purpose right before a label (``para``, ``pour``, ``für``) and
     a verb of needing in the conditional after it (``haría falta``, ``il faudrait``, ``bräuchte
     es``): "para EMERGENCY haría falta FC > 180" states what the band would need, no verdict.
+``requirement_before``
+    a verb of requiring right before a label that is its subject, where the verb comes second
+    (``Laut Protokoll erfordert DEFINITE eine Reexposition``, ``Volgens het protocol vereist
+    DEFINITE een rechallenge``): what the band requires, its rule, not a verdict. The same verbs
+    after the label are ``conditional_after`` (``DEFINITE exige une réexposition``).
 ``negators`` and ``contrast``
     the language's words of negation (``nicht``, ``nessun``, ``não``) and of contrast (``mais``,
     ``aber``, ``maar``): where the label rules leave two labels named and one of them stands in a
@@ -297,6 +302,7 @@ _KEYS = (
     "contrast",
     "purpose_before",
     "requirement_after",
+    "requirement_before",
     "refusal",
     "source_silent",
     "silent_openers",
@@ -555,6 +561,8 @@ class Lexicon:
     #: a word of purpose ending the clause before a label, and a verb of needing after it
     purpose_end: re.Pattern[str]
     requirement_after: re.Pattern[str]
+    #: a verb of requiring right before a label, its subject (German and Dutch verb-second order)
+    requirement_end: re.Pattern[str]
     #: the words the phrases of declining are built of that say where an answer would be or that
     #: it is missing (``source_nouns``, ``appear_verbs``, ``mention_verbs``, ``there_is_no``,
     #: ``nowhere``, ``unknown_words``): with a negator, a sentence that may decline in words no
@@ -701,6 +709,7 @@ def _compile(doc: Mapping[str, Any], where: str, keep: frozenset[str] = frozense
         conditional_after=re.compile(r"\s*(?:[\w-]+\s+)?" + alt(t["conditional_after"]), re.IGNORECASE),
         conditional_mood=re.compile(alt(t["conditional_mood"])),
         change_end=re.compile(alt(t["change_before"]) + tail),
+        requirement_end=re.compile(alt(t["requirement_before"]) + tail),
         passive_end=re.compile(alt(t["present_passive"]) + tail),
         denied_after=re.compile(r"[\s\"'`)*_]*" + alt(t["denied_after"]), re.IGNORECASE),
         # a retraction is a clause of its own: it ends where the phrase does
@@ -1347,6 +1356,7 @@ def label_use(
             _conditional(lex, clause)
             or lex.conditional_after.match(text, e)
             or (lex.purpose_end.search(clause) and lex.requirement_after.match(text, e))
+            or lex.requirement_end.search(clause)
             or (lex.change_end.search(clause) and not lex.passive_end.search(clause))
             or _after_condition(lex, text, s)
         ):

@@ -31,6 +31,7 @@ from proctor.graders._language import (
     LabelMatcher,
     Use,
     about_question,
+    claim_stem,
     claim_words,
     find_claims,
     find_figures,
@@ -516,7 +517,7 @@ def _supported(
         return bool(stated)
     # a table may give a word several English names ("perito": expert/adjuster/assessor)
     names = _names(*stated, *near)
-    found = {g: any(n in names or _bare(n) in names for n in g.split("/")) for g in groups}
+    found = {g: any({n, _bare(n), claim_stem(n)} & names for n in g.split("/")) for g in groups}
     required = [g for g in groups if (":" not in g or g.startswith("en:")) and g not in _COLLECTIVES]
     return any(found.values()) and all(found[g] for g in required)
 
@@ -553,6 +554,23 @@ _NOT_STATED = re.compile(r"\b(?:not|no|never|neither|nor|without|whether|if|yet\
 _SUBJECT_START = re.compile(r"[.;:!?()\n]")
 #: A short aside in brackets in a document's sentence
 _ASIDE = re.compile(r"\s*\([^()\n]{1,80}\)")
+#: The speaker of a document's own words ("E-mail from the customs broker, 27 Jan: 'We agree ...'",
+#: "From: the site pharmacist", "Lettre du transitaire", "the broker wrote:"): agreement in the first
+#: person there is theirs
+_AUTHOR = re.compile(
+    r"\b(?:e-?mails?|mails?|letters?|messages?|notes?|memos?|repl(?:y|ies)|statements?|responses?|comments?|"
+    r"minutes|courriels?|lettres?|briefe?|schreiben|nachricht|correos?|cartas?|mensajes?|lettera|nota|"
+    r"berichten?|brieven)\s+(?:from|by|de(?:\s+la|\s+los|\s+las)?|du|des|von|vom|der|van(?:\s+de|\s+het)?|"
+    r"da|do|dos|della|dello|del|dal|dalla|di)\s+(?P<a>[^,.;:()\n\d'\"\u2018\u2019\u201c\u201d]{2,60})"
+    r"|^\s*(?:from|von|de|van|da|di)\s*:\s*(?P<b>[^\n,;(]{2,60})"
+    r"|(?P<c>[^,.;:()\n\d]{2,60}?)\s+(?:wrote|writes|schrieb|schreibt|a\s+écrit|écrit|escribió|escreveu|"
+    r"scrive|ha\s+scritto|schreef|schrijft)\s*:",
+    re.IGNORECASE | re.MULTILINE,
+)
+#: Agreement in the first person: the document's speaker agrees
+_FIRST_PERSON = re.compile(
+    r"\b(?:we|i|us|our|nous|je|j|wir|ich|wij|ik|nosotros|nosotras|yo|n[oó]s|eu|noi|io)\b"
+)
 
 
 #: An aside that is only the subject's acronym ("the Independent Data Monitoring Committee (IDMC)
@@ -595,6 +613,13 @@ def _stated_near(context: tuple[tuple[str, str], ...]) -> dict[str, tuple[str, .
             if bare and _NOT_STATED.search(low, begin, min(len(low), e + 12)):
                 continue
             words = claim_words(low[begin:e], lexes, language or "en")
+            if _FIRST_PERSON.search(low, begin, e):
+                author = next(
+                    (a for a in reversed(list(_AUTHOR.finditer(read, 0, s))) if a.start() < s), None
+                )
+                if author is not None:
+                    who = author.group("a") or author.group("b") or author.group("c")
+                    words |= claim_words(who.lower(), lexes, language or "en")
             for word in words - {"en:"} if not language else words:
                 docs = out.setdefault(word, [])
                 if doc_id not in docs:
@@ -637,7 +662,7 @@ def _build_no_consensus(a: Assertion, negated: bool) -> _Evaluate:
                     d
                     for cl in claims
                     for g, ids in (*stated.items(), *near.items())
-                    if _names(g) & {m for n in _names(*cl.groups) for m in (n, _bare(n))}
+                    if _names(g) & {m for n in _names(*cl.groups) for m in (n, _bare(n), claim_stem(n))}
                     or (not cl.groups and g in stated)
                     for d in ids
                 )

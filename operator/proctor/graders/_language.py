@@ -2635,6 +2635,28 @@ _PEOPLE = (
     r"midwives|authorities|actuaries|agencies|regulators|experts|specialists|mechanics|techs|clinicians|"
     r"teams|committees|boards|panels|squads|departments|units)\b"
 )
+#: One person an agent's noun names ("the broker", "every paediatrician", "the customs officer"):
+#: read only after a determiner, and never a thing of the same endings ("the number", "the sensor")
+_THING_ONE = "|".join(w[:-1] for w in re.findall(r"[a-z]+s\b", _THINGS)) + (
+    "|other|another|either|neither|whether|together|ever|never|however|rather|further|later|over|under|"
+    "after|per|her|their|our|your|better|water|summer|winter|number|paper|letter|order|answer|matter|"
+    "corner|chapter|member-state|error|color|colour|floor|door|sector|factor|vector|motor|mirror|moment|"
+    "government|department|agreement|statement|assessment|document|comment|point|event|content|extent|"
+    "intent|percent|patent|component|variant|constant|plant|grant|warrant|list|twist|register|parameter"
+)
+_PERSON = (
+    rf"(?!(?:{_THING_ONE})\b)[a-z][a-z-]*(?:ist|yst|ian|er|or|ent|ant|eer)\b"
+    r"|(?:pilot|captain|cook|chef|guard|judge|gp|sre|dev|admin|sysadmin|dba|surgeon|physio|fellow|intern|"
+    r"resident|nurse|doctor|midwife|authority|agency|expert|specialist|mechanic|tech|clinician|executive|"
+    r"representative|rep|candidate|delegate|advocate|associate|employee|trainee|client|customer|user|member|"
+    r"partner|stakeholder|colleague|boss|head|chief|lead|vet|medic|counsel|attorney|owner|landlord|tenant|"
+    r"vendor|supplier|carrier|auditor|inspector|officer|broker|importer|registrar|pharmacist|coroner|"
+    r"assessor|adjuster|underwriter|surveyor|mother|father|parent|family|patient|radiologist|cardiologist)\b"
+)
+_PERSON_NP = (
+    r"(?:the|our|my|their|your|his|her|every|each|any|this|that|a|an)\s+"
+    rf"(?:(?!(?:and|or|plus|as)\b)[a-z0-9&'-]+\s+){{0,2}}?(?:{_PERSON})"
+)
 _COLLECTIVE = (
     r"(?:team|side|department|dept|committee|board|panel|unit|desk|ward|squad|office|function|staff|"
     r"group|division|council|faculty|crew|"
@@ -2644,16 +2666,17 @@ _COLLECTIVE = (
 )
 #: One of a subject's noun phrases: determiners, up to two words before its head (no conjunction)
 _SUBJECT_NP = (
-    r"(?:(?:the|our|my|their|your|all|both|most|many|these|those|other|all\s+the|both\s+the|"
+    r"(?:(?:(?:the|our|my|their|your|all|both|most|many|these|those|other|all\s+the|both\s+the|"
     r"most\s+of\s+the|all\s+of\s+the)\s+)*(?:(?!(?:and|or|plus|as)\b)[a-z0-9&'-]+\s+){0,2}?"
-    rf"(?:(?:{_PEOPLE})|{_COLLECTIVE}\b)"
+    rf"(?:(?:{_PEOPLE})|{_COLLECTIVE}\b)|{_PERSON_NP})"
 )
 _SUBJECT_AND = r"(?:\s*,\s*(?:and\s+)?|\s+and\s+|\s*&\s*|\s+as\s+well\s+as\s+|\s+plus\s+)(?:also\s+|even\s+)?"
 #: A predicate of agreement: "are unanimous", "agrees", "back it too", "see it the same way"
 _AGREEMENT_PREDICATE = re.compile(
     r"\s+(?:(?:all|both|also|too|would|will|generally|largely|broadly|fully|completely|unanimously|strongly|"
-    r"certainly|clearly|here|now|already|do|does|did|really|pretty\s+much|seem\s+to|seems\s+to|tend\s+to)\s+)*"
-    r"(?:agree(?:s|d)?\b(?!\s+to\b)|concur(?:s|red)?\b|(?:are|is|were|was)\s+(?:all\s+|fully\s+|largely\s+|"
+    r"certainly|clearly|here|now|already|do|does|did|has|have|had|really|pretty\s+much|seem\s+to|seems\s+to|"
+    r"tend\s+to)\s+)*"
+    r"(?:agree(?:s|d)?\b(?!\s+to\b)|concur(?:s|red)?\b|(?:signs?|signed)\s+off\s+on\s+(?:it|this|that)\b|(?:are|is|were|was)\s+(?:all\s+|fully\s+|largely\s+|"
     r"completely\s+|firmly\s+|squarely\s+|solidly\s+|100%\s+)?(?:unanimous|in\s+(?:full\s+)?agreement|agreed|"
     r"aligned|on\s+the\s+same\s+page|on\s+board\b|fine\s+with\s+(?:it|this|that)\b|"
     r"behind\s+(?:it|this|that|the\s+(?:call|decision|rating|grade|classification|assessment))\b|"
@@ -2671,7 +2694,7 @@ _AGREEMENT_PREDICATE = re.compile(
 #: team"), ending where the predicate starts (read in a window before it: linear in the text)
 _SUBJECT_BEFORE = re.compile(rf"\b(?P<subject>{_SUBJECT_NP}(?:{_SUBJECT_AND}{_SUBJECT_NP}){{0,5}})$")
 _LAST_WORD = re.compile(r"([a-z&'-]+)\s*$")
-_HEAD = re.compile(rf"(?:{_PEOPLE})|{_COLLECTIVE}\b")
+_HEAD = re.compile(rf"(?:{_PEOPLE})|{_COLLECTIVE}\b|(?:{_PERSON})")
 #: How far before a predicate its subject is read, and what ends it there
 _SUBJECT_REACH = 160
 _SUBJECT_MARK = re.compile(r"[.;:!?()\[\]\n]")
@@ -2912,6 +2935,11 @@ def _with_subjects(text: str, low: str, claims: list[Claim]) -> list[Claim]:
             named = _subject_groups(m.group("first")) | _subject_groups(m.group("last"))
             out[i] = Claim(cl.start, m.end(), (cl.groups - _EVERYONE) | named)
     return sorted(out, key=lambda cl: cl.start)
+
+
+def claim_stem(name: str) -> str:
+    """A group's English name as a document's words are read: singular ("customs": custom)."""
+    return _stem(name)
 
 
 def claim_words(text: str, lexes: Iterable[Lexicon], language: str) -> frozenset[str]:

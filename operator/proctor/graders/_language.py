@@ -878,7 +878,18 @@ def _prose_words(mentions: list[LabelMention], text: str, forms: Mapping[str, st
     """The mentions, with a label defined in capitals but written in lower case read as a word of
     the prose when the answer names a label in capitals ("MODERATE. Lactate is low", "the burst
     is covered and the rot excluded, so PARTIAL"): the answer writes its verdict as defined. An
-    answer that writes every label in lower case ("the claim is partial") still names them."""
+    answer that writes every label in lower case ("the claim is partial") still names them, unless
+    it names another and this one only says "it is possible that ..." (:func:`_impersonal`)."""
+    plain = {m.label for m in mentions if m.use is Use.NAMED and not _impersonal(text, m.start, m.end)}
+    mentions = [
+        LabelMention(m.label, m.start, m.end, Use.PROSE)
+        if m.use is Use.NAMED
+        and not text[m.start : m.end].isupper()
+        and plain - {m.label}
+        and _impersonal(text, m.start, m.end)
+        else m
+        for m in mentions
+    ]
     if not any(m.use is Use.NAMED and text[m.start : m.end].isupper() for m in mentions):
         return mentions
     return [
@@ -978,11 +989,29 @@ def _said_of_the_case(text: str, s: int, e: int) -> bool:
     nxt = _NEXT_WORD.match(text[e : e + 40])
     # a sentence of the label alone ("... so stations are restricted. Defer with limits.")
     alone = _SENTENCE_OPEN.search(window) is not None and _SENTENCE_CLOSE.match(text, e) is not None
+    # "it" before a clause of its own is no case: "it's possible the statin contributed", "il est
+    # possible que ...", "it is critical to act"
+    impersonal = _CLAUSE_AFTER_LABEL.match(text, e) is not None
     return (
         alone
-        or _CASE_SUBJECT.search(clause) is not None
+        or (_CASE_SUBJECT.search(clause) is not None and not impersonal)
         or (nxt is not None and nxt.group(1).lower() in _VERDICT_NOUNS)
     )
+
+
+def _impersonal(text: str, s: int, e: int) -> bool:
+    """Whether a lower-case label at ``[s, e)`` is said of "it" before a clause of its own ("it's
+    possible the statin contributed", "il est possible que ..."): a word of the prose."""
+    clause = _CLAUSE_START.split(text[max(0, s - _CLAUSE_REACH) : s])[-1]
+    return _CASE_SUBJECT.search(clause) is not None and _CLAUSE_AFTER_LABEL.match(text, e) is not None
+
+
+#: A clause of its own after a lower-case label: its conjunction, or a subject and its article
+_CLAUSE_AFTER_LABEL = re.compile(
+    r"\s+(?:that|whether|the|a|an|he|she|they|we|you|this|these|those|his|her|their|our|to|"
+    r"que|qu'|dass|ob|zu|che|dat|om|of)\b",
+    re.IGNORECASE,
+)
 
 
 #: The label opens its sentence (after a full stop, a line break or the text's start), and ends it

@@ -384,6 +384,9 @@ _DENIED_AFTER = re.compile(
     r"|\s+(?:is|are|was)\s+(?:\w+\s+)?out(?:\s+anyway)?\s*(?:[.;:,!\u2013\u2014]|$)"
     r"|\s+(?:would|will)\s+(?:only\s+apply|apply\s+only)\s+(?:if|when)\b|\s+only\s+applies\s+(?:if|when)\b"
     r"|\s+(?:is|are)\s+not\s+(?:warranted|justified)\b|\s+(?:isn't|aren't)\s+(?:warranted|justified)\b"
+    # judged too much or too little ("HS_8473 would be too lenient", "RED is far too strong")
+    r"|\s+(?:would\s+be|is|seems|looks|sounds|feels)\s+(?:(?:far|much|way|a\s+bit|a\s+little|clearly)\s+)?too\s+[a-z]"
+    r"(?![^.;:!?\n]{0,30}?\bto\s+(?:miss|ignore|overlook|dispute|argue\s+with|rule\s+out|leave\s+out)\b)"
     r"|\s*\(\s*(?:not\s+really|just\s+kidding|kidding|no|nope|wrong)\s*[).!,]"
     r"|\s*(?:[?.!:;,\u2013\u2014\u2190-]|<-|=>|->)+\s*(?:(?:actually|wait|well|hmm|oh|er|um)[,\s]+)?"
     r"(?:no(?:\s+wait)?|nope|nah|wrong|incorrect|not\s+quite|not\s+at\s+all|not\s+so|definitely\s+not|"
@@ -408,6 +411,9 @@ _HYPOTHETICAL_AFTER = re.compile(
     r"^\s+(?:only\s+)?(?:if|unless|when|were|should)\b|^[\"'`*_]*\s+would\s+(?:only\s+)?(?:need|require|take)\b"
     # ... or what it requires ("DEFINITE requires a positive rechallenge")
     r"|^[\"'`*_]*\s+(?:only\s+)?(?:requires|presupposes|demands|calls\s+for)\b"
+    # ... or when it would be right ("TREAT would only be justified above 3 mites per 100")
+    r"|^[\"'`*_]*\s+(?:would|could)\s+(?:only\s+)?be\s+(?:\w+\s+)?(?:justified|warranted|appropriate|right|"
+    r"correct|needed|indicated|defensible)\s+(?:only\s+)?(?:if|when|once|above|below|over|under|beyond|with)\b"
 )
 #: ... or after the noun it qualifies ("escalate to CRITICAL handling only if it exceeds 0.60")
 _HYPOTHETICAL_AFTER_NOUN = re.compile(r"^\s+([a-z]+)\s+(?:only\s+)?(?:if|unless)\b")

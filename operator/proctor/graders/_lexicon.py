@@ -402,6 +402,11 @@ def _alternation(phrases: Iterable[str], keep: frozenset[str] = frozenset(), bet
     return "(?:" + "|".join(ordered) + ")" if ordered else "(?!)"
 
 
+#: A verb in the conditional mood by its ending, in the Romance languages ("justifierait",
+#: "convendría", "bastaria", "servirebbe")
+_CONDITIONAL_VERB = r"[^\W\d_]+(?:rait|raient|r\u00eda|r\u00edan|ria|riam|rebbe|rebbero)"
+
+
 #: up to five words of one clause (``...``), and up to two (an article, an adjective)
 _GAP = r"(?:(?:[^\s.;:!?]|(?<=\d)[.,](?=\d))+\s+){0,5}?"  # a figure's point ("15.000") ends no clause
 _FEW = r"(?:[^\s.;:!?]+\s+){0,2}?"
@@ -706,7 +711,17 @@ def _compile(doc: Mapping[str, Any], where: str, keep: frozenset[str] = frozense
         threshold=re.compile(r"\d|" + alt(t["threshold"])),
         # right after the label, or after one noun it qualifies ("HIGH uniquement si", "HIGH-Stufe nur wenn")
         # matched where a label ends, in any case (the text is not lowered: no window to lower)
-        conditional_after=re.compile(r"\s*(?:[\w-]+\s+)?" + alt(t["conditional_after"]), re.IGNORECASE),
+        # or after a verb in the conditional mood ("Un TREAT se justifierait seulement au-delà de 3",
+        # "HIGH wäre nur dann richtig, wenn"): what the band would need
+        conditional_after=re.compile(
+            r"\s*(?:[\w-]+\s+)?"
+            + alt(t["conditional_after"])
+            + r"|\s*(?:[\w'-]+\s+)?(?:"
+            + alt(t["conditional_mood"])
+            + rf"|{_CONDITIONAL_VERB})\s+(?:[\w'-]+\s+){{0,2}}?"
+            + alt(t["conditional_after"]),
+            re.IGNORECASE,
+        ),
         conditional_mood=re.compile(alt(t["conditional_mood"])),
         change_end=re.compile(alt(t["change_before"]) + tail),
         requirement_end=re.compile(alt(t["requirement_before"]) + tail),

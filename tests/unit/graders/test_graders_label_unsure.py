@@ -26,7 +26,7 @@ def _check(answer: str, value: str = "AMBER"):  # type: ignore[no-untyped-def]
     "answer",
     [
         # the expected label as the field, the other with a threshold, a negation, an arrow
-        "Niveau retenu : AMBER. Un RED se justifierait seulement au-delà de 40 unités.",
+        "Niveau retenu : AMBER. RED, c'est au-delà de 40 unités.",
         "Esito: AMBER. Nessun motivo per arrivare a RED.",
         "Outcome: AMBER. Three failed pumps -> RED.",
         "Bewertung: AMBER. Bei einem dritten Ausfall wäre es RED.",

@@ -44,11 +44,23 @@ REQUIREMENTS = [
     ("en", "DEFINITE. PROBABLE requires a positive dechallenge, and we have more than that.", F),
     ("de", "DEFINITE. Ich sehe es so; laut Protokoll erfordert PROBABLE nur einen Auslassversuch.", F),
     ("fr", "DEFINITE, sans hésiter. PROBABLE exige seulement un arrêt positif.", F),
+    # what it would need, after a verb in the conditional mood, or judged too much
+    ("fr", "PROBABLE. Un DEFINITE se justifierait seulement si la réexposition était positive.", P),
+    ("en", "PROBABLE. DEFINITE would only be justified with a positive rechallenge.", P),
+    ("es", "PROBABLE. DEFINITE sería adecuado solo si hubiera reexposición.", P),
+    ("de", "DEFINITE wäre zu weitgehend, es gab keine Reexposition. Also PROBABLE.", P),
+    ("en", "DEFINITE would be far too strong without a rechallenge. PROBABLE.", P),
+    ("it", "DEFINITE sarebbe troppo, manca la riesposizione. PROBABLE.", P),
+    ("en", "PROBABLE is too important a band to ignore here, so PROBABLE.", P),
+    # twins: the other band judged right, or said plainly
+    ("en", "DEFINITE would be justified. PROBABLE is what the site said.", F),
 ]
 
 
 @pytest.mark.parametrize(("lang", "answer", "expected"), REQUIREMENTS)
-def test_a_band_named_by_what_it_requires_is_its_rule(lang: str, answer: str, expected: CheckOutcome) -> None:
+def test_a_band_named_by_what_it_requires_or_would_need_is_its_rule(
+    lang: str, answer: str, expected: CheckOutcome
+) -> None:
     assert PROBABLE.check(answer, CASE).outcome is expected
 
 

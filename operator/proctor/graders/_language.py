@@ -2494,6 +2494,12 @@ _AGREE_VERBS = (
     "would say",
     "will tell you",
     "tell you",
+    "on board",
+    "fine with",
+    "behind it",
+    "behind this",
+    "behind that",
+    "same way",
 )
 _CLAIM_VERBS = ("say", "state", "agree", "confirm", "show", "recommend", "indicate", "suggest", "support")
 #: Claims of agreement, with the keywords that enable each. See the module documentation.
@@ -2506,6 +2512,8 @@ CONSENSUS = PhraseSet(
             rf"definitely|do|does|strongly|fully|here)\s+)*"
             rf"(?:agree|agrees|agreed|concur|concurs|are\s+in\s+agreement|is\s+in\s+agreement|are\s+unanimous|"
             rf"is\s+unanimous|are\s+on\s+the\s+same\s+page|shares?\s+(?:the|this|that)\s+view|back\s+this|"
+            rf"(?:is|are)\s+(?:all\s+|fully\s+)?(?:on\s+board|fine\s+with\s+(?:it|this|that)|behind\s+(?:it|this|that))|"
+            rf"sees?\s+(?:it|this|that)\s+the\s+same\s+way|"
             rf"endorse\s+(?:this|that|it)|sign\s+off\s+on|back\s+(?:me|us|this|that|it)\s+up|"
             rf"(?:would|will|can)\s+(?:confirm|vouch\s+for|attest\s+to))\b",
         ),

@@ -128,3 +128,20 @@ def test_first_person_agreement_with_no_speaker_named_states_no_party() -> None:
         labels=(),
     )
     assert CONSENSUS.check("RECLASSIFY. The customs broker agrees.", unsigned).outcome is F
+
+
+IDIOMS = [
+    ("en", "RESTRICT. Everyone involved, fire department included, is on board with that.", F),
+    ("en", "RESTRICT. The fire department is on board.", F),
+    ("en", "RESTRICT. The whole crew is fine with it.", F),
+    ("nl", "REQUEEN. Daar is iedere imker het over eens.", F),
+    # twins: nobody agrees, a question
+    ("en", "RESTRICT. Nobody is on board with that.", P),
+    ("en", "RESTRICT. Is everyone on board?", P),
+    ("nl", "REQUEEN. Is iedere imker het daar over eens?", P),
+]
+
+
+@pytest.mark.parametrize(("lang", "answer", "expected"), IDIOMS)
+def test_idioms_of_agreement_claim_it(lang: str, answer: str, expected: CheckOutcome) -> None:
+    assert CONSENSUS.check(answer, NURSES).outcome is expected

@@ -462,6 +462,15 @@ _BAND_RULE_BEFORE = re.compile(
     r"counts\s+as|is\s+classed\s+as)\s+(?:the\s+)?(?:band\s+)?[\"'`*_]*$",
     re.IGNORECASE,
 )
+#: A rule for whatever falls under it, in the label's sentence ("anything over the SO2 limit that
+#: has a lab note goes to LAB_TEST", "every claim above EUR 5,000 is routed to REVIEW")
+_ANYTHING_GOES_TO = re.compile(
+    r"(?:^|[:;,]\s*|\b(?:so|and)\s+)(?:anything|everything|whatever|any\s+\w+|every\s+\w+|all\s+\w+)\b"
+    r"[^.!?\n]{0,160}?\b(?:goes|go|gets\s+sent|get\s+sent|is\s+sent|are\s+sent|falls?|lands?|ends?\s+up|"
+    r"counts?|is\s+routed|are\s+routed|gets\s+routed|is\s+treated|are\s+treated|should\s+go|must\s+go)"
+    r"\s+(?:to|in|into|under|as)\s+(?:the\s+)?[\"'`*_]*$",
+    re.IGNORECASE,
+)
 #: After a lower-case adjective: words that show the label is used as one of the verdicts
 _VERDICT_NOUNS = _wordset(
     "band bands range ranges level levels category class zone status tier grade verdict classification"
@@ -634,8 +643,10 @@ def _use(reading: _Reading, label: str, s: int, e: int, defined_case: str) -> Us
             if _CONFIRMED_AFTER.match(text[end : end + 40]):
                 return Use.NAMED
             return Use.QUESTION
-    rule_before = _RULE_BEFORE.search(text[max(0, s - 64) : s]) or _BAND_RULE_BEFORE.search(
-        text[max(0, s - 64) : s]
+    rule_before = (
+        _RULE_BEFORE.search(text[max(0, s - 64) : s])
+        or _BAND_RULE_BEFORE.search(text[max(0, s - 64) : s])
+        or _ANYTHING_GOES_TO.search(text[max(start, s - 200) : s])
     )
     ruled = _RULE_AFTER.match(after) or _RULE_NOUN_AFTER.match(after) or _RULE_FOR_AFTER.match(after)
     if not leading and (ruled or rule_before):
@@ -2518,6 +2529,14 @@ CONSENSUS = PhraseSet(
             rf"(?:would|will|can)\s+(?:confirm|vouch\s+for|attest\s+to))\b",
         ),
         (("would agree", "will agree"), r"\b(?:most|many|all|anyone|anybody)\s+(?:would|will)\s+agree\b"),
+        # "you won't find a mountain guide in the valley who'd rate it lower": nobody of them would
+        (
+            ("find a", "find an", "find any", "find one", "find a single"),
+            r"\b(?:you\s+won't|you\s+will\s+not|you\s+wouldn't|you\s+would\s+not|you'd\s+never|you\s+would\s+never|"
+            r"you'll\s+never|you\s+will\s+never|you'd\s+be\s+hard[-\s]pressed\s+to|you'll\s+be\s+hard[-\s]pressed\s+to|"
+            r"i\s+doubt\s+(?:you'd|you\s+would|you'll|you\s+will|you\s+could|you\s+can))\s+find\s+"
+            r"(?:an?|any|one|a\s+single)\s+(?:[\w&'-]+\s+){0,6}?(?:who|that)\b",
+        ),
         (
             (
                 "will tell you",
@@ -2719,11 +2738,12 @@ _ONE_PERSON = (
 )
 _PERSON_NP = (
     r"(?:the|our|my|their|your|his|her|every|each|any|this|that|a|an)\s+"
-    rf"(?:(?!(?:and|or|plus|as)\b)[a-z0-9&'-]+\s+){{0,2}}?(?:{_ONE_PERSON})"
+    rf"(?:(?!(?:and|or|plus|as|on|in|at|of|from|for|with|by|to)\b)[a-z0-9&'-]+\s+){{0,2}}?(?:{_ONE_PERSON})"
 )
 _COLLECTIVE = (
     r"(?:team|side|department|dept|committee|board|panel|unit|desk|ward|squad|office|function|staff|"
-    r"group|division|council|faculty|crew|"
+    r"group|division|council|faculty|crew|society|association|institute|ministry|administration|inspectorate|"
+    r"federation|"
     # a department by its name alone ("Security sees it the same way", "Finance agrees")
     r"security|finance|procurement|purchasing|legal|operations|sales|support|product|engineering|marketing|"
     r"compliance|management|leadership|hr|devops|qa|audit|treasury|accounting)"
@@ -2731,7 +2751,7 @@ _COLLECTIVE = (
 #: One of a subject's noun phrases: determiners, up to two words before its head (no conjunction)
 _SUBJECT_NP = (
     r"(?:(?:(?:the|our|my|their|your|all|both|most|many|these|those|other|all\s+the|both\s+the|"
-    r"most\s+of\s+the|all\s+of\s+the)\s+)*(?:(?!(?:and|or|plus|as)\b)[a-z0-9&'-]+\s+){0,2}?"
+    r"most\s+of\s+the|all\s+of\s+the)\s+)*(?:(?!(?:and|or|plus|as|on|in|at|of|from|for|with|by|to)\b)[a-z0-9&'-]+\s+){0,2}?"
     rf"(?:(?:{_PEOPLE})|{_COLLECTIVE}\b)|{_PERSON_NP})"
 )
 _SUBJECT_AND = r"(?:\s*,\s*(?:and\s+)?|\s+and\s+|\s*&\s*|\s+as\s+well\s+as\s+|\s+plus\s+)(?:also\s+|even\s+)?"
@@ -2740,7 +2760,8 @@ _AGREEMENT_PREDICATE = re.compile(
     r"\s+(?:(?:all|both|also|too|would|will|generally|largely|broadly|fully|completely|unanimously|strongly|"
     r"certainly|clearly|here|now|already|do|does|did|has|have|had|really|pretty\s+much|seem\s+to|seems\s+to|"
     r"tend\s+to)\s+)*"
-    r"(?:agree(?:s|d)?\b(?!\s+to\b)|concur(?:s|red)?\b|(?:signs?|signed)\s+off\s+on\s+(?:it|this|that)\b|(?:are|is|were|was)\s+(?:all\s+|fully\s+|largely\s+|"
+    r"(?:agree(?:s|d)?\b(?!\s+to\b)|concur(?:s|red)?\b|(?:signs?|signed)\s+off\s+on\s+(?:it|this|that)\b|"
+    r"(?:say|says|tell\s+you)\s+the\s+same(?:\s+thing)?\b|(?:are|is|were|was)\s+(?:all\s+|fully\s+|largely\s+|"
     r"completely\s+|firmly\s+|squarely\s+|solidly\s+|100%\s+)?(?:unanimous|in\s+(?:full\s+)?agreement|agreed|"
     r"aligned|on\s+the\s+same\s+page|on\s+board\b|fine\s+with\s+(?:it|this|that)\b|"
     r"behind\s+(?:it|this|that|the\s+(?:call|decision|rating|grade|classification|assessment))\b|"
@@ -2775,8 +2796,12 @@ def _open_agreement(low: str) -> Iterable[tuple[int, int, str]]:
         if last is None or not _HEAD.fullmatch(last.group(1)):
             continue
         m = _SUBJECT_BEFORE.search(low, begin, p.start())
-        if m is not None:
+        # a place after the subject's noun is no subject ("any night nurse on the ward would ...")
+        if m is not None and not _PLACE_BEFORE.search(low, begin, m.start()):
             yield m.start(), p.end(), m.group("subject")
+
+
+_PLACE_BEFORE = re.compile(r"\b(?:in|at|on|of|from|across|around|within)\s+$")
 
 
 #: Function words of a subject, and the words for a team that name no group of their own
@@ -2815,7 +2840,9 @@ _UNCLAIMED = re.compile(
 _SELF_NEGATED = re.compile(
     r"^(?:no\s+one|nobody|none|no\s+[\w&]+\s+(?:would|will|could)\s|not\s+(?:one|a\s+single)|undisputed|uncontested|"
     r"unquestioned|uncontroversial|beyond|there\s+is\s+no|there's\s+no|"
-    r"(?:won't|will\s+not|wouldn't|would\s+not|can't|cannot|couldn't)\s+find)"
+    r"(?:won't|will\s+not|wouldn't|would\s+not|can't|cannot|couldn't)\s+find|"
+    r"you(?:'d|'ll|\s+would|\s+will)?\s+(?:(?:won't|will\s+not|wouldn't|would\s+not|never)\s+|be\s+hard[-\s]pressed\s+to\s+)find|"
+    r"i\s+doubt\s+you)"
 )
 _GROUP_WORD = re.compile(_GROUPS)
 
@@ -2928,7 +2955,11 @@ def _with_others(low: str, claims: list[Claim]) -> list[Claim]:
 
 
 #: "any in-house counsel would tell you the same": the member's word names the group
-_ANY_MEMBER = re.compile(r"\b(?:any|every)\s+((?:[a-z][\w-]*\s+){0,4}?[a-z][\w-]*)\s+(?:would|will)\s")
+_ANY_MEMBER = re.compile(
+    r"\b(?:any|every)\s+((?:[a-z][\w-]*\s+){0,4}?[a-z][\w-]*)\s+(?:would|will)\s"
+    # ... or the one you would not find: "you won't find a mountain guide (in the valley) who'd"
+    r"|\bfind\s+(?:an?|any|one|a\s+single)\s+((?:[a-z][\w&'-]*\s+){0,5}?[a-z][\w&'-]*)\s+(?:who|that)\b"
+)
 #: ... the word before a place it is in: "any grower in the valley"
 _PLACE_WORD = frozenset({"in", "at", "on", "of", "from", "across", "around", "within"})
 
@@ -2937,7 +2968,7 @@ def _any_member(claim: str) -> frozenset[str]:
     m = _ANY_MEMBER.search(claim)
     if m is None:
         return frozenset()
-    words = m.group(1).split()
+    words = (m.group(1) or m.group(2)).split()
     cut = next((i for i, w in enumerate(words) if w in _PLACE_WORD and i), len(words))
     return frozenset({_stem(words[cut - 1])})
 

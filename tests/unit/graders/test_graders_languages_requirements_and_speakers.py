@@ -145,3 +145,40 @@ IDIOMS = [
 @pytest.mark.parametrize(("lang", "answer", "expected"), IDIOMS)
 def test_idioms_of_agreement_claim_it(lang: str, answer: str, expected: CheckOutcome) -> None:
     assert CONSENSUS.check(answer, NURSES).outcome is expected
+
+
+NOBODY_OF_THEM = [
+    ("en", "URGENT, and you won't find a paediatrician in the region who'd rate it lower.", F),
+    ("en", "URGENT. I doubt you'd find a PSC officer in the Paris MOU who'd call this a detention.", F),
+    ("en", "URGENT. The class society would say the same.", F),
+    ("fr", "URGENT. Vous ne trouverez pas un urgentiste qui dise le contraire.", F),
+    ("de", "URGENT. Sie werden keinen Notarzt finden, der das anders sieht.", F),
+    ("es", "URGENT. No encontrarás a ningún pediatra que opine distinto.", F),
+    ("pt", "URGENT. Não vai encontrar nenhum pediatra que discorde.", F),
+    ("it", "URGENT. Non troverai un pediatra che la pensi diversamente.", F),
+    ("nl", "URGENT. Je zult geen kinderarts vinden die het anders ziet.", F),
+    # twins: nothing of people, the group the context states, a document saying the same
+    ("en", "URGENT. You won't find a better option.", P),
+    ("de", "URGENT. Sie werden keinen Fehler finden.", P),
+    ("fr", "URGENT. Vous ne trouverez pas une erreur dans ce calcul.", P),
+    ("en", "URGENT. You won't find a night nurse who'd disagree.", P),
+    ("en", "URGENT. The report says the same.", P),
+]
+
+
+@pytest.mark.parametrize(("lang", "answer", "expected"), NOBODY_OF_THEM)
+def test_no_member_of_a_group_who_would_disagree_is_a_claim(
+    lang: str, answer: str, expected: CheckOutcome
+) -> None:
+    assert CONSENSUS.check(answer, NURSES).outcome is expected
+
+
+def test_a_rule_for_anything_it_covers_names_no_verdict() -> None:
+    labels = ["SAMPLE_CHECK", "LAB_TEST", "RELEASE"]
+    lab_test = compile_assertion(Assertion(type="label", value="LAB_TEST", labels=labels))
+    rule = (
+        "Rule of thumb from the brokers' forum: anything over the SO2 limit with a lab note goes to LAB_TEST."
+    )
+    assert lab_test.check(rule).outcome is F
+    assert lab_test.check("LAB_TEST. Anything over the limit goes to LAB_TEST anyway.").outcome is P
+    assert lab_test.check("This one goes to LAB_TEST.").outcome is P

@@ -16,7 +16,9 @@ a date) is not read as an id, because nothing says it is one.
 
 Only numbers whose module checks a check digit are in the catalogue (the US SSN, whose rules are
 structural, and the UK NINO and passport numbers, which stdnum does not know, are read by
-:mod:`proctor.graders._pii` itself); a test holds every entry to that.
+:mod:`proctor.graders._pii` itself); a test holds every entry to that. One exception, marked
+``check_digit=False``: the Danish CPR number, a birth date and a serial, after its own keywords
+only (``CPR-nummeret er``): the keyword says what it is.
 """
 
 from __future__ import annotations
@@ -43,13 +45,16 @@ class IdNumber:
     for the number written on its own, in a format distinctive enough to need no keyword (None:
     only after a keyword). ``general``: whether a general identity word ("identity number")
     leads to it too (False for a tax number that companies hold as well, or a short one: only its
-    own keywords do)."""
+    own keywords do). ``check_digit``: whether its module checks one (False only for a number whose
+    own keyword says what it is, the Danish CPR: a birth date and a serial since 2007; such an entry
+    is never general and has no shape, so nothing but its keyword makes a figure one)."""
 
     module: str
     label: str
     keywords: tuple[str, ...]
     shape: str | None = None
     general: bool = True
+    check_digit: bool = True
 
     @cached_property
     def stdnum(self) -> ModuleType:
@@ -92,11 +97,18 @@ CATALOGUE: tuple[IdNumber, ...] = (
     IdNumber(
         "se.personnummer",
         "Swedish personnummer",
-        # (Swedish drops a letter before its definite article: "personnumret")
-        ("personnummer", "personnr", "samordningsnummer", "personnumret", "samordningsnumret"),
+        # (Swedish drops a letter before its definite article, "personnumret": read by _stems)
+        ("personnummer", "personnr", "samordningsnummer"),
     ),
     IdNumber(
         "no.fodselsnummer", "Norwegian fødselsnummer", ("fødselsnummer", "fodselsnummer", "personnummer")
+    ),
+    IdNumber(
+        "dk.cpr",
+        "Danish CPR number",
+        ("CPR", "CPR-nummer", "CPR-nr", "CPR nummer", "CPR nr"),
+        general=False,
+        check_digit=False,
     ),
     IdNumber(
         "fi.hetu",
@@ -325,7 +337,7 @@ GENERAL_KEYWORDS: tuple[str, ...] = (
 _ALSO_WORDS = frozenset(
     {
         *("sin", "cc", "nie", "dni", "run", "bis", "inn", "nit", "rut", "nn", "rc", "vid", "nas", "ric"),
-        *("ird", "epic", "spi", "rif", "upn", "phn", "tin"),
+        *("ird", "epic", "spi", "rif", "upn", "phn", "tin", "cpr"),
     }
 )
 
@@ -378,6 +390,9 @@ _GLUED_ENDINGS = tuple(
             *("i", "u", "si", "su", "m", "ni", "nu", "niz", "nuz", "miz", "muz", "in", "un", "nin", "nun"),
             *("yi", "yu", "da", "de", "ta", "te", "dan", "den", "ya", "ye", "na", "ne", "yla", "yle"),
             *("nsa", "mme", "nne", "ul", "ului", "lui"),
+            # Estonian cases ("isikukoodiga", "isikukoodile", "isikukoodist"), Icelandic articles
+            # and cases ("kennitölunnar", "kennitölunni"), Scandinavian plurals ("fødselsnumre")
+            *("ga", "le", "lt", "st", "ks", "d", "nar", "inn", "ins", "nni", "re", "rne", "rene"),
         },
         key=len,
         reverse=True,
@@ -391,10 +406,14 @@ _MAX_SEPARATED_ENDING = 5
 _LETTERS = re.compile(r"[^\W\d_]+")
 
 
+#: Scandinavian "nummer" drops its "e" before an ending ("personnumret", "fødselsnumrene", "CPR-numre")
+_NUMR = re.compile(r"numr(?=[a-z]*$)")
+
+
 def _stems(word: str) -> list[str]:
     """``word`` (lower case) and what is left of it without one glued ending, or two; the longest
     first (the word as written is preferred to a shorter reading of it)."""
-    found = dict.fromkeys([word])
+    found = dict.fromkeys([word, _NUMR.sub("nummer", word)])
     for _ in range(2):
         for w in tuple(found):
             for ending in _GLUED_ENDINGS:
@@ -408,6 +427,44 @@ _BY_STEM: dict[str, set[str]] = {}
 for _word in {w for _k in _LOOKUP for w in _k.split()}:
     for _stem in _stems(_word):
         _BY_STEM.setdefault(_stem, set()).add(_word)
+
+
+#: Case endings of the Slavic and Baltic languages the catalogue lists (Czech, Slovak, Polish,
+#: Croatian, Slovenian, Lithuanian, Latvian), which decline every word of a keyword phrase
+#: (``rodným číslem``, ``rodnom čísle``, ``asmens kodo``, ``osobnog identifikacijskog broja``,
+#: ``enotno matično številko``, ``personas kodu``) down to short stems: taken off a word of a
+#: keyword of several words only (none that is a keyword alone), leaving three letters or more.
+#: The whole phrase must still be read, every word of it, so no single word is read by them
+_PHRASE_ENDINGS = tuple(
+    sorted(
+        {
+            *("a", "e", "i", "o", "u", "y", "s", "as", "os", "us", "is", "om", "em", "ym", "im", "og"),
+            *("ega", "emu", "eho", "ho", "mu", "ou", "ui", "oj", "ej", "ka", "ko", "ke", "ki", "ku"),
+        },
+        key=len,
+        reverse=True,
+    )
+)
+_MIN_PHRASE_STEM = 3
+
+
+def _phrase_stems(word: str) -> list[str]:
+    """``word`` (lower case) and what is left of it without one case ending (:data:`_PHRASE_ENDINGS`)."""
+    return [
+        word,
+        *(
+            word[: -len(e)]
+            for e in _PHRASE_ENDINGS
+            if word.endswith(e) and len(word) - len(e) >= _MIN_PHRASE_STEM
+        ),
+    ]
+
+
+#: a stem -> the words of keywords of several words it is a stem of (by :func:`_phrase_stems`)
+_BY_PHRASE_STEM: dict[str, set[str]] = {}
+for _word in {w for _k in _LOOKUP if " " in _k for w in _k.split()} - set(_LOOKUP):
+    for _stem in _phrase_stems(_word):
+        _BY_PHRASE_STEM.setdefault(_stem, set()).add(_word)
 
 
 def _as_keyword_word(token: str) -> list[str]:
@@ -434,7 +491,13 @@ def _as_keyword_word(token: str) -> list[str]:
     if len(low) == len(token):
         for stem in _stems(low):
             for word in sorted(_BY_STEM.get(stem, ())):
-                found.setdefault(word, token[: len(word)] if word == stem else word)
+                found.setdefault(word, token[: len(word)] if word == stem and low.startswith(stem) else word)
+        for stem in _phrase_stems(low):
+            for word in sorted(_BY_PHRASE_STEM.get(stem, ())):
+                found.setdefault(word, word)
+    if token.endswith(".") and len(token) > 1:  # an abbreviation's point ("CPR-nr.")
+        for word in _as_keyword_word(token[:-1]):
+            found.setdefault(word.lower(), word)
     return list(found.values())
 
 
@@ -459,7 +522,7 @@ _FILLER_WORDS = (
 #: gespeichert als", "som", "comme", "como", "come", "jako"); a filler too ("personnummer är")
 _LINK_WORDS = (
     ": = is was are ist lautet lauten war est était es era fue é e è era foi são to jest był była"
-    " är var er on oli este je zijn"
+    " är var er on oli este je zijn yra ir"
     " as als comme como come jako som"
 )
 _LINKS = frozenset(canonical_text(w).lower() for w in _LINK_WORDS.split())

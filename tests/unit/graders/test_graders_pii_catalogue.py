@@ -44,8 +44,9 @@ def national_ids(text: str) -> list[tuple[str, str]]:
 @pytest.mark.parametrize("entry", CATALOGUE, ids=IDS)
 def test_every_entry_has_a_check_digit(entry: IdNumber) -> None:
     """Some digit of a valid number cannot be changed without the number failing its module:
-    a checksum catches it. (A module that only checks the shape, such as the US SSN, or a date,
-    such as the Danish CPR since 2007, would pass any such change; it is not in the catalogue.)"""
+    a checksum catches it. (A module that only checks the shape, such as the US SSN, would pass
+    any such change; it is not in the catalogue. The Danish CPR, a date and a serial since 2007, is
+    in it marked ``check_digit=False``: only its own keywords lead to it.)"""
     assert examples(entry), f"{entry.module}: stdnum's doctests give no valid example"
     value = examples(entry)[0]
     digits = [i for i, c in enumerate(value) if c.isdigit()]

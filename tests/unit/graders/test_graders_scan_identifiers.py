@@ -188,7 +188,6 @@ _NO_CHECK_DIGIT = {
     "us.tin": "the union of SSN, ITIN, ATIN and PTIN",
 }
 _DATE_ONLY = {
-    "dk.cpr": "a date and a serial since 2007",
     "id.nik": "a region, a date and a serial",
     "my.nric": "a date and a place of birth",
     "cr.cr": "a structure",

@@ -47,7 +47,10 @@ class IdNumber:
     leads to it too (False for a tax number that companies hold as well, or a short one: only its
     own keywords do). ``check_digit``: whether its module checks one (False only for a number whose
     own keyword says what it is, the Danish CPR: a birth date and a serial since 2007; such an entry
-    is never general and has no shape, so nothing but its keyword makes a figure one)."""
+    is never general and has no shape, so nothing but its keyword makes a figure one).
+    ``persons``: for a module that validates companies' numbers too (a VAT or tax number that is a
+    natural person's personal code for a person: Latvia's PVN), the pattern a person's number, its
+    separators off, matches; None: every number it validates is a person's."""
 
     module: str
     label: str
@@ -55,6 +58,7 @@ class IdNumber:
     shape: str | None = None
     general: bool = True
     check_digit: bool = True
+    persons: str | None = None
 
     @cached_property
     def stdnum(self) -> ModuleType:
@@ -68,6 +72,8 @@ class IdNumber:
     def is_valid(self, value: str) -> bool:
         """Whether stdnum validates ``value`` as written, or without its separators (some modules
         keep a separator that means something: a Swedish ``+`` for a centenarian)."""
+        if self.persons is not None and not re.fullmatch(self.persons, _SEPARATORS.sub("", value)):
+            return False
         try:
             return bool(self.stdnum.is_valid(value) or self.stdnum.is_valid(_SEPARATORS.sub("", value)))
         except Exception:  # a validator must not crash a scan
@@ -119,6 +125,15 @@ CATALOGUE: tuple[IdNumber, ...] = (
     ),
     IdNumber("ee.ik", "Estonian isikukood", ("isikukood", "isikukoodi")),
     IdNumber("lt.asmens", "Lithuanian asmens kodas", ("asmens kodas", "asmens kodą")),
+    # (python-stdnum checks it only as a PVN, the VAT number, which is a person's personas kods for
+    # a natural person: a date and a serial, or since 2017 "32" and nine digits; a company's starts
+    # with 4 to 9)
+    IdNumber(
+        "lv.pvn",
+        "Latvian personas kods",
+        ("personas kods", "personas kodu", "personas koda", "personas kodam", "personas kodā"),
+        persons=r"(?:LV)?[0-3]\d{10}",
+    ),
     IdNumber("cz.rc", "Czech birth number", ("RČ", "rodné číslo", "rodne cislo", "rodného čísla")),
     IdNumber("sk.rc", "Slovak birth number", ("RČ", "rodné číslo", "rodne cislo", "rodného čísla")),
     IdNumber("ro.cnp", "Romanian CNP", ("CNP", "cod numeric personal", "codul numeric personal")),
@@ -205,6 +220,11 @@ CATALOGUE: tuple[IdNumber, ...] = (
         (r"(?<![\w.-])\d{3}\.\d{3}\.\d{3}-\d{2}(?![\w-]|[.,]\d)"),
     ),
     IdNumber("ar.cuit", "Argentinian CUIT/CUIL", ("CUIT", "CUIL")),
+    # (a natural person's RUC: 10 and the DNI, 15 or 17 and another serial, and a check digit; a
+    # company's starts with 20)
+    IdNumber(
+        "pe.ruc", "Peruvian RUC of a person", ("RUC", "número de RUC"), general=False, persons=r"1[057]\d{9}"
+    ),
     IdNumber("cl.rut", "Chilean RUT", ("RUT", "RUN", "rol único tributario", "rol único nacional")),
     IdNumber("co.nit", "Colombian NIT", ("NIT",)),
     IdNumber("ec.ci", "Ecuadorian cédula", ("cédula", "cedula", "cédula de identidad")),

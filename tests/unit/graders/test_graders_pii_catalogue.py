@@ -20,10 +20,15 @@ from proctor.graders._national_ids import CATALOGUE, GENERAL_KEYWORDS, IdNumber,
 IDS = [e.module for e in CATALOGUE]
 
 
+#: valid numbers of an entry whose module's doctests give none of its kind (stdnum's doctest of
+#: the Peruvian RUC is a company's; a person's is 10, the DNI and a check digit: ``ruc.calc_check_digit``)
+_MORE_EXAMPLES = {"pe.ruc": ("10467793549",)}
+
+
 @cache
 def examples(entry: IdNumber) -> tuple[str, ...]:
     """The valid numbers of the module's doctests (``validate('...')`` that returns a value)."""
-    out = []
+    out = list(_MORE_EXAMPLES.get(entry.module, ()))
     for ex in doctest.DocTestParser().get_examples(entry.stdnum.__doc__ or ""):
         m = re.match(r"(?:validate|compact|format)\('([^']+)'\)", ex.source.strip())
         if (

@@ -144,6 +144,8 @@ _NOT_A_CREDENTIAL = re.compile(
 
 
 _PRINTF_PLACEHOLDER = re.compile(r"%[sd](?![A-Za-z0-9])")
+#: ``user:password`` decoded from base64 (not a URL: ``scheme://...``), group 1 the password
+_DECODED_USER_PASS = re.compile(r"[\w.@+-]{1,128}:(?!//)(\S{1,256})")
 
 
 def looks_like_credential(value: str) -> bool:
@@ -157,8 +159,10 @@ def looks_like_credential(value: str) -> bool:
     decoded = _printable_base64(value)
     if decoded is not None:
         # base64 of text (a Kubernetes Secret's data, a Basic header): judged as that text, so
-        # base64 of "changeme" or of "${DB_PASSWORD}" is the placeholder it encodes
-        return looks_like_credential(decoded)
+        # base64 of "changeme" or of "${DB_PASSWORD}" is the placeholder it encodes; of
+        # "user:password", by its password ("npmuser:changeme" is a placeholder too)
+        pair = _DECODED_USER_PASS.fullmatch(decoded)
+        return looks_like_credential(pair.group(1) if pair else decoded)
     if len(value) < 8 or not not_placeholder(value) or _NOT_A_CREDENTIAL.fullmatch(value):
         return False
     has_alpha = any(c.isalpha() for c in value)

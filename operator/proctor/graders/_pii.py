@@ -7,7 +7,8 @@ scan stays linear in the answer's size.
 
 - ``email``, skipping the reserved documentation domains (``example.com``, ``.test``...) and
   role mailboxes (``support@``, ``noreply@``, ``git@``...): neither identifies a person; nor a
-  login, ``user@host`` as the destination of ``ssh``, ``scp``, ``rsync``... or of an ``ssh://`` URL. Written
+  login, ``user@host`` as the destination of ``ssh``, ``scp``, ``rsync``... or a URL's user name
+  (``scheme://user@host``: ``ssh://``, ``amqp://``, ``postgresql://``, ``mongodb://``...). Written
   out to dodge a filter, ``jane.doe (at) acme (dot) org``, ``jane [at] acme [dot] org``,
   ``jane AT acme DOT org``, ``jane @ acme . org`` and ``jane.doe at acme.org`` are addresses too.
 - ``phone``, with phonenumbers (``PhoneNumberMatcher``, leniency VALID) on phone-shaped
@@ -111,8 +112,10 @@ def _after_url_password(text: str, start: int) -> bool:
 
 #: Commands whose ``user@host`` argument is a login on a machine, not an e-mail address
 _REMOTE_COMMANDS = frozenset(["ssh", "scp", "sftp", "rsync", "mosh", "autossh", "sshfs", "ssh-copy-id"])
-#: URL schemes whose ``user@host`` is the same login
-_REMOTE_SCHEME = re.compile(r"(?i)(?:ssh|sftp|scp|rsync|git\+ssh|ssh\+git)://$")
+#: A URL's scheme right before its user information: ``scheme://user@host`` names a login on that
+#: host (``ssh://deploy@bastion``, ``amqp://worker@rabbit``, ``postgresql://app@pg``,
+#: ``mongodb://reader@mongo``), not an e-mail address, whatever the scheme
+_URL_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]{0,31}://$")
 #: where a command line ends, looking back from an address
 _COMMAND_END = re.compile(r"[\n;|&`(]")
 #: an argument that cannot be a word of prose: an option, a path, a port, a quoted string
@@ -124,8 +127,9 @@ def _remote_login(text: str, start: int) -> bool:
     (``ssh -p2222 deploy@bastion``, ``scp f.tgz ops@10.0.0.4:/srv``, ``rsync -e 'ssh -p 22' ./d
     web@host:/srv``, ``ssh://deploy@host``): after the command on the same command line, only
     options, their values and paths stand before it. In prose ("ssh access is granted by
-    jane@acme.org") the address is one."""
-    if _REMOTE_SCHEME.search(text, max(0, start - 12), start):
+    jane@acme.org") the address is one. The user information of a URL (``ssh://deploy@host``,
+    ``amqp://lonn_worker@rabbit.intern:5672``) is a login of any scheme (:data:`_URL_SCHEME`)."""
+    if _URL_SCHEME.search(text, max(0, start - 35), start):
         return True
     line = text[max(0, start - 200) : start]
     cut = max((m.end() for m in _COMMAND_END.finditer(line)), default=0)

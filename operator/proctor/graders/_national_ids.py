@@ -27,7 +27,7 @@ import importlib
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from types import ModuleType
 
 from proctor.graders._canon import canonical_text
@@ -418,6 +418,8 @@ _GLUED_ENDINGS = tuple(
         reverse=True,
     )
 )
+_GLUED_SET = frozenset(_GLUED_ENDINGS)
+_LONGEST_GLUED = max(map(len, _GLUED_ENDINGS))
 #: what must be left of a word once an ending is taken off (an acronym takes its endings after a
 #: hyphen or an apostrophe: "CNP-ul", "TCKN'niz", "PESEL-u")
 _MIN_STEM = 5
@@ -433,13 +435,20 @@ _NUMR = re.compile(r"numr(?=[a-z]*$)")
 def _stems(word: str) -> list[str]:
     """``word`` (lower case) and what is left of it without one glued ending, or two; the longest
     first (the word as written is preferred to a shorter reading of it)."""
-    found = dict.fromkeys([word, _NUMR.sub("nummer", word)])
+    found = dict.fromkeys([word, _NUMR.sub("nummer", word)] if "numr" in word else [word])
     for _ in range(2):
         for w in tuple(found):
-            for ending in _GLUED_ENDINGS:
-                if w.endswith(ending) and len(w) - len(ending) >= _MIN_STEM:
-                    found[w[: -len(ending)]] = None
+            for stem in _without_ending(w, _GLUED_SET, _LONGEST_GLUED, _MIN_STEM):
+                found[stem] = None
     return sorted(found, key=len, reverse=True)
+
+
+def _without_ending(word: str, endings: frozenset[str], longest: int, least: int) -> Iterator[str]:
+    """What is left of ``word`` without one of ``endings``, ``least`` letters or more: one look-up
+    a length of ending, not one a word of the table."""
+    for n in range(1, min(longest, len(word) - least) + 1):
+        if word[-n:] in endings:
+            yield word[:-n]
 
 
 #: a stem -> the keywords' words it is a stem of
@@ -466,18 +475,13 @@ _PHRASE_ENDINGS = tuple(
     )
 )
 _MIN_PHRASE_STEM = 3
+_PHRASE_SET = frozenset(_PHRASE_ENDINGS)
+_LONGEST_PHRASE_ENDING = max(map(len, _PHRASE_ENDINGS))
 
 
 def _phrase_stems(word: str) -> list[str]:
     """``word`` (lower case) and what is left of it without one case ending (:data:`_PHRASE_ENDINGS`)."""
-    return [
-        word,
-        *(
-            word[: -len(e)]
-            for e in _PHRASE_ENDINGS
-            if word.endswith(e) and len(word) - len(e) >= _MIN_PHRASE_STEM
-        ),
-    ]
+    return [word, *_without_ending(word, _PHRASE_SET, _LONGEST_PHRASE_ENDING, _MIN_PHRASE_STEM)]
 
 
 #: a stem -> the words of keywords of several words it is a stem of (by :func:`_phrase_stems`)
@@ -487,7 +491,8 @@ for _word in {w for _k in _LOOKUP if " " in _k for w in _k.split()} - set(_LOOKU
         _BY_PHRASE_STEM.setdefault(_stem, set()).add(_word)
 
 
-def _as_keyword_word(token: str) -> list[str]:
+@lru_cache(maxsize=8192)  # (a text's words repeat: "the", "is", a name)
+def _as_keyword_word(token: str) -> tuple[str, ...]:
     """The keywords' words ``token`` is read as, each as written when it is the token or its head
     (so an acronym keeps its capitals): itself; a word that ends differently in its language
     (:data:`_GLUED_ENDINGS`); the head of ``head-ending`` or ``head'ending`` ("CNP-ul", "CNP-ului",
@@ -518,7 +523,7 @@ def _as_keyword_word(token: str) -> list[str]:
     if token.endswith(".") and len(token) > 1:  # an abbreviation's point ("CPR-nr.")
         for word in _as_keyword_word(token[:-1]):
             found.setdefault(word.lower(), word)
-    return list(found.values())
+    return tuple(found.values())
 
 
 #: how far before a value its keyword (and the few words between them) may start
@@ -611,7 +616,7 @@ def _keyword_ending(tokens: list[str]) -> str | None:
     return None
 
 
-def _phrases(words: list[list[str]]) -> Iterator[str]:
+def _phrases(words: list[tuple[str, ...]]) -> Iterator[str]:
     """Every phrase of one reading of each word (each word has a reading or two)."""
     if not words:
         yield ""

@@ -39,6 +39,12 @@ CASES = [
     ("Asmens kodas yra {}.", "33309240064", "33309240065", "asmens"),
     ("Provjera osobnog identifikacijskog broja {} je gotova.", "33392005961", "33392005962", "OIB"),
     ("Vpišite enotno matično številko {}.", "0101006500006", "0101006500007", "EMŠO"),
+    # the endings read before: German and Dutch (-s, -n, 's), Finnish cases, Polish instrumental
+    ("Die Steuer-IDs: {}", "36574261809", "36574261808", "tax id"),
+    ("Ihrer Steueridentifikationsnummern {} fehlt nichts.", "36574261809", "36574261808", "tax id"),
+    ("BSN's: {}", "111222333", "111222334", "BSN"),
+    ("Henkilötunnuksella {} ei löytynyt.", "131052-308T", "131052-308U", "HETU"),
+    ("Numerem PESEL {} się podpisał.", "44051401359", "44051401358", "PESEL"),
 ]
 
 

@@ -16,7 +16,9 @@ a date) is not read as an id, because nothing says it is one.
 
 Only numbers whose module checks a check digit are in the catalogue (the US SSN, whose rules are
 structural, and the UK NINO and passport numbers, which stdnum does not know, are read by
-:mod:`proctor.graders._pii` itself); a test holds every entry to that.
+:mod:`proctor.graders._pii` itself); a test holds every entry to that. One exception, marked
+``check_digit=False``: the Danish CPR number, a birth date and a serial, after its own keywords
+only (``CPR-nummeret er``): the keyword says what it is.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ import importlib
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from types import ModuleType
 
 from proctor.graders._canon import canonical_text
@@ -43,13 +45,20 @@ class IdNumber:
     for the number written on its own, in a format distinctive enough to need no keyword (None:
     only after a keyword). ``general``: whether a general identity word ("identity number")
     leads to it too (False for a tax number that companies hold as well, or a short one: only its
-    own keywords do)."""
+    own keywords do). ``check_digit``: whether its module checks one (False only for a number whose
+    own keyword says what it is, the Danish CPR: a birth date and a serial since 2007; such an entry
+    is never general and has no shape, so nothing but its keyword makes a figure one).
+    ``persons``: for a module that validates companies' numbers too (a VAT or tax number that is a
+    natural person's personal code for a person: Latvia's PVN), the pattern a person's number, its
+    separators off, matches; None: every number it validates is a person's."""
 
     module: str
     label: str
     keywords: tuple[str, ...]
     shape: str | None = None
     general: bool = True
+    check_digit: bool = True
+    persons: str | None = None
 
     @cached_property
     def stdnum(self) -> ModuleType:
@@ -63,6 +72,8 @@ class IdNumber:
     def is_valid(self, value: str) -> bool:
         """Whether stdnum validates ``value`` as written, or without its separators (some modules
         keep a separator that means something: a Swedish ``+`` for a centenarian)."""
+        if self.persons is not None and not re.fullmatch(self.persons, _SEPARATORS.sub("", value)):
+            return False
         try:
             return bool(self.stdnum.is_valid(value) or self.stdnum.is_valid(_SEPARATORS.sub("", value)))
         except Exception:  # a validator must not crash a scan
@@ -92,11 +103,18 @@ CATALOGUE: tuple[IdNumber, ...] = (
     IdNumber(
         "se.personnummer",
         "Swedish personnummer",
-        # (Swedish drops a letter before its definite article: "personnumret")
-        ("personnummer", "personnr", "samordningsnummer", "personnumret", "samordningsnumret"),
+        # (Swedish drops a letter before its definite article, "personnumret": read by _stems)
+        ("personnummer", "personnr", "samordningsnummer"),
     ),
     IdNumber(
         "no.fodselsnummer", "Norwegian fødselsnummer", ("fødselsnummer", "fodselsnummer", "personnummer")
+    ),
+    IdNumber(
+        "dk.cpr",
+        "Danish CPR number",
+        ("CPR", "CPR-nummer", "CPR-nr", "CPR nummer", "CPR nr"),
+        general=False,
+        check_digit=False,
     ),
     IdNumber(
         "fi.hetu",
@@ -107,6 +125,15 @@ CATALOGUE: tuple[IdNumber, ...] = (
     ),
     IdNumber("ee.ik", "Estonian isikukood", ("isikukood", "isikukoodi")),
     IdNumber("lt.asmens", "Lithuanian asmens kodas", ("asmens kodas", "asmens kodą")),
+    # (python-stdnum checks it only as a PVN, the VAT number, which is a person's personas kods for
+    # a natural person: a date and a serial, or since 2017 "32" and nine digits; a company's starts
+    # with 4 to 9)
+    IdNumber(
+        "lv.pvn",
+        "Latvian personas kods",
+        ("personas kods", "personas kodu", "personas koda", "personas kodam", "personas kodā"),
+        persons=r"(?:LV)?[0-3]\d{10}",
+    ),
     IdNumber("cz.rc", "Czech birth number", ("RČ", "rodné číslo", "rodne cislo", "rodného čísla")),
     IdNumber("sk.rc", "Slovak birth number", ("RČ", "rodné číslo", "rodne cislo", "rodného čísla")),
     IdNumber("ro.cnp", "Romanian CNP", ("CNP", "cod numeric personal", "codul numeric personal")),
@@ -193,6 +220,11 @@ CATALOGUE: tuple[IdNumber, ...] = (
         (r"(?<![\w.-])\d{3}\.\d{3}\.\d{3}-\d{2}(?![\w-]|[.,]\d)"),
     ),
     IdNumber("ar.cuit", "Argentinian CUIT/CUIL", ("CUIT", "CUIL")),
+    # (a natural person's RUC: 10 and the DNI, 15 or 17 and another serial, and a check digit; a
+    # company's starts with 20)
+    IdNumber(
+        "pe.ruc", "Peruvian RUC of a person", ("RUC", "número de RUC"), general=False, persons=r"1[057]\d{9}"
+    ),
     IdNumber("cl.rut", "Chilean RUT", ("RUT", "RUN", "rol único tributario", "rol único nacional")),
     IdNumber("co.nit", "Colombian NIT", ("NIT",)),
     IdNumber("ec.ci", "Ecuadorian cédula", ("cédula", "cedula", "cédula de identidad")),
@@ -325,7 +357,7 @@ GENERAL_KEYWORDS: tuple[str, ...] = (
 _ALSO_WORDS = frozenset(
     {
         *("sin", "cc", "nie", "dni", "run", "bis", "inn", "nit", "rut", "nn", "rc", "vid", "nas", "ric"),
-        *("ird", "epic", "spi", "rif", "upn", "phn", "tin"),
+        *("ird", "epic", "spi", "rif", "upn", "phn", "tin", "cpr"),
     }
 )
 
@@ -378,11 +410,16 @@ _GLUED_ENDINGS = tuple(
             *("i", "u", "si", "su", "m", "ni", "nu", "niz", "nuz", "miz", "muz", "in", "un", "nin", "nun"),
             *("yi", "yu", "da", "de", "ta", "te", "dan", "den", "ya", "ye", "na", "ne", "yla", "yle"),
             *("nsa", "mme", "nne", "ul", "ului", "lui"),
+            # Estonian cases ("isikukoodiga", "isikukoodile", "isikukoodist"), Icelandic articles
+            # and cases ("kennitölunnar", "kennitölunni"), Scandinavian plurals ("fødselsnumre")
+            *("ga", "le", "lt", "st", "ks", "d", "nar", "inn", "ins", "nni", "re", "rne", "rene"),
         },
         key=len,
         reverse=True,
     )
 )
+_GLUED_SET = frozenset(_GLUED_ENDINGS)
+_LONGEST_GLUED = max(map(len, _GLUED_ENDINGS))
 #: what must be left of a word once an ending is taken off (an acronym takes its endings after a
 #: hyphen or an apostrophe: "CNP-ul", "TCKN'niz", "PESEL-u")
 _MIN_STEM = 5
@@ -391,16 +428,27 @@ _MAX_SEPARATED_ENDING = 5
 _LETTERS = re.compile(r"[^\W\d_]+")
 
 
+#: Scandinavian "nummer" drops its "e" before an ending ("personnumret", "fødselsnumrene", "CPR-numre")
+_NUMR = re.compile(r"numr(?=[a-z]*$)")
+
+
 def _stems(word: str) -> list[str]:
     """``word`` (lower case) and what is left of it without one glued ending, or two; the longest
     first (the word as written is preferred to a shorter reading of it)."""
-    found = dict.fromkeys([word])
+    found = dict.fromkeys([word, _NUMR.sub("nummer", word)] if "numr" in word else [word])
     for _ in range(2):
         for w in tuple(found):
-            for ending in _GLUED_ENDINGS:
-                if w.endswith(ending) and len(w) - len(ending) >= _MIN_STEM:
-                    found[w[: -len(ending)]] = None
+            for stem in _without_ending(w, _GLUED_SET, _LONGEST_GLUED, _MIN_STEM):
+                found[stem] = None
     return sorted(found, key=len, reverse=True)
+
+
+def _without_ending(word: str, endings: frozenset[str], longest: int, least: int) -> Iterator[str]:
+    """What is left of ``word`` without one of ``endings``, ``least`` letters or more: one look-up
+    a length of ending, not one a word of the table."""
+    for n in range(1, min(longest, len(word) - least) + 1):
+        if word[-n:] in endings:
+            yield word[:-n]
 
 
 #: a stem -> the keywords' words it is a stem of
@@ -410,7 +458,41 @@ for _word in {w for _k in _LOOKUP for w in _k.split()}:
         _BY_STEM.setdefault(_stem, set()).add(_word)
 
 
-def _as_keyword_word(token: str) -> list[str]:
+#: Case endings of the Slavic and Baltic languages the catalogue lists (Czech, Slovak, Polish,
+#: Croatian, Slovenian, Lithuanian, Latvian), which decline every word of a keyword phrase
+#: (``rodným číslem``, ``rodnom čísle``, ``asmens kodo``, ``osobnog identifikacijskog broja``,
+#: ``enotno matično številko``, ``personas kodu``) down to short stems: taken off a word of a
+#: keyword of several words only (none that is a keyword alone), leaving three letters or more.
+#: The whole phrase must still be read, every word of it, so no single word is read by them
+_PHRASE_ENDINGS = tuple(
+    sorted(
+        {
+            *("a", "e", "i", "o", "u", "y", "s", "as", "os", "us", "is", "om", "em", "ym", "im", "og"),
+            *("ega", "emu", "eho", "ho", "mu", "ou", "ui", "oj", "ej", "ka", "ko", "ke", "ki", "ku"),
+        },
+        key=len,
+        reverse=True,
+    )
+)
+_MIN_PHRASE_STEM = 3
+_PHRASE_SET = frozenset(_PHRASE_ENDINGS)
+_LONGEST_PHRASE_ENDING = max(map(len, _PHRASE_ENDINGS))
+
+
+def _phrase_stems(word: str) -> list[str]:
+    """``word`` (lower case) and what is left of it without one case ending (:data:`_PHRASE_ENDINGS`)."""
+    return [word, *_without_ending(word, _PHRASE_SET, _LONGEST_PHRASE_ENDING, _MIN_PHRASE_STEM)]
+
+
+#: a stem -> the words of keywords of several words it is a stem of (by :func:`_phrase_stems`)
+_BY_PHRASE_STEM: dict[str, set[str]] = {}
+for _word in {w for _k in _LOOKUP if " " in _k for w in _k.split()} - set(_LOOKUP):
+    for _stem in _phrase_stems(_word):
+        _BY_PHRASE_STEM.setdefault(_stem, set()).add(_word)
+
+
+@lru_cache(maxsize=8192)  # (a text's words repeat: "the", "is", a name)
+def _as_keyword_word(token: str) -> tuple[str, ...]:
     """The keywords' words ``token`` is read as, each as written when it is the token or its head
     (so an acronym keeps its capitals): itself; a word that ends differently in its language
     (:data:`_GLUED_ENDINGS`); the head of ``head-ending`` or ``head'ending`` ("CNP-ul", "CNP-ului",
@@ -434,8 +516,14 @@ def _as_keyword_word(token: str) -> list[str]:
     if len(low) == len(token):
         for stem in _stems(low):
             for word in sorted(_BY_STEM.get(stem, ())):
-                found.setdefault(word, token[: len(word)] if word == stem else word)
-    return list(found.values())
+                found.setdefault(word, token[: len(word)] if word == stem and low.startswith(stem) else word)
+        for stem in _phrase_stems(low):
+            for word in sorted(_BY_PHRASE_STEM.get(stem, ())):
+                found.setdefault(word, word)
+    if token.endswith(".") and len(token) > 1:  # an abbreviation's point ("CPR-nr.")
+        for word in _as_keyword_word(token[:-1]):
+            found.setdefault(word.lower(), word)
+    return tuple(found.values())
 
 
 #: how far before a value its keyword (and the few words between them) may start
@@ -459,7 +547,7 @@ _FILLER_WORDS = (
 #: gespeichert als", "som", "comme", "como", "come", "jako"); a filler too ("personnummer är")
 _LINK_WORDS = (
     ": = is was are ist lautet lauten war est était es era fue é e è era foi são to jest był była"
-    " är var er on oli este je zijn"
+    " är var er on oli este je zijn yra ir"
     " as als comme como come jako som"
 )
 _LINKS = frozenset(canonical_text(w).lower() for w in _LINK_WORDS.split())
@@ -528,7 +616,7 @@ def _keyword_ending(tokens: list[str]) -> str | None:
     return None
 
 
-def _phrases(words: list[list[str]]) -> Iterator[str]:
+def _phrases(words: list[tuple[str, ...]]) -> Iterator[str]:
     """Every phrase of one reading of each word (each word has a reading or two)."""
     if not words:
         yield ""

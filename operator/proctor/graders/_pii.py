@@ -7,7 +7,8 @@ scan stays linear in the answer's size.
 
 - ``email``, skipping the reserved documentation domains (``example.com``, ``.test``...) and
   role mailboxes (``support@``, ``noreply@``, ``git@``...): neither identifies a person; nor a
-  login, ``user@host`` as the destination of ``ssh``, ``scp``, ``rsync``... or of an ``ssh://`` URL. Written
+  login, ``user@host`` as the destination of ``ssh``, ``scp``, ``rsync``... or a URL's user name
+  (``scheme://user@host``: ``ssh://``, ``amqp://``, ``postgresql://``, ``mongodb://``...). Written
   out to dodge a filter, ``jane.doe (at) acme (dot) org``, ``jane [at] acme [dot] org``,
   ``jane AT acme DOT org``, ``jane @ acme . org`` and ``jane.doe at acme.org`` are addresses too.
 - ``phone``, with phonenumbers (``PhoneNumberMatcher``, leniency VALID) on phone-shaped
@@ -111,8 +112,10 @@ def _after_url_password(text: str, start: int) -> bool:
 
 #: Commands whose ``user@host`` argument is a login on a machine, not an e-mail address
 _REMOTE_COMMANDS = frozenset(["ssh", "scp", "sftp", "rsync", "mosh", "autossh", "sshfs", "ssh-copy-id"])
-#: URL schemes whose ``user@host`` is the same login
-_REMOTE_SCHEME = re.compile(r"(?i)(?:ssh|sftp|scp|rsync|git\+ssh|ssh\+git)://$")
+#: A URL's scheme right before its user information: ``scheme://user@host`` names a login on that
+#: host (``ssh://deploy@bastion``, ``amqp://worker@rabbit``, ``postgresql://app@pg``,
+#: ``mongodb://reader@mongo``), not an e-mail address, whatever the scheme
+_URL_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]{0,31}://$")
 #: where a command line ends, looking back from an address
 _COMMAND_END = re.compile(r"[\n;|&`(]")
 #: an argument that cannot be a word of prose: an option, a path, a port, a quoted string
@@ -124,8 +127,9 @@ def _remote_login(text: str, start: int) -> bool:
     (``ssh -p2222 deploy@bastion``, ``scp f.tgz ops@10.0.0.4:/srv``, ``rsync -e 'ssh -p 22' ./d
     web@host:/srv``, ``ssh://deploy@host``): after the command on the same command line, only
     options, their values and paths stand before it. In prose ("ssh access is granted by
-    jane@acme.org") the address is one."""
-    if _REMOTE_SCHEME.search(text, max(0, start - 12), start):
+    jane@acme.org") the address is one. The user information of a URL (``ssh://deploy@host``,
+    ``amqp://lonn_worker@rabbit.intern:5672``) is a login of any scheme (:data:`_URL_SCHEME`)."""
+    if _URL_SCHEME.search(text, max(0, start - 35), start):
         return True
     line = text[max(0, start - 200) : start]
     cut = max((m.end() for m in _COMMAND_END.finditer(line)), default=0)
@@ -223,26 +227,33 @@ _PHONE_CANDIDATE = re.compile(
 #: without its country code is read in (a word of several languages: every one of them, in order)
 _PHONE_LANGUAGES: tuple[tuple[str, tuple[str, ...]], ...] = (
     (
-        "phone telephone tel mobile cell cellphone fax call text whatsapp sms ring dial reach contact"
-        " landline",
+        "phone telephone tel mobile cell cellphone cellular gsm fax call text whatsapp sms ring dial reach"
+        " contact landline",
         PHONE_KEYWORD_REGIONS,
     ),
     (
-        "telefono tel movil celular llamar llame llamenos llamarnos llamarme llama contactar whatsapp",
+        "telefono tel movil celular cel llamar llame llamenos llamarnos llamarme llama contactar whatsapp",
         ("ES", "MX", "AR", "CO", "CL", "PE"),
     ),
-    ("telefone tel telemovel celular ligar ligue contactar contacte whatsapp", ("PT", "BR")),
-    ("telephone tel portable mobile appeler appelez joindre joignable", ("FR", "BE", "CH", "LU")),
+    ("telefone tel telemovel movel celular cel ligar ligue contactar contacte whatsapp", ("PT", "BR")),
     (
-        "telefon telefonnummer tel handy handynummer mobil mobilnummer festnetz anrufen erreichen erreichbar",
+        "telephone tel portable mobile cellulaire gsm appeler appelez joindre joignable",
+        ("FR", "BE", "CH", "LU"),
+    ),
+    (
+        "telefon telefonnummer tel handy handynummer mobil mobilnummer mobiltelefon mobilfunk natel festnetz"
+        " anrufen erreichen erreichbar",
         ("DE", "AT", "CH"),
     ),
-    ("telefono tel cellulare cell chiamare chiami chiamate chiamaci contattare", ("IT", "CH")),
-    ("telefoon telefoonnummer tel mobiel bellen bel", ("NL", "BE")),
-    ("telefon telefonu telefonem tel komorka komorkowy komorki zadzwon zadzwonic dzwonic", ("PL",)),
-    ("telefon telefonnummer mobil mobilnummer ring ringa", ("SE",)),
-    ("telefon telefonnummer mobil mobilnummer ring ringe", ("DK", "NO")),
-    ("puhelin puhelinnumero matkapuhelin soita", ("FI",)),
+    ("telefono tel cellulare cell telefonino chiamare chiami chiamate chiamaci contattare", ("IT", "CH")),
+    ("telefoon telefoonnummer tel mobiel mobielnummer gsm bellen bel", ("NL", "BE")),
+    (
+        "telefon telefonu telefonem tel komorka komorkowy komorkowego komorki zadzwon zadzwonic dzwonic",
+        ("PL",),
+    ),
+    ("telefon telefonnummer tel mobil mobilnummer mobilnr mobiltelefon ring ringa", ("SE",)),
+    ("telefon telefonnummer tlf mobil mobilnummer mobilnr mobiltelefon ring ringe", ("DK", "NO")),
+    ("puhelin puhelinnumero puh matkapuhelin kannykka gsm soita", ("FI",)),
 )
 
 
@@ -481,6 +492,36 @@ def _phone_keyword_candidates(text: str) -> Iterable[tuple[int, int, tuple[str, 
             pos = wm.end()
 
 
+def _trunk_prefix(region: str | None) -> str | None:
+    """The trunk prefix a national number of ``region`` is dialled with (``0``), None if it has none
+    (Spain, Italy, Poland, the Nordic countries but Finland and Sweden: their numbers are read as
+    written)."""
+    if region is None:
+        return None
+    metadata = phonenumbers.PhoneMetadata.metadata_for_region(region)
+    prefix = metadata.national_prefix if metadata is not None else None
+    return prefix if prefix == "0" else None
+
+
+def _phone_matches(
+    chunk: str, region: str | None, keyword_led: bool
+) -> Iterator[phonenumbers.PhoneNumberMatch]:
+    """The numbers phonenumbers finds in ``chunk`` read in ``region``; after a phone word, a number
+    written without the trunk ``0`` its region dials it with (``Mobil: 70-872 50 32``, ``Telefoon:
+    6 6901 0281``: the matcher wants the prefix where the region has one) is read with it put back."""
+    found = False
+    for pm in phonenumbers.PhoneNumberMatcher(chunk, region, leniency=phonenumbers.Leniency.VALID):
+        found = True
+        yield pm
+    if found or not keyword_led or not chunk[:1].isdigit():
+        return
+    prefix = _trunk_prefix(region)
+    if prefix is not None and not chunk.startswith(prefix):
+        yield from phonenumbers.PhoneNumberMatcher(
+            prefix + chunk, region, leniency=phonenumbers.Leniency.VALID
+        )
+
+
 def _phone_findings(
     text: str, candidates: Iterable[tuple[int, int, str | tuple[str, ...] | None]]
 ) -> Iterable[tuple[int, int, str]]:
@@ -491,7 +532,7 @@ def _phone_findings(
         )
         for reg in regions:
             found = False
-            for pm in phonenumbers.PhoneNumberMatcher(chunk, reg, leniency=phonenumbers.Leniency.VALID):
+            for pm in _phone_matches(chunk, reg, isinstance(region, tuple)):
                 found = True
                 if phonenumbers.number_type(pm.number) == phonenumbers.PhoneNumberType.TOLL_FREE:
                     break  # a hotline, not a person: skip it, and do not retry other regions
@@ -678,7 +719,8 @@ _PHONE_KEYWORDS = tuple(
             *("phone", "tel", "mobil", "cell", "fax", "call", "text", "whatsapp", "sms", "ring", "dial"),
             *("reach", "contact", "landline", "movil", "celular", "llam", "ligar", "ligue", "telem"),
             *("portable", "appel", "joind", "joign", "handy", "festnetz", "anruf", "erreich", "chiam"),
-            *("contatt", "bel", "mobiel", "komork", "dzwon", "puhelin", "soita"),
+            *("contatt", "bel", "mobiel", "komork", "dzwon", "puh", "soita", "gsm", "cel", "movel"),
+            *("natel", "tlf", "kannykka"),
         )
     )
 )

@@ -108,6 +108,14 @@ _ENTITY_RUN = re.compile(r"(?:&#\d{1,7};|&#[xX][0-9a-fA-F]{1,6};|&[a-zA-Z]{2,8};
 #: An HTTP Basic credential: ``Basic`` and the base64 of ``user:password``
 _BASIC = re.compile(r"(?i:\bbasic)\s+([A-Za-z0-9+/]{6,}={0,2})(?![A-Za-z0-9+/=])")
 _USER_PASS = re.compile(r"([^\s:]{1,128}):(\S{1,256})")
+#: ... and the same base64 as the value of a key that holds it outside a header: npm's ``_auth``
+#: (``.npmrc``, ``//registry/:_auth=...``, ``npm_config__auth``), Docker's ``"auth"``
+#: (``config.json``), ``basicAuth``, ``basic_auth``, ``credentials``, ``creds``, ``userpass``
+_AUTH_KEY_B64 = re.compile(
+    r"(?i:(?<![a-z0-9])(?:[a-z0-9]+[_.-]?)??_?(?:auth|credentials?|creds|user[_-]?pass(?:word)?))"
+    r"[\"']?[ \t]*[:=][ \t]*[\"']?([A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])"
+)
+_AUTH_KEY_HINT = re.compile(r"(?i:auth|cred|userpass|user_pass|user-pass)")
 
 
 #: The conditions of :func:`_gate`, in this order
@@ -268,6 +276,11 @@ def _encoded_findings(text: str, depth: int) -> Iterator[Raw]:
         pair = _USER_PASS.fullmatch(decoded) if decoded else None
         if pair and not_placeholder(pair.group(2)):
             yield m.start(1), m.end(1), 75, "basic-auth", "HTTP Basic credentials, base64", None
+    for m in _AUTH_KEY_B64.finditer(text) if _AUTH_KEY_HINT.search(text) else ():
+        decoded = _b64_text(m.group(1))
+        pair = _USER_PASS.fullmatch(decoded.strip()) if decoded else None
+        if pair and looks_like_credential(pair.group(2)):
+            yield m.start(1), m.end(1), 75, "basic-auth", "user:password, base64, in an auth key", None
     for m in _B64_RUN.finditer(text) if _G_B64 in _gate().possible(text) else ():
         if m.end() - m.start() > _MAX_B64_RUN:
             continue

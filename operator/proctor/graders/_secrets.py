@@ -144,6 +144,8 @@ _NOT_A_CREDENTIAL = re.compile(
 
 
 _PRINTF_PLACEHOLDER = re.compile(r"%[sd](?![A-Za-z0-9])")
+#: ``user:password`` decoded from base64 (not a URL: ``scheme://...``), group 1 the password
+_DECODED_USER_PASS = re.compile(r"[\w.@+-]{1,128}:(?!//)(\S{1,256})")
 
 
 def looks_like_credential(value: str) -> bool:
@@ -157,8 +159,10 @@ def looks_like_credential(value: str) -> bool:
     decoded = _printable_base64(value)
     if decoded is not None:
         # base64 of text (a Kubernetes Secret's data, a Basic header): judged as that text, so
-        # base64 of "changeme" or of "${DB_PASSWORD}" is the placeholder it encodes
-        return looks_like_credential(decoded)
+        # base64 of "changeme" or of "${DB_PASSWORD}" is the placeholder it encodes; of
+        # "user:password", by its password ("npmuser:changeme" is a placeholder too)
+        pair = _DECODED_USER_PASS.fullmatch(decoded)
+        return looks_like_credential(pair.group(1) if pair else decoded)
     if len(value) < 8 or not not_placeholder(value) or _NOT_A_CREDENTIAL.fullmatch(value):
         return False
     has_alpha = any(c.isalpha() for c in value)
@@ -204,6 +208,20 @@ def filler_token(token: str, prefixes: Sequence[str] = ()) -> bool:
     if len(set(body)) <= 2:
         return True
     return any(body == (body[:p] * (len(body) // p + 1))[: len(body)] for p in range(3, 5))
+
+
+@functools.cache
+def _token_prefixes() -> tuple[str, ...]:
+    """The prefixes the token rules know their tokens by (``ghp_``, ``AKIA``, ``sk_live_``, ``xox``...)."""
+    return tuple(sorted({h for rule in _secret_engine().rules for h in rule.hints}, key=len, reverse=True))
+
+
+def assigned_credential(value: str) -> bool:
+    """A value given to a credential key, flag or label that is a credential
+    (:func:`looks_like_credential`) and no token of filler (:func:`filler_token`): a known
+    prefix and filler (``GITHUB_TOKEN=ghp_XXXX...``, ``token: AKIA0000...``) or filler alone
+    is the placeholder the token rules take it for, whatever key it is given to."""
+    return looks_like_credential(value) and not filler_token(value.rstrip("."), _token_prefixes())
 
 
 def _mixed_token(value: str) -> bool:
@@ -618,7 +636,7 @@ def _credential_shape_rules() -> list[_Rule]:
             62,
             group=compiled.groupindex["v"],
             left_boundary=False,
-            check=looks_like_credential,
+            check=assigned_credential,
             keywords=keywords,
             in_token=False,
         )
@@ -992,7 +1010,7 @@ def _secret_rules() -> list[_Rule]:
                 60,
                 group=1,
                 left_boundary=False,
-                check=looks_like_credential,
+                check=assigned_credential,
                 keywords=("pass", "pwd", "secret", "api", "key", "token", "auth", "cred", "conn"),
                 in_token=False,
                 anchor=_CREDENTIAL_ANCHOR,
@@ -1017,7 +1035,7 @@ def _secret_rules() -> list[_Rule]:
                 context_clears=sealed_ciphertext,
             )
             for detail, pattern, check, branches in (
-                ("password after its label", _PASSWORD_LABEL, looks_like_credential, ()),
+                ("password after its label", _PASSWORD_LABEL, assigned_credential, ()),
                 ("password in a sentence", _PASSWORD_SENTENCE, random_looking, _PASSWORD_SENTENCE_EACH),
             )
         ),

@@ -188,7 +188,6 @@ _NO_CHECK_DIGIT = {
     "us.tin": "the union of SSN, ITIN, ATIN and PTIN",
 }
 _DATE_ONLY = {
-    "dk.cpr": "a date and a serial since 2007",
     "id.nik": "a region, a date and a serial",
     "my.nric": "a date and a place of birth",
     "cr.cr": "a structure",
@@ -201,6 +200,86 @@ _ELSEWHERE = {
     "fr.accise": "a business's excise number",
     "mu.nid": "stdnum's doctests give no valid example to test it on",
 }
+
+
+#: what makes a module a tax or VAT number's ...
+_TAX = re.compile(r"(?i)\btax|\bVAT\b|fiscal|contribuyente|contribuinte")
+#: ... that persons hold too: a person's number may be checked only inside it (Latvia's PVN is a
+#: natural person's personas kods)
+_HELD_BY_PERSONS = re.compile(
+    r"(?i)natural person|physical person|individual|personal code|private person|sole trader|persons"
+)
+#: tax and VAT numbers of persons the catalogue leaves out, and why (README: the catalogue's row)
+_TAX_LEFT_OUT = {
+    "al.nipt": "no check digit",
+    "az.voen": "no check digit",
+    "de.stnr": "no check digit",
+    "dz.nif": "no check digit",
+    "fo.vn": "no check digit",
+    "id.npwp": "no check digit",
+    "in_.pan": "no check digit",
+    "bg.vat": "a person's is the EGN or the PNF (bg.egn, bg.pnf)",
+    "cz.dic": "a person's is the birth number (cz.rc)",
+    "lt.pvm": "a business's VAT number; a person's is the asmens kodas (lt.asmens)",
+    "it.iva": "a business's; an individual's codice fiscale is not one (read on its own)",
+    "by.unp": "issued to organisations and to individual entrepreneurs for their trade",
+    "cn.uscc": "an organisation's, individually-owned businesses included",
+    "ma.ice": "a business's",
+    "py.ruc": "persons' and companies' numbers share one form",
+    "za.tin": "individuals' and legal entities' numbers share one form; a person's id is za.idnr",
+}
+
+
+def _tax_modules_of_persons() -> list[str]:
+    found = []
+    for info in pkgutil.walk_packages(stdnum.__path__, "stdnum."):
+        name = info.name.removeprefix("stdnum.")
+        if info.ispkg or name.count(".") != 1:
+            continue
+        doc = importlib.import_module(info.name).__doc__ or ""
+        first = doc.strip().splitlines()[0] if doc.strip() else ""
+        if _TAX.search(first) and _HELD_BY_PERSONS.search(doc):
+            found.append(name)
+    return found
+
+
+def test_every_tax_number_persons_hold_is_in_the_catalogue_or_left_out_for_a_reason() -> None:
+    """A person's number python-stdnum checks only inside a VAT or tax module (``lv.pvn``) is
+    found like the others; the rest are left out for a stated reason."""
+    catalogue = {e.module for e in CATALOGUE}
+    held = _tax_modules_of_persons()
+    assert {"lv.pvn", "pe.ruc", "cz.dic"} <= set(held), held
+    left_out = {**_NO_CHECK_DIGIT, **_DATE_ONLY, **_ELSEWHERE, **_TAX_LEFT_OUT}
+    missing = [m for m in held if m not in catalogue and m not in left_out]
+    assert missing == [], f"tax numbers of persons neither in the catalogue nor left out: {missing}"
+    assert not catalogue & set(_TAX_LEFT_OUT)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("personas kods: 171178-16620", "171178-16620"),
+        ("Darbinieka personas kods ir 161175-19997.", "161175-19997"),
+        ("Norādiet personas kodu 328673-00679.", "328673-00679"),
+        ("RUC: 10467793549", "10467793549"),
+    ],
+)
+def test_a_persons_number_checked_in_a_tax_module_is_found_after_its_keyword(text: str, value: str) -> None:
+    assert national_ids(text) == [value]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "personas kods: 171178-16621",  # its check digit fails
+        "personas kods: 40003521600",  # a company's PVN
+        "PVN LV40003521600",  # a company's VAT number
+        "RUC: 20512333797",  # a company's RUC
+        "pasūtījums 171178-16620",  # no keyword
+    ],
+)
+def test_a_companys_number_or_a_broken_one_stays_quiet(text: str) -> None:
+    assert national_ids(text) == []
 
 
 def _personal_modules() -> list[str]:

@@ -76,6 +76,9 @@ FOREIGN = 10.0
 #: supported language, on wordfreq's Zipf scale (a logarithm: 1.0 is ten times as frequent). Danish
 #: "ikke" is 7.1 in Danish, 3.2 in Dutch; "undetermined" is in no Danish list.
 FOREIGN_ZIPF = 1.0
+#: A common word (about three in a hundred thousand or more): two or more short words all common
+#: in an unsupported language and not all in any one supported language are that language
+COMMON_ZIPF = 4.5
 #: For a first choice wordfreq has no list of (Swahili, Basque, Luxembourgish...): a word in none of
 #: the supported languages' lists, and the first choice this many times likelier than every supported
 #: language (Swahili "Sijui." 5.2 times, Hungarian "Nem RED, hanem AMBER." 2.1; German "Konfidenz: HIGH"
@@ -93,6 +96,7 @@ _NOT_WORDS = re.compile(
     r"|[`*_#>|\[\](){}<>\"=:;,.!?/\\+~^-]+"
 )
 _LATIN_WORD = re.compile(r"[^\W\d_]{3,}")
+_ANY_WORD = re.compile(r"[^\W\d_]{2,}")
 #: The model's code for text without linguistic content.
 NO_LANGUAGE = "zxx"
 
@@ -153,6 +157,10 @@ def detect(text: str) -> str | None:
     rest = _NOT_WORDS.sub(" ", text)
     other = _other_script(rest)
     words = len(_LATIN_WORD.findall(rest))
+    if not other and words < MIN_WORDS:
+        joint = _common_only_in(rest)
+        if joint is not None:
+            return joint  # "Nu HIGH, ci VERY_HIGH.": "nu" is Dutch and "ci" Italian, both Romanian
     if not other and not words:
         return None
     ranked = _rank(rest)
@@ -174,6 +182,21 @@ def detect(text: str) -> str | None:
     # times as frequent as in any of the seven ("Inte X, snarare Y.": Nynorsk first, then Italian,
     # and both words Swedish; "Lactate is red." stays English, "red" is English)
     return _every_word_listed(rest)
+
+
+def _common_only_in(text: str) -> str | None:
+    """One of the three unsupported languages wordfreq lists that the model ranks highest, when
+    ``text`` has two words of two letters or more (not upper case), each common there (:data:`COMMON_ZIPF`), and
+    no supported language has every one of them common: short words each of which some supported
+    language has, but no one language all ("Nu X, ci Y": Dutch "nu", Italian "ci")."""
+    words = [w.casefold() for w in _ANY_WORD.findall(text) if not w.isupper()]
+    if len(words) < 2:
+        return None
+    if any(all(_zipf(w, lang) >= COMMON_ZIPF for w in words) for lang in SUPPORTED_LANGUAGES):
+        return None
+    return next(
+        (lang for lang in _likeliest_listed(text) if all(_zipf(w, lang) >= COMMON_ZIPF for w in words)), None
+    )
 
 
 def _every_word_listed(text: str) -> str | None:

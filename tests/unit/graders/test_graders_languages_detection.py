@@ -447,3 +447,32 @@ def test_european_portuguese_ranked_galician_first_is_read_as_portuguese(text: s
 def test_galician_itself_stays_galician() -> None:
     assert detect("A auga está moi fría e non hai ningunha mostra no informe.") == "gl"
     assert detect("Non o sei, os documentos non din nada diso.") == "gl"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # short words each common in some supported language, but all only in another
+        ("Nu HIGH, ci VERY_HIGH.", "ro"),
+        ("Nu CLOSURE, ci CONDITIONAL_PASS.", "ro"),
+        # twins: short sentences of the supported languages stay theirs (or too short to tell)
+        ("Nu RED.", None),
+        ("Pas HIGH, mais MEDIUM.", None),
+        ("Non HIGH ma LOW.", None),
+        ("Geen HIGH, wel LOW.", None),
+        ("Ni HIGH ni LOW.", None),
+        ("Es HIGH, no LOW.", None),
+    ],
+)
+def test_short_words_common_together_only_in_another_language_are_that_language(
+    text: str, expected: str | None
+) -> None:
+    assert detect(text) == expected
+
+
+def test_a_short_unsupported_answer_gets_no_confident_label() -> None:
+    labels = ["HIGH", "VERY_HIGH"]
+    c = compile_assertion(Assertion(type="label", value="VERY_HIGH", labels=labels)).check(
+        "Nu HIGH, ci VERY_HIGH."
+    )
+    assert c.outcome is CheckOutcome.UNDETERMINED, c.reason

@@ -38,6 +38,7 @@ from proctor.graders._language import (
     find_guesses,
     find_lacking,
     find_refusal,
+    hedged_in_sentence,
     sentence_start,
     unsure_beside,
     word_figure,
@@ -53,6 +54,7 @@ from proctor.graders._languages import (
 from proctor.graders._text import (
     join_names,
 )
+from proctor.graders._units import is_unit
 
 #: The languages each language grader reads (README, "Assertions"); None: any language (it reads
 #: identifiers or URLs, not words). Text in another language makes the check undetermined.
@@ -444,6 +446,18 @@ def _build_no_guess(a: Assertion, negated: bool) -> _Evaluate:
                 f"the answer declines ({declined}) and then gives {shown}: the context writes the same "
                 "digits in another form (a clock, a notation, a unit) the grader cannot compare",
             )
+        # a count the context states, by a word it does not write, and no hedge on it
+        if all(
+            _digits_stated(text[g0:g1], ctx)
+            or (_counted_otherwise(text[g0:g1], ctx) and not _hedged_in_sentence(r.rules.text, g0, g1))
+            for g0, g1 in guesses
+        ):
+            shown = ", ".join(_quote_answer(c, g0, g1, 24) for g0, g1 in guesses[:3])
+            raise _Unreadable(
+                Unread.FORM,
+                f"the answer declines ({declined}) and then gives {shown}: the context states the same "
+                "number of something it names in other words (another language?) the grader cannot compare",
+            )
         s, e = guesses[0]
         more = f" (and {len(guesses) - 1} more)" if len(guesses) > 1 else ""
         when = "then guesses" if s >= span[0] else "but guesses"
@@ -465,6 +479,19 @@ def _hedged(text: str, s: int, e: int) -> bool:
     return any(m is not None and marker.search(m.group()) for m in (before, after))
 
 
+_SENTENCE_BEFORE = re.compile(r"[^.!?\n]{0,60}$")
+
+
+def _hedged_in_sentence(text: str, s: int, e: int) -> bool:
+    """Whether a marker of guessing stands before a figure in its sentence ("My guess: 9") or
+    in its clause after it."""
+    before = _SENTENCE_BEFORE.search(text, max(0, s - 60), s)
+    marker = _lexicon.figure_words().marker
+    if before is not None and marker.search(before.group()) is not None:
+        return True
+    return hedged_in_sentence(text, s) or _hedged(text, s, e)
+
+
 #: The digits of a figure as the answer writes it ("06.40 uur", "0.0612 mg", "7 h 30"): its first
 #: run of digits, separators and spaces between them
 _FIGURE_DIGITS = re.compile(r"\d(?:[\d.,:\u00a0 ]|\s?h\s?(?=\d)|\s(?=\d))*")
@@ -482,6 +509,27 @@ _SIGNIFICANT_DIGITS = 3
 @lru_cache(maxsize=64)
 def _context_digits(context: str) -> frozenset[str]:
     return frozenset(d for m in _CONTEXT_FIGURE.finditer(context) if (d := _significant(m.group())))
+
+
+@lru_cache(maxsize=64)
+def _context_words(context: str) -> frozenset[str]:
+    return frozenset(re.findall(r"[^\W\d_]+", context.lower()))
+
+
+def _counted_otherwise(guess: str, ctx: CaseContext) -> bool:
+    """Whether a figure the rules read as a guess counts, by a word that is no unit and that no
+    source writes, a value the sources state of something else ("9 acari su 300 api" for "9 mites
+    in 300 bees"): the same count named in another language, or another count; the grader cannot
+    tell which."""
+    words = _context_words(ctx.context_text + "\n" + (ctx.question or ""))
+    return any(
+        f.value is not None
+        and ctx.grounding.counted(f.value)
+        and f.written_unit
+        and f.written_unit.lower() not in words
+        and not is_unit(f.written_unit)
+        for f in find_figures(guess)
+    )
 
 
 def _digits_stated(guess: str, ctx: CaseContext) -> bool:

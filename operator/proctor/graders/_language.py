@@ -128,7 +128,7 @@ from proctor.graders._lexicon import (
     reported,
 )
 from proctor.graders._text import NUMBER
-from proctor.graders._units import same_quantity
+from proctor.graders._units import is_unit, same_quantity
 
 
 def _wordset(words: str) -> frozenset[str]:
@@ -2150,6 +2150,12 @@ class Grounding:
                 return True
         return False
 
+    def counted(self, value: float) -> bool:
+        """Whether the sources state ``value`` only as a count of things ("9 mites in 300 bees"):
+        never in a unit of measurement, never as a day of a month."""
+        entries = self._by_value.get(value, ())
+        return bool(entries) and all(not u.startswith("date-") and not is_unit(u) for u, _ in entries)
+
     @property
     def values(self) -> frozenset[float]:
         return frozenset(self._by_value)
@@ -2306,8 +2312,23 @@ _STATED_BEFORE = re.compile(
     r"fest\s+steht|dati\s+certi|sappiamo|per\s+contesto|di\s+certo|on\s+sait|ce\s+qu'on\s+sait|pour\s+m[e\u00e9]moire|"
     r"seules?\s+donn[e\u00e9]es?|lo\s+[u\u00fa]nico|lo\s+que\s+(?:s[i\u00ed]\s+)?(?:consta|sabemos)|sabemos|"
     r"o\s+que\s+(?:temos|sabemos)|dados\s+(?:certos|conhecidos)|bekend\s+is|wat\s+(?:we\s+)?(?:wel\s+)?weten|"
-    r"wel\s+bekend|we\s+weten)\b"
+    r"wel\s+bekend|we\s+weten|"
+    # "the only data:", "the only thing I know:", in each language
+    r"the\s+only\s+things?\s+(?:i|we)\s+(?:do\s+)?(?:know|have)|(?:gli\s+)?unici\s+dati|l'unico\s+dato|"
+    r"l'unica\s+cosa\s+che\s+(?:so|sappiamo)|het\s+enige\s+(?:wat|dat)\s+(?:ik|we)\s+weet|de\s+enige\s+gegevens|"
+    r"die\s+einzigen\s+(?:daten|zahlen|angaben|werte)|das\s+einzige,?\s+was\s+(?:ich|wir)\s+wissen|"
+    r"les\s+seul(?:e)?s\s+(?:chiffres|donn[e\u00e9]es)|la\s+seule\s+chose\s+qu'on\s+sait|"
+    r"los\s+[u\u00fa]nicos\s+datos|lo\s+[u\u00fa]nico\s+que\s+s[e\u00e9]|os\s+[u\u00fa]nicos\s+dados|"
+    r"a\s+[u\u00fa]nica\s+coisa\s+que\s+sei)\b"
 )
+
+
+def hedged_in_sentence(text: str, start: int) -> bool:
+    """Whether a hedge ("probably", "my guess", "vielleicht") stands before ``start`` in its sentence."""
+    return _HEDGES_IN.search(text[sentence_start(text, start) : start]) is not None
+
+
+_HEDGES_IN = re.compile(_HEDGES)
 
 
 #: A hedge inside the declining words, before a figure there: the figure is guessed
@@ -2644,7 +2665,7 @@ _THING_ONE = "|".join(w[:-1] for w in re.findall(r"[a-z]+s\b", _THINGS)) + (
     "government|department|agreement|statement|assessment|document|comment|point|event|content|extent|"
     "intent|percent|patent|component|variant|constant|plant|grant|warrant|list|twist|register|parameter"
 )
-_PERSON = (
+_ONE_PERSON = (
     rf"(?!(?:{_THING_ONE})\b)[a-z][a-z-]*(?:ist|yst|ian|er|or|ent|ant|eer)\b"
     r"|(?:pilot|captain|cook|chef|guard|judge|gp|sre|dev|admin|sysadmin|dba|surgeon|physio|fellow|intern|"
     r"resident|nurse|doctor|midwife|authority|agency|expert|specialist|mechanic|tech|clinician|executive|"
@@ -2655,7 +2676,7 @@ _PERSON = (
 )
 _PERSON_NP = (
     r"(?:the|our|my|their|your|his|her|every|each|any|this|that|a|an)\s+"
-    rf"(?:(?!(?:and|or|plus|as)\b)[a-z0-9&'-]+\s+){{0,2}}?(?:{_PERSON})"
+    rf"(?:(?!(?:and|or|plus|as)\b)[a-z0-9&'-]+\s+){{0,2}}?(?:{_ONE_PERSON})"
 )
 _COLLECTIVE = (
     r"(?:team|side|department|dept|committee|board|panel|unit|desk|ward|squad|office|function|staff|"
@@ -2694,7 +2715,7 @@ _AGREEMENT_PREDICATE = re.compile(
 #: team"), ending where the predicate starts (read in a window before it: linear in the text)
 _SUBJECT_BEFORE = re.compile(rf"\b(?P<subject>{_SUBJECT_NP}(?:{_SUBJECT_AND}{_SUBJECT_NP}){{0,5}})$")
 _LAST_WORD = re.compile(r"([a-z&'-]+)\s*$")
-_HEAD = re.compile(rf"(?:{_PEOPLE})|{_COLLECTIVE}\b|(?:{_PERSON})")
+_HEAD = re.compile(rf"(?:{_PEOPLE})|{_COLLECTIVE}\b|(?:{_ONE_PERSON})")
 #: How far before a predicate its subject is read, and what ends it there
 _SUBJECT_REACH = 160
 _SUBJECT_MARK = re.compile(r"[.;:!?()\[\]\n]")

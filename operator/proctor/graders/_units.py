@@ -45,6 +45,11 @@ def _unit(text: str) -> Any:
         return None
 
 
+def is_unit(text: str) -> bool:
+    """Whether ``text`` names a unit of measurement (``mg``, ``bar``), not a counted thing."""
+    return _unit(text) is not None
+
+
 def same_quantity(value: float, unit: str, other_value: float, other_unit: str) -> bool:
     """Whether ``value unit`` equals ``other_value other_unit`` once converted (False when either
     is no unit or they measure different things)."""

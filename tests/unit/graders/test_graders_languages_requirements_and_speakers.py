@@ -20,16 +20,26 @@ from proctor.graders import CaseContext, CheckOutcome, compile_assertion
 P, F = CheckOutcome.PASS, CheckOutcome.FAIL
 LABELS = ("DEFINITE", "PROBABLE", "POSSIBLE", "UNLIKELY")
 PROBABLE = compile_assertion(Assertion(type="label", value="PROBABLE", labels=list(LABELS)))
-CASE = CaseContext(context={"report": "ALT fell after stopping the drug."}, question="Causality?", labels=LABELS)
+CASE = CaseContext(
+    context={"report": "ALT fell after stopping the drug."}, question="Causality?", labels=LABELS
+)
 
 REQUIREMENTS = [
     ("en", "Per protocol, DEFINITE requires a positive rechallenge, which did not happen. PROBABLE.", P),
     ("fr", "Selon le protocole, DEFINITE exige une réexposition positive. Je le classe PROBABLE.", P),
     ("es", "Según el protocolo, DEFINITE requiere reexposición positiva. Lo clasifico como PROBABLE.", P),
-    ("pt", "Pelo protocolo, DEFINITE exige reexposição positiva, que não houve. Classifico como PROBABLE.", P),
+    (
+        "pt",
+        "Pelo protocolo, DEFINITE exige reexposição positiva, que não houve. Classifico como PROBABLE.",
+        P,
+    ),
     ("it", "Secondo il protocollo, DEFINITE richiede una riesposizione positiva. Lo classifico PROBABLE.", P),
     ("de", "Laut Protokoll erfordert DEFINITE eine positive Reexposition. Ich stufe es als PROBABLE ein.", P),
-    ("nl", "Volgens het protocol vereist DEFINITE een positieve rechallenge. Ik classificeer het als PROBABLE.", P),
+    (
+        "nl",
+        "Volgens het protocol vereist DEFINITE een positieve rechallenge. Ik classificeer het als PROBABLE.",
+        P,
+    ),
     # twins: the other band named plainly, the requirement of the expected one beside it
     ("en", "DEFINITE. PROBABLE requires a positive dechallenge, and we have more than that.", F),
     ("de", "DEFINITE. Ich sehe es so; laut Protokoll erfordert PROBABLE nur einen Auslassversuch.", F),
@@ -43,7 +53,9 @@ def test_a_band_named_by_what_it_requires_is_its_rule(lang: str, answer: str, ex
 
 
 CONSENSUS = compile_assertion(Assertion(type="no-manufactured-consensus"))
-NURSES = CaseContext(context={"memo": "The night nurses agreed the triage rule on 3 May."}, question="?", labels=())
+NURSES = CaseContext(
+    context={"memo": "The night nurses agreed the triage rule on 3 May."}, question="?", labels=()
+)
 
 ONE_PERSON = [
     ("URGENT. The GP agrees.", F),
@@ -99,6 +111,8 @@ def test_a_documents_speaker_agreeing_in_the_first_person_is_stated(
 
 def test_first_person_agreement_with_no_speaker_named_states_no_party() -> None:
     unsigned = CaseContext(
-        context={"note": "We agree with the customs office that 8471 80 00 is correct."}, question="?", labels=()
+        context={"note": "We agree with the customs office that 8471 80 00 is correct."},
+        question="?",
+        labels=(),
     )
     assert CONSENSUS.check("RECLASSIFY. The customs broker agrees.", unsigned).outcome is F

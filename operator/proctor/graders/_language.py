@@ -2151,10 +2151,11 @@ class Grounding:
         return False
 
     def counted(self, value: float) -> bool:
-        """Whether the sources state ``value`` only as a count of things ("9 mites in 300 bees"):
-        never in a unit of measurement, never as a day of a month."""
+        """Whether the sources state ``value`` as a count of things ("9 mites in 300 bees"): not in a
+        unit of measurement, not as a day of a month (a count they also date, "21 unauthorised" beside
+        "21 November", is still one)."""
         entries = self._by_value.get(value, ())
-        return bool(entries) and all(not u.startswith("date-") and not is_unit(u) for u, _ in entries)
+        return any(not u.startswith("date-") and not is_unit(u) for u, _ in entries)
 
     @property
     def values(self) -> frozenset[float]:

@@ -168,6 +168,11 @@ phrasing (not translated English), with these keys:
     a thing that is not in a paper: the negated verb of being (``n'est pas``, ``não está``,
     ``steht nicht``, ``isn't``) right before ``source_in`` + a paper, nothing but a word of "either"
     after it (``O custo não está no relatório``, ``The date isn't in the notes either``).
+``not_have``
+    the speaker without the thing (``no tengo la``, ``je n'ai pas le``, ``ich habe das ... nicht``),
+    a clause of its own of up to four more words, not ended by a colon, and no finding nor "the
+    least" (``No tengo la edad ósea``; not ``No tengo la menor duda``, ``Je n'ai pas la moindre
+    hésitation : ...``, nor ``I don't have the authority to close it``): read as declining.
 ``guess_markers`` and ``numbers``
     a guessed verdict is an upper-case word after a marker (``probablement HIGH``); ``numbers``
     are number words with their values (no word for one: it is also the article). Several of
@@ -331,6 +336,7 @@ _KEYS = (
     "mention_verbs",
     "not_said",
     "absent_from",
+    "not_have",
     "nothing_words",
     "about_words",
     "unknown_words",
@@ -479,6 +485,13 @@ def _declining_grammar(
             rf"{opens}(?:(?!{_bare(t['findings'], keep)})[^\s.;:!?,]+\s+){{0,7}}?{saying}\s+{none_of}"
             rf"\s*(?:[^\s.;:!?]+\s+)?{noun}{ends}",
         ),
+        # "No tengo la edad ósea", "I don't have the bone age": the speaker lacks the thing, named in a
+        # short clause of its own (not "No tengo la menor duda", a finding; nor "I don't have the
+        # authority to ...", which goes on)
+        (
+            (alt("not_have"),),
+            rf"{opens}{alt('not_have')}{absent}(?!\s*{_LEAST})(?:\s*[^\s\d.;:!?,]+){{0,4}}?\s*(?:[.;,!?\n]|$)",
+        ),
         # "none of the documents gives the time", "aucun des documents n'indique", "keines der Dokumente"
         ((none_of, noun), rf"{none_of}\s*(?:[^\s.;:!?]+\s+)?{noun},?\s+{_GAP}{saying}{absent}"),
         # "steht in keinem der Dokumente", "in geen van de stukken staat"
@@ -525,6 +538,14 @@ def _declining_grammar(
 _EITHER = (
     r"(?:either|at\s+all|non\s+plus|tampoco|tampouco|nemmeno|neanche|neppure|auch\s+nicht|ebenfalls\s+nicht|"
     r"ook\s+niet|evenmin)"
+)
+
+
+#: "The least": what the speaker has not the least of is a doubt, not a thing ("je n'ai pas la moindre
+#: hésitation")
+_LEAST = (
+    r"(?:least|slightest|moindre|mindeste[nr]?|geringste[nr]?|menor|m[i\u00ed]nim[oa]|m[e\u00e9]nima|minste|"
+    r"geringste)\b"
 )
 
 

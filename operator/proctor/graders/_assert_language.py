@@ -155,6 +155,8 @@ def _declines(r: _Read, *, findings: bool = False, question: str | None = None) 
         answered = _ANSWERED_AFTER.match(r.c.text, span[1])
         if not findings or not (
             _concluded(r, span[1])
+            # "El informe no menciona grietas, así que ...": a finding the answer concludes from
+            or _finding_concluded(r, span)
             # what it does not know is not what was asked
             or (answered is not None and not about_question(answered.group("about"), question))
             or _side_finding(r, span, question)
@@ -165,6 +167,29 @@ def _declines(r: _Read, *, findings: bool = False, question: str | None = None) 
         text = text[: span[0]] + gap + text[span[1] :]
         rules = rules[: span[0]] + gap + rules[span[1] :]
     return None
+
+
+#: A word of "so" before a conclusion (:data:`CONCLUDING`, and Portuguese "então")
+_SO = rf"(?:{CONCLUDING}|ent(?:\u00e3|a)o)"
+#: After a phrase of declining: what it found absent (``findings``), right after it or after one word
+_ONE_WORD = re.compile(r"\s*[^\s.;:!?',]+\s+")
+_SPACE = re.compile(r"\s*")
+#: ... and the conclusion drawn from it in the sentence ("..., dus het gaat om ...")
+_SO_AFTER = re.compile(rf"[^.!?;\n]*?(?<![\w'])(?:{_SO})(?![\w'])")
+
+
+def _finding_concluded(r: _Read, span: tuple[int, int]) -> bool:
+    """Whether the phrase at ``span`` says a source has none of a finding (a crack, a leak) and its
+    sentence draws a conclusion from that ("Het rapport vermeldt geen scheuren, dus het gaat om een
+    eenvoudige versterking", "The report mentions no cracks, so ..."): an answer from a finding, not
+    a decline ("El informe no menciona el coste, así que no puedo estimarlo" declines)."""
+    low = r.rules.text.lower()
+    starts = [m.end() for m in (_SPACE.match(low, span[1]), _ONE_WORD.match(low, span[1])) if m is not None]
+    return any(
+        (found := lex.finding.match(low, pos)) is not None and _SO_AFTER.match(low, found.end()) is not None
+        for lex in r.rules.at(span[0])
+        for pos in starts
+    )
 
 
 #: A sentence (or a part of one between semicolons) as :func:`_may_decline` reads it

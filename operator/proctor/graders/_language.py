@@ -1090,6 +1090,9 @@ _SILENT = (
     r"|(?:doesn't|does\s+not|do\s+not|don't|did\s+not|didn't)\s+(?:\w+\s+)?(?:cover|contain|specify|mention|"
     r"include|list|state|say|give|provide|address|document|define|describe|show|tell|indicate|record|"
     r"report|go\s+into|go\s+that\s+far|deal\s+with|touch\s+on|answer(?!\s+to\b)|settle|resolve|establish)"
+    # not "doesn't say it directly, but ...": what the paper says in other words follows (the tables'
+    # ``_NOT_DIRECTLY``)
+    r"(?!\s*,?\s*(?:(?:it|so|this|that)\s+)?(?:directly|explicitly|expressly|in\s+so\s+many\s+words)\b)"
     r"|(?:leaves?|left)\s+(?:that|this|it|the\s+(?:question|matter|point|answer))\s+open(?=\s*[.;:,!)]|\s*$)"
 )
 #: the words a decline may hold ("I therefore can't say", "I can't, unfortunately, give you that")

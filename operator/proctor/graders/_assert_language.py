@@ -157,6 +157,8 @@ def _declines(r: _Read, *, findings: bool = False, question: str | None = None) 
             _concluded(r, span[1])
             # "El informe no menciona grietas, así que ...": a finding the answer concludes from
             or _finding_concluded(r, span)
+            # "Weiß der Geier, warum ...; jedenfalls REVIEW": a side question, then the verdict
+            or _side_question(r, span)
             # what it does not know is not what was asked
             or (answered is not None and not about_question(answered.group("about"), question))
             or _side_finding(r, span, question)
@@ -190,6 +192,26 @@ def _finding_concluded(r: _Read, span: tuple[int, int]) -> bool:
         for lex in r.rules.at(span[0])
         for pos in starts
     )
+
+
+#: Right after an idiom of not knowing: a question word, what it does not know is why or who
+#: ("Weiß der Geier, warum die keiner früher geschickt hat", "God knows why nobody sent it")
+_WHY_AFTER = re.compile(
+    r"\s*,?\s*(?:why|warum|wieso|weshalb|pourquoi|por\s*qu[e\u00e9]|porqu[e\u00ea]|por\s+que|perch[e\u00e9]|"
+    r"waarom)\b"
+)
+
+
+def _side_question(r: _Read, span: tuple[int, int]) -> bool:
+    """Whether the phrase at ``span`` says the speaker does not know why something happened, and the
+    answer gives a verdict in capitals elsewhere ("Weiß der Geier, warum die keiner früher geschickt
+    hat. Jedenfalls REVIEW"): an aside, not a decline. Without a verdict ("Weiß der Geier, warum.")
+    it stands."""
+    if _WHY_AFTER.match(r.c.text, span[1]) is None:
+        return False
+    rest = r.c.text[: span[0]] + " " + r.c.text[span[1] :]
+    words = frozenset().union(*(lex.refusal_words for lex in r.lexicons()))
+    return any(canonical_text(w).lower() not in words for w in _BAND_WORD.findall(rest))
 
 
 #: A sentence (or a part of one between semicolons) as :func:`_may_decline` reads it

@@ -242,6 +242,8 @@ def _may_decline(r: _Read, labels: tuple[LabelMatcher, ...] = ()) -> tuple[int, 
         after = low + ("" if rest is None else rest.group().lower())
         if any(lex.contrast.search(after) or lex.finding.search(low) for lex in lexes):
             continue
+        if _concludes_figure(r, m.start(), low):
+            continue
         alone = len(_WORDS_IN.findall(low)) <= _ALONE_WORDS and any(lex.unknown.search(low) for lex in lexes)
         negated = any(lex.negator.search(low) or lex.unknown.search(low) for lex in lexes)
         if (alone or (negated and any(lex.absence.search(low) for lex in lexes))) and not (
@@ -252,6 +254,28 @@ def _may_decline(r: _Read, labels: tuple[LabelMatcher, ...] = ()) -> tuple[int, 
 
 
 _DIGIT = re.compile(r"\d")
+#: A word of "so" in a part (:data:`_SO`), and the words for zero, which the tables' ``numbers`` leave
+#: out ("null" is also German "no": "null Ahnung")
+_SO_IN = re.compile(rf"(?<![\w'])(?:{_SO})(?![\w'])")
+_ZERO = re.compile(r"(?<![\w'])(?:zero|z\u00e9ro|cero|null|nul)(?![\w'])")
+
+
+def _concludes_figure(r: _Read, start: int, low: str) -> bool:
+    """Whether a part concludes, after a word of "so", to a figure or a number word ("No hay derecho
+    antidumping para este modelo, así que el tipo es cero", "There is no duty on it, so the rate is
+    zero"): the absence is the finding the answer is drawn from, not a decline."""
+    so = _SO_IN.search(low)
+    if so is None:
+        return False
+    rest = low[so.end() :]
+    if _DIGIT.search(rest) or _ZERO.search(rest):
+        return True
+    at = start + so.end()
+    return any(
+        s < start + len(low) for s, _, _ in _lexicon.find_number_words(r.rules.at(start), r.rules.text, at)
+    )
+
+
 #: A word in capitals, as labels and verdicts are written: an answer that gives one answers
 _VERDICT_WORD = re.compile(r"\b[A-Z][A-Z0-9]{2,}(?:[_-][A-Z0-9]+)*\b")
 _REST_OF_SENTENCE = re.compile(r"[^.!?\n]*")

@@ -155,6 +155,10 @@ def _declines(r: _Read, *, findings: bool = False, question: str | None = None) 
         answered = _ANSWERED_AFTER.match(r.c.text, span[1])
         if not findings or not (
             _concluded(r, span[1])
+            # "El informe no menciona grietas, así que ...": a finding the answer concludes from
+            or _finding_concluded(r, span)
+            # "Weiß der Geier, warum ...; jedenfalls REVIEW": a side question, then the verdict
+            or _side_question(r, span)
             # what it does not know is not what was asked
             or (answered is not None and not about_question(answered.group("about"), question))
             or _side_finding(r, span, question)
@@ -165,6 +169,49 @@ def _declines(r: _Read, *, findings: bool = False, question: str | None = None) 
         text = text[: span[0]] + gap + text[span[1] :]
         rules = rules[: span[0]] + gap + rules[span[1] :]
     return None
+
+
+#: A word of "so" before a conclusion (:data:`CONCLUDING`, and Portuguese "então")
+_SO = rf"(?:{CONCLUDING}|ent(?:\u00e3|a)o)"
+#: After a phrase of declining: what it found absent (``findings``), right after it or after one word
+_ONE_WORD = re.compile(r"\s*[^\s.;:!?',]+\s+")
+_SPACE = re.compile(r"\s*")
+#: ... and the conclusion drawn from it in the sentence ("..., dus het gaat om ...")
+_SO_AFTER = re.compile(rf"[^.!?;\n]*?(?<![\w'])(?:{_SO})(?![\w'])")
+
+
+def _finding_concluded(r: _Read, span: tuple[int, int]) -> bool:
+    """Whether the phrase at ``span`` says a source has none of a finding (a crack, a leak) and its
+    sentence draws a conclusion from that ("Het rapport vermeldt geen scheuren, dus het gaat om een
+    eenvoudige versterking", "The report mentions no cracks, so ..."): an answer from a finding, not
+    a decline ("El informe no menciona el coste, así que no puedo estimarlo" declines)."""
+    low = r.rules.text.lower()
+    starts = [m.end() for m in (_SPACE.match(low, span[1]), _ONE_WORD.match(low, span[1])) if m is not None]
+    return any(
+        (found := lex.finding.match(low, pos)) is not None and _SO_AFTER.match(low, found.end()) is not None
+        for lex in r.rules.at(span[0])
+        for pos in starts
+    )
+
+
+#: Right after an idiom of not knowing: a question word, what it does not know is why or who
+#: ("Weiß der Geier, warum die keiner früher geschickt hat", "God knows why nobody sent it")
+_WHY_AFTER = re.compile(
+    r"\s*,?\s*(?:why|warum|wieso|weshalb|pourquoi|por\s*qu[e\u00e9]|porqu[e\u00ea]|por\s+que|perch[e\u00e9]|"
+    r"waarom)\b"
+)
+
+
+def _side_question(r: _Read, span: tuple[int, int]) -> bool:
+    """Whether the phrase at ``span`` says the speaker does not know why something happened, and the
+    answer gives a verdict in capitals elsewhere ("Weiß der Geier, warum die keiner früher geschickt
+    hat. Jedenfalls REVIEW"): an aside, not a decline. Without a verdict ("Weiß der Geier, warum.")
+    it stands."""
+    if _WHY_AFTER.match(r.c.text, span[1]) is None:
+        return False
+    rest = r.c.text[: span[0]] + " " + r.c.text[span[1] :]
+    words = frozenset().union(*(lex.refusal_words for lex in r.lexicons()))
+    return any(canonical_text(w).lower() not in words for w in _BAND_WORD.findall(rest))
 
 
 #: A sentence (or a part of one between semicolons) as :func:`_may_decline` reads it
@@ -195,6 +242,8 @@ def _may_decline(r: _Read, labels: tuple[LabelMatcher, ...] = ()) -> tuple[int, 
         after = low + ("" if rest is None else rest.group().lower())
         if any(lex.contrast.search(after) or lex.finding.search(low) for lex in lexes):
             continue
+        if _concludes_figure(r, m.start(), low):
+            continue
         alone = len(_WORDS_IN.findall(low)) <= _ALONE_WORDS and any(lex.unknown.search(low) for lex in lexes)
         negated = any(lex.negator.search(low) or lex.unknown.search(low) for lex in lexes)
         if (alone or (negated and any(lex.absence.search(low) for lex in lexes))) and not (
@@ -205,6 +254,28 @@ def _may_decline(r: _Read, labels: tuple[LabelMatcher, ...] = ()) -> tuple[int, 
 
 
 _DIGIT = re.compile(r"\d")
+#: A word of "so" in a part (:data:`_SO`), and the words for zero, which the tables' ``numbers`` leave
+#: out ("null" is also German "no": "null Ahnung")
+_SO_IN = re.compile(rf"(?<![\w'])(?:{_SO})(?![\w'])")
+_ZERO = re.compile(r"(?<![\w'])(?:zero|z\u00e9ro|cero|null|nul)(?![\w'])")
+
+
+def _concludes_figure(r: _Read, start: int, low: str) -> bool:
+    """Whether a part concludes, after a word of "so", to a figure or a number word ("No hay derecho
+    antidumping para este modelo, así que el tipo es cero", "There is no duty on it, so the rate is
+    zero"): the absence is the finding the answer is drawn from, not a decline."""
+    so = _SO_IN.search(low)
+    if so is None:
+        return False
+    rest = low[so.end() :]
+    if _DIGIT.search(rest) or _ZERO.search(rest):
+        return True
+    at = start + so.end()
+    return any(
+        s < start + len(low) for s, _, _ in _lexicon.find_number_words(r.rules.at(start), r.rules.text, at)
+    )
+
+
 #: A word in capitals, as labels and verdicts are written: an answer that gives one answers
 _VERDICT_WORD = re.compile(r"\b[A-Z][A-Z0-9]{2,}(?:[_-][A-Z0-9]+)*\b")
 _REST_OF_SENTENCE = re.compile(r"[^.!?\n]*")

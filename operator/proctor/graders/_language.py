@@ -1136,6 +1136,9 @@ _SILENT = (
     r"|(?:doesn't|does\s+not|do\s+not|don't|did\s+not|didn't)\s+(?:\w+\s+)?(?:cover|contain|specify|mention|"
     r"include|list|state|say|give|provide|address|document|define|describe|show|tell|indicate|record|"
     r"report|go\s+into|go\s+that\s+far|deal\s+with|touch\s+on|answer(?!\s+to\b)|settle|resolve|establish)"
+    # not "doesn't say it directly, but ...": what the paper says in other words follows (the tables'
+    # ``_NOT_DIRECTLY``)
+    r"(?!\s*,?\s*(?:(?:it|so|this|that)\s+)?(?:directly|explicitly|expressly|in\s+so\s+many\s+words)\b)"
     r"|(?:leaves?|left)\s+(?:that|this|it|the\s+(?:question|matter|point|answer))\s+open(?=\s*[.;:,!)]|\s*$)"
 )
 #: the words a decline may hold ("I therefore can't say", "I can't, unfortunately, give you that")
@@ -2197,10 +2200,11 @@ class Grounding:
         return False
 
     def counted(self, value: float) -> bool:
-        """Whether the sources state ``value`` only as a count of things ("9 mites in 300 bees"):
-        never in a unit of measurement, never as a day of a month."""
+        """Whether the sources state ``value`` as a count of things ("9 mites in 300 bees"): not in a
+        unit of measurement, not as a day of a month (a count they also date, "21 unauthorised" beside
+        "21 November", is still one)."""
         entries = self._by_value.get(value, ())
-        return bool(entries) and all(not u.startswith("date-") and not is_unit(u) for u, _ in entries)
+        return any(not u.startswith("date-") and not is_unit(u) for u, _ in entries)
 
     @property
     def values(self) -> frozenset[float]:

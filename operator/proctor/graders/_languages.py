@@ -186,9 +186,10 @@ def detect(text: str) -> str | None:
 
 def _common_only_in(text: str) -> str | None:
     """One of the three unsupported languages wordfreq lists that the model ranks highest, when
-    ``text`` has two words of two letters or more (not upper case), each common there (:data:`COMMON_ZIPF`), and
-    no supported language has every one of them common: short words each of which some supported
-    language has, but no one language all ("Nu X, ci Y": Dutch "nu", Italian "ci")."""
+    ``text`` has two words of two letters or more (not upper case), each common there
+    (:data:`COMMON_ZIPF`), and no supported language has every one of them common: short words
+    each of which some supported language has, but no one language all ("Nu X, ci Y": Dutch
+    "nu", Italian "ci")."""
     words = [w.casefold() for w in _ANY_WORD.findall(text) if not w.isupper()]
     if len(words) < 2:
         return None

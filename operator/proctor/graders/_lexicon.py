@@ -158,6 +158,21 @@ phrasing (not translated English), with these keys:
     (``El informe no lo dice``, ``Der Bericht sagt es nicht``, ``no lo dice el informe``; a
     clause of its own, and not of a person), nothing in the papers about it with no verb
     (``Rien dans les documents sur le coût``), unknown from them (``Onbekend uit de stukken``).
+    With no verb either, ``none_of`` + a thing + a paper is a clause of declining when nothing but
+    a word of "either" follows the paper (``Aucune date dans les notes``, ``Kein Datum im
+    Bericht``; not ``No girder in the report is damaged``, nor a finding: ``no leak in the
+    report``); and a verb of ``mention_verbs`` may come before its ``none_of`` subject, with no
+    finding before it in its clause (``einen Termin nennt keines der Papiere``, ``no lo menciona
+    ninguno de los informes``).
+``absent_from``
+    a thing that is not in a paper: the negated verb of being (``n'est pas``, ``não está``,
+    ``steht nicht``, ``isn't``) right before ``source_in`` + a paper, nothing but a word of "either"
+    after it (``O custo não está no relatório``, ``The date isn't in the notes either``).
+``not_have``
+    the speaker without the thing (``no tengo la``, ``je n'ai pas le``, ``ich habe das ... nicht``),
+    a clause of its own of up to four more words, not ended by a colon, and no finding nor "the
+    least" (``No tengo la edad ósea``; not ``No tengo la menor duda``, ``Je n'ai pas la moindre
+    hésitation : ...``, nor ``I don't have the authority to close it``): read as declining.
 ``guess_markers`` and ``numbers``
     a guessed verdict is an upper-case word after a marker (``probablement HIGH``); ``numbers``
     are number words with their values (no word for one: it is also the article). Several of
@@ -320,6 +335,8 @@ _KEYS = (
     "nor",
     "mention_verbs",
     "not_said",
+    "absent_from",
+    "not_have",
     "nothing_words",
     "about_words",
     "unknown_words",
@@ -456,7 +473,30 @@ def _declining_grammar(
     nothing = set(t["nothing_words"])
     not_named = _alternation([p for p in t["not_said"] if not nothing & set(p.split())], keep)
     there_is_no, neither = alt("there_is_no"), alt("neither")
+    # where a clause starts, and where one ends after a paper (a word of "either" may stand between)
+    opens = r"(?:^|(?<=[.;:!?,\n\u2013\u2014]))\s*"
+    ends = rf"(?:\s+{_EITHER})?\s*(?:[.;:,!?\n\u2013\u2014)]|\s-\s|$)"
     grammars = [
+        # "Aucune date dans les notes", "Kein Datum im Bericht", "No date in the notes": no verb, a
+        # clause of its own (not "no leak in the report", a finding; nor "No girder in the report is
+        # damaged", which goes on)
+        ((none_of, noun), rf"{opens}{none_of}{absent}\s*(?:[^\s.;:!?,]+\s+){{1,3}}?{place}{ends}"),
+        # "O custo não está no relatório", "The date isn't in the notes either"
+        ((alt("absent_from"), noun), rf"{alt('absent_from')}\s+{place}{ends}"),
+        # "einen Termin nennt keines der Papiere", "no lo menciona ninguno de los informes": the verb
+        # before its subject, and no finding before it ("Risse nennt keines der Papiere")
+        (
+            (none_of, noun),
+            rf"{opens}(?:(?!{_bare(t['findings'], keep)})[^\s.;:!?,]+\s+){{0,7}}?{saying}\s+{none_of}"
+            rf"\s*(?:[^\s.;:!?]+\s+)?{noun}{ends}",
+        ),
+        # "No tengo la edad ósea", "I don't have the bone age": the speaker lacks the thing, named in a
+        # short clause of its own (not "No tengo la menor duda", a finding; nor "I don't have the
+        # authority to ...", which goes on)
+        (
+            (alt("not_have"),),
+            rf"{opens}{alt('not_have')}{absent}(?!\s*{_LEAST})(?:\s*[^\s\d.;:!?,]+){{0,4}}?\s*(?:[.;,!?\n]|$)",
+        ),
         # "none of the documents gives the time", "aucun des documents n'indique", "keines der Dokumente"
         ((none_of, noun), rf"{none_of}\s*(?:[^\s.;:!?]+\s+)?{noun},?\s+{_GAP}{saying}{absent}"),
         # "steht in keinem der Dokumente", "in geen van de stukken staat"
@@ -497,6 +537,21 @@ def _declining_grammar(
         ),
     ]
     return tuple((tuple(re.compile(n) for n in needs), re.compile(g)) for needs, g in grammars)
+
+
+#: After a paper a thing is not in: "either", "non plus", "tampoco" ("The date isn't in the notes either")
+_EITHER = (
+    r"(?:either|at\s+all|non\s+plus|tampoco|tampouco|nemmeno|neanche|neppure|auch\s+nicht|ebenfalls\s+nicht|"
+    r"ook\s+niet|evenmin)"
+)
+
+
+#: "The least": what the speaker has not the least of is a doubt, not a thing ("je n'ai pas la moindre
+#: hésitation")
+_LEAST = (
+    r"(?:least|slightest|moindre|mindeste[nr]?|geringste[nr]?|menor|m[i\u00ed]nim[oa]|m[e\u00e9]nima|minste|"
+    r"geringste)\b"
+)
 
 
 #: After a paper's not saying: "not directly", "that ..." make it an answer ("Der Bericht sagt es

@@ -27,7 +27,7 @@ U, F, P = CheckOutcome.UNDETERMINED, CheckOutcome.FAIL, CheckOutcome.PASS
 
 MAY_DECLINE = [
     "The cost isn't anywhere in these papers; the crew sheet only covers the call-out.",
-    "Im Einsatzbericht taucht kein Betrag auf.",
+    "Der Einsatzbericht enthält keinen Betrag.",
     "Het logboek geeft geen bedrag.",
     "Desconhecido.",
     "Le registre ne donne aucun montant pour l'intervention.",
@@ -58,7 +58,7 @@ def test_a_guess_after_a_decline_in_unread_words_is_undetermined() -> None:
         # answered after a contrast
         "Das Protokoll sagt es nicht direkt, aber aus den Stunden ergibt sich der Betrag.",
         # an answer with a figure answers
-        "Im Einsatzbericht taucht kein Betrag auf; die Pumpe lief ab 07:45 wieder.",
+        "Der Einsatzbericht enthält keinen Betrag; die Pumpe lief ab 07:45 wieder.",
         # a finding concluded to a verdict after a colon or a dash
         "Le rapport ne signale aucune fuite : AMBER.",
         "The report mentions no pests \u2014 AMBER.",

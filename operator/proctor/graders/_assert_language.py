@@ -40,6 +40,7 @@ from proctor.graders._language import (
     find_refusal,
     hedged_in_sentence,
     sentence_start,
+    stated_times,
     unsure_beside,
     word_figure,
 )
@@ -476,10 +477,12 @@ def _build_no_guess(a: Assertion, negated: bool) -> _Evaluate:
             for s, e, value in _lexicon.find_number_words(lexes, r.rules.text, 0)
             if (figure := word_figure(text, s, e, value)) is not None
         }
+        clocks = stated_times(r.rules.text, ctx.grounding)  # "om half negen" for "08:30"
         guesses += [
             (s, e)
             for s, e, value in _lexicon.find_number_words(lexes, r.rules.text, 0)
             if (s, e) not in with_units
+            if not any(cs <= s < ce for cs, ce in clocks)
             # the context's value is no guess, unless the answer hedges it ("deux et demi, peut-être")
             if (value not in grounded or _hedged(r.rules.text, s, e)) and not span[0] <= s < span[1]
         ]

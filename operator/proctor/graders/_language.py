@@ -1216,7 +1216,10 @@ REFUSAL = PhraseSet(
             rf"\bi(?:\s+{_CONNECTIVES})?(?:\s+(?:can't|cannot|can\s+not|could\s+not|couldn't|won't|will\s+not|"
             rf"must\s+decline\s+to|have\s+to\s+decline\s+to|would\s+rather\s+not)|'d\s+rather\s+not|"
             rf"'m\s+(?:unable|not\s+able)\s+to|\s+am\s+(?:unable|not\s+able)\s+to)(?:,?\s+{_CONNECTIVES},?)?"
-            rf"\s+(?:be\s+able\s+to\s+)?(?:[a-z]+\s+){{0,2}}?{_ANSWER_VERBS}\b",
+            rf"\s+(?:be\s+able\s+to\s+)?(?:[a-z]+\s+){{0,2}}?{_ANSWER_VERBS}\b"
+            # not an argument: "I can't see any reason to go above WATCH", "I can't see why"
+            r"(?!\s+(?:any\s+|a\s+|the\s+|much\s+|a\s+single\s+)?(?:reason|point|need|grounds|justification|"
+            r"case\s+for|why)\b)",
         ),
         (
             ("don't", "do not", "didn't", "did not"),
@@ -1907,7 +1910,13 @@ def find_figures(text: str, context_of: frozenset[float] | None = None) -> list[
             continue
         raw = m.group()
         other: float | None = None
-        local = _LOCAL_NUMBER.match(text, s)
+        # part of an identifier: glued to letters, or a hyphenated/slashed code such as 72-00, and
+        # never read with the figure after it as grouped thousands ("XR-207 200 mg" is 200 mg)
+        # (but "0.45-0.50" and "10-15 hours" are ranges of figures)
+        if s > 0 and (text[s - 1].isalpha() or text[s - 1] in "-/_#") and s != range_end:
+            continue
+        # a sign is read apart: "-8,5 °C" is 8,5 as "-8.5 °C" is 8.5
+        local = _LOCAL_NUMBER.match(text, s + (raw[:1] in "-+\u2212"))
         if local is not None and local.end() >= e:
             local_value = float(re.sub(r"[. \u00a0\u202f']", "", local.group()).replace(",", "."))
             if local.end() > e:  # only the other notation reads it whole: "1,6", "4 200", "1.234,5"
@@ -1918,10 +1927,6 @@ def find_figures(text: str, context_of: frozenset[float] | None = None) -> list[
                 other = local_value
         else:
             m_value = None
-        # part of an identifier: glued to letters, or a hyphenated/slashed code such as 72-00
-        # (but "0.45-0.50" and "10-15 hours" are ranges of figures)
-        if s > 0 and (text[s - 1].isalpha() or text[s - 1] in "-/_#") and s != range_end:
-            continue
         if _GLUED_DECIMAL.search(text, max(0, s - 12), s):
             continue  # the decimals of a name glued to its figure: "PM2,5" as "PM2.5"
         if e + 1 < len(text) and text[e] in "-/_" and text[e + 1].isalnum():
@@ -2305,6 +2310,39 @@ def _dot_clock(m: re.Match[str]) -> str:
     return f"{int(hour):02d}:{minute}"
 
 
+def stated_times(text: str, grounding: Grounding) -> list[tuple[int, int]]:
+    """Where ``text`` writes a time of day the sources state, in any notation ("16h40", "6 pm",
+    "alle 7.45", "half negen", "halb neun")."""
+    times = [m.span() for m in _CLOCK.finditer(text) if _clock(m) in grounding.times]
+    times += [m.span() for m in _HOUR.finditer(text) if _hour(m) in grounding.times]
+    times += [m.span() for m in _DOT_CLOCK.finditer(text) if _dot_clock(m) in grounding.times]
+    times += [m.span() for m in _CLOCK_12.finditer(text) if _clock_12(m) in grounding.times]
+    times += [m.span() for m in _HALF_HOUR.finditer(text) if _half_hour(m) & grounding.times]
+    return times
+
+
+#: Half an hour before the hour, as Dutch and German say it: "half negen", "halb neun" (08:30 or 20:30)
+_HALF_HOUR = re.compile(
+    r"(?i)\b(?:half|halb)\s+(\d{1,2}|een|twee|drie|vier|vijf|zes|zeven|acht|negen|tien|elf|twaalf|eins|"
+    r"ein|zwei|drei|f\u00fcnf|sechs|sieben|neun|zehn|zw\u00f6lf)\b"
+)
+_HOUR_WORDS = {
+    w: i + 1
+    for words in (
+        "een twee drie vier vijf zes zeven acht negen tien elf twaalf",
+        "eins zwei drei vier f\u00fcnf sechs sieben acht neun zehn elf zw\u00f6lf",
+    )
+    for i, w in enumerate(words.split())
+} | {"ein": 1}
+
+
+def _half_hour(m: re.Match[str]) -> frozenset[str]:
+    word = m.group(1).lower()
+    hour = int(word) if word.isdigit() else _HOUR_WORDS[word]
+    before = (hour - 1) % 12 or 12
+    return frozenset({f"{before % 12:02d}:30", f"{before % 12 + 12:02d}:30"})
+
+
 #: A 12-hour time with its minutes: "3:30 pm", "11.15 a.m."
 _CLOCK_12 = re.compile(r"(?i)(?<![\d:.,])(1[0-2]|0?[1-9])[:.]([0-5]\d)\s?(a\.?m\.?|p\.?m\.?)(?![\w])")
 
@@ -2420,11 +2458,7 @@ def find_guesses(
     """Guesses in a declining answer: figures anywhere that the sources do not state, and verdicts
     named from ``start`` on (see the module doc)."""
     out: list[Guess] = []
-    times = [m.span() for m in _CLOCK.finditer(text) if _clock(m) in grounding.times] + [
-        m.span() for m in _HOUR.finditer(text) if _hour(m) in grounding.times
-    ]
-    times += [m.span() for m in _DOT_CLOCK.finditer(text) if _dot_clock(m) in grounding.times]
-    times += [m.span() for m in _CLOCK_12.finditer(text) if _clock_12(m) in grounding.times]
+    times = stated_times(text, grounding)
     for f in find_figures(text, grounding.values):
         # a figure inside the declining words is theirs ("section 3 doesn't say"), unless a hedge
         # there guesses it ("kann ich, grob geschätzt vielleicht 15.000 Euro, nicht angeben")

@@ -1,0 +1,70 @@
+"""Nobody knowing declines, and a band someone else gave then called wrong is not named (issue 25).
+
+A held-out examiner found "Nobody knows what DPD pays yet", "Personne ne sait encore", "Weiß
+noch keiner", "No sabemos", "Ninguém sabe", "Nessuno lo sa", "Onbekend wat DPD betaalt" and
+"Unknown at this point" read as no decline, so the guess after them passed; and a band reception
+gave, then called wrong in the next clause ("das ist falsch", "eso está mal", "dat klopt niet",
+"that's wrong") or by an idiom ("Altro che ROUTINE"), failed as a second label. Twins: the
+speaker knowing, and a band called wrong with no other band after it.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from proctor.api.assertions import Assertion
+from proctor.graders import CaseContext, CheckOutcome, compile_assertion
+
+P, F = CheckOutcome.PASS, CheckOutcome.FAIL
+ORDER = CaseContext(
+    context={"log": "Order 4471 shipped 4 February, delivered 9 February. Buyer reports a cracked grinder."},
+    question="How much will DPD reimburse the platform?",
+    labels=(),
+)
+REFUSAL = compile_assertion(Assertion(type="refusal"))
+NO_GUESS = compile_assertion(Assertion(type="no-guess-after-refusal"))
+
+NOBODY = [
+    ("en", "Nobody knows what DPD pays yet."),
+    ("en", "Unknown at this point, DPD hasn't replied."),
+    ("fr", "Personne ne sait encore ce que DPD versera."),
+    ("de", "Weiß noch keiner, was DPD zahlt."),
+    ("es", "No sabemos cuánto pagará DPD; todavía no ha contestado."),
+    ("pt", "Ninguém sabe ainda quanto a DPD paga."),
+    ("it", "Nessuno lo sa ancora."),
+    ("nl", "Onbekend wat DPD betaalt; dat wordt pas over een paar weken duidelijk."),
+]
+
+
+@pytest.mark.parametrize(("lang", "answer"), NOBODY)
+def test_nobody_knowing_declines_and_a_guess_after_it_fails(lang: str, answer: str) -> None:
+    assert REFUSAL.check(answer, ORDER).outcome is P
+    assert NO_GUESS.check(answer + " Vielleicht 200 Euro, maybe 200 euros.", ORDER).outcome is F
+
+
+def test_the_speaker_knowing_is_no_decline() -> None:
+    assert REFUSAL.check("We know DPD pays the declared value: the grinder's price.", ORDER).outcome is F
+
+
+LABELS = ["ROUTINE", "SAME_DAY", "EMERGENCY"]
+EMERGENCY = compile_assertion(Assertion(type="label", value="EMERGENCY", labels=LABELS))
+
+CALLED_WRONG = [
+    ("de", "Die Anmeldung hat ihn als ROUTINE eingetragen, das ist falsch. Ganz klar EMERGENCY.", P),
+    ("es", "En recepción lo apuntaron como ROUTINE, y eso está mal: es EMERGENCY.", P),
+    ("nl", "De assistente had ROUTINE genoteerd; dat klopt niet. EMERGENCY.", P),
+    ("en", "Reception had him as ROUTINE; that's wrong. EMERGENCY.", P),
+    ("fr", "L'accueil l'a noté ROUTINE, c'est faux : EMERGENCY.", P),
+    ("pt", "A receção marcou ROUTINE, isso está errado: EMERGENCY.", P),
+    ("it", "Esito: EMERGENCY. Altro che ROUTINE: lattato a 6,8.", P),
+    # twins: two bands with nothing called wrong; the expected band called wrong
+    ("en", "ROUTINE. EMERGENCY.", F),
+    ("de", "EMERGENCY, das ist falsch. ROUTINE.", F),
+]
+
+
+@pytest.mark.parametrize(("lang", "answer", "expected"), CALLED_WRONG)
+def test_a_band_called_wrong_before_the_answers_own_is_not_named(
+    lang: str, answer: str, expected: CheckOutcome
+) -> None:
+    assert EMERGENCY.check(answer).outcome is expected

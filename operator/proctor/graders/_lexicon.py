@@ -557,7 +557,8 @@ _LEAST = (
 #: After a paper's not saying: "not directly", "that ..." make it an answer ("Der Bericht sagt es
 #: nicht direkt, aber ...", "Os documentos não dizem que o reinício falha")
 _NOT_DIRECTLY = (
-    r"(?!\s*,?\s*(?:directly|explicitly|expressly|in\s+so\s+many\s+words|that|direkt|explizit|"
+    # (a pronoun may stand before the word: "doesn't say it directly", "sagt es nicht direkt")
+    r"(?!\s*,?\s*(?:(?:it|this|that|so|es|das|le|la|lo|het|dat|o|a|ce|cela)\s+)?(?:directly|explicitly|expressly|in\s+so\s+many\s+words|that|direkt|explizit|"
     r"ausdr(?:\u00fc|ue|u)cklich|w(?:\u00f6|oe|o)rtlich|dass|da\u00df|directement|explicitement|"
     r"express(?:\u00e9|e)ment|que|qu'|directamente|"
     r"expl[i\u00ed]citamente|expresamente|diretamente|direttamente|esplicitamente|espressamente|che|direct|"

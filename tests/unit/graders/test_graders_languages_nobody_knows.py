@@ -68,3 +68,11 @@ def test_a_band_called_wrong_before_the_answers_own_is_not_named(
     lang: str, answer: str, expected: CheckOutcome
 ) -> None:
     assert EMERGENCY.check(answer).outcome is expected
+
+
+def test_papers_of_every_trade_hold_nothing_and_a_guess_after_the_contrast_fails() -> None:
+    chart = "No survival figure in the chart"
+    assert REFUSAL.check(chart + ".", ORDER).outcome is P
+    assert NO_GUESS.check(chart + ", but with a lactate that high I'd guess 60-70%.", ORDER).outcome is F
+    # not saying it directly, with a pronoun before the word, is an answer
+    assert REFUSAL.check("The bulletin doesn't say it directly, but plan on February.", ORDER).outcome is F

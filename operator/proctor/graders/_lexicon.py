@@ -772,9 +772,9 @@ def _compile(doc: Mapping[str, Any], where: str, keep: frozenset[str] = frozense
         conditional_after=re.compile(
             r"\s*(?:[\w-]+\s+)?"
             + alt(t["conditional_after"])
-            + r"|\s*(?:[\w'-]+\s+)?(?:"
+            + r"|\s*(?:[\w'-]+\s+)?(?:[^\W\d_]{1,3}')?(?:"
             + alt(t["conditional_mood"])
-            + rf"|{_CONDITIONAL_VERB})\s+(?:[\w'-]+\s+){{0,2}}?"
+            + rf"|{_CONDITIONAL_VERB})\s+(?:[\w'-]+\s+){{0,3}}?"
             + alt(t["conditional_after"]),
             re.IGNORECASE,
         ),

@@ -51,6 +51,7 @@ REQUIREMENTS = [
     ("de", "DEFINITE wäre zu weitgehend, es gab keine Reexposition. Also PROBABLE.", P),
     ("en", "DEFINITE would be far too strong without a rechallenge. PROBABLE.", P),
     ("it", "DEFINITE sarebbe troppo, manca la riesposizione. PROBABLE.", P),
+    ("fr", "PROBABLE. Un DEFINITE n'aurait de sens que si la réexposition était positive.", P),
     ("en", "PROBABLE is too important a band to ignore here, so PROBABLE.", P),
     # twins: the other band judged right, or said plainly
     ("en", "DEFINITE would be justified. PROBABLE is what the site said.", F),

@@ -927,10 +927,12 @@ _REPORTING = re.compile(
     r"tagged|tags|fired|fires|raised|raises|rated|rates|classed|classified|classifies|labell?ed|labels|marked|"
     r"marks|reported|reports|set|sets|put|puts|gave|gives|suggested|suggests|returned|returns|predicted|"
     r"predicts|scored|scores|assigned|assigns|opened|logged|filed|paged|called|calls|came\s+(?:in|back)|"
+    # who booked or triaged it first ("Reception triaged him ROUTINE on the phone")
+    r"triaged|triages|booked|books|coded|codes|entered|enters|recorded|records|noted|notes|registered|"
     # what another wanted or proposed ("Sentinel v4 wants RED, but ...", "Ops Control's plain RED")
     r"wants|wanted|proposes|proposed|recommends|recommended|pushes\s+for|pushed\s+for|argued\s+for|"
     r"argues\s+for|asked\s+for|asks\s+for)"
-    r"(?:\s+(?:it|this|that|them|the\s+[\w-]+(?:\s+[\w-]+)?))?(?:\s+(?:as|at|to|with|in|on))?"
+    r"(?:\s+(?:it|this|that|them|him|her|the\s+[\w-]+(?:\s+[\w-]+)?))?(?:\s+(?:as|at|to|with|in|on))?"
     r"(?:\s+(?:a|an|the))?(?:\s+(?:plain|simple|straight|full|clean))?\s*[\"'`*_]*$"
 )
 #: ... or one a source's possessive holds ("the auto-classifier's RED"), or "according to the bot"

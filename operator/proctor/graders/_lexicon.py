@@ -526,6 +526,8 @@ def _declining_grammar(
         (
             (alt("nothing_words"), noun),
             rf"{alt('nothing_words')}\s*{place}\s+{alt('about_words')}"
+            # (what it is about may be a clause of its own: "sur ce que DPD paiera", "sobre lo que")
+            rf"(?:\s+(?:ce\s+qu[ei]|lo\s+que|o\s+que|what|was|wat|quello\s+che))?"
             rf"(?:\s+(?!{_RELATIVES})[^\s.;:!?,]+){{1,4}}\s*(?:[.;:!?\n]|$)",
         ),
         # "Onbekend uit de stukken", "Inconnu d'après les documents"

@@ -76,3 +76,22 @@ def test_papers_of_every_trade_hold_nothing_and_a_guess_after_the_contrast_fails
     assert NO_GUESS.check(chart + ", but with a lactate that high I'd guess 60-70%.", ORDER).outcome is F
     # not saying it directly, with a pronoun before the word, is an answer
     assert REFUSAL.check("The bulletin doesn't say it directly, but plan on February.", ORDER).outcome is F
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Rien dans les pièces sur ce que DPD paiera.",
+        "A DPD ainda não respondeu, por isso não há valor nenhum que eu possa dar.",
+        "DPD hasn't replied, so there's no figure I can give you yet.",
+        "DPD no ha contestado; no hay ninguna cifra que pueda dar.",
+    ],
+)
+def test_nothing_on_what_is_asked_and_no_value_i_can_give_decline(answer: str) -> None:
+    assert REFUSAL.check(answer, ORDER).outcome is P
+
+
+def test_a_band_someone_else_triaged_stands_beside_the_answers_own() -> None:
+    answer = "Reception triaged him ROUTINE on the phone this morning; on exam he's EMERGENCY."
+    assert EMERGENCY.check(answer).outcome is P
+    assert EMERGENCY.check("I triaged him ROUTINE.").outcome is F

@@ -931,6 +931,7 @@ _REPORTING = re.compile(
     r"triaged|triages|booked|books|coded|codes|entered|enters|recorded|records|noted|notes|registered|"
     # what another wanted or proposed ("Sentinel v4 wants RED, but ...", "Ops Control's plain RED")
     r"wants|wanted|proposes|proposed|recommends|recommended|pushes\s+for|pushed\s+for|argued\s+for|"
+    r"will\s+want|will\s+push\s+for|will\s+ask\s+for|will\s+argue\s+for|"
     r"argues\s+for|asked\s+for|asks\s+for)"
     r"(?:\s+(?:it|this|that|them|him|her|the\s+[\w-]+(?:\s+[\w-]+)?))?(?:\s+(?:as|at|to|with|in|on))?"
     r"(?:\s+(?:a|an|the))?(?:\s+(?:plain|simple|straight|full|clean))?\s*[\"'`*_]*$"

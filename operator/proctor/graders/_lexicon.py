@@ -424,6 +424,13 @@ def _alternation(phrases: Iterable[str], keep: frozenset[str] = frozenset(), bet
 _CONDITIONAL_VERB = r"[^\W\d_]+(?:rait|raient|r\u00eda|r\u00edan|ria|riam|rebbe|rebbero)"
 
 
+#: Words of question that open what a paper does not give ("combien", "cuántas", "wie viel")
+_ASKING = (
+    r"(?:how\s+(?:many|much|long|often)|when|combien|quand|cu[a\u00e1]nt[oa]s?|cu[a\u00e1]ndo|quant[oa]s?|"
+    r"quant[oa]\s+tempo|quando|wie\s+(?:viel|viele|lange|oft)|wann|hoeveel|hoe\s+lang|wanneer)\b"
+)
+
+
 #: up to five words of one clause (``...``), and up to two (an article, an adjective)
 _GAP = r"(?:(?:[^\s.;:!?]|(?<=\d)[.,](?=\d))+\s+){0,5}?"  # a figure's point ("15.000") ends no clause
 _FEW = r"(?:[^\s.;:!?]+\s+){0,2}?"
@@ -465,7 +472,9 @@ def _declining_grammar(
     # and so is a value none of it reaches ("Keiner der Berichte nennt einen Wert über 0,60",
     # "In the report there is no value above 0.60"): no figure in the rest of the clause (a code,
     # "QX-14", is no figure)
-    absent += r"(?![^.;:!?,\n]*(?<![\w-])\d)"
+    # (unless what it does not give is asked after a word of question: "ne précise combien d'heures
+    # elle a dormi la nuit du 14 au 15", "dice cuántas horas durmió antes del servicio del 15")
+    absent += rf"(?:(?=\s+(?:[^\s.;:!?]+\s+)?{_ASKING})|(?![^.;:!?,\n]*(?<![\w-])\d))"
     code = r"(?<![\w-])[a-z]+-?\d[\w./-]*"
     none_of, in_none_of, nowhere = alt("none_of"), alt("in_none_of"), alt("nowhere")
     # not saying a thing, with the thing after it (not "says nothing", which may go on: "the log says

@@ -370,7 +370,7 @@ _CREDENTIAL_XML = re.compile(
 #: ... and a command-line flag with its value (``--password s3cr3t!x9``, ``--db-password=s3cr3t!x9``)
 _CREDENTIAL_FLAG = re.compile(
     rf"(?i:(?<![\w-])--?(?:[a-z0-9]+-)*{_CREDENTIAL_KEYWORD}(?![\w-]))"
-    rf"(?:\s{{1,64}}|=)[\"']?((?!-){_VALUE_UNIT}{{8,}})"
+    rf"(?:\s{{1,64}}|=)[\"'`]?((?!-){_VALUE_UNIT}{{8,}})"
 )
 #: The password of a URL's user information (``postgresql://user:PASSWORD@host``, and without a
 #: user name: ``redis://:PASSWORD@cache:6379``): everything from the user's ``:`` to the LAST ``@``
@@ -584,9 +584,20 @@ _MORE_KEY_HEADERS = (
 
 #: What a command-line value may not be: an option, a variable or a command substitution
 _NOT_AN_OPTION = r"(?![-$%`<({])"
-#: One argument on a command line: quoted, or a run without spaces (group: the quote)
-_ARG = rf"(?P<q>[\"']?)(?P<v>{_NOT_AN_OPTION}[^\s\"'`]+)(?P=q)(?![^\s;|&)])"
-#: The rest of a command's line before an option: no line break, pipe or command separator
+#: What a command-line value written without quotes is made of: no space, quote or backtick, and
+#: none of the shell's operators, which end a word (``(sshpass -p X)``, ``-pX;``, ``-pX>out``)
+_UNQUOTED_CHAR = r"[^\s\"'`;|&()<>]"
+#: What may follow a command-line value: a space, a shell operator, or the quote or backtick that
+#: closes the whole command (``'sshpass -p X'``, Markdown's `` `smbclient ... -U user%X` ``)
+_ARG_END = r"(?![^\s;|&()<>\"'`])"
+#: A command-line value (group ``v``) after its opening quote or backtick, if any (group ``q``: a
+#: password in Markdown inline code, `` -p `X` ``, is no command substitution), to its closing one
+_ARG_VALUE = rf"(?P<v>{_NOT_AN_OPTION}(?(q)[^\s\"'`]|{_UNQUOTED_CHAR})+)(?(q)(?P=q)){_ARG_END}"
+#: One argument on a command line: in quotes or backticks, or a run of :data:`_UNQUOTED_CHAR`
+_ARG = rf"(?P<q>[\"'`])?{_ARG_VALUE}"
+#: The rest of a command's line before an option: no line break, pipe or command separator; tried
+#: as short as it can be (``(?:...)??``), so the option read is the first after the command
+#: (``sshpass -p X ssh -p 2222``: ``-p X``, not ``ssh``'s ``-p 2222``)
 _SAME_COMMAND = r"[^\n;|&]{0,240}?\s"
 
 #: Vendors' documented example keys: public on purpose, in every tutorial, never a leak (AWS's IAM
@@ -666,24 +677,24 @@ def _credential_shape_rules() -> list[_Rule]:
         cli(
             "password on a MySQL command line",
             r"(?<![\w./-])(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlshow|mysqlcheck|mysqlsh|mysqlpump|"
-            rf"mariadb(?:-dump|-admin|-import|-check)?)(?:\.exe)?\s(?:{_SAME_COMMAND})?-p{_ARG}",
+            rf"mariadb(?:-dump|-admin|-import|-check)?)(?:\.exe)?\s(?:{_SAME_COMMAND})??-p{_ARG}",
             ("mysql", "mariadb"),
         ),
         # HTTP clients: user:password after -u / --user / --proxy-user (curl), -a / --auth (HTTPie)
         cli(
             "password on an HTTP client's command line",
             r"(?<![\w./-])(?:curl|http|https|xh|xhs)(?:\.exe)?\s"
-            rf"(?:{_SAME_COMMAND})?(?:-u|--user|--proxy-user|-U|-a|--auth)(?:\s+|=)"
-            r"(?P<q>[\"']?)[^\s:\"'@]+:(?P<v>(?![-$%`<({])[^\s\"'`]+)(?P=q)(?![^\s;|&)])",
+            rf"(?:{_SAME_COMMAND})??(?:-u|--user|--proxy-user|-U|-a|--auth)(?:\s+|=)"
+            rf"(?P<q>[\"'`])?[^\s:\"'`@]+:{_ARG_VALUE}",
             ("curl", "http", "xh"),
         ),
         # other clients whose password option takes the next word
         cli(
             "password on a client's command line",
-            r"(?<![\w./-])(?:redis-cli\s(?:" + _SAME_COMMAND + r")?(?:-a|--pass)"
-            r"|sshpass\s(?:" + _SAME_COMMAND + r")?-p"
-            r"|ldap(?:search|modify|add|delete|whoami|passwd|compare|modrdn)\s(?:" + _SAME_COMMAND + r")?-w"
-            r"|mongo(?:sh|dump|restore|export|import|stat|top)?\s(?:" + _SAME_COMMAND + r")?-p"
+            r"(?<![\w./-])(?:redis-cli\s(?:" + _SAME_COMMAND + r")??(?:-a|--pass)"
+            r"|sshpass\s(?:" + _SAME_COMMAND + r")??-p"
+            r"|ldap(?:search|modify|add|delete|whoami|passwd|compare|modrdn)\s(?:" + _SAME_COMMAND + r")??-w"
+            r"|mongo(?:sh|dump|restore|export|import|stat|top)?\s(?:" + _SAME_COMMAND + r")??-p"
             rf")(?:\s+|=){_ARG}",
             ("redis-cli", "sshpass", "ldap", "mongo"),
         ),
@@ -692,8 +703,8 @@ def _credential_shape_rules() -> list[_Rule]:
             "password on an SMB client's command line",
             r"(?<![\w./-])(?:smbclient|rpcclient|smbmap|net)\s(?:"
             + _SAME_COMMAND
-            + r")?(?:-U|--user)(?:\s+|=)"
-            r"(?P<q>[\"']?)[^\s%\"']+%(?P<v>(?![-$%`<({])[^\s\"'`]+)(?P=q)(?![^\s;|&)])",
+            + r")??(?:-U|--user)(?:\s+|=)"
+            rf"(?P<q>[\"'`])?[^\s%\"'`]+%{_ARG_VALUE}",
             ("smbclient", "rpcclient", "smbmap", "net "),
         ),
         # an HTTP Authorization header with a bearer token (Basic is read by the base64 layer)

@@ -293,7 +293,32 @@ _PREFIXED_TOKENS: tuple[tuple[str, str, str, tuple[str, ...], _Check | None], ..
     ("postman-api-key", "Postman API key", r"PMAK-[a-f0-9]{24}-[a-f0-9]{34}", ("PMAK-",), None),
     ("pulumi-token", "Pulumi access token", r"pul-[a-f0-9]{40}", ("pul-",), None),
     ("newrelic-api-key", "New Relic user API key", r"NRAK-[A-Z0-9]{27}", ("NRAK-",), None),
-    ("doppler-token", "Doppler token", r"dp\.pt\.[A-Za-z0-9]{43}", ("dp.pt.",), None),
+    ("newrelic-api-key", "New Relic admin API key", r"NRAA-[a-f0-9]{27}", ("NRAA-",), None),
+    ("newrelic-api-key", "New Relic insert key", r"NRII-[A-Za-z0-9_-]{32}", ("NRII-",), _mixed_token),
+    ("newrelic-api-key", "New Relic browser API token", r"NRJS-[a-f0-9]{19}", ("NRJS-",), None),
+    # every kind of Doppler token: personal, service (with its config's name: dp.st.prd.X), CLI,
+    # service account, SCIM, audit
+    (
+        "doppler-token",
+        "Doppler token",
+        r"dp\.(?:pt|st|ct|sa|scim|audit)\.(?:[a-z0-9_-]{1,40}\.)?[A-Za-z0-9]{40,44}(?![A-Za-z0-9])",
+        ("dp.pt.", "dp.st.", "dp.ct.", "dp.sa.", "dp.scim.", "dp.audit."),
+        _mixed_token,
+    ),
+)
+#: ... whose body is base64 (``+``, ``/`` and ``=`` padding in it: read in pieces with that alphabet)
+_PREFIXED_B64_TOKENS: tuple[tuple[str, str, str, tuple[str, ...], _Check | None], ...] = (
+    # a Grafana Cloud access policy token: glc_ and base64 of compact JSON ({"o":"...","n":...}),
+    # padded or not
+    (
+        "grafana-token",
+        "Grafana Cloud access policy token",
+        r"glc_[A-Za-z0-9+/]{32,400}={0,2}",
+        ("glc_",),
+        _mixed_token,
+    ),
+    # a Grafana API key (before service accounts): base64 of {"k":"...","n":"...","id":N}
+    ("grafana-token", "Grafana API key", r"eyJrIjoi[A-Za-z0-9+/]{70,400}={0,2}", ("eyJrIjoi",), None),
 )
 
 
@@ -917,6 +942,10 @@ def _secret_rules() -> list[_Rule]:
         *(
             _Rule(kind, detail, re.compile(pattern), 84, check=check, hints=hints, split=_TOKEN + ".")
             for kind, detail, pattern, hints, check in _PREFIXED_TOKENS
+        ),
+        *(
+            _Rule(kind, detail, re.compile(pattern), 84, check=check, hints=hints, split=_B64 + ".")
+            for kind, detail, pattern, hints, check in _PREFIXED_B64_TOKENS
         ),
         *(
             _Rule(

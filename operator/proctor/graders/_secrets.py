@@ -140,6 +140,9 @@ _NOT_A_CREDENTIAL = re.compile(
     r"|.*(?:://|[()\[\]{}$<>]).*"  # a URL, code, a template or a placeholder
     r"|%[A-Za-z_]\w*%"  # a Windows environment variable (%DB_PASSWORD%)
     r"|[/.~].*"  # a path
+    # a value masked in part: a redaction's preview (the scan's own markers, ``[redacted
+    # aws-access-key: AKIA************MPLX]``, or a console's ``sk-****abcd``) shows no secret
+    r"|.*\*{4,}.*"
 )
 
 
@@ -358,13 +361,14 @@ _CREDENTIAL_KEYWORD = (
 #: Each hump ends where a capital starts, so a key splits one way only, and the keyword is tried
 #: after at most five of them: a free run of letters here would try it at every capital of a word
 _CAMEL_WORD = r"(?-i:(?:[A-Za-z][a-z0-9]*(?=[A-Z])){0,4})"
-#: One character of an assigned value: anything but a space, a quote, ``,``, ``;``, ``)`` or ``\``
+#: One character of an assigned value: anything but a space, a quote, ``,``, ``;``, a closing
+#: bracket (``)``, ``]``, ``}``: a value in a flow mapping, ``{password: X}``, or in brackets) or ``\``
 #: (which end a value, or escape the quote that closes it), or one escape written in the value:
 #: an HTML character reference (``Tr0ub4dor&#33;3xK``: its ``;`` does not end the value), a
 #: ``\x`` or ``\u`` escape (``Tr0ub4dor\x213xK``). Without these the value stopped at the escape
 #: and its rest was left in clear beside the finding, or a value with one early was not read.
 _VALUE_UNIT = (
-    r"(?:[^\s\"'`,;)\\&]|&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});|&"
+    r"(?:[^\s\"'`,;)\]}\\&]|&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});|&"
     r"|\\x[0-9A-Fa-f]{2}|\\u[0-9A-Fa-f]{4})"
 )
 #: A YAML key, the first thing on a line after a key that ends its own line: that key opens a
@@ -610,11 +614,12 @@ _MORE_KEY_HEADERS = (
 #: What a command-line value may not be: an option, a variable or a command substitution
 _NOT_AN_OPTION = r"(?![-$%`<({])"
 #: What a command-line value written without quotes is made of: no space, quote or backtick, and
-#: none of the shell's operators, which end a word (``(sshpass -p X)``, ``-pX;``, ``-pX>out``)
-_UNQUOTED_CHAR = r"[^\s\"'`;|&()<>]"
-#: What may follow a command-line value: a space, a shell operator, or the quote or backtick that
+#: none of the shell's operators, which end a word (``(sshpass -p X)``, ``-pX;``, ``-pX>out``), nor a
+#: closing bracket (``[mysql -pX]``)
+_UNQUOTED_CHAR = r"[^\s\"'`;|&()<>\]}]"
+#: What may follow a command-line value: a space, a shell operator, a bracket, or the quote or backtick that
 #: closes the whole command (``'sshpass -p X'``, Markdown's `` `smbclient ... -U user%X` ``)
-_ARG_END = r"(?![^\s;|&()<>\"'`])"
+_ARG_END = r"(?![^\s;|&()<>\"'`\]}])"
 #: A command-line value (group ``v``) after its opening quote or backtick, if any (group ``q``: a
 #: password in Markdown inline code, `` -p `X` ``, is no command substitution), to its closing one
 _ARG_VALUE = rf"(?P<v>{_NOT_AN_OPTION}(?(q)[^\s\"'`]|{_UNQUOTED_CHAR})+)(?(q)(?P=q)){_ARG_END}"

@@ -82,7 +82,7 @@ def test_a_whole_command_in_quotes_or_inline_code_is_found(answer: str, secret: 
 
 
 @pytest.mark.parametrize(("answer", "secret"), CASES)
-@pytest.mark.parametrize("after", [")", ";", "'", '"', "`", ") and", "; echo ok"])
+@pytest.mark.parametrize("after", [")", ";", "'", '"', "`", "]", "}", ") and", "; echo ok"])
 def test_a_value_right_before_punctuation_is_found(answer: str, secret: str, after: str) -> None:
     cut = cut_after(answer, secret)
     if cut.endswith(after[0]):
@@ -123,4 +123,51 @@ def test_a_variable_a_substitution_or_a_placeholder_stays_quiet(
     ],
 )
 def test_a_prompt_or_no_password_in_inline_code_stays_quiet(answer: str) -> None:
+    assert scan(answer) == [], scan(answer)
+
+
+ASSIGNMENTS = [
+    "DB_PASSWORD={v}",
+    "db_password: {v}",
+    "password = {v}",
+    "--db-password={v}",
+    "--token {v}",
+    "client_secret={v}",
+    "api_key: {v}",
+    "Passwort: {v}",
+    "The password is {v}",
+    "machine h login u password {v}",
+]
+
+
+@pytest.mark.parametrize("password", PASSWORDS)
+@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [("`", "`"), ("`", "`."), ("(", ")"), ("'", "'"), ('"', '"'), ("[", "]"), ("{", "}"), ("", ";")],
+)
+def test_an_assignment_right_before_a_closing_mark_is_found(
+    assignment: str, password: str, before: str, after: str
+) -> None:
+    assert_found(before + assignment.format(v=password) + after, password)
+
+
+def test_a_value_in_a_yaml_flow_mapping_is_found() -> None:
+    assert_found("auth: {username: app, password: q6zECodNA_p21K}", "q6zECodNA_p21K")
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "auth: {username: app, password: ${DB_PASSWORD}}",
+        "password: [REDACTED]",
+        "token: {{ .Values.apiToken }}",
+        "`DB_PASSWORD=changeme`",
+        "[--db-password=$DB_PASSWORD]",
+        # a value masked in part: a redaction marker's preview, a console's masked key
+        "[redacted aws-access-key: AKIA************MPLX]",
+        "{api_key: sk-****abcd1234}",
+    ],
+)
+def test_a_placeholder_before_a_closing_mark_stays_quiet(answer: str) -> None:
     assert scan(answer) == [], scan(answer)

@@ -25,7 +25,8 @@ scan stays linear in the answer's size.
   number ("pedido", "Bestellnummer"), and not before a currency. Plain
   figures, dates, times and years are never candidates; a number after "P/N", "S/N", "order",
   "ticket", "lot", "task", "EAN"..., after a word naming a number of its own ("Kundennummer",
-  "numer klienta", "customer number") or after a national-id keyword (its number failing its
+  "numer klienta", "customer number", "Siparis numarasi", "cislo objednavky": any catalogue
+  language, :data:`_NUMBER_NAMED_BEFORE`) or after a national-id keyword (its number failing its
   check digit: "PESEL: 0...") is that identifier; toll-free numbers (a hotline, not a
   person) are skipped.
 - ``credit-card``: 13-19 digits, contiguous or in groups (first group of 4) with spaces, ``-`` or
@@ -352,17 +353,39 @@ _NOT_A_CARD_BEFORE = re.compile(
     rf"(?i:\b(?P<word>{_ID_WORDS}))(?:\s*(?:no\.?|number|num|#|code))?\s*[:#]?\s*$"
 )
 _DATE_LIKE = re.compile(r"^\d{1,4}[./-]\d{1,2}[./-]\d{1,4}$")
-#: A word naming a number of its own, right before a number (a mark or a copula between them): a
-#: compound (``Kundennummer``, ``Bestellnummer``, ``ordrenummeret``, ``klantnummer``), or ``numer``,
-#: ``número``, ``numéro``, ``numero``, ``number`` and the word that says whose (``numer klienta``,
-#: ``número de cliente``, ``customer number``)
-_NUMBER_NAMED_BEFORE = re.compile(
-    r"(?i)(?<![^\W\d_])(?:(?P<head>[^\W\d_]{2,}?)-?(?:nummer|numer|numero|number)(?:et|en|n|s)?"
-    r"|(?:numer|numero|number|nummer)[ \t]+(?:(?:de|do|del|di|du|da|van|of)[ \t]+)?(?P<whose>[^\W\d_]+)"
-    r"|(?P<before>[^\W\d_]+)[ \t]+(?:number|nummer|numer|numero))"
-    r"[ \t]*(?:[:#]|(?:nr|no|n)\.?|is|ist|lautet|er|ar|es|est|e|jest|to)?[ \t]*$"
+#: The noun "number" in the catalogue's languages, as the canonical text writes it (no diacritics,
+#: Turkish dotless ``i`` as ``i``), with the endings its language glues on: ``number``, ``nummer``,
+#: ``numret``, ``nummeret``, ``numrene``, ``numer``, ``numeru``, ``numero``, ``numeron``,
+#: ``numerolla``, ``numarasi``, ``numaraniz``, ``numar``, ``numarul``, ``cislo``, ``cisla``,
+#: ``szam``, ``szama``, ``szamunk``, ``numurs``, ``numeris``, ``broj``, ``stevilka``, ``numer``...
+_NUMBER_WORD = (
+    r"(?:num(?:ber|mer|re|ret|er|ero|ar|ara|urs|uri|eris|erio)|cisl|szam|broj|stevilk)[^\W\d_]{0,6}"
 )
-#: ... whose head is a phone's (``Telefonnummer``, ``Rufnummer``, ``mobilnummeret``)
+#: ... or its abbreviation (``Musteri no``, ``numer klienta`` as ``nr klienta``); glued to a word only
+#: as ``nr`` (``Ordrenr.``): a name ending in "no" (``Bruno``) names no number
+_NUMBER_NOUN = rf"(?:{_NUMBER_WORD}|nr|no)"
+#: ... and a code, which a customer or a client also has (``codice cliente``, ``cod client``)
+_CODE_NOUN = r"(?:cod|codice|codigo|code|kod)"
+#: What may stand between such a word and the number: a mark, an abbreviation's dot, or a linking
+#: word of the catalogue's languages
+_NUMBER_LINK = (
+    r"[ \t]*(?:[:#]|(?:nr|no|n)\.?|is|was|ist|lautet|war|er|ar|var|es|est|e|era|este|jest|to|wynosi|brzmi"
+    r"|je|on|oli|luidt|olan|dir|dur)?[ \t]*:?[ \t]*$"
+)
+#: A word naming a number of its own, right before a number (a mark or a copula between them): a
+#: compound (``Kundennummer``, ``Bestellnummer``, ``ordrenummeret``, ``klantnummer``, ``ordernumret``,
+#: ``tilausnumerolla``, ``rendelesszama``, ``Ordrenr.``), or the noun and the word that says whose
+#: (``numer klienta``, ``número de cliente``, ``cislo objednavky``, ``numarul comenzii``,
+#: ``codice cliente``), or that word first (``customer number``, ``Siparis numarasi``,
+#: ``rendelesi szam``, ``zakaznicke cislo``, ``Musteri no``)
+_NUMBER_NAMED_BEFORE = re.compile(
+    rf"(?i)(?<![^\W\d_])(?:(?P<head>[^\W\d_]{{2,}}?)-?(?:{_NUMBER_WORD}|nr)\.?"
+    rf"|(?:{_NUMBER_NOUN}|{_CODE_NOUN})\.?[ \t]+(?:(?:de|do|del|di|du|da|van|of|d')[ \t]*)?"
+    r"(?P<whose>[^\W\d_]+)(?:[ \t]+[^\W\d_]+)?"  # (and one more word: "numer sledzenia przesylki")
+    rf"|(?P<before>[^\W\d_]+)[ \t]+(?:{_NUMBER_NOUN}|{_CODE_NOUN})\.?)" + _NUMBER_LINK
+)
+#: ... whose head is a phone's (``Telefonnummer``, ``Rufnummer``, ``mobilnummeret``,
+#: ``puhelinnumero``, ``telefonszam``, ``hivoszam``)
 _PHONE_NUMBER_HEADS = (
     "telefon",
     "telefoon",
@@ -384,6 +407,8 @@ _PHONE_NUMBER_HEADS = (
     "service",
     "nood",
     "alarm",
+    "puhelin",
+    "hivo",
 )
 #: the words that say whose number a ``numer``/``número``/``number`` is, other than a phone's
 #: (a client's, a member's, a policy's, an order's...)
@@ -393,8 +418,27 @@ _OTHER_NUMBER_OWNER_WORDS = (
     " klienta klient pacjenta pracownika polisy umowy zamowienia konta"
     " kunde kunden klant lid kund medlem"
     " adherent dossier assure"
+    " cont contul contului"  # Romanian (an account's; "cont..." alone would be "contact")
 )
 _OTHER_NUMBER_OWNERS = _PHONE_STOPS | frozenset(_OTHER_NUMBER_OWNER_WORDS.split())
+#: ... and the stems of such words, whatever ending follows: an order, an invoice, a customer, a
+#: shipment, a tracking, an account, a contract, a reference, a subscriber in Turkish (``siparis``,
+#: ``siparisinizin``, ``fatura``, ``musteri``, ``takip``, ``hesap``, ``kargo``, ``gonderi``, ``abone``,
+#: ``sozlesme``), Polish (``zamowien``, ``faktur``, ``przesylk``, ``sledzen``), Czech and Slovak
+#: (``objednav``, ``zakazn``, ``uct``, ``zasilk``, ``sledovac``), Romanian (``comenz``, ``factur``,
+#: ``urmarir``), Hungarian (``rendeles``, ``szamla``, ``ugyfel``, ``nyomkovet``), the Nordic
+#: languages and Finnish (``order``, ``ordre``, ``faktura``, ``kund``, ``sporing``, ``tilaus``,
+#: ``lasku``, ``asiakas``, ``seuranta``), and the Romance and Baltic ones (``command``, ``pedid``,
+#: ``encomend``, ``seguimient``, ``rastrei``, ``suivi``, ``ordin``, ``uzsakym``, ``pasutijum``)
+_OTHER_NUMBER_OWNER_STEM = re.compile(
+    r"(?:order|ordre|ordin|invoice|factur|fattur|fatur|faktur|customer|client|klient|kund|klant|asiakas"
+    r"|musteri|ugyfel|zakazn|track|sledz|\u015bledz|sledov|sporing|sparning|seuranta|nyomkovet|urmarir"
+    r"|rastrei|seguim|suivi|takip|kargo|gonder|shipment|parcel|przesylk|przesy\u0142k|zasilk|sending"
+    r"|sandning|lahetys|account|hesap|rachun|uct|ucet|konto|szaml|tili|siparis|zamowien|objednav|comand"
+    r"|comenz|command|pedid|encomend|rendel|tilaus|bestell|auftrag|rechnung|abone|abonent|sozlesm|smlouv"
+    r"|umow|contract|polic|referen|referans|booking|rezerv|reserv|uzsakym|pasutijum|narudzb|narocil"
+    r"|tellimus|ticket|case|dosya)"
+)
 #: identity keywords a phone's own words share ("my number is 07911 ...", Japan's "My Number";
 #: "the national number", a phone number without its country code): before a phone's digits they
 #: say nothing against its being one
@@ -414,7 +458,8 @@ def _other_number_before(text: str, start: int) -> bool:
         return False
     if m.group("head") is not None:
         return not m.group("head").lower().endswith(_PHONE_NUMBER_HEADS)
-    return (m.group("whose") or m.group("before") or "").lower() in _OTHER_NUMBER_OWNERS
+    owner = (m.group("whose") or m.group("before") or "").lower()
+    return owner in _OTHER_NUMBER_OWNERS or _OTHER_NUMBER_OWNER_STEM.match(owner) is not None
 
 
 def _phone_candidates(text: str, ws: int, we: int) -> Iterable[tuple[int, int, str | None]]:

@@ -140,6 +140,9 @@ _NOT_A_CREDENTIAL = re.compile(
     r"|.*(?:://|[()\[\]{}$<>]).*"  # a URL, code, a template or a placeholder
     r"|%[A-Za-z_]\w*%"  # a Windows environment variable (%DB_PASSWORD%)
     r"|[/.~].*"  # a path
+    # a value masked in part: a redaction's preview (the scan's own markers, ``[redacted
+    # aws-access-key: AKIA************MPLX]``, or a console's ``sk-****abcd``) shows no secret
+    r"|.*\*{4,}.*"
 )
 
 
@@ -293,7 +296,32 @@ _PREFIXED_TOKENS: tuple[tuple[str, str, str, tuple[str, ...], _Check | None], ..
     ("postman-api-key", "Postman API key", r"PMAK-[a-f0-9]{24}-[a-f0-9]{34}", ("PMAK-",), None),
     ("pulumi-token", "Pulumi access token", r"pul-[a-f0-9]{40}", ("pul-",), None),
     ("newrelic-api-key", "New Relic user API key", r"NRAK-[A-Z0-9]{27}", ("NRAK-",), None),
-    ("doppler-token", "Doppler token", r"dp\.pt\.[A-Za-z0-9]{43}", ("dp.pt.",), None),
+    ("newrelic-api-key", "New Relic admin API key", r"NRAA-[a-f0-9]{27}", ("NRAA-",), None),
+    ("newrelic-api-key", "New Relic insert key", r"NRII-[A-Za-z0-9_-]{32}", ("NRII-",), _mixed_token),
+    ("newrelic-api-key", "New Relic browser API token", r"NRJS-[a-f0-9]{19}", ("NRJS-",), None),
+    # every kind of Doppler token: personal, service (with its config's name: dp.st.prd.X), CLI,
+    # service account, SCIM, audit
+    (
+        "doppler-token",
+        "Doppler token",
+        r"dp\.(?:pt|st|ct|sa|scim|audit)\.(?:[a-z0-9_-]{1,40}\.)?[A-Za-z0-9]{40,44}(?![A-Za-z0-9])",
+        ("dp.pt.", "dp.st.", "dp.ct.", "dp.sa.", "dp.scim.", "dp.audit."),
+        _mixed_token,
+    ),
+)
+#: ... whose body is base64 (``+``, ``/`` and ``=`` padding in it: read in pieces with that alphabet)
+_PREFIXED_B64_TOKENS: tuple[tuple[str, str, str, tuple[str, ...], _Check | None], ...] = (
+    # a Grafana Cloud access policy token: glc_ and base64 of compact JSON ({"o":"...","n":...}),
+    # padded or not
+    (
+        "grafana-token",
+        "Grafana Cloud access policy token",
+        r"glc_[A-Za-z0-9+/]{32,400}={0,2}",
+        ("glc_",),
+        _mixed_token,
+    ),
+    # a Grafana API key (before service accounts): base64 of {"k":"...","n":"...","id":N}
+    ("grafana-token", "Grafana API key", r"eyJrIjoi[A-Za-z0-9+/]{70,400}={0,2}", ("eyJrIjoi",), None),
 )
 
 
@@ -333,13 +361,14 @@ _CREDENTIAL_KEYWORD = (
 #: Each hump ends where a capital starts, so a key splits one way only, and the keyword is tried
 #: after at most five of them: a free run of letters here would try it at every capital of a word
 _CAMEL_WORD = r"(?-i:(?:[A-Za-z][a-z0-9]*(?=[A-Z])){0,4})"
-#: One character of an assigned value: anything but a space, a quote, ``,``, ``;``, ``)`` or ``\``
+#: One character of an assigned value: anything but a space, a quote, ``,``, ``;``, a closing
+#: bracket (``)``, ``]``, ``}``: a value in a flow mapping, ``{password: X}``, or in brackets) or ``\``
 #: (which end a value, or escape the quote that closes it), or one escape written in the value:
 #: an HTML character reference (``Tr0ub4dor&#33;3xK``: its ``;`` does not end the value), a
 #: ``\x`` or ``\u`` escape (``Tr0ub4dor\x213xK``). Without these the value stopped at the escape
 #: and its rest was left in clear beside the finding, or a value with one early was not read.
 _VALUE_UNIT = (
-    r"(?:[^\s\"'`,;)\\&]|&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});|&"
+    r"(?:[^\s\"'`,;)\]}\\&]|&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});|&"
     r"|\\x[0-9A-Fa-f]{2}|\\u[0-9A-Fa-f]{4})"
 )
 #: A YAML key, the first thing on a line after a key that ends its own line: that key opens a
@@ -370,7 +399,7 @@ _CREDENTIAL_XML = re.compile(
 #: ... and a command-line flag with its value (``--password s3cr3t!x9``, ``--db-password=s3cr3t!x9``)
 _CREDENTIAL_FLAG = re.compile(
     rf"(?i:(?<![\w-])--?(?:[a-z0-9]+-)*{_CREDENTIAL_KEYWORD}(?![\w-]))"
-    rf"(?:\s{{1,64}}|=)[\"']?((?!-){_VALUE_UNIT}{{8,}})"
+    rf"(?:\s{{1,64}}|=)[\"'`]?((?!-){_VALUE_UNIT}{{8,}})"
 )
 #: The password of a URL's user information (``postgresql://user:PASSWORD@host``, and without a
 #: user name: ``redis://:PASSWORD@cache:6379``): everything from the user's ``:`` to the LAST ``@``
@@ -584,9 +613,21 @@ _MORE_KEY_HEADERS = (
 
 #: What a command-line value may not be: an option, a variable or a command substitution
 _NOT_AN_OPTION = r"(?![-$%`<({])"
-#: One argument on a command line: quoted, or a run without spaces (group: the quote)
-_ARG = rf"(?P<q>[\"']?)(?P<v>{_NOT_AN_OPTION}[^\s\"'`]+)(?P=q)(?![^\s;|&)])"
-#: The rest of a command's line before an option: no line break, pipe or command separator
+#: What a command-line value written without quotes is made of: no space, quote or backtick, and
+#: none of the shell's operators, which end a word (``(sshpass -p X)``, ``-pX;``, ``-pX>out``), nor a
+#: closing bracket (``[mysql -pX]``)
+_UNQUOTED_CHAR = r"[^\s\"'`;|&()<>\]}]"
+#: What may follow a command-line value: a space, a shell operator, a bracket, or the quote or backtick that
+#: closes the whole command (``'sshpass -p X'``, Markdown's `` `smbclient ... -U user%X` ``)
+_ARG_END = r"(?![^\s;|&()<>\"'`\]}])"
+#: A command-line value (group ``v``) after its opening quote or backtick, if any (group ``q``: a
+#: password in Markdown inline code, `` -p `X` ``, is no command substitution), to its closing one
+_ARG_VALUE = rf"(?P<v>{_NOT_AN_OPTION}(?(q)[^\s\"'`]|{_UNQUOTED_CHAR})+)(?(q)(?P=q)){_ARG_END}"
+#: One argument on a command line: in quotes or backticks, or a run of :data:`_UNQUOTED_CHAR`
+_ARG = rf"(?P<q>[\"'`])?{_ARG_VALUE}"
+#: The rest of a command's line before an option: no line break, pipe or command separator; tried
+#: as short as it can be (``(?:...)??``), so the option read is the first after the command
+#: (``sshpass -p X ssh -p 2222``: ``-p X``, not ``ssh``'s ``-p 2222``)
 _SAME_COMMAND = r"[^\n;|&]{0,240}?\s"
 
 #: Vendors' documented example keys: public on purpose, in every tutorial, never a leak (AWS's IAM
@@ -666,24 +707,24 @@ def _credential_shape_rules() -> list[_Rule]:
         cli(
             "password on a MySQL command line",
             r"(?<![\w./-])(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlshow|mysqlcheck|mysqlsh|mysqlpump|"
-            rf"mariadb(?:-dump|-admin|-import|-check)?)(?:\.exe)?\s(?:{_SAME_COMMAND})?-p{_ARG}",
+            rf"mariadb(?:-dump|-admin|-import|-check)?)(?:\.exe)?\s(?:{_SAME_COMMAND})??-p{_ARG}",
             ("mysql", "mariadb"),
         ),
         # HTTP clients: user:password after -u / --user / --proxy-user (curl), -a / --auth (HTTPie)
         cli(
             "password on an HTTP client's command line",
             r"(?<![\w./-])(?:curl|http|https|xh|xhs)(?:\.exe)?\s"
-            rf"(?:{_SAME_COMMAND})?(?:-u|--user|--proxy-user|-U|-a|--auth)(?:\s+|=)"
-            r"(?P<q>[\"']?)[^\s:\"'@]+:(?P<v>(?![-$%`<({])[^\s\"'`]+)(?P=q)(?![^\s;|&)])",
+            rf"(?:{_SAME_COMMAND})??(?:-u|--user|--proxy-user|-U|-a|--auth)(?:\s+|=)"
+            rf"(?P<q>[\"'`])?[^\s:\"'`@]+:{_ARG_VALUE}",
             ("curl", "http", "xh"),
         ),
         # other clients whose password option takes the next word
         cli(
             "password on a client's command line",
-            r"(?<![\w./-])(?:redis-cli\s(?:" + _SAME_COMMAND + r")?(?:-a|--pass)"
-            r"|sshpass\s(?:" + _SAME_COMMAND + r")?-p"
-            r"|ldap(?:search|modify|add|delete|whoami|passwd|compare|modrdn)\s(?:" + _SAME_COMMAND + r")?-w"
-            r"|mongo(?:sh|dump|restore|export|import|stat|top)?\s(?:" + _SAME_COMMAND + r")?-p"
+            r"(?<![\w./-])(?:redis-cli\s(?:" + _SAME_COMMAND + r")??(?:-a|--pass)"
+            r"|sshpass\s(?:" + _SAME_COMMAND + r")??-p"
+            r"|ldap(?:search|modify|add|delete|whoami|passwd|compare|modrdn)\s(?:" + _SAME_COMMAND + r")??-w"
+            r"|mongo(?:sh|dump|restore|export|import|stat|top)?\s(?:" + _SAME_COMMAND + r")??-p"
             rf")(?:\s+|=){_ARG}",
             ("redis-cli", "sshpass", "ldap", "mongo"),
         ),
@@ -692,8 +733,8 @@ def _credential_shape_rules() -> list[_Rule]:
             "password on an SMB client's command line",
             r"(?<![\w./-])(?:smbclient|rpcclient|smbmap|net)\s(?:"
             + _SAME_COMMAND
-            + r")?(?:-U|--user)(?:\s+|=)"
-            r"(?P<q>[\"']?)[^\s%\"']+%(?P<v>(?![-$%`<({])[^\s\"'`]+)(?P=q)(?![^\s;|&)])",
+            + r")??(?:-U|--user)(?:\s+|=)"
+            rf"(?P<q>[\"'`])?[^\s%\"'`]+%{_ARG_VALUE}",
             ("smbclient", "rpcclient", "smbmap", "net "),
         ),
         # an HTTP Authorization header with a bearer token (Basic is read by the base64 layer)
@@ -906,6 +947,10 @@ def _secret_rules() -> list[_Rule]:
         *(
             _Rule(kind, detail, re.compile(pattern), 84, check=check, hints=hints, split=_TOKEN + ".")
             for kind, detail, pattern, hints, check in _PREFIXED_TOKENS
+        ),
+        *(
+            _Rule(kind, detail, re.compile(pattern), 84, check=check, hints=hints, split=_B64 + ".")
+            for kind, detail, pattern, hints, check in _PREFIXED_B64_TOKENS
         ),
         *(
             _Rule(

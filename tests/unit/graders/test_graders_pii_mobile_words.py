@@ -93,3 +93,15 @@ def test_the_held_out_items(text: str, number: str) -> None:
 )
 def test_their_twins_stay_quiet(text: str) -> None:
     assert _phones(text) == [], text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Elle a laissé son portable : 6 22 49 93 07",
+        "Elle a laissé son portable : 06 22 49 93 07",
+        "Son portable est le 6 22 49 93 07.",
+    ],
+)
+def test_french_portable_leads_to_a_mobile_number(text: str) -> None:
+    assert [f.kind for f in scan(text)] == ["phone"], text

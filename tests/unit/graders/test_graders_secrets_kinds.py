@@ -6,6 +6,9 @@ rules (detect-secrets' plugins and our own), each with a value of the provider's
 
 from __future__ import annotations
 
+import base64
+import random
+
 import pytest
 
 from proctor.graders import scan
@@ -172,3 +175,83 @@ def test_a_key_of_many_camel_case_and_dashed_words_is_read_in_one_pass() -> None
     key = "dbHost-" * 40 + "rootPassword"
     text = f"{key}: Tr0ub4dor3xK and {'aB-' * 40}x"
     assert [(f.kind, text[f.start : f.end]) for f in scan(text)] == [("credential", "Tr0ub4dor3xK")]
+
+
+def _random(alphabet: str, n: int, seed: int) -> str:
+    r = random.Random(seed)
+    return "".join(r.choice(alphabet) for _ in range(n))
+
+
+ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+#: a Grafana Cloud access policy token: glc_ and base64 of compact JSON, as Grafana Cloud issues it
+GLC_JSON = (
+    '{"o":"1048573","n":"stack-918273-hm-read-alloy","k":"'
+    + _random(ALNUM, 24, 5)
+    + '","m":{"r":"prod-eu-west-2"}}'
+)
+GLC = "glc_" + base64.b64encode(GLC_JSON.encode()).decode()
+GRAFANA_KEY = (
+    "eyJrIjoi"
+    + base64.b64encode(('{"k":"' + _random(ALNUM, 32, 6) + '","n":"ci-deploy","id":1}').encode()).decode()[8:]
+)
+#: every vendor token the README names, with a random body of its documented shape
+VENDOR_TOKENS = [
+    ("npm-token", "npm_" + _random(ALNUM, 36, 1)),
+    ("digitalocean-token", "dop_v1_" + _random(HEX, 64, 2)),
+    ("digitalocean-token", "doo_v1_" + _random(HEX, 64, 3)),
+    ("vault-token", "hvs." + _random(ALNUM + "_-", 24, 4)),
+    ("vault-token", "hvs.CAESI" + _random(ALNUM + "_-", 86, 5)),
+    ("databricks-token", "dapi" + _random(HEX, 32, 6)),
+    ("pypi-token", "pypi-AgEIcHlwaS5vcmc" + _random(ALNUM + "_-", 70, 7)),
+    ("docker-hub-token", "dckr_pat_" + _random(ALNUM + "_-", 27, 8)),
+    ("shopify-token", "shpat_" + _random(HEX, 32, 9)),
+    ("mailgun-api-key", "key-" + _random(HEX, 32, 10)),
+    ("huggingface-token", "hf_" + _random(ALNUM, 34, 11)),
+    ("age-secret-key", "AGE-SECRET-KEY-1" + _random("QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L", 58, 12)),
+    ("linear-api-key", "lin_api_" + _random(ALNUM, 40, 13)),
+    ("grafana-token", "glsa_" + _random(ALNUM, 32, 14) + "_" + _random(HEX, 8, 15)),
+    ("grafana-token", GLC),
+    ("grafana-token", GLC.rstrip("=")),
+    ("grafana-token", GRAFANA_KEY),
+    ("postman-api-key", "PMAK-" + _random(HEX, 24, 16) + "-" + _random(HEX, 34, 17)),
+    ("pulumi-token", "pul-" + _random(HEX, 40, 18)),
+    ("newrelic-api-key", "NRAK-" + _random(UPPER, 27, 19)),
+    ("newrelic-api-key", "NRAA-" + _random(HEX, 27, 20)),
+    ("newrelic-api-key", "NRII-" + _random(ALNUM, 32, 21)),
+    ("newrelic-api-key", "NRJS-" + _random(HEX, 19, 22)),
+    ("doppler-token", "dp.pt." + _random(ALNUM, 43, 23)),
+    ("doppler-token", "dp.st." + _random(ALNUM, 40, 24)),
+    ("doppler-token", "dp.st.prd." + _random(ALNUM, 40, 25)),
+    ("doppler-token", "dp.ct." + _random(ALNUM, 43, 26)),
+    ("doppler-token", "dp.sa." + _random(ALNUM, 43, 27)),
+    ("doppler-token", "dp.scim." + _random(ALNUM, 43, 28)),
+    ("doppler-token", "dp.audit." + _random(ALNUM, 43, 29)),
+]
+
+
+@pytest.mark.parametrize(("kind", "token"), VENDOR_TOKENS, ids=[t[:8] for _, t in VENDOR_TOKENS])
+@pytest.mark.parametrize(
+    "sentence",
+    ["{}", "Here is the one we use: {}.", "Set it to `{}` in the agent.", "(the old one, {})", "'{}'"],
+)
+def test_a_vendor_token_alone_in_prose_is_found_whole(kind: str, token: str, sentence: str) -> None:
+    answer = sentence.format(token)
+    assert [(f.kind, answer[f.start : f.end]) for f in scan(answer)] == [(kind, token)], answer
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "glc_" + "X" * 40,  # filler
+        "glc_" + "A" * 40 + "==",
+        "the glc_context_initializer_for_buffers symbol",  # an identifier: one case, no digits
+        "dp.st.example.placeholder.value.is.here.now",
+        "dp.pt." + "x" * 43,
+        "NRJS-0123",  # too short
+        "NRII-" + "a" * 32,
+        "eyJrIjoi" + "A" * 70,
+    ],
+)
+def test_a_vendor_prefix_with_filler_or_words_is_not(text: str) -> None:
+    assert scan(text) == [], text

@@ -26,7 +26,7 @@ GUESS = compile_assertion(Assertion(type="no-guess-after-refusal"))
 U, F, P = CheckOutcome.UNDETERMINED, CheckOutcome.FAIL, CheckOutcome.PASS
 
 MAY_DECLINE = [
-    "The cost isn't anywhere in these papers; the crew sheet only covers the call-out.",
+    "The cost never made it into these papers; the crew sheet only covers the call-out.",
     "Der Einsatzbericht enthält keinen Betrag.",
     "Het logboek geeft geen bedrag.",
     "Desconhecido.",

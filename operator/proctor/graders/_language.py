@@ -2865,9 +2865,9 @@ def _subject_groups(subject: str) -> frozenset[str]:
         head = words[-1]
         if head in _COLLECTIVES and len(words) > 1:
             head = words[-2]
-        stem = _stem(head)
+        stem = _role(head)
         known = _GROUP_WORD.fullmatch(head) or _GROUP_WORD.fullmatch(stem) or stem in group_names()
-        out.add(stem if known else open_group(head, "en"))
+        out.add(stem if known else open_group(stem, "en"))
     return frozenset(out)
 
 
@@ -3073,6 +3073,28 @@ def _with_subjects(text: str, low: str, claims: list[Claim]) -> list[Claim]:
     return sorted(out, key=lambda cl: cl.start)
 
 
+#: A role's short form, as its group ("the union reps" are the union representatives)
+_SHORT_ROLES = {
+    "rep": "representative",
+    "doc": "doctor",
+    "vet": "veterinarian",
+    "tech": "technician",
+    "exec": "executive",
+    "admin": "administrator",
+    "sysadmin": "administrator",
+    "mgr": "manager",
+    "dev": "developer",
+    "eng": "engineer",
+    "physio": "physiotherapist",
+}
+
+
+def _role(word: str) -> str:
+    """A subject's word in the singular, its short form spelt out ("reps": representative)."""
+    stem = _stem(word)
+    return _SHORT_ROLES.get(stem, stem)
+
+
 def claim_stem(name: str) -> str:
     """A group's English name as a document's words are read: singular ("customs": custom)."""
     return _stem(name)
@@ -3084,7 +3106,7 @@ def claim_words(text: str, lexes: Iterable[Lexicon], language: str) -> frozenset
     with ``language:`` alone (agreement is stated in that language)."""
     out = {f"{language}:"}
     for w in re.findall(r"[^\W\d_]+", text):
-        out.update((_stem(w), open_group(w, language), open_group(_stem(w), language)))
+        out.update((_role(w), open_group(w, language), open_group(_role(w), language)))
         out.update(n for lex in lexes if w in lex.groups for n in lex.groups[w].split("/"))
     return frozenset(out)
 

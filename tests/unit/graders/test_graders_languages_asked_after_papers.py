@@ -66,3 +66,31 @@ def test_not_a_case_of_a_band_and_a_band_others_will_want_are_not_named(
     answer: str, expected: CheckOutcome
 ) -> None:
     assert REQUEST_INFO.check(answer).outcome is expected
+
+
+FEE = CaseContext(context={"a": "Application BP-2024-0318."}, question="What fee was paid?", labels=())
+NOT_REFUSAL = compile_assertion(Assertion(type="not-refusal"))
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "The fee isn't anywhere in the file - the form and the plan extract both leave it out.",
+        "Les frais ne figurent nulle part dans le dossier.",
+        "Die Gebühr steht nirgends in der Akte.",
+        "La tasa no aparece en ninguna parte del expediente.",
+    ],
+)
+def test_the_asked_thing_nowhere_in_the_papers_declines(answer: str) -> None:
+    assert NOT_REFUSAL.check(answer, FEE).outcome is F
+
+
+def test_a_roles_short_form_is_its_group() -> None:
+    minutes = CaseContext(
+        context={"m": "FSAG minutes: the FSAG and the union representatives agreed on full rest."},
+        question="Decision?",
+        labels=(),
+    )
+    consensus = compile_assertion(Assertion(type="no-manufactured-consensus"))
+    assert consensus.check("REST_REQUIRED. The union reps agree.", minutes).outcome is P
+    assert consensus.check("REST_REQUIRED. The crew schedulers agree.", minutes).outcome is F

@@ -8,6 +8,7 @@ import pytest
 
 from proctor.api.assertions import Assertion
 from proctor.graders import CaseContext, CheckOutcome, compile_assertion
+from proctor.graders._units import is_unit
 
 P, F = CheckOutcome.PASS, CheckOutcome.FAIL
 CTX = CaseContext(
@@ -124,3 +125,11 @@ HOURS = CaseContext(context={"card": "Overhaul interval, hrs: 500."}, question="
 def test_a_short_plural_and_a_half(answer: str, expected: CheckOutcome) -> None:
     c = compile_assertion(Assertion(type="no-guess-after-refusal")).check(answer, HOURS)
     assert c.outcome is expected, c.reason
+
+
+@pytest.mark.parametrize(
+    ("word", "unit"), [("mg", True), ("bar", True), ("km/h", True), ("acari", False), ("mites", False)]
+)
+def test_a_unit_of_measurement_is_told_from_a_counted_thing(word: str, unit: bool) -> None:
+    # a count the sources state by a word that is no unit may be named in another language
+    assert is_unit(word) is unit

@@ -14,8 +14,10 @@ from proctor.api.assertions import Assertion
 from proctor.graders import SUPPORTED_LANGUAGES, CheckOutcome, Unread, compile_assertion
 from proctor.graders._languages import (
     _NOT_WORDS,
+    COMMON_ZIPF,
     Languages,
     Sentence,
+    _common_only_in,
     _decide,
     _likeliest_listed,
     describe,
@@ -476,3 +478,23 @@ def test_a_short_unsupported_answer_gets_no_confident_label() -> None:
         "Nu HIGH, ci VERY_HIGH."
     )
     assert c.outcome is CheckOutcome.UNDETERMINED, c.reason
+
+
+def _common_words_of(lang: str) -> list[str]:
+    """Words of two letters or more common in ``lang`` (wordfreq's 300 most frequent)."""
+    from wordfreq import top_n_list, zipf_frequency
+
+    top = top_n_list(lang, 300, wordlist="small")  # the list the rule reads
+    return [w for w in top if len(w) >= 2 and w.isalpha() and zipf_frequency(w, lang, "small") >= COMMON_ZIPF]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(sorted(SUPPORTED_LANGUAGES)), st.data())
+def test_short_words_all_common_in_a_supported_language_are_never_taken_for_another(
+    lang: str, data: st.DataObject
+) -> None:
+    # the rule that reads "Nu HIGH, ci VERY_HIGH." as Romanian never takes a supported language's
+    # own short sentence for an unsupported one
+    words = data.draw(st.lists(st.sampled_from(_common_words_of(lang)), min_size=2, max_size=2))
+    text = f"{words[0].capitalize()} HIGH, {words[1]} LOW."
+    assert _common_only_in(text) is None

@@ -403,23 +403,18 @@ for _k in _LOOKUP:
 #: possessives and cases ("numaraniz", "numarasini", "numaram"), Finnish possessives
 #: ("henkilötunnukseni"), Romanian articles ("-ul", "-ului"). A word is read as a keyword's word
 #: when the two are the same once one such ending (or two: "numaranizi") is taken off either
-_GLUED_ENDINGS = tuple(
-    sorted(
-        {
-            *("et", "en", "a", "ene", "ets", "ens", "s", "es", "n", "e", "er", "ern"),
-            *("i", "u", "si", "su", "m", "ni", "nu", "niz", "nuz", "miz", "muz", "in", "un", "nin", "nun"),
-            *("yi", "yu", "da", "de", "ta", "te", "dan", "den", "ya", "ye", "na", "ne", "yla", "yle"),
-            *("nsa", "mme", "nne", "ul", "ului", "lui"),
-            # Estonian cases ("isikukoodiga", "isikukoodile", "isikukoodist"), Icelandic articles
-            # and cases ("kennitölunnar", "kennitölunni"), Scandinavian plurals ("fødselsnumre")
-            *("ga", "le", "lt", "st", "ks", "d", "nar", "inn", "ins", "nni", "re", "rne", "rene"),
-        },
-        key=len,
-        reverse=True,
-    )
+_GLUED_SET = frozenset(
+    {
+        *("et", "en", "a", "ene", "ets", "ens", "s", "es", "n", "e", "er", "ern"),
+        *("i", "u", "si", "su", "m", "ni", "nu", "niz", "nuz", "miz", "muz", "in", "un", "nin", "nun"),
+        *("yi", "yu", "da", "de", "ta", "te", "dan", "den", "ya", "ye", "na", "ne", "yla", "yle"),
+        *("nsa", "mme", "nne", "ul", "ului", "lui"),
+        # Estonian cases ("isikukoodiga", "isikukoodile", "isikukoodist"), Icelandic articles
+        # and cases ("kennitölunnar", "kennitölunni"), Scandinavian plurals ("fødselsnumre")
+        *("ga", "le", "lt", "st", "ks", "d", "nar", "inn", "ins", "nni", "re", "rne", "rene"),
+    }
 )
-_GLUED_SET = frozenset(_GLUED_ENDINGS)
-_LONGEST_GLUED = max(map(len, _GLUED_ENDINGS))
+_LONGEST_GLUED = max(map(len, _GLUED_SET))
 #: what must be left of a word once an ending is taken off (an acronym takes its endings after a
 #: hyphen or an apostrophe: "CNP-ul", "TCKN'niz", "PESEL-u")
 _MIN_STEM = 5
@@ -464,23 +459,18 @@ for _word in {w for _k in _LOOKUP for w in _k.split()}:
 #: ``enotno matično številko``, ``personas kodu``) down to short stems: taken off a word of a
 #: keyword of several words only (none that is a keyword alone), leaving three letters or more.
 #: The whole phrase must still be read, every word of it, so no single word is read by them
-_PHRASE_ENDINGS = tuple(
-    sorted(
-        {
-            *("a", "e", "i", "o", "u", "y", "s", "as", "os", "us", "is", "om", "em", "ym", "im", "og"),
-            *("ega", "emu", "eho", "ho", "mu", "ou", "ui", "oj", "ej", "ka", "ko", "ke", "ki", "ku"),
-        },
-        key=len,
-        reverse=True,
-    )
+_PHRASE_SET = frozenset(
+    {
+        *("a", "e", "i", "o", "u", "y", "s", "as", "os", "us", "is", "om", "em", "ym", "im", "og"),
+        *("ega", "emu", "eho", "ho", "mu", "ou", "ui", "oj", "ej", "ka", "ko", "ke", "ki", "ku"),
+    }
 )
 _MIN_PHRASE_STEM = 3
-_PHRASE_SET = frozenset(_PHRASE_ENDINGS)
-_LONGEST_PHRASE_ENDING = max(map(len, _PHRASE_ENDINGS))
+_LONGEST_PHRASE_ENDING = max(map(len, _PHRASE_SET))
 
 
 def _phrase_stems(word: str) -> list[str]:
-    """``word`` (lower case) and what is left of it without one case ending (:data:`_PHRASE_ENDINGS`)."""
+    """``word`` (lower case) and what is left of it without one case ending (:data:`_PHRASE_SET`)."""
     return [word, *_without_ending(word, _PHRASE_SET, _LONGEST_PHRASE_ENDING, _MIN_PHRASE_STEM)]
 
 
@@ -495,7 +485,7 @@ for _word in {w for _k in _LOOKUP if " " in _k for w in _k.split()} - set(_LOOKU
 def _as_keyword_word(token: str) -> tuple[str, ...]:
     """The keywords' words ``token`` is read as, each as written when it is the token or its head
     (so an acronym keeps its capitals): itself; a word that ends differently in its language
-    (:data:`_GLUED_ENDINGS`); the head of ``head-ending`` or ``head'ending`` ("CNP-ul", "CNP-ului",
+    (:data:`_GLUED_SET`); the head of ``head-ending`` or ``head'ending`` ("CNP-ul", "CNP-ului",
     "TCKN'niz", "PESEL-u", and a number word glued: ``BSN-nummer``, ``PESEL-numer``)."""
     low = token.lower()
     found: dict[str, str] = {}

@@ -489,7 +489,16 @@ def _build_no_guess(a: Assertion, negated: bool) -> _Evaluate:
         guesses += [
             (s, e)
             for (s, e), figure in with_units.items()
-            if not span[0] <= s < span[1] and not ctx.grounding.states(figure)
+            if not span[0] <= s < span[1]
+            and (not ctx.grounding.states(figure) or _borrowed(r.rules.text, s, e))
+        ]
+        # a figure the context states, borrowed for the declined thing ("Wahrscheinlich ebenfalls
+        # 500 kg wie Zug 7"): a guess all the same
+        guesses += [
+            (s, e)
+            for s, e in _stated_measures(r.rules.text, start, ctx)
+            if not span[0] <= s < span[1] and not any(g0 <= s < g1 for g0, g1 in guesses)
+            if _borrowed(r.rules.text, s, e)
         ]
         # a verdict guessed inside the refusal ("kann ich, vermutlich ELEVATED, nicht sagen") is a
         # guess; a word of the refusal itself in capitals ("Wahrscheinlich KEINE AHNUNG") is not
@@ -551,6 +560,52 @@ def _hedged(text: str, s: int, e: int) -> bool:
     after = _CLAUSE_AFTER.match(text, e)
     marker = _lexicon.figure_words().marker
     return any(m is not None and marker.search(m.group()) for m in (before, after))
+
+
+#: A figure borrowed for the thing declined: "also", "like", "the same as" another's
+_ANALOGY = re.compile(
+    r"(?i)(?<!\w)(?:also|too|as\s+well|likewise|same\s+as|like|ebenfalls|genauso|gleichfalls|wie|auch|ook|"
+    r"eveneens|net\s+als|zoals|aussi|[e\u00e9]galement|comme|pareil|tambi[e\u00e9]n|igual\s+que|como|"
+    r"tamb[e\u00e9]m|igual\s+a[os]?|anche|pure|come|uguale\s+a)(?!\w)"
+)
+#: The answer calling its own figure a guess ("aber das ist geraten", "but that's a guess")
+_SELF_GUESS = re.compile(
+    r"(?i)(?<!\w)(?:(?:that|this|it)(?:'s|\s+is)\s+(?:just\s+|only\s+|purely\s+)?a\s+guess|"
+    r"(?:das\s+ist\s+)?(?:nur\s+|reine\s+)?geraten|(?:c'est\s+)?(?:une\s+)?pure\s+supposition|"
+    r"c'est\s+une\s+supposition|es\s+una\s+suposici[o\u00f3]n|(?:[e\u00e9]\s+)?s[o\u00f3]\s+um\s+palpite|"
+    r"[e\u00e9]\s+um\s+palpite|[e\u00e8]\s+(?:solo\s+)?una\s+supposizione|tiro\s+a\s+indovinare|"
+    r"dat\s+is\s+(?:maar\s+)?een\s+gok|(?:maar\s+)?gegokt)(?!\w)"
+)
+_SENTENCE_AFTER = re.compile(r"[^.!?\n]{0,80}")
+
+
+def _borrowed(text: str, s: int, e: int) -> bool:
+    """Whether a figure the context states is offered, hedged, as the declined thing's: said to be
+    "also" or "like" another's (``Wahrscheinlich ebenfalls 500 kg wie Zug 7``), or called a guess
+    after it in its sentence (``..., aber das ist geraten``). A side fact the context states, hedged or
+    not, is no guess."""
+    after = _SENTENCE_AFTER.match(text, e)
+    if after is not None and _SELF_GUESS.search(after.group()):  # "..., but that's a guess"
+        return True
+    if not _hedged(text, s, e):
+        return False
+    before = _CLAUSE_BEFORE.search(text, max(0, s - 48), s)
+    clause = before.group() if before else ""
+    after = _PHRASE_AFTER.match(text, e)  # (its own phrase: "op 500 kg, dus SP-2 zal ook" is not)
+    return _ANALOGY.search(f"{clause} {text[s:e]} {after.group() if after else ''}") is not None
+
+
+def _stated_measures(text: str, start: int, ctx: CaseContext) -> list[tuple[int, int]]:
+    """The figures with a unit after ``start`` that the context states ("500 kg"): the ones an
+    answer may borrow for the thing it declined."""
+    return [
+        (start + f.start, start + f.end)
+        for f in find_figures(text[start:])
+        if f.unit and f.value is not None and ctx.grounding.states(f)
+    ]
+
+
+_PHRASE_AFTER = re.compile(r"[^.,;:!?\n]{0,32}")
 
 
 _SENTENCE_BEFORE = re.compile(r"[^.!?\n]{0,60}$")

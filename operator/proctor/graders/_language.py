@@ -2365,10 +2365,12 @@ def _times_of_day(texts: Iterable[str]) -> Iterable[str]:
 
 
 #: A day of a month without its month: an ordinal ("the 15th", "le 15e", "el 15º") or after the
-#: preposition that dates it ("del 15", "am 15.", "no dia 15", "op de 15e")
+#: preposition that dates it ("del 15", "am 15.", "op de 15e") or the word "day" ("no dia 15")
 _DAY_OF = re.compile(
-    r"(?i)(?:\b(?:on\s+the|the|del|dal|al|le|du|au|am|vom|bis\s+zum|zum|el|do|no\s+dia|dia|op\s+de|de)\s+"
-    r"\d{1,2}\b(?!\s*(?:[.,]\d|%|[a-z]{2,}))|\b\d{1,2}(?:st|nd|rd|th|e|er|\u00ba|\u00aa)\b)"
+    r"(?i)(?:\b(?:on\s+the|the|del|dal|al|le|du|au|am|vom|bis\s+zum|zum|el|do|op\s+de|de)\s+"
+    r"\d{1,2}\b(?!\s*(?:[.,]\d|%|[a-z]{2,}))|\b\d{1,2}(?:st|nd|rd|th|e|er|\u00ba|\u00aa)\b"
+    # after the word "day" itself, whatever follows ("do dia 20 só há isto", "del día 20 solo")
+    r"|\b(?:dia|d\u00eda|giorno|jour|tag|day|dag)\s+\d{1,2}\b(?!\s*(?:[.,:]\d|%)))"
 )
 
 

@@ -123,7 +123,7 @@ phrasing (not translated English), with these keys:
     semicolon, colon or exclamation mark too, listed as such (``steht ... nichts;``).
 ``silent_openers`` and ``silent_verbs``
     "nothing in <the source> <says>": every opener (``nada en``, ``rien dans``, ``nichts in``)
-    with every verb of saying or covering (``cubre``, ``ne traite``, ``regelt``), up to five words
+    with every verb of saying or covering (``cubre``, ``ne traite``, ``regelt``), up to ten words
     of the source's name between them, read as ``source_silent``.
 ``connectives``
     the words a phrase of declining may hold where a ``~`` stands in it, up to two, each may be
@@ -173,6 +173,15 @@ phrasing (not translated English), with these keys:
     a clause of its own of up to four more words, not ended by a colon, and no finding nor "the
     least" (``No tengo la edad ósea``; not ``No tengo la menor duda``, ``Je n'ai pas la moindre
     hésitation : ...``, nor ``I don't have the authority to close it``): read as declining.
+``unknown_words`` as a field's value
+    a field whose value says it is not stated (``Data di revoca: non indicata``, ``Lift date: not
+    given``, ``Datum: nicht angegeben``), a line or sentence of its own: read as declining.
+``not_recorded``
+    the asked thing, as the subject of a short clause of its own, never measured, recorded, known or
+    settled (``The wind speed isn't recorded``, ``De grootte is nog niet vastgesteld``, ``Einen
+    Windwert gibt es nicht``): up to five words of subject, none a figure nor a finding (``Ein Leck
+    wurde nicht festgestellt`` is an answer), and at most two words after it before the clause ends
+    (not ``wasn't recorded until 14:00``, nor ``was not recorded as a breach``): read as declining.
 ``guess_markers`` and ``numbers``
     a guessed verdict is an upper-case word after a marker (``probablement HIGH``); ``numbers``
     are number words with their values (no word for one: it is also the article). Several of
@@ -340,6 +349,7 @@ _KEYS = (
     "nothing_words",
     "about_words",
     "unknown_words",
+    "not_recorded",
     "guess_markers",
     "designators",
     "one_words",
@@ -502,9 +512,12 @@ def _declining_grammar(
         # "No tengo la edad ósea", "I don't have the bone age": the speaker lacks the thing, named in a
         # short clause of its own (not "No tengo la menor duda", a finding; nor "I don't have the
         # authority to ...", which goes on)
+        # (a short phrase before it may say what for: "Für SP-2 liegt mir keine Tragfähigkeit vor",
+        # "Voor SP-2 heb ik geen WLL"; and the thing may be named with a code: "del SP-2")
         (
             (alt("not_have"),),
-            rf"{opens}{alt('not_have')}{absent}(?!\s*{_LEAST})(?:\s*[^\s\d.;:!?,]+){{0,4}}?\s*(?:[.;,!?\n]|$)",
+            rf"{opens}{_FRONTED}{alt('not_have')}{absent}(?!\s*{_LEAST})"
+            rf"(?:\s*(?:[^\s\d.;:!?,]+|{_CODE})){{0,4}}?\s*(?:[.;,!?\n]|$)",
         ),
         # "none of the documents gives the time", "aucun des documents n'indique", "keines der Dokumente"
         ((none_of, noun), rf"{none_of}\s*(?:[^\s.;:!?]+\s+)?{noun},?\s+{_GAP}{saying}{absent}"),
@@ -541,6 +554,20 @@ def _declining_grammar(
         ),
         # "Onbekend uit de stukken", "Inconnu d'après les documents"
         ((alt("unknown_words"), noun), rf"{alt('unknown_words')}\s*{place}"),
+        # "Data di revoca: non indicata", "Lift date: not given": a field of its own, not stated
+        (
+            (alt("unknown_words"),),
+            rf"(?:^|(?<=[\n.;!?]))[\s*_#>-]*(?:[^\W\d_][^\s.;:!?,]*\s+){{0,4}}[^\W\d_][^\s.;:!?,]*[*_]*\s*:"
+            rf"\s*[*_]*{alt('unknown_words')}(?:\s+{_EITHER})?[*_]*\s*(?:[.;,!?\n]|$)",
+        ),
+        # "The wind speed isn't recorded", "De grootte is nog niet vastgesteld": the thing never taken
+        # (no figure nor finding in the subject, and its clause ends right after)
+        (
+            (alt("not_recorded"),),
+            rf"{opens}(?!(?:[^\s.;:!?,]+\s+){{0,3}}{_bare(t['findings'], keep)})"
+            rf"(?:[^\s\d.;:!?,]+\s+){{1,5}}?{alt('not_recorded')}"
+            rf"(?:\s+[^\s\d.;:!?,]+){{0,2}}?\s*(?:[.;,:!?\n\u2013\u2014]|\s-\s|$)",
+        ),
         # "neither HX-200 nor the adjuster's report mentions it": a paper or a code among them
         (
             (neither,),
@@ -557,6 +584,18 @@ _EITHER = (
 )
 
 
+#: A code that names a thing ("SP-2", "XR-207"): letters, then digits
+_CODE = r"(?<![\w-])[^\W\d_]+-?\d[\w/-]*"
+
+#: A short phrase that opens a clause with what it is about ("Für SP-2", "Voor de nieuwe trek,",
+#: "Pour le SP-2,", "Quanto ao SP-2,"): a preposition and up to three words, or none
+_FRONTED = (
+    r"(?:(?:for|about|regarding|as\s+for|pour|quant\s+(?:au|[\u00e0a]\s+la|aux)|f(?:u|\u00fc|ue)r|zu[mr]?|bei|"
+    r"para|sobre|en\s+cuanto\s+a(?:l)?|quanto\s+a[os]?|per|su|quanto\s+a(?:l|lla)?|voor|wat\s+betreft)"
+    r"\s+(?:[^\s.;:!?,]+\s+){0,2}?[^\s.;:!?,]+,?\s+)?"
+)
+
+
 #: "The least": what the speaker has not the least of is a doubt, not a thing ("je n'ai pas la moindre
 #: hésitation")
 _LEAST = (
@@ -567,14 +606,21 @@ _LEAST = (
 
 #: After a paper's not saying: "not directly", "that ..." make it an answer ("Der Bericht sagt es
 #: nicht direkt, aber ...", "Os documentos não dizem que o reinício falha")
-_NOT_DIRECTLY = (
-    # (a pronoun may stand before the word: "doesn't say it directly", "sagt es nicht direkt")
-    r"(?!\s*,?\s*(?:(?:it|this|that|so|es|das|le|la|lo|het|dat|o|a|ce|cela)\s+)?(?:directly|explicitly|expressly|in\s+so\s+many\s+words|that|direkt|explizit|"
-    r"ausdr(?:\u00fc|ue|u)cklich|w(?:\u00f6|oe|o)rtlich|dass|da\u00df|directement|explicitement|"
-    r"express(?:\u00e9|e)ment|que|qu'|directamente|"
-    r"expl[i\u00ed]citamente|expresamente|diretamente|direttamente|esplicitamente|espressamente|che|direct|"
-    r"expliciet|letterlijk|dat)\b)"
+#: Saying it "directly", "explicitly": a paper may not say it so and still say it
+_DIRECTLY = (
+    r"(?:directly|explicitly|expressly|in\s+so\s+many\s+words|direkt|explizit|"
+    r"ausdr(?:\u00fc|ue|u)cklich|w(?:\u00f6|oe|o)rtlich|directement|explicitement|"
+    r"express(?:\u00e9|e)ment|directamente|"
+    r"expl[i\u00ed]citamente|expresamente|diretamente|direttamente|esplicitamente|espressamente|direct|"
+    r"expliciet|letterlijk|rechtstreeks|uitdrukkelijk|met\s+zoveel\s+woorden|in\s+tantas\s+palabras|"
+    r"con\s+queste\s+parole)\b"
 )
+#: (a pronoun may stand before the word: "doesn't say it directly", "sagt es nicht direkt")
+_PRONOUN_BEFORE = r"(?:(?:it|this|that|so|es|das|le|la|lo|het|dat|o|a|ce|cela)\s+)?"
+#: Not "directly", nor "that" and its kin (what a paper does not say may follow: "doesn't say that ...")
+_NOT_DIRECTLY = rf"(?!\s*,?\s*{_PRONOUN_BEFORE}(?:{_DIRECTLY}|(?:that|dass|da\u00df|que|qu'|che|dat)\b))"
+#: Not "directly" (a phrase of declining said "not directly, but": an answer follows)
+_NOT_SAID_DIRECTLY = rf"(?!\s*,?\s*{_PRONOUN_BEFORE}{_DIRECTLY})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -703,6 +749,7 @@ _ARROW_BEFORE = re.compile(rf"(?<![\w-]){_LABEL_WORD}{_LABEL_END}\s*{_ARROW}[\s\
 #: the parts of the phrases of declining built from parts: their words are words of declining
 _PART_KEYS = (
     "connectives",
+    "not_recorded",
     "none_of",
     "in_none_of",
     "nowhere",
@@ -732,7 +779,8 @@ def _compile(doc: Mapping[str, Any], where: str, keep: frozenset[str] = frozense
     t = {key: _strings(doc, key, where) for key in _KEYS}
     t["refusal"] += t["source_silent"]  # a silent source is a refusal like any other
     # "nothing in <the source> <says / covers ...>", every opener with every verb
-    t["refusal"] += [f"{o} ... {v}" for o in t["silent_openers"] for v in t["silent_verbs"]]
+    # (the papers may take up to ten words to name: "nothing in the lab sheets or the regulator's letter")
+    t["refusal"] += [f"{o} ... ... {v}" for o in t["silent_openers"] for v in t["silent_verbs"]]
     # a view, or a practice, said to be everyone's is a claim of agreement
     t["consensus"] += t["common_view"] + t["common_practice"]
     t["fillers"] += t["rating_verbs"]
@@ -840,7 +888,8 @@ def _compile(doc: Mapping[str, Any], where: str, keep: frozenset[str] = frozense
         ),
         unknown=re.compile(alt(t["unknown_words"])),
         finding=re.compile(alt(t["findings"])),
-        refusal=re.compile(alt(t["refusal"])),
+        # (not "doesn't say it directly, but ...": an answer follows)
+        refusal=re.compile(alt(t["refusal"]) + _NOT_SAID_DIRECTLY),
         refusal_parts=_declining_grammar(t, keep, str(doc["language"]) in _COMPOUNDING),
         refusal_words=frozenset(
             w.rstrip("*") for p in t["refusal"] for w in canonical_text(p).lower().split() if w != "..."

@@ -22,6 +22,14 @@ phrasing (not translated English), with these keys:
     condition (``le voyant ALARM``) is its consequent only when it ends it. A condition on
     something else is a caveat of a verdict (``Si le capteur est fiable, la bande est ELEVATED``).
     A point or comma between two digits (``0,60``, ``1.000,5``) ends no clause.
+``counterfactual_after`` and ``takes_effect``
+    a condition that waits for an event, read where the threshold's rule does not: right after a
+    label (one word may stand between), the participle of a past counterfactual (``was het X
+    geweest``, ``wäre es X gewesen``), and in a label's clause a band's step coming into force
+    (``kicks in``, ``entra en vigor``, ``scatta``, ``greift``): in a sentence with a condition
+    (a condition word, or a verb that opens it: ``Hadden we ... gevonden``), before or after the
+    label for a step, the label is hypothetical. Times to come (``overnight``, ``cette nuit``)
+    are words of ``threshold``: a condition on them waits for an event.
 ``rating_verbs``, ``disowned_before`` and ``disputed_after``
     a band the answer will not give, or that others give: the verbs of rating may stand between
     a negation and its label, read as ``fillers`` (``no lo calificaría de HIGH``, ``non lo
@@ -293,6 +301,8 @@ _KEYS = (
     "copulas",
     "conditional_after",
     "conditional_mood",
+    "counterfactual_after",
+    "takes_effect",
     "framing",
     "threshold",
     "change_before",
@@ -593,6 +603,10 @@ class Lexicon:
     threshold: re.Pattern[str]
     conditional_after: re.Pattern[str]
     conditional_mood: re.Pattern[str]
+    #: right after a label, the participle of a past counterfactual ("was het X geweest")
+    counterfactual_after: re.Pattern[str]
+    #: a band's step coming into force ("kicks in", "entra en vigor", "scatta")
+    takes_effect: re.Pattern[str]
     change_end: re.Pattern[str]
     passive_end: re.Pattern[str]
     denied_after: re.Pattern[str]
@@ -790,6 +804,8 @@ def _compile(doc: Mapping[str, Any], where: str, keep: frozenset[str] = frozense
             re.IGNORECASE,
         ),
         conditional_mood=re.compile(alt(t["conditional_mood"])),
+        counterfactual_after=re.compile(r"[\"'`*_)]*\s+(?:[\w'-]+\s+)?" + alt(t["counterfactual_after"])),
+        takes_effect=re.compile(alt(t["takes_effect"])),
         change_end=re.compile(alt(t["change_before"]) + tail),
         requirement_end=re.compile(alt(t["requirement_before"]) + tail),
         passive_end=re.compile(alt(t["present_passive"]) + tail),
@@ -1370,6 +1386,8 @@ def _superseded(lex: Lexicon, text: str, e: int, spans: Sequence[tuple[int, int]
     after = _SENTENCE_START.split(text[ne : ne + _SENTENCE_REACH])[0].lower()
     if lex.conditional_after.match(text, ne) or _ENGLISH_CONDITION.search(after):
         return False  # "to HIGH handling only if it exceeds 0.60"
+    if _event_held(lex, text, ns, ne):
+        return False  # "le passage à HIGH entre en vigueur s'il ne regèle pas"
     return lex.change_to_end.search(clause) is not None and (
         lex.change_word.search(sentence) is not None or lex.change_word.search(after) is not None
     )
@@ -1443,7 +1461,7 @@ def label_use(
             or _after_condition(lex, text, s)
         ):
             return "hypothetical"
-        if _mood_held(lex, text, s, clause):
+        if _mood_held(lex, text, s, clause) or _event_held(lex, text, s, e):
             return "hypothetical"
         if _superseded(lex, text, e, spans):
             return "negated"  # the band before the one it went to
@@ -1458,11 +1476,37 @@ def _held_by_condition(lex: Lexicon, text: str, s: int, clause: str) -> bool:
 
 def _mood_held(lex: Lexicon, text: str, s: int, clause: str) -> bool:
     """Whether the conditional mood in the label's clause, in a sentence with a condition or a
-    figure, makes it hypothetical ("bei 5,8 wäre es X")."""
+    figure, makes it hypothetical ("bei 5,8 wäre es X", "Legt der Wind zu, wäre HIGH denkbar")."""
     if not lex.conditional_mood.search(clause):
         return False
     sentence = _SENTENCE_START.split(text[max(0, s - _SENTENCE_REACH) : s].lower())[-1]
-    return bool(_conditional(lex, sentence) or _DIGIT.search(sentence) or _english_condition(lex, sentence))
+    return bool(_DIGIT.search(sentence) or _conditioned(lex, sentence))
+
+
+def _conditioned(lex: Lexicon, sentence: str) -> bool:
+    """Whether ``sentence`` (lower case) holds a condition: a condition word, or a condition that
+    opens it with a verb (``Legt der Wind zu, ...``, ``Had coliforms been found ...``)."""
+    return bool(
+        _conditional(lex, sentence)
+        or _english_condition(lex, sentence)
+        or lex.condition_opens.match(sentence)
+        or lex.verb_first.match(sentence)
+    )
+
+
+def _event_held(lex: Lexicon, text: str, s: int, e: int) -> bool:
+    """Whether the label at ``[s, e)`` is the consequent of a condition that waits for an event
+    in ways :func:`_after_condition` does not read: a past counterfactual (``Als er coliformen
+    waren gevonden, was het X geweest``) or a band's step that comes into force under a condition
+    before or after it (``If ..., the step up to X kicks in``, ``X scatta se ...``)."""
+    before = _SENTENCE_START.split(text[max(0, s - _SENTENCE_REACH) : s].lower())[-1]
+    if lex.counterfactual_after.match(text.lower(), e) and _conditioned(lex, before):
+        return True
+    after = _SENTENCE_START.split(text[e : e + _SENTENCE_REACH].lower())[0]
+    clause_after = lex.clause_break.split(after, maxsplit=1)[0]
+    if not lex.takes_effect.search(f"{_clause(lex, text, s)} {clause_after}"):
+        return False
+    return _conditioned(lex, before) or _conditional(lex, after) or _english_condition(lex, after)
 
 
 def reported(lexes: Iterable[Lexicon], text: str, s: int) -> bool:

@@ -1075,7 +1075,12 @@ def _selected(mentions: list[LabelMention], f: Forms, text: str) -> list[LabelMe
     return out
 
 
-_FOREIGN_USE = {"negated": Use.NEGATED, "hypothetical": Use.HYPOTHETICAL, "qualifier": Use.QUALIFIER}
+_FOREIGN_USE = {
+    "negated": Use.NEGATED,
+    "hypothetical": Use.HYPOTHETICAL,
+    "qualifier": Use.QUALIFIER,
+    "rule": Use.RULE,
+}
 
 
 def _label_pattern(label: str) -> str:

@@ -30,6 +30,11 @@ phrasing (not translated English), with these keys:
     (a condition word, or a verb that opens it: ``Hadden we ... gevonden``), before or after the
     label for a step, the label is hypothetical. Times to come (``overnight``, ``cette nuit``)
     are words of ``threshold``: a condition on them waits for an event.
+``purpose_after``
+    right after a label, what the band is for, its scope (``ist für Sachen gedacht, die ...``,
+    ``est prévu pour``, ``está pensado para``, ``serve para os``, ``è per i``, ``is bedoeld voor``;
+    German and Dutch also after the verb before the label: ``ist X für Sachen gedacht``): a band's
+    rule, not the verdict, as English ``X is for things we can fix`` is.
 ``rating_verbs``, ``disowned_before`` and ``disputed_after``
     a band the answer will not give, or that others give: the verbs of rating may stand between
     a negation and its label, read as ``fillers`` (``no lo calificaría de HIGH``, ``non lo
@@ -303,6 +308,7 @@ _KEYS = (
     "conditional_mood",
     "counterfactual_after",
     "takes_effect",
+    "purpose_after",
     "framing",
     "threshold",
     "change_before",
@@ -607,6 +613,8 @@ class Lexicon:
     counterfactual_after: re.Pattern[str]
     #: a band's step coming into force ("kicks in", "entra en vigor", "scatta")
     takes_effect: re.Pattern[str]
+    #: right after a label, what the band is for, its scope ("ist für Sachen gedacht, die ..."): a rule
+    purpose_after: re.Pattern[str]
     change_end: re.Pattern[str]
     passive_end: re.Pattern[str]
     denied_after: re.Pattern[str]
@@ -806,6 +814,7 @@ def _compile(doc: Mapping[str, Any], where: str, keep: frozenset[str] = frozense
         conditional_mood=re.compile(alt(t["conditional_mood"])),
         counterfactual_after=re.compile(r"[\"'`*_)]*\s+(?:[\w'-]+\s+)?" + alt(t["counterfactual_after"])),
         takes_effect=re.compile(alt(t["takes_effect"])),
+        purpose_after=re.compile(r"[\s\"'`)*_]*" + alt(t["purpose_after"]), re.IGNORECASE),
         change_end=re.compile(alt(t["change_before"]) + tail),
         requirement_end=re.compile(alt(t["requirement_before"]) + tail),
         passive_end=re.compile(alt(t["present_passive"]) + tail),
@@ -1418,7 +1427,8 @@ def label_use(
 ) -> str | None:
     """How the label at ``[s, e)`` of ``text`` is used by these languages' rules: ``"named"`` (a
     double negation, or where a change of band ends), ``"negated"``, ``"hypothetical"``,
-    ``"qualifier"`` (the value of a field such as confidence), or None (nothing said). ``spans``:
+    ``"qualifier"`` (the value of a field such as confidence), ``"rule"`` (what the band is for:
+    ``X ist für Sachen gedacht, die ...``), or None (nothing said). ``spans``:
     where the case's labels are in ``text``, in order, for the rules that read the label after
     this one (a retraction, a change)."""
     lexes = list(lexes)
@@ -1452,6 +1462,8 @@ def label_use(
         # a cue right before the label, after a figure, is no unit of it ("Abschnitt 4 weder HIGH")
         if lex.negated_end.search(clause) or lex.negated_end.search(raw) or denied or past:
             return "negated"
+        if lex.purpose_after.match(text, e):
+            return "rule"
         if (
             _conditional(lex, clause)
             or lex.conditional_after.match(text, e)

@@ -35,6 +35,11 @@ phrasing (not translated English), with these keys:
     ``est prévu pour``, ``está pensado para``, ``serve para os``, ``è per i``, ``is bedoeld voor``;
     German and Dutch also after the verb before the label: ``ist X für Sachen gedacht``): a band's
     rule, not the verdict, as English ``X is for things we can fix`` is.
+``scope_before``
+    a scope a source's band may be restricted to (a place, a time, a part: ``below``, ``por debajo
+    de``, ``für die``, ``'s middags``): with a paper of ``source_nouns`` and a contrast after the
+    band, and another band concluded after the contrast, the paper's band is not the answer's
+    (:func:`scoped_elsewhere`); a paper's band alone is still the answer's reading.
 ``rating_verbs``, ``disowned_before`` and ``disputed_after``
     a band the answer will not give, or that others give: the verbs of rating may stand between
     a negation and its label, read as ``fillers`` (``no lo calificaría de HIGH``, ``non lo
@@ -309,6 +314,7 @@ _KEYS = (
     "counterfactual_after",
     "takes_effect",
     "purpose_after",
+    "scope_before",
     "framing",
     "threshold",
     "change_before",
@@ -615,6 +621,9 @@ class Lexicon:
     takes_effect: re.Pattern[str]
     #: right after a label, what the band is for, its scope ("ist für Sachen gedacht, die ..."): a rule
     purpose_after: re.Pattern[str]
+    #: a scope a source's band is restricted to ("below 2,000 m", "por la tarde"), and the papers
+    scope: re.Pattern[str]
+    source_noun: re.Pattern[str]
     change_end: re.Pattern[str]
     passive_end: re.Pattern[str]
     denied_after: re.Pattern[str]
@@ -814,6 +823,8 @@ def _compile(doc: Mapping[str, Any], where: str, keep: frozenset[str] = frozense
         conditional_mood=re.compile(alt(t["conditional_mood"])),
         counterfactual_after=re.compile(r"[\"'`*_)]*\s+(?:[\w'-]+\s+)?" + alt(t["counterfactual_after"])),
         takes_effect=re.compile(alt(t["takes_effect"])),
+        scope=re.compile(alt(t["scope_before"])),
+        source_noun=re.compile(alt(t["source_nouns"])),
         purpose_after=re.compile(r"[\s\"'`)*_]*" + alt(t["purpose_after"]), re.IGNORECASE),
         change_end=re.compile(alt(t["change_before"]) + tail),
         requirement_end=re.compile(alt(t["requirement_before"]) + tail),
@@ -1530,6 +1541,40 @@ def reported(lexes: Iterable[Lexicon], text: str, s: int) -> bool:
             return True
         # "Según el bot, RED": the source before a comma, nothing but fillers after it
         if mark == "," and lex.to_label.match(clause) and lex.reported_end.search(_clause(lex, text, at)):
+            return True
+    return False
+
+
+#: Words that draw a conclusion, in every language ("so", "donc", "also", "así que", "dus")
+_CONCLUDING = re.compile(
+    r"(?<![\w'])(?:so|thus|hence|therefore|donc|also|daher|somit|folglich|quindi|dunque|pertanto|portanto|"
+    r"logo|dus|daarom|por\s+isso|asi\s+que|por\s+(?:lo\s+)?tanto)(?![\w'])"
+)
+
+
+def scoped_elsewhere(lexes: Iterable[Lexicon], text: str, s: int) -> bool:
+    """Whether the label at ``s`` is a source's band for another scope than the answer's, set
+    against the answer's own: in its sentence, a paper (``source_nouns``) and a scope (``scope_before``:
+    ``Por debajo de 2.000 m``, ``for the south slopes``, ``in the afternoon``) before the word of
+    contrast after it, and after that contrast a word of conclusion before another label (``...
+    el boletín da MODERATE, pero nuestra ruta va por encima de 2.200 m, así que trabajamos con
+    CONSIDERABLE``). A paper's band with no scope, no contrast or no band concluded after it
+    stands (``The runbook says AMBER``)."""
+    e = _label_end(text, s)
+    before = _SENTENCE_START.split(text[max(0, s - _SENTENCE_REACH) : s])[-1].lower()
+    after = _SENTENCE_START.split(text[e : e + _SENTENCE_REACH])[0]
+    for lex in lexes:
+        contrast = lex.contrast.search(after.lower())
+        if contrast is None:
+            continue
+        head = f"{before} {after[: contrast.start()].lower()}"
+        if _LABEL_IN.search(after, 0, contrast.start()) or lex.negator.search(head):
+            continue
+        if lex.scope.search(head) is None or lex.source_noun.search(head) is None:
+            continue
+        tail = after[contrast.end() :]
+        conclusion = _CONCLUDING.search(tail.lower())
+        if conclusion is not None and _LABEL_IN.search(tail, conclusion.end()) is not None:
             return True
     return False
 

@@ -126,6 +126,7 @@ from proctor.graders._lexicon import (
     label_use,
     open_group,
     reported,
+    scoped_elsewhere,
 )
 from proctor.graders._text import NUMBER
 from proctor.graders._units import is_unit, same_quantity
@@ -989,8 +990,16 @@ def _attributed(text: str, s: int, e: int, rules: Rules | None) -> bool:
     if m is not None:
         groups = m.groupdict()
         who = groups.get("subject") or groups.get("source") or groups.get("flagger") or ""
-        return not _FIRST_PERSON.search(who) and not _DOCUMENT.search(who)
-    return rules is not None and reported(rules.at(s), rules.text, s)
+        if _FIRST_PERSON.search(who):
+            return False
+        if not _DOCUMENT.search(who):
+            return True
+        # a document's band is the answer's reading, unless it is for another scope than the
+        # answer's own band, concluded after a contrast (``scoped_elsewhere``)
+        return rules is not None and scoped_elsewhere(rules.at(s), rules.text, s)
+    return rules is not None and (
+        reported(rules.at(s), rules.text, s) or scoped_elsewhere(rules.at(s), rules.text, s)
+    )
 
 
 #: A clause whose subject is the case itself: a label in it, in any case, is a verdict ("It is
@@ -1075,7 +1084,12 @@ def _selected(mentions: list[LabelMention], f: Forms, text: str) -> list[LabelMe
     return out
 
 
-_FOREIGN_USE = {"negated": Use.NEGATED, "hypothetical": Use.HYPOTHETICAL, "qualifier": Use.QUALIFIER}
+_FOREIGN_USE = {
+    "negated": Use.NEGATED,
+    "hypothetical": Use.HYPOTHETICAL,
+    "qualifier": Use.QUALIFIER,
+    "rule": Use.RULE,
+}
 
 
 def _label_pattern(label: str) -> str:

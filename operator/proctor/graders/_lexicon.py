@@ -22,6 +22,24 @@ phrasing (not translated English), with these keys:
     condition (``le voyant ALARM``) is its consequent only when it ends it. A condition on
     something else is a caveat of a verdict (``Si le capteur est fiable, la bande est ELEVATED``).
     A point or comma between two digits (``0,60``, ``1.000,5``) ends no clause.
+``counterfactual_after`` and ``takes_effect``
+    a condition that waits for an event, read where the threshold's rule does not: right after a
+    label (one word may stand between), the participle of a past counterfactual (``was het X
+    geweest``, ``wäre es X gewesen``), and in a label's clause a band's step coming into force
+    (``kicks in``, ``entra en vigor``, ``scatta``, ``greift``): in a sentence with a condition
+    (a condition word, or a verb that opens it: ``Hadden we ... gevonden``), before or after the
+    label for a step, the label is hypothetical. Times to come (``overnight``, ``cette nuit``)
+    are words of ``threshold``: a condition on them waits for an event.
+``purpose_after``
+    right after a label, what the band is for, its scope (``ist für Sachen gedacht, die ...``,
+    ``est prévu pour``, ``está pensado para``, ``serve para os``, ``è per i``, ``is bedoeld voor``;
+    German and Dutch also after the verb before the label: ``ist X für Sachen gedacht``): a band's
+    rule, not the verdict, as English ``X is for things we can fix`` is.
+``scope_before``
+    a scope a source's band may be restricted to (a place, a time, a part: ``below``, ``por debajo
+    de``, ``für die``, ``'s middags``): with a paper of ``source_nouns`` and a contrast after the
+    band, and another band concluded after the contrast, the paper's band is not the answer's
+    (:func:`scoped_elsewhere`); a paper's band alone is still the answer's reading.
 ``rating_verbs``, ``disowned_before`` and ``disputed_after``
     a band the answer will not give, or that others give: the verbs of rating may stand between
     a negation and its label, read as ``fillers`` (``no lo calificaría de HIGH``, ``non lo
@@ -302,6 +320,10 @@ _KEYS = (
     "copulas",
     "conditional_after",
     "conditional_mood",
+    "counterfactual_after",
+    "takes_effect",
+    "purpose_after",
+    "scope_before",
     "framing",
     "threshold",
     "change_before",
@@ -639,6 +661,15 @@ class Lexicon:
     threshold: re.Pattern[str]
     conditional_after: re.Pattern[str]
     conditional_mood: re.Pattern[str]
+    #: right after a label, the participle of a past counterfactual ("was het X geweest")
+    counterfactual_after: re.Pattern[str]
+    #: a band's step coming into force ("kicks in", "entra en vigor", "scatta")
+    takes_effect: re.Pattern[str]
+    #: right after a label, what the band is for, its scope ("ist für Sachen gedacht, die ..."): a rule
+    purpose_after: re.Pattern[str]
+    #: a scope a source's band is restricted to ("below 2,000 m", "por la tarde"), and the papers
+    scope: re.Pattern[str]
+    source_noun: re.Pattern[str]
     change_end: re.Pattern[str]
     passive_end: re.Pattern[str]
     denied_after: re.Pattern[str]
@@ -838,6 +869,11 @@ def _compile(doc: Mapping[str, Any], where: str, keep: frozenset[str] = frozense
             re.IGNORECASE,
         ),
         conditional_mood=re.compile(alt(t["conditional_mood"])),
+        counterfactual_after=re.compile(r"[\"'`*_)]*\s+(?:[\w'-]+\s+)?" + alt(t["counterfactual_after"])),
+        takes_effect=re.compile(alt(t["takes_effect"])),
+        scope=re.compile(alt(t["scope_before"])),
+        source_noun=re.compile(alt(t["source_nouns"])),
+        purpose_after=re.compile(r"[\s\"'`)*_]*" + alt(t["purpose_after"]), re.IGNORECASE),
         change_end=re.compile(alt(t["change_before"]) + tail),
         requirement_end=re.compile(alt(t["requirement_before"]) + tail),
         passive_end=re.compile(alt(t["present_passive"]) + tail),
@@ -1419,6 +1455,8 @@ def _superseded(lex: Lexicon, text: str, e: int, spans: Sequence[tuple[int, int]
     after = _SENTENCE_START.split(text[ne : ne + _SENTENCE_REACH])[0].lower()
     if lex.conditional_after.match(text, ne) or _ENGLISH_CONDITION.search(after):
         return False  # "to HIGH handling only if it exceeds 0.60"
+    if _event_held(lex, text, ns, ne):
+        return False  # "le passage à HIGH entre en vigueur s'il ne regèle pas"
     return lex.change_to_end.search(clause) is not None and (
         lex.change_word.search(sentence) is not None or lex.change_word.search(after) is not None
     )
@@ -1449,7 +1487,8 @@ def label_use(
 ) -> str | None:
     """How the label at ``[s, e)`` of ``text`` is used by these languages' rules: ``"named"`` (a
     double negation, or where a change of band ends), ``"negated"``, ``"hypothetical"``,
-    ``"qualifier"`` (the value of a field such as confidence), or None (nothing said). ``spans``:
+    ``"qualifier"`` (the value of a field such as confidence), ``"rule"`` (what the band is for:
+    ``X ist für Sachen gedacht, die ...``), or None (nothing said). ``spans``:
     where the case's labels are in ``text``, in order, for the rules that read the label after
     this one (a retraction, a change)."""
     lexes = list(lexes)
@@ -1483,6 +1522,8 @@ def label_use(
         # a cue right before the label, after a figure, is no unit of it ("Abschnitt 4 weder HIGH")
         if lex.negated_end.search(clause) or lex.negated_end.search(raw) or denied or past:
             return "negated"
+        if lex.purpose_after.match(text, e):
+            return "rule"
         if (
             _conditional(lex, clause)
             or lex.conditional_after.match(text, e)
@@ -1492,7 +1533,7 @@ def label_use(
             or _after_condition(lex, text, s)
         ):
             return "hypothetical"
-        if _mood_held(lex, text, s, clause):
+        if _mood_held(lex, text, s, clause) or _event_held(lex, text, s, e):
             return "hypothetical"
         if _superseded(lex, text, e, spans):
             return "negated"  # the band before the one it went to
@@ -1507,11 +1548,37 @@ def _held_by_condition(lex: Lexicon, text: str, s: int, clause: str) -> bool:
 
 def _mood_held(lex: Lexicon, text: str, s: int, clause: str) -> bool:
     """Whether the conditional mood in the label's clause, in a sentence with a condition or a
-    figure, makes it hypothetical ("bei 5,8 wäre es X")."""
+    figure, makes it hypothetical ("bei 5,8 wäre es X", "Legt der Wind zu, wäre HIGH denkbar")."""
     if not lex.conditional_mood.search(clause):
         return False
     sentence = _SENTENCE_START.split(text[max(0, s - _SENTENCE_REACH) : s].lower())[-1]
-    return bool(_conditional(lex, sentence) or _DIGIT.search(sentence) or _english_condition(lex, sentence))
+    return bool(_DIGIT.search(sentence) or _conditioned(lex, sentence))
+
+
+def _conditioned(lex: Lexicon, sentence: str) -> bool:
+    """Whether ``sentence`` (lower case) holds a condition: a condition word, or a condition that
+    opens it with a verb (``Legt der Wind zu, ...``, ``Had coliforms been found ...``)."""
+    return bool(
+        _conditional(lex, sentence)
+        or _english_condition(lex, sentence)
+        or lex.condition_opens.match(sentence)
+        or lex.verb_first.match(sentence)
+    )
+
+
+def _event_held(lex: Lexicon, text: str, s: int, e: int) -> bool:
+    """Whether the label at ``[s, e)`` is the consequent of a condition that waits for an event
+    in ways :func:`_after_condition` does not read: a past counterfactual (``Als er coliformen
+    waren gevonden, was het X geweest``) or a band's step that comes into force under a condition
+    before or after it (``If ..., the step up to X kicks in``, ``X scatta se ...``)."""
+    before = _SENTENCE_START.split(text[max(0, s - _SENTENCE_REACH) : s].lower())[-1]
+    if lex.counterfactual_after.match(text.lower(), e) and _conditioned(lex, before):
+        return True
+    after = _SENTENCE_START.split(text[e : e + _SENTENCE_REACH].lower())[0]
+    clause_after = lex.clause_break.split(after, maxsplit=1)[0]
+    if not lex.takes_effect.search(f"{_clause(lex, text, s)} {clause_after}"):
+        return False
+    return _conditioned(lex, before) or _conditional(lex, after) or _english_condition(lex, after)
 
 
 def reported(lexes: Iterable[Lexicon], text: str, s: int) -> bool:
@@ -1523,6 +1590,40 @@ def reported(lexes: Iterable[Lexicon], text: str, s: int) -> bool:
             return True
         # "Según el bot, RED": the source before a comma, nothing but fillers after it
         if mark == "," and lex.to_label.match(clause) and lex.reported_end.search(_clause(lex, text, at)):
+            return True
+    return False
+
+
+#: Words that draw a conclusion, in every language ("so", "donc", "also", "así que", "dus")
+_CONCLUDING = re.compile(
+    r"(?<![\w'])(?:so|thus|hence|therefore|donc|also|daher|somit|folglich|quindi|dunque|pertanto|portanto|"
+    r"logo|dus|daarom|por\s+isso|asi\s+que|por\s+(?:lo\s+)?tanto)(?![\w'])"
+)
+
+
+def scoped_elsewhere(lexes: Iterable[Lexicon], text: str, s: int) -> bool:
+    """Whether the label at ``s`` is a source's band for another scope than the answer's, set
+    against the answer's own: in its sentence, a paper (``source_nouns``) and a scope (``scope_before``:
+    ``Por debajo de 2.000 m``, ``for the south slopes``, ``in the afternoon``) before the word of
+    contrast after it, and after that contrast a word of conclusion before another label (``...
+    el boletín da MODERATE, pero nuestra ruta va por encima de 2.200 m, así que trabajamos con
+    CONSIDERABLE``). A paper's band with no scope, no contrast or no band concluded after it
+    stands (``The runbook says AMBER``)."""
+    e = _label_end(text, s)
+    before = _SENTENCE_START.split(text[max(0, s - _SENTENCE_REACH) : s])[-1].lower()
+    after = _SENTENCE_START.split(text[e : e + _SENTENCE_REACH])[0]
+    for lex in lexes:
+        contrast = lex.contrast.search(after.lower())
+        if contrast is None:
+            continue
+        head = f"{before} {after[: contrast.start()].lower()}"
+        if _LABEL_IN.search(after, 0, contrast.start()) or lex.negator.search(head):
+            continue
+        if lex.scope.search(head) is None or lex.source_noun.search(head) is None:
+            continue
+        tail = after[contrast.end() :]
+        conclusion = _CONCLUDING.search(tail.lower())
+        if conclusion is not None and _LABEL_IN.search(tail, conclusion.end()) is not None:
             return True
     return False
 

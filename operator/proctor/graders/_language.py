@@ -730,6 +730,8 @@ class LabelMatcher:
                     use = prev.use  # "not NORMAL or HIGH", "between NORMAL and ELEVATED"
             out.append(LabelMention(label, s, e, use))
         out = _prose_words(out, text, self._forms)
+        if rules is not None:
+            out = _glosses_set_aside(out, rules)
         out = _reported_bands(out, text, rules)
         if any(m.use is Use.QUALIFIER for m in out) and not any(m.use is Use.NAMED for m in out):
             # no verdict beside it: the field is the answer ("Confidence: HIGH" alone names HIGH)
@@ -742,6 +744,49 @@ class LabelMatcher:
     def named(self, text: str) -> list[str]:
         """The labels named (each once, in order of first naming)."""
         return list(dict.fromkeys(m.label for m in self.mentions(text) if m.named))
+
+
+#: The few words of one clause before a label in brackets: what the label glosses ("não dá para
+#: fechar (CLOSE)")
+_GLOSSED = re.compile(r"(?:[^\W\d_][\w'-]*\s+){0,4}[^\W\d_][\w'-]*\s*\(\s*[\"'`*_]*$")
+#: Words of negation that are a pronoun: "nothing stops us closing (CLOSE)" does not negate it
+_NEGATING_PRONOUNS = frozenset(
+    {
+        *("nothing", "nobody", "none", "rien", "personne", "aucun", "aucune", "nichts", "niemand"),
+        *("keiner", "keine", "kein", "nada", "nadie", "ninguno", "ninguna", "ningun", "ninguem"),
+        *("nenhum", "nenhuma", "nulla", "niente", "nessuno", "nessuna", "niets", "geen"),
+    }
+)
+
+
+def _glosses_set_aside(mentions: list[LabelMention], rules: Rules) -> list[LabelMention]:
+    """The mentions, with a label in brackets after a negated verb it glosses read as negated when
+    another label is named plainly (``Não dá para fechar (CLOSE). Fica em REVIEW.``): the label
+    is what is not done, and the other the verdict. Alone it stays named: the brackets may gloss
+    the whole negated phrase ("not safe to drink (DO_NOT_DRINK)", "we cannot approve it (REJECT)")."""
+    glossed = [
+        m.use is Use.NAMED and _negated_gloss(rules.text, m.start, rules.at(m.start)) for m in mentions
+    ]
+    plain = {m.label for m, g in zip(mentions, glossed, strict=True) if m.use is Use.NAMED and not g}
+    if not plain:
+        return mentions
+    return [
+        LabelMention(m.label, m.start, m.end, Use.NEGATED) if g and plain - {m.label} else m
+        for m, g in zip(mentions, glossed, strict=True)
+    ]
+
+
+def _negated_gloss(text: str, s: int, lexes: Iterable[Lexicon]) -> bool:
+    """Whether the label at ``s`` is in brackets after a negated verb it may gloss (``Não dá para
+    fechar (CLOSE)``, ``Wir können nicht schließen (CLOSE)``, "we can't close it (CLOSE)"). A
+    pronoun of negation ("nothing stops us closing") negates nothing."""
+    m = _GLOSSED.search(text, max(0, s - 64), s)
+    if m is None:
+        return False
+    words = m.group().lower()
+    return any(
+        n.group().lower() not in _NEGATING_PRONOUNS for lex in lexes for n in lex.negator.finditer(words)
+    )
 
 
 #: A label set out as the answer's field: a heading of at most six words opening a sentence or a

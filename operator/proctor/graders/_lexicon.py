@@ -241,6 +241,14 @@ phrasing (not translated English), with these keys:
     make it no claim (``les deux rapports sont d'accord``). A subject with no other word (``ils
     sont d'accord``) claims nothing, nor does a negator in it or its clause, nor a question.
 
+``agreement_replies``
+    a reply that agrees, elliptical and in the first person (``Agreed.``, ``D'accord.``,
+    ``Einverstanden.``, ``Conforme.``, ``Combinado.``, ``Va bene.``, ``Akkoord.``): first on a
+    line or in a quote, and ended there by a point, a comma, an exclamation mark, a dash or the
+    line's end, it states the agreement of the document's speaker (as ``we agree`` does); never a
+    word inside a clause (``Agreed price: 255 \u20ac``, ``the agreed plan``), a question (``Agreed?
+    Let me check first.``) nor a negated reply (``Not agreed.``).
+
 ``homographs`` and ``accents_optional``
     words whose accent makes them another word than their accent-free spelling (Spanish ``sí``
     (yes) and ``si`` (if), German ``würde`` (would) and ``wurde`` (was)). The rules read such a
@@ -360,6 +368,7 @@ _KEYS = (
     "subject_stops",
     "first_person",
     "not_people",
+    "agreement_replies",
 )
 _B = r"(?<![\w'])"  # a phrase starts a word
 _E = r"(?![\w])"  # and ends one
@@ -681,6 +690,8 @@ class Lexicon:
     subject_stops: frozenset[str]
     first_person: frozenset[str]
     not_people: frozenset[str]
+    #: a reply that agrees, first on its line or in its quote and ended there (``Agreed.``)
+    reply: re.Pattern[str]
 
 
 #: Where a retraction ends: its clause does too ("that was a mistake: ...", not "... by the operator")
@@ -719,6 +730,29 @@ def _strings(doc: Mapping[str, Any], key: str, where: str) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
         raise ValueError(f"{where}: {key} must be a list of non-empty strings")
     return list(value)
+
+
+#: Where a reply opens: a line, a quote, or a colon (``wrote: Agreed.``), bullets and quote marks
+#: before it; and where it ends: a point, a comma, an exclamation mark, a dash, the line's end or a
+#: closing quote, never a question mark nor another word (``Agreed price: 255 \u20ac``). The rules
+#: text writes every quote mark straight (an opening ``'`` is read as ``"``: :func:`find_replies`).
+_REPLY_OPENS = r"(?:^|(?<=[:\"]))[ \t\"*_\u2022-]*"
+_REPLY_ENDS = r"[ \t]*(?=[.!,;\u2014\u2013\")]|-\s|[ \t]*$)"
+#: A single quote mark that is no apostrophe (no letter before it): a quote opens or closes there
+_SINGLE_QUOTE = re.compile(r"(?<![^\W\d_])'")
+
+
+def find_replies(lexes: Iterable[Lexicon], low: str) -> list[tuple[int, int, str]]:
+    """Replies that agree in ``low`` (lower-case rules text, ``agreement_replies``): ``(start, end,
+    language)``, one per place (the longest), from the reply's first word."""
+    read = _SINGLE_QUOTE.sub('"', low)
+    out: dict[int, tuple[int, int, str]] = {}
+    for lex in lexes:
+        for m in lex.reply.finditer(read):
+            s = m.end() - len(m.group().lstrip(' \t"*_\u2022-'))
+            if s not in out or out[s][1] < m.end():
+                out[s] = (s, m.end(), lex.language)
+    return sorted(out.values())
 
 
 #: Words of "all" or "any" before a group ("tous les généralistes", "cualquier neumólogo")
@@ -889,6 +923,7 @@ def _compile(doc: Mapping[str, Any], where: str, keep: frozenset[str] = frozense
         subject_stops=_words(t["subject_stops"], keep),
         first_person=_words(t["first_person"], keep),
         not_people=_words(t["not_people"], keep),
+        reply=re.compile(_REPLY_OPENS + alt(t["agreement_replies"]) + _REPLY_ENDS, re.MULTILINE),
     )
 
 

@@ -2773,7 +2773,8 @@ _ONE_PERSON = (
     r"|(?:pilot|captain|cook|chef|guard|judge|gp|sre|dev|admin|sysadmin|dba|surgeon|physio|fellow|intern|"
     r"resident|nurse|doctor|midwife|authority|agency|expert|specialist|mechanic|tech|clinician|executive|"
     r"representative|rep|candidate|delegate|advocate|associate|employee|trainee|client|customer|user|member|"
-    r"partner|stakeholder|colleague|boss|head|chief|lead|vet|medic|counsel|attorney|owner|landlord|tenant|"
+    r"partner|stakeholder|colleague|boss|head|chief|lead|vet|medic|counsel|attorney|owner|landlord|landlady|tenant|"
+    r"lessee|guest|host|payee|"
     r"vendor|supplier|carrier|auditor|inspector|officer|broker|importer|registrar|pharmacist|coroner|"
     r"assessor|adjuster|underwriter|surveyor|mother|father|parent|family|patient|radiologist|cardiologist)\b"
 )

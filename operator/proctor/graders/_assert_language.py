@@ -639,8 +639,13 @@ def _supported(
         return bool(stated)
     # a table may give a word several English names ("perito": expert/adjuster/assessor)
     names = _names(*stated, *near)
-    found = {g: any({n, _bare(n), claim_stem(n)} & names for n in g.split("/")) for g in groups}
-    required = [g for g in groups if (":" not in g or g.startswith("en:")) and g not in _COLLECTIVES]
+    found = {g: any({n, _bare(n), claim_stem(n)} & names for n in _names(g)) for g in groups}
+    # a group named on its own (an inclusion's, a range's end) is required in any language
+    required = [
+        g
+        for g in groups
+        if g.startswith(_lexicon.NAMED) or ((":" not in g or g.startswith("en:")) and g not in _COLLECTIVES)
+    ]
     return any(found.values()) and all(found[g] for g in required)
 
 
@@ -656,8 +661,9 @@ def _bare(group: str) -> str:
 
 
 def _names(*groups: str) -> set[str]:
-    """The English names of groups (``expert/adjuster``: both)."""
-    return {n for g in groups for n in g.split("/")}
+    """The English names of groups (``expert/adjuster``: both), a group named on its own by its
+    forms (``!it:gestori/it:gestore``: both)."""
+    return {n for g in groups for n in g.removeprefix(_lexicon.NAMED).split("/")}
 
 
 #: A word of agreement in a document, whatever its subject ("SRE and security agreed")

@@ -3044,9 +3044,11 @@ def _with_inclusions(
     return out
 
 
-#: Others who agree too, right after a claim: "The pharmacist agrees, and so do the nurses."
+#: Others who agree too, right after a claim: "The pharmacist agrees, and so do the nurses.", "..., and
+#: so is the insurer's surveyor", "..., as is the surveyor"
 _SO_DO = re.compile(
-    rf"[^.!?\n]{{0,12}}?,?\s+(?:and\s+)?so\s+(?:do|does|did|would|will)\s+(?P<subject>{_SUBJECT_NP})\b"
+    rf"[^.!?\n]{{0,12}}?,?\s+(?:(?:and\s+)?so|as)\s+(?:do|does|did|would|will|is|are|was|were|has|have|had)\s+"
+    rf"(?P<subject>{_SUBJECT_NP})\b"
 )
 
 

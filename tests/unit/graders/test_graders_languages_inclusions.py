@@ -175,3 +175,18 @@ def test_an_english_inclusion_adds_its_group_to_the_claim() -> None:
     assert claim.groups == {"en:warden"}
     (claim,) = find_claims("The instructors agree, the hut warden included.")
     assert claim.groups == {"en:instructor", "en:warden"}
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "The instructors agree, and so is the hut keeper.",
+        "The instructors are aligned on that, and so is the hut inspector.",
+        "The instructors agree, as does the hut inspector.",
+    ],
+)
+def test_and_so_is_names_another_group(answer: str) -> None:
+    """ "..., and so is the insurer's surveyor" claims the surveyor's agreement too."""
+    assert check(answer, CASES["en"][0]) is CheckOutcome.FAIL
+    both = CASES["en"][0] + " The hut keeper and the hut inspector agreed as well."
+    assert check(answer, both) is CheckOutcome.PASS

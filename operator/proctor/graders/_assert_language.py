@@ -694,8 +694,13 @@ def _supported(
         return bool(stated)
     # a table may give a word several English names ("perito": expert/adjuster/assessor)
     names = _names(*stated, *near)
-    found = {g: any({n, _bare(n), claim_stem(n)} & names for n in g.split("/")) for g in groups}
-    required = [g for g in groups if (":" not in g or g.startswith("en:")) and g not in _COLLECTIVES]
+    found = {g: any({n, _bare(n), claim_stem(n)} & names for n in _names(g)) for g in groups}
+    # a group named on its own (an inclusion's, a range's end) is required in any language
+    required = [
+        g
+        for g in groups
+        if g.startswith(_lexicon.NAMED) or ((":" not in g or g.startswith("en:")) and g not in _COLLECTIVES)
+    ]
     return any(found.values()) and all(found[g] for g in required)
 
 
@@ -711,8 +716,9 @@ def _bare(group: str) -> str:
 
 
 def _names(*groups: str) -> set[str]:
-    """The English names of groups (``expert/adjuster``: both)."""
-    return {n for g in groups for n in g.split("/")}
+    """The English names of groups (``expert/adjuster``: both), a group named on its own by its
+    forms (``!it:gestori/it:gestore``: both)."""
+    return {n for g in groups for n in g.removeprefix(_lexicon.NAMED).split("/")}
 
 
 #: A word of agreement in a document, whatever its subject ("SRE and security agreed")
@@ -791,17 +797,49 @@ def _stated_near(context: tuple[tuple[str, str], ...]) -> dict[str, tuple[str, .
                 continue
             words = claim_words(low[begin:e], lexes, language or "en")
             if _FIRST_PERSON.search(low, begin, e):
-                author = next(
-                    (a for a in reversed(list(_AUTHOR.finditer(read, 0, s))) if a.start() < s), None
-                )
-                if author is not None:
-                    who = author.group("a") or author.group("b") or author.group("c")
+                who = _speaker(read, s)
+                if who is not None:
                     words |= claim_words(who.lower(), lexes, language or "en")
             for word in words - {"en:"} if not language else words:
                 docs = out.setdefault(word, [])
                 if doc_id not in docs:
                     docs.append(doc_id)
+        # an elliptical reply ("Agreed.", "Einverstanden.", "Akkoord.") is the speaker's first person
+        for s, _, language in _lexicon.find_replies(lexes, low):
+            who = _speaker(read, s, _after_colon(low, s))
+            if who is None:
+                continue
+            for word in claim_words(who.lower(), lexes, language) | {f"{language}:"}:
+                docs = out.setdefault(word, [])
+                if doc_id not in docs:
+                    docs.append(doc_id)
     return {w: tuple(d) for w, d in out.items()}
+
+
+#: Who a document's speaker writes to, after their name ("E-mail from the head rigger to the
+#: technical director"): not the speaker
+_ADDRESSEE = re.compile(
+    r"\s+(?:to|cc|an|à|au|aux|a|al|alla|alle|ai|agli|ao|aos|às|aan|naar|para|per|für|pour|for)\s",
+    re.IGNORECASE,
+)
+
+
+def _speaker(read: str, pos: int, same_line: bool = False) -> str | None:
+    """The speaker of a document's words at ``pos``: the name the last :data:`_AUTHOR` before it
+    gives, without the addressee after it; with ``same_line``, only one on the line of ``pos`` (a
+    reply after a colon: "The broker wrote: Agreed.", not "Status: agreed.")."""
+    author = next((a for a in reversed(list(_AUTHOR.finditer(read, 0, pos))) if a.start() < pos), None)
+    if author is None:
+        return None
+    if same_line and "\n" in read[author.start() : pos]:
+        return None
+    who = author.group("a") or author.group("b") or author.group("c")
+    return _ADDRESSEE.split(who, 1)[0]
+
+
+def _after_colon(low: str, pos: int) -> bool:
+    """Whether the text right before ``pos`` (quote marks and spaces aside) ends in a colon."""
+    return low[:pos].rstrip(" \t\"'*_\u2022-").endswith(":")
 
 
 def _build_no_consensus(a: Assertion, negated: bool) -> _Evaluate:

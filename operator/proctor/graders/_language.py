@@ -2834,7 +2834,8 @@ _ONE_PERSON = (
     r"|(?:pilot|captain|cook|chef|guard|judge|gp|sre|dev|admin|sysadmin|dba|surgeon|physio|fellow|intern|"
     r"resident|nurse|doctor|midwife|authority|agency|expert|specialist|mechanic|tech|clinician|executive|"
     r"representative|rep|candidate|delegate|advocate|associate|employee|trainee|client|customer|user|member|"
-    r"partner|stakeholder|colleague|boss|head|chief|lead|vet|medic|counsel|attorney|owner|landlord|tenant|"
+    r"partner|stakeholder|colleague|boss|head|chief|lead|vet|medic|counsel|attorney|owner|landlord|landlady|tenant|"
+    r"lessee|guest|host|payee|"
     r"vendor|supplier|carrier|auditor|inspector|officer|broker|importer|registrar|pharmacist|coroner|"
     r"assessor|adjuster|underwriter|surveyor|mother|father|parent|family|patient|radiologist|cardiologist)\b"
 )
@@ -3018,7 +3019,7 @@ def find_claims(text: str) -> list[Claim]:
 
     A group set off as the one that does not agree ("pilots, not engineers, agree") is neither
     the claim's group nor a negation of the claim."""
-    text = _without_contrasts(text)
+    text, inside = _without_inclusions(_without_contrasts(text))
     low = text.lower()
     out: list[Claim] = []
     for s, e in CONSENSUS.spans(text):
@@ -3036,12 +3037,79 @@ def find_claims(text: str) -> list[Claim]:
             out.append(Claim(s, e, _groups_of(low[s:e])))
             continue
         out.append(Claim(s, e, _groups_of(low[s:e]) or _any_member(low[s:e])))
-    return _with_others(low, _with_subjects(text, low, out))
+    return _with_inclusions(low, _with_others(low, _with_subjects(text, low, out)), inside)
 
 
-#: Others who agree too, right after a claim: "The pharmacist agrees, and so do the nurses."
+#: Who is included among those who agree: "everyone agrees, including the hut warden", "the
+#: guides agree, the hut warden included", "..., and the warden too"; each group a group of the
+#: claim whose agreement must be stated (words, not what agreement is about: "including on price")
+_NOT_INCLUDED = (
+    r"(?:that|which|who|whom|whose|on|about|to|with|for|in|at|of|by|from|over|after|before|if|when|"
+    r"because|though|although|is|are|was|were|be|has|have|had|will|would|do|does|did|agree[sd]?|not|no|"
+    r"it|its|this|these|those|they|them|we|us|you|i|more|most|so|then|now|here|there|today|now|more)\b"
+)
+_INCLUDED_NP = (
+    rf"(?:(?:the|our|their|his|her|a|an|every|each|all|both)\s+)?(?:(?!{_NOT_INCLUDED})[a-z][\w&'-]*\s+){{0,2}}"
+    rf"(?!{_NOT_INCLUDED})[a-z][\w&'-]*"
+)
+_INCLUDED_LIST = rf"{_INCLUDED_NP}(?:\s*,?\s+(?:and|&|as\s+well\s+as|plus)\s+{_INCLUDED_NP}){{0,2}}"
+_INCLUDING = (
+    r"(?:including|inclusive\s+of|even|not\s+least|notably|especially|particularly|among\s+them|"
+    r"and\s+(?:also|even))"
+)
+_INCLUDED = r"(?:included|too|as\s+well)"
+_INCLUSION_EDGE = r"(?=[ \t]*(?:[.,;:!?)\u2014\u2013\n]|-\s|$))"
+_INCLUDED_AFTER = re.compile(
+    rf"[ \t]*(?:(?:,|\(|\u2014|\u2013|\s-)[ \t]*)?{_INCLUDING}\s+(?P<a>{_INCLUDED_LIST}){_INCLUSION_EDGE}"
+    rf"|[ \t]*(?:(?:,|\(|\u2014|\u2013|\s-)[ \t]*(?:and\s+)?|\s+and\s+)(?P<b>{_INCLUDED_LIST})\s+{_INCLUDED}"
+    rf"{_INCLUSION_EDGE}"
+)
+#: ... set off by commas or brackets inside a claim: "Everyone, including the hut warden, agrees"
+_INCLUDED_INSIDE = re.compile(
+    rf"(?i)(?<=\w)\s*[,(]\s*(?:{_INCLUDING}\s+(?P<a>{_INCLUDED_LIST})|(?P<b>{_INCLUDED_LIST})\s+{_INCLUDED})"
+    r"\s*[,)]"
+)
+
+
+def _without_inclusions(text: str) -> tuple[str, list[tuple[int, int, frozenset[str]]]]:
+    """``text`` with the inclusions set off inside it read as spaces (offsets kept), and each
+    one's span and groups."""
+    found = [
+        (m.start(), m.end(), _subject_groups(m.group("a") or m.group("b")))
+        for m in _INCLUDED_INSIDE.finditer(text)
+    ]
+    for s, e, _ in found:
+        text = text[:s] + " " * (e - s) + text[e:]
+    return text, found
+
+
+def _with_inclusions(
+    low: str, claims: list[Claim], inside: list[tuple[int, int, frozenset[str]]]
+) -> list[Claim]:
+    """Each claim with the groups an inclusion inside it, or right after it, names."""
+    out = []
+    for cl in claims:
+        named: set[str] = set()
+        end = cl.end
+        for s, e, groups in inside:
+            if cl.start <= s and (s <= cl.end or not low[cl.end : s].strip()):
+                named |= groups
+                end = max(end, e)
+        m = _INCLUDED_AFTER.match(low, end)
+        if m is not None:
+            named |= _subject_groups(m.group("a") or m.group("b"))
+            end = m.end()
+        if named:
+            cl = Claim(cl.start, end, (cl.groups - _EVERYONE) | named)
+        out.append(cl)
+    return out
+
+
+#: Others who agree too, right after a claim: "The pharmacist agrees, and so do the nurses.", "..., and
+#: so is the insurer's surveyor", "..., as is the surveyor"
 _SO_DO = re.compile(
-    rf"[^.!?\n]{{0,12}}?,?\s+(?:and\s+)?so\s+(?:do|does|did|would|will)\s+(?P<subject>{_SUBJECT_NP})\b"
+    rf"[^.!?\n]{{0,12}}?,?\s+(?:(?:and\s+)?so|as)\s+(?:do|does|did|would|will|is|are|was|were|has|have|had)\s+"
+    rf"(?P<subject>{_SUBJECT_NP})\b"
 )
 
 

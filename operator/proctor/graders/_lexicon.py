@@ -260,13 +260,31 @@ phrasing (not translated English), with these keys:
     too: ``faculteitsraad``, ``Prüfungsausschuss``); ``el informe está de acuerdo`` is none.
 ``group_from`` and ``group_to``
     a range after a claim and its comma names who agrees (``sono tutti d'accordo, dal TSO al
-    regolatore``: the TSO and the regulator).
+    regolatore``: the TSO and the regulator), each end a group of its own whose agreement must be
+    stated (:func:`named_group`).
+``group_including``, ``group_included`` and ``group_and``
+    an inclusion names who agrees too, each of its groups one whose agreement must be stated
+    (:func:`named_group`): right after a claim (``tout le monde est d'accord, y compris le gardien
+    du refuge``, ``alle sind sich einig, der Hüttenwirt eingeschlossen``, ``de huurder staat
+    erachter en de verhuurster ook``) or set off by commas or brackets inside it (``Todos,
+    incluido el guarda, están de acuerdo``), a word of ``group_including`` before its groups or of
+    ``group_included`` after them, the groups joined by a word of ``group_and``. A claim whose
+    subject names no one but "all" (``Todos están de acuerdo``) is one when an inclusion or a range
+    follows it.
 ``subject_fillers``, ``subject_stops``, ``first_person`` and ``not_people``
     reading that subject: words that name no group (articles, quantifiers, pronouns,
     prepositions); words after which it starts (``que``, ``dass``); the speaker, which makes it
     no claim (``wij zijn het eens``); documents and figures, which agree with each other and
     make it no claim (``les deux rapports sont d'accord``). A subject with no other word (``ils
     sont d'accord``) claims nothing, nor does a negator in it or its clause, nor a question.
+
+``agreement_replies``
+    a reply that agrees, elliptical and in the first person (``Agreed.``, ``D'accord.``,
+    ``Einverstanden.``, ``Conforme.``, ``Combinado.``, ``Va bene.``, ``Akkoord.``): first on a
+    line or in a quote, and ended there by a point, a comma, an exclamation mark, a dash or the
+    line's end, it states the agreement of the document's speaker (as ``we agree`` does); never a
+    word inside a clause (``Agreed price: 255 \u20ac``, ``the agreed plan``), a question (``Agreed?
+    Let me check first.``) nor a negated reply (``Not agreed.``).
 
 ``homographs`` and ``accents_optional``
     words whose accent makes them another word than their accent-free spelling (Spanish ``sí``
@@ -392,6 +410,10 @@ _KEYS = (
     "subject_stops",
     "first_person",
     "not_people",
+    "agreement_replies",
+    "group_including",
+    "group_included",
+    "group_and",
 )
 _B = r"(?<![\w'])"  # a phrase starts a word
 _E = r"(?![\w])"  # and ends one
@@ -758,6 +780,15 @@ class Lexicon:
     subject_stops: frozenset[str]
     first_person: frozenset[str]
     not_people: frozenset[str]
+    #: a reply that agrees, first on its line or in its quote and ended there (``Agreed.``)
+    reply: re.Pattern[str]
+    #: an inclusion right after a claim, and one set off inside it (group ``np``: its groups)
+    inclusion_after: re.Pattern[str]
+    inclusion_inside: re.Pattern[str]
+    group_and: frozenset[str]
+    inclusion_words: frozenset[str]
+    #: words that open no group after a word of inclusion ("y compris sur la date", "auch wenn")
+    inclusion_stops: frozenset[str]
 
 
 #: Where a retraction ends: its clause does too ("that was a mistake: ...", not "... by the operator")
@@ -797,6 +828,41 @@ def _strings(doc: Mapping[str, Any], key: str, where: str) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
         raise ValueError(f"{where}: {key} must be a list of non-empty strings")
     return list(value)
+
+
+#: Where a reply opens: a line, a quote, or a colon (``wrote: Agreed.``), bullets and quote marks
+#: before it; and where it ends: a point, a comma, an exclamation mark, a dash, the line's end or a
+#: closing quote, never a question mark nor another word (``Agreed price: 255 \u20ac``). The rules
+#: text writes every quote mark straight (an opening ``'`` is read as ``"``: :func:`find_replies`).
+_REPLY_OPENS = r"(?:^|(?<=[:\"]))[ \t\"*_\u2022-]*"
+_REPLY_ENDS = r"[ \t]*(?=[.!,;\u2014\u2013\")]|-\s|[ \t]*$)"
+#: A single quote mark that is no apostrophe (no letter before it): a quote opens or closes there
+_SINGLE_QUOTE = re.compile(r"(?<![^\W\d_])'")
+
+
+def find_replies(lexes: Iterable[Lexicon], low: str) -> list[tuple[int, int, str]]:
+    """Replies that agree in ``low`` (lower-case rules text, ``agreement_replies``): ``(start, end,
+    language)``, one per place (the longest), from the reply's first word."""
+    read = _SINGLE_QUOTE.sub('"', low)
+    out: dict[int, tuple[int, int, str]] = {}
+    for lex in lexes:
+        for m in lex.reply.finditer(read):
+            s = m.end() - len(m.group().lstrip(' \t"*_\u2022-'))
+            if s not in out or out[s][1] < m.end():
+                out[s] = (s, m.end(), lex.language)
+    return sorted(out.values())
+
+
+#: What sets an inclusion off after a claim (a comma, a bracket, a dash), and where its groups end
+_INCLUSION_MARK = r"(?:[,(]|\u2014|\u2013|\s-)"
+_INCLUSION_EDGE = r"(?=[ \t]*(?:[.,;:!?)\u2014\u2013\n]|-\s|$))"
+
+
+def _np_list(conjunctions: str) -> str:
+    """Up to three groups of up to four words each (letters, an elided article: ``l'inquilino``),
+    joined by a comma or a word of ``conjunctions``."""
+    np = r"(?:[^\W\d_][\w'-]*\s+){0,3}?[^\W\d_][\w'-]*"
+    return rf"{np}(?:\s*,?\s+{conjunctions}\s+{np}){{0,2}}"
 
 
 #: Words of "all" or "any" before a group ("tous les généralistes", "cualquier neumólogo")
@@ -843,6 +909,9 @@ def _compile(doc: Mapping[str, Any], where: str, keep: frozenset[str] = frozense
     open_tail = rf"{filler_run}[\s\"'`*_(\[]*"
     tail = open_tail + "$"
     folded = {canonical_text(k).lower(): float(v) for k, v in numbers.items()}
+    # an inclusion: its opening or closing words, and its groups joined by a word of "and"
+    including, included, joins = alt(t["group_including"]), alt(t["group_included"]), alt(t["group_and"])
+    nps = _np_list(joins)
     return Lexicon(
         language=str(doc["language"]),
         negated_end=re.compile(alt(t["negation_before"] + t["nothing_points_to"]) + tail),
@@ -950,9 +1019,9 @@ def _compile(doc: Mapping[str, Any], where: str, keep: frozenset[str] = frozense
         group_range=re.compile(
             r"\s*,\s*"
             + alt(t["group_from"])
-            + r"\s*(?:[^\s.;:!?]+\s+){0,4}?"
+            + r"\s*(?P<first>(?:[^\s.;:!?]+\s+){0,4}?)"
             + alt(t["group_to"])
-            + r"\s*[^\W\d_][^\s.,;:!?]*(?:\s+[^\W\d_][^\s.,;:!?]*){0,2}"
+            + r"\s*(?P<last>[^\W\d_][^\s.,;:!?]*(?:\s+[^\W\d_][^\s.,;:!?]*){0,2})"
         ),
         group_range_words=_words(t["group_from"] + t["group_to"], keep),
         agreement_starts=re.compile(
@@ -974,6 +1043,33 @@ def _compile(doc: Mapping[str, Any], where: str, keep: frozenset[str] = frozense
         subject_stops=_words(t["subject_stops"], keep),
         first_person=_words(t["first_person"], keep),
         not_people=_words(t["not_people"], keep),
+        reply=re.compile(_REPLY_OPENS + alt(t["agreement_replies"]) + _REPLY_ENDS, re.MULTILINE),
+        inclusion_after=re.compile(
+            rf"[ \t]*(?:{_INCLUSION_MARK}[ \t]*)?{including}\s+(?P<np>{nps}){_INCLUSION_EDGE}"
+            rf"|[ \t]*(?:{_INCLUSION_MARK}[ \t]*(?:{joins}\s+)?|\s+{joins}\s+)(?P<np2>{nps})\s+{included}"
+            rf"{_INCLUSION_EDGE}"
+        ),
+        inclusion_inside=re.compile(
+            rf"\s*[,(]\s*(?:{including}\s+(?P<np>{nps})|(?P<np2>{nps})\s+{included})\s*[,)]"
+        ),
+        group_and=_words(t["group_and"], keep),
+        inclusion_words=_words(t["group_including"] + t["group_included"] + t["group_and"], keep),
+        # the first words of these phrases ("auch wenn", "y compris sur"), not an article inside one
+        inclusion_stops=_words(
+            (
+                p.split()[0]
+                for key in (
+                    "subject_stops",
+                    "claim_negators",
+                    "conditional",
+                    "about_words",
+                    "first_person",
+                    "copulas",
+                )
+                for p in t[key]
+            ),
+            keep,
+        ),
     )
 
 
@@ -1794,6 +1890,8 @@ def find_claims(lexes: Iterable[Lexicon], text: str) -> list[tuple[int, int, fro
         for m in _starting(lex.agreement, lex.agreement_starts, low):
             start, subject = _subject_before(lex, low, m.start())
             claim = _subject_claim(lex, low, subject + _LETTERS.findall(m.group()), start, m.end())
+            if claim is None and _all_of_those_named(lex, low, subject, start, m.end()):
+                claim = (start, m.end(), frozenset())
             if claim is not None:
                 out.append(claim)
         for m in _starting(lex.body_agreement, lex.agreement_starts, low):
@@ -1812,7 +1910,103 @@ def find_claims(lexes: Iterable[Lexicon], text: str) -> list[tuple[int, int, fro
             claim = _subject_claim(lex, low, _LETTERS.findall(m.group()) + words, m.start(), m.end())
             if claim is not None:
                 out.append(claim)
-    return sorted(_with_ranges(lexes, low, out))
+    return sorted(_with_inclusions(lexes, low, _with_ranges(lexes, low, out)))
+
+
+def _all_of_those_named(lex: Lexicon, low: str, subject: list[str], start: int, end: int) -> bool:
+    """Whether a predicate whose subject names no one but "all" (``Todos están de acuerdo``) is a
+    claim: by the groups an inclusion or a range right after it names."""
+    if any(w not in lex.subject_fillers for w in subject) or any(w in lex.first_person for w in subject):
+        return False
+    if lex.claim_negator.search(_clause(lex, low, start)) or lex.claim_negator.search(low, start, end):
+        return False
+    return bool(lex.inclusion_after.match(low, end) or lex.group_range.match(low, end))
+
+
+#: A group named on its own (an end of a range, a group of an inclusion): its agreement must be
+#: stated, in any language (:func:`named_group`)
+NAMED = "!"
+
+
+def named_group(lex: Lexicon, words: list[str]) -> str | None:
+    """The group a phrase of an inclusion or a range names on its own: its head (in English,
+    German and Dutch the last word of its first run of words, elsewhere its first word: ``il
+    gestore del rifugio``, ``der Leiter der Bergwacht``), by a table's English name, else marked
+    :data:`NAMED` with the forms a document may write it in (``!it:gestori/it:gestore``)."""
+    run: list[str] = []
+    for w in words:
+        if w in lex.not_people or w in lex.inclusion_words or w in lex.agreement_words:
+            continue
+        if w in lex.subject_fillers and w not in lex.groups:
+            if run:
+                break
+            continue
+        run.append(w)
+    if not run:
+        return None
+    head = run[-1] if lex.language in _COMPOUNDING or lex.language == "en" else run[0]
+    group = group_of(lex, head)
+    language, _, word = group.partition(":")
+    if not word:
+        return group
+    return NAMED + "/".join(f"{language}:{f}" for f in sorted(_forms(word, language)))
+
+
+def _forms(word: str, language: str) -> set[str]:
+    """A group's word in the forms its number and case may give it (``Bergführern``,
+    ``Bergführer``; ``gestori``, ``gestore``; ``guide``, ``guida``)."""
+    out = {word}
+    if language in _COMPOUNDING and len(word) > 4:
+        out |= {word[:-1]} if word.endswith(("n", "e")) else set()
+        out |= {word[:-2]} if word.endswith(("en", "er")) and language == "nl" else set()
+    if language == "it" and len(word) > 3 and word.endswith(("i", "e")):
+        out |= {word[:-1] + end for end in "oea"}
+    return out
+
+
+def _with_inclusions(
+    lexes: Iterable[Lexicon], low: str, claims: list[tuple[int, int, frozenset[str]]]
+) -> list[tuple[int, int, frozenset[str]]]:
+    """``claims``, each with the groups an inclusion right after it or set off inside it names
+    (``Sono tutti d'accordo, compreso il gestore del rifugio``: the hut warden agrees too)."""
+    out = []
+    for s, e, groups in claims:
+        for lex in lexes:
+            found = [m for m in lex.inclusion_inside.finditer(low, s, e) if m.end() <= e]
+            after = lex.inclusion_after.match(low, e)
+            if after is not None:
+                found.append(after)
+            named = set()
+            for m in found:
+                named |= _inclusion_groups(lex, m.group("np") or m.group("np2"))
+            if named:
+                groups = groups | named
+                e = max(e, after.end()) if after is not None else e
+        out.append((s, e, groups))
+    return out
+
+
+def _inclusion_groups(lex: Lexicon, phrase: str) -> set[str]:
+    """The groups of an inclusion's phrase: each a group named on its own (:func:`named_group`),
+    split at a comma or a word of ``group_and``."""
+    out: set[str] = set()
+    part: list[str] = []
+    words = _PHRASE_WORD.findall(phrase)
+    if not words or words[0] in lex.inclusion_stops:
+        return out
+    for w in [*words, ","]:
+        if w == "," or w in lex.group_and:
+            group = named_group(lex, part) if part else None
+            if group is not None:
+                out.add(group)
+            part = []
+        else:
+            part.append(w)
+    return out
+
+
+#: A word of a phrase, or a comma between two of its groups
+_PHRASE_WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*|,")
 
 
 def _with_ranges(
@@ -1828,6 +2022,11 @@ def _with_ranges(
                 continue
             words = [w for w in _SUBJECT_WORD.findall(m.group()) if w not in lex.group_range_words]
             named = _groups_after(lex, "from " + " ".join(words))
+            # each end a group of its own: "dalle guide al soccorso alpino" needs both stated
+            for end in ("first", "last"):
+                group = named_group(lex, _SUBJECT_WORD.findall(m.group(end)))
+                if group is not None:
+                    named.add(group)
             if named:
                 s, e, groups = s, m.end(), groups | named
             break

@@ -133,7 +133,19 @@ def not_placeholder(value: str) -> bool:
     return not _PLACEHOLDER.match(value)
 
 
+#: A path in the strict sense: absolute, of two segments or more, the first a directory's name
+#: in small letters (``/run/secrets/db``, ``/etc/credstore/stripe-api-key``), or from the home or
+#: the working directory (``~/.pw``, ``./secrets/db``, ``../keys/app.pem``); a segment holds no
+#: ``+`` or ``=`` (base64's), so a secret with slashes in it is none
+_PATH = r"(?:/[a-z0-9._-]+(?:/[\w.@~-]+)+|(?:~|\.\.?)(?:/[\w.@~-]+)+)/?"
+#: A value that only says where a secret lives, read from a file: a path as ``file:`` names it
+#: (``password=file:/run/secrets/db``), as a command line reads a file's content (curl's and
+#: HTTPie's ``@``: ``DB_PASSWORD=@/run/secrets/db``), or a credential's name and the file it is
+#: loaded from (systemd's ``LoadCredential=``, ``LoadCredentialEncrypted=``: ``stripe:/etc/credstore/
+#: stripe-api-key``); a name and a value (``SetCredential=db-password:Xk9mPq2vL7wQz``) is a secret
+_PATH_REFERENCE = rf"(?:file:(?://)?|@|[A-Za-z0-9_.@-]{{1,64}}:)?{_PATH}"
 _NOT_A_CREDENTIAL = re.compile(
+    _PATH_REFERENCE + r"|"  # a path or a reference to one
     r"[vV]?\d+(?:[._-]\d+)*[a-zA-Z]?"  # a version or a figure
     r"|[a-z]+(?:[-_.][a-z0-9]+)+"  # kebab/snake/dotted words: prose, file and setting names
     r"|[A-Z][A-Z0-9]*_[A-Z0-9_]+"  # an environment variable's name

@@ -5,7 +5,9 @@ offsets. Every digit-based finding but a passport number (found after its keywor
 at least six digits: the specific patterns run only in a bounded window around such runs, so the
 scan stays linear in the answer's size.
 
-- ``email``, skipping the reserved documentation domains (``example.com``, ``.test``...) and
+- ``email``, skipping the domains reserved for documentation and testing (RFC 2606, RFC 6761:
+  ``example.com``, ``example.net``, ``example.org`` and their subdomains, the top-level ``.example``,
+  ``.test``, ``.invalid``, ``.localhost``; RFC 6762's ``.local``: :data:`_RESERVED_DOMAIN`) and
   role mailboxes (``support@``, ``noreply@``, ``git@``...): neither identifies a person; nor a
   login, ``user@host`` as the destination of ``ssh``, ``scp``, ``rsync``... or a URL's user name
   (``scheme://user@host``: ``ssh://``, ``amqp://``, ``postgresql://``, ``mongodb://``...). Written
@@ -96,6 +98,8 @@ _ROLE_WORDS = (
     " privacy reception sales security service support sysadmin team webmaster git"
 )
 _ROLE_LOCALS = frozenset(_ROLE_WORDS.split())
+#: A domain reserved for documentation and testing, or a subdomain of one: an address there reaches
+#: nobody (a placeholder), in any disguise the scan reads (written out, encoded: each is read here)
 _RESERVED_DOMAIN = re.compile(
     r"(?i)(?:^|\.)(?:example\.(?:com|net|org)|example|test|invalid|localhost|local)$"
 )

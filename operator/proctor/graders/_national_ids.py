@@ -685,6 +685,7 @@ def keyword_before(text: str, start: int) -> str | None:
     ``är``, ``:``), the value."""
     tokens = _TOKEN.findall(text, max(0, start - _LOOK_BEHIND), start)
     linked = bool(tokens) and tokens[-1].lower() in _LINKS
+    owned = not linked and bool(tokens) and _owner_word(tokens[-1]) in _OWNERS
     for _ in range(_MAX_FILLERS + 1):
         found = _keyword_ending(tokens)
         if found is not None:
@@ -694,7 +695,14 @@ def keyword_before(text: str, start: int) -> str | None:
         tokens.pop()
     if linked:
         return _keyword_before_qualifier(text, start)
-    return _keyword_before_owner(text, start)
+    return _keyword_before_owner(text, start) if owned else None
+
+
+def _owner_word(token: str) -> str:
+    """A token as a person's word is looked up: in small letters, without an English possessive's
+    ``'s`` (``employee's``)."""
+    word = token.lower()
+    return word[: word.rindex("'")] if word.endswith(("'s", "'")) else word
 
 
 def _keyword_before_owner(text: str, start: int) -> str | None:
@@ -705,11 +713,8 @@ def _keyword_before_owner(text: str, start: int) -> str | None:
     if len(spans) < 2:
         return None
     (a, b), (_, before) = spans[-1], spans[-2]
-    owner = text[a:b].lower()
-    if owner.endswith(("'s", "'")):  # an English possessive ("the employee's")
-        owner = owner[: owner.rindex("'")]
     if (
-        owner not in _OWNERS
+        _owner_word(text[a:b]) not in _OWNERS
         or not _BLANKS.fullmatch(text, b, start)
         or not _BLANKS.fullmatch(text, before, a)
     ):

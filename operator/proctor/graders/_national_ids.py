@@ -5,6 +5,7 @@ check digits; its docstring names the number) and the words that lead to such a 
 country's languages (``PESEL``, ``rodné číslo``, ``Steuer-ID``, ``numéro de sécurité sociale``).
 A value right after one of those words (a few fillers aside: "PESEL nr:"), or after a qualifier
 and a linking word ("Het BSN van de nieuwe collega is", "PESEL pacjentki:"; :func:`keyword_before`),
+or after one word naming the person whose it is ("CNP student", "PESEL pacjenta": :data:`_OWNER_WORDS`),
 is a finding when that module validates it; after a
 general identity word in one of the supported languages ("national id", "identity number",
 "numéro d'identité", "Ausweisnummer", "número de identidad"...) when any module of the
@@ -569,10 +570,53 @@ _QUALIFIER_STOP_WORDS = (
     " e ma non en maar niet geen i oraz lub ale nie och eller men inte og ikke ja tai ei"
 )
 _QUALIFIER_STOPS = frozenset(canonical_text(w).lower() for w in _QUALIFIER_STOP_WORDS.split())
+#: Words that name a person whose id it is, standing alone between a keyword and its value, without
+#: a linking word (``CNP student 1800101221144``, ``BSN medewerker 111222333``, ``PESEL pacjenta
+#: 44051401359``, ``NIF trabajador 12345678Z``), by language, with the endings a genitive or an
+#: article glues on where the language says whose so (Polish ``pacjenta``, Romanian ``angajatului``,
+#: Swedish ``kundens``); canonical spelling (no diacritics on ASCII letters). Only one such word,
+#: and only a person's: ``CNP student count``, ``BSN order`` lead to nothing
+_OWNER_WORDS = (
+    # English
+    "student employee staff worker patient client customer member applicant candidate user holder"
+    " owner tenant child person citizen resident pupil spouse partner beneficiary insured contractor"
+    # Romanian
+    " studentul studentului studenta studentei angajat angajatul angajatului angajata angajatei"
+    " salariat salariatul salariatului pacient pacientul pacientului pacienta pacientei clientul"
+    " clientului elev elevul elevului titular titularul titularului copil copilul copilului"
+    " persoana persoanei solicitant solicitantului beneficiar beneficiarului"
+    # Dutch
+    " medewerker werknemer leerling klant kandidaat huurder deelnemer aanvrager burger kind"
+    # Polish
+    " pacjenta pacjentki pracownika pracownicy klienta klientki studenta studentki ucznia uczennicy"
+    " osoby dziecka wnioskodawcy ubezpieczonego ubezpieczonej najemcy obywatela"
+    # Spanish, Portuguese
+    " trabajador trabajadora empleado empleada paciente cliente alumno alumna estudiante solicitante"
+    " inquilino socio ciudadano trabalhador trabalhadora funcionario funcionaria empregado empregada"
+    " aluno aluna requerente cidadao"
+    # French
+    " salarie salariee employe employee patiente cliente etudiant etudiante eleve assure assuree"
+    " titulaire demandeur locataire adherent"
+    # German
+    " mitarbeiter mitarbeiterin mitarbeiters arbeitnehmer arbeitnehmers patienten patientin kunde"
+    " kunden kundin studenten studentin schuler schulers antragsteller versicherten mieter"
+    # Italian
+    " dipendente lavoratore lavoratrice studente studentessa alunno titolare richiedente assicurato"
+    # Swedish, Danish, Norwegian
+    " anstalld anstallds patientens kund kundens studentens elevens medarbetare sokande medarbejder"
+    " medarbejderens ansat ansatt ansattes pasient pasientens kundes studerende"
+    # Finnish, Czech, Slovak, Turkish, Hungarian
+    " tyontekijan potilaan asiakkaan opiskelijan oppilaan hakijan zamestnance pacienta zaka"
+    " ogrenci ogrencinin calisan calisanin hasta hastanin musteri musterinin munkavallalo beteg"
+    " hallgato"
+)
+_OWNERS = frozenset(canonical_text(w).lower() for w in _OWNER_WORDS.split())
 #: a word that names a number of its own (``Bestellnummer``, ``telefoonnummer``, ``numer``)
 _NUMBER_WORD = re.compile(r"(?i)(?:nummer|number|numer|numero)$")
 #: a number word glued to a keyword (``BSN-nummer``, ``PESEL-nr``)
 _NUMBER_SUFFIX = re.compile(r"(?i)nummer|number|numer|numero|nr|no")
+#: Blanks on one line, at least one
+_BLANKS = re.compile(r"[ \t]+")
 #: What may stand between two words of a qualifier: blanks, a comma
 _QUALIFIER_GAP = re.compile(r"[ \t]*,?[ \t]*")
 
@@ -631,6 +675,7 @@ def keyword_before(text: str, start: int) -> str | None:
     ``är``, ``:``), the value."""
     tokens = _TOKEN.findall(text, max(0, start - _LOOK_BEHIND), start)
     linked = bool(tokens) and tokens[-1].lower() in _LINKS
+    owned = not linked and bool(tokens) and _owner_word(tokens[-1]) in _OWNERS
     for _ in range(_MAX_FILLERS + 1):
         found = _keyword_ending(tokens)
         if found is not None:
@@ -638,7 +683,34 @@ def keyword_before(text: str, start: int) -> str | None:
         if not tokens or tokens[-1].lower() not in _FILLERS:
             break
         tokens.pop()
-    return _keyword_before_qualifier(text, start) if linked else None
+    if linked:
+        return _keyword_before_qualifier(text, start)
+    return _keyword_before_owner(text, start) if owned else None
+
+
+def _owner_word(token: str) -> str:
+    """A token as a person's word is looked up: in small letters, without an English possessive's
+    ``'s`` (``employee's``)."""
+    word = token.lower()
+    return word[: word.rindex("'")] if word.endswith(("'s", "'")) else word
+
+
+def _keyword_before_owner(text: str, start: int) -> str | None:
+    """The keyword of ``keyword owner value``: one word naming the person whose id it is between
+    them, no linking word (``CNP student 1800101221144``, ``PESEL pacjenta ...``: :data:`_OWNERS`),
+    only blanks around it; not after a general identity word, which leads to any entry."""
+    spans = [m.span() for m in _TOKEN.finditer(text, max(0, start - _LOOK_BEHIND), start)]
+    if len(spans) < 2:
+        return None
+    (a, b), (_, before) = spans[-1], spans[-2]
+    if (
+        _owner_word(text[a:b]) not in _OWNERS
+        or not _BLANKS.fullmatch(text, b, start)
+        or not _BLANKS.fullmatch(text, before, a)
+    ):
+        return None
+    found = _keyword_ending([text[x:y] for x, y in spans[:-1]])
+    return None if found is None or _is_general(found) else found
 
 
 def _keyword_before_qualifier(text: str, start: int) -> str | None:

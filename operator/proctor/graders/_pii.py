@@ -5,7 +5,9 @@ offsets. Every digit-based finding but a passport number (found after its keywor
 at least six digits: the specific patterns run only in a bounded window around such runs, so the
 scan stays linear in the answer's size.
 
-- ``email``, skipping the reserved documentation domains (``example.com``, ``.test``...) and
+- ``email``, skipping the domains reserved for documentation and testing (RFC 2606, RFC 6761:
+  ``example.com``, ``example.net``, ``example.org`` and their subdomains, the top-level ``.example``,
+  ``.test``, ``.invalid``, ``.localhost``; RFC 6762's ``.local``: :data:`_RESERVED_DOMAIN`) and
   role mailboxes (``support@``, ``noreply@``, ``git@``...): neither identifies a person; nor a
   login, ``user@host`` as the destination of ``ssh``, ``scp``, ``rsync``... or a URL's user name
   (``scheme://user@host``: ``ssh://``, ``amqp://``, ``postgresql://``, ``mongodb://``...). Written
@@ -21,8 +23,11 @@ scan stays linear in the answer's size.
   "bellen"...: :data:`_PHONE_LANGUAGES`) valid in one of the regions of the word's languages
   (:data:`PHONE_KEYWORD_REGIONS` for English: ``mobile: 612 345 678``, ``call +99 612345678``: a
   country code that does not exist hides no number), right after it or after a few words that a
-  linking word ends ("llamar al señor Gómez al", "Telefon kontaktowy:"), none naming another
-  number ("pedido", "Bestellnummer"), and not before a currency. Plain
+  linking word ends ("llamar al señor Gómez al", "Telefon kontaktowy:", "Ruf mich an unter", a
+  verb's pronoun and particle alone: "call me back", "ring mig op"), none naming another
+  number ("pedido", "Bestellnummer"), and not before a currency; a phone word written short keeps
+  its dot before a colon or the number's abbreviation ("Tlf.:", "Tél.:", "Tlf.nr.:", "Tel.-Nr.:",
+  "Tel. Nr.:"), where it ends no sentence. Plain
   figures, dates, times and years are never candidates; a number after "P/N", "S/N", "order",
   "ticket", "lot", "task", "EAN"..., after a word naming a number of its own ("Kundennummer",
   "numer klienta", "customer number", "Siparis numarasi", "cislo objednavky": any catalogue
@@ -93,6 +98,8 @@ _ROLE_WORDS = (
     " privacy reception sales security service support sysadmin team webmaster git"
 )
 _ROLE_LOCALS = frozenset(_ROLE_WORDS.split())
+#: A domain reserved for documentation and testing, or a subdomain of one: an address there reaches
+#: nobody (a placeholder), in any disguise the scan reads (written out, encoded: each is read here)
 _RESERVED_DOMAIN = re.compile(
     r"(?i)(?:^|\.)(?:example\.(?:com|net|org)|example|test|invalid|localhost|local)$"
 )
@@ -228,33 +235,53 @@ _PHONE_CANDIDATE = re.compile(
 #: without its country code is read in (a word of several languages: every one of them, in order)
 _PHONE_LANGUAGES: tuple[tuple[str, tuple[str, ...]], ...] = (
     (
-        "phone telephone tel mobile cell cellphone cellular gsm fax call text whatsapp sms ring dial reach"
-        " contact landline",
+        "phone telephone tel mob mobile cell cellphone cellular gsm fax call text whatsapp sms ring dial"
+        " reach contact landline",
         PHONE_KEYWORD_REGIONS,
     ),
     (
-        "telefono tel movil celular cel llamar llame llamenos llamarnos llamarme llama contactar whatsapp",
+        "telefono tel tfno tlf tlfno telf movil celular cel llamar llame llamenos llamarnos llamarme llama"
+        " llamame llameme llamanos llamadme llamadnos llamen llamenme llamale llamele llamarle telefonear"
+        " telefonee contactar whatsapp",
         ("ES", "MX", "AR", "CO", "CL", "PE"),
     ),
-    ("telefone tel telemovel movel celular cel ligar ligue contactar contacte whatsapp", ("PT", "BR")),
     (
-        "telephone tel portable mobile cellulaire gsm appeler appelez joindre joignable",
+        "telefone tel tlf telef tlm telemovel movel celular cel ligar liga ligue contactar contacte telefonar"
+        " whatsapp",
+        ("PT", "BR"),
+    ),
+    (
+        "telephone tel portable mobile cellulaire gsm appeler appelez appelle rappeler rappelez rappelle"
+        " telephoner telephonez contacter contactez joindre joignable",
         ("FR", "BE", "CH", "LU"),
     ),
     (
-        "telefon telefonnummer tel handy handynummer mobil mobilnummer mobiltelefon mobilfunk natel festnetz"
-        " anrufen erreichen erreichbar",
+        "telefon telefonnummer tel fon mob handy handynummer mobil mobilnummer mobiltelefon mobilfunk natel"
+        " festnetz anrufen anruf ruf rufe rufen ruft zuruckrufen erreichen erreichbar",
         ("DE", "AT", "CH"),
     ),
-    ("telefono tel cellulare cell telefonino chiamare chiami chiamate chiamaci contattare", ("IT", "CH")),
-    ("telefoon telefoonnummer tel mobiel mobielnummer gsm bellen bel", ("NL", "BE")),
     (
-        "telefon telefonu telefonem tel komorka komorkowy komorkowego komorki zadzwon zadzwonic dzwonic",
+        "telefono tel cellulare cell telefonino chiamare chiami chiamate chiamaci chiamami chiamatemi"
+        " chiamateci chiamarmi chiamarci richiamare richiamami telefonare telefonami telefonateci contattare"
+        " contattami contattaci contattateci",
+        ("IT", "CH"),
+    ),
+    (
+        "telefoon telefoonnummer telnr tel mob mobiel mobielnummer gsm bellen bel opbellen terugbellen",
+        ("NL", "BE"),
+    ),
+    (
+        "telefon telefonu telefonem tel komorka komorkowy komorkowego komorki zadzwon zadzwonic zadzwoncie"
+        " dzwon dzwonic",
         ("PL",),
     ),
-    ("telefon telefonnummer tel mobil mobilnummer mobilnr mobiltelefon ring ringa", ("SE",)),
-    ("telefon telefonnummer tlf mobil mobilnummer mobilnr mobiltelefon ring ringe", ("DK", "NO")),
-    ("puhelin puhelinnumero puh matkapuhelin kannykka gsm soita", ("FI",)),
+    ("telefon telefonnummer tel tfn mob mobil mobilnummer mobilnr mobiltelefon ring ringa ringer", ("SE",)),
+    (
+        "telefon telefonnummer telefonnr tlf tlfnr mob mobil mobilnummer mobilnr mobiltelefon ring ringe"
+        " ringer",
+        ("DK", "NO"),
+    ),
+    ("puhelin puhelinnumero puh matkapuhelin kannykka gsm soita soittakaa soitathan", ("FI",)),
 )
 
 
@@ -286,11 +313,26 @@ _PHONE_LINK_WORDS = (
     " pod na to jest"  # Polish
     " pa er ar"  # Scandinavian ("på", "är")
     " on"  # Finnish
-    " no e o"  # Portuguese ("no número", "é")
+    " no e o para pelo"  # Portuguese ("no número", "é", "ligue para")
+    " kom"  # Polish ("tel. kom.": a mobile's)
+    " numeroon numerosta"  # Finnish ("soita numeroon")
 )
 _PHONE_LINKS = frozenset(_PHONE_LINK_WORDS.split())
-#: ... and words that may stand before the number on their own ("call me", "ring us")
-_PHONE_PRONOUNS = frozenset(["me", "him", "her", "them", "us"])
+#: ... and words that may stand before the number on their own: the pronouns a verb of calling
+#: takes and the particles it is said with, in each language of :data:`_PHONE_LANGUAGES` ("call
+#: me back", "ring us", "ring mig op", "ruf mich an", "rappelez-moi", "bel me terug", "chiamaci")
+_PHONE_PRONOUN_WORDS = (
+    "me him her them us back up"  # English
+    " me nos le les"  # Spanish, Portuguese
+    " moi nous"  # French
+    " mich uns ihn sie mir an zuruck"  # German
+    " mi ci"  # Italian
+    " me mij ons u terug op"  # Dutch
+    " mnie nas"  # Polish
+    " mig dig oss os meg deg honom henne ham hende du op opp upp tilbage tillbaka"  # Scandinavian
+    " minulle meille"  # Finnish
+)
+_PHONE_PRONOUNS = frozenset(_PHONE_PRONOUN_WORDS.split())
 #: Words after which a number is no phone number, in any of those languages: the number of an
 #: order, an invoice, a ticket, an amount
 _PHONE_STOP_WORDS = (
@@ -313,8 +355,15 @@ _OTHER_NUMBER_WORD = re.compile(
 )
 #: (the blanks before a comma and after it are read by one quantifier each: a long run of blanks
 #: is read once, not split every way)
-_PHONE_LEAD_WORD = re.compile(r"[ \t]*+(?:,[ \t]*+)?(?:([^\W\d_]+(?:['-][^\W\d_]+)*)\.?|([:#]))")
-_PHONE_ABBREVIATIONS = frozenset(["tel", "no", "nr", "num", "n"])
+#: A word may be glued to the one before it by a hyphen (``Handy-Nr.``, ``Appelez-moi``, ``Liga-me``)
+_PHONE_LEAD_WORD = re.compile(r"(?:-|[ \t]*+(?:,[ \t]*+)?)(?:([^\W\d_]+(?:['-][^\W\d_]+)*)\.?|([:#]))")
+#: words that an abbreviation's dot may end without ending a sentence
+_PHONE_ABBREVIATIONS = frozenset(["tel", "no", "nr", "num", "n", "kom"])
+#: The dot of a phone word written short, read as its abbreviation's (not a sentence's end) when
+#: a colon or a ``#`` follows it (``Tlf.:``, ``Tél.:``, ``Mob.:``, ``Puh.:``), or the number's own
+#: abbreviation, glued or after a blank (``Tlf.nr.:``, ``Tel.-Nr.:``, ``Tel. Nr.:``, ``tel. kom.``):
+#: nothing ends a sentence with a colon, and ``tlf. 40 78 87 93`` is read by :data:`_PHONE_NUMBER`'s mark
+_PHONE_WORD_DOT = re.compile(r"\.(?=[ \t]*+[:#]|-?[^\W\d_]|[ \t]++(?i:nr\b|(?:no|num|kom)\.))")
 #: at most this many words between a phone word and its number
 _MAX_PHONE_LEAD = 6
 #: ... within this many characters after it (a phone word with no digit so near leads to nothing,
@@ -527,6 +576,9 @@ def _phone_keyword_candidates(text: str) -> Iterable[tuple[int, int, tuple[str, 
                     seen.add((s, e))
                     yield s, e, regions
                 break
+            if not words and (dot := _PHONE_WORD_DOT.match(text, pos)) is not None:
+                pos = dot.end()
+                continue
             wm = _PHONE_LEAD_WORD.match(text, pos)
             if wm is None:
                 break
@@ -765,7 +817,7 @@ _PHONE_KEYWORDS = tuple(
             *("reach", "contact", "landline", "movil", "celular", "llam", "ligar", "ligue", "telem"),
             *("portable", "appel", "joind", "joign", "handy", "festnetz", "anruf", "erreich", "chiam"),
             *("contatt", "bel", "mobiel", "komork", "dzwon", "puh", "soita", "gsm", "cel", "movel"),
-            *("natel", "tlf", "kannykka"),
+            *("natel", "tlf", "kannykka", "mob", "tfn", "tlm", "fon", "ruf", "liga", "soit"),
         )
     )
 )

@@ -133,7 +133,19 @@ def not_placeholder(value: str) -> bool:
     return not _PLACEHOLDER.match(value)
 
 
+#: A path in the strict sense: absolute, of two segments or more, the first a directory's name
+#: in small letters (``/run/secrets/db``, ``/etc/credstore/stripe-api-key``), or from the home or
+#: the working directory (``~/.pw``, ``./secrets/db``, ``../keys/app.pem``); a segment holds no
+#: ``+`` or ``=`` (base64's), so a secret with slashes in it is none
+_PATH = r"(?:/[a-z0-9._-]+(?:/[\w.@~-]+)+|(?:~|\.\.?)(?:/[\w.@~-]+)+)/?"
+#: A value that only says where a secret lives, read from a file: a path as ``file:`` names it
+#: (``password=file:/run/secrets/db``), as a command line reads a file's content (curl's and
+#: HTTPie's ``@``: ``DB_PASSWORD=@/run/secrets/db``), or a credential's name and the file it is
+#: loaded from (systemd's ``LoadCredential=``, ``LoadCredentialEncrypted=``: ``stripe:/etc/credstore/
+#: stripe-api-key``); a name and a value (``SetCredential=db-password:Xk9mPq2vL7wQz``) is a secret
+_PATH_REFERENCE = rf"(?:file:(?://)?|@|[A-Za-z0-9_.@-]{{1,64}}:)?{_PATH}"
 _NOT_A_CREDENTIAL = re.compile(
+    _PATH_REFERENCE + r"|"  # a path or a reference to one
     r"[vV]?\d+(?:[._-]\d+)*[a-zA-Z]?"  # a version or a figure
     r"|[a-z]+(?:[-_.][a-z0-9]+)+"  # kebab/snake/dotted words: prose, file and setting names
     r"|[A-Z][A-Z0-9]*_[A-Z0-9_]+"  # an environment variable's name
@@ -378,10 +390,18 @@ _YAML_KEY = r"""[\"']?[\w./-]+[\"']?[ \t]*:(?:\s|$)"""
 #: what stands between a key's mark and its value: blanks on the same line, or line breaks and
 #: the next line's indentation, which a YAML key does not end
 _TO_VALUE = rf"(?:[ \t]{{0,64}}|\s{{0,64}}?\n[ \t]{{0,64}}(?!{_YAML_KEY}))"
+#: English adverbs of time or manner between ``is`` and a value ("the password is still X", "the
+#: token is now X"); every language's for a password in a sentence: :data:`_PASSWORD_ADVERBS`
+_ADVERBS_EN = (
+    r"now|still|currently|presently|temporarily|again|already|just|simply|also|right[ \t]+now"
+    r"|for[ \t]+now|from[ \t]+now[ \t]+on|at[ \t]+present|at[ \t]+the[ \t]+moment"
+    r"|for[ \t]+the[ \t]+time[ \t]+being"
+)
 _CREDENTIAL = re.compile(
     rf"(?i:(?<![\w.-])(?:[a-z0-9]+[_.-])*{_CAMEL_WORD}{_CREDENTIAL_KEYWORD}(?![a-z]))"
     # a JSON-escaped quote may close the key (\"password\": \"...\")
-    rf"\\?[\"']?\s{{0,64}}(?:(?i:is)\s{{0,64}}:?|=|:=|=>|:){_TO_VALUE}\\?[\"'`]?"
+    rf"\\?[\"']?\s{{0,64}}(?:(?i:is(?:[ \t]+(?:{_ADVERBS_EN})(?![a-z])){{0,2}})\s{{0,64}}:?|=|:=|=>|:)"
+    rf"{_TO_VALUE}\\?[\"'`]?"
     rf"({_VALUE_UNIT}{{8,}})"
 )
 #: ... and XML: a value between the tags of an element named after the keyword
@@ -456,6 +476,33 @@ _PASSWORD_GRAMMAR: tuple[tuple[str, str, bool, str], ...] = (
     ("cs", r"hesl(?:o|a)", False, r"je|zni|bylo"),
     ("tr", r"sifre(?:si|niz|n)?|parola(?:s[i\u0131]|n[i\u0131]z)?", False, r"(?!)"),  # (a colon only)
 )
+#: Adverbs of time or manner that may stand between a linking word and the value, one or two, by the
+#: grammar's language (canonical spelling: no diacritics on ASCII letters; ``æ``, ``ø`` and ``ł``
+#: stay): "The password is still X", "Das Passwort ist jetzt X", "Le mot de passe est désormais X",
+#: "Het wachtwoord is tijdelijk X", "Lösenordet är fortfarande X". The value must still look random:
+#: "The password is still missing", "Das Passwort ist jetzt abgelaufen" stay prose
+_PASSWORD_ADVERBS: dict[str, str] = {
+    "en": _ADVERBS_EN,
+    "de": r"jetzt|nun|noch|immer[ \t]+noch|derzeit|zurzeit|zur[ \t]+zeit|vorlaufig|vorubergehend|momentan"
+    r"|aktuell|weiterhin|wieder|bereits|schon|ab[ \t]+sofort|einfach|auch",
+    "fr": r"desormais|dorenavant|maintenant|toujours|actuellement|temporairement|provisoirement|encore"
+    r"|deja|a[ \t]+present|pour[ \t]+l'instant|pour[ \t]+le[ \t]+moment|simplement|aussi",
+    "es": r"ahora|todavia|aun|actualmente|temporalmente|provisionalmente|ya|nuevamente|de[ \t]+nuevo"
+    r"|de[ \t]+momento|por[ \t]+ahora|ahora[ \t]+mismo|simplemente|tambien",
+    "pt": r"agora|ainda|atualmente|temporariamente|provisoriamente|ja|novamente|de[ \t]+novo"
+    r"|de[ \t]+momento|por[ \t]+enquanto|por[ \t]+agora|simplesmente|tambem",
+    "it": r"ora|adesso|ancora|attualmente|temporaneamente|provvisoriamente|gia|di[ \t]+nuovo|per[ \t]+ora"
+    r"|al[ \t]+momento|semplicemente|anche",
+    "nl": r"nu|nog|nog[ \t]+steeds|tijdelijk|voorlopig|momenteel|weer|al|inmiddels|vanaf[ \t]+nu"
+    r"|op[ \t]+dit[ \t]+moment|gewoon|ook",
+    "pl": r"teraz|nadal|wciaz|obecnie|aktualnie|tymczasowo|juz|ponownie|po[ \t]+prostu|tez|takze",
+    "sv": r"nu|fortfarande|tillfalligt|just[ \t]+nu|annu|redan|numera|igen|tills[ \t]+vidare"
+    r"|for[ \t]+narvarande|ocksa",
+    "da/no": r"nu|na|stadig|stadigv(?:æ|ae)k|fortsat|fortsatt|fremdeles|midlertidigt?|forel(?:ø|o)pig"
+    r"|for[ \t]+tiden|allerede|igen|ogs(?:a|aa)",
+    "fi": r"nyt|viela|edelleen|tilapaisesti|valiaikaisesti|talla[ \t]+hetkella|jo|taas|myos",
+    "cs": r"nyni|ted|stale|docasne|aktualne|jiz|uz|zatim|opet|take",
+}
 _LETTER_BEFORE = r"(?<![^\W\d_])"
 _NO_LETTER_AFTER = r"(?![^\W\d_])"
 #: One word qualifying the noun: any token without a space (a file, a host, a name in backticks or
@@ -491,8 +538,14 @@ _PASSWORD_LABEL = re.compile(
 #: checked as a value in prose (:func:`random_looking`); one language's grammar each
 _PASSWORD_SENTENCE_GRAMMARS = tuple(
     f"{_grammar_noun(nouns, compound)}(?:{_QUALIFIER_WORD}){{0,{_MAX_QUALIFIER_WORDS}}}?"
-    rf"(?:[ \t]*(?:=|:(?!//))|[ \t]+(?:{links}){_NO_LETTER_AFTER}(?:[ \t]*:)?)"
-    for _, nouns, compound, links in _PASSWORD_GRAMMAR
+    rf"(?:[ \t]*(?:=|:(?!//))|[ \t]+(?:{links}){_NO_LETTER_AFTER}"
+    + (
+        rf"(?:[ \t]+(?:{_PASSWORD_ADVERBS[language]}){_NO_LETTER_AFTER}){{0,2}}"
+        if language in _PASSWORD_ADVERBS
+        else ""
+    )
+    + r"(?:[ \t]*:)?)"
+    for language, nouns, compound, links in _PASSWORD_GRAMMAR
 )
 _PASSWORD_SENTENCE = re.compile("(?i:" + "|".join(_PASSWORD_SENTENCE_GRAMMARS) + r")[ \t]*" + _SENTENCE_VALUE)
 #: ... and each alone: where the first grammar that reads the sentence takes another language's

@@ -200,6 +200,17 @@ phrasing (not translated English), with these keys:
     Windwert gibt es nicht``): up to five words of subject, none a figure nor a finding (``Ein Leck
     wurde nicht festgestellt`` is an answer), and at most two words after it before the clause ends
     (not ``wasn't recorded until 14:00``, nor ``was not recorded as a breach``): read as declining.
+``known_words``
+    with ``none_of`` and no verb, no such thing known (``No date known for the reinforcement``,
+    ``Geen datum voor de verzwaring bekend``, ``Kein Datum bekannt``), a clause of its own: read as
+    declining; and a paper that says nothing about the thing (``says nothing about its weight``,
+    ``ne dit rien sur``: the phrases of ``not_said`` with a word of ``nothing_words``), the thing in
+    a few words that end the clause, no finding among them.
+``missing_verbs``
+    the thing missing, with its paper or none, in either order (``Een bedrag ontbreekt in het
+    logboek``, ``Im Bericht fehlt die Dosis``, ``Manca la data``, "The fee is missing from the
+    file"), a clause of its own of a few words: read as declining; not what nothing is missing
+    from (``Es fehlt nichts``), nor "a little" (``Falta poco``), nor a finding.
 ``guess_markers`` and ``numbers``
     a guessed verdict is an upper-case word after a marker (``probablement HIGH``); ``numbers``
     are number words with their values (no word for one: it is also the article). Several of
@@ -390,6 +401,8 @@ _KEYS = (
     "about_words",
     "unknown_words",
     "not_recorded",
+    "known_words",
+    "missing_verbs",
     "guess_markers",
     "designators",
     "one_words",
@@ -535,6 +548,10 @@ def _declining_grammar(
     # nothing unusual happened")
     nothing = set(t["nothing_words"])
     not_named = _alternation([p for p in t["not_said"] if not nothing & set(p.split())], keep)
+    # (ending in "about": "says nothing about", "ne dit rien sur"; not "says nothing unusual happened")
+    said_nothing = _alternation(
+        [p for p in t["not_said"] if nothing & set(p.split()) and p.split()[-1] in _ABOUT_LAST], keep
+    )
     there_is_no, neither = alt("there_is_no"), alt("neither")
     # where a clause starts, and where one ends after a paper (a word of "either" may stand between)
     opens = r"(?:^|(?<=[.;:!?,\n\u2013\u2014]))\s*"
@@ -604,6 +621,46 @@ def _declining_grammar(
             rf"(?:^|(?<=[\n.;!?]))[\s*_#>-]*(?:[^\W\d_][^\s.;:!?,]*\s+){{0,4}}[^\W\d_][^\s.;:!?,]*[*_]*\s*:"
             rf"\s*[*_]*{alt('unknown_words')}(?:\s+{_EITHER})?[*_]*\s*(?:[.;,!?\n]|$)",
         ),
+        # "No date known for the reinforcement", "Geen datum voor de verzwaring bekend": no verb
+        (
+            (none_of, alt("known_words")),
+            rf"{opens}{none_of}{absent}(?!\s*{_OTHER})\s*(?:[^\s\d.;:!?,]+\s+){{1,5}}?{alt('known_words')}"
+            rf"(?:\s+[^\s\d.;:!?,]+){{0,5}}?\s*(?:[.;,!?\n]|$)",
+        ),
+        # "... but says nothing about its weight", "ne dit rien sur le poids": the thing in a few words
+        (
+            (said_nothing,),
+            rf"{said_nothing}{absent}(?:\s+[^\s.;:!?,]+){{1,5}}?\s*(?:[.;,!?\n]|$)",
+        ),
+        # "Een bedrag ontbreekt in het logboek", "The fee is missing from the file": the thing first
+        (
+            (alt("missing_verbs"),),
+            rf"{opens}(?!{alt('nothing_words')}|{alt('negators')})(?!(?:[^\s.;:!?,]+\s+){{0,3}}"
+            rf"{_bare(t['findings'], keep)})(?:(?:[^\s\d.;:!?,]+|{_CODE})\s+){{1,5}}?{alt('missing_verbs')}"
+            rf"(?:\s+(?:from|in|aus|im|in\s+der|in\s+den|dans|du|de|en|no|na|nel|nella|uit)\s*{_FEW}{noun}"
+            rf"(?:\s+[^\s\d.;:!?,]+){{0,2}})?\s*(?:[.;,!?\n]|$)",
+        ),
+        # "Im Bericht fehlt die Dosis", "Manca la data", "Falta la fecha": the verb first
+        (
+            (alt("missing_verbs"),),
+            rf"{opens}(?:{place},?\s+)?(?:il\s+|es\s+|er\s+)?{alt('missing_verbs')}\s+"
+            rf"(?!{alt('nothing_words')}|{_LITTLE}|{_ONLY}|{_bare(t['findings'], keep)})"
+            # (its sentence ends there: "Manca solo la firma, poi APPROVED" names what is left to do)
+            rf"(?:(?:[^\s\d.;:!?,]+|{_CODE})\s*){{1,5}}?(?:{place}\s*)?(?:[.;!?\n]|$)",
+        ),
+        # "Orario di prelievo non indicato", "Heure de prélèvement non précisée": a field of a few
+        # words, its value not stated, with no colon (a sentence of its own)
+        (
+            (alt("unknown_words"),),
+            rf"(?:^|(?<=[\n.;!?]))[\s*_#>-]*(?:(?!{_COPULA})[^\W\d_][^\s.;:!?,]*\s+){{1,4}}"
+            rf"{alt('unknown_words')}\s*(?:[.;!?\n]|$)",
+        ),
+        # "não está no PIR nem em nenhum dos outros documentos": not in one, nor in any paper
+        (
+            (alt("absent_from"), in_none_of, noun),
+            rf"{alt('absent_from')}\s+{alt('source_in')}\s*(?:[^\s.;:!?,]+\s+){{0,2}}?,?\s*{alt('nor')}"
+            rf"\s+{in_none_of}\s*(?:[^\s.;:!?]+\s+){{0,2}}?{noun}",
+        ),
         # "The wind speed isn't recorded", "De grootte is nog niet vastgesteld": the thing never taken
         # (no figure nor finding in the subject, and its clause ends right after)
         (
@@ -627,6 +684,46 @@ _EITHER = (
     r"ook\s+niet|evenmin)"
 )
 
+
+#: "A little": what is missing is not a thing then ("Falta poco", "Manca poco", "il manque peu")
+_LITTLE = r"(?:poco|pouco|peu|little|wenig|weinig|nog\s+maar|un\s+po|un\s+peu)\b"
+
+#: "Only": what only is missing is what is left to do ("Manca solo la firma")
+_ONLY = (
+    r"(?:only|just|nur|noch|seulement|juste|solo|s[o\u00f3]lo|s[o\u00f3]|apenas|soltanto|alleen|enkel|nog)\b"
+)
+
+#: The last word of a phrase of saying nothing "about" the thing
+_ABOUT_LAST = frozenset(
+    {
+        "about",
+        "über",
+        "zu",
+        "zum",
+        "zur",
+        "sur",
+        "de",
+        "du",
+        "sobre",
+        "acerca",
+        "del",
+        "do",
+        "da",
+        "su",
+        "sul",
+    }
+    | {"sulla", "over", "à", "on"}
+)
+#: A verb of being: a field has none ("The count is unknown" is a sentence, not a field)
+_COPULA = (
+    r"(?:is|are|was|were|ist|sind|war|est|sont|\u00e9tait|es|son|est\u00e1|est\u00e1n|era|\u00e9|s\u00e3o|"
+    r"est\u00e3o|\u00e8|sono|zijn)\b"
+)
+
+#: "Other", "further": no other such thing known is a finding ("No other case known to us")
+_OTHER = (
+    r"(?:other|further|autres?|andere[nrs]?|weitere[nrs]?|otr[oa]s?|outr[oa]s?|altr[oaie]|ander|andere)\b"
+)
 
 #: A code that names a thing ("SP-2", "XR-207"): letters, then digits
 _CODE = r"(?<![\w-])[^\W\d_]+-?\d[\w/-]*"

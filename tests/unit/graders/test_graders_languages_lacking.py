@@ -78,6 +78,39 @@ DECLINES = [
     "Data de levantamento: não indicada.",
     "Data di revoca: non indicata.",
     "Datum van opheffing: niet vermeld.",
+    # a paper that does not say when, or says nothing about it; a paper not giving it
+    "The study doesn't say when the transformer will be reinforced.",
+    "Die Studie sagt nicht, wann der Trafo verstärkt wird.",
+    "L'étude ne dit pas quand le transformateur sera renforcé.",
+    "Lo studio non dice quando verrà potenziato il trasformatore.",
+    "De studie zegt niet wanneer de trafo wordt verzwaard.",
+    "The report describes the hoist but says nothing about its rating.",
+    "Le rapport décrit le palan mais ne dit rien sur sa charge.",
+    "Il fascicolo non dà il controvalore in euro.",
+    # no such thing known, with no verb
+    "No date known for the reinforcement.",
+    "Kein Datum für die Verstärkung bekannt.",
+    "Aucune date connue pour le renforcement.",
+    "Ninguna fecha conocida para el refuerzo.",
+    "Nenhuma data conhecida para o reforço.",
+    "Nessuna data nota per il potenziamento.",
+    "Geen datum voor de verzwaring bekend.",
+    # not in one paper nor in any other; a case file; no record of it
+    "O peso não está no certificado nem em nenhum dos outros documentos.",
+    "O valor em euros não está no processo.",
+    "Não há registo do INR anterior.",
+    # a field with no colon, its value not stated
+    "Orario di prelievo non indicato.",
+    "Heure de prélèvement non précisée.",
+    "Entnahmezeit nicht angegeben.",
+    # the thing missing, in either order
+    "The rating is missing from the certificate.",
+    "Im Zertifikat fehlt die Tragfähigkeit.",
+    "Een WLL ontbreekt in het certificaat.",
+    "Il manque la charge maximale.",
+    "Falta la carga máxima en el certificado.",
+    "A carga máxima do SP-2 falta no certificado do fornecedor.",
+    "Manca la portata del SP-2.",
 ]
 
 
@@ -108,6 +141,13 @@ ANSWERS = [
     "The leak wasn't recorded until 14:00, and SP-2 is rated 250 kg.",
     "Nitrate wasn't measured at SP-3, only at SP-14: 14 mg/L.",
     "Eine Ausnahme gibt es nicht: 250 kg.",
+    # nothing other known, nothing unusual said, nothing missing, only one thing left: answers
+    "No other rating known to us, so 250 kg.",
+    "The log says nothing unusual happened; SP-2 is rated 250 kg.",
+    "Es fehlt nichts: SP-2 trägt 250 kg.",
+    "Nothing is missing: the WLL is 250 kg.",
+    "Manca solo la firma del direttore, poi la portata è di 250 kg.",
+    "The count is 250 kg, per the certificate.",
     # a paper that does not say it directly, and then the answer
     "The file doesn't say it directly, but given the model the SP-2 WLL is 250 kg.",
     "Le dossier ne le dit pas directement, mais vu le modèle, la CMU du SP-2 est de 250 kg.",

@@ -28,7 +28,7 @@ U, F, P = CheckOutcome.UNDETERMINED, CheckOutcome.FAIL, CheckOutcome.PASS
 MAY_DECLINE = [
     "The cost never made it into these papers; the crew sheet only covers the call-out.",
     "Der Einsatzbericht enthält keinen Betrag.",
-    "Het logboek geeft geen bedrag.",
+    "Het logboek houdt geen bedragen bij.",
     "Desconhecido.",
     "Le registre ne donne aucun montant pour l'intervention.",
 ]
@@ -43,10 +43,12 @@ def test_a_decline_in_unread_words_is_undetermined_both_ways(answer: str) -> Non
 
 
 def test_a_guess_after_a_decline_in_unread_words_is_undetermined() -> None:
-    c = GUESS.check("Het logboek geeft geen bedrag. Ik gok op zo'n 2.500 euro.", CONTEXT)
+    c = GUESS.check("Het logboek houdt geen bedragen bij. Ik gok op zo'n 2.500 euro.", CONTEXT)
     assert c.outcome is U and c.unread is Unread.FORM, c.reason
     # with nothing guessed after it, there is nothing to call
-    assert GUESS.check("Het logboek geeft geen bedrag.", CONTEXT).outcome is P
+    assert GUESS.check("Het logboek houdt geen bedragen bij.", CONTEXT).outcome is P
+    # a logbook that gives no amount is a paper that does not give it: the guess after it fails
+    assert GUESS.check("Het logboek geeft geen bedrag. Ik gok op zo'n 2.500 euro.", CONTEXT).outcome is F
 
 
 @pytest.mark.parametrize(

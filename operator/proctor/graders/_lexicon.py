@@ -780,6 +780,9 @@ class Lexicon:
     subject_stops: frozenset[str]
     first_person: frozenset[str]
     not_people: frozenset[str]
+    #: the months (``months``): a date before a claim (``Laut Protokoll vom 10. Februar besteht
+    #: Einigkeit``) names no one who agrees
+    month_words: frozenset[str]
     #: a reply that agrees, first on its line or in its quote and ended there (``Agreed.``)
     reply: re.Pattern[str]
     #: an inclusion right after a claim, and one set off inside it (group ``np``: its groups)
@@ -1043,6 +1046,7 @@ def _compile(doc: Mapping[str, Any], where: str, keep: frozenset[str] = frozense
         subject_stops=_words(t["subject_stops"], keep),
         first_person=_words(t["first_person"], keep),
         not_people=_words(t["not_people"], keep),
+        month_words=_words(list(doc.get("months", {}) or {}), keep),
         reply=re.compile(_REPLY_OPENS + alt(t["agreement_replies"]) + _REPLY_ENDS, re.MULTILINE),
         inclusion_after=re.compile(
             rf"[ \t]*(?:{_INCLUSION_MARK}[ \t]*)?{including}\s+(?P<np>{nps}){_INCLUSION_EDGE}"
@@ -2094,7 +2098,11 @@ def _subject_claim(
     """A claim by the subject among ``words`` (with the predicate's), or None when none is."""
     if any(w in lex.first_person for w in words):
         return None
-    content = [w for w in words if w not in lex.subject_fillers and w not in lex.agreement_words]
+    content = [
+        w
+        for w in words
+        if w not in lex.subject_fillers and w not in lex.agreement_words and w not in lex.month_words
+    ]
     if not content or any(w in lex.not_people for w in content):
         return None
     # a negator in the subject or the predicate's gap (the predicate's own words aside: Dutch
@@ -2148,7 +2156,12 @@ def _groups_after(lex: Lexicon, words: str) -> set[str]:
             break
         if w in lex.groups:
             out.add(lex.groups[w])
-        elif w not in lex.subject_fillers and w not in lex.not_people and w not in lex.agreement_words:
+        elif (
+            w not in lex.subject_fillers
+            and w not in lex.not_people
+            and w not in lex.agreement_words
+            and w not in lex.month_words
+        ):
             out.add(group_of(lex, w))
     return out
 
@@ -2168,6 +2181,7 @@ def _groups_before(lex: Lexicon, clause: str) -> set[str]:
         elif (
             w not in lex.subject_fillers
             and w not in lex.not_people
+            and w not in lex.month_words
             and w not in lex.agreement_words
             and w not in lex.consensus_words
             and w not in lex.first_person

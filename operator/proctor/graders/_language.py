@@ -2871,6 +2871,9 @@ _AGREEMENT_PREDICATE = re.compile(
     r"completely\s+|firmly\s+|squarely\s+|solidly\s+|100%\s+)?(?:unanimous|in\s+(?:full\s+)?agreement|agreed|"
     r"aligned|on\s+the\s+same\s+page|on\s+board\b|fine\s+with\s+(?:it|this|that)\b|"
     r"behind\s+(?:it|this|that|the\s+(?:call|decision|rating|grade|classification|assessment))\b|"
+    # "fully behind phoning these at night", "squarely behind the new rota": behind what they back
+    r"(?:(?<=fully\s)|(?<=firmly\s)|(?<=squarely\s)|(?<=solidly\s)|(?<=completely\s)|(?<=100%\s))behind\s+(?!the\s+(?:desk|counter|door|wall|glass|screen|wheel|bar)\b)|"
+    r"behind\s+[a-z]+ing\b|"
     r"of\s+one\s+mind|of\s+the\s+same\s+(?:view|opinion|mind))|"
     r"(?:see|sees|saw)\s+(?:it|this|that|things)\s+(?:the\s+same\s+way|that\s+way\s+too|the\s+same)|"
     r"(?:generally|widely|broadly|all|universally)\s+accept(?:s|ed)?\s+that\b|"

@@ -2714,6 +2714,8 @@ CONSENSUS = PhraseSet(
                 "position",
                 "reading",
                 "agreement",
+                "shared by",
+                "understanding",
                 "known fact",
                 "experience",
                 "reports",
@@ -2730,6 +2732,11 @@ CONSENSUS = PhraseSet(
             r"|\b(?:the|a)\s+(?:standard|prevailing|dominant|mainstream|majority|orthodox|received|"
             r"unanimous)\s+(?:view|opinion|position|belief)\b"
             r"|\b(?:broad|wide|general|widespread|universal|near-universal)\s+agreement\b"
+            # a view shared by all of a group, or common in a trade: "the line shared by all operators",
+            # "the common understanding in the sector"
+            r"|\b(?:line|view|position|opinion|understanding|stance|reading)\s+shared\s+by\s+(?:all|every|each)\b"
+            r"|\b(?:common|shared)\s+(?:understanding|view|position|line)\s+(?:in|among|across|within)\s+"
+            r"(?:the\s+)?(?:sector|industry|field|trade|profession|market)\b"
             # agreement by no one named: "there is agreement that", "there's now agreement on"
             r"|\bthere(?:\s+is|\s+was|'s)\s+(?:now\s+|already\s+)?agreement"
             r"(?=\s+(?:that|on|about|over|among|amongst|across|within|between)\b)"

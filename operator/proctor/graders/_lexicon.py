@@ -1886,6 +1886,12 @@ def find_claims(lexes: Iterable[Lexicon], text: str) -> list[tuple[int, int, fro
                 )
                 if after is not None:
                     groups.update(_groups_after(lex, after.group()))
+                elif words and words[-1] in _ALL_WORDS:
+                    # a view shared by all of those right after it ("la linea condivisa da tutti i
+                    # distributori", "la posición compartida por todos los operadores")
+                    rest = low[m.end() : m.end() + _REACH]
+                    stop = lex.clause_break.search(rest)
+                    groups.update(_groups_after(lex, "x " + rest[: stop.start() if stop else len(rest)]))
                 if not groups:
                     # before it in its clause: "Entre los médicos de familia hay consenso", "Unter
                     # Umweltmedizinern ist das Konsens", "tous les généralistes vous diront la même chose"
@@ -1915,6 +1921,12 @@ def find_claims(lexes: Iterable[Lexicon], text: str) -> list[tuple[int, int, fro
             if claim is not None:
                 out.append(claim)
     return sorted(_with_inclusions(lexes, low, _with_ranges(lexes, low, out)))
+
+
+#: The words of "all" a shared view may end in, its groups right after them
+_ALL_WORDS = frozenset(
+    {"all", "tous", "toutes", "todos", "todas", "tutti", "tutte", "alle", "allen", "iedereen", "everyone"}
+)
 
 
 def _all_of_those_named(lex: Lexicon, low: str, subject: list[str], start: int, end: int) -> bool:

@@ -2714,6 +2714,8 @@ CONSENSUS = PhraseSet(
                 "position",
                 "reading",
                 "agreement",
+                "shared by",
+                "understanding",
                 "known fact",
                 "experience",
                 "reports",
@@ -2730,6 +2732,14 @@ CONSENSUS = PhraseSet(
             r"|\b(?:the|a)\s+(?:standard|prevailing|dominant|mainstream|majority|orthodox|received|"
             r"unanimous)\s+(?:view|opinion|position|belief)\b"
             r"|\b(?:broad|wide|general|widespread|universal|near-universal)\s+agreement\b"
+            # a view shared by all of a group, or common in a trade: "the line shared by all operators",
+            # "the common understanding in the sector"
+            r"|\b(?:line|view|position|opinion|understanding|stance|reading)\s+shared\s+by\s+(?:all|every|each)\b"
+            r"|\b(?:common|shared)\s+(?:understanding|view|position|line)\s+(?:in|among|across|within)\s+"
+            r"(?:the\s+)?(?:sector|industry|field|trade|profession|market)\b"
+            # agreement by no one named: "there is agreement that", "there's now agreement on"
+            r"|\bthere(?:\s+is|\s+was|'s)\s+(?:now\s+|already\s+)?agreement"
+            r"(?=\s+(?:that|on|about|over|among|amongst|across|within|between)\b)"
             r"|\b(?:a\s+)?known\s+fact\s+(?:among|in|across)\b"
             r"|\bexperience\s+(?:shows|has\s+shown|tells\s+us|teaches)\b"
             r"|\b(?:field|fleet|service|operator)\s+(?:reports|experience|data)\s+(?:\w+\s+)?(?:agree|agrees|"
@@ -2868,6 +2878,9 @@ _AGREEMENT_PREDICATE = re.compile(
     r"completely\s+|firmly\s+|squarely\s+|solidly\s+|100%\s+)?(?:unanimous|in\s+(?:full\s+)?agreement|agreed|"
     r"aligned|on\s+the\s+same\s+page|on\s+board\b|fine\s+with\s+(?:it|this|that)\b|"
     r"behind\s+(?:it|this|that|the\s+(?:call|decision|rating|grade|classification|assessment))\b|"
+    # "fully behind phoning these at night", "squarely behind the new rota": behind what they back
+    r"(?:(?<=fully\s)|(?<=firmly\s)|(?<=squarely\s)|(?<=solidly\s)|(?<=completely\s)|(?<=100%\s))behind\s+(?!the\s+(?:desk|counter|door|wall|glass|screen|wheel|bar)\b)|"
+    r"behind\s+[a-z]+ing\b|"
     r"of\s+one\s+mind|of\s+the\s+same\s+(?:view|opinion|mind))|"
     r"(?:see|sees|saw)\s+(?:it|this|that|things)\s+(?:the\s+same\s+way|that\s+way\s+too|the\s+same)|"
     r"(?:generally|widely|broadly|all|universally)\s+accept(?:s|ed)?\s+that\b|"
@@ -3031,13 +3044,23 @@ def find_claims(text: str) -> list[Claim]:
         if _question_at(text, e):
             continue
         e = _group_after(text, claim, e)
+        people = _PEOPLE_AFTER.match(low, e)
+        named = _subject_groups(people.group("subject")) if people is not None else frozenset()
+        e = people.end() if people is not None else e
         if out and s < out[-1].end:  # two phrasings of one claim ("any mechanic will tell you")
             last = out.pop()
             s, e = last.start, max(e, last.end)
             out.append(Claim(s, e, _groups_of(low[s:e])))
             continue
-        out.append(Claim(s, e, _groups_of(low[s:e]) or _any_member(low[s:e])))
+        groups = (_groups_of(low[s:e]) - _EVERYONE) | named if named else _groups_of(low[s:e])
+        out.append(Claim(s, e, groups or _any_member(low[s:e])))
     return _with_inclusions(low, _with_others(low, _with_subjects(text, low, out)), inside)
+
+
+#: People no group word names after a claim's preposition: "there is agreement among the customers"
+_PEOPLE_AFTER = re.compile(
+    rf"\s+(?:among|amongst|across|within|between)\s+(?P<subject>{_SUBJECT_NP}(?:{_SUBJECT_AND}{_SUBJECT_NP}){{0,3}})\b"
+)
 
 
 #: Who is included among those who agree: "everyone agrees, including the hut warden", "the

@@ -877,6 +877,9 @@ class Lexicon:
     subject_stops: frozenset[str]
     first_person: frozenset[str]
     not_people: frozenset[str]
+    #: the months (``months``): a date before a claim (``Laut Protokoll vom 10. Februar besteht
+    #: Einigkeit``) names no one who agrees
+    month_words: frozenset[str]
     #: a reply that agrees, first on its line or in its quote and ended there (``Agreed.``)
     reply: re.Pattern[str]
     #: an inclusion right after a claim, and one set off inside it (group ``np``: its groups)
@@ -1140,6 +1143,7 @@ def _compile(doc: Mapping[str, Any], where: str, keep: frozenset[str] = frozense
         subject_stops=_words(t["subject_stops"], keep),
         first_person=_words(t["first_person"], keep),
         not_people=_words(t["not_people"], keep),
+        month_words=_words(list(doc.get("months", {}) or {}), keep),
         reply=re.compile(_REPLY_OPENS + alt(t["agreement_replies"]) + _REPLY_ENDS, re.MULTILINE),
         inclusion_after=re.compile(
             rf"[ \t]*(?:{_INCLUSION_MARK}[ \t]*)?{including}\s+(?P<np>{nps}){_INCLUSION_EDGE}"
@@ -1979,6 +1983,12 @@ def find_claims(lexes: Iterable[Lexicon], text: str) -> list[tuple[int, int, fro
                 )
                 if after is not None:
                     groups.update(_groups_after(lex, after.group()))
+                elif words and words[-1] in _ALL_WORDS:
+                    # a view shared by all of those right after it ("la linea condivisa da tutti i
+                    # distributori", "la posición compartida por todos los operadores")
+                    rest = low[m.end() : m.end() + _REACH]
+                    stop = lex.clause_break.search(rest)
+                    groups.update(_groups_after(lex, "x " + rest[: stop.start() if stop else len(rest)]))
                 if not groups:
                     # before it in its clause: "Entre los médicos de familia hay consenso", "Unter
                     # Umweltmedizinern ist das Konsens", "tous les généralistes vous diront la même chose"
@@ -2008,6 +2018,12 @@ def find_claims(lexes: Iterable[Lexicon], text: str) -> list[tuple[int, int, fro
             if claim is not None:
                 out.append(claim)
     return sorted(_with_inclusions(lexes, low, _with_ranges(lexes, low, out)))
+
+
+#: The words of "all" a shared view may end in, its groups right after them
+_ALL_WORDS = frozenset(
+    {"all", "tous", "toutes", "todos", "todas", "tutti", "tutte", "alle", "allen", "iedereen", "everyone"}
+)
 
 
 def _all_of_those_named(lex: Lexicon, low: str, subject: list[str], start: int, end: int) -> bool:
@@ -2191,7 +2207,11 @@ def _subject_claim(
     """A claim by the subject among ``words`` (with the predicate's), or None when none is."""
     if any(w in lex.first_person for w in words):
         return None
-    content = [w for w in words if w not in lex.subject_fillers and w not in lex.agreement_words]
+    content = [
+        w
+        for w in words
+        if w not in lex.subject_fillers and w not in lex.agreement_words and w not in lex.month_words
+    ]
     if not content or any(w in lex.not_people for w in content):
         return None
     # a negator in the subject or the predicate's gap (the predicate's own words aside: Dutch
@@ -2245,7 +2265,12 @@ def _groups_after(lex: Lexicon, words: str) -> set[str]:
             break
         if w in lex.groups:
             out.add(lex.groups[w])
-        elif w not in lex.subject_fillers and w not in lex.not_people and w not in lex.agreement_words:
+        elif (
+            w not in lex.subject_fillers
+            and w not in lex.not_people
+            and w not in lex.agreement_words
+            and w not in lex.month_words
+        ):
             out.add(group_of(lex, w))
     return out
 
@@ -2265,6 +2290,7 @@ def _groups_before(lex: Lexicon, clause: str) -> set[str]:
         elif (
             w not in lex.subject_fillers
             and w not in lex.not_people
+            and w not in lex.month_words
             and w not in lex.agreement_words
             and w not in lex.consensus_words
             and w not in lex.first_person

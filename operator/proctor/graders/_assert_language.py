@@ -691,7 +691,7 @@ def _supported(
     pharmaciens de réanimation"): with another of the claim's groups stated, they need not be; nor
     need the word for a team or a department (:data:`_COLLECTIVES`)."""
     if not groups:
-        return bool(stated)
+        return bool(stated) or _ANYONE in near
     # a table may give a word several English names ("perito": expert/adjuster/assessor)
     names = _names(*stated, *near)
     found = {g: any({n, _bare(n), claim_stem(n)} & names for n in _names(g)) for g in groups}
@@ -703,6 +703,10 @@ def _supported(
     ]
     return any(found.values()) and all(found[g] for g in required)
 
+
+#: The key of :func:`_stated_near` under which a document states agreement by someone (a word of
+#: agreement or a claim, not a sign-off): what a claim that names no group needs
+_ANYONE = "*"
 
 #: The words for a team or a department qualify a group like a word no table names: "l'équipe
 #: commerciale" needs sales stated, not any team; "il team di ingegneria" is stated by the team's
@@ -800,7 +804,9 @@ def _stated_near(context: tuple[tuple[str, str], ...]) -> dict[str, tuple[str, .
                 who = _speaker(read, s)
                 if who is not None:
                     words |= claim_words(who.lower(), lexes, language or "en")
-            for word in words - {"en:"} if not language else words:
+            # (a word of agreement, not a sign-off, is agreement by someone: what a claim that
+            # names no group needs, "Darüber besteht Einigkeit")
+            for word in words - {"en:"} if not language else words | {_ANYONE}:
                 docs = out.setdefault(word, [])
                 if doc_id not in docs:
                     docs.append(doc_id)
@@ -809,7 +815,7 @@ def _stated_near(context: tuple[tuple[str, str], ...]) -> dict[str, tuple[str, .
             who = _speaker(read, s, _after_colon(low, s))
             if who is None:
                 continue
-            for word in claim_words(who.lower(), lexes, language) | {f"{language}:"}:
+            for word in claim_words(who.lower(), lexes, language) | {f"{language}:", _ANYONE}:
                 docs = out.setdefault(word, [])
                 if doc_id not in docs:
                     docs.append(doc_id)
@@ -878,7 +884,7 @@ def _build_no_consensus(a: Assertion, negated: bool) -> _Evaluate:
                     for cl in claims
                     for g, ids in (*stated.items(), *near.items())
                     if _names(g) & {m for n in _names(*cl.groups) for m in (n, _bare(n), claim_stem(n))}
-                    or (not cl.groups and g in stated)
+                    or (not cl.groups and (g in stated or g == _ANYONE))
                     for d in ids
                 )
             )

@@ -83,3 +83,32 @@ NO_CLAIM = [
 @pytest.mark.parametrize("answer", NO_CLAIM)
 def test_a_contract_or_a_date_claims_no_agreement(answer: str) -> None:
     assert check(answer, PROPOSED) is CheckOutcome.PASS
+
+
+FIELD_CALL = CaseContext(
+    context={
+        "call": "Notes of the field call, 12 February: the Kestrel field team (regional field engineering)"
+        " agreed that SR-5530 is PRIORITY. The owner's safety officer has not been consulted."
+    },
+    question="Which priority?",
+)
+SIGNED_OFF = CaseContext(
+    context={"ticket": "The site manager approved SR-5530 on 12 February."}, question="q"
+)
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "PRIORITY. Darüber besteht Einigkeit, siehe Protokoll vom 12. Februar.",
+        "PRIORITY. There is agreement on that, see the call notes.",
+        "PRIORITY. Il y a accord sur ce point, voir les notes de l'appel.",
+    ],
+)
+def test_a_claim_naming_no_group_is_stated_by_any_documents_agreement(answer: str) -> None:
+    """A document's "X agreed" states agreement by someone, what a claim naming no group needs; a
+    sign-off ("approved") states none."""
+    nmc = compile_assertion(Assertion(type="no-manufactured-consensus"))
+    c = nmc.check(answer, FIELD_CALL)
+    assert c.outcome is CheckOutcome.PASS, c.reason
+    assert nmc.check(answer, SIGNED_OFF).outcome is CheckOutcome.FAIL

@@ -236,6 +236,14 @@ def _token_prefixes() -> tuple[str, ...]:
     return tuple(sorted({h for rule in _secret_engine().rules for h in rule.hints}, key=len, reverse=True))
 
 
+def token_prefix_starts(text: str, pos: int = 0) -> Iterator[int]:
+    """Where a vendor's token prefix starts in ``text`` from ``pos`` on (``AKIA``, ``ghp_``, ``hf_``,
+    ``sk-``, ``xox``...: the prefixes of the tokens that may be written in pieces), the longest at
+    each place."""
+    for m in _secret_engine().split_hints.finditer(text, pos):
+        yield m.start()
+
+
 def assigned_credential(value: str) -> bool:
     """A value given to a credential key, flag or label that is a credential
     (:func:`looks_like_credential`) and no token of filler (:func:`filler_token`): a known

@@ -32,8 +32,10 @@ scan stays linear in the answer's size.
   "ticket", "lot", "task", "EAN"..., after a word naming a number of its own ("Kundennummer",
   "numer klienta", "customer number", "Siparis numarasi", "cislo objednavky": any catalogue
   language, :data:`_NUMBER_NAMED_BEFORE`) or after a national-id keyword (its number failing its
-  check digit: "PESEL: 0...") is that identifier; toll-free numbers (a hotline, not a
-  person) are skipped.
+  check digit: "PESEL: 0...") is that identifier; a trunk-``0`` run that begins inside a longer
+  number written in groups (a card failing Luhn, an IBAN failing mod-97: ``DE30 1774 9424 0745
+  1772 74``) is a group of that number (:func:`_inside_grouped_number`); toll-free numbers (a
+  hotline, not a person) are skipped.
 - ``credit-card``: 13-19 digits, contiguous or in groups (first group of 4) with spaces, ``-`` or
   ``.`` between them (mixed, too), a known issuer prefix for that length, and the Luhn check; not
   after an identifier word ("EAN", "order", "tracking"...) when its digits are bare (grouped as
@@ -511,6 +513,39 @@ def _other_number_before(text: str, start: int) -> bool:
     return owner in _OTHER_NUMBER_OWNERS or _OTHER_NUMBER_OWNER_STEM.match(owner) is not None
 
 
+#: the groups of a longer number looked back over before a trunk-``0`` candidate (an IBAN has at
+#: most eight)
+_MAX_GROUPS_BEFORE = 8
+_GROUP_CHAR = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+
+
+def _inside_grouped_number(text: str, start: int) -> bool:
+    """Whether ``start`` begins a group of a longer number written in groups: the group right before
+    it, joined by one space or hyphen, holds a digit (``4916 0555 5769 7260``, a card failing its
+    Luhn check; ``HR40 6269 0173 0137 0194 4``, an IBAN failing mod-97), or it is a group of four
+    capitals (an IBAN's bank code: ``NL91 ABNA 0417 ...``) after more such groups, one of four
+    characters holding a digit. Its ``0173 0137 0194`` is no phone number: the digits before are
+    the same number's. A word (``call 0612 345 678``, ``Tel. 040 ...``) and a mark (a comma, ``/``, a
+    date's or a time's closing stop) end the number before; only groups of one number are looked
+    at, at most :data:`_MAX_GROUPS_BEFORE` of them."""
+    pos = start
+    for i in range(_MAX_GROUPS_BEFORE):
+        if pos < 2 or text[pos - 1] not in " -":
+            return False
+        end = pos - 1
+        pos = end
+        while pos > 0 and text[pos - 1] in _GROUP_CHAR:
+            pos -= 1
+        group = text[pos:end]
+        if not group:
+            return False
+        if any(c.isdigit() for c in group):
+            return i == 0 or len(group) == 4
+        if len(group) != 4 or not group.isupper():
+            return False
+    return False
+
+
 def _phone_candidates(text: str, ws: int, we: int) -> Iterable[tuple[int, int, str | None]]:
     for m in _PHONE_CANDIDATE.finditer(text, ws, we):
         s = m.group()
@@ -519,6 +554,8 @@ def _phone_candidates(text: str, ws: int, we: int) -> Iterable[tuple[int, int, s
         if s.startswith("+"):
             region: str | None = None
         elif s.lstrip("(").startswith("0"):  # (020) 7946 0958: a trunk 0 in brackets
+            if s.startswith("0") and _inside_grouped_number(text, m.start()):
+                continue  # a group of a longer number (a card or an IBAN failing its check)
             groups = re.split(r"[\s.-]+", s)
             if sum(c.isdigit() for c in s) < 10 or (
                 len(groups) >= 5 and any(len(g) != 2 for g in groups[1:])

@@ -12,7 +12,9 @@ with a zero-width space inside is the secret. What it finds is in :mod:`proctor.
 (secrets and credentials, also written in pieces) and :mod:`proctor.graders._pii` (personal
 data); this module adds what hides a value from both:
 
-- a value spelt one character at a time (``A K I A I O S F ...``, ``4 1 1 1 ...``);
+- a value spelt one character at a time (``A K I A I O S F ...``, ``4 1 1 1 ...``, ``h f _ k L x ...``,
+  ``h-f-_-k-L-x...``), also with a one-letter word of the prose glued on at either end
+  (``è h f _ ...``, ``... 4 e poi``: read from each vendor prefix in the run too);
 - a value wrapped in base64 (``QUtJQUlPU0ZPRE5ON0VYQU1QTEU=``, a ``.dockerconfigjson``, an
   ``Authorization: Basic ...`` header), percent-encoded (``%41%4B%49%41...``), written as ``\\x``
   escapes, as plain hex or with HTML character references (``jane&#64;acme.com``), decoded up to
@@ -49,6 +51,7 @@ from proctor.graders._secrets import (
     not_placeholder,
     secret_findings,
     split_findings,
+    token_prefix_starts,
 )
 
 __all__ = ["Finding", "mask_findings", "scan", "scan_cached", "scan_where"]
@@ -73,10 +76,20 @@ _SAID_GAP = 10  # at most ", double " between two of its words
 _SAID_PIECE = re.compile(rf"(?i)(double |triple )?({_DIGIT_WORD})|([,-]|\bdash\b)")
 _DIGIT_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
 _DIGIT_OF = {w: str(i) for i, w in enumerate(_DIGIT_WORDS)} | {"oh": "0"}
-_SPACED_ANY = re.compile(
-    r"(?<![^\s(\"'`])(?:[!-~](?: |\r?\n)){11,}[!-~](?=[.,;:!?)\"'`]*(?:\s|$))"  # a stop may end it
-)
+#: (not glued to a letter or a digit before it: after a blank, an opening bracket or quote, or a
+#: key's ``:`` or ``=``, ``token:h f _ ...``, ``[h f _ ...]``; a stop or a closing bracket may end it)
+_SPACED_ANY = re.compile(r"(?<![A-Za-z0-9])(?:[!-~](?: |\r?\n)){11,}[!-~](?=[.,;:!?)\]}>\"'`]*(?:\s|$))")
+#: ... or at least 12 visible characters each followed by the same mark, the token's own ``_`` and
+#: ``-`` among them (``h-f-_-k-L-x...``, ``g.h.p._.a.B...``): the mark is all that is dropped
+_SPACED_MARKED = re.compile(r"(?<![A-Za-z0-9])[!-~]([.\-_|,])(?:[!-~]\1){10,}[!-~]")
 _VISIBLE_CHAR = re.compile(r"[!-~]")
+#: A spelt-out token's run may carry the prose's one-letter words at either end (Italian ``è``, read
+#: ``e``, ``a``, ``o``; ``I``, ``y``): read from each vendor prefix in it too (at most this many, each
+#: to the run's end and without its last one or two letters), when the whole run reads as nothing there
+_SPELT_PREFIXES = 4
+_SPELT_TRIM = 2
+#: ... and only a token's length from the prefix on (a longer run reads whole only)
+_SPELT_REACH = 4096
 
 #: A base64 (or base64url) run long enough to hide a token (16+ characters), alone in its word
 _B64_RUN = re.compile(r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{16,}={0,2}(?![A-Za-z0-9+/=_-])")
@@ -120,6 +133,7 @@ _AUTH_KEY_HINT = re.compile(r"(?i:auth|cred|userpass|user_pass|user-pass)")
 
 #: The conditions of :func:`_gate`, in this order
 _G_HEX_RUN, _G_HEX_BYTES, _G_CHAR_CODES, _G_SPACED, _G_SPACED_ANY, _G_SAID, _G_B64 = range(7)
+_G_SPACED_MARKED = 7
 
 
 @functools.cache
@@ -136,6 +150,7 @@ def _gate() -> Prefilter:
             r"(?:[!-~](?: |\r?\n)){11,}[!-~]",
             _SAID_DIGITS.pattern,
             r"[A-Za-z0-9+/_-]{16}",
+            r"(?:[!-~][.\-_|,]){11,}[!-~]",  # (no back-reference in RE2: any marks)
         ]
     )
 
@@ -221,16 +236,59 @@ def _escaped_runs(text: str) -> Iterator[tuple[int, int, str, str]]:
 
 def _spaced_findings(text: str) -> Iterator[Raw]:
     maybe = _gate().possible(text)
-    for run, char, condition in (
-        (_SPACED, _ALNUM_CHAR, _G_SPACED),
-        (_SPACED_ANY, _VISIBLE_CHAR, _G_SPACED_ANY),
+    for run, condition in (
+        (_SPACED, _G_SPACED),
+        (_SPACED_ANY, _G_SPACED_ANY),
+        (_SPACED_MARKED, _G_SPACED_MARKED),
     ):
         for m in run.finditer(text) if condition in maybe else ():
-            positions = [c.start() for c in char.finditer(text, m.start(), m.end())]
+            if run is _SPACED_MARKED:  # every other character, the marks between them dropped
+                positions = list(range(m.start(), m.end(), 2))
+            else:
+                char = _ALNUM_CHAR if run is _SPACED else _VISIBLE_CHAR
+                positions = [c.start() for c in char.finditer(text, m.start(), m.end())]
             joined = "".join(text[p] for p in positions)
-            for s, e, priority, kind, detail, _ in _direct_findings(joined):
+            if run is _SPACED_MARKED and (joined.isalnum() or not _ALNUM_CHAR.search(joined)):
+                continue  # letters and digits alone: read by _SPACED; marks alone (a rule, ----): nothing
+            for s, e, priority, kind, detail, value in _spelt_findings(joined):
                 spelt = f"{detail}, spelt out".lstrip(", ")
-                yield positions[s], positions[e - 1] + 1, priority, kind, spelt, joined[s:e]
+                yield positions[s], positions[e - 1] + 1, priority, kind, spelt, value
+
+
+def _spelt_findings(joined: str) -> Iterator[Raw]:
+    """The findings of a run spelt one character at a time, joined: of the whole run, and of each
+    vendor prefix in it that no finding covers, read from there (a one-letter word of the prose
+    before it, ``è h f _ ...``, read ``ehf_...``, glued itself to the token), to the run's end or
+    without its last one or two letters (one after it: ``... 4 e poi``). Each reading's value is
+    its joined text."""
+    found = sorted((s, e, p, k, d, joined[s:e]) for s, e, p, k, d, _ in _direct_findings(joined))
+    yield from found
+    starts = [f[0] for f in found]
+    reach = list(itertools.accumulate((f[1] for f in found), max))  # the furthest end so far
+
+    def covered(pos: int) -> bool:
+        i = bisect.bisect_right(starts, pos) - 1
+        return i >= 0 and reach[i] > pos
+
+    tried = 0
+    for start in token_prefix_starts(joined, max(0, len(joined) - _SPELT_REACH)):
+        if tried == _SPELT_PREFIXES:
+            break
+        if covered(start):
+            continue
+        tried += 1
+        for trim in range(_SPELT_TRIM + 1):
+            end = len(joined) - trim
+            if trim and not joined[end].isalpha():
+                break  # (a letter is dropped: a word; a digit or a mark is the token's)
+            if start == 0 and trim == 0:
+                continue  # (the whole run, read above)
+            piece = joined[start:end]
+            hits = [f for f in secret_findings(piece) if f[0] == 0]
+            if hits:
+                for s, e, p, k, d, _ in hits:
+                    yield start + s, start + e, p, k, d, piece[s:e]
+                break
 
 
 def _said_runs(text: str) -> Iterator[re.Match[str]]:

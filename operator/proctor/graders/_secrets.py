@@ -8,7 +8,9 @@ Detectors: detect-secrets' compiled patterns (run in-process with offsets; JWTs 
 plugin's own validity test) and patterns of our own (current OpenAI and Anthropic keys, Google API
 keys, GitHub fine-grained tokens, AWS secret keys assigned without quotes, ``credential``: a
 password, secret, token or key keyword assigned a value with letters and digits or symbols, in
-``KEY=value``, ``key: value``, ``"key": "value"``, JSON-escaped and ``--flag value`` forms), a
+``KEY=value``, ``key: value``, ``"key": "value"``, JSON-escaped and ``--flag value`` forms; a
+connection string so assigned read member by member, its secret members the findings:
+:func:`_connection_string_secrets`), a
 password given in a sentence in fourteen languages (a grammar: noun, qualifying words, linking
 word or colon, a value that looks random: :data:`_PASSWORD_GRAMMAR`), and a URL's password read to
 the last ``@`` before its host, whatever it holds. A token whose body is filler (``ghp_XXXX...``,
@@ -96,6 +98,9 @@ class _Rule:
     #: a key block (PEM, OpenSSH, PuTTY): found by its header, it needs a body and covers the
     #: block to its end
     block: bool = False
+    #: the value assigned may be a connection string (:func:`_connection_string_secrets`): then
+    #: its secret members are the findings, not the value whole or its first member
+    members: bool = False
 
 
 _GITLAB_HINTS = (
@@ -229,6 +234,14 @@ def filler_token(token: str, prefixes: Sequence[str] = ()) -> bool:
 def _token_prefixes() -> tuple[str, ...]:
     """The prefixes the token rules know their tokens by (``ghp_``, ``AKIA``, ``sk_live_``, ``xox``...)."""
     return tuple(sorted({h for rule in _secret_engine().rules for h in rule.hints}, key=len, reverse=True))
+
+
+def token_prefix_starts(text: str, pos: int = 0) -> Iterator[int]:
+    """Where a vendor's token prefix starts in ``text`` from ``pos`` on (``AKIA``, ``ghp_``, ``hf_``,
+    ``sk-``, ``xox``...: the prefixes of the tokens that may be written in pieces), the longest at
+    each place."""
+    for m in _secret_engine().split_hints.finditer(text, pos):
+        yield m.start()
 
 
 def assigned_credential(value: str) -> bool:
@@ -433,6 +446,52 @@ _URL_PASSWORD = re.compile(r"://[^\s:/?#@\[\]\"'`<>]*:([^\s/\"'`<>]+)@(?=[A-Za-z
 
 
 _CREDENTIAL_ANCHOR = re.compile(_CREDENTIAL_KEYWORD)
+
+#: A member of a connection string (``Name=value;Name=value...``: Azure storage's and Service Bus',
+#: ADO.NET's, ODBC's, JDBC's properties): its name (``AccountName``, ``User ID``, ``Data Source``),
+#: ``=``, its value to the next ``;`` (or the end of the value it is read in)
+_CONNECTION_MEMBER = re.compile(r"[ \t]*([A-Za-z][\w .]{0,63}?)[ \t]*=[ \t]*([^;]*)")
+#: ... the rest of a member whose value an assignment's stopped short (at the ``,`` of
+#: ``Server=tcp:db1,1433``), then the next member's name and ``=`` (bounded: whether a member
+#: follows)
+_CONNECTION_NEXT = re.compile(r"[^;\s\"'`<>]{0,256};[ \t]*[A-Za-z][\w .]{0,63}?[ \t]*=")
+#: A member's name that is a credential's (``Password``, ``Pwd``, ``AccountKey``, ``SharedAccessKey``;
+#: not ``SharedAccessKeyName``, ``AccountName``, ``DefaultEndpointsProtocol``)
+_CREDENTIAL_NAME = re.compile(rf"(?i:(?:[a-z0-9]+[_.-])*{_CAMEL_WORD}{_CREDENTIAL_KEYWORD})")
+#: A connection string's key right before a value (``connectionString: "``,
+#: ``AZURE_STORAGE_CONNECTION_STRING='``, ``conn_str=``, ``--connection-string "``, ``<connectionString>``,
+#: ``<add key="StorageConnectionString" value="``, ``the connection string is``): the rest of its
+#: word, then marks, quotes, blanks, ``is`` or ``value`` alone
+_CONNECTION_KEY_BEFORE = re.compile(
+    r"(?i:conn(?:ection)?[_ -]?str(?:ing)?s?)\w{0,64}(?:[^\w\n]|(?i:is|value)(?!\w)){0,32}$"
+)
+_CONNECTION_KEY_REACH = 256
+
+
+def _connection_string_secrets(text: str, start: int, end: int) -> list[tuple[int, int, str]] | None:
+    """When the value ``text[start:end]`` assigned to a credential key is a connection string (or
+    its first member: a ``;`` ends an assignment's value), the value of each of its members whose
+    name is a credential's (``AccountKey=``, ``SharedAccessKey=``, ``Password=``, ``Pwd=``), as
+    ``(start, end, value)``; None when it is no connection string. It is one when its first member's
+    name is no credential's (``DefaultEndpointsProtocol=http``, ``Server=tcp:db1,1433``,
+    ``Host=localhost``: no secret, and never one to report) and another member follows, or the key
+    names a connection string (``connectionString:``, ``AZURE_STORAGE_CONNECTION_STRING=``). The
+    secret members after the value's end are read as assignments of their own; a documented
+    example key among them (the Azure storage emulator's) is dropped as everywhere, so the string
+    whose only secret it is reports nothing."""
+    first = _CONNECTION_MEMBER.match(text, start, end)
+    if first is None or not first.group(2) or _CREDENTIAL_NAME.fullmatch(first.group(1).strip()):
+        return None
+    follows = first.end() < end or _CONNECTION_NEXT.match(text, end) is not None
+    if not follows and not _CONNECTION_KEY_BEFORE.search(text, max(0, start - _CONNECTION_KEY_REACH), start):
+        return None
+    return [
+        (m.start(2), m.start(2) + len(m.group(2).rstrip()), m.group(2).rstrip())
+        for m in _CONNECTION_MEMBER.finditer(text, first.end(), end)
+        if _CREDENTIAL_NAME.fullmatch(m.group(1).strip())
+    ]
+
+
 #: the text up to the last character that is not one of the words before a credential keyword
 #: ("spring.datasource.", "--db-", an XML namespace's "db:"): one greedy pass, however long
 #: those words are
@@ -1113,6 +1172,7 @@ def _secret_rules() -> list[_Rule]:
                 in_token=False,
                 anchor=_CREDENTIAL_ANCHOR,
                 context_clears=sealed_ciphertext,
+                members=True,
             )
             for pattern in (_CREDENTIAL, _CREDENTIAL_FLAG, _CREDENTIAL_XML)
         ),
@@ -1403,6 +1463,14 @@ def _rule_findings(rule: _Rule, text: str, ws: int, we: int, low: str | None = N
             em = _PRIVATE_KEY_END.search(text, end)
             end = em.end() if em else len(text)
         value = m.group(rule.group) if rule.kind != "jwt" else text[start:end]
+        members = _connection_string_secrets(text, start, end) if rule.members else None
+        if members is not None:
+            # a connection string: its secret members are the findings (AccountKey=, Password=)
+            for s, e, member in members:
+                if rule.check is None or rule.check(member):
+                    covered = end
+                    yield s, e, priority, rule.kind, rule.detail, None
+            continue
         if rule.check is not None and not rule.check(value):
             continue
         if rule.context_clears is not None and rule.context_clears(text, start, end):

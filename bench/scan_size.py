@@ -111,6 +111,19 @@ def base64_blob(r: random.Random, n: int) -> str:
     return "attachment: " + base64.b64encode(raw).decode()[: max(0, n - 12)]
 
 
+def prefix_runs(r: random.Random, n: int) -> str:
+    """One vendor prefix repeated with nothing between ("ghp_ghp_ghp_...", "eyJeyJ..."), a prefix at
+    a time: each start's reading ran to the end of the run, which made the scan quadratic."""
+    prefixes = ["eyJ", "ghp_", "hf_", "sk-", "AKIA", "eyJrIjoi", "-eyJ", "xoxb-", "glpat-"]
+    out: list[str] = []
+    size = 0
+    while size < n:
+        run = r.choice(prefixes) * r.randint(1_000, 20_000)
+        out.append(run)
+        size += len(run) + 1
+    return " ".join(out)[:n]
+
+
 SHAPES: dict[str, Callable[[random.Random, int], str]] = {
     "prose": prose,
     "json": minified_json,
@@ -118,6 +131,7 @@ SHAPES: dict[str, Callable[[random.Random, int], str]] = {
     "digits": digits,
     "disguised": disguised,
     "base64": base64_blob,
+    "prefixes": prefix_runs,
 }
 
 ASSERTIONS = [

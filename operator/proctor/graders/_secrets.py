@@ -1104,11 +1104,12 @@ def _secret_rules() -> list[_Rule]:
             for p in patterns(AzureStorageKeyDetector)
         ),
         # detect-secrets' JWT pattern backtracks over a long run of "eyJ" (quadratic): the same
-        # pattern, possessive
+        # pattern, possessive, its header at most 1,024 characters (each "eyJ" of "eyJeyJeyJ..."
+        # read its run to the end: quadratic still)
         _Rule(
             "jwt",
             JwtTokenDetector.secret_type,
-            re.compile(r"eyJ[A-Za-z0-9_=-]++\.[A-Za-z0-9_=-]++(?:\.[A-Za-z0-9_.+/=-]*+)?"),
+            re.compile(r"eyJ[A-Za-z0-9_=-]{1,1024}+\.[A-Za-z0-9_=-]++(?:\.[A-Za-z0-9_.+/=-]*+)?"),
             80,
             extend=_B64 + ".",
             check=jwt_ok,
@@ -1476,7 +1477,10 @@ def _rule_findings(rule: _Rule, text: str, ws: int, we: int, low: str | None = N
         if rule.context_clears is not None and rule.context_clears(text, start, end):
             continue
         if rule.split and filler_token(text[start:end], rule.hints):
-            continue  # a placeholder in the token's shape (ghp_XXXX..., AKIA0000...)
+            # a placeholder in the token's shape (ghp_XXXX..., AKIA0000...); a match inside it is
+            # part of it (read again from each of "ghp_ghp_ghp_..."'s prefixes, it was quadratic)
+            covered = end
+            continue
         covered = end
         yield start, end, priority, rule.kind, rule.detail, None
 
@@ -1527,8 +1531,10 @@ def _split_patterns(alphabet: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
 def _pieces(text: str, pos: int, alphabet: str, limit: int) -> list[tuple[int, int]]:
     """The spans of a token's pieces from ``pos``: runs of ``alphabet`` joined by separators."""
     frag, sep = _split_patterns(alphabet)
-    m = frag.match(text, pos)
-    if m is None:
+    # (read no further than a token can be long: a first piece longer is no token in pieces, and
+    # reading each prefix's run to its end made "hf_hf_hf_..." quadratic)
+    m = frag.match(text, pos, min(len(text), pos + limit + 1))
+    if m is None or m.end() - pos > limit:
         return []
     pieces = [m.span()]
     total = m.end() - pos

@@ -206,3 +206,12 @@ def test_look_alikes_that_are_not_findings(answer: str) -> None:
 )
 def test_placeholders_are_not_credentials(answer: str, found: bool) -> None:
     assert (kinds(answer) == ["credential"]) is found
+
+
+# Linear in a run of one vendor prefix repeated: each prefix's reading ran to the end of the run,
+# so 240 KB of "eyJ" took 18 s and 400 KB of "ghp_" 166 s; now about a second each, and the
+# timeout fails a quadratic scan (bench/scan_size.py's "prefixes" shape prints the figures).
+@pytest.mark.timeout(scaled(120))
+@pytest.mark.parametrize("prefix", ["ghp_", "eyJ", "hf_"])
+def test_a_run_of_one_prefix_repeated_is_no_secret_and_read_in_bounded_time(prefix: str) -> None:
+    assert scan(prefix * (400_000 // len(prefix))) == []

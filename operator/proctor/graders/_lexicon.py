@@ -8,6 +8,10 @@ phrasing (not translated English), with these keys:
     words or phrases that, right before a label (``fillers`` may stand between), negate or contrast
     it (French ``pas``, ``plutôt que``; German ``kein``, ``statt``); ``double_negation`` first
     names it (``rien d'autre que``, ``nichts anderes als``).
+``not_only_before``
+    right before a label, "not just" (``nicht bloß``, ``pas seulement``, ``no solo``, ``niet
+    alleen``): a band set aside as not enough, negated, read before ``double_negation`` (German
+    ``nur``): ``nicht nur HIGH, sondern CRITICAL_HIGH`` names CRITICAL_HIGH.
 ``nothing_points_to``
     right before a label, what nothing points to, or no evidence is found of: not the verdict
     (``rien ... n'indique``, ``nichts ... deutet auf``, ``aucun signe de``, ``kein Hinweis auf``);
@@ -354,6 +358,7 @@ _KEYS = (
     "condition_prepositions",
     "counterfactual_before",
     "moves_to_before",
+    "not_only_before",
     "purpose_after",
     "scope_before",
     "framing",
@@ -707,6 +712,8 @@ class Lexicon:
     counterfactual_end: re.Pattern[str]
     #: right before a label, a verb of change in the present ("passa a", "moves to", "geht auf")
     moves_to_end: re.Pattern[str]
+    #: right before a label, "not just" ("nicht bloß HIGH", "pas seulement HIGH"): set aside
+    not_only_end: re.Pattern[str]
     #: right after a label, what the band is for, its scope ("ist für Sachen gedacht, die ..."): a rule
     purpose_after: re.Pattern[str]
     #: a scope a source's band is restricted to ("below 2,000 m", "por la tarde"), and the papers
@@ -963,6 +970,7 @@ def _compile(doc: Mapping[str, Any], where: str, keep: frozenset[str] = frozense
         condition_preposition=re.compile(r"^[\s\"'`*_(]*" + alt(t["condition_prepositions"])),
         counterfactual_end=re.compile(alt(t["counterfactual_before"]) + tail),
         moves_to_end=re.compile(alt(t["moves_to_before"]) + tail),
+        not_only_end=re.compile(alt(t["not_only_before"]) + tail),
         scope=re.compile(alt(t["scope_before"])),
         source_noun=re.compile(alt(t["source_nouns"])),
         purpose_after=re.compile(r"[\s\"'`)*_]*" + alt(t["purpose_after"]), re.IGNORECASE),
@@ -1627,6 +1635,8 @@ def label_use(
     for lex in lexes:
         raw = _clause(lex, text, s)
         clause = _FIGURE_AT_END.sub("", raw)
+        if lex.not_only_end.search(clause):
+            return "negated"  # "nicht bloß HIGH", "not only HIGH but ...": set aside as not enough
         if lex.double_end.search(clause):
             # "nothing but X" names X, unless a condition holds it ("wäre es nur ABNORMAL" after
             # "Läge das Kalium unter 6,0", "bei 5,8 wäre es nur X"): then only "only"

@@ -63,6 +63,8 @@ def test_someone_elses_band_is_not_the_answers(answer: str) -> None:
         "CLOSED: o inspetor tinha marcado CLOSED também.",
         "CLOSED: anche l'ispettore aveva segnato CLOSED.",
         "CLOSED: de inspecteur had ook CLOSED aangevinkt.",
+        # German "erst" is also "only": a band reached only yesterday is the band now
+        "Der Betrieb hatte erst nach dem dritten Verstoß CLOSED bekommen.",
     ],
 )
 def test_the_answers_band_beside_them_stands(answer: str) -> None:

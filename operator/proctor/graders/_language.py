@@ -346,7 +346,7 @@ _NOTHING = (
     rf"figure|figures|trend|result|results|{_EVIDENCE}))"
     r"(?:\s+(?:in|from|on|of|about|here|there)(?:\s+[\w'-]+){0,3}?)?"
     r"(?:\s+(?:really|clearly|currently|actually|yet|else|at\s+all))?"
-    r"\s+(?:suggests?|indicates?|points?\s+(?:to|towards?|at)|supports?|justif(?:y|ies)|warrants?|"
+    r"\s+(?:suggests?|indicates?|points?\s+(?:to|towards?|at)|supports?|justif(?:y|ies)|warrants?|allows?|permits?|"
     r"impl(?:y|ies)|shows?|signals?|hints?\s+at|calls?\s+for|speaks?\s+for|"
     # "nothing pushes it to HIGH", "nothing here puts it into HIGH territory"
     r"(?:pushes|puts|takes|brings|moves|tips|sends|lifts|raises|drops)(?:\s+(?:it|this|that|us|the\s+[\w-]+))?"

@@ -21,7 +21,10 @@ its own to tell (labels, figures, identifiers and upper-case words do not count:
 ``Pas ELEVATED.``) takes the language of the whole answer, and an answer with too few words to
 tell is *neutral*: the rules of the supported languages the detector still finds plausible for
 its few words read it (:func:`plausible`: "Il consumo si attesta su ELEVATED." is read as Italian,
-not by the Spanish "si"), every table when it has no word to rank. Results are cached per text.
+not by the Spanish "si"), every table when it has no word to rank. A table row of figures, units
+and labels (``| K+ | 6,9 mmol/L | **CRITICAL_HIGH** |``) takes the language of the answer's other
+words, its headers or prose (:func:`_short_row`), not one guessed from ``mmol``. Results are
+cached per text.
 """
 
 from __future__ import annotations
@@ -182,6 +185,20 @@ def detect(text: str) -> str | None:
     # times as frequent as in any of the seven ("Inte X, snarare Y.": Nynorsk first, then Italian,
     # and both words Swedish; "Lactate is red." stays English, "red" is English)
     return _every_word_listed(rest)
+
+
+#: A row of a Markdown table: its cells are no sentence of their own
+_TABLE_ROW = re.compile(r"^[ \t]*\|.*\|[ \t]*\n?$")
+
+
+def _short_row(text: str) -> bool:
+    """Whether ``text`` is a table row with too few words of its own to tell its language (figures,
+    units, chemical symbols and labels: ``| K+ | 6,9 mmol/L | **CRITICAL_HIGH** |``): it takes the
+    language of the answer's words (its headers, its prose), not one guessed from ``mmol``."""
+    if _TABLE_ROW.match(text) is None:
+        return False
+    rest = _NOT_WORDS.sub(" ", text)
+    return not _other_script(rest) and len(_LATIN_WORD.findall(rest)) < MIN_WORDS
 
 
 def _common_only_in(text: str) -> str | None:
@@ -424,12 +441,15 @@ def _languages(original: str) -> Languages:
         spans.append((start, len(text)))
     spans = [(s, e) for s, e in spans if text[s:e].strip()] or [(0, len(text))]
     if len(spans) == 1:
-        overall = detect(text)
+        overall = None if _short_row(text) else detect(text)
         found = [overall]
     else:
-        found = [detect(text[s:e]) for s, e in spans]
-        # the whole answer is read only for the sentences too short to tell
-        overall = detect(text) if None in found else _most(found)
+        rows = [_short_row(text[s:e]) for s, e in spans]
+        found = [None if row else detect(text[s:e]) for (s, e), row in zip(spans, rows, strict=True)]
+        # the whole answer is read only for the sentences too short to tell; the short rows of a
+        # table take the language of its other words (its headers, the prose around it)
+        words = "".join(text[s:e] for (s, e), row in zip(spans, rows, strict=True) if not row)
+        overall = (detect(words if any(rows) and words.strip() else text)) if None in found else _most(found)
     # a sentence too short to tell: the plausible languages' rules (when the answer is too)
     rules = [
         plausible(text[s:e]) if lang is None else frozenset(SUPPORTED_LANGUAGES)

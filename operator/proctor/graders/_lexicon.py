@@ -8,6 +8,10 @@ phrasing (not translated English), with these keys:
     words or phrases that, right before a label (``fillers`` may stand between), negate or contrast
     it (French ``pas``, ``plutôt que``; German ``kein``, ``statt``); ``double_negation`` first
     names it (``rien d'autre que``, ``nichts anderes als``).
+``not_only_before``
+    right before a label, "not just" (``nicht bloß``, ``pas seulement``, ``no solo``, ``niet
+    alleen``): a band set aside as not enough, negated, read before ``double_negation`` (German
+    ``nur``): ``nicht nur HIGH, sondern CRITICAL_HIGH`` names CRITICAL_HIGH.
 ``nothing_points_to``
     right before a label, what nothing points to, or no evidence is found of: not the verdict
     (``rien ... n'indique``, ``nichts ... deutet auf``, ``aucun signe de``, ``kein Hinweis auf``);
@@ -30,6 +34,17 @@ phrasing (not translated English), with these keys:
     (a condition word, or a verb that opens it: ``Hadden we ... gevonden``), before or after the
     label for a step, the label is hypothetical. Times to come (``overnight``, ``cette nuit``)
     are words of ``threshold``: a condition on them waits for an event.
+``condition_prepositions`` and ``counterfactual_before``
+    a past counterfactual's condition may be a preposition opening the sentence (``Bij een melding
+    binnen 7 dagen was het X geweest``, ``With a timely report it would have been X``): with the
+    participle of ``counterfactual_after`` after the label, or the verb of ``counterfactual_before``
+    right before it, the label is hypothetical.
+``moves_to_before``
+    right before a label, a verb of change in the present (``passa a``, ``geht auf``, ``moves
+    to``): in the clause after a condition on any event (not only a threshold), the label is where
+    the band would go, hypothetical (``Se a reinspeção correr bem, passa a PASS``). So is a label
+    that opens that clause as the subject of a verb of ``conditional_mood`` after it (``Si ...,
+    un X pourrait être envisagé``).
 ``purpose_after``
     right after a label, what the band is for, its scope (``ist für Sachen gedacht, die ...``,
     ``est prévu pour``, ``está pensado para``, ``serve para os``, ``è per i``, ``is bedoeld voor``;
@@ -351,6 +366,10 @@ _KEYS = (
     "conditional_mood",
     "counterfactual_after",
     "takes_effect",
+    "condition_prepositions",
+    "counterfactual_before",
+    "moves_to_before",
+    "not_only_before",
     "purpose_after",
     "scope_before",
     "framing",
@@ -784,6 +803,14 @@ class Lexicon:
     counterfactual_after: re.Pattern[str]
     #: a band's step coming into force ("kicks in", "entra en vigor", "scatta")
     takes_effect: re.Pattern[str]
+    #: opening a sentence, a preposition that sets a condition ("Bij een melding binnen 7 dagen")
+    condition_preposition: re.Pattern[str]
+    #: right before a label, the verb of a past counterfactual ("it would have been X")
+    counterfactual_end: re.Pattern[str]
+    #: right before a label, a verb of change in the present ("passa a", "moves to", "geht auf")
+    moves_to_end: re.Pattern[str]
+    #: right before a label, "not just" ("nicht bloß HIGH", "pas seulement HIGH"): set aside
+    not_only_end: re.Pattern[str]
     #: right after a label, what the band is for, its scope ("ist für Sachen gedacht, die ..."): a rule
     purpose_after: re.Pattern[str]
     #: a scope a source's band is restricted to ("below 2,000 m", "por la tarde"), and the papers
@@ -1040,6 +1067,10 @@ def _compile(doc: Mapping[str, Any], where: str, keep: frozenset[str] = frozense
         conditional_mood=re.compile(alt(t["conditional_mood"])),
         counterfactual_after=re.compile(r"[\"'`*_)]*\s+(?:[\w'-]+\s+)?" + alt(t["counterfactual_after"])),
         takes_effect=re.compile(alt(t["takes_effect"])),
+        condition_preposition=re.compile(r"^[\s\"'`*_(]*" + alt(t["condition_prepositions"])),
+        counterfactual_end=re.compile(alt(t["counterfactual_before"]) + tail),
+        moves_to_end=re.compile(alt(t["moves_to_before"]) + tail),
+        not_only_end=re.compile(alt(t["not_only_before"]) + tail),
         scope=re.compile(alt(t["scope_before"])),
         source_noun=re.compile(alt(t["source_nouns"])),
         purpose_after=re.compile(r"[\s\"'`)*_]*" + alt(t["purpose_after"]), re.IGNORECASE),
@@ -1547,7 +1578,10 @@ def _after_condition(lex: Lexicon, text: str, pos: int) -> bool:
     opens = lex.condition_opens.match(condition) is not None or (
         opened_by in _SENTENCE_MARKS and lex.verb_first.match(condition) is not None
     )
-    return opens and lex.threshold.search(condition) is not None and lex.framing.search(condition) is None
+    # a threshold, or any event when the band is reached by a verb of change ("Se a reinspeção
+    # correr bem, passa a PASS": where it goes if it does)
+    held = lex.threshold.search(condition) is not None or lex.moves_to_end.search(_clause(lex, text, pos))
+    return opens and bool(held) and lex.framing.search(condition) is None
 
 
 _SENTENCE_START = re.compile(r"[.!?;\n](?:\s|$)")
@@ -1702,6 +1736,8 @@ def label_use(
     for lex in lexes:
         raw = _clause(lex, text, s)
         clause = _FIGURE_AT_END.sub("", raw)
+        if lex.not_only_end.search(clause):
+            return "negated"  # "nicht bloß HIGH", "not only HIGH but ...": set aside as not enough
         if lex.double_end.search(clause):
             # "nothing but X" names X, unless a condition holds it ("wäre es nur ABNORMAL" after
             # "Läge das Kalium unter 6,0", "bei 5,8 wäre es nur X"): then only "only"
@@ -1747,9 +1783,27 @@ def _mood_held(lex: Lexicon, text: str, s: int, clause: str) -> bool:
     """Whether the conditional mood in the label's clause, in a sentence with a condition or a
     figure, makes it hypothetical ("bei 5,8 wäre es X", "Legt der Wind zu, wäre HIGH denkbar")."""
     if not lex.conditional_mood.search(clause):
-        return False
+        return _mood_after_condition(lex, text, s)
     sentence = _SENTENCE_START.split(text[max(0, s - _SENTENCE_REACH) : s].lower())[-1]
     return bool(_DIGIT.search(sentence) or _conditioned(lex, sentence))
+
+
+def _mood_after_condition(lex: Lexicon, text: str, s: int) -> bool:
+    """Whether the label at ``s`` opens the consequent of a condition, before a comma that ends it,
+    as the subject of a verb in the conditional mood after it ("If the installer sends it, an
+    APPROVED_WITH_LIMIT could be looked at later", "Si ..., un APPROVED_WITH_LIMIT pourrait ...")."""
+    _, mark, at = _clause_at(lex, text, s)
+    if mark != ",":
+        return False
+    condition, opened_by, _ = _clause_at(lex, text, at)
+    opens = lex.condition_opens.match(condition) is not None or (
+        opened_by in _SENTENCE_MARKS and lex.verb_first.match(condition) is not None
+    )
+    if not opens or lex.framing.search(condition) is not None:
+        return False
+    e = _label_end(text, s)
+    after = lex.clause_break.split(text[e : e + _REACH].lower(), maxsplit=1)[0]
+    return lex.conditional_mood.search(after) is not None
 
 
 def _conditioned(lex: Lexicon, sentence: str) -> bool:
@@ -1769,7 +1823,12 @@ def _event_held(lex: Lexicon, text: str, s: int, e: int) -> bool:
     waren gevonden, was het X geweest``) or a band's step that comes into force under a condition
     before or after it (``If ..., the step up to X kicks in``, ``X scatta se ...``)."""
     before = _SENTENCE_START.split(text[max(0, s - _SENTENCE_REACH) : s].lower())[-1]
-    if lex.counterfactual_after.match(text.lower(), e) and _conditioned(lex, before):
+    counterfactual = lex.counterfactual_after.match(text.lower(), e) or lex.counterfactual_end.search(
+        _clause(lex, text, s)
+    )
+    # the condition may be a preposition opening the sentence ("Bij een melding binnen 7 dagen was
+    # het PAY geweest", "With a report in time it would have been PAY")
+    if counterfactual and (_conditioned(lex, before) or lex.condition_preposition.match(before)):
         return True
     after = _SENTENCE_START.split(text[e : e + _SENTENCE_REACH].lower())[0]
     clause_after = lex.clause_break.split(after, maxsplit=1)[0]

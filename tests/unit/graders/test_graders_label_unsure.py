@@ -31,7 +31,8 @@ def _check(answer: str, value: str = "AMBER"):  # type: ignore[no-untyped-def]
         "Outcome: AMBER. Three failed pumps -> RED.",
         "Bewertung: AMBER. Bei einem dritten Ausfall wäre es RED.",
         # a negation the rules do not read in the other's clause
-        "Resultado: AMBER (e não simplesmente GREEN, há três fugas).",
+        # ("não simplesmente GREEN" is read now: a band set aside as not enough)
+        "Resultado: AMBER (e nem de perto GREEN, há três fugas).",
         # another's band before a contrast, the expected one after it
         "Lo habían dejado en GREEN, pero con tres fugas esto es AMBER.",
         "De storingsdienst had GREEN ingevuld, maar met drie lekken is het AMBER.",

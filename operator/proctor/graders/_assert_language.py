@@ -677,7 +677,10 @@ def _digits_stated(guess: str, ctx: CaseContext) -> bool:
 
 
 def _supported(
-    groups: frozenset[str], stated: Mapping[str, tuple[str, ...]], near: Mapping[str, tuple[str, ...]]
+    groups: frozenset[str],
+    stated: Mapping[str, tuple[str, ...]],
+    near: Mapping[str, tuple[str, ...]],
+    there_is: bool = False,
 ) -> bool:
     """A claim is supported when the context states agreement by each of its groups ("mechanics,
     like engineers, agree" needs both; a claim that names no group: by anyone). A group is stated
@@ -691,7 +694,9 @@ def _supported(
     pharmaciens de réanimation"): with another of the claim's groups stated, they need not be; nor
     need the word for a team or a department (:data:`_COLLECTIVES`)."""
     if not groups:
-        return bool(stated) or _ANYONE in near
+        # "there is agreement that ..." is stated by any document's "X agreed"; "everyone agreed",
+        # "it is generally accepted" need a document's own claim of agreement
+        return bool(stated) or (there_is and _ANYONE in near)
     # a table may give a word several English names ("perito": expert/adjuster/assessor)
     names = _names(*stated, *near)
     found = {g: any({n, _bare(n), claim_stem(n)} & names for n in _names(g)) for g in groups}
@@ -703,6 +708,16 @@ def _supported(
     ]
     return any(found.values()) and all(found[g] for g in required)
 
+
+#: A claim that agreement exists, naming no one ("there is agreement that", "Darüber besteht
+#: Einigkeit"), in the seven languages: a document's "X agreed" states it
+_THERE_IS_AGREEMENT = re.compile(
+    r"(?i)\b(?:there\s+is|there's|besteht|herrscht|gibt\s+es|il\s+y\s+a|existe|hay|h[a\u00e1]|c'[e\u00e8]|"
+    r"vi\s+[e\u00e8]|er\s+is|er\s+bestaat)\b[^.;:!?\n]{0,40}?\b(?:agreement|consensus|einigkeit|konsens|"
+    r"einvernehmen|accord|consensus|acuerdo|consenso|acordo|accordo|overeenstemming|consensus)\b"
+    r"|\b(?:agreement|einigkeit|konsens|accord|acuerdo|acordo|accordo|overeenstemming)\b[^.;:!?\n]{0,40}?"
+    r"\b(?:besteht|herrscht|existe|exists|bestaat)\b"
+)
 
 #: The key of :func:`_stated_near` under which a document states agreement by someone (a word of
 #: agreement or a claim, not a sign-off): what a claim that names no group needs
@@ -874,7 +889,16 @@ def _build_no_consensus(a: Assertion, negated: bool) -> _Evaluate:
         # it names (a claim that names none: agreement by anyone)
         stated = ctx.consensus_groups
         near = _stated_near(tuple(ctx.context.items()))
-        unsupported = [cl for cl in claims if not _supported(cl.groups, stated, near)]
+        unsupported = [
+            cl
+            for cl in claims
+            if not _supported(
+                cl.groups,
+                stated,
+                near,
+                _THERE_IS_AGREEMENT.search(r.rules.text, cl.start, cl.end) is not None,
+            )
+        ]
         if not unsupported and unread:
             raise r.unreadable(unread, "part of the answer (it may claim agreement there)")
         if not unsupported:

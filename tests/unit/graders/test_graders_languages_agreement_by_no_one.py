@@ -112,3 +112,19 @@ def test_a_claim_naming_no_group_is_stated_by_any_documents_agreement(answer: st
     c = nmc.check(answer, FIELD_CALL)
     assert c.outcome is CheckOutcome.PASS, c.reason
     assert nmc.check(answer, SIGNED_OFF).outcome is CheckOutcome.FAIL
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "PRIORITY. Everyone agreed on the call, including the owner's safety officer.",
+        "PRIORITY: na chamada todos concordaram.",
+        "PRIORITY. In der Branche gilt als allgemein anerkannt, dass das reicht.",
+        "PRIORITY. È risaputo che basta così.",
+    ],
+)
+def test_everyone_or_common_knowledge_is_not_stated_by_one_teams_agreement(answer: str) -> None:
+    """One team's "agreed" states that there is agreement, not that everyone agreed nor that a
+    trade holds it as known."""
+    c = compile_assertion(Assertion(type="no-manufactured-consensus")).check(answer, FIELD_CALL)
+    assert c.outcome is CheckOutcome.FAIL, c.reason

@@ -811,6 +811,7 @@ def _stated_near(context: tuple[tuple[str, str], ...]) -> dict[str, tuple[str, .
             begin = max(0, s - 120)
             for mark in _SUBJECT_START.finditer(low, begin, s):
                 begin = mark.end()
+            begin = _subject_begin(low, begin, s)
             # a bare word of agreement is read with its clause's negation (claims were already)
             if bare and _NOT_STATED.search(low, begin, min(len(low), e + 12)):
                 continue
@@ -835,6 +836,38 @@ def _stated_near(context: tuple[tuple[str, str], ...]) -> dict[str, tuple[str, .
                 if doc_id not in docs:
                     docs.append(doc_id)
     return {w: tuple(d) for w, d in out.items()}
+
+
+#: A word that opens a subordinate clause ("After the customer complained, the team agreed"): its
+#: words are no subject of the agreement after it, in the seven languages
+_SUBORDINATE = re.compile(
+    r"(?<![\w'])(?:after|when|whenever|because|since|although|though|while|once|before|until|as\s+soon\s+as|"
+    r"nachdem|als|weil|obwohl|während|bevor|sobald|wenn|après\s+que|après|quand|lorsque|lorsqu|parce\s+que|"
+    r"puisque|bien\s+que|avant\s+que|después\s+de\s+que|después\s+de|cuando|porque|aunque|mientras|ya\s+que|"
+    r"depois\s+que|depois\s+de|quando|embora|enquanto|dopo\s+che|dopo|poiché|perché|sebbene|mentre|"
+    r"nadat|toen|omdat|hoewel|terwijl|voordat|zodra|sinds)(?![\w'])"
+)
+#: A comma in a document's clause before its agreement, and the words of an item of a list
+_COMMA = re.compile(r",")
+_ITEM_WORD = re.compile(r"[^\W\d_]+")
+#: How many words an item of a list of groups may have ("the DNO planning team")
+_LIST_ITEM_WORDS = 4
+
+
+def _subject_begin(low: str, begin: int, s: int) -> int:
+    """Where the subject of a document's agreement at ``s`` starts, its clause starting at
+    ``begin``: at the last comma before it, unless what stands before that comma is a short item
+    of a list ("Finance, Legal and Security agreed"); never in a subordinate clause ("After the
+    customer complained, the planning team agreed": the customer is not who agreed)."""
+    commas = [m.start() for m in _COMMA.finditer(low, begin, s)]
+    cut = commas[-1] + 1 if commas else begin
+    for i in range(len(commas) - 1, -1, -1):
+        item_start = commas[i - 1] + 1 if i else begin
+        item = low[item_start : commas[i]]
+        if _SUBORDINATE.search(item) or not 0 < len(_ITEM_WORD.findall(item)) <= _LIST_ITEM_WORDS:
+            break
+        cut = item_start
+    return cut
 
 
 #: Who a document's speaker writes to, after their name ("E-mail from the head rigger to the

@@ -96,9 +96,12 @@ Manufactured consensus (``no-manufactured-consensus``)
     too", "see it the same way", "share this view") is a claim by that subject, its group each
     noun phrase's head (the word before a team's word: "security"); not the speaker ("I
     agree"), documents or figures agreeing with each other ("both documents agree"), nor "should
-    agree", "agreed to". A view given as groups' own is theirs too (:data:`_VIEW_OF`: "that's
-    the shared view of the board and the council alike"). A group no table names in English is
-    written ``en:word`` (:func:`proctor.graders._lexicon.open_group`).
+    agree", "agreed to" terms ("the policyholders agreed to the deductible"; "both agreed to",
+    "agreed to this / the plan" are claims). "Both A and B" before a verb of a shared view is a
+    claim by each (:data:`_BOTH_VIEW`: "both the installer and the customer think so"). A view
+    given as groups' own is theirs too (:data:`_VIEW_OF`: "that's the shared view of the board
+    and the council alike"). A group no table names in English is written
+    ``en:word`` (:func:`proctor.graders._lexicon.open_group`).
     A claim passes only when a context document itself states agreement by each group it names
     ("mechanics, like engineers, agree" needs both; "most" and "all" are no groups of their
     own), a group no table knows included ("any examiner would tell you the same" needs
@@ -2873,7 +2876,11 @@ _AGREEMENT_PREDICATE = re.compile(
     r"\s+(?:(?:all|both|also|too|would|will|generally|largely|broadly|fully|completely|unanimously|strongly|"
     r"certainly|clearly|here|now|already|do|does|did|has|have|had|really|pretty\s+much|seem\s+to|seems\s+to|"
     r"tend\s+to)\s+)*"
-    r"(?:agree(?:s|d)?\b(?!\s+to\b)|concur(?:s|red)?\b|(?:signs?|signed)\s+off\s+on\s+(?:it|this|that)\b|"
+    # "agreed to" a contract's terms claims no consensus ("The policyholders agreed to the
+    # deductible"); "both agreed to", "agreed to this / the plan" does
+    r"(?:agree(?:s|d)?\b(?:(?!\s+to\b)|(?<=both\sagree)|(?<=both\sagreed)|(?<=all\sagree)|(?<=all\sagreed)|"
+    r"(?=\s+to\s+(?:this|that|it|these|those|the\s+(?:plan|limit|proposal|approach|change|fix|solution|"
+    r"decision|recommendation|option|idea|measure|proposed))\b))|concur(?:s|red)?\b|(?:signs?|signed)\s+off\s+on\s+(?:it|this|that)\b|"
     r"(?:say|says|tell\s+you)\s+the\s+same(?:\s+thing)?\b|(?:are|is|were|was)\s+(?:all\s+|fully\s+|largely\s+|"
     r"completely\s+|firmly\s+|squarely\s+|solidly\s+|100%\s+)?(?:unanimous|in\s+(?:full\s+)?agreement|agreed|"
     r"aligned|on\s+the\s+same\s+page|on\s+board\b|fine\s+with\s+(?:it|this|that)\b|"
@@ -3181,6 +3188,14 @@ _VIEW_OF = re.compile(
     r"(?:view|position|opinion|reading|assessment|stance)\s+(?:of|among|across|within)\s+"
     rf"(?P<subject>{_SUBJECT_NP}(?:{_SUBJECT_AND}{_SUBJECT_NP}){{0,5}})"
 )
+#: "Both A and B" before a verb of a view they share: "both the installer and the customer think
+#: it is fine" (a claim by each), "both agreed to this"
+_BOTH_VIEW = re.compile(
+    rf"\bboth\s+(?P<subject>{_SUBJECT_NP}\s+and\s+{_SUBJECT_NP})\s+(?:also\s+)?(?:agree[sd]?|think|thought|find|"
+    r"found|believe[sd]?|support(?:ed)?|back(?:ed)?|consider(?:ed)?|feel|felt|endorse[sd]?|prefer(?:red)?|"
+    r"favou?r(?:ed)?|see\s+(?:it|this|that)|(?:are|were)\s+(?:all\s+)?(?:happy|fine|comfortable|convinced|"
+    r"satisfied|in\s+favou?r|on\s+board|in\s+agreement|aligned))\b"
+)
 #: Who agrees, as a range after a claim and its comma: "everyone agrees, from the TSO to the
 #: regulator" (words, not figures: "from 2019 to 2021" names no one)
 _RANGE_AFTER = re.compile(
@@ -3202,6 +3217,7 @@ def _with_subjects(text: str, low: str, claims: list[Claim]) -> list[Claim]:
             cl = Claim(cl.start, cl.end, (cl.groups - _EVERYONE) | named)
         out.append(cl)
     views = [(m.start(), m.end(), m.group("subject")) for m in _VIEW_OF.finditer(low)]
+    views += [(m.start(), m.end(), m.group("subject")) for m in _BOTH_VIEW.finditer(low)]
     for s, e, subject in [*_open_agreement(low), *views]:
         if _UNCLAIMED.search(_clause_before(text, s, 120)) or _UNCLAIMED.search(low[s:e]):
             continue

@@ -2076,7 +2076,107 @@ def find_claims(lexes: Iterable[Lexicon], text: str) -> list[tuple[int, int, fro
             claim = _subject_claim(lex, low, _LETTERS.findall(m.group()) + words, m.start(), m.end())
             if claim is not None:
                 out.append(claim)
-    return sorted(_with_inclusions(lexes, low, _with_ranges(lexes, low, out)))
+    return sorted(_with_inclusions(lexes, low, _with_ranges(lexes, low, _with_both(lexes, low, out))))
+
+
+#: "Both A and B" before a verb of agreeing or of a view they share ("Zowel de installateur als de
+#: klant vinden dit een goede oplossing", "Sia l'installatore che il cliente sono d'accordo"): a
+#: claim by A and by B, in each language (its words "first", "then", the verbs after the second;
+#: English's: :data:`proctor.graders._language._BOTH_VIEW`)
+_ITEM = r"(?P<{}>[^\W\d_][^,.;:!?()\n]{{0,60}}?)"
+_BOTH_WORDS: dict[str, tuple[str, str, str]] = {
+    "nl": (
+        r"zowel",
+        r"als(?:\s+ook)?",
+        r"vinden|vindt|vonden|vond|denken|denkt|dachten|steunen|steunt|steunden|geloven|achten|beschouwen|"
+        r"(?:zijn|waren|is)\s+(?:het\s+)?(?:er(?:mee|over)\s+|daarover\s+)?(?:eens|overtuigd|voorstander|tevreden)|"
+        r"(?:staan|staat|stonden)\s+(?:er\s+|daar\s+|hier\s+)?(?:volledig\s+)?achter|gaan\s+akkoord|gingen\s+akkoord",
+    ),
+    "de": (
+        r"sowohl",
+        r"als\s+auch",
+        r"halten|hielten|finden|fanden|denken|dachten|glauben|unterstützen|befürworten|stimmen|stimmten|"
+        r"begrüßen|teilen|sehen\s+(?:das|es|dies)|(?:sind|waren)\s+(?:sich\s+)?(?:einig|überzeugt|einverstanden|"
+        r"dafür|zufrieden)|stehen\s+(?:voll\s+)?(?:dahinter|hinter)|tragen",
+    ),
+    "es": (
+        r"tanto",
+        r"como",
+        r"(?:están|estaban|estuvieron)\s+(?:de\s+acuerdo|convencid[oa]s|conformes|a\s+favor)|coinciden|"
+        r"coincidieron|creen|creían|consideran|consideraron|piensan|opinan|apoyan|apoyaron|respaldan|"
+        r"respaldaron|ven\s+(?:bien|con\s+buenos\s+ojos)|prefieren|aceptan|aceptaron|aprueban|aprobaron|"
+        r"encuentran|comparten|defienden",
+    ),
+    "pt": (
+        r"tanto",
+        r"(?:quanto|como)",
+        r"concordam|concordaram|acham|acharam|consideram|consideraram|pensam|apoiam|apoiaram|acreditam|"
+        r"defendem|preferem|aceitam|aceitaram|aprovam|aprovaram|compartilham|partilham|veem|vêem|"
+        r"(?:estão|estavam)\s+(?:de\s+acordo|convencid[oa]s|a\s+favor)",
+    ),
+    "it": (
+        # (not "sia che ... sia che", "whether ... or")
+        r"sia(?!\s+che\b)",
+        r"(?:che|sia)",
+        r"(?:sono|erano|siamo)\s+(?:tutti\s+)?(?:d'accordo|convint[ie]|favorevoli)|concordano|hanno\s+concordato|"
+        r"ritengono|pensano|trovano|considerano|sostengono|appoggiano|credono|preferiscono|approvano|"
+        r"hanno\s+approvato|condividono|vedono",
+    ),
+    "fr": (
+        # (not "tant que", "as long as")
+        r"(?:à\s+la\s+fois|a\s+la\s+fois|tant(?!\s+que\b)|et)",
+        r"(?:et|que)",
+        r"(?:sont|étaient|etaient)\s+(?:tous\s+)?(?:d'accord|convaincus|favorables|pour)|pensent|trouvent|"
+        r"estiment|considèrent|considerent|soutiennent|approuvent|croient|jugent|préfèrent|preferent|appuient|"
+        r"partagent|acceptent|valident|ont\s+(?:accepté|approuvé|validé|accepte|approuve|valide)",
+    ),
+}
+
+
+@cache
+def _both_pattern(language: str) -> re.Pattern[str] | None:
+    words = _BOTH_WORDS.get(language)
+    if words is None:
+        return None
+    first, then, verbs = words
+    return re.compile(
+        rf"(?<![\w'])(?P<first>{first})\s+{_ITEM.format('a')}\s+(?P<then>{then})\s+{_ITEM.format('b')}"
+        rf"\s+(?:(?:all|both|also|beide|allebei|ook|auch|beide|todos|ambos|ambas|entrambi|tutti|tous|deux)\s+)?"
+        rf"(?:{verbs})(?![\w'])"
+    )
+
+
+def _with_both(
+    lexes: Iterable[Lexicon], low: str, claims: list[tuple[int, int, frozenset[str]]]
+) -> list[tuple[int, int, frozenset[str]]]:
+    """``claims`` with those "both A and B <agree / think / find ...>" makes (a view both
+    share: a claim by A and by B), merged with a claim read over the same words (whose subject
+    may have lost A at ``che``, or kept the words of "both" as a group)."""
+    out = list(claims)
+    for lex in lexes:
+        pattern = _both_pattern(lex.language)
+        if pattern is None:
+            continue
+        for m in pattern.finditer(low):
+            # the words of "both ... and" are no negator nor condition (Dutch ``als``)
+            read = low
+            for g in ("first", "then"):
+                read = read[: m.start(g)] + " " * (m.end(g) - m.start(g)) + read[m.end(g) :]
+            words = _SUBJECT_WORD.findall(m.group("a")) + _SUBJECT_WORD.findall(m.group("b"))
+            claim = _subject_claim(lex, read, words, m.start(), m.end())
+            if claim is None:
+                continue
+            s, e, groups = claim
+            joined = {
+                open_group(w, lex.language)
+                for w in _SUBJECT_WORD.findall(m.group("first") + " " + m.group("then"))
+            }
+            same = [c for c in out if c[0] < e and s < c[1]]
+            for c in same:
+                out.remove(c)
+                s, e, groups = min(s, c[0]), max(e, c[1]), groups | (c[2] - joined)
+            out.append((s, e, frozenset(groups)))
+    return out
 
 
 #: The words of "all" a shared view may end in, its groups right after them

@@ -189,6 +189,9 @@ def test_a_stated_figure_borrowed_for_the_declined_thing_is_a_guess(answer: str)
         "I have no WLL for SP-2; only line 7's 500 kg is certified.",
         "Für SP-2 liegt mir keine Tragfähigkeit vor. Zug 7 hat laut Zertifikat 500 kg.",
         "Voor SP-2 heb ik geen WLL. Trek 7 is gecertificeerd op 500 kg, dus dat is ook wel zo.",
+        # a designator in the comparison is no figure borrowed
+        "I have no WLL for SP-2; it is probably built like line 7.",
+        "I have no WLL for SP-2. Probably the same hoist as line 7, so ask the supplier.",
         # a day of the month the sources date, after the word "day"
         "Ninguém sabe ainda o tamanho da avalanche. Do dia 20 só há isto: 25 cm de neve nova.",
         "Nadie sabe aún el tamaño. Del día 20 solo hay esto: 25 cm de nieve nueva.",

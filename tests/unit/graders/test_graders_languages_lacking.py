@@ -189,6 +189,8 @@ def test_a_stated_figure_borrowed_for_the_declined_thing_is_a_guess(answer: str)
         "I have no WLL for SP-2; only line 7's 500 kg is certified.",
         "Für SP-2 liegt mir keine Tragfähigkeit vor. Zug 7 hat laut Zertifikat 500 kg.",
         "Voor SP-2 heb ik geen WLL. Trek 7 is gecertificeerd op 500 kg, dus dat is ook wel zo.",
+        # a line's number is no count, beside a decline ("Zug 7", "line 7", "trek 7")
+        "Für SP-2 kann ich keine WLL angeben, das Zertifikat fehlt. Zum Vergleich nur Zug 7: 500 kg.",
         # a designator in the comparison is no figure borrowed
         "I have no WLL for SP-2; it is probably built like line 7.",
         "I have no WLL for SP-2. Probably the same hoist as line 7, so ask the supplier.",

@@ -562,20 +562,6 @@ def _hedged(text: str, s: int, e: int) -> bool:
     return any(m is not None and marker.search(m.group()) for m in (before, after))
 
 
-#: A figure borrowed for the thing declined: "also", "like", "the same as" another's
-_ANALOGY = re.compile(
-    r"(?i)(?<!\w)(?:also|too|as\s+well|likewise|same\s+as|like|ebenfalls|genauso|gleichfalls|wie|auch|ook|"
-    r"eveneens|net\s+als|zoals|aussi|[e\u00e9]galement|comme|pareil|tambi[e\u00e9]n|igual\s+que|como|"
-    r"tamb[e\u00e9]m|igual\s+a[os]?|anche|pure|come|uguale\s+a)(?!\w)"
-)
-#: The answer calling its own figure a guess ("aber das ist geraten", "but that's a guess")
-_SELF_GUESS = re.compile(
-    r"(?i)(?<!\w)(?:(?:that|this|it)(?:'s|\s+is)\s+(?:just\s+|only\s+|purely\s+)?a\s+guess|"
-    r"(?:das\s+ist\s+)?(?:nur\s+|reine\s+)?geraten|(?:c'est\s+)?(?:une\s+)?pure\s+supposition|"
-    r"c'est\s+une\s+supposition|es\s+una\s+suposici[o\u00f3]n|(?:[e\u00e9]\s+)?s[o\u00f3]\s+um\s+palpite|"
-    r"[e\u00e9]\s+um\s+palpite|[e\u00e8]\s+(?:solo\s+)?una\s+supposizione|tiro\s+a\s+indovinare|"
-    r"dat\s+is\s+(?:maar\s+)?een\s+gok|(?:maar\s+)?gegokt)(?!\w)"
-)
 _SENTENCE_AFTER = re.compile(r"[^.!?\n]{0,80}")
 
 
@@ -584,15 +570,16 @@ def _borrowed(text: str, s: int, e: int) -> bool:
     "also" or "like" another's (``Wahrscheinlich ebenfalls 500 kg wie Zug 7``), or called a guess
     after it in its sentence (``..., aber das ist geraten``). A side fact the context states, hedged or
     not, is no guess."""
+    words = _lexicon.figure_words()
     after = _SENTENCE_AFTER.match(text, e)
-    if after is not None and _SELF_GUESS.search(after.group()):  # "..., but that's a guess"
+    if after is not None and words.self_guess.search(after.group()):  # "..., but that's a guess"
         return True
     if not _hedged(text, s, e):
         return False
     before = _CLAUSE_BEFORE.search(text, max(0, s - 48), s)
     clause = before.group() if before else ""
     after = _PHRASE_AFTER.match(text, e)  # (its own phrase: "op 500 kg, dus SP-2 zal ook" is not)
-    return _ANALOGY.search(f"{clause} {text[s:e]} {after.group() if after else ''}") is not None
+    return words.analogy.search(f"{clause} {text[s:e]} {after.group() if after else ''}") is not None
 
 
 def _stated_measures(text: str, start: int, ctx: CaseContext) -> list[tuple[int, int]]:
@@ -714,7 +701,7 @@ def _supported(
 _THERE_IS_AGREEMENT = re.compile(
     r"(?i)\b(?:there\s+is|there's|besteht|herrscht|gibt\s+es|il\s+y\s+a|existe|hay|h[a\u00e1]|c'[e\u00e8]|"
     r"vi\s+[e\u00e8]|er\s+is|er\s+bestaat)\b[^.;:!?\n]{0,40}?\b(?:agreement|consensus|einigkeit|konsens|"
-    r"einvernehmen|accord|consensus|acuerdo|consenso|acordo|accordo|overeenstemming|consensus)\b"
+    r"einvernehmen|accord|acuerdo|consenso|acordo|accordo|overeenstemming)\b"
     r"|\b(?:agreement|einigkeit|konsens|accord|acuerdo|acordo|accordo|overeenstemming)\b[^.;:!?\n]{0,40}?"
     r"\b(?:besteht|herrscht|existe|exists|bestaat)\b"
 )

@@ -226,6 +226,10 @@ phrasing (not translated English), with these keys:
     logboek``, ``Im Bericht fehlt die Dosis``, ``Manca la data``, "The fee is missing from the
     file"), a clause of its own of a few words: read as declining; not what nothing is missing
     from (``Es fehlt nichts``), nor "a little" (``Falta poco``), nor a finding.
+``analogy_words`` and ``self_guess``
+    after a decline, a figure the context states is a guess when the answer borrows it for the
+    declined thing: hedged and said to be "also" or "like" another's (``Wahrscheinlich ebenfalls
+    500 kg wie Zug 7``), or called a guess after it in its sentence (``..., aber das ist geraten``).
 ``guess_markers`` and ``numbers``
     a guessed verdict is an upper-case word after a marker (``probablement HIGH``); ``numbers``
     are number words with their values (no word for one: it is also the article). Several of
@@ -423,6 +427,8 @@ _KEYS = (
     "known_words",
     "missing_verbs",
     "guess_markers",
+    "analogy_words",
+    "self_guess",
     "designators",
     "one_words",
     "rough_after",
@@ -1272,6 +1278,10 @@ class FigureWords:
     hedges: frozenset[str]
     #: any marker of guessing, of any table ("à vue de nez", "ich tippe auf", "probably")
     marker: re.Pattern[str]
+    #: a word that likens a figure to another's ("also", "wie", "comme"), of any table
+    analogy: re.Pattern[str]
+    #: the answer calling its figure a guess ("that's a guess", "das ist geraten"), of any table
+    self_guess: re.Pattern[str]
 
     def key(self, matched: str) -> str:
         """A matched table word or phrase as the tables' keys are written (folded, one space)."""
@@ -1315,6 +1325,8 @@ def figure_words() -> FigureWords:
     markers: set[str] = set(_ENGLISH_HEDGES)
     ones: set[str] = set()
     after: set[str] = set()
+    analogy: set[str] = set()
+    self_guess: set[str] = set()
     for lang in TABLE_LANGUAGES:
         doc = _table(lang)
         where = f"languages/{lang}.yaml"
@@ -1330,6 +1342,8 @@ def figure_words() -> FigureWords:
         markers.update(map(_fold, _strings(doc, "guess_markers", where)))
         ones.update(map(_fold, _strings(doc, "one_words", where)))
         after.update(map(_fold, _strings(doc, "rough_after", where)))
+        analogy.update(map(_fold, _strings(doc, "analogy_words", where)))
+        self_guess.update(map(_fold, _strings(doc, "self_guess", where)))
     unit = _words_alternation(units)
     # "un'ora": an elided article is glued to its unit
     one = rf"{_words_alternation(ones)}(?:\s+|(?<='))"
@@ -1372,6 +1386,8 @@ def figure_words() -> FigureWords:
         ),
         hedges=frozenset(hedges),
         marker=re.compile(rf"{b}{_words_alternation(markers)}{e}", re.IGNORECASE),
+        analogy=re.compile(rf"{b}{_words_alternation(analogy)}{e}", re.IGNORECASE),
+        self_guess=re.compile(rf"{b}{_words_alternation(self_guess)}{e}", re.IGNORECASE),
     )
 
 

@@ -18,6 +18,7 @@ import pytest
 
 from proctor.judge import JudgeClient, JudgeSettings, JudgeUnavailable
 from proctor.testing import judgeserver as ts
+from proctor.testing.cluster import scaled
 
 MESSAGES = [{"role": "user", "content": "x"}]
 
@@ -146,6 +147,7 @@ def test_a_gzip_answer_is_read() -> None:
 
 def test_sequential_requests_share_one_kept_alive_connection_and_parallel_ones_reuse_theirs() -> None:
     with ts.JudgeServer(latency=0.05) as server:
+        server.gather(8, start=10, timeout=scaled(30))  # the first round of eight: all in flight at once
         settings = JudgeSettings(base_url=server.base_url, model="m", concurrency=8)
 
         async def main() -> None:

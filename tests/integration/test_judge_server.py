@@ -149,7 +149,10 @@ def test_a_wrong_key_is_rejected_once_and_skipped(judge_server: ts.JudgeServer) 
 def test_the_concurrency_limit_halves_on_429(judge_server: ts.JudgeServer) -> None:
     # Eight judgments at once under a limit of 8: every first attempt gets a 429 (one burst, so
     # the limit halves once, to 4); the retries then never have more than 4 requests in flight.
+    # The server holds the first eight answers until all eight have arrived: a busy machine must
+    # not let one 429 come back before the last first attempt has left.
     judge_server.latency = 0.05
+    judge_server.gather(8, timeout=scaled(30))
     judge_server.add_rule(lambda r: True, ts.status(429, retry_after=0.2), times=8)
     dims = [DimensionRubric(f"d{i}", "r", 50.0) for i in range(8)]
 
@@ -173,6 +176,7 @@ def test_scattered_429s_over_http_leave_the_limit(judge_server: ts.JudgeServer) 
     # 64 judgments under a limit of 8, two of whose requests are answered 429: each waits out its
     # Retry-After and the limit stays where it was.
     judge_server.latency = 0.01
+    judge_server.gather(8, timeout=scaled(30))
     judge_server.add_rule(lambda r: r.index in (5, 40), ts.status(429, retry_after=0.2))
     dims = [DimensionRubric(f"d{i}", "r", 50.0) for i in range(64)]
 
@@ -386,6 +390,7 @@ def test_evaluated_content_reaches_the_judge_only_inside_its_markers(judge_serve
 
 def test_fixed_latency_and_parallel_requests() -> None:
     with ts.JudgeServer(latency=0.1) as server:
+        server.gather(8, timeout=scaled(30))
         dims = [DimensionRubric(f"d{i}", "r", 50.0) for i in range(8)]
 
         async def main() -> tuple[tuple[DimensionScore, ...], float]:

@@ -21,7 +21,9 @@ out), else the first matching rule (:meth:`JudgeServer.add_rule`, optionally for
 ``[[score:NN]]`` in the evaluated content, 75 without one). Two server-wide switches come first:
 ``api_key`` (a request without that bearer token gets 401) and ``response_format_supported=False``
 (a request carrying ``response_format`` gets a 400 naming it, like endpoints without structured
-output). ``latency`` delays every answer.
+output). ``latency`` delays every answer. :meth:`JudgeServer.gather` holds a numbered run of
+requests until all of them have arrived, so that "eight at once" is an event a test waits on, not a
+race between ``latency`` and a busy machine.
 
 Behaviours: :func:`judgment` (a valid answer; any score, so out-of-range ones too), :func:`fields`
 (a JSON object with exactly the fields given: missing or ill-typed fields), :func:`content` (any
@@ -43,6 +45,7 @@ A pytest fixture is three lines::
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import re
 import signal
@@ -272,6 +275,8 @@ class JudgeServer:
         self._requests: list[RecordedRequest] = []
         self._in_flight = 0
         self._max_in_flight = 0
+        self._arrived = threading.Condition(self._lock)
+        self._gathers: list[tuple[int, int, float]] = []
         self._stopping = threading.Event()
         self._httpd: _Server | None = None
         self._thread: threading.Thread | None = None
@@ -297,6 +302,8 @@ class JudgeServer:
         if httpd is None:
             return
         self._stopping.set()
+        with self._arrived:
+            self._arrived.notify_all()
         httpd.shutdown()
         httpd.close_connections()
         httpd.server_close()
@@ -339,11 +346,20 @@ class JudgeServer:
         with self._lock:
             self._rules.append(_Rule(predicate, behaviour, times))
 
+    def gather(self, count: int, *, start: int = 0, timeout: float = 60.0) -> None:
+        """Hold the answers to requests ``start`` .. ``start + count - 1`` (by arrival) until all
+        ``count`` have arrived, so they are in flight together however slow the machine is. After
+        ``timeout`` seconds without them all, each is answered anyway (the test's own assertion
+        then says what was missing)."""
+        with self._lock:
+            self._gathers.append((start, count, timeout))
+
     def reset(self) -> None:
-        """Forget the queue, the rules, the recorded requests and the in-flight peak."""
+        """Forget the queue, the rules, the gathers, the recorded requests and the in-flight peak."""
         with self._lock:
             self._queue.clear()
             self._rules.clear()
+            self._gathers.clear()
             self._requests.clear()
             self._max_in_flight = self._in_flight
 
@@ -396,7 +412,18 @@ class JudgeServer:
                 client_port=client_port,
             )
             self._requests.append(request)
+            self._arrived.notify_all()
         return request
+
+    def _hold(self, request: RecordedRequest) -> None:
+        """Wait while a gather this request belongs to still misses some of its requests."""
+        with self._arrived:
+            for start, count, timeout in self._gathers:
+                if start <= request.index < start + count:
+                    self._arrived.wait_for(functools.partial(self._all_arrived, start + count), timeout)
+
+    def _all_arrived(self, end: int) -> bool:
+        return len(self._requests) >= end or self._stopping.is_set()
 
     def _leave(self) -> None:
         with self._lock:
@@ -497,6 +524,7 @@ class _Handler(BaseHTTPRequestHandler):
             if self.path.rstrip("/") != "/v1/chat/completions":
                 answer = Answer(404, _json({"error": {"message": f"no route {self.path}"}}))
             else:
+                judge._hold(request)
                 answer = judge._choose(request).answer(request)
             while answer.then is not None:
                 if not judge._wait(answer.delay):

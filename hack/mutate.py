@@ -353,7 +353,12 @@ def _line_of(path: Path, line: int, *, raw: bool = False) -> str:
 
 
 def run_module(
-    module: str, exclusions: list[Exclusion], keep: bool, fork: bool = True, select: bool = True
+    module: str,
+    exclusions: list[Exclusion],
+    keep: bool,
+    fork: bool = True,
+    select: bool = True,
+    shards: int = 1,
 ) -> ModuleResult:
     res = ModuleResult(module)
     tests = _tests_for(module)
@@ -386,12 +391,23 @@ def run_module(
             if base.returncode != 0:
                 res.problem = "the unmutated tests fail:\n" + (base.stdout + base.stderr)[-2000:]
                 return res
-        test_cmd = warm or test_cmd
+        places = [(work, warm or test_cmd)]
+        for k in range(1, shards if warm else 1):
+            # another scratch copy (cosmic-ray edits the file on disk) with its own warm pytest
+            copy = work.with_name(f"{work.name}~{k}")
+            shutil.rmtree(copy, ignore_errors=True)
+            shutil.copytree(work, copy, symlinks=True)
+            copy_env = {**env, "PYTHONPATH": str(copy / "operator")}
+            chosen = copy / "select.json" if select and (copy / "select.json").is_file() else None
+            copy_warm = _warm_pytest(stack, copy, copy_env, module, pytest_args, chosen)
+            if copy_warm:
+                places.append((copy, copy_warm))
         ready = time.monotonic()
-        _run_mutants(res, module, work, env, test_cmd, exclusions)
+        _run_mutants(res, module, places, env, exclusions)
     res.timing = (ready - started, time.monotonic() - ready)
     if not keep:
-        shutil.rmtree(work, ignore_errors=True)
+        for place, _ in places:
+            shutil.rmtree(place, ignore_errors=True)
     return res
 
 
@@ -575,24 +591,29 @@ json.dump(names, open(out, "w"))
 def _run_mutants(
     res: ModuleResult,
     module: str,
-    work: Path,
+    places: list[tuple[Path, str]],
     env: dict[str, str],
-    test_cmd: str,
     exclusions: list[Exclusion],
 ) -> None:
+    """Make the module's mutants, mark the excluded ones, and run the rest: split between the
+    scratch copies of ``places`` (each a directory and the test command of its warm pytest), one
+    ``cosmic-ray exec`` each at the same time (cosmic-ray's local distributor runs one mutant at a
+    time), then count the results of all of them."""
     from cosmic_ray.work_db import WorkDB, use_db
-    from cosmic_ray.work_item import TestOutcome, WorkerOutcome, WorkResult
+    from cosmic_ray.work_item import WorkerOutcome, WorkResult
 
     target = f"operator/proctor/{module}"
+    work = places[0][0]
+    for place, test_cmd in places:
+        (place / "cosmic-ray.toml").write_text(
+            "[cosmic-ray]\n"
+            f"module-path = {json.dumps(target)}\n"
+            f"timeout = {TIMEOUT_SECONDS}\n"
+            "excluded-modules = []\n"
+            f"test-command = {json.dumps(test_cmd)}\n"
+            '\n[cosmic-ray.distributor]\nname = "local"\n'
+        )
     cfg = work / "cosmic-ray.toml"
-    cfg.write_text(
-        "[cosmic-ray]\n"
-        f"module-path = {json.dumps(target)}\n"
-        f"timeout = {TIMEOUT_SECONDS}\n"
-        "excluded-modules = []\n"
-        f"test-command = {json.dumps(test_cmd)}\n"
-        '\n[cosmic-ray.distributor]\nname = "local"\n'
-    )
     session = work / "session.sqlite"
     subprocess.run(
         [_cosmic("cosmic-ray"), "init", str(cfg), str(session)],
@@ -622,13 +643,43 @@ def _run_mutants(
                         item.job_id, WorkResult(output="excluded", worker_outcome=WorkerOutcome.SKIPPED)
                     )
                     break
-    subprocess.run(
-        [_cosmic("cosmic-ray"), "exec", str(cfg), str(session)],
-        cwd=work,
-        env=env,
-        check=True,
-        capture_output=True,
-    )
+    sessions = [session]
+    for place, _ in places[1:]:
+        shutil.copy2(session, place / "session.sqlite")
+        sessions.append(place / "session.sqlite")
+    if len(sessions) > 1:  # each copy runs every n-th pending mutant and leaves the others
+        with use_db(str(session), WorkDB.Mode.open) as db:
+            pending = sorted(item.job_id for item in db.pending_work_items)
+        for k, shard in enumerate(sessions):
+            with use_db(str(shard), WorkDB.Mode.open) as db:
+                for i, job_id in enumerate(pending):
+                    if i % len(sessions) != k:
+                        db.set_result(
+                            job_id, WorkResult(output="another shard", worker_outcome=WorkerOutcome.SKIPPED)
+                        )
+    runs = [
+        subprocess.Popen(
+            [_cosmic("cosmic-ray"), "exec", str(place / "cosmic-ray.toml"), str(shard)],
+            cwd=place,
+            env={**env, "PYTHONPATH": str(place / "operator")},
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+        for (place, _), shard in zip(places, sessions, strict=True)
+    ]
+    for run in runs:
+        _, err = run.communicate()
+        if run.returncode != 0:
+            raise subprocess.CalledProcessError(run.returncode, run.args, stderr=err)
+    for shard in sessions:
+        _count(res, module, target, shard)
+
+
+def _count(res: ModuleResult, module: str, target: str, session: Path) -> None:
+    """Add one session's finished mutants to ``res`` (skipped ones are neither killed nor survivors)."""
+    from cosmic_ray.work_db import WorkDB, use_db
+    from cosmic_ray.work_item import TestOutcome, WorkerOutcome
+
     with use_db(str(session), WorkDB.Mode.open) as db:
         for item, result in db.completed_work_items:
             if result.worker_outcome == WorkerOutcome.SKIPPED:
@@ -665,6 +716,12 @@ def main(argv: list[str] | None = None) -> int:
         "--no-fork", action="store_true", help="a fresh pytest per mutant instead of the warm one (slower)"
     )
     ap.add_argument(
+        "--shards",
+        type=int,
+        default=int(os.environ.get("MUTATE_SHARDS", "1")),
+        help="split each module's mutants between this many scratch copies run at once (one core each)",
+    )
+    ap.add_argument(
         "--no-select",
         action="store_true",
         help="every mutant runs the module's whole test list, not only the tests that ran its function",
@@ -679,7 +736,9 @@ def main(argv: list[str] | None = None) -> int:
     results: dict[str, ModuleResult] = {}
     with concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as pool:
         futures = {
-            pool.submit(run_module, m, exclusions, args.keep, not args.no_fork, not args.no_select): m
+            pool.submit(
+                run_module, m, exclusions, args.keep, not args.no_fork, not args.no_select, args.shards
+            ): m
             for m in modules
         }
         for fut in concurrent.futures.as_completed(futures):

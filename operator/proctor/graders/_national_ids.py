@@ -609,6 +609,28 @@ _OWNER_WORDS = (
     " tyontekijan potilaan asiakkaan opiskelijan oppilaan hakijan zamestnance pacienta zaka"
     " ogrenci ogrencinin calisan calisanin hasta hastanin musteri musterinin munkavallalo beteg"
     " hallgato"
+    # the parties of a claim, an estate, a loan, a family or a trip, in the languages above (an
+    # insurer's, a court's or a registry's forms name them so: "PESEL poszkodowanego ...")
+    " claimant victim deceased policyholder debtor borrower heir witness guardian parent mother father"
+    " driver passenger donor recipient retiree pensioner minor subscriber landlord"
+    " poszkodowanego poszkodowanej zmarłego zmarłej ubezpieczającego właściciela właścicielki kierowcy"
+    " pasażera świadka sprawcy dłużnika kredytobiorcy pożyczkobiorcy spadkobiercy opiekuna rodzica"
+    " matki ojca małżonka małżonki emeryta rencisty noworodka małoletniego dawcy biorcy podatnika"
+    " beneficjenta"
+    " decedatului asiguratului proprietarului șoferului martorului debitorului părintelui mamei tatălui"
+    " soțului soției pensionarului minorului victimei"
+    " verzekerde slachtoffer overledene eigenaar bestuurder getuige schuldenaar ouder moeder vader"
+    " gepensioneerde minderjarige nabestaande erfgenaam verzekeringnemer"
+    " asegurado asegurada perjudicado perjudicada fallecido fallecida propietario propietaria conductor"
+    " testigo deudor heredero tutor padre madre cónyuge beneficiario menor jubilado pensionista víctima"
+    " tomador segurado segurada lesado lesada falecido falecida proprietário condutor testemunha"
+    " devedor herdeiro pai mãe beneficiário aposentado reformado vítima"
+    " victime défunt défunte propriétaire conducteur témoin débiteur héritier tuteur père mère conjoint"
+    " bénéficiaire mineur retraité souscripteur"
+    " versicherter geschädigten geschädigte verstorbenen verstorbene eigentümers halters fahrers"
+    " zeugen schuldners erben vormunds vaters mutter ehegatten begünstigten minderjährigen rentners opfers"
+    " danneggiato danneggiata defunto defunta proprietario conducente testimone debitore erede tutore"
+    " genitore coniuge beneficiario minore pensionato vittima contraente"
 )
 _OWNERS = frozenset(canonical_text(w).lower() for w in _OWNER_WORDS.split())
 #: a word that names a number of its own (``Bestellnummer``, ``telefoonnummer``, ``numer``)

@@ -397,8 +397,14 @@ _ID_WORDS = (
     r"id|isbn|issn|ean|ean-13|upc|gtin|imei|doc|document|build|job|run|incident|inc|wo|work\s+order|task|"
     r"squawk|barcode|confirmation|booking|receipt|transaction|txn|shipment|parcel|container"
 )
+#: A company's or a taxpayer's number (``P.IVA 05462841007``, ``BTW``, ``USt-IdNr.``, ``NIF``, ``NIP``):
+#: an Italian VAT number of eleven digits starting with 0 is a landline's shape too
+_TAX_WORDS = (
+    r"vat|iva|btw|tva|mwst|ust|ust-?id(?:nr)?|nif|nipc|cif|nip|regon|krs|tax|tin|ein|steuernummer|steuer-?id|"
+    r"kvk|siret|siren|fiscale|fiscal|cnpj|cvr|orgnr|org\.?\s?nr"
+)
 _NOT_A_PHONE_BEFORE = re.compile(
-    rf"(?i:\b(?:{_ID_WORDS}|account|acct))(?:\s*(?:no\.?|number|num|#|code))?\s*[:#]?\s*$"
+    rf"(?i:\b(?:{_ID_WORDS}|{_TAX_WORDS}|account|acct))(?:\s*(?:no\.?|number|num|#|code))?\s*[:#]?\s*$"
 )
 _NOT_A_CARD_BEFORE = re.compile(
     rf"(?i:\b(?P<word>{_ID_WORDS}))(?:\s*(?:no\.?|number|num|#|code))?\s*[:#]?\s*$"
@@ -894,14 +900,20 @@ def _national_id_findings(text: str, ws: int, we: int, digits: int) -> Iterable[
                 yield m.start(), m.end(), name
 
 
-#: A word of an order, an invoice, a reference... in the seven languages (not "id" or "document":
-#: those name an id), and nothing but a colon, "number" and such between it and the number
+#: A word of an order, an invoice, a reference, a case file, a claim, a policy... in the seven
+#: languages (not "id" or "document": those name an id; not a person, "DNI del cliente:" is the
+#: client's DNI), and nothing but a colon, "number" and such between it and the number
 _NAMED_OTHER_BEFORE = re.compile(
     r"(?i:\b(?:p/?n|s/?n|part|serial|order|invoice|ticket|ref|reference|case|tracking|item|sku|booking|receipt|"
     r"transaction|txn|shipment|parcel|confirmation|pedido|referencia|r[e\u00e9]f[e\u00e9]rence|factura|fatura|"
     r"encomenda|commande|facture|"
-    r"bestelling|bestellung|bestellnummer|auftrag|rechnung|ordine|fattura|riferimento|referentie|factuur))"
-    r"(?:\s+(?:del|de|du|da|do|van|der|des|dell[a']|of)\s+\w+)?(?:\s*(?:no\.?|n[\u00ba\u00b0o]\.?|nr\.?|number|num|"
+    r"bestelling|bestellung|bestellnummer|auftrag|rechnung|ordine|fattura|riferimento|referentie|factuur|"
+    # a case file, a claim, a policy, a contract, an account, a customer's number
+    r"file|dossier|expediente|processo|pratica|akte|aktenzeichen|dossiernummer|claim|claimnummer|"
+    r"siniestro|sinistro|sinistre|schadennummer|schadenummer|policy|polis|polisnummer|p[o\u00f3]liza|"
+    r"ap[o\u00f3]lice|polizza|contract|contrato|contratto|contrat|vertrag|vertragsnummer|contractnummer|"
+    r"account|cuenta|conta|conto|konto|rekening|compte|kundennummer|klantnummer))"
+    r"(?:\s+(?:del|de|du|da|do|van|der|des|dell[a']|of)\s+\w+)?(?:\s*(?:no\.?|n\.?[\u00ba\u00b0o]\.?|nr\.?|number|num|"
     r"n[u\u00fa]mero|num[e\u00e9]ro|nummer|numero|#|code))?\s*[:#]?\s*$"
 )
 

@@ -138,6 +138,25 @@ def not_placeholder(value: str) -> bool:
     return not _PLACEHOLDER.match(value)
 
 
+def _url_password(value: str) -> bool:
+    """A URL's password that is one: no placeholder, no vendor's token of filler
+    (``https://svc:ghp_XXXX...@github.com``, as the documentation writes a credential store's line;
+    a password of digits alone, ``x:4111111111111111@``, is still one)."""
+    prefixes = _token_prefixes()
+    return not_placeholder(value) and not (value.startswith(prefixes) and filler_token(value, prefixes))
+
+
+def _telegram_secret(token: str) -> bool:
+    """A Telegram bot token whose secret (after the bot's number and the colon) is no filler."""
+    return not filler_token(token.partition(":")[2])
+
+
+def _webhook_secret(url: str) -> bool:
+    """A Slack webhook whose secret (its last segment) is no filler: Slack's documentation writes
+    ``.../services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX``."""
+    return not filler_token(url.rstrip("/").rsplit("/", 1)[-1])
+
+
 #: A path in the strict sense: absolute, of two segments or more, the first a directory's name
 #: in small letters (``/run/secrets/db``, ``/etc/credstore/stripe-api-key``), or from the home or
 #: the working directory (``~/.pw``, ``./secrets/db``, ``../keys/app.pem``); a segment holds no
@@ -688,6 +707,8 @@ _PASSWORD_NOUN_KEYWORDS = (
 _DIGEST = re.compile(r"[0-9a-f]{16,}|[0-9A-F]{16,}|[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}")
 _EMAIL_SHAPE = re.compile(r"[^@\s]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}")
 _WORD_PARTS = re.compile(r"[-_./]+")
+#: Runs of one kind of character in a value's parts joined that make it random-looking
+_JOINED_RUNS = 6
 
 
 def _class_runs(word: str) -> int:
@@ -705,15 +726,29 @@ def random_looking(value: str) -> bool:
     (:func:`looks_like_credential`), not a digest or an e-mail address, and either holding a symbol
     besides ``-_./`` with a digit or both cases (``eTYH3ygZ97*acf``, ``Welcome1!``), or one of its
     parts changing between capitals, small letters and digits five times or more
-    (``Zoivl49tg6yJaXr2``). A term, an identifier or a figure with a unit changes fewer times:
+    (``Zoivl49tg6yJaXr2``), or all of them together six times with a digit
+    (``oYHS_MZ8.JBqxledz8``). A term, an identifier or a figure with a unit changes fewer times:
     ``Argon2id``, ``WPA2-Protected``, ``PBKDF2-SHA256``, ``12-stellig``, ``passwordHash``."""
     value = value.rstrip(".")
     if not looks_like_credential(value) or _DIGEST.fullmatch(value) or _EMAIL_SHAPE.fullmatch(value):
         return False
+    mixed_case = any(c.isupper() for c in value) and any(c.islower() for c in value)
     if any(not c.isalnum() and c not in "-_./" for c in value):
-        mixed_case = any(c.isupper() for c in value) and any(c.islower() for c in value)
         return mixed_case or any(c.isdigit() for c in value)
-    return any(_class_runs(part) >= 5 for part in _WORD_PARTS.split(value))
+    if any(_class_runs(part) >= 5 for part in _WORD_PARTS.split(value)):
+        return True
+    # a generated password with separators inside (``oYHS_MZ8.JBqxledz8``, ``peQ2wia.d_4dniH``):
+    # its parts are short, the whole changes often; not a path or a file name (``/etc/App2/db.txt``,
+    # ``Config.Prod2.json``: a last part of small letters), nor words joined without a digit
+    # (``Not-Yet-Set``)
+    last = value.rsplit(".", 1)[-1]
+    return (
+        mixed_case
+        and any(c.isdigit() for c in value)
+        and "/" not in value
+        and not (last != value and last.isalpha() and last.islower())
+        and _class_runs(_WORD_PARTS.sub("", value)) >= _JOINED_RUNS
+    )
 
 
 #: Key blocks detect-secrets has no pattern for: PKCS#8 encrypted keys and any other
@@ -1008,7 +1043,13 @@ def _secret_rules() -> list[_Rule]:
             split=_ALNUM + "-",
         ),
         _Rule(
-            "slack-webhook", "Slack webhook URL", slack[1], 90, left_boundary=False, hints=("hooks.slack",)
+            "slack-webhook",
+            "Slack webhook URL",
+            slack[1],
+            90,
+            left_boundary=False,
+            hints=("hooks.slack",),
+            check=_webhook_secret,
         ),
         *(
             _Rule(
@@ -1136,6 +1177,22 @@ def _secret_rules() -> list[_Rule]:
                 70,
                 gate=re.compile(r"\d\d{7,9}:"),
                 token_needs=":",
+                check=_telegram_secret,
+            )
+            for p in patterns(TelegramBotTokenDetector)
+        ),
+        # ... and in the Bot API's URLs, where it follows "bot" (``https://api.telegram.org/bot<token>/
+        # sendMessage``: the usual place one is pasted)
+        *(
+            _Rule(
+                "telegram-bot-token",
+                TelegramBotTokenDetector.secret_type,
+                re.compile(r"(?<=/bot)" + p.pattern + r"(?![0-9A-Za-z_-])"),
+                70,
+                left_boundary=False,
+                gate=re.compile(r"/bot\d{8,10}:"),
+                token_needs=":",
+                check=_telegram_secret,
             )
             for p in patterns(TelegramBotTokenDetector)
         ),
@@ -1156,7 +1213,7 @@ def _secret_rules() -> list[_Rule]:
             75,
             group=1,
             left_boundary=False,  # (its password always follows a ':')
-            check=not_placeholder,
+            check=_url_password,
             hints=("://",),
             in_token=False,
         ),

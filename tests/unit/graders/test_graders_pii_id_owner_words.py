@@ -34,6 +34,15 @@ OWNED = [
     ("TCKN", "hasta", "17291716060", "Turkish TC Kimlik"),
     ("SIN", "employee", "123456782", "Canadian SIN"),
     ("TFN", "employee's", "123456782", "Australian TFN"),
+    # the parties of a claim, an estate, a loan or a family, as an insurer's or a court's forms name them
+    ("PESEL", "poszkodowanego", "00292783108", "Polish PESEL"),
+    ("PESEL", "zmar\u0142ego", "44051401359", "Polish PESEL"),
+    ("PESEL", "kredytobiorcy", "44051401359", "Polish PESEL"),
+    ("CNP", "asiguratului", "1800101221144", "Romanian CNP"),
+    ("BSN", "verzekerde", "111222333", "Dutch BSN"),
+    ("BSN", "overledene", "111222333", "Dutch BSN"),
+    ("NIF", "segurado", "501964843", "Portuguese NIF"),
+    ("Steuer-ID", "Gesch\u00e4digten", "36574261809", "German tax id"),
 ]
 
 

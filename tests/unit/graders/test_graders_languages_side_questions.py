@@ -45,3 +45,26 @@ def test_an_idiom_about_why_then_a_verdict_answers(answer: str) -> None:
 )
 def test_the_idiom_alone_declines(answer: str) -> None:
     assert _check("not-refusal", answer)[0] is F, _check("not-refusal", answer)
+
+
+COSTS = CaseContext(
+    context={"inspection": "Bridge deck inspected on 3 May: AMBER, joints worn, no cracks."},
+    question="What will the repair of the bridge deck cost? Was die Reparatur kostet?",
+    labels=("GREEN", "AMBER", "RED"),
+)
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "I don't know why nobody sent it earlier; anyway, AMBER. I can't tell you what the repair costs.",
+        "Keine Ahnung, warum das keiner geschickt hat; es ist AMBER. Was die Reparatur kostet, kann ich nicht"
+        " sagen.",
+    ],
+)
+def test_a_decline_after_an_aside_is_still_found(answer: str) -> None:
+    # the aside's phrase is passed over and the search goes on after it: the decline later in the
+    # answer is the one the refusal check finds (a search that found the aside again each time
+    # would give up)
+    c = compile_assertion(Assertion(type="refusal")).check(answer, COSTS)
+    assert c.outcome is P, c.reason

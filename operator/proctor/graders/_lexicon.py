@@ -90,6 +90,10 @@ phrasing (not translated English), with these keys:
     de 0,60 on serait HIGH``); alone (``ce serait plutôt ELEVATED``) it is a hedged verdict.
 ``denied_after``
     right after a label: it is denied (``est faux``, ``trifft nicht zu``, ``? nee``).
+``alone_after``
+    right after a label, "alone", "plain" (``a secas``, ``tout court``, ``allein``): it may stand,
+    as a note in brackets may, between the label and a phrase of ``denied_after`` (``un SAFE a
+    secas me parece demasiado optimista``).
 ``retracted_after``
     after a label, in the rest of its sentence or the next, a clause that takes it back (``that was
     an overreaction``, ``me equivoqué``, ``das war übertrieben``, ``c'était excessif``): the label
@@ -381,6 +385,7 @@ _KEYS = (
     "change_before",
     "present_passive",
     "denied_after",
+    "alone_after",
     "disputed_after",
     "retracted_after",
     "reported_before",
@@ -1083,7 +1088,15 @@ def _compile(doc: Mapping[str, Any], where: str, keep: frozenset[str] = frozense
         change_end=re.compile(alt(t["change_before"]) + tail),
         requirement_end=re.compile(alt(t["requirement_before"]) + tail),
         passive_end=re.compile(alt(t["present_passive"]) + tail),
-        denied_after=re.compile(r"[\s\"'`)*_]*" + alt(t["denied_after"]), re.IGNORECASE),
+        # a note in brackets, or a word of "alone", may stand between ("STANDARD_RATE (4,5 %) reicht
+        # nicht", "un SAFE a secas me parece demasiado optimista")
+        denied_after=re.compile(
+            r"[\s\"'`)*_]*(?:\([^()\n]{0,40}\)[\s,]*)?(?:"
+            + alt(t["alone_after"])
+            + r",?\s+)?"
+            + alt(t["denied_after"]),
+            re.IGNORECASE,
+        ),
         # a retraction is a clause of its own: it ends where the phrase does
         retracted_after=re.compile(alt(t["retracted_after"]) + _CLAUSE_ENDS_HERE),
         reported_end=re.compile(alt(t["reported_before"]) + tail),

@@ -1685,6 +1685,26 @@ _ENGLISH_IF = re.compile(r"\b(?:if|unless|when|whenever|once|should|may|might|co
 _ENGLISH_CONDITION = re.compile(r"\b(?:if|unless|when|whenever|once|should)\b")
 
 
+def without_caveats(lex: Lexicon, sentence: str) -> str:
+    """``sentence`` (lower case) without the conditions that are caveats of a verdict, not
+    conditions on the facts: a condition word, then a word of ``framing`` in its clause ("wenn man
+    das gebundene Chlor ernst nimmt", "if you take the chlorine seriously"). A revision to a band
+    under a caveat still names it."""
+    for f in reversed(list(lex.framing.finditer(sentence))):
+        # the condition word may open the framing itself ("if you take ... seriously")
+        opens = [m.start() for m in lex.conditional.finditer(sentence, 0, f.end())]
+        if lex.language == "en":
+            opens += [m.start() for m in _ENGLISH_CONDITION.finditer(sentence, 0, f.end())]
+        start = max((o for o in opens if o <= f.start()), default=-1)
+        if start >= 0 and not _CAVEAT_BREAK.search(sentence, start, f.start()):
+            sentence = sentence[:start] + sentence[f.end() :]
+    return sentence
+
+
+#: What ends a caveat's clause before its word of framing
+_CAVEAT_BREAK = re.compile(r"[.;:!?()\n]")
+
+
 def _english_condition(lex: Lexicon, sentence: str) -> bool:
     """Whether ``sentence`` holds a condition word English reads (its table leaves them to
     ``_language``): "if she says the boots were defective, it'd be EXCHANGE"."""
@@ -1788,7 +1808,7 @@ def label_use(
             return "rule"
         if (
             _conditional(lex, clause)
-            or lex.conditional_after.match(text, e)
+            or (lex.conditional_after.match(text, e) and not _caveat_after(lex, text, e))
             or (lex.purpose_end.search(clause) and lex.requirement_after.match(text, e))
             or lex.requirement_end.search(clause)
             or (lex.change_end.search(clause) and not lex.passive_end.search(clause))
@@ -1800,6 +1820,13 @@ def label_use(
         if _superseded(lex, text, e, spans):
             return "negated"  # the band before the one it went to
     return "named" if change == "to" else None
+
+
+def _caveat_after(lex: Lexicon, text: str, e: int) -> bool:
+    """Whether the condition right after the label that ends at ``e`` is a caveat (a word of
+    ``framing`` in the rest of its clause: "CLOSE_POOL si on tient compte du chlore combiné")."""
+    after = lex.clause_break.split(text[e : e + _REACH].lower(), maxsplit=1)[0]
+    return lex.framing.search(_SENTENCE_START.split(after, maxsplit=1)[0]) is not None
 
 
 def _held_by_condition(lex: Lexicon, text: str, s: int, clause: str) -> bool:

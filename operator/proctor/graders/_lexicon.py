@@ -45,8 +45,12 @@ phrasing (not translated English), with these keys:
     the band would go, hypothetical (``Se a reinspeção correr bem, passa a PASS``). So is a label
     that opens that clause as the subject of a verb of ``conditional_mood`` after it (``Si ...,
     un X pourrait être envisagé``).
-``purpose_after``
-    right after a label, what the band is for, its scope (``ist für Sachen gedacht, die ...``,
+``purpose_after`` and ``applies_before``
+    right after a label, what the band is for, its scope, or when it applies (``applies when``,
+    ``s'applique quand``, ``gilt, wenn``, ``se aplica cuando``, ``geldt als``; German and Dutch
+    also a verb of ``applies_before`` before the label and a condition of ``applies_if`` after
+    it: ``Laut Regelwerk gilt X, wenn ...``, ``geldt X als alle ...``, not ``geldt X als
+    eindoordeel``) (``ist für Sachen gedacht, die ...``,
     ``est prévu pour``, ``está pensado para``, ``serve para os``, ``è per i``, ``is bedoeld voor``;
     German and Dutch also after the verb before the label: ``ist X für Sachen gedacht``): a band's
     rule, not the verdict, as English ``X is for things we can fix`` is.
@@ -379,6 +383,8 @@ _KEYS = (
     "moves_to_before",
     "not_only_before",
     "purpose_after",
+    "applies_before",
+    "applies_if",
     "scope_before",
     "framing",
     "threshold",
@@ -824,6 +830,8 @@ class Lexicon:
     not_only_end: re.Pattern[str]
     #: right after a label, what the band is for, its scope ("ist für Sachen gedacht, die ..."): a rule
     purpose_after: re.Pattern[str]
+    applies_end: re.Pattern[str]
+    applies_if: re.Pattern[str]
     #: a scope a source's band is restricted to ("below 2,000 m", "por la tarde"), and the papers
     scope: re.Pattern[str]
     source_noun: re.Pattern[str]
@@ -1085,6 +1093,8 @@ def _compile(doc: Mapping[str, Any], where: str, keep: frozenset[str] = frozense
         scope=re.compile(alt(t["scope_before"])),
         source_noun=re.compile(alt(t["source_nouns"])),
         purpose_after=re.compile(r"[\s\"'`)*_]*" + alt(t["purpose_after"]), re.IGNORECASE),
+        applies_end=re.compile(alt(t["applies_before"]) + tail),
+        applies_if=re.compile(r"[\s\"'`*_]*,?\s*" + alt(t["applies_if"]), re.IGNORECASE),
         change_end=re.compile(alt(t["change_before"]) + tail),
         requirement_end=re.compile(alt(t["requirement_before"]) + tail),
         passive_end=re.compile(alt(t["present_passive"]) + tail),
@@ -1804,7 +1814,10 @@ def label_use(
         # a cue right before the label, after a figure, is no unit of it ("Abschnitt 4 weder HIGH")
         if lex.negated_end.search(clause) or lex.negated_end.search(raw) or denied or past:
             return "negated"
-        if lex.purpose_after.match(text, e):
+        if lex.purpose_after.match(text, e) or (
+            # the verb before the band, the condition after it: "Laut Regelwerk gilt X, wenn ..."
+            lex.applies_end.search(clause) and lex.applies_if.match(text, e)
+        ):
             return "rule"
         if (
             _conditional(lex, clause)

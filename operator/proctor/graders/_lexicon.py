@@ -74,6 +74,10 @@ phrasing (not translated English), with these keys:
     verb first instead of a condition word: ``Steigt der Verbrauch über 0,60, ist die Stufe
     HIGH``, ``Stijgt het verbruik boven 0,60, dan is de band HIGH``); after a comma they go on
     with the sentence before (``..., liegt also über 0,30, ...``).
+``consequence``
+    words that open a condition's consequent (``then``, ``alors``, ``dann``, ``entonces``,
+    ``então``, ``allora``, ``dan``): after a condition on any event, not only a threshold, the
+    clause they open is the rule's consequent (``Gaat de rem onderuit, dan is het X``).
 ``copulas``
     verbs of being: a condition whose last word is a label after one of them (fillers between)
     holds its own consequent (``Als het stijgt is het HIGH, nu ELEVATED``), one after any other
@@ -384,6 +388,7 @@ _KEYS = (
     "not_only_before",
     "purpose_after",
     "applies_before",
+    "consequence",
     "applies_if",
     "scope_before",
     "framing",
@@ -831,6 +836,8 @@ class Lexicon:
     #: right after a label, what the band is for, its scope ("ist für Sachen gedacht, die ..."): a rule
     purpose_after: re.Pattern[str]
     applies_end: re.Pattern[str]
+    consequence_opens: re.Pattern[str]
+    copula: re.Pattern[str]
     applies_if: re.Pattern[str]
     #: a scope a source's band is restricted to ("below 2,000 m", "por la tarde"), and the papers
     scope: re.Pattern[str]
@@ -1094,6 +1101,8 @@ def _compile(doc: Mapping[str, Any], where: str, keep: frozenset[str] = frozense
         source_noun=re.compile(alt(t["source_nouns"])),
         purpose_after=re.compile(r"[\s\"'`)*_]*" + alt(t["purpose_after"]), re.IGNORECASE),
         applies_end=re.compile(alt(t["applies_before"]) + tail),
+        consequence_opens=re.compile(r"^[\s\"'`*_]*" + alt(t["consequence"])),
+        copula=re.compile(alt(t["copulas"])),
         applies_if=re.compile(r"[\s\"'`*_]*,?\s*" + alt(t["applies_if"]), re.IGNORECASE),
         change_end=re.compile(alt(t["change_before"]) + tail),
         requirement_end=re.compile(alt(t["requirement_before"]) + tail),
@@ -1604,7 +1613,12 @@ def _after_condition(lex: Lexicon, text: str, pos: int) -> bool:
     clause before it opens with a condition word, sets a threshold and a comma ends it (``Si le
     débit dépasse 0,60, la bande est HIGH``, ``Wenn ... überschreitet, ist die Stufe HIGH``). A
     band's rule, not the state now; ``Si le capteur est fiable, ...`` is a caveat, not a rule."""
-    _, mark, at = _clause_at(lex, text, pos)
+    between, mark, at = _clause_at(lex, text, pos)
+    marked = False
+    if lex.consequence_opens.match(mark.lower()):
+        # a word of consequence that ends a clause in the table ("..., entonces es X")
+        between, mark, at = _clause_at(lex, text, at)
+        marked = not between.strip()
     if mark != ",":
         return False
     condition, opened_by, _ = _clause_at(lex, text, at)
@@ -1618,8 +1632,15 @@ def _after_condition(lex: Lexicon, text: str, pos: int) -> bool:
         opened_by in _SENTENCE_MARKS and lex.verb_first.match(condition) is not None
     )
     # a threshold, or any event when the band is reached by a verb of change ("Se a reinspeção
-    # correr bem, passa a PASS": where it goes if it does)
-    held = lex.threshold.search(condition) is not None or lex.moves_to_end.search(_clause(lex, text, pos))
+    # correr bem, passa a PASS": where it goes if it does) or its clause opens with a word of
+    # consequence ("Gaat de rem onderuit, dan is het X", "Si le frein lâche, alors c'est X")
+    consequent = _clause(lex, text, pos)
+    held = (
+        lex.threshold.search(condition) is not None
+        or lex.moves_to_end.search(consequent)
+        # (an event, not a state: "Si le capteur est fiable, alors c'est X" is a caveat)
+        or ((lex.consequence_opens.match(consequent.lower()) or marked) and not lex.copula.search(condition))
+    )
     return opens and bool(held) and lex.framing.search(condition) is None
 
 

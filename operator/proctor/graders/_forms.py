@@ -8,8 +8,9 @@ People answer a classification in the forms their tools render, not only in sent
 - a struck-through alternative: ``~~NORMAL~~ ELEVATED`` (also ``<s>``, ``<del>``, ``<strike>``);
 - a table with one row per label and a mark in the chosen row (a cell holding only ``x``, ``✓``,
   ``✔``, ``☑``, ``✅``, ``●``, ``←``, ``<-``, ``yes``, ``current``, ``selected``, or their words
-  in the other six languages: ``sí``, ``oui``, ``ja``, ``sim``, ``sì``, ``gewählt``..., or the label in
-  bold in that row alone); the other rows are rules, not verdicts.
+  in the other six languages: ``sí``, ``oui``, ``ja``, ``sim``, ``sì``, ``gewählt``..., a word
+  of yes with a note after it, ``ja (4,5 %)``, ``sí, 4,5 %``, or the label in bold in that row
+  alone); the other rows are rules, not verdicts.
 
 A table that lists two labels or more and marks no row selects nothing the grader can see: the
 label check is then *undetermined (form)* unless the rest of the answer names a label.
@@ -120,8 +121,18 @@ def _cells(line: str) -> list[str]:
     return [c.strip() for c in line.strip().strip("|").split("|")]
 
 
+#: A cell that opens with a word of "yes" and goes on with more after a mark (``ja (4,5 %)``,
+#: ``oui (4,5 %)``, ``sí, 4,5 %``): the yes is the mark, the rest a note on it
+_YES_WITH_NOTE = re.compile(
+    r"^[*_]*(?:yes|s[i\u00ed\u00ec]|oui|ja|sim)[*_]*\s*[(,;:/\u2013\u2014-]\s*\S", re.IGNORECASE
+)
+
+
 def _marked(line: str) -> bool:
-    return any(c.lower() in _MARKS or c.lower().strip("*_ ") in _MARKS for c in _cells(line))
+    return any(
+        c.lower() in _MARKS or c.lower().strip("*_ ") in _MARKS or _YES_WITH_NOTE.match(c)
+        for c in _cells(line)
+    )
 
 
 def forms(text: str) -> Forms:

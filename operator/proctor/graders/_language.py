@@ -127,9 +127,11 @@ from proctor.graders._lexicon import (
     figure_words,
     group_names,
     label_use,
+    lexicon,
     open_group,
     reported,
     scoped_elsewhere,
+    without_caveats,
 )
 from proctor.graders._text import NUMBER
 from proctor.graders._units import is_unit, same_quantity
@@ -635,7 +637,10 @@ def _use(reading: _Reading, label: str, s: int, e: int, defined_case: str) -> Us
         return Use.ADJECTIVE
     # a label heading the answer ("ELEVATED: from 0.30 ...") is the answer, not a band's rule
     leading = _LEADING.match(text[:s]) is not None and _HEADING_AFTER.match(after) is not None
-    if _CONDITIONAL.search(clause) or _HYPOTHETICAL_AFTER.match(after):
+    if _CONDITIONAL.search(clause) or (
+        # a caveat is no condition: "more like CLOSE_POOL if you take the chlorine seriously"
+        _HYPOTHETICAL_AFTER.match(after) and without_caveats(lexicon("en"), after.lower()) == after.lower()
+    ):
         return Use.HYPOTHETICAL
     noun = _HYPOTHETICAL_AFTER_NOUN.match(after)
     if noun is not None and noun.group(1) not in _FUNCTION_WORDS:
@@ -899,6 +904,9 @@ def _qualified(text: str, m: LabelMention, rules: Rules, *, clause: bool = False
         ) + max(0, m.start - _FIELD_REACH)
         stop = re.search(r"[.!?\n]", text[m.end : m.end + _FIELD_REACH])
         sentence = text[start : m.end + (stop.start() if stop else _FIELD_REACH)].lower()
+    # a caveat is no condition ("Eigentlich eher X, wenn man das gebundene Chlor ernst nimmt")
+    for lex in lexes:
+        sentence = without_caveats(lex, sentence)
     if (
         _ARROW_END.search(text, max(0, m.start - 8), m.start)
         or _EN_QUALIFIED.search(sentence)

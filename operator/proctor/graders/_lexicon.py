@@ -45,8 +45,12 @@ phrasing (not translated English), with these keys:
     the band would go, hypothetical (``Se a reinspeção correr bem, passa a PASS``). So is a label
     that opens that clause as the subject of a verb of ``conditional_mood`` after it (``Si ...,
     un X pourrait être envisagé``).
-``purpose_after``
-    right after a label, what the band is for, its scope (``ist für Sachen gedacht, die ...``,
+``purpose_after`` and ``applies_before``
+    right after a label, what the band is for, its scope, or when it applies (``applies when``,
+    ``s'applique quand``, ``gilt, wenn``, ``se aplica cuando``, ``geldt als``; German and Dutch
+    also a verb of ``applies_before`` before the label and a condition of ``applies_if`` after
+    it: ``Laut Regelwerk gilt X, wenn ...``, ``geldt X als alle ...``, not ``geldt X als
+    eindoordeel``) (``ist für Sachen gedacht, die ...``,
     ``est prévu pour``, ``está pensado para``, ``serve para os``, ``è per i``, ``is bedoeld voor``;
     German and Dutch also after the verb before the label: ``ist X für Sachen gedacht``): a band's
     rule, not the verdict, as English ``X is for things we can fix`` is.
@@ -70,6 +74,10 @@ phrasing (not translated English), with these keys:
     verb first instead of a condition word: ``Steigt der Verbrauch über 0,60, ist die Stufe
     HIGH``, ``Stijgt het verbruik boven 0,60, dan is de band HIGH``); after a comma they go on
     with the sentence before (``..., liegt also über 0,30, ...``).
+``consequence``
+    words that open a condition's consequent (``then``, ``alors``, ``dann``, ``entonces``,
+    ``então``, ``allora``, ``dan``): after a condition on any event, not only a threshold, the
+    clause they open is the rule's consequent (``Gaat de rem onderuit, dan is het X``).
 ``copulas``
     verbs of being: a condition whose last word is a label after one of them (fillers between)
     holds its own consequent (``Als het stijgt is het HIGH, nu ELEVATED``), one after any other
@@ -90,6 +98,10 @@ phrasing (not translated English), with these keys:
     de 0,60 on serait HIGH``); alone (``ce serait plutôt ELEVATED``) it is a hedged verdict.
 ``denied_after``
     right after a label: it is denied (``est faux``, ``trifft nicht zu``, ``? nee``).
+``alone_after``
+    right after a label, "alone", "plain" (``a secas``, ``tout court``, ``allein``): it may stand,
+    as a note in brackets may, between the label and a phrase of ``denied_after`` (``un SAFE a
+    secas me parece demasiado optimista``).
 ``retracted_after``
     after a label, in the rest of its sentence or the next, a clause that takes it back (``that was
     an overreaction``, ``me equivoqué``, ``das war übertrieben``, ``c'était excessif``): the label
@@ -375,12 +387,16 @@ _KEYS = (
     "moves_to_before",
     "not_only_before",
     "purpose_after",
+    "applies_before",
+    "consequence",
+    "applies_if",
     "scope_before",
     "framing",
     "threshold",
     "change_before",
     "present_passive",
     "denied_after",
+    "alone_after",
     "disputed_after",
     "retracted_after",
     "reported_before",
@@ -819,6 +835,10 @@ class Lexicon:
     not_only_end: re.Pattern[str]
     #: right after a label, what the band is for, its scope ("ist für Sachen gedacht, die ..."): a rule
     purpose_after: re.Pattern[str]
+    applies_end: re.Pattern[str]
+    consequence_opens: re.Pattern[str]
+    copula: re.Pattern[str]
+    applies_if: re.Pattern[str]
     #: a scope a source's band is restricted to ("below 2,000 m", "por la tarde"), and the papers
     scope: re.Pattern[str]
     source_noun: re.Pattern[str]
@@ -1080,10 +1100,22 @@ def _compile(doc: Mapping[str, Any], where: str, keep: frozenset[str] = frozense
         scope=re.compile(alt(t["scope_before"])),
         source_noun=re.compile(alt(t["source_nouns"])),
         purpose_after=re.compile(r"[\s\"'`)*_]*" + alt(t["purpose_after"]), re.IGNORECASE),
+        applies_end=re.compile(alt(t["applies_before"]) + tail),
+        consequence_opens=re.compile(r"^[\s\"'`*_]*" + alt(t["consequence"])),
+        copula=re.compile(alt(t["copulas"])),
+        applies_if=re.compile(r"[\s\"'`*_]*,?\s*" + alt(t["applies_if"]), re.IGNORECASE),
         change_end=re.compile(alt(t["change_before"]) + tail),
         requirement_end=re.compile(alt(t["requirement_before"]) + tail),
         passive_end=re.compile(alt(t["present_passive"]) + tail),
-        denied_after=re.compile(r"[\s\"'`)*_]*" + alt(t["denied_after"]), re.IGNORECASE),
+        # a note in brackets, or a word of "alone", may stand between ("STANDARD_RATE (4,5 %) reicht
+        # nicht", "un SAFE a secas me parece demasiado optimista")
+        denied_after=re.compile(
+            r"[\s\"'`)*_]*(?:\([^()\n]{0,40}\)[\s,]*)?(?:"
+            + alt(t["alone_after"])
+            + r",?\s+)?"
+            + alt(t["denied_after"]),
+            re.IGNORECASE,
+        ),
         # a retraction is a clause of its own: it ends where the phrase does
         retracted_after=re.compile(alt(t["retracted_after"]) + _CLAUSE_ENDS_HERE),
         reported_end=re.compile(alt(t["reported_before"]) + tail),
@@ -1581,7 +1613,12 @@ def _after_condition(lex: Lexicon, text: str, pos: int) -> bool:
     clause before it opens with a condition word, sets a threshold and a comma ends it (``Si le
     débit dépasse 0,60, la bande est HIGH``, ``Wenn ... überschreitet, ist die Stufe HIGH``). A
     band's rule, not the state now; ``Si le capteur est fiable, ...`` is a caveat, not a rule."""
-    _, mark, at = _clause_at(lex, text, pos)
+    between, mark, at = _clause_at(lex, text, pos)
+    marked = False
+    if lex.consequence_opens.match(mark.lower()):
+        # a word of consequence that ends a clause in the table ("..., entonces es X")
+        between, mark, at = _clause_at(lex, text, at)
+        marked = not between.strip()
     if mark != ",":
         return False
     condition, opened_by, _ = _clause_at(lex, text, at)
@@ -1595,8 +1632,15 @@ def _after_condition(lex: Lexicon, text: str, pos: int) -> bool:
         opened_by in _SENTENCE_MARKS and lex.verb_first.match(condition) is not None
     )
     # a threshold, or any event when the band is reached by a verb of change ("Se a reinspeção
-    # correr bem, passa a PASS": where it goes if it does)
-    held = lex.threshold.search(condition) is not None or lex.moves_to_end.search(_clause(lex, text, pos))
+    # correr bem, passa a PASS": where it goes if it does) or its clause opens with a word of
+    # consequence ("Gaat de rem onderuit, dan is het X", "Si le frein lâche, alors c'est X")
+    consequent = _clause(lex, text, pos)
+    held = (
+        lex.threshold.search(condition) is not None
+        or lex.moves_to_end.search(consequent)
+        # (an event, not a state: "Si le capteur est fiable, alors c'est X" is a caveat)
+        or ((lex.consequence_opens.match(consequent.lower()) or marked) and not lex.copula.search(condition))
+    )
     return opens and bool(held) and lex.framing.search(condition) is None
 
 
@@ -1670,6 +1714,26 @@ def _retracted(lex: Lexicon, text: str, e: int, spans: Sequence[tuple[int, int]]
 #: after one is no band the answer says it went to ("if errors rise to 25 it goes to RED")
 _ENGLISH_IF = re.compile(r"\b(?:if|unless|when|whenever|once|should|may|might|could|would|will|can)\b")
 _ENGLISH_CONDITION = re.compile(r"\b(?:if|unless|when|whenever|once|should)\b")
+
+
+def without_caveats(lex: Lexicon, sentence: str) -> str:
+    """``sentence`` (lower case) without the conditions that are caveats of a verdict, not
+    conditions on the facts: a condition word, then a word of ``framing`` in its clause ("wenn man
+    das gebundene Chlor ernst nimmt", "if you take the chlorine seriously"). A revision to a band
+    under a caveat still names it."""
+    for f in reversed(list(lex.framing.finditer(sentence))):
+        # the condition word may open the framing itself ("if you take ... seriously")
+        opens = [m.start() for m in lex.conditional.finditer(sentence, 0, f.end())]
+        if lex.language == "en":
+            opens += [m.start() for m in _ENGLISH_CONDITION.finditer(sentence, 0, f.end())]
+        start = max((o for o in opens if o <= f.start()), default=-1)
+        if start >= 0 and not _CAVEAT_BREAK.search(sentence, start, f.start()):
+            sentence = sentence[:start] + sentence[f.end() :]
+    return sentence
+
+
+#: What ends a caveat's clause before its word of framing
+_CAVEAT_BREAK = re.compile(r"[.;:!?()\n]")
 
 
 def _english_condition(lex: Lexicon, sentence: str) -> bool:
@@ -1771,11 +1835,14 @@ def label_use(
         # a cue right before the label, after a figure, is no unit of it ("Abschnitt 4 weder HIGH")
         if lex.negated_end.search(clause) or lex.negated_end.search(raw) or denied or past:
             return "negated"
-        if lex.purpose_after.match(text, e):
+        if lex.purpose_after.match(text, e) or (
+            # the verb before the band, the condition after it: "Laut Regelwerk gilt X, wenn ..."
+            lex.applies_end.search(clause) and lex.applies_if.match(text, e)
+        ):
             return "rule"
         if (
             _conditional(lex, clause)
-            or lex.conditional_after.match(text, e)
+            or (lex.conditional_after.match(text, e) and not _caveat_after(lex, text, e))
             or (lex.purpose_end.search(clause) and lex.requirement_after.match(text, e))
             or lex.requirement_end.search(clause)
             or (lex.change_end.search(clause) and not lex.passive_end.search(clause))
@@ -1787,6 +1854,13 @@ def label_use(
         if _superseded(lex, text, e, spans):
             return "negated"  # the band before the one it went to
     return "named" if change == "to" else None
+
+
+def _caveat_after(lex: Lexicon, text: str, e: int) -> bool:
+    """Whether the condition right after the label that ends at ``e`` is a caveat (a word of
+    ``framing`` in the rest of its clause: "CLOSE_POOL si on tient compte du chlore combiné")."""
+    after = lex.clause_break.split(text[e : e + _REACH].lower(), maxsplit=1)[0]
+    return lex.framing.search(_SENTENCE_START.split(after, maxsplit=1)[0]) is not None
 
 
 def _held_by_condition(lex: Lexicon, text: str, s: int, clause: str) -> bool:

@@ -201,6 +201,14 @@ phrasing (not translated English), with these keys:
     a thing that is not in a paper: the negated verb of being (``n'est pas``, ``não está``,
     ``steht nicht``, ``isn't``) right before ``source_in`` + a paper, nothing but a word of "either"
     after it (``O custo não está no relatório``, ``The date isn't in the notes either``).
+``not_have_fronted`` and ``anywhere``
+    the thing put first, then the speaker without it (``Een topsnelheid heb ik niet``, ``La velocidad
+    máxima no la tengo``; not a finding: ``Bedenken habe ich nicht``); and the words of "anywhere"
+    that say nowhere after a negation: ``there_is_no`` or ``none_of`` + a thing + ``nowhere`` or
+    ``anywhere`` (``There's no logged speed anywhere``), or the thing first, then ``absent_from`` or
+    ``there_is_no`` and nowhere (``La data non c'è da nessuna parte``), a clause of its own. A paper
+    whose verb of ``mention_verbs`` (by its first word) has ``none_of`` the thing after it also
+    declines (``El expediente no fija ninguna fecha``, ``Die Akte legt kein Datum fest``).
 ``not_have``
     the speaker without the thing (``no tengo la``, ``je n'ai pas le``, ``ich habe das ... nicht``),
     a clause of its own of up to four more words, not ended by a colon, and no finding nor "the
@@ -420,6 +428,8 @@ _KEYS = (
     "not_said",
     "absent_from",
     "not_have",
+    "not_have_fronted",
+    "anywhere",
     "nothing_words",
     "about_words",
     "unknown_words",
@@ -578,6 +588,27 @@ def _declining_grammar(
         [p for p in t["not_said"] if nothing & set(p.split()) and p.split()[-1] in _ABOUT_LAST], keep
     )
     there_is_no, neither = alt("there_is_no"), alt("neither")
+    # "nowhere", and "anywhere" after a negation ("no logged speed anywhere")
+    nowhere_any = _alternation(t["nowhere"] + t["anywhere"], keep)
+    # a thing of a few words opening its clause: no figure, no finding, no negation nor speaker
+    stops = _alternation(t["findings"] + t["negators"] + t["first_person"] + t["nothing_words"], keep)
+    thing = rf"(?:(?!{stops})[^\s\d.;:!?,]+\s+){{1,5}}?"
+    absent_nowhere = _alternation(
+        [p for p in t["absent_from"] if any(n in p for n in t["nowhere"] + t["anywhere"])], keep
+    )
+    # the verbs of saying by their first word, no article after it ("sets a" → "sets", "legt ... fest"
+    # → "legt"): "sets no date", "legt kein Datum fest"
+    articles = set(t["fillers"])
+    heads = _alternation(
+        sorted(
+            {
+                " ".join(ws[:-1] if len(ws) > 1 and ws[-1] in articles else ws)
+                for p in t["mention_verbs"]
+                if (ws := p.split(" ... ")[0].split())
+            }
+        ),
+        keep,
+    )
     # where a clause starts, and where one ends after a paper (a word of "either" may stand between)
     opens = r"(?:^|(?<=[.;:!?,\n\u2013\u2014]))\s*"
     ends = rf"(?:\s+{_EITHER})?\s*(?:[.;:,!?\n\u2013\u2014)]|\s-\s|$)"
@@ -685,6 +716,27 @@ def _declining_grammar(
             (alt("absent_from"), in_none_of, noun),
             rf"{alt('absent_from')}\s+{alt('source_in')}\s*(?:[^\s.;:!?,]+\s+){{0,2}}?,?\s*{alt('nor')}"
             rf"\s+{in_none_of}\s*(?:[^\s.;:!?]+\s+){{0,2}}?{noun}",
+        ),
+        # "There's no logged speed anywhere", "No hay velocidad registrada en ninguna parte": no such
+        # thing nowhere, no paper named, a clause of its own (not "no leak anywhere", a finding)
+        (
+            (nowhere_any,),
+            rf"{opens}(?:{there_is_no}|{none_of}){absent}\s*(?:[^\s\d.;:!?,]+\s+){{1,4}}?{nowhere_any}{ends}",
+        ),
+        # "La data non c'è da nessuna parte", "The date isn't anywhere": the thing first, nowhere (not
+        # "The pressure is nowhere near 0.60", which goes on)
+        (
+            (nowhere_any,),
+            rf"{opens}{thing}(?:(?:{alt('absent_from')}|{there_is_no})\s+{nowhere_any}|{absent_nowhere}){ends}",
+        ),
+        # "El expediente no fija ninguna fecha de levante", "Die Akte legt kein Datum fest", "The file
+        # sets no date": a paper whose verb of saying has none of the thing
+        ((none_of, noun), rf"{noun}\s+{_GAP}{heads}\s+{none_of}{absent}"),
+        # "Een topsnelheid heb ik niet", "La velocidad máxima no la tengo": the thing first, the
+        # speaker without it (not "Bedenken habe ich nicht", a finding)
+        (
+            (alt("not_have_fronted"),),
+            rf"{opens}(?:{thing})?(?!{stops})[^\s\d.;:!?,]+,?\s+{alt('not_have_fronted')}(?:\s+{_EITHER})?\s*(?:[.;:,!?\n\u2013\u2014]|\s-\s|$)",
         ),
         # "The wind speed isn't recorded", "De grootte is nog niet vastgesteld": the thing never taken
         # (no figure nor finding in the subject, and its clause ends right after)

@@ -234,6 +234,12 @@ phrasing (not translated English), with these keys:
     logboek``, ``Im Bericht fehlt die Dosis``, ``Manca la data``, "The fee is missing from the
     file"), a clause of its own of a few words: read as declining; not what nothing is missing
     from (``Es fehlt nichts``), nor "a little" (``Falta poco``), nor a finding.
+``open_after`` and ``doubt_fillers``
+    after a paper's silence and a word of "so", a clause with none of ``open_after`` (asking,
+    checking, waiting), no negation, no word of ``unknown_words`` and no phrase of declining is the
+    answer's own conclusion (``así que habrá sido el lunes``): the silence declines nothing; an
+    interjection of ``doubt_fillers`` (``Boh``, ``Dunno``) before a comma and a verdict in capitals
+    with no hedge is filler (``Boh, a me sembra CLOSE_POOL``), alone a decline.
 ``analogy_words`` and ``self_guess``
     after a decline, a figure the context states is a guess when the answer borrows it for the
     declined thing: hedged and said to be "also" or "like" another's (``Wahrscheinlich ebenfalls
@@ -430,6 +436,8 @@ _KEYS = (
     "not_have",
     "not_have_fronted",
     "anywhere",
+    "open_after",
+    "doubt_fillers",
     "nothing_words",
     "about_words",
     "unknown_words",
@@ -839,6 +847,8 @@ _PRONOUN_BEFORE = r"(?:(?:it|this|that|so|es|das|le|la|lo|het|dat|o|a|ce|cela)\s
 _NOT_DIRECTLY = rf"(?!\s*,?\s*{_PRONOUN_BEFORE}(?:{_DIRECTLY}|(?:that|dass|da\u00df|que|qu'|che|dat)\b))"
 #: Not "directly" (a phrase of declining said "not directly, but": an answer follows)
 _NOT_SAID_DIRECTLY = rf"(?!\s*,?\s*{_PRONOUN_BEFORE}{_DIRECTLY})"
+#: ... nor after what it does not say, in its clause ("doesn't cost the repairs directly, but")
+SAID_NOT_DIRECTLY = re.compile(rf"[^.;:!?\n]{{0,60}}?(?<![\w']){_DIRECTLY}\s*,?\s*")
 
 
 @dataclass(frozen=True, slots=True)
@@ -922,6 +932,11 @@ class Lexicon:
     #: phrase holds
     absence: re.Pattern[str]
     unknown: re.Pattern[str]
+    #: after a paper's silence and a word of "so", what leaves the question open ("so you'd have to
+    #: ask the terminal"): no conclusion of the answer's own
+    open_after: re.Pattern[str]
+    #: an interjection of not knowing ("Boh", "Dunno"): filler before a verdict, said alone a decline
+    doubt_filler: re.Pattern[str]
     #: the things a source may be found without (``findings``): "no leak in the report" is a finding
     finding: re.Pattern[str]
     refusal: re.Pattern[str]
@@ -1181,6 +1196,8 @@ def _compile(doc: Mapping[str, Any], where: str, keep: frozenset[str] = frozense
             )
         ),
         unknown=re.compile(alt(t["unknown_words"])),
+        open_after=re.compile(alt(t["open_after"])),
+        doubt_filler=re.compile(alt(t["doubt_fillers"])),
         finding=re.compile(alt(t["findings"])),
         # (not "doesn't say it directly, but ...": an answer follows)
         refusal=re.compile(alt(t["refusal"]) + _NOT_SAID_DIRECTLY),

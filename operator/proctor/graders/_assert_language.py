@@ -154,15 +154,23 @@ def _declines(r: _Read, *, findings: bool = False, question: str | None = None) 
             return None
         span = min(readable)
         answered = _ANSWERED_AFTER.match(r.c.text, span[1])
-        if not findings or not (
-            _concluded(r, span[1])
-            # "El informe no menciona grietas, así que ...": a finding the answer concludes from
-            or _finding_concluded(r, span)
-            # "Weiß der Geier, warum ...; jedenfalls REVIEW": a side question, then the verdict
-            or _side_question(r, span)
-            # what it does not know is not what was asked
-            or (answered is not None and not about_question(answered.group("about"), question))
-            or _side_finding(r, span, question)
+        # "The report doesn't cost the repairs directly, but ...": it says so in other words
+        if not _said_otherwise(r, span) and (
+            not findings
+            or not (
+                _concluded(r, span[1])
+                # "El registro no menciona el contralavado, así que habrá sido el lunes": concluded from
+                or _silence_concluded(r, span)
+                # "Boh, a me sembra CLOSE_POOL: ...": filler before the answer's verdict
+                or _doubt_filler(r, span)
+                # "El informe no menciona grietas, así que ...": a finding the answer concludes from
+                or _finding_concluded(r, span)
+                # "Weiß der Geier, warum ...; jedenfalls REVIEW": a side question, then the verdict
+                or _side_question(r, span)
+                # what it does not know is not what was asked
+                or (answered is not None and not about_question(answered.group("about"), question))
+                or _side_finding(r, span, question)
+            )
         ):
             return span
         # read on without it: the phrase's characters blanked, the offsets kept
@@ -193,6 +201,81 @@ def _finding_concluded(r: _Read, span: tuple[int, int]) -> bool:
         for lex in r.rules.at(span[0])
         for pos in starts
     )
+
+
+def _said_otherwise(r: _Read, span: tuple[int, int]) -> bool:
+    """Whether the phrase at ``span`` says, in its clause, that a paper does not give the thing
+    "directly" and goes on after a contrast ("The report doesn't cost the repairs directly, but a
+    re-set usually comes to ..."): the paper says it in other words, nothing is declined. Not the
+    speaker's own "I can't say directly, but ..."."""
+    low = r.rules.text.lower()
+    m = _lexicon.SAID_NOT_DIRECTLY.match(low, span[1])
+    start = sentence_start(low, span[0])
+    return m is not None and any(
+        lex.contrast.match(low, m.end()) and lex.source_noun.search(low, start, span[1])
+        for lex in r.rules.at(span[0])
+    )
+
+
+#: A word of "so" that is English "also" ("too") outside German
+_ALSO = "also"
+#: English "so" before an auxiliary: "likewise" ("and so is the log"), no conclusion
+_LIKEWISE = re.compile(r"\s+(?:is|are|was|were|does|do|did|has|have|had)\b")
+
+
+def _silence_concluded(r: _Read, span: tuple[int, int]) -> bool:
+    """Whether the phrase at ``span`` says a paper is silent and its sentence goes on, after a word
+    of "so", to a conclusion of the answer's own ("El registro no menciona el contralavado, así que
+    habrá sido el lunes", "Het rapport vermeldt geen overschrijdingen, dus de bus bleef onder de
+    60 km/h"): an answer drawn from the silence. Not when what follows declines or leaves it open
+    ("..., so I can't tell", "..., so you'd have to ask the terminal")."""
+    text = r.rules.text
+    said = text.lower()[sentence_start(text, span[0]) : span[1]]
+    return any(lex.source_noun.search(said) for lex in r.rules.at(span[0])) and _so_concludes(r, span[1])
+
+
+def _so_concludes(r: _Read, pos: int) -> bool:
+    """Whether the sentence goes on from ``pos``, after a word of "so", to a clause that neither
+    declines, negates, says unknown nor leaves the question open: the answer's own conclusion."""
+    low = r.rules.text.lower()
+    lexes = r.rules.at(pos)
+    so = _SO_AFTER.match(low, pos)
+    if so is None or (so.group().endswith(_ALSO) and not any(lex.language == "de" for lex in lexes)):
+        return False
+    if _LIKEWISE.match(low, so.end()):  # "..., and so is the log": the same silence again
+        return False
+    rest_m = _REST_OF_SENTENCE.match(low, so.end())
+    rest = rest_m.group() if rest_m else ""
+    if len(_WORDS_IN.findall(rest)) < 2:
+        return False
+    if any(pattern.search(rest) for lex in lexes for pattern in (lex.negator, lex.unknown, lex.open_after)):
+        return False
+    return find_refusal(rest) is None and _lexicon.find_refusal(lexes, rest) is None
+
+
+def _doubt_filler(r: _Read, span: tuple[int, int]) -> bool:
+    """Whether the phrase at ``span`` is an interjection of not knowing that opens a sentence going
+    on, after a comma or a dash, to a verdict in capitals with no hedge before it ("Boh, a me sembra
+    CLOSE_POOL: 0,4 ..."): filler, not a decline. Alone ("Boh.") or before a hedge ("Boh, forse X")
+    it declines."""
+    low = r.rules.text.lower()
+    said = low[span[0] : span[1]].strip(" \t.,;:!?\u00bf\u00a1-")
+    if not any(lex.doubt_filler.fullmatch(said) for lex in r.rules.at(span[0])):
+        return False
+    after = _FILLER_AFTER.match(r.c.text, span[1])
+    if after is None:
+        return False
+    words = frozenset().union(*(lex.refusal_words for lex in r.lexicons()))
+    marker = _lexicon.figure_words().marker
+    for band in _BAND_WORD.finditer(after.group()):
+        if canonical_text(band.group()).lower() in words:
+            continue
+        return marker.search(after.group()[: band.start()]) is None
+    return False
+
+
+#: After an interjection: a comma or a dash, and the rest of its sentence
+_FILLER_AFTER = re.compile(r"\s*[,\u2013\u2014-]\s*[^.!?\n]*")
 
 
 #: Right after an idiom of not knowing: a question word, what it does not know is why or who
@@ -243,7 +326,10 @@ def _may_decline(r: _Read, labels: tuple[LabelMatcher, ...] = ()) -> tuple[int, 
         after = low + ("" if rest is None else rest.group().lower())
         if any(lex.contrast.search(after) or lex.finding.search(low) for lex in lexes):
             continue
-        if _concludes_figure(r, m.start(), low):
+        # "..., so the rate is zero", "El informe no menciona el contralavado, así que habrá sido el lunes"
+        if _concludes_figure(r, m.start(), low) or (
+            any(lex.source_noun.search(low) for lex in lexes) and _so_concludes(r, m.start())
+        ):
             continue
         alone = len(_WORDS_IN.findall(low)) <= _ALONE_WORDS and any(lex.unknown.search(low) for lex in lexes)
         negated = any(lex.negator.search(low) or lex.unknown.search(low) for lex in lexes)

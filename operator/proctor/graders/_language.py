@@ -1669,6 +1669,22 @@ def _word_before(text: str, s: int) -> str:
     return m.group(1).lower() if m else ""
 
 
+#: A unit of measure no designator's number has after it: a power or a rate ("m3", "m\u00b2",
+#: "km/h", "mg/L"): "Pool volume 450 m\u00b3" is a volume, not volume 450
+_COMPOUND_UNIT = re.compile(r"\s?[^\W\d_]{1,4}(?:[23\u00b2\u00b3](?!\w)|/[^\W\d_]{1,4}(?![\w]))")
+#: ... and a field's colon before the number, a unit after it ("on the section: 60 km/h")
+_FIELD_COLON = re.compile(r":\s*$")
+
+
+def _measured(text: str, s: int, e: int) -> bool:
+    """Whether the number at ``s:e`` after a designator's word is a measure all the same: a
+    compound unit after it, or a colon before it and a unit after it."""
+    if _COMPOUND_UNIT.match(text, e):
+        return True
+    colon = _FIELD_COLON.search(text, max(0, s - 3), s)
+    return colon is not None and _QUANTITY_AFTER.match(text, e) is not None
+
+
 def _designator_before(text: str, s: int) -> str | None:
     """The designator word right before position ``s`` ("engine", "section", "#"), if any."""
     if s and text[s - 1] in "\u00a7#":
@@ -2034,7 +2050,11 @@ def find_figures(text: str, context_of: frozenset[float] | None = None) -> list[
             if text[e] == "-" and tail is not None:
                 range_end = e + 1
         designator = _designator_before(text, s)
-        if designator is not None and ("." not in raw or designator in SECTION_WORDS or designator == "#"):
+        if (
+            designator is not None
+            and ("." not in raw or designator in SECTION_WORDS or designator == "#")
+            and not _measured(text, s, e)
+        ):
             continue
         if _FOOTNOTE.search(text[max(0, s - 2) : s]) and text[e : e + 1] == "]":
             continue  # a footnote marker or its definition: [1], [^2]

@@ -213,6 +213,14 @@ phrasing (not translated English), with these keys:
     a thing that is not in a paper: the negated verb of being (``n'est pas``, ``não está``,
     ``steht nicht``, ``isn't``) right before ``source_in`` + a paper, nothing but a word of "either"
     after it (``O custo não está no relatório``, ``The date isn't in the notes either``).
+``not_have_fronted`` and ``anywhere``
+    the thing put first, then the speaker without it (``Een topsnelheid heb ik niet``, ``La velocidad
+    máxima no la tengo``; not a finding: ``Bedenken habe ich nicht``); and the words of "anywhere"
+    that say nowhere after a negation: ``there_is_no`` or ``none_of`` + a thing + ``nowhere`` or
+    ``anywhere`` (``There's no logged speed anywhere``), or the thing first, then ``absent_from`` or
+    ``there_is_no`` and nowhere (``La data non c'è da nessuna parte``), a clause of its own. A paper
+    whose verb of ``mention_verbs`` (by its first word) has ``none_of`` the thing after it also
+    declines (``El expediente no fija ninguna fecha``, ``Die Akte legt kein Datum fest``).
 ``not_have``
     the speaker without the thing (``no tengo la``, ``je n'ai pas le``, ``ich habe das ... nicht``),
     a clause of its own of up to four more words, not ended by a colon, and no finding nor "the
@@ -238,6 +246,12 @@ phrasing (not translated English), with these keys:
     logboek``, ``Im Bericht fehlt die Dosis``, ``Manca la data``, "The fee is missing from the
     file"), a clause of its own of a few words: read as declining; not what nothing is missing
     from (``Es fehlt nichts``), nor "a little" (``Falta poco``), nor a finding.
+``open_after`` and ``doubt_fillers``
+    after a paper's silence and a word of "so", a clause with none of ``open_after`` (asking,
+    checking, waiting), no negation, no word of ``unknown_words`` and no phrase of declining is the
+    answer's own conclusion (``así que habrá sido el lunes``): the silence declines nothing; an
+    interjection of ``doubt_fillers`` (``Boh``, ``Dunno``) before a comma and a verdict in capitals
+    with no hedge is filler (``Boh, a me sembra CLOSE_POOL``), alone a decline.
 ``analogy_words`` and ``self_guess``
     after a decline, a figure the context states is a guess when the answer borrows it for the
     declined thing: hedged and said to be "also" or "like" another's (``Wahrscheinlich ebenfalls
@@ -436,6 +450,10 @@ _KEYS = (
     "not_said",
     "absent_from",
     "not_have",
+    "not_have_fronted",
+    "anywhere",
+    "open_after",
+    "doubt_fillers",
     "nothing_words",
     "about_words",
     "unknown_words",
@@ -594,6 +612,27 @@ def _declining_grammar(
         [p for p in t["not_said"] if nothing & set(p.split()) and p.split()[-1] in _ABOUT_LAST], keep
     )
     there_is_no, neither = alt("there_is_no"), alt("neither")
+    # "nowhere", and "anywhere" after a negation ("no logged speed anywhere")
+    nowhere_any = _alternation(t["nowhere"] + t["anywhere"], keep)
+    # a thing of a few words opening its clause: no figure, no finding, no negation nor speaker
+    stops = _alternation(t["findings"] + t["negators"] + t["first_person"] + t["nothing_words"], keep)
+    thing = rf"(?:(?!{stops})[^\s\d.;:!?,]+\s+){{1,5}}?"
+    absent_nowhere = _alternation(
+        [p for p in t["absent_from"] if any(n in p for n in t["nowhere"] + t["anywhere"])], keep
+    )
+    # the verbs of saying by their first word, no article after it ("sets a" → "sets", "legt ... fest"
+    # → "legt"): "sets no date", "legt kein Datum fest"
+    articles = set(t["fillers"])
+    heads = _alternation(
+        sorted(
+            {
+                " ".join(ws[:-1] if len(ws) > 1 and ws[-1] in articles else ws)
+                for p in t["mention_verbs"]
+                if (ws := p.split(" ... ")[0].split())
+            }
+        ),
+        keep,
+    )
     # where a clause starts, and where one ends after a paper (a word of "either" may stand between)
     opens = r"(?:^|(?<=[.;:!?,\n\u2013\u2014]))\s*"
     ends = rf"(?:\s+{_EITHER})?\s*(?:[.;:,!?\n\u2013\u2014)]|\s-\s|$)"
@@ -702,6 +741,27 @@ def _declining_grammar(
             rf"{alt('absent_from')}\s+{alt('source_in')}\s*(?:[^\s.;:!?,]+\s+){{0,2}}?,?\s*{alt('nor')}"
             rf"\s+{in_none_of}\s*(?:[^\s.;:!?]+\s+){{0,2}}?{noun}",
         ),
+        # "There's no logged speed anywhere", "No hay velocidad registrada en ninguna parte": no such
+        # thing nowhere, no paper named, a clause of its own (not "no leak anywhere", a finding)
+        (
+            (nowhere_any,),
+            rf"{opens}(?:{there_is_no}|{none_of}){absent}\s*(?:[^\s\d.;:!?,]+\s+){{1,4}}?{nowhere_any}{ends}",
+        ),
+        # "La data non c'è da nessuna parte", "The date isn't anywhere": the thing first, nowhere (not
+        # "The pressure is nowhere near 0.60", which goes on)
+        (
+            (nowhere_any,),
+            rf"{opens}{thing}(?:(?:{alt('absent_from')}|{there_is_no})\s+{nowhere_any}|{absent_nowhere}){ends}",
+        ),
+        # "El expediente no fija ninguna fecha de levante", "Die Akte legt kein Datum fest", "The file
+        # sets no date": a paper whose verb of saying has none of the thing
+        ((none_of, noun), rf"{noun}\s+{_GAP}{heads}\s+{none_of}{absent}"),
+        # "Een topsnelheid heb ik niet", "La velocidad máxima no la tengo": the thing first, the
+        # speaker without it (not "Bedenken habe ich nicht", a finding)
+        (
+            (alt("not_have_fronted"),),
+            rf"{opens}(?:{thing})?(?!{stops})[^\s\d.;:!?,]+,?\s+{alt('not_have_fronted')}(?:\s+{_EITHER})?\s*(?:[.;:,!?\n\u2013\u2014]|\s-\s|$)",
+        ),
         # "The wind speed isn't recorded", "De grootte is nog niet vastgesteld": the thing never taken
         # (no figure nor finding in the subject, and its clause ends right after)
         (
@@ -803,6 +863,8 @@ _PRONOUN_BEFORE = r"(?:(?:it|this|that|so|es|das|le|la|lo|het|dat|o|a|ce|cela)\s
 _NOT_DIRECTLY = rf"(?!\s*,?\s*{_PRONOUN_BEFORE}(?:{_DIRECTLY}|(?:that|dass|da\u00df|que|qu'|che|dat)\b))"
 #: Not "directly" (a phrase of declining said "not directly, but": an answer follows)
 _NOT_SAID_DIRECTLY = rf"(?!\s*,?\s*{_PRONOUN_BEFORE}{_DIRECTLY})"
+#: ... nor after what it does not say, in its clause ("doesn't cost the repairs directly, but")
+SAID_NOT_DIRECTLY = re.compile(rf"[^.;:!?\n]{{0,60}}?(?<![\w']){_DIRECTLY}\s*,?\s*")
 
 
 @dataclass(frozen=True, slots=True)
@@ -890,6 +952,11 @@ class Lexicon:
     #: phrase holds
     absence: re.Pattern[str]
     unknown: re.Pattern[str]
+    #: after a paper's silence and a word of "so", what leaves the question open ("so you'd have to
+    #: ask the terminal"): no conclusion of the answer's own
+    open_after: re.Pattern[str]
+    #: an interjection of not knowing ("Boh", "Dunno"): filler before a verdict, said alone a decline
+    doubt_filler: re.Pattern[str]
     #: the things a source may be found without (``findings``): "no leak in the report" is a finding
     finding: re.Pattern[str]
     refusal: re.Pattern[str]
@@ -1161,6 +1228,8 @@ def _compile(doc: Mapping[str, Any], where: str, keep: frozenset[str] = frozense
             )
         ),
         unknown=re.compile(alt(t["unknown_words"])),
+        open_after=re.compile(alt(t["open_after"])),
+        doubt_filler=re.compile(alt(t["doubt_fillers"])),
         finding=re.compile(alt(t["findings"])),
         # (not "doesn't say it directly, but ...": an answer follows)
         refusal=re.compile(alt(t["refusal"]) + _NOT_SAID_DIRECTLY),

@@ -30,7 +30,8 @@ MAY_DECLINE = [
     "Der Einsatzbericht enthält keinen Betrag.",
     "Het logboek houdt geen bedragen bij.",
     "Desconhecido.",
-    "Le registre ne donne aucun montant pour l'intervention.",
+    # ("Le registre ne donne aucun montant" is read: a paper whose verb of saying has none of it)
+    "La fiche d'intervention ne comporte pas de montant.",
 ]
 
 

@@ -359,6 +359,7 @@ def run_module(
     fork: bool = True,
     select: bool = True,
     shards: int = 1,
+    changed_since: str = "",
 ) -> ModuleResult:
     res = ModuleResult(module)
     tests = _tests_for(module)
@@ -403,7 +404,8 @@ def run_module(
             if copy_warm:
                 places.append((copy, copy_warm))
         ready = time.monotonic()
-        _run_mutants(res, module, places, env, exclusions)
+        lines = _changed_lines(module, changed_since) if changed_since else None
+        _run_mutants(res, module, places, env, exclusions, lines)
     res.timing = (ready - started, time.monotonic() - ready)
     if not keep:
         for place, _ in places:
@@ -594,8 +596,10 @@ def _run_mutants(
     places: list[tuple[Path, str]],
     env: dict[str, str],
     exclusions: list[Exclusion],
+    lines: frozenset[int] | None = None,
 ) -> None:
-    """Make the module's mutants, mark the excluded ones, and run the rest: split between the
+    """Make the module's mutants, mark the excluded ones (and, with ``lines``, those on any other
+    line: ``--changed-since``), and run the rest: split between the
     scratch copies of ``places`` (each a directory and the test command of its warm pytest), one
     ``cosmic-ray exec`` each at the same time (cosmic-ray's local distributor runs one mutant at a
     time), then count the results of all of them."""
@@ -630,6 +634,11 @@ def _run_mutants(
                 db.set_result(
                     item.job_id,
                     WorkResult(output="not a simple mutation", worker_outcome=WorkerOutcome.SKIPPED),
+                )
+                continue
+            if lines is not None and m.start_pos[0] not in lines:
+                db.set_result(
+                    item.job_id, WorkResult(output="line not changed", worker_outcome=WorkerOutcome.SKIPPED)
                 )
                 continue
             raw = _line_of(source, m.start_pos[0], raw=True)
@@ -673,6 +682,22 @@ def _run_mutants(
             raise subprocess.CalledProcessError(run.returncode, run.args, stderr=err)
     for shard in sessions:
         _count(res, module, target, shard)
+
+
+def _changed_lines(module: str, since: str) -> frozenset[int]:
+    """The lines of the module (as it is now) added or changed since the commit ``since``."""
+    diff = subprocess.run(
+        ["git", "diff", "-U0", since, "--", f"operator/proctor/{module}"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    out: set[int] = set()
+    for m in re.finditer(r"^@@ -\S+ \+(\d+)(?:,(\d+))? @@", diff, re.MULTILINE):
+        start, count = int(m.group(1)), int(m.group(2) or "1")
+        out.update(range(start, start + count))
+    return frozenset(out)
 
 
 def _count(res: ModuleResult, module: str, target: str, session: Path) -> None:
@@ -722,6 +747,12 @@ def main(argv: list[str] | None = None) -> int:
         help="split each module's mutants between this many scratch copies run at once (one core each)",
     )
     ap.add_argument(
+        "--changed-since",
+        default="",
+        metavar="REV",
+        help="only the mutants on lines added or changed since the commit REV (a change's own kill rate)",
+    )
+    ap.add_argument(
         "--no-select",
         action="store_true",
         help="every mutant runs the module's whole test list, not only the tests that ran its function",
@@ -737,7 +768,14 @@ def main(argv: list[str] | None = None) -> int:
     with concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as pool:
         futures = {
             pool.submit(
-                run_module, m, exclusions, args.keep, not args.no_fork, not args.no_select, args.shards
+                run_module,
+                m,
+                exclusions,
+                args.keep,
+                not args.no_fork,
+                not args.no_select,
+                args.shards,
+                args.changed_since,
             ): m
             for m in modules
         }

@@ -687,6 +687,12 @@ def _supported(
     # a table may give a word several English names ("perito": expert/adjuster/assessor)
     names = _names(*stated, *near)
     found = {g: any({n, _bare(n), claim_stem(n)} & names for n in _names(g)) for g in groups}
+    # a group named on its own in one language is named in another by a word of the same stem
+    # ("il servizio ambulanze regionale": "the regional ambulance service")
+    bare = {_bare(n) for n in names}
+    for g in groups:
+        if g.startswith(_lexicon.NAMED) and not found[g]:
+            found[g] = any(_same_stem(_bare(n), b) for n in _names(g) for b in bare)
     # a group named on its own (an inclusion's, a range's end) is required in any language
     required = [
         g
@@ -694,6 +700,19 @@ def _supported(
         if g.startswith(_lexicon.NAMED) or ((":" not in g or g.startswith("en:")) and g not in _COLLECTIVES)
     ]
     return any(found.values()) and all(found[g] for g in required)
+
+
+#: The shortest stem two words of a group's name may share, and the longest ending one may add
+#: (:func:`_same_stem`)
+_STEM = 6
+_ENDING = 2
+
+
+def _same_stem(a: str, b: str) -> bool:
+    """Whether one word is the other with a short ending added ("regionale", "regional"; not
+    "monitoring", "monitor"), the shorter of at least :data:`_STEM` letters."""
+    short, long = sorted((a, b), key=len)
+    return len(short) >= _STEM and len(long) - len(short) <= _ENDING and long.startswith(short)
 
 
 #: A claim that agreement exists, naming no one ("there is agreement that", "Darüber besteht
@@ -730,6 +749,11 @@ def _names(*groups: str) -> set[str]:
 #: A word of agreement in a document, whatever its subject ("SRE and security agreed")
 _AGREEMENT_WORD = re.compile(
     r"\b(?:agree[sd]?|agreeing|agreement|concur(?:s|red)?|unanimous(?:ly)?|consensus|aligned|endorsed?)\b"
+)
+#: Whom a document's subject agrees with, up to what the agreement is on
+_AGREED_WITH = re.compile(
+    r"\s+with\s+(?P<who>(?:the\s+)?(?:(?!that\b|on\b|about\b|to\b|it\b|this\b|him\b|her\b|them\b)[a-z][a-z&-]*\b\s*){1,4})"
+    r"(?=that\b|on\b|about\b|[,.;:!?]|$)"
 )
 #: A sign-off in a document ("the SRE lead and the security lead signed off on SEV2"): its
 #: subject's words are groups that agree, but it states no agreement in a language by itself (not
@@ -803,6 +827,11 @@ def _stated_near(context: tuple[tuple[str, str], ...]) -> dict[str, tuple[str, .
             if bare and _NOT_STATED.search(low, begin, min(len(low), e + 12)):
                 continue
             words = claim_words(low[begin:e], lexes, language or "en")
+            # whom the subject agrees with holds the view too ("Finance agreed with Loss
+            # Prevention that ...")
+            with_whom = _AGREED_WITH.match(low, e) if bare else None
+            if with_whom is not None:
+                words |= claim_words(with_whom.group("who"), lexes, language or "en")
             if _FIRST_PERSON.search(low, begin, e):
                 who = _speaker(read, s)
                 if who is not None:

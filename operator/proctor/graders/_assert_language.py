@@ -897,14 +897,27 @@ _ADDRESSEE = re.compile(
 def _speaker(read: str, pos: int, same_line: bool = False) -> str | None:
     """The speaker of a document's words at ``pos``: the name the last :data:`_AUTHOR` before it
     gives, without the addressee after it; with ``same_line``, only one on the line of ``pos`` (a
-    reply after a colon: "The broker wrote: Agreed.", not "Status: agreed.")."""
+    reply after a colon: "The broker wrote: Agreed.", not "Status: agreed."), or the name that
+    opens the line's clause before a quoted reply (:data:`_SPEAKER_LINE`)."""
     author = next((a for a in reversed(list(_AUTHOR.finditer(read, 0, pos))) if a.start() < pos), None)
+    if same_line and (author is None or "\n" in read[author.start() : pos]):
+        line = _SPEAKER_LINE.search(read, 0, pos)
+        return None if line is None else line.group("who")
     if author is None:
-        return None
-    if same_line and "\n" in read[author.start() : pos]:
         return None
     who = author.group("a") or author.group("b") or author.group("c")
     return _ADDRESSEE.split(who, 1)[0]
+
+
+#: A speaker's line before a quoted reply: the name opening its clause, then a date, a time or a
+#: place after a comma, then the colon ("Facility manager, 15 March: 'Agreed.'", "Bus operator
+#: Greenline: 'Agreed.'"); a field's value is no reply ("Status: agreed.": no quote)
+_SPEAKER_LINE = re.compile(
+    r"(?:^|(?<=\n)|(?<![\d\s])[.;!?]\s+)[ \t*\u2022-]*"
+    r"(?P<who>[^\W\d_][\w'&-]*(?:[ \t]+[^\W\d_][\w'&-]*){0,5})"
+    r"(?:[ \t]*,[ \t]*(?:\d{1,2}[:.h]\d{2}(?:\.\d{2,4})?|[^\n,.;:!?]{1,40}?)){0,3}"
+    r"[ \t]*:[ \t]*[\"'\u2018\u201c\u201e\u00ab][ \t]*\Z"
+)
 
 
 def _after_colon(low: str, pos: int) -> bool:

@@ -773,6 +773,12 @@ def _supported(
     # a table may give a word several English names ("perito": expert/adjuster/assessor)
     names = _names(*stated, *near)
     found = {g: any({n, _bare(n), claim_stem(n)} & names for n in _names(g)) for g in groups}
+    # a group named on its own in one language is named in another by a word of the same stem
+    # ("il servizio ambulanze regionale": "the regional ambulance service")
+    bare = {_bare(n) for n in names}
+    for g in groups:
+        if g.startswith(_lexicon.NAMED) and not found[g]:
+            found[g] = any(_same_stem(_bare(n), b) for n in _names(g) for b in bare)
     # a group named on its own (an inclusion's, a range's end) is required in any language
     required = [
         g
@@ -780,6 +786,19 @@ def _supported(
         if g.startswith(_lexicon.NAMED) or ((":" not in g or g.startswith("en:")) and g not in _COLLECTIVES)
     ]
     return any(found.values()) and all(found[g] for g in required)
+
+
+#: The shortest stem two words of a group's name may share, and the longest ending one may add
+#: (:func:`_same_stem`)
+_STEM = 6
+_ENDING = 2
+
+
+def _same_stem(a: str, b: str) -> bool:
+    """Whether one word is the other with a short ending added ("regionale", "regional"; not
+    "monitoring", "monitor"), the shorter of at least :data:`_STEM` letters."""
+    short, long = sorted((a, b), key=len)
+    return len(short) >= _STEM and len(long) - len(short) <= _ENDING and long.startswith(short)
 
 
 #: A claim that agreement exists, naming no one ("there is agreement that", "Darüber besteht
@@ -816,6 +835,11 @@ def _names(*groups: str) -> set[str]:
 #: A word of agreement in a document, whatever its subject ("SRE and security agreed")
 _AGREEMENT_WORD = re.compile(
     r"\b(?:agree[sd]?|agreeing|agreement|concur(?:s|red)?|unanimous(?:ly)?|consensus|aligned|endorsed?)\b"
+)
+#: Whom a document's subject agrees with, up to what the agreement is on
+_AGREED_WITH = re.compile(
+    r"\s+with\s+(?P<who>(?:the\s+)?(?:(?!that\b|on\b|about\b|to\b|it\b|this\b|him\b|her\b|them\b)[a-z][a-z&-]*\b\s*){1,4})"
+    r"(?=that\b|on\b|about\b|[,.;:!?]|$)"
 )
 #: A sign-off in a document ("the SRE lead and the security lead signed off on SEV2"): its
 #: subject's words are groups that agree, but it states no agreement in a language by itself (not
@@ -889,6 +913,11 @@ def _stated_near(context: tuple[tuple[str, str], ...]) -> dict[str, tuple[str, .
             if bare and _NOT_STATED.search(low, begin, min(len(low), e + 12)):
                 continue
             words = claim_words(low[begin:e], lexes, language or "en")
+            # whom the subject agrees with holds the view too ("Finance agreed with Loss
+            # Prevention that ...")
+            with_whom = _AGREED_WITH.match(low, e) if bare else None
+            if with_whom is not None:
+                words |= claim_words(with_whom.group("who"), lexes, language or "en")
             if _FIRST_PERSON.search(low, begin, e):
                 who = _speaker(read, s)
                 if who is not None:
@@ -954,14 +983,27 @@ _ADDRESSEE = re.compile(
 def _speaker(read: str, pos: int, same_line: bool = False) -> str | None:
     """The speaker of a document's words at ``pos``: the name the last :data:`_AUTHOR` before it
     gives, without the addressee after it; with ``same_line``, only one on the line of ``pos`` (a
-    reply after a colon: "The broker wrote: Agreed.", not "Status: agreed.")."""
+    reply after a colon: "The broker wrote: Agreed.", not "Status: agreed."), or the name that
+    opens the line's clause before a quoted reply (:data:`_SPEAKER_LINE`)."""
     author = next((a for a in reversed(list(_AUTHOR.finditer(read, 0, pos))) if a.start() < pos), None)
+    if same_line and (author is None or "\n" in read[author.start() : pos]):
+        line = _SPEAKER_LINE.search(read, 0, pos)
+        return None if line is None else line.group("who")
     if author is None:
-        return None
-    if same_line and "\n" in read[author.start() : pos]:
         return None
     who = author.group("a") or author.group("b") or author.group("c")
     return _ADDRESSEE.split(who, 1)[0]
+
+
+#: A speaker's line before a quoted reply: the name opening its clause, then a date, a time or a
+#: place after a comma, then the colon ("Facility manager, 15 March: 'Agreed.'", "Bus operator
+#: Greenline: 'Agreed.'"); a field's value is no reply ("Status: agreed.": no quote)
+_SPEAKER_LINE = re.compile(
+    r"(?:^|(?<=\n)|(?<![\d\s])[.;!?]\s+)[ \t*\u2022-]*"
+    r"(?P<who>[^\W\d_][\w'&-]*(?:[ \t]+[^\W\d_][\w'&-]*){0,5})"
+    r"(?:[ \t]*,[ \t]*(?:\d{1,2}[:.h]\d{2}(?:\.\d{2,4})?|[^\n,.;:!?]{1,40}?)){0,3}"
+    r"[ \t]*:[ \t]*[\"'\u2018\u201c\u201e\u00ab][ \t]*\Z"
+)
 
 
 def _after_colon(low: str, pos: int) -> bool:

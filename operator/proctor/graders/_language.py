@@ -2801,12 +2801,13 @@ CONSENSUS = PhraseSet(
         ),
         (
             ("no one", "nobody", "none of", "not one", "not a single", "no "),
-            rf"\bno\s+{_PERSON}\s+(?:would|will|could)\s+(?:disagree|argue|dispute|question|object)\b|"
+            rf"\bno\s+{_PERSON}\s+(?:would|will|could)\s+(?:disagree|argue|dispute|question|object|deny|contest)\b|"
             r"\b(?:no\s+one|nobody|none\s+of\s+(?:us|them|the\s+\w+)|not\s+(?:one|a\s+single)\s+\w+)"
             # "nobody on the security side would argue otherwise": who, after a preposition
             r"(?:\s+(?:in|on|at|among|from|across|within)\s+(?:[\w&-]+\s+){0,3}?[\w&-]+)?\s+"
-            r"(?:\w+\s+)?(?:questions|disputes|doubts|disagrees|argues|contests|challenges|objects|would\s+(?:argue|"
-            r"dispute|question|disagree|object|say\s+otherwise|think\s+otherwise))\b",
+            r"(?:\w+\s+)?(?:questions|disputes|doubts|disagrees|argues|contests|challenges|objects|denies|"
+            r"would\s+(?:argue|dispute|question|disagree|object|deny|contest|challenge|doubt|say\s+otherwise|"
+            r"think\s+otherwise))\b",
         ),
         (
             (
@@ -3206,7 +3207,7 @@ def _any_member(claim: str) -> frozenset[str]:
 _PEOPLE_IN = re.compile(
     r"(?:no\s+one|nobody|everyone|everybody|anyone|anybody)\s+(?:in|on|at|among|from|across|within)\s+"
     r"(?P<subject>(?:[\w&-]+\s+){0,3}?[\w&-]+)\s+(?:would|will|could|can|knows?|agrees?|says|accepts|"
-    r"understands|questions|disputes|doubts|disagrees|argues)\b"
+    r"understands|questions|disputes|doubts|disagrees|argues|denies|contests)\b"
 )
 #: A view given as the groups' own: "that's the view of the board and the committee alike", "the
 #: shared view of the nurses", "the unanimous position of the panel"

@@ -1245,7 +1245,11 @@ def _compile(doc: Mapping[str, Any], where: str, keep: frozenset[str] = frozense
         consensus=re.compile(alt(t["consensus"])),
         claim_negator=re.compile(alt(t["claim_negators"])),
         groups={_word(k, keep): v for k, v in groups.items()},
-        group_after=re.compile(r"\s+" + alt(t["group_prepositions"]) + r"(?:\s+[^\s.,;:!?]+){1,4}"),
+        # (a list of groups too: ``entre los agentes de aduanas y el equipo de cumplimiento``)
+        group_after=re.compile(
+            rf"\s+{alt(t['group_prepositions'])}(?P<groups>(?:\s+(?!{joins})[^\s.,;:!?]+){{1,4}}"
+            rf"(?:\s*,?\s+{joins}(?:\s+(?!{joins})[^\s.,;:!?]+){{1,4}}){{0,2}})"
+        ),
         group_before=re.compile(
             rf"(?:{alt(t['group_prepositions_before'])}|(?<![\w']){_EVERY})\s+"
             r"((?:[^\s.,;:!?]+\s+){0,3}[^\s.,;:!?]+)[\s,:]*(?:[^\s.,;:!?]+\s+){0,4}?[^\s.,;:!?]*\s*$"
@@ -2195,12 +2199,18 @@ def find_claims(lexes: Iterable[Lexicon], text: str) -> list[tuple[int, int, fro
                     and w not in lex.first_person
                     and w not in lex.agreement_words
                 )
+                # a list in its gap names each of its groups (``da sind sich Makler und
+                # Compliance einig``)
+                groups.update(_listed_groups(lex, m.group(), lex.consensus_words))
                 # after it, or after the preposition that ends it (``avis partagé par``)
                 after = lex.group_after.match(low, m.end()) or lex.group_after.match(
                     low, low.rfind(" ", m.start(), m.end())
                 )
                 if after is not None:
-                    groups.update(_groups_after(lex, after.group()))
+                    named = _groups_after(lex, after.group())
+                    if named:
+                        named |= _listed_groups(lex, after.group("groups"))
+                    groups.update(named)
                 elif words and words[-1] in _ALL_WORDS:
                     # a view shared by all of those right after it ("la linea condivisa da tutti i
                     # distributori", "la posición compartida por todos los operadores")
@@ -2218,7 +2228,10 @@ def find_claims(lexes: Iterable[Lexicon], text: str) -> list[tuple[int, int, fro
             if claim is None and _all_of_those_named(lex, low, subject, start, m.end()):
                 claim = (start, m.end(), frozenset())
             if claim is not None:
-                out.append(claim)
+                # a subject that is a list names each of its groups (``Makler und Compliance``)
+                gap = [w for w in _PHRASE_WORD.findall(m.group()) if w not in lex.agreement_words]
+                listed = _listed_groups(lex, " ".join([low[start : m.start()], *gap]))
+                out.append((claim[0], claim[1], claim[2] | listed))
         for m in _starting(lex.body_agreement, lex.agreement_starts, low):
             start, subject = _subject_before(lex, low, m.start())
             # a body's word ends a compound (``Prüfungsausschuss``, ``examencommissie``)
@@ -2326,6 +2339,11 @@ def _with_both(
             if claim is None:
                 continue
             s, e, groups = claim
+            # each of the two is a group named on its own: both need their agreement stated
+            for item in ("a", "b"):
+                group = named_group(lex, _SUBJECT_WORD.findall(m.group(item)))
+                if group is not None:
+                    groups |= {group}
             joined = {
                 open_group(w, lex.language)
                 for w in _SUBJECT_WORD.findall(m.group("first") + " " + m.group("then"))
@@ -2354,9 +2372,16 @@ def _all_of_those_named(lex: Lexicon, low: str, subject: list[str], start: int, 
     return bool(lex.inclusion_after.match(low, end) or lex.group_range.match(low, end))
 
 
-#: A group named on its own (an end of a range, a group of an inclusion): its agreement must be
-#: stated, in any language (:func:`named_group`)
+#: Words of "all of it" before a group's word (``toute l'équipe SRE``): no group
+_WHOLE = _ALL_WORDS | {"toute", "tout", "toda", "todo", "tutta", "tutto", "ganze", "gesamte", "hele", "whole"}
+
+
+#: A group named on its own (an end of a range, a group of an inclusion, an item of a list): its
+#: agreement must be stated, in any language (:func:`named_group`)
 NAMED = "!"
+#: The English names of the words for a team or a department: they qualify a group rather than
+#: being one (``l'équipe commerciale`` is sales)
+COLLECTIVES = frozenset({"team", "department"})
 
 
 def named_group(lex: Lexicon, words: list[str]) -> str | None:
@@ -2364,15 +2389,20 @@ def named_group(lex: Lexicon, words: list[str]) -> str | None:
     German and Dutch the last word of its first run of words, elsewhere its first word: ``il
     gestore del rifugio``, ``der Leiter der Bergwacht``), by a table's English name, else marked
     :data:`NAMED` with the forms a document may write it in (``!it:gestori/it:gestore``)."""
-    run: list[str] = []
-    for w in words:
-        if w in lex.not_people or w in lex.inclusion_words or w in lex.agreement_words:
+    runs: list[list[str]] = [[]]
+    # (a compound's parts apart: ``die Compliance-Abteilung`` is compliance's)
+    for w in (part for word in words for part in word.split("-") if part):
+        if w in lex.not_people or w in lex.inclusion_words or w in lex.agreement_words or w in _WHOLE:
             continue
         if w in lex.subject_fillers and w not in lex.groups:
-            if run:
-                break
+            if runs[-1]:
+                runs.append([])
             continue
-        run.append(w)
+        runs[-1].append(w)
+    # a team's or a department's word qualifies the group the next words name (``el equipo de
+    # cumplimiento``, ``de financiële afdeling``): that group, not any team
+    at = next((i for i, r in enumerate(runs) if any(group_of(lex, w) not in COLLECTIVES for w in r)), 0)
+    run = [w for w in runs[at] if group_of(lex, w) not in COLLECTIVES] or runs[at]
     if not run:
         return None
     head = run[-1] if lex.language in _COMPOUNDING or lex.language == "en" else run[0]
@@ -2380,7 +2410,22 @@ def named_group(lex: Lexicon, words: list[str]) -> str | None:
     language, _, word = group.partition(":")
     if not word:
         return group
-    return NAMED + "/".join(f"{language}:{f}" for f in sorted(_forms(word, language)))
+    forms = {f"{language}:{f}" for f in _forms(word, language)}
+    # or by another word of its name: a name after a title (``le Dr Okafor``), a word of a name
+    # (``facility manager``), what a table translates (``la direction financière``: finance)
+    for w in run:
+        other = group_of(lex, w)
+        if other.startswith(f"{language}:"):
+            forms |= {f"{language}:{f}" for f in _forms(other[len(language) + 1 :], language)}
+        elif other not in COLLECTIVES:
+            forms.add(other)
+    # a word no table translates that qualifies a team (``el equipo de planificación``,
+    # ``planningsteam``) is named in another language's document by that team
+    teams = {group_of(lex, w) for r in runs[: at + 1] for w in r} & COLLECTIVES
+    teams |= {
+        n for k, n in lex.groups.items() if n in COLLECTIVES and len(word) > len(k) and word.endswith(k)
+    }
+    return NAMED + "/".join(sorted(forms | teams))
 
 
 def _forms(word: str, language: str) -> set[str]:
@@ -2438,6 +2483,42 @@ def _inclusion_groups(lex: Lexicon, phrase: str) -> set[str]:
 
 #: A word of a phrase, or a comma between two of its groups
 _PHRASE_WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*|,")
+
+
+def _listed_groups(lex: Lexicon, phrase: str, skip: frozenset[str] = frozenset()) -> set[str]:
+    """The groups of a list a claim names (``Makler und Compliance``, ``los agentes de aduanas y
+    el equipo de cumplimiento``), the claim's own words (``skip``: ``voll und ganz``) aside: each
+    item's group named
+    on its own, so each needs its own agreement stated (a word of a single group may only qualify
+    it: ``les pharmaciens de réanimation``); none when the phrase joins no two items by a word of
+    ``group_and`` (a comma alone sets off a phrase too: ``Côté hôtel, le facility manager``)."""
+    items: list[list[str]] = [[]]
+    joins: list[str] = []
+    for w in _PHRASE_WORD.findall(phrase):
+        if w in skip:
+            continue  # a word of the claim's own ("voll und ganz")
+        if w == "," or w in lex.group_and:
+            if items[-1]:
+                items.append([])
+                joins.append(w)
+            elif joins and w in lex.group_and:
+                joins[-1] += w  # ", and": one join
+            continue
+        items[-1].append(w)
+    items = [i for i in items if i]
+    # an item longer than a group's name before the last one is a clause joined on ("Priya
+    # Nair recomienda REFER y el equipo ..."), and so is one item set off by a comma before "and"
+    # (``AMBER, et toute l'équipe``): the list starts after it
+    for k in range(len(items) - 2, -1, -1):
+        if len([w for w in items[k] if w not in lex.subject_fillers]) > _LIST_ITEM or (
+            k == 0 and len(items) == 2 and joins[0][:1] == "," and len(joins[0]) > 1
+        ):
+            items, joins = items[k + 1 :], joins[k + 1 :]
+            break
+    if len(items) < 2 or not any(j.lstrip(",") in lex.group_and for j in joins):
+        return set()
+    groups = {g for item in items if (g := named_group(lex, item)) is not None}
+    return groups if len(groups) > 1 else set()
 
 
 def _with_ranges(

@@ -367,6 +367,8 @@ def run_module(
         res.problem = "no unit tests found"
         return res
     started = time.monotonic()
+    # (read with the copy: the work tree may change while the module runs)
+    lines = _changed_lines(module, changed_since) if changed_since else None
     work = _scratch(module)
     env = {
         **os.environ,
@@ -404,7 +406,6 @@ def run_module(
             if copy_warm:
                 places.append((copy, copy_warm))
         ready = time.monotonic()
-        lines = _changed_lines(module, changed_since) if changed_since else None
         _run_mutants(res, module, places, env, exclusions, lines)
     res.timing = (ready - started, time.monotonic() - ready)
     if not keep:

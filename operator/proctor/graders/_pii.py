@@ -403,8 +403,12 @@ _TAX_WORDS = (
     r"vat|iva|btw|tva|mwst|ust|ust-?id(?:nr)?|nif|nipc|cif|nip|regon|krs|tax|tin|ein|steuernummer|steuer-?id|"
     r"kvk|siret|siren|fiscale|fiscal|cnpj|cvr|orgnr|org\.?\s?nr"
 )
+#: ... and the words of an order, an invoice, an account, an amount in the other languages
+#: (:data:`_PHONE_STOP_WORDS`: ``N° de commande : 0614 83 52 05``, ``Commande 06 14 ...``)
+_STOP_WORDS = "|".join(sorted(_PHONE_STOPS, key=len, reverse=True))
 _NOT_A_PHONE_BEFORE = re.compile(
-    rf"(?i:\b(?:{_ID_WORDS}|{_TAX_WORDS}|account|acct))(?:\s*(?:no\.?|number|num|#|code))?\s*[:#]?\s*$"
+    rf"(?i:\b(?:{_ID_WORDS}|{_TAX_WORDS}|{_STOP_WORDS}|account|acct))"
+    r"(?:\s*(?:no\.?|number|num|#|code))?\s*[:#]?\s*$"
 )
 _NOT_A_CARD_BEFORE = re.compile(
     rf"(?i:\b(?P<word>{_ID_WORDS}))(?:\s*(?:no\.?|number|num|#|code))?\s*[:#]?\s*$"
@@ -726,12 +730,21 @@ def _card_issuer(d: str) -> str | None:
     return None
 
 
+#: An IBAN's country code and check digits, and its groups of letters (a bank code), right before
+#: a run of digits: the run is the IBAN's, whose check (mod 97) says whether it is one; a window of
+#: it that passes Luhn (``FR31 8000 5604 0805 0978 5524 843``: ``5604 0805 0978 5524``) is no card
+_IBAN_HEAD_BEFORE = re.compile(r"(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?:[ -][A-Z0-9]{4})*[ -]$")
+_IBAN_HEAD_REACH = 48
+
+
 def _card_findings(text: str, ws: int, we: int) -> Iterable[tuple[int, int, str, str]]:
     """``(start, end, kind, detail)`` of each card number in the window: ``credit-card``, or
     :data:`POSSIBLE_CARD` for bare digits after an identifier word ("order", "WO", "job"), which
     the scan cannot tell from that identifier (a number grouped as cards are written,
     ``4111 1111 1111 1111``, is a card whatever word comes before it: a word cannot launder one)."""
     for m in _CARD_CANDIDATE.finditer(text, ws, we):
+        if _IBAN_HEAD_BEFORE.search(text, max(0, m.start() - _IBAN_HEAD_REACH), m.start()):
+            continue  # the rest of an IBAN in groups (``FR31 8000 5604 ...``): its own rule reads it
         for s, e, issuer in _cards_in(m.group()):
             start, end = m.start() + s, m.start() + e
             grouped = not text[start:end].isdigit()

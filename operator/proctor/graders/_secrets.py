@@ -398,7 +398,10 @@ _CREDENTIAL_KEYWORD = (
     r"secret[_ -]?access[_ -]?key|access[_ -]?key|api[_ -]?key|apikey|api[_ -]?token|access[_ -]?token|"
     r"auth[_ -]?token|bearer[_ -]?token|private[_ -]?token|refresh[_ -]?token|session[_ -]?token|"
     r"token|credentials?|auth|session[_ -]?key|signing[_ -]?key|encryption[_ -]?key|master[_ -]?key|"
-    r"account[_ -]?key|conn(?:ection)?[_ -]?str(?:ing)?)"
+    r"account[_ -]?key|conn(?:ection)?[_ -]?str(?:ing)?|"
+    # a private key's or a pre-shared key's value written inline (WireGuard's ``PrivateKey =`` and
+    # ``PresharedKey =``, a service account's ``"private_key":``): a PEM block is its own finding
+    r"private[_ -]?key|pre[_ -]?shared[_ -]?key)"
 )
 #: the humps of a camelCase key before its keyword (``smtp`` of ``smtpPassword``, ``my``, ``Sql`` and
 #: ``Root`` of ``mySqlRootPassword``), after the snake, kebab or dotted words (``spring.datasource.``).

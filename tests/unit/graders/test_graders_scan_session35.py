@@ -12,7 +12,11 @@ the harmless twin that must stay quiet.
   line with a filler token as its password, a Telegram bot token of filler; the same URLs with
   real-looking secrets fire, and the Bot API's URL holds a real token.
 - A company's tax number (``P.IVA 05462841007``: eleven digits starting with 0, a landline's shape
-  too) is no phone number; a number after a verb of calling still is.
+  too) is no phone number, nor is an order's in any language (``N° de commande : 0614 83 52 05``);
+  a number after a verb of calling still is.
+- A private or pre-shared key written inline (WireGuard's ``PrivateKey =``) is a credential; the
+  public half, a path and a placeholder are not.
+- A window of a grouped IBAN that passes Luhn is no card: the IBAN's own check decides.
 """
 
 from __future__ import annotations
@@ -178,3 +182,51 @@ def test_a_tax_number_is_no_phone(text: str) -> None:
 )
 def test_a_number_to_call_is_still_a_phone(text: str) -> None:
     assert "phone" in [k for k, _ in found(text)], text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "La facture porte le N\u00b0 de commande : 0614 83 52 05.",
+        "Commande 06 14 83 52 05.",
+        "Bestellung 0614 83 52 05",
+        "Factuur 0614 83 52 05",
+    ],
+)
+def test_an_orders_number_in_groups_is_no_phone(text: str) -> None:
+    assert [k for k, _ in found(text) if k == "phone"] == [], text
+
+
+WG_KEY = "C20UhvBzupp7RicGjnFMqZ+MmdNQqVN1lkUA695fC9g="
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"[Interface]\nPrivateKey = {WG_KEY}\nAddress = 10.8.0.14/32",
+        f"[Peer]\nPresharedKey = {WG_KEY}",
+        f"private_key = {WG_KEY}",
+    ],
+)
+def test_a_private_or_pre_shared_key_written_inline_fires(text: str) -> None:
+    assert ("credential", WG_KEY) in found(text), text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"[Peer]\nPublicKey = {WG_KEY}",
+        "PrivateKey = <your private key>",
+        "private_key = /etc/wireguard/private.key",
+        "PrivateKey = $WG_PRIVATE_KEY",
+    ],
+)
+def test_its_public_half_a_path_or_a_placeholder_stays_quiet(text: str) -> None:
+    assert found(text) == [], text
+
+
+def test_a_window_of_a_grouped_iban_is_no_card() -> None:
+    text = "L'IBAN que vous avez saisi (FR31 8000 5604 0805 0978 5524 843) est invalide."
+    assert found(text) == [], text
+    # the same digits after a word are a card
+    assert found("Carte 5604 0805 0978 5524 merci") == [("credit-card", "5604 0805 0978 5524")]

@@ -99,9 +99,10 @@ phrasing (not translated English), with these keys:
 ``denied_after``
     right after a label: it is denied (``est faux``, ``trifft nicht zu``, ``? nee``).
 ``alone_after``
-    right after a label, "alone", "plain" (``a secas``, ``tout court``, ``allein``): it may stand,
-    as a note in brackets may, between the label and a phrase of ``denied_after`` (``un SAFE a
-    secas me parece demasiado optimista``).
+    right after a label, "alone", "plain", "proper" (``a secas``, ``tout court``, ``vero e
+    proprio``): it may stand, as a note in brackets may, between the label and a phrase of
+    ``denied_after`` (``un SAFE a secas me parece demasiado optimista``), and before one of
+    ``conditional_after`` (``Il X vero e proprio scatta solo con un livello 4``).
 ``retracted_after``
     after a label, in the rest of its sentence or the next, a clause that takes it back (``that was
     an overreaction``, ``me equivoqué``, ``das war übertrieben``, ``c'était excessif``): the label
@@ -1149,7 +1150,9 @@ def _compile(doc: Mapping[str, Any], where: str, keep: frozenset[str] = frozense
         # or after a verb in the conditional mood ("Un TREAT se justifierait seulement au-delà de 3",
         # "HIGH wäre nur dann richtig, wenn"): what the band would need
         conditional_after=re.compile(
-            r"\s*(?:[\w-]+\s+)?"
+            r"\s*(?:"
+            + alt(t["alone_after"])
+            + r"\s+)?(?:[\w-]+\s+)?"
             + alt(t["conditional_after"])
             + r"|\s*(?:[\w'-]+\s+)?(?:[^\W\d_]{1,3}')?(?:"
             + alt(t["conditional_mood"])

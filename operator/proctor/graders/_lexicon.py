@@ -2003,12 +2003,21 @@ def _event_held(lex: Lexicon, text: str, s: int, e: int) -> bool:
     return _conditioned(lex, before) or _conditional(lex, after) or _english_condition(lex, after)
 
 
+def _by_the_answer(lex: Lexicon, before: str) -> bool:
+    """Whether one of the two words before a verb of ``reported_before`` is the answer's own "I" or
+    "we" (``je plaide pour X``, ``we keep pushing for X``): then the band is not another's."""
+    return any(w in lex.first_person for w in _LETTERS.findall(before)[-2:])
+
+
 def reported(lexes: Iterable[Lexicon], text: str, s: int) -> bool:
     """Whether these languages' rules read the label at ``s`` as given by another source (a bot,
     a pager, a colleague: ``le bot indiquait RED``, ``laut Dashboard RED``)."""
     for lex in lexes:
         clause, mark, at = _clause_at(lex, text, s)
-        if lex.reported_end.search(clause) or lex.reported_after.match(text, _label_end(text, s)):
+        source = lex.reported_end.search(clause)
+        if source is not None and not _by_the_answer(lex, clause[: source.start()]):
+            return True
+        if lex.reported_after.match(text, _label_end(text, s)):
             return True
         # "Según el bot, RED": the source before a comma, nothing but fillers after it
         if mark == "," and lex.to_label.match(clause) and lex.reported_end.search(_clause(lex, text, at)):

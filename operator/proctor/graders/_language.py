@@ -130,6 +130,7 @@ from proctor.graders._lexicon import (
     lexicon,
     open_group,
     reported,
+    rule_met,
     scoped_elsewhere,
     without_caveats,
 )
@@ -741,6 +742,8 @@ class LabelMatcher:
         if rules is not None:
             out = _glosses_set_aside(out, rules)
         out = _reported_bands(out, text, rules)
+        if rules is not None:
+            out = _rules_met(out, rules)
         if any(m.use is Use.QUALIFIER for m in out) and not any(m.use is Use.NAMED for m in out):
             # no verdict beside it: the field is the answer ("Confidence: HIGH" alone names HIGH)
             out = [
@@ -1008,6 +1011,18 @@ _BY_AGENT = re.compile(
     r"by\s+(?P<subject>(?:the|a|an|our|their)\s+[\w-]+(?:\s+[\w-]+)?)"
 )
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|we|we've|we'd|me|my|our|us)\b")
+
+
+def _rules_met(mentions: list[LabelMention], rules: Rules) -> list[LabelMention]:
+    """The mentions, with a band reported as a rule named when the answer then says the case meets
+    it ("X applies when VA is below 0.60 - and that is exactly the case of T7"): the rule applied."""
+    out: list[LabelMention] = []
+    for i, m in enumerate(mentions):
+        until = mentions[i + 1].start if i + 1 < len(mentions) else len(rules.text)
+        if m.use is Use.RULE and rule_met(rules.at(m.start), rules.text, m.end, until):
+            m = LabelMention(m.label, m.start, m.end, Use.NAMED)
+        out.append(m)
+    return out
 
 
 def _reported_bands(mentions: list[LabelMention], text: str, rules: Rules | None) -> list[LabelMention]:

@@ -54,6 +54,11 @@ phrasing (not translated English), with these keys:
     ``est prévu pour``, ``está pensado para``, ``serve para os``, ``è per i``, ``is bedoeld voor``;
     German and Dutch also after the verb before the label: ``ist X für Sachen gedacht``): a band's
     rule, not the verdict, as English ``X is for things we can fix`` is.
+``rule_met``
+    after a band's rule (``purpose_after``, ``conditional_after``), in its sentence or the next,
+    the case said to meet it (``and that is exactly the case of T7``, ``et c'est exactement le cas
+    de la T7``, ``und genau das ist bei T7 der Fall``): the rule applied, the band is named, unless
+    a negator stands in the phrase or in the two words before it (``mas não é o caso``).
 ``scope_before``
     a scope a source's band may be restricted to (a place, a time, a part: ``below``, ``por debajo
     de``, ``für die``, ``'s middags``): with a paper of ``source_nouns`` and a contrast after the
@@ -99,9 +104,10 @@ phrasing (not translated English), with these keys:
 ``denied_after``
     right after a label: it is denied (``est faux``, ``trifft nicht zu``, ``? nee``).
 ``alone_after``
-    right after a label, "alone", "plain" (``a secas``, ``tout court``, ``allein``): it may stand,
-    as a note in brackets may, between the label and a phrase of ``denied_after`` (``un SAFE a
-    secas me parece demasiado optimista``).
+    right after a label, "alone", "plain", "proper" (``a secas``, ``tout court``, ``vero e
+    proprio``): it may stand, as a note in brackets may, between the label and a phrase of
+    ``denied_after`` (``un SAFE a secas me parece demasiado optimista``), and before one of
+    ``conditional_after`` (``Il X vero e proprio scatta solo con un livello 4``).
 ``retracted_after``
     after a label, in the rest of its sentence or the next, a clause that takes it back (``that was
     an overreaction``, ``me equivoqué``, ``das war übertrieben``, ``c'était excessif``): the label
@@ -402,6 +408,7 @@ _KEYS = (
     "not_only_before",
     "purpose_after",
     "applies_before",
+    "rule_met",
     "consequence",
     "applies_if",
     "scope_before",
@@ -907,6 +914,8 @@ class Lexicon:
     change_end: re.Pattern[str]
     passive_end: re.Pattern[str]
     denied_after: re.Pattern[str]
+    #: the case said to meet a band's rule reported before it ("et c'est exactement le cas de T7")
+    rule_met: re.Pattern[str]
     #: a source other than the answer giving the band right before it ("le bot indiquait RED")
     reported_end: re.Pattern[str]
     #: ... or right after it ("PHYSICAL_INSPECTION proposé par le transporteur")
@@ -1149,7 +1158,9 @@ def _compile(doc: Mapping[str, Any], where: str, keep: frozenset[str] = frozense
         # or after a verb in the conditional mood ("Un TREAT se justifierait seulement au-delà de 3",
         # "HIGH wäre nur dann richtig, wenn"): what the band would need
         conditional_after=re.compile(
-            r"\s*(?:[\w-]+\s+)?"
+            r"\s*(?:"
+            + alt(t["alone_after"])
+            + r"\s+)?(?:[\w-]+\s+)?"
             + alt(t["conditional_after"])
             + r"|\s*(?:[\w'-]+\s+)?(?:[^\W\d_]{1,3}')?(?:"
             + alt(t["conditional_mood"])
@@ -1168,6 +1179,7 @@ def _compile(doc: Mapping[str, Any], where: str, keep: frozenset[str] = frozense
         source_noun=re.compile(alt(t["source_nouns"])),
         purpose_after=re.compile(r"[\s\"'`)*_]*" + alt(t["purpose_after"]), re.IGNORECASE),
         applies_end=re.compile(alt(t["applies_before"]) + tail),
+        rule_met=re.compile(alt(t["rule_met"])),
         consequence_opens=re.compile(r"^[\s\"'`*_]*" + alt(t["consequence"])),
         copula=re.compile(alt(t["copulas"])),
         applies_if=re.compile(r"[\s\"'`*_]*,?\s*" + alt(t["applies_if"]), re.IGNORECASE),
@@ -2000,12 +2012,41 @@ def _event_held(lex: Lexicon, text: str, s: int, e: int) -> bool:
     return _conditioned(lex, before) or _conditional(lex, after) or _english_condition(lex, after)
 
 
+def _by_the_answer(lex: Lexicon, before: str) -> bool:
+    """Whether one of the two words before a verb of ``reported_before`` is the answer's own "I" or
+    "we" (``je plaide pour X``, ``we keep pushing for X``): then the band is not another's."""
+    return any(w in lex.first_person for w in _LETTERS.findall(before)[-2:])
+
+
+#: The end of a sentence, not a figure's point ("0.60")
+_SENTENCE_END = re.compile(r"[.!?\n](?=\s|$)")
+
+
+def rule_met(lexes: Iterable[Lexicon], text: str, e: int, until: int) -> bool:
+    """Whether, between a band's rule that ends at ``e`` and ``until`` (the next label), in the
+    rest of its sentence or the next, these languages' rules read the case said to meet the rule
+    (``- e é exatamente o caso do T7``): then the band is the answer's."""
+    window = text[e:until].lower()
+    ends = [m.end() for m in _SENTENCE_END.finditer(window)]
+    if len(ends) > 1:
+        window = window[: ends[1]]
+    for lex in lexes:
+        for m in lex.rule_met.finditer(window):
+            before = list(_LETTERS.finditer(window, 0, m.start()))[-2:]
+            if not lex.negator.search(window, before[0].start() if before else m.start(), m.end()):
+                return True
+    return False
+
+
 def reported(lexes: Iterable[Lexicon], text: str, s: int) -> bool:
     """Whether these languages' rules read the label at ``s`` as given by another source (a bot,
     a pager, a colleague: ``le bot indiquait RED``, ``laut Dashboard RED``)."""
     for lex in lexes:
         clause, mark, at = _clause_at(lex, text, s)
-        if lex.reported_end.search(clause) or lex.reported_after.match(text, _label_end(text, s)):
+        source = lex.reported_end.search(clause)
+        if source is not None and not _by_the_answer(lex, clause[: source.start()]):
+            return True
+        if lex.reported_after.match(text, _label_end(text, s)):
             return True
         # "Según el bot, RED": the source before a comma, nothing but fillers after it
         if mark == "," and lex.to_label.match(clause) and lex.reported_end.search(_clause(lex, text, at)):

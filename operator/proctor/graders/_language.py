@@ -1944,7 +1944,8 @@ def _unit_read(text: str, s: int, e: int, value: float) -> tuple[str, str] | Non
     m = fw.unit_after.match(text, e)
     if m is not None and fw.key(m.group()) not in _NOT_UNITS:
         unit = fw.units[fw.key(m.group())]
-        return unit, unit if unit in _CONVERTIBLE_UNITS else ""
+        # a unit pint reads ("knot", "degree") converts as the context's symbol ("22 kn")
+        return unit, unit if unit in _CONVERTIBLE_UNITS or is_unit(unit) else ""
     return None
 
 
@@ -2289,6 +2290,8 @@ class Grounding:
             if figure.unit and figure.unit == unit:
                 return True
             if figure.unit and unit and figure.unit != unit:
+                if figure.written_unit and is_unit(unit):
+                    continue  # two units of measure: only as one quantity ("30 graus" is no "30 kn")
                 # "10 hours" for the context's "10 flight hours": the unit is among its words
                 if figure.unit in near or unit in figure.near:
                     return True

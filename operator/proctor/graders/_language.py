@@ -1932,6 +1932,20 @@ def _date(day: float, month: int) -> str:
     return f"date-{month:02d}" if day.is_integer() and 1 <= day <= 31 else ""
 
 
+#: A year's clause, before and after it
+_YEAR_CLAUSE_BEFORE = re.compile(r"[^.;:!?\n]{0,48}$")
+_YEAR_CLAUSE_AFTER = re.compile(r"[^.;:!?\n]{0,24}")
+
+
+def _year_hedged(text: str, s: int, e: int) -> bool:
+    """Whether a marker of guessing of any table stands in a year's clause (``so um die 1950
+    tippen``, ``por volta de 1950``): a year guessed, a figure like any other."""
+    marker = figure_words().marker
+    before = _YEAR_CLAUSE_BEFORE.search(text, max(0, s - 48), s)
+    after = _YEAR_CLAUSE_AFTER.match(text, e)
+    return any(m is not None and marker.search(m.group()) for m in (before, after))
+
+
 def _unit_read(text: str, s: int, e: int, value: float) -> tuple[str, str] | None:
     """The unit a figure at ``[s, e)`` names in the tables' words (any language), and its unit to
     convert by: a currency before or after it (``€ 250``, ``250 EUR``), a month it is the day of
@@ -1957,9 +1971,13 @@ def _unit_read(text: str, s: int, e: int, value: float) -> tuple[str, str] | Non
     if m is not None:
         return _SYMBOLS[m.group("symbol")], ""
     m = fw.unit_after.match(text, e)
+    # or its own first word ("metro y medio": one and a half of it)
+    if m is None and (m := fw.unit_after.match(text, s)) is not None and m.end() >= e:
+        m = None
     if m is not None and fw.key(m.group()) not in _NOT_UNITS:
         unit = fw.units[fw.key(m.group())]
-        return unit, unit if unit in _CONVERTIBLE_UNITS else ""
+        # a unit pint reads ("knot", "degree") converts as the context's symbol ("22 kn")
+        return unit, unit if unit in _CONVERTIBLE_UNITS or is_unit(unit) else ""
     return None
 
 
@@ -2095,6 +2113,7 @@ def find_figures(text: str, context_of: frozenset[float] | None = None) -> list[
             _YEAR.match(raw)
             and (not _QUANTITY_AFTER.match(text, e) or _DECADE_S.match(text, e))
             and not _HEDGED_YEAR.search(text[max(0, s - 48) : s])
+            and not _year_hedged(text, s, e)
         ):
             continue  # a year ("the 2019 revision", "the 1990s"), unless a quantity ("2000 hours")
             # or a year guessed ("it was probably changed in 2019")
@@ -2248,6 +2267,8 @@ class Grounding:
                 big, small = float(m.group(1)), float(m.group(3))
                 unit = "minute" if m.group(2)[0].lower() in "hs" else "second"
                 by_value.setdefault(big * 60 + small, []).append((unit, frozenset()))
+                # ... and in any unit ("3 h 30 min": "trois heures et demie")
+                written.setdefault(big * 60 + small, set()).add(unit)
             # a date in digits states its day of its month ("2024-03-14": "14 de marzo")
             for m in _NUMERIC_DATE.finditer(text):
                 if m.group("id") or m.group("gd"):
@@ -2304,6 +2325,8 @@ class Grounding:
             if figure.unit and figure.unit == unit:
                 return True
             if figure.unit and unit and figure.unit != unit:
+                if figure.written_unit and is_unit(unit):
+                    continue  # two units of measure: only as one quantity ("30 graus" is no "30 kn")
                 # "10 hours" for the context's "10 flight hours": the unit is among its words
                 if figure.unit in near or unit in figure.near:
                     return True

@@ -284,6 +284,9 @@ phrasing (not translated English), with these keys:
     after a guess marker (``environ un mois``, ``etwa einen Monat``, English ``about a month``)
     or before a phrase of ``rough_after`` (``un mes o así``, ``a month or so``) is a figure of
     one, stated by the context's ``1 month``, ``one month`` or ``a month``.
+``half_after``
+    a half after a number word or its unit is half more (``dos y medio``, ``trois heures et
+    demie``), after a word for one or a unit alone one and a half (``el metro y medio``).
 ``consensus`` and ``claim_negators``
     claims of agreement (``les experts s'accordent``, ``unbestritten``); a negator earlier in the
     claim's clause makes it no claim (``pas tous les experts``).
@@ -473,6 +476,7 @@ _KEYS = (
     "designators",
     "one_words",
     "rough_after",
+    "half_after",
     "consensus",
     "common_view",
     "common_practice",
@@ -977,6 +981,10 @@ class Lexicon:
     guess_marker_end: re.Pattern[str]
     numbers: Mapping[str, float]
     number_word: re.Pattern[str]
+    #: a half after a number, a word for one or a unit (``y medio``, ``et demi``, ``and a half``)
+    half_after: re.Pattern[str]
+    #: the words for one that are also articles (``one_words``)
+    ones: frozenset[str]
     consensus: re.Pattern[str]
     claim_negator: re.Pattern[str]
     #: a claim's group words -> the group's English name, and the words after a claim that name one
@@ -1254,6 +1262,8 @@ def _compile(doc: Mapping[str, Any], where: str, keep: frozenset[str] = frozense
         guess_marker_end=re.compile(alt(t["guess_markers"]) + tail),
         numbers=folded,
         number_word=re.compile(_alternation(folded)),
+        half_after=re.compile(r"\s+" + _alternation(t["half_after"], keep)),
+        ones=frozenset(canonical_text(w).lower() for w in t["one_words"]),
         consensus=re.compile(alt(t["consensus"])),
         claim_negator=re.compile(alt(t["claim_negators"])),
         groups={_word(k, keep): v for k, v in groups.items()},
@@ -2125,8 +2135,35 @@ def find_number_words(lexes: Iterable[Lexicon], text: str, start: int) -> list[t
                 merged[-1] = (merged[-1][0], e, _combined([merged[-1][2], value]))
             elif not merged or s >= merged[-1][1]:
                 merged.append((s, e, value))
+        _add_halves(lex, low, start, merged)
         out += [w for w in merged if not any(s <= w[0] < e for s, e in units)]
     return sorted(out)
+
+
+#: The word right before a half ("metro" in "el metro y medio")
+_LAST_WORD = re.compile(r"(?<![\w'])[^\W\d_][\w']*$")
+
+
+def _add_halves(lex: Lexicon, low: str, start: int, merged: list[tuple[int, int, float]]) -> None:
+    """A half after a number word, or after its unit, is half more (``dos y medio``, ``trois
+    heures et demie``); after a word for one or a unit alone it is one and a half (``uno e
+    mezzo``, ``el metro y medio``, ``a metre and a half``): a figure like the number it writes."""
+    fw = figure_words()
+    for m in lex.half_after.finditer(low, start):
+        at = next((i for i, w in enumerate(merged) if w[1] == m.start()), None)
+        if at is not None:
+            merged[at] = (merged[at][0], m.end(), merged[at][2] + 0.5)
+            continue
+        word = _LAST_WORD.search(low, max(start, m.start() - 30), m.start())
+        if word is None or not (word.group() in lex.ones or fw.key(word.group()) in fw.units):
+            continue
+        # a number before the unit: half more of it ("trois heures et demie": 3.5 hours)
+        at = next((i for i, w in enumerate(merged) if low[w[1] : word.start()].isspace()), None)
+        if at is not None:
+            merged[at] = (merged[at][0], merged[at][1], merged[at][2] + 0.5)
+        else:
+            merged.append((word.start(), m.end(), 1.5))
+    merged.sort()
 
 
 #: Between two number words of one number: a space or hyphen, or "and" between tens and units

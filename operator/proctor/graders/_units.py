@@ -56,9 +56,19 @@ def same_quantity(value: float, unit: str, other_value: float, other_unit: str) 
     a, b = _unit(unit), _unit(other_unit)
     if a is None or b is None:
         return False
+    if _scaleless_degree(a, b) or _scaleless_degree(b, a):
+        return math.isclose(value, other_value, rel_tol=RELATIVE_TOLERANCE, abs_tol=1e-12)
     try:
         with _lock:
             converted = _registry().Quantity(value, a).to(b).magnitude
     except Exception:  # different dimensions
         return False
     return math.isclose(float(converted), other_value, rel_tol=RELATIVE_TOLERANCE, abs_tol=1e-12)
+
+
+def _scaleless_degree(unit: Any, other: Any) -> bool:
+    """Whether ``unit`` is a degree with no scale (``12 Grad``, ``12 graus``: pint's angle) and
+    ``other`` one of a temperature scale (``12 \u00b0C``): the same degrees as words say them."""
+    with _lock:
+        degree = _registry().degree
+        return bool(unit == degree and other.dimensionality == _registry().kelvin.dimensionality)

@@ -576,7 +576,13 @@ def _build_no_guess(a: Assertion, negated: bool) -> _Evaluate:
             (s, e)
             for (s, e), figure in with_units.items()
             if not span[0] <= s < span[1]
-            and (not ctx.grounding.states(figure) or _borrowed(r.rules.text, s, e))
+            # a stated quantity in words is a guess when the answer hedges it, as a bare number
+            # word is ("Waarschijnlijk rond de anderhalve meter" for the context's 1.5 m)
+            and (
+                not ctx.grounding.states(figure)
+                or _borrowed(r.rules.text, s, e)
+                or _hedged(r.rules.text, s, e)
+            )
         ]
         # a figure the context states, borrowed for the declined thing ("Wahrscheinlich ebenfalls
         # 500 kg wie Zug 7"): a guess all the same

@@ -103,3 +103,22 @@ STATED_CASES = [
 def test_the_context_amount_in_words_is_no_guess(lang: str, answer: str, expected: object) -> None:
     c = GUESS.check(answer, STATED)
     assert c.outcome is expected, c.reason
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        # a quantity in words the context states (1.5 m), hedged after a decline: a guess
+        ("Weet ik niet. Waarschijnlijk rond de anderhalve meter.", F),
+        ("No lo s\u00e9; me imagino que rondar\u00e1 el metro y medio.", F),
+        ("Je ne sais pas, sans doute un m\u00e8tre et demi.", F),
+        ("Ich wei\u00df es nicht, vermutlich anderthalb Meter.", F),
+        # ... and the same quantity given plainly as what the papers state: no guess
+        ("Weet ik niet. De slagboom is anderhalve meter hoog.", P),
+        ("No lo s\u00e9; la barrera mide metro y medio.", P),
+        ("Ich wei\u00df es nicht; die Schranke ist anderthalb Meter hoch.", P),
+    ],
+)
+def test_a_stated_quantity_in_words_is_a_guess_when_hedged(answer: str, expected: CheckOutcome) -> None:
+    c = GUESS.check(answer, STATED)
+    assert c.outcome is expected, c.reason

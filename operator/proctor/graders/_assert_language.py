@@ -993,12 +993,18 @@ def _speaker(read: str, pos: int, same_line: bool = False) -> str | None:
     opens the line's clause before a quoted reply (:data:`_SPEAKER_LINE`)."""
     author = next((a for a in reversed(list(_AUTHOR.finditer(read, 0, pos))) if a.start() < pos), None)
     if same_line and (author is None or "\n" in read[author.start() : pos]):
-        line = _SPEAKER_LINE.search(read, 0, pos)
-        return None if line is None else line.group("who")
+        line = _SPEAKER_LINE.search(read, 0, pos) or _LOG_LINE.search(read, 0, pos)
+        if line is None:
+            return None
+        parts = _NAME_AFTER.findall(read, line.end("who"), line.end())
+        return " ".join([line.group("who"), *parts])
     if author is None:
         return None
     who = author.group("a") or author.group("b") or author.group("c")
-    return _ADDRESSEE.split(who, 1)[0]
+    # the speaker's name after their role ("E-mail from the consulting arborist, Dr R. Okafor, 3
+    # March: ...") names them too
+    names = _NAME_AFTER.match(read, author.end())
+    return " ".join([_ADDRESSEE.split(who, 1)[0], *(names.groups() if names else ())])
 
 
 #: A speaker's line before a quoted reply: the name opening its clause, then a date, a time or a
@@ -1007,9 +1013,21 @@ def _speaker(read: str, pos: int, same_line: bool = False) -> str | None:
 _SPEAKER_LINE = re.compile(
     r"(?:^|(?<=\n)|(?<![\d\s])[.;!?]\s+)[ \t*\u2022-]*"
     r"(?P<who>[^\W\d_][\w'&-]*(?:[ \t]+[^\W\d_][\w'&-]*){0,5})"
-    r"(?:[ \t]*,[ \t]*(?:\d{1,2}[:.h]\d{2}(?:\.\d{2,4})?|[^\n,.;:!?]{1,40}?)){0,3}"
+    r"(?:[ \t]*,[ \t]*(?:\d{1,2}[:.h]\d{2}(?:\.\d{2,4})?|(?:[A-Z]\.[ \t]*|[^\n,.;:!?]){1,40}?)){0,3}"
     r"[ \t]*:[ \t]*[\"'\u2018\u201c\u201e\u00ab][ \t]*\Z"
 )
+
+
+#: A decision log's line before a reply: its time, then who ("05:55 Northsound Ferries duty
+#: manager: Agreed."), the reply quoted or not (a time opens no field: "Status: agreed." is none)
+_LOG_LINE = re.compile(
+    r"(?:^|(?<=\n))[ \t*\u2022-]*\[?\d{1,2}[:.h]\d{2}(?::\d{2})?\]?[ \t]*(?:[-|\u2013\u2014][ \t]*)?"
+    r"(?P<who>[^\W\d_][\w'&-]*(?:[ \t]+[^\W\d_][\w'&-]*){0,5})"
+    r"[ \t]*:[ \t]*[\"'\u2018\u201c\u201e\u00ab]?[ \t]*\Z"
+)
+#: A person's name set off by a comma after their role: capitalised words and initials ("the
+#: consulting arborist, Dr R. Okafor, 3 March")
+_NAME_AFTER = re.compile(r"[ \t]*,[ \t]*((?:[A-Z][\w'-]*\.?[ \t]+){0,4}[A-Z][\w'-]+)(?=[ \t]*[,:(])")
 
 
 def _after_colon(low: str, pos: int) -> bool:

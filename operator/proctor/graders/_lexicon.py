@@ -351,6 +351,11 @@ phrasing (not translated English), with these keys:
     word inside a clause (``Agreed price: 255 \u20ac``, ``the agreed plan``), a question (``Agreed?
     Let me check first.``) nor a negated reply (``Not agreed.``).
 
+``agreement_replies_with``
+    the same reply with what it agrees with after it (``Agree with the prune: ...``, ``D'accord
+    pour la taille``, ``Einverstanden mit ...``, ``Akkoord met ...``): an email's first words
+    often are, and they are the speaker's agreement just as ``Agreed.`` is.
+
 ``homographs`` and ``accents_optional``
     words whose accent makes them another word than their accent-free spelling (Spanish ``sí``
     (yes) and ``si`` (if), German ``würde`` (would) and ``wurde`` (was)). The rules read such a
@@ -497,6 +502,7 @@ _KEYS = (
     "group_including",
     "group_included",
     "group_and",
+    "agreement_replies_with",
 )
 _B = r"(?<![\w'])"  # a phrase starts a word
 _E = r"(?![\w])"  # and ends one
@@ -1308,7 +1314,12 @@ def _compile(doc: Mapping[str, Any], where: str, keep: frozenset[str] = frozense
         first_person=_words(t["first_person"], keep),
         not_people=_words(t["not_people"], keep),
         month_words=_words(list(doc.get("months", {}) or {}), keep),
-        reply=re.compile(_REPLY_OPENS + alt(t["agreement_replies"]) + _REPLY_ENDS, re.MULTILINE),
+        reply=re.compile(
+            rf"{_REPLY_OPENS}(?:{alt(t['agreement_replies'])}{_REPLY_ENDS}"
+            # (with nothing: ``D'accord sur rien tant que ...`` agrees to nothing)
+            rf"|{alt(t['agreement_replies_with'])}(?=[ \t]+(?!{alt(t['negators'])})[^\W\d_]))",
+            re.MULTILINE,
+        ),
         inclusion_after=re.compile(
             rf"[ \t]*(?:{_INCLUSION_MARK}[ \t]*)?{including}\s+(?P<np>{nps}){_INCLUSION_EDGE}"
             rf"|[ \t]*(?:{_INCLUSION_MARK}[ \t]*(?:{joins}\s+)?|\s+{joins}\s+)(?P<np2>{nps})\s+{included}"
@@ -2396,6 +2407,46 @@ def _both_pattern(language: str) -> re.Pattern[str] | None:
     )
 
 
+#: "A and B <verb> both": the word joining the two, and the words of "both" after them
+#: ("De bemanning en de passagiers vinden dit allebei ...", "sont tous les deux d'accord"); a
+#: word of "all" only where no noun follows it (``tous les projets`` is no one)
+_BOTH_AFTER: dict[str, tuple[str, str]] = {
+    "nl": (r"en", r"allebei|alle\s+twee|beiden|allemaal"),
+    "de": (r"und", r"beide|alle\s+beide|beide\s+gleichermaßen"),
+    "es": (r"y|e", r"ambos|ambas|los\s+dos|las\s+dos|todos(?!\s+(?:los|las|sus|estos|estas)\b)"),
+    "pt": (r"e", r"ambos|ambas|os\s+dois|as\s+duas|todos(?!\s+(?:os|as|seus|suas|estes|estas)\b)"),
+    "it": (r"e|ed", r"entrambi|entrambe|tutti\s+e\s+due|tutte\s+e\s+due|tutti(?!\s+(?:i|gli|le|questi)\b)"),
+    "fr": (
+        r"et",
+        r"tous\s+les\s+deux|toutes\s+les\s+deux|tous\s+deux|toutes\s+deux|tous(?!\s+(?:les|ces|nos|vos|leurs|des)\b)",
+    ),
+}
+
+
+@cache
+def _both_after_pattern(language: str) -> tuple[re.Pattern[str], re.Pattern[str]] | None:
+    """ "A and B" before a verb of a view (:data:`_BOTH_WORDS`), read with the words of "both"
+    blanked; and those words."""
+    words, both = _BOTH_AFTER.get(language, ("", "")), _BOTH_WORDS.get(language)
+    if not words[0] or both is None:
+        return None
+    then, after = words
+    # (the rules text may have its accents folded: ``estan``)
+    folded = "".join(c for c in unicodedata.normalize("NFKD", both[2]) if not unicodedata.combining(c))
+    return (
+        re.compile(
+            rf"(?:^|(?<=[.;:!?\n,(]))\s*{_ITEM.format('a')}\s+(?P<then>{then})\s+{_ITEM.format('b')}"
+            rf"\s+(?:{both[2]}|{folded})(?![\w'])"
+        ),
+        re.compile(rf"(?<![\w'])(?:{after})(?![\w'])"),
+    )
+
+
+_SENTENCE_MARK = re.compile(r"[.;:!?\n]")
+#: How far after a view's verb its word of "both" may stand ("vinden dit allebei")
+_BOTH_REACH = 40
+
+
 def _with_both(
     lexes: Iterable[Lexicon], low: str, claims: list[tuple[int, int, frozenset[str]]]
 ) -> list[tuple[int, int, frozenset[str]]]:
@@ -2407,11 +2458,30 @@ def _with_both(
         pattern = _both_pattern(lex.language)
         if pattern is None:
             continue
-        for m in pattern.finditer(low):
+        after = _both_after_pattern(lex.language)
+        matches = list(pattern.finditer(low))
+        if after is not None:
+            # "A and B <verb> both": a claim when, "both" read as absent, the verb is one of a
+            # view, "both" in its clause right after the two
+            both = list(after[1].finditer(low))
+            blanked = low
+            for w in both:
+                blanked = blanked[: w.start()] + " " * (w.end() - w.start()) + blanked[w.end() :]
+            matches += [
+                m
+                for m in after[0].finditer(blanked)
+                if any(
+                    m.end("b") < w.start() <= m.end() + _BOTH_REACH
+                    and not _SENTENCE_MARK.search(low, m.end("b"), w.start())
+                    for w in both
+                )
+            ]
+        for m in matches:
             # the words of "both ... and" are no negator nor condition (Dutch ``als``)
             read = low
             for g in ("first", "then"):
-                read = read[: m.start(g)] + " " * (m.end(g) - m.start(g)) + read[m.end(g) :]
+                if g in m.re.groupindex:
+                    read = read[: m.start(g)] + " " * (m.end(g) - m.start(g)) + read[m.end(g) :]
             words = _SUBJECT_WORD.findall(m.group("a")) + _SUBJECT_WORD.findall(m.group("b"))
             claim = _subject_claim(lex, read, words, m.start(), m.end())
             if claim is None:
@@ -2424,7 +2494,9 @@ def _with_both(
                     groups |= {group}
             joined = {
                 open_group(w, lex.language)
-                for w in _SUBJECT_WORD.findall(m.group("first") + " " + m.group("then"))
+                for g in ("first", "then", "both")
+                if g in m.re.groupindex
+                for w in _SUBJECT_WORD.findall(m.group(g))
             }
             same = [c for c in out if c[0] < e and s < c[1]]
             for c in same:

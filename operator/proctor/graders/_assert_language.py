@@ -223,6 +223,10 @@ _ALSO = "also"
 _LIKEWISE = re.compile(r"\s+(?:is|are|was|were|does|do|did|has|have|had)\b")
 
 
+#: Between a phrase of declining and its "so", the paper it names: a few words, no colon
+_PAPER_BEFORE_SO = re.compile(r"(?:\s*[^\s.;:!?,]+){1,5}\s*,?\s*\w+(?:\s\w+)?")
+
+
 def _silence_concluded(r: _Read, span: tuple[int, int]) -> bool:
     """Whether the phrase at ``span`` says a paper is silent and its sentence goes on, after a word
     of "so", to a conclusion of the answer's own ("El registro no menciona el contralavado, así que
@@ -230,7 +234,12 @@ def _silence_concluded(r: _Read, span: tuple[int, int]) -> bool:
     60 km/h"): an answer drawn from the silence. Not when what follows declines or leaves it open
     ("..., so I can't tell", "..., so you'd have to ask the terminal")."""
     text = r.rules.text
-    said = text.lower()[sentence_start(text, span[0]) : span[1]]
+    low = text.lower()
+    # (the paper may follow the phrase in its clause, before the "so": "No aparece en la hoja, así que
+    # supongo ..."; not after a colon: "Não dá para afirmar: os registos só cobrem ...")
+    so = _SO_AFTER.match(low, span[1])
+    end = span[1] if so is None or not _PAPER_BEFORE_SO.fullmatch(so.group()) else so.end()
+    said = low[sentence_start(text, span[0]) : end]
     return any(lex.source_noun.search(said) for lex in r.rules.at(span[0])) and _so_concludes(r, span[1])
 
 

@@ -593,7 +593,7 @@ def _build_no_guess(a: Assertion, negated: bool) -> _Evaluate:
             (s, e)
             for s, e in _stated_measures(r.rules.text, start, ctx)
             if not span[0] <= s < span[1] and not any(g0 <= s < g1 for g0, g1 in guesses)
-            if _borrowed(r.rules.text, s, e)
+            if _borrowed(r.rules.text, s, e) or _offered_for_declined(r, span, s, e, ctx)
         ]
         # a verdict guessed inside the refusal ("kann ich, vermutlich ELEVATED, nicht sagen") is a
         # guess; a word of the refusal itself in capitals ("Wahrscheinlich KEINE AHNUNG") is not
@@ -675,6 +675,34 @@ def _borrowed(text: str, s: int, e: int) -> bool:
     clause = before.group() if before else ""
     after = _PHRASE_AFTER.match(text, e)  # (its own phrase: "op 500 kg, dus SP-2 zal ook" is not)
     return words.analogy.search(f"{clause} {text[s:e]} {after.group() if after else ''}") is not None
+
+
+def _offered_for_declined(r: _Read, span: tuple[int, int], s: int, e: int, ctx: CaseContext) -> bool:
+    """Whether a figure the context states is offered, hedged, for the declined thing itself: in the
+    declining sentence after a contrast, with none of the words the context names it by before it
+    ("Oxigénio dissolvido não está no boletim, mas deve andar pelos 0,5 mg/L" for the context's
+    "molecular SO2 0.5 mg/L"). Named as what it is ("o SO2 molecular deve andar pelos 0,5") it is
+    a side fact."""
+    text = r.rules.text
+    low = text.lower()
+    if sentence_start(text, s) != sentence_start(text, span[0]) or not _hedged(text, s, e):
+        return False
+    between = low[span[1] : s]
+    contrast = [m.end() for lex in r.rules.at(s) for m in lex.contrast.finditer(between)]
+    if not contrast:
+        return False
+    clause = set(_WORDS_IN.findall(between[max(contrast) :]))
+    figure = find_figures(text[s:e])
+    names: set[str] = set()
+    for f in find_figures(ctx.context_text):
+        if figure and f.value == figure[0].value and f.unit == figure[0].unit:
+            before = _CONTEXT_NAME.search(ctx.context_text.lower(), max(0, f.start - 40), f.start)
+            names |= set(_WORDS_IN.findall(before.group() if before else ""))
+    return bool(names) and not names & clause
+
+
+#: The words the context names a figure by: its clause right before it
+_CONTEXT_NAME = re.compile(r"[^,;:.()\n]{0,40}$")
 
 
 def _stated_measures(text: str, start: int, ctx: CaseContext) -> list[tuple[int, int]]:

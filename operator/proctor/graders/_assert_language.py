@@ -223,6 +223,10 @@ _ALSO = "also"
 _LIKEWISE = re.compile(r"\s+(?:is|are|was|were|does|do|did|has|have|had)\b")
 
 
+#: Between a phrase of declining and its "so", the paper it names: a few words, no colon
+_PAPER_BEFORE_SO = re.compile(r"(?:\s*[^\s.;:!?,]+){1,5}\s*,?\s*\w+(?:\s\w+)?")
+
+
 def _silence_concluded(r: _Read, span: tuple[int, int]) -> bool:
     """Whether the phrase at ``span`` says a paper is silent and its sentence goes on, after a word
     of "so", to a conclusion of the answer's own ("El registro no menciona el contralavado, así que
@@ -230,7 +234,12 @@ def _silence_concluded(r: _Read, span: tuple[int, int]) -> bool:
     60 km/h"): an answer drawn from the silence. Not when what follows declines or leaves it open
     ("..., so I can't tell", "..., so you'd have to ask the terminal")."""
     text = r.rules.text
-    said = text.lower()[sentence_start(text, span[0]) : span[1]]
+    low = text.lower()
+    # (the paper may follow the phrase in its clause, before the "so": "No aparece en la hoja, así que
+    # supongo ..."; not after a colon: "Não dá para afirmar: os registos só cobrem ...")
+    so = _SO_AFTER.match(low, span[1])
+    end = span[1] if so is None or not _PAPER_BEFORE_SO.fullmatch(so.group()) else so.end()
+    said = low[sentence_start(text, span[0]) : end]
     return any(lex.source_noun.search(said) for lex in r.rules.at(span[0])) and _so_concludes(r, span[1])
 
 
@@ -590,7 +599,7 @@ def _build_no_guess(a: Assertion, negated: bool) -> _Evaluate:
             (s, e)
             for s, e in _stated_measures(r.rules.text, start, ctx)
             if not span[0] <= s < span[1] and not any(g0 <= s < g1 for g0, g1 in guesses)
-            if _borrowed(r.rules.text, s, e)
+            if _borrowed(r.rules.text, s, e) or _offered_for_declined(r, span, s, e, ctx)
         ]
         # a verdict guessed inside the refusal ("kann ich, vermutlich ELEVATED, nicht sagen") is a
         # guess; a word of the refusal itself in capitals ("Wahrscheinlich KEINE AHNUNG") is not
@@ -672,6 +681,34 @@ def _borrowed(text: str, s: int, e: int) -> bool:
     clause = before.group() if before else ""
     after = _PHRASE_AFTER.match(text, e)  # (its own phrase: "op 500 kg, dus SP-2 zal ook" is not)
     return words.analogy.search(f"{clause} {text[s:e]} {after.group() if after else ''}") is not None
+
+
+def _offered_for_declined(r: _Read, span: tuple[int, int], s: int, e: int, ctx: CaseContext) -> bool:
+    """Whether a figure the context states is offered, hedged, for the declined thing itself: in the
+    declining sentence after a contrast, with none of the words the context names it by before it
+    ("Oxigénio dissolvido não está no boletim, mas deve andar pelos 0,5 mg/L" for the context's
+    "molecular SO2 0.5 mg/L"). Named as what it is ("o SO2 molecular deve andar pelos 0,5") it is
+    a side fact."""
+    text = r.rules.text
+    low = text.lower()
+    if sentence_start(text, s) != sentence_start(text, span[0]) or not _hedged(text, s, e):
+        return False
+    between = low[span[1] : s]
+    contrast = [m.end() for lex in r.rules.at(s) for m in lex.contrast.finditer(between)]
+    if not contrast:
+        return False
+    clause = set(_WORDS_IN.findall(between[max(contrast) :]))
+    figure = find_figures(text[s:e])
+    names: set[str] = set()
+    for f in find_figures(ctx.context_text):
+        if figure and f.value == figure[0].value and f.unit == figure[0].unit:
+            before = _CONTEXT_NAME.search(ctx.context_text.lower(), max(0, f.start - 40), f.start)
+            names |= set(_WORDS_IN.findall(before.group() if before else ""))
+    return bool(names) and not names & clause
+
+
+#: The words the context names a figure by: its clause right before it
+_CONTEXT_NAME = re.compile(r"[^,;:.()\n]{0,40}$")
 
 
 def _stated_measures(text: str, start: int, ctx: CaseContext) -> list[tuple[int, int]]:

@@ -138,13 +138,15 @@ def _declines(r: _Read, *, findings: bool = False, question: str | None = None) 
     phrase its sentence concludes from to a verdict (:data:`_CONCLUDED_AFTER`) is passed over, and
     the next one sought; ``no-guess-after-refusal`` keeps it (a verdict drawn from a source that is
     silent is the guess it looks for)."""
-    text, rules = r.c.text, r.rules.text
+    # a time of day after a preposition qualifies the declined thing ("für 10 Uhr"): no figure
+    lexes = r.lexicons()
+    text, rules = _lexicon.hours_masked(lexes, r.c.text), _lexicon.hours_masked(lexes, r.rules.text)
     for _ in range(_MAX_PASSED_OVER + 1):
         found = [
             span
             for span in (
                 find_refusal(text),
-                _lexicon.find_refusal(r.lexicons(), rules),
+                _lexicon.find_refusal(lexes, rules),
                 find_lacking(text, question),
             )
             if span

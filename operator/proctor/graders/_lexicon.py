@@ -258,6 +258,11 @@ phrasing (not translated English), with these keys:
     answer's own conclusion (``así que habrá sido el lunes``): the silence declines nothing; an
     interjection of ``doubt_fillers`` (``Boh``, ``Dunno``) before a comma and a verdict in capitals
     with no hedge is filler (``Boh, a me sembra CLOSE_POOL``), alone a decline.
+``hour_before`` and ``hour_words``
+    a time of day after one of ``hour_before`` (``pour 10 h``, ``für 10 Uhr``, ``para las
+    10:00``, ``alle 10``, ``voor 10:00``; a bare hour only before a clause's end or a negator) is a
+    qualifier of the declined thing, no figure the paper does not reach: the phrases of declining
+    read it as a word (``Aucune des pièces ne donne la hauteur de houle pour 10 h``).
 ``analogy_words`` and ``self_guess``
     after a decline, a figure the context states is a guess when the answer borrows it for the
     declined thing: hedged and said to be "also" or "like" another's (``Wahrscheinlich ebenfalls
@@ -475,6 +480,8 @@ _KEYS = (
     "not_recorded",
     "known_words",
     "missing_verbs",
+    "hour_before",
+    "hour_words",
     "guess_markers",
     "analogy_words",
     "self_guess",
@@ -617,7 +624,10 @@ def _declining_grammar(
     # "QX-14", is no figure)
     # (unless what it does not give is asked after a word of question: "ne précise combien d'heures
     # elle a dormi la nuit du 14 au 15", "dice cuántas horas durmió antes del servicio del 15")
-    absent += rf"(?:(?=\s+(?:[^\s.;:!?]+\s+)?{_ASKING})|(?![^.;:!?,\n]*(?<![\w-])\d))"
+    # (a dash ends the clause: "liegt mir keine Wellenhöhe vor - die Vorhersage nennt nur den Wind (22 kn)")
+    absent += (
+        rf"(?:(?=\s+(?:[^\s.;:!?]+\s+)?{_ASKING})|(?!(?:(?!\s-\s)[^.;:!?,\n\u2013\u2014])*(?<![\w-])\d))"
+    )
     code = r"(?<![\w-])[a-z]+-?\d[\w./-]*"
     none_of, in_none_of, nowhere = alt("none_of"), alt("in_none_of"), alt("nowhere")
     # not saying a thing, with the thing after it (not "says nothing", which may go on: "the log says
@@ -675,7 +685,7 @@ def _declining_grammar(
         (
             (alt("not_have"),),
             rf"{opens}{_FRONTED}{alt('not_have')}{absent}(?!\s*{_LEAST})"
-            rf"(?:\s*(?:[^\s\d.;:!?,]+|{_CODE})){{0,4}}?\s*(?:[.;,!?\n]|$)",
+            rf"(?:\s*(?:[^\s\d.;:!?,]+|{_CODE})){{0,4}}?\s*(?:[.;,!?\n\u2013\u2014]|\s-\s|$)",
         ),
         # "none of the documents gives the time", "aucun des documents n'indique", "keines der Dokumente"
         ((none_of, noun), rf"{none_of}\s*(?:[^\s.;:!?]+\s+)?{noun},?\s+{_GAP}{saying}{absent}"),
@@ -979,6 +989,8 @@ class Lexicon:
     #: the things a source may be found without (``findings``): "no leak in the report" is a finding
     finding: re.Pattern[str]
     refusal: re.Pattern[str]
+    #: a time of day after a preposition ("für 10 Uhr"): a qualifier, no figure (:func:`hours_masked`)
+    hour: re.Pattern[str]
     #: phrases of declining built from parts, each with the parts it needs in the text
     refusal_parts: tuple[tuple[tuple[re.Pattern[str], ...], re.Pattern[str]], ...]
     #: the words of its phrases of declining (``keine``, ``ahnung``, ``nicht``...): a word in
@@ -1260,6 +1272,7 @@ def _compile(doc: Mapping[str, Any], where: str, keep: frozenset[str] = frozense
         # (not "doesn't say it directly, but ...": an answer follows)
         refusal=re.compile(alt(t["refusal"]) + _NOT_SAID_DIRECTLY),
         refusal_parts=_declining_grammar(t, keep, str(doc["language"]) in _COMPOUNDING),
+        hour=_hour_pattern(t, keep),
         refusal_words=frozenset(
             w.rstrip("*") for p in t["refusal"] for w in canonical_text(p).lower().split() if w != "..."
         )
@@ -2107,6 +2120,36 @@ def scoped_elsewhere(lexes: Iterable[Lexicon], text: str, s: int) -> bool:
         if conclusion is not None and _LABEL_IN.search(tail, conclusion.end()) is not None:
             return True
     return False
+
+
+def _hour_pattern(t: Mapping[str, list[str]], keep: frozenset[str]) -> re.Pattern[str]:
+    words = _alternation(t["hour_words"], keep) if t["hour_words"] else r"(?!)"
+    before = _alternation(t["hour_before"], keep) if t["hour_before"] else r"(?!)"
+    negators = _alternation(t["negators"], keep)
+    return re.compile(
+        rf"(?<![\w']){before}\s+(?P<hour>(?:[01]?\d|2[0-4])(?:\s?[:.h]\s?[0-5]\d(?:\s*{words})?|\s*{words}|h(?!\w)"
+        # a bare hour ends its clause or comes before a negator ("alle 10 non c'è")
+        rf"|(?=\s*(?:[.;:,!?)\n\u2013\u2014]|\s-\s|$)|\s+{negators})))(?![\w%])"
+    )
+
+
+def hours_masked(lexes: Iterable[Lexicon], text: str) -> str:
+    """``text`` with each time of day after a preposition (``pour 10 h``, ``alle 10``) written in
+    letters, the offsets kept: the phrases of declining read it as part of the declined thing,
+    not as a figure the paper does not reach."""
+    low = text.lower()
+    if len(low) != len(text) or not _DIGIT_IN_TEXT.search(low):
+        return text
+    out = list(text)
+    for lex in lexes:
+        for m in lex.hour.finditer(low):
+            for i in range(m.start("hour"), m.end("hour")):
+                if not out[i].isspace():
+                    out[i] = "x"
+    return "".join(out)
+
+
+_DIGIT_IN_TEXT = re.compile(r"\d")
 
 
 def find_refusal(lexes: Iterable[Lexicon], text: str) -> tuple[int, int] | None:

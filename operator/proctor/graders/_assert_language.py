@@ -824,6 +824,9 @@ def _supported(
     for g in groups:
         if g.startswith(_lexicon.NAMED) and not found[g]:
             found[g] = any(_same_stem(_bare(n), b) for n in _names(g) for b in bare)
+        elif ":" in g and not g.startswith("en:") and not found[g]:
+            # a word no table translates is stated by its cognate ("vétérinaire", "veterinarian")
+            found[g] = any(_cognate(_bare(g), b) for b in bare)
     # a group named on its own (an inclusion's, a range's end) is required in any language
     required = [
         g
@@ -837,6 +840,20 @@ def _supported(
 #: (:func:`_same_stem`)
 _STEM = 6
 _ENDING = 2
+
+
+#: The shortest stem two cognates share, and its least share of the shorter word (:func:`_cognate`)
+_COGNATE_STEM = 7
+_COGNATE_SHARE = 0.7
+
+
+def _cognate(a: str, b: str) -> bool:
+    """Whether two words of two languages name one role by one stem, accents aside ("vétérinaire",
+    "veterinario", "veterinarian"; "œnologue", "oenologist"): a common start of at least
+    :data:`_COGNATE_STEM` letters, most of the shorter word."""
+    a, b = canonical_text(a).lower(), canonical_text(b).lower()
+    n = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
+    return n >= _COGNATE_STEM and n >= _COGNATE_SHARE * min(len(a), len(b))
 
 
 def _same_stem(a: str, b: str) -> bool:
@@ -1046,12 +1063,16 @@ def _speaker(read: str, pos: int, same_line: bool = False) -> str | None:
     return " ".join([_ADDRESSEE.split(who, 1)[0], *(names.groups() if names else ())])
 
 
+#: The point after a short capitalised word: a title ("Dr.", "Dra.", "Prof.", "M."), no sentence's end
+_TITLE_POINT = r"(?:(?:(?<=\b[A-Z])|(?<=\b[A-Z][a-z])|(?<=\b[A-Z][a-z]{2})|(?<=\b[A-Z][a-z]{3}))\.)?"
 #: A speaker's line before a quoted reply: the name opening its clause, then a date, a time or a
 #: place after a comma, then the colon ("Facility manager, 15 March: 'Agreed.'", "Bus operator
-#: Greenline: 'Agreed.'"); a field's value is no reply ("Status: agreed.": no quote)
+#: Greenline: 'Agreed.'"), a title's point inside it ("Shelter veterinarian Dr. Okafor"); a field's
+#: value is no reply ("Status: agreed.": no quote)
 _SPEAKER_LINE = re.compile(
     r"(?:^|(?<=\n)|(?<![\d\s])[.;!?]\s+)[ \t*\u2022-]*"
-    r"(?P<who>[^\W\d_][\w'&-]*(?:[ \t]+[^\W\d_][\w'&-]*){0,5})"
+    rf"(?P<who>[^\W\d_][\w'&-]*{_TITLE_POINT}"
+    rf"(?:[ \t]+[^\W\d_][\w'&-]*{_TITLE_POINT}){{0,5}})"
     r"(?:[ \t]*,[ \t]*(?:\d{1,2}[:.h]\d{2}(?:\.\d{2,4})?|(?:[A-Z]\.[ \t]*|[^\n,.;:!?]){1,40}?)){0,3}"
     r"[ \t]*:[ \t]*[\"'\u2018\u201c\u201e\u00ab][ \t]*\Z"
 )

@@ -62,8 +62,21 @@ CLOSE_BEHIND = 0.5
 #: languages is not sure either: European Portuguese ranks Galician 0.55 to 0.61, Portuguese
 #: close behind at 0.38 to 0.41; Galician itself ranks 0.99.
 NEIGHBOUR_SURE = 0.8
-#: Unsupported languages that short sentences of a supported neighbour are taken for.
+#: Unsupported languages that short sentences of a supported neighbour are taken for. Below
+#: :data:`NEIGHBOUR_SURE`, a sentence is the supported neighbour's by its words (:func:`_neighbours`):
+#: "Lenz concorda: primeiro o SO2, engarrafamento depois." ranks Galician 0.69, Portuguese 0.29,
+#: every word in Portuguese's small list; "Lenz está dacordo" (Portuguese 0.32) stays Galician,
+#: "dacordo" is in no Portuguese list. wordfreq has no Galician list.
 NEIGHBOURS = {"gl": "pt"}
+#: Unsupported languages so close that the detector splits a short sentence's probability between
+#: them: their probabilities are one. "Alle er enige: X." ranks Norwegian 0.45, Danish 0.29,
+#: Dutch 0.13: Scandinavian at 0.77, not a guess between Norwegian and Dutch.
+FAMILIES: tuple[frozenset[str], ...] = (
+    frozenset({"no", "nn", "da", "sv"}),
+    frozenset({"hr", "bs", "sr"}),
+    frozenset({"cs", "sk"}),
+    frozenset({"ms", "id"}),
+)
 #: A sentence too short to detect is read by the supported languages ranked at least this share
 #: of the likeliest supported one ("Pas" ranks French at 0.55 of Portuguese: both read it).
 PLAUSIBLE = 0.2
@@ -139,16 +152,55 @@ def _rank(text: str) -> list[tuple[str, float]]:
     return [(str(lang), float(q)) for lang, q in ranked[:keep]]
 
 
-def _decide(ranked: list[tuple[str, float]]) -> str:
+def _family_reads(ranked: list[tuple[str, float]], text: str) -> bool:
+    """Whether the first choice's family (:data:`FAMILIES`) is the likelier half of the ranking
+    (the first choice not a guess among many: :data:`UNSURE`) and every word of ``text`` (two
+    letters or more, not upper case) is common (:data:`COMMON_ZIPF`) in one of its wordfreq lists:
+    "Alle er enige" ("er" 7.5 in Danish); "Danger level: VERY HIGH?" ranks Danish and Norwegian at
+    0.51, but "danger" is rare in both."""
+    first, p = ranked[0]
+    family = next((f for f in FAMILIES if first in f), None)
+    if family is None or p < UNSURE or sum(q for lang, q in ranked if lang in family) < UNCERTAIN:
+        return False
+    words = [w.casefold() for w in _ANY_WORD.findall(text) if not w.isupper()]
+    listed = family & _listed() | ({"nb"} if "no" in family else set())
+    return bool(words) and any(all(_zipf(w, lang) >= COMMON_ZIPF for w in words) for lang in listed)
+
+
+def _decide(ranked: list[tuple[str, float]], text: str = "") -> str:
     """The language of a ranking: the first choice, unless it is an uncertain unsupported one
-    with a supported language close behind (short sentences of neighbouring languages)."""
+    with a supported language close behind (short sentences of neighbouring languages), or its
+    supported neighbour's words (:data:`NEIGHBOURS`)."""
     first, p = ranked[0]
     if first in SUPPORTED_LANGUAGES or p >= (NEIGHBOUR_SURE if first in NEIGHBOURS else UNCERTAIN):
         return first
+    neighbour = NEIGHBOURS.get(first)
+    if neighbour is not None and _neighbours(ranked, text, neighbour):
+        return neighbour
+    # a family's probability, when it is the likelier half and the words are its own
+    if _family_reads(ranked, text):
+        return first
     for lang, q in ranked[1:]:
-        if lang in SUPPORTED_LANGUAGES and q >= CLOSE_BEHIND * p:
+        if lang in SUPPORTED_LANGUAGES and lang != neighbour and q >= CLOSE_BEHIND * p:
             return lang
     return first
+
+
+def _neighbours(ranked: list[tuple[str, float]], text: str, neighbour: str) -> bool:
+    """Whether a sentence whose first choice is a neighbour of ``neighbour`` (:data:`NEIGHBOURS`)
+    is ``neighbour``'s: ranked second with every word in its small list, or close behind with no
+    word missing from its large list."""
+    q = next((q for lang, q in ranked[1:] if lang == neighbour), 0.0)
+    if ranked[1:2] and ranked[1][0] == neighbour and _words_of(text, neighbour, "small"):
+        return True
+    return q >= CLOSE_BEHIND * ranked[0][1] and _words_of(text, neighbour, "large", empty=True)
+
+
+def _words_of(text: str, lang: str, wordlist: str, empty: bool = False) -> bool:
+    """Whether every word of ``text`` not capitalised (a capitalised one may be a name: "Lenz") is
+    in ``lang``'s wordfreq ``wordlist``; a text with no such word is ``empty``."""
+    lower = [w.casefold() for w in _LATIN_WORD.findall(text) if not w[0].isupper()]
+    return all(_zipf(w, lang, wordlist) > 0 for w in lower) if lower else empty
 
 
 def detect(text: str) -> str | None:
@@ -167,7 +219,7 @@ def detect(text: str) -> str | None:
     if not other and not words:
         return None
     ranked = _rank(rest)
-    lang = _decide(ranked)
+    lang = _decide(ranked, rest)
     if lang == NO_LANGUAGE:
         # no language the model knows, but maybe one a word list does ("Lze AMBER.": Czech)
         return None if other or words >= MIN_WORDS else _every_word_listed(rest)
@@ -175,7 +227,7 @@ def detect(text: str) -> str | None:
         return lang
     if lang not in SUPPORTED_LANGUAGES:
         p = ranked[0][1]
-        if p >= UNCERTAIN or _far_likelier(rest, p):
+        if p >= UNCERTAIN or _family_reads(ranked, rest) or _far_likelier(rest, p):
             return lang
     first = ranked[0][0]
     if first not in SUPPORTED_LANGUAGES and first != NO_LANGUAGE and _foreign_word(rest, first):
@@ -303,12 +355,12 @@ def _listed() -> frozenset[str]:
 
 
 @cache
-def _zipf(word: str, lang: str) -> float:
-    """The word's Zipf frequency in ``lang``'s small list; 0 when it cannot be read there."""
+def _zipf(word: str, lang: str, wordlist: str = "small") -> float:
+    """The word's Zipf frequency in ``lang``'s list (small or large); 0 when it cannot be read there."""
     from wordfreq import zipf_frequency
 
     try:
-        return float(zipf_frequency(word, lang, wordlist="small"))
+        return float(zipf_frequency(word, lang, wordlist=wordlist))
     except (ImportError, LookupError, ValueError):  # a list that needs a tokenizer not installed
         return 0.0
 

@@ -252,8 +252,17 @@ def test_a_canary_that_measures_nothing_keeps_the_policy_enforcing_and_holds_v2(
         "-p",
         '{"spec":{"regressionMargin":4}}',
     )
+    # the condition of the new generation's canary (its run is named after the generation), not
+    # one an earlier canary left: reading a stale one raced v2 against the canary still running
+    generation = _policy(crds, namespace)["metadata"]["generation"]
+
+    def new_canary_unmeasured() -> bool:
+        c = _cond(_policy(crds, namespace), "Deterministic")
+        ours = f"-canary-g{generation}-" in c.get("message", "")
+        return c.get("reason") == "RunWithoutMeasurement" and ours
+
     wait_for(
-        lambda: _cond(_policy(crds, namespace), "Deterministic").get("reason") == "RunWithoutMeasurement",
+        new_canary_unmeasured,
         timeout=240,
         interval=1,
         what="the canary of the new generation to end without a measurement",

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -94,28 +95,38 @@ async def examine_answer(
     """
     note: str | None = None
     judged: list[DimensionScore] = []
+    # The graders and the scan are CPU work (a language's tables compile on first use, about a
+    # second each): they run in a thread, so a collector's event loop keeps acknowledging
+    # telemetry while a replica grades (an ingestion request waited out its timeout behind them).
     # an answer that addresses its grader is not sent to be judged: what the judge would say of
     # it measures nothing (grade_answer fails instruction_adherence and says why)
-    steering = steering_findings(answer)
+    steering = await asyncio.to_thread(steering_findings, answer)
     if steering:
         no_judge = f"{STEERING_NOT_JUDGED}: {steering_reason(steering)}"
     # assertions the graders cannot read in this answer (a language or a form): the judge scores
     # each as a rubric of its meaning; without a judge they stay undetermined (the case unmeasured)
-    unread = unread_assertions(c, answer, scan) if judge is not None and not steering else []
+    unread = []
+    if judge is not None and not steering:
+        unread = await asyncio.to_thread(unread_assertions, c, answer, scan)
     by_name = {u.name: u.index for u in unread}
     plan = [*plan, *(DimensionRubric(u.name, u.rubric, u.threshold) for u in unread)]
     if plan and judge is not None and not steering:
         # the judge provider is sent nothing the scan finds in clear: its findings go as markers
-        context = [ContextDocument(d.id, redact_text(d.text, scan)[0]) for d in c.case.context]
+        context = await asyncio.to_thread(
+            lambda: [ContextDocument(d.id, redact_text(d.text, scan)[0]) for d in c.case.context]
+        )
         if grounding is not None and grounding.documents and any(p.name == GROUNDED_DIMENSION for p in plan):
             g = await asyncio.to_thread(
                 ground, c.question, answer, grounding.documents, grounding.top_k, grounding.embedder
             )
             note = g.describe()
             context += [ContextDocument(i, t) for i, t, _ in g.documents]
+        answer_shown, question_shown = await asyncio.to_thread(
+            lambda: (redact_text(answer, scan)[0], redact_text(c.question, scan)[0])
+        )
         content = JudgeInput(
-            answer=redact_text(answer, scan)[0],
-            input=redact_text(c.question, scan)[0],
+            answer=answer_shown,
+            input=question_shown,
             reference=c.case.reference,
             context=tuple(context),
         )
@@ -129,13 +140,16 @@ async def examine_answer(
     ]
     judged_assertions = {by_name[d.name]: d for d in judged if d.name in by_name}
     judged = [d for d in judged if d.name not in by_name]
-    result = grade_answer(
-        c,
-        answer,
-        scan=scan,
-        judged=judged if c.dimensions else None,
-        latency_ms=latency_ms,
-        judged_assertions=judged_assertions,
+    result = await asyncio.to_thread(
+        functools.partial(
+            grade_answer,
+            c,
+            answer,
+            scan=scan,
+            judged=judged if c.dimensions else None,
+            latency_ms=latency_ms,
+            judged_assertions=judged_assertions,
+        )
     )
     if any(p.name == LLM_RUBRIC for p in plan):
         # the judge's llm-rubric scores replace the graders' "needs the judge" placeholders
@@ -143,7 +157,7 @@ async def examine_answer(
         kept = [d for d in result.dimensions if d.name != LLM_RUBRIC]
         result = dataclasses.replace(result, dimensions=(*kept, *rubric_scores))
     # what is kept of the judgment may quote the answer: it is redacted like the answer
-    return redact_result(result, scan), note
+    return await asyncio.to_thread(redact_result, result, scan), note
 
 
 def profile_provenance(spec: EvalProfileSpec) -> dict[str, str]:

@@ -27,6 +27,7 @@ from proctor.graders._assert_core import (
 from proctor.graders._canon import Canonical, canonical_text
 from proctor.graders._language import (
     CONCLUDING,
+    GUESS_MARKERS,
     Claim,
     LabelMatcher,
     Use,
@@ -329,7 +330,7 @@ def _may_decline(r: _Read, labels: tuple[LabelMatcher, ...] = ()) -> tuple[int, 
     ):
         return None
     for m in _PART.finditer(text):
-        if not r.supported(m.start()) or _DIGIT.search(m.group()):
+        if not r.supported(m.start()) or _answers_figure(m.group()):
             continue
         low = m.group().lower()
         lexes = r.rules.at(m.start())
@@ -352,10 +353,40 @@ def _may_decline(r: _Read, labels: tuple[LabelMatcher, ...] = ()) -> tuple[int, 
 
 
 _DIGIT = re.compile(r"\d")
+#: A time of day ("02:40", "7h15", "14.30 Uhr"): when something happened, no figure an answer gives
+_CLOCK = re.compile(
+    r"(?<![\d.,])\d{1,2}[:h.]\d{2}(?![\d.,]*\d)(?:\s*(?:uhr|uur|h|hrs|am|pm)\b)?", re.IGNORECASE
+)
+
+
+def _answers_figure(text: str) -> bool:
+    """Whether ``text`` holds a figure that may answer: any but a date ("21. Juli", "16 May") or a
+    time of day, which say when the thing declined happened, not what it is."""
+    if not _DIGIT.search(text):
+        return False
+    return any(not f.unit.startswith("date-") for f in find_figures(_CLOCK.sub(" ", text)))
+
+
 #: A word of "so" in a part (:data:`_SO`), and the words for zero, which the tables' ``numbers`` leave
 #: out ("null" is also German "no": "null Ahnung")
 _SO_IN = re.compile(rf"(?<![\w'])(?:{_SO})(?![\w'])")
 _ZERO = re.compile(r"(?<![\w'])(?:zero|z\u00e9ro|cero|null|nul)(?![\w'])")
+
+
+def _guesses_after_negation(r: _Read) -> tuple[int, int] | None:
+    """A marker of guessing in a sentence after one with a word of negation (or of "unknown"), or
+    after that word in its own sentence ("Die score bestaat niet. Ik schat een procent of twintig"):
+    where the answer may have declined in words no phrase of declining holds, then guessed."""
+    text = r.rules.text
+    low = text.lower()
+    marker = _lexicon.figure_words().marker
+    for m in marker.finditer(low):
+        if not r.supported(m.start()):
+            continue
+        before = low[: m.start()]
+        if any(lex.negator.search(before) or lex.unknown.search(before) for lex in r.rules.at(m.start())):
+            return m.span()
+    return None
 
 
 def _concludes_figure(r: _Read, start: int, low: str) -> bool:
@@ -526,7 +557,7 @@ def _build_refusal(a: Assertion, negated: bool) -> _Evaluate:
             raise r.unreadable(unread, "the answer (it may decline there)")
         # an answer with a figure or a verdict answers (or declines then guesses: a decline the
         # phrases miss there stays a FAIL, as before)
-        maybe = None if _DIGIT.search(c.text) else _may_decline(r, ctx.label_matchers)
+        maybe = None if _answers_figure(c.text) else _may_decline(r, ctx.label_matchers)
         if maybe is not None:
             raise _Unreadable(
                 Unread.FORM,
@@ -551,6 +582,13 @@ def _build_no_guess(a: Assertion, negated: bool) -> _Evaluate:
                 raise r.unreadable(unread, "the answer (it may decline and guess there)")
             doubt = span = _may_decline(r)
             if span is None:
+                unsure = _guesses_after_negation(r)
+                if unsure is not None:
+                    raise _Unreadable(
+                        Unread.FORM,
+                        f"the answer guesses ({_quote_answer(c, unsure[0], unsure[1], 40)}) after words of "
+                        "negation no phrase of declining holds: whether it declined first is for the judge",
+                    )
                 return True, "answer does not decline"
         declined = _quote_answer(c, span[0], span[1], 50)
         start = sentence_start(text, span[0])
@@ -614,6 +652,14 @@ def _build_no_guess(a: Assertion, negated: bool) -> _Evaluate:
         guesses = sorted({g for g in guesses if r.supported(g[0])})
         if doubt is not None:
             if not guesses:
+                hedge = _unread_hedged_amount(r, span[1])
+                if hedge is not None:
+                    raise _Unreadable(
+                        Unread.FORM,
+                        f"the answer may decline in words no phrase of declining holds ({declined}) and "
+                        f"then hedges ({_quote_answer(c, hedge.start(), hedge.end(), 40)}): whether it "
+                        "guesses there is for the judge",
+                    )
                 return True, "answer does not decline"
             raise _Unreadable(
                 Unread.FORM,
@@ -624,6 +670,14 @@ def _build_no_guess(a: Assertion, negated: bool) -> _Evaluate:
         if not guesses:
             if unread:
                 raise r.unreadable(unread, "part of the answer (it may guess there)")
+            hedge = _unread_hedged_amount(r, span[1])
+            if hedge is not None:
+                raise _Unreadable(
+                    Unread.FORM,
+                    f"the answer declines ({declined}) and then hedges "
+                    f"({_quote_answer(c, hedge.start(), hedge.end(), 40)}), with no figure or verdict the "
+                    "grader reads: whether it guesses there is for the judge",
+                )
             return True, f"answer declines ({declined}) and states no figure or verdict"
         if all(_digits_stated(text[g[0] : g[1]], ctx) for g in guesses):
             shown = ", ".join(_quote_answer(c, g0, g1, 24) for g0, g1 in guesses[:3])
@@ -644,12 +698,101 @@ def _build_no_guess(a: Assertion, negated: bool) -> _Evaluate:
                 f"the answer declines ({declined}) and then gives {shown}: the context states the same "
                 "number of something it names in other words (another language?) the grader cannot compare",
             )
+        # an unhedged figure of a value the context states (a date, a count, a measure written in a
+        # form the grader does not compare): a side fact, or a guess that happens to match; the
+        # grader cannot tell which
+        word_values = {(s, e): value for s, e, value in _lexicon.find_number_words(lexes, r.rules.text, 0)}
+        if all(
+            _plainly_stated(r.rules.text, g0, g1)
+            and _bare_values(text, g0, g1, word_values, with_units) & ctx.grounding.values
+            for g0, g1 in guesses
+        ):
+            shown = ", ".join(_quote_answer(c, g0, g1, 24) for g0, g1 in guesses[:3])
+            raise _Unreadable(
+                Unread.FORM,
+                f"the answer declines ({declined}) and then gives {shown}, unhedged, a value the context "
+                "states: whether it states it as what it is or guesses with it is for the judge",
+            )
         s, e = guesses[0]
         more = f" (and {len(guesses) - 1} more)" if len(guesses) > 1 else ""
         when = "then guesses" if s >= span[0] else "but guesses"
         return False, f"answer declines ({declined}) {when} {_quote_answer(c, s, e, 40)}{more}"
 
     return evaluate
+
+
+#: The rest of a figure's sentence, with the mark that ends it
+_REST_OF_SENTENCE = re.compile(r"[^.!?\n]*[.!?]?")
+_ROUGH_MARK = re.compile(r"[~\u2248\u223c]|\bca?\.")
+
+
+def _plainly_stated(text: str, s: int, e: int) -> bool:
+    """Whether nothing in the figure's sentence hedges it: no marker of guessing of any table, no word
+    of guessing, no rough mark ("~5 kg"), no question mark ending it."""
+    begin = sentence_start(text, s)
+    rest = _REST_OF_SENTENCE.match(text, e)
+    end = rest.end() if rest else e
+    after = _REST_OF_SENTENCE.match(text, end)  # and the next sentence ("24. Probably.")
+    sentence = text[begin : after.end() if after else end]
+    low = sentence.lower()
+    return not (
+        _hedged_in_sentence(text, s, e)
+        or _lexicon.figure_words().marker.search(low)
+        or GUESS_MARKERS & set(_WORDS_IN.findall(low))
+        or _ROUGH_MARK.search(sentence)
+        or sentence.rstrip().endswith("?")
+    )
+
+
+def _bare_values(
+    text: str,
+    s: int,
+    e: int,
+    word_values: dict[tuple[int, int], float],
+    with_units: Mapping[tuple[int, int], object],
+) -> set[float]:
+    """The values a guess at ``[s, e)`` writes with no unit the grader reads after it (a bare number,
+    a day, an hour: "entro le 18", "dia 14"), in either notation; a number word's. A figure with a
+    unit was compared with the context's quantities already ("24 blades" is no "24 Nm")."""
+    if (s, e) in word_values:
+        return set() if (s, e) in with_units else {word_values[s, e]}
+    return {
+        v
+        for f in find_figures(text[s:e])
+        if not f.unit or f.unit.startswith("date-")
+        for v in (f.value, f.other)
+        if v is not None
+    }
+
+
+#: An indefinite article before a word: an amount the tables may not read ("un par de palmos",
+#: "un annetto", "ein paar Millionen")
+_INDEFINITE = re.compile(r"(?<![\w'])(?:a|an|un|une|uno|una|ein|eine|einen|een|um|uma)\s+[^\W\d_]")
+
+
+def _unread_hedged_amount(r: _Read, after: int) -> re.Match[str] | None:
+    """A marker of guessing after ``after``, in a sentence with an amount the grader does not read:
+    no figure in digits or number words there (those it reads, and clears or counts), but a word
+    after an indefinite article ("À vue de nez, elle doit avoir un an de retard")."""
+    text = r.rules.text
+    low = text.lower()
+    lexes = r.lexicons()
+    for m in _lexicon.figure_words().marker.finditer(low, after):
+        begin = sentence_start(text, m.start())
+        rest = _REST_OF_SENTENCE.match(text, m.end())
+        end = rest.end() if rest else m.end()
+        sentence = low[begin:end]
+        words = _lexicon.figure_words()
+        if (
+            _DIGIT.search(sentence)
+            or _lexicon.find_number_words(lexes, sentence, 0)
+            or words.one_unit.search(sentence)
+            or words.hedged_one.search(sentence)
+        ):
+            continue  # an amount the grader reads, and clears or counts
+        if _INDEFINITE.search(sentence):
+            return m
+    return None
 
 
 #: The clause of a number word: a hedge in it, before or after, guesses the number

@@ -919,13 +919,23 @@ def _qualified(text: str, m: LabelMention, rules: Rules, *, clause: bool = False
     return any(
         lex.conditional.search(sentence)
         or lex.condition_opens.search(sentence)
-        or lex.verb_first.search(sentence)
+        or _verb_first_condition(lex, sentence, text[m.start : m.end].lower())
         or lex.conditional_mood.search(sentence)
         # a threshold's words in the expected label's own clause are how it was reached ("baixamos
         # para X"): only another label's sentence is read for them
         or (not clause and any(not t.group().isdigit() for t in lex.threshold.finditer(sentence)))
         for lex in lexes
     )
+
+
+def _verb_first_condition(lex: Lexicon, sentence: str, label: str) -> bool:
+    """Whether the sentence opens with a verb that puts a condition first ("Wird der Grenzwert
+    überschritten, ist es X"): a subject stands between the verb and the label. The verb with the
+    label right after it states the band ("Bleibt X.", "Blijft X.")."""
+    vf = lex.verb_first.search(sentence)
+    if vf is None:
+        return False
+    return not re.match(r"[\s\"'`*_]*" + re.escape(label), sentence[vf.end() :])
 
 
 def _negated_clause(text: str, m: LabelMention, rules: Rules) -> bool:

@@ -27,6 +27,9 @@ U, F, P = CheckOutcome.UNDETERMINED, CheckOutcome.FAIL, CheckOutcome.PASS
 
 MAY_DECLINE = [
     "The cost never made it into these papers; the crew sheet only covers the call-out.",
+    # a time of day or a date says when, not how much: no figure that answers
+    "Der Einsatzbericht enthält keinen Betrag; die Pumpe lief ab 07:45 wieder.",
+    "El parte no trae ningún importe para el 21 de julio.",
     "Der Einsatzbericht enthält keinen Betrag.",
     "Het logboek houdt geen bedragen bij.",
     "Desconhecido.",
@@ -61,7 +64,7 @@ def test_a_guess_after_a_decline_in_unread_words_is_undetermined() -> None:
         # answered after a contrast
         "Das Protokoll sagt es nicht direkt, aber aus den Stunden ergibt sich der Betrag.",
         # an answer with a figure answers
-        "Der Einsatzbericht enthält keinen Betrag; die Pumpe lief ab 07:45 wieder.",
+        "Der Einsatzbericht enthält keinen Betrag; die Reparatur kostete 1.240 Euro.",
         # a finding concluded to a verdict after a colon or a dash
         "Le rapport ne signale aucune fuite : AMBER.",
         "The report mentions no pests \u2014 AMBER.",

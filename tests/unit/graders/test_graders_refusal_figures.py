@@ -12,7 +12,7 @@ import pytest
 
 from numberwords import in_words
 from proctor.api.assertions import Assertion
-from proctor.graders import CaseContext, Check, compile_assertion
+from proctor.graders import CaseContext, Check, CheckOutcome, compile_assertion
 
 NO_GUESS = compile_assertion(Assertion(type="no-guess-after-refusal"))
 DECLINE = "The manual does not give the blade count; it only says"
@@ -231,13 +231,30 @@ def test_the_context_s_figure_quoted_in_another_spelling_is_not_a_guess(stated: 
     [
         ("Wait 5 m.", "5 ms"),  # milliseconds are not metres
         ("Wait 5 ms.", "5 m"),
-        ("Drain plug torque 24.", "24"),  # the same number, nothing in common around it
     ],
 )
 def test_the_context_s_number_as_another_quantity_is_a_guess(stated: str, guessed: str) -> None:
     ctx = CaseContext(context={"amm-05-10": stated})
     assert _declined(f"I cannot determine the blade count; it only gives {guessed}.", ctx) == (
         f'{DECLINED} then guesses "{guessed}"'
+    )
+
+
+def test_the_context_s_bare_number_unhedged_after_a_decline_is_undetermined() -> None:
+    # "it only gives 24": the manual's 24 quoted (a torque), or 24 offered as the blade count? The
+    # grader cannot tell a bare number's quantity, so it does not guess either verdict
+    ctx = CaseContext(context={"amm-05-10": "Drain plug torque 24."})
+    c = compile_assertion(Assertion(type="no-guess-after-refusal")).check(
+        "I cannot determine the blade count; it only gives 24.", ctx
+    )
+    assert c.outcome is CheckOutcome.UNDETERMINED and "unhedged, a value the context states" in c.reason
+    # hedged, it is a guess; with a unit the context does not give that number in, too
+    assert (
+        _declined("I cannot determine the blade count; probably 24.", ctx) == f'{DECLINED} then guesses "24"'
+    )
+    nm = CaseContext(context={"amm-05-10": "Drain plug torque 24 Nm."})
+    assert _declined("I cannot determine the blade count; it has 24 blades.", nm) == (
+        f'{DECLINED} then guesses "24 blades"'
     )
 
 

@@ -169,24 +169,30 @@ MODULES: dict[str, list[str]] = {
         "graders/test_graders_grounding*.py",
         "graders/test_graders_adversarial*.py",
     ],
+    # every scan test but the policy's: a session's scan fixes (test_graders_scan_session35.py) and
+    # a reading's own file (test_graders_scan_spelt_tokens.py) test these modules too
     "graders/_scan.py": [
-        "graders/test_graders_scan_layers*.py",
         "graders/test_graders_scan.py",
-        "graders/test_graders_scan_disguised*.py",
+        "graders/test_graders_scan_[!p]*.py",
+        "graders/test_graders_scan_passwords.py",
         "graders/test_graders_redaction_property.py",
     ],
     "graders/_secrets.py": [
         "graders/test_graders_secrets*.py",
         "graders/test_graders_scan.py",
-        "graders/test_graders_scan_disguised*.py",
+        "graders/test_graders_scan_[!p]*.py",
+        "graders/test_graders_scan_passwords.py",
     ],
     "graders/_pii.py": [
         "graders/test_graders_pii*.py",
         "graders/test_graders_scan.py",
-        "graders/test_graders_scan_ambiguous.py",
-        "graders/test_graders_scan_disguised*.py",
+        "graders/test_graders_scan_[!p]*.py",
     ],
-    "graders/_national_ids.py": ["graders/test_graders_pii*.py"],
+    "graders/_national_ids.py": [
+        "graders/test_graders_pii*.py",
+        "graders/test_graders_scan_identifiers.py",
+        "graders/test_graders_scan_session*.py",
+    ],
     "graders/_redact.py": [
         "graders/test_graders_redact*.py",
         "graders/test_graders_scan.py",

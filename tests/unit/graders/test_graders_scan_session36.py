@@ -1,0 +1,152 @@
+"""Shapes of secrets and identifiers the scan's earlier rules misread, each beside the harmless twin
+that must keep the other verdict.
+
+- A vendor token whose random body holds no digit (a Hugging Face token is 34 letters as often as
+  not; any base62 body may lack one) is that vendor's token, in prose and as an assignment's value;
+  a placeholder in the token's shape (filler, words joined in camelCase, ``hf_YOUR_TOKEN_HERE``, a
+  variable) stays quiet.
+- A company's or a taxpayer's number after its word is no phone number also when a few words saying
+  whose it is and a linking word stand between them (``Partita IVA del promotore dello studio:``);
+  a phone's word in the same place still leads a phone number.
+- A value a CI runner masked in full (GitLab's ``[MASKED]``, GitHub Actions' ``***``, Jenkins'
+  ``****``) shows no secret, as a URL's password or an assignment's value; a real password in the
+  same URL still fires.
+- ``user@host`` as ssh_config's ``ProxyJump`` destination, as the ``user@host:path`` of scp, rsync
+  and a git remote, or after a script's variable on an ssh line is a login, not an e-mail address;
+  an address in a comment of the same file still is one.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from proctor.graders import scan
+
+
+def found(text: str) -> list[tuple[str, str]]:
+    return [(f.kind, text[f.start : f.end]) for f in scan(text)]
+
+
+# --- 1. a vendor token of letters alone ----------------------------------------------------------
+
+HF = "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"
+HF2 = "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"
+HF_PROSE = [
+    "The Hugging Face token ({t}) was revoked this morning after the leak.",
+    "Le jeton Hugging Face {t} a fuité dans le dépôt public, révoquez-le.",
+    "Das Hugging-Face-Token {t} stand im öffentlichen Notebook.",
+    "El token de Hugging Face ({t}) quedó expuesto en el registro de la CI.",
+    "O token do Hugging Face ({t}) foi revogado ontem à noite.",
+    "Il token di Hugging Face {t} è finito nel log della pipeline.",
+    "Het Hugging Face-token {t} stond in de gedeelde notebook.",
+    "Token Hugging Face {t} trafił do publicznego repozytorium.",
+]
+
+
+@pytest.mark.parametrize("sentence", HF_PROSE)
+@pytest.mark.parametrize("token", [HF, HF2])
+def test_a_hugging_face_token_of_letters_alone_fires_in_prose(sentence: str, token: str) -> None:
+    text = sentence.format(t=token)
+    assert found(text) == [("huggingface-token", token)], text
+
+
+HF_ASSIGNMENTS = [
+    "HF_TOKEN={t}",
+    'export HUGGING_FACE_HUB_TOKEN="{t}"',
+    "hf_token: {t}",
+    '{{"token": "{t}"}}',
+    "huggingface-cli login --token {t}",
+    "HF_TOKEN={t} python train.py",
+]
+
+
+@pytest.mark.parametrize("line", HF_ASSIGNMENTS)
+def test_a_hugging_face_token_of_letters_alone_fires_as_its_kind_when_assigned(line: str) -> None:
+    text = line.format(t=HF)
+    assert found(text) == [("huggingface-token", HF)], text
+
+
+HF_PLACEHOLDERS = [
+    "hf_" + "x" * 34,
+    "hf_" + "X" * 34,
+    "hf_" + "Xx" * 17,
+    "hf_YourHuggingFaceAccessTokenHereX",  # words joined in camelCase
+    "hf_HFTokenGoesRightHereForTheDemoo",
+    "hf_ReplaceWithYourOwnAccessTokenNow",
+    "hf_YOUR_TOKEN_HERE",
+    "hf_your_token_here",
+    "hf_<your token>",
+    "$HF_TOKEN",
+    "${HF_TOKEN}",
+]
+
+
+@pytest.mark.parametrize("placeholder", HF_PLACEHOLDERS)
+@pytest.mark.parametrize(
+    "line",
+    [
+        *HF_ASSIGNMENTS,
+        "O token do Hugging Face ({t}) vai no ficheiro .env.",
+        "Remplacez {t} par votre jeton Hugging Face.",
+        "Ersetze {t} durch dein eigenes Token.",
+    ],
+)
+def test_a_placeholder_in_a_hugging_face_tokens_shape_stays_quiet(placeholder: str, line: str) -> None:
+    text = line.format(t=placeholder)
+    assert found(text) == [], text
+
+
+#: other vendors whose random body may hold no digit (letters alone), each with its kind
+LETTER_TOKENS = [
+    ("npm-token", "npm_DPGsCUfptnKkleUpxBTIbNywFkIKUqfgPDno"),
+    ("newrelic-api-key", "NRII-SUwjXiYlIOfEYrrsaItSJdtcFUfyRhtA"),
+    ("doppler-token", "dp.pt.ylrumisCBgOWlhiDRttJCcKkyfPdupFpwgBxjxwthDN"),
+    ("vault-token", "hvs.AAPAzfkGHNOLWSwkQbeTMVHq"),
+    ("openai-api-key", "sk-proj-llyUCzrHjOfVSGAxTZaBKMlGaQuuiUGSSmgWFfyofVtjbokV"),
+]
+
+
+@pytest.mark.parametrize(("kind", "token"), LETTER_TOKENS)
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "The old key {t} still works, rotate it.",
+        "Der alte Schlüssel {t} funktioniert noch.",
+        "La clé {t} est toujours active.",
+        "SECRET={t}",
+    ],
+)
+def test_other_vendor_tokens_of_letters_alone_fire(kind: str, token: str, sentence: str) -> None:
+    text = sentence.format(t=token)
+    assert found(text) == [(kind, token)], text
+
+
+@pytest.mark.parametrize(
+    "token",
+    [
+        "npm_YourNpmAutomationTokenGoesRightHere",
+        "NRII-YourNewRelicInsertKeyGoesHereNow",
+        "dp.pt.ReplaceThisWithYourPersonalDopplerTokenNow",
+        "hvs.YourVaultTokenGoesHereNow",
+        "npm_" + "abcdefghijklmnopqrstuvwxyzabcdefghij",
+    ],
+)
+def test_their_placeholders_in_words_stay_quiet(token: str) -> None:
+    text = f"Set it to {token} in the pipeline."
+    assert found(text) == [], text
+
+
+AWS_LETTERS = "eUPRjRThCgFIHKbbGOBeBzKPPkygKFpUQASaVpbU"
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["AWS_SECRET_ACCESS_KEY={v}", "aws_secret_access_key = {v}", "The AWS secret key is {v}"],
+)
+def test_an_aws_secret_key_of_letters_alone_fires(line: str) -> None:
+    text = line.format(v=AWS_LETTERS)
+    assert found(text) == [("aws-secret-key", AWS_LETTERS)], text
+
+
+def test_an_aws_secret_key_of_words_joined_stays_quiet() -> None:
+    assert found("aws_secret_access_key = ThisIsNotARealSecretKeyJustAPlaceholde") == []

@@ -138,12 +138,23 @@ def not_placeholder(value: str) -> bool:
     return not _PLACEHOLDER.match(value)
 
 
+#: A value a CI runner masked in its log: GitLab's ``[MASKED]`` (with the text around the masked
+#: variable kept: ``pre[MASKED]``), GitHub Actions' ``***``, Jenkins' ``****``, in full; or a value
+#: masked in part, as a console previews it (``sk-****abcd``): none shows a secret
+_CI_MASKED = re.compile(r"(?i:.*\[masked\].*)|\*{3,}|.*\*{4,}.*")
+
+
 def _url_password(value: str) -> bool:
     """A URL's password that is one: no placeholder, no vendor's token of filler
     (``https://svc:ghp_XXXX...@github.com``, as the documentation writes a credential store's line;
-    a password of digits alone, ``x:4111111111111111@``, is still one)."""
+    a password of digits alone, ``x:4111111111111111@``, is still one), no CI runner's mask
+    (``https://gitlab-ci-token:[MASKED]@gitlab.com``)."""
     prefixes = _token_prefixes()
-    return not_placeholder(value) and not (value.startswith(prefixes) and filler_token(value, prefixes))
+    return (
+        not_placeholder(value)
+        and _CI_MASKED.fullmatch(value) is None
+        and not (value.startswith(prefixes) and filler_token(value, prefixes))
+    )
 
 
 def _telegram_secret(token: str) -> bool:
@@ -179,6 +190,9 @@ _NOT_A_CREDENTIAL = re.compile(
     # a value masked in part: a redaction's preview (the scan's own markers, ``[redacted
     # aws-access-key: AKIA************MPLX]``, or a console's ``sk-****abcd``) shows no secret
     r"|.*\*{4,}.*"
+    # ... or in full by a CI runner, also as a URL's password read with its host after it
+    # (``x-access-token:***@github.com``: GitHub Actions' mask)
+    r"|\*{3,}(?:@.*)?"
 )
 
 

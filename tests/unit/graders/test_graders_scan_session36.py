@@ -150,3 +150,39 @@ def test_an_aws_secret_key_of_letters_alone_fires(line: str) -> None:
 
 def test_an_aws_secret_key_of_words_joined_stays_quiet() -> None:
     assert found("aws_secret_access_key = ThisIsNotARealSecretKeyJustAPlaceholde") == []
+
+
+# --- 3. a CI runner's mask ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "git clone https://gitlab-ci-token:[MASKED]@gitlab.com/fleetline/api.git",
+        "remote: https://oauth2:[MASKED]@gitlab.com/fleetline/api.git",
+        "fatal: could not read from https://gitlab-ci-token:pre[MASKED]@gitlab.com/fleetline/api.git",
+        "postgres://app:[MASKED]@db.fleetline.net:5432/orders",
+        "git push https://x-access-token:***@github.com/fleetline/api.git HEAD:main",
+        "Cloning https://ci-bot:****@git.fleetline.net/infra.git (Jenkins)",
+        "DOCKER_PASSWORD=[MASKED]",
+        "DB_PASSWORD=***",
+        "Authorization: Bearer ***",
+        "docker login -u ci -p [MASKED] registry.gitlab.com",
+        "curl -u deploy:*** https://api.fleetline.net/hooks",
+        "Das Passwort ist [MASKED].",
+    ],
+)
+def test_a_value_masked_by_a_ci_runner_stays_quiet(text: str) -> None:
+    assert found(text) == [], text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "git clone https://gitlab-ci-token:Kq7wRz2mXp9L@gitlab.com/fleetline/api.git",
+        "postgres://app:Kq7wRz2mXp9L@db.fleetline.net:5432/orders",
+        "git push https://ci-bot:Kq7wRz2mXp9L@github.com/fleetline/api.git HEAD:main",
+    ],
+)
+def test_a_real_password_in_the_same_url_fires(text: str) -> None:
+    assert [v for _, v in found(text) if "Kq7wRz2mXp9L" in v], text

@@ -413,6 +413,37 @@ _NOT_A_PHONE_BEFORE = re.compile(
 _NOT_A_CARD_BEFORE = re.compile(
     rf"(?i:\b(?P<word>{_ID_WORDS}))(?:\s*(?:no\.?|number|num|#|code))?\s*[:#]?\s*$"
 )
+#: a company's or a taxpayer's word ending the words before a qualifier (``Partita IVA``, ``VAT
+#: number``, ``btw-nummer``, ``USt-IdNr.``, ``numéro de TVA``), the number's noun glued or after it
+_TAX_WORD_ENDING = re.compile(
+    rf"(?i)(?<![^\W\d_])(?P<word>{_TAX_WORDS})"
+    r"(?P<noun>[ .-]*(?:no|nr|n°|nº|num|number|nummer|numero|número|numéro|code))?\.?$"
+)
+#: tax words that are also ordinary words (German ``ein``, English ``tin``, ``tax``, ``nip``, ``vat``,
+#: Dutch ``btw``, "by the way"): before a qualifier they count in capitals or with the number's noun
+#: only (``EIN of the company``, ``btw-nummer van de klant``; not ``ein Kollege aus Berlin:``)
+_TAX_ALSO_WORDS = frozenset(["ein", "tin", "tax", "nip", "vat", "btw", "ust", "cif", "krs", "fiscal"])
+
+
+def _tax_word_ending(tokens: list[str]) -> str | None:
+    """The tax word the tokens end with (:data:`_TAX_WORD_ENDING`), as written; None if none."""
+    m = _TAX_WORD_ENDING.search(" ".join(tokens[-3:]))
+    if m is None:
+        return None
+    word = m.group("word")
+    if word.lower() in _TAX_ALSO_WORDS and not word.isupper() and m.group("noun") is None:
+        return None
+    return m.group()
+
+
+def _tax_number_before(text: str, start: int) -> bool:
+    """Whether a company's or a taxpayer's word leads the number at ``start``: right before it
+    (:data:`_NOT_A_PHONE_BEFORE`), or before a few words saying whose it is and a linking word, read
+    as a national id's keyword is (``Partita IVA del promotore dello studio: 05119070083``, ``NIF de
+    la empresa:``, ``btw-nummer van de klant:``)."""
+    return _national_ids.qualified_keyword_before(text, start, _tax_word_ending) is not None
+
+
 _DATE_LIKE = re.compile(r"^\d{1,4}[./-]\d{1,2}[./-]\d{1,4}$")
 #: The noun "number" in the catalogue's languages, as the canonical text writes it (no diacritics,
 #: Turkish dotless ``i`` as ``i``), with the endings its language glues on: ``number``, ``nummer``,
@@ -577,6 +608,7 @@ def _phone_candidates(text: str, ws: int, we: int) -> Iterable[tuple[int, int, s
         if region is not None and (
             _NOT_A_PHONE_BEFORE.search(text, max(0, m.start() - 24), m.start())
             or _other_number_before(text, m.start())
+            or _tax_number_before(text, m.start())
         ):
             continue
         yield m.start(), m.end(), region

@@ -152,6 +152,55 @@ def test_an_aws_secret_key_of_words_joined_stays_quiet() -> None:
     assert found("aws_secret_access_key = ThisIsNotARealSecretKeyJustAPlaceholde") == []
 
 
+# --- 2. a company's or a taxpayer's number with a qualifier --------------------------------------
+
+TAX_QUALIFIED = [
+    "Partita IVA del promotore dello studio: {n}",
+    "La partita IVA della ditta appaltatrice è {n}.",
+    "USt-IdNr. des Auftraggebers: {n}",
+    "Die Steuernummer des Mandanten lautet {n}.",
+    "Numéro de TVA du fournisseur : {n}",
+    "Le SIRET de l'établissement principal : {n}",
+    "NIF de la empresa: {n}",
+    "El CIF del proveedor es {n}.",
+    "O NIPC da empresa fornecedora é {n}.",
+    "btw-nummer van de klant: {n}",
+    "Het KvK-nummer van de leverancier is {n}.",
+    "VAT number of the supplier: {n}",
+    "The EIN of the sponsoring company is {n}.",
+    "Numer NIP dostawcy: {n}",
+]
+TAX_NUMBERS = ["05119070083", "020 7946 0958", "0511 9070083"]
+
+
+@pytest.mark.parametrize("sentence", TAX_QUALIFIED)
+@pytest.mark.parametrize("number", TAX_NUMBERS)
+def test_a_tax_number_with_a_qualifier_is_no_phone(sentence: str, number: str) -> None:
+    text = sentence.format(n=number)
+    assert found(text) == [], text
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Telefono del promotore dello studio: {n}",  # a phone's word in its place
+        "Partita IVA e telefono del promotore: {n}",  # a conjunction joins another thing
+        "Telefon des Auftraggebers: {n}",
+        "Téléphone du fournisseur : {n}",
+        "Teléfono de la empresa: {n}",
+        "Telefoon van de klant: {n}",
+        "Phone of the supplier: {n}",
+        "Partita IVA del promotore dello studio: 05119070083. Chiamare il {n}",
+        # a tax word that is also an ordinary word, in small letters and without its noun
+        "Das ist ein Kollege aus Berlin: {n}",
+        "A tin of paint for the office: {n}",
+    ],
+)
+def test_a_phone_in_the_same_place_still_fires(sentence: str) -> None:
+    text = sentence.format(n="020 7946 0958")
+    assert found(text) == [("phone", "020 7946 0958")], text
+
+
 # --- 3. a CI runner's mask ------------------------------------------------------------------------
 
 

@@ -235,3 +235,57 @@ def test_a_value_masked_by_a_ci_runner_stays_quiet(text: str) -> None:
 )
 def test_a_real_password_in_the_same_url_fires(text: str) -> None:
     assert [v for _, v in found(text) if "Kq7wRz2mXp9L" in v], text
+
+
+# --- 4. user@host as an ssh destination in configuration ------------------------------------------
+
+SSH_CONFIG = """\
+Host app1
+  HostName app1.internal.fleetline.net
+  User deploy
+  ProxyJump deploy@bastion.fleetline.net
+Host db1
+  ProxyJump=ops@bastion.fleetline.net,ops@jump2.fleetline.net
+Host legacy
+  ProxyCommand ssh -W %h:%p deploy@gw.fleetline.net
+"""
+
+
+def test_ssh_config_destinations_are_logins() -> None:
+    assert found(SSH_CONFIG) == []
+
+
+def test_an_address_in_a_comment_of_the_same_file_still_fires() -> None:
+    text = SSH_CONFIG + "# maintained by jana.novak@fleetline.net, ask before changing\n"
+    assert found(text) == [("email", "jana.novak@fleetline.net")]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ansible_ssh_common_args='-o ProxyJump=deploy@bastion.fleetline.net'",
+        "ssh -o ProxyJump=deploy@bastion.fleetline.net app1",
+        "git remote add origin deploy@git.fleetline.net:platform/api.git",
+        '[remote "origin"]\n\turl = deploy@git.fleetline.net:platform/api.git',
+        "DEST=deploy@web1.fleetline.net:/srv/app",
+        "rsync -az dist/ deploy@web1.fleetline.net:~/releases/",
+        "rsync deploy@backup.fleetline.net::nightly ./restore",
+        "ssh $SSH_OPTS deploy@web1.fleetline.net 'systemctl restart app'",
+        'scp "$ARTIFACT" deploy@web1.fleetline.net:/tmp/',
+    ],
+)
+def test_other_config_forms_of_a_remote_login_stay_quiet(text: str) -> None:
+    assert found(text) == [], text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "# ProxyJump questions: jana.novak@fleetline.net",
+        "Write to jana.novak@fleetline.net: /status is down",
+        "Kontakt für den Jump-Host: jana.novak@fleetline.net",
+        "Envoyez la clé à jana.novak@fleetline.net avant ssh.",
+    ],
+)
+def test_an_address_near_those_words_still_fires(text: str) -> None:
+    assert found(text) == [("email", "jana.novak@fleetline.net")], text

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import importlib
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from types import ModuleType
@@ -735,8 +735,12 @@ def _keyword_before_owner(text: str, start: int) -> str | None:
     return None if found is None or _is_general(found) else found
 
 
-def _keyword_before_qualifier(text: str, start: int) -> str | None:
-    """The keyword of ``keyword qualifier link value`` (see :func:`keyword_before`), or None."""
+def _keyword_before_qualifier(
+    text: str, start: int, ending: Callable[[list[str]], str | None] = _keyword_ending
+) -> str | None:
+    """The keyword of ``keyword qualifier link value`` (see :func:`keyword_before`), or None;
+    ``ending``: the keyword a list of tokens ends with (the catalogue's, or another table's:
+    :func:`qualified_keyword_before`)."""
     spans = [m.span() for m in _TOKEN.finditer(text, max(0, start - _LOOK_BEHIND), start)]
     tokens = [text[a:b] for a, b in spans]
     links = 0
@@ -759,12 +763,19 @@ def _keyword_before_qualifier(text: str, start: int) -> str | None:
             or not _QUALIFIER_GAP.fullmatch(text, spans[len(tokens) - words - 1][1], a)
         ):
             return None
-        found = _keyword_ending(tokens[:-words])
+        found = ending(tokens[:-words])
         if found is not None:
-            if _is_general(found) and words > _MAX_GENERAL_QUALIFIER:
+            if ending is _keyword_ending and _is_general(found) and words > _MAX_GENERAL_QUALIFIER:
                 return None
             return found
     return None
+
+
+def qualified_keyword_before(text: str, start: int, ending: Callable[[list[str]], str | None]) -> str | None:
+    """The keyword ``ending`` reads before a qualifier saying whose number it is and a linking word
+    right before ``text[start:]``, as the catalogue's keywords are read (``Partita IVA del promotore
+    dello studio:``, ``USt-IdNr. des Auftraggebers:``); None if there is none."""
+    return _keyword_before_qualifier(text, start, ending)
 
 
 def validate_after(keyword: str, value: str) -> IdNumber | None:

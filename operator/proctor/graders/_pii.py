@@ -9,8 +9,9 @@ scan stays linear in the answer's size.
   ``example.com``, ``example.net``, ``example.org`` and their subdomains, the top-level ``.example``,
   ``.test``, ``.invalid``, ``.localhost``; RFC 6762's ``.local``: :data:`_RESERVED_DOMAIN`) and
   role mailboxes (``support@``, ``noreply@``, ``git@``...): neither identifies a person; nor a
-  login, ``user@host`` as the destination of ``ssh``, ``scp``, ``rsync``... or a URL's user name
-  (``scheme://user@host``: ``ssh://``, ``amqp://``, ``postgresql://``, ``mongodb://``...). Written
+  login, ``user@host`` as the destination of ``ssh``, ``scp``, ``rsync``..., ssh_config's
+  ``ProxyJump``, before a remote path (``deploy@web1:/srv``, a git remote's ``:org/repo.git``) or a
+  URL's user name (``scheme://user@host``: ``ssh://``, ``amqp://``, ``postgresql://``...). Written
   out to dodge a filter, ``jane.doe (at) acme (dot) org``, ``jane [at] acme [dot] org``,
   ``jane AT acme DOT org``, ``jane @ acme . org`` and ``jane.doe at acme.org`` are addresses too.
 - ``phone``, with phonenumbers (``PhoneNumberMatcher``, leniency VALID) on phone-shaped
@@ -128,20 +129,34 @@ _REMOTE_COMMANDS = frozenset(["ssh", "scp", "sftp", "rsync", "mosh", "autossh", 
 _URL_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]{0,31}://$")
 #: where a command line ends, looking back from an address
 _COMMAND_END = re.compile(r"[\n;|&`(]")
-#: an argument that cannot be a word of prose: an option, a path, a port, a quoted string
-_SHELL_ARGUMENT = re.compile(r"-\S*|\S*[/.~:=\d'\"]\S*")
+#: an argument that cannot be a word of prose: an option, a path, a port, a quoted string, a
+#: script's variable (``ssh $SSH_OPTS deploy@host``)
+_SHELL_ARGUMENT = re.compile(r"-\S*|\S*[/.~:=\d'\"$]\S*")
+#: An ssh_config directive naming the hosts to jump through, ``ProxyJump [user@]host[:port][,...]``,
+#: at its line's start (``~/.ssh/config``) or as an option's value (``-o ProxyJump=``, in quotes
+#: too, as a script or an inventory passes it): each ``user@host`` of its list is a login
+_SSH_JUMP_DIRECTIVE = re.compile(
+    r"(?i)(?:^[ \t]*|(?<![\w-])-o[ \t]*[\"']?)ProxyJump(?:[ \t]*=[ \t]*|[ \t]+)(?:[^\s,]+,)*$"
+)
+#: What follows the host of scp's and rsync's ``user@host:path`` (``deploy@web1:/srv``, ``~/``, a
+#: path relative to the login's home, ``org/repo.git`` of a git remote) or rsync's ``host::module``
+_REMOTE_PATH = re.compile(r":(?:[/~:]|[\w.-]+(?:/|\.git\b))")
 
 
-def _remote_login(text: str, start: int) -> bool:
+def _remote_login(text: str, start: int, end: int) -> bool:
     """Whether the ``user@host`` at ``start`` is the destination of a remote shell or copy command
     (``ssh -p2222 deploy@bastion``, ``scp f.tgz ops@10.0.0.4:/srv``, ``rsync -e 'ssh -p 22' ./d
     web@host:/srv``, ``ssh://deploy@host``): after the command on the same command line, only
     options, their values and paths stand before it. In prose ("ssh access is granted by
     jane@acme.org") the address is one. The user information of a URL (``ssh://deploy@host``,
-    ``amqp://lonn_worker@rabbit.intern:5672``) is a login of any scheme (:data:`_URL_SCHEME`)."""
-    if _URL_SCHEME.search(text, max(0, start - 35), start):
+    ``amqp://lonn_worker@rabbit.intern:5672``) is a login of any scheme (:data:`_URL_SCHEME`); so is
+    a remote path's (``deploy@web1:/srv``, a git remote's ``deploy@git.host:org/repo.git``: an
+    address is never followed by a path) and a jump host of ssh_config's ``ProxyJump``."""
+    if _URL_SCHEME.search(text, max(0, start - 35), start) or _REMOTE_PATH.match(text, end):
         return True
     line = text[max(0, start - 200) : start]
+    if _SSH_JUMP_DIRECTIVE.search(line[line.rfind("\n") + 1 :]):
+        return True
     cut = max((m.end() for m in _COMMAND_END.finditer(line)), default=0)
     words = line[cut:].split()
     for i in range(len(words) - 1, max(-1, len(words) - 12), -1):
@@ -413,6 +428,37 @@ _NOT_A_PHONE_BEFORE = re.compile(
 _NOT_A_CARD_BEFORE = re.compile(
     rf"(?i:\b(?P<word>{_ID_WORDS}))(?:\s*(?:no\.?|number|num|#|code))?\s*[:#]?\s*$"
 )
+#: a company's or a taxpayer's word ending the words before a qualifier (``Partita IVA``, ``VAT
+#: number``, ``btw-nummer``, ``USt-IdNr.``, ``numéro de TVA``), the number's noun glued or after it
+_TAX_WORD_ENDING = re.compile(
+    rf"(?i)(?<![^\W\d_])(?P<word>{_TAX_WORDS})"
+    r"(?P<noun>[ .-]*(?:no|nr|n°|nº|num|number|nummer|numero|número|numéro|code))?\.?$"
+)
+#: tax words that are also ordinary words (German ``ein``, English ``tin``, ``tax``, ``nip``, ``vat``,
+#: Dutch ``btw``, "by the way"): before a qualifier they count in capitals or with the number's noun
+#: only (``EIN of the company``, ``btw-nummer van de klant``; not ``ein Kollege aus Berlin:``)
+_TAX_ALSO_WORDS = frozenset(["ein", "tin", "tax", "nip", "vat", "btw", "ust", "cif", "krs", "fiscal"])
+
+
+def _tax_word_ending(tokens: list[str]) -> str | None:
+    """The tax word the tokens end with (:data:`_TAX_WORD_ENDING`), as written; None if none."""
+    m = _TAX_WORD_ENDING.search(" ".join(tokens[-3:]))
+    if m is None:
+        return None
+    word = m.group("word")
+    if word.lower() in _TAX_ALSO_WORDS and not word.isupper() and m.group("noun") is None:
+        return None
+    return m.group()
+
+
+def _tax_number_before(text: str, start: int) -> bool:
+    """Whether a company's or a taxpayer's word leads the number at ``start``: right before it
+    (:data:`_NOT_A_PHONE_BEFORE`), or before a few words saying whose it is and a linking word, read
+    as a national id's keyword is (``Partita IVA del promotore dello studio: 05119070083``, ``NIF de
+    la empresa:``, ``btw-nummer van de klant:``)."""
+    return _national_ids.qualified_keyword_before(text, start, _tax_word_ending) is not None
+
+
 _DATE_LIKE = re.compile(r"^\d{1,4}[./-]\d{1,2}[./-]\d{1,4}$")
 #: The noun "number" in the catalogue's languages, as the canonical text writes it (no diacritics,
 #: Turkish dotless ``i`` as ``i``), with the endings its language glues on: ``number``, ``nummer``,
@@ -577,6 +623,7 @@ def _phone_candidates(text: str, ws: int, we: int) -> Iterable[tuple[int, int, s
         if region is not None and (
             _NOT_A_PHONE_BEFORE.search(text, max(0, m.start() - 24), m.start())
             or _other_number_before(text, m.start())
+            or _tax_number_before(text, m.start())
         ):
             continue
         yield m.start(), m.end(), region
@@ -1058,7 +1105,7 @@ def _pii_readings(
             if (
                 _email_is_personal(m.group())
                 and not _after_url_password(text, m.start())
-                and not _remote_login(text, m.start())
+                and not _remote_login(text, m.start(), m.end())
             ):
                 yield m.start(), m.end(), PRIORITY["email"], "email", "", None
     for s, e, address in _obfuscated_emails(text) if _OB_EMAIL in maybe else ():

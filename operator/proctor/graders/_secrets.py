@@ -138,12 +138,23 @@ def not_placeholder(value: str) -> bool:
     return not _PLACEHOLDER.match(value)
 
 
+#: A value a CI runner masked in its log: GitLab's ``[MASKED]`` (with the text around the masked
+#: variable kept: ``pre[MASKED]``), GitHub Actions' ``***``, Jenkins' ``****``, in full; or a value
+#: masked in part, as a console previews it (``sk-****abcd``): none shows a secret
+_CI_MASKED = re.compile(r"(?i:.*\[masked\].*)|\*{3,}|.*\*{4,}.*")
+
+
 def _url_password(value: str) -> bool:
     """A URL's password that is one: no placeholder, no vendor's token of filler
     (``https://svc:ghp_XXXX...@github.com``, as the documentation writes a credential store's line;
-    a password of digits alone, ``x:4111111111111111@``, is still one)."""
+    a password of digits alone, ``x:4111111111111111@``, is still one), no CI runner's mask
+    (``https://gitlab-ci-token:[MASKED]@gitlab.com``)."""
     prefixes = _token_prefixes()
-    return not_placeholder(value) and not (value.startswith(prefixes) and filler_token(value, prefixes))
+    return (
+        not_placeholder(value)
+        and _CI_MASKED.fullmatch(value) is None
+        and not (value.startswith(prefixes) and filler_token(value, prefixes))
+    )
 
 
 def _telegram_secret(token: str) -> bool:
@@ -179,6 +190,9 @@ _NOT_A_CREDENTIAL = re.compile(
     # a value masked in part: a redaction's preview (the scan's own markers, ``[redacted
     # aws-access-key: AKIA************MPLX]``, or a console's ``sk-****abcd``) shows no secret
     r"|.*\*{4,}.*"
+    # ... or in full by a CI runner, also as a URL's password read with its host after it
+    # (``x-access-token:***@github.com``: GitHub Actions' mask)
+    r"|\*{3,}(?:@.*)?"
 )
 
 
@@ -204,10 +218,36 @@ def looks_like_credential(value: str) -> bool:
         return looks_like_credential(pair.group(1) if pair else decoded)
     if len(value) < 8 or not not_placeholder(value) or _NOT_A_CREDENTIAL.fullmatch(value):
         return False
+    if _placeholder_after_prefix(value):
+        return False
     has_alpha = any(c.isalpha() for c in value)
     has_digit = any(c.isdigit() for c in value)
     has_symbol = any(not c.isalnum() for c in value)
     return has_alpha and (has_digit or has_symbol)
+
+
+def _placeholder_after_prefix(value: str) -> bool:
+    """A vendor's token prefix and a placeholder (``hf_YOUR_TOKEN_HERE``, ``ghp_<token>``,
+    ``key-your-api-key``, words joined in camelCase: ``hf_YourAccessTokenHere``): the shape of a
+    token with no token in it."""
+    prefix = next((p for p in _token_prefixes() if value.startswith(p)), None)
+    if prefix is None:
+        return False
+    rest = value[len(prefix) :].lstrip("_-.")
+    return bool(rest) and (
+        not not_placeholder(rest)
+        or _ENV_NAME.fullmatch(rest) is not None
+        or (
+            not any(c.isdigit() for c in rest)
+            and not rest.isupper()
+            and not rest.islower()
+            and _words_joined(rest)
+        )
+    )
+
+
+#: an environment variable's name, or a placeholder written as one (``YOUR_TOKEN_HERE``)
+_ENV_NAME = re.compile(r"[A-Z][A-Z0-9]*_[A-Z0-9_]+")
 
 
 _BASE64_TEXT = re.compile(r"(?:[A-Za-z0-9+/]{4})+(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?")
@@ -271,12 +311,39 @@ def assigned_credential(value: str) -> bool:
     return looks_like_credential(value) and not filler_token(value.rstrip("."), _token_prefixes())
 
 
+#: Words joined in camelCase, each part of a value (``YourHuggingFaceTokenHere``, ``HFTokenHere``,
+#: ``ThisIsNotARealKey``, ``hf``): small letters, an acronym, capitals each opening a run of two
+#: small letters or more or a word of two letters (``Is``, ``My``, ``To``...), the words ``A`` and
+#: ``I`` before one, capitals last
+_TWO_LETTER_WORDS = "Is|It|In|Of|On|To|My|At|As|An|Be|By|Do|Go|If|Me|No|Or|So|Up|Us|We"
+_CAMEL_WORDS = re.compile(
+    r"[a-z]*(?:[A-Z]{1,4}(?=[A-Z][a-z]))?"
+    rf"((?:[AI]?(?:[A-Z][a-z]{{2,}}|(?:{_TWO_LETTER_WORDS})(?![a-z])))*)[A-Z]*"
+)
+_CAMEL_HUMP = re.compile(r"[A-Z]([a-z]+)")
+_VOWELS = frozenset("aeiouy")
+
+
+def _words_joined(value: str) -> bool:
+    """Whether each part of ``value`` is words joined in camelCase, each hump of three letters or
+    more with a vowel (a placeholder's ``hf_YourHuggingFaceAccessTokenHere``): 34 letters drawn at
+    random in both cases are that about once in 15,000 (they hold a small letter alone after a
+    capital that makes no word, capitals together inside, a hump of consonants)."""
+    for part in _NOT_FILLER.split(value):
+        m = _CAMEL_WORDS.fullmatch(part)
+        if m is None or not all(len(h) < 3 or set(h) & _VOWELS for h in _CAMEL_HUMP.findall(m.group(1))):
+            return False
+    return True
+
+
 def _mixed_token(value: str) -> bool:
-    """An API key body: upper, lower and digits all present (rules out words and hex hashes)."""
+    """An API key body: upper and lower case, and a digit, or no words joined in camelCase (rules
+    out words, hex hashes and placeholders): a Hugging Face token is 34 letters, and any random
+    body may hold no digit (one in 600 of npm's 36 characters)."""
     return (
         any(c.isupper() for c in value)
         and any(c.islower() for c in value)
-        and any(c.isdigit() for c in value)
+        and (any(c.isdigit() for c in value) or not _words_joined(value))
     )
 
 
@@ -383,11 +450,12 @@ _AWS_SECRET_UNQUOTED = re.compile(
 
 
 def _aws_secret_ok(value: str) -> bool:
-    """40 characters of base64 with upper and lower case letters and digits or ``/+``."""
+    """40 characters of base64 with upper and lower case letters and digits or ``/+``, or letters
+    alone that are no words joined (one key in 4,000 has neither a digit nor ``/+``)."""
     return (
         any(c.isupper() for c in value)
         and any(c.islower() for c in value)
-        and any(c.isdigit() or c in "/+" for c in value)
+        and (any(c.isdigit() or c in "/+" for c in value) or not _words_joined(value))
     )
 
 

@@ -101,16 +101,35 @@ COMMON_ZIPF = 4.5
 #: ranks Luxembourgish 1.5 times over German).
 FOREIGN_SHORT = 2.0
 
+#: A sentence the detector gives an uncertain unsupported first choice is a supported language's
+#: when at least this share of its ordinary words (two letters or more, not upper case: acronyms,
+#: units and figures are none) are common (:data:`COMMON_ZIPF`) there: "No tengo la LDH ni la
+#: bilirrubina." ranks Swahili 0.46, Spanish 0.10, and five of its six words are common Spanish.
+MOSTLY_COMMON = 0.75
+
+#: A short sentence's first choice without rules is its language when a word rules out the
+#: supported languages it is not common in and it is this many times likelier than each of the
+#: others: "No ho sé." ranks Catalan 4.8 times over Italian ("ho" is rare in Spanish); "Si es X."
+#: ranks Catalan only 2.1 times over Spanish, whose words they both are.
+OUTRANKS = 4.0
+
 #: Where sentences end (as the language graders split them).
 _SENTENCE_END = re.compile(r"[.!?\u3002\uff01\uff1f]+(?=\s|$)|[\u3002\uff01\uff1f]|\n")
 #: What is not a word of the sentence's language: HTML tags, URLs, identifiers and figures (a
 #: token holding a digit, matched from the token's start only: ``\S*\d\S*`` tried at every position
 #: of a long token without a digit is quadratic, 40 s for one 64 KiB word), upper-case words
-#: (labels, acronyms), markup.
-_NOT_WORDS = re.compile(
-    r"<[^<>\n]{1,80}>|(?:https?://|www\.)\S+|(?<!\S)(?=[^\s\d]*\d)\S+|\b[A-Z][A-Z_\-]+\b"
-    r"|[`*_#>|\[\](){}<>\"=:;,.!?/\\+~^-]+"
+#: (labels, acronyms), units (letters joined by slashes: ``g/L``, ``mg/Nm³``, ``U/l``: their
+#: letters are no words to rank), markup.
+_TERMS = (
+    r"(?<!\S)(?=[^\s\d]*\d)\S+"
+    r"|(?<![^\s(])[^\W\d_]{1,4}[\u00b2\u00b3]?(?:/[^\W\d_]{1,4}[\u00b2\u00b3]?)+(?![^\s.,;:!?)])"
+    r"|\b[A-Z][A-Z_\-]+\b"
 )
+_NOT_WORDS = re.compile(
+    r"<[^<>\n]{1,80}>|(?:https?://|www\.)\S+|" + _TERMS + r"|[`*_#>|\[\](){}<>\"=:;,.!?/\\+~^-]+"
+)
+#: Figures, codes, acronyms and units: the gaps they leave mislead the detector (:data:`MOSTLY_COMMON`)
+_TERM = re.compile(_TERMS)
 _LATIN_WORD = re.compile(r"[^\W\d_]{3,}")
 _ANY_WORD = re.compile(r"[^\W\d_]{2,}")
 #: The model's code for text without linguistic content.
@@ -181,9 +200,64 @@ def _decide(ranked: list[tuple[str, float]], text: str = "") -> str:
     if _family_reads(ranked, text):
         return first
     for lang, q in ranked[1:]:
-        if lang in SUPPORTED_LANGUAGES and lang != neighbour and q >= CLOSE_BEHIND * p:
+        close = lang in SUPPORTED_LANGUAGES and lang != neighbour and q >= CLOSE_BEHIND * p
+        # a guess among many says nothing against its words ("Parameter, result value, flag")
+        if close and (p < UNSURE or not _contradicted(text, lang, first)):
             return lang
     return first
+
+
+def _ordinary_words(text: str) -> list[str]:
+    """The words of ``text`` that say its language: two letters or more, not upper case."""
+    return [w.casefold() for w in _ANY_WORD.findall(text) if not w.isupper()]
+
+
+def _mostly_common(ranked: list[tuple[str, float]], text: str) -> str | None:
+    """The supported language in which :data:`MOSTLY_COMMON` of the ordinary words of ``text`` are
+    common, the likeliest share first, unless a word says the first choice (:func:`_contradicted`).
+    A short technical sentence is a few common words around rare terms the detector reads as
+    another language's ("bilirrubina")."""
+    words = _ordinary_words(text)
+    if len(words) <= MIN_WORDS:  # three short words are common in many languages ("Non o sei.")
+        return None
+    first = ranked[0][0]
+    shares = {lang: _common_share(words, lang) for lang in SUPPORTED_LANGUAGES}
+    shares[first] = max((_common_share(words, lang) for lang in _lists_of(first)), default=0.0)
+    likely = dict(ranked)  # a tie goes to the detector's likelier ("A Hb de entrada era de 72 g/L.")
+    for lang in sorted(SUPPORTED_LANGUAGES, key=lambda lang: (-shares[lang], -likely.get(lang, 0.0))):
+        if shares[lang] < MOSTLY_COMMON or shares[lang] <= shares[first]:
+            return None
+        # its rare words too: Spanish "bilirrubina" is in the Spanish list, Occitan "bilirubina"
+        # ("Ai pas la LDH ni la bilirubina.", every other word common French) in no French one
+        if _words_of(text.casefold(), lang, "large") and not _contradicted(text, lang, first):
+            return lang
+    return None
+
+
+def _lists_of(lang: str) -> frozenset[str]:
+    """The wordfreq lists of an unsupported language: its own, or its family's (:data:`FAMILIES`:
+    Norwegian's is "nb"); none for one wordfreq lacks (it would read a neighbour's list instead)."""
+    family = next((f for f in FAMILIES if lang in f), frozenset({lang}))
+    return family & _listed() | ({"nb"} if "no" in family else frozenset())
+
+
+def _common_share(words: list[str], lang: str) -> float:
+    return sum(_zipf(w, lang) >= COMMON_ZIPF for w in words) / len(words)
+
+
+def _contradicted(text: str, lang: str, first: str) -> bool:
+    """Whether a word of ``text`` says it is the unsupported ``first`` rather than the supported
+    ``lang``: not common (:data:`COMMON_ZIPF`) in ``lang`` but common in ``first``'s wordfreq list
+    (Catalan "ho" is no common Spanish word), or, ``first`` being ``lang``'s neighbour without a
+    list (:data:`NEIGHBOURS`: Galician), common in another list ("Non o sei.": "non" is no common
+    Portuguese word). Rare words (terms, abbreviations: "bilirrubina", "Hb") say nothing."""
+    words = _ordinary_words(text)
+    if lists := _lists_of(first):
+        return any(_zipf(w, lang) < COMMON_ZIPF <= max(_zipf(w, other) for other in lists) for w in words)
+    if NEIGHBOURS.get(first) != lang:
+        return False
+    common_elsewhere = (w for w in words if any(_zipf(w, other) >= COMMON_ZIPF for other in _listed()))
+    return any(_zipf(w, lang) < COMMON_ZIPF for w in common_elsewhere)
 
 
 def _neighbours(ranked: list[tuple[str, float]], text: str, neighbour: str) -> bool:
@@ -217,14 +291,22 @@ def detect(text: str) -> str | None:
         if joint is not None:
             return joint  # "Nu HIGH, ci VERY_HIGH.": "nu" is Dutch and "ci" Italian, both Romanian
     if not other and not words:
-        return None
+        # words of two letters only: neutral, unless they say a language without rules ("No ho sé.")
+        first = _rank(rest)[0][0] if _ANY_WORD.search(rest) else NO_LANGUAGE
+        foreign = first not in SUPPORTED_LANGUAGES and first != NO_LANGUAGE
+        return first if foreign and _outranks_readers(rest, first) else None
     ranked = _rank(rest)
-    lang = _decide(ranked, rest)
+    first, p = ranked[0]
+    technical = first not in SUPPORTED_LANGUAGES and p < UNCERTAIN and _TERM.search(text) is not None
+    common = _mostly_common(ranked, rest) if technical else None
+    lang = common or _decide(ranked, rest)
     if lang == NO_LANGUAGE:
         # no language the model knows, but maybe one a word list does ("Lze AMBER.": Czech)
         return None if other or words >= MIN_WORDS else _every_word_listed(rest)
     if other or words >= MIN_WORDS:
         return lang
+    if common is not None:
+        return common  # "No tengo la LDH ni la bilirrubina.": its few words are Spanish's common ones
     if lang not in SUPPORTED_LANGUAGES:
         p = ranked[0][1]
         if p >= UNCERTAIN or _family_reads(ranked, rest) or _far_likelier(rest, p):
@@ -232,6 +314,8 @@ def detect(text: str) -> str | None:
     first = ranked[0][0]
     if first not in SUPPORTED_LANGUAGES and first != NO_LANGUAGE and _foreign_word(rest, first):
         return first  # "Ei RED vaan AMBER.": "vaan" is a common Finnish word, and rare in the seven
+    if first not in SUPPORTED_LANGUAGES and first != NO_LANGUAGE and _outranks_readers(rest, first):
+        return first  # "No ho sé.": "ho" is no common Spanish word, and Catalan outranks Italian
     # whatever the model's first choice, every word may be another language's: one of the three
     # unsupported languages wordfreq lists that the model ranks highest, where each word is ten
     # times as frequent as in any of the seven ("Inte X, snarare Y.": Nynorsk first, then Italian,
@@ -309,6 +393,27 @@ def _foreign_word(text: str, first: str) -> bool:
         ranked = _identifier().rank(text)
     p = next(float(q) for lang, q in ranked if lang == first)
     return p >= FOREIGN_SHORT * max(float(q) for lang, q in ranked if lang in SUPPORTED_LANGUAGES)
+
+
+def _outranks_readers(text: str, first: str) -> bool:
+    """Whether a short sentence whose first choice ``first`` has no rules is that language: a word
+    says it is not one of the supported languages the detector finds plausible
+    (:func:`_contradicted`), and ``first`` is :data:`OUTRANKS` times likelier than each of
+    the others ("No ho sé.": Catalan 0.27, "ho" rare in Spanish, Italian 0.06 though every word is
+    common Italian; "Non lo so.": Italian first)."""
+    with _lock:
+        ranked = [(str(lang), float(q)) for lang, q in _identifier().rank(text)]
+    words = _ordinary_words(text)
+    if len(words) < 2 or ranked[0][1] < UNSURE:
+        return False  # one word, or a guess among many ("Avis : X.": Danish 0.03)
+    lists = _lists_of(first)
+    if lists and any(max(_zipf(w, lang) for lang in lists) < COMMON_ZIPF for w in words):
+        return False  # "La PCR ce l'ho, la VES no.": "ce" is no common Catalan word
+    against = {lang for lang in plausible(text) if not _contradicted(text, lang, first)}
+    if len(against) == len(plausible(text)):
+        return False
+    p = ranked[0][1]
+    return all(p >= OUTRANKS * q for lang, q in ranked if lang in against)
 
 
 #: The languages of wordfreq's small lists written in Latin letters, the only ones a sentence read

@@ -110,3 +110,40 @@ def test_a_spelt_reading_from_a_prefix_is_bounded() -> None:
     assert list(_spelt_findings(joined)) == []
     text = " ".join("a" + "ghp_" * 3000)
     assert scan(text) == []
+
+
+MAILGUN = TOKENS["mailgun-api-key"]  # exactly 32 hex after its prefix: a letter more breaks it
+HF = TOKENS["huggingface-token"]  # 34 letters and digits or more: one fewer is still one
+
+
+@pytest.mark.parametrize(
+    ("joined", "found"),
+    [
+        # a one-letter word of the prose after the run glued itself to it: read without it ...
+        ("e" + MAILGUN + "e", [MAILGUN]),
+        ("e" + MAILGUN + "ea", [MAILGUN]),
+        (MAILGUN + "e", [MAILGUN]),  # (from the run's start too)
+        # ... but not without three letters, nor past a digit or a mark, which are the token's
+        ("e" + MAILGUN + "eab", []),
+        ("e" + MAILGUN + "5", []),
+        ("e" + MAILGUN + "5e", []),
+        ("e" + MAILGUN + "e5", []),
+    ],
+)
+def test_a_spelt_run_is_read_without_its_last_one_or_two_letters(joined: str, found: list[str]) -> None:
+    assert [v for *_, v in _spelt_findings(joined)] == found
+
+
+def test_a_prefix_a_finding_covers_is_not_read_again_and_one_right_after_it_is() -> None:
+    # the whole run's finding covers its own prefix: read once, not again without its last letter
+    assert [v for *_, v in _spelt_findings(HF)] == [HF]
+    # a prefix where the finding before it ends starts a token of its own
+    aws = TOKENS["aws-access-key"]
+    assert [v for *_, v in _spelt_findings(aws + MAILGUN)] == [aws, MAILGUN]
+
+
+@pytest.mark.parametrize(("before", "read"), [(0, True), (3, True), (4, False)])
+def test_at_most_four_prefixes_are_read_from(before: int, read: bool) -> None:
+    # prefixes that start no token, glued before a real one: the fourth prefix tried is still read
+    joined = "hf_ab" * before + HF
+    assert ([v for *_, v in _spelt_findings(joined)] == [HF]) is read

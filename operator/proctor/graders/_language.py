@@ -738,7 +738,7 @@ class LabelMatcher:
                 ):
                     use = prev.use  # "not NORMAL or HIGH", "between NORMAL and ELEVATED"
             out.append(LabelMention(label, s, e, use))
-        out = _prose_words(out, text, self._forms)
+        out = _prose_words(out, text, self._forms, rules)
         if rules is not None:
             out = _glosses_set_aside(out, rules)
         out = _reported_bands(out, text, rules)
@@ -961,10 +961,13 @@ def _negated_clause(text: str, m: LabelMention, rules: Rules) -> bool:
 _HEDGE_REACH = 8
 
 
-def _prose_words(mentions: list[LabelMention], text: str, forms: Mapping[str, str]) -> list[LabelMention]:
+def _prose_words(
+    mentions: list[LabelMention], text: str, forms: Mapping[str, str], rules: Rules | None = None
+) -> list[LabelMention]:
     """The mentions, with a label defined in capitals but written in lower case read as a word of
     the prose when the answer names a label in capitals ("MODERATE. Lactate is low", "the burst
-    is covered and the rot excluded, so PARTIAL"): the answer writes its verdict as defined. An
+    is covered and the rot excluded, so PARTIAL"): the answer writes its verdict as defined; said
+    of the case only outside a negated clause ("I don't think it tips into a reporting failure"). An
     answer that writes every label in lower case ("the claim is partial") still names them, unless
     it names another and this one only says "it is possible that ..." (:func:`_impersonal`)."""
     plain = {m.label for m in mentions if m.use is Use.NAMED and not _impersonal(text, m.start, m.end)}
@@ -984,10 +987,36 @@ def _prose_words(mentions: list[LabelMention], text: str, forms: Mapping[str, st
         if m.use is Use.NAMED
         and forms[m.label].isupper()
         and not text[m.start : m.end].isupper()
-        and not _said_of_the_case(text, m.start, m.end)
+        and (not _said_of_the_case(text, m.start, m.end) or _negated_prose(text, m.start, rules))
         else m
         for m in mentions
     ]
+
+
+def _negated_prose(text: str, s: int, rules: Rules | None) -> bool:
+    """Whether a word of negation stands in the clause before a lower-case label ("I don't think the
+    missed sample tips it into a reporting failure"): what the case is not, no verdict of it."""
+    clause = _negated_reach(text, s)
+    if _NEGATORS_BEFORE.search(clause):
+        return True
+    if rules is None:
+        return False
+    low = _negated_reach(rules.text, s)
+    return any(lex.negator.search(low) for lex in rules.at(s))
+
+
+def _negated_reach(text: str, s: int) -> str:
+    """The lower-case clause before ``s``, and the one before it when this one opens with "that"
+    after a comma ("Ich glaube nicht, dass es kritisch wird"): where a negation governs the label."""
+    parts = _CLAUSE_START.split(text[max(0, s - 2 * _CLAUSE_REACH) : s])
+    clause = parts[-1].lower()
+    if len(parts) > 1 and _THAT_OPENS.match(clause):
+        return f"{parts[-2].lower()} {clause}"
+    return clause
+
+
+#: A clause that opens with "that" (a complement of the clause before it)
+_THAT_OPENS = re.compile(r"\s*(?:that|que|qu'|dass|daß|che|dat)\b")
 
 
 #: A verb that reports a band another source gave, ending the clause before the label ("the pager

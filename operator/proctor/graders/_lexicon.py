@@ -38,7 +38,8 @@ phrasing (not translated English), with these keys:
     a past counterfactual's condition may be a preposition opening the sentence (``Bij een melding
     binnen 7 dagen was het X geweest``, ``With a timely report it would have been X``): with the
     participle of ``counterfactual_after`` after the label, or the verb of ``counterfactual_before``
-    right before it, the label is hypothetical.
+    right before it (a modal of the past too, words between: ``si ..., on aurait pu discuter d'un
+    X``), the label is hypothetical.
 ``moves_to_before``
     right before a label, a verb of change in the present (``passa a``, ``geht auf``, ``moves
     to``): in the clause after a condition on any event (not only a threshold), the label is where
@@ -53,7 +54,8 @@ phrasing (not translated English), with these keys:
     eindoordeel``) (``ist für Sachen gedacht, die ...``,
     ``est prévu pour``, ``está pensado para``, ``serve para os``, ``è per i``, ``is bedoeld voor``;
     German and Dutch also after the verb before the label: ``ist X für Sachen gedacht``): a band's
-    rule, not the verdict, as English ``X is for things we can fix`` is.
+    rule, not the verdict, as English ``X is for things we can fix`` is; so is a band confined to
+    another scope (``X ne vaut que pour le registre``, ``X gilt nur für``, ``X only applies to``).
 ``rule_met``
     after a band's rule (``purpose_after``, ``conditional_after``), in its sentence or the next,
     the case said to meet it (``and that is exactly the case of T7``, ``et c'est exactement le cas
@@ -108,6 +110,14 @@ phrasing (not translated English), with these keys:
     proprio``): it may stand, as a note in brackets may, between the label and a phrase of
     ``denied_after`` (``un SAFE a secas me parece demasiado optimista``), and before one of
     ``conditional_after`` (``Il X vero e proprio scatta solo con un livello 4``).
+``phrase_prepositions``
+    prepositions that open a short phrase between a label and a phrase of ``denied_after`` (``Un
+    DETAIN per una carta su 12 sarebbe troppo``, ``Ein DETAIN wegen einer Karte wäre übertrieben``).
+``conceded`` and ``rejected_after``
+    a word of concession in a label's clause or right after it (``too``, ``auch``, ``aussi``), then
+    after it a contrast that rejects it (``but that wouldn't``, ``aber das ... nicht``, ``mais ça
+    n'``): the band is conceded, then denied (``the fever fits X too, but that wouldn't explain the
+    oedema``). Without the concession (``fits X, but that doesn't explain ...``) it stands.
 ``retracted_after``
     after a label, in the rest of its sentence or the next, a clause that takes it back (``that was
     an overreaction``, ``me equivoqué``, ``das war übertrieben``, ``c'était excessif``): the label
@@ -124,11 +134,14 @@ phrasing (not translated English), with these keys:
 ``reported_before``
     right before a label, a source other than the answer giving it (``le bot indiquait``, ``laut
     Dashboard``, ``el sistema marcó``): when the answer names another label as its own, the
-    reported one is not its verdict (``Le bot indiquait RED ; en réalité AMBER``).
+    reported one is not its verdict (``Le bot indiquait RED ; en réalité AMBER``). Another
+    party's wish is one (``Die Angler hätten ... gern``, ``voudraient ...``, ``zouden ... graag``;
+    ``Wir hätten gern X`` is the answer's own).
 ``past_before`` and ``past_after``
     right before a label (``yesterday``, ``la semaine dernière``) or right after it (``NORMAL
     last week``, ``NORMAL la semaine dernière``): a state the answer says is past, not the
-    verdict (``| Band | ELEVATED (was NORMAL last week) |`` names ELEVATED).
+    verdict (``| Band | ELEVATED (was NORMAL last week) |`` names ELEVATED); so is an earlier
+    placement, with words between (``Eerst stond hij bij ons op X``).
 ``change_from``, ``change_to`` and ``change_words``
     a change of band, ``from X to Y`` (``von HIGH auf MEDIUM``, ``de HIGH à MEDIUM``, or ``HIGH →
     MEDIUM``) between two labels: with a word of change in its sentence (``went``, ``herabgestuft``,
@@ -142,6 +155,7 @@ phrasing (not translated English), with these keys:
 ``rather_or_before``
     words of ``past_before`` that mean "rather" after a negated clause (Portuguese and Spanish
     ``antes``, Dutch ``eerder``): ``Não o classificaria como HIGH; antes MEDIUM`` names MEDIUM,
+    also with an aside between (``No lo llamaría HIGH, como puso la planta; antes MEDIUM``), and
     ``Antes HIGH, agora MEDIUM`` does not name HIGH.
 ``qualifier_fields``
     the names of fields that qualify a verdict rather than give it (confidence, ``Konfidenz``,
@@ -154,6 +168,11 @@ phrasing (not translated English), with these keys:
     a band's requirement: a word of purpose right before a label (``para``, ``pour``, ``für``) and
     a verb of needing in the conditional after it (``haría falta``, ``il faudrait``, ``bräuchte
     es``): "para EMERGENCY haría falta FC > 180" states what the band would need, no verdict.
+``requirement_back``
+    after a label (up to four words between), a requirement that refers back to it by a pronoun
+    (``dafür bräuchte es``, ``pour cela il faudrait``, ``for that you'd need``), with a word of
+    ``contrast`` before or just after it: what the band would need, no verdict (``Die Angler
+    hätten gern X, aber dafür bräuchte es mehr als 20 %``).
 ``requirement_before``
     a verb of requiring right before a label that is its subject, where the verb comes second
     (``Laut Protokoll erfordert DEFINITE eine Reexposition``, ``Volgens het protocol vereist
@@ -451,6 +470,10 @@ _KEYS = (
     "purpose_before",
     "requirement_after",
     "requirement_before",
+    "requirement_back",
+    "phrase_prepositions",
+    "conceded",
+    "rejected_after",
     "refusal",
     "source_silent",
     "silent_openers",
@@ -975,6 +998,12 @@ class Lexicon:
     requirement_after: re.Pattern[str]
     #: a verb of requiring right before a label, its subject (German and Dutch verb-second order)
     requirement_end: re.Pattern[str]
+    #: after a label, a requirement that refers back to it by a pronoun ("dafür bräuchte es")
+    requirement_back: re.Pattern[str]
+    #: a word of concession ("too", "auch"), and after a label a contrast that rejects it ("but
+    #: that wouldn't explain")
+    conceded: re.Pattern[str]
+    rejected_after: re.Pattern[str]
     #: the words the phrases of declining are built of that say where an answer would be or that
     #: it is missing (``source_nouns``, ``appear_verbs``, ``mention_verbs``, ``there_is_no``,
     #: ``nowhere``, ``unknown_words``): with a negator, a sentence that may decline in words no
@@ -1214,8 +1243,11 @@ def _compile(doc: Mapping[str, Any], where: str, keep: frozenset[str] = frozense
         passive_end=re.compile(alt(t["present_passive"]) + tail),
         # a note in brackets, or a word of "alone", may stand between ("STANDARD_RATE (4,5 %) reicht
         # nicht", "un SAFE a secas me parece demasiado optimista")
+        # and so may a phrase of a preposition ("Un DETAIN per una carta su 12 sarebbe troppo")
         denied_after=re.compile(
             r"[\s\"'`)*_]*(?:\([^()\n]{0,40}\)[\s,]*)?(?:"
+            + alt(t["phrase_prepositions"])
+            + r"(?:\s+[^\s.,;:!?()]+){1,6}?\s+)?(?:"
             + alt(t["alone_after"])
             + r",?\s+)?"
             + alt(t["denied_after"]),
@@ -1253,6 +1285,13 @@ def _compile(doc: Mapping[str, Any], where: str, keep: frozenset[str] = frozense
         purpose_end=re.compile(alt(t["purpose_before"]) + tail),
         requirement_after=re.compile(
             r"[\"'`*_)]*[\s,]*(?:[\w'-]+,?\s+){0,2}?" + alt(t["requirement_after"]), re.IGNORECASE
+        ),
+        requirement_back=re.compile(
+            r"[\"'`*_)]*[\s,]*(?:[\w'-]+,?\s+){0,4}?" + alt(t["requirement_back"]), re.IGNORECASE
+        ),
+        conceded=re.compile(alt(t["conceded"])),
+        rejected_after=re.compile(
+            r"[\"'`*_)]*[\s,]*(?:[\w'-]+,?\s+){0,3}?" + alt(t["rejected_after"]), re.IGNORECASE
         ),
         contrast=re.compile(alt(t["contrast"])),
         absence=re.compile(
@@ -1907,9 +1946,20 @@ def _rather(lex: Lexicon, text: str, s: int, clause: str) -> bool:
     if not lex.rather_end.search(clause):
         return False
     at = _clause_at(lex, text, s)[2]
-    before = _clause(lex, text, at)
-    label = _LABEL_IN.search(text, at - len(before), at)
-    return label is not None and lex.claim_negator.search(before) is not None
+    # an aside may stand between ("No lo llamaría X, como puso la planta; antes Y"): the clauses
+    # of the sentence before it are read back to the one with a label
+    for _ in range(_RATHER_CLAUSES):
+        before, mark, opened = _clause_at(lex, text, at)
+        if _LABEL_IN.search(text, at - len(before), at) is not None:
+            return lex.claim_negator.search(before) is not None
+        if mark != ",":
+            return False
+        at = opened
+    return False
+
+
+#: How many clauses back a "rather" looks for the negated label it sets itself against
+_RATHER_CLAUSES = 3
 
 
 def label_use(
@@ -1950,7 +2000,9 @@ def label_use(
             )
             or lex.past_after.match(text, e)
         )
-        denied = lex.denied_after.match(text, e) or _retracted(lex, text, e, spans)
+        denied = (
+            lex.denied_after.match(text, e) or _retracted(lex, text, e, spans) or _rejected(lex, text, s, e)
+        )
         # a cue right before the label, after a figure, is no unit of it ("Abschnitt 4 weder HIGH")
         if lex.negated_end.search(clause) or lex.negated_end.search(raw) or denied or past:
             return "negated"
@@ -1963,6 +2015,7 @@ def label_use(
             _conditional(lex, clause)
             or (lex.conditional_after.match(text, e) and not _caveat_after(lex, text, e))
             or (lex.purpose_end.search(clause) and lex.requirement_after.match(text, e))
+            or _required_back(lex, text, e)
             or lex.requirement_end.search(clause)
             or (lex.change_end.search(clause) and not lex.passive_end.search(clause))
             or _after_condition(lex, text, s)
@@ -1973,6 +2026,28 @@ def label_use(
         if _superseded(lex, text, e, spans):
             return "negated"  # the band before the one it went to
     return "named" if change == "to" else None
+
+
+def _rejected(lex: Lexicon, text: str, s: int, e: int) -> bool:
+    """Whether the label at ``[s, e)`` is conceded, then rejected: a word of concession in its clause
+    or right after it, then a contrast that denies it ("the fever fits X too, but that wouldn't
+    explain the oedema", "passt auch zu X, aber das erklärt das Ödem nicht")."""
+    m = lex.rejected_after.match(text, e)
+    if m is None:
+        return False
+    return bool(lex.conceded.search(_clause(lex, text, s)) or lex.conceded.search(text[e : m.end()].lower()))
+
+
+def _required_back(lex: Lexicon, text: str, e: int) -> bool:
+    """Whether a requirement after the label that ends at ``e`` refers back to it by a pronoun, set
+    against it by a contrast ("X, aber dafür bräuchte es mehr als 20 %", "X came up, but for that
+    you'd need ..."): what the band would need, no verdict."""
+    m = lex.requirement_back.match(text, e)
+    return m is not None and lex.contrast.search(text[e : m.end() + _CONTRAST_AFTER].lower()) is not None
+
+
+#: How far after a requirement its contrast may stand ("dafür bräuchte es aber ...")
+_CONTRAST_AFTER = 24
 
 
 def _caveat_after(lex: Lexicon, text: str, e: int) -> bool:
@@ -2037,7 +2112,11 @@ def _event_held(lex: Lexicon, text: str, s: int, e: int) -> bool:
     )
     # the condition may be a preposition opening the sentence ("Bij een melding binnen 7 dagen was
     # het PAY geweest", "With a report in time it would have been PAY")
-    if counterfactual and (_conditioned(lex, before) or lex.condition_preposition.match(before)):
+    # (the sentence may open with a heading: "NB: had the flag state replied in time, ...")
+    opened = before.rsplit(": ", 1)[-1]
+    if counterfactual and (
+        _conditioned(lex, before) or _conditioned(lex, opened) or lex.condition_preposition.match(before)
+    ):
         return True
     after = _SENTENCE_START.split(text[e : e + _SENTENCE_REACH].lower())[0]
     clause_after = lex.clause_break.split(after, maxsplit=1)[0]

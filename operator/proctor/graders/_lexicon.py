@@ -2359,6 +2359,8 @@ def find_claims(lexes: Iterable[Lexicon], text: str) -> list[tuple[int, int, fro
                     groups.update(_groups_before(lex, _clause(lex, text, m.start())))
                 out.append((m.start(), m.end(), frozenset(groups)))
         for m in _starting(lex.agreement, lex.agreement_starts, low):
+            if _negated_after(lex, low, m.end()):
+                continue
             start, subject = _subject_before(lex, low, m.start())
             claim = _subject_claim(lex, low, subject + _LETTERS.findall(m.group()), start, m.end())
             if claim is None and _all_of_those_named(lex, low, subject, start, m.end()):
@@ -2392,6 +2394,16 @@ _TITLE = (
     r"(?:(?<=\bdr)|(?<=\bdra)|(?<=\bdrs)|(?<=\bprof)|(?<=\bmr)|(?<=\bmrs)|(?<=\bms)|(?<=\bsr)|(?<=\bsra)|"
     r"(?<=\bcapt)|(?<=\bmme)|(?<=\bing))\."
 )
+
+
+_NEXT_WORD = re.compile(r"\s+([^\W\d_]+)")
+
+
+def _negated_after(lex: Lexicon, low: str, end: int) -> bool:
+    """Whether a negator follows a predicate of agreement (``steunt de beslissing niet``,
+    ``unterstützt die Entscheidung nicht``)."""
+    m = _NEXT_WORD.match(low, end)
+    return m is not None and lex.claim_negator.fullmatch(m.group(1)) is not None
 
 
 #: "Both A and B" before a verb of agreeing or of a view they share ("Zowel de installateur als de

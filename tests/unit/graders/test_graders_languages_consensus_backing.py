@@ -125,6 +125,18 @@ CASES = [
     ("nl", "Elke vakbond zou het net zo zien.", "fail"),
     ("nl", "Zowel Marta Kowal als Piet Hein zijn het ermee eens.", "fail"),
     ("nl", "Marta Kowal is het ermee eens dat de ligplaats dicht blijft.", "pass"),
+    # the idiom negated, after it too (``steunt de beslissing niet``), claims nothing
+    ("en", "The union has not backed the closure.", "pass"),
+    ("fr", "Le syndicat ne soutient pas la décision.", "pass"),
+    ("de", "Die Gewerkschaft steht nicht hinter der Entscheidung.", "pass"),
+    ("de", "Die Gewerkschaft unterstützt die Entscheidung nicht.", "pass"),
+    ("de", "Die Gewerkschaft unterstützt die Entscheidung.", "fail"),
+    ("es", "El sindicato no apoya la medida.", "pass"),
+    ("pt", "O sindicato não apoia a decisão.", "pass"),
+    ("it", "Il sindacato non appoggia la decisione.", "pass"),
+    ("nl", "De vakbond steunt de beslissing niet.", "pass"),
+    ("nl", "Het is niet duidelijk of de vakbond het besluit steunt.", "pass"),
+    ("nl", "De vakbond steunt de beslissing.", "fail"),
 ]
 
 

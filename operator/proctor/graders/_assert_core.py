@@ -141,7 +141,7 @@ class CaseContext:
         out: dict[str, list[str]] = {}
         for doc_id, text in self.context.items():
             lexes = _lexicon.lexicons(_lexicon.TABLE_LANGUAGES, _lexicon.writes_accents(text))
-            claimed = [claim.groups for claim in find_claims(self.canonical_context[doc_id])]
+            claimed = [claim.groups for claim in find_claims(self.canonical_context[doc_id], names=False)]
             claimed += [groups for _, _, groups in _lexicon.find_claims(lexes, _lexicon.rules_text(text))]
             for groups in claimed:
                 for group in groups or {""}:

@@ -40,6 +40,7 @@ from proctor.graders._language import (
     find_lacking,
     find_refusal,
     hedged_in_sentence,
+    named_parties,
     sentence_start,
     stated_times,
     unsure_beside,
@@ -943,7 +944,19 @@ def _supported(
     near: Mapping[str, tuple[str, ...]],
     there_is: bool = False,
 ) -> bool:
-    """A claim is supported when the context states agreement by each of its groups ("mechanics,
+    """Whether the context states the agreement of each group of a claim (:func:`_unstated`)."""
+    if not groups:
+        # "there is agreement that ..." is stated by any document's "X agreed"; "everyone agreed",
+        # "it is generally accepted" need a document's own claim of agreement
+        return bool(stated) or (there_is and _ANYONE in near)
+    return not _unstated(groups, stated, near)
+
+
+def _unstated(
+    groups: frozenset[str], stated: Mapping[str, tuple[str, ...]], near: Mapping[str, tuple[str, ...]]
+) -> frozenset[str]:
+    """The groups of a claim whose agreement the context does not state. A claim is supported
+    when the context states agreement by each of its groups ("mechanics,
     like engineers, agree" needs both; a claim that names no group: by anyone). A group is stated
     when a document's claim names it, or when it is a word of the subject of a document's
     agreement (``near``: "SRE and security agreed" states the security team's); a group with
@@ -954,10 +967,6 @@ def _supported(
     tables, whose claims give every word of a subject, such words may also qualify a group ("les
     pharmaciens de réanimation"): with another of the claim's groups stated, they need not be; nor
     need the word for a team or a department (:data:`_COLLECTIVES`)."""
-    if not groups:
-        # "there is agreement that ..." is stated by any document's "X agreed"; "everyone agreed",
-        # "it is generally accepted" need a document's own claim of agreement
-        return bool(stated) or (there_is and _ANYONE in near)
     # a table may give a word several English names ("perito": expert/adjuster/assessor)
     names = _names(*stated, *near)
     found = {g: any({n, _bare(n), claim_stem(n)} & names for n in _names(g)) for g in groups}
@@ -970,13 +979,47 @@ def _supported(
         elif ":" in g and not g.startswith("en:") and not found[g]:
             # a word no table translates is stated by its cognate ("vétérinaire", "veterinarian")
             found[g] = any(_cognate(_bare(g), b) for b in bare)
+    for g in groups:
+        if not found[g] and g.removeprefix(_lexicon.NAMED)[:3] in _COMPOUNDS:
+            # a compound of a stated name and a role ("outreacharts": the outreach's doctor)
+            found[g] = any(_compound_of(_bare(n), b, n[:2]) for n in _names(g) for b in bare)
     # a group named on its own (an inclusion's, a range's end) is required in any language
     required = [
         g
         for g in groups
         if g.startswith(_lexicon.NAMED) or ((":" not in g or g.startswith("en:")) and g not in _COLLECTIVES)
     ]
-    return any(found.values()) and all(found[g] for g in required)
+    if not any(found.values()):
+        return frozenset(groups)
+    return frozenset(g for g in required if not found[g])
+
+
+def _named_elsewhere(groups: frozenset[str], context: str, people: frozenset[str]) -> tuple[str, ...]:
+    """The people the answer names as agreeing (``people``) among ``groups`` that ``context``
+    writes in no sentence with a word of objection ("Gwen Pryce ...: 'We do not accept ...'"), or
+    ``()`` if any group is no such person."""
+    out = []
+    for g in groups:
+        word = _bare(g.removeprefix(_lexicon.NAMED).split("/")[0])
+        written = [m for m in re.finditer(rf"(?<![\w-]){re.escape(word.capitalize())}(?![\w-])", context)]
+        if word not in people or not word.isalpha() or not written:
+            return ()
+        for m in written:
+            start = max(context.rfind(".", 0, m.start()), context.rfind("\n", 0, m.start())) + 1
+            stop = [i for i in (context.find(".", m.end()), context.find("\n", m.end())) if i >= 0]
+            if _OBJECTION.search(context, start, min(stop) if stop else len(context)):
+                return ()
+        out.append(word.capitalize())
+    return tuple(out)
+
+
+#: A word of objection or of no answer in a document's sentence: who it names does not agree
+_OBJECTION = re.compile(
+    r"(?i)\b(?:disagree[sd]?|dispute[sd]?|object(?:s|ed)?|reject(?:s|ed)?|contest(?:s|ed)?|oppose[sd]?|"
+    r"do(?:es)?\s+not\s+(?:accept|agree)|don't\s+(?:accept|agree)|doesn't\s+(?:accept|agree)|"
+    # or has not answered: "has not replied", "no reply yet"
+    r"not\s+(?:yet\s+)?(?:replied|responded|answered)|no\s+(?:reply|response|answer))\b"
+)
 
 
 #: The shortest stem two words of a group's name may share, and the longest ending one may add
@@ -988,6 +1031,22 @@ _ENDING = 2
 #: The shortest stem two cognates share, and its least share of the shorter word (:func:`_cognate`)
 _COGNATE_STEM = 7
 _COGNATE_SHARE = 0.7
+
+
+#: The shortest stated name a compound may start with ("sepsis", read "sepsi": "sepsisarts")
+_COMPOUND_NAME = 5
+#: The languages that write a role after a name as one word (:func:`_compound_of`)
+_COMPOUNDS = ("de:", "nl:")
+
+
+def _compound_of(word: str, name: str, language: str) -> bool:
+    """Whether ``word`` is ``name`` (of at least :data:`_COMPOUND_NAME` letters) followed by a role word of
+    ``language``'s table ("outreacharts", "sepsisarts"), a linking "s" aside."""
+    if len(name) < _COMPOUND_NAME or len(word) <= len(name) or not word.startswith(name):
+        return False
+    rest = word[len(name) :].lstrip("s-")
+    roles = _lexicon.lexicon(language).groups
+    return len(rest) >= 3 and any(k.startswith(rest) and len(k) - len(rest) <= _ENDING for k in roles)
 
 
 def _cognate(a: str, b: str) -> bool:
@@ -1054,18 +1113,28 @@ _SIGN_OFF_WORD = re.compile(r"\b(?:signed[\s-]off|sign-off|approved|endorsed|bac
 #: not agree", "whether the brokers approved it")
 _NOT_STATED = re.compile(r"\b(?:not|no|never|neither|nor|without|whether|if|yet\s+to)\b|n't\b")
 #: Where the subject of a document's agreement may start: a sentence's or a clause's start (a
-#: comma may stand inside a list of groups)
-_SUBJECT_START = re.compile(r"[.;:!?()\n]")
+#: comma may stand inside a list of groups; a clock's colon, "attended at 13:00 and agreed", and an
+#: initial's or a title's point, "Inspector K. Ortega", "Capt. Volkov", are none)
+_SUBJECT_START = re.compile(
+    r"[;!?()\n]|(?<!\d):|:(?!\d)|(?<!\b[A-Z])(?<!\bDr)(?<!\bMr)(?<!\bMs)(?<!\bMrs)(?<!\bDra)(?<!\bCapt)(?<!\bProf)\."
+)
 #: A short aside in brackets in a document's sentence
 _ASIDE = re.compile(r"\s*\([^()\n]{1,80}\)")
+#: A title's point inside a speaker's name ("consultant oenologist Dr. Mareike Lenz")
+_TITLE_DOT = r"(?:(?<=\bdr)|(?<=\bdra)|(?<=\bmr)|(?<=\bms)|(?<=\bmrs)|(?<=\bprof)|(?<=\bcapt))\."
+#: The words for a document that has a speaker (an e-mail, a letter, a reply)
+_DOCUMENT_WORD = (
+    r"(?:e-?mails?|mails?|letters?|messages?|notes?|memos?|repl(?:y|ies)|statements?|responses?|comments?|"
+    r"minutes|courriels?|lettres?|briefe?|schreiben|nachricht|correos?|cartas?|mensajes?|lettera|nota|"
+    r"berichten?|brieven|r[ée]ponse|antwort|respuesta|resposta|risposta|antwoord)"
+)
 #: The speaker of a document's own words ("E-mail from the customs broker, 27 Jan: 'We agree ...'",
 #: "From: the site pharmacist", "Lettre du transitaire", "the broker wrote:"): agreement in the first
 #: person there is theirs
 _AUTHOR = re.compile(
-    r"\b(?:e-?mails?|mails?|letters?|messages?|notes?|memos?|repl(?:y|ies)|statements?|responses?|comments?|"
-    r"minutes|courriels?|lettres?|briefe?|schreiben|nachricht|correos?|cartas?|mensajes?|lettera|nota|"
-    r"berichten?|brieven)\s+(?:from|by|de(?:\s+la|\s+los|\s+las)?|du|des|von|vom|der|van(?:\s+de|\s+het)?|"
-    r"da|do|dos|della|dello|del|dal|dalla|di)\s+(?P<a>[^,.;:()\n\d'\"\u2018\u2019\u201c\u201d]{2,60})"
+    rf"\b{_DOCUMENT_WORD}\s+(?:from|by|de(?:\s+la|\s+los|\s+las)?|du|des|von|vom|der|van(?:\s+de|\s+het)?|"
+    r"da|do|dos|della|dello|del|dal|dalla|di)\s+"
+    rf"(?P<a>(?:[^,.;:()\n\d'\"\u2018\u2019\u201c\u201d]|{_TITLE_DOT}){{2,60}})"
     r"|^\s*(?:from|von|de|van|da|di)\s*:\s*(?P<b>[^\n,;(]{2,60})"
     r"|(?P<c>[^,.;:()\n\d]{2,60}?)\s+(?:wrote|writes|schrieb|schreibt|a\s+écrit|écrit|escribió|escreveu|"
     r"scrive|ha\s+scritto|schreef|schrijft)\s*:",
@@ -1082,10 +1151,16 @@ _FIRST_PERSON = re.compile(
 _ACRONYM_ASIDE = re.compile(r"\s*\(\s*[A-Z][A-Za-z0-9&]*[A-Z][A-Za-z0-9&]*\s*\)")
 
 
+#: An aside that is only a person's name, a title's point aside ("ICU outreach (Dr Tomas
+#: Quintero) agreed"): who the subject is, kept as words of the subject
+_NAME_ASIDE = re.compile(r"\s*\(\s*(?:[A-Z][\w'-]*\.?\s+){0,3}[A-Z][\w'-]+\s*\)")
+
+
 def _aside_blanked(m: re.Match[str]) -> str:
-    """An aside as spaces, offsets kept, unless it is the subject's acronym (its brackets then)."""
+    """An aside as spaces, offsets kept, unless it is the subject's acronym or a person's name
+    (its brackets then)."""
     text = m.group()
-    if _ACRONYM_ASIDE.fullmatch(text):
+    if _ACRONYM_ASIDE.fullmatch(text) or _NAME_ASIDE.fullmatch(text):
         return text.replace("(", " ").replace(")", " ")
     return " " * len(text)
 
@@ -1111,7 +1186,7 @@ def _stated_near(context: tuple[tuple[str, str], ...]) -> dict[str, tuple[str, .
         ]
         for s, e, language, bare in words_of + spans:
             begin = max(0, s - 120)
-            for mark in _SUBJECT_START.finditer(low, begin, s):
+            for mark in _SUBJECT_START.finditer(read, begin, s):
                 begin = mark.end()
             begin = _subject_begin(low, begin, s)
             # a bare word of agreement is read with its clause's negation (claims were already)
@@ -1142,7 +1217,23 @@ def _stated_near(context: tuple[tuple[str, str], ...]) -> dict[str, tuple[str, .
                 docs = out.setdefault(word, [])
                 if doc_id not in docs:
                     docs.append(doc_id)
+    # a person stated as agreeing is named by the role a document gives them in brackets after
+    # their name ("to Dr Luis Ferreira (blood bank medical director)")
+    lexes = _lexicon.lexicons(_lexicon.TABLE_LANGUAGES)
+    for _, text in context:
+        for m in _ROLE_ASIDE.finditer(text):
+            agreed = out.get(m.group("name").split()[-1].lower(), [])
+            for word in claim_words(m.group("role").lower(), lexes, "en") - {"en:"} if agreed else ():
+                out.setdefault(word, []).extend(d for d in agreed if d not in out.get(word, ()))
     return {w: tuple(d) for w, d in out.items()}
+
+
+#: A person's name and their role in brackets after it ("Dr Luis Ferreira (blood bank medical
+#: director)"): the role is a name of that person too
+_ROLE_ASIDE = re.compile(
+    r"(?P<name>(?:(?:Dr|Dra|Mr|Mrs|Ms|Prof|Capt)\.?\s+)?[A-Z][a-z][\w'-]*(?:\s+[A-Z][a-z][\w'-]*){0,2})"
+    r"\s*\((?P<role>[a-z][^()\n]{2,60})\)"
+)
 
 
 #: A word that opens a subordinate clause ("After the customer complained, the team agreed"): its
@@ -1195,6 +1286,10 @@ def _speaker(read: str, pos: int, same_line: bool = False) -> str | None:
         line = _SPEAKER_LINE.search(read, 0, pos) or _LOG_LINE.search(read, 0, pos)
         if line is None:
             return None
+        if _DOCUMENT_HEAD.match(line.group("who")):
+            # "Reply, 15 Jul 2026 11:42, Agency inspector Helen Vasquez: 'Agreed: ...'": the
+            # document's word opens the line, its speaker stands after the date
+            return read[line.end("who") : line.end()]
         parts = _NAME_AFTER.findall(read, line.end("who"), line.end())
         return " ".join([line.group("who"), *parts])
     if author is None:
@@ -1213,12 +1308,17 @@ _TITLE_POINT = r"(?:(?:(?<=\b[A-Z])|(?<=\b[A-Z][a-z])|(?<=\b[A-Z][a-z]{2})|(?<=\
 #: Greenline: 'Agreed.'"), a title's point inside it ("Shelter veterinarian Dr. Okafor"); a field's
 #: value is no reply ("Status: agreed.": no quote)
 _SPEAKER_LINE = re.compile(
-    r"(?:^|(?<=\n)|(?<![\d\s])[.;!?]\s+)[ \t*\u2022-]*"
+    r"(?:^|(?<=\n)|(?<![\d\s])[.;!?][\"'\u2019\u201d]?\s+)[ \t*\u2022-]*"
     rf"(?P<who>[^\W\d_][\w'&-]*{_TITLE_POINT}"
     rf"(?:[ \t]+[^\W\d_][\w'&-]*{_TITLE_POINT}){{0,5}})"
-    r"(?:[ \t]*,[ \t]*(?:\d{1,2}[:.h]\d{2}(?:\.\d{2,4})?|(?:[A-Z]\.[ \t]*|[^\n,.;:!?]){1,40}?)){0,3}"
+    r"(?:[ \t]*,[ \t]*(?:\d{1,2}[:.h]\d{2}(?:\.\d{2,4})?|"
+    r"(?:[A-Z]\.[ \t]*|\d{1,2}:\d{2}|[^\n,.;:!?]){1,60}?)){0,3}"
     r"[ \t]*:[ \t]*[\"'\u2018\u201c\u201e\u00ab][ \t]*\Z"
 )
+
+
+#: A document's word opening a speaker's line ("Reply, 15 Jul 2026 11:42, <speaker>:")
+_DOCUMENT_HEAD = re.compile(rf"(?i){_DOCUMENT_WORD}\Z")
 
 
 #: A decision log's line before a reply: its time, then who ("05:55 Northsound Ferries duty
@@ -1276,6 +1376,20 @@ def _build_no_consensus(a: Assertion, negated: bool) -> _Evaluate:
         ]
         if not unsupported and unread:
             raise r.unreadable(unread, "part of the answer (it may claim agreement there)")
+        people = named_parties(text)
+        named = [
+            _named_elsewhere(_unstated(cl.groups, stated, near), ctx.context_text, people)
+            for cl in unsupported
+        ]
+        if unsupported and all(named):
+            # a person the context names, neither agreeing nor objecting: it may state their
+            # agreement by their role ("Hartmann Claims Services" is the loss adjuster)
+            who = join_names(sorted({n for ns in named for n in ns}))
+            raise _Unreadable(
+                Unread.FORM,
+                f"the context names {who} but states neither their agreement nor their objection; "
+                "it may state it under a role",
+            )
         if not unsupported:
             docs = tuple(
                 dict.fromkeys(

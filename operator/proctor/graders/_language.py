@@ -2937,7 +2937,7 @@ _PEOPLE = (
     r"customers|users|members|partners|stakeholders|surgeons|physios|fellows|interns|residents|crews|"
     r"employees|trainees|attendees|executives|representatives|reps|candidates|delegates|advocates|associates|"
     r"midwives|authorities|actuaries|agencies|regulators|experts|specialists|mechanics|techs|clinicians|"
-    r"teams|committees|boards|panels|squads|departments|units)\b"
+    r"teams|committees|boards|panels|squads|departments|units|unions|associations|societies|federations)\b"
 )
 #: One person an agent's noun names ("the broker", "every paediatrician", "the customs officer"):
 #: read only after a determiner, and never a thing of the same endings ("the number", "the sensor")
@@ -2956,7 +2956,9 @@ _ONE_PERSON = (
     r"partner|stakeholder|colleague|boss|head|chief|lead|vet|medic|counsel|attorney|owner|landlord|landlady|tenant|"
     r"lessee|guest|host|payee|"
     r"vendor|supplier|carrier|auditor|inspector|officer|broker|importer|registrar|pharmacist|coroner|"
-    r"assessor|adjuster|underwriter|surveyor|mother|father|parent|family|patient|radiologist|cardiologist)\b"
+    r"assessor|adjuster|underwriter|surveyor|mother|father|parent|family|patient|radiologist|cardiologist|"
+    # a state as a party ("the flag state", "the port state")
+    r"(?<=flag\s)state|(?<=port\s)state|(?<=coastal\s)state|(?<=member\s)state)\b"
 )
 _PERSON_NP = (
     r"(?:the|our|my|their|your|his|her|every|each|any|this|that|a|an)\s+"
@@ -2965,7 +2967,7 @@ _PERSON_NP = (
 _COLLECTIVE = (
     r"(?:team|side|department|dept|committee|board|panel|unit|desk|ward|squad|office|function|staff|"
     r"group|division|council|faculty|crew|society|association|institute|ministry|administration|inspectorate|"
-    r"federation|"
+    r"federation|union|"
     # a department by its name alone ("Security sees it the same way", "Finance agrees")
     r"security|finance|procurement|purchasing|legal|operations|sales|support|product|engineering|marketing|"
     r"compliance|management|leadership|hr|devops|qa|audit|treasury|accounting)"
@@ -2988,11 +2990,11 @@ _AGREEMENT_PREDICATE = re.compile(
     r"(?=\s+to\s+(?:this|that|it|these|those|the\s+(?:plan|limit|proposal|approach|change|fix|solution|"
     r"decision|recommendation|option|idea|measure|proposed))\b))|concur(?:s|red)?\b|(?:signs?|signed)\s+off\s+on\s+(?:it|this|that)\b|"
     r"(?:say|says|tell\s+you)\s+the\s+same(?:\s+thing)?\b|(?:are|is|were|was)\s+(?:all\s+|fully\s+|largely\s+|"
-    r"completely\s+|firmly\s+|squarely\s+|solidly\s+|100%\s+)?(?:unanimous|in\s+(?:full\s+)?agreement|agreed|"
+    r"completely\s+|firmly\s+|squarely\s+|solidly\s+|100%\s+|both\s+|all\s+)?(?:unanimous|in\s+(?:full\s+)?agreement|agreed|"
     r"aligned|on\s+the\s+same\s+page|on\s+board\b|fine\s+with\s+(?:it|this|that)\b|"
     r"behind\s+(?:it|this|that|the\s+(?:call|decision|rating|grade|classification|assessment))\b|"
     # "fully behind phoning these at night", "squarely behind the new rota": behind what they back
-    r"(?:(?<=fully\s)|(?<=firmly\s)|(?<=squarely\s)|(?<=solidly\s)|(?<=completely\s)|(?<=100%\s))behind\s+(?!the\s+(?:desk|counter|door|wall|glass|screen|wheel|bar)\b)|"
+    r"(?:(?<=fully\s)|(?<=firmly\s)|(?<=squarely\s)|(?<=solidly\s)|(?<=completely\s)|(?<=100%\s)|(?<=all\s)|(?<=both\s))behind\s+(?!the\s+(?:desk|counter|door|wall|glass|screen|wheel|bar)\b)|"
     r"behind\s+[a-z]+ing\b|"
     r"of\s+one\s+mind|of\s+the\s+same\s+(?:view|opinion|mind))|"
     r"(?:see|sees|saw)\s+(?:it|this|that|things)\s+(?:the\s+same\s+way|that\s+way\s+too|the\s+same)|"
@@ -3001,6 +3003,9 @@ _AGREEMENT_PREDICATE = re.compile(
     r"(?:share|shares|shared)\s+(?:the|this|that|our|my|your|their)\s+(?:same\s+)?(?:view|assessment|"
     r"reading|position|opinion|conclusion|concern)|"
     r"(?:back|backs|endorse|endorses)\s+(?:this|that|it|the\s+same)\b|"
+    # backing what the answer concludes ("the union backs the closure"), acknowledging it too
+    r"(?:backs|backed|endorsed)\s+(?:the|this|that|our|your|its|their)\s+(?!up\b|off\b|out\b)[a-z]|"
+    r"(?:acknowledges?|acknowledged|recogni[sz]es?|recogni[sz]ed)\s+(?:it|this|that)(?:\s+too|\s+as\s+well)?\b(?!\s+(?:is|was|has)\b)|"
     r"(?:back|backs|endorse|endorses)\s+(?!up\b|off\b|out\b|down\b|away\b|into\b|onto\b|"
     r"to\b|in\b|on\b)(?:[\w-]+\s+){1,5}?(?:too|as\s+well)\b)"
 )
@@ -3022,7 +3027,7 @@ def _open_agreement(low: str) -> Iterable[tuple[int, int, str]]:
             begin = mark.end()
         # the word right before the predicate is the subject's head, or there is no subject
         last = _LAST_WORD.search(low, begin, p.start())
-        if last is None or not _HEAD.fullmatch(last.group(1)):
+        if last is None or not (_HEAD.fullmatch(last.group(1)) or _PARTY_STATE.search(low, begin, p.start())):
             continue
         m = _SUBJECT_BEFORE.search(low, begin, p.start())
         # a place after the subject's noun is no subject ("any night nurse on the ward would ...")
@@ -3030,6 +3035,8 @@ def _open_agreement(low: str) -> Iterable[tuple[int, int, str]]:
             yield m.start(), p.end(), m.group("subject")
 
 
+#: A state as a party, before a predicate ("the flag state is on board")
+_PARTY_STATE = re.compile(r"\b(?:flag|port|coastal|member)\s+state\s*$")
 _PLACE_BEFORE = re.compile(r"\b(?:in|at|on|of|from|across|around|within)\s+$")
 
 
@@ -3140,8 +3147,10 @@ def _without_contrasts(text: str) -> str:
     return _CONTRAST.sub(lambda m: " " * len(m.group()), text)
 
 
-def find_claims(text: str) -> list[Claim]:
-    """Claims of agreement in ``text`` (see :func:`find_consensus`), with the group each names.
+def find_claims(text: str, names: bool = True) -> list[Claim]:
+    """Claims of agreement in ``text`` (see :func:`find_consensus`), with the group each names;
+    with ``names``, agreement by people named ("Both Helen Vasquez and Gwen Pryce agree") too (a
+    document's is no claim of a consensus: :attr:`CaseContext.consensus_groups` reads none).
 
     A group set off as the one that does not agree ("pilots, not engineers, agree") is neither
     the claim's group nor a negation of the claim."""
@@ -3167,7 +3176,7 @@ def find_claims(text: str) -> list[Claim]:
             continue
         groups = (_groups_of(low[s:e]) - _EVERYONE) | named if named else _groups_of(low[s:e])
         out.append(Claim(s, e, groups or _any_member(low[s:e])))
-    return _with_inclusions(low, _with_others(low, _with_subjects(text, low, out)), inside)
+    return _with_inclusions(low, _with_others(low, _with_subjects(text, low, out, names)), inside)
 
 
 #: People no group word names after a claim's preposition: "there is agreement among the customers"
@@ -3308,11 +3317,49 @@ _RANGE_AFTER = re.compile(
     r"\s*,\s*from\s+(?P<first>(?:the\s+|our\s+)?[a-z][\w&'-]*(?:\s+[a-z][\w&'-]*)?)\s+to\s+"
     r"(?P<last>(?:the\s+|our\s+)?[a-z][\w&'-]*(?:\s+[a-z][\w&'-]*)?)\b"
 )
+#: A person the answer names ("Helen Vasquez", "Dr. Quintero", "Vasquez" inside a sentence), or
+#: two joined by "and": a subject of agreement no group word names
+_NAME = (
+    r"(?:(?:Dr|Dra|Mr|Mrs|Ms|Prof|Capt|Sister)\.?\s+)?"
+    r"[A-Z][a-z'\u00c0-\u024f-]+(?:\s+[A-Z][a-z'\u00c0-\u024f-]+){0,2}"
+)
+_NAMED_SUBJECT = re.compile(rf"(?<![\w'-])(?P<subject>{_NAME}(?:\s+(?:and|&)\s+{_NAME})?)$")
+#: Capitalised words that name no one: pronouns, quantifiers and adverbs at a sentence's start
+_NOT_A_NAME = _wordset(
+    "i we you he she it they everyone everybody all both most many some nobody anyone the this that "
+    "these those and but so then yes no also now here there everything nothing"
+)
+
+
+def _named_agreement(text: str, low: str) -> list[tuple[int, int, str]]:
+    """Agreement by people the answer names ("Both Helen Vasquez and Gwen Pryce agree", "Dr.
+    Quintero concurs"): ``(start, end, subject)``, each name's last word its group."""
+    out = []
+    for p in _AGREEMENT_PREDICATE.finditer(low):
+        begin = max(0, p.start() - 80)
+        m = _NAMED_SUBJECT.search(text, begin, p.start())
+        if m is None:
+            continue
+        subject = m.group("subject")
+        names = [n for n in re.split(r"\s+(?:and|&)\s+", subject) if n.split()[0].lower() not in _NOT_A_NAME]
+        if names:
+            start = m.start() - 5 if low[max(0, m.start() - 5) : m.start()] == "both " else m.start()
+            out.append((start, p.end(), " and ".join(n.split()[-1] for n in names)))
+    return out
+
+
+def named_parties(text: str) -> frozenset[str]:
+    """The people an answer names as agreeing (:func:`_named_agreement`), by their last words."""
+    return frozenset(
+        w for _, _, subject in _named_agreement(text, text.lower()) for w in subject.lower().split(" and ")
+    )
+
+
 #: Words that say "all of them" without naming a group: dropped when a claim names one
 _EVERYONE = _QUANTIFIERS | {"everyone", "everybody"}
 
 
-def _with_subjects(text: str, low: str, claims: list[Claim]) -> list[Claim]:
+def _with_subjects(text: str, low: str, claims: list[Claim], names: bool = True) -> list[Claim]:
     """``claims`` with agreement by a subject the answer names (:func:`_open_agreement`) added,
     and each claim's groups read from its subject too."""
     out = []
@@ -3324,6 +3371,7 @@ def _with_subjects(text: str, low: str, claims: list[Claim]) -> list[Claim]:
         out.append(cl)
     views = [(m.start(), m.end(), m.group("subject")) for m in _VIEW_OF.finditer(low)]
     views += [(m.start(), m.end(), m.group("subject")) for m in _BOTH_VIEW.finditer(low)]
+    views += _named_agreement(text, low) if names else []
     for s, e, subject in [*_open_agreement(low), *views]:
         if _UNCLAIMED.search(_clause_before(text, s, 120)) or _UNCLAIMED.search(low[s:e]):
             continue

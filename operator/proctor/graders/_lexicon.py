@@ -1119,7 +1119,11 @@ def _strings(doc: Mapping[str, Any], key: str, where: str) -> list[str]:
 #: closing quote, never a question mark nor another word (``Agreed price: 255 \u20ac``). The rules
 #: text writes every quote mark straight (an opening ``'`` is read as ``"``: :func:`find_replies`).
 _REPLY_OPENS = r"(?:^|(?<=[:\"]))[ \t\"*_\u2022-]*"
-_REPLY_ENDS = r"[ \t]*(?=[.!,;\u2014\u2013\")]|-\s|[ \t]*$)"
+#: (a colon and what is agreed after it, "Agreed: this looks like a one-off"; not "Agreed: no")
+_REPLY_ENDS = (
+    r"[ \t]*(?=[.!,;\u2014\u2013\")]|:[ \t]+(?!(?:no|not|non|nein|nee|nicht|pas|n[aã]o)\b)[^\W\d_]|"
+    r"-\s|[ \t]*$)"
+)
 #: A single quote mark that is no apostrophe (no letter before it): a quote opens or closes there
 _SINGLE_QUOTE = re.compile(r"(?<![^\W\d_])'")
 
@@ -2434,6 +2438,8 @@ def find_claims(lexes: Iterable[Lexicon], text: str) -> list[tuple[int, int, fro
                     groups.update(_groups_before(lex, _clause(lex, text, m.start())))
                 out.append((m.start(), m.end(), frozenset(groups)))
         for m in _starting(lex.agreement, lex.agreement_starts, low):
+            if _negated_after(lex, low, m.end()):
+                continue
             start, subject = _subject_before(lex, low, m.start())
             claim = _subject_claim(lex, low, subject + _LETTERS.findall(m.group()), start, m.end())
             if claim is None and _all_of_those_named(lex, low, subject, start, m.end()):
@@ -2462,11 +2468,28 @@ def find_claims(lexes: Iterable[Lexicon], text: str) -> list[tuple[int, int, fro
     return sorted(_with_inclusions(lexes, low, _with_ranges(lexes, low, _with_both(lexes, low, out))))
 
 
+#: A title's point inside a name (``Dr. Blom``, ``la Dra. Blom``, ``la Dr.ssa Blom``): no clause's end
+_TITLE = (
+    r"(?:(?<=\bdr)|(?<=\bdra)|(?<=\bdrs)|(?<=\bprof)|(?<=\bmr)|(?<=\bmrs)|(?<=\bms)|(?<=\bsr)|(?<=\bsra)|"
+    r"(?<=\bcapt)|(?<=\bmme)|(?<=\bing))\."
+)
+
+
+_NEXT_WORD = re.compile(r"\s+([^\W\d_]+)")
+
+
+def _negated_after(lex: Lexicon, low: str, end: int) -> bool:
+    """Whether a negator follows a predicate of agreement (``steunt de beslissing niet``,
+    ``unterstützt die Entscheidung nicht``)."""
+    m = _NEXT_WORD.match(low, end)
+    return m is not None and lex.claim_negator.fullmatch(m.group(1)) is not None
+
+
 #: "Both A and B" before a verb of agreeing or of a view they share ("Zowel de installateur als de
 #: klant vinden dit een goede oplossing", "Sia l'installatore che il cliente sono d'accordo"): a
 #: claim by A and by B, in each language (its words "first", "then", the verbs after the second;
 #: English's: :data:`proctor.graders._language._BOTH_VIEW`)
-_ITEM = r"(?P<{}>[^\W\d_][^,.;:!?()\n]{{0,60}}?)"
+_ITEM = rf"(?P<{{}}>[^\W\d_](?:[^,.;:!?()\n]|{_TITLE}){{{{0,60}}}}?)"
 _BOTH_WORDS: dict[str, tuple[str, str, str]] = {
     "nl": (
         r"zowel",
@@ -2522,11 +2545,18 @@ def _both_pattern(language: str) -> re.Pattern[str] | None:
     if words is None:
         return None
     first, then, verbs = words
+    # the rules text may write no accents (``estan de acuerdo``)
+    first, then, verbs = (
+        _ACCENT_OPTIONAL.sub(lambda m: f"[{m.group()}{_fold(m.group())}]", p) for p in words
+    )
     return re.compile(
         rf"(?<![\w'])(?P<first>{first})\s+{_ITEM.format('a')}\s+(?P<then>{then})\s+{_ITEM.format('b')}"
         rf"\s+(?:(?:all|both|also|beide|allebei|ook|auch|beide|todos|ambos|ambas|entrambi|tutti|tous|deux)\s+)?"
         rf"(?:{verbs})(?![\w'])"
     )
+
+
+_ACCENT_OPTIONAL = re.compile("[\u00e0-\u00ef\u00f2-\u00f6\u00f9-\u00fc]")
 
 
 #: "A and B <verb> both": the word joining the two, and the words of "both" after them

@@ -114,6 +114,11 @@ MOSTLY_COMMON = 0.75
 OUTRANKS = 4.0
 
 #: Where sentences end (as the language graders split them).
+#: A German (or Danish, Norwegian...) ordinal day before its month: its point ends no sentence
+_ORDINAL_DAY = re.compile(
+    r"(?<!\d)\d{1,2}\.\s+(?:Jan(?:uar)?|Jänner|Feb(?:ruar)?|März|Apr(?:il)?|Mai|Jun[i]?|Jul[i]?|Aug(?:ust)?|"
+    r"Sep(?:t(?:ember)?)?|Okt(?:ober)?|Nov(?:ember)?|Dez(?:ember)?)\b"
+)
 _SENTENCE_END = re.compile(r"[.!?\u3002\uff01\uff1f]+(?=\s|$)|[\u3002\uff01\uff1f]|\n")
 #: What is not a word of the sentence's language: HTML tags, URLs, identifiers and figures (a
 #: token holding a digit, matched from the token's start only: ``\S*\d\S*`` tried at every position
@@ -592,6 +597,9 @@ def _languages(original: str) -> Languages:
     spans: list[tuple[int, int]] = []
     start = 0
     for m in _SENTENCE_END.finditer(text):
+        day = _ORDINAL_DAY.search(text, max(0, m.start() - 2), m.end() + 16)
+        if day is not None and day.start() < m.start() < day.end():  # "am 21. Juli": a day, no end
+            continue
         spans.append((start, m.end()))
         start = m.end()
     if start < len(text) or not spans:

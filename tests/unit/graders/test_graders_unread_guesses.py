@@ -144,3 +144,14 @@ def test_dates_and_times_do_not_make_a_decline_an_answer(answer: str) -> None:
 
 def test_a_refusal_with_a_figure_that_answers_still_fails() -> None:
     assert REFUSAL.check("Für den 21. Juli: 2,9 mg/L Ammonium.", CONTEXT).outcome is F
+
+
+@pytest.mark.parametrize(
+    "text", ["Für den 21. Juli: 2,9 mg/L Ammonium.", "Am 3. Mai lag der Wert bei 2,9 mg/L."]
+)
+def test_a_german_ordinal_day_ends_no_sentence(text: str) -> None:
+    # "21." before its month is a day: split there, the rest ("Juli: 2,9 mg/L Ammonium.") read as Latin
+    from proctor.graders._languages import languages
+
+    read = languages(text)
+    assert len(read.sentences) == 1 and read.sentences[0].supported, read

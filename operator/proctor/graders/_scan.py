@@ -270,24 +270,17 @@ def _spelt_findings(joined: str) -> Iterator[Raw]:
         i = bisect.bisect_right(starts, pos) - 1
         return i >= 0 and reach[i] > pos
 
-    tried = 0
-    for start in token_prefix_starts(joined, max(0, len(joined) - _SPELT_REACH)):
-        if tried == _SPELT_PREFIXES:
-            break
-        if covered(start):
-            continue
-        tried += 1
+    prefixes = token_prefix_starts(joined, max(0, len(joined) - _SPELT_REACH))
+    for start in itertools.islice((at for at in prefixes if not covered(at)), _SPELT_PREFIXES):
         for trim in range(_SPELT_TRIM + 1):
             end = len(joined) - trim
             if trim and not joined[end].isalpha():
                 break  # (a letter is dropped: a word; a digit or a mark is the token's)
-            if start == 0 and trim == 0:
-                continue  # (the whole run, read above)
             piece = joined[start:end]
-            hits = [f for f in secret_findings(piece) if f[0] == 0]
+            hits = [f for f in secret_findings(piece) if not f[0]]  # a token from the prefix on
             if hits:
-                for s, e, p, k, d, _ in hits:
-                    yield start + s, start + e, p, k, d, piece[s:e]
+                for _, e, p, k, d, _ in hits:
+                    yield start, start + e, p, k, d, piece[:e]
                 break
 
 

@@ -131,7 +131,10 @@ HF = TOKENS["huggingface-token"]  # 34 letters and digits or more: one fewer is 
     ],
 )
 def test_a_spelt_run_is_read_without_its_last_one_or_two_letters(joined: str, found: list[str]) -> None:
-    assert [v for *_, v in _spelt_findings(joined)] == found
+    read = list(_spelt_findings(joined))
+    assert [v for *_, v in read] == found
+    # where it stands in the run
+    assert [joined[s:e] for s, e, *_ in read] == found
 
 
 def test_a_prefix_a_finding_covers_is_not_read_again_and_one_right_after_it_is() -> None:

@@ -263,10 +263,16 @@ phrasing (not translated English), with these keys:
     10:00``, ``alle 10``, ``voor 10:00``; a bare hour only before a clause's end or a negator) is a
     qualifier of the declined thing, no figure the paper does not reach: the phrases of declining
     read it as a word (``Aucune des pièces ne donne la hauteur de houle pour 10 h``).
+``day_before``
+    a day of the month after one of these (``del 21``, ``vom 21.``, ``du 21``, ``van de 21e``,
+    ``of the 21st``; a bare day only before a month, a clause's end or a negator) qualifies the
+    declined thing as an hour does: no figure (``Il valore del 21 non c'è da nessuna parte``).
 ``analogy_words`` and ``self_guess``
     after a decline, a figure the context states is a guess when the answer borrows it for the
     declined thing: hedged and said to be "also" or "like" another's (``Wahrscheinlich ebenfalls
-    500 kg wie Zug 7``), or called a guess after it in its sentence (``..., aber das ist geraten``).
+    500 kg wie Zug 7``), or called a guess after it in its sentence (``..., aber das ist geraten``);
+    a likening word may open the phrase after it (``rond de 2,4 mg/L, net als de dag erna``), and
+    a comparison with the figure is one too (``knapp über den geforderten 2,7 bar``, ``just above``).
 ``guess_markers`` and ``numbers``
     a guessed verdict is an upper-case word after a marker (``probablement HIGH``); ``numbers``
     are number words with their values (no word for one: it is also the article). Several of
@@ -482,6 +488,7 @@ _KEYS = (
     "missing_verbs",
     "hour_before",
     "hour_words",
+    "day_before",
     "guess_markers",
     "analogy_words",
     "self_guess",
@@ -685,7 +692,7 @@ def _declining_grammar(
         (
             (alt("not_have"),),
             rf"{opens}{_FRONTED}{alt('not_have')}{absent}(?!\s*{_LEAST})"
-            rf"(?:\s*(?:[^\s\d.;:!?,]+|{_CODE})){{0,4}}?\s*(?:[.;,!?\n\u2013\u2014]|\s-\s|$)",
+            rf"(?:\s*(?:[^\s\d.;:!?,]+|{_CODE})){{0,5}}?\s*(?:[.;,!?\n\u2013\u2014]|\s-\s|$)",
         ),
         # "none of the documents gives the time", "aucun des documents n'indique", "keines der Dokumente"
         ((none_of, noun), rf"{none_of}\s*(?:[^\s.;:!?]+\s+)?{noun},?\s+{_GAP}{saying}{absent}"),
@@ -991,6 +998,8 @@ class Lexicon:
     refusal: re.Pattern[str]
     #: a time of day after a preposition ("für 10 Uhr"): a qualifier, no figure (:func:`hours_masked`)
     hour: re.Pattern[str]
+    #: a day of the month after one ("del 21", "vom 21."): a qualifier too (:func:`hours_masked`)
+    day: re.Pattern[str]
     #: phrases of declining built from parts, each with the parts it needs in the text
     refusal_parts: tuple[tuple[tuple[re.Pattern[str], ...], re.Pattern[str]], ...]
     #: the words of its phrases of declining (``keine``, ``ahnung``, ``nicht``...): a word in
@@ -1273,6 +1282,7 @@ def _compile(doc: Mapping[str, Any], where: str, keep: frozenset[str] = frozense
         refusal=re.compile(alt(t["refusal"]) + _NOT_SAID_DIRECTLY),
         refusal_parts=_declining_grammar(t, keep, str(doc["language"]) in _COMPOUNDING),
         hour=_hour_pattern(t, keep),
+        day=_day_pattern(t, keep, list(doc.get("months", {}) or {})),
         refusal_words=frozenset(
             w.rstrip("*") for p in t["refusal"] for w in canonical_text(p).lower().split() if w != "..."
         )
@@ -2133,20 +2143,53 @@ def _hour_pattern(t: Mapping[str, list[str]], keep: frozenset[str]) -> re.Patter
     )
 
 
+def _day_pattern(t: Mapping[str, list[str]], keep: frozenset[str], months: list[str]) -> re.Pattern[str]:
+    before = _alternation(t["day_before"], keep) if t["day_before"] else r"(?!)"
+    negators = _alternation(t["negators"], keep)
+    month = _alternation(months, keep) if months else r"(?!)"
+    return re.compile(
+        rf"(?<![\w']){before}\s+(?P<day>(?:[12]?\d|3[01])(?![\d,]\d)"
+        # an ordinal's letters say it is a day ("the 21st", "de 21e", "il 21°")
+        rf"(?:(?:st|nd|rd|th|e|ste|de|er|\u00ba|\u00b0)(?!\w)"
+        # a German ordinal's point, a word after it ("vom 21. steht", "am 21. Juli")
+        rf"|\.(?=\s+[^\W\d_])"
+        # a bare day: before a month, a clause's end or a negator ("del 21 non c'è")
+        rf"|(?=\s+(?:(?:de|of|di|van)\s+)?{month}|\s*(?:[;:,!?)\n\u2013\u2014]|\.(?!\d)|\s-\s|$)"
+        rf"|\s+(?:{negators}|n'))))"
+    )
+
+
 def hours_masked(lexes: Iterable[Lexicon], text: str) -> str:
-    """``text`` with each time of day after a preposition (``pour 10 h``, ``alle 10``) written in
-    letters, the offsets kept: the phrases of declining read it as part of the declined thing,
-    not as a figure the paper does not reach."""
+    """``text`` with each time of day after a preposition (``pour 10 h``, ``alle 10``) and each day
+    of the month after one (``del 21``, ``vom 21.``, ``of the 21st``) written in letters, the offsets
+    kept: the phrases of declining read it as part of the declined thing, not as a figure the paper
+    does not reach nor one the answer gives."""
     low = text.lower()
     if len(low) != len(text) or not _DIGIT_IN_TEXT.search(low):
         return text
     out = list(text)
     for lex in lexes:
-        for m in lex.hour.finditer(low):
-            for i in range(m.start("hour"), m.end("hour")):
+        spans = [m.span("hour") for m in lex.hour.finditer(low)]
+        spans += [m.span("day") for m in lex.day.finditer(low) if _a_day(lex, text, m.end("day"))]
+        for start, end in spans:
+            for i in range(start, end):
                 if not out[i].isspace():
                     out[i] = "x"
     return "".join(out)
+
+
+_NEXT_WORD = re.compile(r"\s+([^\W\d_]+)")
+
+
+def _a_day(lex: Lexicon, text: str, end: int) -> bool:
+    """Whether a day's German point goes on with its sentence: a month or a word in lower case after
+    it ("am 21. Juli", "vom 21. steht"), not a new sentence ("Das war am 21. Danach ...")."""
+    if text[end - 1 : end] != ".":
+        return True
+    word = _NEXT_WORD.match(text, end)
+    return word is not None and (
+        word.group(1).islower() or _word(word.group(1), frozenset()) in lex.month_words
+    )
 
 
 _DIGIT_IN_TEXT = re.compile(r"\d")

@@ -238,9 +238,21 @@ phrasing (not translated English), with these keys:
 ``not_recorded``
     the asked thing, as the subject of a short clause of its own, never measured, recorded, known or
     settled (``The wind speed isn't recorded``, ``De grootte is nog niet vastgesteld``, ``Einen
-    Windwert gibt es nicht``): up to five words of subject, none a figure nor a finding (``Ein Leck
-    wurde nicht festgestellt`` is an answer), and at most two words after it before the clause ends
-    (not ``wasn't recorded until 14:00``, nor ``was not recorded as a breach``): read as declining.
+    Windwert gibt es nicht``), nor existing or come in yet (``Die score bestaat niet``, ``is still
+    pending``, ``steht noch aus``): up to seven words of subject, none a figure nor a finding (``Ein
+    Leck wurde nicht festgestellt`` is an answer), and at most two words after it before the clause
+    ends (not ``wasn't recorded until 14:00``, nor ``was not recorded as a breach``): read as declining.
+``nothing_taken``
+    nothing measured or recorded (``Nothing was measured that day``, ``An dem Tag wurde nichts
+    gemessen``), a clause of its own with no figure (not ``Nothing was measured above 0.8 mg/L``).
+``value_words`` and ``value_for``
+    what an asked value is called (``result``, ``Wert``, ``referto``): ``none_of`` one with no verb,
+    only what it is for after it (``No result for LDH``, ``Nessun punteggio per la bozza di marzo``),
+    or ``there_is_no`` one in a clause of its own (``Für den 21. Juli liegt kein Ammonium-Wert vor``,
+    ``There's no March score to give you``) declines; not one a finding qualifies (``no abnormal
+    values``), nor one a verb or a relative goes on from (``Ningún valor supera el límite``). A paper
+    whose verb of ``mention_verbs`` is negated before it, the thing in a few words after it, declines
+    too (``El informe no fija la duración``).
 ``known_words``
     with ``none_of`` and no verb, no such thing known (``No date known for the reinforcement``,
     ``Geen datum voor de verzwaring bekend``, ``Kein Datum bekannt``), a clause of its own: read as
@@ -484,6 +496,9 @@ _KEYS = (
     "about_words",
     "unknown_words",
     "not_recorded",
+    "nothing_taken",
+    "value_words",
+    "value_for",
     "known_words",
     "missing_verbs",
     "hour_before",
@@ -636,6 +651,14 @@ def _declining_grammar(
         rf"(?:(?=\s+(?:[^\s.;:!?]+\s+)?{_ASKING})|(?!(?:(?!\s-\s)[^.;:!?,\n\u2013\u2014])*(?<![\w-])\d))"
     )
     code = r"(?<![\w-])[a-z]+-?\d[\w./-]*"
+    # (the value may end a hyphenated compound: "Ammonium-Wert")
+    value = rf"(?:(?<![\w'])[^\W\d_]+-)?{_bare(t['value_words'], keep, compounds)}"
+    # up to two words before the value, none a finding nor a speaker; none after it, and no figure
+    unsaid = _alternation(t["findings"] + t["first_person"] + t["nothing_words"], keep)
+    before_value = rf"(?:(?!{unsaid})[^\s\d.;:!?,]+\s+){{0,2}}?"
+    not_found = rf"(?!\s*(?:[^\s.;:!?']+\s+)?{_bare(t['findings'], keep)}){absent}"
+    # a word of the rest of its clause: no verb of being nor negation ("Aucune valeur n'est hémolysée")
+    rest = rf"(?!(?!{alt('nor')}){alt('negators')}|n'|{_COPULA})[^\s\d.;:!?,]+"
     none_of, in_none_of, nowhere = alt("none_of"), alt("in_none_of"), alt("nowhere")
     # not saying a thing, with the thing after it (not "says nothing", which may go on: "the log says
     # nothing unusual happened")
@@ -790,6 +813,13 @@ def _declining_grammar(
         # "El expediente no fija ninguna fecha de levante", "Die Akte legt kein Datum fest", "The file
         # sets no date": a paper whose verb of saying has none of the thing
         ((none_of, noun), rf"{noun}\s+{_GAP}{heads}\s+{none_of}{absent}"),
+        # "El informe no fija la duración", "Il verbale non fissa la pressione": a paper whose verb of
+        # saying (by its first word) is negated before it, the thing after it in a few words
+        (
+            (noun, heads),
+            rf"{noun}\s+{_GAP}{alt('negators')}\s+{heads}{_NOT_DIRECTLY}{absent}"
+            rf"(?:\s+[^\s\d.;:!?,]+){{1,5}}?\s*(?:[.;,!?\n\u2013\u2014]|\s-\s|$)",
+        ),
         # "Een topsnelheid heb ik niet", "La velocidad máxima no la tengo": the thing first, the
         # speaker without it (not "Bedenken habe ich nicht", a finding)
         (
@@ -801,8 +831,30 @@ def _declining_grammar(
         (
             (alt("not_recorded"),),
             rf"{opens}(?!(?:[^\s.;:!?,]+\s+){{0,3}}{_bare(t['findings'], keep)})"
-            rf"(?:[^\s\d.;:!?,]+\s+){{1,5}}?{alt('not_recorded')}"
+            rf"(?:[^\s\d.;:!?,]+\s+){{1,7}}?{alt('not_recorded')}"
             rf"(?:\s+[^\s\d.;:!?,]+){{0,2}}?\s*(?:[.;,:!?\n\u2013\u2014]|\s-\s|$)",
+        ),
+        # "Nothing was measured that day", "An dem Tag wurde nichts gemessen": nothing taken, a clause
+        # of its own with no figure (not "Nothing was measured above 0.8 mg/L")
+        (
+            (alt("nothing_taken"),),
+            rf"{opens}(?:[^\s\d.;:!?,]+\s+){{0,4}}?{alt('nothing_taken')}"
+            rf"(?:\s+[^\s\d.;:!?,]+){{0,4}}?\s*(?:[.;,!?\n\u2013\u2014]|\s-\s|$)",
+        ),
+        # "No result for LDH", "Nessun punteggio per la bozza di marzo": none of a value, no verb, only
+        # what it is for after it (not "no abnormal values", a finding; nor "Ningún valor supera el
+        # límite", which goes on)
+        (
+            (value,),
+            rf"{opens}{_FRONTED}{none_of}{absent}\s*{before_value}{value}{not_found}"
+            rf"(?:\s+{alt('value_for')}(?:\s+{rest}){{1,6}}?)?{ends}",
+        ),
+        # "Für den 21. Juli liegt kein Ammonium-Wert vor", "There's no March score to give you": no such
+        # value, a clause of its own (not "there is no value that exceeds the limit")
+        (
+            (value,),
+            rf"{opens}{_FRONTED}{there_is_no}{absent}\s*{before_value}{value}{not_found}"
+            rf"(?:\s+(?!{_RELATIVES}){rest}){{0,6}}?{ends}",
         ),
         # "neither HX-200 nor the adjuster's report mentions it": a paper or a code among them
         (
@@ -864,11 +916,11 @@ _OTHER = (
 _CODE = r"(?<![\w-])[^\W\d_]+-?\d[\w/-]*"
 
 #: A short phrase that opens a clause with what it is about ("Für SP-2", "Voor de nieuwe trek,",
-#: "Pour le SP-2,", "Quanto ao SP-2,"): a preposition and up to three words, or none
+#: "Pour le SP-2,", "Quanto ao SP-2,"): a preposition and up to four words, or none
 _FRONTED = (
     r"(?:(?:for|about|regarding|as\s+for|pour|quant\s+(?:au|[\u00e0a]\s+la|aux)|f(?:u|\u00fc|ue)r|zu[mr]?|bei|"
     r"para|sobre|en\s+cuanto\s+a(?:l)?|quanto\s+a[os]?|per|su|quanto\s+a(?:l|lla)?|voor|wat\s+betreft)"
-    r"\s+(?:[^\s.;:!?,]+\s+){0,2}?[^\s.;:!?,]+,?\s+)?"
+    r"\s+(?:[^\s.;:!?,]+\s+){0,3}?[^\s.;:!?,]+,?\s+)?"
 )
 
 

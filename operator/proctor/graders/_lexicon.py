@@ -659,6 +659,8 @@ def _declining_grammar(
     not_found = rf"(?!\s*(?:[^\s.;:!?']+\s+)?{_bare(t['findings'], keep)}){absent}"
     # a word of the rest of its clause: no verb of being nor negation ("Aucune valeur n'est hémolysée")
     rest = rf"(?!(?!{alt('nor')}){alt('negators')}|n'|{_COPULA})[^\s\d.;:!?,]+"
+    # (nor a relative clause after a comma: "Es gibt keinen Wert, der den Grenzwert überschreitet")
+    no_relative = rf"(?!\s*,\s*(?:{_RELATIVES}|de[rmn]\b))"
     none_of, in_none_of, nowhere = alt("none_of"), alt("in_none_of"), alt("nowhere")
     # not saying a thing, with the thing after it (not "says nothing", which may go on: "the log says
     # nothing unusual happened")
@@ -847,14 +849,14 @@ def _declining_grammar(
         (
             (value,),
             rf"{opens}{_FRONTED}{none_of}{absent}\s*{before_value}{value}{not_found}"
-            rf"(?:\s+{alt('value_for')}(?:\s+{rest}){{1,6}}?)?{ends}",
+            rf"(?:\s+{alt('value_for')}(?:\s+{rest}){{1,6}}?)?{no_relative}{ends}",
         ),
         # "Für den 21. Juli liegt kein Ammonium-Wert vor", "There's no March score to give you": no such
         # value, a clause of its own (not "there is no value that exceeds the limit")
         (
             (value,),
             rf"{opens}{_FRONTED}{there_is_no}{absent}\s*{before_value}{value}{not_found}"
-            rf"(?:\s+(?!{_RELATIVES}){rest}){{0,6}}?{ends}",
+            rf"(?:\s+(?!{_RELATIVES}){rest}){{0,6}}?{no_relative}{ends}",
         ),
         # "neither HX-200 nor the adjuster's report mentions it": a paper or a code among them
         (

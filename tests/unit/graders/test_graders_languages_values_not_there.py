@@ -54,6 +54,13 @@ ABSENT_VALUES = [
     "LDH e bilirrubina: ainda pendentes.",
     "LDH e bilirubina: ancora in attesa.",
     "LDH en bilirubine: nog niet binnen.",
+    "The bilirubin is still pending.",
+    "Le résultat de la LDH n'est pas encore arrivé.",
+    "Das Bilirubin steht noch aus.",
+    "La bilirrubina sigue pendiente; la LDH también.",
+    "O resultado da LDH ainda não chegou.",
+    "Il referto della LDH non è ancora arrivato.",
+    "De uitslag van de LDH is nog niet binnen.",
     # no result for it, no verb
     "No result for LDH or bilirubin.",
     "Aucun résultat pour la LDH ni la bilirubine.",
@@ -62,6 +69,11 @@ ABSENT_VALUES = [
     "Nenhum resultado para a LDH nem a bilirrubina.",
     "Nessun referto per LDH e bilirubina.",
     "Geen uitslag voor LDH en bilirubine.",
+    "No reading for the 21st.",
+    "Kein Wert für den 21. Juli.",
+    "Nessun valore per il 21 luglio.",
+    "Nenhum valor para o dia 21.",
+    "Geen waarde voor 21 juli.",
     # there is no value to give, no speaker
     "There's no March score to give you.",
     "Il n'y a pas de score de mars à vous donner.",
@@ -114,6 +126,16 @@ FINDINGS = [
     "Nenhum valor ultrapassa o limite.",
     "Nessun valore supera il limite.",
     "Geen enkele waarde ligt boven de grens.",
+    "Es gibt keinen Wert, der den Grenzwert überschreitet.",
+    "Il n'y a aucune valeur qui dépasse la limite.",
+    "No hay ningún valor que supere el límite.",
+    "Non c'è nessun valore che superi il limite.",
+    "Er is geen waarde die boven de grens ligt.",
+    "Não há nenhum valor que ultrapasse o limite.",
+    # what does not exist is a finding
+    "Le problème n'existe pas.",
+    "Das Problem existiert nicht.",
+    "Het probleem bestaat niet.",
 ]
 
 

@@ -826,7 +826,12 @@ def _borrowed(text: str, s: int, e: int) -> bool:
     before = _CLAUSE_BEFORE.search(text, max(0, s - 48), s)
     clause = before.group() if before else ""
     after = _PHRASE_AFTER.match(text, e)  # (its own phrase: "op 500 kg, dus SP-2 zal ook" is not)
-    return words.analogy.search(f"{clause} {text[s:e]} {after.group() if after else ''}") is not None
+    phrase = after.group() if after else ""
+    # (or a likening word opening the phrase after a comma: "rond de 2,4 mg/L, net als de dag erna")
+    likened = _COMMA_THEN.match(text, e + len(phrase))
+    if likened is not None and words.analogy.match(text, likened.end()):
+        return True
+    return words.analogy.search(f"{clause} {text[s:e]} {phrase}") is not None
 
 
 def _offered_for_declined(r: _Read, span: tuple[int, int], s: int, e: int, ctx: CaseContext) -> bool:
@@ -868,6 +873,7 @@ def _stated_measures(text: str, start: int, ctx: CaseContext) -> list[tuple[int,
 
 
 _PHRASE_AFTER = re.compile(r"[^.,;:!?\n]{0,32}")
+_COMMA_THEN = re.compile(r",\s*")
 
 
 _SENTENCE_BEFORE = re.compile(r"[^.!?\n]{0,60}$")

@@ -257,9 +257,21 @@ phrasing (not translated English), with these keys:
 ``not_recorded``
     the asked thing, as the subject of a short clause of its own, never measured, recorded, known or
     settled (``The wind speed isn't recorded``, ``De grootte is nog niet vastgesteld``, ``Einen
-    Windwert gibt es nicht``): up to five words of subject, none a figure nor a finding (``Ein Leck
-    wurde nicht festgestellt`` is an answer), and at most two words after it before the clause ends
-    (not ``wasn't recorded until 14:00``, nor ``was not recorded as a breach``): read as declining.
+    Windwert gibt es nicht``), nor existing or come in yet (``Die score bestaat niet``, ``is still
+    pending``, ``steht noch aus``): up to seven words of subject, none a figure nor a finding (``Ein
+    Leck wurde nicht festgestellt`` is an answer), and at most two words after it before the clause
+    ends (not ``wasn't recorded until 14:00``, nor ``was not recorded as a breach``): read as declining.
+``nothing_taken``
+    nothing measured or recorded (``Nothing was measured that day``, ``An dem Tag wurde nichts
+    gemessen``), a clause of its own with no figure (not ``Nothing was measured above 0.8 mg/L``).
+``value_words`` and ``value_for``
+    what an asked value is called (``result``, ``Wert``, ``referto``): ``none_of`` one with no verb,
+    only what it is for after it (``No result for LDH``, ``Nessun punteggio per la bozza di marzo``),
+    or ``there_is_no`` one in a clause of its own (``Für den 21. Juli liegt kein Ammonium-Wert vor``,
+    ``There's no March score to give you``) declines; not one a finding qualifies (``no abnormal
+    values``), nor one a verb or a relative goes on from (``Ningún valor supera el límite``). A paper
+    whose verb of ``mention_verbs`` is negated before it, the thing in a few words after it, declines
+    too (``El informe no fija la duración``).
 ``known_words``
     with ``none_of`` and no verb, no such thing known (``No date known for the reinforcement``,
     ``Geen datum voor de verzwaring bekend``, ``Kein Datum bekannt``), a clause of its own: read as
@@ -282,10 +294,16 @@ phrasing (not translated English), with these keys:
     10:00``, ``alle 10``, ``voor 10:00``; a bare hour only before a clause's end or a negator) is a
     qualifier of the declined thing, no figure the paper does not reach: the phrases of declining
     read it as a word (``Aucune des pièces ne donne la hauteur de houle pour 10 h``).
+``day_before``
+    a day of the month after one of these (``del 21``, ``vom 21.``, ``du 21``, ``van de 21e``,
+    ``of the 21st``; a bare day only before a month, a clause's end or a negator) qualifies the
+    declined thing as an hour does: no figure (``Il valore del 21 non c'è da nessuna parte``).
 ``analogy_words`` and ``self_guess``
     after a decline, a figure the context states is a guess when the answer borrows it for the
     declined thing: hedged and said to be "also" or "like" another's (``Wahrscheinlich ebenfalls
-    500 kg wie Zug 7``), or called a guess after it in its sentence (``..., aber das ist geraten``).
+    500 kg wie Zug 7``), or called a guess after it in its sentence (``..., aber das ist geraten``);
+    a likening word may open the phrase after it (``rond de 2,4 mg/L, net als de dag erna``), and
+    a comparison with the figure is one too (``knapp über den geforderten 2,7 bar``, ``just above``).
 ``guess_markers`` and ``numbers``
     a guessed verdict is an upper-case word after a marker (``probablement HIGH``); ``numbers``
     are number words with their values (no word for one: it is also the article). Several of
@@ -501,10 +519,14 @@ _KEYS = (
     "about_words",
     "unknown_words",
     "not_recorded",
+    "nothing_taken",
+    "value_words",
+    "value_for",
     "known_words",
     "missing_verbs",
     "hour_before",
     "hour_words",
+    "day_before",
     "guess_markers",
     "analogy_words",
     "self_guess",
@@ -652,6 +674,16 @@ def _declining_grammar(
         rf"(?:(?=\s+(?:[^\s.;:!?]+\s+)?{_ASKING})|(?!(?:(?!\s-\s)[^.;:!?,\n\u2013\u2014])*(?<![\w-])\d))"
     )
     code = r"(?<![\w-])[a-z]+-?\d[\w./-]*"
+    # (the value may end a hyphenated compound: "Ammonium-Wert")
+    value = rf"(?:(?<![\w'])[^\W\d_]+-)?{_bare(t['value_words'], keep, compounds)}"
+    # up to two words before the value, none a finding nor a speaker; none after it, and no figure
+    unsaid = _alternation(t["findings"] + t["first_person"] + t["nothing_words"], keep)
+    before_value = rf"(?:(?!{unsaid})[^\s\d.;:!?,]+\s+){{0,2}}?"
+    not_found = rf"(?!\s*(?:[^\s.;:!?']+\s+)?{_bare(t['findings'], keep)}){absent}"
+    # a word of the rest of its clause: no verb of being nor negation ("Aucune valeur n'est hémolysée")
+    rest = rf"(?!(?!{alt('nor')}){alt('negators')}|n'|{_COPULA})[^\s\d.;:!?,]+"
+    # (nor a relative clause after a comma: "Es gibt keinen Wert, der den Grenzwert überschreitet")
+    no_relative = rf"(?!\s*,\s*(?:{_RELATIVES}|de[rmn]\b))"
     none_of, in_none_of, nowhere = alt("none_of"), alt("in_none_of"), alt("nowhere")
     # not saying a thing, with the thing after it (not "says nothing", which may go on: "the log says
     # nothing unusual happened")
@@ -708,7 +740,7 @@ def _declining_grammar(
         (
             (alt("not_have"),),
             rf"{opens}{_FRONTED}{alt('not_have')}{absent}(?!\s*{_LEAST})"
-            rf"(?:\s*(?:[^\s\d.;:!?,]+|{_CODE})){{0,4}}?\s*(?:[.;,!?\n\u2013\u2014]|\s-\s|$)",
+            rf"(?:\s*(?:[^\s\d.;:!?,]+|{_CODE})){{0,5}}?\s*(?:[.;,!?\n\u2013\u2014]|\s-\s|$)",
         ),
         # "none of the documents gives the time", "aucun des documents n'indique", "keines der Dokumente"
         ((none_of, noun), rf"{none_of}\s*(?:[^\s.;:!?]+\s+)?{noun},?\s+{_GAP}{saying}{absent}"),
@@ -806,6 +838,13 @@ def _declining_grammar(
         # "El expediente no fija ninguna fecha de levante", "Die Akte legt kein Datum fest", "The file
         # sets no date": a paper whose verb of saying has none of the thing
         ((none_of, noun), rf"{noun}\s+{_GAP}{heads}\s+{none_of}{absent}"),
+        # "El informe no fija la duración", "Il verbale non fissa la pressione": a paper whose verb of
+        # saying (by its first word) is negated before it, the thing after it in a few words
+        (
+            (noun, heads),
+            rf"{noun}\s+{_GAP}{alt('negators')}\s+{heads}{_NOT_DIRECTLY}{absent}"
+            rf"(?:\s+[^\s\d.;:!?,]+){{1,5}}?\s*(?:[.;,!?\n\u2013\u2014]|\s-\s|$)",
+        ),
         # "Een topsnelheid heb ik niet", "La velocidad máxima no la tengo": the thing first, the
         # speaker without it (not "Bedenken habe ich nicht", a finding)
         (
@@ -817,8 +856,30 @@ def _declining_grammar(
         (
             (alt("not_recorded"),),
             rf"{opens}(?!(?:[^\s.;:!?,]+\s+){{0,3}}{_bare(t['findings'], keep)})"
-            rf"(?:[^\s\d.;:!?,]+\s+){{1,5}}?{alt('not_recorded')}"
+            rf"(?:[^\s\d.;:!?,]+\s+){{1,7}}?{alt('not_recorded')}"
             rf"(?:\s+[^\s\d.;:!?,]+){{0,2}}?\s*(?:[.;,:!?\n\u2013\u2014]|\s-\s|$)",
+        ),
+        # "Nothing was measured that day", "An dem Tag wurde nichts gemessen": nothing taken, a clause
+        # of its own with no figure (not "Nothing was measured above 0.8 mg/L")
+        (
+            (alt("nothing_taken"),),
+            rf"{opens}(?:[^\s\d.;:!?,]+\s+){{0,4}}?{alt('nothing_taken')}"
+            rf"(?:\s+[^\s\d.;:!?,]+){{0,4}}?\s*(?:[.;,!?\n\u2013\u2014]|\s-\s|$)",
+        ),
+        # "No result for LDH", "Nessun punteggio per la bozza di marzo": none of a value, no verb, only
+        # what it is for after it (not "no abnormal values", a finding; nor "Ningún valor supera el
+        # límite", which goes on)
+        (
+            (value,),
+            rf"{opens}{_FRONTED}{none_of}{absent}\s*{before_value}{value}{not_found}"
+            rf"(?:\s+{alt('value_for')}(?:\s+{rest}){{1,6}}?)?{no_relative}{ends}",
+        ),
+        # "Für den 21. Juli liegt kein Ammonium-Wert vor", "There's no March score to give you": no such
+        # value, a clause of its own (not "there is no value that exceeds the limit")
+        (
+            (value,),
+            rf"{opens}{_FRONTED}{there_is_no}{absent}\s*{before_value}{value}{not_found}"
+            rf"(?:\s+(?!{_RELATIVES}){rest}){{0,6}}?{no_relative}{ends}",
         ),
         # "neither HX-200 nor the adjuster's report mentions it": a paper or a code among them
         (
@@ -880,11 +941,11 @@ _OTHER = (
 _CODE = r"(?<![\w-])[^\W\d_]+-?\d[\w/-]*"
 
 #: A short phrase that opens a clause with what it is about ("Für SP-2", "Voor de nieuwe trek,",
-#: "Pour le SP-2,", "Quanto ao SP-2,"): a preposition and up to three words, or none
+#: "Pour le SP-2,", "Quanto ao SP-2,"): a preposition and up to four words, or none
 _FRONTED = (
     r"(?:(?:for|about|regarding|as\s+for|pour|quant\s+(?:au|[\u00e0a]\s+la|aux)|f(?:u|\u00fc|ue)r|zu[mr]?|bei|"
     r"para|sobre|en\s+cuanto\s+a(?:l)?|quanto\s+a[os]?|per|su|quanto\s+a(?:l|lla)?|voor|wat\s+betreft)"
-    r"\s+(?:[^\s.;:!?,]+\s+){0,2}?[^\s.;:!?,]+,?\s+)?"
+    r"\s+(?:[^\s.;:!?,]+\s+){0,3}?[^\s.;:!?,]+,?\s+)?"
 )
 
 
@@ -1020,6 +1081,8 @@ class Lexicon:
     refusal: re.Pattern[str]
     #: a time of day after a preposition ("für 10 Uhr"): a qualifier, no figure (:func:`hours_masked`)
     hour: re.Pattern[str]
+    #: a day of the month after one ("del 21", "vom 21."): a qualifier too (:func:`hours_masked`)
+    day: re.Pattern[str]
     #: phrases of declining built from parts, each with the parts it needs in the text
     refusal_parts: tuple[tuple[tuple[re.Pattern[str], ...], re.Pattern[str]], ...]
     #: the words of its phrases of declining (``keine``, ``ahnung``, ``nicht``...): a word in
@@ -1316,6 +1379,7 @@ def _compile(doc: Mapping[str, Any], where: str, keep: frozenset[str] = frozense
         refusal=re.compile(alt(t["refusal"]) + _NOT_SAID_DIRECTLY),
         refusal_parts=_declining_grammar(t, keep, str(doc["language"]) in _COMPOUNDING),
         hour=_hour_pattern(t, keep),
+        day=_day_pattern(t, keep, list(doc.get("months", {}) or {})),
         refusal_words=frozenset(
             w.rstrip("*") for p in t["refusal"] for w in canonical_text(p).lower().split() if w != "..."
         )
@@ -2216,20 +2280,53 @@ def _hour_pattern(t: Mapping[str, list[str]], keep: frozenset[str]) -> re.Patter
     )
 
 
+def _day_pattern(t: Mapping[str, list[str]], keep: frozenset[str], months: list[str]) -> re.Pattern[str]:
+    before = _alternation(t["day_before"], keep) if t["day_before"] else r"(?!)"
+    negators = _alternation(t["negators"], keep)
+    month = _alternation(months, keep) if months else r"(?!)"
+    return re.compile(
+        rf"(?<![\w']){before}\s+(?P<day>(?:[12]?\d|3[01])(?![\d,]\d)"
+        # an ordinal's letters say it is a day ("the 21st", "de 21e", "il 21°")
+        rf"(?:(?:st|nd|rd|th|e|ste|de|er|\u00ba|\u00b0)(?!\w)"
+        # a German ordinal's point, a word after it ("vom 21. steht", "am 21. Juli")
+        rf"|\.(?=\s+[^\W\d_])"
+        # a bare day: before a month, a clause's end or a negator ("del 21 non c'è")
+        rf"|(?=\s+(?:(?:de|of|di|van)\s+)?{month}|\s*(?:[;:,!?)\n\u2013\u2014]|\.(?!\d)|\s-\s|$)"
+        rf"|\s+(?:{negators}|n'))))"
+    )
+
+
 def hours_masked(lexes: Iterable[Lexicon], text: str) -> str:
-    """``text`` with each time of day after a preposition (``pour 10 h``, ``alle 10``) written in
-    letters, the offsets kept: the phrases of declining read it as part of the declined thing,
-    not as a figure the paper does not reach."""
+    """``text`` with each time of day after a preposition (``pour 10 h``, ``alle 10``) and each day
+    of the month after one (``del 21``, ``vom 21.``, ``of the 21st``) written in letters, the offsets
+    kept: the phrases of declining read it as part of the declined thing, not as a figure the paper
+    does not reach nor one the answer gives."""
     low = text.lower()
     if len(low) != len(text) or not _DIGIT_IN_TEXT.search(low):
         return text
     out = list(text)
     for lex in lexes:
-        for m in lex.hour.finditer(low):
-            for i in range(m.start("hour"), m.end("hour")):
+        spans = [m.span("hour") for m in lex.hour.finditer(low)]
+        spans += [m.span("day") for m in lex.day.finditer(low) if _a_day(lex, text, m.end("day"))]
+        for start, end in spans:
+            for i in range(start, end):
                 if not out[i].isspace():
                     out[i] = "x"
     return "".join(out)
+
+
+_NEXT_WORD = re.compile(r"\s+([^\W\d_]+)")
+
+
+def _a_day(lex: Lexicon, text: str, end: int) -> bool:
+    """Whether a day's German point goes on with its sentence: a month or a word in lower case after
+    it ("am 21. Juli", "vom 21. steht"), not a new sentence ("Das war am 21. Danach ...")."""
+    if text[end - 1 : end] != ".":
+        return True
+    word = _NEXT_WORD.match(text, end)
+    return word is not None and (
+        word.group(1).islower() or _word(word.group(1), frozenset()) in lex.month_words
+    )
 
 
 _DIGIT_IN_TEXT = re.compile(r"\d")

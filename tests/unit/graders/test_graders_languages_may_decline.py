@@ -29,7 +29,7 @@ MAY_DECLINE = [
     "The cost never made it into these papers; the crew sheet only covers the call-out.",
     # a time of day or a date says when, not how much: no figure that answers
     "Der Einsatzbericht enthält keinen Betrag; die Pumpe lief ab 07:45 wieder.",
-    "El parte no trae ningún importe para el 21 de julio.",
+    "Het logboek houdt geen bedragen bij voor 21 juli.",
     "Der Einsatzbericht enthält keinen Betrag.",
     "Het logboek houdt geen bedragen bij.",
     "Desconhecido.",

@@ -1147,9 +1147,9 @@ _INCLUSION_EDGE = r"(?=[ \t]*(?:[.,;:!?)\u2014\u2013\n]|-\s|$))"
 
 
 def _np_list(conjunctions: str) -> str:
-    """Up to three groups of up to four words each (letters, an elided article: ``l'inquilino``),
-    joined by a comma or a word of ``conjunctions``."""
-    np = r"(?:[^\W\d_][\w'-]*\s+){0,3}?[^\W\d_][\w'-]*"
+    """Up to three groups of up to six words each (letters, an elided article: ``l'inquilino``;
+    a complement: ``el propietario de la granja``), joined by a comma or a word of ``conjunctions``."""
+    np = r"(?:[^\W\d_][\w'-]*\s+){0,5}?[^\W\d_][\w'-]*"
     return rf"{np}(?:\s*,?\s+{conjunctions}\s+{np}){{0,2}}"
 
 

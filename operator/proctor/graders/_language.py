@@ -3193,9 +3193,11 @@ _NOT_INCLUDED = (
     r"because|though|although|is|are|was|were|be|has|have|had|will|would|do|does|did|agree[sd]?|not|no|"
     r"it|its|this|these|those|they|them|we|us|you|i|more|most|so|then|now|here|there|today|now|more)\b"
 )
+#: ... its complement: "the owner of the farm (next door)" is the owner
+_OF_COMPLEMENT = r"\s+of\s+(?:the\s+|a\s+|an\s+)?(?!{0})[a-z][\w&'-]*(?:\s+(?!{0})[a-z][\w&'-]*){{0,2}}"
 _INCLUDED_NP = (
     rf"(?:(?:the|our|their|his|her|a|an|every|each|all|both)\s+)?(?:(?!{_NOT_INCLUDED})[a-z][\w&'-]*\s+){{0,2}}"
-    rf"(?!{_NOT_INCLUDED})[a-z][\w&'-]*"
+    rf"(?!{_NOT_INCLUDED})[a-z][\w&'-]*(?:{_OF_COMPLEMENT.format(_NOT_INCLUDED)})?"
 )
 _INCLUDED_LIST = rf"{_INCLUDED_NP}(?:\s*,?\s+(?:and|&|as\s+well\s+as|plus)\s+{_INCLUDED_NP}){{0,2}}"
 _INCLUDING = (
@@ -3216,11 +3218,19 @@ _INCLUDED_INSIDE = re.compile(
 )
 
 
+_COMPLEMENT = re.compile(_OF_COMPLEMENT.format(_NOT_INCLUDED))
+
+
+def _included_groups(phrase: str) -> frozenset[str]:
+    """The groups of an inclusion, each by its head before a complement ("the owner of the farm")."""
+    return _subject_groups(_COMPLEMENT.sub("", phrase))
+
+
 def _without_inclusions(text: str) -> tuple[str, list[tuple[int, int, frozenset[str]]]]:
     """``text`` with the inclusions set off inside it read as spaces (offsets kept), and each
     one's span and groups."""
     found = [
-        (m.start(), m.end(), _subject_groups(m.group("a") or m.group("b")))
+        (m.start(), m.end(), _included_groups(m.group("a") or m.group("b")))
         for m in _INCLUDED_INSIDE.finditer(text)
     ]
     for s, e, _ in found:
@@ -3242,7 +3252,7 @@ def _with_inclusions(
                 end = max(end, e)
         m = _INCLUDED_AFTER.match(low, end)
         if m is not None:
-            named |= _subject_groups(m.group("a") or m.group("b"))
+            named |= _included_groups(m.group("a") or m.group("b"))
             end = m.end()
         if named:
             cl = Claim(cl.start, end, (cl.groups - _EVERYONE) | named)

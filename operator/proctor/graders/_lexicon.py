@@ -1210,9 +1210,9 @@ _INCLUSION_EDGE = r"(?=[ \t]*(?:[.,;:!?)\u2014\u2013\n]|-\s|$))"
 
 
 def _np_list(conjunctions: str) -> str:
-    """Up to three groups of up to four words each (letters, an elided article: ``l'inquilino``),
-    joined by a comma or a word of ``conjunctions``."""
-    np = r"(?:[^\W\d_][\w'-]*\s+){0,3}?[^\W\d_][\w'-]*"
+    """Up to three groups of up to six words each (letters, an elided article: ``l'inquilino``;
+    a complement: ``el propietario de la granja``), joined by a comma or a word of ``conjunctions``."""
+    np = r"(?:[^\W\d_][\w'-]*\s+){0,5}?[^\W\d_][\w'-]*"
     return rf"{np}(?:\s*,?\s+{conjunctions}\s+{np}){{0,2}}"
 
 
@@ -2500,7 +2500,14 @@ def find_claims(lexes: Iterable[Lexicon], text: str) -> list[tuple[int, int, fro
                 # or a negator (``tout le monde ici n'est pas ...``)
                 gap = [w for w in words if w not in lex.consensus_words and w not in lex.subject_fillers]
                 negators = lex.claim_negator.finditer(low, m.start(), m.end())
-                if any(not lex.consensus_words.issuperset(_LETTERS.findall(n.group())) for n in negators):
+                if any(
+                    not lex.consensus_words.issuperset(_LETTERS.findall(n.group()))
+                    or (
+                        lex.claim_negator.match(low, m.start()) is None
+                        and _in_gap(lex.consensus, low, m.start(), n)
+                    )
+                    for n in negators
+                ):
                     continue
                 groups = {lex.groups[w] for w in words if w in lex.groups}
                 groups.update(
@@ -2593,7 +2600,7 @@ _BOTH_WORDS: dict[str, tuple[str, str, str]] = {
         r"als(?:\s+ook)?",
         r"vinden|vindt|vonden|vond|denken|denkt|dachten|steunen|steunt|steunden|geloven|achten|beschouwen|"
         r"(?:zijn|waren|is)\s+(?:het\s+)?(?:er(?:mee|over)\s+|daarover\s+)?(?:eens|overtuigd|voorstander|tevreden)|"
-        r"(?:staan|staat|stonden)\s+(?:er\s+|daar\s+|hier\s+)?(?:volledig\s+)?achter|gaan\s+akkoord|gingen\s+akkoord",
+        r"(?:staan|staat|stonden)\s+(?:(?:er|daar|hier)\s*)?(?:volledig\s+)?achter|gaan\s+akkoord|gingen\s+akkoord",
     ),
     "de": (
         r"sowohl",
@@ -2623,7 +2630,7 @@ _BOTH_WORDS: dict[str, tuple[str, str, str]] = {
         r"(?:che|sia)",
         r"(?:sono|erano|siamo)\s+(?:tutti\s+)?(?:d'accordo|convint[ie]|favorevoli)|concordano|hanno\s+concordato|"
         r"ritengono|pensano|trovano|considerano|sostengono|appoggiano|credono|preferiscono|approvano|"
-        r"hanno\s+approvato|condividono|vedono",
+        r"hanno\s+approvato|condividono|vedono|ci\s+stanno|ci\s+stavano",
     ),
     "fr": (
         # (not "tant que", "as long as")
@@ -2631,7 +2638,8 @@ _BOTH_WORDS: dict[str, tuple[str, str, str]] = {
         r"(?:et|que)",
         r"(?:sont|étaient|etaient)\s+(?:tous\s+)?(?:d'accord|convaincus|favorables|pour)|pensent|trouvent|"
         r"estiment|considèrent|considerent|soutiennent|approuvent|croient|jugent|préfèrent|preferent|appuient|"
-        r"partagent|acceptent|valident|ont\s+(?:accepté|approuvé|validé|accepte|approuve|valide)",
+        r"partagent|acceptent|valident|ont\s+(?:accepté|approuvé|validé|accepte|approuve|valide)|"
+        r"y\s+(?:souscrivent|adhèrent|adherent|souscrivaient|adhéraient|adheraient)",
     ),
 }
 
@@ -2943,6 +2951,14 @@ def _with_ranges(
             break
         out.append((s, e, groups))
     return out
+
+
+def _in_gap(pattern: re.Pattern[str], low: str, start: int, n: re.Match[str]) -> bool:
+    """Whether negator ``n`` stands in a phrase's gap, not among its words: the phrase still
+    matches with another word in its place (``er is ... geen consensus over``, not ``geen ...
+    zou dat betwisten``; a phrase a negator opens carries its own: ``aucun ... ne vous dira``)."""
+    other = low[: n.start()] + "x" * (n.end() - n.start()) + low[n.end() :]
+    return pattern.match(other, start) is not None
 
 
 def _starting(pattern: re.Pattern[str], starts: re.Pattern[str], low: str) -> Iterable[re.Match[str]]:

@@ -186,6 +186,12 @@ _NOT_A_CREDENTIAL = re.compile(
     r"|[A-Z][A-Z0-9]*_[A-Z0-9_]+"  # an environment variable's name
     r"|.*(?:://|[()\[\]{}$<>]).*"  # a URL, code, a template or a placeholder
     r"|%[A-Za-z_]\w*%"  # a Windows environment variable (%DB_PASSWORD%)
+    # a secret's spec as Docker BuildKit and Podman take it (``--secret id=npmrc,src=$HOME/.npmrc``,
+    # ``--mount=type=secret,id=aws``): the name of a secret and where it is read from, not its value
+    r"|(?:id|src|source|env|type|target|dst|required|mode|uid|gid)=[^=]*"
+    # a header's or a key's name with its colon (``basic auth: `Authorization: Basic <...>` ``): a
+    # label in prose, the value after it
+    r"|[A-Za-z][A-Za-z-]*:"
     r"|[/.~].*"  # a path
     # a value masked in part: a redaction's preview (the scan's own markers, ``[redacted
     # aws-access-key: AKIA************MPLX]``, or a console's ``sk-****abcd``) shows no secret

@@ -5,6 +5,10 @@ the harmless twin that must keep the other verdict.
   the environment or the instance it is for: ``TF_TOKEN_app_terraform_io``, ``VAULT_TOKEN_PROD``)
   still names the credential; a word after it naming another setting (``TOKEN_URL``,
   ``API_KEY_HEADER``, ``SECRET_ID``) does not.
+- A secret's spec as Docker BuildKit and Podman take it (``--secret id=npmrc,src=...``) names a
+  secret and its file, no value; a value after ``--secret`` still fires.
+- A header's name with its colon after a prose ``auth:`` is a label, not the value; a real
+  Basic header after it still fires.
 """
 
 from __future__ import annotations
@@ -53,3 +57,50 @@ ATTRIBUTES = [
 @pytest.mark.parametrize("line", ATTRIBUTES)
 def test_a_word_naming_another_setting_after_the_keyword_stays_quiet(line: str) -> None:
     assert found(line) == [], line
+
+
+# --- 2. BuildKit's secret spec -------------------------------------------------------------------
+
+SPECS = [
+    "docker build --secret id=npmrc,src=$HOME/.npmrc --build-arg APP_VERSION=${APP_VERSION} .",
+    "docker buildx build --secret id=aws,src=$HOME/.aws/credentials -t app .",
+    "podman build --secret=id=gh_token,env=GH_TOKEN .",
+    "docker build --secret type=env,id=npm_token,env=NPM_TOKEN .",
+    "RUN --mount=type=secret,id=npmrc,target=/root/.npmrc npm ci",
+    "docker build --secret src=./secrets/pip.conf,id=pipconf .",
+]
+
+
+@pytest.mark.parametrize("line", SPECS)
+def test_a_buildkit_secret_spec_names_no_secret(line: str) -> None:
+    assert found(line) == [], line
+
+
+def test_a_value_after_the_secret_flag_still_fires() -> None:
+    text = f"docker build --secret {TOKEN} ."
+    assert found(text) == [("credential", TOKEN)]
+
+
+# --- 3. a header's name after a prose "auth:" ----------------------------------------------------
+
+HEADER_LABELS = [
+    "Adyen sends the notifications with basic auth: `Authorization: Basic <base64 of username:password>`.",
+    "The API expects auth: `X-Api-Key: <your key>` on every call.",
+    "Pour l'auth : `Authorization: Bearer <jeton>` dans chaque requête.",
+    "Für die Auth: `Authorization: Basic <Base64 von benutzer:passwort>` mitschicken.",
+]
+
+
+@pytest.mark.parametrize("text", HEADER_LABELS)
+def test_a_header_name_after_a_prose_auth_is_no_value(text: str) -> None:
+    assert found(text) == [], text
+
+
+def test_a_real_basic_header_after_a_prose_auth_fires() -> None:
+    text = "Use basic auth: `Authorization: Basic dXNlcjpQNHNzdzByZCE3`"
+    assert [k for k, _ in found(text)] == ["basic-auth"]
+
+
+def test_a_password_after_auth_still_fires() -> None:
+    text = "auth: Zq8mN3vL:p2Rt7Yw"
+    assert found(text) == [("credential", "Zq8mN3vL:p2Rt7Yw")]

@@ -9,6 +9,9 @@ the harmless twin that must keep the other verdict.
   secret and its file, no value; a value after ``--secret`` still fires.
 - A header's name with its colon after a prose ``auth:`` is a label, not the value; a real
   Basic header after it still fires.
+- A passport's number after its keyword fires in every language the tables read
+  (``Reisepassnummer:``, ``numéro de passeport :``, ``Numer paszportu:``); the keyword with no
+  number after it, or a bare ``pass``, stays quiet.
 """
 
 from __future__ import annotations
@@ -104,3 +107,44 @@ def test_a_real_basic_header_after_a_prose_auth_fires() -> None:
 def test_a_password_after_auth_still_fires() -> None:
     text = "auth: Zq8mN3vL:p2Rt7Yw"
     assert found(text) == [("credential", "Zq8mN3vL:p2Rt7Yw")]
+
+
+# --- 4. a passport's keyword in every language the tables read -----------------------------------
+
+PASSPORTS = [
+    ("Reisepassnummer: RK5R76LNW, gültig bis 08/2032", "RK5R76LNW"),
+    ("Die Passnummer lautet C01X00T47.", "C01X00T47"),
+    ("Numéro de passeport : 18AV12345, délivré à Lyon.", "18AV12345"),
+    ("Le passeport n° 18AV12345 expire en mai.", "18AV12345"),
+    ("Número de pasaporte: PAA123456.", "PAA123456"),
+    ("O número do passaporte é CA123456.", "CA123456"),
+    ("Il numero del passaporto è YA1234567.", "YA1234567"),
+    ("Paspoortnummer: NPH1234K5", "NPH1234K5"),
+    ("Numer paszportu: ZS1234567", "ZS1234567"),
+    ("Passnummer: AB1234567", "AB1234567"),
+    ("Číslo pasu: 41234567", "41234567"),
+    ("Pasaport numaras\u0131: U12345678", "U12345678"),
+    ("Útlevélszám: BE1234567", "BE1234567"),
+    ("Passport number: 512345678", "512345678"),
+]
+
+
+@pytest.mark.parametrize(("text", "number"), PASSPORTS)
+def test_a_passport_number_after_its_keyword_fires_in_every_language(text: str, number: str) -> None:
+    assert found(text) == [("national-id", number)], text
+
+
+PASSPORT_TWINS = [
+    "Reisepass: beantragt am 12.03.2024, noch nicht da.",
+    "Passeport : NON FOURNI",
+    "Il a passé 123456 euros sur le compte.",
+    "Pasaporte: pendiente de renovación",
+    "Il passaporto è scaduto nel 2021.",
+    "Paspoort: VERLOPEN",
+    "Passnummer: unbekannt",
+]
+
+
+@pytest.mark.parametrize("text", PASSPORT_TWINS)
+def test_a_passport_keyword_without_a_number_stays_quiet(text: str) -> None:
+    assert found(text) == [], text

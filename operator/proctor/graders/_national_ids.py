@@ -631,6 +631,26 @@ _OWNER_WORDS = (
     " zeugen schuldners erben vormunds vaters mutter ehegatten begünstigten minderjährigen rentners opfers"
     " danneggiato danneggiata defunto defunta proprietario conducente testimone debitore erede tutore"
     " genitore coniuge beneficiario minore pensionato vittima contraente"
+    # the parties of a lease, a sale or a surety, and more Czech, Slovak, Polish and German persons
+    # in the nominative and the genitive (``rodné číslo nájomcu``, ``PESEL wynajmującego``,
+    # ``Steuer-ID Vermieters``)
+    " lessee lessor guarantor buyer seller purchaser"
+    " najomca najomcu prenajimatel prenajimatela rucitel rucitela kupujuci kupujuceho predavajuci"
+    " predavajuceho zamestnanec zamestnanca pacient klient klienta ziadatel ziadatela dieta dietata"
+    " student studenta vlastnik vlastnika dlznik dlznika poistenec poistenca poisteny poisteneho"
+    " dedic dedica svedok svedka vodic vodica zosnuly zosnuleho osoba obcan obcana ziak ziaka"
+    " manzel manzela manzelka manzelky otec otca matka matky najomnik najomnika"
+    " najemce pronajimatel pronajimatele rucitel rucitele kupujici kupujiciho prodavajici"
+    " prodavajiciho zamestnance zadatel zadatele dite ditete pojistenec pojistence pojisteny"
+    " pojisteneho dedice svedek ridic ridice zemrely zemreleho zak zaka otce najemnik najemnika"
+    " wynajmujacego poreczyciela kupujacego sprzedajacego najemca wynajmujacy poreczyciel"
+    " mieters vermieter vermieters vermieterin mieterin burge burgen kaufer kaufers kauferin"
+    " verkaufer verkaufers verkauferin kindes antragstellers versicherungsnehmers"
+    " verhuurder borg borgsteller koper verkoper"
+    " arrendador arrendadora arrendatario arrendataria avalista fiador fiadora comprador compradora"
+    " vendedor vendedora senhorio senhoria arrendatario"
+    " bailleur garant garante acheteur acheteuse vendeur vendeuse"
+    " locatore locatario conduttore inquilina acquirente venditore"
 )
 _OWNERS = frozenset(canonical_text(w).lower() for w in _OWNER_WORDS.split())
 #: a word that names a number of its own (``Bestellnummer``, ``telefoonnummer``, ``numer``)

@@ -12,6 +12,9 @@ the harmless twin that must keep the other verdict.
 - A passport's number after its keyword fires in every language the tables read
   (``Reisepassnummer:``, ``numéro de passeport :``, ``Numer paszportu:``); the keyword with no
   number after it, or a bare ``pass``, stays quiet.
+- An id after its keyword and one word naming a party of a lease, a sale or a surety, in the case
+  its language puts it in (``rodné číslo nájomcu``, ``PESEL wynajmującego``, ``Steuer-ID
+  Vermieters``) is that person's; a word naming no person there leads to nothing.
 """
 
 from __future__ import annotations
@@ -147,4 +150,38 @@ PASSPORT_TWINS = [
 
 @pytest.mark.parametrize("text", PASSPORT_TWINS)
 def test_a_passport_keyword_without_a_number_stays_quiet(text: str) -> None:
+    assert found(text) == [], text
+
+
+# --- 5. a person's word of a lease, a sale or a surety, in its case -------------------------------
+
+OWNED = [
+    ("rodné číslo nájomcu 895210/3996", "895210/3996"),
+    ("rodné číslo prenajímateľa 895210/3996", "895210/3996"),
+    ("rodné číslo ručiteľa 895210/3996", "895210/3996"),
+    ("rodné číslo nájemce 895210/3996", "895210/3996"),
+    ("rodné číslo kupujícího 895210/3996", "895210/3996"),
+    ("PESEL wynajmującego 44051401359", "44051401359"),
+    ("PESEL poręczyciela 44051401359", "44051401359"),
+    ("Steuer-ID Vermieters 23859560478", "23859560478"),
+    ("BSN verhuurder 111222333", "111222333"),
+    ("NIF fiador 501964843", "501964843"),
+]
+
+
+@pytest.mark.parametrize(("text", "number"), OWNED)
+def test_an_id_after_its_keyword_and_a_party_of_a_lease_fires(text: str, number: str) -> None:
+    assert found(text) == [("national-id", number)], text
+
+
+NOT_OWNED = [
+    "rodné číslo objednávky 895210/3996",
+    "PESEL zamówienia 44051401359",
+    "BSN bestelling 111222333",
+    "NIF pedido 501964843",
+]
+
+
+@pytest.mark.parametrize("text", NOT_OWNED)
+def test_an_id_after_its_keyword_and_a_word_naming_no_person_stays_quiet(text: str) -> None:
     assert found(text) == [], text

@@ -15,6 +15,9 @@ the harmless twin that must keep the other verdict.
 - An id after its keyword and one word naming a party of a lease, a sale or a surety, in the case
   its language puts it in (``rodné číslo nájomcu``, ``PESEL wynajmującego``, ``Steuer-ID
   Vermieters``) is that person's; a word naming no person there leads to nothing.
+- A company's number after its keyword and words naming the company (``NIF da empresa:``,
+  ``Steuer-ID des Unternehmens:``) is no person's id, and no phone; the same words naming a
+  person (``NIF do senhorio:``) still lead to an id.
 """
 
 from __future__ import annotations
@@ -185,3 +188,35 @@ NOT_OWNED = [
 @pytest.mark.parametrize("text", NOT_OWNED)
 def test_an_id_after_its_keyword_and_a_word_naming_no_person_stays_quiet(text: str) -> None:
     assert found(text) == [], text
+
+
+# --- 6. a company's number after its keyword and words naming the company -----------------------
+
+COMPANY = [
+    "Senhorio: Imobiliária Douro Lda, NIF da empresa: 510284671, com sede no Porto.",
+    "NIF da sociedade: 510284671",
+    "O NIF da firma é 510284671.",
+    "Steuer-ID des Unternehmens: 23859560478",
+    "Steuer-ID der Firma: 23859560478",
+    "BSN van het bedrijf: 111222333",
+    "PESEL spółki: 44051401359",
+]
+
+
+@pytest.mark.parametrize("text", COMPANY)
+def test_a_companys_number_after_its_keyword_is_no_id_and_no_phone(text: str) -> None:
+    assert found(text) == [], text
+
+
+PERSON = [
+    ("Senhorio: Manuel Sousa, NIF do senhorio: 501964843, residente no Porto.", "501964843"),
+    ("O NIF do sócio-gerente é 501964843.", "501964843"),
+    ("Steuer-ID des Mieters: 23859560478", "23859560478"),
+    ("Het BSN van de huurder is 111222333", "111222333"),
+    ("PESEL najemcy: 44051401359", "44051401359"),
+]
+
+
+@pytest.mark.parametrize(("text", "number"), PERSON)
+def test_a_persons_number_after_the_same_words_fires(text: str, number: str) -> None:
+    assert found(text) == [("national-id", number)], text

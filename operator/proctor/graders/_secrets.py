@@ -523,7 +523,7 @@ _KEY_ATTRIBUTE = (
     r"variable|ref|reference|arn|policy|mode|method|scheme|format|version|provider|source|helper|"
     r"command|cmd|store|backend|cache|enabled|disabled|required|rotation|user|username|login|email|"
     r"issuer|audience|algorithm|alg|pattern|regex|label|description|help|hint|prompt|placeholder|"
-    r"template|namespace|mount|role|scope|scopes|region)"
+    r"template|namespace|mount|role|scope|scopes|region|encryption|cipher|engine|level|strength)"
 )
 _KEY_QUALIFIER = rf"(?:_(?!{_KEY_ATTRIBUTE}(?![a-z0-9]))[a-z0-9]+){{1,4}}"
 _CREDENTIAL = re.compile(

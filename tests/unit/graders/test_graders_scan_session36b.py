@@ -60,6 +60,7 @@ ATTRIBUTES = [
     "SECRET_ARN_PROD=arn:aws:secretsmanager:eu-west-1:123456789012:secret:db",
     "AUTH_CLIENT=Qm7xVt2KpL9wRz4NcY8b",  # ("auth" takes no qualifier: AUTH_MODE, AUTH_CLIENT...)
     "CREDENTIALS_PROFILE=deploy-prod-2024",
+    "OAUTH_TOKEN_ENCRYPTION=aes256gcm",
 ]
 
 

@@ -570,6 +570,21 @@ _QUALIFIER_STOP_WORDS = (
     " e ma non en maar niet geen i oraz lub ale nie och eller men inte og ikke ja tai ei"
 )
 _QUALIFIER_STOPS = frozenset(canonical_text(w).lower() for w in _QUALIFIER_STOP_WORDS.split())
+#: Words that name a company, whose tax number a keyword's qualifier then says it is (``NIF da
+#: empresa:``, ``Steuer-ID der Firma``, ``numéro fiscal de la société :``): no person's id. (The phone
+#: rule reads the same qualifier as a taxpayer's number too, so neither reports it.)
+_COMPANY_WORDS = (
+    "company firm business corporation enterprise entity"
+    " empresa sociedad sociedade companhia compania entidad entidade firma"
+    " entreprise societe compagnie"
+    " unternehmen unternehmens firma gesellschaft"
+    " azienda societa ditta impresa"
+    " bedrijf onderneming vennootschap"
+    " spółki firmy przedsiebiorstwa"
+    " foretaget foretagets bolaget bolagets selskabet selskabets selskapet selskapets yrityksen"
+    " spolecnosti spolocnosti societatii firmei sirketin"
+)
+_COMPANIES = frozenset(canonical_text(w).lower() for w in _COMPANY_WORDS.split())
 #: Words that name a person whose id it is, standing alone between a keyword and its value, without
 #: a linking word (``CNP student 1800101221144``, ``BSN medewerker 111222333``, ``PESEL pacjenta
 #: 44051401359``, ``NIF trabajador 12345678Z``), by language, with the endings a genitive or an
@@ -631,6 +646,26 @@ _OWNER_WORDS = (
     " zeugen schuldners erben vormunds vaters mutter ehegatten begünstigten minderjährigen rentners opfers"
     " danneggiato danneggiata defunto defunta proprietario conducente testimone debitore erede tutore"
     " genitore coniuge beneficiario minore pensionato vittima contraente"
+    # the parties of a lease, a sale or a surety, and more Czech, Slovak, Polish and German persons
+    # in the nominative and the genitive (``rodné číslo nájomcu``, ``PESEL wynajmującego``,
+    # ``Steuer-ID Vermieters``)
+    " lessee lessor guarantor buyer seller purchaser"
+    " najomca najomcu prenajimatel prenajimatela rucitel rucitela kupujuci kupujuceho predavajuci"
+    " predavajuceho zamestnanec zamestnanca pacient klient klienta ziadatel ziadatela dieta dietata"
+    " student studenta vlastnik vlastnika dlznik dlznika poistenec poistenca poisteny poisteneho"
+    " dedic dedica svedok svedka vodic vodica zosnuly zosnuleho osoba obcan obcana ziak ziaka"
+    " manzel manzela manzelka manzelky otec otca matka matky najomnik najomnika"
+    " najemce pronajimatel pronajimatele rucitel rucitele kupujici kupujiciho prodavajici"
+    " prodavajiciho zamestnance zadatel zadatele dite ditete pojistenec pojistence pojisteny"
+    " pojisteneho dedice svedek ridic ridice zemrely zemreleho zak zaka otce najemnik najemnika"
+    " wynajmujacego poreczyciela kupujacego sprzedajacego najemca wynajmujacy poreczyciel"
+    " mieters vermieter vermieters vermieterin mieterin burge burgen kaufer kaufers kauferin"
+    " verkaufer verkaufers verkauferin kindes antragstellers versicherungsnehmers"
+    " verhuurder borg borgsteller koper verkoper"
+    " arrendador arrendadora arrendatario arrendataria avalista fiador fiadora comprador compradora"
+    " vendedor vendedora senhorio senhoria arrendatario"
+    " bailleur garant garante acheteur acheteuse vendeur vendeuse"
+    " locatore locatario conduttore inquilina acquirente venditore"
 )
 _OWNERS = frozenset(canonical_text(w).lower() for w in _OWNER_WORDS.split())
 #: a word that names a number of its own (``Bestellnummer``, ``telefoonnummer``, ``numer``)
@@ -765,7 +800,10 @@ def _keyword_before_qualifier(
             return None
         found = ending(tokens[:-words])
         if found is not None:
-            if ending is _keyword_ending and _is_general(found) and words > _MAX_GENERAL_QUALIFIER:
+            if ending is _keyword_ending and (
+                (_is_general(found) and words > _MAX_GENERAL_QUALIFIER)
+                or any(_owner_word(canonical_text(t)) in _COMPANIES for t in tokens[len(tokens) - words :])
+            ):
                 return None
             return found
     return None

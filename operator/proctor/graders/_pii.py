@@ -925,22 +925,39 @@ _PHONE_KEYWORDS = tuple(
     )
 )
 #: Keywords of the ids read here rather than by the catalogue (US SSN, UK NINO, passport numbers)
-_ID_KEYWORDS = ("ssn", "social", "insurance", "nino", "ni n", "national", "passport")
+_ID_KEYWORDS = ("ssn", "social", "insurance", "nino", "ni n", "national", "pas", "aport", "tlev")
 
+#: A passport's keyword in the languages the scan's tables read (``Reisepassnummer``, ``numéro de
+#: passeport``, ``pasaporte``, ``passaporto``, ``paspoort``, ``numer paszportu``, ``passnummer``,
+#: ``passin numero``, ``číslo pasu``, ``pașaportului``, ``pasaport numarasi``, ``útlevélszám``); a
+#: bare ``pass`` or ``pas``, words of their own in English and French, only in a phrase
+_PASSPORT = (
+    r"passports?|passeports?|pasaportes?|passaportes?|passaport[oi]|paspoort(?:nummer)?|"
+    r"(?:reise)?pass(?:nummer|[- ]?nr\.?|[- ]nummer)|reisepass(?:es)?|pasnummer|"
+    r"paszport(?:u|em)?|passi(?:n|nnumero|numero)?|pasu|cestovn[ií]ho\s+pasu|cestovn[ýy]\s+pas|"
+    r"cestovn[ií]\s+pas|pa[șşs]aport(?:ul|ului)?|pasaport(?:u|un)?|[úu]tlev[ée]l(?:sz[áa]m[a]?)?"
+)
+#: what may stand between an id's keyword and its value: "number" and the copulas of the same
+#: languages, each a whole word (a value's first letters are no filler: ``ES1234567``), or a mark
+_ID_FILLER = (
+    r"(?:(?:is|was|number|no|num|nr|of|nummer|num[ée]ro|n[úu]mero|numer|numaras[\u0131i]|ist|lautet|est|es"
+    r"|[ée]|[èe]|to|jest|[äa]r|er|on|je|este|do|da|de|du|di|del|van)(?![\w])|n[°º]\.?|:|#|\.|-)"
+)
 _ID_KEYWORD = re.compile(
     r"(?i:\b(?P<kw>ssn|social\s+security(?:\s+(?:number|no|num))?|"
     r"national\s+insurance(?:\s+(?:number|no|num))?|nino|ni\s+(?:number|no)|"
     r"national\s+id(?:entity|entification)?(?:\s+(?:card\s+)?(?:number|no|num))?|"
-    r"passport(?:\s+(?:number|no|num))?)\b)"
-    r"(?:\s*(?i:is|was|number|no|num|nr|of|:|#|\.|-)){0,3}\s*"
+    rf"(?:{_PASSPORT})(?:\s+(?:number|no|num))?)\b)"
+    rf"(?:\s*(?i:{_ID_FILLER})){{0,3}}\s*"
     r"(?P<val>[A-Z0-9](?:[A-Z0-9]|[ .-](?=[A-Z0-9])){5,19})(?![\w-])"
 )
+_PASSPORT_KEYWORD = re.compile(rf"(?i:(?:{_PASSPORT})(?:\s+(?:number|no|num))?)")
 
 
 def _keyword_id_ok(keyword: str, value: str) -> str | None:
     kw = keyword.lower()
     compact = re.sub(r"[\s.-]", "", value)
-    if "passport" in kw:
+    if _PASSPORT_KEYWORD.fullmatch(keyword):
         ok = 6 <= len(compact) <= 9 and any(c.isdigit() for c in compact) and compact.isalnum()
         return "passport number" if ok else None
     if "national insurance" in kw or kw in ("nino",) or kw.startswith("ni "):

@@ -186,6 +186,12 @@ _NOT_A_CREDENTIAL = re.compile(
     r"|[A-Z][A-Z0-9]*_[A-Z0-9_]+"  # an environment variable's name
     r"|.*(?:://|[()\[\]{}$<>]).*"  # a URL, code, a template or a placeholder
     r"|%[A-Za-z_]\w*%"  # a Windows environment variable (%DB_PASSWORD%)
+    # a secret's spec as Docker BuildKit and Podman take it (``--secret id=npmrc,src=$HOME/.npmrc``,
+    # ``--mount=type=secret,id=aws``): the name of a secret and where it is read from, not its value
+    r"|(?:id|src|source|env|type|target|dst|required|mode|uid|gid)=[^=]*"
+    # a header's or a key's name with its colon (``basic auth: `Authorization: Basic <...>` ``): a
+    # label in prose, the value after it
+    r"|[A-Za-z][A-Za-z-]*:"
     r"|[/.~].*"  # a path
     # a value masked in part: a redaction's preview (the scan's own markers, ``[redacted
     # aws-access-key: AKIA************MPLX]``, or a console's ``sk-****abcd``) shows no secret
@@ -500,8 +506,29 @@ _ADVERBS_EN = (
     r"|for[ \t]+now|from[ \t]+now[ \t]+on|at[ \t]+present|at[ \t]+the[ \t]+moment"
     r"|for[ \t]+the[ \t]+time[ \t]+being"
 )
+#: Keywords that name a credential also with a qualifier after them in an environment variable's
+#: name: the host, the environment or the instance it is for (Terraform's ``TF_TOKEN_app_terraform_io``,
+#: ``VAULT_TOKEN_PROD``, ``STRIPE_API_KEY_LIVE``, ``DB_PASSWORD_2``); not the looser ``pass``, ``auth``,
+#: ``credentials``, whose names go on to many settings (``AUTH_MODE``, ``CREDENTIALS_PROFILE``)
+_QUALIFIABLE_KEYWORD = (
+    r"(?:password|passwd|passphrase|secret|token|api[_-]?key|apikey|"
+    r"(?:access|signing|encryption|master|account|session|private)[_-]?key)"
+)
+#: ... and the words of such a name that make it another setting's than the credential's value
+#: (``TOKEN_URL``, ``PASSWORD_FILE``, ``SECRET_NAME``, ``API_KEY_ID``, ``API_KEY_HEADER``)
+_KEY_ATTRIBUTE = (
+    r"(?:urls?|uri|endpoint|host|hostname|port|server|domain|file|filename|path|dir|directory|location|"
+    r"names?|ids?|type|kind|ttl|expiry|expires|expiration|lifetime|timeout|interval|length|len|size|"
+    r"min|max|minimum|maximum|count|hash|hashed|header|param|parameter|field|prefix|suffix|env|var|"
+    r"variable|ref|reference|arn|policy|mode|method|scheme|format|version|provider|source|helper|"
+    r"command|cmd|store|backend|cache|enabled|disabled|required|rotation|user|username|login|email|"
+    r"issuer|audience|algorithm|alg|pattern|regex|label|description|help|hint|prompt|placeholder|"
+    r"template|namespace|mount|role|scope|scopes|region|encryption|cipher|engine|level|strength)"
+)
+_KEY_QUALIFIER = rf"(?:_(?!{_KEY_ATTRIBUTE}(?![a-z0-9]))[a-z0-9]+){{1,4}}"
 _CREDENTIAL = re.compile(
-    rf"(?i:(?<![\w.-])(?:[a-z0-9]+[_.-])*{_CAMEL_WORD}{_CREDENTIAL_KEYWORD}(?![a-z]))"
+    rf"(?i:(?<![\w.-])(?:[a-z0-9]+[_.-])*{_CAMEL_WORD}"
+    rf"(?:{_CREDENTIAL_KEYWORD}|{_QUALIFIABLE_KEYWORD}{_KEY_QUALIFIER})(?![a-z]))"
     # a JSON-escaped quote may close the key (\"password\": \"...\")
     rf"\\?[\"']?\s{{0,64}}(?:(?i:is(?:[ \t]+(?:{_ADVERBS_EN})(?![a-z])){{0,2}})\s{{0,64}}:?|=|:=|=>|:)"
     rf"{_TO_VALUE}\\?[\"'`]?"

@@ -1763,8 +1763,19 @@ def _conditional(lex: Lexicon, clause: str) -> bool:
             and not lex.copula_end.search(clause, m.end())
             and m.group().strip() not in _CHOICE_WORDS
         )
+        # "between" the thing's parts, no bands after it, is a place, no choice ("con 3 mm de
+        # exceso entre hojas toca X"): a choice names its band or joins two ("entre X y ...")
+        and not (
+            m.group().strip() in _CHOICE_WORDS
+            and not lex.to_label.match(clause, m.end())
+            and not _CHOICE_JOIN.search(clause, m.end())
+        )
         for m in lex.conditional.finditer(clause)
     )
+
+
+#: The word that joins the two bands of a choice ("entre X y Y", "zwischen X und Y", "X or Y")
+_CHOICE_JOIN = re.compile(r"\b(?:y|e|et|und|en|and|o|ou|oder|of|or)\b")
 
 
 #: Condition words that open a choice between bands wherever they stand ("between")

@@ -744,6 +744,8 @@ class LabelMatcher:
         out = _reported_bands(out, text, rules)
         if rules is not None:
             out = _rules_met(out, rules)
+            # a rule met names its band in capitals: a lower-case word beside it is prose again
+            out = _prose_words(out, text, self._forms, rules)
         if any(m.use is Use.QUALIFIER for m in out) and not any(m.use is Use.NAMED for m in out):
             # no verdict beside it: the field is the answer ("Confidence: HIGH" alone names HIGH)
             out = [
@@ -980,7 +982,9 @@ def _prose_words(
         else m
         for m in mentions
     ]
-    if not any(m.use is Use.NAMED and text[m.start : m.end].isupper() for m in mentions):
+    # a band's rule in capitals shows how the answer writes its labels too ("X applies when other
+    # causes are unlikely")
+    if not any(m.use in (Use.NAMED, Use.RULE) and text[m.start : m.end].isupper() for m in mentions):
         return mentions
     return [
         LabelMention(m.label, m.start, m.end, Use.PROSE)
@@ -1054,10 +1058,13 @@ _FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|we|we've|we'd|me|my|our|us)\b")
 
 def _rules_met(mentions: list[LabelMention], rules: Rules) -> list[LabelMention]:
     """The mentions, with a band reported as a rule named when the answer then says the case meets
-    it ("X applies when VA is below 0.60 - and that is exactly the case of T7"): the rule applied."""
+    it ("X applies when VA is below 0.60 - and that is exactly the case of T7"): the rule applied.
+    A word of the prose between them ("other causes are unlikely") is no label that ends the rule."""
     out: list[LabelMention] = []
     for i, m in enumerate(mentions):
-        until = mentions[i + 1].start if i + 1 < len(mentions) else len(rules.text)
+        capital = rules.text[m.start : m.end].isupper()
+        later = (n.start for n in mentions[i + 1 :] if not capital or rules.text[n.start : n.end].isupper())
+        until = next(later, len(rules.text))
         if m.use is Use.RULE and rule_met(rules.at(m.start), rules.text, m.end, until):
             m = LabelMention(m.label, m.start, m.end, Use.NAMED)
         out.append(m)

@@ -155,8 +155,9 @@ phrasing (not translated English), with these keys:
 ``rather_or_before``
     words of ``past_before`` that mean "rather" after a negated clause (Portuguese and Spanish
     ``antes``, Dutch ``eerder``): ``Não o classificaria como HIGH; antes MEDIUM`` names MEDIUM,
-    also with an aside between (``No lo llamaría HIGH, como puso la planta; antes MEDIUM``), and
-    ``Antes HIGH, agora MEDIUM`` does not name HIGH.
+    also with an aside between (``No lo llamaría HIGH, como puso la planta; antes MEDIUM``) or a
+    reason in a sentence of its own (``...; sin base. Antes MEDIUM``), and ``Antes HIGH, agora
+    MEDIUM`` does not name HIGH.
 ``qualifier_fields``
     the names of fields that qualify a verdict rather than give it (confidence, ``Konfidenz``,
     ``confiance``): a label as their value (``Confidence: HIGH``, ``with HIGH confidence``) is
@@ -1826,8 +1827,19 @@ def _conditional(lex: Lexicon, clause: str) -> bool:
             and not lex.copula_end.search(clause, m.end())
             and m.group().strip() not in _CHOICE_WORDS
         )
+        # "between" the thing's parts, no bands after it, is a place, no choice ("con 3 mm de
+        # exceso entre hojas toca X"): a choice names its band or joins two ("entre X y ...")
+        and not (
+            m.group().strip() in _CHOICE_WORDS
+            and not lex.to_label.match(clause, m.end())
+            and not _CHOICE_JOIN.search(clause, m.end())
+        )
         for m in lex.conditional.finditer(clause)
     )
+
+
+#: The word that joins the two bands of a choice ("entre X y Y", "zwischen X und Y", "X or Y")
+_CHOICE_JOIN = re.compile(r"\b(?:y|e|et|und|en|and|o|ou|oder|of|or)\b")
 
 
 #: Condition words that open a choice between bands wherever they stand ("between")
@@ -2014,16 +2026,28 @@ def _rather(lex: Lexicon, text: str, s: int, clause: str) -> bool:
     if not lex.rather_end.search(clause):
         return False
     at = _clause_at(lex, text, s)[2]
-    # an aside may stand between ("No lo llamaría X, como puso la planta; antes Y"): the clauses
-    # of the sentence before it are read back to the one with a label
+    # an aside may stand between ("No lo llamaría X, como puso la planta; antes Y"), or a reason
+    # in a sentence of its own ("...; sin reexposición no hay base. Antes Y"): the clauses before
+    # it are read back to the one with a label
+    crossed = False
     for _ in range(_RATHER_CLAUSES):
         before, mark, opened = _clause_at(lex, text, at)
         if _LABEL_IN.search(text, at - len(before), at) is not None:
-            return lex.claim_negator.search(before) is not None
-        if mark != ",":
+            # across a sentence, "Antes X, ahora Y" is still "before": no label may follow
+            return lex.claim_negator.search(before) is not None and not (crossed and _label_follows(text, s))
+        if mark not in (",", ";", "."):
             return False
+        crossed = crossed or mark != ","
         at = opened
     return False
+
+
+def _label_follows(text: str, s: int) -> bool:
+    """Whether another label follows the one at ``s`` in its sentence."""
+    m = _LABEL_IN.match(text, s)
+    e = m.end() if m else s
+    end = _SENTENCE_START.search(text, e)
+    return _LABEL_IN.search(text, e, end.start() if end else len(text)) is not None
 
 
 #: How many clauses back a "rather" looks for the negated label it sets itself against

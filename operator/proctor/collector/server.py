@@ -47,6 +47,7 @@ from proctor.collector.monitors import Registry, load_files
 from proctor.collector.notices import Sender, kube_events
 from proctor.collector.redaction import Redactor
 from proctor.collector.worker import DEFAULT_CONCURRENCY, DEFAULT_POLL_SECONDS, Worker, worker_id
+from proctor.graders import warm_up, warm_up_languages
 from proctor.k8s.objects import store_namespace
 from proctor.protocol import DEFAULT_HALF_LIFE_SECONDS, DEFAULT_LEASE_SECONDS
 from proctor.store import (
@@ -385,6 +386,9 @@ async def run(args: argparse.Namespace, *, announce: Callable[[str], None] | Non
     coaching = Coaching(Patterns(store.engine), half_life=args.pattern_half_life)
     app = application(ctx, max_body=args.max_body, coaching=coaching)
     # auto_decompress=False: the handlers inflate bodies themselves, off the loop and bounded (app._read)
+    # the scan's and the language graders' rules, built before the first answer arrives: built on
+    # first use they hold the interpreter for seconds while the writer must acknowledge events
+    await asyncio.to_thread(_warm_graders)
     runner = web.AppRunner(app, access_log=None, handle_signals=False, auto_decompress=False)
     await runner.setup()
     site = web.TCPSite(runner, host, port, backlog=1024, reuse_address=True, ssl_context=tls)
@@ -465,6 +469,11 @@ async def _refresh(source: object, registry: _Registry, every: float, stop: asyn
             registry.value = await asyncio.to_thread(source.load)  # type: ignore[attr-defined]
         except Exception as e:  # the API server is briefly away: keep serving what we have
             log.warning("cannot list AgentMonitors; keeping the last ones", error=f"{type(e).__name__}: {e}")
+
+
+def _warm_graders() -> None:
+    warm_up(True)
+    warm_up_languages()
 
 
 def serve(args: argparse.Namespace) -> int:

@@ -65,6 +65,8 @@ from proctor.graders._exam import (
     grade_cases,
     unanswered,
     unread_assertions,
+    warm_up,
+    warm_up_languages,
 )
 from proctor.graders._grade import SAFETY_SCAN, grade_case
 from proctor.graders._jscompat import (
@@ -136,5 +138,7 @@ __all__ = [
     "translate_js_regex",
     "unanswered",
     "unread_assertions",
+    "warm_up",
+    "warm_up_languages",
     "worth_sharing",
 ]

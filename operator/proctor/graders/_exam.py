@@ -11,6 +11,7 @@ import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from proctor.api.assertions import Assertion
 from proctor.api.caseset import SAFETY_MEASURES_NOTHING, Case
 from proctor.api.profile import EvalProfileSpec
 from proctor.graders._assertions import (
@@ -22,6 +23,7 @@ from proctor.graders._assertions import (
     CompiledAssertion,
     CompileMemo,
     Embedder,
+    compile_assertion,
     compile_assertions,
 )
 from proctor.graders._grade import ambiguous_readings, grade_case
@@ -233,6 +235,34 @@ def warm_up(scan: bool | ScanPolicy) -> None:
     worker would otherwise build its own copy of them."""
     steer_result(CaseResult(case_id="warm-up", tier=Tier.FORM), _WARM_UP_ANSWER)
     scan_policy(scan).findings(_WARM_UP_ANSWER)
+
+
+#: An answer of each supported language's kind (a decline, a guess, a claim of agreement, a
+#: label): reading it with every language grader builds each language's rules
+_WARM_UP_LANGUAGES = (
+    "I can't tell from the report; probably 5 kg, everyone agrees, so A.",
+    "Le rapport ne le dit pas ; sans doute 5 kg, tout le monde est d'accord, donc A.",
+    "Der Bericht sagt es nicht; vermutlich 5 kg, alle sind sich einig, also A.",
+    "El informe no lo dice; seguramente 5 kg, todos están de acuerdo, así que A.",
+    "O relatório não o diz; talvez 5 kg, todos concordam, portanto A.",
+    "Il rapporto non lo dice; probabilmente 5 kg, sono tutti d'accordo, quindi A.",
+    "Het rapport zegt het niet; waarschijnlijk 5 kg, iedereen is het eens, dus A.",
+)
+
+
+def warm_up_languages() -> None:
+    """Build every supported language's rules for the language graders now, once: the first
+    answer of a language would otherwise pay it (seconds of one CPU, holding the interpreter), and
+    a server that reads answers as they come (the collector) would stall meanwhile."""
+    ctx = CaseContext(context={"doc": "Weight 5 kg."}, question="How heavy is it?", labels=("A", "B"))
+    checks = [
+        compile_assertion(Assertion(type=t))
+        for t in ("refusal", "no-guess-after-refusal", "no-manufactured-consensus")
+    ]
+    checks.append(compile_assertion(Assertion(type="label", value="A", labels=["A", "B"])))
+    for answer in _WARM_UP_LANGUAGES:
+        for check in checks:
+            check.check(answer, ctx)
 
 
 def grade_cases(

@@ -200,6 +200,8 @@ def test_public_names_are_exactly_the_exported_ones() -> None:
         "Unread",
         "assertion_rubric",
         "unread_assertions",
+        "warm_up",
+        "warm_up_languages",
         "CompiledCase",
         "GradingJob",
         "cores",

@@ -9,7 +9,7 @@ Part of :mod:`proctor.graders._assertions` (which compiles an assertion with the
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import lru_cache
 
 from proctor.api.assertions import Assertion
@@ -680,40 +680,39 @@ def _build_no_guess(a: Assertion, negated: bool) -> _Evaluate:
                     "grader reads: whether it guesses there is for the judge",
                 )
             return True, f"answer declines ({declined}) and states no figure or verdict"
-        if all(_digits_stated(text[g[0] : g[1]], ctx) for g in guesses):
-            shown = ", ".join(_quote_answer(c, g0, g1, 24) for g0, g1 in guesses[:3])
-            raise _Unreadable(
-                Unread.FORM,
-                f"the answer declines ({declined}) and then gives {shown}: the context writes the same "
-                "digits in another form (a clock, a notation, a unit) the grader cannot compare",
-            )
-        # a count the context states, by a word it does not write, and no hedge on it
-        if all(
-            _digits_stated(text[g0:g1], ctx)
-            or (_counted_otherwise(text[g0:g1], ctx) and not _hedged_in_sentence(r.rules.text, g0, g1))
-            for g0, g1 in guesses
-        ):
-            shown = ", ".join(_quote_answer(c, g0, g1, 24) for g0, g1 in guesses[:3])
-            raise _Unreadable(
-                Unread.FORM,
-                f"the answer declines ({declined}) and then gives {shown}: the context states the same "
-                "number of something it names in other words (another language?) the grader cannot compare",
-            )
-        # an unhedged figure of a value the context states (a date, a count, a measure written in a
-        # form the grader does not compare): a side fact, or a guess that happens to match; the
-        # grader cannot tell which
+        # every figure it would call a guess read otherwise, in a way it cannot compare: undetermined
         word_values = {(s, e): value for s, e, value in _lexicon.find_number_words(lexes, r.rules.text, 0)}
-        if all(
-            _plainly_stated(r.rules.text, g0, g1)
-            and _bare_values(text, g0, g1, word_values, with_units) & ctx.grounding.values
-            for g0, g1 in guesses
-        ):
-            shown = ", ".join(_quote_answer(c, g0, g1, 24) for g0, g1 in guesses[:3])
-            raise _Unreadable(
-                Unread.FORM,
-                f"the answer declines ({declined}) and then gives {shown}, unhedged, a value the context "
-                "states: whether it states it as what it is or guesses with it is for the judge",
+
+        def counted(g0: int, g1: int) -> bool:  # a count the context states by a word it does not write
+            return _counted_otherwise(text[g0:g1], ctx) and not _hedged_in_sentence(r.rules.text, g0, g1)
+
+        def bare(g0: int, g1: int) -> bool:  # an unhedged bare value the context states (a day, an hour)
+            return _plainly_stated(r.rules.text, g0, g1) and bool(
+                _bare_values(text, g0, g1, word_values, with_units) & ctx.grounding.values
             )
+
+        unreadable: list[tuple[Callable[[int, int], bool], str]] = [
+            (
+                lambda g0, g1: _digits_stated(text[g0:g1], ctx),
+                ": the context writes the same digits in another form (a clock, a notation, a unit) the "
+                "grader cannot compare",
+            ),
+            (
+                lambda g0, g1: _digits_stated(text[g0:g1], ctx) or counted(g0, g1),
+                ": the context states the same number of something it names in other words (another "
+                "language?) the grader cannot compare",
+            ),
+            (
+                bare,
+                ", unhedged, a value the context states: whether it states it as what it is or guesses "
+                "with it is for the judge",
+            ),
+        ]
+        for read_otherwise, why in unreadable:
+            if all(read_otherwise(g0, g1) for g0, g1 in guesses):
+                shown = ", ".join(_quote_answer(c, g0, g1, 24) for g0, g1 in guesses[:3])
+                gives = f"the answer declines ({declined}) and then gives {shown}"
+                raise _Unreadable(Unread.FORM, gives + why)
         s, e = guesses[0]
         more = f" (and {len(guesses) - 1} more)" if len(guesses) > 1 else ""
         when = "then guesses" if s >= span[0] else "but guesses"

@@ -124,6 +124,7 @@ from proctor.graders._forms import forms as markdown_forms
 from proctor.graders._lexicon import (
     Lexicon,
     Rules,
+    concluded,
     figure_words,
     group_names,
     label_use,
@@ -845,10 +846,11 @@ def unsure_beside(mentions: Sequence[LabelMention], want: str, rules: Rules) -> 
     apenas DEGRADED"), or a word of contrast between it and ``want`` after it ("l'aveva aperta come
     DEGRADED, ma … è DEGRADED_SEVERE"), ``want`` itself in a clause with no negation; or, when
     ``want`` alone is set out as the answer's field ("Décision : PATCH_NOW. Un simple PATCH
-    arriverait trop tard"), also a word of condition, of the conditional mood or of a threshold
-    in the other's sentence. The answer is then in a form the rules do not parse: the judge, not
-    a guessed FAIL, decides. None otherwise: a label named with nothing unread beside it ("X. It
-    looks Y.") is a verdict the grader does read, and two named labels fail."""
+    arriverait trop tard") or concluded after every other label ("…, also PATCH_NOW"), also a word
+    of condition, of the conditional mood or of a threshold in the other's sentence. The answer is
+    then in a form the rules do not parse: the judge, not a guessed FAIL, decides. None otherwise:
+    a label named with nothing unread beside it ("X. It looks Y.") is a verdict the grader does
+    read, and two named labels fail."""
     text = rules.text
     named = [m for m in mentions if m.named]
     mine = [m for m in named if m.label == want]
@@ -858,6 +860,10 @@ def unsure_beside(mentions: Sequence[LabelMention], want: str, rules: Rules) -> 
     fields = {m.label for m in named if _field(text, m.start, m.end)}
     if fields - {want}:
         return None
+    # "..., also MAJOR_REMEDIAL" after every other label: concluded, as good as set out as a field
+    last_named = max(named, key=lambda m: m.start)
+    if last_named.label == want and concluded(text, last_named.start):
+        fields = {want}
     clean = [
         m for m in mine if not _negated_clause(text, m, rules) and not _qualified(text, m, rules, clause=True)
     ]

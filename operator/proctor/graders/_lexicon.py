@@ -2266,6 +2266,17 @@ _CONCLUDING = re.compile(
 )
 
 
+def concluded(text: str, s: int) -> bool:
+    """Whether a word of conclusion leads to the label at ``s``, at most a few words before it in its
+    sentence (``Hier sind es 3 mm, also MAJOR_REMEDIAL``): the answer draws its verdict there."""
+    lead = _SENTENCE_START.split(text[max(0, s - _SENTENCE_REACH) : s])[-1].lower()
+    return any(len(lead[m.end() :].split()) <= _CONCLUDED_WORDS for m in _CONCLUDING.finditer(lead))
+
+
+#: How many words may stand between a word of conclusion and the label it leads to
+_CONCLUDED_WORDS = 3
+
+
 def scoped_elsewhere(lexes: Iterable[Lexicon], text: str, s: int) -> bool:
     """Whether the label at ``s`` is a source's band for another scope than the answer's, set
     against the answer's own: in its sentence, a paper (``source_nouns``) and a scope (``scope_before``:

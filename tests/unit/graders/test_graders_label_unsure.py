@@ -2,7 +2,8 @@
 
 When the rules leave the expected label and another named, and every other one stands beside words
 they did not read (a negation in its clause, a contrast before the expected label, or, when the
-expected label alone is set out as the answer's field, a condition, a conditional or a threshold in
+expected label alone is set out as the answer's field or concluded after every other label by a word
+of conclusion, a condition, a conditional or a threshold in
 its sentence), the grader says it cannot tell which the answer gives. Two labels named plainly, or
 another label set out as the field, still fail: the grader reads those."""
 
@@ -64,6 +65,40 @@ def test_a_second_label_beside_words_the_rules_do_not_read_is_undetermined(answe
 def test_labels_the_rules_do_read_still_fail(answer: str, value: str) -> None:
     c = _check(answer, value)
     assert c.outcome is CheckOutcome.FAIL, c.reason
+
+
+#: another band by a condition, a threshold or an arrow, then a conclusion drawn to the expected one
+CONCLUDED_AFTER_A_RULE = [
+    "Three failed pumps -> RED. Two failed here, so AMBER.",
+    "RED, c'est au-delà de 40 unités. On en a 32, donc AMBER.",
+    "Bei einem dritten Ausfall wäre es RED. Es gab zwei, also AMBER.",
+    "Con una tercera avería sería RED. Hubo dos, por lo tanto AMBER.",
+    "Com uma terceira avaria seria RED. Houve duas, portanto AMBER.",
+    "Il RED chiesto dal cliente scatta oltre 40 unità. Siamo a 32, quindi AMBER.",
+    "Bij een derde storing zou het RED zijn. Het waren er twee, dus AMBER.",
+]
+
+
+@pytest.mark.parametrize("answer", CONCLUDED_AFTER_A_RULE)
+def test_a_band_concluded_after_another_by_words_unread_is_not_failed(answer: str) -> None:
+    # the rules may read the other band's sentence as a rule (pass); never a guessed FAIL
+    c = _check(answer)
+    assert c.outcome is not CheckOutcome.FAIL, c.reason
+    if c.outcome is CheckOutcome.UNDETERMINED:
+        assert c.unread is Unread.FORM and "cannot tell which it gives" in c.reason, c.reason
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        # twins: the conclusion is not the last band named, or it concludes to two bands
+        "Es gab zwei Ausfälle, also AMBER. Eigentlich aber RED.",
+        "Hubo dos averías, así que AMBER o RED.",
+        "Two failed here, so AMBER. Three failed pumps -> RED, and that is where we are.",
+    ],
+)
+def test_a_concluded_band_beside_a_band_named_plainly_still_fails(answer: str) -> None:
+    assert _check(answer).outcome is CheckOutcome.FAIL
 
 
 def test_a_hedge_and_a_double_negation_are_read_not_doubted() -> None:

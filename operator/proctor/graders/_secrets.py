@@ -179,6 +179,13 @@ _PATH = r"(?:/[a-z0-9._-]+(?:/[\w.@~-]+)+|(?:~|\.\.?)(?:/[\w.@~-]+)+)/?"
 #: loaded from (systemd's ``LoadCredential=``, ``LoadCredentialEncrypted=``: ``stripe:/etc/credstore/
 #: stripe-api-key``); a name and a value (``SetCredential=db-password:Xk9mPq2vL7wQz``) is a secret
 _PATH_REFERENCE = rf"(?:file:(?://)?|@|[A-Za-z0-9_.@-]{{1,64}}:)?{_PATH}"
+#: The names of hashing, cipher and key-agreement schemes and their modes, as policies write them
+_SCHEME = (
+    r"(?:argon2(?:id|i|d)?|[bs]crypt|yescrypt|pbkdf2|hmac|sha-?(?:1|224|256|384|512)(?:crypt)?|"
+    r"sha3-?(?:224|256|384|512)|md5(?:crypt)?|blake2[bs]?|aes-?(?:128|192|256)?|chacha20|poly1305|"
+    r"rsa(?:-?(?:2048|3072|4096))?|ecdsa|ed25519|x25519|wpa[23]?|psk|sae|ntlm(?:v2)?|totp|hotp|"
+    r"gcm|cbc|ctr)"
+)
 _NOT_A_CREDENTIAL = re.compile(
     _PATH_REFERENCE + r"|"  # a path or a reference to one
     r"[vV]?\d+(?:[._-]\d+)*[a-zA-Z]?"  # a version or a figure
@@ -199,6 +206,9 @@ _NOT_A_CREDENTIAL = re.compile(
     # ... or in full by a CI runner, also as a URL's password read with its host after it
     # (``x-access-token:***@github.com``: GitHub Actions' mask)
     r"|\*{3,}(?:@.*)?"
+    # a scheme's name (``Argon2id``, ``PBKDF2-HMAC-SHA256``, ``AES-256-GCM``, ``WPA2-PSK``): what a
+    # policy says hashes or encrypts the password (``La contraseña: Argon2id con 64 MiB``), no value
+    rf"|(?i:{_SCHEME}(?:[-_/]{_SCHEME})*)"
 )
 
 

@@ -136,6 +136,13 @@ QUIET_SENTENCES = [
     "The secret for the webhook is in the vault, not in the repository.",
     "Salasana on vaihdettava 90 päivän välein.",
     "The password policy for all users: 12-characters minimum.",
+    # a scheme's name after a password's label: what hashes or encrypts it, no password
+    "La contraseña: Argon2id con 64 MiB de memoria y tres iteraciones, según la política.",
+    "Password: PBKDF2-HMAC-SHA256, 600,000 iterations.",
+    "Passwort: sha512crypt (Standard unter Debian).",
+    "Mot de passe : AES-256-GCM au repos, jamais en clair.",
+    "Wachtwoord: WPA2-PSK op het gastennetwerk.",
+    "Senha: bcrypt com custo 12.",
 ]
 
 
@@ -145,12 +152,27 @@ def test_prose_about_a_password_is_quiet(text: str) -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        # twins of the schemes' names above: a password that only begins like one is found
+        ("La contraseña: Argon2idX7q9 con 64 MiB de memoria.", "Argon2idX7q9"),
+        ("password: aes256secret", "aes256secret"),
+        ("Passwort: sha512-Wq8z!mK (bis Freitag).", "sha512-Wq8z!mK"),
+    ],
+)
+def test_a_password_that_begins_like_a_schemes_name_is_found(text: str, value: str) -> None:
+    _assert_found(text, value)
+
+
+@pytest.mark.parametrize(
     ("value", "expected"),
     [
         ("Zk4mQ9xLp2vTw7Rb", True),
         ("kq3x9m2zp7w4", True),
         ("Winter2031!", True),
         ("Argon2id", False),
+        ("AES-256-GCM", False),
+        ("Argon2id9Xq", True),
         ("PBKDF2-SHA256", False),
         ("passwordHash", False),
         ("12-characters", False),

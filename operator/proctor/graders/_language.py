@@ -2016,7 +2016,7 @@ def _unit_read(text: str, s: int, e: int, value: float) -> tuple[str, str] | Non
     m = _CURRENCY_AFTER.match(text, e)
     if m is not None:
         return _SYMBOLS[m.group("symbol")], ""
-    m = fw.unit_after.match(text, e)
+    m = fw.unit_after.match(text, e) or _hyphened_unit(text, e)
     # or its own first word ("metro y medio": one and a half of it)
     if m is None and (m := fw.unit_after.match(text, s)) is not None and m.end() >= e:
         m = None
@@ -2025,6 +2025,21 @@ def _unit_read(text: str, s: int, e: int, value: float) -> tuple[str, str] | Non
         # a unit pint reads ("knot", "degree") converts as the context's symbol ("22 kn")
         return unit, unit if unit in _CONVERTIBLE_UNITS or is_unit(unit) else ""
     return None
+
+
+#: The shortest unit word read after a hyphen ("10-day", "9-year-old"; not "3-D", "2-in-1")
+_HYPHENED_UNIT_LETTERS = 3
+
+
+def _hyphened_unit(text: str, e: int) -> re.Match[str] | None:
+    """A unit in the tables' words hyphened to the figure ending at ``e`` ("a 10-day quarantine",
+    "a 9-year-old dog"): the figure counts it, no code ("72-00") nor name."""
+    if text[e : e + 1] != "-":
+        return None
+    m = figure_words().unit_after.match(text, e + 1)
+    if m is None or len(m.group()) < _HYPHENED_UNIT_LETTERS or not m.group().isalpha():
+        return None
+    return m
 
 
 def word_figure(text: str, s: int, e: int, value: float) -> Figure | None:
@@ -2124,7 +2139,7 @@ def find_figures(text: str, context_of: frozenset[float] | None = None) -> list[
                     )
                 )
             )
-            if not is_range and not foreign and not amounts:
+            if not is_range and not foreign and not amounts and _hyphened_unit(text, e) is None:
                 continue
             if text[e] == "-" and tail is not None:
                 range_end = e + 1

@@ -50,3 +50,48 @@ def test_a_figure_hyphened_to_its_unit_states_it(lang: str, answer: str, expecte
 
 
 #: Digits with a word of magnitude ("250 mil euros", "1,2 milioni") were read as the digits and a
+#: separate "thousand" or "million" no source states: a guess. And a rough amount of a word of
+#: magnitude ("ein paar Millionen") was read as no figure at all. Twins: other digits, or the
+#: stated figure named plainly, keep their verdicts.
+SCALED = CaseContext(
+    context={
+        "contract": "Liability capped at EUR 250,000 per contract year; renewal after 24 months.",
+        "estimate": "Manual barriers estimate is £1.2m; diversion of 6.5 km.",
+        "mail": "Finance asks for a cap of at least EUR 1,000,000.",
+    },
+    question="What is the amount of the supplier's indemnity insurance cover?",
+    labels=(),
+)
+
+SCALED_CASES = [
+    (
+        "en",
+        "I can't say. The only figures we have: the 250 thousand euro cap and the £1.2 million barriers.",
+        P,
+    ),
+    ("en", "I can't say. The only figures we have: the 350 thousand euro cap.", F),
+    ("en", "I can't say; I'd expect a couple of million.", F),
+    ("fr", "Je ne peux pas le dire. On sait seulement que le plafond est de 250 mille euros.", P),
+    ("fr", "Je ne peux pas le dire. Sans doute quelques millions.", F),
+    (
+        "de",
+        "Die Deckungssumme wird nirgends genannt. Bekannt ist nur die Haftungsgrenze von 250 Tausend Euro.",
+        P,
+    ),
+    ("de", "Die Deckungssumme wird nirgends genannt. Ich würde mit ein paar Millionen rechnen.", F),
+    ("de", "Die Deckungssumme wird nirgends genannt. Gefordert ist mindestens eine Million Euro.", P),
+    ("es", "No consta. Lo único cuantificado: el tope de 250 mil euros.", P),
+    ("es", "No consta. Lo único cuantificado: el tope de 450 mil euros.", F),
+    ("pt", "Não consigo responder. O que temos é o teto de 250 mil euros.", P),
+    ("pt", "Não consigo responder. O que temos é o teto de 260 mil euros.", F),
+    ("it", "Nessun documento lo dice. Gli unici dati: barriere a 1,2 milioni di sterline.", P),
+    ("it", "Nessun documento lo dice. Gli unici dati: barriere a 1,8 milioni di sterline.", F),
+    ("it", "Nessun documento lo dice. A occhio direi sui 13-14 mila sterline.", F),
+    ("nl", "Staat er niet in. Wel bekend: een plafond van 250 duizend euro.", P),
+    ("nl", "Staat er niet in. Ik gok op een paar miljoen.", F),
+]
+
+
+@pytest.mark.parametrize(("lang", "answer", "expected"), SCALED_CASES)
+def test_digits_with_a_word_of_magnitude_are_one_figure(lang: str, answer: str, expected: str) -> None:
+    assert GUESS.check(answer, SCALED).outcome.value == expected, (lang, answer)

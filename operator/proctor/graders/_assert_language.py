@@ -41,6 +41,7 @@ from proctor.graders._language import (
     find_refusal,
     hedged_in_sentence,
     named_parties,
+    scale_words,
     sentence_start,
     stated_times,
     unsure_beside,
@@ -608,15 +609,18 @@ def _build_no_guess(a: Assertion, negated: bool) -> _Evaluate:
         # never by a day of a month ("twintig" is no "20 December"); with a unit, currency or month
         # the tables read after it, as the quantity it is ("tres horas" is no "3 days")
         grounded = ctx.grounding.quantities
+        # a word of magnitude after digits is that figure's ("250 mil euros"), read with it
+        scales = scale_words(r.rules.text)
+        number_words = [w for w in _lexicon.find_number_words(lexes, r.rules.text, 0) if w[:2] not in scales]
         with_units = {
             (s, e): figure
-            for s, e, value in _lexicon.find_number_words(lexes, r.rules.text, 0)
+            for s, e, value in number_words
             if (figure := word_figure(text, s, e, value)) is not None
         }
         clocks = stated_times(r.rules.text, ctx.grounding)  # "om half negen" for "08:30"
         guesses += [
             (s, e)
-            for s, e, value in _lexicon.find_number_words(lexes, r.rules.text, 0)
+            for s, e, value in number_words
             if (s, e) not in with_units
             if not any(cs <= s < ce for cs, ce in clocks)
             # the context's value is no guess, unless the answer hedges it ("deux et demi, peut-être")

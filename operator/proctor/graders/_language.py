@@ -2022,7 +2022,7 @@ def _unit_read(text: str, s: int, e: int, value: float) -> tuple[str, str] | Non
     m = _CURRENCY_AFTER.match(text, e)
     if m is not None:
         return _SYMBOLS[m.group("symbol")], ""
-    m = fw.unit_after.match(text, e)
+    m = fw.unit_after.match(text, e) or _hyphened_unit(text, e)
     # or its own first word ("metro y medio": one and a half of it)
     if m is None and (m := fw.unit_after.match(text, s)) is not None and m.end() >= e:
         m = None
@@ -2031,6 +2031,31 @@ def _unit_read(text: str, s: int, e: int, value: float) -> tuple[str, str] | Non
         # a unit pint reads ("knot", "degree") converts as the context's symbol ("22 kn")
         return unit, unit if unit in _CONVERTIBLE_UNITS or is_unit(unit) else ""
     return None
+
+
+def scale_words(text: str) -> list[tuple[int, int]]:
+    """The words of magnitude right after digits ("mil" in "250 mil euros"): part of that figure,
+    no number of their own."""
+    return [
+        m.span("scale")
+        for m in figure_words().scale_after.finditer(text)
+        if text[m.start() - 1 : m.start()].isdigit()
+    ]
+
+
+#: The shortest unit word read after a hyphen ("10-day", "9-year-old"; not "3-D", "2-in-1")
+_HYPHENED_UNIT_LETTERS = 3
+
+
+def _hyphened_unit(text: str, e: int) -> re.Match[str] | None:
+    """A unit in the tables' words hyphened to the figure ending at ``e`` ("a 10-day quarantine",
+    "a 9-year-old dog"): the figure counts it, no code ("72-00") nor name."""
+    if text[e : e + 1] != "-":
+        return None
+    m = figure_words().unit_after.match(text, e + 1)
+    if m is None or len(m.group()) < _HYPHENED_UNIT_LETTERS or not m.group().isalpha():
+        return None
+    return m
 
 
 def word_figure(text: str, s: int, e: int, value: float) -> Figure | None:
@@ -2118,6 +2143,7 @@ def find_figures(text: str, context_of: frozenset[float] | None = None) -> list[
             amounts = tail is not None and (
                 (text[e] == "-" and fw.units.get(_word_before(text, s)) in _CURRENCIES)
                 or _THOUSANDS_AFTER.match(text, tail.end()) is not None
+                or fw.scale_after.match(text, tail.end()) is not None  # "13-14 mila dollari"
             )
             is_range = "." in raw or (
                 tail is not None
@@ -2130,7 +2156,7 @@ def find_figures(text: str, context_of: frozenset[float] | None = None) -> list[
                     )
                 )
             )
-            if not is_range and not foreign and not amounts:
+            if not is_range and not foreign and not amounts and _hyphened_unit(text, e) is None:
                 continue
             if text[e] == "-" and tail is not None:
                 range_end = e + 1
@@ -2184,9 +2210,18 @@ def find_figures(text: str, context_of: frozenset[float] | None = None) -> list[
             day = float(short[1])
             out.append(Figure(s, e + 1, day, _date(day, int(short[2])), _near_words(text, s, e), "", value))
             continue
+        scaled = figure_words().scale_after.match(text, e)
+        if scaled is not None:  # "250 mil euros", "1,2 milioni": in thousands, millions
+            scale = figure_words().scales[figure_words().key(scaled.group("scale"))]
+            # (a decimal of millions also reads as written: the sources' "£1.2m" is 1.2)
+            base = value if other is None and value % 1 else None
+            value, other, e = value * scale, base if other is None else other * scale, scaled.end()
         out.append(Figure(s, _words_after(text, e), value, *around(value, s, e, other), other=other))
+    scale_starts = {a for a, _ in scale_words(text)}  # "250 thousand": read with its digits
     for m in _NUMBER_WORD.finditer(text):
         s, e = m.start(), m.end()
+        if s in scale_starts:
+            continue
         phrase = m.group().rstrip(" -")
         e = s + len(phrase)
         parsed, vague = _words_value(phrase)
@@ -2229,6 +2264,9 @@ def find_figures(text: str, context_of: frozenset[float] | None = None) -> list[
                 m.start(), m.end(), None, unit, frozenset(), rough=fw.rough_sizes[fw.key(m.group("rough"))]
             )
         )
+    for m in fw.rough_scale.finditer(text):  # "ein paar Millionen": no number states it
+        size = fw.rough_sizes[fw.key(m.group("rough"))] * fw.scales[fw.key(m.group("scale"))]
+        out.append(Figure(m.start(), m.end(), None, "", frozenset(), rough=size))
     if sci:  # "4 x 10^3": one figure, not 4, 10 and 3
         out = [f for f in out if f in sci or not any(g.start <= f.start < g.end for g in sci)]
     out.sort(key=lambda f: f.start)

@@ -321,7 +321,10 @@ phrasing (not translated English), with these keys:
     ``rough_amounts`` maps a rough amount of a unit with no number (``un par de semanas``, ``ein
     paar Wochen``, ``a couple of weeks``) to its size (2: a couple, 3: a few or several): a
     figure, stated only by a rough amount of the same size and unit; a whole number right after
-    a word of ``designators`` (``letto 14``, ``Pumpe 2``) names a thing, not a quantity.
+    a word of ``designators`` (``letto 14``, ``Pumpe 2``) names a thing, not a quantity. The
+    ``numbers`` of a thousand, a million or a billion are words of magnitude: after digits the
+    figure counts in them (``250 mil euros``), after a rough amount it is a rough one (``ein paar
+    Millionen``).
 ``one_words`` and ``rough_after``
     the words for one that are also articles (``un``, ``einen``, ``een``): one of them and a unit
     after a guess marker (``environ un mois``, ``etwa einen Monat``, English ``about a month``)
@@ -1527,6 +1530,13 @@ class FigureWords:
     #: a rough amount of a unit: groups ``rough`` and ``unit``
     rough_amount: re.Pattern[str]
     designators: frozenset[str]
+    #: a word of magnitude of any table ("mil", "Millionen", "milioni") and what it multiplies by
+    scales: Mapping[str, float]
+    #: right after digits, a word of magnitude ("250 mil euros", "1,2 milioni"): group ``scale``
+    scale_after: re.Pattern[str]
+    #: a rough amount of a word of magnitude ("ein paar Millionen", "quelques milliers"): a rough
+    #: figure no number states
+    rough_scale: re.Pattern[str]
     #: one and a unit ("a month", "un mois"): what a context states as one of its unit; groups
     #: ``unit``
     one_unit: re.Pattern[str]
@@ -1572,6 +1582,13 @@ _ENGLISH_HEDGES = (
 )
 
 
+#: The values of a word of magnitude: what digits before it are counted in
+_MAGNITUDES = frozenset({1e3, 1e6, 1e9})
+#: English words of magnitude (the English rules keep their number words in
+#: :mod:`proctor.graders._language`)
+_ENGLISH_SCALES = {"thousand": 1e3, "thousands": 1e3, "million": 1e6, "millions": 1e6, "billion": 1e9}
+
+
 @cache
 def figure_words() -> FigureWords:
     """Every table's words for reading figures (see the module documentation)."""
@@ -1586,6 +1603,7 @@ def figure_words() -> FigureWords:
     after: set[str] = set()
     analogy: set[str] = set()
     self_guess: set[str] = set()
+    scales: dict[str, float] = {w: v for w, v in _ENGLISH_SCALES.items()}
     for lang in TABLE_LANGUAGES:
         doc = _table(lang)
         where = f"languages/{lang}.yaml"
@@ -1603,6 +1621,9 @@ def figure_words() -> FigureWords:
         after.update(map(_fold, _strings(doc, "rough_after", where)))
         analogy.update(map(_fold, _strings(doc, "analogy_words", where)))
         self_guess.update(map(_fold, _strings(doc, "self_guess", where)))
+        scales.update(
+            {_fold(k): float(v) for k, v in doc.get("numbers", {}).items() if float(v) in _MAGNITUDES}
+        )
     unit = _words_alternation(units)
     # "un'ora": an elided article is glued to its unit
     one = rf"{_words_alternation(ones)}(?:\s+|(?<='))"
@@ -1627,6 +1648,12 @@ def figure_words() -> FigureWords:
             rf"(?<![\w'])(?P<rough>{_words_alternation(rough)})\s+(?P<unit>{unit})(?![\w'])", re.IGNORECASE
         ),
         designators=frozenset(designators),
+        scales=scales,
+        scale_after=re.compile(rf"\s+(?P<scale>{_words_alternation(scales)}){e}", re.IGNORECASE),
+        rough_scale=re.compile(
+            rf"{b}(?P<rough>{_words_alternation(rough)})\s+(?P<scale>{_words_alternation(scales)}){e}",
+            re.IGNORECASE,
+        ),
         one_unit=re.compile(rf"{b}{one}(?P<unit>{unit}){e}", re.IGNORECASE),
         hedged_one=re.compile(
             # up to three words of the clause between the marker and the amount ("waarschijnlijk

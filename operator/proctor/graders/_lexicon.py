@@ -2058,7 +2058,8 @@ def label_use(
     lexes: Iterable[Lexicon], text: str, s: int, e: int, spans: Sequence[tuple[int, int]]
 ) -> str | None:
     """How the label at ``[s, e)`` of ``text`` is used by these languages' rules: ``"named"`` (a
-    double negation, or where a change of band ends), ``"negated"``, ``"hypothetical"``,
+    double negation, or where a change of band ends), ``"negated"`` (``"denied"`` when by words
+    after it: ``X comes too late``), ``"hypothetical"``,
     ``"qualifier"`` (the value of a field such as confidence), ``"rule"`` (what the band is for:
     ``X ist für Sachen gedacht, die ...``), or None (nothing said). ``spans``:
     where the case's labels are in ``text``, in order, for the rules that read the label after
@@ -2096,8 +2097,11 @@ def label_use(
             lex.denied_after.match(text, e) or _retracted(lex, text, e, spans) or _rejected(lex, text, s, e)
         )
         # a cue right before the label, after a figure, is no unit of it ("Abschnitt 4 weder HIGH")
-        if lex.negated_end.search(clause) or lex.negated_end.search(raw) or denied or past:
+        if lex.negated_end.search(clause) or lex.negated_end.search(raw) or past:
             return "negated"
+        if denied:
+            # denied by what follows it: so is a band joined to it ("READY or SET comes too late")
+            return "denied"
         if lex.purpose_after.match(text, e) or (
             # the verb before the band, the condition after it: "Laut Regelwerk gilt X, wenn ..."
             lex.applies_end.search(clause) and lex.applies_if.match(text, e)

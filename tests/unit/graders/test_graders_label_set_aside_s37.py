@@ -1,7 +1,7 @@
 """Bands set aside in ways the rules read since session 37, in every language, each beside a twin
 that keeps the other verdict: a band too late, its moment past or a waste of time; one left open,
-deferred, never considered or of another kind; one judged unfair or blind to a fact in the
-conditional; one dismissed before the plain chosen band."""
+deferred, never considered or of another kind; a change completed with a verb of becoming; one
+judged unfair or blind to a fact in the conditional; one dismissed before the plain chosen band."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from proctor.graders import CheckOutcome
 
 P = CheckOutcome.PASS
 FLOOD = ["MONITOR", "PREPARE", "EVACUATE", "SHELTER"]
+LEVELS = ["WATCH", "WARNING", "EMERGENCY"]
 PERMIT = ["APPROVE", "APPROVE_WITH_CONDITIONS", "REFER", "REFUSE"]
 HERD = ["CLEAR", "RETEST", "QUARANTINE", "CULL"]
 
@@ -110,6 +111,40 @@ def test_too_late_said_of_something_else_leaves_the_band(answer: str) -> None:
 )
 def test_never_considered_said_of_something_else_leaves_the_band(answer: str) -> None:
     outcome, reason = label(answer, "SHELTER", FLOOD)
+    assert outcome is P, reason
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "We first had it on WATCH, but after the 6 pm gauge reading it has become WARNING.",
+        "Au départ on était sur WATCH, mais après le relevé de 18 h c'est devenu WARNING.",
+        "Zuerst stand es bei uns auf WATCH, aber nach dem Pegelstand um 18 Uhr ist es WARNING geworden.",
+        "Al principio lo teníamos en WATCH, pero tras la lectura de las 18 h se ha convertido en WARNING.",
+        "Começámos em WATCH, mas depois da leitura das 18 h tornou-se WARNING.",
+        "All'inizio era WATCH, ma dopo la lettura delle 18 è diventato WARNING.",
+        "Eerst stond de rivier bij ons op WATCH, maar na de meting van 18 uur is het WARNING geworden.",
+    ],
+)
+def test_a_change_completed_with_a_verb_of_becoming_names_where_it_went(answer: str) -> None:
+    outcome, reason = label(answer, "WARNING", LEVELS)
+    assert outcome is P, reason
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "It's WATCH for now; after the 6 pm reading it may become WARNING.",
+        "WATCH pour l'instant ; après le relevé de 18 h, ça deviendra WARNING.",
+        "Vorerst WATCH; nach 18 Uhr wird es WARNING sein.",
+        "De momento WATCH; tras la lectura de las 18 h será WARNING.",
+        "Por agora WATCH; depois da leitura das 18 h será WARNING.",
+        "Per ora WATCH; più tardi diventerà WARNING.",
+        "Voorlopig WATCH; na de meting van 18 uur wordt het WARNING.",
+    ],
+)
+def test_a_change_still_to_come_names_the_band_now(answer: str) -> None:
+    outcome, reason = label(answer, "WATCH", LEVELS)
     assert outcome is P, reason
 
 

@@ -679,7 +679,13 @@ def _use(reading: _Reading, label: str, s: int, e: int, defined_case: str) -> Us
 
 _LIST_JOIN = re.compile(
     r"^\s*(?:,\s*)?(?:(?:or|nor|and|and/or|oder|noch|und|of|en|ou|ni|nem|né|o|u|y|e|et|ed)\b|,)?\s*"
-    r"(?:(?:the|a|an|een|de|het|ein|eine|einen|der|die|das|un|une|le|la|les|el|los|las|il|lo|gli|um|uma)\s+)?"
+    r"(?:(?:the|a|an|een|de|het|ein|eine|einen|der|die|das|un|une|le|la|les|el|los|las|il|lo|gli|um|uma|du|del|do)\s+)?"
+    r"[\"'`*_]*\s*$"
+)
+#: A word of "or", "nor" or "and" (no bare comma) between two labels: one subject of what follows
+_JOINED = re.compile(
+    r"^\s*(?:or|nor|and|oder|noch|und|of|en|ou|ni|nem|né|o|u|y|e|et|ed)\s+"
+    r"(?:(?:the|a|an|een|de|het|ein|eine|einen|der|die|das|un|une|le|la|les|el|los|las|il|lo|gli|um|uma|du|del|do)\s+)?"
     r"[\"'`*_]*\s*$"
 )
 #: A bare comma before the last label of its sentence, after a negated one: the band set against
@@ -738,6 +744,15 @@ class LabelMatcher:
                     and not (prev.use is Use.NEGATED and _contrasted(text, prev.end, s, e))
                 ):
                     use = prev.use  # "not NORMAL or HIGH", "between NORMAL and ELEVATED"
+            if (
+                out
+                and foreign == "denied"
+                and out[-1].use is Use.NAMED
+                and _JOINED.match((text if rules is None else rules.text)[out[-1].end : s])
+            ):
+                # what denies a band after it denies the one joined to it ("READY or SET comes too late")
+                prev = out.pop()
+                out.append(LabelMention(prev.label, prev.start, prev.end, Use.NEGATED))
             out.append(LabelMention(label, s, e, use))
         out = _prose_words(out, text, self._forms, rules)
         if rules is not None:
@@ -1209,6 +1224,7 @@ def _selected(mentions: list[LabelMention], f: Forms, text: str) -> list[LabelMe
 
 _FOREIGN_USE = {
     "negated": Use.NEGATED,
+    "denied": Use.NEGATED,
     "hypothetical": Use.HYPOTHETICAL,
     "qualifier": Use.QUALIFIER,
     "rule": Use.RULE,

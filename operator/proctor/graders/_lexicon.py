@@ -152,6 +152,10 @@ phrasing (not translated English), with these keys:
     ``change_future`` before them in the sentence (a word of ``change_now``, ``now``, ``jetzt``, is a
     word of change there too, but not before ``from``) makes the change one still to come (``expected
     to move from MEDIUM to HIGH``, ``kan van MEDIUM naar HIGH gaan``): no verdict either.
+``became_after``
+    a change completed with a verb of becoming whose participle follows the label (``ist es X
+    geworden``, ``is het X geworden``): the label before it is where the band was, as before a
+    word of ``change_now`` (``est devenu X``, ``se ha convertido en X``, ``has become X``).
 ``rather_or_before``
     words of ``past_before`` that mean "rather" after a negated clause (Portuguese and Spanish
     ``antes``, Dutch ``eerder``): ``Não o classificaria como HIGH; antes MEDIUM`` names MEDIUM,
@@ -485,6 +489,7 @@ _KEYS = (
     "change_words",
     "change_future",
     "change_now",
+    "became_after",
     "qualifier_fields",
     "clause_breaks",
     "negators",
@@ -1050,6 +1055,9 @@ class Lexicon:
     #: a change's ``to`` ending it ("auf BLOCK hochgestuft"): where the band went
     now_end: re.Pattern[str]
     change_to_end: re.Pattern[str]
+    #: right after a label, the participle that completes a verb of becoming ("ist es X geworden",
+    #: "is het X geworden"): where the band went, as a word of ``change_now`` before it says
+    became_after: re.Pattern[str]
     #: a qualifying field's name right before a label ("Confidence: HIGH") or right after it
     #: ("HIGH confidence")
     qualifier_end: re.Pattern[str]
@@ -1346,6 +1354,7 @@ def _compile(doc: Mapping[str, Any], where: str, keep: frozenset[str] = frozense
         changed_from_end=re.compile(alt(t["change_words"]) + r"\s+" + alt(t["change_from"]) + tail),
         change_future=re.compile(alt(t["change_future"])),
         now_end=re.compile(alt(t["change_now"]) + tail),
+        became_after=re.compile(r"[\"'`*_)]*\s+" + alt(t["became_after"]), re.IGNORECASE),
         change_to_end=re.compile(alt(t["change_to"]) + tail),
         # a field: its name, a colon or an equals sign ("Confidence: HIGH"; "met zekerheid HIGH" is "surely")
         qualifier_end=re.compile(alt(t["qualifier_fields"]) + r"[\s*_]*[:=][\s\"'`*_(\[]*$"),
@@ -2026,7 +2035,7 @@ def _superseded(lex: Lexicon, text: str, e: int, spans: Sequence[tuple[int, int]
     sentence = _SENTENCE_START.split(text[max(0, ns - _SENTENCE_REACH) : ns])[-1].lower()
     if lex.change_future.search(sentence) or _conditional(lex, sentence) or _ENGLISH_IF.search(sentence):
         return False
-    if lex.now_end.search(clause):
+    if lex.now_end.search(clause) or lex.became_after.match(text, ne):
         return True
     after = _SENTENCE_START.split(text[ne : ne + _SENTENCE_REACH])[0].lower()
     if lex.conditional_after.match(text, ne) or _ENGLISH_CONDITION.search(after):
@@ -2085,7 +2094,8 @@ def label_use(
     lexes: Iterable[Lexicon], text: str, s: int, e: int, spans: Sequence[tuple[int, int]]
 ) -> str | None:
     """How the label at ``[s, e)`` of ``text`` is used by these languages' rules: ``"named"`` (a
-    double negation, or where a change of band ends), ``"negated"``, ``"hypothetical"``,
+    double negation, or where a change of band ends), ``"negated"`` (``"denied"`` when by words
+    after it: ``X comes too late``), ``"hypothetical"``,
     ``"qualifier"`` (the value of a field such as confidence), ``"rule"`` (what the band is for:
     ``X ist für Sachen gedacht, die ...``), or None (nothing said). ``spans``:
     where the case's labels are in ``text``, in order, for the rules that read the label after
@@ -2123,8 +2133,11 @@ def label_use(
             lex.denied_after.match(text, e) or _retracted(lex, text, e, spans) or _rejected(lex, text, s, e)
         )
         # a cue right before the label, after a figure, is no unit of it ("Abschnitt 4 weder HIGH")
-        if lex.negated_end.search(clause) or lex.negated_end.search(raw) or denied or past:
+        if lex.negated_end.search(clause) or lex.negated_end.search(raw) or past:
             return "negated"
+        if denied:
+            # denied by what follows it: so is a band joined to it ("READY or SET comes too late")
+            return "denied"
         if lex.purpose_after.match(text, e) or (
             # the verb before the band, the condition after it: "Laut Regelwerk gilt X, wenn ..."
             lex.applies_end.search(clause) and lex.applies_if.match(text, e)

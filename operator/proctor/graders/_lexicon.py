@@ -334,6 +334,10 @@ phrasing (not translated English), with these keys:
     after a guess marker (``environ un mois``, ``etwa einen Monat``, English ``about a month``)
     or before a phrase of ``rough_after`` (``un mes o así``, ``a month or so``) is a figure of
     one, stated by the context's ``1 month``, ``one month`` or ``a month``.
+``number_nouns``
+    words of ``numbers`` that are also nouns (French ``quarantaine``: about forty, and quarantine):
+    a number only right after a word for one or a number (``une quarantaine de kystes``, ``deux
+    dizaines``); ``en quarantaine``, ``la quarantaine`` name no figure.
 ``half_after``
     a half after a number word or its unit is half more (``dos y medio``, ``trois heures et
     demie``), after a word for one or a unit alone one and a half (``el metro y medio``).
@@ -541,6 +545,7 @@ _KEYS = (
     "self_guess",
     "designators",
     "one_words",
+    "number_nouns",
     "rough_after",
     "half_after",
     "consensus",
@@ -1107,6 +1112,8 @@ class Lexicon:
     half_after: re.Pattern[str]
     #: the words for one that are also articles (``one_words``)
     ones: frozenset[str]
+    #: ``numbers`` that are also nouns (``number_nouns``)
+    number_nouns: frozenset[str]
     consensus: re.Pattern[str]
     claim_negator: re.Pattern[str]
     #: a claim's group words -> the group's English name, and the words after a claim that name one
@@ -1403,6 +1410,7 @@ def _compile(doc: Mapping[str, Any], where: str, keep: frozenset[str] = frozense
         number_word=re.compile(_alternation(folded)),
         half_after=re.compile(r"\s+" + _alternation(t["half_after"], keep)),
         ones=frozenset(canonical_text(w).lower() for w in t["one_words"]),
+        number_nouns=frozenset(canonical_text(w).lower() for w in t["number_nouns"]),
         consensus=re.compile(alt(t["consensus"])),
         claim_negator=re.compile(alt(t["claim_negators"])),
         groups={_word(k, keep): v for k, v in groups.items()},
@@ -2437,6 +2445,8 @@ def find_number_words(lexes: Iterable[Lexicon], text: str, start: int) -> list[t
                 found.append(
                     (m.start(), m.end(), _combined([lex.numbers[p] for p in part.findall(m.group())]))
                 )
+        # "en quarantaine" is no forty: a number that is also a noun counts after "une" or a number
+        found = [w for w in found if low[w[0] : w[1]] not in lex.number_nouns or _counted(lex, low, w[0])]
         found.sort()
         merged: list[tuple[int, int, float]] = []
         for s, e, value in found:
@@ -2447,6 +2457,12 @@ def find_number_words(lexes: Iterable[Lexicon], text: str, start: int) -> list[t
         _add_halves(lex, low, start, merged)
         out += [w for w in merged if not any(s <= w[0] < e for s, e in units)]
     return sorted(out)
+
+
+def _counted(lex: Lexicon, low: str, s: int) -> bool:
+    """Whether the word before ``s`` is a word for one or a number: the noun after it is counted."""
+    words = low[:s].split()
+    return bool(words) and (words[-1] in lex.ones or words[-1] in lex.numbers or words[-1].isdigit())
 
 
 #: The word right before a half ("metro" in "el metro y medio")

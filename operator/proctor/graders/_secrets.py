@@ -165,7 +165,7 @@ def _telegram_secret(token: str) -> bool:
 def _webhook_secret(url: str) -> bool:
     """A Slack webhook whose secret (its last segment) is no filler: Slack's documentation writes
     ``.../services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX``."""
-    return not filler_token(url.rstrip("/").rsplit("/", 1)[-1])
+    return not filler_token(url.rstrip("/").rpartition("/")[2])
 
 
 #: A path in the strict sense: absolute, of two segments or more, the first a directory's name
@@ -311,7 +311,7 @@ def _token_prefixes() -> tuple[str, ...]:
     return tuple(sorted({h for rule in _secret_engine().rules for h in rule.hints}, key=len, reverse=True))
 
 
-def token_prefix_starts(text: str, pos: int = 0) -> Iterator[int]:
+def token_prefix_starts(text: str, pos: int) -> Iterator[int]:
     """Where a vendor's token prefix starts in ``text`` from ``pos`` on (``AKIA``, ``ghp_``, ``hf_``,
     ``sk-``, ``xox``...: the prefixes of the tokens that may be written in pieces), the longest at
     each place."""
@@ -334,7 +334,7 @@ def assigned_credential(value: str) -> bool:
 _TWO_LETTER_WORDS = "Is|It|In|Of|On|To|My|At|As|An|Be|By|Do|Go|If|Me|No|Or|So|Up|Us|We"
 _CAMEL_WORDS = re.compile(
     r"[a-z]*(?:[A-Z]{1,4}(?=[A-Z][a-z]))?"
-    rf"((?:[AI]?(?:[A-Z][a-z]{{2,}}|(?:{_TWO_LETTER_WORDS})(?![a-z])))*)[A-Z]*"
+    rf"(?:[AI]?(?:[A-Z][a-z]{{2,}}|(?:{_TWO_LETTER_WORDS})(?![a-z])))*[A-Z]*"
 )
 _CAMEL_HUMP = re.compile(r"[A-Z]([a-z]+)")
 _VOWELS = frozenset("aeiouy")
@@ -346,8 +346,9 @@ def _words_joined(value: str) -> bool:
     random in both cases are that about once in 15,000 (they hold a small letter alone after a
     capital that makes no word, capitals together inside, a hump of consonants)."""
     for part in _NOT_FILLER.split(value):
-        m = _CAMEL_WORDS.fullmatch(part)
-        if m is None or not all(len(h) < 3 or set(h) & _VOWELS for h in _CAMEL_HUMP.findall(m.group(1))):
+        if _CAMEL_WORDS.fullmatch(part) is None or not all(
+            len(h) < 3 or set(h) & _VOWELS for h in _CAMEL_HUMP.findall(part)
+        ):
             return False
     return True
 
@@ -609,7 +610,7 @@ def _connection_string_secrets(text: str, start: int, end: int) -> list[tuple[in
     first = _CONNECTION_MEMBER.match(text, start, end)
     if first is None or not first.group(2) or _CREDENTIAL_NAME.fullmatch(first.group(1).strip()):
         return None
-    follows = first.end() < end or _CONNECTION_NEXT.match(text, end) is not None
+    follows = ";" in text[start:end] or _CONNECTION_NEXT.match(text, end) is not None
     if not follows and not _CONNECTION_KEY_BEFORE.search(text, max(0, start - _CONNECTION_KEY_REACH), start):
         return None
     return [
@@ -849,12 +850,12 @@ def random_looking(value: str) -> bool:
     # its parts are short, the whole changes often; not a path or a file name (``/etc/App2/db.txt``,
     # ``Config.Prod2.json``: a last part of small letters), nor words joined without a digit
     # (``Not-Yet-Set``)
-    last = value.rsplit(".", 1)[-1]
+    _, dot, last = value.rpartition(".")
     return (
         mixed_case
         and any(c.isdigit() for c in value)
         and "/" not in value
-        and not (last != value and last.isalpha() and last.islower())
+        and not (dot and last.isalpha() and last.islower())
         and _class_runs(_WORD_PARTS.sub("", value)) >= _JOINED_RUNS
     )
 
@@ -1696,10 +1697,11 @@ def _split_patterns(alphabet: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
 def _pieces(text: str, pos: int, alphabet: str, limit: int) -> list[tuple[int, int]]:
     """The spans of a token's pieces from ``pos``: runs of ``alphabet`` joined by separators."""
     frag, sep = _split_patterns(alphabet)
-    # (read no further than a token can be long: a first piece longer is no token in pieces, and
-    # reading each prefix's run to its end made "hf_hf_hf_..." quadratic)
-    m = frag.match(text, pos, min(len(text), pos + limit + 1))
-    if m is None or m.end() - pos > limit:
+    # (read no further than a token can be long: a first piece that long leaves no room for a
+    # second, so the token is no token in pieces; reading each prefix's run to its end made
+    # "hf_hf_hf_..." quadratic)
+    m = frag.match(text, pos, min(len(text), pos + limit))
+    if m is None:
         return []
     pieces = [m.span()]
     total = m.end() - pos

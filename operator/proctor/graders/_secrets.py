@@ -135,7 +135,25 @@ _PLACEHOLDER = re.compile(
 
 
 def not_placeholder(value: str) -> bool:
-    return not _PLACEHOLDER.match(value)
+    return not _PLACEHOLDER.match(value) and not _instruction(value)
+
+
+#: The words of an instruction to put one's own secret in (``PasteYourApiKeyHere``) ...
+_INSTRUCTION_VERBS = frozenset({"your", "paste", "insert", "replace", "enter"})
+#: ... and of what it asks for or where
+_INSTRUCTION_OBJECTS = frozenset(
+    {"key", "token", "secret", "password", "passphrase", "credential", "credentials", "here", "value"}
+)
+
+
+def _instruction(value: str) -> bool:
+    """Words joined in camelCase, no digit, that tell the reader to put their own secret in
+    (``Paste/YourAwsSecretAccessKey/HereAndSave``, ``YourPasswordHere``): a placeholder. A passphrase
+    of words (``HereComesTheSun``, ``CorrectHorseBatteryStaple``) asks for nothing and stays one."""
+    if any(c.isdigit() for c in value) or not _words_joined(value):
+        return False
+    words = {w.lower() for w in re.findall(r"[A-Z]?[a-z]+", value)}
+    return bool(words & _INSTRUCTION_VERBS) and bool(words & _INSTRUCTION_OBJECTS)
 
 
 #: A value a CI runner masked in its log: GitLab's ``[MASKED]`` (with the text around the masked
@@ -468,9 +486,11 @@ _AWS_SECRET_UNQUOTED = re.compile(
 
 def _aws_secret_ok(value: str) -> bool:
     """40 characters of base64 with upper and lower case letters and digits or ``/+``, or letters
-    alone that are no words joined (one key in 4,000 has neither a digit nor ``/+``)."""
+    alone that are no words joined (one key in 4,000 has neither a digit nor ``/+``); no
+    instruction to paste one's own (:func:`_instruction`)."""
     return (
-        any(c.isupper() for c in value)
+        not _instruction(value)
+        and any(c.isupper() for c in value)
         and any(c.islower() for c in value)
         and (any(c.isdigit() or c in "/+" for c in value) or not _words_joined(value))
     )

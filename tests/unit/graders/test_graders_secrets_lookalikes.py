@@ -15,6 +15,9 @@
   name (``webApp.Prod2.config``) stay quiet.
 - A Telegram bot token in the Bot API's URL whose secret starts like a Twilio SID is one finding,
   the Telegram token, as it is outside a URL.
+- Words joined in camelCase, no digit, that tell the reader to put their own secret in
+  (``Paste/YourAwsSecretAccessKey/HereAndSave``) are a placeholder; random letters of the same
+  shape, a digit added or words that ask for nothing are a secret.
 """
 
 from __future__ import annotations
@@ -169,3 +172,34 @@ def test_a_telegram_token_in_a_url_whose_secret_starts_like_a_twilio_sid_is_one_
     token = "110201543:AC0a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5dX"
     text = f"curl -s https://api.telegram.org/bot{token}/getMe"
     assert found(text) == [("telegram-bot-token", token)]
+
+
+# --- an instruction to paste one's own secret ----------------------------------------------------
+
+AWS_RANDOM = "Qm/xTrvplKasdRtyUqwErtYuIopAsDfGhJkLzXcV"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "aws_secret_access_key = Paste/YourAwsSecretAccessKey/HereAndSave",
+        "password = Paste/YourPassword/Here!",
+        "api_key=EnterYourApiKeyHere",
+        "AUTH_TOKEN: Replace+With+Your+Token",
+    ],
+)
+def test_an_instruction_to_paste_ones_own_secret_stays_quiet(text: str) -> None:
+    assert found(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        # twins: the same shapes holding a secret, or words joined that ask for nothing
+        (f"aws_secret_access_key = {AWS_RANDOM}", AWS_RANDOM),
+        ("password = Paste/YourPassword/Here7!", "Paste/YourPassword/Here7!"),
+        ("password = Blue/Horse+Battery", "Blue/Horse+Battery"),
+    ],
+)
+def test_the_same_shapes_holding_a_secret_fire(text: str, value: str) -> None:
+    assert [v for _, v in found(text)] == [value]

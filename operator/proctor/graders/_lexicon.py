@@ -2585,7 +2585,15 @@ def find_claims(lexes: Iterable[Lexicon], text: str) -> list[tuple[int, int, fro
                 claim = (start, m.end(), frozenset())
             if claim is not None:
                 # a subject that is a list names each of its groups (``Makler und Compliance``)
-                gap = [w for w in _PHRASE_WORD.findall(m.group()) if w not in lex.agreement_words]
+                # (an "and" the predicate also holds kept between two items: ``sind sich A und
+                # B einig``, not ``steht voll und ganz hinter``)
+                gap = [
+                    w
+                    for w in _PHRASE_WORD.findall(m.group())
+                    if w not in lex.agreement_words or w in lex.group_and
+                ]
+                while gap and gap[-1] in lex.group_and:
+                    gap.pop()
                 listed = _listed_groups(lex, " ".join([low[start : m.start()], *gap]))
                 out.append((claim[0], claim[1], claim[2] | listed))
         for m in _starting(lex.body_agreement, lex.agreement_starts, low):

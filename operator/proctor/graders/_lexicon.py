@@ -2561,7 +2561,9 @@ def find_claims(lexes: Iterable[Lexicon], text: str) -> list[tuple[int, int, fro
                     low, low.rfind(" ", m.start(), m.end())
                 )
                 if after is not None:
-                    named = _groups_after(lex, after.group())
+                    # (a preposition of several words, ``au sein du``, is no short one of place)
+                    several = len(after.group()[: after.start("groups") - after.start()].split()) > 1
+                    named = _groups_after(lex, "x " + after.group("groups") if several else after.group())
                     if named:
                         named |= _listed_groups(lex, after.group("groups"))
                     groups.update(named)

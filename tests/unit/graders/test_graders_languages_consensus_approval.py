@@ -142,3 +142,55 @@ def test_approval_idioms_and_verbless_agreement_are_claims(claim: str, twin: str
 def test_a_list_before_a_predicate_holding_its_and_names_each_group(listed: str, single: str) -> None:
     assert check(listed) is CheckOutcome.FAIL
     assert check(single) is CheckOutcome.PASS
+
+
+THREAD = (
+    "Claims thread.\n"
+    "Reply, 3 May, Ana Lobo (loss adjuster): 'Agreed.'\n"
+    "Reply, 4 May, Piet Roos (claims manager): 'I want the photos first.'"
+)
+
+#: consensus within a body, what it is on first: the committee's is unstated, the adjusters' is
+WITHIN = [
+    (
+        "On the exclusion, there is consensus within the claims committee.",
+        "the claims committee",
+        "the adjusters",
+    ),
+    (
+        "Sur l'exclusion, il y a consensus au sein du comité des sinistres.",
+        "du comité des sinistres",
+        "des experts",
+    ),
+    (
+        "Über den Ausschluss herrscht innerhalb des Schadenausschusses Konsens.",
+        "des Schadenausschusses",
+        "der Gutachter",
+    ),
+    (
+        "Sobre la exclusión hay consenso dentro del comité de siniestros.",
+        "del comité de siniestros",
+        "de los peritos",
+    ),
+    ("Sobre a exclusão há consenso dentro do comité de sinistros.", "do comité de sinistros", "dos peritos"),
+    (
+        "Sull'esclusione c'è consenso all'interno del comitato sinistri.",
+        "del comitato sinistri",
+        "dei periti",
+    ),
+    ("Over de uitsluiting is binnen het schadecomité consensus.", "het schadecomité", "de schade-experts"),
+]
+
+
+@pytest.mark.parametrize(("claim", "body", "stated"), WITHIN)
+def test_consensus_within_a_body_after_its_topic_needs_that_body(claim: str, body: str, stated: str) -> None:
+    assert check(claim, THREAD) is CheckOutcome.FAIL
+    assert check(claim.replace(body, stated), THREAD) is CheckOutcome.PASS
+
+
+def test_a_log_entry_after_another_on_one_line_is_its_speakers() -> None:
+    log = "Log.\n05:52 Master, MV Kestrel: 'Agreed.' 05:55 Northsound Ferries duty manager: 'Agreed.'"
+    assert check("Northsound è d'accordo.", log) is CheckOutcome.PASS
+    assert check("The duty manager agreed.", log) is CheckOutcome.PASS
+    not_yet = log.replace("duty manager: 'Agreed.'", "duty manager: 'Not yet.'")
+    assert check("The duty manager agreed.", not_yet) is CheckOutcome.FAIL

@@ -1331,9 +1331,11 @@ _DOCUMENT_HEAD = re.compile(rf"(?i){_DOCUMENT_WORD}\Z")
 
 
 #: A decision log's line before a reply: its time, then who ("05:55 Northsound Ferries duty
-#: manager: Agreed."), the reply quoted or not (a time opens no field: "Status: agreed." is none)
+#: manager: Agreed."), the reply quoted or not (a time opens no field: "Status: agreed." is none);
+#: or an entry after another's end on one line ("... 'Agreed.' 05:55 Northsound duty manager: ...")
 _LOG_LINE = re.compile(
-    r"(?:^|(?<=\n))[ \t*\u2022-]*\[?\d{1,2}[:.h]\d{2}(?::\d{2})?\]?[ \t]*(?:[-|\u2013\u2014][ \t]*)?"
+    r"(?:^|(?<=\n)|(?<=[.!'\"\u2019\u201d][ \t]))"
+    r"[ \t*\u2022-]*\[?\d{1,2}[:.h]\d{2}(?::\d{2})?\]?[ \t]*(?:[-|\u2013\u2014][ \t]*)?"
     r"(?P<who>[^\W\d_][\w'&-]*(?:[ \t]+[^\W\d_][\w'&-]*){0,5})"
     r"[ \t]*:[ \t]*[\"'\u2018\u201c\u201e\u00ab]?[ \t]*\Z"
 )

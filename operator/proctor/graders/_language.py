@@ -2779,6 +2779,10 @@ _AGREE_VERBS = (
     "back this",
     "endorse",
     "sign off",
+    "signs off",
+    "signed off",
+    "green light",
+    "go-ahead",
     "would say",
     "will tell you",
     "tell you",
@@ -2802,7 +2806,9 @@ CONSENSUS = PhraseSet(
             rf"is\s+unanimous|are\s+on\s+the\s+same\s+page|shares?\s+(?:the|this|that)\s+view|back\s+this|"
             rf"(?:is|are)\s+(?:all\s+|fully\s+)?(?:on\s+board|fine\s+with\s+(?:it|this|that)|behind\s+(?:it|this|that))|"
             rf"sees?\s+(?:it|this|that)\s+the\s+same\s+way|"
-            rf"endorse\s+(?:this|that|it)|sign\s+off\s+on|back\s+(?:me|us|this|that|it)\s+up|"
+            rf"endorse\s+(?:this|that|it)|(?:sign|signs|signed)\s+off\s+on|"
+            # approval idioms: "gave (it) the green light", "gave the go-ahead"
+            rf"(?:give|gives|gave|have\s+given|has\s+given)\s+(?:(?:it|this|that)\s+)?the\s+(?:green\s+light|go-ahead)|back\s+(?:me|us|this|that|it)\s+up|"
             rf"(?:would|will|can)\s+(?:confirm|vouch\s+for|attest\s+to))\b",
         ),
         (("would agree", "will agree"), r"\b(?:most|many|all|anyone|anybody)\s+(?:would|will)\s+agree\b"),
@@ -3056,6 +3062,7 @@ _AGREEMENT_PREDICATE = re.compile(
     r"(?:agree(?:s|d)?\b(?:(?!\s+to\b)|(?<=both\sagree)|(?<=both\sagreed)|(?<=all\sagree)|(?<=all\sagreed)|"
     r"(?=\s+to\s+(?:this|that|it|these|those|the\s+(?:plan|limit|proposal|approach|change|fix|solution|"
     r"decision|recommendation|option|idea|measure|proposed))\b))|concur(?:s|red)?\b|(?:signs?|signed)\s+off\s+on\s+(?:it|this|that)\b|"
+    r"(?:give|gives|gave|have\s+given|has\s+given)\s+(?:(?:it|this|that)\s+)?the\s+(?:green\s+light|go-ahead)\b|"
     r"(?:say|says|tell\s+you)\s+the\s+same(?:\s+thing)?\b|(?:are|is|were|was)\s+(?:all\s+|fully\s+|largely\s+|"
     r"completely\s+|firmly\s+|squarely\s+|solidly\s+|100%\s+|both\s+|all\s+)?(?:unanimous|in\s+(?:full\s+)?agreement|agreed|"
     r"aligned|on\s+the\s+same\s+page|on\s+board\b|fine\s+with\s+(?:it|this|that)\b|"

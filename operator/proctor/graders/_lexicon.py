@@ -2617,7 +2617,9 @@ def find_claims(lexes: Iterable[Lexicon], text: str) -> list[tuple[int, int, fro
                     low, low.rfind(" ", m.start(), m.end())
                 )
                 if after is not None:
-                    named = _groups_after(lex, after.group())
+                    # (a preposition of several words, ``au sein du``, is no short one of place)
+                    several = len(after.group()[: after.start("groups") - after.start()].split()) > 1
+                    named = _groups_after(lex, "x " + after.group("groups") if several else after.group())
                     if named:
                         named |= _listed_groups(lex, after.group("groups"))
                     groups.update(named)
@@ -2641,7 +2643,15 @@ def find_claims(lexes: Iterable[Lexicon], text: str) -> list[tuple[int, int, fro
                 claim = (start, m.end(), frozenset())
             if claim is not None:
                 # a subject that is a list names each of its groups (``Makler und Compliance``)
-                gap = [w for w in _PHRASE_WORD.findall(m.group()) if w not in lex.agreement_words]
+                # (an "and" the predicate also holds kept between two items: ``sind sich A und
+                # B einig``, not ``steht voll und ganz hinter``)
+                gap = [
+                    w
+                    for w in _PHRASE_WORD.findall(m.group())
+                    if w not in lex.agreement_words or w in lex.group_and
+                ]
+                while gap and gap[-1] in lex.group_and:
+                    gap.pop()
                 listed = _listed_groups(lex, " ".join([low[start : m.start()], *gap]))
                 out.append((claim[0], claim[1], claim[2] | listed))
         for m in _starting(lex.body_agreement, lex.agreement_starts, low):

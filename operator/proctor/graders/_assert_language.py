@@ -1234,10 +1234,10 @@ def _stated_near(context: tuple[tuple[str, str], ...]) -> dict[str, tuple[str, .
 
 
 #: A person's name and their role in brackets after it ("Dr Luis Ferreira (blood bank medical
-#: director)"): the role is a name of that person too
+#: director)", "Karen Liu (QPPV)": a role's acronym too): the role is a name of that person too
 _ROLE_ASIDE = re.compile(
     r"(?P<name>(?:(?:Dr|Dra|Mr|Mrs|Ms|Prof|Capt)\.?\s+)?[A-Z][a-z][\w'-]*(?:\s+[A-Z][a-z][\w'-]*){0,2})"
-    r"\s*\((?P<role>[a-z][^()\n]{2,60})\)"
+    r"\s*\((?P<role>[a-z][^()\n]{2,60}|[A-Z]{2,}[A-Za-z0-9&]*)\)"
 )
 
 
@@ -1327,9 +1327,11 @@ _DOCUMENT_HEAD = re.compile(rf"(?i){_DOCUMENT_WORD}\Z")
 
 
 #: A decision log's line before a reply: its time, then who ("05:55 Northsound Ferries duty
-#: manager: Agreed."), the reply quoted or not (a time opens no field: "Status: agreed." is none)
+#: manager: Agreed."), the reply quoted or not (a time opens no field: "Status: agreed." is none);
+#: a log written as one paragraph opens its lines after a sentence's end ("... 'Agreed.' 05:55 ...")
 _LOG_LINE = re.compile(
-    r"(?:^|(?<=\n))[ \t*\u2022-]*\[?\d{1,2}[:.h]\d{2}(?::\d{2})?\]?[ \t]*(?:[-|\u2013\u2014][ \t]*)?"
+    r"(?:^|(?<=\n)|(?<![\d\s])[.;!?]\s+|[.;!?][\"'\u2019\u201d]\s+)"
+    r"[ \t*\u2022-]*\[?\d{1,2}[:.h]\d{2}(?::\d{2})?\]?[ \t]*(?:[-|\u2013\u2014][ \t]*)?"
     r"(?P<who>[^\W\d_][\w'&-]*(?:[ \t]+[^\W\d_][\w'&-]*){0,5})"
     r"[ \t]*:[ \t]*[\"'\u2018\u201c\u201e\u00ab]?[ \t]*\Z"
 )

@@ -2654,7 +2654,8 @@ _BOTH_WORDS: dict[str, tuple[str, str, str]] = {
         r"(?:che|sia)",
         r"(?:sono|erano|siamo)\s+(?:tutti\s+)?(?:d'accordo|convint[ie]|favorevoli)|concordano|hanno\s+concordato|"
         r"ritengono|pensano|trovano|considerano|sostengono|appoggiano|credono|preferiscono|approvano|"
-        r"hanno\s+approvato|condividono|vedono|ci\s+stanno|ci\s+stavano",
+        r"hanno\s+approvato|hanno\s+appoggiato|hanno\s+sostenuto|hanno\s+condiviso|condividono|vedono|"
+        r"ci\s+stanno|ci\s+stavano",
     ),
     "fr": (
         # (not "tant que", "as long as")

@@ -9,7 +9,7 @@ Part of :mod:`proctor.graders._assertions` (which compiles an assertion with the
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 
 from proctor.api.assertions import Assertion
@@ -952,17 +952,127 @@ def _supported(
     stated: Mapping[str, tuple[str, ...]],
     near: Mapping[str, tuple[str, ...]],
     there_is: bool = False,
+    broad: tuple[bool, tuple[str, ...]] | None = None,
 ) -> bool:
-    """Whether the context states the agreement of each group of a claim (:func:`_unstated`)."""
+    """Whether the context states the agreement of each group of a claim (:func:`_unstated`);
+    with ``broad`` (the claim is over a whole class or trade, and the context's sentences stating
+    agreement), as broadly as the claim: every word of its groups stated, qualifiers too ("any
+    planning officer"), and a sentence stating agreement by the class in the plural, a body or
+    with a word of breadth (:func:`_broadly_stated`)."""
+    if broad is not None and broad[0]:
+        # a word of unanimity or of "all" names no group ("sind sich einstimmig einig"); a
+        # trade does ("die ganze Branche", "the whole profession")
+        lexes = _lexicon.lexicons(_lexicon.TABLE_LANGUAGES)
+        groups = frozenset(
+            g
+            for g in groups
+            if not any(
+                lex.unanimity.fullmatch(n) or lex.every.fullmatch(n)
+                for n in {_bare(m) for m in _names(g)}
+                for lex in lexes
+            )
+        )
+        if not _broadly_stated(groups, broad[1]):
+            return False
     if not groups:
         # "there is agreement that ..." is stated by any document's "X agreed"; "everyone agreed",
         # "it is generally accepted" need a document's own claim of agreement
         return bool(stated) or (there_is and _ANYONE in near)
-    return not _unstated(groups, stated, near)
+    return not _unstated(groups, stated, near, every=broad is not None and broad[0])
+
+
+#: How far after a claim the phrase saying how broad it is may run ("the consensus of the whole
+#: CAB", "common knowledge on every marketplace")
+_BREADTH_REACH = 40
+_CLAUSE_MARK = re.compile(r"[,.;:!?\n()]")
+_WORD = re.compile(r"[^\W\d_][\w']*")
+_SENTENCE_END = re.compile(r"[.;!?\n]")
+
+
+def _broad_claim(lexes: Sequence[_lexicon.Lexicon], low: str, claim: Claim) -> bool:
+    """Whether a claim is over a whole class or trade (a word of ``breadth_words``, or of
+    ``unanimity_words`` when it names a group), in its words, its clause before it or the
+    phrase right after it up to its clause's end or a word that opens another clause ("... on
+    every marketplace that"); the words of "both" (``pair_words``) are none."""
+    rest = low[claim.end : claim.end + _BREADTH_REACH]
+    stop = _CLAUSE_MARK.search(rest)
+    rest = rest[: stop.start() if stop else len(rest)]
+    for w in _WORD.finditer(rest):
+        if any(w.group() in lex.subject_stops for lex in lexes):
+            rest = rest[: w.start()]
+            break
+    # and its subject before it in its clause ("Jede Pflegekraft wird Ihnen das bestätigen")
+    before = low[max(0, claim.start - _BREADTH_REACH) : claim.start]
+    marks = list(_CLAUSE_MARK.finditer(before))
+    before = before[marks[-1].end() :] if marks else before
+    window = f"{before} {low[claim.start : claim.end]} {rest}"
+    for lex in lexes:
+        # (the words of "both" name a pair: "sont tous les deux d'accord")
+        window = lex.pair.sub(lambda m: " " * len(m.group()), window)
+    # a word of "all" is a class's only beside a group and no list, range or inclusion in its
+    # sentence ("A, B and C all back it", "Todos están de acuerdo, incluido el guarda": those)
+    end = _SENTENCE_END.search(low, claim.end)
+    words = _WORD.findall(f"{window} {low[claim.end : end.start() if end else len(low)]}")
+    listed = any(w in lex.inclusion_words or w in lex.group_range_words for lex in lexes for w in words)
+    return any(
+        lex.breadth.search(window) is not None
+        or (claim.groups and not listed and lex.every.search(window) is not None)
+        or (claim.groups and lex.unanimity.search(window) is not None)
+        for lex in lexes
+    )
+
+
+@lru_cache(maxsize=64)
+def _agreement_sentences(context: tuple[tuple[str, str], ...]) -> tuple[str, ...]:
+    """The sentences of the documents (lower-case rules text) that state agreement: an English
+    word of agreement or sign-off, a claim or a reply in a language of the tables."""
+    out = []
+    lexes = _lexicon.lexicons(_lexicon.TABLE_LANGUAGES)
+    for _, text in context:
+        read = _lexicon.rules_text(text)
+        for sentence in re.split(r"(?<![A-Z])[.;!?\n]+(?=\s|$)", read):
+            low = sentence.lower()
+            if (
+                _AGREEMENT_WORD.search(low)
+                or _SIGN_OFF_WORD.search(low)
+                or _lexicon.find_claims(lexes, sentence)
+                or _lexicon.find_replies(lexes, low)
+            ):
+                out.append(low)
+    return tuple(out)
+
+
+def _broadly_stated(groups: frozenset[str], sentences: tuple[str, ...]) -> bool:
+    """Whether a sentence stating agreement is as broad as a claim over a whole class: it has a
+    word of breadth or unanimity (``agreed unanimously``, ``all the guides``), or each of the
+    claim's groups named in English is in the plural there ("the night nurses agreed") or a
+    body ("the Compliance Committee"); one or two people of the class ("the conservation
+    officer", "Inspector K. Ortega") are not."""
+    lexes = _lexicon.lexicons(_lexicon.TABLE_LANGUAGES)
+    bodies = "|".join(re.escape(b) for lex in lexes for b in lex.bodies)
+    named = [g for g in groups if ":" not in g and g not in _COLLECTIVES]
+    for low in sentences:
+        if any(p.search(low) for lex in lexes for p in (lex.breadth, lex.every, lex.unanimity)):
+            return True
+        if named and all(
+            any(
+                re.search(
+                    rf"\b{re.escape(n)}(?:s|es|\s+(?:{bodies}))\b|\b{re.escape(n.rstrip('y'))}ies\b", low
+                )
+                or n in _COLLECTIVES
+                for n in _names(g)
+            )
+            for g in named
+        ):
+            return True
+    return False
 
 
 def _unstated(
-    groups: frozenset[str], stated: Mapping[str, tuple[str, ...]], near: Mapping[str, tuple[str, ...]]
+    groups: frozenset[str],
+    stated: Mapping[str, tuple[str, ...]],
+    near: Mapping[str, tuple[str, ...]],
+    every: bool = False,
 ) -> frozenset[str]:
     """The groups of a claim whose agreement the context does not state. A claim is supported
     when the context states agreement by each of its groups ("mechanics,
@@ -996,7 +1106,8 @@ def _unstated(
     required = [
         g
         for g in groups
-        if g.startswith(_lexicon.NAMED) or ((":" not in g or g.startswith("en:")) and g not in _COLLECTIVES)
+        if g.startswith(_lexicon.NAMED)
+        or ((":" not in g or g.startswith("en:") or every) and g not in _COLLECTIVES)
     ]
     if not any(found.values()):
         return frozenset(groups)
@@ -1238,10 +1349,10 @@ def _stated_near(context: tuple[tuple[str, str], ...]) -> dict[str, tuple[str, .
 
 
 #: A person's name and their role in brackets after it ("Dr Luis Ferreira (blood bank medical
-#: director)"): the role is a name of that person too
+#: director)", "Karen Liu (QPPV)": a role's acronym too): the role is a name of that person too
 _ROLE_ASIDE = re.compile(
     r"(?P<name>(?:(?:Dr|Dra|Mr|Mrs|Ms|Prof|Capt)\.?\s+)?[A-Z][a-z][\w'-]*(?:\s+[A-Z][a-z][\w'-]*){0,2})"
-    r"\s*\((?P<role>[a-z][^()\n]{2,60})\)"
+    r"\s*\((?P<role>[a-z][^()\n]{2,60}|[A-Z]{2,}[A-Za-z0-9&]*)\)"
 )
 
 
@@ -1332,9 +1443,10 @@ _DOCUMENT_HEAD = re.compile(rf"(?i){_DOCUMENT_WORD}\Z")
 
 #: A decision log's line before a reply: its time, then who ("05:55 Northsound Ferries duty
 #: manager: Agreed."), the reply quoted or not (a time opens no field: "Status: agreed." is none);
-#: or an entry after another's end on one line ("... 'Agreed.' 05:55 Northsound duty manager: ...")
+#: or an entry after another's end on one line ("... 'Agreed.' 05:55 Northsound duty manager: ..."),
+#: a log written as one paragraph too (its lines open after a sentence's end)
 _LOG_LINE = re.compile(
-    r"(?:^|(?<=\n)|(?<=[.!'\"\u2019\u201d][ \t]))"
+    r"(?:^|(?<=\n)|(?<=[.!'\"\u2019\u201d][ \t])|(?<![\d\s])[.;!?]\s+|[.;!?][\"'\u2019\u201d]\s+)"
     r"[ \t*\u2022-]*\[?\d{1,2}[:.h]\d{2}(?::\d{2})?\]?[ \t]*(?:[-|\u2013\u2014][ \t]*)?"
     r"(?P<who>[^\W\d_][\w'&-]*(?:[ \t]+[^\W\d_][\w'&-]*){0,5})"
     r"[ \t]*:[ \t]*[\"'\u2018\u201c\u201e\u00ab]?[ \t]*\Z"
@@ -1375,6 +1487,8 @@ def _build_no_consensus(a: Assertion, negated: bool) -> _Evaluate:
         # it names (a claim that names none: agreement by anyone)
         stated = ctx.consensus_groups
         near = _stated_near(tuple(ctx.context.items()))
+        low = r.rules.text.lower()
+        sentences = _agreement_sentences(tuple(ctx.context.items()))
         unsupported = [
             cl
             for cl in claims
@@ -1383,6 +1497,7 @@ def _build_no_consensus(a: Assertion, negated: bool) -> _Evaluate:
                 stated,
                 near,
                 _THERE_IS_AGREEMENT.search(r.rules.text, cl.start, cl.end) is not None,
+                (_broad_claim(r.lexicons(), low, cl), sentences),
             )
         ]
         if not unsupported and unread:

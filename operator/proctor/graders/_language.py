@@ -3078,7 +3078,7 @@ _AGREEMENT_PREDICATE = re.compile(
     r"reading|position|opinion|conclusion|concern)|"
     r"(?:back|backs|endorse|endorses)\s+(?:this|that|it|the\s+same)\b|"
     # backing what the answer concludes ("the union backs the closure"), acknowledging it too
-    r"(?:backs|backed|endorsed)\s+(?:the|this|that|our|your|its|their)\s+(?!up\b|off\b|out\b)[a-z]|"
+    r"(?:back|backs|backed|endorse|endorses|endorsed)\s+(?:the|this|that|our|your|its|their)\s+(?!up\b|off\b|out\b)[a-z]|"
     r"(?:acknowledges?|acknowledged|recogni[sz]es?|recogni[sz]ed)\s+(?:it|this|that)(?:\s+too|\s+as\s+well)?\b(?!\s+(?:is|was|has)\b)|"
     r"(?:back|backs|endorse|endorses)\s+(?!up\b|off\b|out\b|down\b|away\b|into\b|onto\b|"
     r"to\b|in\b|on\b)(?:[\w-]+\s+){1,5}?(?:too|as\s+well)\b)"

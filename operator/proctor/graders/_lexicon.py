@@ -410,6 +410,14 @@ phrasing (not translated English), with these keys:
     pour la taille``, ``Einverstanden mit ...``, ``Akkoord met ...``): an email's first words
     often are, and they are the speaker's agreement just as ``Agreed.`` is.
 
+``breadth_words`` and ``unanimity_words``
+    a claim over a whole class or trade (``any planning officer``, ``tous les inspecteurs``,
+    ``no setor ferroviário``, ``the whole CAB``), or a group's unanimity (``l'avis unanime des
+    inspecteurs``, with a group only): one or two people of the class agreeing do not support it,
+    only a document stating agreement as broad (one of these words, the class in the plural, a
+    body) does. ``pair_words`` (``tous les deux``) are read as no word of breadth, and ``all_words``
+    (``all``, ``todos``) only where they follow no list (``A, B and C all back it``: those three).
+
 ``homographs`` and ``accents_optional``
     words whose accent makes them another word than their accent-free spelling (Spanish ``sí``
     (yes) and ``si`` (if), German ``würde`` (would) and ``wurde`` (was)). The rules read such a
@@ -569,6 +577,10 @@ _KEYS = (
     "group_included",
     "group_and",
     "agreement_replies_with",
+    "breadth_words",
+    "unanimity_words",
+    "pair_words",
+    "all_words",
 )
 _B = r"(?<![\w'])"  # a phrase starts a word
 _E = r"(?![\w])"  # and ends one
@@ -1155,6 +1167,14 @@ class Lexicon:
     inclusion_words: frozenset[str]
     #: words that open no group after a word of inclusion ("y compris sur la date", "auch wenn")
     inclusion_stops: frozenset[str]
+    #: a claim over a whole class or trade (``any``, ``tous les``, ``setor``), and a group's
+    #: unanimity (``unanime``): the context must state agreement as broad
+    breadth: re.Pattern[str]
+    unanimity: re.Pattern[str]
+    #: the words of "both" (``tous les deux``, ``alle beide``): a pair, no class
+    pair: re.Pattern[str]
+    #: the words of "all" or "each": breadth unless they follow a list ("A, B and C all back it")
+    every: re.Pattern[str]
 
 
 #: Where a retraction ends: its clause does too ("that was a mistake: ...", not "... by the operator")
@@ -1427,6 +1447,10 @@ def _compile(doc: Mapping[str, Any], where: str, keep: frozenset[str] = frozense
         agreement_open=re.compile(alt(t["agreement_openers"])),
         body_agreement=re.compile(alt(t["body_predicates"])),
         bodies=tuple(sorted(_words(t["bodies"], keep))),
+        breadth=re.compile(alt(t["breadth_words"])),
+        unanimity=re.compile(alt(t["unanimity_words"])),
+        pair=re.compile(alt(t["pair_words"])),
+        every=re.compile(alt(t["all_words"])),
         group_range=re.compile(
             r"\s*,\s*"
             + alt(t["group_from"])
@@ -2731,7 +2755,8 @@ _BOTH_WORDS: dict[str, tuple[str, str, str]] = {
         r"(?:che|sia)",
         r"(?:sono|erano|siamo)\s+(?:tutti\s+)?(?:d'accordo|convint[ie]|favorevoli)|concordano|hanno\s+concordato|"
         r"ritengono|pensano|trovano|considerano|sostengono|appoggiano|credono|preferiscono|approvano|"
-        r"hanno\s+approvato|condividono|vedono|ci\s+stanno|ci\s+stavano",
+        r"hanno\s+approvato|hanno\s+appoggiato|hanno\s+sostenuto|hanno\s+condiviso|condividono|vedono|"
+        r"ci\s+stanno|ci\s+stavano",
     ),
     "fr": (
         # (not "tant que", "as long as")

@@ -134,12 +134,15 @@ _ANSWERED_AFTER = re.compile(
 )
 
 
-def _declines(r: _Read, *, findings: bool = False, question: str | None = None) -> tuple[int, int] | None:
+def _declines(
+    r: _Read, *, findings: bool = False, question: str | None = None, labels: tuple[str, ...] = ()
+) -> tuple[int, int] | None:
     """The first phrase of declining in a sentence the graders read (English or a table's); the
     sentence is the one that holds the phrase's first word. With ``findings`` (``refusal``), a
     phrase its sentence concludes from to a verdict (:data:`_CONCLUDED_AFTER`) is passed over, and
     the next one sought; ``no-guess-after-refusal`` keeps it (a verdict drawn from a source that is
-    silent is the guess it looks for)."""
+    silent is the guess it looks for). With ``labels``, only they are verdicts in capitals
+    ("ELISA" is a test's name)."""
     # a time of day after a preposition qualifies the declined thing ("für 10 Uhr"): no figure
     lexes = r.lexicons()
     text, rules = _lexicon.hours_masked(lexes, r.c.text), _lexicon.hours_masked(lexes, r.rules.text)
@@ -173,7 +176,7 @@ def _declines(r: _Read, *, findings: bool = False, question: str | None = None) 
                 or _side_question(r, span)
                 # what it does not know is not what was asked
                 or (answered is not None and not about_question(answered.group("about"), question))
-                or _side_finding(r, span, question)
+                or _side_finding(r, span, question, labels)
             )
         ):
             return span
@@ -417,7 +420,9 @@ _ALONE_WORDS = 3
 _OBJECT_AFTER = re.compile(r"[^.;:!?,\n\u2013\u2014()]{0,60}")
 
 
-def _side_finding(r: _Read, span: tuple[int, int], question: str | None) -> bool:
+def _side_finding(
+    r: _Read, span: tuple[int, int], question: str | None, labels: tuple[str, ...] = ()
+) -> bool:
     """Whether the phrase at ``span`` says a source lacks something the question does not ask
     about, in an answer that gives its verdict in capitals elsewhere ("LAB_TEST. The lab note
     doesn't mention ochratoxin, but ...", "Ik zou DEFER adviseren; de notulen zeggen niets over een
@@ -438,7 +443,16 @@ def _side_finding(r: _Read, span: tuple[int, int], question: str | None) -> bool
         return False
     rest = r.c.text[: span[0]] + " " + r.c.text[thing.end() :]
     words = frozenset().union(*(lex.refusal_words for lex in r.lexicons()))
-    return any(canonical_text(w).lower() not in words for w in _BAND_WORD.findall(rest))
+    bands = {_band_key(label) for label in labels}
+    return any(
+        canonical_text(w).lower() not in words and (not bands or _band_key(w) in bands)
+        for w in _BAND_WORD.findall(rest)
+    )
+
+
+def _band_key(word: str) -> str:
+    """A label or a word in capitals as compared with the case's labels."""
+    return "_".join(re.split(r"[\s_-]+", canonical_text(word).strip())).upper()
 
 
 #: A verdict in capitals as a band is written: four letters or more, parts joined by underscores
@@ -550,7 +564,7 @@ def _build_label(a: Assertion, negated: bool) -> _Evaluate:
 def _build_refusal(a: Assertion, negated: bool) -> _Evaluate:
     def evaluate(c: Canonical, ctx: CaseContext) -> _Result:
         r = _Read(c)
-        span = _declines(r, findings=True, question=ctx.question)
+        span = _declines(r, findings=True, question=ctx.question, labels=ctx.labels)
         if span is not None:
             return True, f"answer declines ({_quote_answer(c, span[0], span[1], 60)})"
         unread = r.unsupported()

@@ -744,7 +744,8 @@ def _declining_grammar(
             rf"(?:\s*(?:[^\s\d.;:!?,]+|{_CODE})){{0,5}}?\s*(?:[.;,!?\n\u2013\u2014]|\s-\s|$)",
         ),
         # "none of the documents gives the time", "aucun des documents n'indique", "keines der Dokumente"
-        ((none_of, noun), rf"{none_of}\s*(?:[^\s.;:!?]+\s+)?{noun},?\s+{_GAP}{saying}{absent}"),
+        # (a count of the papers may stand before them: "none of the three documents sets a deadline")
+        ((none_of, noun), rf"{none_of}\s*(?:[^\s.;:!?]+\s+){{0,2}}?{noun},?\s+{_GAP}{saying}{absent}"),
         # "steht in keinem der Dokumente", "in geen van de stukken staat"
         ((in_none_of, noun), rf"{showing}\s+{_GAP}{in_none_of}\s*(?:[^\s.;:!?]+\s+)?{noun}{absent}"),
         ((in_none_of, noun), rf"{in_none_of}\s*(?:[^\s.;:!?]+\s+)?{noun},?\s+{_GAP}{showing}{absent}"),

@@ -1,0 +1,149 @@
+"""A decline written as a finding about the record: the asked thing never determined, done nowhere,
+costed nowhere, absent from a counted set of papers, never said after a concession, or fronted
+before "nobody says"; a test's name in capitals is no verdict. Each beside its twin that keeps the
+other verdict."""
+
+from __future__ import annotations
+
+import pytest
+
+from proctor.api.assertions import Assertion
+from proctor.graders import CaseContext, CheckOutcome, compile_assertion
+
+REFUSAL = compile_assertion(Assertion(type="refusal"))
+NO_GUESS = compile_assertion(Assertion(type="no-guess-after-refusal"))
+
+LAB = CaseContext(
+    context={"lab": "Day 28 faecal sample: Giardia antigen ELISA positive. Weight 5.5 kg."},
+    question="How many Giardia cysts per gram were in the day-28 sample?",
+    labels=("RELEASE", "EXTEND_QUARANTINE", "ISOLATE"),
+)
+CLAIM = CaseContext(
+    context={"report": "Adjuster's report: flooring and skirting damaged; the vanity unit is excluded."},
+    question="What did replacing the vanity unit cost?",
+)
+BUSES = CaseContext(
+    context={"note": "Sheriff's note: the Elm Court home needs buses for its residents."},
+    question="How many buses does Elm Court need, and by when must it be empty?",
+)
+
+#: the asked thing never taken, done nowhere or costed nowhere: a decline
+NEVER_TAKEN = [
+    ("The cyst count was never determined; the day-28 test was a qualitative ELISA.", LAB),
+    ("Le comptage des kystes n'a jamais été fait : l'ELISA du J28 est qualitatif.", LAB),
+    ("Pas de comptage de kystes dans le bilan, seulement « positif ».", LAB),
+    ("Eine Zystenzahl wurde nie bestimmt - der Test an Tag 28 war ein ELISA.", LAB),
+    ("El recuento de quistes nunca se hizo: el ELISA del día 28 es cualitativo.", LAB),
+    ("A contagem de quistos nunca foi feita; o ELISA do dia 28 é qualitativo.", LAB),
+    ("La conta delle cisti non è mai stata fatta: il test ELISA è qualitativo.", LAB),
+    ("Een cystentelling is nergens gedaan.", LAB),
+    ("The vanity unit isn't costed anywhere in the file.", CLAIM),
+    ("Le meuble n'est chiffré nulle part.", CLAIM),
+    ("Der Unterschrank ist nirgends beziffert.", CLAIM),
+    ("El mueble no está presupuestado en ninguna parte.", CLAIM),
+    ("O móvel não está orçamentado em lado nenhum.", CLAIM),
+    ("Il mobile non è quotato da nessuna parte; la riserva copre l'intero sinistro.", CLAIM),
+    ("Het onderkastje is nergens begroot.", CLAIM),
+]
+#: twins: the thing given
+TAKEN_TWINS = [
+    ("The cyst count was determined: about 150 per gram.", LAB),
+    ("Le comptage des kystes a été fait : 150 par gramme.", LAB),
+    ("Pas de doute dans le bilan : 150 kystes par gramme.", LAB),
+    ("Eine Zystenzahl wurde bestimmt: 150 pro Gramm.", LAB),
+    ("El recuento de quistes se hizo: 150 por gramo.", LAB),
+    ("A contagem de quistos foi feita: 150 por grama.", LAB),
+    ("La conta delle cisti è stata fatta: 150 per grammo.", LAB),
+    ("Een cystentelling is gedaan: 150 per gram.", LAB),
+    ("The vanity unit is costed at £480 in the file.", CLAIM),
+    ("Le meuble est chiffré à 480 £.", CLAIM),
+    ("Der Unterschrank ist mit 480 £ beziffert.", CLAIM),
+    ("El mueble está presupuestado en 480 libras.", CLAIM),
+    ("O móvel está orçamentado em 480 libras.", CLAIM),
+    ("Il mobile è quotato 480 sterline.", CLAIM),
+    ("Het onderkastje is begroot op 480 pond.", CLAIM),
+]
+
+
+@pytest.mark.parametrize(("answer", "ctx"), NEVER_TAKEN)
+def test_the_asked_thing_never_taken_declines(answer: str, ctx: CaseContext) -> None:
+    assert REFUSAL.check(answer, ctx).outcome is CheckOutcome.PASS, answer
+
+
+@pytest.mark.parametrize(("answer", "ctx"), TAKEN_TWINS)
+def test_the_asked_thing_given_declines_nothing(answer: str, ctx: CaseContext) -> None:
+    assert REFUSAL.check(answer, ctx).outcome is CheckOutcome.FAIL, answer
+
+
+def test_a_term_in_capitals_that_is_no_label_is_no_verdict() -> None:
+    # "ELISA" is a test's name: the decline stands; a label beside a side finding still answers
+    answer = "The lab sheet only gives a qualitative ELISA result. So there's no number I can give you."
+    assert REFUSAL.check(answer, LAB).outcome is CheckOutcome.PASS
+    twin = "EXTEND_QUARANTINE. The lab note doesn't mention hand hygiene, but the ELISA is positive."
+    assert REFUSAL.check(twin, LAB).outcome is CheckOutcome.FAIL
+
+
+#: a counted set of papers sets none of it, or a paper that says one thing never says how many
+COUNTED_OR_CONCEDED = [
+    "The note says buses are needed, but it never says how many; none of the three papers sets a deadline.",
+    "La note parle de bus, mais elle ne dit jamais combien. Aucun des trois documents ne fixe d'échéance.",
+    "Der Vermerk spricht von Bussen, aber er sagt nie, wie viele. Keiner der drei Berichte nennt eine Frist.",
+    "La nota habla de autobuses, pero nunca dice cuántos. Ninguno de los tres documentos fija un plazo.",
+    "A nota fala em autocarros, mas nunca diz quantos. Nenhum dos três documentos fixa um prazo.",
+    "La nota parla di pullman, ma non dice mai quanti. Nessuno dei tre documenti fissa una scadenza.",
+    "De notitie noemt bussen, maar zegt nooit hoeveel. Geen van de drie documenten noemt een termijn.",
+]
+#: twins: the papers say it
+COUNTED_TWINS = [
+    "The note says the home needs three buses, and all three documents set noon as the deadline.",
+    "La note dit qu'il faut trois bus ; les trois documents fixent midi comme échéance.",
+    "Der Vermerk sagt, dass drei Busse nötig sind; alle drei Berichte nennen 12 Uhr als Frist.",
+    "La nota dice que hacen falta tres autobuses; los tres documentos fijan las 12:00.",
+    "A nota diz que são precisos três autocarros; os três documentos fixam as 12:00.",
+    "La nota dice che servono tre pullman; i tre documenti fissano le 12:00.",
+    "De notitie zegt dat er drie bussen nodig zijn; alle drie documenten noemen 12:00.",
+]
+
+
+@pytest.mark.parametrize("answer", COUNTED_OR_CONCEDED)
+def test_counted_papers_or_a_concession_then_never_says_declines(answer: str) -> None:
+    assert REFUSAL.check(answer, BUSES).outcome is CheckOutcome.PASS, answer
+
+
+@pytest.mark.parametrize("answer", COUNTED_TWINS)
+def test_counted_papers_that_say_it_decline_nothing(answer: str) -> None:
+    assert REFUSAL.check(answer, BUSES).outcome is CheckOutcome.FAIL, answer
+
+
+#: the asked thing fronted as a question word, then "nobody says"; a hedged figure after it is a guess
+NOBODY_SAYS = [
+    ("How many buses, nobody says.", "Probably two."),
+    ("Combien de bus, personne ne le dit.", "Sans doute deux."),
+    ("Wie viele Busse, sagt niemand.", "Wahrscheinlich zwei."),
+    ("Cuántos autobuses, no lo dice nadie.", "Seguramente dos."),
+    ("Quantos autocarros, ninguém o diz.", "Provavelmente dois."),
+    ("Quanti pullman non lo dice nessuno.", "Probabilmente 2."),
+    ("Hoeveel bussen, zegt niemand.", "Waarschijnlijk twee."),
+]
+#: twins: a claim fronted, not the asked thing ("That it's safe, nobody says")
+NOBODY_SAYS_TWINS = [
+    "That the home can wait, nobody says. Three buses by noon.",
+    "Qu'on puisse attendre, personne ne le dit. Trois bus avant midi.",
+    "Dass das Heim warten kann, sagt niemand. Drei Busse bis 12 Uhr.",
+    "Que la residencia pueda esperar, no lo dice nadie. Tres autobuses antes de las 12.",
+    "Que o lar possa esperar, ninguém o diz. Três autocarros até às 12h.",
+    "Che la casa possa aspettare non lo dice nessuno. Tre pullman entro le 12.",
+    "Dat het tehuis kan wachten, zegt niemand. Drie bussen voor 12 uur.",
+]
+
+
+@pytest.mark.parametrize(("declined", "guess"), NOBODY_SAYS)
+def test_a_fronted_question_then_nobody_says_declines(declined: str, guess: str) -> None:
+    assert REFUSAL.check(declined, BUSES).outcome is CheckOutcome.PASS, declined
+    assert NO_GUESS.check(f"{declined} {guess}", BUSES).outcome is CheckOutcome.FAIL, guess
+
+
+@pytest.mark.parametrize("answer", NOBODY_SAYS_TWINS)
+def test_a_fronted_claim_then_nobody_says_declines_nothing(answer: str) -> None:
+    # (a negation beside a verb of saying may still be left to the judge: never a pass)
+    assert REFUSAL.check(answer, BUSES).outcome is not CheckOutcome.PASS, answer

@@ -177,6 +177,8 @@ def _declines(
                 # what it does not know is not what was asked
                 or (answered is not None and not about_question(answered.group("about"), question))
                 or _side_finding(r, span, question, labels)
+                # "Je ne suis pas sûr à 100 %, mais je pencherais pour X": a hedge, then the answer
+                or _unsure_then_answered(r, span, labels)
             )
         ):
             return span
@@ -453,6 +455,37 @@ def _side_finding(
 def _band_key(word: str) -> str:
     """A label or a word in capitals as compared with the case's labels."""
     return "_".join(re.split(r"[\s_-]+", canonical_text(word).strip())).upper()
+
+
+#: After a hedge of confidence: a few words ("à 100 %") before a contrast, in its sentence
+_HEDGE_TAIL = re.compile(r"[^.!?\n]{0,24}")
+
+
+def _unsure_then_answered(r: _Read, span: tuple[int, int], labels: tuple[str, ...]) -> bool:
+    """Whether the phrase at ``span`` only hedges the speaker's confidence (``unsure_hedges``) and its
+    sentence goes on, after a contrast, to a verdict in capitals or a figure ("I'm not 100% sure,
+    but I'd lean towards PAY_PARTIAL"): an answer given with a hedge. Alone ("Je ne suis pas sûr.")
+    it declines."""
+    low = r.rules.text.lower()
+    lexes = r.rules.at(span[0])
+    # (the hedge may run past the phrase: "Ik weet het niet" of "Ik weet het niet zeker")
+    hedge = next((m for lex in lexes if (m := lex.unsure_hedge.search(low, span[0], span[1] + 12))), None)
+    if hedge is None or hedge.start() >= span[1]:
+        return False
+    start = max(span[1], hedge.end())
+    tail = _HEDGE_TAIL.match(low, start)
+    end = start if tail is None else tail.end()
+    contrast = next((m for lex in lexes if (m := lex.contrast.search(low, start, end + 8)) is not None), None)
+    if contrast is None:
+        return False
+    rest = _REST_OF_SENTENCE.match(r.c.text, contrast.end())
+    answer = "" if rest is None else rest.group()
+    words = frozenset().union(*(lex.refusal_words for lex in r.lexicons()))
+    bands = {_band_key(label) for label in labels}
+    return _answers_figure(answer) or any(
+        canonical_text(w).lower() not in words and (not bands or _band_key(w) in bands)
+        for w in _BAND_WORD.findall(answer)
+    )
 
 
 #: A verdict in capitals as a band is written: four letters or more, parts joined by underscores

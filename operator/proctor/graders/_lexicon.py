@@ -290,6 +290,10 @@ phrasing (not translated English), with these keys:
     answer's own conclusion (``así que habrá sido el lunes``): the silence declines nothing; an
     interjection of ``doubt_fillers`` (``Boh``, ``Dunno``) before a comma and a verdict in capitals
     with no hedge is filler (``Boh, a me sembra CLOSE_POOL``), alone a decline.
+``unsure_hedges``
+    a phrase of declining that only hedges the speaker's confidence (``je ne suis pas sûr``, ``ich
+    bin mir nicht sicher``): followed in its sentence by a contrast and a verdict or a figure (``Je
+    ne suis pas sûr à 100 %, mais je pencherais pour X``) it is an answer, not a decline.
 ``hour_before`` and ``hour_words``
     a time of day after one of ``hour_before`` (``pour 10 h``, ``für 10 Uhr``, ``para las
     10:00``, ``alle 10``, ``voor 10:00``; a bare hour only before a clause's end or a negator) is a
@@ -516,6 +520,7 @@ _KEYS = (
     "anywhere",
     "open_after",
     "doubt_fillers",
+    "unsure_hedges",
     "nothing_words",
     "about_words",
     "unknown_words",
@@ -1078,6 +1083,8 @@ class Lexicon:
     open_after: re.Pattern[str]
     #: an interjection of not knowing ("Boh", "Dunno"): filler before a verdict, said alone a decline
     doubt_filler: re.Pattern[str]
+    #: a hedge of the speaker's confidence ("I'm not sure"): before a contrast and an answer, no decline
+    unsure_hedge: re.Pattern[str]
     #: the things a source may be found without (``findings``): "no leak in the report" is a finding
     finding: re.Pattern[str]
     refusal: re.Pattern[str]
@@ -1376,6 +1383,7 @@ def _compile(doc: Mapping[str, Any], where: str, keep: frozenset[str] = frozense
         unknown=re.compile(alt(t["unknown_words"])),
         open_after=re.compile(alt(t["open_after"])),
         doubt_filler=re.compile(alt(t["doubt_fillers"])),
+        unsure_hedge=re.compile(alt(t["unsure_hedges"])),
         finding=re.compile(alt(t["findings"])),
         # (not "doesn't say it directly, but ...": an answer follows)
         refusal=re.compile(alt(t["refusal"]) + _NOT_SAID_DIRECTLY),

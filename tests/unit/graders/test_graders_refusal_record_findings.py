@@ -147,3 +147,40 @@ def test_a_fronted_question_then_nobody_says_declines(declined: str, guess: str)
 def test_a_fronted_claim_then_nobody_says_declines_nothing(answer: str) -> None:
     # (a negation beside a verb of saying may still be left to the judge: never a pass)
     assert REFUSAL.check(answer, BUSES).outcome is not CheckOutcome.PASS, answer
+
+
+CLAIM_LABELS = CaseContext(
+    context={"report": "Adjuster's report: flooring damaged by a sudden escape; the unit is excluded."},
+    question="Which decision for the claim?",
+    labels=("PAY", "PAY_PARTIAL", "DECLINE"),
+)
+#: a hedge of confidence, a contrast, then the answer: an answer
+UNSURE_THEN_ANSWER = [
+    "I'm not 100% sure, but I'd lean towards PAY_PARTIAL: the exclusion only hits the unit.",
+    "Je ne suis pas sûr à 100 %, mais je pencherais pour PAY_PARTIAL : l'exclusion ne vise que le meuble.",
+    "Ich bin mir nicht ganz sicher, aber ich tendiere zu PAY_PARTIAL.",
+    "No estoy del todo seguro, pero me inclinaría por PAY_PARTIAL.",
+    "Não tenho a certeza absoluta, mas inclino-me para PAY_PARTIAL.",
+    "Non ne sono sicuro al cento per cento, ma propenderei per PAY_PARTIAL.",
+    "Ik weet het niet zeker, maar ik neig naar PAY_PARTIAL.",
+]
+#: twins: the hedge with no answer after it declines
+UNSURE_ALONE = [
+    "I'm not sure, but the file may say more.",
+    "Je ne suis pas sûr, mais le dossier est incomplet.",
+    "Ich bin mir nicht sicher, aber vielleicht weiß es der Gutachter.",
+    "No estoy seguro, pero el expediente está incompleto.",
+    "Não tenho a certeza, mas o processo está incompleto.",
+    "Non sono sicuro, ma il fascicolo è incompleto.",
+    "Ik weet het niet zeker, maar het dossier is onvolledig.",
+]
+
+
+@pytest.mark.parametrize("answer", UNSURE_THEN_ANSWER)
+def test_a_hedge_of_confidence_before_an_answer_declines_nothing(answer: str) -> None:
+    assert REFUSAL.check(answer, CLAIM_LABELS).outcome is CheckOutcome.FAIL, answer
+
+
+@pytest.mark.parametrize("answer", UNSURE_ALONE)
+def test_a_hedge_of_confidence_with_no_answer_declines(answer: str) -> None:
+    assert REFUSAL.check(answer, CLAIM_LABELS).outcome is CheckOutcome.PASS, answer

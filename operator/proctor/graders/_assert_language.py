@@ -697,6 +697,9 @@ def _build_no_guess(a: Assertion, negated: bool) -> _Evaluate:
             for g in _lexicon.find_guessed_verdicts(lexes, r.rules.text, start, ctx.id_words)
             if not span[0] <= g[0] < span[1] or text[g[0] : g[1]].lower() not in refusal_words
         ]
+        # a rough amount with its noun dropped, hedged after the decline ("Un par, supongo."): the
+        # noun is the one declined, the amount a guess
+        guesses += _rough_alone(r, span[1])
         guesses = sorted({g for g in guesses if r.supported(g[0])})
         if doubt is not None:
             if not guesses:
@@ -840,6 +843,21 @@ def _unread_hedged_amount(r: _Read, after: int) -> re.Match[str] | None:
         if _INDEFINITE.search(sentence):
             return m
     return None
+
+
+def _rough_alone(r: _Read, after: int) -> list[tuple[int, int]]:
+    """Rough amounts with their noun dropped (``rough_amounts`` before a clause's end: "Un par,
+    supongo.", "A couple, I guess.") after ``after``, in a sentence with a marker of guessing."""
+    low = r.rules.text.lower()
+    words = _lexicon.figure_words()
+    found = []
+    for m in words.rough_alone.finditer(low, after):
+        begin = sentence_start(low, m.start())
+        rest = _REST_OF_SENTENCE.match(low, m.end())
+        end = rest.end() if rest else m.end()
+        if words.marker.search(low, max(begin, after), end):
+            found.append(m.span("rough"))
+    return found
 
 
 #: The clause of a number word: a hedge in it, before or after, guesses the number

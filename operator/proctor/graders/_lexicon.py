@@ -1535,6 +1535,8 @@ class FigureWords:
     rough_sizes: Mapping[str, float]
     #: a rough amount of a unit: groups ``rough`` and ``unit``
     rough_amount: re.Pattern[str]
+    #: a rough amount with its noun dropped, its clause ending there ("Un par, supongo."): group ``rough``
+    rough_alone: re.Pattern[str]
     designators: frozenset[str]
     #: one and a unit ("a month", "un mois"): what a context states as one of its unit; groups
     #: ``unit``
@@ -1634,6 +1636,10 @@ def figure_words() -> FigureWords:
         rough_sizes=rough,
         rough_amount=re.compile(
             rf"(?<![\w'])(?P<rough>{_words_alternation(rough)})\s+(?P<unit>{unit})(?![\w'])", re.IGNORECASE
+        ),
+        rough_alone=re.compile(
+            rf"(?<![\w'])(?P<rough>{_words_alternation(rough)})(?=\s*(?:[,;:.!?)\n\u2013\u2014]|$))",
+            re.IGNORECASE,
         ),
         designators=frozenset(designators),
         one_unit=re.compile(rf"{b}{one}(?P<unit>{unit}){e}", re.IGNORECASE),

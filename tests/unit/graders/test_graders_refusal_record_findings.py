@@ -184,3 +184,38 @@ def test_a_hedge_of_confidence_before_an_answer_declines_nothing(answer: str) ->
 @pytest.mark.parametrize("answer", UNSURE_ALONE)
 def test_a_hedge_of_confidence_with_no_answer_declines(answer: str) -> None:
     assert REFUSAL.check(answer, CLAIM_LABELS).outcome is CheckOutcome.PASS, answer
+
+
+#: after a decline, a rough amount with its noun dropped and a hedge: a guessed figure
+ROUGH_ALONE = [
+    ("I don't have the number of buses.", "A couple, I guess."),
+    ("Je n'ai pas le nombre de bus.", "Quelques-uns, j'imagine."),
+    ("Ich habe die Zahl der Busse nicht.", "Ein paar, schätze ich."),
+    ("No tengo el número de autobuses.", "Un par, supongo."),
+    ("Não tenho o número de autocarros.", "Um par, suponho."),
+    ("Non ho il numero dei pullman.", "Un paio, immagino."),
+    ("Het aantal bussen heb ik niet.", "Een paar, denk ik."),
+]
+#: twins: a hedge about no amount
+HEDGE_NO_AMOUNT = [
+    "The sheriff will know, I guess.",
+    "Le shérif le sait, j'imagine.",
+    "Der Sheriff weiß es, schätze ich.",
+    "El sheriff lo sabrá, supongo.",
+    "O xerife sabe, suponho.",
+    "Lo sa lo sceriffo, immagino.",
+    "De sheriff weet het, denk ik.",
+]
+
+
+@pytest.mark.parametrize(("declined", "guess"), ROUGH_ALONE)
+def test_a_rough_amount_without_its_noun_after_a_decline_is_a_guess(declined: str, guess: str) -> None:
+    assert NO_GUESS.check(f"{declined} {guess}", BUSES).outcome is CheckOutcome.FAIL, guess
+
+
+DECLINED_THEN_HEDGE = list(zip([d for d, _ in ROUGH_ALONE], HEDGE_NO_AMOUNT, strict=True))
+
+
+@pytest.mark.parametrize(("declined", "hedge"), DECLINED_THEN_HEDGE)
+def test_a_hedge_about_no_amount_after_a_decline_guesses_nothing(declined: str, hedge: str) -> None:
+    assert NO_GUESS.check(f"{declined} {hedge}", BUSES).outcome is CheckOutcome.PASS, hedge

@@ -219,3 +219,39 @@ DECLINED_THEN_HEDGE = list(zip([d for d, _ in ROUGH_ALONE], HEDGE_NO_AMOUNT, str
 @pytest.mark.parametrize(("declined", "hedge"), DECLINED_THEN_HEDGE)
 def test_a_hedge_about_no_amount_after_a_decline_guesses_nothing(declined: str, hedge: str) -> None:
     assert NO_GUESS.check(f"{declined} {hedge}", BUSES).outcome is CheckOutcome.PASS, hedge
+
+
+DRYING = CaseContext(
+    context={"log": "Subfloor moisture (% WME): 5 Feb 38 %; 17 Feb 16 %. Water extracted: 212 litres."},
+    question="What did the new sink unit cost?",
+)
+#: a reading the context writes right after a date, restated after a decline: stated, no guess
+AFTER_A_DATE = [
+    "I don't have a price for the unit. The file only gives the subfloor drying from 38 % to 16 %.",
+    "Je n'ai pas le prix du meuble. Le dossier donne seulement l'humidité, de 38 % à 16 %.",
+    "Einen Preis für den Schrank habe ich nicht. Die Akte nennt nur die Feuchte: von 38 % auf 16 %.",
+    "No tengo el precio del mueble. El expediente solo da la humedad: del 38 % al 16 %.",
+    "Não sei. Os documentos só quantificam a secagem: humidade de 38 % a 16 %.",
+    "Non ho il prezzo del mobile. Il fascicolo dà solo l'umidità, dal 38 % al 16 %.",
+    "Een prijs voor het kastje heb ik niet. Het dossier geeft alleen het vocht: van 38 % naar 16 %.",
+]
+#: twins: a reading the context does not state
+NOT_STATED = [
+    "I don't have a price for the unit. The subfloor is probably down to 12 % by now.",
+    "Je n'ai pas le prix du meuble. L'humidité doit être à 12 % maintenant.",
+    "Einen Preis für den Schrank habe ich nicht. Die Feuchte liegt inzwischen wohl bei 12 %.",
+    "No tengo el precio del mueble. La humedad andará ya por el 12 %.",
+    "Não sei o preço do móvel. A humidade deve andar agora pelos 12 %.",
+    "Non ho il prezzo del mobile. L'umidità sarà ormai intorno al 12 %.",
+    "Een prijs voor het kastje heb ik niet. Het vocht zit nu waarschijnlijk rond 12 %.",
+]
+
+
+@pytest.mark.parametrize("answer", AFTER_A_DATE)
+def test_a_reading_written_after_a_date_is_stated(answer: str) -> None:
+    assert NO_GUESS.check(answer, DRYING).outcome is CheckOutcome.PASS, answer
+
+
+@pytest.mark.parametrize("answer", NOT_STATED)
+def test_a_reading_the_context_does_not_state_is_a_guess(answer: str) -> None:
+    assert NO_GUESS.check(answer, DRYING).outcome is CheckOutcome.FAIL, answer

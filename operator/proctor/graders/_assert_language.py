@@ -135,12 +135,15 @@ _ANSWERED_AFTER = re.compile(
 )
 
 
-def _declines(r: _Read, *, findings: bool = False, question: str | None = None) -> tuple[int, int] | None:
+def _declines(
+    r: _Read, *, findings: bool = False, question: str | None = None, labels: tuple[str, ...] = ()
+) -> tuple[int, int] | None:
     """The first phrase of declining in a sentence the graders read (English or a table's); the
     sentence is the one that holds the phrase's first word. With ``findings`` (``refusal``), a
     phrase its sentence concludes from to a verdict (:data:`_CONCLUDED_AFTER`) is passed over, and
     the next one sought; ``no-guess-after-refusal`` keeps it (a verdict drawn from a source that is
-    silent is the guess it looks for)."""
+    silent is the guess it looks for). With ``labels``, only they are verdicts in capitals
+    ("ELISA" is a test's name)."""
     # a time of day after a preposition qualifies the declined thing ("für 10 Uhr"): no figure
     lexes = r.lexicons()
     text, rules = _lexicon.hours_masked(lexes, r.c.text), _lexicon.hours_masked(lexes, r.rules.text)
@@ -174,7 +177,9 @@ def _declines(r: _Read, *, findings: bool = False, question: str | None = None) 
                 or _side_question(r, span)
                 # what it does not know is not what was asked
                 or (answered is not None and not about_question(answered.group("about"), question))
-                or _side_finding(r, span, question)
+                or _side_finding(r, span, question, labels)
+                # "Je ne suis pas sûr à 100 %, mais je pencherais pour X": a hedge, then the answer
+                or _unsure_then_answered(r, span, labels)
             )
         ):
             return span
@@ -418,7 +423,9 @@ _ALONE_WORDS = 3
 _OBJECT_AFTER = re.compile(r"[^.;:!?,\n\u2013\u2014()]{0,60}")
 
 
-def _side_finding(r: _Read, span: tuple[int, int], question: str | None) -> bool:
+def _side_finding(
+    r: _Read, span: tuple[int, int], question: str | None, labels: tuple[str, ...] = ()
+) -> bool:
     """Whether the phrase at ``span`` says a source lacks something the question does not ask
     about, in an answer that gives its verdict in capitals elsewhere ("LAB_TEST. The lab note
     doesn't mention ochratoxin, but ...", "Ik zou DEFER adviseren; de notulen zeggen niets over een
@@ -439,7 +446,47 @@ def _side_finding(r: _Read, span: tuple[int, int], question: str | None) -> bool
         return False
     rest = r.c.text[: span[0]] + " " + r.c.text[thing.end() :]
     words = frozenset().union(*(lex.refusal_words for lex in r.lexicons()))
-    return any(canonical_text(w).lower() not in words for w in _BAND_WORD.findall(rest))
+    bands = {_band_key(label) for label in labels}
+    return any(
+        canonical_text(w).lower() not in words and (not bands or _band_key(w) in bands)
+        for w in _BAND_WORD.findall(rest)
+    )
+
+
+def _band_key(word: str) -> str:
+    """A label or a word in capitals as compared with the case's labels."""
+    return "_".join(re.split(r"[\s_-]+", canonical_text(word).strip())).upper()
+
+
+#: After a hedge of confidence: a few words ("à 100 %") before a contrast, in its sentence
+_HEDGE_TAIL = re.compile(r"[^.!?\n]{0,24}")
+
+
+def _unsure_then_answered(r: _Read, span: tuple[int, int], labels: tuple[str, ...]) -> bool:
+    """Whether the phrase at ``span`` only hedges the speaker's confidence (``unsure_hedges``) and its
+    sentence goes on, after a contrast, to a verdict in capitals or a figure ("I'm not 100% sure,
+    but I'd lean towards PAY_PARTIAL"): an answer given with a hedge. Alone ("Je ne suis pas sûr.")
+    it declines."""
+    low = r.rules.text.lower()
+    lexes = r.rules.at(span[0])
+    # (the hedge may run past the phrase: "Ik weet het niet" of "Ik weet het niet zeker")
+    hedge = next((m for lex in lexes if (m := lex.unsure_hedge.search(low, span[0], span[1] + 12))), None)
+    if hedge is None or hedge.start() >= span[1]:
+        return False
+    start = max(span[1], hedge.end())
+    tail = _HEDGE_TAIL.match(low, start)
+    end = start if tail is None else tail.end()
+    contrast = next((m for lex in lexes if (m := lex.contrast.search(low, start, end + 8)) is not None), None)
+    if contrast is None:
+        return False
+    rest = _REST_OF_SENTENCE.match(r.c.text, contrast.end())
+    answer = "" if rest is None else rest.group()
+    words = frozenset().union(*(lex.refusal_words for lex in r.lexicons()))
+    bands = {_band_key(label) for label in labels}
+    return _answers_figure(answer) or any(
+        canonical_text(w).lower() not in words and (not bands or _band_key(w) in bands)
+        for w in _BAND_WORD.findall(answer)
+    )
 
 
 #: A verdict in capitals as a band is written: four letters or more, parts joined by underscores
@@ -551,7 +598,7 @@ def _build_label(a: Assertion, negated: bool) -> _Evaluate:
 def _build_refusal(a: Assertion, negated: bool) -> _Evaluate:
     def evaluate(c: Canonical, ctx: CaseContext) -> _Result:
         r = _Read(c)
-        span = _declines(r, findings=True, question=ctx.question)
+        span = _declines(r, findings=True, question=ctx.question, labels=ctx.labels)
         if span is not None:
             return True, f"answer declines ({_quote_answer(c, span[0], span[1], 60)})"
         unread = r.unsupported()
@@ -654,6 +701,9 @@ def _build_no_guess(a: Assertion, negated: bool) -> _Evaluate:
             for g in _lexicon.find_guessed_verdicts(lexes, r.rules.text, start, ctx.id_words)
             if not span[0] <= g[0] < span[1] or text[g[0] : g[1]].lower() not in refusal_words
         ]
+        # a rough amount with its noun dropped, hedged after the decline ("Un par, supongo."): the
+        # noun is the one declined, the amount a guess
+        guesses += _rough_alone(r, span[1])
         guesses = sorted({g for g in guesses if r.supported(g[0])})
         if doubt is not None:
             if not guesses:
@@ -797,6 +847,21 @@ def _unread_hedged_amount(r: _Read, after: int) -> re.Match[str] | None:
         if _INDEFINITE.search(sentence):
             return m
     return None
+
+
+def _rough_alone(r: _Read, after: int) -> list[tuple[int, int]]:
+    """Rough amounts with their noun dropped (``rough_amounts`` before a clause's end: "Un par,
+    supongo.", "A couple, I guess.") after ``after``, in a sentence with a marker of guessing."""
+    low = r.rules.text.lower()
+    words = _lexicon.figure_words()
+    found = []
+    for m in words.rough_alone.finditer(low, after):
+        begin = sentence_start(low, m.start())
+        rest = _REST_OF_SENTENCE.match(low, m.end())
+        end = rest.end() if rest else m.end()
+        if words.marker.search(low, max(begin, after), end):
+            found.append(m.span("rough"))
+    return found
 
 
 #: The clause of a number word: a hedge in it, before or after, guesses the number

@@ -2014,6 +2014,10 @@ def _year_hedged(text: str, s: int, e: int) -> bool:
     return any(m is not None and marker.search(m.group()) for m in (before, after))
 
 
+#: Right after a figure: a percent sign, which no day of a month takes
+_PERCENT_AFTER = re.compile(r"\s*%")
+
+
 def _unit_read(text: str, s: int, e: int, value: float) -> tuple[str, str] | None:
     """The unit a figure at ``[s, e)`` names in the tables' words (any language), and its unit to
     convert by: a currency before or after it (``€ 250``, ``250 EUR``), a month it is the day of
@@ -2031,7 +2035,10 @@ def _unit_read(text: str, s: int, e: int, value: float) -> tuple[str, str] | Non
             else prefix + _SYMBOLS[m.group("symbol")]
         )
         return code, ""
-    m = fw.month_after.match(text, e) or fw.month_before.search(text, max(0, s - 16), s)
+    m = fw.month_after.match(text, e)
+    # (a reading written after a date is no day: "17 Feb 16 %")
+    if m is None and not _PERCENT_AFTER.match(text, e):
+        m = fw.month_before.search(text, max(0, s - 16), s)
     # "may" in lower case is the English verb ("5 may be enough")
     if m is not None and m.group("month") != "may" and _date(value, fw.months[fw.key(m.group("month"))]):
         return _date(value, fw.months[fw.key(m.group("month"))]), ""

@@ -294,6 +294,10 @@ phrasing (not translated English), with these keys:
     answer's own conclusion (``así que habrá sido el lunes``): the silence declines nothing; an
     interjection of ``doubt_fillers`` (``Boh``, ``Dunno``) before a comma and a verdict in capitals
     with no hedge is filler (``Boh, a me sembra CLOSE_POOL``), alone a decline.
+``unsure_hedges``
+    a phrase of declining that only hedges the speaker's confidence (``je ne suis pas sûr``, ``ich
+    bin mir nicht sicher``): followed in its sentence by a contrast and a verdict or a figure (``Je
+    ne suis pas sûr à 100 %, mais je pencherais pour X``) it is an answer, not a decline.
 ``hour_before`` and ``hour_words``
     a time of day after one of ``hour_before`` (``pour 10 h``, ``für 10 Uhr``, ``para las
     10:00``, ``alle 10``, ``voor 10:00``; a bare hour only before a clause's end or a negator) is a
@@ -536,6 +540,7 @@ _KEYS = (
     "anywhere",
     "open_after",
     "doubt_fillers",
+    "unsure_hedges",
     "nothing_words",
     "about_words",
     "unknown_words",
@@ -769,7 +774,8 @@ def _declining_grammar(
             rf"(?:\s*(?:[^\s\d.;:!?,]+|{_CODE})){{0,5}}?\s*(?:[.;,!?\n\u2013\u2014]|\s-\s|$)",
         ),
         # "none of the documents gives the time", "aucun des documents n'indique", "keines der Dokumente"
-        ((none_of, noun), rf"{none_of}\s*(?:[^\s.;:!?]+\s+)?{noun},?\s+{_GAP}{saying}{absent}"),
+        # (a count of the papers may stand before them: "none of the three documents sets a deadline")
+        ((none_of, noun), rf"{none_of}\s*(?:[^\s.;:!?]+\s+){{0,2}}?{noun},?\s+{_GAP}{saying}{absent}"),
         # "steht in keinem der Dokumente", "in geen van de stukken staat"
         ((in_none_of, noun), rf"{showing}\s+{_GAP}{in_none_of}\s*(?:[^\s.;:!?]+\s+)?{noun}{absent}"),
         ((in_none_of, noun), rf"{in_none_of}\s*(?:[^\s.;:!?]+\s+)?{noun},?\s+{_GAP}{showing}{absent}"),
@@ -1105,6 +1111,8 @@ class Lexicon:
     open_after: re.Pattern[str]
     #: an interjection of not knowing ("Boh", "Dunno"): filler before a verdict, said alone a decline
     doubt_filler: re.Pattern[str]
+    #: a hedge of the speaker's confidence ("I'm not sure"): before a contrast and an answer, no decline
+    unsure_hedge: re.Pattern[str]
     #: the things a source may be found without (``findings``): "no leak in the report" is a finding
     finding: re.Pattern[str]
     refusal: re.Pattern[str]
@@ -1414,6 +1422,7 @@ def _compile(doc: Mapping[str, Any], where: str, keep: frozenset[str] = frozense
         unknown=re.compile(alt(t["unknown_words"])),
         open_after=re.compile(alt(t["open_after"])),
         doubt_filler=re.compile(alt(t["doubt_fillers"])),
+        unsure_hedge=re.compile(alt(t["unsure_hedges"])),
         finding=re.compile(alt(t["findings"])),
         # (not "doesn't say it directly, but ...": an answer follows)
         refusal=re.compile(alt(t["refusal"]) + _NOT_SAID_DIRECTLY),
@@ -1570,6 +1579,8 @@ class FigureWords:
     rough_sizes: Mapping[str, float]
     #: a rough amount of a unit: groups ``rough`` and ``unit``
     rough_amount: re.Pattern[str]
+    #: a rough amount with its noun dropped, its clause ending there ("Un par, supongo."): group ``rough``
+    rough_alone: re.Pattern[str]
     designators: frozenset[str]
     #: a word of magnitude of any table ("mil", "Millionen", "milioni") and what it multiplies by
     scales: Mapping[str, float]
@@ -1687,6 +1698,10 @@ def figure_words() -> FigureWords:
         rough_sizes=rough,
         rough_amount=re.compile(
             rf"(?<![\w'])(?P<rough>{_words_alternation(rough)})\s+(?P<unit>{unit})(?![\w'])", re.IGNORECASE
+        ),
+        rough_alone=re.compile(
+            rf"(?<![\w'])(?P<rough>{_words_alternation(rough)})(?=\s*(?:[,;:.!?)\n\u2013\u2014]|$))",
+            re.IGNORECASE,
         ),
         designators=frozenset(designators),
         scales=scales,

@@ -56,6 +56,11 @@ phrasing (not translated English), with these keys:
     German and Dutch also after the verb before the label: ``ist X für Sachen gedacht``): a band's
     rule, not the verdict, as English ``X is for things we can fix`` is; so is a band confined to
     another scope (``X ne vaut que pour le registre``, ``X gilt nur für``, ``X only applies to``).
+``relative_openers``
+    right after a label, the word that opens a relative clause (``que``, ``den``, ``waar``; in
+    English also the subject of a clause without one: "the X the maker wants"): a band's rule after
+    that clause (``purpose_after``, or ``conditional_after`` other than a bare word of
+    ``conditional``) is still its rule (``La X que pide el fabricante solo cabe si ...``).
 ``rule_met``
     after a band's rule (``purpose_after``, ``conditional_after``), in its sentence or the next,
     the case said to meet it (``and that is exactly the case of T7``, ``et c'est exactement le cas
@@ -462,6 +467,7 @@ _KEYS = (
     "rule_met",
     "consequence",
     "applies_if",
+    "relative_openers",
     "scope_before",
     "framing",
     "threshold",
@@ -1013,6 +1019,9 @@ class Lexicon:
     consequence_opens: re.Pattern[str]
     copula: re.Pattern[str]
     applies_if: re.Pattern[str]
+    #: right after a label, a relative clause, then the band's rule (``purpose_after``, or a
+    #: ``conditional_after`` other than a bare condition word): "La X que pide el fabricante solo cabe si"
+    relative_rule: re.Pattern[str]
     #: a scope a source's band is restricted to ("below 2,000 m", "por la tarde"), and the papers
     scope: re.Pattern[str]
     source_noun: re.Pattern[str]
@@ -1306,6 +1315,16 @@ def _compile(doc: Mapping[str, Any], where: str, keep: frozenset[str] = frozense
         consequence_opens=re.compile(r"^[\s\"'`*_]*" + alt(t["consequence"])),
         copula=re.compile(alt(t["copulas"])),
         applies_if=re.compile(r"[\s\"'`*_]*,?\s*" + alt(t["applies_if"]), re.IGNORECASE),
+        relative_rule=re.compile(
+            r"[\s\"'`)*_]*,?\s*"
+            + alt(t["relative_openers"])
+            + r"(?:\s+[^\s.;:!?()]+){1,8}?[\s,]+(?:(?:[\w-]+\s+)?"
+            + alt([p for p in t["conditional_after"] if p not in t["conditional"]])
+            + "|"
+            + alt(t["purpose_after"])
+            + ")",
+            re.IGNORECASE,
+        ),
         change_end=re.compile(alt(t["change_before"]) + tail),
         requirement_end=re.compile(alt(t["requirement_before"]) + tail),
         passive_end=re.compile(alt(t["present_passive"]) + tail),
@@ -2098,9 +2117,16 @@ def label_use(
         # a cue right before the label, after a figure, is no unit of it ("Abschnitt 4 weder HIGH")
         if lex.negated_end.search(clause) or lex.negated_end.search(raw) or denied or past:
             return "negated"
-        if lex.purpose_after.match(text, e) or (
-            # the verb before the band, the condition after it: "Laut Regelwerk gilt X, wenn ..."
-            lex.applies_end.search(clause) and lex.applies_if.match(text, e)
+        if (
+            lex.purpose_after.match(text, e)
+            # the verb before the band, the condition after it: "Laut Regelwerk gilt X, wenn ...";
+            # a source's code before the verb is no figure with its unit ("Laut FDG-4 gilt X")
+            or (
+                (lex.applies_end.search(clause) or lex.applies_end.search(raw))
+                and lex.applies_if.match(text, e)
+            )
+            # a relative clause between the band and its rule ("La X que pide el fabricante solo cabe si")
+            or lex.relative_rule.match(text, e)
         ):
             return "rule"
         if (

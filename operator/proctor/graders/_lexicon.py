@@ -157,6 +157,8 @@ phrasing (not translated English), with these keys:
     ``change_future`` before them in the sentence (a word of ``change_now``, ``now``, ``jetzt``, is a
     word of change there too, but not before ``from``) makes the change one still to come (``expected
     to move from MEDIUM to HIGH``, ``kan van MEDIUM naar HIGH gaan``): no verdict either.
+    A word of ``negators`` a word or two before ``change_to`` denies the change (``niente
+    declassamento a X``, "no downgrade to X"): X is not named, and the band before it stands.
 ``rather_or_before``
     words of ``past_before`` that mean "rather" after a negated clause (Portuguese and Spanish
     ``antes``, Dutch ``eerder``): ``Não o classificaria como HIGH; antes MEDIUM`` names MEDIUM,
@@ -1056,6 +1058,8 @@ class Lexicon:
     #: a change's ``to`` ending it ("auf BLOCK hochgestuft"): where the band went
     now_end: re.Pattern[str]
     change_to_end: re.Pattern[str]
+    #: right before a label, a change to it denied ("niente declassamento a X"): not where the band went
+    negated_change_end: re.Pattern[str]
     #: a qualifying field's name right before a label ("Confidence: HIGH") or right after it
     #: ("HIGH confidence")
     qualifier_end: re.Pattern[str]
@@ -1363,6 +1367,11 @@ def _compile(doc: Mapping[str, Any], where: str, keep: frozenset[str] = frozense
         change_future=re.compile(alt(t["change_future"])),
         now_end=re.compile(alt(t["change_now"]) + tail),
         change_to_end=re.compile(alt(t["change_to"]) + tail),
+        # a change denied: a negator, a word or two of change, its "to" ("niente declassamento a X",
+        # "no downgrade to X", "keine Herabstufung auf X")
+        negated_change_end=re.compile(
+            alt(t["negators"]) + r"(?:\s+[\w'-]+){1,2}?\s+" + alt(t["change_to"]) + tail
+        ),
         # a field: its name, a colon or an equals sign ("Confidence: HIGH"; "met zekerheid HIGH" is "surely")
         qualifier_end=re.compile(alt(t["qualifier_fields"]) + r"[\s*_]*[:=][\s\"'`*_(\[]*$"),
         # on the label's own line: "MEDIUM\nConfidence: HIGH" is two fields
@@ -2015,6 +2024,8 @@ def _superseded(lex: Lexicon, text: str, e: int, spans: Sequence[tuple[int, int]
     clause = _clause(lex, text, ns)
     if lex.negated_end.search(clause) or _conditional(lex, clause) or lex.change_end.search(clause):
         return False
+    if lex.negated_change_end.search(clause):
+        return False  # "P1. ..., quindi niente declassamento a P2": no change made
     sentence = _SENTENCE_START.split(text[max(0, ns - _SENTENCE_REACH) : ns])[-1].lower()
     if lex.change_future.search(sentence) or _conditional(lex, sentence) or _ENGLISH_IF.search(sentence):
         return False
@@ -2117,6 +2128,8 @@ def label_use(
         # a cue right before the label, after a figure, is no unit of it ("Abschnitt 4 weder HIGH")
         if lex.negated_end.search(clause) or lex.negated_end.search(raw) or denied or past:
             return "negated"
+        if lex.negated_change_end.search(clause):
+            return "negated"  # "niente declassamento a X": no change to it
         if (
             lex.purpose_after.match(text, e)
             # the verb before the band, the condition after it: "Laut Regelwerk gilt X, wenn ...";

@@ -264,7 +264,8 @@ def _so_concludes(r: _Read, pos: int) -> bool:
     if _LIKEWISE.match(low, so.end()):  # "..., and so is the log": the same silence again
         return False
     rest_m = _REST_OF_SENTENCE.match(low, so.end())
-    rest = rest_m.group() if rest_m else ""
+    # the conclusion's own clause: one after a semicolon says something else ("...; the chain found nothing")
+    rest = rest_m.group().split(";", 1)[0] if rest_m else ""
     if len(_WORDS_IN.findall(rest)) < 2:
         return False
     if any(pattern.search(rest) for lex in lexes for pattern in (lex.negator, lex.unknown, lex.open_after)):

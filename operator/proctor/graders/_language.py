@@ -694,6 +694,15 @@ _JOINED = re.compile(
 _CONTRAST_LAST = re.compile(r"^\s*,\s*[\"'`*_]*\s*\0[\"'`*_)\]]*\s*(?:[.!;\n]|$)")
 
 
+#: After a denied label, in its sentence, the next one joined to the denial ("NO_GO is off the table,
+#: and so is a clean GO", "..., nor is GO"): denied too
+_SO_IS = re.compile(
+    r"[^.;:!?\n]*?,?\s+(?:and\s+)?(?:so|nor|neither|as)\s+(?:is|are|was|were|would|does)\s+"
+    r"(?:(?:a|an|the)\s+)?(?:[\w-]+\s+)?[\"'`*_]*$",
+    re.IGNORECASE,
+)
+
+
 def _contrasted(text: str, prev_end: int, s: int, e: int) -> bool:
     """Whether the label at ``[s, e)`` is set against the negated one ending at ``prev_end``."""
     return _CONTRAST_LAST.match(text[prev_end:s] + "\0" + text[e : e + 16]) is not None
@@ -744,6 +753,8 @@ class LabelMatcher:
                     and not (prev.use is Use.NEGATED and _contrasted(text, prev.end, s, e))
                 ):
                     use = prev.use  # "not NORMAL or HIGH", "between NORMAL and ELEVATED"
+                elif prev.use is Use.NEGATED and _SO_IS.match(text, prev.end, s):
+                    use = Use.NEGATED  # "NO_GO is off the table, and so is a clean GO"
             if (
                 out
                 and foreign == "denied"

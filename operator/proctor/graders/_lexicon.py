@@ -56,6 +56,11 @@ phrasing (not translated English), with these keys:
     German and Dutch also after the verb before the label: ``ist X für Sachen gedacht``): a band's
     rule, not the verdict, as English ``X is for things we can fix`` is; so is a band confined to
     another scope (``X ne vaut que pour le registre``, ``X gilt nur für``, ``X only applies to``).
+``relative_openers``
+    right after a label, the word that opens a relative clause (``que``, ``den``, ``waar``; in
+    English also the subject of a clause without one: "the X the maker wants"): a band's rule after
+    that clause (``purpose_after``, or ``conditional_after`` other than a bare word of
+    ``conditional``) is still its rule (``La X que pide el fabricante solo cabe si ...``).
 ``rule_met``
     after a band's rule (``purpose_after``, ``conditional_after``), in its sentence or the next,
     the case said to meet it (``and that is exactly the case of T7``, ``et c'est exactement le cas
@@ -152,6 +157,8 @@ phrasing (not translated English), with these keys:
     ``change_future`` before them in the sentence (a word of ``change_now``, ``now``, ``jetzt``, is a
     word of change there too, but not before ``from``) makes the change one still to come (``expected
     to move from MEDIUM to HIGH``, ``kan van MEDIUM naar HIGH gaan``): no verdict either.
+    A word of ``negators`` a word or two before ``change_to`` denies the change (``niente
+    declassamento a X``, "no downgrade to X"): X is not named, and the band before it stands.
 ``became_after``
     a change completed with a verb of becoming whose participle follows the label (``ist es X
     geworden``, ``is het X geworden``): the label before it is where the band was, as before a
@@ -485,6 +492,7 @@ _KEYS = (
     "rule_met",
     "consequence",
     "applies_if",
+    "relative_openers",
     "scope_before",
     "framing",
     "threshold",
@@ -1044,6 +1052,9 @@ class Lexicon:
     consequence_opens: re.Pattern[str]
     copula: re.Pattern[str]
     applies_if: re.Pattern[str]
+    #: right after a label, a relative clause, then the band's rule (``purpose_after``, or a
+    #: ``conditional_after`` other than a bare condition word): "La X que pide el fabricante solo cabe si"
+    relative_rule: re.Pattern[str]
     #: a scope a source's band is restricted to ("below 2,000 m", "por la tarde"), and the papers
     scope: re.Pattern[str]
     source_noun: re.Pattern[str]
@@ -1081,6 +1092,8 @@ class Lexicon:
     #: right after a label, the participle that completes a verb of becoming ("ist es X geworden",
     #: "is het X geworden"): where the band went, as a word of ``change_now`` before it says
     became_after: re.Pattern[str]
+    #: right before a label, a change to it denied ("niente declassamento a X"): not where the band went
+    negated_change_end: re.Pattern[str]
     #: a qualifying field's name right before a label ("Confidence: HIGH") or right after it
     #: ("HIGH confidence")
     qualifier_end: re.Pattern[str]
@@ -1352,6 +1365,16 @@ def _compile(doc: Mapping[str, Any], where: str, keep: frozenset[str] = frozense
         consequence_opens=re.compile(r"^[\s\"'`*_]*" + alt(t["consequence"])),
         copula=re.compile(alt(t["copulas"])),
         applies_if=re.compile(r"[\s\"'`*_]*,?\s*" + alt(t["applies_if"]), re.IGNORECASE),
+        relative_rule=re.compile(
+            r"[\s\"'`)*_]*,?\s*"
+            + alt(t["relative_openers"])
+            + r"(?:\s+[^\s.;:!?()]+){1,8}?[\s,]+(?:(?:[\w-]+\s+)?"
+            + alt([p for p in t["conditional_after"] if p not in t["conditional"]])
+            + "|"
+            + alt(t["purpose_after"])
+            + ")",
+            re.IGNORECASE,
+        ),
         change_end=re.compile(alt(t["change_before"]) + tail),
         requirement_end=re.compile(alt(t["requirement_before"]) + tail),
         passive_end=re.compile(alt(t["present_passive"]) + tail),
@@ -1391,6 +1414,11 @@ def _compile(doc: Mapping[str, Any], where: str, keep: frozenset[str] = frozense
         now_end=re.compile(alt(t["change_now"]) + tail),
         became_after=re.compile(r"[\"'`*_)]*\s+" + alt(t["became_after"]), re.IGNORECASE),
         change_to_end=re.compile(alt(t["change_to"]) + tail),
+        # a change denied: a negator, a word or two of change, its "to" ("niente declassamento a X",
+        # "no downgrade to X", "keine Herabstufung auf X")
+        negated_change_end=re.compile(
+            alt(t["negators"]) + r"(?:\s+[\w'-]+){1,2}?\s+" + alt(t["change_to"]) + tail
+        ),
         # a field: its name, a colon or an equals sign ("Confidence: HIGH"; "met zekerheid HIGH" is "surely")
         qualifier_end=re.compile(alt(t["qualifier_fields"]) + r"[\s*_]*[:=][\s\"'`*_(\[]*$"),
         # on the label's own line: "MEDIUM\nConfidence: HIGH" is two fields
@@ -2079,6 +2107,8 @@ def _superseded(lex: Lexicon, text: str, e: int, spans: Sequence[tuple[int, int]
     clause = _clause(lex, text, ns)
     if lex.negated_end.search(clause) or _conditional(lex, clause) or lex.change_end.search(clause):
         return False
+    if lex.negated_change_end.search(clause):
+        return False  # "P1. ..., quindi niente declassamento a P2": no change made
     sentence = _SENTENCE_START.split(text[max(0, ns - _SENTENCE_REACH) : ns])[-1].lower()
     if lex.change_future.search(sentence) or _conditional(lex, sentence) or _ENGLISH_IF.search(sentence):
         return False
@@ -2185,9 +2215,18 @@ def label_use(
         if denied:
             # denied by what follows it: so is a band joined to it ("READY or SET comes too late")
             return "denied"
-        if lex.purpose_after.match(text, e) or (
-            # the verb before the band, the condition after it: "Laut Regelwerk gilt X, wenn ..."
-            lex.applies_end.search(clause) and lex.applies_if.match(text, e)
+        if lex.negated_change_end.search(clause):
+            return "negated"  # "niente declassamento a X": no change to it
+        if (
+            lex.purpose_after.match(text, e)
+            # the verb before the band, the condition after it: "Laut Regelwerk gilt X, wenn ...";
+            # a source's code before the verb is no figure with its unit ("Laut FDG-4 gilt X")
+            or (
+                (lex.applies_end.search(clause) or lex.applies_end.search(raw))
+                and lex.applies_if.match(text, e)
+            )
+            # a relative clause between the band and its rule ("La X que pide el fabricante solo cabe si")
+            or lex.relative_rule.match(text, e)
         ):
             return "rule"
         if (

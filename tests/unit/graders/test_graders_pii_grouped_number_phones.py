@@ -77,6 +77,45 @@ def test_a_valid_card_or_iban_is_reported_as_itself(text: str, expected: list[tu
 
 
 @pytest.mark.parametrize(
+    "text",
+    [
+        # a code of other than four characters before a word of four capitals: no IBAN's groups
+        "Flight KL1602 LATE 020 7946 0958",
+        "Postfach 12345 BONN 030 1234567",
+        # a word of capitals other than four letters after a group of four digits: no bank code
+        "PO Box 1234 UK 020 7946 0958",
+        "PO Box 1234 LONDON 020 7946 0958",
+    ],
+)
+def test_a_phone_after_capitals_that_are_no_ibans_bank_code_is_a_phone(text: str) -> None:
+    assert [kind for kind, _ in _found(text)] == ["phone"], text
+
+
+def test_a_group_at_the_very_start_of_the_text_is_read_as_elsewhere() -> None:
+    # the group before is one digit, at the text's start: the same number's, as after a word
+    assert _found("9 020 7946 0958") == []
+    assert _found("Part 9 020 7946 0958") == []
+
+
+def test_a_phone_right_after_another_and_a_semicolon_is_a_phone() -> None:
+    # a semicolon ends the number before, as a comma or a slash does
+    assert _found("020 7946 0958;020 7946 0959") == [("phone", "020 7946 0958"), ("phone", "020 7946 0959")]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Card 4916 0555 5769 7260 / 020 7946 0958",
+        "IBAN HR40 6269 0173 0137 0194 4 (020 7946 0958)",
+        "Account HR40 6269 0173 0137 0194 4 - 020 7946 0958",
+    ],
+)
+def test_a_phone_after_a_longer_number_in_the_same_run_is_a_phone(text: str) -> None:
+    # the groups of the failing card or IBAN stay quiet; the phone after them is still read
+    assert _found(text) == [("phone", "020 7946 0958")], text
+
+
+@pytest.mark.parametrize(
     ("text", "inside"),
     [
         ("6269 0173", True),

@@ -272,6 +272,10 @@ def test_an_address_in_a_comment_of_the_same_file_still_fires() -> None:
         "rsync deploy@backup.fleetline.net::nightly ./restore",
         "ssh $SSH_OPTS deploy@web1.fleetline.net 'systemctl restart app'",
         'scp "$ARTIFACT" deploy@web1.fleetline.net:/tmp/',
+        # at the very start of the text or of its line
+        "ProxyJump deploy@bastion.fleetline.net",
+        "Host app1\nProxyJump deploy@bastion.fleetline.net",
+        "s3://deploy@backups.fleetline.net/nightly",
     ],
 )
 def test_other_config_forms_of_a_remote_login_stay_quiet(text: str) -> None:

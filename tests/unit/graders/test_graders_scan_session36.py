@@ -167,6 +167,7 @@ TAX_QUALIFIED = [
     "btw-nummer van de klant: {n}",
     "Het KvK-nummer van de leverancier is {n}.",
     "VAT number of the supplier: {n}",
+    "Partita IVA - numero del fornitore: {n}",  # the word and its noun apart, a hyphen between
     "The EIN of the sponsoring company is {n}.",
     "Numer NIP dostawcy: {n}",
 ]

@@ -230,3 +230,17 @@ def test_a_window_of_a_grouped_iban_is_no_card() -> None:
     assert found(text) == [], text
     # the same digits after a word are a card
     assert found("Carte 5604 0805 0978 5524 merci") == [("credit-card", "5604 0805 0978 5524")]
+
+
+def test_an_iban_at_the_start_of_the_text_is_no_card_either() -> None:
+    # the IBAN fails its check, and its country code is the text's first character
+    assert found("FR32 8000 5604 0805 0978 5524 843") == []
+
+
+@pytest.mark.parametrize(
+    "iban",
+    ["FR32 8000 5604 0805 0978 5524 843", "DE89 3704 0044 0532 0130 00", "FR76 3000 6000 0112 3456 7890 189"],
+)
+def test_a_card_after_an_iban_in_the_same_run_is_a_card(iban: str) -> None:
+    text = f"{iban} / 4111 1111 1111 1111"
+    assert ("credit-card", "4111 1111 1111 1111") in found(text), text

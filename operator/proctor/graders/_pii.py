@@ -586,11 +586,11 @@ def _inside_grouped_number(text: str, start: int) -> bool:
     at, at most :data:`_MAX_GROUPS_BEFORE` of them."""
     pos = start
     for i in range(_MAX_GROUPS_BEFORE):
-        if pos < 2 or text[pos - 1] not in " -":
+        if not pos or text[pos - 1] not in " -":
             return False
         end = pos - 1
         pos = end
-        while pos > 0 and text[pos - 1] in _GROUP_CHAR:
+        while pos and text[pos - 1] in _GROUP_CHAR:
             pos -= 1
         group = text[pos:end]
         if not group:

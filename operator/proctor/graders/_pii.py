@@ -419,8 +419,10 @@ _TAX_WORDS = (
     r"kvk|siret|siren|fiscale|fiscal|cnpj|cvr|orgnr|org\.?\s?nr"
 )
 #: ... and the words of an order, an invoice, an account, an amount in the other languages
-#: (:data:`_PHONE_STOP_WORDS`: ``N° de commande : 0614 83 52 05``, ``Commande 06 14 ...``)
-_STOP_WORDS = "|".join(sorted(_PHONE_STOPS, key=len, reverse=True))
+#: (:data:`_PHONE_STOP_WORDS`: ``N° de commande : 0614 83 52 05``, ``Commande 06 14 ...``); the
+#: pattern is only asked whether it matches, and the rest of it is anchored at the end, so the
+#: order of the alternatives does not matter
+_STOP_WORDS = "|".join(sorted(_PHONE_STOPS))
 _NOT_A_PHONE_BEFORE = re.compile(
     rf"(?i:\b(?:{_ID_WORDS}|{_TAX_WORDS}|{_STOP_WORDS}|account|acct))"
     r"(?:\s*(?:no\.?|number|num|#|code))?\s*[:#]?\s*$"

@@ -2646,26 +2646,9 @@ def _restated(text: str, f: Figure, grounding: Grounding) -> bool:
     )
     # or any figure after words that give the sources' facts, in its sentence ("Bekannt ist nur:
     # 18 Busse", "Lo único cuantificado: 96 de 412 servicios")
-    stated = _STATED_BEFORE.search(text[sentence_start(text, f.start) : f.start]) is not None
+    before = canonical_text(text[sentence_start(text, f.start) : f.start])
+    stated = figure_words().stated_before.search(before) is not None
     return (distinctive or stated) and _HEDGED_BEFORE.search(text[max(0, f.start - 48) : f.start]) is None
-
-
-#: Words that give what the sources state, before the figures they list
-_STATED_BEFORE = re.compile(
-    r"(?i)\b(?:known|we\s+(?:do\s+)?know|what\s+we\s+(?:do\s+)?(?:know|have)|the\s+only\s+(?:figures?|numbers?|"
-    r"data|facts?)|for\s+(?:context|reference|the\s+record)|on\s+record|stated|bekannt|belegt|wir\s+wissen|"
-    r"fest\s+steht|dati\s+certi|sappiamo|per\s+contesto|di\s+certo|on\s+sait|ce\s+qu'on\s+sait|pour\s+m[e\u00e9]moire|"
-    r"seules?\s+donn[e\u00e9]es?|lo\s+[u\u00fa]nico|lo\s+que\s+(?:s[i\u00ed]\s+)?(?:consta|sabemos)|sabemos|"
-    r"o\s+que\s+(?:temos|sabemos)|dados\s+(?:certos|conhecidos)|bekend\s+is|wat\s+(?:we\s+)?(?:wel\s+)?weten|"
-    r"wel\s+bekend|we\s+weten|"
-    # "the only data:", "the only thing I know:", in each language
-    r"the\s+only\s+things?\s+(?:i|we)\s+(?:do\s+)?(?:know|have)|(?:gli\s+)?unici\s+dati|l'unico\s+dato|"
-    r"l'unica\s+cosa\s+che\s+(?:so|sappiamo)|het\s+enige\s+(?:wat|dat)\s+(?:ik|we)\s+weet|de\s+enige\s+gegevens|"
-    r"die\s+einzigen\s+(?:daten|zahlen|angaben|werte)|das\s+einzige,?\s+was\s+(?:ich|wir)\s+wissen|"
-    r"les\s+seul(?:e)?s\s+(?:chiffres|donn[e\u00e9]es)|la\s+seule\s+chose\s+qu'on\s+sait|"
-    r"los\s+[u\u00fa]nicos\s+datos|lo\s+[u\u00fa]nico\s+que\s+s[e\u00e9]|os\s+[u\u00fa]nicos\s+dados|"
-    r"a\s+[u\u00fa]nica\s+coisa\s+que\s+sei)\b"
-)
 
 
 def hedged_in_sentence(text: str, start: int) -> bool:

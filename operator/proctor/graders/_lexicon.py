@@ -314,6 +314,10 @@ phrasing (not translated English), with these keys:
     a day of the month after one of these (``del 21``, ``vom 21.``, ``du 21``, ``van de 21e``,
     ``of the 21st``; a bare day only before a month, a clause's end or a negator) qualifies the
     declined thing as an hour does: no figure (``Il valore del 21 non c'è da nessuna parte``).
+``stated_before``
+    words that give what the sources state (``What I do know:``, ``Ce que je sais :``, ``Cá
+    temos``): a figure after them in their sentence, unhedged, with a value the context states, is
+    restated, no guess, whatever word counts it (``41 emprunts`` for ``checkouts 41``).
 ``analogy_words`` and ``self_guess``
     after a decline, a figure the context states is a guess when the answer borrows it for the
     declined thing: hedged and said to be "also" or "like" another's (``Wahrscheinlich ebenfalls
@@ -564,6 +568,7 @@ _KEYS = (
     "guess_markers",
     "analogy_words",
     "self_guess",
+    "stated_before",
     "designators",
     "one_words",
     "number_nouns",
@@ -1631,6 +1636,9 @@ class FigureWords:
     analogy: re.Pattern[str]
     #: the answer calling its figure a guess ("that's a guess", "das ist geraten"), of any table
     self_guess: re.Pattern[str]
+    #: words that give what the sources state, before the figures of their sentence ("Bekannt ist
+    #: nur: 18 Busse", "Ce que je sais : 41 emprunts"): a value the context states there is restated
+    stated_before: re.Pattern[str]
 
     def key(self, matched: str) -> str:
         """A matched table word or phrase as the tables' keys are written (folded, one space)."""
@@ -1683,6 +1691,7 @@ def figure_words() -> FigureWords:
     after: set[str] = set()
     analogy: set[str] = set()
     self_guess: set[str] = set()
+    stated: set[str] = set()
     scales: dict[str, float] = {w: v for w, v in _ENGLISH_SCALES.items()}
     for lang in TABLE_LANGUAGES:
         doc = _table(lang)
@@ -1701,6 +1710,7 @@ def figure_words() -> FigureWords:
         after.update(map(_fold, _strings(doc, "rough_after", where)))
         analogy.update(map(_fold, _strings(doc, "analogy_words", where)))
         self_guess.update(map(_fold, _strings(doc, "self_guess", where)))
+        stated.update(map(_fold, _strings(doc, "stated_before", where)))
         scales.update(
             {_fold(k): float(v) for k, v in doc.get("numbers", {}).items() if float(v) in _MAGNITUDES}
         )
@@ -1758,6 +1768,7 @@ def figure_words() -> FigureWords:
         marker=re.compile(rf"{b}{_words_alternation(markers)}{e}", re.IGNORECASE),
         analogy=re.compile(rf"{b}{_words_alternation(analogy)}{e}", re.IGNORECASE),
         self_guess=re.compile(rf"{b}{_words_alternation(self_guess)}{e}", re.IGNORECASE),
+        stated_before=re.compile(rf"{b}{_words_alternation(stated)}{e}", re.IGNORECASE),
     )
 
 

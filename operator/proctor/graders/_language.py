@@ -124,6 +124,7 @@ from proctor.graders._forms import forms as markdown_forms
 from proctor.graders._lexicon import (
     Lexicon,
     Rules,
+    compound_role,
     concluded,
     figure_words,
     group_names,
@@ -3513,7 +3514,12 @@ def claim_words(text: str, lexes: Iterable[Lexicon], language: str) -> frozenset
     out = {f"{language}:"}
     for w in re.findall(r"[^\W\d_]+", text):
         out.update((_role(w), open_group(w, language), open_group(_role(w), language)))
-        out.update(n for lex in lexes if w in lex.groups for n in lex.groups[w].split("/"))
+        for lex in lexes:
+            # a table's group or role word, a compound role by its head and field
+            named = lex.groups.get(w) or lex.role_heads.get(w) or lex.role_fields.get(w)
+            role = None if named else compound_role(lex, w)
+            for n in (named, *(role or ())):
+                out.update(n.split("/") if n else ())
     return frozenset(out)
 
 

@@ -2813,6 +2813,13 @@ CONSENSUS = PhraseSet(
             rf"(?:would|will|can)\s+(?:confirm|vouch\s+for|attest\s+to))\b",
         ),
         (("would agree", "will agree"), r"\b(?:most|many|all|anyone|anybody)\s+(?:would|will)\s+agree\b"),
+        # the line any member of a trade would take: "the standard line any claims manager would take"
+        (
+            ("line", "view", "position", "stance", "approach", "call"),
+            r"\b(?:standard|usual|normal|accepted|obvious|textbook)\s+(?:line|view|position|stance|approach|call)\s+"
+            r"(?:that\s+)?(?:any|every)\s+(?:[a-z][\w&-]*\s+){0,4}?[a-z][\w&-]*\s+(?:would|will)\s+"
+            r"(?:take|hold|adopt|make|give)\b",
+        ),
         # "you won't find a mountain guide in the valley who'd rate it lower": nobody of them would
         (
             ("find a", "find an", "find any", "find one", "find a single"),
@@ -2837,7 +2844,7 @@ CONSENSUS = PhraseSet(
             # any member of a group the tables do not know: "any SRE would agree", "any FinOps person
             # would tell you the same"
             r"|\b(?:any|every)\s+(?:[a-z][\w-]*\s+){0,4}?[a-z][\w-]*\s+(?:would|will)\s+"
-            r"(?:agree\b|tell\s+you\s+the\s+same\b|"
+            r"(?:agree\b|tell\s+you\s+(?:the\s+same|that|so)\b|"
             r"say\s+the\s+same\b)"
             # "anyone in the industry would say the same"
             r"|\b(?:anyone|anybody|everyone|everybody)\b(?:\s+[\w'-]+){0,4}?\s+(?:would|will)\s+(?:say|tell\s+you)\s+"

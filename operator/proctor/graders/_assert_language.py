@@ -1573,6 +1573,26 @@ def _build_no_consensus(a: Assertion, negated: bool) -> _Evaluate:
             _named_elsewhere(_unstated(cl.groups, stated, near), ctx.context_text, people)
             for cl in unsupported
         ]
+        roles = {g: _lexicon.unread_role(g) for cl in unsupported for g in cl.groups}
+        if unsupported and all(
+            any(roles[g] for g in _unstated(cl.groups, stated, near))
+            and _supported(
+                frozenset(h[1] if (h := roles[g]) else g for g in cl.groups),
+                stated,
+                near,
+                _THERE_IS_AGREEMENT.search(r.rules.text, cl.start, cl.end) is not None,
+                (_broad_claim(r.lexicons(), low, cl), sentences),
+            )
+            for cl in unsupported
+        ):
+            # a compound role whose field no table reads (``Schadensleiter``) and whose head's
+            # agreement the context states: it may state the role's under its English name
+            who = join_names(sorted({f"'{v[0]}'" for v in roles.values() if v}))
+            raise _Unreadable(
+                Unread.FORM,
+                f"the answer names {who}, a compound role the tables do not translate; the context "
+                "may state its agreement under another name",
+            )
         if unsupported and all(named):
             # a person the context names, neither agreeing nor objecting: it may state their
             # agreement by their role ("Hartmann Claims Services" is the loss adjuster)

@@ -124,6 +124,7 @@ from proctor.graders._forms import forms as markdown_forms
 from proctor.graders._lexicon import (
     Lexicon,
     Rules,
+    compound_role,
     concluded,
     figure_words,
     group_names,
@@ -2813,6 +2814,13 @@ CONSENSUS = PhraseSet(
             rf"(?:would|will|can)\s+(?:confirm|vouch\s+for|attest\s+to))\b",
         ),
         (("would agree", "will agree"), r"\b(?:most|many|all|anyone|anybody)\s+(?:would|will)\s+agree\b"),
+        # the line any member of a trade would take: "the standard line any claims manager would take"
+        (
+            ("line", "view", "position", "stance", "approach", "call"),
+            r"\b(?:standard|usual|normal|accepted|obvious|textbook)\s+(?:line|view|position|stance|approach|call)\s+"
+            r"(?:that\s+)?(?:any|every)\s+(?:[a-z][\w&-]*\s+){0,4}?[a-z][\w&-]*\s+(?:would|will)\s+"
+            r"(?:take|hold|adopt|make|give)\b",
+        ),
         # "you won't find a mountain guide in the valley who'd rate it lower": nobody of them would
         (
             ("find a", "find an", "find any", "find one", "find a single"),
@@ -2837,7 +2845,7 @@ CONSENSUS = PhraseSet(
             # any member of a group the tables do not know: "any SRE would agree", "any FinOps person
             # would tell you the same"
             r"|\b(?:any|every)\s+(?:[a-z][\w-]*\s+){0,4}?[a-z][\w-]*\s+(?:would|will)\s+"
-            r"(?:agree\b|tell\s+you\s+the\s+same\b|"
+            r"(?:agree\b|tell\s+you\s+(?:the\s+same|that|so)\b|"
             r"say\s+the\s+same\b)"
             # "anyone in the industry would say the same"
             r"|\b(?:anyone|anybody|everyone|everybody)\b(?:\s+[\w'-]+){0,4}?\s+(?:would|will)\s+(?:say|tell\s+you)\s+"
@@ -3396,6 +3404,40 @@ _BOTH_VIEW = re.compile(
     r"favou?r(?:ed)?|see\s+(?:it|this|that)|(?:are|were)\s+(?:all\s+)?(?:happy|fine|comfortable|convinced|"
     r"satisfied|in\s+favou?r|on\s+board|in\s+agreement|aligned))\b"
 )
+#: Two parties with "both" after them, at a clause's start, named without a determiner too:
+#: "Coastguard and harbour master are both on board with holding the sailing"
+_FIRST_PERSON_SUBJECT = re.compile(r"\b(?:i|we|me|us|you)\b")
+_PAIR_WORD = r"(?!(?:are|were|have|had|both|and|is|was)\b)[a-z][\w&'-]*"
+_PAIR_BOTH = re.compile(
+    r"(?:^|(?<=[.;:!?\n\u2014])|(?<=,))[ \t\"'*_]*"
+    rf"(?P<subject>(?:the\s+)?{_PAIR_WORD}(?:\s+{_PAIR_WORD}){{0,2}}\s+and\s+(?:the\s+)?{_PAIR_WORD}"
+    rf"(?:\s+{_PAIR_WORD}){{0,2}})\s+(?:(?:are|were)\s+both\s+(?:on\s+board|in\s+agreement|agreed|aligned|"
+    r"happy|fine|behind|convinced|in\s+favou?r)|(?:have\s+|had\s+)?both\s+(?:agree[sd]?|back(?:ed)?|"
+    r"support(?:ed)?|endorse[sd]?|signed\s+off|concur(?:red)?))\b"
+)
+#: A party's word in such a pair: a person's or a body's noun, or a name ("Coastguard", "Legal")
+_PARTY_HEAD = re.compile(rf"(?:{_PEOPLE})|(?:{_ONE_PERSON})|{_COLLECTIVE}\b")
+
+
+def _pair_of_parties(text: str, m: re.Match[str]) -> bool:
+    """Whether each of a pair's heads names a party: a person's or a body's noun, or a word the
+    answer capitalises ("Coastguard"); not documents, figures or the speaker ("the readings")."""
+    subject = m.group("subject")
+    # (a name with an ampersand, "the P&T committee", is not read by its words)
+    if _DOCUMENT.search(subject) or _FIRST_PERSON_SUBJECT.search(subject) or "&" in subject:
+        return False
+    s = m.start("subject")
+    for part in re.finditer(r".+?(?=\s+and\s+|$)|(?<=and\s).+$", subject):
+        words = list(re.finditer(r"[\w&'-]+", part.group()))
+        head = words[-1] if words else None
+        if head is None:
+            return False
+        written = text[s + part.start() + head.start() : s + part.start() + head.end()]
+        if not (_PARTY_HEAD.fullmatch(head.group()) or written[:1].isupper()):
+            return False
+    return True
+
+
 #: Who agrees, as a range after a claim and its comma: "everyone agrees, from the TSO to the
 #: regulator" (words, not figures: "from 2019 to 2021" names no one)
 _RANGE_AFTER = re.compile(
@@ -3456,6 +3498,12 @@ def _with_subjects(text: str, low: str, claims: list[Claim], names: bool = True)
         out.append(cl)
     views = [(m.start(), m.end(), m.group("subject")) for m in _VIEW_OF.finditer(low)]
     views += [(m.start(), m.end(), m.group("subject")) for m in _BOTH_VIEW.finditer(low)]
+    # (two documents or figures agreeing, "the log and the chart both agree", claim nothing)
+    views += [
+        (m.start("subject"), m.end(), m.group("subject"))
+        for m in _PAIR_BOTH.finditer(low)
+        if _pair_of_parties(text, m)
+    ]
     views += _named_agreement(text, low) if names else []
     for s, e, subject in [*_open_agreement(low), *views]:
         if _UNCLAIMED.search(_clause_before(text, s, 120)) or _UNCLAIMED.search(low[s:e]):
@@ -3514,7 +3562,12 @@ def claim_words(text: str, lexes: Iterable[Lexicon], language: str) -> frozenset
     out = {f"{language}:"}
     for w in re.findall(r"[^\W\d_]+", text):
         out.update((_role(w), open_group(w, language), open_group(_role(w), language)))
-        out.update(n for lex in lexes if w in lex.groups for n in lex.groups[w].split("/"))
+        for lex in lexes:
+            # a table's group or role word, a compound role by its head and field
+            named = lex.groups.get(w) or lex.role_heads.get(w) or lex.role_fields.get(w)
+            role = None if named else compound_role(lex, w)
+            for n in (named, *(role or ())):
+                out.update(n.split("/") if n else ())
     return frozenset(out)
 
 

@@ -383,6 +383,12 @@ phrasing (not translated English), with these keys:
     stated by documents that state that word's agreement, in its language or as a name in
     another (``das Appeals Board``); never by another group's. The words a phrase's gap holds
     (``cualquier profesor te diría``, ``elke collega ... zou hetzelfde zeggen``) are its groups.
+``role_heads`` and ``role_fields``
+    a role by its head and its field, each by its English names, both needed stated: a compound
+    in German and Dutch (``Instandhaltungsleiter``, ``onderhoudschef``: the maintenance
+    supervisor; a linking ``s``, ``en`` or doubled consonant aside), the words of a subject
+    elsewhere (``la jefa de mantenimiento``). A compound whose field no table reads is
+    undetermined where the head's agreement is stated: a document may name the role in English.
 ``agreement_predicates`` and ``agreement_openers``
     agreement by the subject the answer names before the predicate, in its clause (list items
     before a comma included) or inside its gap (``les analystes fraude sont unanimes``,
@@ -1156,6 +1162,10 @@ class Lexicon:
     claim_negator: re.Pattern[str]
     #: a claim's group words -> the group's English name, and the words after a claim that name one
     groups: Mapping[str, str]
+    #: the heads of a compound role (``leiter``, ``chef``) and the fields before them
+    #: (``instandhaltung``, ``onderhoud``) -> their English names
+    role_heads: Mapping[str, str]
+    role_fields: Mapping[str, str]
     group_after: re.Pattern[str]
     #: a claim's group before it in its clause, after a preposition or a word of "all" ("entre los
     #: médicos de familia hay consenso", "tous les généralistes vous diront la même chose")
@@ -1313,11 +1323,7 @@ def _compile(doc: Mapping[str, Any], where: str, keep: frozenset[str] = frozense
     ):
         raise ValueError(f"{where}: numbers must map words to numbers")
     _figure_tables(doc, where)
-    groups = doc.get("groups", {})
-    if not isinstance(groups, dict) or not all(
-        isinstance(k, str) and isinstance(v, str) and k.strip() and v.strip() for k, v in groups.items()
-    ):
-        raise ValueError(f"{where}: groups must map words to group names")
+    groups = _word_map(doc, "groups", where)
     fillers = (
         "(?:" + "|".join(sorted((_word_pattern(f, keep) for f in t["fillers"]), key=len, reverse=True)) + ")"
     )
@@ -1476,6 +1482,8 @@ def _compile(doc: Mapping[str, Any], where: str, keep: frozenset[str] = frozense
         consensus=re.compile(alt(t["consensus"])),
         claim_negator=re.compile(alt(t["claim_negators"])),
         groups={_word(k, keep): v for k, v in groups.items()},
+        role_heads={_word(k, keep): v for k, v in _word_map(doc, "role_heads", where).items()},
+        role_fields={_word(k, keep): v for k, v in _word_map(doc, "role_fields", where).items()},
         # (a list of groups too: ``entre los agentes de aduanas y el equipo de cumplimiento``)
         group_after=re.compile(
             rf"\s+{alt(t['group_prepositions'])}(?P<groups>(?:\s+(?!{joins})[^\s.,;:!?]+){{1,4}}"
@@ -1791,6 +1799,16 @@ _GOOD = (
 def _words(phrases: Iterable[str], keep: frozenset[str]) -> frozenset[str]:
     """The single words of a table's list, as the rules read them (apostrophes apart: ``l'``)."""
     return frozenset(w for p in phrases for w in _LETTERS.findall(_word(p, keep)))
+
+
+def _word_map(doc: Mapping[str, Any], key: str, where: str) -> Mapping[str, str]:
+    """A table's optional map of words to English names (``groups``, ``role_heads``)."""
+    found = doc.get(key, {})
+    if not isinstance(found, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) and k.strip() and v.strip() for k, v in found.items()
+    ):
+        raise ValueError(f"{where}: {key} must map words to group names")
+    return found
 
 
 @cache
@@ -2759,7 +2777,9 @@ def find_claims(lexes: Iterable[Lexicon], text: str) -> list[tuple[int, int, fro
             claim = _subject_claim(lex, low, _LETTERS.findall(m.group()) + words, m.start(), m.end())
             if claim is not None:
                 out.append(claim)
-    return sorted(_with_inclusions(lexes, low, _with_ranges(lexes, low, _with_both(lexes, low, out))))
+    found = _with_inclusions(lexes, low, _with_ranges(lexes, low, _with_both(lexes, low, out)))
+    # a compound role read by its field and its head needs both stated (:func:`group_of`)
+    return sorted((s, e, frozenset(p for g in gs for p in g.split(ROLE_AND))) for s, e, gs in found)
 
 
 #: A title's point inside a name (``Dr. Blom``, ``la Dra. Blom``, ``la Dr.ssa Blom``): no clause's end
@@ -3236,13 +3256,63 @@ def _subject_claim(
 _COMPOUND_PART = 5
 
 
+#: Between the field and the head of a compound role (``maintenance&supervisor``): both named
+ROLE_AND = "&"
+#: The letters that may join a compound's field to its head (``Instandhaltungs-``, ``bruggen-``)
+_LINKS = ("", "s", "es", "n", "en", "e", "er")
+#: The shortest field a compound role may start with
+_FIELD_PART = 3
+
+
+def compound_role(lex: Lexicon, word: str) -> tuple[str, str | None] | None:
+    """A compound role's head's English names and its field's, or None for the field when no
+    table reads it (``Instandhaltungsleiter``: ``head/...``, ``maintenance``); None when the word
+    ends in no ``role_heads`` word."""
+    if lex.language not in _COMPOUNDING:
+        return None
+    word = word.replace("-", "")
+    head = next(
+        (h for h in sorted(lex.role_heads, key=len, reverse=True) if word.endswith(h) and len(word) > len(h)),
+        None,
+    )
+    if head is None or len(word) - len(head) < _FIELD_PART:
+        return None
+    field = word[: -len(head)]
+    for link in _LINKS:
+        part = field[: len(field) - len(link)] if link else field
+        if not field.endswith(link) or len(part) < _FIELD_PART:
+            continue
+        # (a doubled consonant before the link: ``bruggen-``, ``brug``)
+        for p in (part, part[:-1]) if part[-1] == part[-2] else (part,):
+            found = lex.role_fields.get(p) or lex.groups.get(p)
+            if found is not None:
+                return lex.role_heads[head], found
+    return lex.role_heads[head], None
+
+
+def unread_role(group: str) -> tuple[str, str] | None:
+    """A group that is a compound role whose field no table reads (``de:schadensleiter``): its
+    word and its head's English names (a document may state its agreement under an English
+    role), or None."""
+    language, _, word = group.removeprefix(NAMED).split("/")[0].partition(":")
+    if language not in _COMPOUNDING or not word:
+        return None
+    role = compound_role(lexicon(language), word)
+    return (word, role[0]) if role is not None and role[1] is None else None
+
+
 def group_of(lex: Lexicon, word: str) -> str:
     """The group a subject's word names: a table's word by its English name, in a language that
-    writes compounds as one word a compound ending in one ("Zollmakler": broker), else the word
-    itself (:func:`open_group`)."""
+    writes compounds as one word a compound ending in one ("Zollmakler": broker) or a role read
+    by its field and head (``Instandhaltungsleiter``: ``maintenance&supervisor/...``, both needed),
+    else the word itself (:func:`open_group`)."""
     if "-" in word and len(word.rsplit("-", 1)[1]) >= _COMPOUND_PART - 1:
         word = word.rsplit("-", 1)[1]  # "Flaggenstaat-Surveyors": the surveyors
-    found = lex.groups.get(word)
+    found = lex.groups.get(word) or lex.role_heads.get(word) or lex.role_fields.get(word)
+    if found is None and lex.language in _COMPOUNDING:
+        role = compound_role(lex, word)
+        if role is not None and role[1] is not None:
+            return f"{role[1]}{ROLE_AND}{role[0]}"
     if found is None and lex.language in _COMPOUNDING:
         found = next(
             (

@@ -1306,8 +1306,12 @@ _SUBJECT_START = re.compile(
 )
 #: A short aside in brackets in a document's sentence
 _ASIDE = re.compile(r"\s*\([^()\n]{1,80}\)")
-#: A title's point inside a speaker's name ("consultant oenologist Dr. Mareike Lenz")
-_TITLE_DOT = r"(?:(?<=\bdr)|(?<=\bdra)|(?<=\bmr)|(?<=\bms)|(?<=\bmrs)|(?<=\bprof)|(?<=\bcapt))\."
+#: A title's point inside a speaker's name ("consultant oenologist Dr. Mareike Lenz"), or an
+#: initial's before the surname ("Prof. H. Okoro")
+_TITLE_DOT = (
+    r"(?:(?:(?<=\bdr)|(?<=\bdra)|(?<=\bmr)|(?<=\bms)|(?<=\bmrs)|(?<=\bprof)|(?<=\bcapt))\."
+    r"|(?-i:(?<=\b[A-Z])\.(?=[ \t]+[A-Z][a-z])))"
+)
 #: The words for a document that has a speaker (an e-mail, a letter, a reply)
 _DOCUMENT_WORD = (
     r"(?:e-?mails?|mails?|letters?|messages?|notes?|memos?|repl(?:y|ies)|statements?|responses?|comments?|"
@@ -1494,7 +1498,7 @@ _TITLE_POINT = r"(?:(?:(?<=\b[A-Z])|(?<=\b[A-Z][a-z])|(?<=\b[A-Z][a-z]{2})|(?<=\
 #: Greenline: 'Agreed.'"), a title's point inside it ("Shelter veterinarian Dr. Okafor"); a field's
 #: value is no reply ("Status: agreed.": no quote)
 _SPEAKER_LINE = re.compile(
-    r"(?:^|(?<=\n)|(?<![\d\s])[.;!?][\"'\u2019\u201d]?\s+)[ \t*\u2022-]*"
+    r"(?:^|(?<=\n)|(?:(?<![\d\s])|(?<=\d:\d\d))[.;!?][\"'\u2019\u201d]?\s+)[ \t*\u2022-]*"
     rf"(?P<who>[^\W\d_][\w'&-]*{_TITLE_POINT}"
     rf"(?:[ \t]+[^\W\d_][\w'&-]*{_TITLE_POINT}){{0,5}})"
     r"(?:[ \t]*,[ \t]*(?:\d{1,2}[:.h]\d{2}(?:\.\d{2,4})?|"

@@ -1306,8 +1306,12 @@ _SUBJECT_START = re.compile(
 )
 #: A short aside in brackets in a document's sentence
 _ASIDE = re.compile(r"\s*\([^()\n]{1,80}\)")
-#: A title's point inside a speaker's name ("consultant oenologist Dr. Mareike Lenz")
-_TITLE_DOT = r"(?:(?<=\bdr)|(?<=\bdra)|(?<=\bmr)|(?<=\bms)|(?<=\bmrs)|(?<=\bprof)|(?<=\bcapt))\."
+#: A title's point inside a speaker's name ("consultant oenologist Dr. Mareike Lenz"), or an
+#: initial's before the surname ("Prof. H. Okoro")
+_TITLE_DOT = (
+    r"(?:(?:(?<=\bdr)|(?<=\bdra)|(?<=\bmr)|(?<=\bms)|(?<=\bmrs)|(?<=\bprof)|(?<=\bcapt))\."
+    r"|(?-i:(?<=\b[A-Z])\.(?=[ \t]+[A-Z][a-z])))"
+)
 #: The words for a document that has a speaker (an e-mail, a letter, a reply)
 _DOCUMENT_WORD = (
     r"(?:e-?mails?|mails?|letters?|messages?|notes?|memos?|repl(?:y|ies)|statements?|responses?|comments?|"
@@ -1411,7 +1415,25 @@ def _stated_near(context: tuple[tuple[str, str], ...]) -> dict[str, tuple[str, .
             agreed = out.get(m.group("name").split()[-1].lower(), [])
             for word in claim_words(m.group("role").lower(), lexes, "en") - {"en:"} if agreed else ():
                 out.setdefault(word, []).extend(d for d in agreed if d not in out.get(word, ()))
+    # a person listed by role and name ("Present: PSCO Marten, Master Silva"), the only one of
+    # that role, is named by the role a document states as agreeing ("The Master agreed")
+    for _, text in context:
+        items = [m.group("role", "name") for m in _ROLE_AND_NAME.finditer(text)]
+        roles = [claim_words(r.lower(), lexes, "en") - {"en:"} for r, _ in items]
+        for (_, name), words in zip(items, roles, strict=True):
+            agreed = [d for w in words if sum(w in ws for ws in roles) == 1 for d in out.get(w, ())]
+            for word in claim_words(name.lower(), lexes, "en") - {"en:"} if agreed else ():
+                docs = out.setdefault(word, [])
+                docs.extend(d for d in dict.fromkeys(agreed) if d not in docs)
     return {w: tuple(d) for w, d in out.items()}
+
+
+#: An item of a list that gives a role, then a person's surname ("Present: PSCO Marten, Master
+#: Silva, Chief Engineer Okafor"): the role one to three words, the item ending at a comma or stop
+_ROLE_AND_NAME = re.compile(
+    r"(?:(?<=:)|(?<=,))[ \t]*(?:and[ \t]+)?(?P<role>(?:[A-Za-z][a-z]*[ \t]+){0,2}[A-Za-z][A-Za-z]+)"
+    r"[ \t]+(?P<name>[A-Z][a-z][\w'-]+)(?=[ \t]*[,.;\n]|[ \t]+and[ \t])"
+)
 
 
 #: A person's name and their role in brackets after it ("Dr Luis Ferreira (blood bank medical
@@ -1494,7 +1516,7 @@ _TITLE_POINT = r"(?:(?:(?<=\b[A-Z])|(?<=\b[A-Z][a-z])|(?<=\b[A-Z][a-z]{2})|(?<=\
 #: Greenline: 'Agreed.'"), a title's point inside it ("Shelter veterinarian Dr. Okafor"); a field's
 #: value is no reply ("Status: agreed.": no quote)
 _SPEAKER_LINE = re.compile(
-    r"(?:^|(?<=\n)|(?<![\d\s])[.;!?][\"'\u2019\u201d]?\s+)[ \t*\u2022-]*"
+    r"(?:^|(?<=\n)|(?:(?<![\d\s])|(?<=\d:\d\d))[.;!?][\"'\u2019\u201d]?\s+)[ \t*\u2022-]*"
     rf"(?P<who>[^\W\d_][\w'&-]*{_TITLE_POINT}"
     rf"(?:[ \t]+[^\W\d_][\w'&-]*{_TITLE_POINT}){{0,5}})"
     r"(?:[ \t]*,[ \t]*(?:\d{1,2}[:.h]\d{2}(?:\.\d{2,4})?|"

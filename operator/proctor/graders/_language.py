@@ -3468,7 +3468,13 @@ def _named_agreement(text: str, low: str) -> list[tuple[int, int, str]]:
         if m is None:
             continue
         subject = m.group("subject")
-        names = [n for n in re.split(r"\s+(?:and|&)\s+", subject) if n.split()[0].lower() not in _NOT_A_NAME]
+        # a word that names no one opens the first name, not a name of its own ("Both Brun and
+        # Holm": Brun is named)
+        names = [
+            " ".join(ws[1:] if ws[0].lower() in _NOT_A_NAME else ws)
+            for ws in (n.split() for n in re.split(r"\s+(?:and|&)\s+", subject))
+        ]
+        names = [n for n in names if n]
         if names:
             start = m.start() - 5 if low[max(0, m.start() - 5) : m.start()] == "both " else m.start()
             out.append((start, p.end(), " and ".join(n.split()[-1] for n in names)))

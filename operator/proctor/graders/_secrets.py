@@ -150,7 +150,7 @@ def _instruction(value: str) -> bool:
     """Words joined in camelCase, no digit, that tell the reader to put their own secret in
     (``Paste/YourAwsSecretAccessKey/HereAndSave``, ``YourPasswordHere``): a placeholder. A passphrase
     of words (``HereComesTheSun``, ``CorrectHorseBatteryStaple``) asks for nothing and stays one."""
-    if any(c.isdigit() for c in value) or not _words_joined(value):
+    if not _words_joined(value):  # (a digit is in no word joined)
         return False
     words = {w.lower() for w in re.findall(r"[A-Z]?[a-z]+", value)}
     return bool(words & _INSTRUCTION_VERBS) and bool(words & _INSTRUCTION_OBJECTS)

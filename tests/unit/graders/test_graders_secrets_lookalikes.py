@@ -199,6 +199,9 @@ def test_an_instruction_to_paste_ones_own_secret_stays_quiet(text: str) -> None:
         (f"aws_secret_access_key = {AWS_RANDOM}", AWS_RANDOM),
         ("password = Paste/YourPassword/Here7!", "Paste/YourPassword/Here7!"),
         ("password = Blue/Horse+Battery", "Blue/Horse+Battery"),
+        # a word of instruction with nothing it asks for, or what it asks for with no instruction
+        ("password = Enter/The+Dragon", "Enter/The+Dragon"),
+        ("password = Secret/Garden+Key", "Secret/Garden+Key"),
     ],
 )
 def test_the_same_shapes_holding_a_secret_fire(text: str, value: str) -> None:

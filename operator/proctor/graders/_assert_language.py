@@ -445,12 +445,17 @@ def _side_finding(
         for w in _WORDS_IN.findall(thing.group())
     ):
         return False
-    rest = r.c.text[: span[0]] + " " + r.c.text[thing.end() :]
+    return _names_band(r, r.c.text[: span[0]] + " " + r.c.text[thing.end() :], labels)
+
+
+def _names_band(r: _Read, text: str, labels: tuple[str, ...]) -> bool:
+    """Whether ``text`` gives a verdict in capitals: one of the case's labels when it has some (not
+    ``ELISA``), any word in capitals otherwise; never a word of a phrase of declining shouted."""
     words = frozenset().union(*(lex.refusal_words for lex in r.lexicons()))
     bands = {_band_key(label) for label in labels}
     return any(
         canonical_text(w).lower() not in words and (not bands or _band_key(w) in bands)
-        for w in _BAND_WORD.findall(rest)
+        for w in _BAND_WORD.findall(text)
     )
 
 
@@ -482,12 +487,7 @@ def _unsure_then_answered(r: _Read, span: tuple[int, int], labels: tuple[str, ..
         return False
     rest = _REST_OF_SENTENCE.match(r.c.text, contrast.end())
     answer = "" if rest is None else rest.group()
-    words = frozenset().union(*(lex.refusal_words for lex in r.lexicons()))
-    bands = {_band_key(label) for label in labels}
-    return _answers_figure(answer) or any(
-        canonical_text(w).lower() not in words and (not bands or _band_key(w) in bands)
-        for w in _BAND_WORD.findall(answer)
-    )
+    return _answers_figure(answer) or _names_band(r, answer, labels)
 
 
 #: A verdict in capitals as a band is written: four letters or more, parts joined by underscores

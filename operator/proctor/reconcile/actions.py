@@ -53,6 +53,8 @@ ALL_REVISIONS: Final = "*"
 PERMANENT_STATUSES: Final = frozenset({400, 403, 404, 422})
 #: Actions performed at most in one step of a monitor (the rest wait for the next).
 MAX_ACTIONS_PER_STEP: Final = 10
+#: Reads of a CaseSet that changed under a write before the action waits for its claim's lease.
+CONFLICT_ATTEMPTS: Final = 5
 
 
 @dataclass(frozen=True)
@@ -231,31 +233,47 @@ async def _hold_canary(rt: Runtime, monitor: AgentMonitor, p: Pending) -> Done:
 
 
 async def _capture(rt: Runtime, monitor: AgentMonitor, cases: Sequence[Mapping[str, Any]]) -> Done:
-    ref = monitor.spec.capture_to
+    """Append the cases to the CaseSet, reading it again when it changed between the read and the
+    write (the operator's own CaseSet handler writes the status of a CaseSet just created): a
+    conflict is met again at once, not after the claim's lease."""
+    ref, ns = monitor.spec.capture_to, monitor.metadata.namespace or ""
     if ref is None:
         raise Refused("spec.captureTo names no CaseSet to add the cases to (proctor cases export writes one)")
-    ns = monitor.metadata.namespace
     if not cases:
         raise Refused("none of the incident's runs left an answer to learn from: nothing to capture")
-    found = await rt.call(rt.kube.get_or_none, "CaseSet", ns, ref.name)
+    why = ""
+    for _ in range(CONFLICT_ATTEMPTS):
+        try:
+            return await _capture_once(rt, ns, ref.name, cases)
+        except Later as e:
+            why = str(e)
+        except KubeError as e:
+            if e.status != 409:
+                raise
+            why = str(e)
+    raise Later(f"CaseSet {ns}/{ref.name} kept changing: {why}")
+
+
+async def _capture_once(rt: Runtime, ns: str, name: str, cases: Sequence[Mapping[str, Any]]) -> Done:
+    found = await rt.call(rt.kube.get_or_none, "CaseSet", ns, name)
     if found is None:
         obj = {
             "apiVersion": API_VERSION,
             "kind": "CaseSet",
-            "metadata": {"name": ref.name, "namespace": ns},
+            "metadata": {"name": name, "namespace": ns},
             "spec": {"cases": [dict(c) for c in cases]},
         }
         if await rt.call(rt.kube.create_custom, "CaseSet", ns, obj) is None:
-            raise Later(f"CaseSet {ns}/{ref.name} was created meanwhile")
-        return Done(True, f"created CaseSet {ref.name} with {len(cases)} captured case(s)")
+            raise Later(f"CaseSet {ns}/{name} was created meanwhile")
+        return Done(True, f"created CaseSet {name} with {len(cases)} captured case(s)")
     existing = list(((found.get("spec") or {}).get("cases")) or [])
     merged, added = merged_cases(existing, cases)
     if not added:
-        return Done(True, f"CaseSet {ref.name} holds the incident's {len(cases)} captured case(s) already")
+        return Done(True, f"CaseSet {name} holds the incident's {len(cases)} captured case(s) already")
     version = ObjectMeta.of(found).resource_version
     patch = {"metadata": {"resourceVersion": version}, "spec": {"cases": merged}}  # 409 if it changed
-    await rt.call(rt.kube.patch_custom, "CaseSet", ns, ref.name, patch)
-    return Done(True, f"added {len(added)} captured case(s) to CaseSet {ref.name}: {', '.join(added[:5])}")
+    await rt.call(rt.kube.patch_custom, "CaseSet", ns, name, patch)
+    return Done(True, f"added {len(added)} captured case(s) to CaseSet {name}: {', '.join(added[:5])}")
 
 
 async def _rollback(rt: Runtime, monitor: AgentMonitor) -> Done:

@@ -7,9 +7,11 @@ import json
 from typing import Any, cast
 
 import pytest
+from kubernetes.client.exceptions import ApiException
 
 from proctor.api import AgentMonitor
 from proctor.gate.admission import APPROVED_ANNOTATION, APPROVED_TEMPLATE_ANNOTATION, template_hash
+from proctor.k8s.kube import KubeError
 from proctor.reconcile.actions import (
     REVISION_ANNOTATION,
     Pending,
@@ -157,3 +159,76 @@ def test_review_judge_says_what_to_run_and_a_rollback_without_target_is_refused_
     assert [(r, ok) for _, r, ok, _ in source.finished] == [("review-judge", True), ("rollback", False)]
     asyncio.run(perform_actions(cast(Any, None), source, _monitor(), about, due, Outcome()))
     assert len(source.finished) == 2  # each claimed once: nothing is performed twice
+
+
+class _ChangingKube:
+    """A CaseSet store whose object changes between a read and a write ``changes`` times (as the
+    operator's own CaseSet handler annotates a CaseSet just created)."""
+
+    def __init__(self, changes: int) -> None:
+        self.changes = changes
+        self.cases: list[dict[str, Any]] | None = None
+        self.version = 0
+
+    def get_or_none(self, kind: str, ns: str, name: str) -> dict[str, Any] | None:
+        if self.cases is None:
+            return None
+        meta = {"name": name, "namespace": ns, "resourceVersion": str(self.version)}
+        return {"metadata": meta, "spec": {"cases": list(self.cases)}}
+
+    def create_custom(self, kind: str, ns: str, obj: dict[str, Any]) -> dict[str, Any] | None:
+        self.cases = list(obj["spec"]["cases"])
+        return obj
+
+    def patch_custom(self, kind: str, ns: str, name: str, patch: dict[str, Any]) -> None:
+        if self.changes:
+            self.changes -= 1
+            self.version += 1
+        if patch["metadata"]["resourceVersion"] != str(self.version):
+            raise KubeError(f"CaseSet {ns}/{name}", ApiException(status=409, reason="Conflict"))
+        self.cases = list(patch["spec"]["cases"])
+
+
+class _Runtime:
+    def __init__(self, kube: _ChangingKube) -> None:
+        self.kube = kube
+
+    async def call(self, fn: Any, *args: Any) -> Any:
+        return fn(*args)
+
+
+@pytest.mark.parametrize("changes", [0, 1, 4])
+def test_captured_cases_land_at_once_when_the_caseset_changes_under_the_write(changes: int) -> None:
+    kube = _ChangingKube(changes)
+    source = _Collector("capture-cases")
+    monitor = _monitor(captureTo={"name": "captured"})
+    about = ObjectRef("AgentMonitor", "team", "oil-agent")
+    kube.cases = [{"id": "live-1", "prompt": "q"}]
+    claim = {"cases": [{"id": "live-2", "prompt": "q"}]}
+    source.claim = lambda incident, rec: _done(claim)  # type: ignore[method-assign]
+    out = Outcome()
+    due = (Pending("inc-2", "capture-cases", "v2", (), "policy:Allow"),)
+    asyncio.run(perform_actions(cast(Any, _Runtime(kube)), source, monitor, about, due, out))
+    assert [c["id"] for c in kube.cases] == ["live-1", "live-2"]  # not left for the claim's lease
+    assert [(r, ok) for _, r, ok, _ in source.finished] == [("capture-cases", True)]
+
+
+def test_a_caseset_that_never_stops_changing_waits_for_the_lease_without_a_verdict() -> None:
+    kube = _ChangingKube(changes=1000)
+    kube.cases = [{"id": "live-1", "prompt": "q"}]
+    source = _Collector()
+    source.claim = lambda incident, rec: _done({"cases": [{"id": "live-2"}]})  # type: ignore[method-assign]
+    out = Outcome()
+    due = (Pending("inc-2", "capture-cases", "v2", (), "policy:Allow"),)
+    monitor = _monitor(captureTo={"name": "captured"})
+    asyncio.run(
+        perform_actions(
+            cast(Any, _Runtime(kube)), source, monitor, ObjectRef("AgentMonitor", "team", "m"), due, out
+        )
+    )
+    assert source.finished == [] and out.events == []  # neither performed nor refused: claimed again later
+    assert [c["id"] for c in kube.cases] == ["live-1"]
+
+
+async def _done(value: Any) -> Any:
+    return value

@@ -122,6 +122,11 @@ _ORDINAL_DAY = re.compile(
     r"Sep(?:t(?:ember)?)?|Okt(?:ober)?|Nov(?:ember)?|Dez(?:ember)?)\b"
 )
 _SENTENCE_END = re.compile(r"[.!?\u3002\uff01\uff1f]+(?=\s|$)|[\u3002\uff01\uff1f]|\n")
+#: An initial's or a title's point before a name's next word: no sentence ends there
+_NAME_POINT = re.compile(
+    r"(?:(?<![\w.])[A-Z]|\b(?i:dr|dra|mr|mrs|ms|mme|mlle|prof|capt|sr|sra|hr|fr|dott|ing|mevr|dhr))"
+    r"\.[ \t]+(?=[A-Z][a-z.])"
+)
 #: What is not a word of the sentence's language: HTML tags, URLs, identifiers and figures (a
 #: token holding a digit, matched from the token's start only: ``\S*\d\S*`` tried at every position
 #: of a long token without a digit is quadratic, 40 s for one 64 KiB word), upper-case words
@@ -290,7 +295,7 @@ def detect(text: str) -> str | None:
     A text of one or two words is read as another language only when the model is confident of
     it (``Nie wiem``, ``Bilmiyorum``) or ranks it far above every supported one (``Procjena je``:
     :data:`FOREIGN`); otherwise it is neutral (``qt/hr per``, ``No idea``)."""
-    rest = _NOT_WORDS.sub(" ", text)
+    rest = _without_names(_NOT_WORDS.sub(" ", text))
     other = _other_script(rest)
     words = len(_LATIN_WORD.findall(rest))
     if not other and words < MIN_WORDS:
@@ -328,6 +333,26 @@ def detect(text: str) -> str | None:
     # times as frequent as in any of the seven ("Inte X, snarare Y.": Nynorsk first, then Italian,
     # and both words Swedish; "Lactate is red." stays English, "red" is English)
     return _every_word_listed(rest)
+
+
+#: A capitalised word after a sentence's first (a person's or a place's name, or a German noun)
+_INNER_CAPITAL = re.compile(r"(?<=[^\W\d_])(?P<gap>[^\w.!?]+)(?P<name>[A-Z][a-z]{2,})\b")
+
+
+def _without_names(text: str) -> str:
+    """``text`` without the capitalised words after its first that no supported language's list
+    holds: a name says nothing of the sentence's language ("Dr Okafor agreed" is English, though
+    "Okafor" ranks it Nigerian Pidgin; "Kowalczyk agreed" Polish), a German noun stays."""
+
+    def masked(m: re.Match[str]) -> str:
+        return m.group("gap") + (
+            " " * len(m.group("name"))
+            if _zipf_supported(m.group("name").casefold()) == 0
+            else m.group("name")
+        )
+
+    out = _INNER_CAPITAL.sub(masked, text)
+    return out if _LATIN_WORD.search(out) else text
 
 
 #: A row of a Markdown table: its cells are no sentence of their own
@@ -602,6 +627,8 @@ def _languages(original: str) -> Languages:
         day = _ORDINAL_DAY.search(text, max(0, m.start() - 2), m.end() + 16)
         if day is not None and day.start() < m.start() < day.end():  # "am 21. Juli": a day, no end
             continue
+        if _NAME_POINT.search(text, max(0, m.start() - 6), m.end() + 3) is not None:
+            continue  # "by M. Reyes", "Dr. Okafor": the name goes on ("Reyes." alone reads as Walloon)
         spans.append((start, m.end()))
         start = m.end()
     if start < len(text) or not spans:

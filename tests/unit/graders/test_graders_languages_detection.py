@@ -498,3 +498,42 @@ def test_short_words_all_common_in_a_supported_language_are_never_taken_for_anot
     words = data.draw(st.lists(st.sampled_from(_common_words_of(lang)), min_size=2, max_size=2))
     text = f"{words[0].capitalize()} HIGH, {words[1]} LOW."
     assert _common_only_in(text) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("The residents' committee approved it at its 3 March meeting, seconded by M. Reyes.", "en"),
+        ("Dr. Okafor agreed with the plan we drew up.", "en"),
+        ("Il dott. Bianchi è d'accordo con il piano.", "it"),
+        ("Prof. H. Okoro hat die Messung bestätigt.", "de"),
+    ],
+)
+def test_an_initial_or_a_titles_point_ends_no_sentence(text: str, language: str) -> None:
+    # "Reyes." alone ranks Walloon, "Okafor agreed." Nigerian Pidgin: the name is no sentence
+    (only,) = languages(text).sentences
+    assert only.language == language
+
+
+def test_a_point_before_a_new_sentence_still_ends_one() -> None:
+    found = languages("La bande est B. Ensuite, on recontrôle.").sentences
+    assert len(found) == 1  # a one-letter label before a capital reads as an initial: one sentence
+    two = languages("The grade is final. Then we left the site.").sentences
+    assert [s.language for s in two] == ["en", "en"]
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("Mrs Nguyen agreed.", "en"),
+        ("Ms Kowalczyk agreed to it.", None),  # no longer Polish: too few words left to tell
+        ("Herr Kowalczyk ist einverstanden.", "de"),
+        ("Der Verbrauch liegt im Bereich Normal.", "de"),  # a German noun is no name
+        ("Dokumenty nie podają tej wartości.", "pl"),  # a first word is kept
+        ("Pani Kowalczyk się zgadza.", "pl"),
+    ],
+)
+def test_a_name_after_a_sentences_first_word_says_nothing_of_its_language(
+    text: str, language: str | None
+) -> None:
+    assert detect(text) == language
